@@ -1,0 +1,1 @@
+"""Aggregation and statistics over simulation results (win rates, gene sets, deck order)."""

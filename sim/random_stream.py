@@ -1,0 +1,94 @@
+"""Counter-based random streams, one family per game (game-agnostic).
+
+Every game owns a few independent streams, keyed by ``(seed, game index, stream id)``. Draw
+``i`` of a stream is ``mix64(key + i * GAMMA)`` — the SplitMix64 construction, a bijective
+64-bit finaliser applied to a Weyl sequence — so a draw depends only on the key and its counter,
+never on which thread runs the game, how games are batched or what other games did. Separate
+streams keep the consumers apart: under a house rule that changes how many dice a game rolls,
+the seating and the deck order (setup stream) stay the same, which is what common-random-number
+comparisons need.
+
+State lives in two ``uint64`` arrays with leading axis = game: ``key[g, stream]`` and
+``ctr[g, stream]``. Never numba's global ``np.random`` here: it is per-thread and would make
+results depend on scheduling.
+"""
+
+import warnings
+
+import numpy as np
+
+from sim.jit import PLAIN_PYTHON, kernel
+
+if PLAIN_PYTHON:
+    # The plain-Python path runs these kernels on numpy scalars, which warn on the uint64
+    # wrap-around that the construction relies on (numba wraps silently, as C does).
+    warnings.filterwarnings("ignore", message="overflow encountered", category=RuntimeWarning)
+
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+_ONE = np.uint64(1)
+
+
+@kernel
+def mix64(x):
+    """SplitMix64's finaliser: a bijection of uint64 with full avalanche."""
+    x = (x ^ (x >> _S30)) * _M1
+    x = (x ^ (x >> _S27)) * _M2
+    return x ^ (x >> _S31)
+
+
+@kernel
+def stream_key(seed, game, stream):
+    """The key of stream ``stream`` of game ``game`` under ``seed`` (all non-negative ints)."""
+    k = mix64(np.uint64(seed) ^ np.uint64(0x5D0E5D0E5D0E5D0E))
+    k = mix64(k + np.uint64(game) * GAMMA)
+    return mix64(k + np.uint64(stream + 1) * _M2)
+
+
+@kernel
+def next_u64(key, ctr, g, s):
+    """The next 64-bit draw of stream ``s`` of game ``g``; advances its counter."""
+    c = ctr[g, s]
+    ctr[g, s] = c + _ONE
+    return mix64(key[g, s] + c * GAMMA)
+
+
+@kernel
+def below(key, ctr, g, s, n):
+    """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased.
+
+    Lemire's multiply-and-reject on the high 32 bits of a draw: the rejection keeps every
+    outcome equally likely, so a d6 is a fair die, not one off by 2**-32.
+    """
+    un = np.uint64(n)
+    m = (next_u64(key, ctr, g, s) >> _S32) * un
+    low = m & _LOW32
+    if low < un:
+        threshold = (_TWO32 - un) % un
+        while low < threshold:
+            m = (next_u64(key, ctr, g, s) >> _S32) * un
+            low = m & _LOW32
+    return np.int64(m >> _S32)
+
+
+def seed_streams(seed: int, games: np.ndarray, n_streams: int) -> tuple[np.ndarray, np.ndarray]:
+    """Keys and zeroed counters for the given game indices: arrays ``[len(games), n_streams]``."""
+    if not 0 <= seed < 2**63:
+        raise ValueError(f"seed: expected an integer in [0, 2**63), got {seed}")
+    key = np.empty((len(games), n_streams), dtype=np.uint64)
+    _fill_keys(key, np.uint64(seed), np.asarray(games, dtype=np.int64))
+    return key, np.zeros_like(key)
+
+
+@kernel
+def _fill_keys(key, seed, games):
+    for i in range(games.shape[0]):
+        for s in range(key.shape[1]):
+            key[i, s] = stream_key(seed, games[i], s)

@@ -1,0 +1,119 @@
+"""Phase 1 - movement and feeding (M1-M4, A1-A6), in ascending order, amoebas by number.
+
+Each amoeba still on the board when its turn comes: chooses drift, active move or (Holding)
+stay (M1); moves (movement.py); then feeds (M4). An amoeba that cannot eat the standard pattern
+may attack instead of starving if its owner has Struggle for Survival or Aggression (A1).
+"""
+
+from sim.jit import kernel
+from sim.ursuppe.attacks import (
+    ATTACK_CLUNG,
+    ATTACK_DEFENDED,
+    ATTACK_ESCAPED,
+    ATTACK_SUCCESS,
+    kill,
+    resolve_attack,
+    retry_target,
+    target_options,
+)
+from sim.ursuppe.decision_kinds import ATTACK, MOVE, MOVE_ACTIVE, MOVE_DRIFT, MOVE_STAY
+from sim.ursuppe.decisions import decide, set_option
+from sim.ursuppe.events import EV_ATTACK, EV_ATTACK_RESULT, EV_STAY, log
+from sim.ursuppe.feeding import eat_or_starve, standard_available, starve
+from sim.ursuppe.genes import AGGRESSION, HOLDING, PERSISTENCE, STRUGGLE
+from sim.ursuppe.movement import active_movement, can_move_actively, drift
+from sim.ursuppe.players import ORDER_SLOT, has, turn_order
+from sim.ursuppe.state import AF_ATTACKED, AF_FED
+
+PHASE = 1
+DEATH_VIOLENT = 1
+
+
+@kernel
+def phase1(st, ru, wk, g, b):
+    """Phase 1 for game g."""
+    P = st.seat.shape[1]
+    turn_order(st, wk, g, b, False)
+    for i in range(P):
+        p = wk.scratch[b, ORDER_SLOT + i]
+        for a in range(st.space.shape[2]):
+            if st.space[g, p, a] < 0:
+                continue  # removed earlier in the phase, or never placed
+            amoeba_turn(st, ru, wk, g, b, p, a)
+            if wk.error[g, 0] != 0:
+                return
+
+
+@kernel
+def amoeba_turn(st, ru, wk, g, b, p, a):
+    """M1-M4 for one amoeba."""
+    set_option(wk, b, 0, MOVE_DRIFT, 0, 0)
+    n = 1
+    if can_move_actively(st, ru, g, p):
+        set_option(wk, b, n, MOVE_ACTIVE, 0, 0)
+        n += 1
+    if has(st, g, p, HOLDING):
+        set_option(wk, b, n, MOVE_STAY, 0, 0)
+        n += 1
+    move = wk.options[b, decide(st, ru, wk, g, b, p, a, MOVE, n), 0]
+    if move == MOVE_DRIFT:
+        drift(st, ru, wk, g, b, p, a, PHASE)
+    elif move == MOVE_ACTIVE:
+        active_movement(st, ru, wk, g, b, p, a, False, PHASE)
+    else:
+        log(st, wk, g, EV_STAY, PHASE, p, a + 1, st.space[g, p, a], 0, 0, 0, 0, 0, 0)
+    feed(st, ru, wk, g, b, p, a)
+
+
+@kernel
+def may_attack(st, ru, g, p, a):
+    """A1-A2: the owner has Struggle for Survival (or Aggression, which includes it), the amoeba
+    has not attacked this round, and the owner can pay."""
+    if not (has(st, g, p, STRUGGLE) or has(st, g, p, AGGRESSION)):
+        return False
+    if st.amoeba_flags[g, p, a] & AF_ATTACKED:
+        return False
+    return st.bp[g, p] >= ru.attack_cost
+
+
+@kernel
+def feed(st, ru, wk, g, b, p, a):
+    """M4 with A1: attack instead of eating when the standard pattern is not available."""
+    space = st.space[g, p, a]
+    if may_attack(st, ru, g, p, a) and not standard_available(st, ru, wk, g, b, p, space):
+        n = target_options(st, wk, g, b, p, a, True, False)
+        if n > 1:
+            i = decide(st, ru, wk, g, b, p, a, ATTACK, n)
+            q = wk.options[b, i, 0]
+            t = wk.options[b, i, 1] - 1
+            if q >= 0:
+                attack(st, ru, wk, g, b, p, a, q, t)
+                return
+    eat_or_starve(st, ru, wk, g, b, p, a, PHASE)
+
+
+@kernel
+def attack(st, ru, wk, g, b, p, a, q, t):
+    """A1-A6: the attack of amoeba (p, a) on (q, t), Persistence's retry, and its outcome."""
+    st.amoeba_flags[g, p, a] |= AF_ATTACKED
+    st.bp[g, p] -= ru.attack_cost
+    space = st.space[g, p, a]
+    log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, space, ru.attack_cost, 0, 0, 0)
+    result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE)
+    log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
+    if (result == ATTACK_ESCAPED or result == ATTACK_DEFENDED) and has(st, g, p, PERSISTENCE):
+        q, t = retry_target(st, ru, wk, g, b, p, a, True, False)
+        if q >= 0:
+            log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)
+            result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE)
+            log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
+    if result == ATTACK_SUCCESS:
+        # A6: the target dies; the attacker counts as fed, and instead of its excretion one cube
+        # of each colour in play is placed on the space.
+        kill(st, wk, g, q, t, ru.violent_death_cubes, DEATH_VIOLENT, PHASE)
+        st.amoeba_flags[g, p, a] |= AF_FED
+    elif result == ATTACK_CLUNG:
+        # A3: the attacker clung to the escaping target and may eat on the new space (no attack).
+        eat_or_starve(st, ru, wk, g, b, p, a, PHASE)
+    else:
+        starve(st, ru, wk, g, p, a, PHASE)

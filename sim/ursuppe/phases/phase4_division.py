@@ -1,0 +1,105 @@
+"""Phase 4 - cell division (D1-D4), in descending order."""
+
+from sim.jit import kernel
+from sim.ursuppe.decision_kinds import DIVIDE, PLACE_FREE
+from sim.ursuppe.decisions import decide, set_option
+from sim.ursuppe.events import EV_INCOME, EV_PLACE, log
+from sim.ursuppe.genes import DIVISION_RATE, SPORES
+from sim.ursuppe.players import ORDER_SLOT, amoebas_on_board, has, turn_order
+
+PHASE = 4
+PLACED_FREE = 1
+PLACED_DIVISION = 2
+
+
+@kernel
+def phase4(st, ru, wk, g, b):
+    P = st.seat.shape[1]
+    turn_order(st, wk, g, b, True)
+    for k in range(P):
+        p = wk.scratch[b, ORDER_SLOT + k]
+        st.bp[g, p] += ru.income
+        log(st, wk, g, EV_INCOME, PHASE, p, -1, ru.income, 0, 0, 0, 0, 0, 0)
+        if amoebas_on_board(st, g, p) == 0:
+            free_placement(st, ru, wk, g, b, p)
+        divide(st, ru, wk, g, b, p)
+
+
+@kernel
+def _numbers_in_supply(st, wk, g, b, p, space, n):
+    for a in range(st.space.shape[2]):
+        if st.space[g, p, a] < 0:
+            set_option(wk, b, n, space, a + 1, 0)
+            n += 1
+    return n
+
+
+@kernel
+def _place(st, wk, g, p, space, number, cost, how):
+    a = number - 1
+    st.space[g, p, a] = space
+    st.dp[g, p, a] = 0
+    st.amoeba_flags[g, p, a] = 0
+    st.bp[g, p] -= cost
+    log(st, wk, g, EV_PLACE, PHASE, p, number, space, 0, cost, how, 0, 0, 0)
+
+
+@kernel
+def free_placement(st, ru, wk, g, b, p):
+    """D2: a player with no amoeba on the board places one free on any space (any number, D4)."""
+    n = 0
+    for s in range(ru.n_spaces):
+        n = _numbers_in_supply(st, wk, g, b, p, s, n)
+    if n == 0:
+        return
+    i = decide(st, ru, wk, g, b, p, -1, PLACE_FREE, n)
+    _place(st, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
+
+
+@kernel
+def division_cost(st, ru, g, p):
+    """D3: 6 BP, 4 with Division Rate."""
+    if has(st, g, p, DIVISION_RATE):
+        return ru.division_cost_division_rate
+    return ru.division_cost
+
+
+@kernel
+def legal_division_space(st, ru, g, p, s, spores, anywhere):
+    """D3: no amoeba of the colour there, and adjacent to one (Spores or a lone amoeba: anywhere)."""
+    A = st.space.shape[2]
+    for a in range(A):
+        if st.space[g, p, a] == s:
+            return False
+    if spores or anywhere:
+        return True
+    for d in range(4):
+        nb = ru.neighbours[s, d]
+        if nb >= 0:
+            for a in range(A):
+                if st.space[g, p, a] == nb:
+                    return True
+    return False
+
+
+@kernel
+def divide(st, ru, wk, g, b, p):
+    """D3-D4: buy new amoebas one at a time while the player can pay and has amoebas in supply."""
+    spores = has(st, g, p, SPORES)
+    while True:
+        cost = division_cost(st, ru, g, p)
+        on_board = amoebas_on_board(st, g, p)
+        if st.bp[g, p] < cost or on_board >= st.space.shape[2]:
+            return
+        set_option(wk, b, 0, -1, -1, 0)
+        n = 1
+        for s in range(ru.n_spaces):
+            if legal_division_space(st, ru, g, p, s, spores, on_board == 1):
+                n = _numbers_in_supply(st, wk, g, b, p, s, n)
+        if n == 1:
+            return
+        i = decide(st, ru, wk, g, b, p, -1, DIVIDE, n)
+        space = wk.options[b, i, 0]
+        if space < 0:
+            return
+        _place(st, wk, g, p, space, wk.options[b, i, 1], cost, PLACED_DIVISION)

@@ -1,0 +1,138 @@
+"""Setup (S1-S6): seating, deck shuffle, BP, food, gene pool and the two initial placements."""
+
+from sim.jit import kernel
+from sim.random_stream import below
+from sim.ursuppe.decision_kinds import PLACE_SETUP
+from sim.ursuppe.decisions import decide, set_option
+from sim.ursuppe.events import EV_CARD, EV_PLACE, EV_SEATING, log
+from sim.ursuppe.food import place_cubes
+from sim.ursuppe.players import ORDER_SLOT, turn_order
+from sim.ursuppe.state import STREAM_SETUP
+
+SEATING_RANDOM = 0  # S5: a random permutation per game
+SEATING_ROTATE = 1  # S5: game i gets permutation i mod P! (every permutation equally often)
+SEATING_GIVEN = 2  # State.seat is already filled in by the caller
+PHASE_SETUP = 0
+
+
+@kernel
+def _seat(st, g, mode):
+    """S5: player -> start space 1..P."""
+    P = st.seat.shape[1]
+    if mode == SEATING_GIVEN:
+        return
+    for p in range(P):
+        st.seat[g, p] = p + 1
+    if mode == SEATING_RANDOM:
+        for i in range(P - 1, 0, -1):  # Fisher-Yates
+            j = below(st.rng_key, st.rng_ctr, g, STREAM_SETUP, i + 1)
+            x = st.seat[g, i]
+            st.seat[g, i] = st.seat[g, j]
+            st.seat[g, j] = x
+    else:
+        # Decode k = game index mod P! in the factorial number system (Lehmer code).
+        fact = 1
+        for i in range(2, P + 1):
+            fact *= i
+        k = st.game_index[g] % fact
+        for i in range(P):
+            fact //= P - i
+            j = i + k // fact
+            k = k % fact
+            x = st.seat[g, j]
+            while j > i:  # rotate the chosen start space to position i
+                st.seat[g, j] = st.seat[g, j - 1]
+                j -= 1
+            st.seat[g, i] = x
+
+
+@kernel
+def _shuffle_deck(st, ru, g):
+    """S4/V2: shuffle the environment deck; its top card is the current card of round 1."""
+    C = ru.deck_ozone.shape[0]
+    for i in range(C):
+        st.card_index[g, i] = i
+    for i in range(C - 1, 0, -1):
+        j = below(st.rng_key, st.rng_ctr, g, STREAM_SETUP, i + 1)
+        x = st.card_index[g, i]
+        st.card_index[g, i] = st.card_index[g, j]
+        st.card_index[g, j] = x
+    for i in range(C):
+        st.card_ozone[g, i] = ru.deck_ozone[st.card_index[g, i]]
+        st.card_drift[g, i] = ru.deck_drift[st.card_index[g, i]]
+    st.n_cards[g] = C
+    st.deck_pos[g] = 0
+
+
+@kernel
+def setup_position(st, ru, wk, g, seating):
+    """S1-S5: the position before the initial placements."""
+    P = st.seat.shape[1]
+    _seat(st, g, seating)
+    _shuffle_deck(st, ru, g)
+    for p in range(P):
+        st.score[g, p] = st.seat[g, p]
+        st.bp[g, p] = ru.start_bp
+        st.supply[g, p] = ru.cubes_per_colour
+        for a in range(st.space.shape[2]):
+            st.space[g, p, a] = -1
+            st.dp[g, p, a] = 0
+            st.amoeba_flags[g, p, a] = 0
+        st.player_flags[g, p] = 0
+        for i in range(st.genes.shape[2]):
+            st.genes[g, p, i] = 0
+            st.gene_since[g, p, i] = 0
+        st.genes_bought[g, p] = 0
+        st.defect_genes_lost[g, p] = 0
+        st.defect_bp_paid[g, p] = 0
+    for s in range(ru.n_spaces):
+        for c in range(P):
+            st.food[g, s, c] = 0
+            place_cubes(st, g, s, c, ru.cubes_per_space)
+    for i in range(st.pool.shape[1]):
+        st.pool[g, i] = ru.gene_copies[i]
+    st.round[g] = 1
+    st.finished[g] = False
+    st.end_reason[g] = 0
+    st.winner[g] = -1
+    for p in range(P):
+        log(st, wk, g, EV_SEATING, PHASE_SETUP, p, -1, st.seat[g, p], 0, 0, 0, 0, 0, 0)
+    log(st, wk, g, EV_CARD, PHASE_SETUP, -1, -1, st.card_index[g, 0], st.card_ozone[g, 0],
+        st.card_drift[g, 0], 0, 0, 0, 0)
+
+
+@kernel
+def _place_initial(st, ru, wk, g, b, p, dp):
+    """S6: one amoeba (any number from the supply) on a space with no amoeba."""
+    n = 0
+    for s in range(ru.n_spaces):
+        empty = True
+        for q in range(st.space.shape[1]):
+            for t in range(st.space.shape[2]):
+                if st.space[g, q, t] == s:
+                    empty = False
+        if not empty:
+            continue
+        for a in range(st.space.shape[2]):
+            if st.space[g, p, a] < 0:
+                set_option(wk, b, n, s, a + 1, 0)
+                n += 1
+    if n == 0:
+        return
+    i = decide(st, ru, wk, g, b, p, -1, PLACE_SETUP, n)
+    s = wk.options[b, i, 0]
+    a = wk.options[b, i, 1] - 1
+    st.space[g, p, a] = s
+    st.dp[g, p, a] = dp
+    log(st, wk, g, EV_PLACE, PHASE_SETUP, p, a + 1, s, dp, 0, 0, 0, 0, 0)
+
+
+@kernel
+def initial_placements(st, ru, wk, g, b):
+    """S6: ascending order, first amoebas (1 DP with 4 players); descending order, second ones."""
+    P = st.seat.shape[1]
+    turn_order(st, wk, g, b, False)
+    for i in range(P):
+        _place_initial(st, ru, wk, g, b, wk.scratch[b, ORDER_SLOT + i], ru.setup_first_dp)
+    for i in range(P):
+        _place_initial(st, ru, wk, g, b, wk.scratch[b, ORDER_SLOT + P - 1 - i], 0)

@@ -1,0 +1,74 @@
+"""Player-level facts the phases share: turn order (§0), genes held, amoebas on the board."""
+
+from sim.jit import kernel
+from sim.ursuppe.genes import LIFE_EXPECTANCY
+
+ORDER_SLOT = 0  # Workspace.scratch[b, 0:8]: the current phase's player order
+
+
+@kernel
+def turn_order(st, wk, g, b, descending):
+    """Write the players sorted by score position into scratch[b, 0:P] (§0: positions are distinct)."""
+    P = st.score.shape[1]
+    order = wk.scratch[b]
+    for i in range(P):
+        order[ORDER_SLOT + i] = i
+    for i in range(1, P):  # insertion sort: P <= 6
+        j = i
+        while j > 0:
+            x = order[ORDER_SLOT + j - 1]
+            y = order[ORDER_SLOT + j]
+            if (st.score[g, y] < st.score[g, x]) != descending and st.score[g, y] != st.score[g, x]:
+                order[ORDER_SLOT + j - 1] = y
+                order[ORDER_SLOT + j] = x
+                j -= 1
+            else:
+                break
+
+
+@kernel
+def has(st, g, p, gene):
+    """True if player p holds ``gene``."""
+    return st.genes[g, p, gene] != 0
+
+
+@kernel
+def amoebas_on_board(st, g, p):
+    n = 0
+    for a in range(st.space.shape[2]):
+        if st.space[g, p, a] >= 0:
+            n += 1
+    return n
+
+
+@kernel
+def amoebas_in_supply(st, g, p):
+    return st.space.shape[2] - amoebas_on_board(st, g, p)
+
+
+@kernel
+def death_threshold(st, ru, g, p):
+    """X1: DP at which an amoeba dies (Life Expectancy raises it)."""
+    if st.genes[g, p, LIFE_EXPECTANCY] != 0:
+        return ru.death_dp_life_expectancy
+    return ru.death_dp
+
+
+@kernel
+def weighted_cards(st, ru, g, p):
+    """K2: gene cards held, an advanced gene counting 2 and Ray Protection 0 (rules: weight)."""
+    n = 0
+    for i in range(st.genes.shape[2]):
+        if st.genes[g, p, i] != 0:
+            n += ru.gene_weight[i]
+    return n
+
+
+@kernel
+def mutation_points(st, ru, g, p):
+    """E2: the sum of the MP of the player's genes (Ray Protection counts -2)."""
+    m = 0
+    for i in range(st.genes.shape[2]):
+        if st.genes[g, p, i] != 0:
+            m += ru.gene_mp[i]
+    return m

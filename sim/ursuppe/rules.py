@@ -1,0 +1,690 @@
+"""Rules as data: load, validate and merge the rules TOML into typed numpy arrays.
+
+The default rules file (``default_rules.toml`` beside this module) holds every number and flag
+of the spec. A house-rules file overrides any subset. :class:`Rules` is what the kernels read:
+a NamedTuple of scalars and small numpy arrays for one player count.
+"""
+
+import copy
+import hashlib
+import json
+import numbers
+import re
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple, NoReturn
+
+import numpy as np
+
+from sim.ursuppe.board import DIRECTION_CODE, STAY
+from sim.ursuppe.genes import ADVANCED_GENES, GENE_ALIASES, GENE_INDEX, GENE_NAMES, N_GENES
+
+
+class Rules(NamedTuple):
+    """The rules for one player count, as the kernels read them (field comments cite rule ids)."""
+
+    players: int  # P, 3 or 4
+    n_spaces: int  # C1: 19
+    neighbours: np.ndarray  # int8 [n_spaces, 4]: [N, E, S, W], -1 = obstacle (B1)
+    compass: np.ndarray  # int8 [7]: die face 1..6 -> direction code (board.py); [0] unused (= STAY)
+    deck_ozone: np.ndarray  # int16 [n_cards] (V1, V5)
+    deck_drift: np.ndarray  # int8 [n_cards]: 0..3 = N,E,S,W; 4 = none (V1)
+    first_round_flip: bool  # V3/V4 flag
+    finish_zone_start: int  # K1 flag
+    holding_clings_to_own: bool  # Holding flag
+    defense_and_escape_same_attack: bool  # A2 flag
+    amoeba_advance: np.ndarray  # int16 [amoebas_per_player + 1] (K2)
+    gene_advance: np.ndarray  # int16 [k]; counts past the end use the last value (K2)
+    amoebas_per_player: int  # C2
+    cubes_per_colour: int  # C3
+    cubes_per_space: int  # S2
+    start_bp: int  # S1
+    setup_first_dp: int  # S6, for this player count
+    income: int  # D1
+    division_cost: int  # D3
+    division_cost_division_rate: int  # D3
+    active_move_cost: int  # M3
+    attack_cost: int  # A2
+    escape_cost: int  # A3
+    defense_cost: int  # A4
+    excretion: int  # M4
+    starvation_dp: int  # M4
+    death_dp: int  # X1
+    death_dp_life_expectancy: int  # X1
+    natural_death_cubes: int  # X1
+    violent_death_cubes: int  # A6
+    aggression_death_cubes: int  # B3
+    aggression_armor_dp: int  # B3
+    lost_defense_dp: int  # B4
+    standard_shape: np.ndarray  # int8 [P-1], largest first (M4)
+    substitution_shapes: np.ndarray  # int8 [k, P-1], largest first (F2; flag substitution_3_1 applied)
+    tentacle_cubes: int  # Tentacle, for this player count
+    frugality_fewer: int  # F1
+    parasitism_fewer: int  # F4
+    parasitism_victim_pays: int  # F4
+    gene_price: np.ndarray  # int16 [N_GENES] (G1)
+    gene_mp: np.ndarray  # int16 [N_GENES] (E2)
+    gene_copies: np.ndarray  # int8 [N_GENES], for this player count (S3, I4)
+    gene_weight: np.ndarray  # int8 [N_GENES] (K2)
+    gene_defect_payment: np.ndarray  # int16 [N_GENES] (E2)
+    gene_lower: np.ndarray  # int8 [N_GENES, 2]: lower genes given up (G3), -1 padded
+
+
+# --------------------------------------------------------------------------------------------
+# Loading, merging and validating the rules files
+# --------------------------------------------------------------------------------------------
+
+DEFAULT_RULES_PATH: Path = Path(__file__).resolve().parent / "default_rules.toml"
+OVERRIDES_LABEL = "<overrides>"  # the source label of an overrides dict (scenario files)
+PLAYER_COUNTS: tuple[int, ...] = (3, 4)
+# The flags of §10; in a house-rules file or an overrides dict each may also be given at top
+# level as shorthand for ``flags.<name>``.
+FLAG_NAMES: tuple[str, ...] = (
+    "first_round_flip",
+    "finish_zone_start",
+    "substitution_3_1",
+    "defense_and_escape_same_attack",
+    "holding_clings_to_own",
+)
+SUBSTITUTION_3_1_SHAPE: list[int] = [3, 1, 0]  # F2: dropped when flag substitution_3_1 is false
+
+_SECTIONS = (
+    "name",
+    "flags",
+    "board",
+    "environment",
+    "score",
+    "components",
+    "economy",
+    "life",
+    "feeding",
+    "genes",
+)
+_BOARD_KEYS = ("spaces", "neighbours", "coordinates", "compass")
+_COMPASS_VALUES = ("N", "E", "S", "W", "stay", "choice")
+_DRIFT_VALUES = ("N", "E", "S", "W", "none")
+_DIRECTION_LETTERS = ("N", "E", "S", "W")
+_COMPONENT_MINIMA = {"amoebas_per_player": 1, "cubes_per_colour": 0, "cubes_per_space": 0, "start_bp": 0}
+_ECONOMY_KEYS = (
+    "income",
+    "division_cost",
+    "division_cost_division_rate",
+    "active_move_cost",
+    "attack_cost",
+    "escape_cost",
+    "defense_cost",
+)
+_LIFE_MINIMA = {
+    "excretion": 0,
+    "starvation_dp": 0,
+    "death_dp": 1,
+    "death_dp_life_expectancy": 1,
+    "natural_death_cubes": 0,
+    "violent_death_cubes": 0,
+    "aggression_death_cubes": 0,
+    "aggression_armor_dp": 0,
+    "lost_defense_dp": 0,
+}
+_FEEDING_SCALARS = ("frugality_fewer", "parasitism_fewer", "parasitism_victim_pays")
+_GENE_KEYS = ("price", "mp", "copies", "weight", "defect_payment", "gives_up")  # the last 3 optional
+_PLAYER_KEYS = tuple(str(p) for p in PLAYER_COUNTS)  # TOML table keys are strings
+_INT8_MAX = 127
+_INT16_MIN, _INT16_MAX = -32768, 32767
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+KeyPath = tuple[str | int, ...]  # a dotted key: table keys (str) and array indices (int)
+
+
+class RulesError(ValueError):
+    """Bad rules input. The message is one line: file (or ``<overrides>``), dotted key, expected, found."""
+
+
+def _dotted(path: KeyPath) -> str:
+    """``("genes", "Division Rate", "price")`` -> ``genes."Division Rate".price``; indices as ``[i]``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            segment = part if _BARE_KEY.fullmatch(part) else json.dumps(part, ensure_ascii=False)
+            out += f".{segment}" if out else segment
+    return out
+
+
+def _show(value: Any) -> str:
+    """A short, one-line, TOML-like rendering of a found value for an error message."""
+    if isinstance(value, bool | np.bool_):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, numbers.Number):
+        return str(value)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        text = json.dumps(value, ensure_ascii=False, default=str)
+        return text if len(text) <= 60 else text[:57] + "..."
+    return f"{value} (a {type(value).__name__})"
+
+
+def _message(label: str, path: KeyPath, text: str) -> str:
+    """The one-line error message ``label: dotted.key: text``."""
+    where = f"{label}: {_dotted(path)}: " if path else f"{label}: "
+    return " ".join((where + text).splitlines())
+
+
+def _read_toml(path: Path, label: str) -> dict[str, Any]:
+    """Parse one rules file; every failure (missing file, bad encoding, bad TOML) is a RulesError."""
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise RulesError(f"{label}: cannot read the rules file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"{label}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(_message(label, (), f"TOML syntax error: {exc}")) from None
+
+
+def _copy_layer(value: Any, label: str, path: KeyPath) -> Any:
+    """Deep copy of one layer with every table key a string (``{3: 0}`` from Python -> ``{"3": 0}``)."""
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if isinstance(key, int) and not isinstance(key, bool):
+                key = str(key)
+            if not isinstance(key, str):
+                raise RulesError(_message(label, path, f"expected string table keys, got key {_show(key)}"))
+            out[key] = _copy_layer(item, label, (*path, key))
+        return out
+    if isinstance(value, list | tuple):
+        return [_copy_layer(item, label, (*path, i)) for i, item in enumerate(value)]
+    return value
+
+
+def _prepare_layer(raw: Any, label: str) -> dict[str, Any]:
+    """Copy one layer, move top-level flag shorthand into ``[flags]`` and resolve gene aliases."""
+    if not isinstance(raw, dict):
+        raise RulesError(_message(label, (), f"expected a table of rules, got {_show(raw)}"))
+    layer: dict[str, Any] = _copy_layer(raw, label, ())
+    shorthand = {name: layer.pop(name) for name in FLAG_NAMES if name in layer}
+    if shorthand:
+        flags = layer.setdefault("flags", {})
+        if not isinstance(flags, dict):
+            raise RulesError(_message(label, ("flags",), f"expected a table, got {_show(flags)}"))
+        for name, value in shorthand.items():
+            if name in flags and (flags[name] != value or type(flags[name]) is not type(value)):
+                raise RulesError(
+                    _message(
+                        label,
+                        (name,),
+                        f"expected one value, got {_show(value)} at top "
+                        f"level and {_show(flags[name])} in [flags]",
+                    )
+                )
+            flags[name] = value
+    genes = layer.get("genes")
+    if isinstance(genes, dict):
+        renamed: dict[str, Any] = {}
+        given_as: dict[str, str] = {}
+        for name, entry in genes.items():
+            canonical = GENE_ALIASES.get(name, name)
+            if canonical in renamed:
+                text = (
+                    f"expected one entry, got both {json.dumps(given_as[canonical])} and {json.dumps(name)}"
+                )
+                raise RulesError(_message(label, ("genes", canonical), text))
+            renamed[canonical] = entry
+            given_as[canonical] = name
+        layer["genes"] = renamed
+    return layer
+
+
+def _merge(
+    base: dict[str, Any],
+    layer: dict[str, Any],
+    path: tuple[str, ...],
+    index: int,
+    origin: dict[tuple[str, ...], int],
+) -> None:
+    """Deep-merge ``layer`` into ``base``: tables key by key, anything else (arrays too) replaced whole.
+
+    ``origin`` records, per dotted key, the index of the source that last set it.
+    """
+    for key, value in layer.items():
+        here = (*path, key)
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _merge(base[key], value, here, index, origin)
+            continue
+        base[key] = value
+        for stale in [k for k in origin if len(k) > len(here) and k[: len(here)] == here]:
+            del origin[stale]
+        origin[here] = index
+
+
+class _Checker:
+    """Validates the merged rules and builds the normalised ``data`` dict; errors name their source."""
+
+    def __init__(self, sources: list[str], origin: dict[tuple[str, ...], int]) -> None:
+        self.sources = sources
+        self.origin = origin
+
+    # -- error reporting ---------------------------------------------------------------------
+
+    def _source(self, path: KeyPath) -> int:
+        """Index of the source that set ``path`` (or the nearest enclosing table)."""
+        for n in range(len(path), 0, -1):
+            prefix = path[:n]
+            if all(isinstance(part, str) for part in prefix) and prefix in self.origin:
+                return self.origin[prefix]  # type: ignore[index]
+        return 0
+
+    def fail(self, path: KeyPath, text: str, also: Sequence[KeyPath] = ()) -> NoReturn:
+        """Raise a RulesError at ``path``, blaming the latest source among ``path`` and ``also``."""
+        index = max(self._source(p) for p in (path, *also))
+        raise RulesError(_message(self.sources[index], path, text))
+
+    def bad(self, path: KeyPath, expected: str, value: Any, also: Sequence[KeyPath] = ()) -> NoReturn:
+        """Raise ``expected <expected>, got <value>``."""
+        self.fail(path, f"expected {expected}, got {_show(value)}", also)
+
+    # -- typed readers -----------------------------------------------------------------------
+
+    def table(
+        self, value: Any, path: KeyPath, keys: Sequence[str], optional: Sequence[str] = (), what: str = "key"
+    ) -> dict[str, Any]:
+        """A table holding only ``keys`` (all required except ``optional``)."""
+        if not isinstance(value, dict):
+            self.bad(path, "a table", value)
+        for key in value:
+            if key not in keys:
+                self.fail((*path, key), f"unknown {what} (expected one of: {', '.join(keys)})")
+        for key in keys:
+            if key not in value and key not in optional:
+                self.fail((*path, key), f"missing {what} (required in {_dotted(path) or 'the top level'})")
+        return value
+
+    def integer(self, value: Any, path: KeyPath, lo: int = 0, hi: int | None = None) -> int:
+        """An integer in ``lo..hi`` (booleans are not integers here)."""
+        expected = f"an integer >= {lo}" if hi is None else f"an integer in {lo}..{hi}"
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            self.bad(path, expected, value)
+        if value < lo or (hi is not None and value > hi):
+            self.bad(path, expected, value)
+        return int(value)
+
+    def boolean(self, value: Any, path: KeyPath) -> bool:
+        """A boolean (integers 0/1 are not booleans here)."""
+        if not isinstance(value, bool | np.bool_):
+            self.bad(path, "a boolean (true or false)", value)
+        return bool(value)
+
+    def string(self, value: Any, path: KeyPath, choices: Sequence[str] | None = None) -> str:
+        """A string, optionally one of ``choices``."""
+        if choices is not None and value not in choices:
+            self.bad(path, f"one of: {', '.join(choices)}", value)
+        if not isinstance(value, str):
+            self.bad(path, "a string", value)
+        return value
+
+    def array(
+        self,
+        value: Any,
+        path: KeyPath,
+        length: int | None = None,
+        min_len: int = 0,
+        max_len: int | None = None,
+        why: str = "",
+        also: Sequence[KeyPath] = (),
+    ) -> list[Any]:
+        """An array, optionally of an exact length or within length bounds."""
+        if not isinstance(value, list):
+            self.bad(path, "an array", value)
+        n = len(value)
+        if length is not None and n != length:
+            self.fail(path, f"expected an array of length {length}{why}, got length {n}", also)
+        if n < min_len:
+            self.fail(path, f"expected an array of at least {min_len} entries{why}, got {n}", also)
+        if max_len is not None and n > max_len:
+            self.fail(path, f"expected an array of at most {max_len} entries{why}, got {n}", also)
+        return value
+
+    def integers(self, value: Any, path: KeyPath, lo: int, hi: int | None, **array_args: Any) -> list[int]:
+        """An array of integers in ``lo..hi``."""
+        items = self.array(value, path, **array_args)
+        return [self.integer(item, (*path, i), lo, hi) for i, item in enumerate(items)]
+
+    def by_players(self, value: Any, path: KeyPath, hi: int | None = None) -> dict[str, int]:
+        """A table ``{ 3 = n, 4 = m }`` of integers >= 0, by player count."""
+        table = self.table(value, path, _PLAYER_KEYS)
+        return {key: self.integer(table[key], (*path, key), 0, hi) for key in _PLAYER_KEYS}
+
+    def shape(self, value: Any, path: KeyPath, length: int) -> list[int]:
+        """A feeding shape: ``length`` cube counts, non-increasing, non-negative, summing to >= 1."""
+        why = f" (one count per foreign colour with {length + 1} players)"
+        counts = self.integers(value, path, 0, _INT8_MAX, length=length, why=why)
+        if any(a < b for a, b in zip(counts, counts[1:], strict=False)):
+            self.bad(path, "counts largest first (non-increasing)", counts)
+        if sum(counts) < 1:
+            self.bad(path, "at least one cube in total", counts)
+        return counts
+
+    # -- the sections ------------------------------------------------------------------------
+
+    def rules(self, merged: dict[str, Any]) -> dict[str, Any]:
+        """Validate the whole merged rules; return the normalised data (defaults filled in)."""
+        self.table(merged, (), (*_SECTIONS, *FLAG_NAMES), optional=FLAG_NAMES)
+        components = self.components(merged["components"])
+        data = {
+            "name": self.string(merged["name"], ("name",)),
+            "flags": self.flags(merged["flags"]),
+            "board": self.board(merged["board"]),
+            "environment": self.environment(merged["environment"]),
+            "score": self.score(merged["score"], components["amoebas_per_player"]),
+            "components": components,
+            "economy": self.scalars(merged["economy"], ("economy",), dict.fromkeys(_ECONOMY_KEYS, 0)),
+            "life": self.scalars(merged["life"], ("life",), _LIFE_MINIMA),
+            "feeding": self.feeding(merged["feeding"]),
+            "genes": self.genes(merged["genes"]),
+        }
+        return data
+
+    def scalars(self, value: Any, path: KeyPath, minima: dict[str, int]) -> dict[str, int]:
+        """A table of integer scalars, each with its minimum."""
+        table = self.table(value, path, tuple(minima))
+        return {key: self.integer(table[key], (*path, key), lo) for key, lo in minima.items()}
+
+    def flags(self, value: Any) -> dict[str, Any]:
+        """§10 flags."""
+        path: KeyPath = ("flags",)
+        table = self.table(value, path, FLAG_NAMES)
+        return {
+            name: (
+                self.integer(table[name], (*path, name), 1)
+                if name == "finish_zone_start"
+                else self.boolean(table[name], (*path, name))
+            )
+            for name in FLAG_NAMES
+        }
+
+    def board(self, value: Any) -> dict[str, Any]:
+        """§2, B1-B2: neighbour table (shape, range, symmetry), coordinates, compass."""
+        path: KeyPath = ("board",)
+        table = self.table(value, path, _BOARD_KEYS)
+        spaces_path = (*path, "spaces")
+        n = self.integer(table["spaces"], spaces_path, 1, _INT8_MAX)
+        why = " (one row per space, board.spaces)"
+
+        nb_path = (*path, "neighbours")
+        rows = self.array(table["neighbours"], nb_path, length=n, why=why, also=(spaces_path,))
+        neighbours = [
+            self.integers(row, (*nb_path, a), -1, n - 1, length=4, why=" ([N, E, S, W])")
+            for a, row in enumerate(rows)
+        ]
+        for a, row in enumerate(neighbours):
+            for d, b in enumerate(row):
+                if b == a:
+                    self.bad((*nb_path, a, d), "another space or -1 (a space cannot neighbour itself)", b)
+                back = (d + 2) % 4
+                if b >= 0 and neighbours[b][back] != a:
+                    self.fail(
+                        (*nb_path, a, d),
+                        f"expected space {b}'s {_DIRECTION_LETTERS[back]} neighbour to be {a} "
+                        f"(neighbours must be symmetric), got {neighbours[b][back]}",
+                    )
+
+        co_path = (*path, "coordinates")
+        co_rows = self.array(table["coordinates"], co_path, length=n, why=why, also=(spaces_path,))
+        coordinates = [
+            self.integers(row, (*co_path, i), _INT16_MIN, None, length=2, why=" ([x, y])")
+            for i, row in enumerate(co_rows)
+        ]
+
+        cp_path = (*path, "compass")
+        faces = self.array(table["compass"], cp_path, length=6, why=" (die faces 1..6)")
+        compass = [self.string(face, (*cp_path, i), _COMPASS_VALUES) for i, face in enumerate(faces)]
+        return {"spaces": n, "neighbours": neighbours, "coordinates": coordinates, "compass": compass}
+
+    def environment(self, value: Any) -> dict[str, Any]:
+        """§3, V1-V5: the deck of environment cards (no rule on how many no-drift cards)."""
+        path: KeyPath = ("environment",)
+        table = self.table(value, path, ("placeholder", "deck"))
+        deck_path = (*path, "deck")
+        deck = []
+        for i, card in enumerate(self.array(table["deck"], deck_path, min_len=1)):
+            card_path = (*deck_path, i)
+            card = self.table(card, card_path, ("ozone", "drift"))
+            deck.append(
+                {
+                    "ozone": self.integer(card["ozone"], (*card_path, "ozone"), 0, _INT16_MAX),
+                    "drift": self.string(card["drift"], (*card_path, "drift"), _DRIFT_VALUES),
+                }
+            )
+        return {"placeholder": self.boolean(table["placeholder"], (*path, "placeholder")), "deck": deck}
+
+    def score(self, value: Any, amoebas_per_player: int) -> dict[str, Any]:
+        """§4, K2 advance tables."""
+        path: KeyPath = ("score",)
+        table = self.table(value, path, ("amoeba_advance", "gene_advance"))
+        why = " (components.amoebas_per_player + 1)"
+        amoeba = self.integers(
+            table["amoeba_advance"],
+            (*path, "amoeba_advance"),
+            0,
+            _INT16_MAX,
+            length=amoebas_per_player + 1,
+            why=why,
+            also=(("components", "amoebas_per_player"),),
+        )
+        gene = self.integers(table["gene_advance"], (*path, "gene_advance"), 0, _INT16_MAX, min_len=1)
+        return {"amoeba_advance": amoeba, "gene_advance": gene}
+
+    def components(self, value: Any) -> dict[str, Any]:
+        """§1, §5 component counts."""
+        path: KeyPath = ("components",)
+        table = self.table(value, path, (*_COMPONENT_MINIMA, "setup_first_dp"))
+        out: dict[str, Any] = {
+            key: self.integer(table[key], (*path, key), lo, 7 if key == "amoebas_per_player" else None)
+            for key, lo in _COMPONENT_MINIMA.items()
+        }
+        out["setup_first_dp"] = self.by_players(table["setup_first_dp"], (*path, "setup_first_dp"))
+        return out
+
+    def feeding(self, value: Any) -> dict[str, Any]:
+        """M4, F1-F4: standard and substitution shapes per player count, and feeding numbers."""
+        path: KeyPath = ("feeding",)
+        table = self.table(value, path, ("p3", "p4", "tentacle_cubes", *_FEEDING_SCALARS))
+        out: dict[str, Any] = {}
+        for players in PLAYER_COUNTS:
+            key = f"p{players}"
+            p_path = (*path, key)
+            shapes = self.table(table[key], p_path, ("standard", "substitution"))
+            sub_path = (*p_path, "substitution")
+            out[key] = {
+                "standard": self.shape(shapes["standard"], (*p_path, "standard"), players - 1),
+                "substitution": [
+                    self.shape(s, (*sub_path, i), players - 1)
+                    for i, s in enumerate(self.array(shapes["substitution"], sub_path))
+                ],
+            }
+        out["tentacle_cubes"] = self.by_players(table["tentacle_cubes"], (*path, "tentacle_cubes"))
+        for key in _FEEDING_SCALARS:
+            out[key] = self.integer(table[key], (*path, key), 0)
+        return out
+
+    def genes(self, value: Any) -> dict[str, Any]:
+        """§7: every base-game gene, in gene-index order, with weight/defect_payment/gives_up filled."""
+        path: KeyPath = ("genes",)
+        table = self.table(value, path, GENE_NAMES, what="gene")
+        out: dict[str, Any] = {}
+        for name in GENE_NAMES:
+            g_path = (*path, name)
+            gene = self.table(table[name], g_path, _GENE_KEYS, optional=_GENE_KEYS[3:])
+            mp = self.integer(gene["mp"], (*g_path, "mp"), _INT16_MIN, _INT16_MAX)
+            if "defect_payment" in gene:
+                defect = self.integer(gene["defect_payment"], (*g_path, "defect_payment"), 0, _INT16_MAX)
+            elif mp < 0:
+                self.fail(
+                    (*g_path, "defect_payment"),
+                    f"missing key (required when mp is negative; mp = {mp})",
+                    also=((*g_path, "mp"),),
+                )
+            else:
+                defect = mp
+            out[name] = {
+                "price": self.integer(gene["price"], (*g_path, "price"), 0, _INT16_MAX),
+                "mp": mp,
+                "copies": self.by_players(gene["copies"], (*g_path, "copies"), _INT8_MAX),
+                "weight": self.integer(gene.get("weight", 1), (*g_path, "weight"), 0, _INT8_MAX),
+                "defect_payment": defect,
+                "gives_up": self.gives_up(gene.get("gives_up", []), (*g_path, "gives_up"), name),
+            }
+        return out
+
+    def gives_up(self, value: Any, path: KeyPath, owner: str) -> list[str]:
+        """G3: at most two distinct, existing, non-advanced lower genes (aliases resolved)."""
+        names = self.array(value, path, max_len=2, why=" (lower genes given up)")
+        out: list[str] = []
+        for i, name in enumerate(names):
+            name = GENE_ALIASES.get(name, name) if isinstance(name, str) else name
+            if not isinstance(name, str) or name not in GENE_INDEX:
+                self.bad((*path, i), "the name of a base-game gene", name)
+            if GENE_INDEX[name] in ADVANCED_GENES or name == owner or name in out:
+                self.bad((*path, i), f"a distinct non-advanced gene other than {json.dumps(owner)}", name)
+            out.append(name)
+        return out
+
+
+def rules_id(data: dict[str, Any]) -> str:
+    """First 12 hex digits of the sha256 of the canonical JSON of ``data``: a stable content id."""
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+
+
+class RuleBook:
+    """The validated, merged rules for every player count (plain Python; not for numba).
+
+    Build one with :func:`load_rules`. ``data`` is normalised: every optional gene field is
+    filled in (``weight`` 1, ``defect_payment`` = ``mp``, ``gives_up`` []), genes are in
+    gene-index order and table keys for player counts are the strings "3" and "4".
+    """
+
+    def __init__(self, data: dict[str, Any], sources: Sequence[str]) -> None:
+        self.data: dict[str, Any] = data
+        self.sources: list[str] = list(sources)
+        self.name: str = data["name"]
+        self.rules_id: str = rules_id(data)
+        self.placeholder_deck: bool = data["environment"]["placeholder"]
+
+    def __repr__(self) -> str:
+        return f"RuleBook(name={self.name!r}, rules_id={self.rules_id!r}, sources={self.sources!r})"
+
+    def as_dict(self) -> dict[str, Any]:
+        """A deep copy of the merged, validated rules."""
+        return copy.deepcopy(self.data)
+
+    def deck_description(self) -> str:
+        """E.g. ``11 cards (PLACEHOLDER deck): 6N 8E 9S ... 11- ...`` (``-`` = no drift)."""
+        deck = self.data["environment"]["deck"]
+        cards = " ".join(f"{c['ozone']}{'-' if c['drift'] == 'none' else c['drift']}" for c in deck)
+        note = " (PLACEHOLDER deck)" if self.placeholder_deck else ""
+        return f"{len(deck)} card{'s' if len(deck) != 1 else ''}{note}: {cards}"
+
+    def for_players(self, players: int) -> Rules:
+        """The numpy :class:`Rules` for 3 or 4 players (the flag substitution_3_1 applied)."""
+        if isinstance(players, bool) or not isinstance(players, numbers.Integral):
+            raise RulesError(f"players: expected 3 or 4, got {_show(players)}")
+        if players not in PLAYER_COUNTS:
+            raise RulesError(f"players: expected 3 or 4, got {_show(players)}")
+        players = int(players)
+        d = self.data
+        key = str(players)
+        flags, board, comp, econ, life, feed = (
+            d[s] for s in ("flags", "board", "components", "economy", "life", "feeding")
+        )
+        genes = [d["genes"][name] for name in GENE_NAMES]
+
+        def arr(values: Any, dtype: type) -> np.ndarray:
+            return np.ascontiguousarray(np.array(values, dtype=dtype))
+
+        shapes = feed[f"p{players}"]["substitution"]
+        if not flags["substitution_3_1"]:
+            shapes = [s for s in shapes if s != SUBSTITUTION_3_1_SHAPE]
+        gene_lower = np.full((N_GENES, 2), -1, dtype=np.int8)
+        for i, gene in enumerate(genes):
+            for j, lower in enumerate(gene["gives_up"]):
+                gene_lower[i, j] = GENE_INDEX[lower]
+
+        return Rules(
+            players=players,
+            n_spaces=board["spaces"],
+            neighbours=arr(board["neighbours"], np.int8).reshape(board["spaces"], 4),
+            compass=arr([STAY] + [DIRECTION_CODE[face] for face in board["compass"]], np.int8),
+            deck_ozone=arr([c["ozone"] for c in d["environment"]["deck"]], np.int16),
+            deck_drift=arr([DIRECTION_CODE[c["drift"]] for c in d["environment"]["deck"]], np.int8),
+            first_round_flip=flags["first_round_flip"],
+            finish_zone_start=flags["finish_zone_start"],
+            holding_clings_to_own=flags["holding_clings_to_own"],
+            defense_and_escape_same_attack=flags["defense_and_escape_same_attack"],
+            amoeba_advance=arr(d["score"]["amoeba_advance"], np.int16),
+            gene_advance=arr(d["score"]["gene_advance"], np.int16),
+            amoebas_per_player=comp["amoebas_per_player"],
+            cubes_per_colour=comp["cubes_per_colour"],
+            cubes_per_space=comp["cubes_per_space"],
+            start_bp=comp["start_bp"],
+            setup_first_dp=comp["setup_first_dp"][key],
+            income=econ["income"],
+            division_cost=econ["division_cost"],
+            division_cost_division_rate=econ["division_cost_division_rate"],
+            active_move_cost=econ["active_move_cost"],
+            attack_cost=econ["attack_cost"],
+            escape_cost=econ["escape_cost"],
+            defense_cost=econ["defense_cost"],
+            excretion=life["excretion"],
+            starvation_dp=life["starvation_dp"],
+            death_dp=life["death_dp"],
+            death_dp_life_expectancy=life["death_dp_life_expectancy"],
+            natural_death_cubes=life["natural_death_cubes"],
+            violent_death_cubes=life["violent_death_cubes"],
+            aggression_death_cubes=life["aggression_death_cubes"],
+            aggression_armor_dp=life["aggression_armor_dp"],
+            lost_defense_dp=life["lost_defense_dp"],
+            standard_shape=arr(feed[f"p{players}"]["standard"], np.int8),
+            substitution_shapes=arr(shapes, np.int8).reshape(len(shapes), players - 1),
+            tentacle_cubes=feed["tentacle_cubes"][key],
+            frugality_fewer=feed["frugality_fewer"],
+            parasitism_fewer=feed["parasitism_fewer"],
+            parasitism_victim_pays=feed["parasitism_victim_pays"],
+            gene_price=arr([g["price"] for g in genes], np.int16),
+            gene_mp=arr([g["mp"] for g in genes], np.int16),
+            gene_copies=arr([g["copies"][key] for g in genes], np.int8),
+            gene_weight=arr([g["weight"] for g in genes], np.int8),
+            gene_defect_payment=arr([g["defect_payment"] for g in genes], np.int16),
+            gene_lower=gene_lower,
+        )
+
+
+def load_rules(*paths: str | Path | None, overrides: dict[str, Any] | None = None) -> RuleBook:
+    """Load the default rules, deep-merge each house-rules file in order, then ``overrides``.
+
+    Tables merge key by key (genes per gene and per field); arrays are replaced whole. In a
+    house-rules file or ``overrides`` the §10 flags may also be given at top level as
+    shorthand for ``flags.<name>``. ``None`` paths are skipped. Any bad input -> RulesError.
+    """
+    layers: list[tuple[str, Any]] = [
+        (str(DEFAULT_RULES_PATH), _read_toml(DEFAULT_RULES_PATH, str(DEFAULT_RULES_PATH)))
+    ]
+    for path in paths:
+        if path is not None:
+            layers.append((str(path), _read_toml(Path(path), str(path))))
+    if overrides is not None:
+        layers.append((OVERRIDES_LABEL, overrides))
+
+    merged: dict[str, Any] = {}
+    origin: dict[tuple[str, ...], int] = {}
+    sources: list[str] = []
+    for index, (label, raw) in enumerate(layers):
+        _merge(merged, _prepare_layer(raw, label), (), index, origin)
+        sources.append(label)
+    return RuleBook(_Checker(sources, origin).rules(merged), sources)

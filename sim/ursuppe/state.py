@@ -1,0 +1,200 @@
+"""The game state as a struct of arrays (leading axis = game), and the per-batch workspace.
+
+:class:`State` holds everything a position is: food, supply, amoebas, BP, scores, genes, the
+environment deck, the round and each game's random streams. :class:`Workspace` holds what the
+kernels need beside a position: scratch buffers (one row per block of games, so nothing is
+allocated inside a game), the strategy parameter table, the forced dice and choices of a
+scenario, the event log of ``soup play`` and the error slots. Both are allocated once per batch.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from sim.random_stream import seed_streams
+from sim.ursuppe.genes import N_GENES
+from sim.ursuppe.rules import Rules
+
+# Random streams of a game (sim.random_stream): kept apart so that, for example, a house rule
+# that rolls more dice leaves the seating and deck order of every game as they were.
+STREAM_SETUP = 0  # seating (S5) and the deck shuffle (S4)
+STREAM_DICE = 1  # every die roll
+STREAM_STRATEGY = 2  # a strategy's own random choices
+N_STREAMS = 3
+
+MAX_COLOURS = 6  # width reserved for colours in options and events (5-6 player expansion)
+
+# Per-amoeba per-round flags (State.amoeba_flags), cleared at the start of each round.
+AF_ATTACKED = 1  # has made its Phase-1 attack this round (A1: one attack per amoeba per round)
+AF_WAS_ATTACKED = 2  # was the target of an attack this round
+AF_ANSWERED = 4  # its owner answered an attack on it (Escape or Defense) this round
+AF_CLUNG = 8  # clung to another amoeba this round (Holding)
+AF_FED = 16  # ate (or counts as fed) in this round's Phase 1
+AF_STARVED = 32  # starved in this round's Phase 1
+
+# Per-player per-round flags (State.player_flags).
+PF_AGGRESSED = 1  # used Aggression's Phase-5 attack this round (B1)
+
+# Why a game ended (State.end_reason).
+END_NONE = 0
+END_FINISH_ZONE = 1  # W1: a marker reached the finish zone
+END_LAST_CARD = 2  # W1/V4: the last environment card was revealed this round
+
+
+class State(NamedTuple):
+    """A batch of G Ursuppe positions. P = players, A = amoebas per player, C = cards."""
+
+    game_index: np.ndarray  # int64 [G]: the game's index in the run (its random streams' key)
+    rng_key: np.ndarray  # uint64 [G, N_STREAMS]
+    rng_ctr: np.ndarray  # uint64 [G, N_STREAMS]
+    strategy: np.ndarray  # int16 [G, P]: row of Workspace.params that decides for player p
+    seat: np.ndarray  # int8 [G, P]: start space 1..P of player p (S5)
+    card_index: np.ndarray  # int8 [G, C]: deck order as indices into the rules deck (-1: custom card)
+    card_ozone: np.ndarray  # int16 [G, C]: ozone of the deck's cards in order (V1)
+    card_drift: np.ndarray  # int8 [G, C]: drift direction of the deck's cards in order
+    n_cards: np.ndarray  # int8 [G]: cards in this game's deck
+    deck_pos: np.ndarray  # int8 [G]: position of the current card in the deck (V2-V3)
+    round: np.ndarray  # int16 [G]: the current round, 1-based (0 before the first)
+    finished: np.ndarray  # bool [G]
+    end_reason: np.ndarray  # int8 [G]: END_*
+    winner: np.ndarray  # int8 [G]: player with the furthest marker (W1), -1 while running
+    food: np.ndarray  # int16 [G, S, P]: cubes of colour c on space s (C3)
+    supply: np.ndarray  # int16 [G, P]: cubes of colour c in the supply (C3)
+    bp: np.ndarray  # int32 [G, P]: biological points (C4)
+    score: np.ndarray  # int16 [G, P]: score-track position (K1)
+    genes: np.ndarray  # int8 [G, P, N_GENES]: 1 if held (G2)
+    gene_since: np.ndarray  # int16 [G, P, N_GENES]: round in which a held gene was acquired (G3)
+    pool: np.ndarray  # int8 [G, N_GENES]: copies left in the gene pool (S3, I4)
+    space: np.ndarray  # int8 [G, P, A]: space of amoeba number a+1, -1 in the supply (C2)
+    dp: np.ndarray  # int8 [G, P, A]: damage points (C4)
+    amoeba_flags: np.ndarray  # int8 [G, P, A]: AF_* bits for this round
+    player_flags: np.ndarray  # int8 [G, P]: PF_* bits for this round
+    genes_bought: np.ndarray  # int32 [G, P]: bit mask of every gene ever bought (results)
+    defect_genes_lost: np.ndarray  # int16 [G, P]: cards returned to pay gene defects (E2)
+    defect_bp_paid: np.ndarray  # int16 [G, P]: BP paid for gene defects (E2)
+
+
+def allocate_state(games: int, rules: Rules) -> State:
+    """Zeroed arrays for ``games`` games under ``rules`` (allocated once per batch)."""
+    G, P, A, S, C = games, rules.players, rules.amoebas_per_player, rules.n_spaces, len(rules.deck_ozone)
+    return State(
+        game_index=np.zeros(G, np.int64),
+        rng_key=np.zeros((G, N_STREAMS), np.uint64),
+        rng_ctr=np.zeros((G, N_STREAMS), np.uint64),
+        strategy=np.zeros((G, P), np.int16),
+        seat=np.zeros((G, P), np.int8),
+        card_index=np.full((G, C), -1, np.int8),
+        card_ozone=np.zeros((G, C), np.int16),
+        card_drift=np.zeros((G, C), np.int8),
+        n_cards=np.zeros(G, np.int8),
+        deck_pos=np.zeros(G, np.int8),
+        round=np.zeros(G, np.int16),
+        finished=np.zeros(G, np.bool_),
+        end_reason=np.zeros(G, np.int8),
+        winner=np.full(G, -1, np.int8),
+        food=np.zeros((G, S, P), np.int16),
+        supply=np.zeros((G, P), np.int16),
+        bp=np.zeros((G, P), np.int32),
+        score=np.zeros((G, P), np.int16),
+        genes=np.zeros((G, P, N_GENES), np.int8),
+        gene_since=np.zeros((G, P, N_GENES), np.int16),
+        pool=np.zeros((G, N_GENES), np.int8),
+        space=np.full((G, P, A), -1, np.int8),
+        dp=np.zeros((G, P, A), np.int8),
+        amoeba_flags=np.zeros((G, P, A), np.int8),
+        player_flags=np.zeros((G, P), np.int8),
+        genes_bought=np.zeros((G, P), np.int32),
+        defect_genes_lost=np.zeros((G, P), np.int16),
+        defect_bp_paid=np.zeros((G, P), np.int16),
+    )
+
+
+def seed_state(state: State, seed: int, game_indices: np.ndarray) -> None:
+    """Key every game's random streams by (seed, game index) (determinism: §0)."""
+    key, ctr = seed_streams(seed, game_indices, N_STREAMS)
+    state.game_index[:] = game_indices
+    state.rng_key[:] = key
+    state.rng_ctr[:] = ctr
+
+
+# --- Workspace -----------------------------------------------------------------------------------
+
+MAX_OPTIONS = 1024  # legal options of one decision (the largest: gene-defect payments, E2)
+OPTION_WIDTH = 8  # integers describing one option (decisions.py documents each kind's layout)
+EVENT_WIDTH = 12  # integers per event record (events.py)
+
+# Error slots (Workspace.error[g, 0]); details in error[g, 1:].
+ERR_NONE = 0
+ERR_WRONG_CHOICE_KIND = 1  # a forced choice of another kind than the decision at hand
+ERR_ILLEGAL_CHOICE = 2  # a forced choice the rules forbid here
+ERR_MISSING_DIE = 3  # forced dice ran out
+ERR_INVARIANT = 4  # an invariant of §11 failed (debug mode)
+ERR_TOO_MANY_OPTIONS = 5  # a decision had more than MAX_OPTIONS legal options
+ERR_EVENT_OVERFLOW = 6  # the event log is full
+ERR_NO_END = 7  # a game ran past the last possible round (a defect in the rules data or engine)
+
+
+class Workspace(NamedTuple):
+    """Everything beside the position that the kernels read or write. B = blocks of games."""
+
+    options: np.ndarray  # int32 [B, MAX_OPTIONS, OPTION_WIDTH]: legal options of the decision at hand
+    scratch: np.ndarray  # int32 [B, 256]: small per-block buffers (orders, pattern shapes...)
+    scores: np.ndarray  # float64 [B, MAX_OPTIONS]: a strategy's value of each option
+    params: np.ndarray  # float64 [n_strategies, K]: strategy parameter rows (strategies/params.py)
+    tape_kind: np.ndarray  # int16 [G, T]: forced choices: the choice key (decisions.CK_*)
+    tape_value: np.ndarray  # int32 [G, T, OPTION_WIDTH]: forced choices: their option encoding
+    tape_len: np.ndarray  # int32 [G]
+    tape_pos: np.ndarray  # int32 [G]
+    dice: np.ndarray  # int8 [G, D]: forced dice
+    dice_len: np.ndarray  # int32 [G]: -1 = dice are not forced (draw from the stream)
+    dice_pos: np.ndarray  # int32 [G]
+    events: np.ndarray  # int32 [G, E, EVENT_WIDTH]: the event log (when log_events)
+    n_events: np.ndarray  # int32 [G]
+    error: np.ndarray  # int32 [G, 4]: ERR_* and details; a game with an error stops
+    error_options: np.ndarray  # int32 [G, MAX_OPTIONS, OPTION_WIDTH]-like copy of the legal options
+    n_error_options: np.ndarray  # int32 [G]
+    score_seen: np.ndarray  # int16 [G, P]: scores at the last invariant check (I6), when checking
+    log_events: bool
+    check_invariants: bool
+    n_blocks: int
+
+
+def allocate_workspace(
+    games: int,
+    players: int,
+    params: np.ndarray,
+    *,
+    n_blocks: int = 64,
+    log_events: bool = False,
+    max_events: int = 20000,
+    check_invariants: bool = False,
+    tape_capacity: int = 0,
+    dice_capacity: int = 0,
+) -> Workspace:
+    """A workspace for ``games`` games; event, tape and error buffers are sized only when used."""
+    G = games
+    n_blocks = max(1, min(n_blocks, G))
+    keep_detail = log_events or tape_capacity > 0 or dice_capacity > 0
+    return Workspace(
+        options=np.zeros((n_blocks, MAX_OPTIONS, OPTION_WIDTH), np.int32),
+        scratch=np.zeros((n_blocks, 256), np.int32),
+        scores=np.zeros((n_blocks, MAX_OPTIONS), np.float64),
+        params=np.ascontiguousarray(params, dtype=np.float64),
+        tape_kind=np.zeros((G, max(tape_capacity, 1)), np.int16),
+        tape_value=np.zeros((G, max(tape_capacity, 1), OPTION_WIDTH), np.int32),
+        tape_len=np.zeros(G, np.int32),
+        tape_pos=np.zeros(G, np.int32),
+        dice=np.zeros((G, max(dice_capacity, 1)), np.int8),
+        dice_len=np.full(G, -1, np.int32),
+        dice_pos=np.zeros(G, np.int32),
+        events=np.zeros((G, max_events if log_events else 1, EVENT_WIDTH), np.int32),
+        n_events=np.zeros(G, np.int32),
+        error=np.zeros((G, 4), np.int32),
+        error_options=np.zeros((G if keep_detail else 1, MAX_OPTIONS if keep_detail else 1, OPTION_WIDTH),
+                               np.int32),
+        n_error_options=np.zeros(G, np.int32),
+        score_seen=np.zeros((G if check_invariants else 1, players), np.int16),
+        log_events=log_events,
+        check_invariants=check_invariants,
+        n_blocks=n_blocks,
+    )

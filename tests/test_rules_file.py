@@ -1,0 +1,464 @@
+"""The rules loader: defaults, house rules, overrides, the numpy Rules, and one-line errors.
+
+Rule ids (S3, K2, B1, ...) refer to docs/rules.md; §7 is the gene table.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.ursuppe.board import CHOICE, EAST, NORTH, SOUTH, STAY, WEST
+from sim.ursuppe.genes import (
+    ADVANCED_GENES,
+    ARMOR,
+    DEFENSE,
+    DIVISION_RATE,
+    ESCAPE,
+    GENE_NAMES,
+    N_GENES,
+    PERSISTENCE,
+    RAY_PROTECTION,
+    SPEED,
+)
+from sim.ursuppe.rules import DEFAULT_RULES_PATH, OVERRIDES_LABEL, RuleBook, Rules, RulesError, load_rules
+
+DTYPES = {
+    "neighbours": np.int8,
+    "compass": np.int8,
+    "deck_ozone": np.int16,
+    "deck_drift": np.int8,
+    "amoeba_advance": np.int16,
+    "gene_advance": np.int16,
+    "standard_shape": np.int8,
+    "substitution_shapes": np.int8,
+    "gene_price": np.int16,
+    "gene_mp": np.int16,
+    "gene_copies": np.int8,
+    "gene_weight": np.int8,
+    "gene_defect_payment": np.int16,
+    "gene_lower": np.int8,
+}
+
+
+def write(tmp_path: Path, text: str, name: str = "house.toml") -> Path:
+    """A small TOML file under tmp_path."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def shapes(rules: Rules) -> list[tuple[int, ...]]:
+    """Substitution shapes as tuples."""
+    return [tuple(int(x) for x in row) for row in rules.substitution_shapes]
+
+
+@pytest.fixture(scope="module")
+def book() -> RuleBook:
+    return load_rules()
+
+
+# --- the default rules --------------------------------------------------------------------
+
+
+def test_default_loads(book: RuleBook) -> None:
+    assert book.name == "ursuppe-base"
+    assert book.sources == [str(DEFAULT_RULES_PATH)]
+    assert book.placeholder_deck is True
+    assert len(book.rules_id) == 12 and int(book.rules_id, 16) >= 0
+    assert book.deck_description().startswith("11 cards (PLACEHOLDER deck): 6N 8E 9S 10W 10N 11- ")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_for_players_dtypes_shapes_and_scalars(book: RuleBook, players: int) -> None:
+    rules = book.for_players(players)
+    for field, dtype in DTYPES.items():
+        array = getattr(rules, field)
+        assert array.dtype == dtype, field
+        assert array.flags.c_contiguous, field
+    assert rules.neighbours.shape == (19, 4)
+    assert rules.standard_shape.shape == (players - 1,)
+    assert rules.substitution_shapes.shape[1] == players - 1
+    assert rules.gene_lower.shape == (N_GENES, 2)
+    for field, value in zip(Rules._fields, rules, strict=True):
+        if field not in DTYPES:
+            assert type(value) in (int, bool), field
+    assert type(rules.first_round_flip) is bool and type(rules.finish_zone_start) is int
+
+
+def test_s3_copies_20_with_3_players_and_30_with_4(book: RuleBook) -> None:
+    """§7/S3: the gene deck has 20 cards with 3 players and 30 with 4."""
+    assert int(book.for_players(3).gene_copies.sum()) == 20
+    assert int(book.for_players(4).gene_copies.sum()) == 30
+
+
+def test_k2_advance_tables(book: RuleBook) -> None:
+    """K2: advance by amoebas on the board (0..7) and by weighted gene count."""
+    rules = book.for_players(4)
+    assert rules.amoeba_advance.tolist() == [0, 0, 0, 1, 2, 4, 5, 6]
+    assert len(rules.amoeba_advance) == rules.amoebas_per_player + 1
+    assert rules.gene_advance.tolist() == [0, 0, 0, 1, 2, 3, 4]
+
+
+def test_e2_k2_ray_protection_and_advanced_weights(book: RuleBook) -> None:
+    """E2: Ray Protection pays 4 against a deficit although its MP is -2; K2: it weighs 0, advanced 2."""
+    rules = book.for_players(3)
+    assert rules.gene_mp[RAY_PROTECTION] == -2
+    assert rules.gene_defect_payment[RAY_PROTECTION] == 4
+    assert rules.gene_weight[RAY_PROTECTION] == 0
+    for gene in ADVANCED_GENES:
+        assert rules.gene_weight[gene] == 2
+    others = [g for g in range(N_GENES) if g not in ADVANCED_GENES and g != RAY_PROTECTION]
+    assert all(rules.gene_weight[g] == 1 for g in others)
+    # defect_payment defaults to mp when absent
+    assert all(rules.gene_defect_payment[g] == rules.gene_mp[g] for g in others)
+
+
+def test_g3_lower_genes(book: RuleBook) -> None:
+    """G3: an advanced gene gives up its lower gene(s); -1 padded, in the listed order."""
+    lower = book.for_players(4).gene_lower
+    assert lower[PERSISTENCE].tolist() == [SPEED, -1]
+    assert lower[ARMOR].tolist() == [DEFENSE, ESCAPE]
+    assert all(lower[g].tolist() == [-1, -1] for g in range(N_GENES) if g not in ADVANCED_GENES)
+
+
+def test_s6_setup_dp_and_tentacle_by_player_count(book: RuleBook) -> None:
+    """S6: the first placed amoeba gets 0 DP with 3 players, 1 with 4; Tentacle carries 2 / 3 cubes."""
+    three, four = book.for_players(3), book.for_players(4)
+    assert (three.setup_first_dp, four.setup_first_dp) == (0, 1)
+    assert (three.tentacle_cubes, four.tentacle_cubes) == (2, 3)
+
+
+def test_m4_f2_feeding_shapes(book: RuleBook) -> None:
+    """M4/F2: standard (2:1) and (1:1:1); substitution (4:0), and (2:2:0), (3:1:0) with 4 players."""
+    three, four = book.for_players(3), book.for_players(4)
+    assert three.standard_shape.tolist() == [2, 1]
+    assert four.standard_shape.tolist() == [1, 1, 1]
+    assert shapes(three) == [(4, 0)]
+    assert shapes(four) == [(2, 2, 0), (3, 1, 0)]
+
+
+def test_b1_neighbours_symmetric_with_26_edges(book: RuleBook) -> None:
+    """B1: the board's neighbour table is symmetric and has 26 edges."""
+    nb = book.for_players(3).neighbours
+    opposite = {NORTH: SOUTH, SOUTH: NORTH, EAST: WEST, WEST: EAST}
+    edges = set()
+    for a in range(nb.shape[0]):
+        for d in range(4):
+            b = int(nb[a, d])
+            if b >= 0:
+                assert nb[b, opposite[d]] == a
+                edges.add(frozenset((a, b)))
+    assert len(edges) == 26
+
+
+def test_b2_compass(book: RuleBook) -> None:
+    """B2: faces 1..6 -> W, N, E, S, stay, choice; index 0 unused (= STAY)."""
+    assert book.for_players(4).compass.tolist() == [STAY, WEST, NORTH, EAST, SOUTH, STAY, CHOICE]
+
+
+def test_v1_deck_arrays(book: RuleBook) -> None:
+    """V1: ozone and drift per card; no drift = 4."""
+    rules = book.for_players(3)
+    assert rules.deck_ozone.tolist()[:3] == [6, 8, 9]
+    assert rules.deck_drift.tolist()[:6] == [NORTH, EAST, SOUTH, WEST, NORTH, STAY]
+
+
+def test_for_players_builds_fresh_arrays(book: RuleBook) -> None:
+    first = book.for_players(4)
+    first.gene_price[0] = 99
+    assert book.for_players(4).gene_price[0] == 2
+
+
+def test_as_dict_is_a_deep_copy(book: RuleBook) -> None:
+    data = book.as_dict()
+    data["genes"]["Intelligence"]["price"] = 99
+    assert book.data["genes"]["Intelligence"]["price"] == 2
+    assert list(data["genes"]) == list(GENE_NAMES)
+    assert data["genes"]["Intelligence"]["weight"] == 1  # defaults filled in
+
+
+# --- house rules and overrides ------------------------------------------------------------
+
+
+def test_house_rule_changes_one_gene_price_only(tmp_path: Path, book: RuleBook) -> None:
+    path = write(tmp_path, '[genes."Division Rate"]\nprice = 5\n')
+    house = load_rules(path)
+    assert house.sources == [str(DEFAULT_RULES_PATH), str(path)]
+    for players in (3, 4):
+        base, new = book.for_players(players), house.for_players(players)
+        assert new.gene_price[DIVISION_RATE] == 5
+        expected = base.gene_price.copy()
+        expected[DIVISION_RATE] = 5
+        assert np.array_equal(new.gene_price, expected)
+        for field in Rules._fields:
+            if field != "gene_price":
+                assert np.array_equal(getattr(new, field), getattr(base, field)), field
+    changed = house.as_dict()
+    changed["genes"]["Division Rate"]["price"] = 6
+    assert changed == book.data
+
+
+def test_house_rule_alias_endurance(tmp_path: Path) -> None:
+    """§7: "Endurance" is another name for Persistence."""
+    house = load_rules(write(tmp_path, '[genes."Endurance"]\nprice = 7\n'))
+    assert house.for_players(3).gene_price[PERSISTENCE] == 7
+
+
+def test_house_rule_mp_change_moves_default_defect_payment(tmp_path: Path) -> None:
+    house = load_rules(write(tmp_path, '[genes."Speed"]\nmp = 1\n'))
+    assert house.for_players(3).gene_defect_payment[SPEED] == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["substitution_3_1 = false\n", "[flags]\nsubstitution_3_1 = false\n"],
+    ids=["top-level-shorthand", "flags-table"],
+)
+def test_f2_flag_drops_3_1_0(tmp_path: Path, text: str) -> None:
+    """F2: with substitution_3_1 = false the (3:1:0) pattern is not allowed with 4 players."""
+    house = load_rules(write(tmp_path, text))
+    assert house.data["flags"]["substitution_3_1"] is False
+    assert shapes(house.for_players(4)) == [(2, 2, 0)]
+    assert shapes(house.for_players(3)) == [(4, 0)]
+
+
+def test_f2_flag_with_no_shapes_left(tmp_path: Path) -> None:
+    text = "substitution_3_1 = false\n[feeding.p4]\nsubstitution = [[3, 1, 0]]\n"
+    rules = load_rules(write(tmp_path, text)).for_players(4)
+    assert rules.substitution_shapes.shape == (0, 3)
+    assert rules.substitution_shapes.dtype == np.int8
+
+
+def test_arrays_are_replaced_whole(tmp_path: Path) -> None:
+    text = '[environment]\nplaceholder = false\ndeck = [{ ozone = 9, drift = "none" }]\n'
+    house = load_rules(write(tmp_path, text))
+    assert house.for_players(3).deck_ozone.tolist() == [9]
+    assert house.deck_description() == "1 card: 9-"
+    assert house.placeholder_deck is False
+
+
+def test_files_merge_in_order_then_overrides(tmp_path: Path) -> None:
+    first = write(tmp_path, "[economy]\nincome = 12\ndivision_cost = 7\n", "a.toml")
+    second = write(tmp_path, "[economy]\nincome = 11\n", "b.toml")
+    house = load_rules(first, None, second, overrides={"economy": {"division_cost": 8}})
+    rules = house.for_players(3)
+    assert (rules.income, rules.division_cost) == (11, 8)
+    assert house.sources == [str(DEFAULT_RULES_PATH), str(first), str(second), OVERRIDES_LABEL]
+
+
+def test_overrides_dict_shorthand_and_gene_field() -> None:
+    """The form scenario files use."""
+    house = load_rules(overrides={"substitution_3_1": False, "genes": {"Division Rate": {"price": 5}}})
+    rules = house.for_players(4)
+    assert rules.gene_price[DIVISION_RATE] == 5
+    assert shapes(rules) == [(2, 2, 0)]
+    assert house.sources[-1] == OVERRIDES_LABEL
+
+
+def test_overrides_accept_int_player_keys() -> None:
+    house = load_rules(overrides={"feeding": {"tentacle_cubes": {4: 4}}})
+    assert (house.for_players(3).tentacle_cubes, house.for_players(4).tentacle_cubes) == (2, 4)
+
+
+def test_rules_id_stable_and_content_based(tmp_path: Path, book: RuleBook) -> None:
+    assert load_rules().rules_id == book.rules_id
+    same = load_rules(
+        overrides={"genes": {"Intelligence": {"price": 2}}, "flags": {"substitution_3_1": True}}
+    )
+    assert same.rules_id == book.rules_id
+    changed = load_rules(write(tmp_path, '[genes."Intelligence"]\nprice = 3\n'))
+    assert changed.rules_id != book.rules_id
+    assert load_rules(overrides={"genes": {"Intelligence": {"price": 3}}}).rules_id == changed.rules_id
+    assert load_rules(overrides={"first_round_flip": False}).rules_id != book.rules_id
+
+
+# --- errors: one line, naming the file and the key ----------------------------------------
+
+
+def error(*paths: Path, overrides: dict | None = None) -> str:
+    """The one-line RulesError message of a bad load."""
+    with pytest.raises(RulesError) as caught:
+        load_rules(*paths, overrides=overrides)
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "[flags]\nfinish_zone_strat = 41\n",
+            "house.toml: flags.finish_zone_strat: unknown key (expected one of: first_round_flip, "
+            "finish_zone_start, substitution_3_1, defense_and_escape_same_attack, holding_clings_to_own)",
+        ),
+        (
+            'name = "x"\n[boardd]\nspaces = 3\n',
+            "house.toml: boardd: unknown key (expected one of: name, flags, board,",
+        ),
+        (
+            '[genes."Division Rate"]\nprice = "six"\n',
+            'house.toml: genes."Division Rate".price: expected an integer in 0..32767, got "six"',
+        ),
+        (
+            '[genes."Division Rate"]\nprice = -1\n',
+            'house.toml: genes."Division Rate".price: expected an integer in 0..32767, got -1',
+        ),
+        (
+            '[genes."Division Rate"]\nprice = 2.5\n',
+            'house.toml: genes."Division Rate".price: expected an integer in 0..32767, got 2.5',
+        ),
+        (
+            "[economy]\nincome = true\n",
+            "house.toml: economy.income: expected an integer >= 0, got true",
+        ),
+        (
+            "first_round_flip = 1\n",
+            "house.toml: flags.first_round_flip: expected a boolean (true or false), got 1",
+        ),
+        (
+            "[life]\ndeath_dp = 0\n",
+            "house.toml: life.death_dp: expected an integer >= 1, got 0",
+        ),
+        (
+            '[genes."Telepathy"]\nprice = 3\n',
+            "house.toml: genes.Telepathy: unknown gene (expected one of: Intelligence, Movement I,",
+        ),
+        (
+            '[genes."Speed"]\ncolour = "red"\n',
+            "house.toml: genes.Speed.colour: unknown key (expected one of: price, mp, copies,",
+        ),
+        (
+            '[genes."Speed"]\ngives_up = ["Armor"]\n',
+            'house.toml: genes.Speed.gives_up[0]: expected a distinct non-advanced gene other than "Speed"',
+        ),
+        (
+            '[genes."Speed"]\nmp = -1\n',
+            "house.toml: genes.Speed.defect_payment: missing key (required when mp is negative; mp = -1)",
+        ),
+        (
+            "[genes.Speed.copies]\n5 = 1\n",
+            "house.toml: genes.Speed.copies.5: unknown key (expected one of: 3, 4)",
+        ),
+        (
+            '[environment]\ndeck = [{ ozone = 9, drift = "NE" }]\n',
+            'house.toml: environment.deck[0].drift: expected one of: N, E, S, W, none, got "NE"',
+        ),
+        (
+            "[environment]\ndeck = []\n",
+            "house.toml: environment.deck: expected an array of at least 1 entries, got 0",
+        ),
+        (
+            '[board]\ncompass = ["W", "N", "E", "S", "stay", "up"]\n',
+            'house.toml: board.compass[5]: expected one of: N, E, S, W, stay, choice, got "up"',
+        ),
+        (
+            "[components]\namoebas_per_player = 6\n",
+            "house.toml: score.amoeba_advance: expected an array of length 7 "
+            "(components.amoebas_per_player + 1), got length 8",
+        ),
+        (
+            "[components]\namoebas_per_player = 8\n",
+            "house.toml: components.amoebas_per_player: expected an integer in 1..7, got 8",
+        ),
+        (
+            "[components]\nsetup_first_dp = { 3 = -1 }\n",
+            "house.toml: components.setup_first_dp.3: expected an integer >= 0, got -1",
+        ),
+        (
+            "[feeding.p4]\nstandard = [1, 2, 0]\n",
+            "house.toml: feeding.p4.standard: expected counts largest first (non-increasing), got [1, 2, 0]",
+        ),
+        (
+            "[feeding.p3]\nsubstitution = [[4, 0, 0]]\n",
+            "house.toml: feeding.p3.substitution[0]: expected an array of length 2",
+        ),
+        (
+            "[board]\nspaces = 20\n",
+            "house.toml: board.neighbours: expected an array of length 20 (one row per space, "
+            "board.spaces), got length 19",
+        ),
+        (
+            "[flags]\nfinish_zone_start = 0\n",
+            "house.toml: flags.finish_zone_start: expected an integer >= 1, got 0",
+        ),
+        (
+            "board = 5\n",
+            "house.toml: board: expected a table, got 5",
+        ),
+        (
+            "substitution_3_1 = false\n[flags]\nsubstitution_3_1 = true\n",
+            "house.toml: substitution_3_1: expected one value, got false at top level and true in [flags]",
+        ),
+    ],
+    ids=lambda value: value.splitlines()[0][:40] if isinstance(value, str) else None,
+)
+def test_bad_house_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, expected: str) -> None:
+    write(tmp_path, text)
+    monkeypatch.chdir(tmp_path)
+    assert error(Path("house.toml")).startswith(expected)
+
+
+def test_asymmetric_neighbours(tmp_path: Path) -> None:
+    """B1: if a's N is b then b's S must be a."""
+    text = (
+        "[board]\nspaces = 2\ncoordinates = [[0, 0], [0, 1]]\n"
+        "neighbours = [[-1, -1, 1, -1], [-1, -1, -1, -1]]\n"
+    )
+    path = write(tmp_path, text)
+    assert error(path) == (
+        f"{path}: board.neighbours[0][2]: expected space 1's N neighbour to be 0 "
+        "(neighbours must be symmetric), got -1"
+    )
+
+
+def test_neighbour_out_of_range(tmp_path: Path) -> None:
+    rows = [[-1, -1, 2, -1]] * 19
+    rows[3] = [-1, 40, -1, -1]
+    path = write(tmp_path, f"[board]\nneighbours = {rows}\n")
+    assert error(path) == f"{path}: board.neighbours[3][1]: expected an integer in -1..18, got 40"
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "nope.toml"
+    assert error(path) == f"{path}: cannot read the rules file: No such file or directory"
+
+
+def test_toml_syntax_error_has_line_and_column(tmp_path: Path) -> None:
+    path = write(tmp_path, "[economy]\nincome = = 3\n")
+    message = error(path)
+    assert message.startswith(f"{path}: TOML syntax error: ")
+    assert "line 2" in message and "column" in message
+
+
+def test_alias_and_name_together_is_an_error() -> None:
+    assert error(overrides={"genes": {"Endurance": {"price": 1}, "Persistence": {"price": 2}}}) == (
+        '<overrides>: genes.Persistence: expected one entry, got both "Endurance" and "Persistence"'
+    )
+
+
+def test_bad_overrides_are_labelled() -> None:
+    assert error(overrides={"economy": {"income": False}}) == (
+        "<overrides>: economy.income: expected an integer >= 0, got false"
+    )
+    assert error(overrides={"genes": {"Division Rate": {"price": -3}}}) == (
+        '<overrides>: genes."Division Rate".price: expected an integer in 0..32767, got -3'
+    )
+    assert error(overrides=["not", "a", "table"]).startswith("<overrides>: expected a table of rules")  # type: ignore[arg-type]
+
+
+def test_error_blames_the_file_that_set_the_key(tmp_path: Path) -> None:
+    bad = write(tmp_path, "[economy]\nincome = -1\n", "bad.toml")
+    fine = write(tmp_path, "[economy]\ndivision_cost = 5\n", "fine.toml")
+    assert error(bad, fine).startswith(f"{bad}: economy.income: ")
+
+
+@pytest.mark.parametrize("players", [5, 2, True, 3.0, "4"])
+def test_for_players_rejects_other_counts(book: RuleBook, players: object) -> None:
+    with pytest.raises(RulesError, match=r"^players: expected 3 or 4, got "):
+        book.for_players(players)  # type: ignore[arg-type]
+
+
+def test_rules_error_is_a_value_error() -> None:
+    assert issubclass(RulesError, ValueError)
