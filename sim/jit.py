@@ -1,18 +1,128 @@
 """One switch for compiling kernels, and the plain-Python path.
 
-Every kernel is decorated with :func:`kernel` (or :func:`parallel_kernel` for the batch loops).
-With the environment variable ``NUMBA_DISABLE_JIT=1`` numba leaves every function as plain
-Python and ``prange`` becomes ``range``: that is the plain-Python execution path of the very
-same code, used for debugging and as the speed baseline (see ``soup bench``). It must be set
+Every kernel is decorated with :func:`kernel`. With the environment variable
+``NUMBA_DISABLE_JIT=1`` numba leaves every function as plain Python: that is the plain-Python
+execution path of the very same code, used for debugging and as the speed baseline (see ``soup bench``). It must be set
 before ``sim`` is imported, so the plain path is run in a subprocess.
+
+**One signature per kernel.** Left to itself numba compiles a callee once per combination of
+argument types it is called with (int8 from one array, int16 from another, each literal
+constant...), which multiplied the compile time of the engine by five. So every kernel gets one
+explicit signature, derived from its parameter names: the names a game registers with
+:func:`register_argument_types` (``st``, ``ru``, ``wk`` for Ursuppe), a few generic names below,
+``BOOLEAN_NAMES`` as booleans, and every other parameter as int64. Arguments of other integer
+types are converted at the call. Kernels then compile once, eagerly, at import (or load from the
+on-disk cache).
 """
 
+import hashlib
+import inspect
 import os
+import shutil
+from pathlib import Path
 
 import numba
+from numba import types
 
 PLAIN_PYTHON: bool = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+_KERNEL_PACKAGES = ("sim", "strategies")
+_KEEP_CACHES = 3
 
-kernel = numba.njit(cache=True, nogil=True)
-parallel_kernel = numba.njit(cache=True, nogil=True, parallel=True)
-prange = numba.prange
+
+def _kernel_source_hash() -> str:
+    """A hash of every kernel source file and the numba version."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256(numba.__version__.encode())
+    for package in _KERNEL_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _use_source_keyed_cache() -> None:
+    """Point numba's on-disk cache at a directory named by the hash of all kernel sources.
+
+    numba's ``cache=True`` revalidates a cached kernel by its own file only, so a kernel whose
+    callee in another module changed would load stale machine code. Keying the whole cache by
+    the sources makes any change start a clean cache. ``NUMBA_CACHE_DIR``, if set, is respected.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "soup" / "numba"
+    target = base / _kernel_source_hash()
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        old = sorted((d for d in base.iterdir() if d.is_dir() and d != target), key=lambda d: d.stat().st_mtime)
+        for d in old[: max(0, len(old) - (_KEEP_CACHES - 1))]:
+            shutil.rmtree(d, ignore_errors=True)
+    except OSError:
+        return  # an unwritable home: numba falls back to its default locations
+    numba.config.CACHE_DIR = str(target)
+
+
+if not PLAIN_PYTHON:
+    _use_source_keyed_cache()
+
+_ARGUMENT_TYPES: dict[str, types.Type] = {
+    # game-agnostic names (random streams, small scratch rows, board tables)
+    "x": types.uint64,
+    "seed": types.uint64,
+    "key": types.Array(types.uint64, 2, "C"),
+    "ctr": types.Array(types.uint64, 2, "C"),
+    "games": types.Array(types.int64, 1, "C"),
+    "row": types.Array(types.int32, 1, "C"),
+    "neighbours": types.Array(types.int8, 2, "C"),
+    # narrow views of a game state that hot helpers take instead of the whole tuple (a call that
+    # is not inlined costs ~140 ns with the whole state, a few ns with one array)
+    "positions": types.Array(types.int8, 3, "C"),
+    "food": types.Array(types.int16, 3, "C"),
+    "options": types.Array(types.int32, 3, "C"),
+}
+BOOLEAN_NAMES = frozenset(
+    {"descending", "escape", "own_allowed", "armor_allowed", "spores", "anywhere", "with_genes"}
+)
+
+
+def register_argument_types(mapping: dict[str, types.Type]) -> None:
+    """Declare the numba type of every kernel parameter with one of these names."""
+    _ARGUMENT_TYPES.update(mapping)
+
+
+def _signature(fn) -> tuple[types.Type, ...]:
+    sig = []
+    for name in inspect.signature(fn).parameters:
+        if name in _ARGUMENT_TYPES:
+            sig.append(_ARGUMENT_TYPES[name])
+        elif name in ("st", "ru", "wk"):
+            raise RuntimeError(
+                f"{fn.__module__}.{fn.__qualname__}: parameter {name!r} has no registered type; "
+                "import the game's state module before defining kernels"
+            )
+        elif name in BOOLEAN_NAMES:
+            sig.append(types.boolean)
+        else:
+            sig.append(types.int64)
+    return tuple(sig)
+
+
+_TIMING = os.environ.get("SOUP_JIT_TIMING", "") not in ("", "0")
+
+
+def _compile(fn):
+    if not _TIMING:
+        return numba.njit(_signature(fn), cache=True, nogil=True)(fn)
+    import time
+
+    t = time.perf_counter()
+    compiled = numba.njit(_signature(fn), cache=True, nogil=True)(fn)
+    print(f"jit {time.perf_counter() - t:8.2f}s {fn.__module__}.{fn.__qualname__}", flush=True)
+    return compiled
+
+
+def kernel(fn):
+    """Compile ``fn`` as a nopython kernel with its one signature (plain Python when disabled)."""
+    if PLAIN_PYTHON:
+        return fn
+    return _compile(fn)
+

@@ -78,6 +78,13 @@ def below(key, ctr, g, s, n):
     return np.int64(m >> _S32)
 
 
+@kernel
+def _fill_keys(key, seed, games):
+    for i in range(games.shape[0]):
+        for s in range(key.shape[1]):
+            key[i, s] = stream_key(seed, games[i], s)
+
+
 def seed_streams(seed: int, games: np.ndarray, n_streams: int) -> tuple[np.ndarray, np.ndarray]:
     """Keys and zeroed counters for the given game indices: arrays ``[len(games), n_streams]``."""
     if not 0 <= seed < 2**63:
@@ -85,10 +92,3 @@ def seed_streams(seed: int, games: np.ndarray, n_streams: int) -> tuple[np.ndarr
     key = np.empty((len(games), n_streams), dtype=np.uint64)
     _fill_keys(key, np.uint64(seed), np.asarray(games, dtype=np.int64))
     return key, np.zeros_like(key)
-
-
-@kernel
-def _fill_keys(key, seed, games):
-    for i in range(games.shape[0]):
-        for s in range(key.shape[1]):
-            key[i, s] = stream_key(seed, games[i], s)

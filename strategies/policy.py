@@ -10,8 +10,9 @@ may be spent, genes are bought by their ``gene_value``, attacks go to other play
 """
 
 import numpy as np
+from numba import types
 
-from sim.jit import kernel
+from sim.jit import kernel, register_argument_types
 from sim.random_stream import below, next_u64
 from sim.ursuppe.board import step
 from sim.ursuppe.decision_kinds import (
@@ -48,6 +49,8 @@ from strategies.params import (
 
 _INV_2_53 = 1.0 / 9007199254740992.0
 
+register_argument_types({"prm": types.Array(types.float64, 1, "C")})
+
 
 @kernel
 def _uniform01(st, g):
@@ -55,28 +58,29 @@ def _uniform01(st, g):
 
 
 @kernel
-def food_value(st, g, p, space):
+def food_value(food, g, p, space):
     """How well ``space`` could feed player p's amoeba: foreign cubes there, up to 2 per colour."""
     v = 0.0
-    for c in range(st.supply.shape[1]):
+    for c in range(food.shape[2]):
         if c != p:
-            v += min(st.food[g, space, c], 2)
+            v += min(food[g, space, c], 2)
     return v
 
 
 @kernel
-def crowding(st, g, space, skip_p, skip_a):
+def crowding(positions, g, space, skip_p, skip_a):
+    """Amoebas on ``space`` other than (skip_p, skip_a)."""
     n = 0
-    for q in range(st.space.shape[1]):
-        for t in range(st.space.shape[2]):
-            if st.space[g, q, t] == space and not (q == skip_p and t == skip_a):
+    for q in range(positions.shape[1]):
+        for t in range(positions.shape[2]):
+            if positions[g, q, t] == space and not (q == skip_p and t == skip_a):
                 n += 1
     return n
 
 
 @kernel
-def _space_value(st, g, p, space, prm, skip_a):
-    return food_value(st, g, p, space) - prm[CROWDING_PENALTY] * crowding(st, g, space, p, skip_a)
+def _space_value(food, positions, g, p, space, prm, skip_a):
+    return food_value(food, g, p, space) - prm[CROWDING_PENALTY] * crowding(positions, g, space, p, skip_a)
 
 
 @kernel
@@ -99,7 +103,7 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         o = opts[i]
         v = 0.0
         if kind == PLACE_SETUP or kind == PLACE_FREE:
-            v = _space_value(st, g, p, o[0], prm, -1) - 0.001 * o[1]
+            v = _space_value(st.food, st.space, g, p, o[0], prm, -1) - 0.001 * o[1]
         elif kind == DIVIDE:
             if o[0] < 0:
                 v = 0.0
@@ -109,24 +113,24 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
                     if st.space[g, p, t] >= 0:
                         on_board += 1
                 ok = on_board < prm[MAX_AMOEBAS] and st.bp[g, p] >= prm[BP_RESERVE]
-                v = (1.0 + _space_value(st, g, p, o[0], prm, -1) - 0.001 * o[1]) if ok else -1.0
+                v = (1.0 + _space_value(st.food, st.space, g, p, o[0], prm, -1) - 0.001 * o[1]) if ok else -1.0
         elif kind == MOVE:
             if here < 0:
                 v = 0.0
             elif o[0] == MOVE_DRIFT:
                 dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
-                v = _space_value(st, g, p, dest, prm, a)
+                v = _space_value(st.food, st.space, g, p, dest, prm, a)
             elif o[0] == MOVE_ACTIVE:
                 best = 0.0
                 for d in range(4):
-                    best += _space_value(st, g, p, step(ru.neighbours, here, d), prm, a)
+                    best += _space_value(st.food, st.space, g, p, step(ru.neighbours, here, d), prm, a)
                 v = best / 4.0 - prm[ACTIVE_MOVE_MARGIN]
             else:
-                v = _space_value(st, g, p, here, prm, a)
+                v = _space_value(st.food, st.space, g, p, here, prm, a)
         elif kind == DIRECTION:
-            v = _space_value(st, g, p, step(ru.neighbours, here, o[0]), prm, a) if here >= 0 else 0.0
+            v = _space_value(st.food, st.space, g, p, step(ru.neighbours, here, o[0]), prm, a) if here >= 0 else 0.0
         elif kind == SECOND_MOVE:
-            need = food_value(st, g, p, here) < 3.0 if here >= 0 else False
+            need = food_value(st.food, g, p, here) < 3.0 if here >= 0 else False
             v = 1.0 if (o[0] == 1) == need else 0.0
         elif kind == CARRY:
             for c in range(st.supply.shape[1]):

@@ -41,7 +41,7 @@ def target_options(st, wk, g, b, p, a, own_allowed, armor_allowed):
     player's amoebas, Armor included.
     """
     space = st.space[g, p, a]
-    set_option(wk, b, 0, -1, -1, 0)
+    set_option(wk.options, b, 0, -1, -1, 0)
     n = 1
     for q in range(st.space.shape[1]):
         if q == p and not own_allowed:
@@ -50,7 +50,7 @@ def target_options(st, wk, g, b, p, a, own_allowed, armor_allowed):
             continue
         for t in range(st.space.shape[2]):
             if st.space[g, q, t] == space and not (q == p and t == a):
-                set_option(wk, b, n, q, t + 1, 0)
+                set_option(wk.options, b, n, q, t + 1, 0)
                 n += 1
     return n
 
@@ -61,18 +61,18 @@ def _response_options(st, ru, wk, g, b, q):
     escape_cost = active_move_cost(st, ru, g, q, True)
     can_escape = has(st, g, q, ESCAPE) and st.bp[g, q] >= escape_cost
     can_defend = has(st, g, q, DEFENSE) and st.bp[g, q] >= ru.defense_cost
-    set_option(wk, b, 0, RESP_NONE, 0, 0)
+    set_option(wk.options, b, 0, RESP_NONE, 0, 0)
     n = 1
     if can_escape:
-        set_option(wk, b, n, RESP_ESCAPE, 0, 0)
+        set_option(wk.options, b, n, RESP_ESCAPE, 0, 0)
         n += 1
     if can_defend:
-        set_option(wk, b, n, RESP_DEFENSE, 0, 0)
+        set_option(wk.options, b, n, RESP_DEFENSE, 0, 0)
         n += 1
     if (can_escape and can_defend and ru.defense_and_escape_same_attack
             and st.bp[g, q] >= escape_cost + ru.defense_cost):
-        set_option(wk, b, n, RESP_ESCAPE_DEFENSE, 0, 0)
-        set_option(wk, b, n + 1, RESP_DEFENSE_ESCAPE, 0, 0)
+        set_option(wk.options, b, n, RESP_ESCAPE_DEFENSE, 0, 0)
+        set_option(wk.options, b, n + 1, RESP_DEFENSE_ESCAPE, 0, 0)
         n += 2
     return n
 

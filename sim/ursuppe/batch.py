@@ -4,7 +4,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.ursuppe.game import play_batch, setup_batch
+from sim.threads import run_blocks
+from sim.ursuppe.game import MODE_PHASE, MODE_PLAY, MODE_SETUP, run_block
 from sim.ursuppe.phases.setup import SEATING_GIVEN, SEATING_RANDOM, SEATING_ROTATE
 from sim.ursuppe.rules import Rules
 from sim.ursuppe.state import State, Workspace, allocate_state, allocate_workspace, seed_state
@@ -38,11 +39,12 @@ def new_batch(
     tape_capacity: int = 0,
     dice_capacity: int = 0,
     n_blocks: int = 64,
+    n_cards: int | None = None,
 ) -> Batch:
     """Allocate and key a batch. ``seats_strategy[g, p]`` is the params row of player p in game g
     (a 1-D array of length P applies to every game)."""
     G = len(game_indices)
-    st = allocate_state(G, rules)
+    st = allocate_state(G, rules, n_cards)
     seed_state(st, seed, np.asarray(game_indices, dtype=np.int64))
     st.strategy[:] = np.asarray(seats_strategy, dtype=np.int16)
     wk = allocate_workspace(
@@ -52,16 +54,25 @@ def new_batch(
     return Batch(rules, st, wk)
 
 
-def play(batch: Batch, seating: str = "random") -> Batch:
+def _run(batch: Batch, mode: int, arg: int, threads: int) -> Batch:
+    wk = batch.workspace
+    run_blocks(run_block, wk.n_blocks, threads, batch.state, batch.rules, wk, mode, arg)
+    return batch
+
+
+def play(batch: Batch, seating: str = "random", threads: int = 1) -> Batch:
     """Set up and play every game of the batch to the end (S1-S6, rounds until W1)."""
-    play_batch(batch.state, batch.rules, batch.workspace, SEATING_MODES[seating])
-    return batch
+    return _run(batch, MODE_PLAY, SEATING_MODES[seating], threads)
 
 
-def setup(batch: Batch, seating: str = "random") -> Batch:
+def setup(batch: Batch, seating: str = "random", threads: int = 1) -> Batch:
     """S1-S6 only."""
-    setup_batch(batch.state, batch.rules, batch.workspace, SEATING_MODES[seating])
-    return batch
+    return _run(batch, MODE_SETUP, SEATING_MODES[seating], threads)
+
+
+def advance_phase(batch: Batch, phase: int, threads: int = 1) -> Batch:
+    """Advance every unfinished game by one phase (0 = S6 placements, 1-6, 7 = end check)."""
+    return _run(batch, MODE_PHASE, phase, threads)
 
 
 def first_error(batch: Batch) -> tuple[int, np.ndarray] | None:

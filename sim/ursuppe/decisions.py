@@ -13,6 +13,24 @@ from sim.ursuppe.decision_kinds import BUY, CK_BUY_END, CK_DIVIDE, DIVIDE, KIND_
 from sim.ursuppe.state import ERR_ILLEGAL_CHOICE, ERR_TOO_MANY_OPTIONS, ERR_WRONG_CHOICE_KIND, MAX_OPTIONS
 from strategies.policy import choose
 
+WILDCARD = -2  # a forced choice's value that matches anything ("Armor" without the gene given up)
+
+
+@kernel
+def _fail(wk, g, b, code, tape_index, kind, n, p):
+    if wk.error[g, 0] != 0:
+        return
+    wk.error[g, 0] = code
+    wk.error[g, 1] = tape_index
+    wk.error[g, 2] = kind
+    wk.error[g, 3] = p
+    if wk.error_options.shape[0] > g:
+        m = min(n, wk.error_options.shape[1])
+        for i in range(m):
+            for j in range(wk.options.shape[2]):
+                wk.error_options[g, i, j] = wk.options[b, i, j]
+        wk.n_error_options[g] = m
+
 
 @kernel
 def decide(st, ru, wk, g, b, p, a, kind, n):
@@ -29,19 +47,20 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
         if kind == BUY and ck == CK_BUY_END:
             accepted = True
         if not accepted:
-            _fail(wk, g, b, ERR_WRONG_CHOICE_KIND, t, kind, n)
+            _fail(wk, g, b, ERR_WRONG_CHOICE_KIND, t, kind, n, p)
             return 0
         wk.tape_pos[g] = t + 1
         w = KIND_WIDTH[kind]
         for i in range(n):
             same = True
             for j in range(w):
-                if wk.options[b, i, j] != wk.tape_value[g, t, j]:
+                want = wk.tape_value[g, t, j]
+                if want != WILDCARD and wk.options[b, i, j] != want:
                     same = False
                     break
             if same:
                 return i
-        _fail(wk, g, b, ERR_ILLEGAL_CHOICE, t, kind, n)
+        _fail(wk, g, b, ERR_ILLEGAL_CHOICE, t, kind, n, p)
         return 0
     return choose(st, ru, wk, g, b, p, a, kind, n)
 
@@ -55,21 +74,6 @@ def consume_marker(wk, g, choice_key):
 
 
 @kernel
-def _fail(wk, g, b, code, tape_index, kind, n):
-    if wk.error[g, 0] != 0:
-        return
-    wk.error[g, 0] = code
-    wk.error[g, 1] = tape_index
-    wk.error[g, 2] = kind
-    if wk.error_options.shape[0] > g:
-        m = min(n, wk.error_options.shape[1])
-        for i in range(m):
-            for j in range(wk.options.shape[2]):
-                wk.error_options[g, i, j] = wk.options[b, i, j]
-        wk.n_error_options[g] = m
-
-
-@kernel
 def option_overflow(wk, g, n):
     """True (and the game's error set) when a decision would have more options than fit."""
     if n >= MAX_OPTIONS:
@@ -80,9 +84,9 @@ def option_overflow(wk, g, n):
 
 
 @kernel
-def set_option(wk, b, i, v0, v1, v2):
-    """Write option row i as (v0, v1, v2, 0, ...)."""
-    row = wk.options[b, i]
+def set_option(options, b, i, v0, v1, v2):
+    """Write option row i of block b as (v0, v1, v2, 0, ...)."""
+    row = options[b, i]
     row[0] = v0
     row[1] = v1
     row[2] = v2

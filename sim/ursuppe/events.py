@@ -32,7 +32,6 @@ EV_BUY = 18
 EV_INCOME = 19
 EV_SCORE = 20
 EV_END = 21
-EV_NO_MOVE = 22  # an active move that could not be paid for is not possible: recorded as drift choice
 
 # Field names of a..h per event type (trace.py renders them; scenario output uses them as keys).
 EVENT_FIELDS: dict[int, tuple[str, ...]] = {
@@ -70,10 +69,7 @@ EVENT_NAMES: dict[int, str] = {
 
 
 @kernel
-def log(st, wk, g, etype, phase, player, amoeba, a, b, c, d, e, f, h):
-    """Append one event to game g's log (no-op unless the workspace logs events)."""
-    if not wk.log_events:
-        return
+def _record(st, wk, g, etype, phase, player, amoeba, a, b, c, d, e, f, h):
     i = wk.n_events[g]
     if i >= wk.events.shape[1]:
         wk.error[g, 0] = ERR_EVENT_OVERFLOW
@@ -92,3 +88,12 @@ def log(st, wk, g, etype, phase, player, amoeba, a, b, c, d, e, f, h):
     row[10] = f
     row[11] = h
     wk.n_events[g] = i + 1
+
+
+@kernel
+def log(st, wk, g, etype, phase, player, amoeba, a, b, c, d, e, f, h):
+    """Append one event to game g's log (no-op unless the workspace logs events).
+
+    Kept tiny so that it inlines: batch simulation pays one branch per event, not a call."""
+    if wk.log_events:
+        _record(st, wk, g, etype, phase, player, amoeba, a, b, c, d, e, f, h)

@@ -210,19 +210,6 @@ def meal_options(st, ru, wk, g, b, p, a, space):
 
 
 @kernel
-def eat_or_starve(st, ru, wk, g, b, p, a, phase):
-    """M4: eat a legal meal if there is one (owner's choice), else starve. True if it ate."""
-    space = st.space[g, p, a]
-    n = meal_options(st, ru, wk, g, b, p, a, space)
-    if n == 0:
-        starve(st, ru, wk, g, p, a, phase)
-        return False
-    i = decide(st, ru, wk, g, b, p, a, EAT, n)
-    eat(st, ru, wk, g, b, p, a, space, i, phase)
-    return True
-
-
-@kernel
 def eat(st, ru, wk, g, b, p, a, space, i, phase):
     """Eat option i: cubes to the supply, the parasite's victim pays (F4), then excrete (M4)."""
     opt = wk.options[b, i]
@@ -246,3 +233,16 @@ def starve(st, ru, wk, g, p, a, phase):
     st.dp[g, p, a] += ru.starvation_dp
     st.amoeba_flags[g, p, a] |= AF_STARVED
     log(st, wk, g, EV_STARVE, phase, p, a + 1, st.space[g, p, a], st.dp[g, p, a], 0, 0, 0, 0, 0)
+
+
+@kernel
+def eat_or_starve(st, ru, wk, g, b, p, a, phase):
+    """M4: eat a legal meal if there is one (owner's choice), else starve. True if it ate."""
+    space = st.space[g, p, a]
+    n = meal_options(st, ru, wk, g, b, p, a, space)
+    if n == 0:
+        starve(st, ru, wk, g, p, a, phase)
+        return False
+    i = decide(st, ru, wk, g, b, p, a, EAT, n)
+    eat(st, ru, wk, g, b, p, a, space, i, phase)
+    return True

@@ -42,95 +42,6 @@ def can_move_actively(st, ru, g, p):
 
 
 @kernel
-def drift(st, ru, wk, g, b, p, a, phase):
-    """M2: one space in the current card's drift direction; an obstacle or no drift keeps it."""
-    start = st.space[g, p, a]
-    direction = st.card_drift[g, st.deck_pos[g]]
-    end = step(ru.neighbours, start, direction)
-    st.space[g, p, a] = end
-    log(st, wk, g, EV_DRIFT, phase, p, a + 1, start, end, direction, 0, 0, 0, 0)
-    finish_movement(st, ru, wk, g, b, p, a, start, end, phase)
-
-
-@kernel
-def _direction_options(wk, b, mask):
-    n = 0
-    for d in range(5):
-        if mask & (1 << d):
-            set_option(wk, b, n, d, 0, 0)
-            n += 1
-    return n
-
-
-@kernel
-def _choose_direction(st, ru, wk, g, b, p, a, phase):
-    """B2, Movement I, Movement II: the direction of one active move, with the dice rolled."""
-    if has(st, g, p, MOVEMENT_II):
-        n = _direction_options(wk, b, 0b11111)
-        i = decide(st, ru, wk, g, b, p, a, DIRECTION, n)
-        return wk.options[b, i, 0], -1, -1
-    d1 = roll_die(st, wk, g)
-    d2 = -1
-    mask = 0
-    c = ru.compass[d1]
-    mask |= 0b1111 if c == CHOICE else (1 << c)
-    if has(st, g, p, MOVEMENT_I):
-        d2 = roll_die(st, wk, g)
-        c = ru.compass[d2]
-        mask |= 0b1111 if c == CHOICE else (1 << c)
-    n = _direction_options(wk, b, mask)
-    i = decide(st, ru, wk, g, b, p, a, DIRECTION, n)
-    return wk.options[b, i, 0], d1, d2
-
-
-@kernel
-def active_movement(st, ru, wk, g, b, p, a, escape, phase):
-    """M3 (or A3's escape): pay, roll or choose, move; Speed's free second move; then the
-    movement's Tentacle cubes and clinging. The caller has checked the cost can be paid."""
-    start = st.space[g, p, a]
-    cost = active_move_cost(st, ru, g, p, escape)
-    st.bp[g, p] -= cost
-    direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
-    here = step(ru.neighbours, start, direction)
-    st.space[g, p, a] = here
-    how = MOVE_HOW_ESCAPE if escape else MOVE_HOW_ACTIVE
-    log(st, wk, g, EV_ACTIVE, phase, p, a + 1, start, here, d1, d2, direction, cost, how)
-    if has(st, g, p, SPEED) or has(st, g, p, PERSISTENCE):
-        set_option(wk, b, 0, 0, 0, 0)
-        set_option(wk, b, 1, 1, 0, 0)
-        if decide(st, ru, wk, g, b, p, a, SECOND_MOVE, 2) == 1:
-            direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
-            there = step(ru.neighbours, here, direction)
-            st.space[g, p, a] = there
-            log(st, wk, g, EV_ACTIVE, phase, p, a + 1, here, there, d1, d2, direction, 0, MOVE_HOW_SECOND)
-    finish_movement(st, ru, wk, g, b, p, a, start, st.space[g, p, a], phase)
-
-
-@kernel
-def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
-    """Tentacle's cubes, then Holding's clinging, for a movement from ``start`` to ``end``."""
-    if end == start:
-        return
-    if has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
-        _carry(st, ru, wk, g, b, p, a, start, end, phase)
-    P = st.supply.shape[1]
-    for q in range(P):
-        if not has(st, g, q, HOLDING):
-            continue
-        if q == p and not ru.holding_clings_to_own:
-            continue
-        for t in range(st.space.shape[2]):
-            if st.space[g, q, t] != start or (q == p and t == a):
-                continue
-            set_option(wk, b, 0, 0, 0, 0)
-            set_option(wk, b, 1, 1, 0, 0)
-            if decide(st, ru, wk, g, b, q, t, CLING, 2) == 1:
-                st.space[g, q, t] = end
-                st.amoeba_flags[g, q, t] |= AF_CLUNG
-                log(st, wk, g, EV_CLING, phase, q, t + 1, start, end, p, a + 1, 0, 0, 0)
-
-
-@kernel
 def _carry(st, ru, wk, g, b, p, a, start, end, phase):
     """Tentacle: choose up to T cubes of any colours on ``start`` and carry them to ``end``."""
     P = st.supply.shape[1]
@@ -174,3 +85,91 @@ def _carry(st, ru, wk, g, b, p, a, start, end, phase):
     if packed != 0:
         log(st, wk, g, EV_CARRY, phase, p, a + 1, start, end, packed, 0, 0, 0, 0)
 
+
+@kernel
+def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
+    """Tentacle's cubes, then Holding's clinging, for a movement from ``start`` to ``end``."""
+    if end == start:
+        return
+    if has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
+        _carry(st, ru, wk, g, b, p, a, start, end, phase)
+    P = st.supply.shape[1]
+    for q in range(P):
+        if not has(st, g, q, HOLDING):
+            continue
+        if q == p and not ru.holding_clings_to_own:
+            continue
+        for t in range(st.space.shape[2]):
+            if st.space[g, q, t] != start or (q == p and t == a):
+                continue
+            set_option(wk.options, b, 0, 0, 0, 0)
+            set_option(wk.options, b, 1, 1, 0, 0)
+            if decide(st, ru, wk, g, b, q, t, CLING, 2) == 1:
+                st.space[g, q, t] = end
+                st.amoeba_flags[g, q, t] |= AF_CLUNG
+                log(st, wk, g, EV_CLING, phase, q, t + 1, start, end, p, a + 1, 0, 0, 0)
+
+
+@kernel
+def drift(st, ru, wk, g, b, p, a, phase):
+    """M2: one space in the current card's drift direction; an obstacle or no drift keeps it."""
+    start = st.space[g, p, a]
+    direction = st.card_drift[g, st.deck_pos[g]]
+    end = step(ru.neighbours, start, direction)
+    st.space[g, p, a] = end
+    log(st, wk, g, EV_DRIFT, phase, p, a + 1, start, end, direction, 0, 0, 0, 0)
+    finish_movement(st, ru, wk, g, b, p, a, start, end, phase)
+
+
+@kernel
+def _direction_options(wk, b, mask):
+    n = 0
+    for d in range(5):
+        if mask & (1 << d):
+            set_option(wk.options, b, n, d, 0, 0)
+            n += 1
+    return n
+
+
+@kernel
+def _choose_direction(st, ru, wk, g, b, p, a, phase):
+    """B2, Movement I, Movement II: the direction of one active move, with the dice rolled."""
+    if has(st, g, p, MOVEMENT_II):
+        n = _direction_options(wk, b, 0b11111)
+        i = decide(st, ru, wk, g, b, p, a, DIRECTION, n)
+        return wk.options[b, i, 0], -1, -1
+    d1 = roll_die(st, wk, g)
+    d2 = -1
+    mask = 0
+    c = ru.compass[d1]
+    mask |= 0b1111 if c == CHOICE else (1 << c)
+    if has(st, g, p, MOVEMENT_I):
+        d2 = roll_die(st, wk, g)
+        c = ru.compass[d2]
+        mask |= 0b1111 if c == CHOICE else (1 << c)
+    n = _direction_options(wk, b, mask)
+    i = decide(st, ru, wk, g, b, p, a, DIRECTION, n)
+    return wk.options[b, i, 0], d1, d2
+
+
+@kernel
+def active_movement(st, ru, wk, g, b, p, a, escape, phase):
+    """M3 (or A3's escape): pay, roll or choose, move; Speed's free second move; then the
+    movement's Tentacle cubes and clinging. The caller has checked the cost can be paid."""
+    start = st.space[g, p, a]
+    cost = active_move_cost(st, ru, g, p, escape)
+    st.bp[g, p] -= cost
+    direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
+    here = step(ru.neighbours, start, direction)
+    st.space[g, p, a] = here
+    how = MOVE_HOW_ESCAPE if escape else MOVE_HOW_ACTIVE
+    log(st, wk, g, EV_ACTIVE, phase, p, a + 1, start, here, d1, d2, direction, cost, how)
+    if has(st, g, p, SPEED) or has(st, g, p, PERSISTENCE):
+        set_option(wk.options, b, 0, 0, 0, 0)
+        set_option(wk.options, b, 1, 1, 0, 0)
+        if decide(st, ru, wk, g, b, p, a, SECOND_MOVE, 2) == 1:
+            direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
+            there = step(ru.neighbours, here, direction)
+            st.space[g, p, a] = there
+            log(st, wk, g, EV_ACTIVE, phase, p, a + 1, here, there, d1, d2, direction, 0, MOVE_HOW_SECOND)
+    finish_movement(st, ru, wk, g, b, p, a, start, st.space[g, p, a], phase)

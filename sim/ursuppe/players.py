@@ -2,6 +2,7 @@
 
 from sim.jit import kernel
 from sim.ursuppe.genes import LIFE_EXPECTANCY
+from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
 
 ORDER_SLOT = 0  # Workspace.scratch[b, 0:8]: the current phase's player order
 

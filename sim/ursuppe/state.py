@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sim.jit import PLAIN_PYTHON, register_argument_types
 from sim.random_stream import seed_streams
 from sim.ursuppe.genes import N_GENES
 from sim.ursuppe.rules import Rules
@@ -74,9 +75,11 @@ class State(NamedTuple):
     defect_bp_paid: np.ndarray  # int16 [G, P]: BP paid for gene defects (E2)
 
 
-def allocate_state(games: int, rules: Rules) -> State:
-    """Zeroed arrays for ``games`` games under ``rules`` (allocated once per batch)."""
-    G, P, A, S, C = games, rules.players, rules.amoebas_per_player, rules.n_spaces, len(rules.deck_ozone)
+def allocate_state(games: int, rules: Rules, n_cards: int | None = None) -> State:
+    """Zeroed arrays for ``games`` games under ``rules`` (allocated once per batch); a scenario
+    may hold a deck of another length than the rules' deck (``n_cards``)."""
+    G, P, A, S = games, rules.players, rules.amoebas_per_player, rules.n_spaces
+    C = len(rules.deck_ozone) if n_cards is None else n_cards
     return State(
         game_index=np.zeros(G, np.int64),
         rng_key=np.zeros((G, N_STREAMS), np.uint64),
@@ -198,3 +201,21 @@ def allocate_workspace(
         check_invariants=check_invariants,
         n_blocks=n_blocks,
     )
+
+
+def _register_kernel_types() -> None:
+    """Tell sim.jit the numba types of ``st``, ``ru`` and ``wk`` (one signature per kernel)."""
+    from numba import typeof
+
+    from sim.ursuppe.rules import load_rules
+
+    rules = load_rules().for_players(4)
+    register_argument_types({
+        "st": typeof(allocate_state(1, rules)),
+        "ru": typeof(rules),
+        "wk": typeof(allocate_workspace(1, 4, np.zeros((1, 1)))),
+    })
+
+
+if not PLAIN_PYTHON:
+    _register_kernel_types()

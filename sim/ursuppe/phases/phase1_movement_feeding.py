@@ -30,42 +30,6 @@ DEATH_VIOLENT = 1
 
 
 @kernel
-def phase1(st, ru, wk, g, b):
-    """Phase 1 for game g."""
-    P = st.seat.shape[1]
-    turn_order(st, wk, g, b, False)
-    for i in range(P):
-        p = wk.scratch[b, ORDER_SLOT + i]
-        for a in range(st.space.shape[2]):
-            if st.space[g, p, a] < 0:
-                continue  # removed earlier in the phase, or never placed
-            amoeba_turn(st, ru, wk, g, b, p, a)
-            if wk.error[g, 0] != 0:
-                return
-
-
-@kernel
-def amoeba_turn(st, ru, wk, g, b, p, a):
-    """M1-M4 for one amoeba."""
-    set_option(wk, b, 0, MOVE_DRIFT, 0, 0)
-    n = 1
-    if can_move_actively(st, ru, g, p):
-        set_option(wk, b, n, MOVE_ACTIVE, 0, 0)
-        n += 1
-    if has(st, g, p, HOLDING):
-        set_option(wk, b, n, MOVE_STAY, 0, 0)
-        n += 1
-    move = wk.options[b, decide(st, ru, wk, g, b, p, a, MOVE, n), 0]
-    if move == MOVE_DRIFT:
-        drift(st, ru, wk, g, b, p, a, PHASE)
-    elif move == MOVE_ACTIVE:
-        active_movement(st, ru, wk, g, b, p, a, False, PHASE)
-    else:
-        log(st, wk, g, EV_STAY, PHASE, p, a + 1, st.space[g, p, a], 0, 0, 0, 0, 0, 0)
-    feed(st, ru, wk, g, b, p, a)
-
-
-@kernel
 def may_attack(st, ru, g, p, a):
     """A1-A2: the owner has Struggle for Survival (or Aggression, which includes it), the amoeba
     has not attacked this round, and the owner can pay."""
@@ -74,22 +38,6 @@ def may_attack(st, ru, g, p, a):
     if st.amoeba_flags[g, p, a] & AF_ATTACKED:
         return False
     return st.bp[g, p] >= ru.attack_cost
-
-
-@kernel
-def feed(st, ru, wk, g, b, p, a):
-    """M4 with A1: attack instead of eating when the standard pattern is not available."""
-    space = st.space[g, p, a]
-    if may_attack(st, ru, g, p, a) and not standard_available(st, ru, wk, g, b, p, space):
-        n = target_options(st, wk, g, b, p, a, True, False)
-        if n > 1:
-            i = decide(st, ru, wk, g, b, p, a, ATTACK, n)
-            q = wk.options[b, i, 0]
-            t = wk.options[b, i, 1] - 1
-            if q >= 0:
-                attack(st, ru, wk, g, b, p, a, q, t)
-                return
-    eat_or_starve(st, ru, wk, g, b, p, a, PHASE)
 
 
 @kernel
@@ -117,3 +65,55 @@ def attack(st, ru, wk, g, b, p, a, q, t):
         eat_or_starve(st, ru, wk, g, b, p, a, PHASE)
     else:
         starve(st, ru, wk, g, p, a, PHASE)
+
+
+@kernel
+def feed(st, ru, wk, g, b, p, a):
+    """M4 with A1: attack instead of eating when the standard pattern is not available."""
+    space = st.space[g, p, a]
+    if may_attack(st, ru, g, p, a) and not standard_available(st, ru, wk, g, b, p, space):
+        n = target_options(st, wk, g, b, p, a, True, False)
+        if n > 1:
+            i = decide(st, ru, wk, g, b, p, a, ATTACK, n)
+            q = wk.options[b, i, 0]
+            t = wk.options[b, i, 1] - 1
+            if q >= 0:
+                attack(st, ru, wk, g, b, p, a, q, t)
+                return
+    eat_or_starve(st, ru, wk, g, b, p, a, PHASE)
+
+
+@kernel
+def amoeba_turn(st, ru, wk, g, b, p, a):
+    """M1-M4 for one amoeba."""
+    set_option(wk.options, b, 0, MOVE_DRIFT, 0, 0)
+    n = 1
+    if can_move_actively(st, ru, g, p):
+        set_option(wk.options, b, n, MOVE_ACTIVE, 0, 0)
+        n += 1
+    if has(st, g, p, HOLDING):
+        set_option(wk.options, b, n, MOVE_STAY, 0, 0)
+        n += 1
+    move = wk.options[b, decide(st, ru, wk, g, b, p, a, MOVE, n), 0]
+    if move == MOVE_DRIFT:
+        drift(st, ru, wk, g, b, p, a, PHASE)
+    elif move == MOVE_ACTIVE:
+        active_movement(st, ru, wk, g, b, p, a, False, PHASE)
+    else:
+        log(st, wk, g, EV_STAY, PHASE, p, a + 1, st.space[g, p, a], 0, 0, 0, 0, 0, 0)
+    feed(st, ru, wk, g, b, p, a)
+
+
+@kernel
+def phase1(st, ru, wk, g, b):
+    """Phase 1 for game g."""
+    P = st.seat.shape[1]
+    turn_order(st, wk, g, b, False)
+    for i in range(P):
+        p = wk.scratch[b, ORDER_SLOT + i]
+        for a in range(st.space.shape[2]):
+            if st.space[g, p, a] < 0:
+                continue  # removed earlier in the phase, or never placed
+            amoeba_turn(st, ru, wk, g, b, p, a)
+            if wk.error[g, 0] != 0:
+                return

@@ -11,27 +11,6 @@ HELD = 16  # Workspace.scratch[b, 16:16 + N_GENES]: the genes of the paying play
 
 
 @kernel
-def phase2(st, ru, wk, g, b):
-    """E1: reveal the next card (not in round 1 with first_round_flip = false); E2 from round 2."""
-    if ru.first_round_flip or st.round[g] > 1:
-        if st.deck_pos[g] + 1 < st.n_cards[g]:
-            st.deck_pos[g] += 1
-            i = st.deck_pos[g]
-            log(st, wk, g, EV_CARD, PHASE, -1, -1, st.card_index[g, i], st.card_ozone[g, i],
-                st.card_drift[g, i], i, 0, 0, 0)
-    if st.round[g] < 2:
-        return
-    P = st.seat.shape[1]
-    turn_order(st, wk, g, b, True)
-    for k in range(P):
-        p = wk.scratch[b, ORDER_SLOT + k]
-        m = mutation_points(st, ru, g, p)
-        ozone = st.card_ozone[g, st.deck_pos[g]]
-        if m > ozone:
-            pay_defect(st, ru, wk, g, b, p, m, ozone)
-
-
-@kernel
 def payment_options(st, ru, wk, g, b, p, deficit):
     """E2: every minimal payment of ``deficit``: a set of returned genes (each pays its defect
     payment) and BP, such that removing any one returned gene or one BP would leave it short.
@@ -65,7 +44,7 @@ def payment_options(st, ru, wk, g, b, p, deficit):
             continue
         if option_overflow(wk, g, n):
             return n
-        set_option(wk, b, n, mask, bp, 0)
+        set_option(wk.options, b, n, mask, bp, 0)
         n += 1
     return n
 
@@ -86,3 +65,24 @@ def pay_defect(st, ru, wk, g, b, p, m, ozone):
     st.bp[g, p] -= bp
     st.defect_bp_paid[g, p] += bp
     log(st, wk, g, EV_DEFECT, PHASE, p, -1, m, ozone, deficit, mask, bp, 0, 0)
+
+
+@kernel
+def phase2(st, ru, wk, g, b):
+    """E1: reveal the next card (not in round 1 with first_round_flip = false); E2 from round 2."""
+    if ru.first_round_flip or st.round[g] > 1:
+        if st.deck_pos[g] + 1 < st.n_cards[g]:
+            st.deck_pos[g] += 1
+            i = st.deck_pos[g]
+            log(st, wk, g, EV_CARD, PHASE, -1, -1, st.card_index[g, i], st.card_ozone[g, i],
+                st.card_drift[g, i], i, 0, 0, 0)
+    if st.round[g] < 2:
+        return
+    P = st.seat.shape[1]
+    turn_order(st, wk, g, b, True)
+    for k in range(P):
+        p = wk.scratch[b, ORDER_SLOT + k]
+        m = mutation_points(st, ru, g, p)
+        ozone = st.card_ozone[g, st.deck_pos[g]]
+        if m > ozone:
+            pay_defect(st, ru, wk, g, b, p, m, ozone)

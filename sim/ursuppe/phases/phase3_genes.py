@@ -10,24 +10,6 @@ PHASE = 3
 
 
 @kernel
-def phase3(st, ru, wk, g, b):
-    P = st.seat.shape[1]
-    turn_order(st, wk, g, b, True)
-    for k in range(P):
-        p = wk.scratch[b, ORDER_SLOT + k]
-        while True:
-            n = purchase_options(st, ru, wk, g, b, p)
-            i = decide(st, ru, wk, g, b, p, -1, BUY, n)
-            gene = wk.options[b, i, 0]
-            if gene < 0:
-                break
-            buy(st, ru, wk, g, p, gene, wk.options[b, i, 1])
-            if wk.error[g, 0] != 0:
-                return
-        consume_marker(wk, g, CK_BUY_END)
-
-
-@kernel
 def blocked_by_advanced(st, ru, g, p, gene):
     """G4: a holder of an advanced gene may not buy its lower gene(s)."""
     for adv in range(st.genes.shape[2]):
@@ -41,7 +23,7 @@ def blocked_by_advanced(st, ru, g, p, gene):
 @kernel
 def purchase_options(st, ru, wk, g, b, p):
     """G1-G4: 'stop', then every gene player p may buy now, with the lower gene it gives up."""
-    set_option(wk, b, 0, -1, -1, 0)
+    set_option(wk.options, b, 0, -1, -1, 0)
     n = 1
     for gene in range(st.genes.shape[2]):
         if st.pool[g, gene] <= 0 or st.genes[g, p, gene] != 0 or ru.gene_price[gene] > st.bp[g, p]:
@@ -49,14 +31,14 @@ def purchase_options(st, ru, wk, g, b, p):
         if blocked_by_advanced(st, ru, g, p, gene):
             continue
         if ru.gene_lower[gene, 0] < 0:
-            set_option(wk, b, n, gene, -1, 0)
+            set_option(wk.options, b, n, gene, -1, 0)
             n += 1
             continue
         # G3: an advanced gene needs a lower gene held since an earlier round, given up.
         for j in range(ru.gene_lower.shape[1]):
             lower = ru.gene_lower[gene, j]
             if lower >= 0 and st.genes[g, p, lower] != 0 and st.gene_since[g, p, lower] < st.round[g]:
-                set_option(wk, b, n, gene, lower, 0)
+                set_option(wk.options, b, n, gene, lower, 0)
                 n += 1
     return n
 
@@ -73,3 +55,21 @@ def buy(st, ru, wk, g, p, gene, gave_up):
         st.genes[g, p, gave_up] = 0
         st.pool[g, gave_up] += 1
     log(st, wk, g, EV_BUY, PHASE, p, -1, gene, ru.gene_price[gene], gave_up, 0, 0, 0, 0)
+
+
+@kernel
+def phase3(st, ru, wk, g, b):
+    P = st.seat.shape[1]
+    turn_order(st, wk, g, b, True)
+    for k in range(P):
+        p = wk.scratch[b, ORDER_SLOT + k]
+        while True:
+            n = purchase_options(st, ru, wk, g, b, p)
+            i = decide(st, ru, wk, g, b, p, -1, BUY, n)
+            gene = wk.options[b, i, 0]
+            if gene < 0:
+                break
+            buy(st, ru, wk, g, p, gene, wk.options[b, i, 1])
+            if wk.error[g, 0] != 0:
+                return
+        consume_marker(wk, g, CK_BUY_END)

@@ -13,23 +13,11 @@ PLACED_DIVISION = 2
 
 
 @kernel
-def phase4(st, ru, wk, g, b):
-    P = st.seat.shape[1]
-    turn_order(st, wk, g, b, True)
-    for k in range(P):
-        p = wk.scratch[b, ORDER_SLOT + k]
-        st.bp[g, p] += ru.income
-        log(st, wk, g, EV_INCOME, PHASE, p, -1, ru.income, 0, 0, 0, 0, 0, 0)
-        if amoebas_on_board(st, g, p) == 0:
-            free_placement(st, ru, wk, g, b, p)
-        divide(st, ru, wk, g, b, p)
-
-
-@kernel
-def _numbers_in_supply(st, wk, g, b, p, space, n):
-    for a in range(st.space.shape[2]):
-        if st.space[g, p, a] < 0:
-            set_option(wk, b, n, space, a + 1, 0)
+def _numbers_in_supply(positions, options, g, b, p, space, n):
+    """Add an option (space, number) for every amoeba number of player p in the supply (D4)."""
+    for a in range(positions.shape[2]):
+        if positions[g, p, a] < 0:
+            set_option(options, b, n, space, a + 1, 0)
             n += 1
     return n
 
@@ -49,7 +37,7 @@ def free_placement(st, ru, wk, g, b, p):
     """D2: a player with no amoeba on the board places one free on any space (any number, D4)."""
     n = 0
     for s in range(ru.n_spaces):
-        n = _numbers_in_supply(st, wk, g, b, p, s, n)
+        n = _numbers_in_supply(st.space, wk.options, g, b, p, s, n)
     if n == 0:
         return
     i = decide(st, ru, wk, g, b, p, -1, PLACE_FREE, n)
@@ -65,19 +53,19 @@ def division_cost(st, ru, g, p):
 
 
 @kernel
-def legal_division_space(st, ru, g, p, s, spores, anywhere):
+def legal_division_space(positions, neighbours, g, p, s, spores, anywhere):
     """D3: no amoeba of the colour there, and adjacent to one (Spores or a lone amoeba: anywhere)."""
-    A = st.space.shape[2]
+    A = positions.shape[2]
     for a in range(A):
-        if st.space[g, p, a] == s:
+        if positions[g, p, a] == s:
             return False
     if spores or anywhere:
         return True
     for d in range(4):
-        nb = ru.neighbours[s, d]
+        nb = neighbours[s, d]
         if nb >= 0:
             for a in range(A):
-                if st.space[g, p, a] == nb:
+                if positions[g, p, a] == nb:
                     return True
     return False
 
@@ -91,11 +79,11 @@ def divide(st, ru, wk, g, b, p):
         on_board = amoebas_on_board(st, g, p)
         if st.bp[g, p] < cost or on_board >= st.space.shape[2]:
             return
-        set_option(wk, b, 0, -1, -1, 0)
+        set_option(wk.options, b, 0, -1, -1, 0)
         n = 1
         for s in range(ru.n_spaces):
-            if legal_division_space(st, ru, g, p, s, spores, on_board == 1):
-                n = _numbers_in_supply(st, wk, g, b, p, s, n)
+            if legal_division_space(st.space, ru.neighbours, g, p, s, spores, on_board == 1):
+                n = _numbers_in_supply(st.space, wk.options, g, b, p, s, n)
         if n == 1:
             return
         i = decide(st, ru, wk, g, b, p, -1, DIVIDE, n)
@@ -103,3 +91,16 @@ def divide(st, ru, wk, g, b, p):
         if space < 0:
             return
         _place(st, wk, g, p, space, wk.options[b, i, 1], cost, PLACED_DIVISION)
+
+
+@kernel
+def phase4(st, ru, wk, g, b):
+    P = st.seat.shape[1]
+    turn_order(st, wk, g, b, True)
+    for k in range(P):
+        p = wk.scratch[b, ORDER_SLOT + k]
+        st.bp[g, p] += ru.income
+        log(st, wk, g, EV_INCOME, PHASE, p, -1, ru.income, 0, 0, 0, 0, 0, 0)
+        if amoebas_on_board(st, g, p) == 0:
+            free_placement(st, ru, wk, g, b, p)
+        divide(st, ru, wk, g, b, p)

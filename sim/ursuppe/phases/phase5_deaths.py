@@ -18,28 +18,9 @@ DP_LOST_DEFENSE = 1
 
 
 @kernel
-def phase5(st, ru, wk, g, b):
-    P = st.seat.shape[1]
-    turn_order(st, wk, g, b, True)
-    for k in range(P):
-        p = wk.scratch[b, ORDER_SLOT + k]
-        threshold = death_threshold(st, ru, g, p)
-        for a in range(st.space.shape[2]):
-            if st.space[g, p, a] >= 0 and st.dp[g, p, a] >= threshold:
-                kill(st, wk, g, p, a, ru.natural_death_cubes, DEATH_NATURAL, PHASE)
-    if wk.check_invariants:
-        check_no_doomed_amoebas(st, ru, wk, g)
-    for k in range(P):
-        p = wk.scratch[b, ORDER_SLOT + k]
-        if has(st, g, p, AGGRESSION) and not (st.player_flags[g, p] & PF_AGGRESSED):
-            if st.bp[g, p] >= ru.attack_cost:
-                aggression(st, ru, wk, g, b, p)
-
-
-@kernel
 def aggression_options(st, wk, g, b, p):
     """B1: 'none', then (own amoeba, another player's amoeba on the same space)."""
-    set_option(wk, b, 0, -1, -1, -1)
+    set_option(wk.options, b, 0, -1, -1, -1)
     n = 1
     for a in range(st.space.shape[2]):
         s = st.space[g, p, a]
@@ -50,9 +31,26 @@ def aggression_options(st, wk, g, b, p):
                 continue
             for t in range(st.space.shape[2]):
                 if st.space[g, q, t] == s:
-                    set_option(wk, b, n, a + 1, q, t + 1)
+                    set_option(wk.options, b, n, a + 1, q, t + 1)
                     n += 1
     return n
+
+
+@kernel
+def _attack_once(st, ru, wk, g, b, p, a, q, t):
+    result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE)
+    log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
+    if result == ATTACK_SUCCESS:
+        if has(st, g, q, ARMOR):
+            # B3: an armored target does not die but takes DP (it may die in a later Phase 5).
+            st.dp[g, q, t] += ru.aggression_armor_dp
+            log(st, wk, g, EV_DP, PHASE, q, t + 1, st.dp[g, q, t], DP_ARMOR, 0, 0, 0, 0, 0)
+        else:
+            kill(st, wk, g, q, t, ru.aggression_death_cubes, DEATH_AGGRESSION, PHASE)
+    elif result == ATTACK_DEFENDED:
+        st.dp[g, p, a] += ru.lost_defense_dp  # B4
+        log(st, wk, g, EV_DP, PHASE, p, a + 1, st.dp[g, p, a], DP_LOST_DEFENSE, 0, 0, 0, 0, 0)
+    return result
 
 
 @kernel
@@ -79,17 +77,19 @@ def aggression(st, ru, wk, g, b, p):
 
 
 @kernel
-def _attack_once(st, ru, wk, g, b, p, a, q, t):
-    result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE)
-    log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
-    if result == ATTACK_SUCCESS:
-        if has(st, g, q, ARMOR):
-            # B3: an armored target does not die but takes DP (it may die in a later Phase 5).
-            st.dp[g, q, t] += ru.aggression_armor_dp
-            log(st, wk, g, EV_DP, PHASE, q, t + 1, st.dp[g, q, t], DP_ARMOR, 0, 0, 0, 0, 0)
-        else:
-            kill(st, wk, g, q, t, ru.aggression_death_cubes, DEATH_AGGRESSION, PHASE)
-    elif result == ATTACK_DEFENDED:
-        st.dp[g, p, a] += ru.lost_defense_dp  # B4
-        log(st, wk, g, EV_DP, PHASE, p, a + 1, st.dp[g, p, a], DP_LOST_DEFENSE, 0, 0, 0, 0, 0)
-    return result
+def phase5(st, ru, wk, g, b):
+    P = st.seat.shape[1]
+    turn_order(st, wk, g, b, True)
+    for k in range(P):
+        p = wk.scratch[b, ORDER_SLOT + k]
+        threshold = death_threshold(st, ru, g, p)
+        for a in range(st.space.shape[2]):
+            if st.space[g, p, a] >= 0 and st.dp[g, p, a] >= threshold:
+                kill(st, wk, g, p, a, ru.natural_death_cubes, DEATH_NATURAL, PHASE)
+    if wk.check_invariants:
+        check_no_doomed_amoebas(st, ru, wk, g)
+    for k in range(P):
+        p = wk.scratch[b, ORDER_SLOT + k]
+        if has(st, g, p, AGGRESSION) and not (st.player_flags[g, p] & PF_AGGRESSED):
+            if st.bp[g, p] >= ru.attack_cost:
+                aggression(st, ru, wk, g, b, p)

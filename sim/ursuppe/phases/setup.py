@@ -115,7 +115,7 @@ def _place_initial(st, ru, wk, g, b, p, dp):
             continue
         for a in range(st.space.shape[2]):
             if st.space[g, p, a] < 0:
-                set_option(wk, b, n, s, a + 1, 0)
+                set_option(wk.options, b, n, s, a + 1, 0)
                 n += 1
     if n == 0:
         return

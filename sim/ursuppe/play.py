@@ -1,0 +1,74 @@
+"""One game played and told round by round (``soup play``)."""
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sim.ursuppe import batch as batch_mod
+from sim.ursuppe.rules import RuleBook
+from sim.ursuppe.trace import board_text, describe, events_as_dicts
+from strategies.params import Strategy, parameter_table
+
+PHASE_TITLES = ("Setup", "Phase 1: movement and feeding", "Phase 2: environment", "Phase 3: new genes",
+                "Phase 4: cell division", "Phase 5: deaths", "Phase 6: scoring", "End of round")
+
+
+@dataclass
+class PlayedGame:
+    players: int
+    seed: int
+    events: list[dict[str, Any]]
+    boards: list[str]  # the board after setup, then after each round
+    rounds: int
+    winner: int
+    final_positions: list[int]
+    rules_id: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"players": self.players, "seed": self.seed, "rounds": self.rounds, "winner": self.winner,
+                "final_positions": self.final_positions, "events": self.events, "rules_id": self.rules_id}
+
+    def as_text(self) -> str:
+        out: list[str] = []
+        by_round: dict[int, list[dict[str, Any]]] = {}
+        for e in self.events:
+            by_round.setdefault(e["round"] if e["phase"] else 0, []).append(e)
+        for r in range(0, self.rounds + 1):
+            out.append("=" * 72)
+            out.append("Setup" if r == 0 else f"Round {r}")
+            out.append("=" * 72)
+            phase = -1
+            for e in by_round.get(r, []):
+                if e["phase"] != phase:
+                    phase = e["phase"]
+                    if r:
+                        out.append(f"-- {PHASE_TITLES[phase]}")
+                out.append("  " + describe(e))
+            out.append("")
+            out.append(self.boards[r])
+            out.append("")
+        return "\n".join(out)
+
+
+def play_game(rulebook: RuleBook, players: int, seed: int, strategies: list[Strategy],
+              check_invariants: bool = True) -> PlayedGame:
+    """Play game 0 of ``seed`` with random seating, keeping the log and a board per round."""
+    rules = rulebook.for_players(players)
+    b = batch_mod.new_batch(rules, parameter_table(strategies), np.arange(players), seed, np.array([0]),
+                            log_events=True, check_invariants=check_invariants)
+    batch_mod.setup(b)
+    boards = [board_text(b.state, 0, rules)]
+    while not b.state.finished[0] and b.workspace.error[0, 0] == 0:
+        for phase in range(1, 8):
+            batch_mod.advance_phase(b, phase)
+        boards.append(board_text(b.state, 0, rules))
+        if len(boards) > len(rules.deck_ozone) + 2:
+            break
+    err = batch_mod.first_error(b)
+    if err is not None:
+        raise batch_mod.GameError(f"game stopped with engine error {err[1].tolist()}")
+    st, wk = b.state, b.workspace
+    events = events_as_dicts(wk.events[0, : wk.n_events[0]], players)
+    return PlayedGame(players, seed, events, boards, int(st.round[0]), int(st.winner[0]),
+                      [int(x) for x in st.score[0]], rulebook.rules_id)

@@ -1,0 +1,171 @@
+"""The game log for people and for JSON: events as dicts, one-line descriptions, a board picture."""
+
+from typing import Any
+
+import numpy as np
+
+from sim.ursuppe.attacks import ATTACK_RESULT_NAMES
+from sim.ursuppe.board import DIRECTION_NAMES
+from sim.ursuppe.decision_kinds import RESPONSE_NAMES
+from sim.ursuppe.events import EVENT_FIELDS, EVENT_NAMES
+from sim.ursuppe.genes import GENE_NAMES, N_GENES
+from sim.ursuppe.state import END_FINISH_ZONE
+
+PLACE_HOW = ("setup", "free", "division")
+MOVE_HOW = ("move", "second_move", "escape")
+DEATH_HOW = ("natural", "violent", "aggression")
+DP_REASON = ("armor", "lost_defense")
+COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "black")
+
+
+def _unpack(packed: int, players: int) -> list[int]:
+    return [(packed >> (4 * c)) & 15 for c in range(players)]
+
+
+def _convert(etype: str, name: str, value: int, players: int) -> Any:
+    if name in ("cubes",):
+        return _unpack(value, players)
+    if name in ("direction", "drift"):
+        text = DIRECTION_NAMES[value]
+        return "none" if (text == "stay" and name == "drift") else text
+    if name in ("gene", "gave_up"):
+        return GENE_NAMES[value] if value >= 0 else None
+    if name == "genes_mask":
+        return [GENE_NAMES[i] for i in range(N_GENES) if value >> i & 1]
+    if name == "response":
+        return list(RESPONSE_NAMES[value])
+    if name == "result":
+        return ATTACK_RESULT_NAMES[value]
+    if name in ("die1", "die2", "parasite_victim"):
+        return None if value < 0 else value
+    if name == "how":
+        table = {"place": PLACE_HOW, "active_move": MOVE_HOW, "death": DEATH_HOW}[etype]
+        return table[value]
+    if name == "reason":
+        return DP_REASON[value] if etype == "damage" else ("finish_zone" if value == END_FINISH_ZONE else "last_card")
+    if name in ("defender_wins", "persistence", "retry"):
+        return bool(value)
+    return value
+
+
+def events_as_dicts(events: np.ndarray, players: int) -> list[dict[str, Any]]:
+    """Event rows (events.py) as JSON-ready dicts with names instead of codes."""
+    out = []
+    for row in events:
+        code = int(row[0])
+        etype = EVENT_NAMES[code]
+        d: dict[str, Any] = {"type": etype, "round": int(row[1]), "phase": int(row[2])}
+        if row[3] >= 0:
+            d["player"] = int(row[3])
+        if row[4] >= 0:
+            d["amoeba"] = int(row[4])
+        for i, name in enumerate(EVENT_FIELDS[code]):
+            d[name] = _convert(etype, name, int(row[5 + i]), players)
+        out.append(d)
+    return out
+
+
+def _who(e: dict[str, Any]) -> str:
+    p = e.get("player")
+    a = e.get("amoeba")
+    if p is None:
+        return ""
+    return f"P{p}" + (f" amoeba {a}" if a is not None else "")
+
+
+def describe(e: dict[str, Any]) -> str:
+    """One line a person can follow."""
+    t = e["type"]
+    w = _who(e)
+    if t == "seating":
+        return f"{w} starts on score space {e['start_space']}"
+    if t == "card":
+        return f"environment card: ozone {e['ozone']}, drift {e['drift']}"
+    if t == "place":
+        cost = f" for {e['cost']} BP" if e["cost"] else ""
+        return f"{w} placed on space {e['space']} ({e['how']}{cost}, {e['dp']} DP)"
+    if t == "drift":
+        return f"{w} drifts {e['direction']}: {e['from']} -> {e['to']}"
+    if t == "active_move":
+        dice = [d for d in (e["die1"], e["die2"]) if d is not None]
+        rolled = f"rolled {'/'.join(map(str, dice))}, " if dice else ""
+        return (f"{w} {e['how'].replace('_', ' ')} ({rolled}{e['direction']}, {e['cost']} BP): "
+                f"{e['from']} -> {e['to']}")
+    if t == "stay":
+        return f"{w} stays on {e['space']} (Holding)"
+    if t == "carry":
+        return f"{w} carries {e['cubes']} from {e['from']} to {e['to']} (Tentacle)"
+    if t == "cling":
+        return f"{w} clings to P{e['leader_player']} amoeba {e['leader_amoeba']}: {e['from']} -> {e['to']} (Holding)"
+    if t == "eat":
+        par = f", P{e['parasite_victim']} pays 1 BP (Parasitism)" if e["parasite_victim"] is not None else ""
+        return f"{w} eats {e['cubes']} on {e['space']}{par}"
+    if t == "excrete":
+        return f"{w} excretes {e['count']} on {e['space']}"
+    if t == "starve":
+        return f"{w} starves on {e['space']} (now {e['dp']} DP)"
+    if t == "attack":
+        retry = " again (Persistence)" if e["retry"] else ""
+        return f"{w} attacks P{e['target_player']} amoeba {e['target_amoeba']} on {e['space']}{retry}"
+    if t == "respond":
+        answer = " then ".join(e["response"]) or "no answer"
+        return f"{w} answers: {answer}"
+    if t == "fight":
+        who = "defender" if e["defender_wins"] else "attacker"
+        return f"  Defense fight: attacker {e['attacker_roll']} vs defender {e['defender_roll']}: {who} wins"
+    if t == "attack_result":
+        return f"{w} attack on P{e['target_player']} amoeba {e['target_amoeba']}: {e['result']}"
+    if t == "death":
+        return f"{w} dies on {e['space']} ({e['how']}, {e['cubes']} cubes of each colour placed)"
+    if t == "damage":
+        return f"{w} takes damage: now {e['dp']} DP ({e['reason'].replace('_', ' ')})"
+    if t == "gene_defect":
+        paid = ", ".join(e["genes_mask"] + ([f"{e['bp']} BP"] if e["bp"] else []))
+        return f"{w} gene defect: MP {e['mutation_points']} > ozone {e['ozone']}: pays {e['deficit']} with {paid}"
+    if t == "buy":
+        gave = f", gives up {e['gave_up']}" if e["gave_up"] else ""
+        return f"{w} buys {e['gene']} for {e['price']} BP{gave}"
+    if t == "income":
+        return f"{w} receives {e['bp']} BP"
+    if t == "score":
+        return (f"{w} scores {e['advance']} ({e['amoebas']} amoebas, {e['cards']} cards): "
+                f"{e['from']} -> {e['to']}")
+    if t == "end":
+        return f"game over ({e['reason'].replace('_', ' ')}): P{e['winner']} wins"
+    return str(e)
+
+
+def board_text(state, g: int, rules) -> str:
+    """The board (amoebas and food per space), then BP, score, genes and DP per player."""
+    P = rules.players
+    grid: dict[tuple[int, int], int] = {}
+    coords = [(1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (0, 2), (1, 2), (3, 2), (4, 2),
+              (0, 3), (1, 3), (2, 3), (3, 3), (4, 3), (0, 4), (1, 4), (2, 4), (3, 4)]
+    for s, (x, y) in enumerate(coords[: rules.n_spaces]):
+        grid[(x, y)] = s
+    width = 4 + 3 * P
+    lines = []
+    for y in range(5):
+        cells = []
+        cells2 = []
+        for x in range(5):
+            s = grid.get((x, y))
+            if s is None:
+                label = "island" if (x, y) == (2, 2) else ""
+                cells.append(label.center(width))
+                cells2.append("".center(width))
+                continue
+            who = "".join(f"{p}{a + 1}" for p in range(P) for a in range(rules.amoebas_per_player)
+                          if state.space[g, p, a] == s)
+            cells.append(f"[{s:2}] {who}".ljust(width)[:width])
+            cells2.append(" " + "/".join(str(int(state.food[g, s, c])) for c in range(P)).ljust(width - 1))
+        lines.append(" ".join(cells).rstrip())
+        lines.append(" ".join(cells2).rstrip())
+    lines.append("supply: " + "/".join(str(int(x)) for x in state.supply[g]))
+    for p in range(P):
+        genes = ", ".join(GENE_NAMES[i] for i in range(N_GENES) if state.genes[g, p, i])
+        dps = " ".join(f"{a + 1}:{int(state.dp[g, p, a])}DP" for a in range(rules.amoebas_per_player)
+                       if state.space[g, p, a] >= 0 and state.dp[g, p, a] > 0)
+        lines.append(f"P{p} ({COLOUR_NAMES[p]}): score {int(state.score[g, p]):2}  BP {int(state.bp[g, p]):2}  "
+                     f"genes [{genes}]" + (f"  damaged {dps}" if dps else ""))
+    return "\n".join(lines)

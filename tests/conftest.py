@@ -1,0 +1,27 @@
+"""Shared fixtures. The engine is compiled once per machine (numba's on-disk cache); the first
+test that touches a kernel pays for it."""
+
+import numpy as np
+import pytest
+
+from sim.ursuppe.rules import load_rules
+from strategies.params import load_strategy, parameter_table
+
+
+@pytest.fixture(scope="session")
+def rulebook():
+    return load_rules()
+
+
+@pytest.fixture(scope="session")
+def params():
+    """Row 0: random, row 1: greedy."""
+    return parameter_table([load_strategy("random"), load_strategy("greedy")])
+
+
+def outcome_digest(state) -> np.ndarray:
+    """Everything a game's outcome is made of, as one int64 vector per game."""
+    parts = [state.score, state.bp, state.winner[:, None], state.round[:, None], state.space.reshape(len(state.round), -1),
+             state.dp.reshape(len(state.round), -1), state.genes.reshape(len(state.round), -1),
+             state.food.reshape(len(state.round), -1), state.card_index, state.seat, state.genes_bought]
+    return np.concatenate([np.asarray(p, dtype=np.int64) for p in parts], axis=1)
