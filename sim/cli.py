@@ -35,11 +35,18 @@ def _fail(message: str) -> None:
 def play(
     players: Annotated[int, typer.Option("--players", "-p", min=3, max=4, help="3 or 4 players.")] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Random seed: same seed, same game.")] = 1,
-    rules: Annotated[Path | None, typer.Option("--rules", "-r", help="House-rules TOML file (overrides "
-                                                "the defaults).")] = None,
-    strategies: Annotated[str, typer.Option(help="Comma-separated strategy per seat (presets: "
-                                            + ", ".join(preset_names()) + "; or a .toml file). "
-                                            "One name applies to every seat.")] = "greedy",
+    rules: Annotated[
+        Path | None, typer.Option("--rules", "-r", help="House-rules TOML file (overrides the defaults).")
+    ] = None,
+    strategies: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated strategy per seat (presets: "
+            + ", ".join(preset_names())
+            + "; or a .toml file). "
+            "One name applies to every seat."
+        ),
+    ] = "greedy",
     as_json: Annotated[bool, typer.Option("--json", help="Print the game as JSON instead of text.")] = False,
 ) -> None:
     """Play one game and print it round by round: events, board, food, BP and scores.
@@ -67,8 +74,9 @@ def play(
 @app.command()
 def scenario(
     file: Annotated[Path, typer.Argument(help="Scenario file (JSON, see docs/scenario-format.md).")],
-    no_invariants: Annotated[bool, typer.Option("--no-invariants", help="Do not check the invariants "
-                                                "of §11 after every phase.")] = False,
+    no_invariants: Annotated[
+        bool, typer.Option("--no-invariants", help="Do not check the invariants of §11 after every phase.")
+    ] = False,
 ) -> None:
     """Run a scenario file (a pinned position, forced dice and choices) and print the result as JSON."""
     from sim.ursuppe.scenario import load_scenario, run_scenario
@@ -82,15 +90,18 @@ def scenario(
 
 @app.command("rules")
 def rules_cmd(
-    files: Annotated[list[Path] | None, typer.Argument(help="House-rules files to merge over the defaults.")] = None,
+    files: Annotated[
+        list[Path] | None, typer.Argument(help="House-rules files to merge over the defaults.")
+    ] = None,
 ) -> None:
     """Validate rules files and print the merged rules (JSON) with their id and deck."""
     try:
         book = load_rules(*(files or []))
     except RulesError as e:
         _fail(str(e))
-    typer.echo(json.dumps({"rules_id": book.rules_id, "deck": book.deck_description(), "rules": book.data},
-                          indent=1))
+    typer.echo(
+        json.dumps({"rules_id": book.rules_id, "deck": book.deck_description(), "rules": book.data}, indent=1)
+    )
 
 
 def main() -> None:

@@ -2,8 +2,9 @@
 
 Every kernel is decorated with :func:`kernel`. With the environment variable
 ``NUMBA_DISABLE_JIT=1`` numba leaves every function as plain Python: that is the plain-Python
-execution path of the very same code, used for debugging and as the speed baseline (see ``soup bench``). It must be set
-before ``sim`` is imported, so the plain path is run in a subprocess.
+execution path of the very same code, used for debugging and as the speed baseline
+(sim/ursuppe/speed.py). It must be set before ``sim`` is imported, so the plain path is run in
+a subprocess.
 
 **One signature per kernel.** Left to itself numba compiles a callee once per combination of
 argument types it is called with (int8 from one array, int16 from another, each literal
@@ -53,7 +54,9 @@ def _use_source_keyed_cache() -> None:
     target = base / _kernel_source_hash()
     try:
         target.mkdir(parents=True, exist_ok=True)
-        old = sorted((d for d in base.iterdir() if d.is_dir() and d != target), key=lambda d: d.stat().st_mtime)
+        old = sorted(
+            (d for d in base.iterdir() if d.is_dir() and d != target), key=lambda d: d.stat().st_mtime
+        )
         for d in old[: max(0, len(old) - (_KEEP_CACHES - 1))]:
             shutil.rmtree(d, ignore_errors=True)
     except OSError:
@@ -125,4 +128,3 @@ def kernel(fn):
     if PLAIN_PYTHON:
         return fn
     return _compile(fn)
-

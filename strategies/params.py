@@ -33,11 +33,21 @@ class Parameter:
 
 
 _SCALARS: tuple[tuple[str, float, float, float, str], ...] = (
-    ("randomness", 0.0, 0.0, 1.0,
-     "probability of choosing uniformly among the legal options at a decision (1 = the random strategy)"),
+    (
+        "randomness",
+        0.0,
+        0.0,
+        1.0,
+        "probability of choosing uniformly among the legal options at a decision (1 = the random strategy)",
+    ),
     ("bp_reserve", 2.0, 0.0, 50.0, "BP kept back when buying genes and amoebas (G1, D3)"),
-    ("active_move_margin", 0.5, -10.0, 10.0,
-     "how much better the expected food of an active move must be than drifting to pay for it (M1)"),
+    (
+        "active_move_margin",
+        0.5,
+        -10.0,
+        10.0,
+        "how much better the expected food of an active move must be than drifting to pay for it (M1)",
+    ),
     ("attack_propensity", 1.0, 0.0, 1.0, "attack when a target is there (A1, B1): 1 always, 0 never"),
     ("answer_propensity", 1.0, 0.0, 1.0, "answer attacks with Escape/Defense when possible (A2)"),
     ("max_amoebas", 7.0, 0.0, 7.0, "stop buying amoebas at this many on the board (D3)"),
@@ -111,7 +121,8 @@ def strategy_from_dict(data: dict, label: str, default_name: str) -> Strategy:
                     i = gene_index(gene)
                 except KeyError:
                     raise StrategyError(
-                        f"{label}: gene_value.{gene!r}: unknown gene (expected one of: {', '.join(GENE_NAMES)})"
+                        f"{label}: gene_value.{gene!r}: unknown gene "
+                        f"(expected one of: {', '.join(GENE_NAMES)})"
                     ) from None
                 v[GENE_VALUE_BASE + i] = _number(label, f"gene_value.{gene!r}", x, -100.0, 100.0)
             continue

@@ -113,7 +113,11 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
                     if st.space[g, p, t] >= 0:
                         on_board += 1
                 ok = on_board < prm[MAX_AMOEBAS] and st.bp[g, p] >= prm[BP_RESERVE]
-                v = (1.0 + _space_value(st.food, st.space, g, p, o[0], prm, -1) - 0.001 * o[1]) if ok else -1.0
+                v = (
+                    (1.0 + _space_value(st.food, st.space, g, p, o[0], prm, -1) - 0.001 * o[1])
+                    if ok
+                    else -1.0
+                )
         elif kind == MOVE:
             if here < 0:
                 v = 0.0
@@ -128,7 +132,11 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
             else:
                 v = _space_value(st.food, st.space, g, p, here, prm, a)
         elif kind == DIRECTION:
-            v = _space_value(st.food, st.space, g, p, step(ru.neighbours, here, o[0]), prm, a) if here >= 0 else 0.0
+            v = (
+                _space_value(st.food, st.space, g, p, step(ru.neighbours, here, o[0]), prm, a)
+                if here >= 0
+                else 0.0
+            )
         elif kind == SECOND_MOVE:
             need = food_value(st.food, g, p, here) < 3.0 if here >= 0 else False
             v = 1.0 if (o[0] == 1) == need else 0.0

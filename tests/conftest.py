@@ -21,7 +21,17 @@ def params():
 
 def outcome_digest(state) -> np.ndarray:
     """Everything a game's outcome is made of, as one int64 vector per game."""
-    parts = [state.score, state.bp, state.winner[:, None], state.round[:, None], state.space.reshape(len(state.round), -1),
-             state.dp.reshape(len(state.round), -1), state.genes.reshape(len(state.round), -1),
-             state.food.reshape(len(state.round), -1), state.card_index, state.seat, state.genes_bought]
+    parts = [
+        state.score,
+        state.bp,
+        state.winner[:, None],
+        state.round[:, None],
+        state.space.reshape(len(state.round), -1),
+        state.dp.reshape(len(state.round), -1),
+        state.genes.reshape(len(state.round), -1),
+        state.food.reshape(len(state.round), -1),
+        state.card_index,
+        state.seat,
+        state.genes_bought,
+    ]
     return np.concatenate([np.asarray(p, dtype=np.int64) for p in parts], axis=1)

@@ -18,9 +18,19 @@ from sim.ursuppe.scenario import ScenarioError, load_scenario, run_scenario
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 # The rules of §1-§6 and the worked cases of §12 (docs/rules.md): each needs a scenario or a
 # test elsewhere that cites it (test_rule_coverage.py checks the union).
-WORKED_CASES = ("case:advance", "case:gene-defect", "case:movement", "case:eat", "case:shortage",
-                "case:starvation", "case:natural-death", "case:violent-death", "case:life-expectancy",
-                "case:division", "case:setup-dp")
+WORKED_CASES = (
+    "case:advance",
+    "case:gene-defect",
+    "case:movement",
+    "case:eat",
+    "case:shortage",
+    "case:starvation",
+    "case:natural-death",
+    "case:violent-death",
+    "case:life-expectancy",
+    "case:division",
+    "case:setup-dp",
+)
 
 
 def _get(doc, path: str):

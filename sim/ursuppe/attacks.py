@@ -22,7 +22,7 @@ from sim.ursuppe.dice import roll_die
 from sim.ursuppe.events import EV_DEATH, EV_FIGHT, EV_RESPOND, log
 from sim.ursuppe.food import place_each_colour
 from sim.ursuppe.genes import ARMOR, DEFENSE, ESCAPE, PERSISTENCE
-from sim.ursuppe.movement import active_movement, active_move_cost
+from sim.ursuppe.movement import active_move_cost, active_movement
 from sim.ursuppe.players import has
 from sim.ursuppe.state import AF_ANSWERED, AF_WAS_ATTACKED
 
@@ -69,8 +69,12 @@ def _response_options(st, ru, wk, g, b, q):
     if can_defend:
         set_option(wk.options, b, n, RESP_DEFENSE, 0, 0)
         n += 1
-    if (can_escape and can_defend and ru.defense_and_escape_same_attack
-            and st.bp[g, q] >= escape_cost + ru.defense_cost):
+    if (
+        can_escape
+        and can_defend
+        and ru.defense_and_escape_same_attack
+        and st.bp[g, q] >= escape_cost + ru.defense_cost
+    ):
         set_option(wk.options, b, n, RESP_ESCAPE_DEFENSE, 0, 0)
         set_option(wk.options, b, n + 1, RESP_DEFENSE_ESCAPE, 0, 0)
         n += 2

@@ -48,8 +48,15 @@ def new_batch(
     seed_state(st, seed, np.asarray(game_indices, dtype=np.int64))
     st.strategy[:] = np.asarray(seats_strategy, dtype=np.int16)
     wk = allocate_workspace(
-        G, rules.players, params, n_blocks=n_blocks, log_events=log_events, max_events=max_events,
-        check_invariants=check_invariants, tape_capacity=tape_capacity, dice_capacity=dice_capacity,
+        G,
+        rules.players,
+        params,
+        n_blocks=n_blocks,
+        log_events=log_events,
+        max_events=max_events,
+        check_invariants=check_invariants,
+        tape_capacity=tape_capacity,
+        dice_capacity=dice_capacity,
     )
     return Batch(rules, st, wk)
 

@@ -41,8 +41,20 @@ AGGRESS = 13
 N_KINDS = 14
 
 KIND_NAMES: tuple[str, ...] = (
-    "place_setup", "move", "direction", "second_move", "carry", "cling", "eat", "attack",
-    "respond", "pay", "buy", "place_free", "divide", "aggress",
+    "place_setup",
+    "move",
+    "direction",
+    "second_move",
+    "carry",
+    "cling",
+    "eat",
+    "attack",
+    "respond",
+    "pay",
+    "buy",
+    "place_free",
+    "divide",
+    "aggress",
 )
 
 # Integers of an option row that identify it (the rest are zero).
@@ -59,7 +71,11 @@ RESP_DEFENSE = 2
 RESP_ESCAPE_DEFENSE = 3
 RESP_DEFENSE_ESCAPE = 4
 RESPONSE_NAMES: tuple[tuple[str, ...], ...] = (
-    (), ("escape",), ("defense",), ("escape", "defense"), ("defense", "escape"),
+    (),
+    ("escape",),
+    ("defense",),
+    ("escape", "defense"),
+    ("defense", "escape"),
 )
 
 EAT_VICTIM_SLOT = 6  # column of the parasitized player in an EAT option
@@ -81,12 +97,36 @@ CK_DIVIDE = 12
 CK_AGGRESS = 13
 
 CHOICE_KEYS: tuple[str, ...] = (
-    "place", "move", "direction", "second_move", "carry", "cling", "eat", "attack", "respond",
-    "pay", "buy", "buy", "divide", "aggress",
+    "place",
+    "move",
+    "direction",
+    "second_move",
+    "carry",
+    "cling",
+    "eat",
+    "attack",
+    "respond",
+    "pay",
+    "buy",
+    "buy",
+    "divide",
+    "aggress",
 )
 
 # The choice key each decision kind accepts (DIVIDE also accepts CK_DIVIDE, BUY also CK_BUY_END).
 KIND_CHOICE_KEY: tuple[int, ...] = (
-    CK_PLACE, CK_MOVE, CK_DIRECTION, CK_SECOND_MOVE, CK_CARRY, CK_CLING, CK_EAT, CK_ATTACK,
-    CK_RESPOND, CK_PAY, CK_BUY, CK_PLACE, CK_PLACE, CK_AGGRESS,
+    CK_PLACE,
+    CK_MOVE,
+    CK_DIRECTION,
+    CK_SECOND_MOVE,
+    CK_CARRY,
+    CK_CLING,
+    CK_EAT,
+    CK_ATTACK,
+    CK_RESPOND,
+    CK_PAY,
+    CK_BUY,
+    CK_PLACE,
+    CK_PLACE,
+    CK_AGGRESS,
 )

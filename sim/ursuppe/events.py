@@ -60,11 +60,28 @@ EVENT_FIELDS: dict[int, tuple[str, ...]] = {
 }
 
 EVENT_NAMES: dict[int, str] = {
-    EV_SEATING: "seating", EV_CARD: "card", EV_PLACE: "place", EV_DRIFT: "drift",
-    EV_ACTIVE: "active_move", EV_STAY: "stay", EV_CARRY: "carry", EV_CLING: "cling", EV_EAT: "eat",
-    EV_EXCRETE: "excrete", EV_STARVE: "starve", EV_ATTACK: "attack", EV_RESPOND: "respond",
-    EV_FIGHT: "fight", EV_ATTACK_RESULT: "attack_result", EV_DEATH: "death", EV_DP: "damage",
-    EV_DEFECT: "gene_defect", EV_BUY: "buy", EV_INCOME: "income", EV_SCORE: "score", EV_END: "end",
+    EV_SEATING: "seating",
+    EV_CARD: "card",
+    EV_PLACE: "place",
+    EV_DRIFT: "drift",
+    EV_ACTIVE: "active_move",
+    EV_STAY: "stay",
+    EV_CARRY: "carry",
+    EV_CLING: "cling",
+    EV_EAT: "eat",
+    EV_EXCRETE: "excrete",
+    EV_STARVE: "starve",
+    EV_ATTACK: "attack",
+    EV_RESPOND: "respond",
+    EV_FIGHT: "fight",
+    EV_ATTACK_RESULT: "attack_result",
+    EV_DEATH: "death",
+    EV_DP: "damage",
+    EV_DEFECT: "gene_defect",
+    EV_BUY: "buy",
+    EV_INCOME: "income",
+    EV_SCORE: "score",
+    EV_END: "end",
 }
 
 

@@ -10,8 +10,16 @@ from sim.ursuppe.rules import RuleBook
 from sim.ursuppe.trace import board_text, describe, events_as_dicts
 from strategies.params import Strategy, parameter_table
 
-PHASE_TITLES = ("Setup", "Phase 1: movement and feeding", "Phase 2: environment", "Phase 3: new genes",
-                "Phase 4: cell division", "Phase 5: deaths", "Phase 6: scoring", "End of round")
+PHASE_TITLES = (
+    "Setup",
+    "Phase 1: movement and feeding",
+    "Phase 2: environment",
+    "Phase 3: new genes",
+    "Phase 4: cell division",
+    "Phase 5: deaths",
+    "Phase 6: scoring",
+    "End of round",
+)
 
 
 @dataclass
@@ -26,8 +34,15 @@ class PlayedGame:
     rules_id: str
 
     def as_json(self) -> dict[str, Any]:
-        return {"players": self.players, "seed": self.seed, "rounds": self.rounds, "winner": self.winner,
-                "final_positions": self.final_positions, "events": self.events, "rules_id": self.rules_id}
+        return {
+            "players": self.players,
+            "seed": self.seed,
+            "rounds": self.rounds,
+            "winner": self.winner,
+            "final_positions": self.final_positions,
+            "events": self.events,
+            "rules_id": self.rules_id,
+        }
 
     def as_text(self) -> str:
         out: list[str] = []
@@ -51,12 +66,20 @@ class PlayedGame:
         return "\n".join(out)
 
 
-def play_game(rulebook: RuleBook, players: int, seed: int, strategies: list[Strategy],
-              check_invariants: bool = True) -> PlayedGame:
+def play_game(
+    rulebook: RuleBook, players: int, seed: int, strategies: list[Strategy], check_invariants: bool = True
+) -> PlayedGame:
     """Play game 0 of ``seed`` with random seating, keeping the log and a board per round."""
     rules = rulebook.for_players(players)
-    b = batch_mod.new_batch(rules, parameter_table(strategies), np.arange(players), seed, np.array([0]),
-                            log_events=True, check_invariants=check_invariants)
+    b = batch_mod.new_batch(
+        rules,
+        parameter_table(strategies),
+        np.arange(players),
+        seed,
+        np.array([0]),
+        log_events=True,
+        check_invariants=check_invariants,
+    )
     batch_mod.setup(b)
     boards = [board_text(b.state, 0, rules)]
     while not b.state.finished[0] and b.workspace.error[0, 0] == 0:
@@ -70,5 +93,13 @@ def play_game(rulebook: RuleBook, players: int, seed: int, strategies: list[Stra
         raise batch_mod.GameError(f"game stopped with engine error {err[1].tolist()}")
     st, wk = b.state, b.workspace
     events = events_as_dicts(wk.events[0, : wk.n_events[0]], players)
-    return PlayedGame(players, seed, events, boards, int(st.round[0]), int(st.winner[0]),
-                      [int(x) for x in st.score[0]], rulebook.rules_id)
+    return PlayedGame(
+        players,
+        seed,
+        events,
+        boards,
+        int(st.round[0]),
+        int(st.winner[0]),
+        [int(x) for x in st.score[0]],
+        rulebook.rules_id,
+    )

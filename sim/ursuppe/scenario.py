@@ -98,7 +98,9 @@ def _card(label: str, key: str, value: Any) -> tuple[int, int]:
     ozone = _int(label, f"{key}.ozone", value["ozone"], 0, 32767)
     drift = value["drift"]
     if drift not in ("N", "E", "S", "W", "none"):
-        raise _err(label, f"{key}.drift", f'expected one of "N", "E", "S", "W", "none", got {json.dumps(drift)}')
+        raise _err(
+            label, f"{key}.drift", f'expected one of "N", "E", "S", "W", "none", got {json.dumps(drift)}'
+        )
     return ozone, DIRECTION_CODE[drift]
 
 
@@ -108,7 +110,9 @@ def _gene(label: str, key: str, name: Any) -> int:
     try:
         return gene_index(name)
     except KeyError:
-        raise _err(label, key, f"unknown gene {json.dumps(name)} (expected one of: {', '.join(GENE_NAMES)})") from None
+        raise _err(
+            label, key, f"unknown gene {json.dumps(name)} (expected one of: {', '.join(GENE_NAMES)})"
+        ) from None
 
 
 def _cubes(label: str, key: str, value: Any, players: int, high: int = 15) -> list[int]:
@@ -125,7 +129,11 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
     kinds = [c for c in choice if c in set(CHOICE_KEYS)]
     extra = set(choice) - set(kinds) - ({"parasite"} if "eat" in choice else set())
     if len(kinds) != 1 or extra:
-        raise _err(label, key, f"expected exactly one of {', '.join(sorted(set(CHOICE_KEYS)))}; got {json.dumps(choice)}")
+        raise _err(
+            label,
+            key,
+            f"expected exactly one of {', '.join(sorted(set(CHOICE_KEYS)))}; got {json.dumps(choice)}",
+        )
     kind = kinds[0]
     v = choice[kind]
     row = [0] * OPTION_WIDTH
@@ -136,7 +144,9 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         return [(CK_MOVE, row)]
     if kind == "direction":
         if v not in ("N", "E", "S", "W", "stay"):
-            raise _err(label, f"{key}.direction", f'expected "N", "E", "S", "W" or "stay", got {json.dumps(v)}')
+            raise _err(
+                label, f"{key}.direction", f'expected "N", "E", "S", "W" or "stay", got {json.dumps(v)}'
+            )
         row[0] = DIRECTION_CODE[v]
         return [(CK_DIRECTION, row)]
     if kind in ("second_move", "cling"):
@@ -150,7 +160,9 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
     if kind == "eat":
         row[:players] = _cubes(label, f"{key}.eat", v, players)
         victim = choice.get("parasite")
-        row[EAT_VICTIM_SLOT] = -1 if victim is None else _int(label, f"{key}.parasite", victim, 0, players - 1)
+        row[EAT_VICTIM_SLOT] = (
+            -1 if victim is None else _int(label, f"{key}.parasite", victim, 0, players - 1)
+        )
         return [(CK_EAT, row)]
     if kind == "attack":
         if v is None:
@@ -159,13 +171,19 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
             row[0] = _int(label, f"{key}.attack.player", v["player"], 0, players - 1)
             row[1] = _int(label, f"{key}.attack.number", v["number"], 1, 7)
         else:
-            raise _err(label, f"{key}.attack", f'expected null or {{"player": p, "number": n}}, got {json.dumps(v)}')
+            raise _err(
+                label, f"{key}.attack", f'expected null or {{"player": p, "number": n}}, got {json.dumps(v)}'
+            )
         return [(CK_ATTACK, row)]
     if kind == "respond":
         answers = tuple(v) if isinstance(v, list) else None
         if answers not in RESPONSE_NAMES:
-            raise _err(label, f"{key}.respond", '"expected [], ["escape"], ["defense"], ["escape", "defense"] '
-                       f'or ["defense", "escape"], got {json.dumps(v)}')
+            raise _err(
+                label,
+                f"{key}.respond",
+                '"expected [], ["escape"], ["defense"], ["escape", "defense"] '
+                f'or ["defense", "escape"], got {json.dumps(v)}',
+            )
         row[0] = RESPONSE_NAMES.index(answers)
         return [(CK_RESPOND, row)]
     if kind == "pay":
@@ -215,8 +233,11 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         row[1] = _int(label, f"{key}.aggress.player", v["player"], 0, players - 1)
         row[2] = _int(label, f"{key}.aggress.target", v["target"], 1, 7)
     else:
-        raise _err(label, f"{key}.aggress",
-                   f'expected null or {{"number": n, "player": p, "target": n}}, got {json.dumps(v)}')
+        raise _err(
+            label,
+            f"{key}.aggress",
+            f'expected null or {{"number": n, "player": p, "target": n}}, got {json.dumps(v)}',
+        )
     return [(CK_AGGRESS, row)]
 
 
@@ -233,7 +254,9 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise ScenarioError(f"{label}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+            raise ScenarioError(
+                f"{label}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})"
+            ) from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{label}: expected a JSON object at the top level")
 
@@ -254,7 +277,9 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
 
     # Environment: the current card, then the remaining deck (default: the rest of the rules' deck).
     default_cards = [(int(o), int(d)) for o, d in zip(rules.deck_ozone, rules.deck_drift, strict=True)]
-    current = _card(label, "current_card", data["current_card"]) if "current_card" in data else default_cards[0]
+    current = (
+        _card(label, "current_card", data["current_card"]) if "current_card" in data else default_cards[0]
+    )
     if "deck" in data:
         if not isinstance(data["deck"], list):
             raise _err(label, "deck", f"expected a list of cards, got {json.dumps(data['deck'])}")
@@ -271,7 +296,9 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
     food = np.full((S, P), rules.cubes_per_space, dtype=np.int64)
     food_in = data.get("food", {})
     if not isinstance(food_in, dict):
-        raise _err(label, "food", f'expected an object {{"space": [cubes per colour]}}, got {json.dumps(food_in)}')
+        raise _err(
+            label, "food", f'expected an object {{"space": [cubes per colour]}}, got {json.dumps(food_in)}'
+        )
     for key, value in food_in.items():
         if not key.isdigit() or not 0 <= int(key) < S:
             raise _err(label, f"food.{key}", f"expected a space index 0..{S - 1}")
@@ -279,8 +306,12 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
     on_board = food.sum(axis=0)
     for c in range(P):
         if on_board[c] > rules.cubes_per_colour:
-            raise _err(label, "food", f"{on_board[c]} cubes of colour {c} on the board, more than the "
-                       f"{rules.cubes_per_colour} there are (I1)")
+            raise _err(
+                label,
+                "food",
+                f"{on_board[c]} cubes of colour {c} on the board, more than the "
+                f"{rules.cubes_per_colour} there are (I1)",
+            )
     if "supply" in data:
         raw = data["supply"]
         if not isinstance(raw, list) or len(raw) != P:
@@ -288,8 +319,12 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         supply = [_int(label, f"supply[{i}]", v, 0) for i, v in enumerate(raw)]
         for c in range(P):
             if on_board[c] + supply[c] != rules.cubes_per_colour:
-                raise _err(label, f"supply[{c}]", f"board ({on_board[c]}) + supply ({supply[c]}) must be "
-                           f"{rules.cubes_per_colour} for colour {c} (I1)")
+                raise _err(
+                    label,
+                    f"supply[{c}]",
+                    f"board ({on_board[c]}) + supply ({supply[c]}) must be "
+                    f"{rules.cubes_per_colour} for colour {c} (I1)",
+                )
     else:
         supply = [int(rules.cubes_per_colour - on_board[c]) for c in range(P)]
 
@@ -325,9 +360,16 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         raise _err(label, "run", f"expected one of {', '.join(RUNS)}, got {json.dumps(run)}")
 
     b = batch_mod.new_batch(
-        rules, parameter_table(strategies), np.arange(P), seed, np.array([0]),
-        check_invariants=check_invariants, log_events=True, n_cards=len(cards),
-        tape_capacity=len(tape), dice_capacity=len(dice) if dice is not None else 0,
+        rules,
+        parameter_table(strategies),
+        np.arange(P),
+        seed,
+        np.array([0]),
+        check_invariants=check_invariants,
+        log_events=True,
+        n_cards=len(cards),
+        tape_capacity=len(tape),
+        dice_capacity=len(dice) if dice is not None else 0,
     )
     st, wk = b.state, b.workspace
     st.round[0] = rnd
@@ -352,17 +394,23 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
             raise _err(label, key, "expected an object with score, bp, genes, amoebas")
         unknown = set(entry) - {"score", "bp", "genes", "amoebas"}
         if unknown:
-            raise _err(label, f"{key}.{sorted(unknown)[0]}", "unknown key (expected score, bp, genes, amoebas)")
+            raise _err(
+                label, f"{key}.{sorted(unknown)[0]}", "unknown key (expected score, bp, genes, amoebas)"
+            )
         score = _int(label, f"{key}.score", entry.get("score", p + 1), 0, 32767)
         if score in scores:
-            raise _err(label, f"{key}.score", f"{score} is another player's position too; positions are distinct (I6)")
+            raise _err(
+                label,
+                f"{key}.score",
+                f"{score} is another player's position too; positions are distinct (I6)",
+            )
         scores.append(score)
         st.score[0, p] = score
         st.seat[0, p] = p + 1
         st.bp[0, p] = _int(label, f"{key}.bp", entry.get("bp", rules.start_bp), 0, 2**31 - 1)
         genes = entry.get("genes", [])
         if not isinstance(genes, list):
-            raise _err(label, f"{key}.genes", "expected a list of gene names or {\"name\", \"since_round\"}")
+            raise _err(label, f"{key}.genes", 'expected a list of gene names or {"name", "since_round"}')
         for i, item in enumerate(genes):
             gk = f"{key}.genes[{i}]"
             if isinstance(item, dict):
@@ -381,14 +429,22 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         for gid in range(N_GENES):
             lower = [x for x in rules.gene_lower[gid] if x >= 0]
             if st.genes[0, p, gid] and len(lower) == 1 and st.genes[0, p, lower[0]]:
-                raise _err(label, f"{key}.genes", f"{GENE_NAMES[gid]} with {GENE_NAMES[lower[0]]}: an advanced "
-                           "gene replaces its lower gene (G3, I5)")
+                raise _err(
+                    label,
+                    f"{key}.genes",
+                    f"{GENE_NAMES[gid]} with {GENE_NAMES[lower[0]]}: an advanced "
+                    "gene replaces its lower gene (G3, I5)",
+                )
         amoebas = entry.get("amoebas", [])
         if not isinstance(amoebas, list) or len(amoebas) > A:
             raise _err(label, f"{key}.amoebas", f"expected a list of at most {A} amoebas")
         for i, am in enumerate(amoebas):
             ak = f"{key}.amoebas[{i}]"
-            if not isinstance(am, dict) or set(am) - {"number", "space", "dp"} or not {"number", "space"} <= set(am):
+            if (
+                not isinstance(am, dict)
+                or set(am) - {"number", "space", "dp"}
+                or not {"number", "space"} <= set(am)
+            ):
                 raise _err(label, ak, 'expected {"number": n, "space": s, "dp": d}')
             n = _int(label, f"{ak}.number", am["number"], 1, A)
             if st.space[0, p, n - 1] >= 0:
@@ -397,8 +453,12 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
             st.dp[0, p, n - 1] = _int(label, f"{ak}.dp", am.get("dp", 0), 0, 127)
     for gid in range(N_GENES):
         if held_total[gid] > copies[gid]:
-            raise _err(label, "state", f"{held_total[gid]} players hold {GENE_NAMES[gid]}, but the {P}-player "
-                       f"game has {copies[gid]} cop{'y' if copies[gid] == 1 else 'ies'} (I4)")
+            raise _err(
+                label,
+                "state",
+                f"{held_total[gid]} players hold {GENE_NAMES[gid]}, but the {P}-player "
+                f"game has {copies[gid]} cop{'y' if copies[gid] == 1 else 'ies'} (I4)",
+            )
     st.pool[0] = copies - held_total
     wk.score_seen[0, :] = st.score[0]
 
@@ -432,15 +492,20 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
     if name == "respond":
         return {"respond": list(RESPONSE_NAMES[row[0]])}
     if name == "pay":
-        return {"pay": {"genes": [GENE_NAMES[i] for i in range(N_GENES) if row[0] >> i & 1], "bp": int(row[1])}}
+        return {
+            "pay": {"genes": [GENE_NAMES[i] for i in range(N_GENES) if row[0] >> i & 1], "bp": int(row[1])}
+        }
     if name == "buy":
         if row[0] < 0:
             return {"buy": []}
         gene = GENE_NAMES[row[0]] + (f":{GENE_NAMES[row[1]]}" if row[1] >= 0 else "")
         return {"buy": [gene]}
     if name == "aggress":
-        return {"aggress": None if row[0] < 0 else {"number": int(row[0]), "player": int(row[1]),
-                                                    "target": int(row[2])}}
+        return {
+            "aggress": None
+            if row[0] < 0
+            else {"number": int(row[0]), "player": int(row[1]), "target": int(row[2])}
+        }
     if row[0] < 0:
         return {"divide": "stop"}
     return {key: {"space": int(row[0]), "number": int(row[1])}}
@@ -456,12 +521,18 @@ def _raise_engine_error(sc: Scenario) -> None:
         legal = [_option_as_choice(b, wk.error_options[0, i], P) for i in range(int(wk.n_error_options[0]))]
         shown = json.dumps(sc.choices[k])
         if code == ERR_WRONG_CHOICE_KIND:
-            raise ScenarioError(f"{sc.source}: choices[{k}]: {shown} is not a {CHOICE_KEYS[KIND_CHOICE_KEY[b]]!r} "
-                                f"choice, which player {c}'s decision ({kind}) needs here; legal: {json.dumps(legal)}")
-        raise ScenarioError(f"{sc.source}: choices[{k}]: {shown} is not legal for player {c}'s decision "
-                            f"({kind}) here; legal: {json.dumps(legal)}")
+            raise ScenarioError(
+                f"{sc.source}: choices[{k}]: {shown} is not a {CHOICE_KEYS[KIND_CHOICE_KEY[b]]!r} "
+                f"choice, which player {c}'s decision ({kind}) needs here; legal: {json.dumps(legal)}"
+            )
+        raise ScenarioError(
+            f"{sc.source}: choices[{k}]: {shown} is not legal for player {c}'s decision "
+            f"({kind}) here; legal: {json.dumps(legal)}"
+        )
     if code == ERR_MISSING_DIE:
-        raise ScenarioError(f"{sc.source}: dice: ran out: roll {a + 1} was needed but only {a} dice are given")
+        raise ScenarioError(
+            f"{sc.source}: dice: ran out: roll {a + 1} was needed but only {a} dice are given"
+        )
     if code == ERR_INVARIANT:
         raise ScenarioError(f"{sc.source}: invariant I{a} failed after phase {b} (detail {c})")
     if code == ERR_TOO_MANY_OPTIONS:
@@ -504,15 +575,26 @@ def position_document(sc: Scenario) -> dict[str, Any]:
     n = int(st.n_cards[0])
 
     def card(i: int) -> dict[str, Any]:
-        return {"ozone": int(st.card_ozone[0, i]), "drift": DIRECTION_NAMES[st.card_drift[0, i]].replace("stay", "none")}
+        return {
+            "ozone": int(st.card_ozone[0, i]),
+            "drift": DIRECTION_NAMES[st.card_drift[0, i]].replace("stay", "none"),
+        }
 
     state = []
     for p in range(P):
-        genes = [{"name": GENE_NAMES[i], "since_round": int(st.gene_since[0, p, i])}
-                 for i in range(N_GENES) if st.genes[0, p, i]]
-        amoebas = [{"number": a + 1, "space": int(st.space[0, p, a]), "dp": int(st.dp[0, p, a])}
-                   for a in range(rules.amoebas_per_player) if st.space[0, p, a] >= 0]
-        state.append({"score": int(st.score[0, p]), "bp": int(st.bp[0, p]), "genes": genes, "amoebas": amoebas})
+        genes = [
+            {"name": GENE_NAMES[i], "since_round": int(st.gene_since[0, p, i])}
+            for i in range(N_GENES)
+            if st.genes[0, p, i]
+        ]
+        amoebas = [
+            {"number": a + 1, "space": int(st.space[0, p, a]), "dp": int(st.dp[0, p, a])}
+            for a in range(rules.amoebas_per_player)
+            if st.space[0, p, a] >= 0
+        ]
+        state.append(
+            {"score": int(st.score[0, p]), "bp": int(st.bp[0, p]), "genes": genes, "amoebas": amoebas}
+        )
     used = int(wk.tape_pos[0])
     first_unused = sc.tape_origin[used] if used < len(sc.tape_origin) else len(sc.choices)
     if used > 0 and used < len(sc.tape_origin) and sc.tape_origin[used] == sc.tape_origin[used - 1]:

@@ -193,8 +193,9 @@ def allocate_workspace(
         events=np.zeros((G, max_events if log_events else 1, EVENT_WIDTH), np.int32),
         n_events=np.zeros(G, np.int32),
         error=np.zeros((G, 4), np.int32),
-        error_options=np.zeros((G if keep_detail else 1, MAX_OPTIONS if keep_detail else 1, OPTION_WIDTH),
-                               np.int32),
+        error_options=np.zeros(
+            (G if keep_detail else 1, MAX_OPTIONS if keep_detail else 1, OPTION_WIDTH), np.int32
+        ),
         n_error_options=np.zeros(G, np.int32),
         score_seen=np.zeros((G if check_invariants else 1, players), np.int16),
         log_events=log_events,
@@ -210,11 +211,13 @@ def _register_kernel_types() -> None:
     from sim.ursuppe.rules import load_rules
 
     rules = load_rules().for_players(4)
-    register_argument_types({
-        "st": typeof(allocate_state(1, rules)),
-        "ru": typeof(rules),
-        "wk": typeof(allocate_workspace(1, 4, np.zeros((1, 1)))),
-    })
+    register_argument_types(
+        {
+            "st": typeof(allocate_state(1, rules)),
+            "ru": typeof(rules),
+            "wk": typeof(allocate_workspace(1, 4, np.zeros((1, 1)))),
+        }
+    )
 
 
 if not PLAIN_PYTHON:

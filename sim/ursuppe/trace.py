@@ -16,6 +16,7 @@ MOVE_HOW = ("move", "second_move", "escape")
 DEATH_HOW = ("natural", "violent", "aggression")
 DP_REASON = ("armor", "lost_defense")
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "black")
+COLOUR_LETTERS = "RBGYWK"
 
 
 def _unpack(packed: int, players: int) -> list[int]:
@@ -42,7 +43,11 @@ def _convert(etype: str, name: str, value: int, players: int) -> Any:
         table = {"place": PLACE_HOW, "active_move": MOVE_HOW, "death": DEATH_HOW}[etype]
         return table[value]
     if name == "reason":
-        return DP_REASON[value] if etype == "damage" else ("finish_zone" if value == END_FINISH_ZONE else "last_card")
+        return (
+            DP_REASON[value]
+            if etype == "damage"
+            else ("finish_zone" if value == END_FINISH_ZONE else "last_card")
+        )
     if name in ("defender_wins", "persistence", "retry"):
         return bool(value)
     return value
@@ -85,18 +90,23 @@ def describe(e: dict[str, Any]) -> str:
         cost = f" for {e['cost']} BP" if e["cost"] else ""
         return f"{w} placed on space {e['space']} ({e['how']}{cost}, {e['dp']} DP)"
     if t == "drift":
+        if e["from"] == e["to"]:
+            return f"{w} drifts {e['direction']}: stays on {e['from']}"
         return f"{w} drifts {e['direction']}: {e['from']} -> {e['to']}"
     if t == "active_move":
         dice = [d for d in (e["die1"], e["die2"]) if d is not None]
         rolled = f"rolled {'/'.join(map(str, dice))}, " if dice else ""
-        return (f"{w} {e['how'].replace('_', ' ')} ({rolled}{e['direction']}, {e['cost']} BP): "
-                f"{e['from']} -> {e['to']}")
+        return (
+            f"{w} {e['how'].replace('_', ' ')} ({rolled}{e['direction']}, {e['cost']} BP): "
+            f"{e['from']} -> {e['to']}"
+        )
     if t == "stay":
         return f"{w} stays on {e['space']} (Holding)"
     if t == "carry":
         return f"{w} carries {e['cubes']} from {e['from']} to {e['to']} (Tentacle)"
     if t == "cling":
-        return f"{w} clings to P{e['leader_player']} amoeba {e['leader_amoeba']}: {e['from']} -> {e['to']} (Holding)"
+        leader = f"P{e['leader_player']} amoeba {e['leader_amoeba']}"
+        return f"{w} clings to {leader}: {e['from']} -> {e['to']} (Holding)"
     if t == "eat":
         par = f", P{e['parasite_victim']} pays 1 BP (Parasitism)" if e["parasite_victim"] is not None else ""
         return f"{w} eats {e['cubes']} on {e['space']}{par}"
@@ -121,15 +131,18 @@ def describe(e: dict[str, Any]) -> str:
         return f"{w} takes damage: now {e['dp']} DP ({e['reason'].replace('_', ' ')})"
     if t == "gene_defect":
         paid = ", ".join(e["genes_mask"] + ([f"{e['bp']} BP"] if e["bp"] else []))
-        return f"{w} gene defect: MP {e['mutation_points']} > ozone {e['ozone']}: pays {e['deficit']} with {paid}"
+        why = f"MP {e['mutation_points']} > ozone {e['ozone']}"
+        return f"{w} gene defect: {why}: pays {e['deficit']} with {paid}"
     if t == "buy":
         gave = f", gives up {e['gave_up']}" if e["gave_up"] else ""
         return f"{w} buys {e['gene']} for {e['price']} BP{gave}"
     if t == "income":
         return f"{w} receives {e['bp']} BP"
     if t == "score":
-        return (f"{w} scores {e['advance']} ({e['amoebas']} amoebas, {e['cards']} cards): "
-                f"{e['from']} -> {e['to']}")
+        return (
+            f"{w} scores {e['advance']} ({e['amoebas']} amoebas, {e['cards']} cards): "
+            f"{e['from']} -> {e['to']}"
+        )
     if t == "end":
         return f"game over ({e['reason'].replace('_', ' ')}): P{e['winner']} wins"
     return str(e)
@@ -139,12 +152,32 @@ def board_text(state, g: int, rules) -> str:
     """The board (amoebas and food per space), then BP, score, genes and DP per player."""
     P = rules.players
     grid: dict[tuple[int, int], int] = {}
-    coords = [(1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (0, 2), (1, 2), (3, 2), (4, 2),
-              (0, 3), (1, 3), (2, 3), (3, 3), (4, 3), (0, 4), (1, 4), (2, 4), (3, 4)]
+    coords = [
+        (1, 0),
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (4, 1),
+        (0, 2),
+        (1, 2),
+        (3, 2),
+        (4, 2),
+        (0, 3),
+        (1, 3),
+        (2, 3),
+        (3, 3),
+        (4, 3),
+        (0, 4),
+        (1, 4),
+        (2, 4),
+        (3, 4),
+    ]
     for s, (x, y) in enumerate(coords[: rules.n_spaces]):
         grid[(x, y)] = s
-    width = 4 + 3 * P
-    lines = []
+    width = 15
+    letters = "/".join(COLOUR_LETTERS[:P])
+    lines = [f"board: [space] amoebas (colour letter + number); below: food cubes {letters}"]
     for y in range(5):
         cells = []
         cells2 = []
@@ -155,17 +188,26 @@ def board_text(state, g: int, rules) -> str:
                 cells.append(label.center(width))
                 cells2.append("".center(width))
                 continue
-            who = "".join(f"{p}{a + 1}" for p in range(P) for a in range(rules.amoebas_per_player)
-                          if state.space[g, p, a] == s)
+            who = " ".join(
+                f"{COLOUR_LETTERS[p]}{a + 1}"
+                for p in range(P)
+                for a in range(rules.amoebas_per_player)
+                if state.space[g, p, a] == s
+            )
             cells.append(f"[{s:2}] {who}".ljust(width)[:width])
             cells2.append(" " + "/".join(str(int(state.food[g, s, c])) for c in range(P)).ljust(width - 1))
         lines.append(" ".join(cells).rstrip())
         lines.append(" ".join(cells2).rstrip())
-    lines.append("supply: " + "/".join(str(int(x)) for x in state.supply[g]))
+    lines.append(f"supply {letters}: " + "/".join(str(int(x)) for x in state.supply[g]))
     for p in range(P):
         genes = ", ".join(GENE_NAMES[i] for i in range(N_GENES) if state.genes[g, p, i])
-        dps = " ".join(f"{a + 1}:{int(state.dp[g, p, a])}DP" for a in range(rules.amoebas_per_player)
-                       if state.space[g, p, a] >= 0 and state.dp[g, p, a] > 0)
-        lines.append(f"P{p} ({COLOUR_NAMES[p]}): score {int(state.score[g, p]):2}  BP {int(state.bp[g, p]):2}  "
-                     f"genes [{genes}]" + (f"  damaged {dps}" if dps else ""))
+        dps = " ".join(
+            f"{a + 1}:{int(state.dp[g, p, a])}DP"
+            for a in range(rules.amoebas_per_player)
+            if state.space[g, p, a] >= 0 and state.dp[g, p, a] > 0
+        )
+        lines.append(
+            f"P{p} {COLOUR_LETTERS[p]} ({COLOUR_NAMES[p]}): score {int(state.score[g, p]):2}  "
+            f"BP {int(state.bp[g, p]):2}  genes [{genes}]" + (f"  damaged {dps}" if dps else "")
+        )
     return "\n".join(lines)

@@ -74,8 +74,22 @@ def phase2(st, ru, wk, g, b):
         if st.deck_pos[g] + 1 < st.n_cards[g]:
             st.deck_pos[g] += 1
             i = st.deck_pos[g]
-            log(st, wk, g, EV_CARD, PHASE, -1, -1, st.card_index[g, i], st.card_ozone[g, i],
-                st.card_drift[g, i], i, 0, 0, 0)
+            log(
+                st,
+                wk,
+                g,
+                EV_CARD,
+                PHASE,
+                -1,
+                -1,
+                st.card_index[g, i],
+                st.card_ozone[g, i],
+                st.card_drift[g, i],
+                i,
+                0,
+                0,
+                0,
+            )
     if st.round[g] < 2:
         return
     P = st.seat.shape[1]

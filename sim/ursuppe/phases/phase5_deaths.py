@@ -1,7 +1,14 @@
 """Phase 5 - deaths (X1) and Aggression's attacks (X2, B1-B4), in descending order."""
 
 from sim.jit import kernel
-from sim.ursuppe.attacks import ATTACK_DEFENDED, ATTACK_ESCAPED, ATTACK_SUCCESS, kill, resolve_attack, retry_target
+from sim.ursuppe.attacks import (
+    ATTACK_DEFENDED,
+    ATTACK_ESCAPED,
+    ATTACK_SUCCESS,
+    kill,
+    resolve_attack,
+    retry_target,
+)
 from sim.ursuppe.decision_kinds import AGGRESS
 from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, log

@@ -35,5 +35,19 @@ def phase6(st, ru, wk, g, b):
             if not occupied:
                 left -= 1
         st.score[g, p] = pos
-        log(st, wk, g, EV_SCORE, PHASE, p, -1, start, pos, steps, amoebas_on_board(st, g, p),
-            weighted_cards(st, ru, g, p), 0, 0)
+        log(
+            st,
+            wk,
+            g,
+            EV_SCORE,
+            PHASE,
+            p,
+            -1,
+            start,
+            pos,
+            steps,
+            amoebas_on_board(st, g, p),
+            weighted_cards(st, ru, g, p),
+            0,
+            0,
+        )

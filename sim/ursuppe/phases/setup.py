@@ -97,8 +97,22 @@ def setup_position(st, ru, wk, g, seating):
     st.winner[g] = -1
     for p in range(P):
         log(st, wk, g, EV_SEATING, PHASE_SETUP, p, -1, st.seat[g, p], 0, 0, 0, 0, 0, 0)
-    log(st, wk, g, EV_CARD, PHASE_SETUP, -1, -1, st.card_index[g, 0], st.card_ozone[g, 0],
-        st.card_drift[g, 0], 0, 0, 0, 0)
+    log(
+        st,
+        wk,
+        g,
+        EV_CARD,
+        PHASE_SETUP,
+        -1,
+        -1,
+        st.card_index[g, 0],
+        st.card_ozone[g, 0],
+        st.card_drift[g, 0],
+        0,
+        0,
+        0,
+        0,
+    )
 
 
 @kernel

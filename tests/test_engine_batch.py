@@ -1,0 +1,124 @@
+"""Batch-level rules tests (setup S1-S5, deck V1-V4, flags) and determinism.
+
+Rules that concern a whole fresh game are checked on batches of games rather than scenario
+files; the test names cite the rule ids.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from sim.ursuppe import batch as B
+from sim.ursuppe.genes import GENE_INDEX
+from sim.ursuppe.rules import load_rules
+from sim.ursuppe.state import END_FINISH_ZONE, END_LAST_CARD
+from tests.conftest import outcome_digest
+
+
+def _play(
+    rulebook,
+    params,
+    players,
+    games=200,
+    seed=11,
+    seats=None,
+    threads=1,
+    n_blocks=64,
+    seating="random",
+    indices=None,
+    check=True,
+):
+    ru = rulebook.for_players(players)
+    seats = np.zeros(players, np.int16) if seats is None else np.asarray(seats)
+    idx = np.arange(games) if indices is None else np.asarray(indices)
+    b = B.new_batch(ru, params, seats, seed, idx, check_invariants=check, n_blocks=n_blocks)
+    B.play(b, seating=seating, threads=threads)
+    assert B.first_error(b) is None, B.first_error(b)
+    return b
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_S1_S2_S3_S4_S5_setup_position(rulebook, params, players):
+    """S1: 4 BP, 7 amoebas in supply, markers on 1..P; S2: 2 cubes of every colour per space;
+    S3: the gene pool for the player count; S4/V2: a shuffled deck; S5: seating a permutation;
+    S6 placements follow (two amoebas each, on distinct spaces: I8)."""
+    ru = rulebook.for_players(players)
+    b = B.new_batch(ru, params, np.zeros(players), 5, np.arange(300), check_invariants=True)
+    B.setup(b)
+    st = b.state
+    assert B.first_error(b) is None
+    assert (st.bp == 4).all()
+    for g in range(300):
+        assert sorted(st.seat[g]) == list(range(1, players + 1))
+        assert np.array_equal(st.score[g], st.seat[g])
+        assert sorted(st.card_index[g]) == list(range(11))
+    assert ((st.space >= 0).sum(axis=2) == 2).all()
+    assert (st.food == 2).all()  # the S6 placements do not move food
+    assert (st.food.sum(axis=1) == 38).all() and (st.supply == 55 - 38).all()
+    assert (st.pool.astype(int).sum(axis=1) == (20 if players == 3 else 30)).all()
+    assert st.pool[0, GENE_INDEX["Frugality"]] == (0 if players == 3 else 1)
+    # S5: random seating puts every player on every start space about equally often.
+    first = np.bincount(st.seat[:, 0], minlength=players + 1)[1:]
+    assert first.min() > 300 / players * 0.6
+    # V2: different games get different deck orders.
+    assert len({tuple(r) for r in st.card_index}) > 250
+
+
+def test_S5_rotate_seating_covers_every_permutation_equally(rulebook, params):
+    ru = rulebook.for_players(3)
+    b = B.new_batch(ru, params, np.zeros(3), 5, np.arange(60))
+    B.setup(b, seating="rotate")
+    perms = [tuple(r) for r in b.state.seat]
+    counts = {p: perms.count(p) for p in itertools.permutations([1, 2, 3])}
+    assert set(counts.values()) == {10}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_V4_W1_games_end_by_finish_zone_or_after_round_10(rulebook, params, players):
+    b = _play(rulebook, params, players, seats=[1] * players)
+    st = b.state
+    assert st.finished.all()
+    assert (st.round <= 10).all()
+    last = st.end_reason == END_LAST_CARD
+    assert (st.round[last] == 10).all()
+    zone = st.end_reason == END_FINISH_ZONE
+    assert (st.score[zone].max(axis=1) >= 42).all()
+    assert np.array_equal(st.winner, st.score.argmax(axis=1))
+
+
+def test_V4_first_round_flip_false_allows_eleven_rounds(params):
+    book = load_rules(overrides={"flags": {"first_round_flip": False, "finish_zone_start": 500}})
+    b = _play(book, params, 4, games=20)
+    assert (b.state.round == 11).all() and (b.state.end_reason == END_LAST_CARD).all()
+
+
+def test_K1_finish_zone_flag_41(params):
+    book = load_rules(overrides={"finish_zone_start": 41})
+    b = _play(book, params, 4, seats=[1, 1, 1, 1])
+    zone = b.state.end_reason == END_FINISH_ZONE
+    assert zone.any() and (b.state.score[zone].max(axis=1) >= 41).all()
+    assert (b.state.score[zone].max(axis=1) == 41).any()
+
+
+def test_results_do_not_depend_on_threads_blocks_or_batching(rulebook, params):
+    """§0 determinism: same (rules, strategies, seating, seed, game index) -> same game."""
+    ref = outcome_digest(_play(rulebook, params, 4, games=300, seats=[0, 1, 0, 1]).state)
+    two = outcome_digest(
+        _play(rulebook, params, 4, games=300, seats=[0, 1, 0, 1], threads=2, n_blocks=7).state
+    )
+    part = outcome_digest(
+        _play(
+            rulebook, params, 4, games=100, seats=[0, 1, 0, 1], indices=np.arange(200, 300), n_blocks=3
+        ).state
+    )
+    assert np.array_equal(ref, two)
+    assert np.array_equal(ref[200:], part)
+    other_seed = outcome_digest(_play(rulebook, params, 4, games=300, seats=[0, 1, 0, 1], seed=12).state)
+    assert not np.array_equal(ref, other_seed)
+
+
+def test_greedy_beats_random(rulebook, params):
+    b = _play(rulebook, params, 4, games=400, seats=[0, 1, 0, 1], check=False)
+    wins = np.bincount(b.state.winner, minlength=4)
+    assert wins[1] + wins[3] > 0.7 * 400, wins

@@ -1,0 +1,46 @@
+"""Fuzzing (§11): thousands of games of the random strategy, 3 and 4 players, every rule flag on
+and off, with every invariant checked after every phase (and I7 after the natural deaths)."""
+
+import numpy as np
+import pytest
+
+from sim.ursuppe import batch as B
+from sim.ursuppe.rules import load_rules
+from sim.ursuppe.state import ERR_INVARIANT
+
+FLAG_SETS = {
+    "defaults": {},
+    "first_round_flip=false": {"first_round_flip": False},
+    "finish_zone_start=41": {"finish_zone_start": 41},
+    "substitution_3_1=false": {"substitution_3_1": False},
+    "defense_and_escape_same_attack=false": {"defense_and_escape_same_attack": False},
+    "holding_clings_to_own=true": {"holding_clings_to_own": True},
+    "all other readings": {
+        "first_round_flip": False,
+        "finish_zone_start": 41,
+        "substitution_3_1": False,
+        "defense_and_escape_same_attack": False,
+        "holding_clings_to_own": True,
+    },
+}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("flags", list(FLAG_SETS), ids=list(FLAG_SETS))
+def test_random_games_keep_every_invariant(params, players, flags):
+    book = load_rules(overrides={"flags": FLAG_SETS[flags]})
+    ru = book.for_players(players)
+    games = 400
+    b = B.new_batch(ru, params, np.zeros(players), 2024, np.arange(games), check_invariants=True)
+    B.play(b, threads=2)
+    err = B.first_error(b)
+    if err is not None and err[1][0] == ERR_INVARIANT:
+        pytest.fail(
+            f"game {err[0]}: invariant I{err[1][1]} failed after phase {err[1][2]} (detail {err[1][3]})"
+        )
+    assert err is None, err
+    st = b.state
+    assert st.finished.all()
+    # The random strategy reaches the gene economy: some genes are bought and some defects paid.
+    assert (st.genes_bought != 0).mean() > 0.5
+    assert st.defect_genes_lost.sum() + st.defect_bp_paid.sum() > 0
