@@ -13,16 +13,9 @@ State lives in two ``uint64`` arrays with leading axis = game: ``key[g, stream]`
 results depend on scheduling.
 """
 
-import warnings
-
 import numpy as np
 
 from sim.jit import PLAIN_PYTHON, kernel
-
-if PLAIN_PYTHON:
-    # The plain-Python path runs these kernels on numpy scalars, which warn on the uint64
-    # wrap-around that the construction relies on (numba wraps silently, as C does).
-    warnings.filterwarnings("ignore", message="overflow encountered", category=RuntimeWarning)
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -58,6 +51,29 @@ def next_u64(key, ctr, g, s):
     c = ctr[g, s]
     ctr[g, s] = c + _ONE
     return mix64(key[g, s] + c * GAMMA)
+
+
+if PLAIN_PYTHON:
+    # numpy's uint64 scalars warn on the wrap-around this construction relies on (numba wraps
+    # silently, as C does), so the plain-Python path does the same arithmetic on Python ints
+    # masked to 64 bits: the same numbers, which tests/test_plain_python.py confirms.
+    _MASK = (1 << 64) - 1
+
+    def mix64(x):  # noqa: F811
+        x = int(x)
+        x = ((x ^ (x >> 30)) * int(_M1)) & _MASK
+        x = ((x ^ (x >> 27)) * int(_M2)) & _MASK
+        return np.uint64(x ^ (x >> 31))
+
+    def stream_key(seed, game, stream):  # noqa: F811
+        k = mix64(int(seed) ^ 0x5D0E5D0E5D0E5D0E)
+        k = mix64((int(k) + int(game) * int(GAMMA)) & _MASK)
+        return mix64((int(k) + (int(stream) + 1) * int(_M2)) & _MASK)
+
+    def next_u64(key, ctr, g, s):  # noqa: F811
+        c = int(ctr[g, s])
+        ctr[g, s] = np.uint64((c + 1) & _MASK)
+        return mix64((int(key[g, s]) + c * int(GAMMA)) & _MASK)
 
 
 @kernel

@@ -2,22 +2,28 @@
 
 Kernels are compiled with ``nogil=True``, so plain Python threads run them in parallel. Each
 block is an independent unit of work with its own scratch row; which thread runs which block does
-not change any result. One thread runs the blocks in order, in the calling thread (the path the
-plain-Python baseline takes too).
+not change any result. Thread t takes blocks t, t + T, t + 2T, ... with its own kernel arguments
+from ``make_args(t)``: by-reference arguments carry a reference count that every kernel call
+touches, and one count shared by two cores would bounce between them on every call.
 """
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 
-def run_blocks(block_kernel: Callable[..., None], n_blocks: int, threads: int, *args) -> None:
-    """Call ``block_kernel(*args[:3], b, *args[3:])`` for every block b, on ``threads`` threads."""
-    head, tail = args[:3], args[3:]
-    if threads <= 1 or n_blocks <= 1:
-        for b in range(n_blocks):
-            block_kernel(*head, b, *tail)
+def run_blocks(block_kernel: Callable[..., None], n_blocks: int, threads: int,
+               make_args: Callable[[int], tuple], extra: tuple = ()) -> None:
+    """Call ``block_kernel(*make_args(t), b, *extra)`` for every block b, on ``threads`` threads."""
+    threads = max(1, min(threads, n_blocks))
+
+    def work(t: int) -> None:
+        args = make_args(t)
+        for b in range(t, n_blocks, threads):
+            block_kernel(*args, b, *extra)
+
+    if threads == 1:
+        work(0)
         return
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        futures = [pool.submit(block_kernel, *head, b, *tail) for b in range(n_blocks)]
-        for f in futures:
+        for f in [pool.submit(work, t) for t in range(threads)]:
             f.result()

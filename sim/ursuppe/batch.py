@@ -8,7 +8,7 @@ from sim.threads import run_blocks
 from sim.ursuppe.game import MODE_PHASE, MODE_PLAY, MODE_SETUP, run_block
 from sim.ursuppe.phases.setup import SEATING_GIVEN, SEATING_RANDOM, SEATING_ROTATE
 from sim.ursuppe.rules import Rules
-from sim.ursuppe.state import State, Workspace, allocate_state, allocate_workspace, seed_state
+from sim.ursuppe.state import State, Workspace, allocate_state, allocate_workspace, by_reference, seed_state
 
 SEATING_MODES = {"random": SEATING_RANDOM, "rotate": SEATING_ROTATE, "given": SEATING_GIVEN}
 
@@ -62,8 +62,13 @@ def new_batch(
 
 
 def _run(batch: Batch, mode: int, arg: int, threads: int) -> Batch:
-    wk = batch.workspace
-    run_blocks(run_block, wk.n_blocks, threads, batch.state, batch.rules, wk, mode, arg)
+    run_blocks(
+        run_block,
+        batch.workspace.n_blocks,
+        threads,
+        lambda _t: by_reference(batch.state, batch.rules, batch.workspace),
+        (mode, arg),
+    )
     return batch
 
 

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.jit import PLAIN_PYTHON, register_argument_types
+from sim.jit import PLAIN_PYTHON, TupleReference, register_argument_types
 from sim.random_stream import seed_streams
 from sim.ursuppe.genes import N_GENES
 from sim.ursuppe.rules import Rules
@@ -204,18 +204,57 @@ def allocate_workspace(
     )
 
 
+if not PLAIN_PYTHON:
+    from numba.experimental import structref
+
+    @structref.register
+    class StateReference(TupleReference):
+        """numba type of a State passed to kernels by reference."""
+
+    @structref.register
+    class RulesReference(TupleReference):
+        """numba type of a Rules passed to kernels by reference."""
+
+    @structref.register
+    class WorkspaceReference(TupleReference):
+        """numba type of a Workspace passed to kernels by reference."""
+
+    class _StateRef(structref.StructRefProxy):
+        pass
+
+    class _RulesRef(structref.StructRefProxy):
+        pass
+
+    class _WorkspaceRef(structref.StructRefProxy):
+        pass
+
+    structref.define_proxy(_StateRef, StateReference, list(State._fields))
+    structref.define_proxy(_RulesRef, RulesReference, list(Rules._fields))
+    structref.define_proxy(_WorkspaceRef, WorkspaceReference, list(Workspace._fields))
+
+
+def by_reference(state: State, rules: Rules, workspace: Workspace) -> tuple:
+    """The (st, ru, wk) arguments of a kernel: references to the same arrays (plain Python: as is)."""
+    if PLAIN_PYTHON:
+        return state, rules, workspace
+    return _StateRef(*state), _RulesRef(*rules), _WorkspaceRef(*workspace)
+
+
 def _register_kernel_types() -> None:
     """Tell sim.jit the numba types of ``st``, ``ru`` and ``wk`` (one signature per kernel)."""
     from numba import typeof
 
     from sim.ursuppe.rules import load_rules
 
+    def fields(nt) -> list:
+        return [(name, typeof(value)) for name, value in zip(nt._fields, nt, strict=True)]
+
     rules = load_rules().for_players(4)
     register_argument_types(
         {
-            "st": typeof(allocate_state(1, rules)),
-            "ru": typeof(rules),
-            "wk": typeof(allocate_workspace(1, 4, np.zeros((1, 1)))),
+            "st": StateReference(fields(allocate_state(1, rules))),
+            "ru": RulesReference(fields(rules)),
+            "wk": WorkspaceReference(fields(allocate_workspace(1, 4, np.zeros((1, 1))))),
         }
     )
 

@@ -24,7 +24,7 @@ def _unpack(packed: int, players: int) -> list[int]:
 
 
 def _convert(etype: str, name: str, value: int, players: int) -> Any:
-    if name in ("cubes",):
+    if name == "cubes" and etype in ("eat", "carry"):  # a packed vector; a death's "cubes" is per colour
         return _unpack(value, players)
     if name in ("direction", "drift"):
         text = DIRECTION_NAMES[value]
