@@ -11,8 +11,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 
-def run_blocks(block_kernel: Callable[..., None], n_blocks: int, threads: int,
-               make_args: Callable[[int], tuple], extra: tuple = ()) -> None:
+def run_blocks(
+    block_kernel: Callable[..., None],
+    n_blocks: int,
+    threads: int,
+    make_args: Callable[[int], tuple],
+    extra: tuple = (),
+) -> None:
     """Call ``block_kernel(*make_args(t), b, *extra)`` for every block b, on ``threads`` threads."""
     threads = max(1, min(threads, n_blocks))
 

@@ -28,14 +28,24 @@ def test_C2_C4_C5_limits_hold_over_many_games(rulebook, params):
 
 def test_G5_division_rate_bought_in_phase3_acts_in_phase4():
     """G5: a gene acts at once: Division Rate bought in Phase 3 makes Phase 4's amoebas cost 4."""
-    sc = load_scenario({
-        "players": 3, "round": 2,
-        "state": [{"score": 3, "bp": 6, "amoebas": [{"number": 1, "space": 7}]},
-                  {"score": 1, "bp": 0}, {"score": 2, "bp": 0}],
-        "choices": [{"buy": ["Division Rate"]}, {"place": {"space": 2, "number": 2}},
-                    {"place": {"space": 6, "number": 3}}, {"divide": "stop"}],
-        "run": "phase3",
-    })
+    sc = load_scenario(
+        {
+            "players": 3,
+            "round": 2,
+            "state": [
+                {"score": 3, "bp": 6, "amoebas": [{"number": 1, "space": 7}]},
+                {"score": 1, "bp": 0},
+                {"score": 2, "bp": 0},
+            ],
+            "choices": [
+                {"buy": ["Division Rate"]},
+                {"place": {"space": 2, "number": 2}},
+                {"place": {"space": 6, "number": 3}},
+                {"divide": "stop"},
+            ],
+            "run": "phase3",
+        }
+    )
     run_scenario(sc)
     B.advance_phase(sc.batch, 4)
     st = sc.batch.state

@@ -7,14 +7,23 @@ from pathlib import Path
 from tests.test_scenarios import WORKED_CASES, scenario_rule_ids
 
 RULE_IDS = (
-    [f"C{i}" for i in range(1, 6)] + ["B1", "B2"] + [f"V{i}" for i in range(1, 6)] + ["K1", "K2", "K3"]
-    + [f"S{i}" for i in range(1, 7)] + [f"M{i}" for i in range(1, 5)] + ["E1", "E2"]
-    + [f"G{i}" for i in range(1, 6)] + [f"D{i}" for i in range(1, 5)] + ["X1", "X2", "W1"]
+    [f"C{i}" for i in range(1, 6)]
+    + ["B1", "B2"]
+    + [f"V{i}" for i in range(1, 6)]
+    + ["K1", "K2", "K3"]
+    + [f"S{i}" for i in range(1, 7)]
+    + [f"M{i}" for i in range(1, 5)]
+    + ["E1", "E2"]
+    + [f"G{i}" for i in range(1, 6)]
+    + [f"D{i}" for i in range(1, 5)]
+    + ["X1", "X2", "W1"]
 )
 
 
 def cited_in_tests() -> set[str]:
-    text = "\n".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py") if p.name != Path(__file__).name)
+    text = "\n".join(
+        p.read_text() for p in Path(__file__).parent.glob("test_*.py") if p.name != Path(__file__).name
+    )
     return set(re.findall(r"\b([A-Z]\d)\b", text))
 
 
