@@ -8,6 +8,7 @@ mean differs by phase and is decided by the callers in phases/.
 """
 
 from sim.jit import kernel
+from sim.ursuppe import tally
 from sim.ursuppe.decision_kinds import (
     ATTACK,
     RESP_DEFENSE,
@@ -82,7 +83,7 @@ def _response_options(st, ru, wk, g, b, q):
 
 
 @kernel
-def _fight(st, ru, wk, g, q, t, phase, persistence):
+def _fight(st, ru, wk, g, b, q, t, phase, persistence):
     """A4: attacker rolls, then the target; ties are re-rolled; True if the target wins."""
     while True:
         ra = roll_die(st, wk, g)
@@ -90,6 +91,7 @@ def _fight(st, ru, wk, g, q, t, phase, persistence):
         if ra != rd or wk.error[g, 0] != 0:
             break
     log(st, wk, g, EV_FIGHT, phase, q, t + 1, ra, rd, 1 if rd > ra else 0, persistence, 0, 0, 0)
+    wk.tally[b, tally.FIGHT_DEFENDER_WON if rd > ra else tally.FIGHT_DEFENDER_LOST] += 1
     return rd > ra
 
 
@@ -102,6 +104,7 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase):
     response = wk.options[b, decide(st, ru, wk, g, b, q, t, RESPOND, n), 0]
     log(st, wk, g, EV_RESPOND, phase, q, t + 1, p, a + 1, response, 0, 0, 0, 0)
     if response == RESP_NONE:
+        wk.tally[b, tally.ATTACK_SUCCESS] += 1
         return ATTACK_SUCCESS
     st.amoeba_flags[g, q, t] |= AF_ANSWERED
     first = RESP_DEFENSE if response == RESP_DEFENSE or response == RESP_DEFENSE_ESCAPE else RESP_ESCAPE
@@ -118,17 +121,25 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase):
             active_movement(st, ru, wk, g, b, q, t, True, phase)
             if st.space[g, q, t] != space:
                 if st.space[g, p, a] != space:
+                    wk.tally[b, tally.ATTACK_CLUNG] += 1
                     return ATTACK_CLUNG
+                wk.tally[b, tally.ATTACK_ESCAPED] += 1
                 return ATTACK_ESCAPED
+            wk.tally[b, tally.ESCAPE_STAYED] += 1
         elif answer == RESP_DEFENSE:
             if st.bp[g, q] < ru.defense_cost:
                 continue
             st.bp[g, q] -= ru.defense_cost
-            if _fight(st, ru, wk, g, q, t, phase, 0):
+            if _fight(st, ru, wk, g, b, q, t, phase, 0):
+                wk.tally[b, tally.ATTACK_DEFENDED] += 1
                 return ATTACK_DEFENDED
             # A5: with Persistence a lost Defense fight is fought once more, free.
-            if has(st, g, q, PERSISTENCE) and _fight(st, ru, wk, g, q, t, phase, 1):
-                return ATTACK_DEFENDED
+            if has(st, g, q, PERSISTENCE):
+                wk.tally[b, tally.PERSISTENCE_REFIGHT] += 1
+                if _fight(st, ru, wk, g, b, q, t, phase, 1):
+                    wk.tally[b, tally.ATTACK_DEFENDED] += 1
+                    return ATTACK_DEFENDED
+    wk.tally[b, tally.ATTACK_SUCCESS] += 1
     return ATTACK_SUCCESS
 
 
@@ -151,4 +162,6 @@ def retry_target(st, ru, wk, g, b, p, a, own_allowed, armor_allowed):
     if n <= 1:
         return -1, -1
     i = decide(st, ru, wk, g, b, p, a, ATTACK, n)
+    if wk.options[b, i, 0] >= 0:
+        wk.tally[b, tally.PERSISTENCE_RETRY] += 1
     return wk.options[b, i, 0], wk.options[b, i, 1] - 1

@@ -11,6 +11,7 @@ there is none.
 from sim.jit import kernel
 from sim.ursuppe.decision_kinds import BUY, CK_BUY_END, CK_DIVIDE, DIVIDE, KIND_CHOICE_KEY, KIND_WIDTH
 from sim.ursuppe.state import ERR_ILLEGAL_CHOICE, ERR_TOO_MANY_OPTIONS, ERR_WRONG_CHOICE_KIND, MAX_OPTIONS
+from sim.ursuppe.tally import DECISION
 from strategies.policy import choose
 
 WILDCARD = -2  # a forced choice's value that matches anything ("Armor" without the gene given up)
@@ -38,6 +39,7 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
     about its amoeba ``a`` (0-based; -1 for a decision about no particular amoeba)."""
     if n <= 1:
         return 0
+    wk.tally[b, DECISION + kind] += 1
     t = wk.tape_pos[g]
     if t < wk.tape_len[g]:
         ck = wk.tape_kind[g, t]

@@ -13,6 +13,7 @@ each shape's distinct arrangements exactly once):
 """
 
 from sim.jit import kernel
+from sim.ursuppe import tally
 from sim.ursuppe.decision_kinds import EAT, EAT_VICTIM_SLOT
 from sim.ursuppe.decisions import decide, option_overflow
 from sim.ursuppe.events import EV_EAT, EV_EXCRETE, EV_STARVE, log
@@ -221,6 +222,7 @@ def eat(st, ru, wk, g, b, p, a, space, i, phase):
     victim = opt[EAT_VICTIM_SLOT]
     if victim >= 0:
         st.bp[g, victim] -= ru.parasitism_victim_pays
+        wk.tally[b, tally.PARASITE_MEAL] += 1
     st.amoeba_flags[g, p, a] |= AF_FED
     log(st, wk, g, EV_EAT, phase, p, a + 1, space, packed, victim, 0, 0, 0, 0)
     excreted = place_cubes(st, g, space, p, ru.excretion)

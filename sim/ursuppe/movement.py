@@ -8,6 +8,7 @@ that ends where it started carries nothing and lets nobody cling.
 """
 
 from sim.jit import kernel
+from sim.ursuppe import tally
 from sim.ursuppe.board import CHOICE, step
 from sim.ursuppe.decision_kinds import CARRY, CLING, DIRECTION, SECOND_MOVE
 from sim.ursuppe.decisions import decide, option_overflow, set_option
@@ -83,6 +84,7 @@ def _carry(st, ru, wk, g, b, p, a, start, end, phase):
             move_cubes(st, g, start, end, c, k)
             packed |= k << (4 * c)
     if packed != 0:
+        wk.tally[b, tally.CARRIED] += 1
         log(st, wk, g, EV_CARRY, phase, p, a + 1, start, end, packed, 0, 0, 0, 0)
 
 
@@ -107,6 +109,7 @@ def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
             if decide(st, ru, wk, g, b, q, t, CLING, 2) == 1:
                 st.space[g, q, t] = end
                 st.amoeba_flags[g, q, t] |= AF_CLUNG
+                wk.tally[b, tally.CLUNG] += 1
                 log(st, wk, g, EV_CLING, phase, q, t + 1, start, end, p, a + 1, 0, 0, 0)
 
 

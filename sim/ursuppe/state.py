@@ -15,6 +15,7 @@ from sim.jit import PLAIN_PYTHON, TupleReference, register_argument_types
 from sim.random_stream import seed_streams
 from sim.ursuppe.genes import N_GENES
 from sim.ursuppe.rules import Rules
+from sim.ursuppe.tally import N_TALLIES
 
 # Random streams of a game (sim.random_stream): kept apart so that, for example, a house rule
 # that rolls more dice leaves the seating and deck order of every game as they were.
@@ -157,6 +158,7 @@ class Workspace(NamedTuple):
     error_options: np.ndarray  # int32 [G, MAX_OPTIONS, OPTION_WIDTH]-like copy of the legal options
     n_error_options: np.ndarray  # int32 [G]
     score_seen: np.ndarray  # int16 [G, P]: scores at the last invariant check (I6), when checking
+    tally: np.ndarray  # int64 [B, N_TALLIES]: decisions and outcomes counted per block (tally.py)
     log_events: bool
     check_invariants: bool
     n_blocks: int
@@ -198,6 +200,7 @@ def allocate_workspace(
         ),
         n_error_options=np.zeros(G, np.int32),
         score_seen=np.zeros((G if check_invariants else 1, players), np.int16),
+        tally=np.zeros((n_blocks, N_TALLIES), np.int64),
         log_events=log_events,
         check_invariants=check_invariants,
         n_blocks=n_blocks,

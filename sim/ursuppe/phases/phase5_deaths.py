@@ -1,6 +1,7 @@
 """Phase 5 - deaths (X1) and Aggression's attacks (X2, B1-B4), in descending order."""
 
 from sim.jit import kernel
+from sim.ursuppe import tally
 from sim.ursuppe.attacks import (
     ATTACK_DEFENDED,
     ATTACK_ESCAPED,
@@ -51,11 +52,13 @@ def _attack_once(st, ru, wk, g, b, p, a, q, t):
         if has(st, g, q, ARMOR):
             # B3: an armored target does not die but takes DP (it may die in a later Phase 5).
             st.dp[g, q, t] += ru.aggression_armor_dp
+            wk.tally[b, tally.ARMOR_DP] += 1
             log(st, wk, g, EV_DP, PHASE, q, t + 1, st.dp[g, q, t], DP_ARMOR, 0, 0, 0, 0, 0)
         else:
             kill(st, wk, g, q, t, ru.aggression_death_cubes, DEATH_AGGRESSION, PHASE)
     elif result == ATTACK_DEFENDED:
         st.dp[g, p, a] += ru.lost_defense_dp  # B4
+        wk.tally[b, tally.LOST_DEFENSE_DP] += 1
         log(st, wk, g, EV_DP, PHASE, p, a + 1, st.dp[g, p, a], DP_LOST_DEFENSE, 0, 0, 0, 0, 0)
     return result
 
