@@ -22,10 +22,23 @@ LOST_DEFENSE_DP = N_KINDS + 10  # B4
 PARASITE_MEAL = N_KINDS + 11  # F4
 CLUNG = N_KINDS + 12  # Holding
 CARRIED = N_KINDS + 13  # Tentacle moved cubes
-N_TALLIES = N_KINDS + 14
+PAYMENTS_TRUNCATED = N_KINDS + 14  # E2: more minimal payments than fit; the largest were left out
+N_TALLIES = N_KINDS + 15
 
 TALLY_NAMES: tuple[str, ...] = tuple(f"decision:{k}" for k in KIND_NAMES) + (
-    "attack:success", "attack:escaped", "attack:defended", "attack:clung", "escape:stayed",
-    "fight:defender_won", "fight:defender_lost", "persistence:refight", "persistence:retry",
-    "armor:dp", "aggression:lost_defense_dp", "parasitism:meal", "holding:clung", "tentacle:carried",
+    "attack:success",
+    "attack:escaped",
+    "attack:defended",
+    "attack:clung",
+    "escape:stayed",
+    "fight:defender_won",
+    "fight:defender_lost",
+    "persistence:refight",
+    "persistence:retry",
+    "armor:dp",
+    "aggression:lost_defense_dp",
+    "parasitism:meal",
+    "holding:clung",
+    "tentacle:carried",
+    "defect:payments_truncated",
 )

@@ -1,10 +1,12 @@
 """Phase 2 - environment and gene defects (E1-E2, V3-V4)."""
 
 from sim.jit import kernel
+from sim.ursuppe import tally
 from sim.ursuppe.decision_kinds import PAY
-from sim.ursuppe.decisions import decide, option_overflow, set_option
+from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.events import EV_CARD, EV_DEFECT, log
 from sim.ursuppe.players import ORDER_SLOT, mutation_points, turn_order
+from sim.ursuppe.state import MAX_OPTIONS
 
 PHASE = 2
 HELD = 16  # Workspace.scratch[b, 16:16 + N_GENES]: the genes of the paying player
@@ -14,7 +16,11 @@ HELD = 16  # Workspace.scratch[b, 16:16 + N_GENES]: the genes of the paying play
 def payment_options(st, ru, wk, g, b, p, deficit):
     """E2: every minimal payment of ``deficit``: a set of returned genes (each pays its defect
     payment) and BP, such that removing any one returned gene or one BP would leave it short.
-    Genes must be returned, even overpaying, when BP cannot cover the rest."""
+    Genes must be returned, even overpaying, when BP cannot cover the rest.
+
+    Payments are listed by the number of genes returned (BP alone first). With many genes the
+    minimal sets can outnumber the option buffer (their count grows like a binomial coefficient):
+    then the payments returning the most genes are left out and tallied."""
     held = wk.scratch[b]
     k = 0
     for i in range(st.genes.shape[2]):
@@ -22,30 +28,38 @@ def payment_options(st, ru, wk, g, b, p, deficit):
             held[HELD + k] = i
             k += 1
     n = 0
-    for subset in range(1 << k):
-        total = 0
-        mask = 0
-        for j in range(k):
-            if subset & (1 << j):
-                total += ru.gene_defect_payment[held[HELD + j]]
-                mask |= 1 << held[HELD + j]
-        bp = 0
-        if total < deficit:
-            bp = deficit - total
-            if bp > st.bp[g, p]:
+    for size in range(k + 1):
+        for subset in range(1 << k):
+            count = 0
+            for j in range(k):
+                if subset & (1 << j):
+                    count += 1
+            if count != size:
                 continue
-        paid = total + bp
-        minimal = True
-        for j in range(k):
-            if subset & (1 << j) and paid - ru.gene_defect_payment[held[HELD + j]] >= deficit:
-                minimal = False
-                break
-        if not minimal:
-            continue
-        if option_overflow(wk, g, n):
-            return n
-        set_option(wk.options, b, n, mask, bp, 0)
-        n += 1
+            total = 0
+            mask = 0
+            for j in range(k):
+                if subset & (1 << j):
+                    total += ru.gene_defect_payment[held[HELD + j]]
+                    mask |= 1 << held[HELD + j]
+            bp = 0
+            if total < deficit:
+                bp = deficit - total
+                if bp > st.bp[g, p]:
+                    continue
+            paid = total + bp
+            minimal = True
+            for j in range(k):
+                if subset & (1 << j) and paid - ru.gene_defect_payment[held[HELD + j]] >= deficit:
+                    minimal = False
+                    break
+            if not minimal:
+                continue
+            if n >= MAX_OPTIONS:
+                wk.tally[b, tally.PAYMENTS_TRUNCATED] += 1
+                return n
+            set_option(wk.options, b, n, mask, bp, 0)
+            n += 1
     return n
 
 
