@@ -130,3 +130,11 @@ def test_rules_command_shows_merged_rules(tmp_path):
     assert r.returncode == 0
     doc = json.loads(r.stdout)
     assert doc["rules"]["genes"]["Division Rate"]["price"] == 5 and "PLACEHOLDER" in doc["deck"]
+
+
+def test_play_shows_gene_events():
+    """Issue 3: a person can follow purchases, gene defects, attacks and their answers."""
+    r = soup("play", "--seed", "6", "--strategies", "random")
+    assert r.returncode == 0, r.stderr
+    for needle in (" buys ", "gene defect", " attacks P", "answers: defense", "Defense fight", "attack on P"):
+        assert needle in r.stdout, needle
