@@ -5,12 +5,14 @@ the file, key or value, and exit code 2, never a traceback.
 """
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from sim.runner import RunError
 from sim.ursuppe.rules import RulesError, load_rules
 from sim.ursuppe.scenario import ScenarioError
 from strategies.params import StrategyError, load_strategy, preset_names
@@ -23,7 +25,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-USER_ERRORS = (RulesError, ScenarioError, StrategyError)
+USER_ERRORS = (RulesError, ScenarioError, StrategyError, RunError)
+DEFAULT_POOL = "greedy,random"
 
 
 def _fail(message: str) -> None:
@@ -86,6 +89,150 @@ def scenario(
     except USER_ERRORS as e:
         _fail(str(e))
     typer.echo(json.dumps(result, indent=1))
+
+
+def _strategy_list(names: str, option: str) -> list[str]:
+    out = [n.strip() for n in names.split(",") if n.strip()]
+    if not out:
+        _fail(f"{option}: expected comma-separated strategy names or .toml files")
+    return out
+
+
+@app.command()
+def simulate(
+    players: Annotated[int, typer.Option("--players", "-p", min=3, max=4, help="3 or 4 players.")] = 4,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 100_000,
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            help="One strategy per player, comma-separated (a,b,c,d). Presets: "
+            + ", ".join(preset_names())
+            + "; or .toml files."
+        ),
+    ] = None,
+    pool: Annotated[
+        str,
+        typer.Option(
+            help="Strategies to draw from for every player of every game (used when --strategies is not "
+            "given)."
+        ),
+    ] = DEFAULT_POOL,
+    seating: Annotated[
+        str,
+        typer.Option(
+            help="random: a random start-space permutation per game; rotate: every permutation equally often."
+        ),
+    ] = "rotate",
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed", "-s", min=0, help="Seed of the run: game i of seed s is always the same game."
+        ),
+    ] = 1,
+    rules: Annotated[Path | None, typer.Option("--rules", "-r", help="House-rules TOML file.")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Run directory (default: results/ursuppe-<P>p-seed<S>-<games>).")
+    ] = None,
+    threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = os.cpu_count() or 1,
+    chunk_size: Annotated[
+        int, typer.Option(min=1, help="Games per Parquet chunk (memory stays flat in the number of games).")
+    ] = 20_000,
+    resume: Annotated[
+        bool, typer.Option(help="Finish an interrupted run in --out (same arguments).")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Simulate many games and write one Parquet row per player per game, plus a manifest.
+
+    Prints win rates per strategy and per start space with 95% Wilson intervals. Example:
+    soup simulate --games 1000000 --pool greedy,breeder,predator --seating rotate
+    """
+    import polars as pl
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from analysis.win_rates import load_results, win_rates
+    from sim import __version__, runner
+    from sim.ursuppe.simulation import UrsuppeRun
+
+    if seating not in ("random", "rotate"):
+        _fail(f"--seating: expected random or rotate, got {seating!r}")
+    try:
+        book = load_rules(rules)
+        names = _strategy_list(strategies, "--strategies") if strategies else _strategy_list(pool, "--pool")
+        distinct = list(dict.fromkeys(names))
+        loaded = [load_strategy(n) for n in distinct]
+        if strategies:
+            if len(names) != players:
+                _fail(f"--strategies: expected {players} names (one per player), got {len(names)}")
+            spec = UrsuppeRun(
+                book, players, seed, loaded, seats=[distinct.index(n) for n in names], seating=seating
+            )
+        else:
+            spec = UrsuppeRun(book, players, seed, loaded, pool=list(range(len(distinct))), seating=seating)
+        out = out or Path("results") / f"ursuppe-{players}p-seed{seed}-{games}"
+        console = Console(stderr=True)
+        with Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed:,}/{task.total:,} games"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=console,
+            disable=quiet,
+        ) as bar:
+            task = bar.add_task("simulating", total=games)
+            summary = runner.run(
+                spec,
+                out,
+                games,
+                chunk_size,
+                threads,
+                resume=resume,
+                version=__version__,
+                progress=lambda done, total: bar.update(task, completed=done),
+            )
+    except USER_ERRORS as e:
+        _fail(str(e))
+    rows = load_results(out)
+    rate = summary.games / summary.seconds if summary.chunks_played and summary.seconds > 0 else float("nan")
+    typer.echo(
+        f"{games:,} games ({players} players, seed {seed}, seating {seating}) in {out}"
+        + (f"  [{rate:,.0f} games/s]" if rate == rate else "  [already complete]")
+    )
+    typer.echo(f"rules {book.rules_id}; deck: {book.deck_description()}")
+    _print_rates(win_rates(rows, ["strategy"]), "strategy", "Win rate by strategy")
+    _print_rates(win_rates(rows, ["start_space"]), "start_space", "Win rate by start space (seat)")
+    _print_rates(
+        win_rates(rows, ["strategy", "start_space"]).with_columns(
+            (pl.col("strategy").cast(pl.String) + " @" + pl.col("start_space").cast(pl.String)).alias(
+                "strategy @ seat"
+            )
+        ),
+        "strategy @ seat",
+        "Win rate by strategy and start space",
+    )
+
+
+def _print_rates(df, key: str, title: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title)
+    for col in (key, "n", "wins", "win rate", "95% CI", "fair", "rounds"):
+        table.add_column(col, justify="right" if col != key else "left")
+    for r in df.iter_rows(named=True):
+        table.add_row(
+            str(r[key]),
+            f"{r['games']:,}",
+            f"{r['wins']:,}",
+            f"{r['win_rate']:.3f}",
+            f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
+            f"{r['fair_share']:.3f}",
+            f"{r['mean_rounds']:.2f}",
+        )
+    Console().print(table)
 
 
 @app.command("rules")

@@ -79,6 +79,7 @@ _ARGUMENT_TYPES: dict[str, types.Type] = {
     "key": types.Array(types.uint64, 2, "C"),
     "ctr": types.Array(types.uint64, 2, "C"),
     "games": types.Array(types.int64, 1, "C"),
+    "draws": types.Array(types.int64, 2, "C"),
     "row": types.Array(types.int32, 1, "C"),
     "neighbours": types.Array(types.int8, 2, "C"),
     # narrow views of a game state that hot helpers take instead of the whole tuple (a call that

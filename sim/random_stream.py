@@ -108,3 +108,19 @@ def seed_streams(seed: int, games: np.ndarray, n_streams: int) -> tuple[np.ndarr
     key = np.empty((len(games), n_streams), dtype=np.uint64)
     _fill_keys(key, np.uint64(seed), np.asarray(games, dtype=np.int64))
     return key, np.zeros_like(key)
+
+
+@kernel
+def _fill_draws(key, ctr, s, n, draws):
+    for g in range(draws.shape[0]):
+        for i in range(draws.shape[1]):
+            draws[g, i] = below(key, ctr, g, s, n)
+
+
+def uniform_draws(seed: int, games: np.ndarray, stream: int, n: int, count: int) -> np.ndarray:
+    """``count`` uniform integers in [0, n) per game from stream ``stream`` of each game: an
+    int64 array [len(games), count] that depends only on (seed, game index, stream)."""
+    key, ctr = seed_streams(seed, games, stream + 1)
+    draws = np.zeros((len(games), count), dtype=np.int64)
+    _fill_draws(key, ctr, stream, n, draws)
+    return draws

@@ -12,10 +12,14 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def soup_exe() -> str:
+    """The installed console script (beside this interpreter when its venv is not on PATH)."""
+    return shutil.which("soup") or str(Path(sys.executable).parent / "soup")
+
+
 def soup(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    exe = shutil.which("soup") or str(Path(sys.executable).parent / "soup")
     return subprocess.run(
-        [exe, *args], capture_output=True, text=True, cwd=cwd, env=dict(os.environ), timeout=600
+        [soup_exe(), *args], capture_output=True, text=True, cwd=cwd, env=dict(os.environ), timeout=600
     )
 
 

@@ -1,0 +1,135 @@
+"""Ursuppe batch simulation for the chunked runner: strategy assignment and outcome rows.
+
+One row per player per game (the result schema, also in docs/results.md):
+
+| column | type | meaning |
+|---|---|---|
+| game | int64 | game index in the run (with the seed, it determines the game) |
+| seed | int64 | the run's seed |
+| players | int8 | player count |
+| player | int8 | colour / player index 0..P-1 (a strategy is assigned per player) |
+| start_space | int8 | start space 1..P on the score track (S5: the seat) |
+| strategy | string | the player's strategy name |
+| final_position | int16 | score-track position at the end |
+| rank | int8 | 1 = furthest marker (the winner), 2, ... |
+| won | bool | rank == 1 |
+| rounds | int16 | rounds played |
+| end_reason | string | finish_zone or last_card (W1) |
+| amoebas | int8 | amoebas on the board at the end |
+| genes_held | int32 | bit mask of genes held at the end (bit i = sim.ursuppe.genes.GENE_NAMES[i]) |
+| genes_bought | int32 | bit mask of every gene bought during the game |
+| bp | int32 | BP at the end |
+| defect_genes_lost | int16 | cards returned for gene defects (E2) |
+| defect_bp_paid | int16 | BP paid for gene defects (E2) |
+| deck | list<int8> | the environment deck order as indices into the rules' deck |
+| rules_id | string | id of the merged rules (RuleBook.rules_id) |
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from sim.random_stream import uniform_draws
+from sim.ursuppe import batch as batch_mod
+from sim.ursuppe.rules import RuleBook
+from sim.ursuppe.state import END_FINISH_ZONE
+from strategies.params import Strategy, parameter_table
+
+STREAM_ASSIGNMENT = 3  # a game's fourth stream: which strategies of a pool sit at the table
+
+
+@dataclass
+class UrsuppeRun:
+    """Everything that determines a run's games (the runner's GameAdapter)."""
+
+    rulebook: RuleBook
+    players: int
+    seed: int
+    strategies: list[Strategy]  # the distinct strategies (params rows)
+    seats: list[int] | None = None  # strategy row per player, or
+    pool: list[int] | None = None  # rows to draw from, per game and player
+    seating: str = "random"
+    n_blocks: int = 64
+
+    def spec(self) -> dict[str, Any]:
+        return {
+            "game": "ursuppe",
+            "players": self.players,
+            "seed": self.seed,
+            "seating": self.seating,
+            "strategies": [s.name for s in self.strategies],
+            "strategy_parameters": {s.name: [float(x) for x in s.vector] for s in self.strategies},
+            "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
+            "rules_id": self.rulebook.rules_id,
+            "rules": self.rulebook.data,
+            "deck": self.rulebook.deck_description(),
+        }
+
+    def assignment(self, games: np.ndarray) -> np.ndarray:
+        """Strategy row of every player of every game: int16 [len(games), P]."""
+        if self.seats is not None:
+            return np.tile(np.asarray(self.seats, dtype=np.int16), (len(games), 1))
+        pool = np.asarray(self.pool, dtype=np.int16)
+        draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(pool), self.players)
+        return pool[draws]
+
+    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
+        games = np.arange(first, first + count, dtype=np.int64)
+        rules = self.rulebook.for_players(self.players)
+        b = batch_mod.new_batch(
+            rules,
+            parameter_table(self.strategies),
+            self.assignment(games),
+            self.seed,
+            games,
+            n_blocks=self.n_blocks,
+        )
+        batch_mod.play(b, seating=self.seating, threads=threads)
+        err = batch_mod.first_error(b)
+        if err is not None:
+            raise batch_mod.GameError(f"game {first + err[0]}: engine error {err[1].tolist()}")
+        return outcome_rows(b, self.seed, [s.name for s in self.strategies], self.rulebook.rules_id)
+
+
+def outcome_rows(b: batch_mod.Batch, seed: int, names: list[str], rules_id: str) -> pa.Table:
+    """The result schema's rows for every player of every game of a finished batch."""
+    st = b.state
+    G, P = st.score.shape
+    order = np.argsort(-st.score.astype(np.int64), axis=1)
+    rank = np.empty((G, P), dtype=np.int8)
+    np.put_along_axis(rank, order, np.arange(1, P + 1, dtype=np.int8)[None, :].repeat(G, 0), axis=1)
+    genes_held = (st.genes.astype(np.int64) << np.arange(st.genes.shape[2], dtype=np.int64)).sum(axis=2)
+    amoebas = (st.space >= 0).sum(axis=2)
+    end = np.where(st.end_reason == END_FINISH_ZONE, "finish_zone", "last_card")
+    rows = G * P
+    deck = st.card_index.astype(np.int8)
+    deck_list = pa.ListArray.from_arrays(
+        pa.array(np.arange(0, rows + 1, dtype=np.int32) * deck.shape[1]),
+        pa.array(np.repeat(deck, P, axis=0).ravel()),
+    )
+    strategy = np.asarray(names, dtype=object)[st.strategy.ravel()]
+    return pa.table(
+        {
+            "game": pa.array(np.repeat(st.game_index, P)),
+            "seed": pa.array(np.full(rows, seed, dtype=np.int64)),
+            "players": pa.array(np.full(rows, P, dtype=np.int8)),
+            "player": pa.array(np.tile(np.arange(P, dtype=np.int8), G)),
+            "start_space": pa.array(st.seat.ravel().astype(np.int8)),
+            "strategy": pa.array(strategy, type=pa.string()).dictionary_encode(),
+            "final_position": pa.array(st.score.ravel().astype(np.int16)),
+            "rank": pa.array(rank.ravel()),
+            "won": pa.array(rank.ravel() == 1),
+            "rounds": pa.array(np.repeat(st.round.astype(np.int16), P)),
+            "end_reason": pa.array(np.repeat(end, P), type=pa.string()).dictionary_encode(),
+            "amoebas": pa.array(amoebas.ravel().astype(np.int8)),
+            "genes_held": pa.array(genes_held.ravel().astype(np.int32)),
+            "genes_bought": pa.array(st.genes_bought.ravel().astype(np.int32)),
+            "bp": pa.array(st.bp.ravel().astype(np.int32)),
+            "defect_genes_lost": pa.array(st.defect_genes_lost.ravel().astype(np.int16)),
+            "defect_bp_paid": pa.array(st.defect_bp_paid.ravel().astype(np.int16)),
+            "deck": deck_list,
+            "rules_id": pa.array(np.full(rows, rules_id, dtype=object), type=pa.string()).dictionary_encode(),
+        }
+    )

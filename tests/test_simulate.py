@@ -1,0 +1,185 @@
+"""Batch simulation to Parquet (issue 4): determinism across threads and chunk sizes, resume
+after an interruption, the result schema, and the ``soup simulate`` command."""
+
+import json
+import subprocess
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim import runner
+from sim.ursuppe.simulation import UrsuppeRun
+from strategies.params import load_strategy
+from tests.test_cli import ROOT, soup, soup_exe
+
+
+def _spec(rulebook, seating="rotate", pool=True):
+    strategies = [load_strategy("greedy"), load_strategy("random")]
+    if pool:
+        return UrsuppeRun(rulebook, 4, 5, strategies, pool=[0, 1], seating=seating)
+    return UrsuppeRun(rulebook, 4, 5, strategies, seats=[0, 1, 0, 1], seating=seating)
+
+
+def _content(out) -> pl.DataFrame:
+    files = [str(f) for f in runner.chunk_files(out)]
+    return pl.read_parquet(files).sort(["game", "player"])
+
+
+def test_same_rows_for_any_threads_and_chunk_size(rulebook, tmp_path):
+    runner.run(_spec(rulebook), tmp_path / "a", 900, 900, 1)
+    runner.run(_spec(rulebook), tmp_path / "b", 900, 128, 2)
+    a, b = _content(tmp_path / "a"), _content(tmp_path / "b")
+    assert a.height == 900 * 4
+    assert a.equals(b)
+    assert len(list((tmp_path / "b").glob("chunk-*.parquet"))) == 8
+
+
+def test_interrupted_run_resumes_to_the_same_result(rulebook, tmp_path):
+    runner.run(_spec(rulebook), tmp_path / "full", 700, 100, 2)
+
+    def stop_after_three_chunks(done, total):
+        if done >= 300:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(_spec(rulebook), tmp_path / "cut", 700, 100, 2, progress=stop_after_three_chunks)
+    manifest = json.loads((tmp_path / "cut" / "manifest.json").read_text())
+    assert manifest["status"] == "running" and len(manifest["chunks"]) == 3
+    assert len(list((tmp_path / "cut").glob("chunk-*.parquet"))) == 3  # every file listed is complete
+    assert not list((tmp_path / "cut").glob(".*tmp*"))
+    with pytest.raises(runner.RunError, match="--resume"):
+        runner.run(_spec(rulebook), tmp_path / "cut", 700, 100, 2)
+    summary = runner.run(_spec(rulebook), tmp_path / "cut", 700, 100, 1, resume=True)
+    assert summary.chunks_played == 4
+    assert _content(tmp_path / "full").equals(_content(tmp_path / "cut"))
+    with pytest.raises(runner.RunError, match="seed"):
+        other = _spec(rulebook)
+        other.seed = 6
+        runner.run(other, tmp_path / "cut", 700, 100, 1, resume=True)
+
+
+def test_result_schema(rulebook, tmp_path):
+    runner.run(_spec(rulebook, pool=False), tmp_path / "r", 200, 200, 1)
+    df = _content(tmp_path / "r")
+    expected = {
+        "game",
+        "seed",
+        "players",
+        "player",
+        "start_space",
+        "strategy",
+        "final_position",
+        "rank",
+        "won",
+        "rounds",
+        "end_reason",
+        "amoebas",
+        "genes_held",
+        "genes_bought",
+        "bp",
+        "defect_genes_lost",
+        "defect_bp_paid",
+        "deck",
+        "rules_id",
+    }
+    assert set(df.columns) == expected
+    per_game = df.group_by("game").agg(
+        pl.col("won").sum(), pl.col("rank").sort(), pl.col("start_space").sort()
+    )
+    assert (per_game["won"] == 1).all()
+    assert all(r == [1, 2, 3, 4] for r in per_game["rank"].to_list())
+    assert all(s == [1, 2, 3, 4] for s in per_game["start_space"].to_list())
+    assert df.filter(pl.col("player") % 2 == 0)["strategy"].unique().to_list() == ["greedy"]
+    assert all(sorted(d) == list(range(11)) for d in df["deck"].to_list()[:20])
+    assert df["rules_id"].unique().to_list() == [rulebook.rules_id]
+    # rotate seating: every start space equally often per player over a multiple of 4! games
+    counts = df.filter(pl.col("game") < 192).group_by(["player", "start_space"]).len()["len"]
+    assert (counts == 48).all()
+
+
+def test_pool_assignment_is_deterministic_and_mixes(rulebook):
+    spec = _spec(rulebook)
+    a = spec.assignment(np.arange(1000))
+    b = spec.assignment(np.arange(500, 1000))
+    assert np.array_equal(a[500:], b)
+    assert 0.4 < a.mean() < 0.6
+
+
+def test_simulate_command(tmp_path):
+    out = tmp_path / "run"
+    r = soup(
+        "simulate", "--games", "400", "--players", "3", "--out", str(out), "--chunk-size", "150", "--quiet"
+    )
+    assert r.returncode == 0, r.stderr
+    assert "Win rate by strategy" in r.stdout and "95% CI" in r.stdout and "PLACEHOLDER" in r.stdout
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and len(manifest["chunks"]) == 3
+    assert manifest["spec"]["players"] == 3 and "rules" in manifest["spec"]
+    again = soup("simulate", "--games", "400", "--players", "3", "--out", str(out), "--quiet")
+    assert again.returncode == 2 and "--resume" in again.stderr
+    r = soup("simulate", "--games", "400", "--players", "3", "--out", str(out), "--quiet", "--resume")
+    assert r.returncode == 0 and "already complete" in r.stdout
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--strategies", "greedy,random"], "--strategies"),
+        (["--seating", "sideways"], "--seating"),
+        (["--pool", "nonesuch"], "nonesuch"),
+    ],
+)
+def test_simulate_bad_arguments(tmp_path, args, needle):
+    r = soup("simulate", "--games", "10", "--out", str(tmp_path / "x"), "--quiet", *args)
+    assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_interrupted_command_leaves_valid_chunks(tmp_path):
+    """Ctrl-C (SIGINT) during `soup simulate`: every chunk on disk is complete and --resume finishes."""
+    import signal
+    import time
+
+    out = tmp_path / "run"
+    proc = subprocess.Popen(
+        [
+            soup_exe(),
+            "simulate",
+            "--games",
+            "60000",
+            "--chunk-size",
+            "2000",
+            "--out",
+            str(out),
+            "--quiet",
+            "--threads",
+            "1",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(out.glob("chunk-*.parquet"))) < 2:
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=120)
+    listed = json.loads((out / "manifest.json").read_text())["chunks"]
+    files = sorted(out.glob("chunk-*.parquet"))
+    assert len(files) == len(listed) >= 2
+    pl.read_parquet([str(f) for f in files])  # every file is a complete Parquet file
+    r = soup(
+        "simulate",
+        "--games",
+        "60000",
+        "--chunk-size",
+        "2000",
+        "--out",
+        str(out),
+        "--quiet",
+        "--resume",
+        "--threads",
+        "1",
+    )
+    assert r.returncode == 0, r.stderr
+    assert pl.scan_parquet(str(out / "chunk-*.parquet")).select(pl.len()).collect().item() == 60000 * 4
