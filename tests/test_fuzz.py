@@ -17,12 +17,14 @@ FLAG_SETS = {
     "substitution_3_1=false": {"substitution_3_1": False},
     "defense_and_escape_same_attack=false": {"defense_and_escape_same_attack": False},
     "holding_clings_to_own=true": {"holding_clings_to_own": True},
+    "defect_genes_may_overpay=false": {"defect_genes_may_overpay": False},
     "all other readings": {
         "first_round_flip": False,
         "finish_zone_start": 41,
         "substitution_3_1": False,
         "defense_and_escape_same_attack": False,
         "holding_clings_to_own": True,
+        "defect_genes_may_overpay": False,
     },
 }
 

@@ -33,6 +33,7 @@ class Rules(NamedTuple):
     first_round_flip: bool  # V3/V4 flag
     finish_zone_start: int  # K1 flag
     holding_clings_to_own: bool  # Holding flag
+    defect_genes_may_overpay: bool  # E2 flag (docs/decisions.md)
     defense_and_escape_same_attack: bool  # A2 flag
     amoeba_advance: np.ndarray  # int16 [amoebas_per_player + 1] (K2)
     gene_advance: np.ndarray  # int16 [k]; counts past the end use the last value (K2)
@@ -86,6 +87,7 @@ FLAG_NAMES: tuple[str, ...] = (
     "substitution_3_1",
     "defense_and_escape_same_attack",
     "holding_clings_to_own",
+    "defect_genes_may_overpay",
 )
 SUBSTITUTION_3_1_SHAPE: list[int] = [3, 1, 0]  # F2: dropped when flag substitution_3_1 is false
 
@@ -626,6 +628,7 @@ class RuleBook:
             first_round_flip=flags["first_round_flip"],
             finish_zone_start=flags["finish_zone_start"],
             holding_clings_to_own=flags["holding_clings_to_own"],
+            defect_genes_may_overpay=flags["defect_genes_may_overpay"],
             defense_and_escape_same_attack=flags["defense_and_escape_same_attack"],
             amoeba_advance=arr(d["score"]["amoeba_advance"], np.int16),
             gene_advance=arr(d["score"]["gene_advance"], np.int16),

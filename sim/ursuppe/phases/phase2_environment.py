@@ -55,6 +55,8 @@ def payment_options(st, ru, wk, g, b, p, deficit):
                     break
             if not minimal:
                 continue
+            if paid > deficit and not ru.defect_genes_may_overpay and st.bp[g, p] >= deficit:
+                continue  # the flag's other reading: no overpaying while BP can cover the deficit
             if n >= MAX_OPTIONS:
                 wk.tally[b, tally.PAYMENTS_TRUNCATED] += 1
                 return n

@@ -63,6 +63,7 @@ def phase3(st, ru, wk, g, b):
     turn_order(st, wk, g, b, True)
     for k in range(P):
         p = wk.scratch[b, ORDER_SLOT + k]
+        forced = wk.tape_pos[g]
         while True:
             n = purchase_options(st, ru, wk, g, b, p)
             i = decide(st, ru, wk, g, b, p, -1, BUY, n)
@@ -72,4 +73,8 @@ def phase3(st, ru, wk, g, b):
             buy(st, ru, wk, g, p, gene, wk.options[b, i, 1])
             if wk.error[g, 0] != 0:
                 return
-        consume_marker(wk, g, CK_BUY_END)
+        if wk.tape_pos[g] > forced:
+            # This player's forced buy list ended without its "stop" being needed (nothing else
+            # was affordable): its end marker is spent. A player that took no forced choice leaves
+            # the next list to the player it belongs to.
+            consume_marker(wk, g, CK_BUY_END)
