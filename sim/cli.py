@@ -15,6 +15,7 @@ import typer
 from sim.runner import RunError
 from sim.ursuppe.rules import RulesError, load_rules
 from sim.ursuppe.scenario import ScenarioError
+from sim.ursuppe.simulation import DEFAULT_POOL as SIMULATION_POOL
 from strategies.params import StrategyError, load_strategy, preset_names
 
 app = typer.Typer(
@@ -26,7 +27,7 @@ app = typer.Typer(
 )
 
 USER_ERRORS = (RulesError, ScenarioError, StrategyError, RunError)
-DEFAULT_POOL = "greedy,random"
+DEFAULT_POOL = ",".join(SIMULATION_POOL)
 
 
 def _fail(message: str) -> None:
@@ -233,6 +234,27 @@ def _print_rates(df, key: str, title: str) -> None:
             f"{r['mean_rounds']:.2f}",
         )
     Console().print(table)
+
+
+@app.command()
+def bench(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    games: Annotated[int, typer.Option(min=100, help="Games per speed measurement.")] = 20_000,
+    plain_games: Annotated[int, typer.Option(min=1, help="Games on the plain-Python path.")] = 100,
+    rss_games: Annotated[
+        int, typer.Option(min=100, help="Games of the smaller memory run (the larger is 4x).")
+    ] = 20_000,
+    cold: Annotated[
+        bool, typer.Option(help="Measure the cold start (compiles into an empty cache: about half a minute).")
+    ] = True,
+) -> None:
+    """Measure games/s (3 and 4 players, 1 and 2 threads), the speed-up over the plain-Python path
+    in the same run, peak memory and cold/warm start times, on the default strategy mix."""
+    from sim.ursuppe.bench import as_text
+    from sim.ursuppe.bench import bench as run_bench
+
+    doc = run_bench(games=games, plain_games=plain_games, rss_games=rss_games, cold=cold)
+    typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
 
 
 @app.command("rules")

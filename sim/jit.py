@@ -3,7 +3,7 @@
 Every kernel is decorated with :func:`kernel`. With the environment variable
 ``NUMBA_DISABLE_JIT=1`` numba leaves every function as plain Python: that is the plain-Python
 execution path of the very same code, used for debugging and as the speed baseline
-(sim/ursuppe/speed.py). It must be set before ``sim`` is imported, so the plain path is run in
+(soup bench). It must be set before ``sim`` is imported, so the plain path is run in
 a subprocess.
 
 **One signature per kernel.** Left to itself numba compiles a callee once per combination of

@@ -39,7 +39,9 @@ _RSS = (
 def default_run(players: int, seed: int = 1) -> UrsuppeRun:
     """The default mix: every player of every game drawn from DEFAULT_POOL, rotated seating."""
     strategies = [load_strategy(n) for n in DEFAULT_POOL]
-    return UrsuppeRun(load_rules(), players, seed, strategies, pool=list(range(len(strategies))), seating="rotate")
+    return UrsuppeRun(
+        load_rules(), players, seed, strategies, pool=list(range(len(strategies))), seating="rotate"
+    )
 
 
 def games_per_second(players: int, games: int, threads: int, seed: int = 1) -> float:
@@ -58,27 +60,43 @@ def games_per_second(players: int, games: int, threads: int, seed: int = 1) -> f
 
 
 def _python(code: str, *args: str, env: dict[str, str] | None = None) -> str:
-    result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True,
-                            env={**os.environ, **(env or {})})
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **(env or {})},
+    )
     return result.stdout.strip().splitlines()[-1]
 
 
-def bench(games: int = 20_000, plain_games: int = 100, rss_games: int = 20_000, cold: bool = True) -> dict[str, Any]:
+def bench(
+    games: int = 20_000, plain_games: int = 100, rss_games: int = 20_000, cold: bool = True
+) -> dict[str, Any]:
     """Run every measurement and return the JSON document of ``soup bench --json``."""
     games_per_second(4, 64, 1)  # compile or load the kernels (this process's cache) first
     rates: dict[str, dict[str, float]] = {}
     for players in (3, 4):
         rates[f"{players}p"] = {str(t): round(games_per_second(players, games, t), 1) for t in (1, 2)}
-    plain = float(_python(
-        "import sys; from sim.ursuppe.bench import games_per_second; "
-        "print(games_per_second(4, int(sys.argv[1]), 1))", str(plain_games), env={"NUMBA_DISABLE_JIT": "1"}))
+    plain = float(
+        _python(
+            "import sys; from sim.ursuppe.bench import games_per_second; "
+            "print(games_per_second(4, int(sys.argv[1]), 1))",
+            str(plain_games),
+            env={"NUMBA_DISABLE_JIT": "1"},
+        )
+    )
     with tempfile.TemporaryDirectory() as tmp:
         rss = {}
         for n in (rss_games, 4 * rss_games):
-            rss[str(n)] = round(float(_python(_RSS, os.path.join(tmp, f"run{n}"), str(n), str(max(1, rss_games // 4)))), 1)
+            rss[str(n)] = round(
+                float(_python(_RSS, os.path.join(tmp, f"run{n}"), str(n), str(max(1, rss_games // 4)))), 1
+            )
         cold_s = None
         if cold:
-            cold_s = round(float(_python(_FIRST_GAME, env={"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")})), 2)
+            cold_s = round(
+                float(_python(_FIRST_GAME, env={"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")})), 2
+            )
     warm_s = round(float(_python(_FIRST_GAME)), 2)
     return {
         "games_per_s": rates,
@@ -102,8 +120,10 @@ def as_text(doc: dict[str, Any]) -> str:
         f"({r['3p']['2'] / r['3p']['1']:.2f}x)",
         f"  4 players: {r['4p']['1']:>10,.0f} games/s on 1 thread, {r['4p']['2']:>10,.0f} on 2 "
         f"({r['4p']['2'] / r['4p']['1']:.2f}x)",
-        f"  plain Python: {doc['plain_python_games_per_s']:.1f} games/s -> speed-up {doc['speedup_vs_python']}x",
-        "  peak memory: " + ", ".join(f"{v:.0f} MB for {int(k):,} games" for k, v in doc["peak_rss_mb_by_games"].items()),
+        f"  plain Python: {doc['plain_python_games_per_s']:.1f} games/s "
+        f"-> speed-up {doc['speedup_vs_python']}x",
+        "  peak memory: "
+        + ", ".join(f"{v:.0f} MB for {int(k):,} games" for k, v in doc["peak_rss_mb_by_games"].items()),
         f"  start: cold {doc['cold_start_s']} s (compile), warm {doc['warm_start_s']} s",
     ]
     return "\n".join(lines)
