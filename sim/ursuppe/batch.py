@@ -87,6 +87,22 @@ def advance_phase(batch: Batch, phase: int, threads: int = 1) -> Batch:
     return _run(batch, MODE_PHASE, phase, threads)
 
 
+def play_rounds(batch: Batch, rounds: int | None = None, after_round=None) -> Batch:
+    """Play whole rounds (Phases 1-6 and the end check) phase by phase for every game, until all
+    have finished (or stopped with an error), or ``rounds`` rounds; ``after_round(batch)`` is
+    called after each. The step-by-step twin of :func:`play` (same kernels, same results)."""
+    st, wk = batch.state, batch.workspace
+    limit = int(st.n_cards.max()) + 2 if rounds is None else rounds
+    for _ in range(limit):
+        if ((st.finished) | (wk.error[:, 0] != 0)).all():
+            break
+        for phase in range(1, 8):
+            advance_phase(batch, phase)
+        if after_round is not None:
+            after_round(batch)
+    return batch
+
+
 def first_error(batch: Batch) -> tuple[int, np.ndarray] | None:
     """(game, error row) of the first game that stopped with an error, or None."""
     bad = np.flatnonzero(batch.workspace.error[:, 0] != 0)

@@ -82,12 +82,7 @@ def play_game(
     )
     batch_mod.setup(b)
     boards = [board_text(b.state, 0, rules)]
-    while not b.state.finished[0] and b.workspace.error[0, 0] == 0:
-        for phase in range(1, 8):
-            batch_mod.advance_phase(b, phase)
-        boards.append(board_text(b.state, 0, rules))
-        if len(boards) > len(rules.deck_ozone) + 2:
-            break
+    batch_mod.play_rounds(b, after_round=lambda done: boards.append(board_text(done.state, 0, rules)))
     err = batch_mod.first_error(b)
     if err is not None:
         raise batch_mod.GameError(f"game stopped with engine error {err[1].tolist()}")

@@ -552,15 +552,7 @@ def run_scenario(sc: Scenario) -> dict[str, Any]:
     elif sc.run.startswith("phase"):
         batch_mod.advance_phase(b, int(sc.run[5:]))
     else:
-        while True:
-            for phase in range(1, 8):
-                batch_mod.advance_phase(b, phase)
-                if b.workspace.error[0, 0] != 0:
-                    break
-            if sc.run == "round" or b.state.finished[0] or b.workspace.error[0, 0] != 0:
-                break
-            if b.state.round[0] > b.state.n_cards[0] + 1:
-                break
+        batch_mod.play_rounds(b, rounds=1 if sc.run == "round" else None)
     if b.workspace.error[0, 0] != 0:
         _raise_engine_error(sc)
     return position_document(sc)
