@@ -171,7 +171,11 @@ def simulate(
             )
         else:
             spec = UrsuppeRun(book, players, seed, loaded, pool=list(range(len(distinct))), seating=seating)
-        out = out or Path("results") / f"ursuppe-{players}p-seed{seed}-{games}"
+        if out is None:
+            # The default directory is named by the run, so running the same command again finishes
+            # or reuses it (an interrupted default run resumes by itself).
+            out = Path("results") / f"ursuppe-{players}p-seed{seed}-{games}"
+            resume = True
         console = Console(stderr=True)
         with Progress(
             TextColumn("[progress.description]{task.description}"),
