@@ -1,0 +1,25 @@
+"""The Wilson interval printed by `soup simulate`: known values and coverage on synthetic data."""
+
+import numpy as np
+import pytest
+
+from analysis.intervals import wilson
+
+
+def test_known_values():
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson(0, 20)
+    assert lo == 0.0 and hi == pytest.approx(0.1611, abs=1e-4)
+    lo, hi = wilson(0, 0)
+    assert (lo, hi) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("p", [0.05, 0.25, 0.5])
+@pytest.mark.parametrize("n", [30, 400])
+def test_coverage_close_to_95_percent(p, n):
+    rng = np.random.default_rng(12345)
+    wins = rng.binomial(n, p, size=20_000)
+    lo, hi = wilson(wins, np.full(wins.shape, n))
+    coverage = ((lo <= p) & (p <= hi)).mean()
+    assert 0.925 <= coverage <= 0.975, coverage
