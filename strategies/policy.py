@@ -1,12 +1,18 @@
 """Policy kernels: how a strategy's parameter row picks one of the legal options.
 
 ``choose`` is called by the engine's ``decide`` (sim/ursuppe/decisions.py) with the legal
-options already in ``wk.options[b, :n]``. With probability ``randomness`` the choice is uniform
-over the options (drawn from the game's own strategy stream); otherwise every option gets a value
-from the heuristics below and the first best one is taken, so the choice is deterministic.
+options already in ``wk.options[b, :n]`` (layouts in sim/ursuppe/decision_kinds.py). With
+probability ``randomness`` the choice is uniform over the options (drawn from the game's own
+strategy stream); otherwise every option gets a value from the heuristics below and the first
+best one is taken. The propensities (attack, retry, Aggression, answer, between 0 and 1) draw
+from the same stream only when they are strictly between 0 and 1, so a strategy whose
+parameters are all 0/1 or larger chooses deterministically.
 
-The heuristics are deliberately simple and readable: food nearby is good, BP above the reserve
-may be spent, genes are bought by their ``gene_value``, attacks go to other players' amoebas.
+The heuristics are deliberately simple and readable, one kernel per decision kind: a space is
+worth its food minus its crowding (plus prey for a hunter), BP above the reserve may be spent,
+genes are bought by their ``gene_value``, attacks go to other players' amoebas, the leader's
+first. Every weight is a parameter (strategies/params.py, docs/strategies.md); with the
+parameters' defaults the heuristics are the original greedy ones.
 """
 
 import numpy as np
@@ -14,7 +20,7 @@ from numba import types
 
 from sim.jit import kernel, register_argument_types
 from sim.random_stream import below, next_u64
-from sim.ursuppe.board import step
+from sim.ursuppe.board import CHOICE, STAY, step
 from sim.ursuppe.decision_kinds import (
     AGGRESS,
     ATTACK,
@@ -31,23 +37,71 @@ from sim.ursuppe.decision_kinds import (
     PAY,
     PLACE_FREE,
     PLACE_SETUP,
+    RESP_DEFENSE,
+    RESP_DEFENSE_ESCAPE,
+    RESP_ESCAPE,
+    RESP_ESCAPE_DEFENSE,
     RESP_NONE,
     RESPOND,
     SECOND_MOVE,
 )
-from sim.ursuppe.state import STREAM_STRATEGY
+from sim.ursuppe.genes import (
+    AGGRESSION,
+    ARMOR,
+    DEFENSE,
+    DIVISION_RATE,
+    ESCAPE,
+    MOVEMENT_I,
+    MOVEMENT_II,
+    PARASITISM,
+    STRUGGLE,
+)
+from sim.ursuppe.state import AF_ATTACKED, PF_AGGRESSED, STREAM_STRATEGY
 from strategies.params import (
     ACTIVE_MOVE_MARGIN,
+    ACTIVE_MOVES,
+    AGGRESS_PROPENSITY,
+    ANSWER_BOTH,
+    ANSWER_ESCAPE_FIRST,
     ANSWER_PROPENSITY,
+    ARMOR_TARGET_PENALTY,
+    ATTACK_OWN,
     ATTACK_PROPENSITY,
     BP_RESERVE,
+    CARRY_FOREIGN,
+    CARRY_MAX,
+    CARRY_NEED,
+    CARRY_OWN,
+    CLING_THRESHOLD,
     CROWDING_PENALTY,
+    DEFECT_GENE_WEIGHT,
+    DEFENDED_PENALTY,
+    DIVISION_BASE,
+    DIVISION_RESERVE,
+    EAT_CUBE_COST,
+    EAT_LEADER_COLOUR,
+    FOOD_WEIGHT,
     GENE_VALUE_BASE,
+    GIVE_UP_WEIGHT,
     MAX_AMOEBAS,
+    MOVE_LOOKAHEAD,
+    MP_LIMIT,
+    PARASITE_BONUS,
+    PREY_BONUS,
+    RANDOM_TIES,
     RANDOMNESS,
+    RETRY_PROPENSITY,
+    SAVE_FOR_VALUE,
+    SECOND_MOVE_THRESHOLD,
+    SPREAD_WEIGHT,
+    STAY_MARGIN,
+    TARGET_SCORE_WEIGHT,
+    VICTIM_SCORE_WEIGHT,
 )
 
 _INV_2_53 = 1.0 / 9007199254740992.0
+NEVER = -1.0e9  # the value of an option the strategy rules out (another one is always better)
+FACE_SLOT = 8  # Workspace.scores[b, 8:13]: values of the four directions and of staying (MOVE)
 
 register_argument_types({"prm": types.Array(types.float64, 1, "C")})
 
@@ -55,6 +109,16 @@ register_argument_types({"prm": types.Array(types.float64, 1, "C")})
 @kernel
 def _uniform01(st, g):
     return np.float64(next_u64(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY) >> np.uint64(11)) * _INV_2_53
+
+
+@kernel
+def _willing(st, g, prm, k):
+    """A propensity ``prm[k]``: 1 (or more) always, 0 never, in between a draw."""
+    if prm[k] >= 1.0:
+        return True
+    if prm[k] <= 0.0:
+        return False
+    return _uniform01(st, g) < prm[k]
 
 
 @kernel
@@ -79,13 +143,345 @@ def crowding(positions, g, space, skip_p, skip_a):
 
 
 @kernel
-def _space_value(food, positions, g, p, space, prm, skip_a):
-    return food_value(food, g, p, space) - prm[CROWDING_PENALTY] * crowding(positions, g, space, p, skip_a)
+def _prey(positions, g, p, space):
+    """Amoebas of players other than p on ``space``."""
+    n = 0
+    for q in range(positions.shape[1]):
+        if q != p:
+            for t in range(positions.shape[2]):
+                if positions[g, q, t] == space:
+                    n += 1
+    return n
 
 
 @kernel
-def _bp_after(st, g, p, cost):
-    return st.bp[g, p] - cost
+def _space_value(food, positions, g, p, space, prm, skip_a, hunter):
+    """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding, prey."""
+    v = prm[FOOD_WEIGHT] * food_value(food, g, p, space) - prm[CROWDING_PENALTY] * crowding(
+        positions, g, space, p, skip_a
+    )
+    if hunter != 0:
+        v += prm[PREY_BONUS] * _prey(positions, g, p, space)
+    return v
+
+
+@kernel
+def _own_neighbours(positions, neighbours, g, p, space):
+    """Amoebas of player p on the spaces next to ``space``."""
+    n = 0
+    for d in range(4):
+        nb = neighbours[space, d]
+        if nb >= 0:
+            for t in range(positions.shape[2]):
+                if positions[g, p, t] == nb:
+                    n += 1
+    return n
+
+
+@kernel
+def _is_hunter(st, g, p):
+    """Holds a gene that profits from other players' amoebas nearby (attack or parasitism)."""
+    return st.genes[g, p, STRUGGLE] != 0 or st.genes[g, p, AGGRESSION] != 0 or st.genes[g, p, PARASITISM] != 0
+
+
+@kernel
+def _leader(st, g, p):
+    """The opponent furthest ahead on the score track."""
+    best = -1
+    for q in range(st.score.shape[1]):
+        if q != p and (best < 0 or st.score[g, q] > st.score[g, best]):
+            best = q
+    return best
+
+
+@kernel
+def _can_answer(st, g, q):
+    """Player q could answer an attack (holds Escape or Defense and has BP)."""
+    return (st.genes[g, q, ESCAPE] != 0 or st.genes[g, q, DEFENSE] != 0) and st.bp[g, q] > 0
+
+
+@kernel
+def _saving(st, ru, g, p, prm):
+    """BP saved for the most valuable gene above ``save_for_value`` that the player could buy
+    (in the pool, not held, not blocked by an advanced gene it holds, its lower gene held)."""
+    best = -1
+    for gene in range(st.genes.shape[2]):
+        if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:
+            continue
+        if st.pool[g, gene] <= 0 or st.genes[g, p, gene] != 0:
+            continue
+        reachable = ru.gene_lower[gene, 0] < 0
+        for j in range(ru.gene_lower.shape[1]):
+            lower = ru.gene_lower[gene, j]
+            if lower >= 0 and st.genes[g, p, lower] != 0:
+                reachable = True
+        for adv in range(st.genes.shape[2]):
+            if st.genes[g, p, adv] != 0:
+                for j in range(ru.gene_lower.shape[1]):
+                    if ru.gene_lower[adv, j] == gene:
+                        reachable = False
+        if reachable and (best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]):
+            best = gene
+    return ru.gene_price[best] if best >= 0 else 0
+
+
+# --- one kernel per decision kind: write the value of option i into wk.scores[b, i] -------------
+
+
+@kernel
+def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
+    """S6, D2, D3-D4: (space, number) rows; DIVIDE's (-1, -1) = stop."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    hunter = 1 if _is_hunter(st, g, p) else 0
+    ok = True
+    if kind == DIVIDE:
+        on_board = 0
+        for t in range(st.space.shape[2]):
+            if st.space[g, p, t] >= 0:
+                on_board += 1
+        cost = ru.division_cost_division_rate if st.genes[g, p, DIVISION_RATE] != 0 else ru.division_cost
+        reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, g, p, prm)))
+        ok = on_board < prm[MAX_AMOEBAS] and st.bp[g, p] - cost >= reserve
+    last = -1  # the options come grouped by space: value each space once
+    v = 0.0
+    for i in range(n):
+        o = opts[i]
+        if o[0] < 0:
+            val[i] = 0.0
+            continue
+        if kind == DIVIDE and not ok:
+            val[i] = -1.0
+            continue
+        if o[0] != last:
+            last = o[0]
+            v = _space_value(st.food, st.space, g, p, last, prm, -1, hunter)
+            if kind == DIVIDE:
+                v = prm[DIVISION_BASE] + v
+            if prm[SPREAD_WEIGHT] != 0.0:
+                v += prm[SPREAD_WEIGHT] * _own_neighbours(st.space, ru.neighbours, g, p, last)
+        val[i] = v - 0.001 * o[1]  # D4: the lowest free number
+
+
+@kernel
+def _active_value(st, ru, wk, g, b, p, a, here, hunter, prm):
+    """M1: the expected value of an active move's destination (before its margin)."""
+    val = wk.scores[b]
+    if prm[MOVE_LOOKAHEAD] < 0.5:
+        best = 0.0
+        for d in range(4):
+            best += _space_value(st.food, st.space, g, p, step(ru.neighbours, here, d), prm, a, hunter)
+        return best / 4.0
+    # The destinations' values: the four directions and staying.
+    for d in range(5):
+        val[FACE_SLOT + d] = _space_value(
+            st.food, st.space, g, p, step(ru.neighbours, here, d), prm, a, hunter
+        )
+    top = val[FACE_SLOT]
+    for d in range(1, 4):
+        top = max(top, val[FACE_SLOT + d])
+    if st.genes[g, p, MOVEMENT_II] != 0:
+        return max(top, val[FACE_SLOT + STAY])
+    # A die face's value: its direction, the best of the four on a 6 (B2).
+    total = 0.0
+    for f1 in range(1, 7):
+        c1 = ru.compass[f1]
+        v1 = top if c1 == CHOICE else val[FACE_SLOT + min(c1, STAY)]
+        if st.genes[g, p, MOVEMENT_I] == 0:
+            total += v1 * 6.0
+            continue
+        for f2 in range(1, 7):
+            c2 = ru.compass[f2]
+            v2 = top if c2 == CHOICE else val[FACE_SLOT + min(c2, STAY)]
+            total += max(v1, v2)
+    return total / 36.0
+
+
+@kernel
+def _value_moves(st, ru, wk, g, b, p, a, n, prm):
+    """M1: 0 drift / 1 active / 2 stay (Holding)."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    here = st.space[g, p, a] if a >= 0 else -1
+    hunter = 1 if _is_hunter(st, g, p) else 0
+    for i in range(n):
+        o = opts[i]
+        v = 0.0
+        if here < 0:
+            v = 0.0
+        elif o[0] == MOVE_DRIFT:
+            dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
+            v = _space_value(st.food, st.space, g, p, dest, prm, a, hunter)
+        elif o[0] == MOVE_ACTIVE:
+            if prm[ACTIVE_MOVES] < 0.5:
+                v = NEVER
+            else:
+                v = _active_value(st, ru, wk, g, b, p, a, here, hunter, prm) - prm[ACTIVE_MOVE_MARGIN]
+        else:
+            v = _space_value(st.food, st.space, g, p, here, prm, a, hunter) - prm[STAY_MARGIN]
+        val[i] = v
+
+
+@kernel
+def _value_carry(st, wk, g, b, p, a, n, prm):
+    """Tentacle: cubes per colour carried to the amoeba's new space (where it is now)."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    here = st.space[g, p, a]
+    P = st.supply.shape[1]
+    for i in range(n):
+        o = opts[i]
+        total = 0
+        foreign = 0
+        gain = 0
+        for c in range(P):
+            total += o[c]
+            if c != p:
+                foreign += o[c]
+                gain += min(st.food[g, here, c] + o[c], 2) - min(st.food[g, here, c], 2)
+        if total > prm[CARRY_MAX]:
+            val[i] = NEVER
+        else:
+            val[i] = (
+                prm[CARRY_FOREIGN] * foreign + prm[CARRY_OWN] * (total - foreign) + prm[CARRY_NEED] * gain
+            )
+
+
+@kernel
+def _value_eat(st, wk, g, b, p, n, prm):
+    """M4, F1-F4: cubes per colour eaten, and the parasitized player (-1 none)."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    leader = _leader(st, g, p)
+    for i in range(n):
+        o = opts[i]
+        cubes = 0
+        for c in range(st.supply.shape[1]):
+            cubes += o[c]
+        v = -(prm[EAT_CUBE_COST] * cubes)
+        victim = o[EAT_VICTIM_SLOT]
+        v += (prm[PARASITE_BONUS] + prm[VICTIM_SCORE_WEIGHT] * st.score[g, victim]) if victim >= 0 else 0.0
+        if leader >= 0:
+            v += prm[EAT_LEADER_COLOUR] * o[leader]
+        val[i] = v
+
+
+@kernel
+def _target_value(st, g, q, prm):
+    """An attack target of player q: the leader first; less if it can answer or has Armor."""
+    v = max(1.0 + prm[TARGET_SCORE_WEIGHT] * st.score[g, q], 0.01)
+    if _can_answer(st, g, q):
+        v -= prm[DEFENDED_PENALTY]
+    if st.genes[g, q, ARMOR] != 0:
+        v -= prm[ARMOR_TARGET_PENALTY]
+    return v if v > 0.0 else -1.0  # never below 'none', not even by a random tie-break
+
+
+@kernel
+def _value_attack(st, wk, g, b, p, a, n, prm):
+    """A1, A5: (target player, number); (-1, -1) = none. Returns False to take 'none' at once."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    retry = (st.amoeba_flags[g, p, a] & AF_ATTACKED) != 0 or (st.player_flags[g, p] & PF_AGGRESSED) != 0
+    if not _willing(st, g, prm, RETRY_PROPENSITY if retry else ATTACK_PROPENSITY):
+        return False
+    foreign = False
+    for i in range(n):
+        if opts[i, 0] >= 0 and opts[i, 0] != p:
+            foreign = True
+    for i in range(n):
+        q = opts[i, 0]
+        if q < 0:
+            val[i] = 0.0
+        elif q == p:
+            val[i] = 0.5 if (prm[ATTACK_OWN] >= 0.5 and not foreign) else -1.0
+        else:
+            val[i] = _target_value(st, g, q, prm)
+    return True
+
+
+@kernel
+def _value_aggress(st, wk, g, b, p, n, prm):
+    """B1: (own number, target player, target number); all -1 = none."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    if not _willing(st, g, prm, AGGRESS_PROPENSITY):
+        return False
+    for i in range(n):
+        val[i] = 0.0 if opts[i, 0] < 0 else _target_value(st, g, opts[i, 1], prm)
+    return True
+
+
+@kernel
+def _value_respond(st, wk, g, b, p, n, prm):
+    """A2-A4: RESP_* codes. Returns False to take 'none' at once."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    if not _willing(st, g, prm, ANSWER_PROPENSITY):
+        return False
+    escape_first = prm[ANSWER_ESCAPE_FIRST] >= 0.5
+    both = prm[ANSWER_BOTH] >= 0.5
+    for i in range(n):
+        code = opts[i, 0]
+        # rank: the preferred pair, the other pair, the preferred single, the other single
+        rank = 0
+        if code == RESP_NONE:
+            rank = 0
+        elif code == RESP_DEFENSE_ESCAPE:
+            rank = (3 if escape_first else 4) if both else -10
+        elif code == RESP_ESCAPE_DEFENSE:
+            rank = (4 if escape_first else 3) if both else -10
+        elif code == RESP_DEFENSE:
+            rank = 1 if escape_first else 2
+        elif code == RESP_ESCAPE:
+            rank = 2 if escape_first else 1
+        val[i] = 0.0 if rank == 0 else 1.0 + 0.1 * rank
+    return True
+
+
+@kernel
+def _value_pay(st, ru, wk, g, b, n, prm):
+    """E2: (gene bit mask, BP)."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    for i in range(n):
+        lost = 0.0
+        for gene in range(st.genes.shape[2]):
+            if opts[i, 0] & (1 << gene):
+                lost += ru.gene_price[gene] + prm[GENE_VALUE_BASE + gene]
+        val[i] = -(opts[i, 1] + prm[DEFECT_GENE_WEIGHT] * lost)
+
+
+@kernel
+def _value_buy(st, ru, wk, g, b, p, n, prm):
+    """G1-G4: (gene, gene given up or -1); (-1, -1) = stop."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    mp = 0
+    for gene in range(st.genes.shape[2]):
+        if st.genes[g, p, gene] != 0:
+            mp += ru.gene_mp[gene]
+    saving = max(prm[BP_RESERVE], float(_saving(st, ru, g, p, prm)))
+    for i in range(n):
+        gene = opts[i, 0]
+        lower = opts[i, 1]
+        if gene < 0:
+            val[i] = 0.0
+            continue
+        wanted = prm[GENE_VALUE_BASE + gene] > prm[SAVE_FOR_VALUE]
+        if st.bp[g, p] - ru.gene_price[gene] < (prm[BP_RESERVE] if wanted else saving):
+            val[i] = -1.0
+            continue
+        mp_after = mp + ru.gene_mp[gene] - (ru.gene_mp[lower] if lower >= 0 else 0)
+        if mp_after > prm[MP_LIMIT] and mp_after > mp:
+            val[i] = -1.0
+            continue
+        v = prm[GENE_VALUE_BASE + gene]
+        if lower >= 0:
+            v -= prm[GIVE_UP_WEIGHT] * prm[GENE_VALUE_BASE + lower]
+            if gene == ARMOR:  # Defense or Escape: give up the less valuable one
+                v -= 1e-9 * prm[GENE_VALUE_BASE + lower]
+        val[i] = v if v > 0.0 else -1.0  # a gene valued at 0 or less is never bought
 
 
 @kernel
@@ -98,86 +494,61 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         return below(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY, n)
     opts = wk.options[b]
     val = wk.scores[b]
-    here = st.space[g, p, a] if a >= 0 else -1
-    for i in range(n):
-        o = opts[i]
-        v = 0.0
-        if kind == PLACE_SETUP or kind == PLACE_FREE:
-            v = _space_value(st.food, st.space, g, p, o[0], prm, -1) - 0.001 * o[1]
-        elif kind == DIVIDE:
-            if o[0] < 0:
-                v = 0.0
-            else:
-                on_board = 0
-                for t in range(st.space.shape[2]):
-                    if st.space[g, p, t] >= 0:
-                        on_board += 1
-                ok = on_board < prm[MAX_AMOEBAS] and st.bp[g, p] >= prm[BP_RESERVE]
-                v = (
-                    (1.0 + _space_value(st.food, st.space, g, p, o[0], prm, -1) - 0.001 * o[1])
-                    if ok
-                    else -1.0
-                )
-        elif kind == MOVE:
-            if here < 0:
-                v = 0.0
-            elif o[0] == MOVE_DRIFT:
-                dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
-                v = _space_value(st.food, st.space, g, p, dest, prm, a)
-            elif o[0] == MOVE_ACTIVE:
-                best = 0.0
-                for d in range(4):
-                    best += _space_value(st.food, st.space, g, p, step(ru.neighbours, here, d), prm, a)
-                v = best / 4.0 - prm[ACTIVE_MOVE_MARGIN]
-            else:
-                v = _space_value(st.food, st.space, g, p, here, prm, a)
-        elif kind == DIRECTION:
-            v = (
-                _space_value(st.food, st.space, g, p, step(ru.neighbours, here, o[0]), prm, a)
+    if kind == PLACE_SETUP or kind == PLACE_FREE or kind == DIVIDE:
+        _value_placements(st, ru, wk, g, b, p, kind, n, prm)
+    elif kind == MOVE:
+        _value_moves(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == DIRECTION:
+        here = st.space[g, p, a] if a >= 0 else -1
+        hunter = 1 if _is_hunter(st, g, p) else 0
+        for i in range(n):
+            val[i] = (
+                _space_value(st.food, st.space, g, p, step(ru.neighbours, here, opts[i, 0]), prm, a, hunter)
                 if here >= 0
                 else 0.0
             )
-        elif kind == SECOND_MOVE:
-            need = food_value(st.food, g, p, here) < 3.0 if here >= 0 else False
-            v = 1.0 if (o[0] == 1) == need else 0.0
-        elif kind == CARRY:
-            for c in range(st.supply.shape[1]):
-                if c != p:
-                    v += o[c]
-        elif kind == CLING:
-            v = float(o[0])  # follow: the leader usually moves towards food
-        elif kind == EAT:
-            cubes = 0
-            for c in range(st.supply.shape[1]):
-                cubes += o[c]
-            v = -cubes + (0.5 if o[EAT_VICTIM_SLOT] >= 0 else 0.0)
-        elif kind == ATTACK:
-            if o[0] < 0:
-                v = 0.0
-            elif o[0] == p:
-                v = -1.0
-            else:
-                v = prm[ATTACK_PROPENSITY] + 0.01 * st.score[g, o[0]]
-        elif kind == AGGRESS:
-            v = 0.0 if o[0] < 0 else prm[ATTACK_PROPENSITY] + 0.01 * st.score[g, o[1]]
-        elif kind == RESPOND:
-            v = 0.0 if o[0] == RESP_NONE else prm[ANSWER_PROPENSITY] * (1.0 + 0.1 * o[0])
-        elif kind == PAY:
-            lost = 0.0
-            for gene in range(st.genes.shape[2]):
-                if o[0] & (1 << gene):
-                    lost += ru.gene_price[gene] + prm[GENE_VALUE_BASE + gene]
-            v = -(o[1] + 2.0 * lost)
-        elif kind == BUY:
-            if o[0] < 0:
-                v = 0.0
-            elif _bp_after(st, g, p, ru.gene_price[o[0]]) < prm[BP_RESERVE]:
-                v = -1.0
-            else:
-                v = prm[GENE_VALUE_BASE + o[0]]
-        val[i] = v
+    elif kind == SECOND_MOVE:
+        here = st.space[g, p, a] if a >= 0 else -1
+        need = food_value(st.food, g, p, here) < prm[SECOND_MOVE_THRESHOLD] if here >= 0 else False
+        for i in range(n):
+            val[i] = 1.0 if (opts[i, 0] == 1) == need else 0.0
+    elif kind == CARRY:
+        _value_carry(st, wk, g, b, p, a, n, prm)
+    elif kind == CLING:
+        want = food_value(st.food, g, p, st.space[g, p, a]) < prm[CLING_THRESHOLD]
+        for i in range(n):
+            val[i] = float(opts[i, 0]) if want else float(1 - opts[i, 0])
+    elif kind == EAT:
+        _value_eat(st, wk, g, b, p, n, prm)
+    elif kind == ATTACK:
+        if not _value_attack(st, wk, g, b, p, a, n, prm):
+            return 0
+    elif kind == AGGRESS:
+        if not _value_aggress(st, wk, g, b, p, n, prm):
+            return 0
+    elif kind == RESPOND:
+        if not _value_respond(st, wk, g, b, p, n, prm):
+            return 0
+    elif kind == PAY:
+        _value_pay(st, ru, wk, g, b, n, prm)
+    elif kind == BUY:
+        _value_buy(st, ru, wk, g, b, p, n, prm)
+    else:
+        for i in range(n):
+            val[i] = 0.0
     best = 0
+    ties = 1
     for i in range(1, n):
         if val[i] > val[best]:
             best = i
+            ties = 1
+        elif val[i] == val[best]:
+            ties += 1
+    if ties > 1 and prm[RANDOM_TIES] >= 0.5:
+        k = below(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY, ties)
+        for i in range(best, n):
+            if val[i] == val[best]:
+                if k == 0:
+                    return i
+                k -= 1
     return best

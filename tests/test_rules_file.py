@@ -291,7 +291,8 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
         (
             "[flags]\nfinish_zone_strat = 41\n",
             "house.toml: flags.finish_zone_strat: unknown key (expected one of: first_round_flip, "
-            "finish_zone_start, substitution_3_1, defense_and_escape_same_attack, holding_clings_to_own, defect_genes_may_overpay)",
+            "finish_zone_start, substitution_3_1, defense_and_escape_same_attack, holding_clings_to_own, "
+            "defect_genes_may_overpay)",
         ),
         (
             'name = "x"\n[boardd]\nspaces = 3\n',

@@ -39,7 +39,7 @@ from strategies.params import Strategy, parameter_table
 
 STREAM_ASSIGNMENT = 3  # a game's fourth stream: which strategies of a pool sit at the table
 # The default mix of `soup simulate` and `soup bench`: every player of every game drawn from it.
-DEFAULT_POOL: tuple[str, ...] = ("greedy", "random")
+DEFAULT_POOL: tuple[str, ...] = ("greedy", "breeder", "geneticist", "predator", "forager")
 
 
 @dataclass
