@@ -43,11 +43,6 @@ def amoebas_on_board(st, g, p):
 
 
 @kernel
-def amoebas_in_supply(st, g, p):
-    return st.space.shape[2] - amoebas_on_board(st, g, p)
-
-
-@kernel
 def death_threshold(st, ru, g, p):
     """X1: DP at which an amoeba dies (Life Expectancy raises it)."""
     if st.genes[g, p, LIFE_EXPECTANCY] != 0:

@@ -24,8 +24,6 @@ STREAM_DICE = 1  # every die roll
 STREAM_STRATEGY = 2  # a strategy's own random choices
 N_STREAMS = 3
 
-MAX_COLOURS = 6  # width reserved for colours in options and events (5-6 player expansion)
-
 # Per-amoeba per-round flags (State.amoeba_flags), cleared at the start of each round.
 AF_ATTACKED = 1  # has made its Phase-1 attack this round (A1: one attack per amoeba per round)
 AF_WAS_ATTACKED = 2  # was the target of an attack this round
