@@ -251,13 +251,22 @@ def bench(
     cold: Annotated[
         bool, typer.Option(help="Measure the cold start (compiles into an empty cache: about half a minute).")
     ] = True,
+    mix: Annotated[
+        str,
+        typer.Option(help="Strategies to draw every player from, comma-separated (default: simulate's mix)."),
+    ] = "",
 ) -> None:
     """Measure games/s (3 and 4 players, 1 and 2 threads), the speed-up over the plain-Python path
     in the same run, peak memory and cold/warm start times, on the default strategy mix."""
     from sim.ursuppe.bench import as_text
     from sim.ursuppe.bench import bench as run_bench
 
-    doc = run_bench(games=games, plain_games=plain_games, rss_games=rss_games, cold=cold)
+    try:
+        for name in filter(None, mix.split(",")):
+            load_strategy(name)
+    except StrategyError as e:
+        _fail(str(e))
+    doc = run_bench(games=games, plain_games=plain_games, rss_games=rss_games, cold=cold, mix=mix)
     typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
 
 

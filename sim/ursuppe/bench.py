@@ -36,17 +36,18 @@ _RSS = (
 )
 
 
-def default_run(players: int, seed: int = 1) -> UrsuppeRun:
-    """The default mix: every player of every game drawn from DEFAULT_POOL, rotated seating."""
-    strategies = [load_strategy(n) for n in DEFAULT_POOL]
+def default_run(players: int, seed: int = 1, mix: tuple[str, ...] = DEFAULT_POOL) -> UrsuppeRun:
+    """The mix (default: DEFAULT_POOL): every player of every game drawn from it, rotated seating."""
+    strategies = [load_strategy(n) for n in mix]
     return UrsuppeRun(
         load_rules(), players, seed, strategies, pool=list(range(len(strategies))), seating="rotate"
     )
 
 
-def games_per_second(players: int, games: int, threads: int, seed: int = 1) -> float:
-    """Play ``games`` games of the default mix in one batch and return games per second."""
-    run = default_run(players, seed)
+def games_per_second(players: int, games: int, threads: int, seed: int = 1, mix: str = "") -> float:
+    """Play ``games`` games of the mix (comma-separated; default DEFAULT_POOL) in one batch and
+    return games per second."""
+    run = default_run(players, seed, tuple(mix.split(",")) if mix else DEFAULT_POOL)
     indices = np.arange(games)
     rules = run.rulebook.for_players(players)
     b = batch_mod.new_batch(rules, parameter_table(run.strategies), run.assignment(indices), seed, indices)
@@ -71,18 +72,21 @@ def _python(code: str, *args: str, env: dict[str, str] | None = None) -> str:
 
 
 def bench(
-    games: int = 20_000, plain_games: int = 100, rss_games: int = 20_000, cold: bool = True
+    games: int = 20_000, plain_games: int = 100, rss_games: int = 20_000, cold: bool = True, mix: str = ""
 ) -> dict[str, Any]:
     """Run every measurement and return the JSON document of ``soup bench --json``."""
-    games_per_second(4, 64, 1)  # compile or load the kernels (this process's cache) first
+    games_per_second(4, 64, 1, mix=mix)  # compile or load the kernels (this process's cache) first
     rates: dict[str, dict[str, float]] = {}
     for players in (3, 4):
-        rates[f"{players}p"] = {str(t): round(games_per_second(players, games, t), 1) for t in (1, 2)}
+        rates[f"{players}p"] = {
+            str(t): round(games_per_second(players, games, t, mix=mix), 1) for t in (1, 2)
+        }
     plain = float(
         _python(
             "import sys; from sim.ursuppe.bench import games_per_second; "
-            "print(games_per_second(4, int(sys.argv[1]), 1))",
+            "print(games_per_second(4, int(sys.argv[1]), 1, mix=sys.argv[2]))",
             str(plain_games),
+            mix,
             env={"NUMBA_DISABLE_JIT": "1"},
         )
     )
@@ -107,7 +111,7 @@ def bench(
         "cold_start_s": cold_s,
         "warm_start_s": warm_s,
         "games": games,
-        "mix": list(DEFAULT_POOL),
+        "mix": mix.split(",") if mix else list(DEFAULT_POOL),
         "threads_available": os.cpu_count(),
     }
 
@@ -115,7 +119,7 @@ def bench(
 def as_text(doc: dict[str, Any]) -> str:
     r = doc["games_per_s"]
     lines = [
-        f"default mix ({', '.join(doc['mix'])}), {doc['games']:,} games per measurement, full genes",
+        f"mix ({', '.join(doc['mix'])}), {doc['games']:,} games per measurement, full genes",
         f"  3 players: {r['3p']['1']:>10,.0f} games/s on 1 thread, {r['3p']['2']:>10,.0f} on 2 "
         f"({r['3p']['2'] / r['3p']['1']:.2f}x)",
         f"  4 players: {r['4p']['1']:>10,.0f} games/s on 1 thread, {r['4p']['2']:>10,.0f} on 2 "
@@ -124,7 +128,12 @@ def as_text(doc: dict[str, Any]) -> str:
         f"-> speed-up {doc['speedup_vs_python']}x",
         "  peak memory: "
         + ", ".join(f"{v:.0f} MB for {int(k):,} games" for k, v in doc["peak_rss_mb_by_games"].items()),
-        f"  start: cold {doc['cold_start_s']} s (compile), warm {doc['warm_start_s']} s",
+        (
+            f"  start: cold {doc['cold_start_s']} s (compile), "
+            if doc["cold_start_s"] is not None
+            else "  start: "
+        )
+        + f"warm {doc['warm_start_s']} s",
     ]
     return "\n".join(lines)
 
