@@ -141,20 +141,20 @@ def test_interrupted_command_leaves_valid_chunks(tmp_path):
     import time
 
     out = tmp_path / "run"
+    args = [
+        "simulate",
+        "--games",
+        "60000",
+        "--chunk-size",
+        "2000",
+        "--out",
+        str(out),
+        "--quiet",
+        "--threads",
+        "1",
+    ]
     proc = subprocess.Popen(
-        [
-            soup_exe(),
-            "simulate",
-            "--games",
-            "60000",
-            "--chunk-size",
-            "2000",
-            "--out",
-            str(out),
-            "--quiet",
-            "--threads",
-            "1",
-        ],
+        [soup_exe(), *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -168,18 +168,6 @@ def test_interrupted_command_leaves_valid_chunks(tmp_path):
     files = sorted(out.glob("chunk-*.parquet"))
     assert len(files) == len(listed) >= 2
     pl.read_parquet([str(f) for f in files])  # every file is a complete Parquet file
-    r = soup(
-        "simulate",
-        "--games",
-        "60000",
-        "--chunk-size",
-        "2000",
-        "--out",
-        str(out),
-        "--quiet",
-        "--resume",
-        "--threads",
-        "1",
-    )
+    r = soup(*args, "--resume")
     assert r.returncode == 0, r.stderr
     assert pl.scan_parquet(str(out / "chunk-*.parquet")).select(pl.len()).collect().item() == 60000 * 4

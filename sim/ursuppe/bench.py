@@ -31,14 +31,16 @@ _FIRST_GAME = (
 )
 _RSS = (
     "import resource, sys, pathlib; from sim import runner; from sim.ursuppe.bench import default_run; "
-    "runner.run(default_run(4), pathlib.Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), 2); "
+    "out, games, chunk, mix = pathlib.Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]; "
+    "runner.run(default_run(4, mix=mix), out, games, chunk, 2); "
     "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
 )
 
 
-def default_run(players: int, seed: int = 1, mix: tuple[str, ...] = DEFAULT_POOL) -> UrsuppeRun:
-    """The mix (default: DEFAULT_POOL): every player of every game drawn from it, rotated seating."""
-    strategies = [load_strategy(n) for n in mix]
+def default_run(players: int, seed: int = 1, mix: str = "") -> UrsuppeRun:
+    """Every player of every game drawn from ``mix`` (comma-separated strategies; default:
+    DEFAULT_POOL), rotated seating."""
+    strategies = [load_strategy(n) for n in (mix.split(",") if mix else DEFAULT_POOL)]
     return UrsuppeRun(
         load_rules(), players, seed, strategies, pool=list(range(len(strategies))), seating="rotate"
     )
@@ -47,7 +49,7 @@ def default_run(players: int, seed: int = 1, mix: tuple[str, ...] = DEFAULT_POOL
 def games_per_second(players: int, games: int, threads: int, seed: int = 1, mix: str = "") -> float:
     """Play ``games`` games of the mix (comma-separated; default DEFAULT_POOL) in one batch and
     return games per second."""
-    run = default_run(players, seed, tuple(mix.split(",")) if mix else DEFAULT_POOL)
+    run = default_run(players, seed, mix)
     indices = np.arange(games)
     rules = run.rulebook.for_players(players)
     b = batch_mod.new_batch(rules, parameter_table(run.strategies), run.assignment(indices), seed, indices)
@@ -94,7 +96,8 @@ def bench(
         rss = {}
         for n in (rss_games, 4 * rss_games):
             rss[str(n)] = round(
-                float(_python(_RSS, os.path.join(tmp, f"run{n}"), str(n), str(max(1, rss_games // 4)))), 1
+                float(_python(_RSS, os.path.join(tmp, f"run{n}"), str(n), str(max(1, rss_games // 4)), mix)),
+                1,
             )
         cold_s = None
         if cold:

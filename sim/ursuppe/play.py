@@ -81,8 +81,11 @@ def play_game(
         check_invariants=check_invariants,
     )
     batch_mod.setup(b)
-    boards = [board_text(b.state, 0, rules)]
-    batch_mod.play_rounds(b, after_round=lambda done: boards.append(board_text(done.state, 0, rules)))
+    coordinates = rulebook.data["board"]["coordinates"]
+    boards = [board_text(b.state, 0, rules, coordinates)]
+    batch_mod.play_rounds(
+        b, after_round=lambda done: boards.append(board_text(done.state, 0, rules, coordinates))
+    )
     err = batch_mod.first_error(b)
     if err is not None:
         raise batch_mod.GameError(f"game stopped with engine error {err[1].tolist()}")

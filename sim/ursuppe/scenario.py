@@ -71,7 +71,6 @@ class Scenario:
     """A validated scenario, ready to run."""
 
     source: str
-    data: dict[str, Any]
     rulebook: RuleBook
     batch: batch_mod.Batch
     run: str
@@ -469,7 +468,7 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
     if dice is not None:
         wk.dice[0, : len(dice)] = dice
         wk.dice_len[0] = len(dice)
-    return Scenario(label, data, rulebook, b, run, choices, origin)
+    return Scenario(label, rulebook, b, run, choices, origin)
 
 
 def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any]:
@@ -547,10 +546,8 @@ def _raise_engine_error(sc: Scenario) -> None:
 def run_scenario(sc: Scenario) -> dict[str, Any]:
     """Run the scenario's ``run`` and return the output document (scenario-format.md)."""
     b = sc.batch
-    if sc.run == "setup":
-        batch_mod.advance_phase(b, 0)
-    elif sc.run.startswith("phase"):
-        batch_mod.advance_phase(b, int(sc.run[5:]))
+    if sc.run == "setup" or sc.run.startswith("phase"):
+        batch_mod.advance_phase(b, 0 if sc.run == "setup" else int(sc.run[5:]))
     else:
         batch_mod.play_rounds(b, rounds=1 if sc.run == "round" else None)
     if b.workspace.error[0, 0] != 0:

@@ -148,32 +148,12 @@ def describe(e: dict[str, Any]) -> str:
     return str(e)
 
 
-def board_text(state, g: int, rules) -> str:
-    """The board (amoebas and food per space), then BP, score, genes and DP per player."""
+def board_text(state, g: int, rules, coordinates: list[list[int]]) -> str:
+    """The board (amoebas and food per space, laid out by the rules file's ``board.coordinates``),
+    then BP, score, genes and DP per player."""
     P = rules.players
     grid: dict[tuple[int, int], int] = {}
-    coords = [
-        (1, 0),
-        (0, 1),
-        (1, 1),
-        (2, 1),
-        (3, 1),
-        (4, 1),
-        (0, 2),
-        (1, 2),
-        (3, 2),
-        (4, 2),
-        (0, 3),
-        (1, 3),
-        (2, 3),
-        (3, 3),
-        (4, 3),
-        (0, 4),
-        (1, 4),
-        (2, 4),
-        (3, 4),
-    ]
-    for s, (x, y) in enumerate(coords[: rules.n_spaces]):
+    for s, (x, y) in enumerate(coordinates[: rules.n_spaces]):
         grid[(x, y)] = s
     width = 15
     letters = "/".join(COLOUR_LETTERS[:P])
