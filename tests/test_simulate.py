@@ -77,6 +77,7 @@ def test_result_schema(rulebook, tmp_path):
         "amoebas",
         "genes_held",
         "genes_bought",
+        "first_bought",
         "bp",
         "defect_genes_lost",
         "defect_bp_paid",
@@ -93,6 +94,10 @@ def test_result_schema(rulebook, tmp_path):
     assert df.filter(pl.col("player") % 2 == 0)["strategy"].unique().to_list() == ["greedy"]
     assert all(sorted(d) == list(range(11)) for d in df["deck"].to_list()[:20])
     assert df["rules_id"].unique().to_list() == [rulebook.rules_id]
+    # first_bought agrees with the genes_bought mask and lies within the game's rounds
+    for mask, first, rounds in df.select("genes_bought", "first_bought", "rounds").rows()[:400]:
+        assert [i for i, r in enumerate(first) if r > 0] == [i for i in range(len(first)) if mask >> i & 1]
+        assert all(0 <= r <= rounds for r in first)
     # rotate seating: every start space equally often per player over a multiple of 4! games
     counts = df.filter(pl.col("game") < 192).group_by(["player", "start_space"]).len()["len"]
     assert (counts == 48).all()

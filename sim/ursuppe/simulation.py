@@ -18,6 +18,7 @@ One row per player per game (the result schema, also in docs/results.md):
 | amoebas | int8 | amoebas on the board at the end |
 | genes_held | int32 | bit mask of genes held at the end (bit i = sim.ursuppe.genes.GENE_NAMES[i]) |
 | genes_bought | int32 | bit mask of every gene bought during the game |
+| first_bought | list<int16> | per gene (GENE_NAMES order): round it was first bought, 0 if never |
 | bp | int32 | BP at the end |
 | defect_genes_lost | int16 | cards returned for gene defects (E2) |
 | defect_bp_paid | int16 | BP paid for gene defects (E2) |
@@ -111,6 +112,11 @@ def outcome_rows(b: batch_mod.Batch, seed: int, names: list[str], rules_id: str)
         pa.array(np.arange(0, rows + 1, dtype=np.int32) * deck.shape[1]),
         pa.array(np.repeat(deck, P, axis=0).ravel()),
     )
+    n_genes = st.first_bought.shape[2]
+    first_bought = pa.ListArray.from_arrays(
+        pa.array(np.arange(0, rows + 1, dtype=np.int32) * n_genes),
+        pa.array(st.first_bought.reshape(rows * n_genes)),
+    )
     strategy = np.asarray(names, dtype=object)[st.strategy.ravel()]
     return pa.table(
         {
@@ -128,6 +134,7 @@ def outcome_rows(b: batch_mod.Batch, seed: int, names: list[str], rules_id: str)
             "amoebas": pa.array(amoebas.ravel().astype(np.int8)),
             "genes_held": pa.array(genes_held.ravel().astype(np.int32)),
             "genes_bought": pa.array(st.genes_bought.ravel().astype(np.int32)),
+            "first_bought": first_bought,
             "bp": pa.array(st.bp.ravel().astype(np.int32)),
             "defect_genes_lost": pa.array(st.defect_genes_lost.ravel().astype(np.int16)),
             "defect_bp_paid": pa.array(st.defect_bp_paid.ravel().astype(np.int16)),

@@ -70,6 +70,7 @@ class State(NamedTuple):
     amoeba_flags: np.ndarray  # int8 [G, P, A]: AF_* bits for this round
     player_flags: np.ndarray  # int8 [G, P]: PF_* bits for this round
     genes_bought: np.ndarray  # int32 [G, P]: bit mask of every gene ever bought (results)
+    first_bought: np.ndarray  # int16 [G, P, N_GENES]: round a gene was first bought, 0 if never (results)
     defect_genes_lost: np.ndarray  # int16 [G, P]: cards returned to pay gene defects (E2)
     defect_bp_paid: np.ndarray  # int16 [G, P]: BP paid for gene defects (E2)
 
@@ -106,6 +107,7 @@ def allocate_state(games: int, rules: Rules, n_cards: int | None = None) -> Stat
         amoeba_flags=np.zeros((G, P, A), np.int8),
         player_flags=np.zeros((G, P), np.int8),
         genes_bought=np.zeros((G, P), np.int32),
+        first_bought=np.zeros((G, P, N_GENES), np.int16),
         defect_genes_lost=np.zeros((G, P), np.int16),
         defect_bp_paid=np.zeros((G, P), np.int16),
     )

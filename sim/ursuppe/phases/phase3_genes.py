@@ -50,6 +50,8 @@ def buy(st, ru, wk, g, p, gene, gave_up):
     st.genes[g, p, gene] = 1
     st.gene_since[g, p, gene] = st.round[g]
     st.pool[g, gene] -= 1
+    if st.first_bought[g, p, gene] == 0:
+        st.first_bought[g, p, gene] = st.round[g]
     st.genes_bought[g, p] |= 1 << gene
     if gave_up >= 0:
         st.genes[g, p, gave_up] = 0

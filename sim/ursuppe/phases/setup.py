@@ -82,6 +82,7 @@ def setup_position(st, ru, wk, g, seating):
         for i in range(st.genes.shape[2]):
             st.genes[g, p, i] = 0
             st.gene_since[g, p, i] = 0
+            st.first_bought[g, p, i] = 0
         st.genes_bought[g, p] = 0
         st.defect_genes_lost[g, p] = 0
         st.defect_bp_paid[g, p] = 0
