@@ -12,9 +12,8 @@ from typing import Annotated
 
 import typer
 
-from sim.runner import RunError
+from sim.cli_support import USER_ERRORS, build_run, fail, print_rates, run_with_progress
 from sim.ursuppe.rules import RulesError, load_rules
-from sim.ursuppe.scenario import ScenarioError
 from sim.ursuppe.simulation import DEFAULT_POOL as SIMULATION_POOL
 from strategies.params import StrategyError, load_strategy, preset_names
 
@@ -26,13 +25,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-USER_ERRORS = (RulesError, ScenarioError, StrategyError, RunError)
 DEFAULT_POOL = ",".join(SIMULATION_POOL)
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"soup: error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 @app.command()
@@ -65,10 +58,10 @@ def play(
         if len(names) == 1:
             names = names * players
         if len(names) != players:
-            _fail(f"--strategies: expected 1 or {players} names, got {len(names)}")
+            fail(f"--strategies: expected 1 or {players} names, got {len(names)}")
         game = play_game(book, players, seed, [load_strategy(n.strip()) for n in names])
     except USER_ERRORS as e:
-        _fail(str(e))
+        fail(str(e))
     if as_json:
         typer.echo(json.dumps(game.as_json(), indent=1))
     else:
@@ -88,15 +81,8 @@ def scenario(
     try:
         result = run_scenario(load_scenario(file, check_invariants=not no_invariants))
     except USER_ERRORS as e:
-        _fail(str(e))
+        fail(str(e))
     typer.echo(json.dumps(result, indent=1))
-
-
-def _strategy_list(names: str, option: str) -> list[str]:
-    out = [n.strip() for n in names.split(",") if n.strip()]
-    if not out:
-        _fail(f"{option}: expected comma-separated strategy names or .toml files")
-    return out
 
 
 @app.command()
@@ -149,57 +135,20 @@ def simulate(
     soup simulate --games 1000000 --pool greedy,breeder,predator --seating rotate
     """
     import polars as pl
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from analysis.win_rates import load_results, win_rates
-    from sim import __version__, runner
-    from sim.ursuppe.simulation import UrsuppeRun
 
-    if seating not in ("random", "rotate"):
-        _fail(f"--seating: expected random or rotate, got {seating!r}")
     try:
         book = load_rules(rules)
-        names = _strategy_list(strategies, "--strategies") if strategies else _strategy_list(pool, "--pool")
-        distinct = list(dict.fromkeys(names))
-        loaded = [load_strategy(n) for n in distinct]
-        if strategies:
-            if len(names) != players:
-                _fail(f"--strategies: expected {players} names (one per player), got {len(names)}")
-            spec = UrsuppeRun(
-                book, players, seed, loaded, seats=[distinct.index(n) for n in names], seating=seating
-            )
-        else:
-            spec = UrsuppeRun(book, players, seed, loaded, pool=list(range(len(distinct))), seating=seating)
+        spec = build_run(book, players, seed, strategies, pool, seating)
         if out is None:
             # The default directory is named by the run, so running the same command again finishes
             # or reuses it (an interrupted default run resumes by itself).
             out = Path("results") / f"ursuppe-{players}p-seed{seed}-{games}"
             resume = True
-        console = Console(stderr=True)
-        with Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            TextColumn("{task.completed:,}/{task.total:,} games"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=console,
-            disable=quiet,
-        ) as bar:
-            task = bar.add_task("simulating", total=games)
-            summary = runner.run(
-                spec,
-                out,
-                games,
-                chunk_size,
-                threads,
-                resume=resume,
-                version=__version__,
-                progress=lambda done, total: bar.update(task, completed=done),
-            )
+        summary = run_with_progress(spec, out, games, chunk_size, threads, resume=resume, quiet=quiet)
     except USER_ERRORS as e:
-        _fail(str(e))
+        fail(str(e))
     rows = load_results(out)
     rate = summary.games / summary.seconds if summary.chunks_played and summary.seconds > 0 else float("nan")
     typer.echo(
@@ -207,9 +156,9 @@ def simulate(
         + (f"  [{rate:,.0f} games/s]" if rate == rate else "  [already complete]")
     )
     typer.echo(f"rules {book.rules_id}; deck: {book.deck_description()}")
-    _print_rates(win_rates(rows, ["strategy"]), "strategy", "Win rate by strategy")
-    _print_rates(win_rates(rows, ["start_space"]), "start_space", "Win rate by start space (seat)")
-    _print_rates(
+    print_rates(win_rates(rows, ["strategy"]), "strategy", "Win rate by strategy")
+    print_rates(win_rates(rows, ["start_space"]), "start_space", "Win rate by start space (seat)")
+    print_rates(
         win_rates(rows, ["strategy", "start_space"]).with_columns(
             (pl.col("strategy").cast(pl.String) + " @" + pl.col("start_space").cast(pl.String)).alias(
                 "strategy @ seat"
@@ -218,26 +167,6 @@ def simulate(
         "strategy @ seat",
         "Win rate by strategy and start space",
     )
-
-
-def _print_rates(df, key: str, title: str) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title)
-    for col in (key, "n", "wins", "win rate", "95% CI", "fair", "rounds"):
-        table.add_column(col, justify="right" if col != key else "left")
-    for r in df.iter_rows(named=True):
-        table.add_row(
-            str(r[key]),
-            f"{r['games']:,}",
-            f"{r['wins']:,}",
-            f"{r['win_rate']:.3f}",
-            f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
-            f"{r['fair_share']:.3f}",
-            f"{r['mean_rounds']:.2f}",
-        )
-    Console().print(table)
 
 
 @app.command()
@@ -265,7 +194,7 @@ def bench(
         for name in filter(None, mix.split(",")):
             load_strategy(name)
     except StrategyError as e:
-        _fail(str(e))
+        fail(str(e))
     doc = run_bench(games=games, plain_games=plain_games, rss_games=rss_games, cold=cold, mix=mix)
     typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
 
@@ -280,7 +209,7 @@ def rules_cmd(
     try:
         book = load_rules(*(files or []))
     except RulesError as e:
-        _fail(str(e))
+        fail(str(e))
     typer.echo(
         json.dumps({"rules_id": book.rules_id, "deck": book.deck_description(), "rules": book.data}, indent=1)
     )
