@@ -16,9 +16,13 @@ types are converted at the call. Kernels then compile once, eagerly, at import (
 on-disk cache).
 
 **Big tuples by reference.** A game's state, rules and workspace are NamedTuples of arrays on
-the Python side; kernels receive them as StructRefs (:class:`TupleReference`) holding the same
-arrays, because passing a NamedTuple of ~60 arrays to a kernel that is not inlined copies ~500
-machine words per call.
+the Python side; kernels receive them by reference, because passing a NamedTuple of ~60 arrays to
+a kernel that is not inlined copies ~500 machine words per call. The arrays are held by a
+StructRef (:class:`TupleReference`), and kernels see it through a :class:`BorrowedReference`: a
+bare pointer to the StructRef's fields that carries no reference count. Every kernel call with a
+StructRef argument, and every array read from one, cost an atomic increment and decrement of a
+reference count (numba's pruning of those pairs fails across calls that may raise): that was more
+than half of the engine's run time. The Python side keeps the StructRef alive while kernels run.
 """
 
 import hashlib
@@ -29,6 +33,10 @@ from pathlib import Path
 
 import numba
 from numba import types
+from numba.core import cgutils
+from numba.core.datamodel import models
+from numba.core.typing.templates import AttributeTemplate
+from numba.extending import NativeValue, infer_getattr, lower_getattr_generic, register_model, unbox
 
 PLAIN_PYTHON: bool = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 _KERNEL_PACKAGES = ("sim", "strategies")
@@ -97,13 +105,84 @@ class TupleReference(types.StructRef):
     """Base numba type of a by-reference view of a NamedTuple of arrays (see module docs).
 
     A game registers one subclass per NamedTuple (``structref.register``) and passes instances to
-    its kernels: a call then moves one pointer instead of every array's shape, strides and data
-    pointer, which is what made calls between kernels cost ~140 ns. Inside the kernels the fields
-    are the very same numpy arrays (and scalars) as in the NamedTuple.
+    its kernels as :class:`BorrowedReference`: a call then moves one pointer instead of every
+    array's shape, strides and data pointer, which is what made calls between kernels cost
+    ~140 ns. Inside the kernels the fields are the very same numpy arrays (and scalars) as in the
+    NamedTuple.
     """
 
     def preprocess_fields(self, fields):
         return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+class BorrowedReference(types.Type):
+    """The kernels' type of a :class:`TupleReference`: a borrowed pointer to its fields.
+
+    It is not reference counted, and an array read from it comes with no reference count either
+    (a null meminfo, which numba's increments and decrements skip): the fields stay alive because
+    the Python caller holds the StructRef (:class:`Borrowed`) for the whole call.
+    """
+
+    def __init__(self, struct_type: TupleReference):
+        self.struct_type = struct_type
+        super().__init__(name=f"Borrowed[{struct_type}]")
+
+    @property
+    def field_dict(self):
+        return self.struct_type.field_dict
+
+
+class Borrowed:
+    """A StructRef proxy passed to kernels as a :class:`BorrowedReference` (keeps it alive)."""
+
+    __slots__ = ("reference", "_meminfo", "_numba_type_")
+
+    def __init__(self, reference, numba_type: BorrowedReference):
+        self.reference = reference
+        self._meminfo = reference._meminfo
+        self._numba_type_ = numba_type
+
+
+if not PLAIN_PYTHON:
+
+    @register_model(BorrowedReference)
+    class _BorrowedModel(models.StructModel):
+        def __init__(self, dmm, fe_type):
+            super().__init__(dmm, fe_type, [("data", types.voidptr)])
+
+    @unbox(BorrowedReference)
+    def _unbox_borrowed(typ, obj, c):
+        mi_obj = c.pyapi.object_getattr_string(obj, "_meminfo")
+        meminfo_type = types.MemInfoPointer(types.voidptr)
+        mi = c.unbox(meminfo_type, mi_obj).value  # a new reference to the StructRef...
+        c.pyapi.decref(mi_obj)
+        ref = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+        ref.data = c.context.nrt.meminfo_data(c.builder, mi)
+        c.context.nrt.decref(c.builder, meminfo_type, mi)  # ...dropped: the caller's keeps it alive
+        return NativeValue(ref._getvalue())
+
+    @infer_getattr
+    class _BorrowedAttribute(AttributeTemplate):
+        key = BorrowedReference
+
+        def generic_resolve(self, typ, attr):
+            return typ.field_dict.get(attr)
+
+    @lower_getattr_generic(BorrowedReference)
+    def _borrowed_getattr(context, builder, typ, val, attr):
+        ref = cgutils.create_struct_proxy(typ)(context, builder, value=val)
+        payload_type = typ.struct_type.get_data_type()
+        pointer_type = context.data_model_manager[payload_type].get_value_type().as_pointer()
+        payload = cgutils.create_struct_proxy(payload_type)(
+            context, builder, ref=builder.bitcast(ref.data, pointer_type)
+        )
+        value = getattr(payload, attr)
+        field_type = typ.field_dict[attr]
+        if isinstance(field_type, types.Array):
+            array = context.make_array(field_type)(context, builder, value=value)
+            array.meminfo = cgutils.get_null_value(array.meminfo.type)
+            value = array._getvalue()
+        return value
 
 
 def register_argument_types(mapping: dict[str, types.Type]) -> None:

@@ -3,8 +3,7 @@
 Kernels are compiled with ``nogil=True``, so plain Python threads run them in parallel. Each
 block is an independent unit of work with its own scratch row; which thread runs which block does
 not change any result. Thread t takes blocks t, t + T, t + 2T, ... with its own kernel arguments
-from ``make_args(t)``: by-reference arguments carry a reference count that every kernel call
-touches, and one count shared by two cores would bounce between them on every call.
+from ``make_args(t)``, so that no object the kernels might touch is shared between cores.
 """
 
 from collections.abc import Callable

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.jit import PLAIN_PYTHON, TupleReference, register_argument_types
+from sim.jit import PLAIN_PYTHON, Borrowed, BorrowedReference, TupleReference, register_argument_types
 from sim.random_stream import seed_streams
 from sim.ursuppe.genes import N_GENES
 from sim.ursuppe.rules import Rules
@@ -236,11 +236,18 @@ if not PLAIN_PYTHON:
     structref.define_proxy(_WorkspaceRef, WorkspaceReference, list(Workspace._fields))
 
 
+_BORROWED: dict = {}  # the kernels' types of st, ru and wk (filled in below)
+
+
 def by_reference(state: State, rules: Rules, workspace: Workspace) -> tuple:
     """The (st, ru, wk) arguments of a kernel: references to the same arrays (plain Python: as is)."""
     if PLAIN_PYTHON:
         return state, rules, workspace
-    return _StateRef(*state), _RulesRef(*rules), _WorkspaceRef(*workspace)
+    return (
+        Borrowed(_StateRef(*state), _BORROWED["st"]),
+        Borrowed(_RulesRef(*rules), _BORROWED["ru"]),
+        Borrowed(_WorkspaceRef(*workspace), _BORROWED["wk"]),
+    )
 
 
 def _register_kernel_types() -> None:
@@ -253,13 +260,14 @@ def _register_kernel_types() -> None:
         return [(name, typeof(value)) for name, value in zip(nt._fields, nt, strict=True)]
 
     rules = load_rules().for_players(4)
-    register_argument_types(
+    _BORROWED.update(
         {
-            "st": StateReference(fields(allocate_state(1, rules))),
-            "ru": RulesReference(fields(rules)),
-            "wk": WorkspaceReference(fields(allocate_workspace(1, 4, np.zeros((1, 1))))),
+            "st": BorrowedReference(StateReference(fields(allocate_state(1, rules)))),
+            "ru": BorrowedReference(RulesReference(fields(rules))),
+            "wk": BorrowedReference(WorkspaceReference(fields(allocate_workspace(1, 4, np.zeros((1, 1)))))),
         }
     )
+    register_argument_types(_BORROWED)
 
 
 if not PLAIN_PYTHON:
