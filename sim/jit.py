@@ -171,12 +171,14 @@ if not PLAIN_PYTHON:
     @lower_getattr_generic(BorrowedReference)
     def _borrowed_getattr(context, builder, typ, val, attr):
         ref = cgutils.create_struct_proxy(typ)(context, builder, value=val)
-        payload_type = typ.struct_type.get_data_type()
-        pointer_type = context.data_model_manager[payload_type].get_value_type().as_pointer()
-        payload = cgutils.create_struct_proxy(payload_type)(
-            context, builder, ref=builder.bitcast(ref.data, pointer_type)
-        )
-        value = getattr(payload, attr)
+        payload_model = context.data_model_manager[typ.struct_type.get_data_type()]
+        payload = builder.bitcast(ref.data, payload_model.get_value_type().as_pointer())
+        field = cgutils.gep_inbounds(builder, payload, 0, payload_model.get_field_position(attr))
+        value = builder.load(field)
+        # Kernels never replace a field (they write into its arrays): marking the load invariant
+        # lets LLVM keep an array's data pointer and shape in registers across stores into other
+        # arrays, instead of reloading them in every loop iteration.
+        value.set_metadata("invariant.load", builder.module.add_metadata([]))
         field_type = typ.field_dict[attr]
         if isinstance(field_type, types.Array):
             array = context.make_array(field_type)(context, builder, value=value)

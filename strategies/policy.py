@@ -56,6 +56,7 @@ from sim.ursuppe.genes import (
     PARASITISM,
     STRUGGLE,
 )
+from sim.ursuppe.players import SPACE_AMOEBAS, SPACE_OWN, blocked_by_advanced, count_amoebas
 from sim.ursuppe.state import AF_ATTACKED, PF_AGGRESSED, STREAM_STRATEGY
 from strategies.params import (
     ACTIVE_MOVE_MARGIN,
@@ -132,49 +133,29 @@ def food_value(food, g, p, space):
 
 
 @kernel
-def crowding(positions, g, space, skip_p, skip_a):
-    """Amoebas on ``space`` other than (skip_p, skip_a)."""
-    n = 0
-    for q in range(positions.shape[1]):
-        for t in range(positions.shape[2]):
-            if positions[g, q, t] == space and not (q == skip_p and t == skip_a):
-                n += 1
-    return n
-
-
-@kernel
-def _prey(positions, g, p, space):
-    """Amoebas of players other than p on ``space``."""
-    n = 0
-    for q in range(positions.shape[1]):
-        if q != p:
-            for t in range(positions.shape[2]):
-                if positions[g, q, t] == space:
-                    n += 1
-    return n
-
-
-@kernel
-def _space_value(food, positions, g, p, space, prm, skip_a, hunter):
-    """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding, prey."""
-    v = prm[FOOD_WEIGHT] * food_value(food, g, p, space) - prm[CROWDING_PENALTY] * crowding(
-        positions, g, space, p, skip_a
-    )
+def _space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
+    """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding (amoebas there
+    other than this one), prey (other players' amoebas there). The amoebas per space are read
+    from the scratch row, counted once per decision (players.count_amoebas for player p)."""
+    counts = wk.scratch[b]
+    space = int(space)  # may be int8: plain Python would overflow the index
+    crowd = counts[SPACE_AMOEBAS + space]
+    if skip_a >= 0 and st.space[g, p, skip_a] == space:
+        crowd -= 1
+    v = prm[FOOD_WEIGHT] * food_value(st.food, g, p, space) - prm[CROWDING_PENALTY] * crowd
     if hunter != 0:
-        v += prm[PREY_BONUS] * _prey(positions, g, p, space)
+        v += prm[PREY_BONUS] * (counts[SPACE_AMOEBAS + space] - counts[SPACE_OWN + space])
     return v
 
 
 @kernel
-def _own_neighbours(positions, neighbours, g, p, space):
-    """Amoebas of player p on the spaces next to ``space``."""
+def _own_neighbours(wk, neighbours, b, space):
+    """Amoebas of the deciding player on the spaces next to ``space`` (counted as above)."""
     n = 0
     for d in range(4):
-        nb = neighbours[space, d]
+        nb = int(neighbours[space, d])
         if nb >= 0:
-            for t in range(positions.shape[2]):
-                if positions[g, p, t] == nb:
-                    n += 1
+            n += wk.scratch[b, SPACE_OWN + nb]
     return n
 
 
@@ -205,6 +186,7 @@ def _saving(st, ru, g, p, prm):
     """BP saved for the most valuable gene above ``save_for_value`` that the player could buy
     (in the pool, not held, not blocked by an advanced gene it holds, its lower gene held)."""
     best = -1
+    blocked = blocked_by_advanced(st, ru, g, p)
     for gene in range(st.genes.shape[2]):
         if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:
             continue
@@ -215,11 +197,8 @@ def _saving(st, ru, g, p, prm):
             lower = ru.gene_lower[gene, j]
             if lower >= 0 and st.genes[g, p, lower] != 0:
                 reachable = True
-        for adv in range(st.genes.shape[2]):
-            if st.genes[g, p, adv] != 0:
-                for j in range(ru.gene_lower.shape[1]):
-                    if ru.gene_lower[adv, j] == gene:
-                        reachable = False
+        if blocked & (1 << gene):
+            reachable = False
         if reachable and (best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]):
             best = gene
     return ru.gene_price[best] if best >= 0 else 0
@@ -255,11 +234,11 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
             continue
         if o[0] != last:
             last = o[0]
-            v = _space_value(st.food, st.space, g, p, last, prm, -1, hunter)
+            v = _space_value(st, wk, g, b, p, last, prm, -1, hunter)
             if kind == DIVIDE:
                 v = prm[DIVISION_BASE] + v
             if prm[SPREAD_WEIGHT] != 0.0:
-                v += prm[SPREAD_WEIGHT] * _own_neighbours(st.space, ru.neighbours, g, p, last)
+                v += prm[SPREAD_WEIGHT] * _own_neighbours(wk, ru.neighbours, b, last)
         val[i] = v - 0.001 * o[1]  # D4: the lowest free number
 
 
@@ -270,13 +249,11 @@ def _active_value(st, ru, wk, g, b, p, a, here, hunter, prm):
     if prm[MOVE_LOOKAHEAD] < 0.5:
         best = 0.0
         for d in range(4):
-            best += _space_value(st.food, st.space, g, p, step(ru.neighbours, here, d), prm, a, hunter)
+            best += _space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
         return best / 4.0
     # The destinations' values: the four directions and staying.
     for d in range(5):
-        val[FACE_SLOT + d] = _space_value(
-            st.food, st.space, g, p, step(ru.neighbours, here, d), prm, a, hunter
-        )
+        val[FACE_SLOT + d] = _space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
     top = val[FACE_SLOT]
     for d in range(1, 4):
         top = max(top, val[FACE_SLOT + d])
@@ -311,14 +288,14 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
             v = 0.0
         elif o[0] == MOVE_DRIFT:
             dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
-            v = _space_value(st.food, st.space, g, p, dest, prm, a, hunter)
+            v = _space_value(st, wk, g, b, p, dest, prm, a, hunter)
         elif o[0] == MOVE_ACTIVE:
             if prm[ACTIVE_MOVES] < 0.5:
                 v = NEVER
             else:
                 v = _active_value(st, ru, wk, g, b, p, a, here, hunter, prm) - prm[ACTIVE_MOVE_MARGIN]
         else:
-            v = _space_value(st.food, st.space, g, p, here, prm, a, hunter) - prm[STAY_MARGIN]
+            v = _space_value(st, wk, g, b, p, here, prm, a, hunter) - prm[STAY_MARGIN]
         val[i] = v
 
 
@@ -494,6 +471,8 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         return below(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY, n)
     opts = wk.options[b]
     val = wk.scores[b]
+    if kind == PLACE_SETUP or kind == PLACE_FREE or kind == DIVIDE or kind == MOVE or kind == DIRECTION:
+        count_amoebas(st, wk, g, b, p, ru.n_spaces)  # for _space_value
     if kind == PLACE_SETUP or kind == PLACE_FREE or kind == DIVIDE:
         _value_placements(st, ru, wk, g, b, p, kind, n, prm)
     elif kind == MOVE:
@@ -503,7 +482,7 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         hunter = 1 if _is_hunter(st, g, p) else 0
         for i in range(n):
             val[i] = (
-                _space_value(st.food, st.space, g, p, step(ru.neighbours, here, opts[i, 0]), prm, a, hunter)
+                _space_value(st, wk, g, b, p, step(ru.neighbours, here, opts[i, 0]), prm, a, hunter)
                 if here >= 0
                 else 0.0
             )

@@ -5,6 +5,10 @@ from sim.ursuppe.genes import LIFE_EXPECTANCY
 from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
 
 ORDER_SLOT = 0  # Workspace.scratch[b, 0:8]: the current phase's player order
+# Workspace.scratch[b, SPACE_AMOEBAS + s] and [b, SPACE_OWN + s]: amoebas on space s, of all players
+# and of one player (count_amoebas); a board has at most 127 spaces (rules: int8).
+SPACE_AMOEBAS = 256
+SPACE_OWN = 384
 
 
 @kernel
@@ -28,9 +32,39 @@ def turn_order(st, wk, g, b, descending):
 
 
 @kernel
+def count_amoebas(st, wk, g, b, p, n_spaces):
+    """Count the amoebas on every space, of all players and of player p, into the scratch row:
+    one pass over the amoebas instead of one per space asked about."""
+    row = wk.scratch[b]
+    for s in range(n_spaces):
+        row[SPACE_AMOEBAS + s] = 0
+        row[SPACE_OWN + s] = 0
+    for q in range(st.space.shape[1]):
+        for t in range(st.space.shape[2]):
+            here = int(st.space[g, q, t])  # int8: plain Python would overflow the index
+            if here >= 0:
+                row[SPACE_AMOEBAS + here] += 1
+                if q == p:
+                    row[SPACE_OWN + here] += 1
+
+
+@kernel
 def has(st, g, p, gene):
     """True if player p holds ``gene``."""
     return st.genes[g, p, gene] != 0
+
+
+@kernel
+def blocked_by_advanced(st, ru, g, p):
+    """G4: bit mask of the genes player p may not buy because it holds an advanced gene above them."""
+    blocked = 0
+    for adv in range(st.genes.shape[2]):
+        if st.genes[g, p, adv] != 0:
+            for j in range(ru.gene_lower.shape[1]):
+                lower = int(ru.gene_lower[adv, j])  # int8: plain Python would overflow the shift
+                if lower >= 0:
+                    blocked |= 1 << lower
+    return blocked
 
 
 @kernel

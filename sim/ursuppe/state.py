@@ -125,6 +125,7 @@ def seed_state(state: State, seed: int, game_indices: np.ndarray) -> None:
 
 MAX_OPTIONS = 1024  # legal options of one decision (the largest: gene-defect payments, E2)
 OPTION_WIDTH = 8  # integers describing one option (decisions.py documents each kind's layout)
+SCRATCH_WIDTH = 512  # int32 per block: small buffers (slots named where they are used) and counts per space
 EVENT_WIDTH = 12  # integers per event record (events.py)
 
 # Error slots (Workspace.error[g, 0]); details in error[g, 1:].
@@ -142,7 +143,7 @@ class Workspace(NamedTuple):
     """Everything beside the position that the kernels read or write. B = blocks of games."""
 
     options: np.ndarray  # int32 [B, MAX_OPTIONS, OPTION_WIDTH]: legal options of the decision at hand
-    scratch: np.ndarray  # int32 [B, 256]: small per-block buffers (orders, pattern shapes...)
+    scratch: np.ndarray  # int32 [B, SCRATCH_WIDTH]: small per-block buffers (orders, pattern shapes...)
     scores: np.ndarray  # float64 [B, MAX_OPTIONS]: a strategy's value of each option
     params: np.ndarray  # float64 [n_strategies, K]: strategy parameter rows (strategies/params.py)
     tape_kind: np.ndarray  # int16 [G, T]: forced choices: the choice key (decisions.CK_*)
@@ -182,7 +183,7 @@ def allocate_workspace(
     keep_detail = log_events or tape_capacity > 0 or dice_capacity > 0
     return Workspace(
         options=np.zeros((n_blocks, MAX_OPTIONS, OPTION_WIDTH), np.int32),
-        scratch=np.zeros((n_blocks, 256), np.int32),
+        scratch=np.zeros((n_blocks, SCRATCH_WIDTH), np.int32),
         scores=np.zeros((n_blocks, MAX_OPTIONS), np.float64),
         params=np.ascontiguousarray(params, dtype=np.float64),
         tape_kind=np.zeros((G, max(tape_capacity, 1)), np.int16),

@@ -4,20 +4,9 @@ from sim.jit import kernel
 from sim.ursuppe.decision_kinds import BUY, CK_BUY_END
 from sim.ursuppe.decisions import consume_marker, decide, set_option
 from sim.ursuppe.events import EV_BUY, log
-from sim.ursuppe.players import ORDER_SLOT, turn_order
+from sim.ursuppe.players import ORDER_SLOT, blocked_by_advanced, turn_order
 
 PHASE = 3
-
-
-@kernel
-def blocked_by_advanced(st, ru, g, p, gene):
-    """G4: a holder of an advanced gene may not buy its lower gene(s)."""
-    for adv in range(st.genes.shape[2]):
-        if st.genes[g, p, adv] != 0:
-            for j in range(ru.gene_lower.shape[1]):
-                if ru.gene_lower[adv, j] == gene:
-                    return True
-    return False
 
 
 @kernel
@@ -25,10 +14,11 @@ def purchase_options(st, ru, wk, g, b, p):
     """G1-G4: 'stop', then every gene player p may buy now, with the lower gene it gives up."""
     set_option(wk.options, b, 0, -1, -1, 0)
     n = 1
+    blocked = blocked_by_advanced(st, ru, g, p)
     for gene in range(st.genes.shape[2]):
         if st.pool[g, gene] <= 0 or st.genes[g, p, gene] != 0 or ru.gene_price[gene] > st.bp[g, p]:
             continue
-        if blocked_by_advanced(st, ru, g, p, gene):
+        if blocked & (1 << gene):
             continue
         if ru.gene_lower[gene, 0] < 0:
             set_option(wk.options, b, n, gene, -1, 0)

@@ -5,7 +5,7 @@ from sim.ursuppe.decision_kinds import DIVIDE, PLACE_FREE
 from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.events import EV_INCOME, EV_PLACE, log
 from sim.ursuppe.genes import DIVISION_RATE, SPORES
-from sim.ursuppe.players import ORDER_SLOT, amoebas_on_board, has, turn_order
+from sim.ursuppe.players import ORDER_SLOT, SPACE_OWN, amoebas_on_board, count_amoebas, has, turn_order
 
 PHASE = 4
 PLACED_FREE = 1
@@ -53,20 +53,19 @@ def division_cost(st, ru, g, p):
 
 
 @kernel
-def legal_division_space(positions, neighbours, g, p, s, spores, anywhere):
-    """D3: no amoeba of the colour there, and adjacent to one (Spores or a lone amoeba: anywhere)."""
-    A = positions.shape[2]
-    for a in range(A):
-        if positions[g, p, a] == s:
-            return False
+def legal_division_space(wk, neighbours, b, s, spores, anywhere):
+    """D3: no amoeba of the colour there, and adjacent to one (Spores or a lone amoeba: anywhere).
+
+    Reads the player's amoebas per space from the scratch row (players.count_amoebas)."""
+    own = wk.scratch[b]
+    if own[SPACE_OWN + s] != 0:
+        return False
     if spores or anywhere:
         return True
     for d in range(4):
-        nb = neighbours[s, d]
-        if nb >= 0:
-            for a in range(A):
-                if positions[g, p, a] == nb:
-                    return True
+        nb = int(neighbours[s, d])
+        if nb >= 0 and own[SPACE_OWN + nb] != 0:
+            return True
     return False
 
 
@@ -81,8 +80,9 @@ def divide(st, ru, wk, g, b, p):
             return
         set_option(wk.options, b, 0, -1, -1, 0)
         n = 1
+        count_amoebas(st, wk, g, b, p, ru.n_spaces)
         for s in range(ru.n_spaces):
-            if legal_division_space(st.space, ru.neighbours, g, p, s, spores, on_board == 1):
+            if legal_division_space(wk, ru.neighbours, b, s, spores, on_board == 1):
                 n = _numbers_in_supply(st.space, wk.options, g, b, p, s, n)
         if n == 1:
             return

@@ -6,7 +6,7 @@ from sim.ursuppe.decision_kinds import PLACE_SETUP
 from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.events import EV_CARD, EV_PLACE, EV_SEATING, log
 from sim.ursuppe.food import place_cubes
-from sim.ursuppe.players import ORDER_SLOT, turn_order
+from sim.ursuppe.players import ORDER_SLOT, SPACE_AMOEBAS, count_amoebas, turn_order
 from sim.ursuppe.state import STREAM_SETUP
 
 SEATING_RANDOM = 0  # S5: a random permutation per game
@@ -120,13 +120,9 @@ def setup_position(st, ru, wk, g, seating):
 def _place_initial(st, ru, wk, g, b, p, dp):
     """S6: one amoeba (any number from the supply) on a space with no amoeba."""
     n = 0
+    count_amoebas(st, wk, g, b, p, ru.n_spaces)
     for s in range(ru.n_spaces):
-        empty = True
-        for q in range(st.space.shape[1]):
-            for t in range(st.space.shape[2]):
-                if st.space[g, q, t] == s:
-                    empty = False
-        if not empty:
+        if wk.scratch[b, SPACE_AMOEBAS + s] != 0:
             continue
         for a in range(st.space.shape[2]):
             if st.space[g, p, a] < 0:
