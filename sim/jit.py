@@ -23,13 +23,6 @@ bare pointer to the StructRef's fields that carries no reference count. Every ke
 StructRef argument, and every array read from one, cost an atomic increment and decrement of a
 reference count (numba's pruning of those pairs fails across calls that may raise): that was more
 than half of the engine's run time. The Python side keeps the StructRef alive while kernels run.
-
-**Inlined helpers.** numba compiles every kernel as a function of its own, and LLVM's cost model
-never inlines them into their callers (numba cannot raise the threshold), so a one-line helper
-called in a loop costs a full call. ``@kernel(inline=True)`` marks a small hot helper
-``alwaysinline`` in LLVM: the same machine instructions in the caller, without the call. The
-marking happens after numba has typed and lowered the helper with its one signature, so its
-semantics (integer widths, float evaluation order) are exactly those of the called version.
 """
 
 import hashlib
@@ -230,48 +223,8 @@ def _compile(fn):
     return compiled
 
 
-_INLINED: list[str] = []  # mangled-name prefixes of the kernels marked inline=True
-
-
-def _mangled_prefix(fn) -> str:
-    """The start of numba's mangled name of ``fn`` (module path and name, Itanium style)."""
-    parts = f"{fn.__module__}.{fn.__qualname__}".split(".")
-    return "_ZN" + "".join(f"{len(part)}{part}" for part in parts)
-
-
-def _mark_inlined(module) -> None:
-    """Mark the definitions of inline kernels in an LLVM module ``alwaysinline``."""
-    for f in module.functions:
-        if f.is_declaration:
-            continue
-        for prefix in _INLINED:
-            # after the name comes numba's ABI tag (B...) or the end of the nested name (E)
-            if f.name.startswith(prefix) and f.name[len(prefix) : len(prefix) + 1] in ("B", "E"):
-                f.add_function_attribute("alwaysinline")
-                break
-
-
-if not PLAIN_PYTHON:
-    from numba.core import codegen as _codegen
-
-    _optimize_final_module = _codegen.CPUCodeLibrary._optimize_final_module
-
-    def _optimize_with_inlining(self):
-        # A kernel's module holds the kernel and every callee linked in: mark before optimising.
-        _mark_inlined(self._final_module)
-        _optimize_final_module(self)
-
-    _codegen.CPUCodeLibrary._optimize_final_module = _optimize_with_inlining
-
-
-def kernel(fn=None, *, inline: bool = False):
-    """Compile ``fn`` as a nopython kernel with its one signature (plain Python when disabled).
-
-    ``@kernel(inline=True)``: a small helper that LLVM inlines into every caller (module docs)."""
-    if fn is None:
-        return lambda f: kernel(f, inline=inline)
+def kernel(fn):
+    """Compile ``fn`` as a nopython kernel with its one signature (plain Python when disabled)."""
     if PLAIN_PYTHON:
         return fn
-    if inline:
-        _INLINED.append(_mangled_prefix(fn))
     return _compile(fn)

@@ -107,12 +107,12 @@ FACE_SLOT = 8  # Workspace.scores[b, 8:13]: values of the four directions and of
 register_argument_types({"prm": types.Array(types.float64, 1, "C")})
 
 
-@kernel(inline=True)
+@kernel
 def _uniform01(st, g):
     return np.float64(next_u64(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY) >> np.uint64(11)) * _INV_2_53
 
 
-@kernel(inline=True)
+@kernel
 def _willing(st, g, prm, k):
     """A propensity ``prm[k]``: 1 (or more) always, 0 never, in between a draw."""
     if prm[k] >= 1.0:
@@ -122,7 +122,7 @@ def _willing(st, g, prm, k):
     return _uniform01(st, g) < prm[k]
 
 
-@kernel(inline=True)
+@kernel
 def food_value(food, g, p, space):
     """How well ``space`` could feed player p's amoeba: foreign cubes there, up to 2 per colour."""
     v = 0.0
@@ -132,7 +132,7 @@ def food_value(food, g, p, space):
     return v
 
 
-@kernel(inline=True)
+@kernel
 def _space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding (amoebas there
     other than this one), prey (other players' amoebas there). The amoebas per space are read
@@ -148,7 +148,7 @@ def _space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     return v
 
 
-@kernel(inline=True)
+@kernel
 def _own_neighbours(wk, neighbours, b, space):
     """Amoebas of the deciding player on the spaces next to ``space`` (counted as above)."""
     n = 0
@@ -159,13 +159,13 @@ def _own_neighbours(wk, neighbours, b, space):
     return n
 
 
-@kernel(inline=True)
+@kernel
 def _is_hunter(st, g, p):
     """Holds a gene that profits from other players' amoebas nearby (attack or parasitism)."""
     return st.genes[g, p, STRUGGLE] != 0 or st.genes[g, p, AGGRESSION] != 0 or st.genes[g, p, PARASITISM] != 0
 
 
-@kernel(inline=True)
+@kernel
 def _leader(st, g, p):
     """The opponent furthest ahead on the score track."""
     best = -1
@@ -175,7 +175,7 @@ def _leader(st, g, p):
     return best
 
 
-@kernel(inline=True)
+@kernel
 def _can_answer(st, g, q):
     """Player q could answer an attack (holds Escape or Defense and has BP)."""
     return (st.genes[g, q, ESCAPE] != 0 or st.genes[g, q, DEFENSE] != 0) and st.bp[g, q] > 0
@@ -343,7 +343,7 @@ def _value_eat(st, wk, g, b, p, n, prm):
         val[i] = v
 
 
-@kernel(inline=True)
+@kernel
 def _target_value(st, g, q, prm):
     """An attack target of player q: the leader first; less if it can answer or has Armor."""
     v = max(1.0 + prm[TARGET_SCORE_WEIGHT] * st.score[g, q], 0.01)

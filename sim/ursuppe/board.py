@@ -18,7 +18,7 @@ DIRECTION_NAMES: tuple[str, ...] = ("N", "E", "S", "W", "stay", "choice")
 DIRECTION_CODE: dict[str, int] = {"N": 0, "E": 1, "S": 2, "W": 3, "stay": 4, "none": 4, "choice": 5}
 
 
-@kernel(inline=True)
+@kernel
 def step(neighbours, space, direction):
     """B1: the space reached by one step; an obstacle (edge or island) or STAY keeps the amoeba."""
     if direction >= STAY:

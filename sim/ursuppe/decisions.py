@@ -67,7 +67,7 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
     return choose(st, ru, wk, g, b, p, a, kind, n)
 
 
-@kernel(inline=True)
+@kernel
 def consume_marker(wk, g, choice_key):
     """Consume the next forced choice if it is the marker ``choice_key`` (a buy list's end)."""
     t = wk.tape_pos[g]
@@ -75,7 +75,7 @@ def consume_marker(wk, g, choice_key):
         wk.tape_pos[g] = t + 1
 
 
-@kernel(inline=True)
+@kernel
 def option_overflow(wk, g, n):
     """True (and the game's error set) when a decision would have more options than fit."""
     if n >= MAX_OPTIONS:
@@ -85,7 +85,7 @@ def option_overflow(wk, g, n):
     return False
 
 
-@kernel(inline=True)
+@kernel
 def set_option(options, b, i, v0, v1, v2):
     """Write option row i of block b as (v0, v1, v2, 0, ...)."""
     row = options[b, i]

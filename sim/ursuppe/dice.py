@@ -5,7 +5,7 @@ from sim.random_stream import below
 from sim.ursuppe.state import ERR_MISSING_DIE, STREAM_DICE
 
 
-@kernel(inline=True)
+@kernel
 def roll_die(st, wk, g):
     """One die: the next forced die of a scenario if dice are forced, else the dice stream.
 

@@ -107,7 +107,7 @@ def _record(st, wk, g, etype, phase, player, amoeba, a, b, c, d, e, f, h):
     wk.n_events[g] = i + 1
 
 
-@kernel(inline=True)
+@kernel
 def log(st, wk, g, etype, phase, player, amoeba, a, b, c, d, e, f, h):
     """Append one event to game g's log (no-op unless the workspace logs events).
 

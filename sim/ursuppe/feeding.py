@@ -30,7 +30,7 @@ TMP = PARASITE + MAX_SHAPES * SHAPE_STRIDE  # scratch offset of one shape being 
 FOREIGN = TMP + SHAPE_STRIDE  # scratch offset of the foreign colours, in colour order
 
 
-@kernel(inline=True)
+@kernel
 def _sort_ascending(row, start, k):
     for i in range(1, k):
         j = i
@@ -41,7 +41,7 @@ def _sort_ascending(row, start, k):
             j -= 1
 
 
-@kernel(inline=True)
+@kernel
 def _add_shape(row, base, count, k):
     """Append the shape in row[TMP:TMP+k] (sorted here) to the set at ``base`` unless present."""
     _sort_ascending(row, TMP, k)
@@ -87,7 +87,7 @@ def _add_reduced(row, src, n_src, dst, n_dst, k, fewer):
     return n_dst
 
 
-@kernel(inline=True)
+@kernel
 def _next_permutation(row, start, k):
     """Rearrange row[start:start+k] into the next lexicographic permutation; False after the last."""
     i = k - 2
@@ -112,7 +112,7 @@ def _next_permutation(row, start, k):
     return True
 
 
-@kernel(inline=True)
+@kernel
 def _foreign_colours(st, wk, g, b, p):
     row = wk.scratch[b]
     k = 0
@@ -142,7 +142,7 @@ def _build_shapes(st, ru, wk, g, b, p, with_genes):
     return n, k
 
 
-@kernel(inline=True)
+@kernel
 def _fits(st, wk, g, b, space, base, k):
     """Does the arrangement at row[base:base+k] (counts per foreign colour) fit on ``space``?"""
     row = wk.scratch[b]

@@ -3,7 +3,7 @@
 from sim.jit import kernel
 
 
-@kernel(inline=True)
+@kernel
 def place_cubes(st, g, space, colour, count):
     """Place up to ``count`` cubes of ``colour`` from the supply on ``space``.
 
@@ -19,21 +19,21 @@ def place_cubes(st, g, space, colour, count):
     return n
 
 
-@kernel(inline=True)
+@kernel
 def place_each_colour(st, g, space, count):
     """Place ``count`` cubes of every colour in play on ``space`` (X1, A6, B3), with shortage."""
     for c in range(st.supply.shape[1]):
         place_cubes(st, g, space, c, count)
 
 
-@kernel(inline=True)
+@kernel
 def return_cubes(st, g, space, colour, count):
     """Move ``count`` cubes of ``colour`` from ``space`` back to the supply (eaten, M4)."""
     st.food[g, space, colour] -= count
     st.supply[g, colour] += count
 
 
-@kernel(inline=True)
+@kernel
 def move_cubes(st, g, source, target, colour, count):
     """Carry ``count`` cubes of ``colour`` from one space to another (Tentacle)."""
     st.food[g, source, colour] -= count

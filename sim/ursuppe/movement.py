@@ -26,7 +26,7 @@ MOVE_HOW_ESCAPE = 2
 CARRY_SCRATCH = 240  # Workspace.scratch[b, 240:246]: the cube vector being enumerated
 
 
-@kernel(inline=True)
+@kernel
 def active_move_cost(st, ru, g, p, escape):
     """M3/A3: BP an active move or escape costs (0 with Streamlining)."""
     if has(st, g, p, STREAMLINING):
@@ -36,7 +36,7 @@ def active_move_cost(st, ru, g, p, escape):
     return ru.active_move_cost
 
 
-@kernel(inline=True)
+@kernel
 def can_move_actively(st, ru, g, p):
     """M3: without BP (and without Streamlining) an amoeba cannot move actively."""
     return st.bp[g, p] >= active_move_cost(st, ru, g, p, False)
@@ -124,7 +124,7 @@ def drift(st, ru, wk, g, b, p, a, phase):
     finish_movement(st, ru, wk, g, b, p, a, start, end, phase)
 
 
-@kernel(inline=True)
+@kernel
 def _direction_options(wk, b, mask):
     n = 0
     for d in range(5):

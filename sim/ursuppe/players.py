@@ -31,7 +31,7 @@ def turn_order(st, wk, g, b, descending):
                 break
 
 
-@kernel(inline=True)
+@kernel
 def count_amoebas(st, wk, g, b, p, n_spaces):
     """Count the amoebas on every space, of all players and of player p, into the scratch row:
     one pass over the amoebas instead of one per space asked about."""
@@ -48,13 +48,13 @@ def count_amoebas(st, wk, g, b, p, n_spaces):
                     row[SPACE_OWN + here] += 1
 
 
-@kernel(inline=True)
+@kernel
 def has(st, g, p, gene):
     """True if player p holds ``gene``."""
     return st.genes[g, p, gene] != 0
 
 
-@kernel(inline=True)
+@kernel
 def blocked_by_advanced(st, ru, g, p):
     """G4: bit mask of the genes player p may not buy because it holds an advanced gene above them."""
     blocked = 0
@@ -67,7 +67,7 @@ def blocked_by_advanced(st, ru, g, p):
     return blocked
 
 
-@kernel(inline=True)
+@kernel
 def amoebas_on_board(st, g, p):
     n = 0
     for a in range(st.space.shape[2]):
@@ -76,7 +76,7 @@ def amoebas_on_board(st, g, p):
     return n
 
 
-@kernel(inline=True)
+@kernel
 def death_threshold(st, ru, g, p):
     """X1: DP at which an amoeba dies (Life Expectancy raises it)."""
     if st.genes[g, p, LIFE_EXPECTANCY] != 0:
@@ -84,7 +84,7 @@ def death_threshold(st, ru, g, p):
     return ru.death_dp
 
 
-@kernel(inline=True)
+@kernel
 def weighted_cards(st, ru, g, p):
     """K2: gene cards held, an advanced gene counting 2 and Ray Protection 0 (rules: weight)."""
     n = 0
@@ -94,7 +94,7 @@ def weighted_cards(st, ru, g, p):
     return n
 
 
-@kernel(inline=True)
+@kernel
 def mutation_points(st, ru, g, p):
     """E2: the sum of the MP of the player's genes (Ray Protection counts -2)."""
     m = 0

@@ -29,7 +29,7 @@ PHASE = 1
 DEATH_VIOLENT = 1
 
 
-@kernel(inline=True)
+@kernel
 def may_attack(st, ru, g, p, a):
     """A1-A2: the owner has Struggle for Survival (or Aggression, which includes it), the amoeba
     has not attacked this round, and the owner can pay."""

@@ -12,7 +12,7 @@ PLACED_FREE = 1
 PLACED_DIVISION = 2
 
 
-@kernel(inline=True)
+@kernel
 def _numbers_in_supply(positions, options, g, b, p, space, n):
     """Add an option (space, number) for every amoeba number of player p in the supply (D4)."""
     for a in range(positions.shape[2]):
@@ -44,7 +44,7 @@ def free_placement(st, ru, wk, g, b, p):
     _place(st, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
 
 
-@kernel(inline=True)
+@kernel
 def division_cost(st, ru, g, p):
     """D3: 6 BP, 4 with Division Rate."""
     if has(st, g, p, DIVISION_RATE):
@@ -52,7 +52,7 @@ def division_cost(st, ru, g, p):
     return ru.division_cost
 
 
-@kernel(inline=True)
+@kernel
 def legal_division_space(wk, neighbours, b, s, spores, anywhere):
     """D3: no amoeba of the colour there, and adjacent to one (Spores or a lone amoeba: anywhere).
 
