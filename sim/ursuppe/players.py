@@ -49,6 +49,18 @@ def count_amoebas(st, wk, g, b, p, n_spaces):
 
 
 @kernel
+def count_own_amoebas(st, wk, g, b, p, n_spaces):
+    """Count player p's amoebas on every space into the scratch row (SPACE_OWN only)."""
+    row = wk.scratch[b]
+    for s in range(n_spaces):
+        row[SPACE_OWN + s] = 0
+    for a in range(st.space.shape[2]):
+        here = int(st.space[g, p, a])  # int8: plain Python would overflow the index
+        if here >= 0:
+            row[SPACE_OWN + here] += 1
+
+
+@kernel
 def has(st, g, p, gene):
     """True if player p holds ``gene``."""
     return st.genes[g, p, gene] != 0

@@ -125,7 +125,7 @@ def seed_state(state: State, seed: int, game_indices: np.ndarray) -> None:
 
 MAX_OPTIONS = 1024  # legal options of one decision (the largest: gene-defect payments, E2)
 OPTION_WIDTH = 8  # integers describing one option (decisions.py documents each kind's layout)
-SCRATCH_WIDTH = 512  # int32 per block: small buffers (slots named where they are used) and counts per space
+SCRATCH_WIDTH = 640  # int32 per block: small buffers (slots named where they are used) and counts per space
 EVENT_WIDTH = 12  # integers per event record (events.py)
 
 # Error slots (Workspace.error[g, 0]); details in error[g, 1:].

@@ -5,20 +5,35 @@ from sim.ursuppe.decision_kinds import DIVIDE, PLACE_FREE
 from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.events import EV_INCOME, EV_PLACE, log
 from sim.ursuppe.genes import DIVISION_RATE, SPORES
-from sim.ursuppe.players import ORDER_SLOT, SPACE_OWN, amoebas_on_board, count_amoebas, has, turn_order
+from sim.ursuppe.players import ORDER_SLOT, SPACE_OWN, amoebas_on_board, count_own_amoebas, has, turn_order
 
 PHASE = 4
 PLACED_FREE = 1
 PLACED_DIVISION = 2
 
 
+FREE_NUMBERS = 512  # Workspace.scratch[b, 512:512 + A]: the player's amoeba numbers in the supply
+
+
 @kernel
-def _numbers_in_supply(positions, options, g, b, p, space, n):
-    """Add an option (space, number) for every amoeba number of player p in the supply (D4)."""
-    for a in range(positions.shape[2]):
-        if positions[g, p, a] < 0:
-            set_option(options, b, n, space, a + 1, 0)
-            n += 1
+def _free_numbers(st, wk, g, b, p):
+    """Write the 0-based numbers of player p's amoebas in the supply (D4) to the scratch row,
+    ascending; return how many."""
+    k = 0
+    for a in range(st.space.shape[2]):
+        if st.space[g, p, a] < 0:
+            wk.scratch[b, FREE_NUMBERS + k] = a
+            k += 1
+    return k
+
+
+@kernel
+def _numbers_in_supply(wk, b, space, n, n_free):
+    """Add an option (space, number) for every amoeba number in the supply (D4), listed by
+    _free_numbers: once per decision rather than once per space."""
+    for k in range(n_free):
+        set_option(wk.options, b, n, space, wk.scratch[b, FREE_NUMBERS + k] + 1, 0)
+        n += 1
     return n
 
 
@@ -36,8 +51,9 @@ def _place(st, wk, g, p, space, number, cost, how):
 def free_placement(st, ru, wk, g, b, p):
     """D2: a player with no amoeba on the board places one free on any space (any number, D4)."""
     n = 0
+    n_free = _free_numbers(st, wk, g, b, p)
     for s in range(ru.n_spaces):
-        n = _numbers_in_supply(st.space, wk.options, g, b, p, s, n)
+        n = _numbers_in_supply(wk, b, s, n, n_free)
     if n == 0:
         return
     i = decide(st, ru, wk, g, b, p, -1, PLACE_FREE, n)
@@ -56,7 +72,7 @@ def division_cost(st, ru, g, p):
 def legal_division_space(wk, neighbours, b, s, spores, anywhere):
     """D3: no amoeba of the colour there, and adjacent to one (Spores or a lone amoeba: anywhere).
 
-    Reads the player's amoebas per space from the scratch row (players.count_amoebas)."""
+    Reads the player's amoebas per space from the scratch row (players.count_own_amoebas)."""
     own = wk.scratch[b]
     if own[SPACE_OWN + s] != 0:
         return False
@@ -80,10 +96,11 @@ def divide(st, ru, wk, g, b, p):
             return
         set_option(wk.options, b, 0, -1, -1, 0)
         n = 1
-        count_amoebas(st, wk, g, b, p, ru.n_spaces)
+        count_own_amoebas(st, wk, g, b, p, ru.n_spaces)
+        n_free = _free_numbers(st, wk, g, b, p)
         for s in range(ru.n_spaces):
             if legal_division_space(wk, ru.neighbours, b, s, spores, on_board == 1):
-                n = _numbers_in_supply(st.space, wk.options, g, b, p, s, n)
+                n = _numbers_in_supply(wk, b, s, n, n_free)
         if n == 1:
             return
         i = decide(st, ru, wk, g, b, p, -1, DIVIDE, n)
