@@ -21,6 +21,17 @@ from analysis.multiple_testing import holm
 from analysis.win_rates import GAME_KEY
 
 FEATURES = ("first_drift", "first_ozone", "ozone_band")
+BANDS = ("low", "mid", "high")
+
+
+def level_order(value: object) -> tuple[int, object]:
+    """Sort key for feature levels: ozone bands low < mid < high, numbers as numbers."""
+    if value in BANDS:
+        return (0, BANDS.index(value))
+    try:
+        return (1, float(value))
+    except (TypeError, ValueError):
+        return (2, str(value))
 
 
 def deck_features(
@@ -60,7 +71,7 @@ def deck_effects(featured: pl.DataFrame, feature: str, by: str) -> pl.DataFrame:
     out = []
     for b in sorted(set(by_values)):
         in_b = by_values == b
-        for f in sorted(set(f_values)):
+        for f in sorted(set(f_values), key=level_order):
             cell = in_b & (f_values == f)
             n, w = int(cell.sum()), int(won[cell].sum())
             group = np.where(cell, 0, np.where(in_b, 1, -1))
@@ -110,4 +121,6 @@ def deck_outcomes(featured: pl.DataFrame, feature: str) -> pl.DataFrame:
         pl.col("defect_genes_lost").mean().alias("genes_lost_per_player"),
         pl.col("defect_bp_paid").mean().alias("bp_paid_per_player"),
     )
-    return length.join(losses, on=feature).sort(feature)
+    df = length.join(losses, on=feature)
+    keys = [level_order(v) for v in df[feature].to_list()]
+    return df[sorted(range(len(keys)), key=keys.__getitem__)]
