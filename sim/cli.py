@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from sim import cli_report
 from sim.cli_support import USER_ERRORS, build_run, fail, print_rates, run_with_progress
 from sim.ursuppe.rules import RulesError, load_rules
 from sim.ursuppe.simulation import DEFAULT_POOL as SIMULATION_POOL
@@ -213,6 +214,16 @@ def rules_cmd(
     typer.echo(
         json.dumps({"rules_id": book.rules_id, "deck": book.deck_description(), "rules": book.data}, indent=1)
     )
+
+
+from sim.cli_experiments import ablate, compare, tournament  # noqa: E402 (commands of their own module)
+
+app.command("compare")(compare)
+app.command("ablate")(ablate)
+app.command("tournament")(tournament)
+
+
+app.command()(cli_report.report)
 
 
 def main() -> None:
