@@ -1,0 +1,124 @@
+"""soup report on real runs: a 3-player and a 4-player run of the default mix make one report
+with every section, figure and table; bad input gets one line and exit code 2."""
+
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+
+from analysis.report import ReportError, build_report
+from sim import runner
+from sim.ursuppe.rules import load_rules
+from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
+from strategies.params import load_strategy
+
+GAMES = 1200
+
+
+def _run(out, players, rules=None, games=GAMES):
+    book = rules or load_rules()
+    strategies = [load_strategy(n) for n in DEFAULT_POOL]
+    spec = UrsuppeRun(book, players, 3, strategies, pool=list(range(len(strategies))), seating="rotate")
+    runner.run(spec, out, games, 600, 2)
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("runs")
+    return [_run(root / "p3", 3), _run(root / "p4", 4)]
+
+
+@pytest.fixture(scope="module")
+def report_dir(runs, tmp_path_factory):
+    return build_report(runs, tmp_path_factory.mktemp("rep") / "report")
+
+
+def test_report_has_every_section_figure_and_table(report_dir):
+    md = (report_dir / "report.md").read_text()
+    for heading in (
+        "## What was run",
+        "## Headlines",
+        "## Win rates by strategy",
+        "### By player count",
+        "## Seat advantage (S5)",
+        "## Game length and how games end (W1)",
+        "### Held at the end",
+        "### Ever bought",
+        "### Purchases: how often and when",
+        "### Pairs: synergy",
+        "### Winners' gene sets",
+        "## Environment-deck order",
+    ):
+        assert heading in md, heading
+    assert "placeholder environment deck" in md  # the deck warning (spec §13)
+    assert "11 cards (PLACEHOLDER deck)" in md
+    assert f"{2 * GAMES:,} games" in md and "| 3 | 1,200 | 3 |" in md  # games, seeds per run
+    assert "3 players: games last" in md and "4 players: games last" in md
+    for name in (
+        "seat_bias",
+        "gene_forest_held",
+        "gene_synergy",
+        "game_length",
+        "deck_first_drift_by_start_space",
+    ):
+        png = report_dir / "figures" / f"{name}.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+        assert f"figures/{name}.png" in md
+    html = (report_dir / "report.html").read_text()
+    assert html.startswith("<!DOCTYPE html>") and "<table>" in html and 'src="figures/seat_bias.png"' in html
+
+
+def test_report_tables_add_up(report_dir):
+    by_strategy = pl.read_csv(report_dir / "tables" / "win_rate_by_strategy.csv")
+    assert by_strategy["wins"].sum() == 2 * GAMES  # one winner per game
+    assert by_strategy["games"].sum() == GAMES * 3 + GAMES * 4
+    seats = pl.read_csv(report_dir / "tables" / "seat_advantage.csv")
+    assert seats.group_by("players").agg(pl.col("wins").sum()).sort("players")["wins"].to_list() == [
+        GAMES,
+        GAMES,
+    ]
+    genes = pl.read_csv(report_dir / "tables" / "gene_effects_held.csv")
+    assert genes.height == 20
+
+
+def test_report_replaces_an_old_report_atomically(runs, tmp_path):
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "stale.txt").write_text("old")
+    build_report(runs[:1], out)
+    assert not (out / "stale.txt").exists() and (out / "report.md").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]  # no temporary directory left behind
+
+
+def test_runs_with_different_rules_are_refused(runs, tmp_path):
+    house = _run(tmp_path / "house", 4, load_rules(overrides={"economy": {"income": 8}}), games=100)
+    with pytest.raises(ReportError, match="different rules"):
+        build_report([runs[1], house], tmp_path / "x")
+
+
+def _soup(*args):
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+
+
+def test_cli_report(runs, tmp_path):
+    done = _soup("report", str(runs[1]), "--out", str(tmp_path / "cli"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "cli" / "report.html").exists()
+
+
+@pytest.mark.parametrize("bad", ["missing-dir", "empty-dir"])
+def test_cli_report_bad_input_is_one_line(bad, tmp_path):
+    target = tmp_path / bad
+    if bad == "empty-dir":
+        target.mkdir()
+    done = _soup("report", str(target), "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert (
+        done.stderr.count("\n") == 1
+        and done.stderr.startswith("soup: error: ")
+        and str(target) in done.stderr
+    )
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()
