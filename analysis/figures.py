@@ -1,5 +1,6 @@
 """Matplotlib figures of the balance report. Each function takes an analysis table and returns a
-Figure (Agg backend, no display needed); :func:`save` writes it as PNG.
+Figure built without pyplot (no GUI backend, no global state: safe in scripts, threads and
+notebooks, where ``display(fig)`` shows it); :func:`save` writes it as PNG.
 
 Every rate is drawn with its 95% interval, and the fair share or zero line is drawn so that
 "is this different from fair?" is a glance.
@@ -7,24 +8,18 @@ Every rate is drawn with its 95% interval, and the fair share or zero line is dr
 
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from analysis.deck_order import level_order  # noqa: E402
-from analysis.genes import synergy_matrix  # noqa: E402
-from sim.ursuppe.genes import GENE_NAMES  # noqa: E402
+from analysis.deck_order import level_order
+from analysis.genes import synergy_matrix
+from sim.ursuppe.genes import GENE_NAMES
 
 
 def save(fig: Figure, path: Path) -> None:
     """Write ``fig`` as PNG and release it."""
     fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
 
 
 def _rate_bars(ax, labels: list[str], rate, lo, hi, fair=None) -> None:
@@ -43,7 +38,8 @@ def seat_bias(seats: pl.DataFrame) -> Figure:
     """Win rate per start space (one panel per player count) with 95% intervals and the fair
     share (analysis.win_rates.seat_advantage)."""
     counts = seats["players"].unique().sort().to_list()
-    fig, axes = plt.subplots(1, len(counts), figsize=(4.2 * len(counts), 3.4), squeeze=False)
+    fig = Figure(figsize=(4.2 * len(counts), 3.4))
+    axes = fig.subplots(1, len(counts), squeeze=False)
     for ax, p in zip(axes[0], counts, strict=True):
         d = seats.filter(pl.col("players") == p).sort("start_space")
         _rate_bars(
@@ -57,7 +53,8 @@ def seat_bias(seats: pl.DataFrame) -> Figure:
 def strategy_rates(rates: pl.DataFrame, key: str = "strategy") -> Figure:
     """Win rate per strategy (or any key) with 95% intervals and the fair share."""
     d = rates.sort("win_rate", descending=True)
-    fig, ax = plt.subplots(figsize=(1.1 * len(d) + 2, 3.4))
+    fig = Figure(figsize=(1.1 * len(d) + 2, 3.4))
+    ax = fig.subplots()
     _rate_bars(ax, [str(v) for v in d[key]], d["win_rate"], d["ci_low"], d["ci_high"], d["fair_share"].mean())
     ax.set_title(f"Win rate by {key}")
     return fig
@@ -73,7 +70,8 @@ def gene_forest(effects: pl.DataFrame, column: str = "difference", title: str = 
         else ("within_low", "within_high", "within_p_holm")
     )
     d = effects.filter(pl.col(column).is_not_nan()).sort(column)
-    fig, ax = plt.subplots(figsize=(6.5, 0.32 * len(d) + 1.2))
+    fig = Figure(figsize=(6.5, 0.32 * len(d) + 1.2))
+    ax = fig.subplots()
     y = np.arange(len(d))
     est, lo, hi = (d[c].to_numpy() for c in (column, lo_col, hi_col))
     significant = d[p_col].to_numpy() < 0.05
@@ -104,7 +102,8 @@ def synergy_heatmap(synergy: pl.DataFrame) -> Figure:
     m, q = m[np.ix_(keep, keep)], q[np.ix_(keep, keep)]
     names = [n for n, k in zip(GENE_NAMES, keep, strict=True) if k]
     limit = np.nanmax(np.abs(m)) if np.isfinite(m).any() else 1.0
-    fig, ax = plt.subplots(figsize=(0.42 * len(names) + 2.5, 0.42 * len(names) + 1.5))
+    fig = Figure(figsize=(0.42 * len(names) + 2.5, 0.42 * len(names) + 1.5))
+    ax = fig.subplots()
     image = ax.imshow(m, cmap="RdBu_r", vmin=-limit, vmax=limit)
     ys, xs = np.nonzero(q < 0.05)
     ax.scatter(xs, ys, s=6, color="black")
@@ -119,7 +118,8 @@ def length_histogram(lengths: pl.DataFrame) -> Figure:
     """Game length: share of games per number of rounds, stacked by end reason, one panel per
     player count (analysis.win_rates.game_length)."""
     counts = lengths["players"].unique().sort().to_list()
-    fig, axes = plt.subplots(1, len(counts), figsize=(4.5 * len(counts), 3.2), squeeze=False)
+    fig = Figure(figsize=(4.5 * len(counts), 3.2))
+    axes = fig.subplots(1, len(counts), squeeze=False)
     for ax, p in zip(axes[0], counts, strict=True):
         d = lengths.filter(pl.col("players") == p)
         rounds = np.arange(d["rounds"].min(), d["rounds"].max() + 1)
@@ -146,7 +146,8 @@ def deck_effect_plot(effects: pl.DataFrame, feature: str, by: str) -> Figure:
     levels = sorted(set(effects[feature].to_list()), key=level_order)
     groups = sorted(set(effects[by].to_list()))
     width = 0.8 / len(levels)
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(groups) * max(1, len(levels) / 3)), 3.6))
+    fig = Figure(figsize=(max(6.0, 1.2 * len(groups) * max(1, len(levels) / 3)), 3.6))
+    ax = fig.subplots()
     for k, level in enumerate(levels):
         d = effects.filter(pl.col(feature) == level)
         index = {g: i for i, g in enumerate(groups)}
@@ -169,7 +170,8 @@ def purchase_heatmap(timing: pl.DataFrame) -> Figure:
     index = {name: i for i, name in enumerate(GENE_NAMES)}
     for gene, r, share in timing.select("gene", "round", "share").iter_rows():
         m[index[gene], rounds.index(r)] = share
-    fig, ax = plt.subplots(figsize=(0.5 * len(rounds) + 3.5, 6.0))
+    fig = Figure(figsize=(0.5 * len(rounds) + 3.5, 6.0))
+    ax = fig.subplots()
     image = ax.imshow(m, cmap="viridis", aspect="auto")
     ax.set_xticks(range(len(rounds)), rounds)
     ax.set_yticks(range(len(GENE_NAMES)), GENE_NAMES, fontsize=8)
