@@ -169,6 +169,33 @@ def bt_ratings(
     ).sort("rating", descending=True)
 
 
+def bt_check(matrix: pl.DataFrame, ratings: pl.DataFrame) -> pl.DataFrame:
+    """``matrix`` (from :func:`win_matrix`) with the Bradley-Terry ``bt_expected`` win rate of
+    every ordered pair and the standardised residual ``bt_z = (wins - games q) / sqrt(games q (1 -
+    q))``. Large residuals mean the one-number ratings miss something, e.g. rock-paper-scissors
+    cycles (A beats B beats C beats A) that no ranking can express."""
+    r = dict(zip(ratings["strategy"], ratings["rating"], strict=True))
+    q = np.array(
+        [expected_win_rate(r[a], r[b]) for a, b in zip(matrix["strategy"], matrix["opponent"], strict=True)]
+    )
+    n = matrix["games"].to_numpy().astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (matrix["wins"].to_numpy() - n * q) / np.sqrt(n * q * (1 - q))
+    return matrix.with_columns(pl.Series("bt_expected", q), pl.Series("bt_z", z))
+
+
+def bt_goodness_of_fit(checked: pl.DataFrame, strategies: int) -> dict[str, float]:
+    """Pearson chi-square of the Bradley-Terry fit over the played pairs (each pair once), its
+    degrees of freedom (pairs - strategies + 1) and an approximate p-value (Wilson-Hilferty)."""
+    z = checked.filter(pl.col("strategy") < pl.col("opponent"))["bt_z"].to_numpy()
+    chi2 = float(np.nansum(z * z))
+    df = int(np.isfinite(z).sum()) - strategies + 1
+    if df <= 0:
+        return {"chi2": chi2, "df": df, "p_value": math.nan}
+    t = ((chi2 / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
+    return {"chi2": chi2, "df": df, "p_value": 0.5 * math.erfc(t / math.sqrt(2))}
+
+
 def expected_win_rate(rating_a: float, rating_b: float) -> float:
     """P(A beats B) under Bradley-Terry on the Elo scale: ``1 / (1 + 10^((R_B - R_A) / 400))``."""
     return 1.0 / (1.0 + 10.0 ** ((rating_b - rating_a) / 400.0))
@@ -193,7 +220,8 @@ def heatmap(matrix: pl.DataFrame, strategies: list[str], path: str | Path, title
     for i in range(k):
         for j in range(k):
             text = "—" if i == j else f"{m[i, j]:.2f}"
-            ax.text(j, i, text, ha="center", va="center", fontsize=9)
+            dark = i != j and abs(m[i, j] - 0.5) > 0.3
+            ax.text(j, i, text, ha="center", va="center", fontsize=9, color="white" if dark else "black")
     fig.colorbar(im, ax=ax, label="share of games won")
     ax.set_title(title or "Head-to-head win rate (row vs column)")
     fig.tight_layout()

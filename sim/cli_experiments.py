@@ -514,7 +514,15 @@ def tournament(
     import polars as pl
 
     from analysis.paired import markdown_table
-    from analysis.tournament import bt_ratings, game_winners, heatmap, pair_counts, win_matrix
+    from analysis.tournament import (
+        bt_check,
+        bt_goodness_of_fit,
+        bt_ratings,
+        game_winners,
+        heatmap,
+        pair_counts,
+        win_matrix,
+    )
     from analysis.win_rates import load_results
     from sim.cli_support import strategy_list
 
@@ -540,8 +548,10 @@ def tournament(
     except USER_ERRORS as e:
         fail(str(e))
     pairs = pl.DataFrame(counts)
-    matrix = win_matrix(pairs, names)
     ratings = bt_ratings(pairs, names, anchor=anchor)
+    matrix = bt_check(win_matrix(pairs, names), ratings)
+    fit = bt_goodness_of_fit(matrix, len(names))
+    worst = matrix.sort(pl.col("bt_z").abs(), descending=True, nulls_last=True).row(0, named=True)
     from analysis.paired import write_csv_atomic, write_text_atomic
 
     write_csv_atomic(out / "tournament-matrix.csv", matrix)
@@ -554,6 +564,9 @@ def tournament(
         "rating: Bradley-Terry on the Elo scale (400 log10 strength; "
         + (f"{anchor} = 0" if anchor else "mean 0")
         + "), 95% interval from the Fisher information",
+        f"Bradley-Terry fit: chi2 = {fit['chi2']:.1f} on {fit['df']} df (p = {_p(fit['p_value'])});"
+        f" largest deviation: {worst['strategy']} vs {worst['opponent']} won {worst['win_rate']:.3f},"
+        f" the ratings expect {worst['bt_expected']:.3f}",
     ]
     md = "# soup tournament\n\n" + "\n".join(f"- {x}" for x in lines) + "\n\n## Ratings\n\n"
     md += markdown_table(ratings) + "\n## Win-rate matrix\n\n" + markdown_table(wide)
@@ -564,7 +577,7 @@ def tournament(
         files.append(out / "tournament-heatmap.png")
     for line in lines:
         typer.echo(line)
-    _print_tournament(ratings, wide)
+    _print_tournament(ratings, matrix, names)
     typer.echo("tables: " + ", ".join(str(f) for f in files))
 
 
@@ -582,7 +595,7 @@ def _wide_cells(matrix: Any, names: list[str]) -> Any:
     return pl.DataFrame(rows, schema={"strategy": pl.String, **{b: pl.String for b in names}})
 
 
-def _print_tournament(ratings: Any, wide: Any) -> None:
+def _print_tournament(ratings: Any, matrix: Any, names: list[str]) -> None:
     from rich import box
     from rich.table import Table
 
@@ -599,9 +612,15 @@ def _print_tournament(ratings: Any, wide: Any) -> None:
             f"{r['win_rate']:.3f}",
         )
     console.print(t)
-    m = Table(title="Win rate of the row strategy against the column strategy [95% CI]", box=box.SIMPLE_HEAD)
-    for col in wide.columns:
+    half = float((matrix["ci_high"] - matrix["ci_low"]).max()) / 2
+    m = Table(
+        title=f"Share of games the row strategy won against the column strategy (95% intervals within"
+        f" ±{half:.3f}; see tournament.md)",
+        box=box.SIMPLE_HEAD,
+    )
+    for col in ("strategy", *names):
         m.add_column(col, justify="left" if col == "strategy" else "right")
-    for r in wide.iter_rows():
-        m.add_row(*r)
+    cells = {(r["strategy"], r["opponent"]): r["win_rate"] for r in matrix.iter_rows(named=True)}
+    for a in names:
+        m.add_row(a, *("—" if a == b else f"{cells[a, b]:.3f}" for b in names))
     console.print(m)

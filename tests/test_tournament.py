@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 from analysis.tournament import (
     ELO,
     bradley_terry,
+    bt_check,
+    bt_goodness_of_fit,
     bt_ratings,
     expected_win_rate,
     game_winners,
@@ -94,6 +96,26 @@ def test_anchor_and_a_strategy_that_never_wins():
     assert row["x"][0] == pytest.approx(ELO * math.log(70 / 30), rel=0.15)
     with pytest.raises(ValueError, match="anchor"):
         bt_ratings(pairs, ["x", "y", "z"], anchor="w")
+
+
+def test_goodness_of_fit_flags_a_rock_paper_scissors_cycle():
+    pairs, names = synthetic_pairs(np.random.default_rng(6), TRUE, 1000)
+    ratings = bt_ratings(pairs, names)
+    checked = bt_check(win_matrix(pairs, names), ratings)
+    assert (checked["bt_z"].abs() < 4).all()
+    assert bt_goodness_of_fit(checked, len(names))["p_value"] > 0.001  # the model is true here
+    cycle = pl.DataFrame(
+        [
+            {"a": "rock", "b": "scissors", "games": 1000, "a_wins": 800},
+            {"a": "scissors", "b": "paper", "games": 1000, "a_wins": 800},
+            {"a": "paper", "b": "rock", "games": 1000, "a_wins": 800},
+        ]
+    )
+    names = ["rock", "paper", "scissors"]
+    r = bt_ratings(cycle, names)
+    assert np.allclose(r["rating"], 0.0, atol=1e-6)  # no ranking explains a cycle
+    fit = bt_goodness_of_fit(bt_check(win_matrix(cycle, names), r), 3)
+    assert fit["df"] == 1 and fit["p_value"] < 1e-10
 
 
 def test_win_matrix_is_complementary():
