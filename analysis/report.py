@@ -154,9 +154,10 @@ def _findings(
     if len(biased):
         worst = biased.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
         out.append(
-            f"Seat bias: {len(biased)} of {len(seats)} start spaces differ from the fair share after Holm "
-            f"correction; the largest is start space {worst['start_space']} with {worst['players']} players "
-            f"({worst['advantage']:+.1%})."
+            f"Seat bias: {len(biased)} of {len(seats)} start spaces "
+            f"{'differs' if len(biased) == 1 else 'differ'} from the fair share after Holm correction; "
+            f"the largest deviation is start space {worst['start_space']} with {worst['players']} players "
+            f"({worst['advantage']:+.1%} win rate)."
         )
     else:
         out.append(
