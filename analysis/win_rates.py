@@ -81,7 +81,7 @@ def win_rates(rows: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataFrame:
         .sort(by)
         .collect()
     )
-    df = df.join(_cluster_se(lf, by, "won"), on=by, how="left", nulls_equal=True)
+    df = df.join(_cluster_se(lf, by, "won"), on=by, how="left")
     lo, hi = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
     rate = (df["wins"] / df["games"]).to_numpy()
     se = df["se"].to_numpy()
