@@ -225,7 +225,7 @@ def compare(
 
     soup compare --rules default --rules house.toml --games 20000 --pool greedy,breeder,predator
     """
-    from analysis.paired import compare_runs
+    from analysis.paired import PairingError, compare_runs
     from analysis.win_rates import load_results
 
     try:
@@ -241,7 +241,10 @@ def compare(
         _run(spec_b, out / "b", games, chunk_size, threads, quiet, "rules B")
     except USER_ERRORS as e:
         fail(str(e))
-    table = compare_runs(load_results(out / "a"), load_results(out / "b"))
+    try:
+        table = compare_runs(load_results(out / "a"), load_results(out / "b"))
+    except PairingError as e:
+        fail(str(e))
     name_a, name_b = path_a or "default rules", path_b or "default rules"
     lines = [
         f"A: {name_a} (rules {book_a.rules_id}), run {out / 'a'}",
@@ -331,7 +334,7 @@ def ablate(
 
     soup ablate --each --games 5000 --pool greedy,breeder,predator
     """
-    from analysis.paired import ablation_summary, ablation_table, compare_runs, markdown_table
+    from analysis.paired import PairingError, ablation_summary, ablation_table, compare_runs, markdown_table
     from analysis.win_rates import load_results
     from sim.ursuppe.genes import GENE_NAMES
 
@@ -385,7 +388,10 @@ def ablate(
     if not each:
         ((label, arm),) = arms.items()
         lines.insert(1, f"B: without {label}, run {arm}")
-        table = compare_runs(baseline, load_results(arm))
+        try:
+            table = compare_runs(baseline, load_results(arm))
+        except PairingError as e:
+            fail(str(e))
         files = _write_tables(
             out, "ablation", table, comparison_markdown(table, _header("soup ablate", lines))
         )
@@ -394,7 +400,10 @@ def ablate(
         print_comparison(table, "with", "without")
         _summary_line(table)
     else:
-        table = ablation_table(baseline, {label: load_results(arm) for label, arm in arms.items()})
+        try:
+            table = ablation_table(baseline, {label: load_results(arm) for label, arm in arms.items()})
+        except PairingError as e:
+            fail(str(e))
         summary = ablation_summary(table)
         md = (
             _header("soup ablate --each", lines)
@@ -489,7 +498,10 @@ def tournament(
         int, typer.Option("--games", "-n", min=1, help="Games per pair (rounded up to a multiple of 2 P!).")
     ] = 2_000,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", help="House-rules TOML file.")] = None,
-    seed: Seed = 1,
+    seed: Annotated[
+        int,
+        typer.Option("--seed", "-s", min=0, help="Seed of the tournament: pair k plays seed SEED*10000+k."),
+    ] = 1,
     anchor: Annotated[
         str | None, typer.Option(help="Strategy rated 0 (default: the ratings average 0).")
     ] = None,
