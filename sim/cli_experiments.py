@@ -68,10 +68,9 @@ def _run(
     manifest = read_manifest(out)
     if manifest is not None:
         want = {"format_version": FORMAT_VERSION, **spec.spec(), "games": games}
-        if manifest.get("spec") != want:
-            changed = sorted(
-                k for k in set(want) | set(manifest.get("spec", {})) if want.get(k) != manifest["spec"].get(k)
-            )
+        have = manifest.get("spec") or {}
+        if have != want:
+            changed = sorted(k for k in set(want) | set(have) if want.get(k) != have.get(k))
             fail(f"--out: {out} holds a different run ({', '.join(changed)} differ); choose another --out")
     run_with_progress(
         spec, out, games, chunk_size, threads, resume=True, quiet=quiet, description=description
