@@ -13,7 +13,6 @@ report never leaves a half-written result.
 """
 
 import datetime
-import math
 import os
 import shutil
 from collections.abc import Sequence
@@ -23,49 +22,12 @@ from typing import Any
 import polars as pl
 
 from analysis import deck_order, figures, genes, win_rates
+from analysis.tables import markdown_table
 from sim import __version__
 
 
 class ReportError(ValueError):
     """The run directories cannot make a report (the message is one line)."""
-
-
-# --- formatting -------------------------------------------------------------------------------
-
-
-def _fmt(value: Any, kind: str) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    if kind == "int":
-        return f"{int(value):,}"
-    if kind == "rate":
-        return f"{value:.3f}"
-    if kind == "signed":
-        return f"{value:+.3f}"
-    if kind == "p":
-        return "<1e-300" if value < 1e-300 else (f"{value:.3f}" if value >= 0.001 else f"{value:.1e}")
-    if kind == "num":
-        return f"{value:.2f}"
-    return str(value)
-
-
-def markdown_table(df: pl.DataFrame, columns: Sequence[tuple[str, str, str]]) -> str:
-    """A Markdown table of ``df``: ``columns`` = (column, header, kind) with kind one of
-    int, rate, signed, p, num, text. Interval pairs are given as "low|high" columns with kind ci."""
-    header = "| " + " | ".join(h for _, h, _ in columns) + " |"
-    align = "|" + "|".join(":--" if k == "text" else "--:" for _, _, k in columns) + "|"
-    lines = [header, align]
-    for row in df.iter_rows(named=True):
-        cells = []
-        for col, _, kind in columns:
-            if kind in ("ci", "sci"):
-                lo, hi = col.split("|")
-                f = "signed" if kind == "sci" else "rate"
-                cells.append(f"[{_fmt(row[lo], f)}, {_fmt(row[hi], f)}]")
-            else:
-                cells.append(_fmt(row[col], kind))
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
 
 
 RATE_COLUMNS = [
