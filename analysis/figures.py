@@ -8,6 +8,7 @@ Every rate is drawn with its 95% interval, and the fair share or zero line is dr
 
 from pathlib import Path
 
+import matplotlib
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
@@ -51,66 +52,82 @@ def seat_bias(seats: pl.DataFrame) -> Figure:
 
 
 def strategy_rates(rates: pl.DataFrame, key: str = "strategy") -> Figure:
-    """Win rate per strategy (or any key) with 95% intervals and the fair share."""
-    d = rates.sort("win_rate", descending=True)
-    fig = Figure(figsize=(1.1 * len(d) + 2, 3.4))
-    ax = fig.subplots()
-    _rate_bars(ax, [str(v) for v in d[key]], d["win_rate"], d["ci_low"], d["ci_high"], d["fair_share"].mean())
-    ax.set_title(f"Win rate by {key}")
+    """Win rate per strategy (or any key), one panel per player count, with 95% intervals and
+    the fair share (analysis.win_rates.win_rates grouped by players and ``key``)."""
+    counts = rates["players"].unique().sort().to_list() if "players" in rates.columns else [None]
+    n = max(rates.group_by("players").len()["len"].max() if "players" in rates.columns else len(rates), 1)
+    fig = Figure(figsize=((1.1 * n + 1.5) * len(counts), 3.4))
+    axes = fig.subplots(1, len(counts), squeeze=False)
+    for ax, p in zip(axes[0], counts, strict=True):
+        d = (rates if p is None else rates.filter(pl.col("players") == p)).sort("win_rate", descending=True)
+        _rate_bars(
+            ax, [str(v) for v in d[key]], d["win_rate"], d["ci_low"], d["ci_high"], d["fair_share"].mean()
+        )
+        ax.set_title(f"{p} players" if p is not None else "")
+    fig.suptitle(f"Win rate by {key}")
     return fig
 
 
 def gene_forest(effects: pl.DataFrame, column: str = "difference", title: str = "") -> Figure:
-    """Forest plot: per gene, the win-rate difference (with - without) and its 95% interval.
-    ``column`` "difference" (raw) or "within_strategy". Genes without an estimate are left out;
-    filled markers are significant after Holm correction."""
+    """Forest plot: per gene, the win-rate difference (with - without) and its 95% interval, one
+    panel per player count. ``column`` "difference" (raw) or "within_strategy". Genes without an
+    estimate are left out; filled markers are significant after Holm correction."""
     lo_col, hi_col, p_col = (
         ("diff_low", "diff_high", "p_holm")
         if column == "difference"
         else ("within_low", "within_high", "within_p_holm")
     )
-    d = effects.filter(pl.col(column).is_not_nan()).sort(column)
-    fig = Figure(figsize=(6.5, 0.32 * len(d) + 1.2))
-    ax = fig.subplots()
-    y = np.arange(len(d))
-    est, lo, hi = (d[c].to_numpy() for c in (column, lo_col, hi_col))
-    significant = d[p_col].to_numpy() < 0.05
-    ax.hlines(y, lo, hi, color="#4c72b0", lw=1.5)
-    ax.scatter(est[significant], y[significant], color="#4c72b0", zorder=3, label="Holm p < 0.05")
-    ax.scatter(
-        est[~significant],
-        y[~significant],
-        facecolor="white",
-        edgecolor="#4c72b0",
-        zorder=3,
-        label="not significant",
-    )
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(y, d["gene"].to_list())
-    ax.set_xlabel("win rate with gene - without (95% CI)")
-    ax.legend(loc="lower right", fontsize=8)
-    ax.set_title(title or "Gene effects")
+    counts = effects["players"].unique().sort().to_list()
+    height = 0.32 * len(effects.filter(pl.col(column).is_not_nan())) / len(counts) + 1.4
+    fig = Figure(figsize=(6.5 * len(counts), height))
+    axes = fig.subplots(1, len(counts), squeeze=False)
+    for ax, p in zip(axes[0], counts, strict=True):
+        d = effects.filter((pl.col("players") == p) & pl.col(column).is_not_nan()).sort(column)
+        y = np.arange(len(d))
+        est, lo, hi = (d[c].to_numpy() for c in (column, lo_col, hi_col))
+        significant = d[p_col].to_numpy() < 0.05
+        ax.hlines(y, lo, hi, color="#4c72b0", lw=1.5)
+        ax.scatter(est[significant], y[significant], color="#4c72b0", zorder=3, label="Holm p < 0.05")
+        ax.scatter(
+            est[~significant],
+            y[~significant],
+            facecolor="white",
+            edgecolor="#4c72b0",
+            zorder=3,
+            label="not significant",
+        )
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_yticks(y, d["gene"].to_list())
+        ax.set_xlabel("win rate with gene - without (95% CI)")
+        ax.legend(loc="lower right", fontsize=8)
+        ax.set_title(f"{p} players")
+    fig.suptitle(title or "Gene effects")
     return fig
 
 
-def synergy_heatmap(synergy: pl.DataFrame) -> Figure:
-    """Heatmap of pairwise synergy (observed - expected win rate of holding both); pairs without
-    an estimate are blank, pairs significant at BH q < 0.05 are marked with a dot."""
-    m = synergy_matrix(synergy)
-    q = synergy_matrix(synergy.with_columns(pl.col("q_bh").alias("synergy")))
+def synergy_heatmap(synergy: pl.DataFrame, column: str = "within_strategy", title: str = "") -> Figure:
+    """Heatmap of pairwise synergy (observed win rate of holding both - the additive
+    prediction) for one player count; ``column`` "within_strategy" or "synergy" (raw). Grey:
+    no estimate (too few players in a cell); dot: Benjamini-Hochberg q < 0.05."""
+    q_column = "within_q_bh" if column == "within_strategy" else "q_bh"
+    m = synergy_matrix(synergy, column)
+    q = synergy_matrix(synergy, q_column)
     keep = ~np.all(np.isnan(m), axis=1)
+    if not keep.any():
+        keep[:] = True
     m, q = m[np.ix_(keep, keep)], q[np.ix_(keep, keep)]
     names = [n for n, k in zip(GENE_NAMES, keep, strict=True) if k]
     limit = np.nanmax(np.abs(m)) if np.isfinite(m).any() else 1.0
     fig = Figure(figsize=(0.42 * len(names) + 2.5, 0.42 * len(names) + 1.5))
     ax = fig.subplots()
-    image = ax.imshow(m, cmap="RdBu_r", vmin=-limit, vmax=limit)
+    cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="#d9d9d9")
+    image = ax.imshow(np.ma.masked_invalid(m), cmap=cmap, vmin=-limit, vmax=limit)
     ys, xs = np.nonzero(q < 0.05)
     ax.scatter(xs, ys, s=6, color="black")
     ax.set_xticks(range(len(names)), names, rotation=90, fontsize=8)
     ax.set_yticks(range(len(names)), names, fontsize=8)
     fig.colorbar(image, ax=ax, label="synergy (win-rate points)", shrink=0.8)
-    ax.set_title("Gene pair synergy (dot: BH q < 0.05)")
+    ax.set_title(title or "Gene pair synergy (grey: no estimate; dot: BH q < 0.05)")
     return fig
 
 
@@ -124,13 +141,12 @@ def length_histogram(lengths: pl.DataFrame) -> Figure:
         d = lengths.filter(pl.col("players") == p)
         rounds = np.arange(d["rounds"].min(), d["rounds"].max() + 1)
         bottom = np.zeros(len(rounds))
-        for reason, colour in (("finish_zone", "#4c72b0"), ("last_card", "#dd8452")):
+        ended = pl.col("end_reason").cast(pl.String).str.replace("_", " ")
+        for reason, colour in (("finish zone", "#4c72b0"), ("last card", "#dd8452")):
             share = np.zeros(len(rounds))
-            for r, s in (
-                d.filter(pl.col("end_reason").cast(pl.String) == reason).select("rounds", "share").iter_rows()
-            ):
+            for r, s in d.filter(ended == reason).select("rounds", "share").iter_rows():
                 share[r - rounds[0]] = s
-            ax.bar(rounds, share, bottom=bottom, color=colour, label=reason.replace("_", " "))
+            ax.bar(rounds, share, bottom=bottom, color=colour, label=reason)
             bottom += share
         ax.set_xlabel("rounds")
         ax.set_ylabel("share of games")
@@ -141,8 +157,10 @@ def length_histogram(lengths: pl.DataFrame) -> Figure:
 
 
 def deck_effect_plot(effects: pl.DataFrame, feature: str, by: str) -> Figure:
-    """Win rate per ``by`` level (x) and ``feature`` level (bars) with 95% intervals
-    (analysis.deck_order.deck_effects)."""
+    """Win rate per ``by`` level (x) and ``feature`` level (bars) with 95% intervals, for one
+    player count (analysis.deck_order.deck_effects filtered to it)."""
+    if "players" in effects.columns and effects["players"].n_unique() > 1:
+        raise ValueError("deck_effect_plot: filter the effects to one player count")
     levels = sorted(set(effects[feature].to_list()), key=level_order)
     groups = sorted(set(effects[by].to_list()))
     width = 0.8 / len(levels)
@@ -165,6 +183,8 @@ def deck_effect_plot(effects: pl.DataFrame, feature: str, by: str) -> Figure:
 
 def purchase_heatmap(timing: pl.DataFrame) -> Figure:
     """Share of players first buying each gene in each round (analysis.genes.purchase_timing)."""
+    if "players" in timing.columns and timing["players"].n_unique() > 1:
+        raise ValueError("purchase_heatmap: filter the timing table to one player count")
     rounds = sorted(set(timing["round"].to_list()))
     m = np.zeros((len(GENE_NAMES), len(rounds)))
     index = {name: i for i, name in enumerate(GENE_NAMES)}
@@ -179,3 +199,18 @@ def purchase_heatmap(timing: pl.DataFrame) -> Figure:
     fig.colorbar(image, ax=ax, label="share of players")
     ax.set_title("When genes are bought")
     return fig
+
+
+def save_atomic(fig: Figure, path: Path, dpi: int = 110) -> None:
+    """Write ``fig`` as PNG to a temporary file beside ``path`` and rename it into place, so an
+    interrupted or failed save never leaves a truncated image where a complete one is expected."""
+    import os
+
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        fig.savefig(tmp, dpi=dpi, bbox_inches="tight", format="png")
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()

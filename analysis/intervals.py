@@ -20,8 +20,10 @@ def wilson(wins: np.ndarray | int, n: np.ndarray | int, z: float = Z95) -> tuple
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-        lo = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
-        hi = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+        # Rounding can leave the bound a hair inside [0, 1] at 0 or n wins, or past the estimate:
+        # the exact bounds there are 0 and 1, and an interval always contains its estimate.
+        lo = np.where((n > 0) & (wins > 0), np.minimum(np.clip(centre - half, 0.0, 1.0), p), 0.0)
+        hi = np.where((n > 0) & (wins < n), np.maximum(np.clip(centre + half, 0.0, 1.0), p), 1.0)
     return lo, hi
 
 

@@ -7,12 +7,15 @@ Layout of the output directory::
     report.html      the same, self-contained apart from the figures
     figures/*.png    matplotlib figures
     tables/*.csv     every table of the report in full
+    .soup-report     marker: this directory is a report and may be replaced by the next one
 
 The directory is built next to its destination and renamed into place, so an interrupted
-report never leaves a half-written result.
+report never leaves a half-written result; an existing directory is replaced only if it is
+an earlier report (it carries the marker).
 """
 
 import datetime
+import json
 import os
 import shutil
 from collections.abc import Sequence
@@ -22,26 +25,70 @@ from typing import Any
 import polars as pl
 
 from analysis import deck_order, figures, genes, win_rates
-from analysis.tables import markdown_table
+from analysis.tables import fmt, markdown_table
 from sim import __version__
+
+MARKER = ".soup-report"
+SMALL_RUN = 1000  # fewer games per player count than this: wide intervals, say so
 
 
 class ReportError(ValueError):
     """The run directories cannot make a report (the message is one line)."""
 
 
-RATE_COLUMNS = [
-    ("games", "rows", "int"),
-    ("wins", "wins", "int"),
-    ("win_rate", "win rate", "rate"),
-    ("ci_low|ci_high", "95% CI", "ci"),
-    ("fair_share", "fair", "rate"),
-    ("p_holm", "p (Holm) vs fair", "p"),
-    ("mean_rounds", "rounds", "num"),
-]
+# --- input -------------------------------------------------------------------------------------
 
 
-# --- the report -------------------------------------------------------------------------------
+def _read_manifest(run: Path) -> dict[str, Any]:
+    """A run's manifest, checked for what the report needs; ReportError names the problem."""
+    if not run.exists():
+        raise ReportError(f"{run}: no such directory (make a run with soup simulate)")
+    if not run.is_dir():
+        raise ReportError(f"{run}: not a directory (expected a run directory made by soup simulate)")
+    path = run / "manifest.json"
+    if not path.exists():
+        raise ReportError(f"{run}: not a run directory (no manifest.json; make one with soup simulate)")
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise ReportError(f"{path}: unreadable ({e.__class__.__name__})") from None
+    spec = doc.get("spec") if isinstance(doc, dict) else None
+    if not isinstance(spec, dict):
+        raise ReportError(f"{path}: expected an object with a 'spec' (a manifest written by soup simulate)")
+    if spec.get("game") != "ursuppe":
+        raise ReportError(f"{path}: spec.game is {spec.get('game')!r}, expected 'ursuppe'")
+    try:
+        deck = spec["rules"]["environment"]["deck"]
+        _ = (
+            spec["players"],
+            spec["seed"],
+            spec["games"],
+            spec["rules_id"],
+            spec["strategies"],
+            deck[0]["ozone"],
+        )
+    except (KeyError, TypeError, IndexError):
+        raise ReportError(f"{path}: incomplete spec (written by another version of soup?)") from None
+    return doc
+
+
+def _check_out(out: Path, runs: list[Path]) -> None:
+    """Refuse an output that would destroy something: a file, a directory that is not an
+    earlier report, a run directory itself or a directory holding a run."""
+    target = out.resolve()
+    for run in runs:
+        r = run.resolve()
+        if target == r or r.is_relative_to(target):
+            raise ReportError(f"--out {out}: would replace the run directory {run}; choose another directory")
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"--out {out}: is a file, expected a directory for the report")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
+        raise ReportError(
+            f"--out {out}: exists and is not a soup report; choose another directory or remove it"
+        )
+
+
+# --- the report ---------------------------------------------------------------------------------
 
 
 class _Report:
@@ -49,15 +96,25 @@ class _Report:
         self.root = root
         (root / "figures").mkdir(parents=True)
         (root / "tables").mkdir()
+        (root / MARKER).write_text("written by soup report; soup report may replace this directory\n")
         self.parts: list[str] = []
 
     def text(self, s: str) -> None:
         self.parts.append(s.strip("\n") + "\n")
 
-    def table(self, name: str, df: pl.DataFrame, columns: Sequence[tuple[str, str, str]]) -> None:
+    def table(
+        self,
+        name: str,
+        df: pl.DataFrame,
+        columns: Sequence[tuple[str, str, str]],
+        shown: pl.DataFrame | None = None,
+    ) -> None:
+        """``df`` in full as CSV; ``shown`` (default: all of it) as a Markdown table."""
         df.write_csv(self.root / "tables" / f"{name}.csv")
+        note = "Full table" if shown is None else f"{len(shown)} of {len(df)} rows shown; full table"
         self.parts.append(
-            markdown_table(df, columns) + f"\n\n*Full table: [tables/{name}.csv](tables/{name}.csv)*\n"
+            markdown_table(df if shown is None else shown, columns)
+            + f"\n\n*{note}: [tables/{name}.csv](tables/{name}.csv)*\n"
         )
 
     def figure(self, name: str, fig: Any, caption: str) -> None:
@@ -68,136 +125,39 @@ class _Report:
         return "\n".join(self.parts)
 
 
-def _runs_section(manifests: list[dict[str, Any]], dirs: list[Path]) -> tuple[str, list[str]]:
-    lines = [
-        "| run | players | games | seed | seating | strategies | rules id | rules files |",
-        "|:--|--:|--:|--:|:--|:--|:--|:--|",
-    ]
-    decks, warnings = set(), []
-    for d, m in zip(dirs, manifests, strict=True):
-        s = m["spec"]
-        assignment = "pool " if "pool" in s["assignment"] else "seats "
-        lines.append(
-            f"| `{d.name}` | {s['players']} | {s['games']:,} | {s['seed']} | {s['seating']} | "
-            f"{assignment}{', '.join(s['strategies'])} | `{s['rules_id']}` | "
-            f"{', '.join(s.get('rules_files') or []) or 'defaults'} |"
-        )
-        decks.add(s["deck"])
-        if s["rules"]["environment"].get("placeholder"):
-            warnings.append(
-                "**Warning: placeholder environment deck.** The real card values are in no source we "
-                "have (spec §13); this deck is a stand-in. Deck-order effects and everything that depends "
-                "on ozone and drift are effects *of this deck*. Replace it in a rules file when the real "
-                "values are known."
-            )
-    text = "\n".join(lines) + "\n\n" + "\n".join(f"Environment deck: {d}" for d in sorted(decks))
-    return text, sorted(set(warnings))
-
-
-def _findings(
-    strategy: pl.DataFrame,
-    seats: pl.DataFrame,
-    effects: pl.DataFrame,
-    synergy: pl.DataFrame,
-    length: pl.DataFrame,
-    ends: pl.DataFrame,
-) -> list[str]:
-    """Plain-language headlines, each backed by a table below."""
-    out = []
-    s = strategy.sort("win_rate", descending=True)
-    if len(s) > 1:
-        top, bottom = s.row(0, named=True), s.row(-1, named=True)
-        out.append(
-            f"Strongest strategy: **{top['strategy']}** wins {top['win_rate']:.1%} "
-            f"(95% CI {top['ci_low']:.1%}–{top['ci_high']:.1%}; fair share {top['fair_share']:.1%}); "
-            f"weakest: **{bottom['strategy']}** {bottom['win_rate']:.1%}."
-        )
-    biased = seats.filter(pl.col("p_holm") < 0.05)
-    if len(biased):
-        worst = biased.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
-        out.append(
-            f"Seat bias: {len(biased)} of {len(seats)} start spaces "
-            f"{'differs' if len(biased) == 1 else 'differ'} from the fair share after Holm correction; "
-            f"the largest deviation is start space {worst['start_space']} with {worst['players']} players "
-            f"({worst['advantage']:+.1%} win rate)."
-        )
-    else:
-        out.append(
-            f"Seat bias: no start space differs from the fair share after Holm correction "
-            f"(largest deviation {seats['advantage'].abs().max():.1%})."
-        )
-    sig = effects.filter(pl.col("within_p_holm") < 0.05).sort("within_strategy", descending=True)
-    if len(sig):
-        plus = sig.filter(pl.col("within_strategy") > 0)["gene"].head(3).to_list()
-        minus = sig.filter(pl.col("within_strategy") < 0).sort("within_strategy")["gene"].head(3).to_list()
-        out.append(
-            "Genes held at the end that go with winning more, within strategy (Holm p < 0.05): "
-            + (", ".join(plus) or "none")
-            + "; with winning less: "
-            + (", ".join(minus) or "none")
-            + ". These are associations; `soup ablate --gene NAME` measures a gene's causal effect."
-        )
-    syn = synergy.filter(pl.col("q_bh") < 0.05).sort(pl.col("synergy").abs(), descending=True)
-    if len(syn):
-        r = syn.row(0, named=True)
-        out.append(
-            f"Strongest pair interaction: **{r['gene_a']} + {r['gene_b']}**: holders of both win "
-            f"{r['observed']:.1%} against {r['expected']:.1%} expected from the genes alone "
-            f"({len(syn)} pairs with BH q < 0.05)."
-        )
-    for row in length.iter_rows(named=True):
-        fz = ends.filter(
-            (pl.col("players") == row["players"]) & (pl.col("end_reason").cast(pl.String) == "finish_zone")
-        )
-        share = fz["share"][0] if len(fz) else 0.0
-        out.append(
-            f"{row['players']} players: games last {row['mean_rounds']:.2f} rounds on average "
-            f"(median {row['median']:.0f}, range {row['min']}–{row['max']}); "
-            f"{share:.1%} end in the finish zone."
-        )
-    return out
-
-
 def build_report(run_dirs: Sequence[str | Path], out: str | Path, top_sets: int = 15) -> Path:
-    """Write the balance report of ``run_dirs`` into ``out`` (replaced if it exists)."""
+    """Write the balance report of ``run_dirs`` into ``out``; an earlier report there is replaced."""
     dirs = [Path(d) for d in run_dirs]
     if not dirs:
         raise ReportError("no run directory given")
-    manifests = []
-    for d in dirs:
-        try:
-            manifests.append(win_rates.load_manifest(d))
-        except FileNotFoundError:
-            raise ReportError(
-                f"{d}: not a run directory (no manifest.json; make one with soup simulate)"
-            ) from None
-        except ValueError as e:
-            raise ReportError(f"{d}/manifest.json: unreadable ({e})") from None
-        if manifests[-1]["spec"].get("game") != "ursuppe":
-            raise ReportError(f"{d}: not an Ursuppe run")
+    manifests = [_read_manifest(d) for d in dirs]
     rules = {m["spec"]["rules_id"] for m in manifests}
     if len(rules) > 1:
         raise ReportError(
             f"the runs use different rules ({', '.join(sorted(rules))}): report each alone, "
             "or measure the difference with soup compare"
         )
+    out = Path(out)
+    _check_out(out, dirs)
     try:
         rows = win_rates.load_results(*dirs).collect()
-    except Exception as e:  # a run with no complete chunk, or foreign files
+    except ValueError as e:
+        raise ReportError(str(e)) from None
+    except Exception as e:  # noqa: BLE001 - a run with no complete chunk, or foreign files
         raise ReportError(
             f"{', '.join(map(str, dirs))}: no readable results ({e.__class__.__name__})"
         ) from None
     if rows.is_empty():
-        raise ReportError(f"{', '.join(map(str, dirs))}: no complete chunks yet")
-    same_deck = len({str(m["spec"]["rules"]["environment"]["deck"]) for m in manifests}) == 1
+        raise ReportError(
+            f"{', '.join(map(str, dirs))}: no complete chunks yet (is soup simulate still running?)"
+        )
 
-    out = Path(out)
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     if tmp.exists():
         shutil.rmtree(tmp)
     try:
         report = _Report(tmp)
-        _write(report, rows, manifests, dirs, same_deck, top_sets)
+        _write(report, rows, manifests, dirs, top_sets)
         markdown = report.markdown()
         (tmp / "report.md").write_text(markdown)
         (tmp / "report.html").write_text(render_html(markdown))
@@ -214,34 +174,179 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path, top_sets: int 
     return out
 
 
+# --- sections -----------------------------------------------------------------------------------
+
+PLAYER_GAMES = ("games", "player-games", "int")
+RATE_COLUMNS = [
+    ("wins", "wins", "int"),
+    ("win_rate", "win rate", "rate"),
+    ("ci_low|ci_high", "95% CI", "ci"),
+    ("fair_share", "fair share", "rate"),
+    ("p_holm", "p vs fair (Holm)", "p"),
+]
+
+
+def _runs_section(
+    manifests: list[dict[str, Any]], dirs: list[Path], rows: pl.DataFrame
+) -> tuple[str, list[str]]:
+    analysed = dict(rows.group_by("run").agg(pl.col("game").n_unique()).iter_rows())
+    lines = [
+        "| run | players | games analysed | seed | seating | strategies | rules id | house-rules files |",
+        "|:--|--:|--:|--:|:--|:--|:--|:--|",
+    ]
+    decks, warnings = set(), []
+    for i, (d, m) in enumerate(zip(dirs, manifests, strict=True)):
+        s = m["spec"]
+        done = analysed.get(i, 0)
+        assignment = "drawn from " if "pool" in s.get("assignment", {}) else "seated "
+        lines.append(
+            f"| `{d.name}` | {s['players']} | {done:,} of {s['games']:,} | {s['seed']} | "
+            f"{s.get('seating', '?')} | "
+            f"{assignment}{', '.join(s['strategies'])} | `{s['rules_id']}` | "
+            f"{', '.join(s.get('rules_files') or []) or 'none (default rules)'} |"
+        )
+        decks.add(s["deck"])
+        if done < s["games"] or m.get("status") != "complete":
+            warnings.append(
+                f"**Incomplete run:** `{d.name}` has {done:,} of {s['games']:,} games; this report covers "
+                "only those. Finish it with the same soup simulate command (it resumes)."
+            )
+        if s["rules"]["environment"].get("placeholder"):
+            warnings.append(
+                "**Warning: placeholder environment deck.** The real card values are in no source we "
+                "have (spec §13); this deck is a stand-in. Deck-order effects and everything that depends "
+                "on ozone and drift are effects *of this deck*. Replace it in a rules file when the real "
+                "values are known."
+            )
+    for players, n in rows.group_by("players").agg(pl.struct("run", "game").n_unique()).iter_rows():
+        if n < SMALL_RUN:
+            warnings.append(
+                f"**Small sample:** {n:,} games with {players} players. Intervals are wide, and tests "
+                "with too few players on a side are not made (shown as –). Use 10,000 games or more."
+            )
+    text = "\n".join(lines) + "\n\n" + "\n".join(f"Environment deck: {d}" for d in sorted(decks))
+    return text, list(dict.fromkeys(warnings))
+
+
+def _pct(x: float) -> str:
+    return fmt(x, "pct")
+
+
+def _findings(
+    strategy: pl.DataFrame,
+    seats: pl.DataFrame,
+    seat_by_strategy: pl.DataFrame,
+    effects: pl.DataFrame,
+    synergy: pl.DataFrame,
+    length: pl.DataFrame,
+    ends: pl.DataFrame,
+) -> list[str]:
+    """Plain-language headlines, each backed by a table below, per player count."""
+    out = []
+    for players in strategy["players"].unique().sort().to_list():
+        at = pl.col("players") == players
+        s = strategy.filter(at).sort("win_rate", descending=True)
+        if len(s) > 1:
+            top, bottom = s.row(0, named=True), s.row(-1, named=True)
+            out.append(
+                f"{players} players: the strongest strategy is **{top['strategy']}**, winning "
+                f"{_pct(top['win_rate'])} of its games (95% CI {_pct(top['ci_low'])}–{_pct(top['ci_high'])}; "
+                f"fair share {_pct(top['fair_share'])}); the weakest is **{bottom['strategy']}** "
+                f"({_pct(bottom['win_rate'])})."
+            )
+        st = seats.filter(at)
+        if st["p_holm"].is_nan().all():
+            out.append(f"{players} players: seat bias is not testable with this few games.")
+        else:
+            biased = st.filter(pl.col("p_holm") < 0.05)
+            if len(biased):
+                worst = biased.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
+                out.append(
+                    f"{players} players: {len(biased)} of {len(st)} start spaces "
+                    f"{'differs' if len(biased) == 1 else 'differ'} from the fair share (Holm p < 0.05); "
+                    f"the largest deviation is start space {worst['start_space']} "
+                    f"({worst['advantage'] * 100:+.1f} points of win rate)."
+                )
+            else:
+                out.append(
+                    f"{players} players: no start space differs from the fair share (Holm p ≥ 0.05; largest "
+                    f"deviation {st['advantage'].abs().max() * 100:.1f} points of win rate)."
+                )
+        sb = seat_by_strategy.filter(at & (pl.col("p_holm") < 0.05)).sort(
+            pl.col("difference").abs(), descending=True
+        )
+        if len(sb):
+            r = sb.row(0, named=True)
+            out.append(
+                f"{players} players: seats matter for some strategies: **{r['strategy']}** wins "
+                f"{_pct(r['win_rate'])} from start space {r['start_space']}, "
+                f"{abs(r['difference']) * 100:.1f} points {'more' if r['difference'] > 0 else 'less'} "
+                f"than from the other spaces ({len(sb)} strategy × seat cells differ, Holm p < 0.05; "
+                "see *Strategy and start space*)."
+            )
+        sig = effects.filter(at & (pl.col("within_p_holm") < 0.05))
+        if len(sig):
+            plus = sig.filter(pl.col("within_strategy") > 0).sort("within_strategy", descending=True)["gene"]
+            minus = sig.filter(pl.col("within_strategy") < 0).sort("within_strategy")["gene"]
+            out.append(
+                f"{players} players: genes whose holders win more than non-holders of the same strategy "
+                f"(Holm p < 0.05), largest first: {', '.join(plus.head(3).to_list()) or 'none'}"
+                f"{' …' if len(plus) > 3 else ''}; win less: {', '.join(minus.head(3).to_list()) or 'none'}"
+                f"{' …' if len(minus) > 3 else ''}. These are associations; `soup ablate --gene NAME` "
+                "measures what a gene causes."
+            )
+        syn = synergy.filter(at & (pl.col("within_q_bh") < 0.05)).sort(
+            pl.col("within_strategy").abs(), descending=True
+        )
+        if len(syn):
+            r = syn.row(0, named=True)
+            out.append(
+                f"{players} players: the strongest gene-pair interaction within strategy is "
+                f"**{r['gene_a']} + {r['gene_b']}** ({r['within_strategy'] * 100:+.1f} points of win rate "
+                f"beyond the two genes' own effects; {len(syn)} pairs with BH q < 0.05; "
+                f"based on {r['strata']})."
+            )
+        ln = length.filter(at)
+        if len(ln):
+            row = ln.row(0, named=True)
+            fz = ends.filter(at & (pl.col("end_reason") == "finish zone"))
+            share = fz["share"][0] if len(fz) else 0.0
+            out.append(
+                f"{players} players: games last {row['mean_rounds']:.2f} rounds on average (median "
+                f"{row['median']:.0f}, range {row['min']}–{row['max']}); {_pct(share)} end with a marker "
+                "in the finish zone, the rest after the last environment card."
+            )
+    return out
+
+
+def _readable_end(df: pl.DataFrame) -> pl.DataFrame:
+    return df.with_columns(pl.col("end_reason").cast(pl.String).str.replace("_", " "))
+
+
 def _write(
-    r: _Report,
-    rows: pl.DataFrame,
-    manifests: list[dict[str, Any]],
-    dirs: list[Path],
-    same_deck: bool,
-    top_sets: int,
+    r: _Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path], top_sets: int
 ) -> None:
-    n_games = rows.select(win_rates.GAME_KEY).unique().height
-    strategy = win_rates.win_rates(rows, ["strategy"])
+    n_games = rows.select("run", "game").unique().height
+    strategy = win_rates.win_rates(rows, ["players", "strategy"])
     seats = win_rates.seat_advantage(rows)
-    by_players = win_rates.win_rates(rows, ["players", "strategy"])
-    crossing = win_rates.win_rates(rows, ["players", "strategy", "start_space"])
-    length = win_rates.game_length(rows)
+    seat_by_strategy = win_rates.seat_effects(rows, "strategy")
+    length = _readable_end(win_rates.game_length(rows))
     length_summary = win_rates.game_length_summary(rows)
-    ends = win_rates.end_reasons(rows)
+    ends = _readable_end(win_rates.end_reasons(rows))
     held = genes.gene_effects(rows, "held")
     bought = genes.gene_effects(rows, "bought")
     synergy = genes.gene_synergy(rows, "held")
-    sets_winners = genes.frequent_gene_sets(rows, "held", top=top_sets)
     purchases = genes.purchase_rates(rows)
     timing = genes.purchase_timing(rows)
+    counts = strategy["players"].unique().sort().to_list()
 
-    runs_text, warnings = _runs_section(manifests, dirs)
+    runs_text, warnings = _runs_section(manifests, dirs, rows)
     r.text("# Ursuppe balance report")
+    seeds = sorted({m["spec"]["seed"] for m in manifests})
     r.text(
-        f"{n_games:,} games ({rows.height:,} player results) from {len(dirs)} run"
-        f"{'s' if len(dirs) != 1 else ''}. "
+        f"{n_games:,} games ({rows.height:,} player results) from {len(dirs)} "
+        f"run{'s' if len(dirs) != 1 else ''}, "
+        f"seed{'s' if len(seeds) != 1 else ''} {', '.join(map(str, seeds))}. "
         f"Generated {datetime.date.today().isoformat()} by soup {__version__}."
     )
     for w in warnings:
@@ -249,42 +354,47 @@ def _write(
     r.text("## What was run")
     r.text(runs_text)
     r.text("## Headlines")
-    r.text("\n".join(f"- {f}" for f in _findings(strategy, seats, held, synergy, length_summary, ends)))
+    r.text(
+        "\n".join(
+            f"- {f}"
+            for f in _findings(strategy, seats, seat_by_strategy, held, synergy, length_summary, ends)
+        )
+    )
     r.text(
         "## How to read this report\n"
-        "Every rate has a 95% Wilson interval. Tests against the fair share (1 / players) and "
-        "differences between groups use cluster-robust standard errors with the game as the cluster, "
-        "because the players of one game are not independent (exactly one of them wins). Where a table "
-        "tests a family (every seat, every gene), p-values are Holm-adjusted (family-wise error 5%) and, "
-        "for the many gene pairs, Benjamini–Hochberg q-values are given (false-discovery rate 5%). "
-        "Gene and deck effects are associations in simulated play with the listed strategies; a paired "
-        "experiment (`soup compare`, `soup ablate`) answers what a change of the rules *causes*."
+        "- **Player-games**: one player in one game; a strategy drawn for two seats of a game counts twice.\n"
+        "- Every rate has a 95% **Wilson interval**. Tests against the fair share (1 / players) and "
+        "differences between groups use **cluster-robust** standard errors with the game as the "
+        "cluster, because the players of one game are not independent (exactly one of them wins).\n"
+        "- A table that tests a family (every seat, every gene) gives **Holm**-adjusted p-values (the "
+        "chance of any false finding in the table stays below 5%); the many gene pairs get "
+        "**Benjamini–Hochberg** q-values (the expected share of false findings among those with q < 0.05 "
+        "stays below 5%). A dash (–) marks a test not made: too few players on a side.\n"
+        "- Gene and deck effects are **associations** in simulated play with the listed strategies. *Within "
+        "strategy* compares players of the same strategy, which removes the part of a gap that only says "
+        "which strategies buy a gene. What a rule change *causes* is a paired experiment: `soup compare`, "
+        "`soup ablate`.\n"
+        "- Player counts are never pooled: the fair share and the gene copies differ between them.\n"
+        "- Rule ids (S5 seating, W1 end of game, E2 gene defects, ...) refer to the rules specification "
+        "(docs/rules.md)."
     )
 
     r.text("## Win rates by strategy")
-    r.table("win_rate_by_strategy", strategy, [("strategy", "strategy", "text"), *RATE_COLUMNS])
+    r.table(
+        "win_rate_by_strategy",
+        strategy,
+        [
+            ("players", "players", "int"),
+            ("strategy", "strategy", "text"),
+            PLAYER_GAMES,
+            *RATE_COLUMNS,
+            ("mean_rounds", "mean rounds of its games", "num"),
+        ],
+    )
     r.figure(
         "win_rate_by_strategy",
         figures.strategy_rates(strategy),
         "Win rate by strategy with 95% intervals; dashed: fair share.",
-    )
-    if by_players["players"].n_unique() > 1:
-        r.text("### By player count")
-        r.table(
-            "win_rate_by_players_strategy",
-            by_players,
-            [("players", "players", "int"), ("strategy", "strategy", "text"), *RATE_COLUMNS],
-        )
-    r.text("### By strategy and start space")
-    r.table(
-        "win_rate_by_strategy_seat",
-        crossing,
-        [
-            ("players", "players", "int"),
-            ("strategy", "strategy", "text"),
-            ("start_space", "seat", "int"),
-            *RATE_COLUMNS,
-        ],
     )
 
     r.text("## Seat advantage (S5)")
@@ -294,7 +404,8 @@ def _write(
         [
             ("players", "players", "int"),
             ("start_space", "start space", "int"),
-            *RATE_COLUMNS[:4],
+            PLAYER_GAMES,
+            *RATE_COLUMNS[:3],
             ("advantage", "advantage", "signed"),
             ("p_holm", "p (Holm)", "p"),
         ],
@@ -304,6 +415,27 @@ def _write(
         figures.seat_bias(seats),
         "Win rate by start space with 95% intervals; dashed: fair share.",
     )
+    r.text(
+        "### Strategy and start space\n"
+        "Each strategy's win rate from each start space, against the same strategy from the other "
+        "spaces (*difference*; Holm over the table). Seat effects of opposite sign for different "
+        "strategies can cancel in the table above."
+    )
+    r.table(
+        "seat_by_strategy",
+        seat_by_strategy,
+        [
+            ("players", "players", "int"),
+            ("strategy", "strategy", "text"),
+            ("start_space", "start space", "int"),
+            PLAYER_GAMES,
+            ("win_rate", "win rate", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+            ("difference", "vs other spaces", "signed"),
+            ("diff_low|diff_high", "95% CI", "sci"),
+            ("p_holm", "p (Holm)", "p"),
+        ],
+    )
 
     r.text("## Game length and how games end (W1)")
     r.table(
@@ -312,7 +444,7 @@ def _write(
         [
             ("players", "players", "int"),
             ("games", "games", "int"),
-            ("mean_rounds", "mean", "num"),
+            ("mean_rounds", "mean rounds", "num"),
             ("sd_rounds", "sd", "num"),
             ("min", "min", "int"),
             ("q1", "Q1", "int"),
@@ -326,7 +458,7 @@ def _write(
         ends,
         [
             ("players", "players", "int"),
-            ("end_reason", "end", "text"),
+            ("end_reason", "game ended by", "text"),
             ("games", "games", "int"),
             ("share", "share", "rate"),
             ("ci_low|ci_high", "95% CI", "ci"),
@@ -343,10 +475,12 @@ def _write(
     r.text(
         "### Held at the end\n"
         "Win rate of players holding each gene at the end against those not holding it. *difference* is "
-        "the raw gap; *within strategy* compares holders and non-holders of the same strategy (weighted "
-        "by rows), which removes the part of the gap that only says which strategies buy the gene."
+        "the raw gap; *within strategy* compares holders and non-holders of the same strategy, weighted "
+        "by the strategy's player-games, using only the strategies with at least "
+        f"{genes.MIN_ROWS} players on both sides (*strategies compared*, with their player-games)."
     )
     gene_cols = [
+        ("players", "players", "int"),
         ("gene", "gene", "text"),
         ("share_with", "share holding", "rate"),
         ("win_rate_with", "win rate with", "rate"),
@@ -357,6 +491,7 @@ def _write(
         ("within_strategy", "within strategy", "signed"),
         ("within_low|within_high", "95% CI", "sci"),
         ("within_p_holm", "p (Holm)", "p"),
+        ("strata", "strategies compared", "text"),
     ]
     r.table("gene_effects_held", held, gene_cols)
     r.figure(
@@ -364,13 +499,13 @@ def _write(
         figures.gene_forest(
             held, "within_strategy", "Genes held at the end: win-rate difference within strategy"
         ),
-        "Forest plot: win-rate difference (holding - not holding) within strategy, 95% intervals; "
+        "Forest plot: win-rate difference (holding − not holding) within strategy, 95% intervals; "
         "filled = Holm p < 0.05.",
     )
     r.figure(
         "gene_forest_held_raw",
         figures.gene_forest(held, "difference", "Genes held at the end: raw win-rate difference"),
-        "Forest plot: raw win-rate difference (holding - not holding), 95% intervals.",
+        "Forest plot: raw win-rate difference (holding − not holding), 95% intervals.",
     )
     r.text("### Ever bought")
     r.table("gene_effects_bought", bought, [(c, h.replace("holding", "buying"), k) for c, h, k in gene_cols])
@@ -379,70 +514,85 @@ def _write(
         "gene_purchases",
         purchases,
         [
+            ("players", "players", "int"),
             ("gene", "gene", "text"),
             ("bought_rate", "bought by", "rate"),
             ("ci_low|ci_high", "95% CI", "ci"),
             ("held_rate", "held at end", "rate"),
-            ("mean_round", "mean round", "num"),
+            ("mean_round", "mean round of first purchase", "num"),
             ("median_round", "median round", "num"),
         ],
     )
     timing.write_csv(r.root / "tables" / "gene_purchase_timing.csv")
-    r.figure(
-        "gene_purchase_timing",
-        figures.purchase_heatmap(timing),
-        "Share of players first buying each gene, by round.",
-    )
+    for p in counts:
+        r.figure(
+            f"gene_purchase_timing_{p}p",
+            figures.purchase_heatmap(timing.filter(pl.col("players") == p).drop("players")),
+            f"{p} players: share of players first buying each gene, by round "
+            "(full table: tables/gene_purchase_timing.csv).",
+        )
     r.text(
-        "### Pairs: synergy\nObserved win rate of holding both genes against the rate expected if their "
-        "effects simply added up (rate A only + rate B only - rate neither). Positive: the pair is worth "
-        "more than its parts."
+        "### Pairs: synergy\n"
+        "Does holding both genes win more than the two genes' own effects predict? The *additive "
+        "prediction* is rate(A only) + rate(B only) − rate(neither); *synergy* = observed − prediction, "
+        "in points of win rate (raw, and within strategy as above). Positive: the pair is worth more than "
+        "its parts. The prediction is not a rate and can fall below 0."
     )
-    top_pairs = synergy.filter(pl.col("q_bh").is_not_nan()).sort("p_value").head(15)
     synergy.write_csv(r.root / "tables" / "gene_synergy.csv")
+    shown = synergy.filter(pl.col("within_q_bh").is_not_nan()).sort("within_p").head(15)
     r.text(
         markdown_table(
-            top_pairs,
+            shown,
             [
+                ("players", "players", "int"),
                 ("gene_a", "gene A", "text"),
                 ("gene_b", "gene B", "text"),
-                ("rows_both", "rows with both", "int"),
+                ("rows_both", "players with both", "int"),
                 ("observed", "observed", "rate"),
-                ("expected", "expected", "rate"),
-                ("synergy", "synergy", "signed"),
-                ("ci_low|ci_high", "95% CI", "sci"),
-                ("q_bh", "q (BH)", "p"),
+                ("additive_prediction", "additive prediction", "signed"),
+                ("synergy", "raw synergy", "signed"),
+                ("within_strategy", "within strategy", "signed"),
+                ("within_low|within_high", "95% CI", "sci"),
+                ("within_q_bh", "q (BH)", "p"),
+                ("strata", "strategies compared", "text"),
             ],
         )
-        + "\n\n*The 15 pairs with the smallest p-values; all pairs: "
+        + "\n\n*The 15 pairs with the smallest within-strategy p-values; all pairs: "
         "[tables/gene_synergy.csv](tables/gene_synergy.csv)*"
     )
-    r.figure(
-        "gene_synergy",
-        figures.synergy_heatmap(synergy),
-        "Pairwise synergy of genes held at the end (red: more than additive).",
-    )
+    for p in counts:
+        r.figure(
+            f"gene_synergy_{p}p",
+            figures.synergy_heatmap(
+                synergy.filter(pl.col("players") == p),
+                "within_strategy",
+                f"{p} players: gene-pair synergy within strategy (grey: no estimate; dot: BH q < 0.05)",
+            ),
+            f"{p} players: gene-pair synergy within strategy (red: the pair is worth more than its parts).",
+        )
+    set_cols = [
+        ("players", "players", "int"),
+        ("gene_set", "gene set held at the end", "text"),
+        ("rows", "players", "int"),
+        ("wins", "wins", "int"),
+        ("share_of_winners", "share of winners", "rate"),
+        ("share_of_players", "share of all players", "rate"),
+        ("lift", "lift", "num"),
+        ("win_rate", "win rate", "rate"),
+        ("ci_low|ci_high", "95% CI", "ci"),
+    ]
     r.text(
-        "### Winners' gene sets\nThe gene sets held at the end most often by winners; "
-        "*lift* = share among winners / share among all players."
+        "### Gene sets of winners and of all players\n"
+        "The gene sets held at the end most often by winners, then by all players; *lift* = share among "
+        "winners / share among all players (above 1: the set is over-represented among winners)."
     )
     r.table(
-        "winner_gene_sets",
-        sets_winners,
-        [
-            ("gene_set", "gene set", "text"),
-            ("rows", "players", "int"),
-            ("wins", "wins", "int"),
-            ("share_of_winners", "of winners", "rate"),
-            ("share_of_players", "of players", "rate"),
-            ("lift", "lift", "num"),
-            ("win_rate", "win rate", "rate"),
-            ("ci_low|ci_high", "95% CI", "ci"),
-        ],
+        "gene_sets_winners", genes.frequent_gene_sets(rows, "held", top=top_sets, among="winners"), set_cols
     )
+    r.table("gene_sets_all", genes.frequent_gene_sets(rows, "held", top=top_sets, among="all"), set_cols)
 
     r.text("## Environment-deck order")
-    if not same_deck:
+    if len({str(m["spec"]["rules"]["environment"]["deck"]) for m in manifests}) != 1:
         r.text(
             "The runs use different environment decks, so deck-order effects are not computed across them."
         )
@@ -453,45 +603,72 @@ def _write(
     r.text(
         f"Each game shuffles the deck. Features: the drift and ozone of the first card, and the ozone "
         f"total of the first {k} cards in terciles over the games (*ozone band*). *difference* compares "
-        "the cell with the same seat or strategy in the other games (Holm over each table)."
+        "the cell with the same seat or strategy in the other games of the player count (Holm over each "
+        "table)."
     )
-    effect_cols = lambda by, feature: [  # noqa: E731
-        (by, by.replace("_", " "), "text"),
-        (feature, feature.replace("_", " "), "text"),
-        ("rows", "rows", "int"),
-        ("win_rate", "win rate", "rate"),
-        ("ci_low|ci_high", "95% CI", "ci"),
-        ("difference", "difference", "signed"),
-        ("diff_low|diff_high", "95% CI", "sci"),
-        ("p_holm", "p (Holm)", "p"),
-    ]
     for feature, by in (
         ("first_drift", "start_space"),
-        ("ozone_band", "strategy"),
+        ("ozone_band", "start_space"),
         ("first_drift", "strategy"),
+        ("ozone_band", "strategy"),
+        ("first_ozone", "strategy"),
     ):
         eff = deck_order.deck_effects(featured, feature, by)
+        name = f"deck_{feature}_by_{by}"
         r.text(f"### Win rate by {by.replace('_', ' ')} and {feature.replace('_', ' ')}")
-        r.table(f"deck_{feature}_by_{by}", eff, effect_cols(by, feature))
-        r.figure(
-            f"deck_{feature}_by_{by}",
-            figures.deck_effect_plot(eff, feature, by),
-            f"Win rate by {by} and {feature}, 95% intervals.",
-        )
-    r.text("### Game length and gene-defect losses (E2) by deck features")
+        significant = eff.filter(pl.col("p_holm") < 0.05)
+        columns = [
+            ("players", "players", "int"),
+            (by, by.replace("_", " "), "text"),
+            (feature, feature.replace("_", " "), "text"),
+            ("rows", "player-games", "int"),
+            ("win_rate", "win rate", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+            ("difference", "vs other games", "signed"),
+            ("diff_low|diff_high", "95% CI", "sci"),
+            ("p_holm", "p (Holm)", "p"),
+        ]
+        if len(eff) > 24:
+            r.text(
+                f"{len(significant)} of {len(eff)} cells differ (Holm p < 0.05); the 12 largest differences:"
+            )
+            r.table(name, eff, columns, shown=eff.sort(pl.col("difference").abs(), descending=True).head(12))
+        else:
+            r.table(name, eff, columns)
+        if feature != "first_ozone":
+            for p in counts:
+                r.figure(
+                    f"{name}_{p}p",
+                    figures.deck_effect_plot(eff.filter(pl.col("players") == p).drop("players"), feature, by),
+                    f"{p} players: win rate by {by.replace('_', ' ')} and {feature.replace('_', ' ')}, "
+                    "95% intervals.",
+                )
+    r.text(
+        "### Game length and gene-defect losses (E2) by deck features\n"
+        "Mean rounds and gene-defect losses per player (genes returned, BP paid) with 95% intervals; "
+        "*Δ* is the difference from the other games of the player count, with Holm p over the table."
+    )
     for feature in deck_order.FEATURES:
         outcome = deck_order.deck_outcomes(featured, feature)
         r.table(
             f"deck_outcomes_{feature}",
             outcome,
             [
+                ("players", "players", "int"),
                 (feature, feature.replace("_", " "), "text"),
                 ("games", "games", "int"),
-                ("mean_rounds", "mean rounds", "num"),
+                ("rounds_mean", "mean rounds", "num"),
                 ("rounds_low|rounds_high", "95% CI", "ci"),
+                ("rounds_difference", "Δ", "signed"),
+                ("rounds_p_holm", "p (Holm)", "p"),
                 ("finish_zone_share", "finish zone", "rate"),
-                ("genes_lost_per_player", "genes lost / player", "num"),
-                ("bp_paid_per_player", "BP paid / player", "num"),
+                ("finish_low|finish_high", "95% CI", "ci"),
+                ("genes_lost_mean", "genes lost / player", "rate"),
+                ("genes_lost_difference", "Δ", "signed"),
+                ("genes_lost_p_holm", "p (Holm)", "p"),
+                ("bp_paid_mean", "BP paid / player", "num"),
+                ("bp_paid_difference", "Δ", "signed"),
+                ("bp_paid_p_holm", "p (Holm)", "p"),
             ],
         )
 
@@ -502,7 +679,7 @@ def render_html(markdown: str, title: str = "Ursuppe balance report") -> str:
 
     body = MarkdownIt("commonmark").enable("table").render(markdown)
     style = (
-        "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;"
+        "body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;"
         "line-height:1.45}"
         "table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0}"
         "th,td{border:1px solid #ccc;padding:2px 6px}th{background:#f2f2f2}"

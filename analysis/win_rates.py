@@ -1,12 +1,13 @@
 """Win rates from runs' outcome rows (sim/ursuppe/simulation.py's schema), with 95% intervals.
 
 Every rate comes with a Wilson interval. Where a rate is tested against the fair share 1/P
-(seat advantage, strategy strength), the p-value uses a cluster-robust standard error with the
-game as the cluster: two players of one strategy in the same game are not independent draws
-(at most one of them wins). Families of such tests are Holm-corrected.
+(seat advantage, strategy strength), the test is a score test with a cluster-robust variance
+under the null (the game is the cluster: two players of one strategy in the same game are not
+independent draws, at most one of them wins). Families of such tests are Holm-corrected.
 
-Rows of several runs may be combined (e.g. a 3-player and a 4-player run); a game is identified
-by (players, seed, game), so the same game index in two runs stays two games.
+Rows of several runs may be combined (e.g. a 3-player and a 4-player run): ``load_results``
+adds a ``run`` column, and a game is identified by (run, players, seed, game), so the same game
+index in two runs stays two games.
 """
 
 import json
@@ -16,18 +17,26 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.intervals import two_sided_p, wilson
+from analysis.intervals import cluster_contrast, two_sided_p, wilson
 from analysis.multiple_testing import holm
 from sim.runner import MANIFEST, chunk_files
 
 # Columns that together identify one game across the runs of a report.
-GAME_KEY = ["players", "seed", "game"]
+GAME_KEY = ["run", "players", "seed", "game"]
 
 
 def load_results(*run_dirs: str | Path) -> pl.LazyFrame:
-    """All complete chunks of one or more runs as one lazy frame."""
-    files = [str(f) for d in run_dirs for f in chunk_files(Path(d))]
-    return pl.scan_parquet(files)
+    """All complete chunks of one or more runs as one lazy frame, with a ``run`` column (the
+    position of the run in ``run_dirs``). The same directory twice is refused (ValueError): its
+    games would count twice and every interval would be too narrow."""
+    resolved = [Path(d).resolve() for d in run_dirs]
+    if len(set(resolved)) != len(resolved):
+        raise ValueError("the same run directory is given twice")
+    frames = [
+        pl.scan_parquet([str(f) for f in chunk_files(Path(d))]).with_columns(pl.lit(i, pl.Int16).alias("run"))
+        for i, d in enumerate(run_dirs)
+    ]
+    return pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
 
 
 def load_manifest(run_dir: str | Path) -> dict[str, Any]:
@@ -35,40 +44,48 @@ def load_manifest(run_dir: str | Path) -> dict[str, Any]:
     return json.loads((Path(run_dir) / MANIFEST).read_text())
 
 
-def _lazy(rows: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
-    return rows.lazy() if isinstance(rows, pl.DataFrame) else rows
+def with_run(rows: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
+    """``rows`` as a lazy frame with a ``run`` column (0 when the rows come from one run)."""
+    lf = rows.lazy() if isinstance(rows, pl.DataFrame) else rows
+    if "run" not in lf.collect_schema().names():
+        lf = lf.with_columns(pl.lit(0, pl.Int16).alias("run"))
+    return lf
 
 
-def _cluster_se(rows: pl.LazyFrame, by: list[str], value: str) -> pl.DataFrame:
-    """Per group of ``by``: the mean of ``value`` and its cluster-robust standard error (game =
-    cluster): ``se^2 = C/(C-1) * sum_c ((S_c - mean * N_c) / N)^2``."""
+_lazy = with_run
+
+
+def cluster_ids(df: pl.DataFrame) -> np.ndarray:
+    """One integer per game (run, players, seed, game) of ``df``'s rows: the clusters of
+    :func:`analysis.intervals.cluster_contrast`."""
+    return df.select(pl.struct(GAME_KEY).rank("dense")).to_series().to_numpy()
+
+
+def _null_se(rows: pl.LazyFrame, by: list[str]) -> pl.DataFrame:
+    """Per group of ``by``: ``_s = sqrt(C/(C-1) * sum_c r_c^2)`` with ``r_c`` the sum of
+    (won - 1/P) over the group's rows in game c; ``_s / N`` is the cluster-robust standard error
+    of the win rate's deviation from the fair share *under the null* (a score test, so a group
+    with 0 or all wins is still testable)."""
     per_game = rows.group_by([*by, *(k for k in GAME_KEY if k not in by)]).agg(
-        pl.col(value).cast(pl.Float64).sum().alias("_s"), pl.len().alias("_n")
+        (pl.col("won").cast(pl.Float64) - 1.0 / pl.col("players").cast(pl.Float64)).sum().alias("_r")
     )
     return (
-        per_game.with_columns(
-            (pl.col("_s").sum().over(by) / pl.col("_n").sum().over(by)).alias("_mean"),
-            pl.col("_n").sum().over(by).alias("_total"),
-        )
-        .group_by(by)
-        .agg(
-            pl.len().alias("_clusters"),
-            (((pl.col("_s") - pl.col("_mean") * pl.col("_n")) / pl.col("_total")) ** 2).sum().alias("_u2"),
-        )
+        per_game.group_by(by)
+        .agg(pl.len().alias("_clusters"), (pl.col("_r") ** 2).sum().alias("_r2"))
         .with_columns(
-            (pl.col("_clusters") / (pl.col("_clusters") - 1).clip(lower_bound=1) * pl.col("_u2"))
+            (pl.col("_clusters") / (pl.col("_clusters") - 1).clip(lower_bound=1) * pl.col("_r2"))
             .sqrt()
-            .alias("se")
+            .alias("_s")
         )
-        .select([*by, "se"])
+        .select([*by, "_s"])
         .collect()
     )
 
 
 def win_rates(rows: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """Per group: player-rows, wins, win rate with its 95% Wilson interval, mean rounds, the fair
-    share 1/players, and the test of "win rate = fair share" (cluster-robust z, p-value and the
-    Holm-adjusted p-value over the groups of the table)."""
+    """Per group: player-games (``games``), wins, win rate with its 95% Wilson interval, mean
+    rounds, the fair share 1/players, and the test of "win rate = fair share" (cluster-robust
+    score test: p-value and the Holm-adjusted p-value over the groups of the table)."""
     lf = _lazy(rows)
     df = (
         lf.group_by(by)
@@ -81,10 +98,12 @@ def win_rates(rows: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataFrame:
         .sort(by)
         .collect()
     )
-    df = df.join(_cluster_se(lf, by, "won"), on=by, how="left")
+    df = df.join(_null_se(lf, by), on=by, how="left")
     lo, hi = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
     rate = (df["wins"] / df["games"]).to_numpy()
-    se = df["se"].to_numpy()
+    # se0 of sum(won - 1/P) / N, on the scale of rate - fair share (N = the group's rows).
+    se = df["_s"].to_numpy() / df["games"].to_numpy()
+    df = df.drop("_s").with_columns(pl.Series("se", se))
     with np.errstate(invalid="ignore", divide="ignore"):
         z = (rate - df["fair_share"].to_numpy()) / se
     p = two_sided_p(z)
@@ -161,3 +180,40 @@ def end_reasons(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(
         (pl.col("games") / pl.col("of")).alias("share"), pl.Series("ci_low", lo), pl.Series("ci_high", hi)
     )
+
+
+def seat_effects(rows: pl.LazyFrame | pl.DataFrame, by: str = "strategy") -> pl.DataFrame:
+    """S5 within a group: per player count, ``by`` level (e.g. strategy) and start space, the
+    win rate (Wilson interval) and its difference from the same ``by`` level at the other start
+    spaces (cluster-robust interval and p-value, Holm over the table). Testing each cell
+    against the fair share would flag every cell of a strong strategy; this asks whether a
+    strategy does better or worse from a particular seat."""
+    df = with_run(rows).select(*GAME_KEY, by, "start_space", "won").collect()
+    out = []
+    for (players, level), part in df.sort("players", by).group_by(["players", by], maintain_order=True):
+        cluster = cluster_ids(part)
+        won = part["won"].to_numpy().astype(np.float64)
+        seat = part["start_space"].to_numpy()
+        for s in np.unique(seat):
+            at = seat == s
+            n, w = int(at.sum()), int(won[at].sum())
+            c = cluster_contrast(won, np.where(at, 0, 1), np.array([1.0, -1.0]), cluster)
+            lo, hi = wilson(w, n)
+            out.append(
+                {
+                    "players": int(players),
+                    by: str(level),
+                    "start_space": int(s),
+                    "games": n,
+                    "wins": w,
+                    "win_rate": w / n,
+                    "ci_low": float(lo),
+                    "ci_high": float(hi),
+                    "difference": c["estimate"],
+                    "diff_low": c["ci_low"],
+                    "diff_high": c["ci_high"],
+                    "p_value": c["p_value"],
+                }
+            )
+    result = pl.DataFrame(out)
+    return result.with_columns(pl.Series("p_holm", holm(result["p_value"].to_numpy())))

@@ -14,7 +14,8 @@ def report(
         typer.Argument(help="Run directories made by soup simulate (several: e.g. a 3- and a 4-player run)."),
     ],
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Report directory (default: <first run>/report).")
+        Path | None,
+        typer.Option("--out", "-o", help="Report directory (default: the first run directory/report)."),
     ] = None,
     top_sets: Annotated[int, typer.Option(min=1, help="Winners' gene sets to list.")] = 15,
 ) -> None:

@@ -3,6 +3,8 @@ coverage, false-positive rate and power of the cluster-robust contrasts, the mul
 corrections, and that gene, synergy, seat and deck-order effects planted in synthetic games are
 found while absent ones are not."""
 
+import json
+
 import numpy as np
 import polars as pl
 import pytest
@@ -13,7 +15,7 @@ from analysis.deck_order import deck_effects, deck_features, deck_outcomes
 from analysis.genes import frequent_gene_sets, gene_effects, gene_synergy, purchase_rates, purchase_timing
 from analysis.intervals import cluster_contrast
 from analysis.multiple_testing import benjamini_hochberg, holm
-from analysis.win_rates import end_reasons, game_length, seat_advantage, win_rates
+from analysis.win_rates import end_reasons, game_length, seat_advantage, seat_effects, win_rates
 from sim.ursuppe.genes import GENE_NAMES
 
 N_GENES = len(GENE_NAMES)
@@ -255,3 +257,93 @@ def test_planted_deck_effect_is_found():
     out = deck_outcomes(featured, "ozone_band")
     assert out["ozone_band"].to_list() == ["low", "mid", "high"]
     assert out["games"].sum() == 8000
+
+
+# --- review follow-ups: confounding, seats within strategy, tiny groups, runs -------------------
+
+
+def test_within_strategy_removes_confounding_by_strategy():
+    """A strong strategy buys gene 5 often, a weak one rarely; the gene does nothing. The raw
+    gap is large and 'significant'; the within-strategy difference is not."""
+    rng = np.random.default_rng(21)
+    games, players = 6000, 4
+    strong = rng.random((games, players)) < 0.5
+    holds = rng.random((games, players)) < np.where(strong, 0.8, 0.2)
+    winner = _winners(rng, np.where(strong, 3.0, 1.0))
+    rows = pl.DataFrame(
+        {
+            "game": np.repeat(np.arange(games), players),
+            "seed": np.zeros(games * players, dtype=np.int64),
+            "players": np.full(games * players, players, dtype=np.int8),
+            "strategy": np.where(strong, "strong", "weak").ravel(),
+            "won": (np.arange(players)[None, :] == winner[:, None]).ravel(),
+            "genes_held": (holds.astype(np.int32) << 5).ravel(),
+        }
+    )
+    g5 = gene_effects(rows, "held").row(5, named=True)
+    assert g5["p_holm"] < 1e-6 and g5["difference"] > 0.1
+    assert g5["within_low"] <= 0 <= g5["within_high"] and g5["within_p_holm"] > 0.05
+    assert g5["strata"].startswith("strong (") and "weak (" in g5["strata"]
+
+
+def test_seat_effects_within_strategy_find_opposite_seat_effects():
+    """Strategy alpha does better from seat 1, beta worse: the seat table alone sees little."""
+    rng = np.random.default_rng(8)
+    games = 8000
+    strategy = rng.choice(["alpha", "beta"], (games, 4))
+    weight = np.ones((games, 4))
+    weight[:, 0] = np.where(strategy[:, 0] == "alpha", 1.8, 1 / 1.8)
+    winner = _winners(rng, weight)
+    rows = pl.DataFrame(
+        {
+            "game": np.repeat(np.arange(games), 4),
+            "seed": np.zeros(games * 4, dtype=np.int64),
+            "players": np.full(games * 4, 4, dtype=np.int8),
+            "strategy": strategy.ravel(),
+            "start_space": np.tile(np.arange(1, 5), games).astype(np.int8),
+            "won": (np.arange(4)[None, :] == winner[:, None]).ravel(),
+        }
+    )
+    cells = seat_effects(rows, "strategy")
+    alpha1 = cells.filter((pl.col("strategy") == "alpha") & (pl.col("start_space") == 1)).row(0, named=True)
+    beta1 = cells.filter((pl.col("strategy") == "beta") & (pl.col("start_space") == 1)).row(0, named=True)
+    assert alpha1["difference"] > 0.05 and alpha1["p_holm"] < 1e-6
+    assert beta1["difference"] < -0.05 and beta1["p_holm"] < 1e-6
+
+
+def test_fair_share_test_works_for_a_group_without_wins():
+    rows = synthetic_rows(400, gene_boost=0, synergy_boost=0)
+    rows = rows.with_columns(
+        pl.when(pl.col("strategy") == "beta").then(False).otherwise(pl.col("won")).alias("won")
+    )
+    beta = win_rates(rows, ["strategy"]).filter(pl.col("strategy") == "beta").row(0, named=True)
+    assert beta["wins"] == 0 and beta["ci_low"] == 0.0
+    assert beta["p_value"] < 1e-10  # a score test: 0 wins in ~800 player-games is far from 1/4
+
+
+def test_runs_are_kept_apart_and_duplicates_refused(tmp_path):
+    from analysis.win_rates import load_results
+    from sim.runner import chunk_name
+
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        synthetic_rows(50, seed=len(name)).write_parquet(tmp_path / name / chunk_name(0))
+        manifest = {"spec": {}, "chunks": {"0": {"file": chunk_name(0)}}}
+        (tmp_path / name / "manifest.json").write_text(json.dumps(manifest))
+    both = load_results(tmp_path / "a", tmp_path / "b").collect()
+    assert sorted(both["run"].unique().to_list()) == [0, 1]
+    assert end_reasons(both)["games"].sum() == 100  # same seed and game indices, still two games each
+    with pytest.raises(ValueError, match="twice"):
+        load_results(tmp_path / "a", tmp_path / "a")
+
+
+def test_gene_sets_of_all_players_and_deck_outcome_intervals(gene_rows):
+    every = frequent_gene_sets(gene_rows, top=3, among="all")
+    assert every["rows"].is_sorted(descending=True) and len(every) == 3
+    featured = deck_features(gene_rows, DECK, horizon=2)
+    out = deck_outcomes(featured, "first_drift")
+    assert (out["rounds_low"] <= out["rounds_mean"]).all() and (
+        out["rounds_mean"] <= out["rounds_high"]
+    ).all()
+    assert (out["finish_low"] <= out["finish_zone_share"]).all()
+    assert out["rounds_p_holm"].is_not_nan().all()

@@ -8,8 +8,9 @@ from nbclient import NotebookClient
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "gene_balance.ipynb"
 
 
-def test_gene_balance_notebook_executes(monkeypatch):
+def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
     monkeypatch.setenv("SOUP_NOTEBOOK_GAMES", "2000")
+    monkeypatch.setenv("SOUP_NOTEBOOK_DIR", str(tmp_path))
     monkeypatch.delenv("SOUP_RESULTS", raising=False)
     nb = nbformat.read(NOTEBOOK, as_version=4)
     NotebookClient(
@@ -21,3 +22,4 @@ def test_gene_balance_notebook_executes(monkeypatch):
     assert len(images) >= 6  # strategy, seats, length, forest, synergy, timing, deck
     text = "\n".join(o.get("text", "") for o in outputs)
     assert "2,000 games, 4 players" in text
+    assert "WARNING: placeholder environment deck" in text

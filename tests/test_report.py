@@ -41,27 +41,28 @@ def test_report_has_every_section_figure_and_table(report_dir):
         "## What was run",
         "## Headlines",
         "## Win rates by strategy",
-        "### By player count",
         "## Seat advantage (S5)",
+        "### Strategy and start space",
         "## Game length and how games end (W1)",
         "### Held at the end",
         "### Ever bought",
         "### Purchases: how often and when",
         "### Pairs: synergy",
-        "### Winners' gene sets",
+        "### Gene sets of winners and of all players",
         "## Environment-deck order",
     ):
         assert heading in md, heading
     assert "placeholder environment deck" in md  # the deck warning (spec §13)
     assert "11 cards (PLACEHOLDER deck)" in md
-    assert f"{2 * GAMES:,} games" in md and "| 3 | 1,200 | 3 |" in md  # games, seeds per run
+    assert f"{2 * GAMES:,} games" in md and "| 3 | 1,200 of 1,200 | 3 |" in md  # games, seeds per run
     assert "3 players: games last" in md and "4 players: games last" in md
     for name in (
         "seat_bias",
         "gene_forest_held",
-        "gene_synergy",
+        "gene_synergy_3p",
+        "gene_synergy_4p",
         "game_length",
-        "deck_first_drift_by_start_space",
+        "deck_first_drift_by_start_space_4p",
     ):
         png = report_dir / "figures" / f"{name}.png"
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
@@ -80,16 +81,65 @@ def test_report_tables_add_up(report_dir):
         GAMES,
     ]
     genes = pl.read_csv(report_dir / "tables" / "gene_effects_held.csv")
-    assert genes.height == 20
+    assert genes.height == 2 * 20  # every gene at each player count
 
 
 def test_report_replaces_an_old_report_atomically(runs, tmp_path):
     out = tmp_path / "r"
-    out.mkdir()
+    build_report(runs[:1], out)
     (out / "stale.txt").write_text("old")
     build_report(runs[:1], out)
     assert not (out / "stale.txt").exists() and (out / "report.md").exists()
     assert [p.name for p in tmp_path.iterdir()] == ["r"]  # no temporary directory left behind
+
+
+def test_report_never_destroys_what_is_not_a_report(runs, tmp_path):
+    keep = tmp_path / "mine"
+    keep.mkdir()
+    (keep / "notes.txt").write_text("mine")
+    with pytest.raises(ReportError, match="not a soup report"):
+        build_report(runs[:1], keep)
+    assert (keep / "notes.txt").read_text() == "mine"
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    with pytest.raises(ReportError, match="is a file"):
+        build_report(runs[:1], afile)
+    with pytest.raises(ReportError, match="would replace the run directory"):
+        build_report(runs[:1], runs[0])
+    with pytest.raises(ReportError, match="would replace the run directory"):
+        build_report(runs[:1], runs[0].parent)  # a directory holding the run
+    assert (runs[0] / "manifest.json").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "mine"]
+
+
+def test_tiny_and_incomplete_runs_are_reported_with_warnings(tmp_path):
+    import json
+
+    tiny = _run(tmp_path / "tiny", 4, games=30)
+    manifest = json.loads((tiny / "manifest.json").read_text())
+    manifest["status"] = "running"
+    (tiny / "manifest.json").write_text(json.dumps(manifest))
+    md = (build_report([tiny], tmp_path / "rep") / "report.md").read_text()
+    assert "**Small sample:** 30 games with 4 players" in md
+    assert "**Incomplete run:**" in md
+
+
+def test_bad_run_directories_are_refused(runs, tmp_path):
+    with pytest.raises(ReportError, match="twice"):
+        build_report([runs[0], runs[0]], tmp_path / "x")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "manifest.json").write_text("[1, 2]")
+    with pytest.raises(ReportError, match="expected an object with a 'spec'"):
+        build_report([bad], tmp_path / "y")
+    (bad / "manifest.json").write_text('{"spec": {"game": "chromosome"}}')
+    with pytest.raises(ReportError, match="expected 'ursuppe'"):
+        build_report([bad], tmp_path / "y")
+    afile = tmp_path / "f.txt"
+    afile.write_text("")
+    with pytest.raises(ReportError, match="not a directory"):
+        build_report([afile], tmp_path / "y")
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
 
 
 def test_runs_with_different_rules_are_refused(runs, tmp_path):
