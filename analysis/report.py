@@ -232,6 +232,12 @@ def _pct(x: float) -> str:
     return fmt(x, "pct")
 
 
+def _first_three(names: pl.Series) -> str:
+    """E.g. "A, B, C and 2 more"; "none" when empty."""
+    shown = ", ".join(names.head(3).to_list()) or "none"
+    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
 def _findings(
     strategy: pl.DataFrame,
     seats: pl.DataFrame,
@@ -290,10 +296,8 @@ def _findings(
             minus = sig.filter(pl.col("within_strategy") < 0).sort("within_strategy")["gene"]
             out.append(
                 f"{players} players: genes whose holders win more than non-holders of the same strategy "
-                f"(Holm p < 0.05), largest first: {', '.join(plus.head(3).to_list()) or 'none'}"
-                f"{' …' if len(plus) > 3 else ''}; win less: {', '.join(minus.head(3).to_list()) or 'none'}"
-                f"{' …' if len(minus) > 3 else ''}. These are associations; `soup ablate --gene NAME` "
-                "measures what a gene causes."
+                f"(Holm p < 0.05), largest first: {_first_three(plus)}; win less: {_first_three(minus)}. "
+                "These are associations; `soup ablate --gene NAME` measures what a gene causes."
             )
         syn = synergy.filter(at & (pl.col("within_q_bh") < 0.05)).sort(
             pl.col("within_strategy").abs(), descending=True
