@@ -9,18 +9,16 @@ analysis.tournament. Re-running a command with the same arguments reuses complet
 import math
 import os
 import re
-from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 
 from sim.cli_support import USER_ERRORS, build_run, fail, run_with_progress
 from sim.ursuppe.rules import RuleBook, load_rules
 from sim.ursuppe.simulation import DEFAULT_POOL as SIMULATION_POOL
-from sim.ursuppe.simulation import UrsuppeRun
+from sim.ursuppe.tournament_run import TournamentRun, tournament_games
 from strategies.params import load_strategy, preset_names
 
 DEFAULT_POOL = ",".join(SIMULATION_POOL)
@@ -457,34 +455,6 @@ def _print_ablation_summary(summary: Any, table: Any) -> None:
 # --------------------------------------------------------------------------------------------
 # soup tournament
 # --------------------------------------------------------------------------------------------
-
-
-@dataclass
-class TournamentRun(UrsuppeRun):
-    """A head-to-head run of strategies 0 (A) and 1 (B): the tables alternate between A,B,A(,B)
-    and B,A,B(,A) in blocks of P! games, so with rotated seating each composition meets every
-    start-space permutation equally often and A and B hold the same number of seats."""
-
-    def _block(self) -> int:
-        return math.factorial(self.players)
-
-    def _tables(self) -> np.ndarray:
-        first = np.arange(self.players, dtype=np.int16) % 2
-        return np.stack([first, 1 - first])
-
-    def spec(self) -> dict[str, Any]:
-        doc = super().spec()
-        doc["assignment"] = {"alternate": self._tables().tolist(), "block": self._block()}
-        return doc
-
-    def assignment(self, games: np.ndarray) -> np.ndarray:
-        return self._tables()[(np.asarray(games) // self._block()) % 2]
-
-
-def tournament_games(games: int, players: int) -> int:
-    """Games per pair rounded up to a multiple of 2 P! (both compositions x every permutation)."""
-    block = 2 * math.factorial(players)
-    return -(-games // block) * block
 
 
 def tournament(

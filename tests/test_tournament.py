@@ -23,7 +23,7 @@ from analysis.tournament import (
 from analysis.win_rates import load_results
 from sim import runner
 from sim.cli import app
-from sim.cli_experiments import TournamentRun, tournament_games
+from sim.ursuppe.tournament_run import TournamentRun, tournament_games
 from strategies.params import load_strategy
 
 TRUE = {"a": -300.0, "b": -100.0, "c": 0.0, "d": 150.0, "e": 250.0}  # Elo scale, mean 0
