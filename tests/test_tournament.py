@@ -2,6 +2,8 @@
 head-to-head run design (equal seats for both strategies) and the command on a tiny run."""
 
 import math
+import subprocess
+import sys
 from itertools import combinations
 
 import numpy as np
@@ -118,6 +120,61 @@ def test_goodness_of_fit_flags_a_rock_paper_scissors_cycle():
     assert fit["df"] == 1 and fit["p_value"] < 1e-10
 
 
+def test_goodness_of_fit_p_value_is_the_exact_chi_square_tail():
+    """df = 1 (three strategies): the exact tail is erfc(sqrt(chi2 / 2)); Wilson-Hilferty gave
+    2.0e-5 instead of 7.7e-6 at chi2 = 20 and 1.0e-8 instead of 2.5e-10 at 40."""
+    names = ["x", "y", "z"]
+    pairs = pl.DataFrame(
+        [
+            {"a": "x", "b": "y", "games": 400, "a_wins": 230},
+            {"a": "y", "b": "z", "games": 400, "a_wins": 230},
+            {"a": "z", "b": "x", "games": 400, "a_wins": 185},
+        ]
+    )
+    fit = bt_goodness_of_fit(bt_check(win_matrix(pairs, names), bt_ratings(pairs, names)), 3)
+    assert fit["df"] == 1 and fit["chi2"] > 0
+    assert fit["p_value"] == pytest.approx(math.erfc(math.sqrt(fit["chi2"] / 2)), rel=1e-12)
+    pairs, names = synthetic_pairs(np.random.default_rng(6), TRUE, 1000)  # df = 10 - 5 + 1 = 6
+    fit = bt_goodness_of_fit(bt_check(win_matrix(pairs, names), bt_ratings(pairs, names)), 5)
+    h = fit["chi2"] / 2  # even df: a Poisson sum
+    assert fit["df"] == 6
+    assert fit["p_value"] == pytest.approx(math.exp(-h) * (1 + h + h * h / 2), rel=1e-12)
+
+
+def test_heatmap_is_pyplot_free_and_atomic(tmp_path):
+    """Drawing must not import pyplot (global state, GUI backends), and a failed save must leave
+    the previous PNG intact and no temporary file behind."""
+    code = (
+        "import sys, polars as pl\n"
+        "from analysis.tournament import heatmap, win_matrix\n"
+        "pairs = pl.DataFrame([{'a': 'x', 'b': 'y', 'games': 10, 'a_wins': 7}])\n"
+        f"heatmap(win_matrix(pairs, ['x', 'y']), ['x', 'y'], {str(tmp_path / 'h.png')!r})\n"
+        "assert 'matplotlib.pyplot' not in sys.modules, 'pyplot imported'\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    png = (tmp_path / "h.png").read_bytes()
+    assert png.startswith(b"\x89PNG") and sorted(p.name for p in tmp_path.iterdir()) == ["h.png"]
+
+    from analysis.figures import save_atomic
+    from analysis.tournament import heatmap_figure
+
+    fig = heatmap_figure(
+        win_matrix(pl.DataFrame([{"a": "x", "b": "y", "games": 10, "a_wins": 7}]), ["x", "y"]), ["x", "y"]
+    )
+
+    def broken(path, **kwargs):
+        open(path, "wb").write(b"half")
+        raise OSError("disk full")
+
+    fig.savefig = broken
+    with pytest.raises(OSError, match="disk full"):
+        save_atomic(fig, tmp_path / "h.png")
+    assert (tmp_path / "h.png").read_bytes() == png and sorted(p.name for p in tmp_path.iterdir()) == [
+        "h.png"
+    ]
+
+
 def test_win_matrix_is_complementary():
     pairs, names = synthetic_pairs(np.random.default_rng(4), TRUE, 200)
     m = win_matrix(pairs, names)
@@ -180,6 +237,7 @@ def test_tournament_command_on_a_tiny_run(tmp_path):
     ],
 )
 def test_tournament_bad_input(args, needle):
+    """Bad values of the tournament's own options (in-process)."""
     r = CliRunner().invoke(app, ["tournament", *args, "--games", "12"])
     assert r.exit_code == 2
     assert (
