@@ -12,9 +12,15 @@ import polars as pl
 
 def fmt(value: Any, kind: str) -> str:
     """One cell. ``kind``: int (1,234), rate (0.123), signed (+0.012), pct (12.3%), p (0.012,
-    3.4e-07, <1e-300), num (1.23), text. Missing values (None, NaN) print as an en dash."""
+    3.4e-07, <1e-300), num (1.23), float (0.1234: differences and standard errors of rates,
+    where 3 decimals hide the standard error), bool (yes / empty: a flag column reads at a
+    glance), text. Missing values (None, NaN) print as an en dash."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
+    if kind == "bool":
+        return "yes" if value else ""
+    if kind == "float":
+        return f"{value:.4f}"
     if kind == "int":
         return f"{int(value):,}"
     if kind == "rate":
@@ -48,6 +54,33 @@ def markdown_table(df: pl.DataFrame, columns: Sequence[tuple[str, str, str]]) ->
                 cells.append(fmt(row[col], kind))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+P_COLUMNS = ("p_value", "p_holm", "q_bh")
+
+
+def column_kind(name: str, dtype: pl.DataType) -> str:
+    """The :func:`fmt` kind a column of this name and type gets by default: p-values (the
+    ``P_COLUMNS`` and any ``... p_holm``) as p, flags as bool, integers with separators, other
+    floats to 4 decimals, everything else as text."""
+    if name in P_COLUMNS or name.endswith("p_holm"):
+        return "p"
+    if dtype == pl.Boolean:
+        return "bool"
+    if dtype.is_integer():
+        return "int"
+    if dtype.is_float():
+        return "float"
+    return "text"
+
+
+def frame_markdown(df: pl.DataFrame, kinds: dict[str, str] | None = None) -> str:
+    """Every column of ``df`` as a Markdown table, headed by the column names, each column in
+    the kind :func:`column_kind` infers unless ``kinds`` names another; for tables whose columns
+    vary with the data (one per strategy, one per opponent), where listing them is not possible."""
+    kinds = kinds or {}
+    columns = [(c, c, kinds.get(c) or column_kind(c, df.schema[c])) for c in df.columns]
+    return markdown_table(df, columns) + "\n"
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -57,12 +57,45 @@ CPUS = os.cpu_count() or 1
 # --------------------------------------------------------------------------------------------
 
 
+def _check_out(out: Path) -> None:
+    """A user error unless ``out`` (and every run directory below it) can be a directory: checked
+    before any game is played, so a bad --out leaves nothing behind."""
+    for path in (out, *out.parents):
+        if path.exists() and not path.is_dir():
+            fail(f"--out: {path} is a file, not a directory; choose another --out")
+    if out.exists() and not os.access(out, os.W_OK | os.X_OK):
+        fail(f"--out: {out} is not writable; choose another --out")
+
+
+def _check_games(games: int, least: int, what: str) -> None:
+    """``--games`` below ``least`` is a one-line user error (typer's ``min=`` prints a panel)."""
+    if games < least:
+        fail(f"--games: expected at least {least} {what}, got {games}")
+
+
+def _warn_if_small(games: int) -> str | None:
+    """One line on stderr (and returned for the Markdown header) when an arm has fewer games than
+    analysis.paired.SMALL_EXPERIMENT: rare events then change in a handful of games."""
+    from analysis.paired import SMALL_EXPERIMENT
+
+    if games >= SMALL_EXPERIMENT:
+        return None
+    line = (
+        f"only {games:,} games per arm (< {SMALL_EXPERIMENT}): a difference may rest on a handful of"
+        " games; treat p-values near 0.05 as approximate and re-run with more games"
+    )
+    typer.echo(f"soup: warning: {line}", err=True)
+    return "warning: " + line
+
+
 def _run(
     spec: Any, out: Path, games: int, chunk_size: int, threads: int, quiet: bool, description: str
 ) -> None:
     """Play ``spec`` into ``out``, or reuse it if ``out`` already holds this very run."""
     from sim.runner import FORMAT_VERSION, read_manifest
 
+    if out.exists() and not out.is_dir():
+        fail(f"--out: {out} is a file, not a directory; choose another --out")
     manifest = read_manifest(out)
     if manifest is not None:
         want = {"format_version": FORMAT_VERSION, **spec.spec(), "games": games}
@@ -70,9 +103,12 @@ def _run(
         if have != want:
             changed = sorted(k for k in set(want) | set(have) if want.get(k) != have.get(k))
             fail(f"--out: {out} holds a different run ({', '.join(changed)} differ); choose another --out")
-    run_with_progress(
-        spec, out, games, chunk_size, threads, resume=True, quiet=quiet, description=description
-    )
+    try:
+        run_with_progress(
+            spec, out, games, chunk_size, threads, resume=True, quiet=quiet, description=description
+        )
+    except OSError as e:  # e.g. a read-only or full disk: the runner writes chunks atomically
+        fail(f"--out: cannot write {e.filename or out}: {e.strerror or e}")
 
 
 def _slug(text: str) -> str:
@@ -80,7 +116,7 @@ def _slug(text: str) -> str:
 
 
 def _write_tables(out: Path, stem: str, table: Any, markdown: str) -> list[Path]:
-    from analysis.paired import write_csv_atomic, write_text_atomic
+    from analysis.tables import write_csv_atomic, write_text_atomic
 
     csv, md = out / f"{stem}.csv", out / f"{stem}.md"
     write_csv_atomic(csv, table)
@@ -105,12 +141,6 @@ def _diff(v: float, kind: str) -> str:
     return f"{100 * v:+.2f}pp" if kind == "rate" else f"{v:+.3f}"
 
 
-def _p(v: float) -> str:
-    if v is None or math.isnan(v):
-        return "nan"
-    return f"{v:.1e}" if v < 0.001 else f"{v:.3f}"
-
-
 def _console() -> Any:
     """A rich console on stdout; wide enough for the tables when stdout is a file or a pipe."""
     from rich.console import Console
@@ -123,9 +153,12 @@ def _console() -> Any:
 
 def print_comparison(table: Any, label_a: str = "A", label_b: str = "B") -> None:
     """The comparison table, one rich table per family, on stdout (rates in %, their differences
-    in percentage points; ``*`` marks Holm-significant rows; q-values are in the CSV/Markdown)."""
+    in percentage points; ``*`` marks Holm-significant rows, "by construction" a removed gene's
+    own purchase rate, which is not tested; q-values are in the CSV/Markdown)."""
     from rich import box
     from rich.table import Table
+
+    from analysis.tables import fmt
 
     console = _console()
     for family in table["family"].unique(maintain_order=True).to_list():
@@ -146,21 +179,21 @@ def print_comparison(table: Any, label_a: str = "A", label_b: str = "B") -> None
                 _value(r["b"], k),
                 _diff(r["diff"], k),
                 f"[{_diff(r['ci_low'], k)}, {_diff(r['ci_high'], k)}]",
-                _p(r["p_value"]),
-                _p(r["p_holm"]),
-                "*" if r["significant"] else "",
+                fmt(r["p_value"], "p"),
+                fmt(r["p_holm"], "p"),
+                "by construction" if r.get("by_construction") else "*" if r["significant"] else "",
             )
         console.print(t)
 
 
 def comparison_markdown(table: Any, header: str) -> str:
     """The comparison table as Markdown: a header paragraph, then one table per family."""
-    from analysis.paired import markdown_table
+    from analysis.tables import frame_markdown
 
     parts = [header.rstrip() + "\n"]
     for family in table["family"].unique(maintain_order=True).to_list():
         part = table.filter(table["family"] == family).drop("family", "kind")
-        parts.append(f"\n## {family}\n\n" + markdown_table(part))
+        parts.append(f"\n## {family}\n\n" + frame_markdown(part))
     return "".join(parts)
 
 
@@ -168,9 +201,10 @@ def _header(title: str, lines: list[str]) -> str:
     return (
         f"# {title}\n\n"
         + "\n".join(f"- {line}" for line in lines)
-        + "\n- diff = B - A, paired by game (cluster-robust standard error, game = cluster); 95% normal"
-        " interval; p two-sided; p_holm: Holm-adjusted within the family; q_bh: Benjamini-Hochberg;"
-        " significant: p_holm < 0.05.\n"
+        + "\n- diff = B - A, paired by game (cluster-robust standard error, game = cluster); 95% interval"
+        " and two-sided p from Student's t with games - 1 degrees of freedom; p_holm: Holm-adjusted"
+        " within the family; q_bh: Benjamini-Hochberg; significant: p_holm < 0.05; by_construction:"
+        " a removed gene's own purchase rate (0 without it by design; not tested, not in the family).\n"
     )
 
 
@@ -200,7 +234,7 @@ def compare(
         ),
     ] = None,
     players: Players = 4,
-    games: Annotated[int, typer.Option("--games", "-n", min=2, help="Games per rule set.")] = 20_000,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per rule set (at least 2).")] = 20_000,
     strategies: Strategies = None,
     pool: Pool = DEFAULT_POOL,
     seating: Seating = "rotate",
@@ -225,6 +259,7 @@ def compare(
     from analysis.paired import PairingError, compare_runs
     from analysis.win_rates import load_results
 
+    _check_games(games, 2, "games per arm (a paired interval needs two games)")
     try:
         path_a, path_b = _rules_arms(rules)
         book_a, book_b = load_rules(path_a), load_rules(path_b)
@@ -234,6 +269,7 @@ def compare(
             out = (
                 Path("results") / f"compare-{book_a.rules_id}-{book_b.rules_id}-{players}p-seed{seed}-{games}"
             )
+        _check_out(out)
         _run(spec_a, out / "a", games, chunk_size, threads, quiet, "rules A")
         _run(spec_b, out / "b", games, chunk_size, threads, quiet, "rules B")
     except USER_ERRORS as e:
@@ -249,9 +285,9 @@ def compare(
         f"{games:,} games per arm, {players} players, seed {seed}, seating {seating}, "
         + (f"strategies {strategies}" if strategies else f"pool {pool}"),
     ]
-    files = _write_tables(
-        out, "comparison", table, comparison_markdown(table, _header("soup compare", lines))
-    )
+    small = _warn_if_small(games)
+    header = _header("soup compare", lines + ([small] if small else []))
+    files = _write_tables(out, "comparison", table, comparison_markdown(table, header))
     for line in lines:
         typer.echo(line)
     print_comparison(table)
@@ -260,6 +296,14 @@ def compare(
 
 
 def _summary_line(table: Any) -> None:
+    """The significant findings in one line; a removed gene's own purchase-rate drop is reported
+    on its own line as "by construction" (it is the ablation itself, not a finding)."""
+    if "by_construction" in table.columns:
+        for r in table.filter(table["by_construction"]).iter_rows(named=True):
+            typer.echo(
+                f"By construction (not tested): {r['group']} purchase rate {100 * r['a']:.2f}% ->"
+                f" {100 * r['b']:.2f}% (the gene is removed from the deck)"
+            )
     sig = table.filter(table["significant"])
     if sig.height == 0:
         typer.echo("No difference is significant after the Holm correction.")
@@ -305,7 +349,7 @@ def ablate(
         typer.Option("--rules", "-r", help="House-rules TOML file of the baseline (default rules)."),
     ] = None,
     players: Players = 4,
-    games: Annotated[int, typer.Option("--games", "-n", min=2, help="Games per run.")] = 10_000,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per run (at least 2).")] = 10_000,
     strategies: Strategies = None,
     pool: Pool = DEFAULT_POOL,
     seating: Seating = "rotate",
@@ -331,12 +375,14 @@ def ablate(
 
     soup ablate --each --games 5000 --pool greedy,breeder,predator
     """
-    from analysis.paired import PairingError, ablation_summary, ablation_table, compare_runs, markdown_table
+    from analysis.paired import PairingError, ablation_summary, ablation_table, compare_runs
+    from analysis.tables import frame_markdown
     from analysis.win_rates import load_results
     from sim.ursuppe.genes import GENE_NAMES
 
     if each == bool(gene):
         fail("--gene/--each: give one or more --gene NAME, or --each")
+    _check_games(games, 2, "games per run (a paired interval needs two games)")
     try:
         base = load_rules(rules)
         if each:
@@ -350,6 +396,7 @@ def ablate(
         if out is None:
             what = "each" if each else "+".join(_slug(g) for g in removed[0])
             out = Path("results") / f"ablate-{what}-{base.rules_id}-{players}p-seed{seed}-{games}"
+        _check_out(out)
         _run(
             build_run(base, players, seed, strategies, pool, seating),
             out / "baseline",
@@ -359,7 +406,7 @@ def ablate(
             quiet,
             "baseline",
         )
-        arms: dict[str, Path] = {}
+        arms: dict[str, Path] = {}  # label (genes joined by " + ") -> run directory
         for genes in removed:
             label = " + ".join(genes)
             book = ablated_rules(rules, genes)
@@ -381,16 +428,18 @@ def ablate(
         f"{games:,} games per run, {players} players, seed {seed}, seating {seating}, "
         + (f"strategies {strategies}" if strategies else f"pool {pool}"),
     ]
+    small = _warn_if_small(games)
+    notes = [small] if small else []  # for the Markdown header; stderr has it already
     baseline = load_results(out / "baseline")
     if not each:
         ((label, arm),) = arms.items()
         lines.insert(1, f"B: without {label}, run {arm}")
         try:
-            table = compare_runs(baseline, load_results(arm))
+            table = compare_runs(baseline, load_results(arm), removed=removed[0])
         except PairingError as e:
             fail(str(e))
         files = _write_tables(
-            out, "ablation", table, comparison_markdown(table, _header("soup ablate", lines))
+            out, "ablation", table, comparison_markdown(table, _header("soup ablate", lines + notes))
         )
         for line in lines:
             typer.echo(line)
@@ -403,15 +452,16 @@ def ablate(
             fail(str(e))
         summary = ablation_summary(table)
         md = (
-            _header("soup ablate --each", lines)
+            _header("soup ablate --each", lines + notes)
             + (
                 "- Holm over the whole family: every removed gene x every strategy (win rates),"
-                " every removed gene (rounds, finish-zone share).\n\n"
+                " every removed gene (rounds, finish-zone share); a removed gene's own purchase"
+                " rate is 0 by construction and not in the family.\n\n"
             )
-            + markdown_table(summary)
+            + frame_markdown(summary)
         )
         files = _write_tables(
-            out, "ablation", table, comparison_markdown(table, _header("soup ablate --each", lines))
+            out, "ablation", table, comparison_markdown(table, _header("soup ablate --each", lines + notes))
         )
         files += _write_tables(out, "ablation-summary", summary, md)
         for line in lines:
@@ -464,7 +514,7 @@ def tournament(
     ] = ",".join(PRESET_ORDER),
     players: Players = 4,
     games: Annotated[
-        int, typer.Option("--games", "-n", min=1, help="Games per pair (rounded up to a multiple of 2 P!).")
+        int, typer.Option("--games", "-n", help="Games per pair (rounded up to a multiple of 2 P!).")
     ] = 2_000,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", help="House-rules TOML file.")] = None,
     seed: Annotated[
@@ -494,7 +544,7 @@ def tournament(
     """
     import polars as pl
 
-    from analysis.paired import markdown_table
+    from analysis.tables import fmt, frame_markdown, write_csv_atomic, write_text_atomic
     from analysis.tournament import (
         bt_check,
         bt_goodness_of_fit,
@@ -507,6 +557,7 @@ def tournament(
     from analysis.win_rates import load_results
     from sim.cli_support import strategy_list
 
+    _check_games(games, 1, "game per pair")
     try:
         book = load_rules(rules)
         loaded = [load_strategy(n) for n in strategy_list(strategies, "--strategies")]
@@ -520,6 +571,7 @@ def tournament(
         per_pair = tournament_games(games, players)
         if out is None:
             out = Path("results") / f"tournament-{book.rules_id}-{players}p-seed{seed}-{per_pair}"
+        _check_out(out)
         counts = []
         for k, (i, j) in enumerate(combinations(range(len(loaded)), 2)):
             spec = TournamentRun(book, players, seed * 10_000 + k, [loaded[i], loaded[j]], seating="rotate")
@@ -533,8 +585,6 @@ def tournament(
     matrix = bt_check(win_matrix(pairs, names), ratings)
     fit = bt_goodness_of_fit(matrix, len(names))
     worst = matrix.sort(pl.col("bt_z").abs(), descending=True, nulls_last=True).row(0, named=True)
-    from analysis.paired import write_csv_atomic, write_text_atomic
-
     write_csv_atomic(out / "tournament-matrix.csv", matrix)
     write_csv_atomic(out / "tournament-ratings.csv", ratings)
     wide = _wide_cells(matrix, names)
@@ -545,12 +595,20 @@ def tournament(
         "rating: Bradley-Terry on the Elo scale (400 log10 strength; "
         + (f"{anchor} = 0" if anchor else "mean 0")
         + "), 95% interval from the Fisher information",
-        f"Bradley-Terry fit: chi2 = {fit['chi2']:.1f} on {fit['df']} df (p = {_p(fit['p_value'])});"
+        f"Bradley-Terry fit: chi2 = {fit['chi2']:.1f} on {fit['df']} df (p = {fmt(fit['p_value'], 'p')});"
         f" largest deviation: {worst['strategy']} vs {worst['opponent']} won {worst['win_rate']:.3f},"
         f" the ratings expect {worst['bt_expected']:.3f}",
     ]
     md = "# soup tournament\n\n" + "\n".join(f"- {x}" for x in lines) + "\n\n## Ratings\n\n"
-    md += markdown_table(ratings) + "\n## Win-rate matrix\n\n" + markdown_table(wide)
+    kinds = {
+        "rating": "num",
+        "se": "num",
+        "ci_low": "num",
+        "ci_high": "num",
+        "win_rate": "rate",
+        "prior": "num",
+    }
+    md += frame_markdown(ratings, kinds) + "\n## Win-rate matrix\n\n" + frame_markdown(wide)
     write_text_atomic(out / "tournament.md", md)
     files = [out / "tournament-matrix.csv", out / "tournament-ratings.csv", out / "tournament.md"]
     if plot:

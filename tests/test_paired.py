@@ -2,6 +2,7 @@
 coverage on synthetic data, then the commands on real games: A vs A finds nothing, a real rule
 change is found, an ablated gene is never bought."""
 
+import math
 import os
 import subprocess
 import sys
@@ -11,8 +12,11 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from analysis.distributions import t_quantile, t_two_sided_p
+from analysis.intervals import cluster_contrast
 from analysis.paired import (
     FAMILY_GENE,
+    FAMILY_SEAT,
     FAMILY_STRATEGY,
     PairingError,
     ablation_summary,
@@ -86,6 +90,54 @@ def test_pairing_narrows_the_interval():
     assert paired < 0.5 * independent
 
 
+def test_small_experiments_use_student_t():
+    """The reviewer's case: 20 games, a seat's win changes in 5 of them, all one way. The normal
+    reference gave p = 0.012 (Holm over 4 seats: 0.047, "significant"), though an exact sign test
+    cannot go below 0.0625; Student's t on 19 df gives p = 0.021 and the Holm value 0.084."""
+    games = 20
+    y_a = np.zeros(games)
+    y_b = np.r_[np.ones(5), np.zeros(games - 5)]
+    cluster = np.arange(games)
+    d = paired_difference(y_a, y_b, cluster, cluster)
+    normal = cluster_contrast(
+        np.r_[y_b, y_a],
+        np.r_[np.zeros(games, int), np.ones(games, int)],
+        np.array([1.0, -1.0]),
+        np.r_[cluster, cluster],
+    )
+    assert d["estimate"] == normal["estimate"] == 0.25 and d["se"] == normal["se"]
+    assert normal["p_value"] == pytest.approx(0.0118, abs=1e-3)
+    assert d["clusters"] == games
+    assert d["p_value"] == pytest.approx(t_two_sided_p(0.25 / d["se"], games - 1), rel=1e-12)
+    assert d["p_value"] == pytest.approx(0.021, abs=1e-3)
+    half = d["ci_high"] - d["estimate"]
+    assert half == pytest.approx(t_quantile(0.975, games - 1) * d["se"]) and half > normal["ci_high"] - 0.25
+    # In a comparison table, Holm over the four seats no longer calls it significant.
+    won_a = np.zeros(games * P)
+    won_a[0::P] = 1  # seat 1 wins every game under A
+    won_b = won_a.copy()
+    for g in range(5):  # ... and loses 5 of them to seat 2 under B
+        won_b[g * P], won_b[g * P + 1] = 0, 1
+    table = compare_runs(synthetic_rows(won_a, games), synthetic_rows(won_b, games))
+    seat = table.filter(pl.col("family") == FAMILY_SEAT)
+    assert not seat["significant"].any() and seat["p_holm"].min() > 0.05
+
+
+def test_large_experiments_agree_with_the_normal_reference():
+    rng = np.random.default_rng(8)
+    y_a, y_b = rng.random(5000), rng.random(5000) + 0.02
+    cluster = np.arange(5000)
+    d = paired_difference(y_a, y_b, cluster, cluster)
+    normal = cluster_contrast(
+        np.r_[y_b, y_a],
+        np.r_[np.zeros(5000, int), np.ones(5000, int)],
+        np.array([1.0, -1.0]),
+        np.r_[cluster, cluster],
+    )
+    assert d["p_value"] == pytest.approx(normal["p_value"], rel=0.02)  # p ~ 2e-4, 5,000 games
+    assert d["ci_low"] == pytest.approx(normal["ci_low"], rel=1e-3)
+
+
 def synthetic_rows(won, games, genes=None):
     return pl.DataFrame(
         {
@@ -133,6 +185,18 @@ def test_ablation_tables_correct_over_every_removed_gene():
     )
     strat = table.filter(pl.col("family") == FAMILY_STRATEGY)
     assert strat.height == 4  # one family over both removed genes
+    # Without Division Rate its purchase rate is 0 by construction: reported, not tested.
+    genes = table.filter(pl.col("family") == FAMILY_GENE)
+    own = genes.filter(pl.col("by_construction"))
+    assert own.select("removed", "group").rows() == [("Division Rate", "Division Rate"), ("Spores", "Spores")]
+    assert own["b"].to_list() == [0, 0] and own["a"].to_list() == [1, 0] and own["p_value"][0] == 0
+    assert own["p_holm"].is_nan().all() and not own["significant"].any()
+    # The same drop in the Spores run is a finding (there it is not the ablation itself) ...
+    other = genes.filter((pl.col("removed") == "Spores") & (pl.col("group") == "Division Rate"))
+    assert other["significant"][0] and not other["by_construction"][0]
+    # ... and the family holds every other gene row: 2 x 20 - 2 tests.
+    tested = genes.filter(~pl.col("by_construction"))
+    assert tested.height == 2 * len(GENE_NAMES) - 2 and not tested["p_holm"].is_nan().any()
     summary = ablation_summary(table)
     assert summary["removed"].to_list() == ["Division Rate", "Spores"]
     assert summary["baseline purchase rate"].to_list() == [1.0, 0.0]
@@ -201,7 +265,9 @@ def test_ablated_gene_is_never_bought(tmp_path):
     row = table.filter((pl.col("family") == FAMILY_GENE) & (pl.col("group") == "Division Rate")).row(
         0, named=True
     )
-    assert row["b"] == 0 and row["a"] > 0 and row["significant"]
+    # The drop to 0 is the ablation itself: reported, but not a finding and not in the family.
+    assert row["b"] == 0 and row["a"] > 0 and row["by_construction"]
+    assert not row["significant"] and math.isnan(row["p_holm"])
 
 
 def test_ablate_each_on_a_tiny_run(tmp_path):
@@ -246,8 +312,75 @@ def test_bad_input_one_line_exit_2(args, needle):
     assert "Traceback" not in r.stderr and r.stdout == ""
 
 
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["compare", "--rules", "{dir}"], "cannot read"),
+        (["compare", "--rules", "default", "--rules", "{bad}"], "TOML syntax error"),
+        (["compare", "--rules", "{unknown}"], "unknown gene"),
+        (["compare", "--rules", "default", "--games", "1"], "--games"),
+        (["compare", "--rules", "default", "--games", "4", "--out", "{file}"], "--out"),
+        (["compare", "--rules", "default", "--games", "4", "--out", "{file}/cmp"], "--out"),
+        (["ablate", "--gene", "Spores", "--rules", "{dir}"], "cannot read"),
+        (["ablate", "--gene", "Spores", "--rules", "{bad}"], "TOML syntax error"),
+        (["ablate", "--gene", "Spores", "--rules", "{unknown}"], "unknown gene"),
+        (["ablate", "--gene", "Spores", "--games", "1"], "--games"),
+        (["ablate", "--gene", "Spores", "--games", "4", "--out", "{file}"], "--out"),
+    ],
+)
+def test_bad_files_and_values_one_line_exit_2_nothing_written(tmp_path, args, needle):
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "bad.toml").write_text("[economy\n")
+    (tmp_path / "unknown.toml").write_text('[genes."Photosynthesis"]\ncopies = {"3" = 0, "4" = 0}\n')
+    (tmp_path / "file").write_text("keep me")
+    before = sorted(tmp_path.rglob("*"))
+    names = {k: str(tmp_path / k.replace("unknown", "unknown.toml").replace("bad", "bad.toml")) for k in
+             ("dir", "bad", "unknown", "file")}  # fmt: skip
+    r = run_as_user(*[a.format(**names) for a in args], "-q", "--threads", 1)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("soup: error: ") and needle in lines[0], r.stderr
+    assert sorted(tmp_path.rglob("*")) == before and (tmp_path / "file").read_text() == "keep me"
+
+
+def test_a_small_experiment_warns_in_one_line(tmp_path):
+    r = run_as_user(
+        "compare", "--rules", "default", "--games", 12, "--out", tmp_path / "c", "-q", "--threads", 1
+    )
+    assert r.returncode == 0, r.stderr
+    warnings = [x for x in r.stderr.splitlines() if x.startswith("soup: warning: ")]
+    assert len(warnings) == 1 and "12 games per arm" in warnings[0]
+    assert "warning: only 12 games" in (tmp_path / "c" / "comparison.md").read_text()
+
+
+def test_ablate_reports_the_removed_gene_by_construction(tmp_path):
+    r = invoke(
+        "ablate", "--gene", "Division Rate", "--games", 60, "--out", tmp_path / "a", "-q", "--threads", 1
+    )
+    assert "By construction (not tested): Division Rate purchase rate" in r.stdout
+    significant = [x for x in r.stdout.splitlines() if "significant after Holm" in x]
+    assert all("gene purchase rate: Division Rate" not in x for x in significant)
+
+
 def test_out_holding_another_run_is_a_user_error(tmp_path):
     out = tmp_path / "cmp"
     invoke("compare", "--rules", "default", "--rules", "default", "--games", 20, "--out", out, "-q")
     r = CliRunner().invoke(app, ["compare", "--rules", "default", "--games", "30", "--out", str(out), "-q"])
     assert r.exit_code == 2 and r.stderr.startswith("soup: error: --out:") and "games" in r.stderr
+
+
+def test_tables_frame_markdown_formats_every_column():
+    """The shared all-columns table (analysis.tables) that replaced paired.markdown_table."""
+    from analysis.tables import frame_markdown
+
+    df = pl.DataFrame(
+        {"group": ["s0"], "n": [12345], "diff": [-0.01234], "p_value": [3.4e-7], "significant": [True]}
+    )
+    assert frame_markdown(df).splitlines() == [
+        "| group | n | diff | p_value | significant |",
+        "|:--|--:|--:|--:|--:|",
+        "| s0 | 12,345 | -0.0123 | 3.4e-07 | yes |",
+    ]
+    assert (
+        frame_markdown(df, {"diff": "signed"}).splitlines()[2] == "| s0 | 12,345 | -0.012 | 3.4e-07 | yes |"
+    )

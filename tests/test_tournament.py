@@ -245,3 +245,37 @@ def test_tournament_bad_input(args, needle):
         and needle in r.stderr
         and len(r.stderr.strip().splitlines()) == 1
     )
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--rules", "{dir}"], "cannot read"),
+        (["--rules", "{bad}"], "TOML syntax error"),
+        (["--games", "0"], "--games"),
+        (["--out", "{file}"], "--out"),
+        (["--out", "{file}/t"], "--out"),
+    ],
+)
+def test_tournament_bad_files_one_line_exit_2_nothing_written(tmp_path, args, needle):
+    """As a user runs it (a subprocess): one line, exit 2, and no directory or file created."""
+    from tests.test_paired import run_as_user
+
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "bad.toml").write_text("[economy\n")
+    (tmp_path / "file").write_text("keep me")
+    before = sorted(tmp_path.rglob("*"))
+    names = {"dir": tmp_path / "dir", "bad": tmp_path / "bad.toml", "file": tmp_path / "file"}
+    r = run_as_user(
+        "tournament",
+        "--strategies",
+        "greedy,breeder",
+        "--games",
+        "12",
+        *[a.format(**names) for a in args],
+        "-q",
+    )
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("soup: error: ") and needle in lines[0], r.stderr
+    assert sorted(tmp_path.rglob("*")) == before and (tmp_path / "file").read_text() == "keep me"
