@@ -20,10 +20,17 @@ from strategies.params import StrategyError, load_strategy, preset_names
 
 app = typer.Typer(
     help="soup: Monte Carlo balance analysis for the board game Ursuppe (Primordial Soup).\n\n"
-    "Play one game and follow it (soup play), check a rule on a pinned position (soup scenario).",
+    "A typical session: `soup simulate` plays 100,000 games into results/, then "
+    "`soup report RUN_DIR` writes the balance report (Markdown and HTML with figures). "
+    "What does a house rule change? `soup compare --rules house.toml`. What does a gene cause? "
+    "`soup ablate --gene NAME`. How strong is each strategy? `soup tournament`.\n\n"
+    "Follow one game with `soup play`; check a rule on a pinned position with `soup scenario`; "
+    "measure speed with `soup bench`. Every command explains itself with --help.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Markdown: docstring paragraphs reflow to the terminal's width; blank lines separate them.
+    rich_markup_mode="markdown",
 )
 
 DEFAULT_POOL = ",".join(SIMULATION_POOL)
@@ -119,7 +126,7 @@ def simulate(
     ] = 1,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", help="House-rules TOML file.")] = None,
     out: Annotated[
-        Path | None, typer.Option(help="Run directory (default: results/ursuppe-<P>p-seed<S>-<games>).")
+        Path | None, typer.Option(help="Run directory (default: results/ursuppe-{P}p-seed{S}-{games}).")
     ] = None,
     threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = os.cpu_count() or 1,
     chunk_size: Annotated[
@@ -168,6 +175,7 @@ def simulate(
         "strategy @ seat",
         "Win rate by strategy and start space",
     )
+    typer.echo(f"Next: soup report {out}   (the balance report: genes, seats, deck order, figures)")
 
 
 @app.command()

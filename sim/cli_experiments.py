@@ -359,7 +359,7 @@ def ablate(
     out: Annotated[
         Path | None,
         typer.Option(
-            help="Directory for the runs (baseline/, minus-<gene>/) and tables (default: results/ablate-...)."
+            help="Directory for the runs (baseline/, minus-{gene}/) and tables (default: results/ablate-...)."
         ),
     ] = None,
     quiet: Quiet = False,
