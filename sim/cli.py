@@ -235,12 +235,26 @@ app.command()(cli_report.report)
 
 
 def main() -> None:
-    """Console entry point."""
+    """Console entry point. Every user mistake, including a bad option (``--players 5``, an
+    unknown command), ends with one line ``soup: error: ...`` on stderr and exit code 2."""
+    # typer re-exports click's BadParameter (from click, or from its own copy of click in newer
+    # versions); its base class is the UsageError every bad option or command raises.
+    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    if len(sys.argv) == 1:  # bare `soup`: teach, as no_args_is_help does in standalone mode
+        sys.argv.append("--help")
     try:
-        app()
+        code = app(standalone_mode=False)
+    except usage_error as e:
+        where = f"{e.ctx.command_path}: " if e.ctx is not None else ""
+        typer.echo(f"soup: error: {where}{e.format_message()} (see --help)", err=True)
+        sys.exit(2)
+    except typer.Abort:
+        typer.echo("soup: interrupted", err=True)
+        sys.exit(130)
     except USER_ERRORS as e:  # raised outside a command's own handling
         typer.echo(f"soup: error: {e}", err=True)
         sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":
