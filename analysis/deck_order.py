@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.intervals import cluster_contrast, wilson
+from analysis.intervals import MIN_ROWS, cluster_contrast, wilson
 from analysis.multiple_testing import holm
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
 
@@ -88,7 +88,11 @@ def deck_effects(featured: pl.DataFrame, feature: str, by: str) -> pl.DataFrame:
             for f in _levels(f_values):
                 cell = in_b & (f_values == f)
                 n, w = int(cell.sum()), int(won[cell].sum())
-                c = cluster_contrast(won, np.where(cell, 0, np.where(in_b, 1, -1)), _DIFF, cluster)
+                rest = int(in_b.sum()) - n
+                if min(n, rest) >= MIN_ROWS:
+                    c = cluster_contrast(won, np.where(cell, 0, np.where(in_b, 1, -1)), _DIFF, cluster)
+                else:  # too few players on a side: no test
+                    c = dict.fromkeys(("estimate", "ci_low", "ci_high", "p_value"), np.nan)
                 lo, hi = wilson(w, n)
                 out.append(
                     {
@@ -119,12 +123,11 @@ def deck_outcomes(featured: pl.DataFrame, feature: str) -> pl.DataFrame:
         cluster = cluster_ids(part)
         levels = part[feature].cast(pl.String).to_numpy()
         finish = (part["end_reason"].cast(pl.String) == "finish_zone").to_numpy()
-        per_player = part["players"].to_numpy().astype(np.float64)  # rows per game
         for f in _levels(levels):
             at = levels == f
             group = np.where(at, 0, 1)
             n_games = len(np.unique(cluster[at]))
-            fz_games = int(finish[at].sum() / per_player[0])
+            fz_games = len(np.unique(cluster[at & finish]))
             lo, hi = wilson(fz_games, n_games)
             row: dict[str, Any] = {
                 "players": int(players),

@@ -79,7 +79,7 @@ def gene_forest(effects: pl.DataFrame, column: str = "difference", title: str = 
     )
     counts = effects["players"].unique().sort().to_list()
     height = 0.32 * len(effects.filter(pl.col(column).is_not_nan())) / len(counts) + 1.4
-    fig = Figure(figsize=(6.5 * len(counts), height))
+    fig = Figure(figsize=(7.0 * len(counts), height), layout="constrained")
     axes = fig.subplots(1, len(counts), squeeze=False)
     for ax, p in zip(axes[0], counts, strict=True):
         d = effects.filter((pl.col("players") == p) & pl.col(column).is_not_nan()).sort(column)
@@ -99,8 +99,8 @@ def gene_forest(effects: pl.DataFrame, column: str = "difference", title: str = 
         ax.axvline(0, color="black", lw=0.8)
         ax.set_yticks(y, d["gene"].to_list())
         ax.set_xlabel("win rate with gene - without (95% CI)")
-        ax.legend(loc="lower right", fontsize=8)
         ax.set_title(f"{p} players")
+    axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     fig.suptitle(title or "Gene effects")
     return fig
 

@@ -20,13 +20,12 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 
-from analysis.intervals import cluster_contrast, wilson
+from analysis.intervals import MIN_ROWS, cluster_contrast, wilson
 from analysis.multiple_testing import benjamini_hochberg, holm
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
 from sim.ursuppe.genes import GENE_NAMES
 
 BASES = ("held", "bought")
-MIN_ROWS = 30  # fewer rows than this on a side of a comparison: no test (the normal approximation fails)
 _NAN_CONTRAST = dict.fromkeys(("estimate", "ci_low", "ci_high", "p_value"), np.nan)
 
 
@@ -53,7 +52,11 @@ def _strata_weights(counts: np.ndarray, min_rows: int) -> tuple[np.ndarray, np.n
 
 
 def _strata_label(names: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> str:
-    return ", ".join(f"{n} ({c:,})" for n, c, u in zip(names, counts.sum(axis=1), usable, strict=True) if u)
+    """E.g. "predator (smallest group 32)": the strategies compared, each with the size of its
+    smallest cell, which is what limits the precision."""
+    return ", ".join(
+        f"{n} (smallest group {c:,})" for n, c, u in zip(names, counts.min(axis=1), usable, strict=True) if u
+    )
 
 
 def gene_effects(

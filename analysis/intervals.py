@@ -5,6 +5,8 @@ import math
 import numpy as np
 
 Z95 = 1.959963984540054
+# Fewer rows than this on a side of a comparison: no test (the normal approximation fails).
+MIN_ROWS = 30
 
 
 def wilson(wins: np.ndarray | int, n: np.ndarray | int, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
@@ -45,7 +47,8 @@ def cluster_contrast(
     linearisation per cluster, ``(S_kc - mean_k * N_kc) / N_k``, gives the variance
     ``C/(C-1) * sum_c (sum_k w_k u_kc)^2``. The difference of two groups is ``weights=[1, -1]``;
     the interaction of two binary factors is ``[1, -1, -1, 1]``. Rows with ``group < 0`` are
-    ignored. A group without rows gives NaN.
+    ignored. A group without rows gives NaN; so does a non-zero estimate with no spread (no
+    interval or p-value can be had from it). Callers also skip groups under :data:`MIN_ROWS`.
     """
     y = np.asarray(y, dtype=np.float64)
     group = np.asarray(group, dtype=np.int64)
@@ -67,7 +70,10 @@ def cluster_contrast(
     with np.errstate(invalid="ignore", divide="ignore"):
         u = np.where(total_n > 0, (sums - means * counts) / total_n, 0.0) @ weights
     se = math.sqrt(n_clusters / (n_clusters - 1) * float(u @ u))
-    p = float(two_sided_p(estimate / se)) if se > 0 else (1.0 if estimate == 0 else 0.0)
+    if se == 0 and estimate != 0:
+        # No spread (e.g. 2 of 2 against 0 of 4): the normal approximation says nothing.
+        return nan | {"estimate": estimate}
+    p = float(two_sided_p(estimate / se)) if se > 0 else 1.0  # identical arms: no difference
     return {
         "estimate": estimate,
         "se": se,

@@ -57,19 +57,63 @@ def _read_manifest(run: Path) -> dict[str, Any]:
         raise ReportError(f"{path}: expected an object with a 'spec' (a manifest written by soup simulate)")
     if spec.get("game") != "ursuppe":
         raise ReportError(f"{path}: spec.game is {spec.get('game')!r}, expected 'ursuppe'")
+    problem = _spec_problem(spec)
+    if problem:
+        raise ReportError(f"{path}: {problem} (a manifest written by soup simulate?)")
+    return doc
+
+
+def _spec_problem(spec: dict[str, Any]) -> str | None:
+    """What is wrong with a manifest's spec for the report, or None."""
+    for key in ("players", "seed", "games"):
+        if not isinstance(spec.get(key), int) or isinstance(spec.get(key), bool):
+            return f"spec.{key}: expected an integer, got {spec.get(key)!r}"
+    for key in ("rules_id", "deck", "seating"):
+        if not isinstance(spec.get(key), str):
+            return f"spec.{key}: expected a string, got {spec.get(key)!r}"
+    strategies = spec.get("strategies")
+    if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
+        return "spec.strategies: expected a list of strategy names"
+    if not isinstance(spec.get("assignment"), dict):
+        return "spec.assignment: expected an object"
     try:
         deck = spec["rules"]["environment"]["deck"]
-        _ = (
-            spec["players"],
-            spec["seed"],
-            spec["games"],
-            spec["rules_id"],
-            spec["strategies"],
-            deck[0]["ozone"],
-        )
-    except (KeyError, TypeError, IndexError):
-        raise ReportError(f"{path}: incomplete spec (written by another version of soup?)") from None
-    return doc
+    except (KeyError, TypeError):
+        return "spec.rules.environment.deck: missing"
+    if not isinstance(deck, list) or not deck:
+        return "spec.rules.environment.deck: expected a list of cards"
+    for i, card in enumerate(deck):
+        if (
+            not isinstance(card, dict)
+            or not isinstance(card.get("ozone"), int)
+            or not isinstance(card.get("drift"), str)
+        ):
+            return f"spec.rules.environment.deck[{i}]: expected {{ozone = integer, drift = text}}"
+    return None
+
+
+def _check_combination(manifests: list[dict[str, Any]], dirs: list[Path]) -> None:
+    """Runs may be combined when they add games of the same experiment: same rules (checked by
+    the caller) and, per player count, the same strategies, assignment and seating. Two runs of
+    one design with the same seed are the same games (game i of seed s is always the same game)."""
+    by_players: dict[int, tuple[Path, dict[str, Any]]] = {}
+    seen: dict[tuple[int, int], Path] = {}
+    for d, m in zip(dirs, manifests, strict=True):
+        s = m["spec"]
+        design = {k: s.get(k) for k in ("strategies", "strategy_parameters", "assignment", "seating")}
+        first = by_players.setdefault(s["players"], (d, design))
+        if first[1] != design:
+            raise ReportError(
+                f"{first[0]} and {d}: {s['players']}-player runs with different strategies, assignment or "
+                "seating; report each alone"
+            )
+        key = (s["players"], s["seed"])
+        if key in seen:
+            raise ReportError(
+                f"{seen[key]} and {d}: the same {s['players']}-player games (same seed {s['seed']}); "
+                "give one of them, or make more games with another --seed"
+            )
+        seen[key] = d
 
 
 def _check_out(out: Path, runs: list[Path]) -> None:
@@ -130,6 +174,8 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path, top_sets: int 
     dirs = [Path(d) for d in run_dirs]
     if not dirs:
         raise ReportError("no run directory given")
+    if len({d.resolve() for d in dirs}) != len(dirs):
+        raise ReportError("the same run directory is given twice (its games would count twice)")
     manifests = [_read_manifest(d) for d in dirs]
     rules = {m["spec"]["rules_id"] for m in manifests}
     if len(rules) > 1:
@@ -137,7 +183,10 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path, top_sets: int 
             f"the runs use different rules ({', '.join(sorted(rules))}): report each alone, "
             "or measure the difference with soup compare"
         )
-    out = Path(out)
+    _check_combination(manifests, dirs)
+    if Path(out).is_symlink():
+        raise ReportError(f"--out {out}: is a symbolic link; give the directory itself")
+    out = Path(os.path.abspath(out))  # "." and ".." get a name, and the temporary sits beside it
     _check_out(out, dirs)
     try:
         rows = win_rates.load_results(*dirs).collect()
@@ -206,10 +255,16 @@ def _runs_section(
             f"{', '.join(s.get('rules_files') or []) or 'none (default rules)'} |"
         )
         decks.add(s["deck"])
-        if done < s["games"] or m.get("status") != "complete":
+        if done < s["games"]:
             warnings.append(
-                f"**Incomplete run:** `{d.name}` has {done:,} of {s['games']:,} games; this report covers "
-                "only those. Finish it with the same soup simulate command (it resumes)."
+                f"**Incomplete run:** `{d.name}` has only {done:,} of {s['games']:,} games; this report "
+                "covers those. Finish it with the same soup simulate command (it resumes)."
+            )
+        elif m.get("status") != "complete":
+            warnings.append(
+                f"**Run still marked running:** `{d.name}` has all {done:,} games, but its manifest says "
+                f"status {m.get('status')!r}: soup simulate may still be writing it, or was interrupted "
+                "before its last step."
             )
         if s["rules"]["environment"].get("placeholder"):
             warnings.append(
@@ -252,7 +307,13 @@ def _findings(
     for players in strategy["players"].unique().sort().to_list():
         at = pl.col("players") == players
         s = strategy.filter(at).sort("win_rate", descending=True)
-        if len(s) > 1:
+        if len(s) > 1 and s["ci_low"][0] <= s["ci_high"][1]:
+            out.append(
+                f"{players} players: no strategy is clearly strongest: the intervals of the two best "
+                f"({s['strategy'][0]} {_pct(s['win_rate'][0])}, {s['strategy'][1]} {_pct(s['win_rate'][1])}) "
+                "overlap."
+            )
+        elif len(s) > 1:
             top, bottom = s.row(0, named=True), s.row(-1, named=True)
             out.append(
                 f"{players} players: the strongest strategy is **{top['strategy']}**, winning "
@@ -299,16 +360,16 @@ def _findings(
                 f"(Holm p < 0.05), largest first: {_first_three(plus)}; win less: {_first_three(minus)}. "
                 "These are associations; `soup ablate --gene NAME` measures what a gene causes."
             )
-        syn = synergy.filter(at & (pl.col("within_q_bh") < 0.05)).sort(
-            pl.col("within_strategy").abs(), descending=True
-        )
+        # The best-supported pair (smallest p, as the table is sorted), not the largest estimate:
+        # the largest estimates come from the smallest groups.
+        syn = synergy.filter(at & (pl.col("within_q_bh") < 0.05)).sort("within_p")
         if len(syn):
             r = syn.row(0, named=True)
             out.append(
-                f"{players} players: the strongest gene-pair interaction within strategy is "
-                f"**{r['gene_a']} + {r['gene_b']}** ({r['within_strategy'] * 100:+.1f} points of win rate "
-                f"beyond the two genes' own effects; {len(syn)} pairs with BH q < 0.05; "
-                f"based on {r['strata']})."
+                f"{players} players: the best-supported gene-pair interaction within strategy is "
+                f"**{r['gene_a']} + {r['gene_b']}**: {r['within_strategy'] * 100:+.1f} points of win rate "
+                f"beyond the two genes' own effects (95% CI {r['within_low'] * 100:+.1f} to "
+                f"{r['within_high'] * 100:+.1f}; based on {r['strata']}); {len(syn)} pairs have BH q < 0.05."
             )
         ln = length.filter(at)
         if len(ln):
@@ -577,7 +638,7 @@ def _write(
     set_cols = [
         ("players", "players", "int"),
         ("gene_set", "gene set held at the end", "text"),
-        ("rows", "players", "int"),
+        ("rows", "player-games", "int"),
         ("wins", "wins", "int"),
         ("share_of_winners", "share of winners", "rate"),
         ("share_of_players", "share of all players", "rate"),

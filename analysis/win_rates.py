@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.intervals import cluster_contrast, two_sided_p, wilson
+from analysis.intervals import MIN_ROWS, cluster_contrast, two_sided_p, wilson
 from analysis.multiple_testing import holm
 from sim.runner import MANIFEST, chunk_files
 
@@ -197,7 +197,10 @@ def seat_effects(rows: pl.LazyFrame | pl.DataFrame, by: str = "strategy") -> pl.
         for s in np.unique(seat):
             at = seat == s
             n, w = int(at.sum()), int(won[at].sum())
-            c = cluster_contrast(won, np.where(at, 0, 1), np.array([1.0, -1.0]), cluster)
+            if min(n, len(at) - n) >= MIN_ROWS:
+                c = cluster_contrast(won, np.where(at, 0, 1), np.array([1.0, -1.0]), cluster)
+            else:  # too few players on a side for the normal approximation: no test
+                c = dict.fromkeys(("estimate", "ci_low", "ci_high", "p_value"), np.nan)
             lo, hi = wilson(w, n)
             out.append(
                 {

@@ -327,7 +327,7 @@ def test_runs_are_kept_apart_and_duplicates_refused(tmp_path):
 
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
-        synthetic_rows(50, seed=len(name)).write_parquet(tmp_path / name / chunk_name(0))
+        synthetic_rows(50, seed=ord(name)).write_parquet(tmp_path / name / chunk_name(0))
         manifest = {"spec": {}, "chunks": {"0": {"file": chunk_name(0)}}}
         (tmp_path / name / "manifest.json").write_text(json.dumps(manifest))
     both = load_results(tmp_path / "a", tmp_path / "b").collect()
@@ -347,3 +347,25 @@ def test_gene_sets_of_all_players_and_deck_outcome_intervals(gene_rows):
     ).all()
     assert (out["finish_low"] <= out["finish_zone_share"]).all()
     assert out["rounds_p_holm"].is_not_nan().all()
+
+
+def test_no_spread_and_tiny_groups_give_no_test():
+    """2 of 2 against 0 of 4 has no spread: no interval, no p-value (not p = 0)."""
+    y = np.array([1.0, 1.0, 0.0, 0.0, 0.0, 0.0])
+    c = cluster_contrast(y, np.array([0, 0, 1, 1, 1, 1]), np.array([1.0, -1.0]), np.arange(6))
+    assert c["estimate"] == 1.0 and np.isnan(c["p_value"]) and np.isnan(c["ci_low"])
+    rows = synthetic_rows(40, gene_boost=0, synergy_boost=0)  # ~20 rows per strategy and seat
+    cells = seat_effects(rows, "strategy")
+    assert cells["p_value"].is_nan().all() and cells["p_holm"].is_nan().all()
+    assert cells["win_rate"].is_not_nan().all()  # the rates themselves are still given
+
+
+def test_deck_outcome_finish_share_counts_games():
+    rows = synthetic_rows(600, seed=4)
+    out = deck_outcomes(deck_features(rows, DECK, horizon=2), "first_drift")
+    per_game = rows.group_by("game").agg(pl.col("end_reason").first(), pl.col("deck").first().list.first())
+    for drift, share, games in out.select("first_drift", "finish_zone_share", "games").iter_rows():
+        card = [c["drift"] for c in DECK].index(drift)
+        mine = per_game.filter(pl.col("deck") == card)
+        assert games == len(mine)
+        assert share == pytest.approx((mine["end_reason"] == "finish_zone").mean())

@@ -121,7 +121,34 @@ def test_tiny_and_incomplete_runs_are_reported_with_warnings(tmp_path):
     (tiny / "manifest.json").write_text(json.dumps(manifest))
     md = (build_report([tiny], tmp_path / "rep") / "report.md").read_text()
     assert "**Small sample:** 30 games with 4 players" in md
-    assert "**Incomplete run:**" in md
+    assert "**Run still marked running:** `tiny` has all 30 games" in md
+    assert "no strategy is clearly strongest" in md or "is not testable" in md
+
+
+def test_runs_of_the_same_games_or_of_different_designs_are_refused(runs, tmp_path):
+    same = _run(tmp_path / "again", 3, games=50)  # seed 3, like runs[0]: the same games
+    with pytest.raises(ReportError, match="the same 3-player games"):
+        build_report([runs[0], same], tmp_path / "x")
+    book = load_rules()
+    other = UrsuppeRun(
+        book, 3, 9, [load_strategy("greedy"), load_strategy("breeder")], pool=[0, 1], seating="rotate"
+    )
+    runner.run(other, tmp_path / "other", 50, 50, 1)
+    with pytest.raises(ReportError, match="different strategies"):
+        build_report([runs[0], tmp_path / "other"], tmp_path / "x")
+    assert not (tmp_path / "x").exists()
+
+
+def test_out_given_as_a_symlink_or_as_dot(runs, tmp_path, monkeypatch):
+    real = build_report(runs[:1], tmp_path / "real")
+    (tmp_path / "link").symlink_to(real)
+    with pytest.raises(ReportError, match="symbolic link"):
+        build_report(runs[:1], tmp_path / "link")
+    empty = tmp_path / "here"
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    build_report(runs[:1], ".")
+    assert (empty / "report.md").exists()
 
 
 def test_bad_run_directories_are_refused(runs, tmp_path):
@@ -134,6 +161,18 @@ def test_bad_run_directories_are_refused(runs, tmp_path):
         build_report([bad], tmp_path / "y")
     (bad / "manifest.json").write_text('{"spec": {"game": "chromosome"}}')
     with pytest.raises(ReportError, match="expected 'ursuppe'"):
+        build_report([bad], tmp_path / "y")
+    import json
+
+    spec = json.loads((runs[0] / "manifest.json").read_text())
+    spec["spec"]["games"] = "thirty"
+    (bad / "manifest.json").write_text(json.dumps(spec))
+    with pytest.raises(ReportError, match="spec.games: expected an integer"):
+        build_report([bad], tmp_path / "y")
+    spec["spec"]["games"] = 30
+    del spec["spec"]["rules"]["environment"]["deck"][2]["drift"]
+    (bad / "manifest.json").write_text(json.dumps(spec))
+    with pytest.raises(ReportError, match=r"deck\[2\]"):
         build_report([bad], tmp_path / "y")
     afile = tmp_path / "f.txt"
     afile.write_text("")
