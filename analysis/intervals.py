@@ -1,8 +1,12 @@
-"""Confidence intervals for rates."""
+"""Confidence intervals for rates and for contrasts of rates (cluster-robust, per game)."""
+
+import math
 
 import numpy as np
 
 Z95 = 1.959963984540054
+# Fewer rows than this on a side of a comparison: no test (the normal approximation fails).
+MIN_ROWS = 30
 
 
 def wilson(wins: np.ndarray | int, n: np.ndarray | int, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
@@ -18,6 +22,62 @@ def wilson(wins: np.ndarray | int, n: np.ndarray | int, z: float = Z95) -> tuple
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-        lo = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
-        hi = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+        # Rounding can leave the bound a hair inside [0, 1] at 0 or n wins, or past the estimate:
+        # the exact bounds there are 0 and 1, and an interval always contains its estimate.
+        lo = np.where((n > 0) & (wins > 0), np.minimum(np.clip(centre - half, 0.0, 1.0), p), 0.0)
+        hi = np.where((n > 0) & (wins < n), np.maximum(np.clip(centre + half, 0.0, 1.0), p), 1.0)
     return lo, hi
+
+
+def two_sided_p(z: np.ndarray | float) -> np.ndarray:
+    """Two-sided p-value of a standard-normal statistic."""
+    z = np.abs(np.asarray(z, dtype=np.float64))
+    return np.vectorize(math.erfc, otypes=[np.float64])(z / math.sqrt(2.0))
+
+
+def cluster_contrast(
+    y: np.ndarray, group: np.ndarray, weights: np.ndarray, cluster: np.ndarray, z: float = Z95
+) -> dict[str, float]:
+    """A linear contrast of group means, ``sum_k weights[k] * mean(y | group == k)``, with a
+    cluster-robust (sandwich) standard error, its 95% normal interval and two-sided p-value.
+
+    Rows of one game are not independent (a game has exactly one winner), and a paired
+    experiment plays the same game under two rule sets, so the unit of independence is the
+    cluster (the game), not the row. Each group mean is a ratio estimator sum(y)/count; its
+    linearisation per cluster, ``(S_kc - mean_k * N_kc) / N_k``, gives the variance
+    ``C/(C-1) * sum_c (sum_k w_k u_kc)^2``. The difference of two groups is ``weights=[1, -1]``;
+    the interaction of two binary factors is ``[1, -1, -1, 1]``. Rows with ``group < 0`` are
+    ignored. A group without rows gives NaN; so does a non-zero estimate with no spread (no
+    interval or p-value can be had from it). Callers also skip groups under :data:`MIN_ROWS`.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    group = np.asarray(group, dtype=np.int64)
+    weights = np.asarray(weights, dtype=np.float64)
+    keep = group >= 0
+    y, group, cluster = y[keep], group[keep], np.asarray(cluster)[keep]
+    k = len(weights)
+    _, c = np.unique(cluster, return_inverse=True)
+    n_clusters = int(c.max()) + 1 if len(c) else 0
+    idx = c * k + group
+    sums = np.bincount(idx, weights=y, minlength=n_clusters * k).reshape(n_clusters, k)
+    counts = np.bincount(idx, minlength=n_clusters * k).reshape(n_clusters, k).astype(np.float64)
+    total_n = counts.sum(axis=0)
+    nan = {"estimate": math.nan, "se": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p_value": math.nan}
+    if n_clusters < 2 or (total_n[weights != 0] == 0).any():
+        return nan
+    means = sums.sum(axis=0) / np.where(total_n > 0, total_n, 1.0)
+    estimate = float(weights @ means)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u = np.where(total_n > 0, (sums - means * counts) / total_n, 0.0) @ weights
+    se = math.sqrt(n_clusters / (n_clusters - 1) * float(u @ u))
+    if se == 0 and estimate != 0:
+        # No spread (e.g. 2 of 2 against 0 of 4): the normal approximation says nothing.
+        return nan | {"estimate": estimate}
+    p = float(two_sided_p(estimate / se)) if se > 0 else 1.0  # identical arms: no difference
+    return {
+        "estimate": estimate,
+        "se": se,
+        "ci_low": estimate - z * se,
+        "ci_high": estimate + z * se,
+        "p_value": p,
+    }

@@ -1,37 +1,222 @@
-"""Win rates from a run's outcome rows (sim/ursuppe/simulation.py's schema), with 95% intervals."""
+"""Win rates from runs' outcome rows (sim/ursuppe/simulation.py's schema), with 95% intervals.
 
+Every rate comes with a Wilson interval. Where a rate is tested against the fair share 1/P
+(seat advantage, strategy strength), the test is a score test with a cluster-robust variance
+under the null (the game is the cluster: two players of one strategy in the same game are not
+independent draws, at most one of them wins). Families of such tests are Holm-corrected.
+
+Rows of several runs may be combined (e.g. a 3-player and a 4-player run): ``load_results``
+adds a ``run`` column, and a game is identified by (run, players, seed, game), so the same game
+index in two runs stays two games.
+"""
+
+import json
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import polars as pl
 
-from analysis.intervals import wilson
-from sim.runner import chunk_files
+from analysis.intervals import MIN_ROWS, cluster_contrast, two_sided_p, wilson
+from analysis.multiple_testing import holm
+from sim.runner import MANIFEST, chunk_files
+
+# Columns that together identify one game across the runs of a report.
+GAME_KEY = ["run", "players", "seed", "game"]
 
 
-def load_results(run_dir: str | Path) -> pl.LazyFrame:
-    """All complete chunks of a run as one lazy frame."""
-    files = chunk_files(Path(run_dir))
-    return pl.scan_parquet([str(f) for f in files])
+def load_results(*run_dirs: str | Path) -> pl.LazyFrame:
+    """All complete chunks of one or more runs as one lazy frame, with a ``run`` column (the
+    position of the run in ``run_dirs``). The same directory twice is refused (ValueError): its
+    games would count twice and every interval would be too narrow."""
+    resolved = [Path(d).resolve() for d in run_dirs]
+    if len(set(resolved)) != len(resolved):
+        raise ValueError("the same run directory is given twice")
+    frames = [
+        pl.scan_parquet([str(f) for f in chunk_files(Path(d))]).with_columns(pl.lit(i, pl.Int16).alias("run"))
+        for i, d in enumerate(run_dirs)
+    ]
+    return pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
+
+
+def load_manifest(run_dir: str | Path) -> dict[str, Any]:
+    """A run's manifest (what was run: rules, strategies, seed, counts, timings)."""
+    return json.loads((Path(run_dir) / MANIFEST).read_text())
+
+
+def with_run(rows: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
+    """``rows`` as a lazy frame with a ``run`` column (0 when the rows come from one run)."""
+    lf = rows.lazy() if isinstance(rows, pl.DataFrame) else rows
+    if "run" not in lf.collect_schema().names():
+        lf = lf.with_columns(pl.lit(0, pl.Int16).alias("run"))
+    return lf
+
+
+_lazy = with_run
+
+
+def cluster_ids(df: pl.DataFrame) -> np.ndarray:
+    """One integer per game (run, players, seed, game) of ``df``'s rows: the clusters of
+    :func:`analysis.intervals.cluster_contrast`."""
+    return df.select(pl.struct(GAME_KEY).rank("dense")).to_series().to_numpy()
+
+
+def _null_se(rows: pl.LazyFrame, by: list[str]) -> pl.DataFrame:
+    """Per group of ``by``: ``_s = sqrt(C/(C-1) * sum_c r_c^2)`` with ``r_c`` the sum of
+    (won - 1/P) over the group's rows in game c; ``_s / N`` is the cluster-robust standard error
+    of the win rate's deviation from the fair share *under the null* (a score test, so a group
+    with 0 or all wins is still testable)."""
+    per_game = rows.group_by([*by, *(k for k in GAME_KEY if k not in by)]).agg(
+        (pl.col("won").cast(pl.Float64) - 1.0 / pl.col("players").cast(pl.Float64)).sum().alias("_r")
+    )
+    return (
+        per_game.group_by(by)
+        .agg(pl.len().alias("_clusters"), (pl.col("_r") ** 2).sum().alias("_r2"))
+        .with_columns(
+            (pl.col("_clusters") / (pl.col("_clusters") - 1).clip(lower_bound=1) * pl.col("_r2"))
+            .sqrt()
+            .alias("_s")
+        )
+        .select([*by, "_s"])
+        .collect()
+    )
 
 
 def win_rates(rows: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """Per group: games (player-rows), wins, win rate with its 95% Wilson interval, mean rounds,
-    and the fair share 1/players for comparison."""
-    lf = rows.lazy() if isinstance(rows, pl.DataFrame) else rows
+    """Per group: player-games (``games``), wins, win rate with its 95% Wilson interval, mean
+    rounds, the fair share 1/players, and the test of "win rate = fair share" (cluster-robust
+    score test: p-value and the Holm-adjusted p-value over the groups of the table)."""
+    lf = _lazy(rows)
     df = (
         lf.group_by(by)
         .agg(
             pl.len().alias("games"),
             pl.col("won").sum().alias("wins"),
             pl.col("rounds").mean().alias("mean_rounds"),
-            (1.0 / pl.col("players").first()).alias("fair_share"),
+            (1.0 / pl.col("players").cast(pl.Float64)).mean().alias("fair_share"),
         )
         .sort(by)
         .collect()
     )
+    df = df.join(_null_se(lf, by), on=by, how="left")
     lo, hi = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
+    rate = (df["wins"] / df["games"]).to_numpy()
+    # se0 of sum(won - 1/P) / N, on the scale of rate - fair share (N = the group's rows).
+    se = df["_s"].to_numpy() / df["games"].to_numpy()
+    df = df.drop("_s").with_columns(pl.Series("se", se))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (rate - df["fair_share"].to_numpy()) / se
+    p = two_sided_p(z)
+    p = np.where(se > 0, p, np.nan)
     return df.with_columns(
-        (pl.col("wins") / pl.col("games")).alias("win_rate"),
+        pl.Series("win_rate", rate),
         pl.Series("ci_low", lo),
         pl.Series("ci_high", hi),
+        pl.Series("p_value", p),
+        pl.Series("p_holm", holm(p)),
     )
+
+
+def seat_advantage(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """S5: win rate by player count and start space against the fair share, with the advantage
+    (rate - 1/P) and Holm-adjusted p-values over every seat of every player count."""
+    df = win_rates(rows, ["players", "start_space"])
+    return df.with_columns((pl.col("win_rate") - pl.col("fair_share")).alias("advantage"))
+
+
+def games(rows: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
+    """One row per game: players, seed, game, rounds, end reason and the deck order."""
+    return (
+        _lazy(rows)
+        .group_by(GAME_KEY)
+        .agg(pl.col("rounds").first(), pl.col("end_reason").first(), pl.col("deck").first())
+    )
+
+
+def game_length(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """The distribution of game length: games and share per (players, rounds, end reason)."""
+    g = games(rows)
+    return (
+        g.group_by(["players", "rounds", "end_reason"])
+        .agg(pl.len().alias("games"))
+        .with_columns((pl.col("games") / pl.col("games").sum().over("players")).alias("share"))
+        .sort(["players", "rounds", "end_reason"])
+        .collect()
+    )
+
+
+def game_length_summary(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """Per player count: games, mean, standard deviation, quartiles and range of rounds."""
+    return (
+        games(rows)
+        .group_by("players")
+        .agg(
+            pl.len().alias("games"),
+            pl.col("rounds").mean().alias("mean_rounds"),
+            pl.col("rounds").std().alias("sd_rounds"),
+            pl.col("rounds").min().alias("min"),
+            pl.col("rounds").quantile(0.25, "nearest").alias("q1"),
+            pl.col("rounds").median().alias("median"),
+            pl.col("rounds").quantile(0.75, "nearest").alias("q3"),
+            pl.col("rounds").max().alias("max"),
+        )
+        .sort("players")
+        .collect()
+    )
+
+
+def end_reasons(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """W1: per player count, how often a game ends by the finish zone vs after the last card,
+    with Wilson intervals (one row per game, so games are independent)."""
+    df = (
+        games(rows)
+        .group_by(["players", "end_reason"])
+        .agg(pl.len().alias("games"))
+        .with_columns(pl.col("games").sum().over("players").alias("of"))
+        .sort(["players", "end_reason"])
+        .collect()
+    )
+    lo, hi = wilson(df["games"].to_numpy(), df["of"].to_numpy())
+    return df.with_columns(
+        (pl.col("games") / pl.col("of")).alias("share"), pl.Series("ci_low", lo), pl.Series("ci_high", hi)
+    )
+
+
+def seat_effects(rows: pl.LazyFrame | pl.DataFrame, by: str = "strategy") -> pl.DataFrame:
+    """S5 within a group: per player count, ``by`` level (e.g. strategy) and start space, the
+    win rate (Wilson interval) and its difference from the same ``by`` level at the other start
+    spaces (cluster-robust interval and p-value, Holm over the table). Testing each cell
+    against the fair share would flag every cell of a strong strategy; this asks whether a
+    strategy does better or worse from a particular seat."""
+    df = with_run(rows).select(*GAME_KEY, by, "start_space", "won").collect()
+    out = []
+    for (players, level), part in df.sort("players", by).group_by(["players", by], maintain_order=True):
+        cluster = cluster_ids(part)
+        won = part["won"].to_numpy().astype(np.float64)
+        seat = part["start_space"].to_numpy()
+        for s in np.unique(seat):
+            at = seat == s
+            n, w = int(at.sum()), int(won[at].sum())
+            if min(n, len(at) - n) >= MIN_ROWS:
+                c = cluster_contrast(won, np.where(at, 0, 1), np.array([1.0, -1.0]), cluster)
+            else:  # too few players on a side for the normal approximation: no test
+                c = dict.fromkeys(("estimate", "ci_low", "ci_high", "p_value"), np.nan)
+            lo, hi = wilson(w, n)
+            out.append(
+                {
+                    "players": int(players),
+                    by: str(level),
+                    "start_space": int(s),
+                    "games": n,
+                    "wins": w,
+                    "win_rate": w / n,
+                    "ci_low": float(lo),
+                    "ci_high": float(hi),
+                    "difference": c["estimate"],
+                    "diff_low": c["ci_low"],
+                    "diff_high": c["ci_high"],
+                    "p_value": c["p_value"],
+                }
+            )
+    result = pl.DataFrame(out)
+    return result.with_columns(pl.Series("p_holm", holm(result["p_value"].to_numpy())))

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from sim import cli_report
 from sim.cli_support import USER_ERRORS, build_run, fail, print_rates, run_with_progress
 from sim.ursuppe.rules import RulesError, load_rules
 from sim.ursuppe.simulation import DEFAULT_POOL as SIMULATION_POOL
@@ -19,10 +20,17 @@ from strategies.params import StrategyError, load_strategy, preset_names
 
 app = typer.Typer(
     help="soup: Monte Carlo balance analysis for the board game Ursuppe (Primordial Soup).\n\n"
-    "Play one game and follow it (soup play), check a rule on a pinned position (soup scenario).",
+    "A typical session: `soup simulate` plays 100,000 games into results/, then "
+    "`soup report RUN_DIR` writes the balance report (Markdown and HTML with figures). "
+    "What does a house rule change? `soup compare --rules house.toml`. What does a gene cause? "
+    "`soup ablate --gene NAME`. How strong is each strategy? `soup tournament`.\n\n"
+    "Follow one game with `soup play`; check a rule on a pinned position with `soup scenario`; "
+    "measure speed with `soup bench`. Every command explains itself with --help.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Markdown: docstring paragraphs reflow to the terminal's width; blank lines separate them.
+    rich_markup_mode="markdown",
 )
 
 DEFAULT_POOL = ",".join(SIMULATION_POOL)
@@ -118,7 +126,7 @@ def simulate(
     ] = 1,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", help="House-rules TOML file.")] = None,
     out: Annotated[
-        Path | None, typer.Option(help="Run directory (default: results/ursuppe-<P>p-seed<S>-<games>).")
+        Path | None, typer.Option(help="Run directory (default: results/ursuppe-{P}p-seed{S}-{games}).")
     ] = None,
     threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = os.cpu_count() or 1,
     chunk_size: Annotated[
@@ -167,6 +175,7 @@ def simulate(
         "strategy @ seat",
         "Win rate by strategy and start space",
     )
+    typer.echo(f"Next: soup report {out}   (the balance report: genes, seats, deck order, figures)")
 
 
 @app.command()
@@ -215,13 +224,37 @@ def rules_cmd(
     )
 
 
+from sim.cli_experiments import ablate, compare, tournament  # noqa: E402 (commands of their own module)
+
+app.command("compare")(compare)
+app.command("ablate")(ablate)
+app.command("tournament")(tournament)
+
+
+app.command()(cli_report.report)
+
+
 def main() -> None:
-    """Console entry point."""
+    """Console entry point. Every user mistake, including a bad option (``--players 5``, an
+    unknown command), ends with one line ``soup: error: ...`` on stderr and exit code 2."""
+    # typer re-exports click's BadParameter (from click, or from its own copy of click in newer
+    # versions); its base class is the UsageError every bad option or command raises.
+    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    if len(sys.argv) == 1:  # bare `soup`: teach, as no_args_is_help does in standalone mode
+        sys.argv.append("--help")
     try:
-        app()
+        code = app(standalone_mode=False)
+    except usage_error as e:
+        where = f"{e.ctx.command_path}: " if e.ctx is not None else ""
+        typer.echo(f"soup: error: {where}{e.format_message()} (see --help)", err=True)
+        sys.exit(2)
+    except typer.Abort:
+        typer.echo("soup: interrupted", err=True)
+        sys.exit(130)
     except USER_ERRORS as e:  # raised outside a command's own handling
         typer.echo(f"soup: error: {e}", err=True)
         sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -49,6 +49,8 @@ def _kernel_source_hash() -> str:
     h = hashlib.sha256(numba.__version__.encode())
     for package in _KERNEL_PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
+            if path.name.startswith("cli"):  # command-line layers hold no kernels
+                continue
             h.update(str(path.relative_to(root)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:16]

@@ -142,3 +142,26 @@ def test_play_shows_gene_events():
     assert r.returncode == 0, r.stderr
     for needle in (" buys ", "gene defect", " attacks P", "answers: defense", "Defense fight", "attack on P"):
         assert needle in r.stdout, needle
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["simulate", "--players", "5"], "--players"),
+        (["nonsense"], "No such command 'nonsense'"),
+        (["report"], "Missing argument"),
+        (["simulate", "--games", "abc"], "--games"),
+    ],
+)
+def test_bad_options_end_with_one_line(args, needle):
+    """Typer's own usage errors (out-of-range values, unknown commands) are one line too."""
+    done = subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.startswith("soup: error: ") and done.stderr.count("\n") == 1, done.stderr
+    assert needle in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout == ""
+
+
+def test_bare_soup_teaches():
+    done = subprocess.run([sys.executable, "-m", "sim.cli"], capture_output=True, text=True)
+    assert done.returncode == 0 and "A typical session" in done.stdout and "Commands" in done.stdout

@@ -15,6 +15,16 @@ def test_known_values():
     assert (lo, hi) == (0.0, 1.0)
 
 
+def test_interval_contains_its_estimate_and_is_exact_at_the_ends():
+    n = np.repeat(np.arange(1, 201), 201)
+    wins = np.tile(np.arange(201), 200)
+    keep = wins <= n
+    n, wins = n[keep], wins[keep]
+    lo, hi = wilson(wins, n)
+    assert ((lo <= wins / n) & (wins / n <= hi)).all()
+    assert (lo[wins == 0] == 0).all() and (hi[wins == n] == 1).all()
+
+
 @pytest.mark.parametrize("p", [0.05, 0.25, 0.5])
 @pytest.mark.parametrize("n", [30, 400])
 def test_coverage_close_to_95_percent(p, n):

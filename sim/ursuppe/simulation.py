@@ -27,6 +27,7 @@ One row per player per game (the result schema, also in docs/results.md):
 """
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -66,6 +67,8 @@ class UrsuppeRun:
             "strategy_parameters": {s.name: [float(x) for x in s.vector] for s in self.strategies},
             "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
             "rules_id": self.rulebook.rules_id,
+            # The house-rules layers by name (the merged rules themselves are under "rules").
+            "rules_files": [Path(s).name for s in self.rulebook.sources[1:]],
             "rules": self.rulebook.data,
             "deck": self.rulebook.deck_description(),
         }

@@ -1,0 +1,216 @@
+"""Matplotlib figures of the balance report. Each function takes an analysis table and returns a
+Figure built without pyplot (no GUI backend, no global state: safe in scripts, threads and
+notebooks, where ``display(fig)`` shows it); :func:`save` writes it as PNG.
+
+Every rate is drawn with its 95% interval, and the fair share or zero line is drawn so that
+"is this different from fair?" is a glance.
+"""
+
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+
+from analysis.deck_order import level_order
+from analysis.genes import synergy_matrix
+from sim.ursuppe.genes import GENE_NAMES
+
+
+def save(fig: Figure, path: Path) -> None:
+    """Write ``fig`` as PNG and release it."""
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+
+
+def _rate_bars(ax, labels: list[str], rate, lo, hi, fair=None) -> None:
+    x = np.arange(len(labels))
+    rate, lo, hi = (np.asarray(v, dtype=float) for v in (rate, lo, hi))
+    ax.bar(x, rate, color="#4c72b0", alpha=0.85)
+    ax.errorbar(x, rate, yerr=[rate - lo, hi - rate], fmt="none", ecolor="black", capsize=3, lw=1)
+    if fair is not None:
+        ax.axhline(fair, color="#c44e52", ls="--", lw=1, label=f"fair share {fair:.3f}")
+        ax.legend(loc="upper right", fontsize=8)
+    ax.set_xticks(x, labels)
+    ax.set_ylabel("win rate")
+
+
+def seat_bias(seats: pl.DataFrame) -> Figure:
+    """Win rate per start space (one panel per player count) with 95% intervals and the fair
+    share (analysis.win_rates.seat_advantage)."""
+    counts = seats["players"].unique().sort().to_list()
+    fig = Figure(figsize=(4.2 * len(counts), 3.4))
+    axes = fig.subplots(1, len(counts), squeeze=False)
+    for ax, p in zip(axes[0], counts, strict=True):
+        d = seats.filter(pl.col("players") == p).sort("start_space")
+        _rate_bars(
+            ax, [f"seat {s}" for s in d["start_space"]], d["win_rate"], d["ci_low"], d["ci_high"], 1 / p
+        )
+        ax.set_title(f"{p} players")
+    fig.suptitle("Win rate by start space (S5)")
+    return fig
+
+
+def strategy_rates(rates: pl.DataFrame, key: str = "strategy") -> Figure:
+    """Win rate per strategy (or any key), one panel per player count, with 95% intervals and
+    the fair share (analysis.win_rates.win_rates grouped by players and ``key``)."""
+    counts = rates["players"].unique().sort().to_list() if "players" in rates.columns else [None]
+    n = max(rates.group_by("players").len()["len"].max() if "players" in rates.columns else len(rates), 1)
+    fig = Figure(figsize=((1.1 * n + 1.5) * len(counts), 3.4))
+    axes = fig.subplots(1, len(counts), squeeze=False)
+    for ax, p in zip(axes[0], counts, strict=True):
+        d = (rates if p is None else rates.filter(pl.col("players") == p)).sort("win_rate", descending=True)
+        _rate_bars(
+            ax, [str(v) for v in d[key]], d["win_rate"], d["ci_low"], d["ci_high"], d["fair_share"].mean()
+        )
+        ax.set_title(f"{p} players" if p is not None else "")
+    fig.suptitle(f"Win rate by {key}")
+    return fig
+
+
+def gene_forest(effects: pl.DataFrame, column: str = "difference", title: str = "") -> Figure:
+    """Forest plot: per gene, the win-rate difference (with - without) and its 95% interval, one
+    panel per player count. ``column`` "difference" (raw) or "within_strategy". Genes without an
+    estimate are left out; filled markers are significant after Holm correction."""
+    lo_col, hi_col, p_col = (
+        ("diff_low", "diff_high", "p_holm")
+        if column == "difference"
+        else ("within_low", "within_high", "within_p_holm")
+    )
+    counts = effects["players"].unique().sort().to_list()
+    height = 0.32 * len(effects.filter(pl.col(column).is_not_nan())) / len(counts) + 1.4
+    fig = Figure(figsize=(7.0 * len(counts), height), layout="constrained")
+    axes = fig.subplots(1, len(counts), squeeze=False)
+    for ax, p in zip(axes[0], counts, strict=True):
+        d = effects.filter((pl.col("players") == p) & pl.col(column).is_not_nan()).sort(column)
+        y = np.arange(len(d))
+        est, lo, hi = (d[c].to_numpy() for c in (column, lo_col, hi_col))
+        significant = d[p_col].to_numpy() < 0.05
+        ax.hlines(y, lo, hi, color="#4c72b0", lw=1.5)
+        ax.scatter(est[significant], y[significant], color="#4c72b0", zorder=3, label="Holm p < 0.05")
+        ax.scatter(
+            est[~significant],
+            y[~significant],
+            facecolor="white",
+            edgecolor="#4c72b0",
+            zorder=3,
+            label="not significant",
+        )
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_yticks(y, d["gene"].to_list())
+        ax.set_xlabel("win rate with gene - without (95% CI)")
+        ax.set_title(f"{p} players")
+    axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+    fig.suptitle(title or "Gene effects")
+    return fig
+
+
+def synergy_heatmap(synergy: pl.DataFrame, column: str = "within_strategy", title: str = "") -> Figure:
+    """Heatmap of pairwise synergy (observed win rate of holding both - the additive
+    prediction) for one player count; ``column`` "within_strategy" or "synergy" (raw). Grey:
+    no estimate (too few players in a cell); dot: Benjamini-Hochberg q < 0.05."""
+    q_column = "within_q_bh" if column == "within_strategy" else "q_bh"
+    m = synergy_matrix(synergy, column)
+    q = synergy_matrix(synergy, q_column)
+    keep = ~np.all(np.isnan(m), axis=1)
+    if not keep.any():
+        keep[:] = True
+    m, q = m[np.ix_(keep, keep)], q[np.ix_(keep, keep)]
+    names = [n for n, k in zip(GENE_NAMES, keep, strict=True) if k]
+    limit = np.nanmax(np.abs(m)) if np.isfinite(m).any() else 1.0
+    fig = Figure(figsize=(0.42 * len(names) + 2.5, 0.42 * len(names) + 1.5))
+    ax = fig.subplots()
+    cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="#d9d9d9")
+    image = ax.imshow(np.ma.masked_invalid(m), cmap=cmap, vmin=-limit, vmax=limit)
+    ys, xs = np.nonzero(q < 0.05)
+    ax.scatter(xs, ys, s=6, color="black")
+    ax.set_xticks(range(len(names)), names, rotation=90, fontsize=8)
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    fig.colorbar(image, ax=ax, label="synergy (win-rate points)", shrink=0.8)
+    ax.set_title(title or "Gene pair synergy (grey: no estimate; dot: BH q < 0.05)")
+    return fig
+
+
+def length_histogram(lengths: pl.DataFrame) -> Figure:
+    """Game length: share of games per number of rounds, stacked by end reason, one panel per
+    player count (analysis.win_rates.game_length)."""
+    counts = lengths["players"].unique().sort().to_list()
+    fig = Figure(figsize=(4.5 * len(counts), 3.2))
+    axes = fig.subplots(1, len(counts), squeeze=False)
+    for ax, p in zip(axes[0], counts, strict=True):
+        d = lengths.filter(pl.col("players") == p)
+        rounds = np.arange(d["rounds"].min(), d["rounds"].max() + 1)
+        bottom = np.zeros(len(rounds))
+        ended = pl.col("end_reason").cast(pl.String).str.replace("_", " ")
+        for reason, colour in (("finish zone", "#4c72b0"), ("last card", "#dd8452")):
+            share = np.zeros(len(rounds))
+            for r, s in d.filter(ended == reason).select("rounds", "share").iter_rows():
+                share[r - rounds[0]] = s
+            ax.bar(rounds, share, bottom=bottom, color=colour, label=reason)
+            bottom += share
+        ax.set_xlabel("rounds")
+        ax.set_ylabel("share of games")
+        ax.set_title(f"{p} players")
+        ax.legend(fontsize=8)
+    fig.suptitle("Game length and how games end (W1)")
+    return fig
+
+
+def deck_effect_plot(effects: pl.DataFrame, feature: str, by: str) -> Figure:
+    """Win rate per ``by`` level (x) and ``feature`` level (bars) with 95% intervals, for one
+    player count (analysis.deck_order.deck_effects filtered to it)."""
+    if "players" in effects.columns and effects["players"].n_unique() > 1:
+        raise ValueError("deck_effect_plot: filter the effects to one player count")
+    levels = sorted(set(effects[feature].to_list()), key=level_order)
+    groups = sorted(set(effects[by].to_list()))
+    width = 0.8 / len(levels)
+    fig = Figure(figsize=(max(6.0, 1.2 * len(groups) * max(1, len(levels) / 3)), 3.6))
+    ax = fig.subplots()
+    for k, level in enumerate(levels):
+        d = effects.filter(pl.col(feature) == level)
+        index = {g: i for i, g in enumerate(groups)}
+        x = np.array([index[g] for g in d[by]]) + (k - (len(levels) - 1) / 2) * width
+        rate, lo, hi = (d[c].to_numpy() for c in ("win_rate", "ci_low", "ci_high"))
+        ax.bar(x, rate, width=width, label=str(level))
+        ax.errorbar(x, rate, yerr=[rate - lo, hi - rate], fmt="none", ecolor="black", capsize=2, lw=0.8)
+    ax.set_xticks(range(len(groups)), [str(g) for g in groups])
+    ax.set_xlabel(by)
+    ax.set_ylabel("win rate")
+    ax.legend(title=feature, fontsize=8, ncols=min(len(levels), 5))
+    ax.set_title(f"Win rate by {by} and {feature}")
+    return fig
+
+
+def purchase_heatmap(timing: pl.DataFrame) -> Figure:
+    """Share of players first buying each gene in each round (analysis.genes.purchase_timing)."""
+    if "players" in timing.columns and timing["players"].n_unique() > 1:
+        raise ValueError("purchase_heatmap: filter the timing table to one player count")
+    rounds = sorted(set(timing["round"].to_list()))
+    m = np.zeros((len(GENE_NAMES), len(rounds)))
+    index = {name: i for i, name in enumerate(GENE_NAMES)}
+    for gene, r, share in timing.select("gene", "round", "share").iter_rows():
+        m[index[gene], rounds.index(r)] = share
+    fig = Figure(figsize=(0.5 * len(rounds) + 3.5, 6.0))
+    ax = fig.subplots()
+    image = ax.imshow(m, cmap="viridis", aspect="auto")
+    ax.set_xticks(range(len(rounds)), rounds)
+    ax.set_yticks(range(len(GENE_NAMES)), GENE_NAMES, fontsize=8)
+    ax.set_xlabel("round of first purchase")
+    fig.colorbar(image, ax=ax, label="share of players")
+    ax.set_title("When genes are bought")
+    return fig
+
+
+def save_atomic(fig: Figure, path: Path, dpi: int = 110) -> None:
+    """Write ``fig`` as PNG to a temporary file beside ``path`` and rename it into place, so an
+    interrupted or failed save never leaves a truncated image where a complete one is expected."""
+    import os
+
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        fig.savefig(tmp, dpi=dpi, bbox_inches="tight", format="png")
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()

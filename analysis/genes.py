@@ -1,0 +1,303 @@
+"""Gene sets: how holding or buying a gene goes with winning, pairs of genes, winners' gene sets,
+and when genes are bought.
+
+These are associations in simulated play, not causes: a player who is ahead has the BP to buy
+more genes, and a strategy that buys a gene also plays its own way. Every estimate is therefore
+given twice: *raw* (all players of a player count) and *within strategy* (the same comparison
+inside each strategy, averaged with the rows as weights), and the report points to a paired
+ablation (``soup ablate``, analysis.paired) for the causal question "what if this gene did not
+exist?".
+
+Player counts are never pooled: the fair share (1/3 vs 1/4) and the gene copies differ between
+them, so every table has a ``players`` column and its tests are corrected over the whole table.
+
+Gene bit i of ``genes_held``/``genes_bought`` is ``sim.ursuppe.genes.GENE_NAMES[i]``;
+``first_bought`` lists, per gene, the round it was first bought (0 = never).
+"""
+
+from itertools import combinations
+
+import numpy as np
+import polars as pl
+
+from analysis.intervals import MIN_ROWS, cluster_contrast, wilson
+from analysis.multiple_testing import benjamini_hochberg, holm
+from analysis.win_rates import GAME_KEY, cluster_ids, with_run
+from sim.ursuppe.genes import GENE_NAMES
+
+BASES = ("held", "bought")
+_NAN_CONTRAST = dict.fromkeys(("estimate", "ci_low", "ci_high", "p_value"), np.nan)
+
+
+def _frame(rows: pl.LazyFrame | pl.DataFrame, basis: str) -> pl.DataFrame:
+    if basis not in BASES:
+        raise ValueError(f"basis: expected one of {BASES}, got {basis!r}")
+    column = "genes_held" if basis == "held" else "genes_bought"
+    lf = with_run(rows)
+    return lf.select(*GAME_KEY, "won", "strategy", pl.col(column).alias("mask")).collect()
+
+
+def gene_masks(df: pl.DataFrame) -> np.ndarray:
+    """bool [rows, genes]: whether each row holds (or bought) each gene."""
+    mask = df["mask"].to_numpy().astype(np.int64)
+    return (mask[:, None] >> np.arange(len(GENE_NAMES))[None, :]) & 1 == 1
+
+
+def _strata_weights(counts: np.ndarray, min_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per stratum: usable (every cell has ``min_rows`` rows) and its weight (share of the
+    usable strata's rows)."""
+    usable = (counts >= min_rows).all(axis=1)
+    rows = np.where(usable, counts.sum(axis=1), 0)
+    return usable, rows / max(rows.sum(), 1)
+
+
+def _strata_label(names: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> str:
+    """E.g. "predator (smallest group 32)": the strategies compared, each with the size of its
+    smallest cell, which is what limits the precision."""
+    return ", ".join(
+        f"{n} (smallest group {c:,})" for n, c, u in zip(names, counts.min(axis=1), usable, strict=True) if u
+    )
+
+
+def gene_effects(
+    rows: pl.LazyFrame | pl.DataFrame, basis: str = "held", min_rows: int = MIN_ROWS
+) -> pl.DataFrame:
+    """Per player count and gene: win rate with and without the gene (Wilson intervals), the raw
+    difference with its cluster-robust 95% interval and p-value, and the difference *within
+    strategy* (holders vs non-holders of the same strategy, weighted by the strategy's rows;
+    ``strata`` names the strategies that had ``min_rows`` on both sides, with their rows).
+    Holm and Benjamini-Hochberg adjust over every gene of every player count.
+
+    ``basis`` "held" = held at the end, "bought" = ever bought. Comparisons with fewer than
+    ``min_rows`` rows on a side get no test (NaN).
+    """
+    df = _frame(rows, basis)
+    out = []
+    for (players,), part in df.sort("players").group_by(["players"], maintain_order=True):
+        won = part["won"].to_numpy().astype(np.float64)
+        has = gene_masks(part)
+        cluster = cluster_ids(part)
+        names, stratum = np.unique(part["strategy"].cast(pl.String).to_numpy(), return_inverse=True)
+        for i, name in enumerate(GENE_NAMES):
+            h = has[:, i]
+            n_with, n_without = int(h.sum()), int((~h).sum())
+            w_with, w_without = int(won[h].sum()), int(won[~h].sum())
+            lo, hi = wilson(np.array([w_with, w_without]), np.array([n_with, n_without]))
+            diff = within = _NAN_CONTRAST
+            label = ""
+            if min(n_with, n_without) >= min_rows:
+                diff = cluster_contrast(won, np.where(h, 0, 1), np.array([1.0, -1.0]), cluster)
+                group = stratum * 2 + np.where(h, 0, 1)
+                counts = np.bincount(group, minlength=2 * len(names)).reshape(len(names), 2)
+                usable, weight = _strata_weights(counts, min_rows)
+                if usable.any():
+                    within = cluster_contrast(
+                        won, group, np.stack([weight, -weight], axis=1).ravel(), cluster
+                    )
+                    label = _strata_label(names, counts, usable)
+            out.append(
+                {
+                    "players": int(players),
+                    "gene": name,
+                    "rows_with": n_with,
+                    "share_with": n_with / len(h),
+                    "win_rate_with": w_with / n_with if n_with else np.nan,
+                    "with_low": lo[0],
+                    "with_high": hi[0],
+                    "rows_without": n_without,
+                    "win_rate_without": w_without / n_without if n_without else np.nan,
+                    "without_low": lo[1],
+                    "without_high": hi[1],
+                    "difference": diff["estimate"],
+                    "diff_low": diff["ci_low"],
+                    "diff_high": diff["ci_high"],
+                    "p_value": diff["p_value"],
+                    "within_strategy": within["estimate"],
+                    "within_low": within["ci_low"],
+                    "within_high": within["ci_high"],
+                    "within_p": within["p_value"],
+                    "strata": label,
+                }
+            )
+    result = pl.DataFrame(out)
+    return result.with_columns(
+        pl.Series("p_holm", holm(result["p_value"].to_numpy())),
+        pl.Series("q_bh", benjamini_hochberg(result["p_value"].to_numpy())),
+        pl.Series("within_p_holm", holm(result["within_p"].to_numpy())),
+    )
+
+
+def gene_synergy(
+    rows: pl.LazyFrame | pl.DataFrame, basis: str = "held", min_rows: int = MIN_ROWS
+) -> pl.DataFrame:
+    """Per player count and pair of genes: does holding both win more than the two genes' own
+    effects predict? With the four cells both / A only / B only / neither, the *additive
+    prediction* for "both" is ``rate(A only) + rate(B only) - rate(neither)``, and
+    ``synergy = observed(both) - prediction`` (the interaction on the win-rate scale; the
+    prediction is not a rate and can fall outside [0, 1]). Given raw and *within strategy*
+    (the interaction inside each strategy with all four cells of ``min_rows`` rows, weighted by
+    rows), each with a cluster-robust interval, p-value and Benjamini-Hochberg q-value over
+    every pair of every player count."""
+    df = _frame(rows, basis)
+    out = []
+    interaction = np.array([1.0, -1.0, -1.0, 1.0])
+    for (players,), part in df.sort("players").group_by(["players"], maintain_order=True):
+        won = part["won"].to_numpy().astype(np.float64)
+        has = gene_masks(part)
+        cluster = cluster_ids(part)
+        names, stratum = np.unique(part["strategy"].cast(pl.String).to_numpy(), return_inverse=True)
+        for i, j in combinations(range(len(GENE_NAMES)), 2):
+            a, b = has[:, i], has[:, j]
+            cell = np.where(a & b, 0, np.where(a, 1, np.where(b, 2, 3)))
+            counts = np.bincount(cell, minlength=4)
+            rates = np.bincount(cell, weights=won, minlength=4) / np.maximum(counts, 1)
+            raw = within = _NAN_CONTRAST
+            label = ""
+            if counts.min() >= min_rows:
+                raw = cluster_contrast(won, cell, interaction, cluster)
+                group = stratum * 4 + cell
+                by_stratum = np.bincount(group, minlength=4 * len(names)).reshape(len(names), 4)
+                usable, weight = _strata_weights(by_stratum, min_rows)
+                if usable.any():
+                    within = cluster_contrast(won, group, np.outer(weight, interaction).ravel(), cluster)
+                    label = _strata_label(names, by_stratum, usable)
+            out.append(
+                {
+                    "players": int(players),
+                    "gene_a": GENE_NAMES[i],
+                    "gene_b": GENE_NAMES[j],
+                    "rows_both": int(counts[0]),
+                    "observed": rates[0] if counts[0] else np.nan,
+                    "additive_prediction": rates[1] + rates[2] - rates[3] if counts[1:].all() else np.nan,
+                    "synergy": raw["estimate"],
+                    "ci_low": raw["ci_low"],
+                    "ci_high": raw["ci_high"],
+                    "p_value": raw["p_value"],
+                    "within_strategy": within["estimate"],
+                    "within_low": within["ci_low"],
+                    "within_high": within["ci_high"],
+                    "within_p": within["p_value"],
+                    "strata": label,
+                }
+            )
+    result = pl.DataFrame(out)
+    return result.with_columns(
+        pl.Series("q_bh", benjamini_hochberg(result["p_value"].to_numpy())),
+        pl.Series("within_q_bh", benjamini_hochberg(result["within_p"].to_numpy())),
+    )
+
+
+def synergy_matrix(synergy: pl.DataFrame, column: str = "synergy") -> np.ndarray:
+    """A column of :func:`gene_synergy` (one player count) as a symmetric [genes, genes] matrix
+    (NaN on the diagonal and where there is no estimate)."""
+    index = {name: i for i, name in enumerate(GENE_NAMES)}
+    m = np.full((len(GENE_NAMES), len(GENE_NAMES)), np.nan)
+    for a, b, s in synergy.select("gene_a", "gene_b", column).iter_rows():
+        m[index[a], index[b]] = m[index[b], index[a]] = s
+    return m
+
+
+def gene_set_names(mask: int) -> str:
+    """A gene bit mask as names, e.g. "Speed + Tentacle"; 0 is "(none)"."""
+    names = [name for i, name in enumerate(GENE_NAMES) if mask >> i & 1]
+    return " + ".join(names) if names else "(none)"
+
+
+def frequent_gene_sets(
+    rows: pl.LazyFrame | pl.DataFrame, basis: str = "held", top: int = 15, among: str = "winners"
+) -> pl.DataFrame:
+    """Per player count, the ``top`` most frequent gene sets among winners (``among="winners"``)
+    or among all players (``"all"``), with the set's share among winners and among all players,
+    the lift (winners' share / all players' share: above 1, the set is over-represented among
+    winners) and its win rate with a Wilson interval."""
+    if among not in ("winners", "all"):
+        raise ValueError(f"among: expected 'winners' or 'all', got {among!r}")
+    df = _frame(rows, basis)
+    counts = (
+        df.group_by("players", "mask")
+        .agg(pl.len().alias("rows"), pl.col("won").sum().alias("wins"))
+        .with_columns(
+            pl.col("rows").sum().over("players").alias("_players"),
+            pl.col("wins").sum().over("players").alias("_winners"),
+        )
+        .sort(["players", "wins" if among == "winners" else "rows", "mask"], descending=[False, True, False])
+        .group_by("players", maintain_order=True)
+        .head(top)
+    )
+    lo, hi = wilson(counts["wins"].to_numpy(), counts["rows"].to_numpy())
+    return counts.select(
+        "players",
+        pl.col("mask").map_elements(gene_set_names, return_dtype=pl.String).alias("gene_set"),
+        pl.col("mask").map_elements(lambda m: bin(m).count("1"), return_dtype=pl.Int64).alias("genes"),
+        "rows",
+        "wins",
+        (pl.col("wins") / pl.col("_winners")).alias("share_of_winners"),
+        (pl.col("rows") / pl.col("_players")).alias("share_of_players"),
+        ((pl.col("wins") / pl.col("_winners")) / (pl.col("rows") / pl.col("_players"))).alias("lift"),
+        (pl.col("wins") / pl.col("rows")).alias("win_rate"),
+    ).with_columns(pl.Series("ci_low", lo), pl.Series("ci_high", hi))
+
+
+def _first_bought(rows: pl.LazyFrame | pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    df = with_run(rows).select("players", "genes_held", "first_bought").collect()
+    first = np.asarray(df["first_bought"].to_list(), dtype=np.int64).reshape(len(df), len(GENE_NAMES))
+    held = (df["genes_held"].to_numpy().astype(np.int64)[:, None] >> np.arange(len(GENE_NAMES))) & 1
+    return df["players"].to_numpy(), first, held
+
+
+def purchase_rates(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """Per player count and gene: the share of players who ever bought it (Wilson interval), who
+    hold it at the end, and the mean and median round of the first purchase among buyers."""
+    players, first, held = _first_bought(rows)
+    out = []
+    for p in np.unique(players):
+        sel = players == p
+        f, h, n = first[sel], held[sel], int(sel.sum())
+        bought = f > 0
+        buyers = bought.sum(axis=0)
+        lo, hi = wilson(buyers, np.full(len(GENE_NAMES), n))
+        for i, name in enumerate(GENE_NAMES):
+            rounds = f[bought[:, i], i]
+            out.append(
+                {
+                    "players": int(p),
+                    "gene": name,
+                    "bought_rate": buyers[i] / n,
+                    "ci_low": lo[i],
+                    "ci_high": hi[i],
+                    "held_rate": h[:, i].sum() / n,
+                    "mean_round": rounds.mean() if len(rounds) else np.nan,
+                    "median_round": float(np.median(rounds)) if len(rounds) else np.nan,
+                }
+            )
+    return pl.DataFrame(out)
+
+
+def purchase_timing(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """Per player count, gene and round: how many players first bought the gene in that round,
+    as a count and as a share of the player count's players (long format)."""
+    players, first, _ = _first_bought(rows)
+    max_round = int(first.max()) if first.size else 0
+    records = []
+    for p in np.unique(players):
+        f = first[players == p]
+        for i, name in enumerate(GENE_NAMES):
+            per_round = np.bincount(f[:, i], minlength=max_round + 1)
+            for r in range(1, max_round + 1):
+                records.append(
+                    {
+                        "players": int(p),
+                        "gene": name,
+                        "round": r,
+                        "purchases": int(per_round[r]),
+                        "share": per_round[r] / len(f),
+                    }
+                )
+    schema = {
+        "players": pl.Int64,
+        "gene": pl.String,
+        "round": pl.Int64,
+        "purchases": pl.Int64,
+        "share": pl.Float64,
+    }
+    return pl.DataFrame(records, schema=schema)

@@ -1,0 +1,37 @@
+"""Corrections for families of comparisons (every gene, every seat, every strategy).
+
+Testing twenty genes at 5% finds one "significant" gene by chance alone. Reports therefore
+give, next to each raw p-value, the Holm-adjusted p-value (controls the family-wise error
+rate: the chance of any false finding) or the Benjamini-Hochberg q-value (controls the false
+discovery rate: the expected share of false findings among those reported).
+"""
+
+import numpy as np
+
+
+def holm(p_values: np.ndarray | list[float]) -> np.ndarray:
+    """Holm step-down adjusted p-values (NaN entries stay NaN and do not count in the family)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    valid = np.flatnonzero(~np.isnan(p))
+    m = len(valid)
+    if m == 0:
+        return out
+    order = valid[np.argsort(p[valid], kind="stable")]
+    adjusted = np.maximum.accumulate(np.minimum((m - np.arange(m)) * p[order], 1.0))
+    out[order] = adjusted
+    return out
+
+
+def benjamini_hochberg(p_values: np.ndarray | list[float]) -> np.ndarray:
+    """Benjamini-Hochberg q-values (NaN entries stay NaN and do not count in the family)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    valid = np.flatnonzero(~np.isnan(p))
+    m = len(valid)
+    if m == 0:
+        return out
+    order = valid[np.argsort(p[valid], kind="stable")]
+    scaled = p[order] * m / np.arange(1, m + 1)
+    out[order] = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
+    return out

@@ -1,0 +1,756 @@
+"""The balance report (``soup report``): Markdown and HTML with tables and figures, from one or
+more run directories (e.g. a 3-player and a 4-player run of the same rules).
+
+Layout of the output directory::
+
+    report.md        the report (figures linked from figures/)
+    report.html      the same, self-contained apart from the figures
+    figures/*.png    matplotlib figures
+    tables/*.csv     every table of the report in full
+    .soup-report     marker: this directory is a report and may be replaced by the next one
+
+The directory is built next to its destination and renamed into place, so an interrupted
+report never leaves a half-written result; an existing directory is replaced only if it is
+an earlier report (it carries the marker).
+"""
+
+import datetime
+import json
+import os
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from analysis import deck_order, figures, genes, win_rates
+from analysis.tables import fmt, markdown_table
+from sim import __version__
+
+MARKER = ".soup-report"
+SMALL_RUN = 1000  # fewer games per player count than this: wide intervals, say so
+
+
+class ReportError(ValueError):
+    """The run directories cannot make a report (the message is one line)."""
+
+
+# --- input -------------------------------------------------------------------------------------
+
+
+def _read_manifest(run: Path) -> dict[str, Any]:
+    """A run's manifest, checked for what the report needs; ReportError names the problem."""
+    if not run.exists():
+        raise ReportError(f"{run}: no such directory (make a run with soup simulate)")
+    if not run.is_dir():
+        raise ReportError(f"{run}: not a directory (expected a run directory made by soup simulate)")
+    path = run / "manifest.json"
+    if not path.exists():
+        raise ReportError(f"{run}: not a run directory (no manifest.json; make one with soup simulate)")
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise ReportError(f"{path}: unreadable ({e.__class__.__name__})") from None
+    spec = doc.get("spec") if isinstance(doc, dict) else None
+    if not isinstance(spec, dict):
+        raise ReportError(f"{path}: expected an object with a 'spec' (a manifest written by soup simulate)")
+    if spec.get("game") != "ursuppe":
+        raise ReportError(f"{path}: spec.game is {spec.get('game')!r}, expected 'ursuppe'")
+    problem = _spec_problem(spec)
+    if problem:
+        raise ReportError(f"{path}: {problem} (a manifest written by soup simulate?)")
+    return doc
+
+
+def _spec_problem(spec: dict[str, Any]) -> str | None:
+    """What is wrong with a manifest's spec for the report, or None."""
+    for key in ("players", "seed", "games"):
+        if not isinstance(spec.get(key), int) or isinstance(spec.get(key), bool):
+            return f"spec.{key}: expected an integer, got {spec.get(key)!r}"
+    for key in ("rules_id", "deck", "seating"):
+        if not isinstance(spec.get(key), str):
+            return f"spec.{key}: expected a string, got {spec.get(key)!r}"
+    strategies = spec.get("strategies")
+    if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
+        return "spec.strategies: expected a list of strategy names"
+    if not isinstance(spec.get("assignment"), dict):
+        return "spec.assignment: expected an object"
+    try:
+        deck = spec["rules"]["environment"]["deck"]
+    except (KeyError, TypeError):
+        return "spec.rules.environment.deck: missing"
+    if not isinstance(deck, list) or not deck:
+        return "spec.rules.environment.deck: expected a list of cards"
+    for i, card in enumerate(deck):
+        if (
+            not isinstance(card, dict)
+            or not isinstance(card.get("ozone"), int)
+            or not isinstance(card.get("drift"), str)
+        ):
+            return f"spec.rules.environment.deck[{i}]: expected {{ozone = integer, drift = text}}"
+    return None
+
+
+def _check_combination(manifests: list[dict[str, Any]], dirs: list[Path]) -> None:
+    """Runs may be combined when they add games of the same experiment: same rules (checked by
+    the caller) and, per player count, the same strategies, assignment and seating. Two runs of
+    one design with the same seed are the same games (game i of seed s is always the same game)."""
+    by_players: dict[int, tuple[Path, dict[str, Any]]] = {}
+    seen: dict[tuple[int, int], Path] = {}
+    for d, m in zip(dirs, manifests, strict=True):
+        s = m["spec"]
+        design = {k: s.get(k) for k in ("strategies", "strategy_parameters", "assignment", "seating")}
+        first = by_players.setdefault(s["players"], (d, design))
+        if first[1] != design:
+            raise ReportError(
+                f"{first[0]} and {d}: {s['players']}-player runs with different strategies, assignment or "
+                "seating; report each alone"
+            )
+        key = (s["players"], s["seed"])
+        if key in seen:
+            raise ReportError(
+                f"{seen[key]} and {d}: the same {s['players']}-player games (same seed {s['seed']}); "
+                "give one of them, or make more games with another --seed"
+            )
+        seen[key] = d
+
+
+def _check_out(out: Path, runs: list[Path]) -> None:
+    """Refuse an output that would destroy something: a file, a directory that is not an
+    earlier report, a run directory itself or a directory holding a run."""
+    target = out.resolve()
+    for run in runs:
+        r = run.resolve()
+        if target == r or r.is_relative_to(target):
+            raise ReportError(f"--out {out}: would replace the run directory {run}; choose another directory")
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"--out {out}: is a file, expected a directory for the report")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
+        raise ReportError(
+            f"--out {out}: exists and is not a soup report; choose another directory or remove it"
+        )
+
+
+# --- the report ---------------------------------------------------------------------------------
+
+
+class _Report:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        (root / "figures").mkdir(parents=True)
+        (root / "tables").mkdir()
+        (root / MARKER).write_text("written by soup report; soup report may replace this directory\n")
+        self.parts: list[str] = []
+
+    def text(self, s: str) -> None:
+        self.parts.append(s.strip("\n") + "\n")
+
+    def table(
+        self,
+        name: str,
+        df: pl.DataFrame,
+        columns: Sequence[tuple[str, str, str]],
+        shown: pl.DataFrame | None = None,
+    ) -> None:
+        """``df`` in full as CSV; ``shown`` (default: all of it) as a Markdown table."""
+        df.write_csv(self.root / "tables" / f"{name}.csv")
+        note = "Full table" if shown is None else f"{len(shown)} of {len(df)} rows shown; full table"
+        self.parts.append(
+            markdown_table(df if shown is None else shown, columns)
+            + f"\n\n*{note}: [tables/{name}.csv](tables/{name}.csv)*\n"
+        )
+
+    def figure(self, name: str, fig: Any, caption: str) -> None:
+        figures.save(fig, self.root / "figures" / f"{name}.png")
+        self.parts.append(f"![{caption}](figures/{name}.png)\n\n*{caption}*\n")
+
+    def markdown(self) -> str:
+        return "\n".join(self.parts)
+
+
+def build_report(run_dirs: Sequence[str | Path], out: str | Path, top_sets: int = 15) -> Path:
+    """Write the balance report of ``run_dirs`` into ``out``; an earlier report there is replaced."""
+    dirs = [Path(d) for d in run_dirs]
+    if not dirs:
+        raise ReportError("no run directory given")
+    if len({d.resolve() for d in dirs}) != len(dirs):
+        raise ReportError("the same run directory is given twice (its games would count twice)")
+    manifests = [_read_manifest(d) for d in dirs]
+    rules = {m["spec"]["rules_id"] for m in manifests}
+    if len(rules) > 1:
+        raise ReportError(
+            f"the runs use different rules ({', '.join(sorted(rules))}): report each alone, "
+            "or measure the difference with soup compare"
+        )
+    _check_combination(manifests, dirs)
+    if Path(out).is_symlink():
+        raise ReportError(f"--out {out}: is a symbolic link; give the directory itself")
+    out = Path(os.path.abspath(out))  # "." and ".." get a name, and the temporary sits beside it
+    _check_out(out, dirs)
+    try:
+        rows = win_rates.load_results(*dirs).collect()
+    except ValueError as e:
+        raise ReportError(str(e)) from None
+    except Exception as e:  # noqa: BLE001 - a run with no complete chunk, or foreign files
+        raise ReportError(
+            f"{', '.join(map(str, dirs))}: no readable results ({e.__class__.__name__})"
+        ) from None
+    if rows.is_empty():
+        raise ReportError(
+            f"{', '.join(map(str, dirs))}: no complete chunks yet (is soup simulate still running?)"
+        )
+
+    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    try:
+        report = _Report(tmp)
+        _write(report, rows, manifests, dirs, top_sets)
+        markdown = report.markdown()
+        (tmp / "report.md").write_text(markdown)
+        (tmp / "report.html").write_text(render_html(markdown))
+        if out.exists():
+            old = out.with_name(f".{out.name}.old-{os.getpid()}")
+            out.rename(old)
+            tmp.rename(out)
+            shutil.rmtree(old)
+        else:
+            tmp.rename(out)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+    return out
+
+
+# --- sections -----------------------------------------------------------------------------------
+
+PLAYER_GAMES = ("games", "player-games", "int")
+RATE_COLUMNS = [
+    ("wins", "wins", "int"),
+    ("win_rate", "win rate", "rate"),
+    ("ci_low|ci_high", "95% CI", "ci"),
+    ("fair_share", "fair share", "rate"),
+    ("p_holm", "p vs fair (Holm)", "p"),
+]
+
+
+def _runs_section(
+    manifests: list[dict[str, Any]], dirs: list[Path], rows: pl.DataFrame
+) -> tuple[str, list[str]]:
+    analysed = dict(rows.group_by("run").agg(pl.col("game").n_unique()).iter_rows())
+    lines = [
+        "| run | players | games analysed | seed | seating | strategies | rules id | house-rules files |",
+        "|:--|--:|--:|--:|:--|:--|:--|:--|",
+    ]
+    decks, warnings = set(), []
+    for i, (d, m) in enumerate(zip(dirs, manifests, strict=True)):
+        s = m["spec"]
+        done = analysed.get(i, 0)
+        assignment = "drawn from " if "pool" in s.get("assignment", {}) else "seated "
+        lines.append(
+            f"| `{d.name}` | {s['players']} | {done:,} of {s['games']:,} | {s['seed']} | "
+            f"{s.get('seating', '?')} | "
+            f"{assignment}{', '.join(s['strategies'])} | `{s['rules_id']}` | "
+            f"{', '.join(s.get('rules_files') or []) or 'none (default rules)'} |"
+        )
+        decks.add(s["deck"])
+        if done < s["games"]:
+            warnings.append(
+                f"**Incomplete run:** `{d.name}` has only {done:,} of {s['games']:,} games; this report "
+                "covers those. Finish it with the same soup simulate command (it resumes)."
+            )
+        elif m.get("status") != "complete":
+            warnings.append(
+                f"**Run still marked running:** `{d.name}` has all {done:,} games, but its manifest says "
+                f"status {m.get('status')!r}: soup simulate may still be writing it, or was interrupted "
+                "before its last step."
+            )
+        if s["rules"]["environment"].get("placeholder"):
+            warnings.append(
+                "**Warning: placeholder environment deck.** The real card values are in no source we "
+                "have (spec §13); this deck is a stand-in. Deck-order effects and everything that depends "
+                "on ozone and drift are effects *of this deck*. Replace it in a rules file when the real "
+                "values are known."
+            )
+    for players, n in rows.group_by("players").agg(pl.struct("run", "game").n_unique()).iter_rows():
+        if n < SMALL_RUN:
+            warnings.append(
+                f"**Small sample:** {n:,} games with {players} players. Intervals are wide, and tests "
+                "with too few players on a side are not made (shown as –). Use 10,000 games or more."
+            )
+    text = "\n".join(lines) + "\n\n" + "\n".join(f"Environment deck: {d}" for d in sorted(decks))
+    return text, list(dict.fromkeys(warnings))
+
+
+def _pct(x: float) -> str:
+    return fmt(x, "pct")
+
+
+def _first_three(names: pl.Series) -> str:
+    """E.g. "A, B, C and 2 more"; "none" when empty."""
+    shown = ", ".join(names.head(3).to_list()) or "none"
+    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _findings(
+    strategy: pl.DataFrame,
+    seats: pl.DataFrame,
+    seat_by_strategy: pl.DataFrame,
+    effects: pl.DataFrame,
+    synergy: pl.DataFrame,
+    length: pl.DataFrame,
+    ends: pl.DataFrame,
+) -> list[str]:
+    """Plain-language headlines, each backed by a table below, per player count."""
+    out = []
+    for players in strategy["players"].unique().sort().to_list():
+        at = pl.col("players") == players
+        s = strategy.filter(at).sort("win_rate", descending=True)
+        if len(s) > 1 and s["ci_low"][0] <= s["ci_high"][1]:
+            out.append(
+                f"{players} players: no strategy is clearly strongest: the intervals of the two best "
+                f"({s['strategy'][0]} {_pct(s['win_rate'][0])}, {s['strategy'][1]} {_pct(s['win_rate'][1])}) "
+                "overlap."
+            )
+        elif len(s) > 1:
+            top, bottom = s.row(0, named=True), s.row(-1, named=True)
+            out.append(
+                f"{players} players: the strongest strategy is **{top['strategy']}**, winning "
+                f"{_pct(top['win_rate'])} of its games (95% CI {_pct(top['ci_low'])}–{_pct(top['ci_high'])}; "
+                f"fair share {_pct(top['fair_share'])}); the weakest is **{bottom['strategy']}** "
+                f"({_pct(bottom['win_rate'])})."
+            )
+        st = seats.filter(at)
+        if st["p_holm"].is_nan().all():
+            out.append(f"{players} players: seat bias is not testable with this few games.")
+        else:
+            biased = st.filter(pl.col("p_holm") < 0.05)
+            if len(biased):
+                worst = biased.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
+                out.append(
+                    f"{players} players: {len(biased)} of {len(st)} start spaces "
+                    f"{'differs' if len(biased) == 1 else 'differ'} from the fair share (Holm p < 0.05); "
+                    f"the largest deviation is start space {worst['start_space']} "
+                    f"({worst['advantage'] * 100:+.1f} points of win rate)."
+                )
+            else:
+                out.append(
+                    f"{players} players: no start space differs from the fair share (Holm p ≥ 0.05; largest "
+                    f"deviation {st['advantage'].abs().max() * 100:.1f} points of win rate)."
+                )
+        sb = seat_by_strategy.filter(at & (pl.col("p_holm") < 0.05)).sort(
+            pl.col("difference").abs(), descending=True
+        )
+        if len(sb):
+            r = sb.row(0, named=True)
+            out.append(
+                f"{players} players: seats matter for some strategies: **{r['strategy']}** wins "
+                f"{_pct(r['win_rate'])} from start space {r['start_space']}, "
+                f"{abs(r['difference']) * 100:.1f} points {'more' if r['difference'] > 0 else 'less'} "
+                f"than from the other spaces ({len(sb)} strategy × seat cells differ, Holm p < 0.05; "
+                "see *Strategy and start space*)."
+            )
+        sig = effects.filter(at & (pl.col("within_p_holm") < 0.05))
+        if len(sig):
+            plus = sig.filter(pl.col("within_strategy") > 0).sort("within_strategy", descending=True)["gene"]
+            minus = sig.filter(pl.col("within_strategy") < 0).sort("within_strategy")["gene"]
+            out.append(
+                f"{players} players: genes whose holders win more than non-holders of the same strategy "
+                f"(Holm p < 0.05), largest first: {_first_three(plus)}; win less: {_first_three(minus)}. "
+                "These are associations; `soup ablate --gene NAME` measures what a gene causes."
+            )
+        # The best-supported pair (smallest p, as the table is sorted), not the largest estimate:
+        # the largest estimates come from the smallest groups.
+        syn = synergy.filter(at & (pl.col("within_q_bh") < 0.05)).sort("within_p")
+        if len(syn):
+            r = syn.row(0, named=True)
+            out.append(
+                f"{players} players: the best-supported gene-pair interaction within strategy is "
+                f"**{r['gene_a']} + {r['gene_b']}**: {r['within_strategy'] * 100:+.1f} points of win rate "
+                f"beyond the two genes' own effects (95% CI {r['within_low'] * 100:+.1f} to "
+                f"{r['within_high'] * 100:+.1f}; based on {r['strata']}); {len(syn)} pairs have BH q < 0.05."
+            )
+        ln = length.filter(at)
+        if len(ln):
+            row = ln.row(0, named=True)
+            fz = ends.filter(at & (pl.col("end_reason") == "finish zone"))
+            share = fz["share"][0] if len(fz) else 0.0
+            out.append(
+                f"{players} players: games last {row['mean_rounds']:.2f} rounds on average (median "
+                f"{row['median']:.0f}, range {row['min']}–{row['max']}); {_pct(share)} end with a marker "
+                "in the finish zone, the rest after the last environment card."
+            )
+    return out
+
+
+def _readable_end(df: pl.DataFrame) -> pl.DataFrame:
+    return df.with_columns(pl.col("end_reason").cast(pl.String).str.replace("_", " "))
+
+
+def _write(
+    r: _Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path], top_sets: int
+) -> None:
+    n_games = rows.select("run", "game").unique().height
+    strategy = win_rates.win_rates(rows, ["players", "strategy"])
+    seats = win_rates.seat_advantage(rows)
+    seat_by_strategy = win_rates.seat_effects(rows, "strategy")
+    length = _readable_end(win_rates.game_length(rows))
+    length_summary = win_rates.game_length_summary(rows)
+    ends = _readable_end(win_rates.end_reasons(rows))
+    held = genes.gene_effects(rows, "held")
+    bought = genes.gene_effects(rows, "bought")
+    synergy = genes.gene_synergy(rows, "held")
+    purchases = genes.purchase_rates(rows)
+    timing = genes.purchase_timing(rows)
+    counts = strategy["players"].unique().sort().to_list()
+
+    runs_text, warnings = _runs_section(manifests, dirs, rows)
+    r.text("# Ursuppe balance report")
+    seeds = sorted({m["spec"]["seed"] for m in manifests})
+    r.text(
+        f"{n_games:,} games ({rows.height:,} player results) from {len(dirs)} "
+        f"run{'s' if len(dirs) != 1 else ''}, "
+        f"seed{'s' if len(seeds) != 1 else ''} {', '.join(map(str, seeds))}. "
+        f"Generated {datetime.date.today().isoformat()} by soup {__version__}."
+    )
+    for w in warnings:
+        r.text("> " + w)
+    r.text("## What was run")
+    r.text(runs_text)
+    r.text("## Headlines")
+    r.text(
+        "\n".join(
+            f"- {f}"
+            for f in _findings(strategy, seats, seat_by_strategy, held, synergy, length_summary, ends)
+        )
+    )
+    r.text(
+        "## How to read this report\n"
+        "- **Player-games**: one player in one game; a strategy drawn for two seats of a game counts twice.\n"
+        "- Every rate has a 95% **Wilson interval**. Tests against the fair share (1 / players) and "
+        "differences between groups use **cluster-robust** standard errors with the game as the "
+        "cluster, because the players of one game are not independent (exactly one of them wins).\n"
+        "- A table that tests a family (every seat, every gene) gives **Holm**-adjusted p-values (the "
+        "chance of any false finding in the table stays below 5%); the many gene pairs get "
+        "**Benjamini–Hochberg** q-values (the expected share of false findings among those with q < 0.05 "
+        "stays below 5%). A dash (–) marks a test not made: too few players on a side.\n"
+        "- Gene and deck effects are **associations** in simulated play with the listed strategies. *Within "
+        "strategy* compares players of the same strategy, which removes the part of a gap that only says "
+        "which strategies buy a gene. What a rule change *causes* is a paired experiment: `soup compare`, "
+        "`soup ablate`.\n"
+        "- Player counts are never pooled: the fair share and the gene copies differ between them.\n"
+        "- Rule ids (S5 seating, W1 end of game, E2 gene defects, ...) refer to the rules specification "
+        "(docs/rules.md)."
+    )
+
+    r.text("## Win rates by strategy")
+    r.table(
+        "win_rate_by_strategy",
+        strategy,
+        [
+            ("players", "players", "int"),
+            ("strategy", "strategy", "text"),
+            PLAYER_GAMES,
+            *RATE_COLUMNS,
+            ("mean_rounds", "mean rounds of its games", "num"),
+        ],
+    )
+    r.figure(
+        "win_rate_by_strategy",
+        figures.strategy_rates(strategy),
+        "Win rate by strategy with 95% intervals; dashed: fair share.",
+    )
+
+    r.text("## Seat advantage (S5)")
+    r.table(
+        "seat_advantage",
+        seats,
+        [
+            ("players", "players", "int"),
+            ("start_space", "start space", "int"),
+            PLAYER_GAMES,
+            *RATE_COLUMNS[:3],
+            ("advantage", "advantage", "signed"),
+            ("p_holm", "p (Holm)", "p"),
+        ],
+    )
+    r.figure(
+        "seat_bias",
+        figures.seat_bias(seats),
+        "Win rate by start space with 95% intervals; dashed: fair share.",
+    )
+    r.text(
+        "### Strategy and start space\n"
+        "Each strategy's win rate from each start space, against the same strategy from the other "
+        "spaces (*difference*; Holm over the table). Seat effects of opposite sign for different "
+        "strategies can cancel in the table above."
+    )
+    r.table(
+        "seat_by_strategy",
+        seat_by_strategy,
+        [
+            ("players", "players", "int"),
+            ("strategy", "strategy", "text"),
+            ("start_space", "start space", "int"),
+            PLAYER_GAMES,
+            ("win_rate", "win rate", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+            ("difference", "vs other spaces", "signed"),
+            ("diff_low|diff_high", "95% CI", "sci"),
+            ("p_holm", "p (Holm)", "p"),
+        ],
+    )
+
+    r.text("## Game length and how games end (W1)")
+    r.table(
+        "game_length_summary",
+        length_summary,
+        [
+            ("players", "players", "int"),
+            ("games", "games", "int"),
+            ("mean_rounds", "mean rounds", "num"),
+            ("sd_rounds", "sd", "num"),
+            ("min", "min", "int"),
+            ("q1", "Q1", "int"),
+            ("median", "median", "int"),
+            ("q3", "Q3", "int"),
+            ("max", "max", "int"),
+        ],
+    )
+    r.table(
+        "end_reasons",
+        ends,
+        [
+            ("players", "players", "int"),
+            ("end_reason", "game ended by", "text"),
+            ("games", "games", "int"),
+            ("share", "share", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+        ],
+    )
+    length.write_csv(r.root / "tables" / "game_length.csv")
+    r.figure(
+        "game_length",
+        figures.length_histogram(length),
+        "Share of games by number of rounds, by how the game ended.",
+    )
+
+    r.text("## Genes")
+    r.text(
+        "### Held at the end\n"
+        "Win rate of players holding each gene at the end against those not holding it. *difference* is "
+        "the raw gap; *within strategy* compares holders and non-holders of the same strategy, weighted "
+        "by the strategy's player-games, using only the strategies with at least "
+        f"{genes.MIN_ROWS} players on both sides (*strategies compared*, with their player-games)."
+    )
+    gene_cols = [
+        ("players", "players", "int"),
+        ("gene", "gene", "text"),
+        ("share_with", "share holding", "rate"),
+        ("win_rate_with", "win rate with", "rate"),
+        ("win_rate_without", "without", "rate"),
+        ("difference", "difference", "signed"),
+        ("diff_low|diff_high", "95% CI", "sci"),
+        ("p_holm", "p (Holm)", "p"),
+        ("within_strategy", "within strategy", "signed"),
+        ("within_low|within_high", "95% CI", "sci"),
+        ("within_p_holm", "p (Holm)", "p"),
+        ("strata", "strategies compared", "text"),
+    ]
+    r.table("gene_effects_held", held, gene_cols)
+    r.figure(
+        "gene_forest_held",
+        figures.gene_forest(
+            held, "within_strategy", "Genes held at the end: win-rate difference within strategy"
+        ),
+        "Forest plot: win-rate difference (holding − not holding) within strategy, 95% intervals; "
+        "filled = Holm p < 0.05.",
+    )
+    r.figure(
+        "gene_forest_held_raw",
+        figures.gene_forest(held, "difference", "Genes held at the end: raw win-rate difference"),
+        "Forest plot: raw win-rate difference (holding − not holding), 95% intervals.",
+    )
+    r.text("### Ever bought")
+    r.table("gene_effects_bought", bought, [(c, h.replace("holding", "buying"), k) for c, h, k in gene_cols])
+    r.text("### Purchases: how often and when")
+    r.table(
+        "gene_purchases",
+        purchases,
+        [
+            ("players", "players", "int"),
+            ("gene", "gene", "text"),
+            ("bought_rate", "bought by", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+            ("held_rate", "held at end", "rate"),
+            ("mean_round", "mean round of first purchase", "num"),
+            ("median_round", "median round", "num"),
+        ],
+    )
+    timing.write_csv(r.root / "tables" / "gene_purchase_timing.csv")
+    for p in counts:
+        r.figure(
+            f"gene_purchase_timing_{p}p",
+            figures.purchase_heatmap(timing.filter(pl.col("players") == p).drop("players")),
+            f"{p} players: share of players first buying each gene, by round "
+            "(full table: tables/gene_purchase_timing.csv).",
+        )
+    r.text(
+        "### Pairs: synergy\n"
+        "Does holding both genes win more than the two genes' own effects predict? The *additive "
+        "prediction* is rate(A only) + rate(B only) − rate(neither); *synergy* = observed − prediction, "
+        "in points of win rate (raw, and within strategy as above). Positive: the pair is worth more than "
+        "its parts. The prediction is not a rate and can fall below 0."
+    )
+    synergy.write_csv(r.root / "tables" / "gene_synergy.csv")
+    shown = synergy.filter(pl.col("within_q_bh").is_not_nan()).sort("within_p").head(15)
+    r.text(
+        markdown_table(
+            shown,
+            [
+                ("players", "players", "int"),
+                ("gene_a", "gene A", "text"),
+                ("gene_b", "gene B", "text"),
+                ("rows_both", "players with both", "int"),
+                ("observed", "observed", "rate"),
+                ("additive_prediction", "additive prediction", "signed"),
+                ("synergy", "raw synergy", "signed"),
+                ("within_strategy", "within strategy", "signed"),
+                ("within_low|within_high", "95% CI", "sci"),
+                ("within_q_bh", "q (BH)", "p"),
+                ("strata", "strategies compared", "text"),
+            ],
+        )
+        + "\n\n*The 15 pairs with the smallest within-strategy p-values; all pairs: "
+        "[tables/gene_synergy.csv](tables/gene_synergy.csv)*"
+    )
+    for p in counts:
+        r.figure(
+            f"gene_synergy_{p}p",
+            figures.synergy_heatmap(
+                synergy.filter(pl.col("players") == p),
+                "within_strategy",
+                f"{p} players: gene-pair synergy within strategy (grey: no estimate; dot: BH q < 0.05)",
+            ),
+            f"{p} players: gene-pair synergy within strategy (red: the pair is worth more than its parts).",
+        )
+    set_cols = [
+        ("players", "players", "int"),
+        ("gene_set", "gene set held at the end", "text"),
+        ("rows", "player-games", "int"),
+        ("wins", "wins", "int"),
+        ("share_of_winners", "share of winners", "rate"),
+        ("share_of_players", "share of all players", "rate"),
+        ("lift", "lift", "num"),
+        ("win_rate", "win rate", "rate"),
+        ("ci_low|ci_high", "95% CI", "ci"),
+    ]
+    r.text(
+        "### Gene sets of winners and of all players\n"
+        "The gene sets held at the end most often by winners, then by all players; *lift* = share among "
+        "winners / share among all players (above 1: the set is over-represented among winners)."
+    )
+    r.table(
+        "gene_sets_winners", genes.frequent_gene_sets(rows, "held", top=top_sets, among="winners"), set_cols
+    )
+    r.table("gene_sets_all", genes.frequent_gene_sets(rows, "held", top=top_sets, among="all"), set_cols)
+
+    r.text("## Environment-deck order")
+    if len({str(m["spec"]["rules"]["environment"]["deck"]) for m in manifests}) != 1:
+        r.text(
+            "The runs use different environment decks, so deck-order effects are not computed across them."
+        )
+        return
+    deck = manifests[0]["spec"]["rules"]["environment"]["deck"]
+    featured = deck_order.deck_features(rows, deck)
+    k = min(5, len(deck))
+    r.text(
+        f"Each game shuffles the deck. Features: the drift and ozone of the first card, and the ozone "
+        f"total of the first {k} cards in terciles over the games (*ozone band*). *difference* compares "
+        "the cell with the same seat or strategy in the other games of the player count (Holm over each "
+        "table)."
+    )
+    for feature, by in (
+        ("first_drift", "start_space"),
+        ("ozone_band", "start_space"),
+        ("first_drift", "strategy"),
+        ("ozone_band", "strategy"),
+        ("first_ozone", "strategy"),
+    ):
+        eff = deck_order.deck_effects(featured, feature, by)
+        name = f"deck_{feature}_by_{by}"
+        r.text(f"### Win rate by {by.replace('_', ' ')} and {feature.replace('_', ' ')}")
+        significant = eff.filter(pl.col("p_holm") < 0.05)
+        columns = [
+            ("players", "players", "int"),
+            (by, by.replace("_", " "), "text"),
+            (feature, feature.replace("_", " "), "text"),
+            ("rows", "player-games", "int"),
+            ("win_rate", "win rate", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+            ("difference", "vs other games", "signed"),
+            ("diff_low|diff_high", "95% CI", "sci"),
+            ("p_holm", "p (Holm)", "p"),
+        ]
+        if len(eff) > 24:
+            r.text(
+                f"{len(significant)} of {len(eff)} cells differ (Holm p < 0.05); the 12 largest differences:"
+            )
+            r.table(name, eff, columns, shown=eff.sort(pl.col("difference").abs(), descending=True).head(12))
+        else:
+            r.table(name, eff, columns)
+        if feature != "first_ozone":
+            for p in counts:
+                r.figure(
+                    f"{name}_{p}p",
+                    figures.deck_effect_plot(eff.filter(pl.col("players") == p).drop("players"), feature, by),
+                    f"{p} players: win rate by {by.replace('_', ' ')} and {feature.replace('_', ' ')}, "
+                    "95% intervals.",
+                )
+    r.text(
+        "### Game length and gene-defect losses (E2) by deck features\n"
+        "Mean rounds and gene-defect losses per player (genes returned, BP paid) with 95% intervals; "
+        "*Δ* is the difference from the other games of the player count, with Holm p over the table."
+    )
+    for feature in deck_order.FEATURES:
+        outcome = deck_order.deck_outcomes(featured, feature)
+        r.table(
+            f"deck_outcomes_{feature}",
+            outcome,
+            [
+                ("players", "players", "int"),
+                (feature, feature.replace("_", " "), "text"),
+                ("games", "games", "int"),
+                ("rounds_mean", "mean rounds", "num"),
+                ("rounds_low|rounds_high", "95% CI", "ci"),
+                ("rounds_difference", "Δ", "signed"),
+                ("rounds_p_holm", "p (Holm)", "p"),
+                ("finish_zone_share", "finish zone", "rate"),
+                ("finish_low|finish_high", "95% CI", "ci"),
+                ("genes_lost_mean", "genes lost / player", "rate"),
+                ("genes_lost_difference", "Δ", "signed"),
+                ("genes_lost_p_holm", "p (Holm)", "p"),
+                ("bp_paid_mean", "BP paid / player", "num"),
+                ("bp_paid_difference", "Δ", "signed"),
+                ("bp_paid_p_holm", "p (Holm)", "p"),
+            ],
+        )
+
+
+def render_html(markdown: str, title: str = "Ursuppe balance report") -> str:
+    """The report's Markdown as a standalone HTML page (tables, figures linked relatively)."""
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark").enable("table").render(markdown)
+    style = (
+        "body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;"
+        "line-height:1.45}"
+        "table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0}"
+        "th,td{border:1px solid #ccc;padding:2px 6px}th{background:#f2f2f2}"
+        "img{max-width:100%}"
+        "blockquote{background:#fff3cd;border-left:4px solid #e0a800;margin:1em 0;padding:0.5em 1em}"
+        "code{background:#f5f5f5;padding:0 3px}"
+    )
+    head = f"<meta charset='utf-8'><title>{title}</title><style>{style}</style>"
+    return f"<!DOCTYPE html>\n<html><head>{head}</head>\n<body>\n{body}</body></html>\n"

@@ -1,0 +1,44 @@
+"""The head-to-head run design of ``soup tournament``: two strategies, half the seats each.
+
+It is a run design (what games are played), not command-line handling, so it lives next to
+:class:`sim.ursuppe.simulation.UrsuppeRun`, where a notebook or test can build one without the CLI.
+"""
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sim.ursuppe.simulation import UrsuppeRun
+
+
+@dataclass
+class TournamentRun(UrsuppeRun):
+    """A head-to-head run of strategies 0 (A) and 1 (B): the tables alternate between A,B,A(,B)
+    and B,A,B(,A) in blocks of P! games, so with rotated seating each composition meets every
+    start-space permutation equally often and A and B hold the same number of seats."""
+
+    def _block(self) -> int:
+        return math.factorial(self.players)
+
+    def _tables(self) -> np.ndarray:
+        first = np.arange(self.players, dtype=np.int16) % 2
+        return np.stack([first, 1 - first])
+
+    def spec(self) -> dict[str, Any]:
+        """UrsuppeRun's spec plus the alternating assignment (a changed design is another run)."""
+        doc = super().spec()
+        doc["assignment"] = {"alternate": self._tables().tolist(), "block": self._block()}
+        return doc
+
+    def assignment(self, games: np.ndarray) -> np.ndarray:
+        """Strategy row per player of each game: composition ``(game // P!) % 2``."""
+        return self._tables()[(np.asarray(games) // self._block()) % 2]
+
+
+def tournament_games(games: int, players: int) -> int:
+    """Games per pair rounded up to a multiple of 2 P! (both compositions x every permutation),
+    so that both strategies hold every start space equally often."""
+    block = 2 * math.factorial(players)
+    return -(-games // block) * block

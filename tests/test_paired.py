@@ -1,0 +1,386 @@
+"""Paired experiments (soup compare, soup ablate): the paired estimator's error rate, power and
+coverage on synthetic data, then the commands on real games: A vs A finds nothing, a real rule
+change is found, an ablated gene is never bought."""
+
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from analysis.distributions import t_quantile, t_two_sided_p
+from analysis.intervals import cluster_contrast
+from analysis.paired import (
+    FAMILY_GENE,
+    FAMILY_SEAT,
+    FAMILY_STRATEGY,
+    PairingError,
+    ablation_summary,
+    ablation_table,
+    compare_runs,
+    paired_difference,
+)
+from analysis.win_rates import load_results
+from sim.cli import app
+from sim.cli_experiments import ablated_rules
+from sim.ursuppe.genes import DIVISION_RATE, GENE_NAMES
+from tests.test_cli import ROOT
+
+P = 4
+STRATEGY = np.array(["s0", "s1", "s0", "s1"])  # players 0 and 2 play s0
+
+
+def synthetic_pair(rng, games, p_a, p_b, rho):
+    """Winners of ``games`` 4-player games under A and B, coupled like common random numbers:
+    both arms invert the same uniform (with probability rho; otherwise B draws afresh), so the
+    marginals are exactly p_a and p_b and the arms are strongly correlated."""
+    u = rng.random(games)
+    u_b = np.where(rng.random(games) < rho, u, rng.random(games))
+    win_a = np.minimum(np.searchsorted(np.cumsum(p_a), u), P - 1)
+    win_b = np.minimum(np.searchsorted(np.cumsum(p_b), u_b), P - 1)
+    won_a = (np.arange(P)[None, :] == win_a[:, None]).ravel().astype(float)
+    won_b = (np.arange(P)[None, :] == win_b[:, None]).ravel().astype(float)
+    return won_a, won_b, np.repeat(np.arange(games), P)
+
+
+def s0_difference(rng, games, p_a, p_b, rho=0.8):
+    won_a, won_b, game = synthetic_pair(rng, games, p_a, p_b, rho)
+    mask = np.tile(STRATEGY == "s0", games)
+    return paired_difference(won_a[mask], won_b[mask], game[mask], game[mask])
+
+
+P_A = np.array([0.35, 0.25, 0.25, 0.15])
+P_B = np.array([0.42, 0.22, 0.23, 0.13])  # s0: (0.42 + 0.23)/2 - (0.35 + 0.25)/2 = +0.025
+
+
+def test_false_positive_rate_under_no_effect_is_five_percent():
+    rng = np.random.default_rng(2024)
+    p = np.array([s0_difference(rng, 300, P_A, P_A)["p_value"] for _ in range(400)])
+    rate = (p < 0.05).mean()
+    # 400 replications: the binomial standard deviation of a 5% rate is 1.1 points.
+    assert 0.02 <= rate <= 0.085, rate
+
+
+def test_interval_coverage_is_95_percent():
+    rng = np.random.default_rng(7)
+    true = (P_B[0] + P_B[2]) / 2 - (P_A[0] + P_A[2]) / 2
+    results = [s0_difference(rng, 300, P_A, P_B) for _ in range(400)]
+    covered = np.mean([r["ci_low"] <= true <= r["ci_high"] for r in results])
+    assert 0.92 <= covered <= 0.98, covered
+    assert np.mean([r["estimate"] for r in results]) == pytest.approx(true, abs=0.004)
+
+
+def test_power_for_a_known_effect_is_high():
+    rng = np.random.default_rng(11)
+    p = np.array([s0_difference(rng, 3000, P_A, P_B)["p_value"] for _ in range(100)])
+    assert (p < 0.05).mean() >= 0.9
+
+
+def test_pairing_narrows_the_interval():
+    """Common random numbers: the paired standard error is far below that of independent runs."""
+    rng = np.random.default_rng(5)
+    paired = s0_difference(rng, 2000, P_A, P_A, rho=0.9)["se"]
+    won_a, won_b, game = synthetic_pair(rng, 2000, P_A, P_A, rho=0.0)
+    mask = np.tile(STRATEGY == "s0", 2000)
+    independent = paired_difference(won_a[mask], won_b[mask], game[mask], game[mask] + 10**6)["se"]
+    assert paired < 0.5 * independent
+
+
+def test_small_experiments_use_student_t():
+    """The reviewer's case: 20 games, a seat's win changes in 5 of them, all one way. The normal
+    reference gave p = 0.012 (Holm over 4 seats: 0.047, "significant"), though an exact sign test
+    cannot go below 0.0625; Student's t on 19 df gives p = 0.021 and the Holm value 0.084."""
+    games = 20
+    y_a = np.zeros(games)
+    y_b = np.r_[np.ones(5), np.zeros(games - 5)]
+    cluster = np.arange(games)
+    d = paired_difference(y_a, y_b, cluster, cluster)
+    normal = cluster_contrast(
+        np.r_[y_b, y_a],
+        np.r_[np.zeros(games, int), np.ones(games, int)],
+        np.array([1.0, -1.0]),
+        np.r_[cluster, cluster],
+    )
+    assert d["estimate"] == normal["estimate"] == 0.25 and d["se"] == normal["se"]
+    assert normal["p_value"] == pytest.approx(0.0118, abs=1e-3)
+    assert d["clusters"] == games
+    assert d["p_value"] == pytest.approx(t_two_sided_p(0.25 / d["se"], games - 1), rel=1e-12)
+    assert d["p_value"] == pytest.approx(0.021, abs=1e-3)
+    half = d["ci_high"] - d["estimate"]
+    assert half == pytest.approx(t_quantile(0.975, games - 1) * d["se"]) and half > normal["ci_high"] - 0.25
+    # In a comparison table, Holm over the four seats no longer calls it significant.
+    won_a = np.zeros(games * P)
+    won_a[0::P] = 1  # seat 1 wins every game under A
+    won_b = won_a.copy()
+    for g in range(5):  # ... and loses 5 of them to seat 2 under B
+        won_b[g * P], won_b[g * P + 1] = 0, 1
+    table = compare_runs(synthetic_rows(won_a, games), synthetic_rows(won_b, games))
+    seat = table.filter(pl.col("family") == FAMILY_SEAT)
+    assert not seat["significant"].any() and seat["p_holm"].min() > 0.05
+
+
+def test_large_experiments_agree_with_the_normal_reference():
+    rng = np.random.default_rng(8)
+    y_a, y_b = rng.random(5000), rng.random(5000) + 0.02
+    cluster = np.arange(5000)
+    d = paired_difference(y_a, y_b, cluster, cluster)
+    normal = cluster_contrast(
+        np.r_[y_b, y_a],
+        np.r_[np.zeros(5000, int), np.ones(5000, int)],
+        np.array([1.0, -1.0]),
+        np.r_[cluster, cluster],
+    )
+    assert d["p_value"] == pytest.approx(normal["p_value"], rel=0.02)  # p ~ 2e-4, 5,000 games
+    assert d["ci_low"] == pytest.approx(normal["ci_low"], rel=1e-3)
+
+
+def synthetic_rows(won, games, genes=None):
+    return pl.DataFrame(
+        {
+            "game": np.repeat(np.arange(games), P),
+            "player": np.tile(np.arange(P), games),
+            "strategy": np.tile(STRATEGY, games),
+            "start_space": np.tile(np.arange(1, P + 1), games),
+            "won": won.astype(bool),
+            "rounds": np.repeat(np.full(games, 9), P),
+            "end_reason": ["finish_zone"] * (games * P),
+            "genes_bought": np.zeros(games * P, dtype=np.int32) if genes is None else genes,
+        }
+    )
+
+
+def test_compare_runs_tables_on_synthetic_frames():
+    rng = np.random.default_rng(3)
+    won_a, won_b, _ = synthetic_pair(rng, 500, P_A, P_B, 0.8)
+    table = compare_runs(synthetic_rows(won_a, 500), synthetic_rows(won_b, 500))
+    assert table["family"].unique(maintain_order=True).to_list() == [
+        "win rate by strategy",
+        "win rate by seat",
+        "game",
+        "gene purchase rate",
+    ]
+    strat = table.filter(pl.col("family") == FAMILY_STRATEGY)
+    assert strat["group"].to_list() == ["s0", "s1"]
+    # Exactly one winner per game: the two strategies' changes cancel.
+    assert strat["diff"].sum() == pytest.approx(0.0, abs=1e-12)
+    # Holm within the family: adjusted >= raw, and the smallest is multiplied by the family size.
+    assert (table["p_holm"] >= table["p_value"] - 1e-15).all()
+    genes = table.filter(pl.col("family") == FAMILY_GENE)
+    assert genes.height == len(GENE_NAMES) and (genes["diff"] == 0).all() and (genes["p_value"] == 1).all()
+    with pytest.raises(PairingError):
+        compare_runs(synthetic_rows(won_a, 500), synthetic_rows(won_b[: 499 * P], 499))
+
+
+def test_ablation_tables_correct_over_every_removed_gene():
+    rng = np.random.default_rng(4)
+    won_a, won_b, _ = synthetic_pair(rng, 200, P_A, P_B, 0.8)
+    won_c, _, _ = synthetic_pair(rng, 200, P_A, P_A, 0.8)
+    base = synthetic_rows(won_a, 200, genes=np.full(200 * P, 1 << DIVISION_RATE, dtype=np.int32))
+    table = ablation_table(
+        base, {"Division Rate": synthetic_rows(won_b, 200), "Spores": synthetic_rows(won_c, 200)}
+    )
+    strat = table.filter(pl.col("family") == FAMILY_STRATEGY)
+    assert strat.height == 4  # one family over both removed genes
+    # Without Division Rate its purchase rate is 0 by construction: reported, not tested.
+    genes = table.filter(pl.col("family") == FAMILY_GENE)
+    own = genes.filter(pl.col("by_construction"))
+    assert own.select("removed", "group").rows() == [("Division Rate", "Division Rate"), ("Spores", "Spores")]
+    assert own["b"].to_list() == [0, 0] and own["a"].to_list() == [1, 0] and own["p_value"][0] == 0
+    assert own["p_holm"].is_nan().all() and not own["significant"].any()
+    # The same drop in the Spores run is a finding (there it is not the ablation itself) ...
+    other = genes.filter((pl.col("removed") == "Spores") & (pl.col("group") == "Division Rate"))
+    assert other["significant"][0] and not other["by_construction"][0]
+    # ... and the family holds every other gene row: 2 x 20 - 2 tests.
+    tested = genes.filter(~pl.col("by_construction"))
+    assert tested.height == 2 * len(GENE_NAMES) - 2 and not tested["p_holm"].is_nan().any()
+    summary = ablation_summary(table)
+    assert summary["removed"].to_list() == ["Division Rate", "Spores"]
+    assert summary["baseline purchase rate"].to_list() == [1.0, 0.0]
+    assert {"d rounds", "d finish_zone share", "d win s0", "d win s1"} <= set(summary.columns)
+
+
+# --------------------------------------------------------------------------------------------
+# The commands on real games
+# --------------------------------------------------------------------------------------------
+
+
+def invoke(*args):
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    return result
+
+
+def test_a_versus_a_finds_nothing(tmp_path):
+    same = tmp_path / "same.toml"
+    same.write_text("[economy]\ndivision_cost = 6  # the default value\n")
+    out = tmp_path / "cmp"
+    r = invoke(
+        "compare", "--rules", "default", "--rules", same, "--games", 200, "--out", out, "-q", "--threads", 1
+    )
+    assert "No difference is significant" in r.stdout
+    table = pl.read_csv(out / "comparison.csv")
+    assert (table["diff"] == 0).all() and (table["se"] == 0).all()
+    assert not table["significant"].any() and (table["p_holm"] == 1).all()
+    assert load_results(out / "a").collect().equals(load_results(out / "b").collect())
+    assert (out / "comparison.md").read_text().startswith("# soup compare")
+    # Running the same command again reuses both runs.
+    again = invoke("compare", "--rules", "default", "--rules", same, "--games", 200, "--out", out, "-q")
+    assert again.stdout == r.stdout
+
+
+def test_a_real_rule_change_is_found(tmp_path):
+    """Division Rate's division costs 6 instead of 4 (the gene becomes useless). 100 games per arm
+    found the breeder's loss in 10 of 10 seeds (Holm p <= 1e-3); 1,000 leave a wide margin."""
+    house = tmp_path / "dr6.toml"
+    house.write_text("[economy]\ndivision_cost_division_rate = 6\n")
+    out = tmp_path / "cmp"
+    r = invoke("compare", "--rules", house, "--games", 1000, "--out", out, "-q", "--seed", 3)
+    assert "significant after Holm" in r.stdout
+    table = pl.read_csv(out / "comparison.csv")
+    breeder = table.filter((pl.col("family") == FAMILY_STRATEGY) & (pl.col("group") == "breeder")).row(
+        0, named=True
+    )
+    assert breeder["significant"] and breeder["diff"] < -0.1 and breeder["p_holm"] < 1e-6
+    assert breeder["ci_high"] < 0
+    assert table.filter(pl.col("family") == "game")["significant"].any()  # games get longer
+
+
+def test_ablated_gene_is_never_bought(tmp_path):
+    book = ablated_rules(None, ["Division Rate"])
+    assert book.for_players(4).gene_copies[DIVISION_RATE] == 0  # the rules accept 0 copies
+    assert book.for_players(3).gene_copies[DIVISION_RATE] == 0
+    out = tmp_path / "abl"
+    invoke("ablate", "--gene", "division rate", "--games", 300, "--out", out, "-q")
+    bought = (
+        load_results(out / "minus-division-rate").select("genes_bought").collect()["genes_bought"].to_numpy()
+    )
+    assert ((bought >> DIVISION_RATE) & 1).sum() == 0
+    base = load_results(out / "baseline").select("genes_bought").collect()["genes_bought"].to_numpy()
+    assert ((base >> DIVISION_RATE) & 1).sum() > 0
+    table = pl.read_csv(out / "ablation.csv")
+    row = table.filter((pl.col("family") == FAMILY_GENE) & (pl.col("group") == "Division Rate")).row(
+        0, named=True
+    )
+    # The drop to 0 is the ablation itself: reported, but not a finding and not in the family.
+    assert row["b"] == 0 and row["a"] > 0 and row["by_construction"]
+    assert not row["significant"] and math.isnan(row["p_holm"])
+
+
+def test_ablate_each_on_a_tiny_run(tmp_path):
+    out = tmp_path / "each"
+    r = invoke(
+        "ablate", "--each", "--games", 24, "--pool", "greedy,breeder", "--out", out, "-q", "--players", 3
+    )
+    summary = pl.read_csv(out / "ablation-summary.csv")
+    book = ablated_rules(None, [])
+    expected = [g for g in GENE_NAMES if book.data["genes"][g]["copies"]["3"] > 0]
+    assert summary["removed"].to_list() == expected  # genes without copies at 3 players are skipped
+    assert {"d rounds", "d win greedy", "d win breeder"} <= set(summary.columns)
+    assert "Division Rate" in r.stdout and (out / "ablation-summary.md").exists()
+    table = pl.read_csv(out / "ablation.csv")
+    assert table.filter(pl.col("family") == FAMILY_STRATEGY).height == 2 * len(expected)
+
+
+def run_as_user(*args):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", *map(str, args)], capture_output=True, text=True, cwd=ROOT, env=env
+    )
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["compare", "--rules", "a.toml", "--rules", "b.toml", "--rules", "c.toml"], "--rules"),
+        (["compare", "--rules", "no-such-file.toml"], "no-such-file.toml"),
+        (["compare", "--rules", "default", "--seating", "sideways"], "--seating"),
+        (["ablate", "--gene", "Photosynthesis"], "--gene"),
+        (["ablate"], "--gene/--each"),
+        (["ablate", "--each", "--gene", "Spores"], "--gene/--each"),
+        (["ablate", "--gene", "Parasitism", "--players", "3"], "no copies"),
+    ],
+)
+def test_bad_input_one_line_exit_2(args, needle):
+    r = run_as_user(*args)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("soup: error: ") and needle in lines[0], r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["compare", "--rules", "{dir}"], "cannot read"),
+        (["compare", "--rules", "default", "--rules", "{bad}"], "TOML syntax error"),
+        (["compare", "--rules", "{unknown}"], "unknown gene"),
+        (["compare", "--rules", "default", "--games", "1"], "--games"),
+        (["compare", "--rules", "default", "--games", "4", "--out", "{file}"], "--out"),
+        (["compare", "--rules", "default", "--games", "4", "--out", "{file}/cmp"], "--out"),
+        (["ablate", "--gene", "Spores", "--rules", "{dir}"], "cannot read"),
+        (["ablate", "--gene", "Spores", "--rules", "{bad}"], "TOML syntax error"),
+        (["ablate", "--gene", "Spores", "--rules", "{unknown}"], "unknown gene"),
+        (["ablate", "--gene", "Spores", "--games", "1"], "--games"),
+        (["ablate", "--gene", "Spores", "--games", "4", "--out", "{file}"], "--out"),
+    ],
+)
+def test_bad_files_and_values_one_line_exit_2_nothing_written(tmp_path, args, needle):
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "bad.toml").write_text("[economy\n")
+    (tmp_path / "unknown.toml").write_text('[genes."Photosynthesis"]\ncopies = {"3" = 0, "4" = 0}\n')
+    (tmp_path / "file").write_text("keep me")
+    before = sorted(tmp_path.rglob("*"))
+    names = {k: str(tmp_path / k.replace("unknown", "unknown.toml").replace("bad", "bad.toml")) for k in
+             ("dir", "bad", "unknown", "file")}  # fmt: skip
+    r = run_as_user(*[a.format(**names) for a in args], "-q", "--threads", 1)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("soup: error: ") and needle in lines[0], r.stderr
+    assert sorted(tmp_path.rglob("*")) == before and (tmp_path / "file").read_text() == "keep me"
+
+
+def test_a_small_experiment_warns_in_one_line(tmp_path):
+    r = run_as_user(
+        "compare", "--rules", "default", "--games", 12, "--out", tmp_path / "c", "-q", "--threads", 1
+    )
+    assert r.returncode == 0, r.stderr
+    warnings = [x for x in r.stderr.splitlines() if x.startswith("soup: warning: ")]
+    assert len(warnings) == 1 and "12 games per arm" in warnings[0]
+    assert "warning: only 12 games" in (tmp_path / "c" / "comparison.md").read_text()
+
+
+def test_ablate_reports_the_removed_gene_by_construction(tmp_path):
+    r = invoke(
+        "ablate", "--gene", "Division Rate", "--games", 60, "--out", tmp_path / "a", "-q", "--threads", 1
+    )
+    assert "By construction (not tested): Division Rate purchase rate" in r.stdout
+    significant = [x for x in r.stdout.splitlines() if "significant after Holm" in x]
+    assert all("gene purchase rate: Division Rate" not in x for x in significant)
+
+
+def test_out_holding_another_run_is_a_user_error(tmp_path):
+    out = tmp_path / "cmp"
+    invoke("compare", "--rules", "default", "--rules", "default", "--games", 20, "--out", out, "-q")
+    r = CliRunner().invoke(app, ["compare", "--rules", "default", "--games", "30", "--out", str(out), "-q"])
+    assert r.exit_code == 2 and r.stderr.startswith("soup: error: --out:") and "games" in r.stderr
+
+
+def test_tables_frame_markdown_formats_every_column():
+    """The shared all-columns table (analysis.tables) that replaced paired.markdown_table."""
+    from analysis.tables import frame_markdown
+
+    df = pl.DataFrame(
+        {"group": ["s0"], "n": [12345], "diff": [-0.01234], "p_value": [3.4e-7], "significant": [True]}
+    )
+    assert frame_markdown(df).splitlines() == [
+        "| group | n | diff | p_value | significant |",
+        "|:--|--:|--:|--:|--:|",
+        "| s0 | 12,345 | -0.0123 | 3.4e-07 | yes |",
+    ]
+    assert (
+        frame_markdown(df, {"diff": "signed"}).splitlines()[2] == "| s0 | 12,345 | -0.012 | 3.4e-07 | yes |"
+    )
