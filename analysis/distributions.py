@@ -110,3 +110,17 @@ def chi2_sf(x: float, df: int) -> float:
             math.exp(-h + (i - 0.5) * log_h - math.lgamma(i + 0.5)) for i in range(1, (df - 1) // 2 + 1)
         )
     return min(1.0, total)
+
+
+def binomial_two_sided_p(k: int, n: int) -> float:
+    """Exact two-sided p-value of ``k`` successes in ``n`` fair coin flips (the sign test):
+    ``min(1, 2 P(X <= min(k, n - k)))`` for ``X ~ Bin(n, 1/2)``, which is symmetric, so doubling
+    one tail is the usual two-sided p. Summed with integer binomial coefficients, so exact up to
+    the final division. 1 for ``n = 0``."""
+    if not 0 <= k <= n:
+        raise ValueError(f"binomial_two_sided_p: need 0 <= k <= n, got k={k}, n={n}")
+    if n == 0:
+        return 1.0
+    low = min(k, n - k)
+    tail = sum(math.comb(n, i) for i in range(low + 1))
+    return min(1.0, 2 * tail / 2**n)

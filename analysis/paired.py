@@ -16,6 +16,14 @@ anti-conservative (20 games, 5 discordant, gave p = 0.012 where an exact sign te
 below 0.0625), and with many games the two agree. Experiments of fewer than
 ``SMALL_EXPERIMENT`` games per arm are flagged by the CLI all the same.
 
+For a 0/1 outcome (win rates, finish-zone share, gene purchase rates) even t is too optimistic
+when few games changed: what carries the evidence is the number of discordant games (whose
+outcome differs between A and B), not the number of games. 3,000 games of which 4 changed, all
+the same way, give t p = 0.046, while under no effect each change is a fair coin and four heads
+have p = 0.125. So below ``EXACT_BELOW`` discordant games the p-value of a 0/1 row is the exact
+sign test on them (:func:`sign_flip_p`) and the row's ``test`` column says ``sign``; otherwise
+``t``. The interval stays the t interval (a sign test has no interval of the mean).
+
 Families of tests (every strategy, every seat, every gene, the game-level measures) are
 corrected for multiple testing within the family: Holm (family-wise error rate: the chance of
 any false finding stays below 5%) and Benjamini-Hochberg q-values (false discovery rate).
@@ -30,7 +38,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from analysis.distributions import t_quantile, t_two_sided_p
+from analysis.distributions import binomial_two_sided_p, t_quantile, t_two_sided_p
 from analysis.intervals import cluster_contrast
 from analysis.multiple_testing import benjamini_hochberg, holm
 from sim.ursuppe.genes import GENE_NAMES
@@ -39,6 +47,13 @@ ALPHA = 0.05
 # Below this many games per arm the CLI warns: a rare event (a seat's win, a rarely bought gene)
 # then changes in a handful of games, and even the t reference is only approximate.
 SMALL_EXPERIMENT = 200
+# Below this many discordant games a 0/1 row's p-value is the exact sign test. There t is far too
+# small near the 5% line (3,000 games; 4 changes all one way: t 0.046, exact 0.125; 9 of 10 one
+# way: 0.011 vs 0.021; 15 of 20: 0.025 vs 0.041); from 50 on the gap is a continuity correction
+# that shrinks with the count (33 of 50: 0.024 vs 0.033; 60 of 100: 0.046 vs 0.057).
+EXACT_BELOW = 50
+TEST_T = "t"
+TEST_SIGN = "sign"
 # The families of a comparison table and what their values are.
 FAMILY_STRATEGY = "win rate by strategy"
 FAMILY_SEAT = "win rate by seat"
@@ -46,7 +61,7 @@ FAMILY_GAME = "game"
 FAMILY_GENE = "gene purchase rate"
 FAMILIES: tuple[str, ...] = (FAMILY_STRATEGY, FAMILY_SEAT, FAMILY_GAME, FAMILY_GENE)
 METRIC_ROUNDS = "mean rounds"
-METRIC_FINISH = "finish_zone share"
+METRIC_FINISH = "finish-zone share"
 _COLUMNS = ("game", "player", "strategy", "start_space", "won", "rounds", "end_reason", "genes_bought")
 
 
@@ -55,7 +70,11 @@ class PairingError(ValueError):
 
 
 def paired_difference(
-    y_a: np.ndarray, y_b: np.ndarray, cluster_a: np.ndarray, cluster_b: np.ndarray
+    y_a: np.ndarray,
+    y_b: np.ndarray,
+    cluster_a: np.ndarray,
+    cluster_b: np.ndarray,
+    binary: bool = False,
 ) -> dict[str, float]:
     """Mean of ``y_b`` minus mean of ``y_a`` with a cluster-robust 95% interval and p-value.
 
@@ -67,6 +86,14 @@ def paired_difference(
     ``estimate / se`` under Student's t with ``C - 1`` degrees of freedom (cluster_contrast's
     normal reference is anti-conservative for small C). Identical inputs give estimate 0, se 0
     and p-value 1.
+
+    ``discordant`` is the number of clusters whose summed outcome differs between the arms.
+    ``binary``: the outcome is 0/1; then with fewer than :data:`EXACT_BELOW` discordant
+    clusters the p-value is the exact sign test on them (:func:`sign_flip_p`) and ``test`` is
+    ``"sign"`` (else ``"t"``). A NaN p-value (cluster_contrast's for a non-zero estimate with
+    no spread, e.g. a gene bought in every game under A and never under B) is replaced by the
+    sign test for a 0/1 outcome at any count, since then every game changed the same way and
+    the exact p-value is simply ``2^(1 - K)``; otherwise it stays NaN (Holm/BH skip it).
     """
     y_a = np.asarray(y_a, dtype=np.float64)
     y_b = np.asarray(y_b, dtype=np.float64)
@@ -76,12 +103,67 @@ def paired_difference(
     out = cluster_contrast(y, group, np.array([1.0, -1.0]), cluster)
     clusters = int(np.unique(cluster).size)
     out = t_reference(out, clusters - 1)
+    d = cluster_differences(y_a, y_b, cluster_a, cluster_b)
+    discordant = int(np.count_nonzero(d))
+    out["test"] = TEST_T
+    one_way = bool(np.all(d >= 0) or np.all(d <= 0))
+    # No spread (every changed game moved the same way, t has no p-value): the sign test still has one.
+    if binary and discordant > 0 and (discordant < EXACT_BELOW or (math.isnan(out["p_value"]) and one_way)):
+        out["p_value"] = sign_flip_p(d)
+        out["test"] = TEST_SIGN
     out["clusters"] = clusters
+    out["discordant"] = discordant
     out["mean_a"] = float(y_a.mean()) if len(y_a) else math.nan
     out["mean_b"] = float(y_b.mean()) if len(y_b) else math.nan
     out["n_a"] = len(y_a)
     out["n_b"] = len(y_b)
     return out
+
+
+def cluster_differences(
+    y_a: np.ndarray, y_b: np.ndarray, cluster_a: np.ndarray, cluster_b: np.ndarray
+) -> np.ndarray:
+    """Per cluster (game), the sum of B's outcomes minus the sum of A's: the paired difference
+    of a game, which is the independent unit (two rows of one game, e.g. two seats of one
+    strategy, are not independent pairs)."""
+    ids, inv = np.unique(np.concatenate([np.asarray(cluster_b), np.asarray(cluster_a)]), return_inverse=True)
+    sign = np.concatenate([np.ones(len(y_b)), -np.ones(len(y_a))])
+    return np.bincount(inv, weights=sign * np.concatenate([y_b, y_a]), minlength=ids.size)
+
+
+def sign_flip_p(d: np.ndarray) -> float:
+    """Exact two-sided p-value of the sign test on the per-game differences ``d`` (integers:
+    sums of 0/1 changes). Under no effect the two arms of a game are exchangeable, so each
+    non-zero difference is equally likely to have either sign; the p-value is the share of the
+    2^K sign patterns of the K discordant games whose total is at least as far from 0 as the
+    observed one. When every discordant game changes by one (the usual case: one winner per
+    game, one row per game) this is the binomial sign test, ``P(|Bin(K, 1/2) - K/2| >= |k -
+    K/2|)``; a game in which two players' outcomes moved the same way counts double, as it
+    does in the mean. Computed by convolution over the integer totals, exact for K in the
+    hundreds."""
+    m = np.abs(np.rint(np.asarray(d, dtype=np.float64))).astype(np.int64)
+    m = m[m > 0]
+    if m.size == 0:
+        return 1.0
+    d = np.rint(np.asarray(d, dtype=np.float64))
+    if np.all(d >= 0) or np.all(d <= 0):
+        # All one way: only the all-plus and all-minus patterns reach the observed total. This
+        # also serves thousands of games (2^(1-K) underflows to 0 rather than being summed).
+        return min(1.0, 2.0 ** (1 - m.size))
+    if np.all(m == 1):
+        k = int(np.count_nonzero(np.rint(np.asarray(d)) > 0))
+        return binomial_two_sided_p(k, int(m.size))
+    # dist[s] = number of sign patterns whose positive part sums to s; total = 2 s - sum(m).
+    dist = np.zeros(int(m.sum()) + 1)
+    dist[0] = 1.0
+    top = 0
+    for x in m:
+        dist[x : top + x + 1] += dist[: top + 1].copy()
+        top += x
+    dist /= dist.sum()
+    observed = abs(float(np.rint(np.asarray(d, dtype=np.float64)).sum()))
+    totals = np.abs(2 * np.arange(dist.size) - m.sum())
+    return float(min(1.0, dist[totals >= observed - 1e-9].sum()))
 
 
 def t_reference(contrast: dict[str, float], df: int) -> dict[str, float]:
@@ -131,6 +213,8 @@ def _row(family: str, metric: str, key: str, d: dict[str, float], kind: str) -> 
         "ci_low": d["ci_low"],
         "ci_high": d["ci_high"],
         "p_value": d["p_value"],
+        "discordant": d["discordant"],
+        "test": d["test"],
         "by_construction": False,
     }
 
@@ -146,7 +230,9 @@ def paired_tests(
     (start space), game (mean rounds; share of games ended by a marker in the finish zone rather
     than by the last environment card), gene purchase rate (share of player-games in which the
     gene was bought at least once; bit i of ``genes_bought``). ``n`` is the number of rows per
-    arm (player-games, or games for the game family); ``kind`` is ``rate`` or ``mean``.
+    arm (player-games, or games for the game family); ``kind`` is ``rate`` or ``mean``;
+    ``discordant`` the number of games whose outcome changed; ``test`` the p-value's reference
+    (``sign`` for a rate with fewer than :data:`EXACT_BELOW` discordant games, else ``t``).
 
     ``removed``: genes B's deck lacks (an ablation). Their purchase rate in B is 0 by
     construction, so its drop is no finding: those rows get ``by_construction = True`` and
@@ -159,9 +245,8 @@ def paired_tests(
     out: list[dict[str, object]] = []
 
     def add(family: str, metric: str, key: str, mask: np.ndarray, ya: np.ndarray, yb: np.ndarray, kind: str):
-        out.append(
-            _row(family, metric, key, paired_difference(ya[mask], yb[mask], game[mask], game[mask]), kind)
-        )
+        d = paired_difference(ya[mask], yb[mask], game[mask], game[mask], binary=kind == "rate")
+        out.append(_row(family, metric, key, d, kind))
 
     won_a, won_b = a["won"].to_numpy().astype(np.float64), b["won"].to_numpy().astype(np.float64)
     strategy = a["strategy"].to_numpy()
@@ -252,7 +337,7 @@ def ablation_summary(table: pl.DataFrame) -> pl.DataFrame:
         genes = removed_genes(removed)
         bought = part.filter((pl.col("family") == FAMILY_GENE) & pl.col("group").is_in(genes))
         row["baseline purchase rate"] = float(bought["a"].sum()) if bought.height else math.nan
-        for metric, label in ((METRIC_ROUNDS, "d rounds"), (METRIC_FINISH, "d finish_zone share")):
+        for metric, label in ((METRIC_ROUNDS, "d rounds"), (METRIC_FINISH, "d finish-zone share")):
             r = part.filter((pl.col("family") == FAMILY_GAME) & (pl.col("metric") == metric)).row(
                 0, named=True
             )

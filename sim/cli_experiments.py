@@ -142,48 +142,83 @@ def _diff(v: float, kind: str) -> str:
 
 
 def _console() -> Any:
-    """A rich console on stdout; wide enough for the tables when stdout is a file or a pipe."""
+    """A rich console on stdout; wide enough for the tables when stdout is a file or a pipe,
+    unless ``COLUMNS`` asks for a width (rich honours it; the tables then fit it, see
+    :func:`print_comparison`)."""
     from rich.console import Console
 
     console = Console()
-    if not console.is_terminal and console.width < 120:
+    if not console.is_terminal and console.width < 120 and not os.environ.get("COLUMNS"):
         console = Console(width=120)
     return console
 
 
+# Below this console width the comparison tables drop ``n`` and the raw p (both are in the
+# CSV/Markdown): with them a table needs about 105 columns, and rich would cut every number
+# of an 80-column terminal to "40.…".
+NARROW = 110
+MARK_SIGNIFICANT = "*"
+MARK_SIGN_TEST = "s"
+MARK_BY_CONSTRUCTION = "†"
+
+
 def print_comparison(table: Any, label_a: str = "A", label_b: str = "B") -> None:
     """The comparison table, one rich table per family, on stdout (rates in %, their differences
-    in percentage points; ``*`` marks Holm-significant rows, "by construction" a removed gene's
-    own purchase rate, which is not tested; q-values are in the CSV/Markdown)."""
+    and intervals in percentage points). Markers, explained in a line under each table that has
+    them: ``*`` Holm-significant, ``s`` p-value from the exact sign test, ``†`` (in the group
+    cell, so no long note widens a column) a removed gene's own purchase rate, 0 by
+    construction and not tested. q-values are in the CSV/Markdown; so are ``n`` and the raw p
+    when the console is narrower than :data:`NARROW`."""
     from rich import box
     from rich.table import Table
 
+    from analysis.paired import EXACT_BELOW, TEST_SIGN
     from analysis.tables import fmt
 
     console = _console()
+    wide = console.width >= NARROW
     for family in table["family"].unique(maintain_order=True).to_list():
         part = table.filter(table["family"] == family)
         t = Table(
-            title=f"{family}: {label_b} - {label_a}, paired by game (Holm within the family)",
+            title=f"{family}: diff = {label_b} - {label_a}, paired by game (Holm within the family)",
             box=box.SIMPLE_HEAD,
+            pad_edge=False,
         )
-        for col in ("group", "n", label_a, label_b, f"{label_b} - {label_a}", "95% CI", "p", "p Holm", ""):
-            t.add_column(col, justify="left" if col == "group" else "right", no_wrap=True)
+        t.add_column("group", justify="left", overflow="fold", min_width=8)
+        cols = (["n"] if wide else []) + [label_a, label_b, "diff", "95% CI"] + (["p"] if wide else [])
+        for col in (*cols, "p Holm", ""):
+            t.add_column(col, justify="right", no_wrap=True)
+        used: set[str] = set()
         for r in part.iter_rows(named=True):
             k = r["kind"]
-            group = r["group"] if family != "game" else r["metric"]
-            t.add_row(
-                str(group),
-                f"{r['n']:,}",
-                _value(r["a"], k),
-                _value(r["b"], k),
-                _diff(r["diff"], k),
-                f"[{_diff(r['ci_low'], k)}, {_diff(r['ci_high'], k)}]",
-                fmt(r["p_value"], "p"),
-                fmt(r["p_holm"], "p"),
-                "by construction" if r.get("by_construction") else "*" if r["significant"] else "",
+            group = str(r["group"] if family != "game" else r["metric"])
+            if r.get("by_construction"):
+                group += " " + MARK_BY_CONSTRUCTION
+                used.add(MARK_BY_CONSTRUCTION)
+            mark = (MARK_SIGNIFICANT if r["significant"] else "") + (
+                MARK_SIGN_TEST if r.get("test") == TEST_SIGN else ""
             )
+            used.update(mark)
+            cells = [group] + ([f"{r['n']:,}"] if wide else [])
+            cells += [_value(r["a"], k), _value(r["b"], k), _diff(r["diff"], k), _interval(r, k)]
+            cells += [fmt(r["p_value"], "p")] if wide else []
+            cells += [fmt(r["p_holm"], "p"), mark]
+            t.add_row(*cells)
         console.print(t)
+        notes = {
+            MARK_SIGNIFICANT: "*: Holm-significant",
+            MARK_SIGN_TEST: f"s: p from the exact sign test (fewer than {EXACT_BELOW} games changed)",
+            MARK_BY_CONSTRUCTION: "†: the removed gene's own purchase rate, 0 by construction, not tested",
+        }
+        legend = [notes[m] for m in notes if m in used]
+        if legend:
+            console.print("; ".join(legend), highlight=False, markup=False)
+
+
+def _interval(r: dict[str, Any], kind: str) -> str:
+    """The 95% interval without the unit (the diff column carries it), to keep the table narrow."""
+    lo, hi = _diff(r["ci_low"], kind), _diff(r["ci_high"], kind)
+    return f"[{lo.removesuffix('pp')}, {hi.removesuffix('pp')}]"
 
 
 def comparison_markdown(table: Any, header: str) -> str:
@@ -191,6 +226,8 @@ def comparison_markdown(table: Any, header: str) -> str:
     from analysis.tables import frame_markdown
 
     parts = [header.rstrip() + "\n"]
+    if "by_construction" in table.columns and not table["by_construction"].any():
+        table = table.drop("by_construction")  # a compare: no gene is removed, the column says nothing
     for family in table["family"].unique(maintain_order=True).to_list():
         part = table.filter(table["family"] == family).drop("family", "kind")
         parts.append(f"\n## {family}\n\n" + frame_markdown(part))
@@ -198,13 +235,17 @@ def comparison_markdown(table: Any, header: str) -> str:
 
 
 def _header(title: str, lines: list[str]) -> str:
+    from analysis.paired import EXACT_BELOW
+
     return (
         f"# {title}\n\n"
         + "\n".join(f"- {line}" for line in lines)
         + "\n- diff = B - A, paired by game (cluster-robust standard error, game = cluster); 95% interval"
         " and two-sided p from Student's t with games - 1 degrees of freedom; p_holm: Holm-adjusted"
-        " within the family; q_bh: Benjamini-Hochberg; significant: p_holm < 0.05; by_construction:"
-        " a removed gene's own purchase rate (0 without it by design; not tested, not in the family).\n"
+        " within the family; q_bh: Benjamini-Hochberg; significant: p_holm < 0.05; discordant: games"
+        f" whose outcome changed; test: sign where a 0/1 outcome changed in fewer than {EXACT_BELOW}"
+        " games (exact sign test on those games), else t; by_construction (ablate): a removed gene's"
+        " own purchase rate (0 without it by design; not tested, not in the family).\n"
     )
 
 
@@ -471,9 +512,15 @@ def ablate(
 
 
 def _print_ablation_summary(summary: Any, table: Any) -> None:
+    """One row per removed gene. Only the gene column may wrap; the numbers never do, so rich
+    must not cut them to "+18.…": below :data:`NARROW` columns the changes in percentage points
+    get one decimal and the cells no padding (the blank column rule still parts them), and the
+    default pool's table fits 80 columns (more strategies need a wider terminal or the Markdown)."""
     from rich import box
     from rich.table import Table
 
+    console = _console()
+    digits = 2 if console.width >= NARROW else 1
     strat_cols = [c for c in summary.columns if c.startswith("d win ")]
     sig = {
         (r["removed"], r["group"])
@@ -482,24 +529,28 @@ def _print_ablation_summary(summary: Any, table: Any) -> None:
         )
     }
     t = Table(
-        title="Removing one gene: change against the full deck (pp: percentage points; *: Holm-significant)",
+        title="Removing one gene: change against the full deck of the mean rounds, the finish-zone share"
+        " and each strategy's win rate (pp: percentage points; *: Holm-significant)",
         box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 1) if digits == 2 else (0, 0),
     )
-    for col in ("removed", "bought", "d rounds", "d finish", *[c.removeprefix("d win ") for c in strat_cols]):
-        t.add_column(col, justify="left" if col == "removed" else "right")
+    t.add_column("removed", justify="left", overflow="fold", min_width=10)
+    for col in ("bought", "rounds", "finish", *[c.removeprefix("d win ") for c in strat_cols]):
+        t.add_column(col, justify="right", no_wrap=True)
     for r in summary.iter_rows(named=True):
         cells = [
             r["removed"],
             f"{100 * r['baseline purchase rate']:.1f}%",
             f"{r['d rounds']:+.3f}" + ("*" if r["d rounds p_holm"] < 0.05 else ""),
-            f"{100 * r['d finish_zone share']:+.2f}"
-            + ("*" if r["d finish_zone share p_holm"] < 0.05 else ""),
+            f"{100 * r['d finish-zone share']:+.{digits}f}"
+            + ("*" if r["d finish-zone share p_holm"] < 0.05 else ""),
         ]
         for c in strat_cols:
             mark = "*" if (r["removed"], c.removeprefix("d win ")) in sig else ""
-            cells.append(f"{100 * r[c]:+.2f}{mark}")
+            cells.append(f"{100 * r[c]:+.{digits}f}{mark}")
         t.add_row(*cells)
-    _console().print(t)
+    console.print(t)
 
 
 # --------------------------------------------------------------------------------------------

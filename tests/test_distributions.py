@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from analysis.distributions import betainc, chi2_sf, t_quantile, t_two_sided_p
+from analysis.distributions import betainc, binomial_two_sided_p, chi2_sf, t_quantile, t_two_sided_p
 
 # Two-sided 95% quantiles t_{0.975, df} (any statistics table; scipy.stats.t.ppf).
 T975 = {
@@ -79,3 +79,16 @@ def test_chi2_edges():
     assert chi2_sf(1e5, 1000) == 0.0
     with pytest.raises(ValueError):
         chi2_sf(1.0, 1.5)
+
+
+def test_binomial_sign_test_exact_values():
+    """The sign test of analysis.paired: doubled binomial tails, exact fractions."""
+    assert binomial_two_sided_p(4, 4) == binomial_two_sided_p(0, 4) == 2 / 16
+    assert binomial_two_sided_p(5, 5) == 2 / 32
+    assert binomial_two_sided_p(3, 4) == 10 / 16
+    assert binomial_two_sided_p(2, 4) == binomial_two_sided_p(0, 0) == 1.0
+    assert binomial_two_sided_p(1, 10) == pytest.approx(2 * 11 / 1024)
+    # Large n against the normal approximation with continuity correction (z = 3.5 / 5).
+    assert binomial_two_sided_p(46, 100) == pytest.approx(math.erfc(3.5 / 5 / math.sqrt(2)), abs=5e-3)
+    with pytest.raises(ValueError):
+        binomial_two_sided_p(5, 4)

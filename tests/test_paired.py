@@ -12,9 +12,11 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from analysis.distributions import t_quantile, t_two_sided_p
+from analysis.distributions import binomial_two_sided_p, t_quantile, t_two_sided_p
 from analysis.intervals import cluster_contrast
 from analysis.paired import (
+    EXACT_BELOW,
+    FAMILY_GAME,
     FAMILY_GENE,
     FAMILY_SEAT,
     FAMILY_STRATEGY,
@@ -22,7 +24,9 @@ from analysis.paired import (
     ablation_summary,
     ablation_table,
     compare_runs,
+    correct,
     paired_difference,
+    sign_flip_p,
 )
 from analysis.win_rates import load_results
 from sim.cli import app
@@ -98,7 +102,7 @@ def test_small_experiments_use_student_t():
     y_a = np.zeros(games)
     y_b = np.r_[np.ones(5), np.zeros(games - 5)]
     cluster = np.arange(games)
-    d = paired_difference(y_a, y_b, cluster, cluster)
+    d = paired_difference(y_a, y_b, cluster, cluster)  # not declared 0/1: the t reference
     normal = cluster_contrast(
         np.r_[y_b, y_a],
         np.r_[np.zeros(games, int), np.ones(games, int)],
@@ -121,6 +125,105 @@ def test_small_experiments_use_student_t():
     table = compare_runs(synthetic_rows(won_a, games), synthetic_rows(won_b, games))
     seat = table.filter(pl.col("family") == FAMILY_SEAT)
     assert not seat["significant"].any() and seat["p_holm"].min() > 0.05
+    # A win rate is a 0/1 outcome and only 5 games changed: the table uses the exact sign test.
+    changed = seat.filter(pl.col("discordant") > 0)
+    assert changed["test"].to_list() == ["sign", "sign"] and changed["p_value"].to_list() == [0.0625] * 2
+
+
+def binary_change(games, up, down=0):
+    """0/1 outcomes of ``games`` games: ``up`` of them go 0 -> 1 under B, ``down`` go 1 -> 0."""
+    y_a = np.r_[np.zeros(up), np.ones(down), np.zeros(games - up - down)]
+    y_b = np.r_[np.ones(up), np.zeros(down), np.zeros(games - up - down)]
+    return y_a, y_b, np.arange(games)
+
+
+def test_few_discordant_games_use_the_exact_sign_test():
+    """The reviewer's case: 3,000 games of which 4 changed, all the same way. t on 2,999 df says
+    p = 0.046 (significant); under no effect each change is a fair coin, and 4 heads out of 4
+    have p = 2 / 16 = 0.125. The evidence is the 4 discordant games, not the 3,000."""
+    y_a, y_b, cluster = binary_change(3000, 4)
+    t_only = paired_difference(y_a, y_b, cluster, cluster)
+    assert t_only["test"] == "t" and t_only["p_value"] == pytest.approx(0.046, abs=1e-3)
+    d = paired_difference(y_a, y_b, cluster, cluster, binary=True)
+    assert d["test"] == "sign" and d["discordant"] == 4 and d["p_value"] == 0.125
+    assert d["estimate"] == t_only["estimate"] and d["ci_low"] == t_only["ci_low"]  # the interval stays t
+    # 20 games, 5 discordant (the small-experiment case): 2 / 32.
+    y_a, y_b, cluster = binary_change(20, 5)
+    assert paired_difference(y_a, y_b, cluster, cluster, binary=True)["p_value"] == 0.0625
+    # Both ways: 3 up, 1 down is P(|Bin(4, 1/2) - 2| >= 1) = 1 - 6 / 16.
+    y_a, y_b, cluster = binary_change(3000, 3, 1)
+    assert paired_difference(y_a, y_b, cluster, cluster, binary=True)["p_value"] == 0.625
+    # In a comparison table: the finish-zone share changed in 4 of 3,000 games, not significant.
+    games = 3000
+    won = np.tile([1.0, 0, 0, 0], games)
+    rows_a = synthetic_rows(won, games)
+    rows_b = rows_a.with_columns(
+        pl.when(pl.col("game") < 4)
+        .then(pl.lit("last_card"))
+        .otherwise(pl.col("end_reason"))
+        .alias("end_reason")
+    )
+    finish = compare_runs(rows_a, rows_b).filter(pl.col("family") == FAMILY_GAME)
+    row = finish.filter(pl.col("metric") == "finish-zone share").row(0, named=True)
+    assert row["test"] == "sign" and row["discordant"] == 4 and row["p_value"] == 0.125
+    assert not row["significant"]
+    rounds = finish.filter(pl.col("metric") == "mean rounds").row(0, named=True)
+    assert rounds["test"] == "t"  # not a 0/1 outcome
+
+
+def test_many_discordant_games_keep_the_t_reference():
+    """From EXACT_BELOW discordant games on, a 0/1 row keeps the t p-value, unchanged."""
+    rng = np.random.default_rng(12)
+    y_a = (rng.random(2000) < 0.3).astype(float)
+    y_b = np.where(rng.random(2000) < 0.9, y_a, (rng.random(2000) < 0.35).astype(float))
+    cluster = np.arange(2000)
+    t_only = paired_difference(y_a, y_b, cluster, cluster)
+    d = paired_difference(y_a, y_b, cluster, cluster, binary=True)
+    assert d["discordant"] >= EXACT_BELOW and d["test"] == "t"
+    assert d["p_value"] == t_only["p_value"] and d["ci_high"] == t_only["ci_high"]
+    # Just below the threshold the sign test takes over: 49 changes, 30 up and 19 down.
+    y_a, y_b, cluster = binary_change(3000, 30, EXACT_BELOW - 1 - 30)
+    d = paired_difference(y_a, y_b, cluster, cluster, binary=True)
+    assert d["test"] == "sign" and d["discordant"] == EXACT_BELOW - 1
+    assert d["p_value"] == pytest.approx(binomial_two_sided_p(19, 49), rel=1e-12)
+
+
+def test_sign_flip_counts_a_game_by_its_change():
+    """Two rows of one game (two seats of one strategy, four players buying a gene) are one
+    independent pair: the test flips the sign of the game's total change."""
+    assert sign_flip_p(np.array([1, 1, -1, 1, 0, 0])) == binomial_two_sided_p(3, 4)
+    # Totals of +-2 +-1 +-1: 4, 2, 2, 0, 0, -2, -2, -4; |total| >= 2 in 6 of 8 patterns.
+    assert sign_flip_p(np.array([2, 1, -1])) == 0.75
+    assert sign_flip_p(np.array([2, 2, 1])) == 0.25  # |total| = 5 only for all-plus / all-minus
+    assert sign_flip_p(np.zeros(5)) == 1.0
+    # A player-level table: strategy s0 sits twice per game; a game where both s0 seats changed
+    # the same way counts once with weight 2, not as two independent coin flips.
+    games = 100
+    won_a = np.tile([0.0, 1, 0, 0], games)  # player 1 (s1) wins every game under A
+    won_b = won_a.copy()
+    won_b[1 : 4 * 3 : 4], won_b[0 : 4 * 3 : 4] = 0, 1  # games 0-2: player 0 (s0) wins instead
+    strat = compare_runs(synthetic_rows(won_a, games), synthetic_rows(won_b, games))
+    s0 = strat.filter((pl.col("family") == FAMILY_STRATEGY) & (pl.col("group") == "s0")).row(0, named=True)
+    assert s0["discordant"] == 3 and s0["test"] == "sign" and s0["p_value"] == 0.25
+
+
+def test_no_spread_keeps_nan_or_the_sign_test():
+    """A non-zero change with no spread (every game changed the same way) has no t p-value
+    (cluster_contrast: NaN). For a 0/1 outcome the sign test gives one at any count; a
+    non-binary row stays NaN, and the Holm and BH corrections leave it out of its family."""
+    y_a, y_b, cluster = binary_change(10, 10)
+    d = paired_difference(y_a, y_b, cluster, cluster, binary=True)
+    assert d["test"] == "sign" and d["p_value"] == pytest.approx(2 / 2**10)
+    y_a, y_b, cluster = binary_change(3000, 3000)  # at any count: 2^(1 - K), here 0 in floating point
+    d = paired_difference(y_a, y_b, cluster, cluster, binary=True)
+    assert d["test"] == "sign" and d["p_value"] == 0.0 and math.isnan(d["ci_low"])
+    cluster = np.arange(60)
+    d = paired_difference(np.ones(60), np.full(60, 3.0), cluster, cluster)  # not 0/1: stays NaN
+    assert d["test"] == "t" and math.isnan(d["p_value"])
+    tests = pl.DataFrame({"family": ["f"] * 3, "p_value": [math.nan, 0.01, 0.04]})
+    out = correct(tests)
+    assert math.isnan(out["p_holm"][0]) and not out["significant"][0]
+    assert out["p_holm"].to_list()[1:] == pytest.approx([0.02, 0.04])
 
 
 def test_large_experiments_agree_with_the_normal_reference():
@@ -189,7 +292,7 @@ def test_ablation_tables_correct_over_every_removed_gene():
     genes = table.filter(pl.col("family") == FAMILY_GENE)
     own = genes.filter(pl.col("by_construction"))
     assert own.select("removed", "group").rows() == [("Division Rate", "Division Rate"), ("Spores", "Spores")]
-    assert own["b"].to_list() == [0, 0] and own["a"].to_list() == [1, 0] and own["p_value"][0] == 0
+    assert own["b"].to_list() == [0, 0] and own["a"].to_list() == [1, 0] and own["p_value"][0] == 2.0**-199
     assert own["p_holm"].is_nan().all() and not own["significant"].any()
     # The same drop in the Spores run is a finding (there it is not the ablation itself) ...
     other = genes.filter((pl.col("removed") == "Spores") & (pl.col("group") == "Division Rate"))
@@ -200,7 +303,7 @@ def test_ablation_tables_correct_over_every_removed_gene():
     summary = ablation_summary(table)
     assert summary["removed"].to_list() == ["Division Rate", "Spores"]
     assert summary["baseline purchase rate"].to_list() == [1.0, 0.0]
-    assert {"d rounds", "d finish_zone share", "d win s0", "d win s1"} <= set(summary.columns)
+    assert {"d rounds", "d finish-zone share", "d win s0", "d win s1"} <= set(summary.columns)
 
 
 # --------------------------------------------------------------------------------------------
@@ -384,3 +487,64 @@ def test_tables_frame_markdown_formats_every_column():
     assert (
         frame_markdown(df, {"diff": "signed"}).splitlines()[2] == "| s0 | 12,345 | -0.012 | 3.4e-07 | yes |"
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Terminal tables on an 80-column terminal
+# --------------------------------------------------------------------------------------------
+
+
+def narrow_output(*args):
+    r = subprocess.run(
+        [sys.executable, "-m", "sim.cli", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80"),
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def assert_fits(stdout):
+    """No cell cut short ("40.…") and no table line wider than the terminal (paths and the
+    one-line summaries are plain text the terminal wraps)."""
+    assert "…" not in stdout, stdout
+    table_lines = [x for x in stdout.splitlines() if x.startswith(" ")]  # rich's tables
+    assert table_lines and all(len(x) <= 80 for x in table_lines), stdout
+
+
+def test_compare_and_ablate_tables_fit_80_columns(tmp_path):
+    """rich cut every number of a 105-column table to "40.…" on an 80-column terminal; narrow
+    consoles now drop n and the raw p, and ablate's by-construction note is a † legend."""
+    out = narrow_output("compare", "--rules", "default", "--games", 30, "--out", tmp_path / "c", "-q")
+    assert_fits(out)
+    assert "finish-zone share" in out and "finish_zone" not in out
+    md = (tmp_path / "c" / "comparison.md").read_text()
+    assert "| by_construction" not in md and "| test |" in md  # compare removes no gene
+    out = narrow_output("ablate", "--gene", "Division Rate", "--games", 30, "--out", tmp_path / "a", "-q")
+    assert_fits(out)
+    assert "Division Rate †" in out and "† the removed gene" not in out
+    legend = "†: the removed gene's own purchase rate, 0 by construction, not tested"
+    assert legend in " ".join(out.split())  # the line under the table, wrapped at 80
+    assert "by_construction" in (tmp_path / "a" / "ablation.md").read_text()
+    out = narrow_output("ablate", "--each", "--games", 10, "--players", 3, "--out", tmp_path / "e", "-q")
+    assert_fits(out)
+
+
+def test_wide_consoles_keep_n_and_p(tmp_path, monkeypatch, capsys):
+    from sim.cli_experiments import print_comparison
+
+    y_a, y_b, _ = synthetic_pair(np.random.default_rng(1), 60, P_A, P_B, 0.8)
+    table = compare_runs(synthetic_rows(y_a, 60), synthetic_rows(y_b, 60))
+    monkeypatch.setenv("COLUMNS", "140")
+    print_comparison(table)
+    wide = capsys.readouterr().out
+    monkeypatch.setenv("COLUMNS", "80")
+    print_comparison(table)
+    narrow = capsys.readouterr().out
+    header = [x for x in wide.splitlines() if "group" in x][0].split()
+    assert header[:2] == ["group", "n"] and "p" in header and "Holm" in header
+    header = [x for x in narrow.splitlines() if "group" in x][0].split()
+    assert "n" not in header and header.count("p") == 1 and "Holm" in header  # p Holm only
+    assert "…" not in narrow and "…" not in wide
