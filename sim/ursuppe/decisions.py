@@ -10,7 +10,13 @@ there is none.
 
 from sim.jit import kernel
 from sim.ursuppe.decision_kinds import BUY, CK_BUY_END, CK_DIVIDE, DIVIDE, KIND_CHOICE_KEY, KIND_WIDTH
-from sim.ursuppe.state import ERR_ILLEGAL_CHOICE, ERR_TOO_MANY_OPTIONS, ERR_WRONG_CHOICE_KIND, MAX_OPTIONS
+from sim.ursuppe.state import (
+    ERR_ILLEGAL_CHOICE,
+    ERR_TOO_MANY_OPTIONS,
+    ERR_WRONG_CHOICE_KIND,
+    MAX_OPTIONS,
+    OPTION_WIDTH,
+)
 from sim.ursuppe.tally import DECISION
 from strategies.policy import choose
 
@@ -92,5 +98,7 @@ def set_option(options, b, i, v0, v1, v2):
     row[0] = v0
     row[1] = v1
     row[2] = v2
-    for j in range(3, row.shape[0]):
+    # The width is a compile-time constant (not row.shape[0]): the zeros become a few stores
+    # instead of a loop, for each of the ~23 rows of a division decision.
+    for j in range(3, OPTION_WIDTH):
         row[j] = 0

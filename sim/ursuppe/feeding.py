@@ -20,7 +20,7 @@ from sim.ursuppe.events import EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.food import place_cubes, return_cubes
 from sim.ursuppe.genes import FRUGALITY, PARASITISM, SUBSTITUTION
 from sim.ursuppe.players import has
-from sim.ursuppe.state import AF_FED, AF_STARVED
+from sim.ursuppe.state import AF_FED, AF_STARVED, OPTION_WIDTH
 
 SHAPE_STRIDE = 8
 MAX_SHAPES = 12
@@ -174,7 +174,7 @@ def _add_arrangements(st, wk, g, b, space, base, k, victim, n):
             if option_overflow(wk, g, n):
                 return n
             opt = wk.options[b, n]
-            for j in range(opt.shape[0]):
+            for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
                 opt[j] = 0
             for j in range(k):
                 opt[row[FOREIGN + j]] = row[base + j]

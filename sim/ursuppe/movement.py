@@ -17,7 +17,7 @@ from sim.ursuppe.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, log
 from sim.ursuppe.food import move_cubes
 from sim.ursuppe.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, SPEED, STREAMLINING, TENTACLE
 from sim.ursuppe.players import has
-from sim.ursuppe.state import AF_CLUNG
+from sim.ursuppe.state import AF_CLUNG, OPTION_WIDTH
 
 MOVE_HOW_ACTIVE = 0
 MOVE_HOW_SECOND = 1
@@ -61,7 +61,7 @@ def _carry(st, ru, wk, g, b, p, a, start, end, phase):
             if option_overflow(wk, g, n):
                 break
             row = wk.options[b, n]
-            for j in range(row.shape[0]):
+            for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
                 row[j] = 0
             for c in range(P):
                 row[c] = opt[base + c]
