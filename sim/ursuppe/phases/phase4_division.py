@@ -72,17 +72,16 @@ def division_cost(st, ru, g, p):
 def legal_division_space(wk, neighbours, b, s, spores, anywhere):
     """D3: no amoeba of the colour there, and adjacent to one (Spores or a lone amoeba: anywhere).
 
-    Reads the player's amoebas per space from the scratch row (players.count_own_amoebas)."""
+    Reads the player's amoebas per space from the scratch row (players.count_own_amoebas), whose
+    supply slot (space -1) the caller has zeroed: a missing neighbour (-1) then reads 0, and the
+    four neighbours are or-ed without a branch each (these branches were most of D3's cost)."""
     own = wk.scratch[b]
     if own[SPACE_OWN + s] != 0:
         return False
-    if spores or anywhere:
-        return True
+    near = 0
     for d in range(4):
-        nb = int(neighbours[s, d])
-        if nb >= 0 and own[SPACE_OWN + nb] != 0:
-            return True
-    return False
+        near |= own[SPACE_OWN + int(neighbours[s, d])]
+    return spores or anywhere or near != 0
 
 
 @kernel
@@ -97,6 +96,7 @@ def divide(st, ru, wk, g, b, p):
         set_option(wk.options, b, 0, -1, -1, 0)
         n = 1
         count_own_amoebas(st, wk, g, b, p, ru.n_spaces)
+        wk.scratch[b, SPACE_OWN - 1] = 0  # the supply's count: read as "no neighbour" below
         n_free = _free_numbers(st, wk, g, b, p)
         for s in range(ru.n_spaces):
             if legal_division_space(wk, ru.neighbours, b, s, spores, on_board == 1):
