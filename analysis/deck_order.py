@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.intervals import MIN_ROWS, cluster_contrast, wilson
+from analysis.intervals import MIN_ROWS, cluster_contrast, contrast_columns, wilson
 from analysis.multiple_testing import holm
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
 
@@ -103,10 +103,7 @@ def deck_effects(featured: pl.DataFrame, feature: str, by: str) -> pl.DataFrame:
                         "win_rate": w / n if n else np.nan,
                         "ci_low": float(lo),
                         "ci_high": float(hi),
-                        "difference": c["estimate"],
-                        "diff_low": c["ci_low"],
-                        "diff_high": c["ci_high"],
-                        "p_value": c["p_value"],
+                        **contrast_columns(c, "difference", "diff_low", "diff_high", "p_value"),
                     }
                 )
     df = pl.DataFrame(out)

@@ -20,7 +20,7 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 
-from analysis.intervals import MIN_ROWS, cluster_contrast, wilson
+from analysis.intervals import MIN_ROWS, cluster_contrast, contrast_columns, wilson
 from analysis.multiple_testing import benjamini_hochberg, holm
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
 from sim.ursuppe.genes import GENE_NAMES
@@ -108,14 +108,8 @@ def gene_effects(
                     "win_rate_without": w_without / n_without if n_without else np.nan,
                     "without_low": lo[1],
                     "without_high": hi[1],
-                    "difference": diff["estimate"],
-                    "diff_low": diff["ci_low"],
-                    "diff_high": diff["ci_high"],
-                    "p_value": diff["p_value"],
-                    "within_strategy": within["estimate"],
-                    "within_low": within["ci_low"],
-                    "within_high": within["ci_high"],
-                    "within_p": within["p_value"],
+                    **contrast_columns(diff, "difference", "diff_low", "diff_high", "p_value"),
+                    **contrast_columns(within, "within_strategy", "within_low", "within_high", "within_p"),
                     "strata": label,
                 }
             )
@@ -169,14 +163,8 @@ def gene_synergy(
                     "rows_both": int(counts[0]),
                     "observed": rates[0] if counts[0] else np.nan,
                     "additive_prediction": rates[1] + rates[2] - rates[3] if counts[1:].all() else np.nan,
-                    "synergy": raw["estimate"],
-                    "ci_low": raw["ci_low"],
-                    "ci_high": raw["ci_high"],
-                    "p_value": raw["p_value"],
-                    "within_strategy": within["estimate"],
-                    "within_low": within["ci_low"],
-                    "within_high": within["ci_high"],
-                    "within_p": within["p_value"],
+                    **contrast_columns(raw, "synergy", "ci_low", "ci_high", "p_value"),
+                    **contrast_columns(within, "within_strategy", "within_low", "within_high", "within_p"),
                     "strata": label,
                 }
             )

@@ -35,6 +35,11 @@ def two_sided_p(z: np.ndarray | float) -> np.ndarray:
     return np.vectorize(math.erfc, otypes=[np.float64])(z / math.sqrt(2.0))
 
 
+def contrast_columns(c: dict[str, float], estimate: str, low: str, high: str, p: str) -> dict[str, float]:
+    """A :func:`cluster_contrast` result as table columns under the given names."""
+    return {estimate: c["estimate"], low: c["ci_low"], high: c["ci_high"], p: c["p_value"]}
+
+
 def cluster_contrast(
     y: np.ndarray, group: np.ndarray, weights: np.ndarray, cluster: np.ndarray, z: float = Z95
 ) -> dict[str, float]:

@@ -9,15 +9,20 @@ discovery rate: the expected share of false findings among those reported).
 import numpy as np
 
 
+def _family(p_values: np.ndarray | list[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The p-values, an all-NaN result of their shape, and the indices of the non-NaN ones in
+    increasing order of p (NaN entries are not part of the family)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    valid = np.flatnonzero(~np.isnan(p))
+    return p, np.full(p.shape, np.nan), valid[np.argsort(p[valid], kind="stable")]
+
+
 def holm(p_values: np.ndarray | list[float]) -> np.ndarray:
     """Holm step-down adjusted p-values (NaN entries stay NaN and do not count in the family)."""
-    p = np.asarray(p_values, dtype=np.float64)
-    out = np.full(p.shape, np.nan)
-    valid = np.flatnonzero(~np.isnan(p))
-    m = len(valid)
+    p, out, order = _family(p_values)
+    m = len(order)
     if m == 0:
         return out
-    order = valid[np.argsort(p[valid], kind="stable")]
     adjusted = np.maximum.accumulate(np.minimum((m - np.arange(m)) * p[order], 1.0))
     out[order] = adjusted
     return out
@@ -25,13 +30,10 @@ def holm(p_values: np.ndarray | list[float]) -> np.ndarray:
 
 def benjamini_hochberg(p_values: np.ndarray | list[float]) -> np.ndarray:
     """Benjamini-Hochberg q-values (NaN entries stay NaN and do not count in the family)."""
-    p = np.asarray(p_values, dtype=np.float64)
-    out = np.full(p.shape, np.nan)
-    valid = np.flatnonzero(~np.isnan(p))
-    m = len(valid)
+    p, out, order = _family(p_values)
+    m = len(order)
     if m == 0:
         return out
-    order = valid[np.argsort(p[valid], kind="stable")]
     scaled = p[order] * m / np.arange(1, m + 1)
     out[order] = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
     return out

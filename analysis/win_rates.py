@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.intervals import MIN_ROWS, cluster_contrast, two_sided_p, wilson
+from analysis.intervals import MIN_ROWS, cluster_contrast, contrast_columns, two_sided_p, wilson
 from analysis.multiple_testing import holm
 from sim.runner import MANIFEST, chunk_files
 
@@ -212,10 +212,7 @@ def seat_effects(rows: pl.LazyFrame | pl.DataFrame, by: str = "strategy") -> pl.
                     "win_rate": w / n,
                     "ci_low": float(lo),
                     "ci_high": float(hi),
-                    "difference": c["estimate"],
-                    "diff_low": c["ci_low"],
-                    "diff_high": c["ci_high"],
-                    "p_value": c["p_value"],
+                    **contrast_columns(c, "difference", "diff_low", "diff_high", "p_value"),
                 }
             )
     result = pl.DataFrame(out)
