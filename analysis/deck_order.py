@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.intervals import MIN_ROWS, cluster_contrast, contrast_columns, wilson
+from analysis.intervals import MIN_ROWS, NO_CONTRAST, cluster_contrast, contrast_columns, wilson
 from analysis.multiple_testing import holm
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
 
@@ -92,7 +92,7 @@ def deck_effects(featured: pl.DataFrame, feature: str, by: str) -> pl.DataFrame:
                 if min(n, rest) >= MIN_ROWS:
                     c = cluster_contrast(won, np.where(cell, 0, np.where(in_b, 1, -1)), _DIFF, cluster)
                 else:  # too few players on a side: no test
-                    c = dict.fromkeys(("estimate", "ci_low", "ci_high", "p_value"), np.nan)
+                    c = NO_CONTRAST
                 lo, hi = wilson(w, n)
                 out.append(
                     {

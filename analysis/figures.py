@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 
 from analysis.deck_order import level_order
 from analysis.genes import synergy_matrix
+from sim.runner import write_atomic
 from sim.ursuppe.genes import GENE_NAMES
 
 
@@ -204,13 +205,4 @@ def purchase_heatmap(timing: pl.DataFrame) -> Figure:
 def save_atomic(fig: Figure, path: Path, dpi: int = 110) -> None:
     """Write ``fig`` as PNG to a temporary file beside ``path`` and rename it into place, so an
     interrupted or failed save never leaves a truncated image where a complete one is expected."""
-    import os
-
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        fig.savefig(tmp, dpi=dpi, bbox_inches="tight", format="png")
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    write_atomic(Path(path), lambda tmp: fig.savefig(tmp, dpi=dpi, bbox_inches="tight", format="png"))

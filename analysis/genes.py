@@ -20,13 +20,12 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 
-from analysis.intervals import MIN_ROWS, cluster_contrast, contrast_columns, wilson
+from analysis.intervals import MIN_ROWS, NO_CONTRAST, cluster_contrast, contrast_columns, wilson
 from analysis.multiple_testing import benjamini_hochberg, holm
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
 from sim.ursuppe.genes import GENE_NAMES
 
 BASES = ("held", "bought")
-_NAN_CONTRAST = dict.fromkeys(("estimate", "ci_low", "ci_high", "p_value"), np.nan)
 
 
 def _frame(rows: pl.LazyFrame | pl.DataFrame, basis: str) -> pl.DataFrame:
@@ -83,7 +82,7 @@ def gene_effects(
             n_with, n_without = int(h.sum()), int((~h).sum())
             w_with, w_without = int(won[h].sum()), int(won[~h].sum())
             lo, hi = wilson(np.array([w_with, w_without]), np.array([n_with, n_without]))
-            diff = within = _NAN_CONTRAST
+            diff = within = NO_CONTRAST
             label = ""
             if min(n_with, n_without) >= min_rows:
                 diff = cluster_contrast(won, np.where(h, 0, 1), np.array([1.0, -1.0]), cluster)
@@ -145,7 +144,7 @@ def gene_synergy(
             cell = np.where(a & b, 0, np.where(a, 1, np.where(b, 2, 3)))
             counts = np.bincount(cell, minlength=4)
             rates = np.bincount(cell, weights=won, minlength=4) / np.maximum(counts, 1)
-            raw = within = _NAN_CONTRAST
+            raw = within = NO_CONTRAST
             label = ""
             if counts.min() >= min_rows:
                 raw = cluster_contrast(won, cell, interaction, cluster)

@@ -35,6 +35,10 @@ def two_sided_p(z: np.ndarray | float) -> np.ndarray:
     return np.vectorize(math.erfc, otypes=[np.float64])(z / math.sqrt(2.0))
 
 
+# A contrast that was not estimated (too few rows, no spread): every field NaN.
+NO_CONTRAST: dict[str, float] = dict.fromkeys(("estimate", "se", "ci_low", "ci_high", "p_value"), math.nan)
+
+
 def contrast_columns(c: dict[str, float], estimate: str, low: str, high: str, p: str) -> dict[str, float]:
     """A :func:`cluster_contrast` result as table columns under the given names."""
     return {estimate: c["estimate"], low: c["ci_low"], high: c["ci_high"], p: c["p_value"]}
@@ -67,9 +71,8 @@ def cluster_contrast(
     sums = np.bincount(idx, weights=y, minlength=n_clusters * k).reshape(n_clusters, k)
     counts = np.bincount(idx, minlength=n_clusters * k).reshape(n_clusters, k).astype(np.float64)
     total_n = counts.sum(axis=0)
-    nan = {"estimate": math.nan, "se": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p_value": math.nan}
     if n_clusters < 2 or (total_n[weights != 0] == 0).any():
-        return nan
+        return dict(NO_CONTRAST)  # a fresh dict: callers add their own fields
     means = sums.sum(axis=0) / np.where(total_n > 0, total_n, 1.0)
     estimate = float(weights @ means)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -77,7 +80,7 @@ def cluster_contrast(
     se = math.sqrt(n_clusters / (n_clusters - 1) * float(u @ u))
     if se == 0 and estimate != 0:
         # No spread (e.g. 2 of 2 against 0 of 4): the normal approximation says nothing.
-        return nan | {"estimate": estimate}
+        return NO_CONTRAST | {"estimate": estimate}
     p = float(two_sided_p(estimate / se)) if se > 0 else 1.0  # identical arms: no difference
     return {
         "estimate": estimate,

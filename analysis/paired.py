@@ -180,7 +180,7 @@ def t_reference(contrast: dict[str, float], df: int) -> dict[str, float]:
 
 
 def _frame(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
-    lf = rows.lazy() if isinstance(rows, pl.DataFrame) else rows
+    lf = rows.lazy()  # a LazyFrame returns itself
     return (
         lf.select(_COLUMNS)
         .with_columns(pl.col("strategy").cast(pl.String), pl.col("end_reason").cast(pl.String))

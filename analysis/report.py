@@ -15,7 +15,6 @@ an earlier report (it carries the marker).
 """
 
 import datetime
-import json
 import os
 import shutil
 from collections.abc import Sequence
@@ -49,7 +48,7 @@ def _read_manifest(run: Path) -> dict[str, Any]:
     if not path.exists():
         raise ReportError(f"{run}: not a run directory (no manifest.json; make one with soup simulate)")
     try:
-        doc = json.loads(path.read_text())
+        doc = win_rates.load_manifest(run)
     except (OSError, ValueError) as e:
         raise ReportError(f"{path}: unreadable ({e.__class__.__name__})") from None
     spec = doc.get("spec") if isinstance(doc, dict) else None

@@ -2,12 +2,13 @@
 atomically (a temporary file renamed into place, never a half-written result)."""
 
 import math
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+
+from sim.runner import write_atomic
 
 
 def fmt(value: Any, kind: str) -> str:
@@ -85,14 +86,7 @@ def frame_markdown(df: pl.DataFrame, kinds: dict[str, str] | None = None) -> str
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file beside ``path`` and rename it into place."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        tmp.write_text(text)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    write_atomic(Path(path), lambda tmp: tmp.write_text(text))
 
 
 def write_csv_atomic(path: Path, df: pl.DataFrame) -> None:

@@ -30,7 +30,7 @@ ELO = 400.0 / math.log(10.0)  # rating points per unit of log-strength
 
 def game_winners(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
     """One row per game of a run: ``game`` and the ``winner`` strategy (result schema rows)."""
-    lf = rows.lazy() if isinstance(rows, pl.DataFrame) else rows
+    lf = rows.lazy()  # a LazyFrame returns itself
     return (
         lf.filter(pl.col("won"))
         .select("game", pl.col("strategy").cast(pl.String).alias("winner"))

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.intervals import MIN_ROWS, cluster_contrast, contrast_columns, two_sided_p, wilson
+from analysis.intervals import MIN_ROWS, NO_CONTRAST, cluster_contrast, contrast_columns, two_sided_p, wilson
 from analysis.multiple_testing import holm
 from sim.runner import MANIFEST, chunk_files
 
@@ -46,13 +46,10 @@ def load_manifest(run_dir: str | Path) -> dict[str, Any]:
 
 def with_run(rows: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
     """``rows`` as a lazy frame with a ``run`` column (0 when the rows come from one run)."""
-    lf = rows.lazy() if isinstance(rows, pl.DataFrame) else rows
+    lf = rows.lazy()  # a LazyFrame returns itself
     if "run" not in lf.collect_schema().names():
         lf = lf.with_columns(pl.lit(0, pl.Int16).alias("run"))
     return lf
-
-
-_lazy = with_run
 
 
 def cluster_ids(df: pl.DataFrame) -> np.ndarray:
@@ -86,7 +83,7 @@ def win_rates(rows: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """Per group: player-games (``games``), wins, win rate with its 95% Wilson interval, mean
     rounds, the fair share 1/players, and the test of "win rate = fair share" (cluster-robust
     score test: p-value and the Holm-adjusted p-value over the groups of the table)."""
-    lf = _lazy(rows)
+    lf = with_run(rows)
     df = (
         lf.group_by(by)
         .agg(
@@ -127,7 +124,7 @@ def seat_advantage(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
 def games(rows: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
     """One row per game: players, seed, game, rounds, end reason and the deck order."""
     return (
-        _lazy(rows)
+        with_run(rows)
         .group_by(GAME_KEY)
         .agg(pl.col("rounds").first(), pl.col("end_reason").first(), pl.col("deck").first())
     )
@@ -200,7 +197,7 @@ def seat_effects(rows: pl.LazyFrame | pl.DataFrame, by: str = "strategy") -> pl.
             if min(n, len(at) - n) >= MIN_ROWS:
                 c = cluster_contrast(won, np.where(at, 0, 1), np.array([1.0, -1.0]), cluster)
             else:  # too few players on a side for the normal approximation: no test
-                c = dict.fromkeys(("estimate", "ci_low", "ci_high", "p_value"), np.nan)
+                c = NO_CONTRAST
             lo, hi = wilson(w, n)
             out.append(
                 {

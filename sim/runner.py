@@ -54,7 +54,10 @@ class RunSummary:
     seconds: float
 
 
-def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+    """Call ``write`` on a temporary file beside ``path``, then rename it into place: a reader
+    sees the old file or the complete new one, never a half-written one."""
+    path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         write(tmp)
@@ -65,7 +68,7 @@ def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
 
 
 def write_json_atomic(path: Path, doc: dict[str, Any]) -> None:
-    _write_atomic(path, lambda p: p.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n"))
+    write_atomic(path, lambda p: p.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n"))
 
 
 def chunk_name(index: int) -> str:
@@ -139,7 +142,7 @@ def run(
         table = adapter.play_chunk(first, count, threads)
         seconds = time.perf_counter() - t
         name = chunk_name(i)
-        _write_atomic(out / name, lambda p, table=table: pq.write_table(table, p, compression="zstd"))
+        write_atomic(out / name, lambda p, table=table: pq.write_table(table, p, compression="zstd"))
         manifest["chunks"][str(i)] = {
             "file": name,
             "first_game": first,
