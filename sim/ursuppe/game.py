@@ -3,8 +3,9 @@
 The phases are per-game kernels (phases/). ``run_block`` is the one batch kernel: it takes one
 block of the batch's games (sim.threads runs blocks on a pool of threads; the kernel releases the
 GIL) and either plays them to the end, sets them up, or advances each by one phase (scenarios,
-step-by-step debugging). A block plays its games one after another with its own scratch row, so
-a game's data stays in cache while it is played. All modes call the same phase kernels; the
+step-by-step debugging). A block plays its games in groups, phase-major (every game of the group
+plays Phase 1, then every game Phase 2, ...), with the block's own scratch row: no phase keeps
+anything in the scratch row for a later one. All modes call the same phase kernels; the
 plain-Python path (NUMBA_DISABLE_JIT=1) runs this very code uncompiled.
 
 Results do not depend on the number of blocks or threads: every game reads only its own state
@@ -65,36 +66,50 @@ def run_phase(st, ru, wk, g, b, phase):
         check_invariants(st, ru, wk, g, phase if phase <= 6 else PHASE_END)
 
 
+ROUND_GROUP = 256  # games a block plays phase by phase together (see run_block)
+
+
 @kernel
-def play_game(st, ru, wk, g, b):
-    """Play game g from its current position to the end (or to an error): rounds of Phases 1-6
-    and the end check (W1)."""
-    max_round = st.n_cards[g] + 1
-    while not st.finished[g] and wk.error[g, 0] == 0:
-        if st.round[g] > max_round:
-            wk.error[g, 0] = ERR_NO_END
-            return
+def play_group(st, ru, wk, b, g0, g1):
+    """Play games g0..g1-1 to the end, phase-major: every game of the group plays Phase 1, then
+    every game Phase 2, and so on, round after round. The same kernels in the same order per
+    game as one game played alone (the games share nothing), but one phase's code and branch history
+    stay hot across the group instead of seven phases taking turns per game."""
+    live = True
+    while live:
+        live = False
         for phase in range(1, 8):
-            run_phase(st, ru, wk, g, b, phase)
-            if wk.error[g, 0] != 0:
-                return
+            for g in range(g0, g1):
+                if st.finished[g] or wk.error[g, 0] != 0:
+                    continue
+                if phase == 1 and st.round[g] > st.n_cards[g] + 1:
+                    wk.error[g, 0] = ERR_NO_END
+                    continue
+                run_phase(st, ru, wk, g, b, phase)
+                live = True
 
 
 @kernel
 def run_block(st, ru, wk, b, mode, arg):
     """Run block b of the batch (games b*G//B .. (b+1)*G//B - 1).
 
-    mode MODE_PLAY: set up (seating mode ``arg``) and play every game to the end;
-    MODE_SETUP: S1-S6 only; MODE_PHASE: advance every unfinished game by phase ``arg``.
+    mode MODE_PLAY: set up (seating mode ``arg``) and play every game to the end (in groups of
+    ROUND_GROUP games, phase-major: play_group); MODE_SETUP: S1-S6 only; MODE_PHASE: advance
+    every unfinished game by phase ``arg``.
     """
     G = st.round.shape[0]
     B = wk.n_blocks
-    for g in range(b * G // B, (b + 1) * G // B):
-        if mode == MODE_PHASE:
+    first = b * G // B
+    end = (b + 1) * G // B
+    if mode == MODE_PHASE:
+        for g in range(first, end):
             if not st.finished[g] and wk.error[g, 0] == 0:
                 run_phase(st, ru, wk, g, b, arg)
-            continue
-        setup_position(st, ru, wk, g, arg)
-        run_phase(st, ru, wk, g, b, PHASE_SETUP)
-        if mode == MODE_PLAY and wk.error[g, 0] == 0:
-            play_game(st, ru, wk, g, b)
+        return
+    for g0 in range(first, end, ROUND_GROUP):
+        g1 = min(g0 + ROUND_GROUP, end)
+        for g in range(g0, g1):
+            setup_position(st, ru, wk, g, arg)
+            run_phase(st, ru, wk, g, b, PHASE_SETUP)
+        if mode == MODE_PLAY:
+            play_group(st, ru, wk, b, g0, g1)
