@@ -56,7 +56,7 @@ from sim.ursuppe.genes import (
     PARASITISM,
     STRUGGLE,
 )
-from sim.ursuppe.players import SPACE_AMOEBAS, SPACE_OWN, blocked_by_advanced, count_amoebas
+from sim.ursuppe.players import blocked_by_advanced
 from sim.ursuppe.state import AF_ATTACKED, PF_AGGRESSED, STREAM_STRATEGY
 from strategies.params import (
     ACTIVE_MOVE_MARGIN,
@@ -137,26 +137,26 @@ def food_value(food, g, p, space):
 def _space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding (amoebas there
     other than this one), prey (other players' amoebas there). The amoebas per space are read
-    from the scratch row, counted once per decision (players.count_amoebas for player p)."""
-    counts = wk.scratch[b]
-    space = int(space)  # may be int8: plain Python would overflow the index
-    crowd = counts[SPACE_AMOEBAS + space]
+    from the state's ``occupancy`` counts."""
+    slot = int(space) + 1  # may be int8: plain Python would overflow
+    P = st.space.shape[1]
+    everyone = int(st.occupancy[g, P, slot])
+    crowd = everyone
     if skip_a >= 0 and st.space[g, p, skip_a] == space:
         crowd -= 1
     v = prm[FOOD_WEIGHT] * food_value(st.food, g, p, space) - prm[CROWDING_PENALTY] * crowd
     if hunter != 0:
-        v += prm[PREY_BONUS] * (counts[SPACE_AMOEBAS + space] - counts[SPACE_OWN + space])
+        v += prm[PREY_BONUS] * (everyone - st.occupancy[g, p, slot])
     return v
 
 
 @kernel
-def _own_neighbours(wk, neighbours, b, space):
-    """Amoebas of the deciding player on the spaces next to ``space`` (counted as above)."""
+def _own_neighbours(st, neighbours, g, p, space):
+    """Amoebas of player p on the spaces next to ``space`` (a missing neighbour, -1, reads the
+    always-empty slot 0 of ``occupancy``)."""
     n = 0
     for d in range(4):
-        nb = int(neighbours[space, d])
-        if nb >= 0:
-            n += wk.scratch[b, SPACE_OWN + nb]
+        n += st.occupancy[g, p, int(neighbours[space, d]) + 1]
     return n
 
 
@@ -239,7 +239,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
             if kind == DIVIDE:
                 v = prm[DIVISION_BASE] + v
             if prm[SPREAD_WEIGHT] != 0.0:
-                v += prm[SPREAD_WEIGHT] * _own_neighbours(wk, ru.neighbours, b, last)
+                v += prm[SPREAD_WEIGHT] * _own_neighbours(st, ru.neighbours, g, p, last)
         val[i] = v - 0.001 * o[1]  # D4: the lowest free number
 
 
@@ -472,8 +472,6 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         return below(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY, n)
     opts = wk.options[b]
     val = wk.scores[b]
-    if kind == PLACE_SETUP or kind == PLACE_FREE or kind == DIVIDE or kind == MOVE or kind == DIRECTION:
-        count_amoebas(st, wk, g, b, p, ru.n_spaces)  # for _space_value
     if kind == PLACE_SETUP or kind == PLACE_FREE or kind == DIVIDE:
         _value_placements(st, ru, wk, g, b, p, kind, n, prm)
     elif kind == MOVE:

@@ -24,7 +24,7 @@ from sim.ursuppe.events import EV_DEATH, EV_FIGHT, EV_RESPOND, log
 from sim.ursuppe.food import place_each_colour
 from sim.ursuppe.genes import ARMOR, DEFENSE, ESCAPE, PERSISTENCE
 from sim.ursuppe.movement import active_move_cost, active_movement
-from sim.ursuppe.players import has
+from sim.ursuppe.players import has, put_amoeba
 from sim.ursuppe.state import AF_ANSWERED, AF_WAS_ATTACKED
 
 ATTACK_SUCCESS = 0
@@ -148,7 +148,7 @@ def kill(st, wk, g, q, t, cubes, how, phase):
     """Remove amoeba (q, t) to its owner's supply and place ``cubes`` of each colour (X1/A6/B3)."""
     space = st.space[g, q, t]
     dp = st.dp[g, q, t]
-    st.space[g, q, t] = -1
+    put_amoeba(st, g, q, t, -1)
     st.dp[g, q, t] = 0
     st.amoeba_flags[g, q, t] = 0
     place_each_colour(st, g, space, cubes)

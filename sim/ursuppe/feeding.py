@@ -19,7 +19,7 @@ from sim.ursuppe.decisions import decide, option_overflow
 from sim.ursuppe.events import EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.food import place_cubes, return_cubes
 from sim.ursuppe.genes import FRUGALITY, PARASITISM, SUBSTITUTION
-from sim.ursuppe.players import has
+from sim.ursuppe.players import amoebas_on_space, has
 from sim.ursuppe.state import AF_FED, AF_STARVED, OPTION_WIDTH
 
 SHAPE_STRIDE = 8
@@ -198,12 +198,7 @@ def meal_options(st, ru, wk, g, b, p, a, space):
         for q in range(P):
             if q == p or st.bp[g, q] < max(ru.parasitism_victim_pays, 1):
                 continue
-            present = False
-            for t in range(st.space.shape[2]):
-                if st.space[g, q, t] == space:
-                    present = True
-                    break
-            if not present:
+            if amoebas_on_space(st, g, q, space) == 0:
                 continue
             for s in range(n_par):
                 n = _add_arrangements(st, wk, g, b, space, PARASITE + s * SHAPE_STRIDE, k, q, n)

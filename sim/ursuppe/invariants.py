@@ -20,7 +20,8 @@ def _fail(wk, g, invariant, phase, detail):
 
 @kernel
 def check_invariants(st, ru, wk, g, phase):
-    """I1-I6, I8 (after setup) and I9 for game g after ``phase`` (0 = setup, 7 = end check)."""
+    """I1-I6, I8 (after setup), I9 and the engine's I10 (occupancy counts) for game g after
+    ``phase`` (0 = setup, 7 = end check)."""
     P = st.supply.shape[1]
     A = st.space.shape[2]
     NG = st.genes.shape[2]
@@ -79,6 +80,19 @@ def check_invariants(st, ru, wk, g, phase):
                     for t in range(A):
                         if (q != p or t != a) and st.space[g, q, t] == s:
                             _fail(wk, g, 8, phase, s)
+    # I10 (the engine's own): ``occupancy`` is the count of ``space`` (players.put_amoeba).
+    for q in range(P + 1):
+        if st.occupancy[g, q, 0] != 0:
+            _fail(wk, g, 10, phase, q)
+        for s in range(ru.n_spaces):
+            n = 0
+            for p in range(P):
+                if q == P or p == q:
+                    for a in range(A):
+                        if st.space[g, p, a] == s:
+                            n += 1
+            if st.occupancy[g, q, s + 1] != n:
+                _fail(wk, g, 10, phase, s)
     # I9: rounds <= cards - 1 (<= cards when no card is revealed in round 1).
     limit = ru.deck_ozone.shape[0] - (1 if ru.first_round_flip else 0)
     if st.round[g] > limit:

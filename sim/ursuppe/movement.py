@@ -16,7 +16,7 @@ from sim.ursuppe.dice import roll_die
 from sim.ursuppe.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, log
 from sim.ursuppe.food import move_cubes
 from sim.ursuppe.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, SPEED, STREAMLINING, TENTACLE
-from sim.ursuppe.players import has
+from sim.ursuppe.players import has, put_amoeba
 from sim.ursuppe.state import AF_CLUNG, OPTION_WIDTH
 
 MOVE_HOW_ACTIVE = 0
@@ -107,7 +107,7 @@ def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
             set_option(wk.options, b, 0, 0, 0, 0)
             set_option(wk.options, b, 1, 1, 0, 0)
             if decide(st, ru, wk, g, b, q, t, CLING, 2) == 1:
-                st.space[g, q, t] = end
+                put_amoeba(st, g, q, t, end)
                 st.amoeba_flags[g, q, t] |= AF_CLUNG
                 wk.tally[b, tally.CLUNG] += 1
                 log(st, wk, g, EV_CLING, phase, q, t + 1, start, end, p, a + 1, 0, 0, 0)
@@ -119,7 +119,7 @@ def drift(st, ru, wk, g, b, p, a, phase):
     start = st.space[g, p, a]
     direction = st.card_drift[g, st.deck_pos[g]]
     end = step(ru.neighbours, start, direction)
-    st.space[g, p, a] = end
+    put_amoeba(st, g, p, a, end)
     log(st, wk, g, EV_DRIFT, phase, p, a + 1, start, end, direction, 0, 0, 0, 0)
     finish_movement(st, ru, wk, g, b, p, a, start, end, phase)
 
@@ -164,7 +164,7 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
     st.bp[g, p] -= cost
     direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
     here = step(ru.neighbours, start, direction)
-    st.space[g, p, a] = here
+    put_amoeba(st, g, p, a, here)
     how = MOVE_HOW_ESCAPE if escape else MOVE_HOW_ACTIVE
     log(st, wk, g, EV_ACTIVE, phase, p, a + 1, start, here, d1, d2, direction, cost, how)
     if has(st, g, p, SPEED) or has(st, g, p, PERSISTENCE):
@@ -173,6 +173,6 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
         if decide(st, ru, wk, g, b, p, a, SECOND_MOVE, 2) == 1:
             direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
             there = step(ru.neighbours, here, direction)
-            st.space[g, p, a] = there
+            put_amoeba(st, g, p, a, there)
             log(st, wk, g, EV_ACTIVE, phase, p, a + 1, here, there, d1, d2, direction, 0, MOVE_HOW_SECOND)
     finish_movement(st, ru, wk, g, b, p, a, start, st.space[g, p, a], phase)

@@ -5,12 +5,6 @@ from sim.ursuppe.genes import LIFE_EXPECTANCY
 from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
 
 ORDER_SLOT = 0  # Workspace.scratch[b, 0:8]: the current phase's player order
-# Workspace.scratch[b, SPACE_AMOEBAS + s] and [b, SPACE_OWN + s]: amoebas on space s, of all players
-# and of one player (count_amoebas); a board has at most 127 spaces (rules: int8). The slot of
-# s = -1, before each, collects the amoebas in the supply: counting then takes no branch per
-# amoeba (those mispredicted branches made the count three times slower).
-SPACE_AMOEBAS = 257
-SPACE_OWN = 385
 
 
 @kernel
@@ -34,30 +28,24 @@ def turn_order(st, wk, g, b, descending):
 
 
 @kernel
-def count_amoebas(st, wk, g, b, p, n_spaces):
-    """Count the amoebas on every space, of all players and of player p, into the scratch row:
-    one pass over the amoebas instead of one per space asked about."""
-    row = wk.scratch[b]
-    for s in range(-1, n_spaces):
-        row[SPACE_AMOEBAS + s] = 0
-        row[SPACE_OWN + s] = 0
-    for q in range(st.space.shape[1]):
-        own = 1 if q == p else 0
-        for t in range(st.space.shape[2]):
-            here = int(st.space[g, q, t])  # -1: the supply slot; int8 would overflow in plain Python
-            row[SPACE_AMOEBAS + here] += 1
-            row[SPACE_OWN + here] += own
+def put_amoeba(st, g, p, a, space):
+    """Put amoeba (p, a) on ``space`` (-1: to the supply): every move, placement and death goes
+    through here, so that ``occupancy`` stays the count of ``space`` (state.py)."""
+    P = st.space.shape[1]
+    old = int(st.space[g, p, a])  # int8: plain Python would overflow old + 1
+    if old >= 0:
+        st.occupancy[g, p, old + 1] -= 1
+        st.occupancy[g, P, old + 1] -= 1
+    if space >= 0:
+        st.occupancy[g, p, space + 1] += 1
+        st.occupancy[g, P, space + 1] += 1
+    st.space[g, p, a] = space
 
 
 @kernel
-def count_own_amoebas(st, wk, g, b, p, n_spaces):
-    """Count player p's amoebas on every space into the scratch row (SPACE_OWN only)."""
-    row = wk.scratch[b]
-    for s in range(-1, n_spaces):
-        row[SPACE_OWN + s] = 0
-    for a in range(st.space.shape[2]):
-        here = int(st.space[g, p, a])  # -1: the supply slot; int8 would overflow in plain Python
-        row[SPACE_OWN + here] += 1
+def amoebas_on_space(st, g, q, space):
+    """Amoebas of player q (q = P: of all players) on ``space``; 0 for -1 (no space)."""
+    return st.occupancy[g, q, int(space) + 1]
 
 
 @kernel

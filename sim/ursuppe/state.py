@@ -66,6 +66,11 @@ class State(NamedTuple):
     gene_since: np.ndarray  # int16 [G, P, N_GENES]: round in which a held gene was acquired (G3)
     pool: np.ndarray  # int8 [G, N_GENES]: copies left in the gene pool (S3, I4)
     space: np.ndarray  # int8 [G, P, A]: space of amoeba number a+1, -1 in the supply (C2)
+    # int8 [G, P+1, S+1]: amoebas of player q on space s at [g, q, s+1]; row P: of all players.
+    # Derived from ``space`` and kept up to date by players.put_amoeba, so that the policy's space
+    # values and D3's legality read counts instead of recounting per decision. Slot 0 (s = -1,
+    # "no space": the supply, a missing neighbour) is always 0.
+    occupancy: np.ndarray
     dp: np.ndarray  # int8 [G, P, A]: damage points (C4)
     amoeba_flags: np.ndarray  # int8 [G, P, A]: AF_* bits for this round
     player_flags: np.ndarray  # int8 [G, P]: PF_* bits for this round
@@ -103,6 +108,7 @@ def allocate_state(games: int, rules: Rules, n_cards: int | None = None) -> Stat
         gene_since=np.zeros((G, P, N_GENES), np.int16),
         pool=np.zeros((G, N_GENES), np.int8),
         space=np.full((G, P, A), -1, np.int8),
+        occupancy=np.zeros((G, P + 1, S + 1), np.int8),
         dp=np.zeros((G, P, A), np.int8),
         amoeba_flags=np.zeros((G, P, A), np.int8),
         player_flags=np.zeros((G, P), np.int8),
@@ -111,6 +117,17 @@ def allocate_state(games: int, rules: Rules, n_cards: int | None = None) -> Stat
         defect_genes_lost=np.zeros((G, P), np.int16),
         defect_bp_paid=np.zeros((G, P), np.int16),
     )
+
+
+def recount_occupancy(state: State) -> None:
+    """Set ``occupancy`` from ``space`` (after a position was written from outside the kernels,
+    e.g. a scenario file)."""
+    G, P, _ = state.space.shape
+    state.occupancy[:] = 0
+    g, q, _a = np.nonzero(state.space >= 0)
+    s = state.space[g, q, _a].astype(np.int64) + 1
+    np.add.at(state.occupancy, (g, q, s), 1)
+    np.add.at(state.occupancy, (g, np.full_like(q, P), s), 1)
 
 
 def seed_state(state: State, seed: int, game_indices: np.ndarray) -> None:

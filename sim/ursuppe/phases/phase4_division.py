@@ -5,7 +5,7 @@ from sim.ursuppe.decision_kinds import DIVIDE, PLACE_FREE
 from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.events import EV_INCOME, EV_PLACE, log
 from sim.ursuppe.genes import DIVISION_RATE, SPORES
-from sim.ursuppe.players import ORDER_SLOT, SPACE_OWN, amoebas_on_board, count_own_amoebas, has, turn_order
+from sim.ursuppe.players import ORDER_SLOT, amoebas_on_board, has, put_amoeba, turn_order
 
 PHASE = 4
 PLACED_FREE = 1
@@ -40,7 +40,7 @@ def _numbers_in_supply(wk, b, space, n, n_free):
 @kernel
 def _place(st, wk, g, p, space, number, cost, how):
     a = number - 1
-    st.space[g, p, a] = space
+    put_amoeba(st, g, p, a, space)
     st.dp[g, p, a] = 0
     st.amoeba_flags[g, p, a] = 0
     st.bp[g, p] -= cost
@@ -69,18 +69,17 @@ def division_cost(st, ru, g, p):
 
 
 @kernel
-def legal_division_space(wk, neighbours, b, s, spores, anywhere):
+def legal_division_space(st, neighbours, g, p, s, spores, anywhere):
     """D3: no amoeba of the colour there, and adjacent to one (Spores or a lone amoeba: anywhere).
 
-    Reads the player's amoebas per space from the scratch row (players.count_own_amoebas), whose
-    supply slot (space -1) the caller has zeroed: a missing neighbour (-1) then reads 0, and the
-    four neighbours are or-ed without a branch each (these branches were most of D3's cost)."""
-    own = wk.scratch[b]
-    if own[SPACE_OWN + s] != 0:
+    Reads the player's amoebas per space from ``occupancy``, whose slot of space -1 is 0: a
+    missing neighbour (-1) then reads 0, and the four neighbours are or-ed without a branch
+    each (these branches were most of D3's cost)."""
+    if st.occupancy[g, p, s + 1] != 0:
         return False
     near = 0
     for d in range(4):
-        near |= own[SPACE_OWN + int(neighbours[s, d])]
+        near |= st.occupancy[g, p, int(neighbours[s, d]) + 1]
     return spores or anywhere or near != 0
 
 
@@ -95,11 +94,9 @@ def divide(st, ru, wk, g, b, p):
             return
         set_option(wk.options, b, 0, -1, -1, 0)
         n = 1
-        count_own_amoebas(st, wk, g, b, p, ru.n_spaces)
-        wk.scratch[b, SPACE_OWN - 1] = 0  # the supply's count: read as "no neighbour" below
         n_free = _free_numbers(st, wk, g, b, p)
         for s in range(ru.n_spaces):
-            if legal_division_space(wk, ru.neighbours, b, s, spores, on_board == 1):
+            if legal_division_space(st, ru.neighbours, g, p, s, spores, on_board == 1):
                 n = _numbers_in_supply(wk, b, s, n, n_free)
         if n == 1:
             return

@@ -6,7 +6,7 @@ from sim.ursuppe.decision_kinds import PLACE_SETUP
 from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.events import EV_CARD, EV_PLACE, EV_SEATING, log
 from sim.ursuppe.food import place_cubes
-from sim.ursuppe.players import ORDER_SLOT, SPACE_AMOEBAS, count_amoebas, turn_order
+from sim.ursuppe.players import ORDER_SLOT, amoebas_on_space, put_amoeba, turn_order
 from sim.ursuppe.state import STREAM_SETUP
 
 SEATING_RANDOM = 0  # S5: a random permutation per game
@@ -86,6 +86,9 @@ def setup_position(st, ru, wk, g, seating):
         st.genes_bought[g, p] = 0
         st.defect_genes_lost[g, p] = 0
         st.defect_bp_paid[g, p] = 0
+    for q in range(st.occupancy.shape[1]):
+        for s in range(st.occupancy.shape[2]):
+            st.occupancy[g, q, s] = 0
     for s in range(ru.n_spaces):
         for c in range(P):
             st.food[g, s, c] = 0
@@ -120,9 +123,9 @@ def setup_position(st, ru, wk, g, seating):
 def _place_initial(st, ru, wk, g, b, p, dp):
     """S6: one amoeba (any number from the supply) on a space with no amoeba."""
     n = 0
-    count_amoebas(st, wk, g, b, p, ru.n_spaces)
+    P = st.space.shape[1]
     for s in range(ru.n_spaces):
-        if wk.scratch[b, SPACE_AMOEBAS + s] != 0:
+        if amoebas_on_space(st, g, P, s) != 0:
             continue
         for a in range(st.space.shape[2]):
             if st.space[g, p, a] < 0:
@@ -133,7 +136,7 @@ def _place_initial(st, ru, wk, g, b, p, dp):
     i = decide(st, ru, wk, g, b, p, -1, PLACE_SETUP, n)
     s = wk.options[b, i, 0]
     a = wk.options[b, i, 1] - 1
-    st.space[g, p, a] = s
+    put_amoeba(st, g, p, a, s)
     st.dp[g, p, a] = dp
     log(st, wk, g, EV_PLACE, PHASE_SETUP, p, a + 1, s, dp, 0, 0, 0, 0, 0)
 
