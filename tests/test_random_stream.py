@@ -1,12 +1,12 @@
 """The counter-based random streams (§0: a game is a pure function of its inputs)."""
 
+import numba
 import numpy as np
 
-from sim.jit import kernel
 from sim.random_stream import below, seed_streams
 
 
-@kernel
+@numba.njit  # not a kernel: it allocates its result (kernels compile without numba's runtime)
 def _draw(key, ctr, g, s, n, count):
     out = np.empty(count, np.int64)
     for i in range(count):
