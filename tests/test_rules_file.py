@@ -38,6 +38,7 @@ DTYPES = {
     "gene_weight": np.int8,
     "gene_defect_payment": np.int16,
     "gene_lower": np.int8,
+    "gene_blocks": np.int64,
 }
 
 
@@ -120,6 +121,14 @@ def test_g3_lower_genes(book: RuleBook) -> None:
     assert lower[PERSISTENCE].tolist() == [SPEED, -1]
     assert lower[ARMOR].tolist() == [DEFENSE, ESCAPE]
     assert all(lower[g].tolist() == [-1, -1] for g in range(N_GENES) if g not in ADVANCED_GENES)
+
+
+def test_g4_genes_blocked_by_an_advanced_gene(book: RuleBook) -> None:
+    """G4: holding an advanced gene blocks buying its lower gene(s): one bit mask per gene."""
+    blocks = book.for_players(4).gene_blocks
+    assert blocks[PERSISTENCE] == 1 << SPEED
+    assert blocks[ARMOR] == (1 << DEFENSE) | (1 << ESCAPE)
+    assert all(blocks[g] == 0 for g in range(N_GENES) if g not in ADVANCED_GENES)
 
 
 def test_s6_setup_dp_and_tentacle_by_player_count(book: RuleBook) -> None:

@@ -58,12 +58,9 @@ def has(st, g, p, gene):
 def blocked_by_advanced(st, ru, g, p):
     """G4: bit mask of the genes player p may not buy because it holds an advanced gene above them."""
     blocked = 0
-    for adv in range(st.genes.shape[2]):
-        if st.genes[g, p, adv] != 0:
-            for j in range(ru.gene_lower.shape[1]):
-                lower = int(ru.gene_lower[adv, j])  # int8: plain Python would overflow the shift
-                if lower >= 0:
-                    blocked |= 1 << lower
+    for gene in range(st.genes.shape[2]):
+        # genes are 0 or 1 (I5): a product instead of a branch per gene
+        blocked |= ru.gene_blocks[gene] * int(st.genes[g, p, gene])
     return blocked
 
 

@@ -70,6 +70,7 @@ class Rules(NamedTuple):
     gene_weight: np.ndarray  # int8 [N_GENES] (K2)
     gene_defect_payment: np.ndarray  # int16 [N_GENES] (E2)
     gene_lower: np.ndarray  # int8 [N_GENES, 2]: lower genes given up (G3), -1 padded
+    gene_blocks: np.ndarray  # int64 [N_GENES]: bit mask of the lower genes a holder may not buy (G4)
 
 
 # --------------------------------------------------------------------------------------------
@@ -665,6 +666,7 @@ class RuleBook:
             gene_weight=arr([g["weight"] for g in genes], np.int8),
             gene_defect_payment=arr([g["defect_payment"] for g in genes], np.int16),
             gene_lower=gene_lower,
+            gene_blocks=arr([sum(1 << int(x) for x in row if x >= 0) for row in gene_lower], np.int64),
         )
 
 
