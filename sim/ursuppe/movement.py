@@ -47,31 +47,32 @@ def _carry(st, ru, wk, g, b, p, a, start, end, phase):
     """Tentacle: choose up to T cubes of any colours on ``start`` and carry them to ``end``."""
     P = st.supply.shape[1]
     T = ru.tentacle_cubes
-    # Odometer over cube vectors with sum <= T and each count <= the cubes on the start space.
+    # Odometer over cube vectors with sum <= T and each count <= the cubes on the start space,
+    # colour 0 turning fastest. A digit that would push the sum over T carries at once: the
+    # lower digits are 0 then, so every vector skipped that way has a sum over T too.
     n = 0
     opt = wk.scratch[b]
     base = CARRY_SCRATCH
     for c in range(P):
         opt[base + c] = 0
+    total = 0
     while True:
-        total = 0
+        if option_overflow(wk, g, n):
+            break
+        row = wk.options[b, n]
+        for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
+            row[j] = 0
         for c in range(P):
-            total += opt[base + c]
-        if total <= T:
-            if option_overflow(wk, g, n):
-                break
-            row = wk.options[b, n]
-            for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
-                row[j] = 0
-            for c in range(P):
-                row[c] = opt[base + c]
-            n += 1
+            row[c] = opt[base + c]
+        n += 1
         # next vector
         c = 0
         while c < P:
-            if opt[base + c] < min(T, st.food[g, start, c]):
+            if total < T and opt[base + c] < st.food[g, start, c]:
                 opt[base + c] += 1
+                total += 1
                 break
+            total -= opt[base + c]
             opt[base + c] = 0
             c += 1
         if c == P:
