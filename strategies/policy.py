@@ -45,6 +45,7 @@ from sim.ursuppe.decision_kinds import (
     RESPOND,
     SECOND_MOVE,
 )
+from sim.ursuppe.food import FOOD_CAP
 from sim.ursuppe.genes import (
     AGGRESSION,
     ARMOR,
@@ -123,14 +124,10 @@ def _willing(st, g, prm, k):
 
 
 @kernel
-def food_value(food, g, p, space):
-    """How well ``space`` could feed player p's amoeba: foreign cubes there, up to 2 per colour."""
-    # All colours, then the own one taken off: no branch per colour in this hot loop (the
-    # counts are small integers, so the value is exactly the old per-colour float sum).
-    n = 0
-    for c in range(food.shape[2]):
-        n += min(food[g, space, c], 2)
-    return float(n - min(food[g, space, p], 2))
+def food_value(st, g, p, space):
+    """How well ``space`` could feed player p's amoeba: foreign cubes there, up to FOOD_CAP (2)
+    per colour: the state's capped sum over all colours, the own colour taken off."""
+    return float(st.food_capped[g, space] - min(st.food[g, space, p], FOOD_CAP))
 
 
 @kernel
@@ -144,7 +141,7 @@ def _space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     crowd = everyone
     if skip_a >= 0 and st.space[g, p, skip_a] == space:
         crowd -= 1
-    v = prm[FOOD_WEIGHT] * food_value(st.food, g, p, space) - prm[CROWDING_PENALTY] * crowd
+    v = prm[FOOD_WEIGHT] * food_value(st, g, p, space) - prm[CROWDING_PENALTY] * crowd
     if hunter != 0:
         v += prm[PREY_BONUS] * (everyone - st.occupancy[g, p, slot])
     return v
@@ -487,13 +484,13 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
             )
     elif kind == SECOND_MOVE:
         here = st.space[g, p, a] if a >= 0 else -1
-        need = food_value(st.food, g, p, here) < prm[SECOND_MOVE_THRESHOLD] if here >= 0 else False
+        need = food_value(st, g, p, here) < prm[SECOND_MOVE_THRESHOLD] if here >= 0 else False
         for i in range(n):
             val[i] = 1.0 if (opts[i, 0] == 1) == need else 0.0
     elif kind == CARRY:
         _value_carry(st, wk, g, b, p, a, n, prm)
     elif kind == CLING:
-        want = food_value(st.food, g, p, st.space[g, p, a]) < prm[CLING_THRESHOLD]
+        want = food_value(st, g, p, st.space[g, p, a]) < prm[CLING_THRESHOLD]
         for i in range(n):
             val[i] = float(opts[i, 0]) if want else float(1 - opts[i, 0])
     elif kind == EAT:

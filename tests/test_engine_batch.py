@@ -124,24 +124,28 @@ def test_greedy_beats_random(rulebook, params):
     assert wins[1] + wins[3] > 0.7 * 400, wins
 
 
-def test_I10_occupancy_counts_follow_every_move_and_a_wrong_count_is_caught(rulebook, params):
-    """The engine's I10: the per-space amoeba counts the kernels keep (State.occupancy) equal a
-    recount of the amoebas' spaces after whole games (moves, clinging, deaths, divisions), and
-    the invariant check stops a game whose counts are wrong."""
-    from sim.ursuppe.state import ERR_INVARIANT, recount_occupancy
+def test_I10_derived_counts_follow_every_change_and_a_wrong_count_is_caught(rulebook, params):
+    """The engine's I10: the counts the kernels keep beside the position (State.occupancy:
+    amoebas per space; State.food_capped: cubes per space, at most 2 of a colour) equal a
+    recount after whole games (moves, clinging, deaths, divisions, meals, excretion, Tentacle),
+    and the invariant check stops a game whose counts are wrong."""
+    from sim.ursuppe.state import ERR_INVARIANT, recount_derived
 
     b = _play(rulebook, params, 4, games=300, seed=3)
-    kept = b.state.occupancy.copy()
-    recount_occupancy(b.state)
-    assert np.array_equal(kept, b.state.occupancy)
-    assert (kept[:, :, 0] == 0).all()  # the "no space" slot
-    assert (kept[:, 4, 1:] == kept[:, :4, 1:].sum(axis=1)).all()
+    kept = b.state.occupancy.copy(), b.state.food_capped.copy()
+    recount_derived(b.state)
+    assert np.array_equal(kept[0], b.state.occupancy)
+    assert np.array_equal(kept[1], b.state.food_capped)
+    assert (kept[0][:, :, 0] == 0).all()  # the "no space" slot
+    assert (kept[0][:, 4, 1:] == kept[0][:, :4, 1:].sum(axis=1)).all()
 
     ru = rulebook.for_players(4)
     c = B.new_batch(ru, params, np.zeros(4), 3, np.arange(4), check_invariants=True)
     B.setup(c)
     assert B.first_error(c) is None
     c.state.occupancy[2, 1, 5] += 1  # one amoeba too many counted in game 2
+    c.state.food_capped[3, 7] -= 1  # one cube too few in game 3
     B.advance_phase(c, 2)
-    assert B.first_error(c)[0] == 2
-    assert c.workspace.error[2, 0] == ERR_INVARIANT and c.workspace.error[2, 1] == 10
+    for g in (2, 3):
+        assert c.workspace.error[g, 0] == ERR_INVARIANT and c.workspace.error[g, 1] == 10
+    assert (c.workspace.error[:2, 0] == 0).all()

@@ -1,6 +1,22 @@
-"""Food cubes (C3): moving cubes between the supply and the board, with food shortage."""
+"""Food cubes (C3): moving cubes between the supply and the board, with food shortage.
+
+Every change of ``State.food`` goes through here, so that ``State.food_capped`` (the cubes per
+space counting at most FOOD_CAP of a colour) stays its sum.
+"""
 
 from sim.jit import kernel
+from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
+
+FOOD_CAP = 2  # cubes of one colour State.food_capped counts: a meal takes at most 2 (M4, F2)
+
+
+@kernel
+def _add_food(st, g, space, colour, count):
+    """Add ``count`` (may be negative) cubes of ``colour`` to ``space``, keeping food_capped."""
+    old = int(st.food[g, space, colour])
+    new = old + count
+    st.food[g, space, colour] = new
+    st.food_capped[g, space] += min(new, FOOD_CAP) - min(old, FOOD_CAP)
 
 
 @kernel
@@ -15,7 +31,7 @@ def place_cubes(st, g, space, colour, count):
         n = st.supply[g, colour]
     if n > 0:
         st.supply[g, colour] -= n
-        st.food[g, space, colour] += n
+        _add_food(st, g, space, colour, n)
     return n
 
 
@@ -29,12 +45,12 @@ def place_each_colour(st, g, space, count):
 @kernel
 def return_cubes(st, g, space, colour, count):
     """Move ``count`` cubes of ``colour`` from ``space`` back to the supply (eaten, M4)."""
-    st.food[g, space, colour] -= count
+    _add_food(st, g, space, colour, -count)
     st.supply[g, colour] += count
 
 
 @kernel
 def move_cubes(st, g, source, target, colour, count):
     """Carry ``count`` cubes of ``colour`` from one space to another (Tentacle)."""
-    st.food[g, source, colour] -= count
-    st.food[g, target, colour] += count
+    _add_food(st, g, source, colour, -count)
+    _add_food(st, g, target, colour, count)

@@ -5,6 +5,7 @@ A failed check records ``ERR_INVARIANT`` with the invariant's number and the pha
 """
 
 from sim.jit import kernel
+from sim.ursuppe.food import FOOD_CAP
 from sim.ursuppe.players import death_threshold
 from sim.ursuppe.state import ERR_INVARIANT
 
@@ -80,7 +81,14 @@ def check_invariants(st, ru, wk, g, phase):
                     for t in range(A):
                         if (q != p or t != a) and st.space[g, q, t] == s:
                             _fail(wk, g, 8, phase, s)
-    # I10 (the engine's own): ``occupancy`` is the count of ``space`` (players.put_amoeba).
+    # I10 (the engine's own): the derived counts match what they are derived from: ``occupancy``
+    # the amoebas' spaces (players.put_amoeba), ``food_capped`` the food (food.py).
+    for s in range(ru.n_spaces):
+        capped = 0
+        for c in range(P):
+            capped += min(st.food[g, s, c], FOOD_CAP)
+        if st.food_capped[g, s] != capped:
+            _fail(wk, g, 10, phase, s)
     for q in range(P + 1):
         if st.occupancy[g, q, 0] != 0:
             _fail(wk, g, 10, phase, q)

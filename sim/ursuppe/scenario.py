@@ -54,7 +54,7 @@ from sim.ursuppe.state import (
     ERR_TOO_MANY_OPTIONS,
     ERR_WRONG_CHOICE_KIND,
     OPTION_WIDTH,
-    recount_occupancy,
+    recount_derived,
 )
 from sim.ursuppe.trace import events_as_dicts
 from strategies.params import StrategyError, load_strategy, parameter_table
@@ -460,7 +460,7 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
                 f"game has {copies[gid]} cop{'y' if copies[gid] == 1 else 'ies'} (I4)",
             )
     st.pool[0] = copies - held_total
-    recount_occupancy(st)
+    recount_derived(st)
     wk.score_seen[0, :] = st.score[0]
 
     for t, (ck, row) in enumerate(tape):

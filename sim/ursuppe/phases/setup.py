@@ -90,6 +90,7 @@ def setup_position(st, ru, wk, g, seating):
         for s in range(st.occupancy.shape[2]):
             st.occupancy[g, q, s] = 0
     for s in range(ru.n_spaces):
+        st.food_capped[g, s] = 0
         for c in range(P):
             st.food[g, s, c] = 0
             place_cubes(st, g, s, c, ru.cubes_per_space)
