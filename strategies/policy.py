@@ -460,6 +460,14 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
 
 
 @kernel
+def needs_every_option(st, wk, g, p):
+    """Does player p's strategy need a decision's options listed in full? Only when it draws
+    uniformly among them (``randomness``): its values never prefer an equal option listed later
+    (decisions.decide_placement relies on this)."""
+    return wk.params[st.strategy[g, p], RANDOMNESS] > 0.0
+
+
+@kernel
 def choose(st, ru, wk, g, b, p, a, kind, n):
     """Index of the option player p's strategy picks among ``wk.options[b, :n]`` (``a``: the
     deciding amoeba, or -1)."""

@@ -18,9 +18,10 @@ from sim.ursuppe.state import (
     OPTION_WIDTH,
 )
 from sim.ursuppe.tally import DECISION
-from strategies.policy import choose
+from strategies.policy import choose, needs_every_option
 
 WILDCARD = -2  # a forced choice's value that matches anything ("Armor" without the gene given up)
+FREE_NUMBERS = 512  # Workspace.scratch[b, 512:512 + A]: the deciding player's numbers in the supply
 
 
 @kernel
@@ -102,3 +103,53 @@ def set_option(options, b, i, v0, v1, v2):
     # instead of a loop, for each of the ~23 rows of a division decision.
     for j in range(3, OPTION_WIDTH):
         row[j] = 0
+
+
+@kernel
+def free_numbers(st, wk, g, b, p):
+    """Write the 1-based numbers of player p's amoebas in the supply (D4, S6) to the scratch row,
+    ascending; return how many."""
+    k = 0
+    for a in range(st.space.shape[2]):
+        if st.space[g, p, a] < 0:
+            wk.scratch[b, FREE_NUMBERS + k] = a + 1
+            k += 1
+    return k
+
+
+@kernel
+def _every_number(wk, b, n, n_free):
+    """Expand the placement rows (space, lowest free number) in place into one row per space and
+    free number, in the same order; return the new count."""
+    full = 0
+    for i in range(n):
+        full += n_free if wk.options[b, i, 0] >= 0 else 1
+    j = full
+    for i in range(n - 1, -1, -1):  # backwards: a row moves only to a later index
+        space = wk.options[b, i, 0]
+        if space < 0:
+            j -= 1
+            set_option(wk.options, b, j, space, wk.options[b, i, 1], 0)
+            continue
+        for k in range(n_free - 1, -1, -1):
+            j -= 1
+            set_option(wk.options, b, j, space, wk.scratch[b, FREE_NUMBERS + k], 0)
+    return full
+
+
+@kernel
+def decide_placement(st, ru, wk, g, b, p, kind, n, n_free):
+    """:func:`decide` for a placement (S6, D2, D3-D4): the engine lists one row per legal space,
+    (space, lowest free number), plus DIVIDE's stop (-1, -1); any of the ``n_free`` numbers of
+    ``free_numbers`` may be placed there. The rows are expanded to every (space, number) before
+    a forced choice or a strategy that draws among all options decides, so the decision is the
+    one over the full list. Otherwise the strategy values the compact rows: a space's row with
+    its lowest number is its best (policy: D4's lowest number first), and the best rows and
+    their ties are the full list's, in the same order, so the choice is the same."""
+    if n_free > 1 and (wk.tape_pos[g] < wk.tape_len[g] or needs_every_option(st, wk, g, p)):
+        n = _every_number(wk, b, n, n_free)
+        return decide(st, ru, wk, g, b, p, -1, kind, n)
+    if n == 1 and n_free > 1 and wk.options[b, 0, 0] >= 0:
+        # one space but several numbers: a real decision in the full list (counted, asked)
+        return decide(st, ru, wk, g, b, p, -1, kind, _every_number(wk, b, n, n_free))
+    return decide(st, ru, wk, g, b, p, -1, kind, n)

@@ -2,7 +2,7 @@
 
 from sim.jit import kernel
 from sim.ursuppe.decision_kinds import DIVIDE, PLACE_FREE
-from sim.ursuppe.decisions import decide, set_option
+from sim.ursuppe.decisions import FREE_NUMBERS, decide_placement, free_numbers, set_option
 from sim.ursuppe.events import EV_INCOME, EV_PLACE, log
 from sim.ursuppe.genes import DIVISION_RATE, SPORES
 from sim.ursuppe.players import ORDER_SLOT, amoebas_on_board, has, put_amoeba, turn_order
@@ -10,31 +10,6 @@ from sim.ursuppe.players import ORDER_SLOT, amoebas_on_board, has, put_amoeba, t
 PHASE = 4
 PLACED_FREE = 1
 PLACED_DIVISION = 2
-
-
-FREE_NUMBERS = 512  # Workspace.scratch[b, 512:512 + A]: the player's amoeba numbers in the supply
-
-
-@kernel
-def _free_numbers(st, wk, g, b, p):
-    """Write the 0-based numbers of player p's amoebas in the supply (D4) to the scratch row,
-    ascending; return how many."""
-    k = 0
-    for a in range(st.space.shape[2]):
-        if st.space[g, p, a] < 0:
-            wk.scratch[b, FREE_NUMBERS + k] = a
-            k += 1
-    return k
-
-
-@kernel
-def _numbers_in_supply(wk, b, space, n, n_free):
-    """Add an option (space, number) for every amoeba number in the supply (D4), listed by
-    _free_numbers: once per decision rather than once per space."""
-    for k in range(n_free):
-        set_option(wk.options, b, n, space, wk.scratch[b, FREE_NUMBERS + k] + 1, 0)
-        n += 1
-    return n
 
 
 @kernel
@@ -50,13 +25,13 @@ def _place(st, wk, g, p, space, number, cost, how):
 @kernel
 def free_placement(st, ru, wk, g, b, p):
     """D2: a player with no amoeba on the board places one free on any space (any number, D4)."""
-    n = 0
-    n_free = _free_numbers(st, wk, g, b, p)
-    for s in range(ru.n_spaces):
-        n = _numbers_in_supply(wk, b, s, n, n_free)
-    if n == 0:
+    n_free = free_numbers(st, wk, g, b, p)
+    if n_free == 0:
         return
-    i = decide(st, ru, wk, g, b, p, -1, PLACE_FREE, n)
+    lowest = wk.scratch[b, FREE_NUMBERS]
+    for s in range(ru.n_spaces):
+        set_option(wk.options, b, s, s, lowest, 0)
+    i = decide_placement(st, ru, wk, g, b, p, PLACE_FREE, ru.n_spaces, n_free)
     _place(st, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
 
 
@@ -94,13 +69,15 @@ def divide(st, ru, wk, g, b, p):
             return
         set_option(wk.options, b, 0, -1, -1, 0)
         n = 1
-        n_free = _free_numbers(st, wk, g, b, p)
+        n_free = free_numbers(st, wk, g, b, p)
+        lowest = wk.scratch[b, FREE_NUMBERS]
         for s in range(ru.n_spaces):
             if legal_division_space(st, ru.neighbours, g, p, s, spores, on_board == 1):
-                n = _numbers_in_supply(wk, b, s, n, n_free)
+                set_option(wk.options, b, n, s, lowest, 0)
+                n += 1
         if n == 1:
             return
-        i = decide(st, ru, wk, g, b, p, -1, DIVIDE, n)
+        i = decide_placement(st, ru, wk, g, b, p, DIVIDE, n, n_free)
         space = wk.options[b, i, 0]
         if space < 0:
             return

@@ -3,7 +3,7 @@
 from sim.jit import kernel
 from sim.random_stream import below
 from sim.ursuppe.decision_kinds import PLACE_SETUP
-from sim.ursuppe.decisions import decide, set_option
+from sim.ursuppe.decisions import FREE_NUMBERS, decide_placement, free_numbers, set_option
 from sim.ursuppe.events import EV_CARD, EV_PLACE, EV_SEATING, log
 from sim.ursuppe.food import place_cubes
 from sim.ursuppe.players import ORDER_SLOT, amoebas_on_space, put_amoeba, turn_order
@@ -123,18 +123,19 @@ def setup_position(st, ru, wk, g, seating):
 @kernel
 def _place_initial(st, ru, wk, g, b, p, dp):
     """S6: one amoeba (any number from the supply) on a space with no amoeba."""
+    n_free = free_numbers(st, wk, g, b, p)
+    if n_free == 0:
+        return
+    lowest = wk.scratch[b, FREE_NUMBERS]
     n = 0
     P = st.space.shape[1]
     for s in range(ru.n_spaces):
-        if amoebas_on_space(st, g, P, s) != 0:
-            continue
-        for a in range(st.space.shape[2]):
-            if st.space[g, p, a] < 0:
-                set_option(wk.options, b, n, s, a + 1, 0)
-                n += 1
+        if amoebas_on_space(st, g, P, s) == 0:
+            set_option(wk.options, b, n, s, lowest, 0)
+            n += 1
     if n == 0:
         return
-    i = decide(st, ru, wk, g, b, p, -1, PLACE_SETUP, n)
+    i = decide_placement(st, ru, wk, g, b, p, PLACE_SETUP, n, n_free)
     s = wk.options[b, i, 0]
     a = wk.options[b, i, 1] - 1
     put_amoeba(st, g, p, a, s)
