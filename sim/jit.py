@@ -103,9 +103,7 @@ _ARGUMENT_TYPES: dict[str, types.Type] = {
     "food": types.Array(types.int16, 3, "C"),
     "options": types.Array(types.int32, 3, "C"),
 }
-BOOLEAN_NAMES = frozenset(
-    {"descending", "escape", "own_allowed", "armor_allowed", "spores", "anywhere", "with_genes"}
-)
+BOOLEAN_NAMES = frozenset({"descending", "escape", "own_allowed", "armor_allowed", "spores", "anywhere"})
 
 
 class TupleReference(types.StructRef):

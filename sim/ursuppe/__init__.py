@@ -11,8 +11,9 @@ then Aggression attacks; (6) markers advance by amoebas on the board and genes h
 leapfrog. The game ends when a marker reaches the finish zone (42) or after the round that
 revealed the last card; the furthest marker wins.
 
-Where things live: rules.py (rules file -> arrays), state.py (the struct of arrays), board.py,
-genes.py, decision_kinds.py and decisions.py (every decision of §9), movement.py, feeding.py,
-attacks.py, phases/ (one module per phase), game.py (round and batch kernels), invariants.py
-(§11), scenario.py (scenario files), trace.py (the readable game log).
+Where things live: rules.py (rules file -> arrays), meal_shapes.py (the feeding shapes of each
+gene combination, built with the rules), state.py (the struct of arrays), board.py, genes.py,
+decision_kinds.py and decisions.py (every decision of §9), movement.py, feeding.py, attacks.py,
+phases/ (one module per phase), game.py (round and batch kernels), invariants.py (§11),
+scenario.py (scenario files), trace.py (the readable game log).
 """

@@ -19,6 +19,7 @@ import numpy as np
 
 from sim.ursuppe.board import DIRECTION_CODE, STAY
 from sim.ursuppe.genes import ADVANCED_GENES, GENE_ALIASES, GENE_INDEX, GENE_NAMES, N_GENES
+from sim.ursuppe.meal_shapes import shape_tables
 
 
 class Rules(NamedTuple):
@@ -64,6 +65,12 @@ class Rules(NamedTuple):
     frugality_fewer: int  # F1
     parasitism_fewer: int  # F4
     parasitism_victim_pays: int  # F4
+    # The shapes a player may eat, one set per combination c = (holds Substitution) + 2 * (holds
+    # Frugality), each shape sorted ascending, in option order (meal_shapes.py):
+    meal_shapes: np.ndarray  # int8 [4, MAX_SHAPES, P-1]: standard (M4), Substitution (F2), fewer (F1, F3)
+    n_meal_shapes: np.ndarray  # int8 [4]; set 0 is the standard shape alone (M4, A1)
+    parasite_shapes: np.ndarray  # int8 [4, MAX_SHAPES, P-1]: set c's shapes with cubes fewer (F4)
+    n_parasite_shapes: np.ndarray  # int8 [4]
     gene_price: np.ndarray  # int16 [N_GENES] (G1)
     gene_mp: np.ndarray  # int16 [N_GENES] (E2)
     gene_copies: np.ndarray  # int8 [N_GENES], for this player count (S3, I4)
@@ -614,6 +621,9 @@ class RuleBook:
         shapes = feed[f"p{players}"]["substitution"]
         if not flags["substitution_3_1"]:
             shapes = [s for s in shapes if s != SUBSTITUTION_3_1_SHAPE]
+        meal, n_meal, parasite, n_parasite = shape_tables(
+            feed[f"p{players}"]["standard"], shapes, feed["frugality_fewer"], feed["parasitism_fewer"]
+        )
         gene_lower = np.full((N_GENES, 2), -1, dtype=np.int8)
         for i, gene in enumerate(genes):
             for j, lower in enumerate(gene["gives_up"]):
@@ -660,6 +670,10 @@ class RuleBook:
             frugality_fewer=feed["frugality_fewer"],
             parasitism_fewer=feed["parasitism_fewer"],
             parasitism_victim_pays=feed["parasitism_victim_pays"],
+            meal_shapes=meal,
+            n_meal_shapes=n_meal,
+            parasite_shapes=parasite,
+            n_parasite_shapes=n_parasite,
             gene_price=arr([g["price"] for g in genes], np.int16),
             gene_mp=arr([g["mp"] for g in genes], np.int16),
             gene_copies=arr([g["copies"][key] for g in genes], np.int8),

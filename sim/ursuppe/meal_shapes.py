@@ -1,0 +1,123 @@
+"""Meal shapes (M4, F1-F4), built once per player count when the rules are loaded.
+
+A *shape* is a pattern's cube counts over the foreign colours, regardless of which colour gets
+which count (the owner assigns colours, M4). Which shapes a player may eat depends only on the
+rules and on whether it holds Substitution (F2) and Frugality (F1, F3); Parasitism (F4) adds
+those shapes with cubes fewer, each paired with a victim. So :func:`shape_tables` builds the
+sets of all four combinations of Substitution and Frugality here, in plain Python, and the
+feeding kernels (feeding.py) only copy the right set into their scratch row.
+
+The kernels turn each shape into options by walking its arrangements with ``next_permutation``,
+which needs the shape sorted ascending; the order of the shapes is the order of the EAT options,
+which decides ties and random choices. So every set here is built in exactly the order the
+kernels used to build it at every feeding:
+
+- a shape is stored sorted ascending; all-zero shapes and duplicates are skipped, the set keeps
+  insertion order and holds at most :data:`MAX_SHAPES`;
+- the normal set: the standard shape (M4), then Substitution's shapes (F2), then with Frugality
+  every shape of the set so far with ``frugality_fewer`` cubes fewer (F1, F3), found by passes
+  that each remove one cube in every place from the shapes the last pass added (the first pass
+  reads the set it appends to, up to its size before the pass);
+- the parasite set: the same passes with ``parasitism_fewer`` cubes fewer (F4), but the first
+  pass reads the normal shapes sorted *descending*: the feeding kernel builds the parasite set
+  after it has walked every normal shape to its last arrangement, which ``next_permutation``
+  leaves in place.
+"""
+
+from collections.abc import Sequence
+
+import numpy as np
+
+MAX_SHAPES = 12  # shapes in one set (the default rules need at most 6, F3); house rules may need more
+WITH_SUBSTITUTION = 1  # bit of a shape-set index: the player holds Substitution (F2)
+WITH_FRUGALITY = 2  # bit of a shape-set index: the player holds Frugality (F1)
+N_SHAPE_SETS = 4  # every combination of the two bits
+
+Shape = tuple[int, ...]
+
+
+def _add_shape(shapes: list[Shape], counts: Sequence[int]) -> None:
+    """Append ``counts`` sorted ascending unless it has no cube, is present or the set is full."""
+    shape = tuple(sorted(counts))
+    if sum(shape) <= 0 or shape in shapes or len(shapes) >= MAX_SHAPES:
+        return
+    shapes.append(shape)
+
+
+def _add_reduced(source: list[Shape], shapes: list[Shape], fewer: int) -> None:
+    """Add to ``shapes`` every shape of ``source`` with ``fewer`` cubes removed (F1, F4).
+
+    ``source`` may be ``shapes`` itself (Frugality): the first pass reads it only up to its size
+    before the pass; each later pass reads the shapes the pass before added.
+    """
+    current, lo, hi = source, 0, len(source)
+    for _ in range(fewer):
+        start = len(shapes)
+        for shape in current[lo:hi]:
+            for j, count in enumerate(shape):
+                if count > 0:
+                    reduced = list(shape)
+                    reduced[j] -= 1
+                    _add_shape(shapes, reduced)
+        current, lo, hi = shapes, start, len(shapes)
+
+
+def normal_shapes(
+    standard: Sequence[int],
+    substitution: Sequence[Sequence[int]],
+    frugality_fewer: int,
+    with_substitution: bool,
+    with_frugality: bool,
+) -> list[Shape]:
+    """The shapes a player eats without a victim (M4; F2 with Substitution, F1/F3 with Frugality)."""
+    shapes: list[Shape] = []
+    _add_shape(shapes, standard)
+    if with_substitution:
+        for counts in substitution:
+            _add_shape(shapes, counts)
+    if with_frugality and frugality_fewer > 0:
+        _add_reduced(shapes, shapes, frugality_fewer)
+    return shapes
+
+
+def parasite_shapes(normal: Sequence[Shape], parasitism_fewer: int) -> list[Shape]:
+    """F4: the normal shapes with ``parasitism_fewer`` cubes fewer, read in their last arrangement."""
+    last_arrangements = [tuple(sorted(shape, reverse=True)) for shape in normal]
+    shapes: list[Shape] = []
+    _add_reduced(last_arrangements, shapes, parasitism_fewer)
+    return shapes
+
+
+def _table(sets: list[list[Shape]], k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pad the sets into int8 [N_SHAPE_SETS, MAX_SHAPES, k] and their sizes into int8 [N_SHAPE_SETS]."""
+    table = np.zeros((N_SHAPE_SETS, MAX_SHAPES, k), np.int8)
+    sizes = np.zeros(N_SHAPE_SETS, np.int8)
+    for c, shapes in enumerate(sets):
+        sizes[c] = len(shapes)
+        if shapes:
+            table[c, : len(shapes)] = shapes
+    return table, sizes
+
+
+def shape_tables(
+    standard: Sequence[int],
+    substitution: Sequence[Sequence[int]],
+    frugality_fewer: int,
+    parasitism_fewer: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(meal_shapes, n_meal_shapes, parasite_shapes, n_parasite_shapes) for every shape set.
+
+    Set ``c`` is for a player holding Substitution if ``c & WITH_SUBSTITUTION`` and Frugality if
+    ``c & WITH_FRUGALITY``; ``substitution`` is the shapes of this player count with the flag
+    substitution_3_1 already applied (F2). Set 0 is the standard shape alone (A1 reads it).
+    """
+    normal = [
+        normal_shapes(
+            standard, substitution, frugality_fewer, bool(c & WITH_SUBSTITUTION), bool(c & WITH_FRUGALITY)
+        )
+        for c in range(N_SHAPE_SETS)
+    ]
+    k = len(standard)
+    meal, n_meal = _table(normal, k)
+    parasite, n_parasite = _table([parasite_shapes(shapes, parasitism_fewer) for shapes in normal], k)
+    return meal, n_meal, parasite, n_parasite
