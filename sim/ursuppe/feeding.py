@@ -124,20 +124,19 @@ def meal_options(st, ru, wk, g, b, p, a, space):
     for s in range(n_shapes):
         n = _add_arrangements(st, wk, g, b, p, space, NORMAL + s * SHAPE_STRIDE, k, -1, n)
     if has(st, g, p, PARASITISM) and ru.parasitism_fewer > 0:
-        # Copied once, before the victims, as when this set was built here: a later victim's
-        # walk starts from the last arrangement the first victim's walk left, so it offers that
-        # arrangement only. Copying per victim would offer them all (as F4 reads) but would
-        # change the outcomes.
         n_par = ru.n_parasite_shapes[c]
-        for s in range(n_par):
-            for j in range(k):
-                row[PARASITE + s * SHAPE_STRIDE + j] = ru.parasite_shapes[c, s, j]
         P = st.supply.shape[1]
         for q in range(P):
             if q == p or st.bp[g, q] < max(ru.parasitism_victim_pays, 1):
                 continue
             if amoebas_on_space(st, g, q, space) == 0:
                 continue
+            # Copied for each victim: the walk below leaves every shape at its last arrangement
+            # (until 2026-11-22 the set was built once, so a second victim was offered only
+            # that arrangement, against F4).
+            for s in range(n_par):
+                for j in range(k):
+                    row[PARASITE + s * SHAPE_STRIDE + j] = ru.parasite_shapes[c, s, j]
             for s in range(n_par):
                 n = _add_arrangements(st, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n)
     return n
