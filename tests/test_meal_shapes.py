@@ -12,6 +12,7 @@ from math import factorial
 import numpy as np
 import pytest
 
+from sim.ursuppe.feeding import _next_permutation  # the engine's walk, unchanged
 from sim.ursuppe.meal_shapes import MAX_SHAPES, N_SHAPE_SETS, WITH_FRUGALITY, WITH_SUBSTITUTION
 from sim.ursuppe.rules import PLAYER_COUNTS, Rules, load_rules
 from sim.ursuppe.state import MAX_OPTIONS
@@ -66,20 +67,6 @@ def _old_add_reduced(row: np.ndarray, src: int, n_src: int, dst: int, n_dst: int
     return n_dst
 
 
-def _old_next_permutation(row: np.ndarray, start: int, k: int) -> bool:
-    i = k - 2
-    while i >= 0 and row[start + i] >= row[start + i + 1]:
-        i -= 1
-    if i < 0:
-        return False
-    j = k - 1
-    while row[start + j] <= row[start + i]:
-        j -= 1
-    row[start + i], row[start + j] = row[start + j], row[start + i]
-    row[start + i + 1 : start + k] = row[start + i + 1 : start + k][::-1].copy()
-    return True
-
-
 def _read(row: np.ndarray, base: int, n: int, k: int) -> list[tuple[int, ...]]:
     return [tuple(int(x) for x in row[base + s * _STRIDE : base + s * _STRIDE + k]) for s in range(n)]
 
@@ -100,7 +87,7 @@ def _old_sets(rules: Rules, c: int) -> tuple[list[tuple[int, ...]], list[tuple[i
     # meal_options walked every normal shape through all its arrangements (_add_arrangements)
     # before it built the parasite set from them
     for s in range(n):
-        while _old_next_permutation(row, _NORMAL + s * _STRIDE, k):
+        while _next_permutation(row, _NORMAL + s * _STRIDE, k):
             pass
     n_par = 0
     if rules.parasitism_fewer > 0:
