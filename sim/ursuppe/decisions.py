@@ -146,10 +146,7 @@ def decide_placement(st, ru, wk, g, b, p, kind, n, n_free):
     one over the full list. Otherwise the strategy values the compact rows: a space's row with
     its lowest number is its best (policy: D4's lowest number first), and the best rows and
     their ties are the full list's, in the same order, so the choice is the same."""
-    if n_free > 1 and (wk.tape_pos[g] < wk.tape_len[g] or needs_every_option(st, wk, g, p)):
+    one_space = n == 1 and wk.options[b, 0, 0] >= 0  # but several numbers: a real decision
+    if n_free > 1 and (one_space or wk.tape_pos[g] < wk.tape_len[g] or needs_every_option(st, wk, g, p)):
         n = _every_number(wk, b, n, n_free)
-        return decide(st, ru, wk, g, b, p, -1, kind, n)
-    if n == 1 and n_free > 1 and wk.options[b, 0, 0] >= 0:
-        # one space but several numbers: a real decision in the full list (counted, asked)
-        return decide(st, ru, wk, g, b, p, -1, kind, _every_number(wk, b, n, n_free))
     return decide(st, ru, wk, g, b, p, -1, kind, n)

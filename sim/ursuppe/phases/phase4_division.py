@@ -64,12 +64,14 @@ def divide(st, ru, wk, g, b, p):
     spores = has(st, g, p, SPORES)
     while True:
         cost = division_cost(st, ru, g, p)
-        on_board = amoebas_on_board(st, g, p)
-        if st.bp[g, p] < cost or on_board >= st.space.shape[2]:
+        if st.bp[g, p] < cost:
             return
+        n_free = free_numbers(st, wk, g, b, p)
+        if n_free == 0:
+            return
+        on_board = st.space.shape[2] - n_free
         set_option(wk.options, b, 0, -1, -1, 0)
         n = 1
-        n_free = free_numbers(st, wk, g, b, p)
         lowest = wk.scratch[b, FREE_NUMBERS]
         for s in range(ru.n_spaces):
             if legal_division_space(st, ru.neighbours, g, p, s, spores, on_board == 1):
