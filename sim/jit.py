@@ -30,12 +30,14 @@ still cost two calls (increment and decrement of a null reference count), 4% of 
 after the borrowed references. A kernel that allocates fails to compile ("NRT required").
 """
 
+import ast
 import hashlib
 import inspect
 import os
 import shutil
 from pathlib import Path
 
+import llvmlite
 import numba
 from numba import types
 from numba.core import cgutils
@@ -48,16 +50,74 @@ _KERNEL_PACKAGES = ("sim", "strategies")
 _KEEP_CACHES = 3
 
 
-def _kernel_source_hash() -> str:
-    """A hash of every kernel source file and the numba version."""
-    root = Path(__file__).resolve().parent.parent
-    h = hashlib.sha256(numba.__version__.encode())
+def _module_files(root: Path) -> dict[str, Path]:
+    """Every module of the kernel packages by dotted name (a package by its ``__init__.py``)."""
+    files = {}
     for package in _KERNEL_PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            if path.name.startswith("cli"):  # command-line layers hold no kernels
-                continue
-            h.update(str(path.relative_to(root)).encode())
-            h.update(path.read_bytes())
+        for path in (root / package).rglob("*.py"):
+            parts = path.relative_to(root).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            files[".".join(parts)] = path
+    return files
+
+
+def _imported_modules(path: Path, name: str, modules: dict[str, Path]) -> set[str]:
+    """The project modules ``path`` (module ``name``) imports anywhere in its body, with the
+    packages whose ``__init__`` each import runs."""
+    found = set()
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the module's own package, up level - 1
+                package = name.split(".") if is_package else name.split(".")[:-1]
+                package = package[: len(package) - (node.level - 1)]
+                base = ".".join(package + ([base] if base else []))
+            targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            parts = target.split(".")
+            found.update(m for m in (".".join(parts[:i]) for i in range(1, len(parts) + 1)) if m in modules)
+    return found
+
+
+def _kernel_files(root: Path) -> list[Path]:
+    """The files the compiled kernels can depend on.
+
+    The modules that import ``sim.jit`` (where kernels are defined, and the argument types
+    registered), ``sim.jit`` itself, the project modules they import, transitively (their
+    constants are frozen into the machine code; NamedTuple and StructRef field types make the
+    signatures), and the data files beside those modules (the rules file whose values make the
+    types of the rules' fields). Python-side modules that only call kernels (the runner, the
+    simulation, bench, trace, scenario, analysis, the CLI) are left out: editing one keeps the
+    compiled engine.
+    """
+    modules = _module_files(root)
+    imports = {name: _imported_modules(path, name, modules) for name, path in modules.items()}
+    pending = [name for name, imported in imports.items() if "sim.jit" in imported] + ["sim.jit"]
+    closure: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name not in closure:
+            closure.add(name)
+            pending.extend(imports[name])
+    files = {modules[name] for name in closure}
+    for directory in {path.parent for path in files}:
+        files.update(p for p in directory.iterdir() if p.is_file() and p.suffix not in (".py", ".pyc"))
+    return sorted(files)
+
+
+def _kernel_source_hash(root: Path | None = None) -> str:
+    """A hash of the files the kernels depend on (:func:`_kernel_files`) and of numba's version."""
+    root = Path(__file__).resolve().parent.parent if root is None else root
+    h = hashlib.sha256(f"numba {numba.__version__} llvmlite {llvmlite.__version__}".encode())
+    for path in _kernel_files(root):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
     return h.hexdigest()[:16]
 
 
