@@ -41,6 +41,7 @@ import polars as pl
 from analysis.distributions import binomial_two_sided_p, t_quantile, t_two_sided_p
 from analysis.intervals import cluster_contrast
 from analysis.multiple_testing import benjamini_hochberg, holm
+from sim.errors import UserError
 from sim.ursuppe.genes import GENE_NAMES
 
 ALPHA = 0.05
@@ -65,7 +66,7 @@ METRIC_FINISH = "finish-zone share"
 _COLUMNS = ("game", "player", "strategy", "start_space", "won", "rounds", "end_reason", "genes_bought")
 
 
-class PairingError(ValueError):
+class PairingError(UserError):
     """Two runs that are not the same games (different games, strategies or seats)."""
 
 

@@ -27,11 +27,13 @@ from typing import Any, Protocol
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.errors import UserError
+
 MANIFEST = "manifest.json"
 FORMAT_VERSION = 1
 
 
-class RunError(ValueError):
+class RunError(UserError):
     """A run that cannot start or resume (the message is one line)."""
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.errors import UserError
 from sim.ursuppe.genes import GENE_NAMES, N_GENES, gene_index
 
 PRESETS_DIR = Path(__file__).resolve().parent / "presets"
@@ -418,7 +419,7 @@ _META_KEYS = ("name", "description", "extends", "gene_value")
 _OTHER_GENES = "other"  # [gene_value] key for every gene the table does not name
 
 
-class StrategyError(ValueError):
+class StrategyError(UserError):
     """A bad strategy name or strategy file; the message is one line naming the key."""
 
 

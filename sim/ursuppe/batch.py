@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.errors import GameError  # noqa: F401 (raised by callers of first_error)
 from sim.threads import run_blocks
 from sim.ursuppe.game import MODE_PHASE, MODE_PLAY, MODE_SETUP, run_block
 from sim.ursuppe.phases.setup import SEATING_GIVEN, SEATING_RANDOM, SEATING_ROTATE
@@ -11,10 +12,6 @@ from sim.ursuppe.rules import Rules
 from sim.ursuppe.state import State, Workspace, allocate_state, allocate_workspace, by_reference, seed_state
 
 SEATING_MODES = {"random": SEATING_RANDOM, "rotate": SEATING_ROTATE, "given": SEATING_GIVEN}
-
-
-class GameError(RuntimeError):
-    """A game stopped with an error recorded in its workspace (see state.ERR_*)."""
 
 
 @dataclass

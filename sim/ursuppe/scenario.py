@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.errors import UserError
 from sim.ursuppe import batch as batch_mod
 from sim.ursuppe.board import DIRECTION_CODE, DIRECTION_NAMES
 from sim.ursuppe.decision_kinds import (
@@ -63,7 +64,7 @@ RUNS = ("setup", "phase1", "phase2", "phase3", "phase4", "phase5", "phase6", "ro
 MOVES = {"drift": 0, "active": 1, "stay": 2}
 
 
-class ScenarioError(ValueError):
+class ScenarioError(UserError):
     """A scenario that cannot be run; the message is one line naming the key."""
 
 
