@@ -18,6 +18,7 @@ import datetime
 import os
 import shutil
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +27,13 @@ import polars as pl
 from analysis import deck_order, figures, genes, win_rates
 from analysis.tables import fmt, markdown_table
 from sim import __version__
+from sim.errors import UserError
 
 MARKER = ".soup-report"
 SMALL_RUN = 1000  # fewer games per player count than this: wide intervals, say so
 
 
-class ReportError(ValueError):
+class ReportError(UserError):
     """The run directories cannot make a report (the message is one line)."""
 
 
@@ -134,7 +136,10 @@ def _check_out(out: Path, runs: list[Path]) -> None:
 # --- the report ---------------------------------------------------------------------------------
 
 
-class _Report:
+class Report:
+    """The report being written: Markdown parts in reading order, tables and figures written
+    under ``root`` as they are added. Each section function appends to one of these."""
+
     def __init__(self, root: Path) -> None:
         self.root = root
         (root / "figures").mkdir(parents=True)
@@ -143,7 +148,12 @@ class _Report:
         self.parts: list[str] = []
 
     def text(self, s: str) -> None:
+        """A paragraph (or heading) of Markdown."""
         self.parts.append(s.strip("\n") + "\n")
+
+    def csv(self, name: str, df: pl.DataFrame) -> None:
+        """``df`` in full as ``tables/{name}.csv``, with nothing in the Markdown."""
+        df.write_csv(self.root / "tables" / f"{name}.csv")
 
     def table(
         self,
@@ -153,7 +163,7 @@ class _Report:
         shown: pl.DataFrame | None = None,
     ) -> None:
         """``df`` in full as CSV; ``shown`` (default: all of it) as a Markdown table."""
-        df.write_csv(self.root / "tables" / f"{name}.csv")
+        self.csv(name, df)
         note = "Full table" if shown is None else f"{len(shown)} of {len(df)} rows shown; full table"
         self.parts.append(
             markdown_table(df if shown is None else shown, columns)
@@ -161,10 +171,12 @@ class _Report:
         )
 
     def figure(self, name: str, fig: Any, caption: str) -> None:
+        """``fig`` as ``figures/{name}.png``, shown with its caption."""
         figures.save(fig, self.root / "figures" / f"{name}.png")
         self.parts.append(f"![{caption}](figures/{name}.png)\n\n*{caption}*\n")
 
     def markdown(self) -> str:
+        """The report so far as one Markdown document."""
         return "\n".join(self.parts)
 
 
@@ -204,7 +216,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path, top_sets: int 
     if tmp.exists():
         shutil.rmtree(tmp)
     try:
-        report = _Report(tmp)
+        report = Report(tmp)
         _write(report, rows, manifests, dirs, top_sets)
         markdown = report.markdown()
         (tmp / "report.md").write_text(markdown)
@@ -387,23 +399,70 @@ def _readable_end(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(pl.col("end_reason").cast(pl.String).str.replace("_", " "))
 
 
-def _write(
-    r: _Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path], top_sets: int
-) -> None:
-    n_games = rows.select("run", "game").unique().height
-    strategy = win_rates.win_rates(rows, ["players", "strategy"])
-    seats = win_rates.seat_advantage(rows)
-    seat_by_strategy = win_rates.seat_effects(rows, "strategy")
-    length = _readable_end(win_rates.game_length(rows))
-    length_summary = win_rates.game_length_summary(rows)
-    ends = _readable_end(win_rates.end_reasons(rows))
-    held = genes.gene_effects(rows, "held")
-    bought = genes.gene_effects(rows, "bought")
-    synergy = genes.gene_synergy(rows, "held")
-    purchases = genes.purchase_rates(rows)
-    timing = genes.purchase_timing(rows)
-    counts = strategy["players"].unique().sort().to_list()
+@dataclass(frozen=True)
+class Analyses:
+    """Every analysis table the report reads, computed once: several sections read the same
+    table (the headlines read nearly all of them), and a section given its tables can be built
+    and tested alone."""
 
+    strategy: pl.DataFrame
+    seats: pl.DataFrame
+    seat_by_strategy: pl.DataFrame
+    length: pl.DataFrame
+    length_summary: pl.DataFrame
+    ends: pl.DataFrame
+    held: pl.DataFrame
+    bought: pl.DataFrame
+    synergy: pl.DataFrame
+    purchases: pl.DataFrame
+    timing: pl.DataFrame
+
+
+def analyse(rows: pl.DataFrame) -> Analyses:
+    """The report's analysis tables of the player rows (analysis.win_rates.load_results)."""
+    return Analyses(
+        strategy=win_rates.win_rates(rows, ["players", "strategy"]),
+        seats=win_rates.seat_advantage(rows),
+        seat_by_strategy=win_rates.seat_effects(rows, "strategy"),
+        length=_readable_end(win_rates.game_length(rows)),
+        length_summary=win_rates.game_length_summary(rows),
+        ends=_readable_end(win_rates.end_reasons(rows)),
+        held=genes.gene_effects(rows, "held"),
+        bought=genes.gene_effects(rows, "bought"),
+        synergy=genes.gene_synergy(rows, "held"),
+        purchases=genes.purchase_rates(rows),
+        timing=genes.purchase_timing(rows),
+    )
+
+
+def _player_counts(df: pl.DataFrame) -> list[int]:
+    return df["players"].unique().sort().to_list()
+
+
+def _write(
+    r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path], top_sets: int
+) -> None:
+    """The whole report, section by section, in reading order."""
+    a = analyse(rows)
+    section_title(r, rows, manifests, dirs)
+    section_headlines(r, a)
+    section_how_to_read(r)
+    section_strategy(r, a.strategy)
+    section_seats(r, a.seats, a.seat_by_strategy)
+    section_game_length(r, a.length, a.length_summary, a.ends)
+    section_gene_effects(r, a.held, a.bought)
+    section_purchases(r, a.purchases, a.timing)
+    section_synergy(r, a.synergy)
+    section_gene_sets(r, rows, top_sets)
+    section_deck_order(r, rows, manifests)
+
+
+def section_title(
+    r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path]
+) -> None:
+    """Title, what the report covers, the warnings (incomplete runs, small samples, the
+    placeholder deck) and the table of runs: what a reader must know before any number."""
+    n_games = rows.select("run", "game").unique().height
     runs_text, warnings = _runs_section(manifests, dirs, rows)
     r.text("# Ursuppe balance report")
     seeds = sorted({m["spec"]["seed"] for m in manifests})
@@ -417,13 +476,23 @@ def _write(
         r.text("> " + w)
     r.text("## What was run")
     r.text(runs_text)
+
+
+def section_headlines(r: Report, a: Analyses) -> None:
+    """Plain-language findings, each backed by a table further down."""
     r.text("## Headlines")
     r.text(
         "\n".join(
             f"- {f}"
-            for f in _findings(strategy, seats, seat_by_strategy, held, synergy, length_summary, ends)
+            for f in _findings(
+                a.strategy, a.seats, a.seat_by_strategy, a.held, a.synergy, a.length_summary, a.ends
+            )
         )
     )
+
+
+def section_how_to_read(r: Report) -> None:
+    """The statistics behind every table, said once so the tables need not repeat it."""
     r.text(
         "## How to read this report\n"
         "- **Player-games**: one player in one game; a strategy drawn for two seats of a game counts twice.\n"
@@ -443,6 +512,9 @@ def _write(
         "(docs/rules.md)."
     )
 
+
+def section_strategy(r: Report, strategy: pl.DataFrame) -> None:
+    """Win rate per strategy and player count (analysis.win_rates.win_rates): which strategy wins."""
     r.text("## Win rates by strategy")
     r.table(
         "win_rate_by_strategy",
@@ -461,6 +533,10 @@ def _write(
         "Win rate by strategy with 95% intervals; dashed: fair share.",
     )
 
+
+def section_seats(r: Report, seats: pl.DataFrame, seat_by_strategy: pl.DataFrame) -> None:
+    """Seat advantage (S5): each start space against the fair share, then each strategy from
+    each start space against the same strategy from the other spaces."""
     r.text("## Seat advantage (S5)")
     r.table(
         "seat_advantage",
@@ -501,6 +577,11 @@ def _write(
         ],
     )
 
+
+def section_game_length(
+    r: Report, length: pl.DataFrame, length_summary: pl.DataFrame, ends: pl.DataFrame
+) -> None:
+    """Rounds per game and how games end (W1): finish zone or last environment card."""
     r.text("## Game length and how games end (W1)")
     r.table(
         "game_length_summary",
@@ -528,13 +609,33 @@ def _write(
             ("ci_low|ci_high", "95% CI", "ci"),
         ],
     )
-    length.write_csv(r.root / "tables" / "game_length.csv")
+    r.csv("game_length", length)
     r.figure(
         "game_length",
         figures.length_histogram(length),
         "Share of games by number of rounds, by how the game ended.",
     )
 
+
+GENE_COLUMNS = [
+    ("players", "players", "int"),
+    ("gene", "gene", "text"),
+    ("share_with", "share holding", "rate"),
+    ("win_rate_with", "win rate with", "rate"),
+    ("win_rate_without", "without", "rate"),
+    ("difference", "difference", "signed"),
+    ("diff_low|diff_high", "95% CI", "sci"),
+    ("p_holm", "p (Holm)", "p"),
+    ("within_strategy", "within strategy", "signed"),
+    ("within_low|within_high", "95% CI", "sci"),
+    ("within_p_holm", "p (Holm)", "p"),
+    ("strata", "strategies compared", "text"),
+]
+
+
+def section_gene_effects(r: Report, held: pl.DataFrame, bought: pl.DataFrame) -> None:
+    """Does holding (or buying) a gene go with winning? Raw and within strategy
+    (analysis.genes.gene_effects), with forest plots of the held genes."""
     r.text("## Genes")
     r.text(
         "### Held at the end\n"
@@ -543,21 +644,7 @@ def _write(
         "by the strategy's player-games, using only the strategies with at least "
         f"{genes.MIN_ROWS} players on both sides (*strategies compared*, with their player-games)."
     )
-    gene_cols = [
-        ("players", "players", "int"),
-        ("gene", "gene", "text"),
-        ("share_with", "share holding", "rate"),
-        ("win_rate_with", "win rate with", "rate"),
-        ("win_rate_without", "without", "rate"),
-        ("difference", "difference", "signed"),
-        ("diff_low|diff_high", "95% CI", "sci"),
-        ("p_holm", "p (Holm)", "p"),
-        ("within_strategy", "within strategy", "signed"),
-        ("within_low|within_high", "95% CI", "sci"),
-        ("within_p_holm", "p (Holm)", "p"),
-        ("strata", "strategies compared", "text"),
-    ]
-    r.table("gene_effects_held", held, gene_cols)
+    r.table("gene_effects_held", held, GENE_COLUMNS)
     r.figure(
         "gene_forest_held",
         figures.gene_forest(
@@ -572,7 +659,14 @@ def _write(
         "Forest plot: raw win-rate difference (holding − not holding), 95% intervals.",
     )
     r.text("### Ever bought")
-    r.table("gene_effects_bought", bought, [(c, h.replace("holding", "buying"), k) for c, h, k in gene_cols])
+    r.table(
+        "gene_effects_bought", bought, [(c, h.replace("holding", "buying"), k) for c, h, k in GENE_COLUMNS]
+    )
+
+
+def section_purchases(r: Report, purchases: pl.DataFrame, timing: pl.DataFrame) -> None:
+    """How often each gene is bought and in which round first (analysis.genes.purchase_rates,
+    purchase_timing), with a timing heatmap per player count."""
     r.text("### Purchases: how often and when")
     r.table(
         "gene_purchases",
@@ -587,14 +681,22 @@ def _write(
             ("median_round", "median round", "num"),
         ],
     )
-    timing.write_csv(r.root / "tables" / "gene_purchase_timing.csv")
-    for p in counts:
+    r.csv("gene_purchase_timing", timing)
+    for p in _player_counts(purchases):
         r.figure(
             f"gene_purchase_timing_{p}p",
             figures.purchase_heatmap(timing.filter(pl.col("players") == p).drop("players")),
             f"{p} players: share of players first buying each gene, by round "
             "(full table: tables/gene_purchase_timing.csv).",
         )
+
+
+SYNERGY_SHOWN = 15  # pairs in the Markdown table; the CSV has all of them
+
+
+def section_synergy(r: Report, synergy: pl.DataFrame) -> None:
+    """Is a pair of genes worth more than its parts (analysis.genes.gene_synergy)? The
+    best-supported pairs as a table, every pair in the CSV, a heatmap per player count."""
     r.text(
         "### Pairs: synergy\n"
         "Does holding both genes win more than the two genes' own effects predict? The *additive "
@@ -602,8 +704,8 @@ def _write(
         "in points of win rate (raw, and within strategy as above). Positive: the pair is worth more than "
         "its parts. The prediction is not a rate and can fall below 0."
     )
-    synergy.write_csv(r.root / "tables" / "gene_synergy.csv")
-    shown = synergy.filter(pl.col("within_q_bh").is_not_nan()).sort("within_p").head(15)
+    r.csv("gene_synergy", synergy)
+    shown = synergy.filter(pl.col("within_q_bh").is_not_nan()).sort("within_p").head(SYNERGY_SHOWN)
     r.text(
         markdown_table(
             shown,
@@ -621,10 +723,10 @@ def _write(
                 ("strata", "strategies compared", "text"),
             ],
         )
-        + "\n\n*The 15 pairs with the smallest within-strategy p-values; all pairs: "
+        + f"\n\n*The {SYNERGY_SHOWN} pairs with the smallest within-strategy p-values; all pairs: "
         "[tables/gene_synergy.csv](tables/gene_synergy.csv)*"
     )
-    for p in counts:
+    for p in _player_counts(synergy):
         r.figure(
             f"gene_synergy_{p}p",
             figures.synergy_heatmap(
@@ -634,27 +736,41 @@ def _write(
             ),
             f"{p} players: gene-pair synergy within strategy (red: the pair is worth more than its parts).",
         )
-    set_cols = [
-        ("players", "players", "int"),
-        ("gene_set", "gene set held at the end", "text"),
-        ("rows", "player-games", "int"),
-        ("wins", "wins", "int"),
-        ("share_of_winners", "share of winners", "rate"),
-        ("share_of_players", "share of all players", "rate"),
-        ("lift", "lift", "num"),
-        ("win_rate", "win rate", "rate"),
-        ("ci_low|ci_high", "95% CI", "ci"),
-    ]
+
+
+SET_COLUMNS = [
+    ("players", "players", "int"),
+    ("gene_set", "gene set held at the end", "text"),
+    ("rows", "player-games", "int"),
+    ("wins", "wins", "int"),
+    ("share_of_winners", "share of winners", "rate"),
+    ("share_of_players", "share of all players", "rate"),
+    ("lift", "lift", "num"),
+    ("win_rate", "win rate", "rate"),
+    ("ci_low|ci_high", "95% CI", "ci"),
+]
+
+
+def section_gene_sets(r: Report, rows: pl.DataFrame, top_sets: int) -> None:
+    """The gene sets winners (and all players) end with most often, and their lift
+    (analysis.genes.frequent_gene_sets)."""
     r.text(
         "### Gene sets of winners and of all players\n"
         "The gene sets held at the end most often by winners, then by all players; *lift* = share among "
         "winners / share among all players (above 1: the set is over-represented among winners)."
     )
     r.table(
-        "gene_sets_winners", genes.frequent_gene_sets(rows, "held", top=top_sets, among="winners"), set_cols
+        "gene_sets_winners",
+        genes.frequent_gene_sets(rows, "held", top=top_sets, among="winners"),
+        SET_COLUMNS,
     )
-    r.table("gene_sets_all", genes.frequent_gene_sets(rows, "held", top=top_sets, among="all"), set_cols)
+    r.table("gene_sets_all", genes.frequent_gene_sets(rows, "held", top=top_sets, among="all"), SET_COLUMNS)
 
+
+def section_deck_order(r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]]) -> None:
+    """Environment-deck order (analysis.deck_order): win rates by seat or strategy and deck
+    features, then game length and gene-defect losses by deck features. Not computed across
+    runs of different decks."""
     r.text("## Environment-deck order")
     if len({str(m["spec"]["rules"]["environment"]["deck"]) for m in manifests}) != 1:
         r.text(
@@ -663,20 +779,30 @@ def _write(
         return
     deck = manifests[0]["spec"]["rules"]["environment"]["deck"]
     featured = deck_order.deck_features(rows, deck)
-    k = min(5, len(deck))
+    section_deck_effects(r, featured, min(5, len(deck)))
+    section_deck_outcomes(r, featured)
+
+
+DECK_EFFECTS = (
+    ("first_drift", "start_space"),
+    ("ozone_band", "start_space"),
+    ("first_drift", "strategy"),
+    ("ozone_band", "strategy"),
+    ("first_ozone", "strategy"),
+)
+DECK_SHOWN = 12  # cells shown of a deck-effects table longer than 2 * DECK_SHOWN
+
+
+def section_deck_effects(r: Report, featured: pl.DataFrame, window: int) -> None:
+    """Win rate by seat or strategy and each deck feature (analysis.deck_order.deck_effects of
+    ``featured``, the rows with deck_features; ``window``: the cards of the ozone band)."""
     r.text(
         f"Each game shuffles the deck. Features: the drift and ozone of the first card, and the ozone "
-        f"total of the first {k} cards in terciles over the games (*ozone band*). *difference* compares "
+        f"total of the first {window} cards in terciles over the games (*ozone band*). *difference* compares "
         "the cell with the same seat or strategy in the other games of the player count (Holm over each "
         "table)."
     )
-    for feature, by in (
-        ("first_drift", "start_space"),
-        ("ozone_band", "start_space"),
-        ("first_drift", "strategy"),
-        ("ozone_band", "strategy"),
-        ("first_ozone", "strategy"),
-    ):
+    for feature, by in DECK_EFFECTS:
         eff = deck_order.deck_effects(featured, feature, by)
         name = f"deck_{feature}_by_{by}"
         r.text(f"### Win rate by {by.replace('_', ' ')} and {feature.replace('_', ' ')}")
@@ -692,21 +818,28 @@ def _write(
             ("diff_low|diff_high", "95% CI", "sci"),
             ("p_holm", "p (Holm)", "p"),
         ]
-        if len(eff) > 24:
+        if len(eff) > 2 * DECK_SHOWN:
             r.text(
-                f"{len(significant)} of {len(eff)} cells differ (Holm p < 0.05); the 12 largest differences:"
+                f"{len(significant)} of {len(eff)} cells differ (Holm p < 0.05); the {DECK_SHOWN} largest "
+                "differences:"
             )
-            r.table(name, eff, columns, shown=eff.sort(pl.col("difference").abs(), descending=True).head(12))
+            largest = eff.sort(pl.col("difference").abs(), descending=True).head(DECK_SHOWN)
+            r.table(name, eff, columns, shown=largest)
         else:
             r.table(name, eff, columns)
         if feature != "first_ozone":
-            for p in counts:
+            for p in _player_counts(eff):
                 r.figure(
                     f"{name}_{p}p",
                     figures.deck_effect_plot(eff.filter(pl.col("players") == p).drop("players"), feature, by),
                     f"{p} players: win rate by {by.replace('_', ' ')} and {feature.replace('_', ' ')}, "
                     "95% intervals.",
                 )
+
+
+def section_deck_outcomes(r: Report, featured: pl.DataFrame) -> None:
+    """Game length and gene-defect losses (E2) by each deck feature
+    (analysis.deck_order.deck_outcomes)."""
     r.text(
         "### Game length and gene-defect losses (E2) by deck features\n"
         "Mean rounds and gene-defect losses per player (genes returned, BP paid) with 95% intervals; "
