@@ -25,7 +25,7 @@ from typing import Any
 import polars as pl
 
 from analysis import deck_order, figures, genes, win_rates
-from analysis.tables import fmt, markdown_table
+from analysis.tables import fmt, markdown_table, plural, round_floats
 from sim import __version__
 from sim.errors import UserError
 
@@ -152,8 +152,9 @@ class Report:
         self.parts.append(s.strip("\n") + "\n")
 
     def csv(self, name: str, df: pl.DataFrame) -> None:
-        """``df`` in full as ``tables/{name}.csv``, with nothing in the Markdown."""
-        df.write_csv(self.root / "tables" / f"{name}.csv")
+        """``df`` in full as ``tables/{name}.csv`` (floats to 6 significant digits,
+        analysis.tables.round_floats), with nothing in the Markdown."""
+        round_floats(df).write_csv(self.root / "tables" / f"{name}.csv")
 
     def table(
         self,
@@ -164,7 +165,9 @@ class Report:
     ) -> None:
         """``df`` in full as CSV; ``shown`` (default: all of it) as a Markdown table."""
         self.csv(name, df)
-        note = "Full table" if shown is None else f"{len(shown)} of {len(df)} rows shown; full table"
+        note = (
+            "Full table" if shown is None else f"{len(shown)} of {plural(len(df), 'row')} shown; full table"
+        )
         self.parts.append(
             markdown_table(df if shown is None else shown, columns)
             + f"\n\n*{note}: [tables/{name}.csv](tables/{name}.csv)*\n"
@@ -268,13 +271,13 @@ def _runs_section(
         decks.add(s["deck"])
         if done < s["games"]:
             warnings.append(
-                f"**Incomplete run:** `{d.name}` has only {done:,} of {s['games']:,} games; this report "
-                "covers those. Finish it with the same soup simulate command (it resumes)."
+                f"**Incomplete run:** `{d.name}` has only {done:,} of {plural(s['games'], 'game')}; this "
+                "report covers those. Finish it with the same soup simulate command (it resumes)."
             )
         elif m.get("status") != "complete":
             warnings.append(
-                f"**Run still marked running:** `{d.name}` has all {done:,} games, but its manifest says "
-                f"status {m.get('status')!r}: soup simulate may still be writing it, or was interrupted "
+                f"**Run still marked running:** `{d.name}` has all {plural(done, 'game')}, but its manifest "
+                f"says status {m.get('status')!r}: soup simulate may still be writing it, or was interrupted "
                 "before its last step."
             )
         if s["rules"]["environment"].get("placeholder"):
@@ -287,8 +290,8 @@ def _runs_section(
     for players, n in rows.group_by("players").agg(pl.struct("run", "game").n_unique()).iter_rows():
         if n < SMALL_RUN:
             warnings.append(
-                f"**Small sample:** {n:,} games with {players} players. Intervals are wide, and tests "
-                "with too few players on a side are not made (shown as –). Use 10,000 games or more."
+                f"**Small sample:** {plural(n, 'game')} with {players} players. Intervals are wide, and "
+                "tests with too few players on a side are not made (shown as –). Use 10,000 games or more."
             )
     text = "\n".join(lines) + "\n\n" + "\n".join(f"Environment deck: {d}" for d in sorted(decks))
     return text, list(dict.fromkeys(warnings))
@@ -343,7 +346,7 @@ def _findings(
                     f"{players} players: {len(biased)} of {len(st)} start spaces "
                     f"{'differs' if len(biased) == 1 else 'differ'} from the fair share (Holm p < 0.05); "
                     f"the largest deviation is start space {worst['start_space']} "
-                    f"({worst['advantage'] * 100:+.1f} points of win rate)."
+                    f"({fmt(worst['advantage'], 'points')} points of win rate)."
                 )
             else:
                 out.append(
@@ -359,7 +362,8 @@ def _findings(
                 f"{players} players: seats matter for some strategies: **{r['strategy']}** wins "
                 f"{_pct(r['win_rate'])} from start space {r['start_space']}, "
                 f"{abs(r['difference']) * 100:.1f} points {'more' if r['difference'] > 0 else 'less'} "
-                f"than from the other spaces ({len(sb)} strategy × seat cells differ, Holm p < 0.05; "
+                f"than from the other spaces ({plural(len(sb), 'strategy × seat cell')} "
+                f"{'differs' if len(sb) == 1 else 'differ'}, Holm p < 0.05; "
                 "see *Strategy and start space*)."
             )
         sig = effects.filter(at & (pl.col("within_p_holm") < 0.05))
@@ -378,9 +382,10 @@ def _findings(
             r = syn.row(0, named=True)
             out.append(
                 f"{players} players: the best-supported gene-pair interaction within strategy is "
-                f"**{r['gene_a']} + {r['gene_b']}**: {r['within_strategy'] * 100:+.1f} points of win rate "
-                f"beyond the two genes' own effects (95% CI {r['within_low'] * 100:+.1f} to "
-                f"{r['within_high'] * 100:+.1f}; based on {r['strata']}); {len(syn)} pairs have BH q < 0.05."
+                f"**{r['gene_a']} + {r['gene_b']}**: {fmt(r['within_strategy'], 'points')} points of win "
+                f"rate beyond the two genes' own effects (95% CI {fmt(r['within_low'], 'points')} to "
+                f"{fmt(r['within_high'], 'points')}), based on {r['strata']}; "
+                f"{plural(len(syn), 'pair')} {'has' if len(syn) == 1 else 'have'} BH q < 0.05."
             )
         ln = length.filter(at)
         if len(ln):
@@ -467,8 +472,8 @@ def section_title(
     r.text("# Ursuppe balance report")
     seeds = sorted({m["spec"]["seed"] for m in manifests})
     r.text(
-        f"{n_games:,} games ({rows.height:,} player results) from {len(dirs)} "
-        f"run{'s' if len(dirs) != 1 else ''}, "
+        f"{plural(n_games, 'game')} ({plural(rows.height, 'player result')}) from "
+        f"{plural(len(dirs), 'run')}, "
         f"seed{'s' if len(seeds) != 1 else ''} {', '.join(map(str, seeds))}. "
         f"Generated {datetime.date.today().isoformat()} by soup {__version__}."
     )
@@ -798,9 +803,9 @@ def section_deck_effects(r: Report, featured: pl.DataFrame, window: int) -> None
     ``featured``, the rows with deck_features; ``window``: the cards of the ozone band)."""
     r.text(
         f"Each game shuffles the deck. Features: the drift and ozone of the first card, and the ozone "
-        f"total of the first {window} cards in terciles over the games (*ozone band*). *difference* compares "
-        "the cell with the same seat or strategy in the other games of the player count (Holm over each "
-        "table)."
+        f"total of the first {plural(window, 'card')} in terciles over the games (*ozone band*). "
+        "*difference* compares the cell with the same seat or strategy in the other games of the player "
+        "count (Holm over each table)."
     )
     for feature, by in DECK_EFFECTS:
         eff = deck_order.deck_effects(featured, feature, by)
@@ -820,7 +825,8 @@ def section_deck_effects(r: Report, featured: pl.DataFrame, window: int) -> None
         ]
         if len(eff) > 2 * DECK_SHOWN:
             r.text(
-                f"{len(significant)} of {len(eff)} cells differ (Holm p < 0.05); the {DECK_SHOWN} largest "
+                f"{len(significant)} of {len(eff)} cells {'differs' if len(significant) == 1 else 'differ'} "
+                f"(Holm p < 0.05); the {DECK_SHOWN} largest "
                 "differences:"
             )
             largest = eff.sort(pl.col("difference").abs(), descending=True).head(DECK_SHOWN)

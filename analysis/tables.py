@@ -6,35 +6,69 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from sim.runner import write_atomic
 
 
 def fmt(value: Any, kind: str) -> str:
-    """One cell. ``kind``: int (1,234), rate (0.123), signed (+0.012), pct (12.3%), p (0.012,
-    3.4e-07, <1e-300), num (1.23), float (0.1234: differences and standard errors of rates,
-    where 3 decimals hide the standard error), bool (yes / empty: a flag column reads at a
-    glance), text. Missing values (None, NaN) print as an en dash."""
+    """One cell. ``kind``: int (1,234), rate (0.123), signed (+0.012), points (+1.2: a rate
+    difference in points of win rate), pct (12.3%), p (0.012, 3.4e-07, <1e-300), num (1.23),
+    float (0.1234: differences and standard errors of rates, where 3 decimals hide the standard
+    error), bool (yes / empty: a flag column reads at a glance), text. Missing values (None,
+    NaN) print as an en dash. A value that rounds to zero prints without a sign (0.000, not
+    -0.000 or +0.000): a sign would claim a direction the printed number does not have."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     if kind == "bool":
         return "yes" if value else ""
-    if kind == "float":
-        return f"{value:.4f}"
     if kind == "int":
         return f"{int(value):,}"
-    if kind == "rate":
-        return f"{value:.3f}"
-    if kind == "signed":
-        return f"{value:+.3f}"
-    if kind == "pct":
-        return f"{value:.1%}"
     if kind == "p":
         return "<1e-300" if value < 1e-300 else (f"{value:.3f}" if value >= 0.001 else f"{value:.1e}")
-    if kind == "num":
-        return f"{value:.2f}"
-    return str(value)
+    spec = {"float": ".4f", "rate": ".3f", "signed": "+.3f", "pct": ".1%", "num": ".2f"}.get(kind)
+    if kind == "points":
+        return _unsigned_zero(f"{value * 100:+.1f}")
+    if spec is None:
+        return str(value)
+    return _unsigned_zero(format(value, spec))
+
+
+def _unsigned_zero(text: str) -> str:
+    """``text`` without its sign when every digit is 0 ("-0.000" -> "0.000")."""
+    if text[:1] in ("+", "-") and not any(c in "123456789" for c in text):
+        return text[1:]
+    return text
+
+
+def plural(n: int, noun: str, plural_form: str | None = None) -> str:
+    """A count with its noun, singular for one: "1 card", "2 cards", "1,200 games". Irregular
+    plurals are given: ``plural(2, "strategy", "strategies")``."""
+    word = noun if n == 1 else (plural_form or noun + "s")
+    return f"{n:,} {word}"
+
+
+CSV_DIGITS = 6  # significant digits of a float in a CSV the report writes
+
+
+def round_floats(df: pl.DataFrame, digits: int = CSV_DIGITS) -> pl.DataFrame:
+    """``df`` with every float column rounded to ``digits`` significant digits, and -0.0 as 0.0:
+    the CSVs of the report are read by people and spreadsheets, and 0.025570000000000002 (float
+    noise) or -0.0 says nothing the rounded value does not. Significant digits, not decimals,
+    so that p-values of 1e-50 survive. Each value becomes the double nearest to its rounded
+    decimal, which prints as that decimal; nulls, NaN and infinities are kept."""
+    columns = []
+    for name, dtype in df.schema.items():
+        if not dtype.is_float():
+            continue
+        values = df[name].cast(pl.Float64).to_numpy()
+        rounded = np.char.mod(f"%.{digits}g", values).astype(np.float64)
+        rounded[rounded == 0] = 0.0  # -0.0 too
+        columns.append(
+            pl.when(pl.col(name).is_null()).then(None).otherwise(pl.Series(rounded)).cast(dtype).alias(name)
+        )
+    return df.with_columns(columns) if columns else df
 
 
 def markdown_table(df: pl.DataFrame, columns: Sequence[tuple[str, str, str]]) -> str:

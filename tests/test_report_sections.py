@@ -1,12 +1,15 @@
 """The report's sections one at a time, on small synthetic frames (no simulation): each section
 function writes its own heading, tables and figures, and nothing else."""
 
+import re
+
 import numpy as np
 import polars as pl
 import pytest
 
 from analysis import report, win_rates
-from analysis.report import Report
+from analysis.report import Analyses, Report
+from analysis.tables import fmt, markdown_table, plural, round_floats
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -27,6 +30,11 @@ def _rows(games: int = 400, players: int = 4, seed: int = 0) -> pl.DataFrame:
             "strategy": np.where(position % 2 == 0, "greedy", "breeder"),
             "won": position == np.repeat(winner, players),
             "rounds": pl.Series(np.repeat(rng.integers(7, 11, games), players), dtype=pl.Int16),
+            "end_reason": pl.Series(
+                np.repeat(np.where(rng.random(games) < 0.9, "finish_zone", "last_card"), players),
+                dtype=pl.Categorical,
+            ),
+            "deck": [[0, 1, 2]] * (games * players),
         }
     )
 
@@ -59,3 +67,165 @@ def test_strategy_section_alone(rep):
     assert md.startswith("## Win rates by strategy")
     assert md.count("| 4 | ") == 2  # breeder and greedy
     assert "figures/win_rate_by_strategy.png" in md
+
+
+def test_game_length_section_alone(rep):
+    rows = _rows()
+    length = report._readable_end(win_rates.game_length(rows))
+    ends = report._readable_end(win_rates.end_reasons(rows))
+    report.section_game_length(rep, length, win_rates.game_length_summary(rows), ends)
+    md = rep.markdown()
+    assert md.startswith("## Game length and how games end (W1)")
+    assert "| 4 | finish zone |" in md and "| 4 | last card |" in md
+    assert (rep.root / "figures" / "game_length.png").read_bytes()[:8] == PNG
+    assert (rep.root / "tables" / "game_length.csv").exists()
+
+
+# --- numbers as text -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["rate", "signed", "num", "float", "pct", "points"])
+def test_a_value_that_rounds_to_zero_prints_without_a_sign(kind):
+    for tiny in (-1e-9, -0.0, 0.0, 1e-9):
+        text = fmt(tiny, kind)
+        assert not text.startswith(("-", "+")), (kind, tiny, text)
+    assert fmt(-0.0123, kind).startswith("-")  # a real negative keeps its sign
+    assert fmt(0.0123, "signed") == "+0.012" and fmt(0.0123, "points") == "+1.2"
+
+
+def test_an_interval_touching_zero_prints_zero_not_minus_zero():
+    df = pl.DataFrame({"d": [-0.0004], "lo": [-0.0003], "hi": [0.071]})
+    md = markdown_table(df, [("d", "difference", "signed"), ("lo|hi", "95% CI", "sci")])
+    assert md.splitlines()[-1] == "| 0.000 | [0.000, +0.071] |"
+    assert "-0.000" not in md
+
+
+def test_csv_floats_are_rounded_without_noise_or_negative_zero():
+    df = pl.DataFrame(
+        {
+            "rate": [0.025570000000000002, 0.0020000000000000018, -0.0, 1 / 3, None],
+            "p": [1e-300, 2.5e-7, float("nan"), 1.0, 0.5],
+            "n": [1, 2, 3, 4, 5],
+            "name": ["a", "b", "c", "d", "e"],
+        }
+    )
+    out = round_floats(df)
+    assert out.schema == df.schema
+    text = out.write_csv()
+    assert text.splitlines()[1:] == [
+        "0.02557,1e-300,1,a",
+        "0.002,2.5e-7,2,b",
+        "0.0,NaN,3,c",
+        "0.333333,1.0,4,d",
+        ",0.5,5,e",
+    ]
+
+
+def test_report_csvs_are_rounded(rep):
+    rep.csv("t", pl.DataFrame({"x": [0.1 + 0.2, -1e-20 * 0.0]}))
+    assert (rep.root / "tables" / "t.csv").read_text() == "x\n0.3\n0.0\n"
+    rows = _rows()
+    report.section_seats(rep, win_rates.seat_advantage(rows), win_rates.seat_effects(rows, "strategy"))
+    for path in (rep.root / "tables").glob("*.csv"):
+        cells = path.read_text().replace("\n", ",").split(",")
+        floats = [c for c in cells if re.fullmatch(r"-?[0-9.]+(e-?\d+)?", c)]
+        assert floats, path.name
+        for cell in floats:
+            mantissa = cell.split("e")[0].lstrip("-").replace(".", "").strip("0")
+            assert len(mantissa) <= 6, (path.name, cell)
+            assert cell not in ("-0.0", "-0"), path.name
+
+
+def test_plural():
+    assert plural(1, "card") == "1 card"
+    assert plural(0, "card") == "0 cards"
+    assert plural(11, "card") == "11 cards"
+    assert plural(1200, "game") == "1,200 games"
+    assert plural(1, "strategy", "strategies") == "1 strategy"
+    assert plural(3, "strategy", "strategies") == "3 strategies"
+
+
+# --- headlines -----------------------------------------------------------------------------------
+
+
+def _analyses_for_headlines() -> Analyses:
+    """Tables for the headlines: one significant strategy x seat cell and one significant gene
+    pair whose strategies-compared label has its own parentheses."""
+    rows = _rows()
+    empty = pl.DataFrame()
+    seat_by_strategy = pl.DataFrame(
+        {
+            "players": [4, 4],
+            "strategy": ["greedy", "breeder"],
+            "start_space": [1, 2],
+            "win_rate": [0.31, 0.24],
+            "difference": [0.07, -0.01],
+            "p_holm": [0.01, 1.0],
+        }
+    )
+    held = pl.DataFrame(
+        {"players": [4], "gene": ["Speed"], "within_strategy": [0.02], "within_p_holm": [0.5]}
+    )
+    synergy = pl.DataFrame(
+        {
+            "players": [4, 4],
+            "gene_a": ["Spores", "Speed"],
+            "gene_b": ["Aggression", "Armor"],
+            "within_strategy": [0.336, 0.01],
+            "within_low": [0.188, -0.05],
+            "within_high": [0.485, 0.07],
+            "within_p": [1e-5, 0.6],
+            "within_q_bh": [0.001, 0.7],
+            "strata": [
+                "breeder (smallest group 40), predator (smallest group 47)",
+                "predator (smallest group 47)",
+            ],
+        }
+    )
+    return Analyses(
+        strategy=win_rates.win_rates(rows, ["players", "strategy"]),
+        seats=win_rates.seat_advantage(rows),
+        seat_by_strategy=seat_by_strategy,
+        length=empty,
+        length_summary=win_rates.game_length_summary(rows),
+        ends=report._readable_end(win_rates.end_reasons(rows)),
+        held=held,
+        bought=empty,
+        synergy=synergy,
+        purchases=empty,
+        timing=empty,
+    )
+
+
+def test_headlines_have_no_doubled_parentheses_and_singular_counts(rep):
+    report.section_headlines(rep, _analyses_for_headlines())
+    md = rep.markdown()
+    assert md.startswith("## Headlines")
+    assert "))" not in md and "((" not in md
+    for line in md.splitlines():
+        assert line.count("(") == line.count(")"), line
+    assert "**Spores + Aggression**: +33.6 points" in md
+    assert "(95% CI +18.8 to +48.5), based on breeder (smallest group 40), predator (smallest group" in md
+    assert "1 pair has BH q < 0.05" in md
+    assert "1 strategy × seat cell differs" in md
+    assert " 1 pairs" not in md and " 1 cells" not in md
+
+
+def test_title_counts_are_singular_for_one(rep, tmp_path):
+    rows = _rows(games=1).with_columns(pl.lit(0, pl.Int16).alias("run"))
+    spec = {
+        "players": 4,
+        "seed": 1,
+        "games": 1,
+        "seating": "rotate",
+        "strategies": ["greedy", "breeder"],
+        "assignment": {"pool": [0, 1]},
+        "rules_id": "abc",
+        "deck": "1 card: 6N",
+        "rules": {"environment": {"deck": [{"ozone": 6, "drift": "N"}]}},
+    }
+    report.section_title(rep, rows, [{"spec": spec, "status": "complete"}], [tmp_path / "one"])
+    md = rep.markdown()
+    assert "1 game (4 player results) from 1 run, seed 1." in md
+    assert "**Small sample:** 1 game with 4 players" in md
+    assert " 1 games" not in md and " 1 runs" not in md
