@@ -30,11 +30,13 @@ still cost two calls (increment and decrement of a null reference count), 4% of 
 after the borrowed references. A kernel that allocates fails to compile ("NRT required").
 """
 
-import ast
 import hashlib
 import inspect
+import json
 import os
+import re
 import shutil
+import time
 from pathlib import Path
 
 import llvmlite
@@ -48,6 +50,20 @@ from numba.extending import NativeValue, infer_getattr, lower_getattr_generic, r
 PLAIN_PYTHON: bool = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 _KERNEL_PACKAGES = ("sim", "strategies")
 _KEEP_CACHES = 3
+_ROOT = Path(__file__).resolve().parent.parent
+
+# An import statement: ``from BASE import NAMES`` (NAMES possibly parenthesised over several lines)
+# or ``import MODULES``, at any indentation. Read with a regular expression rather than ``ast``
+# because every import of sim.jit (every command) scans the packages: parsing them costs ~80 ms,
+# this ~2 ms. Text that merely looks like an import (in a docstring) only adds a file to the hash.
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(?P<base>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n#;]*)"
+    r"|import[ \t]+(?P<modules>[^\n#;]+))",
+    re.MULTILINE,
+)
+_KERNEL_DEF = re.compile(r"^@kernel[ \t]*\n(?:@[^\n]*\n)*def[ \t]+(\w+)", re.MULTILINE)
+_COMMENT = re.compile(r"#[^\n]*")
+_REGISTERS = re.compile(r"^[ \t]*register_argument_types\(", re.MULTILINE)
 
 
 def _module_files(root: Path) -> dict[str, Path]:
@@ -62,43 +78,47 @@ def _module_files(root: Path) -> dict[str, Path]:
     return files
 
 
-def _imported_modules(path: Path, name: str, modules: dict[str, Path]) -> set[str]:
-    """The project modules ``path`` (module ``name``) imports anywhere in its body, with the
-    packages whose ``__init__`` each import runs."""
+def _imported_modules(text: str, name: str, is_package: bool, modules: dict[str, Path]) -> set[str]:
+    """The project modules that module ``name`` (source ``text``) imports anywhere in its body,
+    with the packages whose ``__init__`` each import runs."""
     found = set()
-    is_package = path.name == "__init__.py"
-    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:  # relative: from the module's own package, up level - 1
-                package = name.split(".") if is_package else name.split(".")[:-1]
-                package = package[: len(package) - (node.level - 1)]
-                base = ".".join(package + ([base] if base else []))
-            targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
+    for match in _IMPORT.finditer(_COMMENT.sub("", text)):
+        if match["modules"] is not None:  # import a.b, c as d
+            targets = [part.split()[0] for part in match["modules"].split(",") if part.strip()]
         else:
-            continue
+            base = match["base"]
+            level = len(base) - len(base.lstrip("."))
+            if level:  # relative: from the module's own package, up level - 1
+                package = name.split(".") if is_package else name.split(".")[:-1]
+                package = package[: len(package) - (level - 1)]
+                base = ".".join(package + ([base[level:]] if base[level:] else []))
+            names = match["names"].strip("()").split(",")
+            targets = [base] + [f"{base}.{part.split()[0]}" for part in names if part.strip()]
         for target in targets:
             parts = target.split(".")
             found.update(m for m in (".".join(parts[:i]) for i in range(1, len(parts) + 1)) if m in modules)
     return found
 
 
-def _kernel_files(root: Path) -> list[Path]:
-    """The files the compiled kernels can depend on.
+def _scan(root: Path) -> tuple[list[Path], frozenset[tuple[str, str]]]:
+    """The files the compiled kernels can depend on, and the kernels they define
+    (``(module, function)`` of every function decorated ``@kernel``).
 
-    The modules that import ``sim.jit`` (where kernels are defined, and the argument types
-    registered), ``sim.jit`` itself, the project modules they import, transitively (their
-    constants are frozen into the machine code; NamedTuple and StructRef field types make the
-    signatures), and the data files beside those modules (the rules file whose values make the
-    types of the rules' fields). Python-side modules that only call kernels (the runner, the
-    simulation, bench, trace, scenario, analysis, the CLI) are left out: editing one keeps the
-    compiled engine.
+    The files: the modules that define kernels or register kernel argument types, ``sim.jit``
+    itself, the project modules they import, transitively (their constants are frozen into the
+    machine code; NamedTuple and StructRef field types make the signatures), and the data files
+    beside those modules (the rules file whose values make the types of the rules' fields).
+    Python-side modules that only call kernels (the runner, the simulation, bench, trace,
+    scenario, analysis, the CLI) are left out: editing one keeps the compiled engine.
     """
     modules = _module_files(root)
-    imports = {name: _imported_modules(path, name, modules) for name, path in modules.items()}
-    pending = [name for name, imported in imports.items() if "sim.jit" in imported] + ["sim.jit"]
+    texts = {name: _COMMENT.sub("", path.read_text(encoding="utf-8")) for name, path in modules.items()}
+    imports = {
+        name: _imported_modules(text, name, modules[name].name == "__init__.py", modules)
+        for name, text in texts.items()
+    }
+    pending = [name for name, text in texts.items() if _KERNEL_DEF.search(text) or _REGISTERS.search(text)]
+    pending.append("sim.jit")
     closure: set[str] = set()
     while pending:
         name = pending.pop()
@@ -108,44 +128,133 @@ def _kernel_files(root: Path) -> list[Path]:
     files = {modules[name] for name in closure}
     for directory in {path.parent for path in files}:
         files.update(p for p in directory.iterdir() if p.is_file() and p.suffix not in (".py", ".pyc"))
-    return sorted(files)
+    kernels = frozenset((name, fn) for name in closure for fn in _KERNEL_DEF.findall(texts[name]))
+    return sorted(files), kernels
 
 
-def _kernel_source_hash(root: Path | None = None) -> str:
-    """A hash of the files the kernels depend on (:func:`_kernel_files`) and of numba's version."""
-    root = Path(__file__).resolve().parent.parent if root is None else root
+def _kernel_files(root: Path) -> list[Path]:
+    """The files the compiled kernels can depend on (see :func:`_scan`)."""
+    return _scan(root)[0]
+
+
+def _source_hash(files: list[Path], root: Path) -> str:
     h = hashlib.sha256(f"numba {numba.__version__} llvmlite {llvmlite.__version__}".encode())
-    for path in _kernel_files(root):
+    for path in files:
         h.update(path.relative_to(root).as_posix().encode() + b"\0")
         h.update(hashlib.sha256(path.read_bytes()).digest())
     return h.hexdigest()[:16]
 
 
+def _kernel_source_hash(root: Path | None = None) -> str:
+    """A hash of the files the kernels depend on (:func:`_kernel_files`) and of numba's version."""
+    root = _ROOT if root is None else root
+    return _source_hash(_kernel_files(root), root)
+
+
+# The cache directory of the current sources, the kernels they define, and the kernels this process
+# has compiled or loaded so far (the engine is complete in the cache once all are there).
+_CACHE_DIR: Path | None = None
+_EXPECTED_KERNELS: frozenset[tuple[str, str]] = frozenset()
+_SEEN_KERNELS: set[tuple[str, str]] = set()
+_COMPILED_KERNELS = 0  # of those, compiled here rather than loaded from the cache
+_MARKER = "engine-complete.json"
+_HASH_NAME = re.compile(r"[0-9a-f]{16}")
+_START = time.perf_counter()
+
+# A typical first-run compile of the whole engine (seconds), for the message shown before it;
+# :func:`expected_compile_seconds` prefers the time this machine took last time. Measured: cold
+# `import sim.ursuppe.game` on the 2-core development machine.
+COLD_COMPILE_SECONDS = 45
+
+
+def _cache_base() -> Path:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "soup" / "numba"
+
+
 def _use_source_keyed_cache() -> None:
-    """Point numba's on-disk cache at a directory named by the hash of all kernel sources.
+    """Point numba's on-disk cache at a directory named by the hash of the kernels' sources.
 
     numba's ``cache=True`` revalidates a cached kernel by its own file only, so a kernel whose
     callee in another module changed would load stale machine code. Keying the whole cache by
-    the sources makes any change start a clean cache. ``NUMBA_CACHE_DIR``, if set, is respected.
+    the sources makes any change start a clean cache. The directory is under ``NUMBA_CACHE_DIR``
+    if that is set, else ``~/.cache/soup/numba``; the :data:`_KEEP_CACHES` most recently used
+    are kept.
     """
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "soup" / "numba"
-    target = base / _kernel_source_hash()
+    global _CACHE_DIR, _EXPECTED_KERNELS
+    files, _EXPECTED_KERNELS = _scan(_ROOT)
+    base = _cache_base()
+    target = base / _source_hash(files, _ROOT)
     try:
         target.mkdir(parents=True, exist_ok=True)
+        os.utime(target)  # most recently used
         old = sorted(
-            (d for d in base.iterdir() if d.is_dir() and d != target), key=lambda d: d.stat().st_mtime
+            (d for d in base.iterdir() if d.is_dir() and d != target and _HASH_NAME.fullmatch(d.name)),
+            key=lambda d: d.stat().st_mtime,
         )
         for d in old[: max(0, len(old) - (_KEEP_CACHES - 1))]:
             shutil.rmtree(d, ignore_errors=True)
     except OSError:
         return  # an unwritable home: numba falls back to its default locations
+    _CACHE_DIR = target
     numba.config.CACHE_DIR = str(target)
 
 
 if not PLAIN_PYTHON:
     _use_source_keyed_cache()
+
+
+def engine_compiled() -> bool:
+    """Whether the on-disk cache holds every kernel compiled from the current sources, so that
+    importing the engine loads it rather than compiles it (cheap: no kernel is imported).
+
+    True in the plain-Python path (nothing compiles). Call it before importing the engine to
+    tell the user about a first-run compile (:func:`expected_compile_seconds`).
+    """
+    if PLAIN_PYTHON:
+        return True
+    return _CACHE_DIR is not None and (_CACHE_DIR / _MARKER).is_file()
+
+
+def expected_compile_seconds() -> float:
+    """How long compiling the whole engine takes here: the last full compile recorded on this
+    machine (any version of the sources), else :data:`COLD_COMPILE_SECONDS`."""
+    try:
+        markers = sorted(_cache_base().glob(f"*/{_MARKER}"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for marker in markers:
+            seconds = json.loads(marker.read_text(encoding="utf-8")).get("compile_seconds")
+            if isinstance(seconds, int | float) and seconds > 0:
+                return float(seconds)
+    except (OSError, ValueError):
+        pass
+    return float(COLD_COMPILE_SECONDS)
+
+
+def _note_kernel(fn, compiled) -> None:
+    """Count a kernel compiled or loaded; once every kernel of the sources is, mark the cache
+    complete (:func:`engine_compiled`), with the time a full compile took."""
+    global _COMPILED_KERNELS
+    _SEEN_KERNELS.add((fn.__module__, fn.__name__))
+    _COMPILED_KERNELS += sum(compiled.stats.cache_misses.values())
+    if _CACHE_DIR is None or not _EXPECTED_KERNELS <= _SEEN_KERNELS:
+        return
+    marker = _CACHE_DIR / _MARKER
+    if marker.exists():
+        return
+    full = _COMPILED_KERNELS >= len(_EXPECTED_KERNELS)
+    record = {
+        "kernels": len(_SEEN_KERNELS),
+        "compiled_here": _COMPILED_KERNELS,
+        "compile_seconds": round(time.perf_counter() - _START, 1) if full else None,
+    }
+    try:
+        partial = marker.with_name(f"{_MARKER}.{os.getpid()}")
+        partial.write_text(json.dumps(record), encoding="utf-8")
+        os.replace(partial, marker)
+    except OSError:
+        pass
+
 
 _ARGUMENT_TYPES: dict[str, types.Type] = {
     # game-agnostic names (random streams, small scratch rows, board tables)
@@ -278,18 +387,17 @@ _TIMING = os.environ.get("SOUP_JIT_TIMING", "") not in ("", "0")
 
 
 def _compile(fn):
-    if not _TIMING:
-        return numba.njit(_signature(fn), cache=True, nogil=True, _nrt=False)(fn)
-    import time
-
-    t = time.perf_counter()
+    start = time.perf_counter()
     compiled = numba.njit(_signature(fn), cache=True, nogil=True, _nrt=False)(fn)
-    print(f"jit {time.perf_counter() - t:8.2f}s {fn.__module__}.{fn.__qualname__}", flush=True)
+    if _TIMING:
+        print(f"jit {time.perf_counter() - start:8.2f}s {fn.__module__}.{fn.__qualname__}", flush=True)
+    _note_kernel(fn, compiled)
     return compiled
 
 
 def kernel(fn):
     """Compile ``fn`` as a nopython kernel with its one signature (plain Python when disabled)."""
     if PLAIN_PYTHON:
+        _SEEN_KERNELS.add((fn.__module__, fn.__name__))
         return fn
     return _compile(fn)

@@ -2,7 +2,10 @@
 a Python-side module keeps the compiled engine, editing a kernel module or one it imports does not.
 Every edit is made in a temporary copy of the tree."""
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,8 +93,81 @@ def test_relative_and_function_level_imports_are_followed(tree):
 
 def test_a_new_kernel_module_is_found(tree):
     (tree / "sim/ursuppe/extra.py").write_text(
-        "from sim.jit import kernel\nfrom sim.ursuppe import scenario\n"
+        "from sim.jit import kernel\nfrom sim.ursuppe import scenario\n\n\n@kernel\ndef f(x):\n    return x\n"
     )
     before = jit._kernel_source_hash(tree)
     _append(tree / "sim/ursuppe/scenario.py")
     assert jit._kernel_source_hash(tree) != before
+    assert ("sim.ursuppe.extra", "f") in jit._scan(tree)[1]
+
+
+def test_a_python_side_module_that_imports_jit_is_no_kernel_module(tree):
+    """The command line imports sim.jit (engine_compiled) without defining kernels."""
+    _append(tree / "sim/runner.py", "\nfrom sim import jit  # noqa\n")
+    before = jit._kernel_source_hash(tree)
+    _append(tree / "sim/runner.py")
+    assert jit._kernel_source_hash(tree) == before
+
+
+def test_parenthesised_imports_are_read():
+    text = (
+        "from sim.ursuppe import (  # (a comment)\n    board,\n    genes as g,  # the genes, all\n)\n"
+        "import sim.ursuppe.dice as d, os\n"
+    )
+    modules = jit._module_files(ROOT)
+    found = jit._imported_modules(text, "sim.x", False, modules)
+    assert found == {"sim", "sim.ursuppe", "sim.ursuppe.board", "sim.ursuppe.genes", "sim.ursuppe.dice"}
+
+
+# engine_compiled: whether importing the engine will load it rather than compile it
+
+
+def _python(code: str, **env) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return result.stdout.strip()
+
+
+def test_every_kernel_is_found_by_the_scan():
+    """The completion mark needs the scan's kernels to be exactly those the engine compiles."""
+    code = "import sim.ursuppe.game; from sim import jit; print(sorted(jit._SEEN_KERNELS))"
+    seen = _python(code, NUMBA_DISABLE_JIT="1")
+    assert seen == str(sorted(jit._scan(ROOT)[1]))
+
+
+def test_engine_compiled_is_false_with_an_empty_cache(tmp_path):
+    assert (
+        _python("from sim import jit; print(jit.engine_compiled())", NUMBA_CACHE_DIR=str(tmp_path)) == "False"
+    )
+
+
+def test_engine_compiled_is_true_in_the_plain_python_path(tmp_path):
+    code = "from sim import jit; print(jit.engine_compiled())"
+    assert _python(code, NUMBA_DISABLE_JIT="1", NUMBA_CACHE_DIR=str(tmp_path)) == "True"
+
+
+@pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
+def test_engine_compiled_once_the_engine_is_in_the_cache():
+    import sim.ursuppe.game  # noqa: F401  (compiles or loads every kernel)
+
+    assert jit.engine_compiled()
+    # a new process finds the engine compiled before importing it, and then compiles nothing
+    code = (
+        "from sim import jit; before = jit.engine_compiled(); import sim.ursuppe.game; "
+        "print(before, jit._COMPILED_KERNELS, len(jit._SEEN_KERNELS))"
+    )
+    assert _python(code) == f"True 0 {len(jit._EXPECTED_KERNELS)}"
+
+
+def test_expected_compile_seconds(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert jit.expected_compile_seconds() == jit.COLD_COMPILE_SECONDS
+    (tmp_path / "0123456789abcdef").mkdir()
+    (tmp_path / "0123456789abcdef" / jit._MARKER).write_text('{"compile_seconds": 12.5}')
+    assert jit.expected_compile_seconds() == 12.5
