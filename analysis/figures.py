@@ -24,30 +24,98 @@ def save(fig: Figure, path: Path) -> None:
     fig.savefig(path, dpi=110, bbox_inches="tight")
 
 
+# Readable words for the columns the figures name, so that no chart shows a code name
+# (start_space, ozone_band); the report's captions use the same words.
+LABELS = {
+    "start_space": "start space (seat)",
+    "strategy": "strategy",
+    "first_drift": "first card's drift",
+    "first_ozone": "first card's ozone",
+    "ozone_band": "ozone band",
+    "end_reason": "how the game ended",
+    "win_rate": "win rate",
+    "rounds": "rounds",
+    "players": "players",
+    "gene": "gene",
+}
+
+
+def label(column: str) -> str:
+    """Readable words for a column name: :data:`LABELS`, else the name with spaces for
+    underscores (never a snake_case code name on a chart)."""
+    return LABELS.get(column, column.replace("_", " "))
+
+
+FAIR_COLOUR = "#c44e52"
+NOT_FROM_ZERO = "win rate (axis does not start at 0)"
+
+
+def _fair_line(ax, fair: float):
+    return ax.axhline(fair, color=FAIR_COLOUR, ls="--", lw=1, label="fair share (1 / players)", zorder=1)
+
+
+def _fair_legend(fig: Figure) -> None:
+    """One legend entry for the fair-share line, below the panels: inside an axes it would sit
+    on bars or intervals."""
+    handles, labels = fig.axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", fontsize=8, frameon=False)
+
+
+def zoom_rate_axis(ax, low, high, fair: float | None = None) -> bool:
+    """Fit the rate axis to the intervals ``low``..``high`` (and the fair share), with a margin,
+    instead of starting at 0: a ±1-point seat difference is invisible on a 0-to-max axis.
+    Returns whether the axis leaves out 0, so that the label can say so."""
+    values = np.concatenate([np.asarray(low, dtype=float), np.asarray(high, dtype=float)])
+    if fair is not None:
+        values = np.append(values, fair)
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return False
+    lo, hi = values.min(), values.max()
+    pad = max(0.12 * (hi - lo), 0.005)
+    bottom = max(lo - pad, 0.0)
+    ax.set_ylim(bottom, min(hi + pad, 1.0))
+    return bottom > 0
+
+
 def _rate_bars(ax, labels: list[str], rate, lo, hi, fair=None) -> None:
     x = np.arange(len(labels))
     rate, lo, hi = (np.asarray(v, dtype=float) for v in (rate, lo, hi))
     ax.bar(x, rate, color="#4c72b0", alpha=0.85)
     ax.errorbar(x, rate, yerr=[rate - lo, hi - rate], fmt="none", ecolor="black", capsize=3, lw=1)
     if fair is not None:
-        ax.axhline(fair, color="#c44e52", ls="--", lw=1, label=f"fair share {fair:.3f}")
-        ax.legend(loc="upper right", fontsize=8)
+        _fair_line(ax, fair)
     ax.set_xticks(x, labels)
     ax.set_ylabel("win rate")
 
 
+def _rate_points(ax, labels: list[str], rate, lo, hi, fair: float) -> None:
+    """Rates as points with interval bars on an axis fitted to the data (bars would have to
+    start at 0, where the differences vanish)."""
+    x = np.arange(len(labels))
+    rate, lo, hi = (np.asarray(v, dtype=float) for v in (rate, lo, hi))
+    _fair_line(ax, fair)
+    ax.errorbar(
+        x, rate, yerr=[rate - lo, hi - rate], fmt="o", color="#4c72b0", ecolor="#4c72b0", capsize=4, lw=1.2
+    )
+    ax.set_xticks(x, labels)
+    ax.set_xlim(-0.5, len(labels) - 0.5)
+    ax.set_ylabel(NOT_FROM_ZERO if zoom_rate_axis(ax, lo, hi, fair) else "win rate")
+
+
 def seat_bias(seats: pl.DataFrame) -> Figure:
     """Win rate per start space (one panel per player count) with 95% intervals and the fair
-    share (analysis.win_rates.seat_advantage)."""
+    share (analysis.win_rates.seat_advantage). The rate axis is fitted to the intervals, not
+    started at 0, and its label says so."""
     counts = seats["players"].unique().sort().to_list()
-    fig = Figure(figsize=(4.2 * len(counts), 3.4))
+    fig = Figure(figsize=(3.6 * len(counts) + 0.6, 3.6), layout="constrained")
     axes = fig.subplots(1, len(counts), squeeze=False)
     for ax, p in zip(axes[0], counts, strict=True):
         d = seats.filter(pl.col("players") == p).sort("start_space")
-        _rate_bars(
-            ax, [f"seat {s}" for s in d["start_space"]], d["win_rate"], d["ci_low"], d["ci_high"], 1 / p
-        )
-        ax.set_title(f"{p} players")
+        _rate_points(ax, [str(s) for s in d["start_space"]], d["win_rate"], d["ci_low"], d["ci_high"], 1 / p)
+        ax.set_xlabel(label("start_space"))
+        ax.set_title(f"{p} players (fair share {1 / p:.3f})", fontsize=10)
+    _fair_legend(fig)
     fig.suptitle("Win rate by start space (S5)")
     return fig
 
@@ -57,15 +125,16 @@ def strategy_rates(rates: pl.DataFrame, key: str = "strategy") -> Figure:
     the fair share (analysis.win_rates.win_rates grouped by players and ``key``)."""
     counts = rates["players"].unique().sort().to_list() if "players" in rates.columns else [None]
     n = max(rates.group_by("players").len()["len"].max() if "players" in rates.columns else len(rates), 1)
-    fig = Figure(figsize=((1.1 * n + 1.5) * len(counts), 3.4))
+    fig = Figure(figsize=((1.1 * n + 1.5) * len(counts), 3.6), layout="constrained")
     axes = fig.subplots(1, len(counts), squeeze=False)
     for ax, p in zip(axes[0], counts, strict=True):
         d = (rates if p is None else rates.filter(pl.col("players") == p)).sort("win_rate", descending=True)
         _rate_bars(
             ax, [str(v) for v in d[key]], d["win_rate"], d["ci_low"], d["ci_high"], d["fair_share"].mean()
         )
-        ax.set_title(f"{p} players" if p is not None else "")
-    fig.suptitle(f"Win rate by {key}")
+        ax.set_title(f"{p} players" if p is not None else "", fontsize=10)
+    _fair_legend(fig)
+    fig.suptitle(f"Win rate by {label(key)}")
     return fig
 
 
@@ -136,7 +205,7 @@ def length_histogram(lengths: pl.DataFrame) -> Figure:
     """Game length: share of games per number of rounds, stacked by end reason, one panel per
     player count (analysis.win_rates.game_length)."""
     counts = lengths["players"].unique().sort().to_list()
-    fig = Figure(figsize=(4.5 * len(counts), 3.2))
+    fig = Figure(figsize=(4.2 * len(counts) + 0.6, 3.8), layout="constrained")
     axes = fig.subplots(1, len(counts), squeeze=False)
     for ax, p in zip(axes[0], counts, strict=True):
         d = lengths.filter(pl.col("players") == p)
@@ -149,36 +218,54 @@ def length_histogram(lengths: pl.DataFrame) -> Figure:
                 share[r - rounds[0]] = s
             ax.bar(rounds, share, bottom=bottom, color=colour, label=reason)
             bottom += share
-        ax.set_xlabel("rounds")
+        ax.set_xticks(rounds)
+        ax.set_xlabel(label("rounds"))
         ax.set_ylabel("share of games")
-        ax.set_title(f"{p} players")
-        ax.legend(fontsize=8)
+        ax.set_title(f"{p} players", fontsize=10)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(
+        handles, labels, title="game ended by", loc="outside lower center", ncols=2, fontsize=8, frameon=False
+    )
     fig.suptitle("Game length and how games end (W1)")
     return fig
 
 
-def deck_effect_plot(effects: pl.DataFrame, feature: str, by: str) -> Figure:
-    """Win rate per ``by`` level (x) and ``feature`` level (bars) with 95% intervals, for one
-    player count (analysis.deck_order.deck_effects filtered to it)."""
+def deck_effect_plot(effects: pl.DataFrame, feature: str, by: str, fair: float | None = None) -> Figure:
+    """Win rate per ``by`` level (x) and ``feature`` level (side by side) with 95% intervals,
+    for one player count (analysis.deck_order.deck_effects filtered to it); ``fair``: the fair
+    share 1 / players, drawn as a line. Points rather than bars, on a rate axis fitted to the
+    intervals (the label says when it leaves out 0): seat differences of a point or two vanish
+    on an axis from 0."""
     if "players" in effects.columns and effects["players"].n_unique() > 1:
         raise ValueError("deck_effect_plot: filter the effects to one player count")
     levels = sorted(set(effects[feature].to_list()), key=level_order)
     groups = sorted(set(effects[by].to_list()))
     width = 0.8 / len(levels)
-    fig = Figure(figsize=(max(6.0, 1.2 * len(groups) * max(1, len(levels) / 3)), 3.6))
+    fig = Figure(
+        figsize=(max(6.0, 1.2 * len(groups) * max(1, len(levels) / 3)) + 1.4, 3.8), layout="constrained"
+    )
     ax = fig.subplots()
+    index = {g: i for i, g in enumerate(groups)}
+    handles = []
     for k, level in enumerate(levels):
         d = effects.filter(pl.col(feature) == level)
-        index = {g: i for i, g in enumerate(groups)}
         x = np.array([index[g] for g in d[by]]) + (k - (len(levels) - 1) / 2) * width
         rate, lo, hi = (d[c].to_numpy() for c in ("win_rate", "ci_low", "ci_high"))
-        ax.bar(x, rate, width=width, label=str(level))
-        ax.errorbar(x, rate, yerr=[rate - lo, hi - rate], fmt="none", ecolor="black", capsize=2, lw=0.8)
+        yerr = [rate - lo, hi - rate]
+        handles.append(ax.errorbar(x, rate, yerr=yerr, fmt="o", ms=4, capsize=2, lw=1, label=str(level)))
+    for i in range(1, len(groups)):
+        ax.axvline(i - 0.5, color="#dddddd", lw=0.8, zorder=0)
     ax.set_xticks(range(len(groups)), [str(g) for g in groups])
-    ax.set_xlabel(by)
-    ax.set_ylabel("win rate")
-    ax.legend(title=feature, fontsize=8, ncols=min(len(levels), 5))
-    ax.set_title(f"Win rate by {by} and {feature}")
+    ax.set_xlim(-0.5, len(groups) - 0.5)
+    ax.set_xlabel(label(by))
+    zoomed = zoom_rate_axis(ax, effects["ci_low"], effects["ci_high"], fair)
+    ax.set_ylabel(NOT_FROM_ZERO if zoomed else "win rate")
+    outside = {"fontsize": 8, "loc": "upper left", "bbox_to_anchor": (1.01, 1.0)}
+    ax.add_artist(ax.legend(handles=handles, title=label(feature), **outside))
+    if fair is not None:  # a second legend, below the levels' one
+        line = _fair_line(ax, fair)
+        ax.legend(handles=[line], fontsize=8, loc="lower left", bbox_to_anchor=(1.01, 0.0), frameon=False)
+    ax.set_title(f"Win rate by {label(by)} and {label(feature)}")
     return fig
 
 

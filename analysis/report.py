@@ -558,7 +558,8 @@ def section_seats(r: Report, seats: pl.DataFrame, seat_by_strategy: pl.DataFrame
     r.figure(
         "seat_bias",
         figures.seat_bias(seats),
-        "Win rate by start space with 95% intervals; dashed: fair share.",
+        "Win rate by start space with 95% intervals; dashed: fair share. The rate axis is fitted to the "
+        "intervals and does not start at 0.",
     )
     r.text(
         "### Strategy and start space\n"
@@ -837,9 +838,12 @@ def section_deck_effects(r: Report, featured: pl.DataFrame, window: int) -> None
             for p in _player_counts(eff):
                 r.figure(
                     f"{name}_{p}p",
-                    figures.deck_effect_plot(eff.filter(pl.col("players") == p).drop("players"), feature, by),
-                    f"{p} players: win rate by {by.replace('_', ' ')} and {feature.replace('_', ' ')}, "
-                    "95% intervals.",
+                    figures.deck_effect_plot(
+                        eff.filter(pl.col("players") == p).drop("players"), feature, by, fair=1 / p
+                    ),
+                    f"{p} players: win rate by {figures.label(by)} and {figures.label(feature)}, 95% "
+                    "intervals; dashed: fair share. The rate axis is fitted to the intervals (its label says "
+                    "when it does not start at 0).",
                 )
 
 

@@ -229,3 +229,103 @@ def test_title_counts_are_singular_for_one(rep, tmp_path):
     assert "1 game (4 player results) from 1 run, seed 1." in md
     assert "**Small sample:** 1 game with 4 players" in md
     assert " 1 games" not in md and " 1 runs" not in md
+
+
+# --- figures -------------------------------------------------------------------------------------
+
+
+def _drawn(fig):
+    """``fig`` drawn (layout done), and its renderer."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    return canvas.get_renderer()
+
+
+def _texts(fig) -> list[str]:
+    """Every piece of text a reader sees: titles, axis labels, tick labels, legends."""
+    out = [fig.get_suptitle()]
+    for ax in fig.axes:
+        out += [ax.get_title(), ax.get_xlabel(), ax.get_ylabel()]
+        out += [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels()]
+    for legend in [*fig.legends, *(ax.get_legend() for ax in fig.axes)]:
+        if legend is not None:
+            out += [legend.get_title().get_text(), *(t.get_text() for t in legend.get_texts())]
+    return [t for t in out if t]
+
+
+def _deck_effects(by: str, feature: str) -> pl.DataFrame:
+    """A deck-effects table (analysis.deck_order.deck_effects' columns) for one player count."""
+    rng = np.random.default_rng(1)
+    groups = [1, 2, 3, 4] if by == "start_space" else ["breeder", "greedy"]
+    levels = ["low", "mid", "high"] if feature == "ozone_band" else ["N", "E", "S", "W", "none"]
+    cells = [(g, lv) for g in groups for lv in levels]
+    rate = 0.25 + rng.normal(0, 0.01, len(cells))
+    return pl.DataFrame(
+        {
+            by: [g for g, _ in cells],
+            feature: [lv for _, lv in cells],
+            "win_rate": rate,
+            "ci_low": rate - 0.03,
+            "ci_high": rate + 0.03,
+        }
+    )
+
+
+DECK_PLOTS = (("start_space", "first_drift"), ("start_space", "ozone_band"), ("strategy", "ozone_band"))
+
+
+def _figures():
+    from analysis import figures
+
+    rows = pl.concat([_rows(players=3), _rows(players=4, seed=1)])
+    seats = win_rates.seat_advantage(rows)
+    yield "seat_bias", figures.seat_bias(seats)
+    yield "strategy_rates", figures.strategy_rates(win_rates.win_rates(rows, ["players", "strategy"]))
+    yield "length_histogram", figures.length_histogram(report._readable_end(win_rates.game_length(rows)))
+    for by, feature in DECK_PLOTS:
+        fig = figures.deck_effect_plot(_deck_effects(by, feature), feature, by, fair=0.25)
+        yield f"deck {by} {feature}", fig
+
+
+def test_figures_show_no_code_names():
+    for name, fig in _figures():
+        for text in _texts(fig):
+            assert not re.search(r"[a-z]_[a-z]", text), (name, text)
+
+
+def test_figure_titles_and_legends_do_not_overlap_the_plots():
+    for name, fig in _figures():
+        renderer = _drawn(fig)
+        boxes = {"suptitle": fig._suptitle} if fig._suptitle is not None else {}
+        for i, ax in enumerate(fig.axes):
+            if ax.get_title():
+                boxes[f"title {i}"] = ax.title
+            if ax.get_legend() is not None:
+                boxes[f"legend {i}"] = ax.get_legend()
+        for i, legend in enumerate(fig.legends):
+            boxes[f"figure legend {i}"] = legend
+        extents = {k: v.get_window_extent(renderer) for k, v in boxes.items()}
+        panels = {f"axes {i}": ax.get_window_extent(renderer) for i, ax in enumerate(fig.axes)}
+        for k, box in extents.items():
+            for other, obox in {**extents, **panels}.items():
+                if other != k and not (k.startswith("title") and other == f"axes {k.split()[1]}"):
+                    assert not box.overlaps(obox), (name, k, other)
+
+
+def test_seat_axis_is_fitted_to_the_intervals_and_says_it_does_not_start_at_0():
+    from analysis import figures
+
+    rows = _rows(games=3000)
+    seats = win_rates.seat_advantage(rows)
+    fig = figures.seat_bias(seats)
+    ax = fig.axes[0]
+    bottom, top = ax.get_ylim()
+    assert 0 < bottom < min(seats["ci_low"].min(), 0.25) and top > max(seats["ci_high"].max(), 0.25)
+    assert top - bottom < 0.2  # zoomed: a ±1-point difference is visible
+    assert "does not start at 0" in ax.get_ylabel()
+    effects = _deck_effects("start_space", "first_drift")
+    deck = figures.deck_effect_plot(effects, "first_drift", "start_space", fair=0.25)
+    bottom, top = deck.axes[0].get_ylim()
+    assert 0 < bottom < 0.25 < top and "does not start at 0" in deck.axes[0].get_ylabel()
