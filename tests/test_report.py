@@ -211,3 +211,19 @@ def test_cli_report_bad_input_is_one_line(bad, tmp_path):
     )
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_report_text_and_csvs_are_clean(report_dir):
+    """No doubled parentheses, no -0.000, no "1 games"; CSV floats without float noise."""
+    import re
+
+    md = (report_dir / "report.md").read_text()
+    headlines = md.split("## Headlines")[1].split("## ")[0]
+    assert "))" not in headlines and "((" not in headlines
+    assert "-0.000" not in md and "+0.000" not in md and "-0.0%" not in md
+    assert not re.search(r"\b1 (games|runs|cards|pairs|cells|rows)\b", md)
+    for path in (report_dir / "tables").glob("*.csv"):
+        for cell in re.findall(r"(?<![\w.])-?\d+\.\d+(?:e-?\d+)?", path.read_text()):
+            digits = cell.split("e")[0].lstrip("-").replace(".", "").strip("0")
+            assert len(digits) <= 6, (path.name, cell)
+        assert not re.search(r"(^|,)-0\.0(,|$)", path.read_text(), re.M), path.name
