@@ -58,49 +58,55 @@ def cluster_ids(df: pl.DataFrame) -> np.ndarray:
     return df.select(pl.struct(GAME_KEY).rank("dense")).to_series().to_numpy()
 
 
-def _null_se(rows: pl.LazyFrame, by: list[str]) -> pl.DataFrame:
-    """Per group of ``by``: ``_s = sqrt(C/(C-1) * sum_c r_c^2)`` with ``r_c`` the sum of
-    (won - 1/P) over the group's rows in game c; ``_s / N`` is the cluster-robust standard error
-    of the win rate's deviation from the fair share *under the null* (a score test, so a group
-    with 0 or all wins is still testable)."""
-    per_game = rows.group_by([*by, *(k for k in GAME_KEY if k not in by)]).agg(
-        (pl.col("won").cast(pl.Float64) - 1.0 / pl.col("players").cast(pl.Float64)).sum().alias("_r")
+def win_rate_parts(rows: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """The sufficient statistics of :func:`win_rates` per group of ``by``: player-games, wins, the
+    sums of rounds and of the fair share, and for the cluster-robust score test the number of
+    games (clusters) and ``sum_c r_c^2``, with ``r_c`` the sum of (won - 1/P) over the group's rows
+    in game c. Every part is a sum over games, so parts of disjoint sets of games (the chunks of a
+    run) add up: :func:`win_rates_from_parts` of their concatenation equals :func:`win_rates` of
+    all rows, without holding all rows in memory."""
+    lf = with_run(rows)
+    per_game = lf.group_by([*by, *(k for k in GAME_KEY if k not in by)]).agg(
+        pl.len().alias("games"),
+        pl.col("won").sum().cast(pl.Int64).alias("wins"),
+        pl.col("rounds").cast(pl.Float64).sum().alias("_rounds"),
+        (1.0 / pl.col("players").cast(pl.Float64)).sum().alias("_fair"),
+        (pl.col("won").cast(pl.Float64) - 1.0 / pl.col("players").cast(pl.Float64)).sum().alias("_r"),
     )
     return (
         per_game.group_by(by)
-        .agg(pl.len().alias("_clusters"), (pl.col("_r") ** 2).sum().alias("_r2"))
-        .with_columns(
-            (pl.col("_clusters") / (pl.col("_clusters") - 1).clip(lower_bound=1) * pl.col("_r2"))
-            .sqrt()
-            .alias("_s")
-        )
-        .select([*by, "_s"])
-        .collect()
-    )
-
-
-def win_rates(rows: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """Per group: player-games (``games``), wins, win rate with its 95% Wilson interval, mean
-    rounds, the fair share 1/players, and the test of "win rate = fair share" (cluster-robust
-    score test: p-value and the Holm-adjusted p-value over the groups of the table)."""
-    lf = with_run(rows)
-    df = (
-        lf.group_by(by)
         .agg(
-            pl.len().alias("games"),
-            pl.col("won").sum().alias("wins"),
-            pl.col("rounds").mean().alias("mean_rounds"),
-            (1.0 / pl.col("players").cast(pl.Float64)).mean().alias("fair_share"),
+            pl.col("games").sum().cast(pl.Int64),
+            pl.col("wins").sum(),
+            pl.col("_rounds").sum(),
+            pl.col("_fair").sum(),
+            pl.len().cast(pl.Int64).alias("_clusters"),
+            (pl.col("_r") ** 2).sum().alias("_r2"),
         )
-        .sort(by)
         .collect()
     )
-    df = df.join(_null_se(lf, by), on=by, how="left")
+
+
+def win_rates_from_parts(parts: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """:func:`win_rates` from the (possibly concatenated) :func:`win_rate_parts` of its rows."""
+    df = (
+        parts.group_by(by)
+        .agg(pl.col("games", "wins", "_rounds", "_fair", "_clusters", "_r2").sum())
+        .sort(by)
+        .with_columns(
+            (pl.col("_rounds") / pl.col("games")).alias("mean_rounds"),
+            (pl.col("_fair") / pl.col("games")).alias("fair_share"),
+        )
+    )
     lo, hi = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
     rate = (df["wins"] / df["games"]).to_numpy()
-    # se0 of sum(won - 1/P) / N, on the scale of rate - fair share (N = the group's rows).
-    se = df["_s"].to_numpy() / df["games"].to_numpy()
-    df = df.drop("_s").with_columns(pl.Series("se", se))
+    # se0 of sum(won - 1/P) / N, on the scale of rate - fair share (N = the group's rows):
+    # s = sqrt(C/(C-1) * sum_c r_c^2) over the group's C games (a score test, so a group with 0 or
+    # all wins is still testable).
+    clusters = df["_clusters"].to_numpy().astype(np.float64)
+    s = np.sqrt(clusters / np.maximum(clusters - 1, 1) * df["_r2"].to_numpy())
+    se = s / df["games"].to_numpy()
+    df = df.drop("_rounds", "_fair", "_clusters", "_r2").with_columns(pl.Series("se", se))
     with np.errstate(invalid="ignore", divide="ignore"):
         z = (rate - df["fair_share"].to_numpy()) / se
     p = two_sided_p(z)
@@ -112,6 +118,26 @@ def win_rates(rows: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataFrame:
         pl.Series("p_value", p),
         pl.Series("p_holm", holm(p)),
     )
+
+
+def win_rates(rows: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """Per group: player-games (``games``), wins, win rate with its 95% Wilson interval, mean
+    rounds, the fair share 1/players, and the test of "win rate = fair share" (cluster-robust
+    score test: p-value and the Holm-adjusted p-value over the groups of the table)."""
+    return win_rates_from_parts(win_rate_parts(rows, by), by)
+
+
+def win_rates_by_chunk(files: list[Path], groupings: list[list[str]]) -> list[pl.DataFrame]:
+    """:func:`win_rates` of a run for each grouping in ``groupings``, reading one chunk file at a
+    time: memory stays flat in the number of games (``soup simulate``'s summary of a run of
+    10^6 or 10^9 games). Each file must hold whole games (a run's chunks do)."""
+    needed = sorted({*(c for by in groupings for c in by), "players", "seed", "game", "won", "rounds"})
+    parts: list[list[pl.DataFrame]] = [[] for _ in groupings]
+    for f in files:
+        chunk = pl.read_parquet(f, columns=needed)
+        for i, by in enumerate(groupings):
+            parts[i].append(win_rate_parts(chunk, by))
+    return [win_rates_from_parts(pl.concat(p), by) for p, by in zip(parts, groupings, strict=True)]
 
 
 def seat_advantage(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:

@@ -1,10 +1,14 @@
 """The ``soup`` command: a thin typer layer over sim, strategies and analysis.
 
-User mistakes (a bad rules file, scenario or strategy name) end with one line on stderr naming
-the file, key or value, and exit code 2, never a traceback.
+User mistakes (a bad rules file, scenario, strategy name or option) end with one line on stderr
+naming the file, key or value, and exit code 2, never a traceback. A run that fails (a game the
+engine cannot play, a disk that is full) ends with one line and exit code 1; Ctrl-C with one line
+saying what was kept and how to resume, and exit code 130.
+
+Importing this module loads no engine code (``soup --help`` answers at once): every command
+imports what it needs when it runs.
 """
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -13,10 +17,22 @@ from typing import Annotated
 import typer
 
 from sim import cli_report
-from sim.cli_support import USER_ERRORS, build_run, fail, print_rates, run_with_progress
-from sim.ursuppe.rules import RulesError, load_rules
-from sim.ursuppe.simulation import DEFAULT_POOL as SIMULATION_POOL
-from strategies.params import StrategyError, load_strategy, preset_names
+from sim.cli_support import (
+    EXIT_GAME_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_USER_ERROR,
+    MAX_SEED,
+    USER_ERRORS,
+    build_run,
+    check_resources,
+    fail,
+    os_error_line,
+    print_rates,
+    run_with_progress,
+)
+from sim.errors import GameError
+from strategies import DEFAULT_POOL as POOL_NAMES
+from strategies import preset_names
 
 app = typer.Typer(
     help="soup: Monte Carlo balance analysis for the board game Ursuppe (Primordial Soup).\n\n"
@@ -25,55 +41,69 @@ app = typer.Typer(
     "What does a house rule change? `soup compare --rules house.toml`. What does a gene cause? "
     "`soup ablate --gene NAME`. How strong is each strategy? `soup tournament`.\n\n"
     "Follow one game with `soup play`; check a rule on a pinned position with `soup scenario`; "
-    "measure speed with `soup bench`. Every command explains itself with --help.",
+    "validate a house-rules file with `soup rules FILE`; measure speed with `soup bench`. "
+    "Every command explains itself with --help.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    # Markdown: docstring paragraphs reflow to the terminal's width; blank lines separate them.
-    rich_markup_mode="markdown",
+    # Plain click help: paragraphs reflow to the terminal, long defaults wrap instead of being cut
+    # off, flags show no type, and no rich rendering is loaded for --help.
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 100},
 )
 
-DEFAULT_POOL = ",".join(SIMULATION_POOL)
+DEFAULT_POOL = ",".join(POOL_NAMES)
+PRESETS = ", ".join(preset_names())
 
 
 @app.command()
 def play(
     players: Annotated[int, typer.Option("--players", "-p", min=3, max=4, help="3 or 4 players.")] = 4,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Random seed: same seed, same game.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Random seed: same seed, same game.")
+    ] = 1,
     rules: Annotated[
-        Path | None, typer.Option("--rules", "-r", help="House-rules TOML file (overrides the defaults).")
+        Path | None,
+        typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file (overrides the defaults)."),
     ] = None,
     strategies: Annotated[
         str,
         typer.Option(
-            help="Comma-separated strategy per seat (presets: "
-            + ", ".join(preset_names())
-            + "; or a .toml file). "
-            "One name applies to every seat."
+            metavar="NAMES",
+            help=f"Comma-separated strategy per seat (presets: {PRESETS}; or a .toml file). "
+            "One name applies to every seat.",
         ),
     ] = "greedy",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the game as JSON instead of text.")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the game as JSON: seats (strategy, start space), deck, events."),
+    ] = False,
 ) -> None:
     """Play one game and print it round by round: events, board, food, BP and scores.
 
     Same arguments, same output. Example: soup play --players 3 --seed 42
     """
+    import json
+
+    from sim.cli_support import load_engine
+    from sim.ursuppe.rules import load_rules
+    from strategies.params import load_strategy
+
+    book = load_rules(rules)
+    names = strategies.split(",")
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        fail(f"--strategies: expected 1 or {players} names, got {len(names)}")
+    loaded = [load_strategy(n.strip()) for n in names]
+    load_engine()
     from sim.ursuppe.play import play_game
 
     try:
-        book = load_rules(rules)
-        names = strategies.split(",")
-        if len(names) == 1:
-            names = names * players
-        if len(names) != players:
-            fail(f"--strategies: expected 1 or {players} names, got {len(names)}")
-        game = play_game(book, players, seed, [load_strategy(n.strip()) for n in names])
-    except USER_ERRORS as e:
-        fail(str(e))
-    if as_json:
-        typer.echo(json.dumps(game.as_json(), indent=1))
-    else:
-        typer.echo(game.as_text())
+        game = play_game(book, players, seed, loaded)
+    except GameError as e:
+        fail(str(e), EXIT_GAME_FAILED)
+    typer.echo(json.dumps(game.as_json(), indent=1) if as_json else game.as_text())
 
 
 @app.command()
@@ -84,12 +114,14 @@ def scenario(
     ] = False,
 ) -> None:
     """Run a scenario file (a pinned position, forced dice and choices) and print the result as JSON."""
+    import json
+
+    from sim.cli_support import load_engine
+
+    load_engine()
     from sim.ursuppe.scenario import load_scenario, run_scenario
 
-    try:
-        result = run_scenario(load_scenario(file, check_invariants=not no_invariants))
-    except USER_ERRORS as e:
-        fail(str(e))
+    result = run_scenario(load_scenario(file, check_invariants=not no_invariants))
     typer.echo(json.dumps(result, indent=1))
 
 
@@ -100,74 +132,98 @@ def simulate(
     strategies: Annotated[
         str | None,
         typer.Option(
-            help="One strategy per player, comma-separated (a,b,c,d). Presets: "
-            + ", ".join(preset_names())
-            + "; or .toml files."
+            metavar="NAMES",
+            help=f"One strategy per player, comma-separated (a,b,c,d). Presets: {PRESETS}; or .toml files.",
         ),
     ] = None,
     pool: Annotated[
         str,
         typer.Option(
+            metavar="NAMES",
             help="Strategies to draw from for every player of every game (used when --strategies is not "
-            "given)."
+            "given).",
         ),
     ] = DEFAULT_POOL,
     seating: Annotated[
         str,
         typer.Option(
-            help="random: a random start-space permutation per game; rotate: every permutation equally often."
+            metavar="random|rotate",
+            help="random: a random start-space permutation per game; rotate: every permutation "
+            "equally often.",
         ),
     ] = "rotate",
     seed: Annotated[
         int,
         typer.Option(
-            "--seed", "-s", min=0, help="Seed of the run: game i of seed s is always the same game."
+            "--seed",
+            "-s",
+            min=0,
+            max=MAX_SEED,
+            help="Seed of the run: game i of seed s is always the same game.",
         ),
     ] = 1,
-    rules: Annotated[Path | None, typer.Option("--rules", "-r", help="House-rules TOML file.")] = None,
+    rules: Annotated[
+        Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
+    ] = None,
     out: Annotated[
-        Path | None, typer.Option(help="Run directory (default: results/ursuppe-{P}p-seed{S}-{games}).")
+        Path | None,
+        typer.Option(
+            metavar="DIR",
+            help="Run directory: new or empty, or holding this very run to resume it (default: "
+            "results/ursuppe-{P}p-seed{S}-{games}).",
+        ),
     ] = None,
     threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = os.cpu_count() or 1,
     chunk_size: Annotated[
         int, typer.Option(min=1, help="Games per Parquet chunk (memory stays flat in the number of games).")
     ] = 20_000,
     resume: Annotated[
-        bool, typer.Option(help="Finish an interrupted run in --out (same arguments).")
+        bool,
+        typer.Option(
+            "--resume",
+            help="Only finish the interrupted run in --out (an error if there is none). Without it, the "
+            "same command resumes a run too.",
+        ),
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Simulate many games and write one Parquet row per player per game, plus a manifest.
 
-    Prints win rates per strategy and per start space with 95% Wilson intervals. Example:
+    Prints win rates per strategy and per start space with 95% Wilson intervals. Interrupted
+    (Ctrl-C, a crash)? The same command again resumes where it stopped, for any --out. Example:
     soup simulate --games 1000000 --pool greedy,breeder,predator --seating rotate
     """
     import polars as pl
 
-    from analysis.win_rates import load_results, win_rates
+    from analysis.win_rates import win_rates_by_chunk
+    from sim.runner import chunk_files
+    from sim.ursuppe.rules import load_rules
 
-    try:
-        book = load_rules(rules)
-        spec = build_run(book, players, seed, strategies, pool, seating)
-        if out is None:
-            # The default directory is named by the run, so running the same command again finishes
-            # or reuses it (an interrupted default run resumes by itself).
-            out = Path("results") / f"ursuppe-{players}p-seed{seed}-{games}"
-            resume = True
-        summary = run_with_progress(spec, out, games, chunk_size, threads, resume=resume, quiet=quiet)
-    except USER_ERRORS as e:
-        fail(str(e))
-    rows = load_results(out)
-    rate = summary.games / summary.seconds if summary.chunks_played and summary.seconds > 0 else float("nan")
-    typer.echo(
-        f"{games:,} games ({players} players, seed {seed}, seating {seating}) in {out}"
-        + (f"  [{rate:,.0f} games/s]" if rate == rate else "  [already complete]")
-    )
+    check_resources(threads, games)
+    book = load_rules(rules)
+    spec = build_run(book, players, seed, strategies, pool, seating)
+    if out is None:
+        # The default directory is named by the run, so running the same command again finishes
+        # or reuses it.
+        out = Path("results") / f"ursuppe-{players}p-seed{seed}-{games}"
+    summary = run_with_progress(spec, out, games, chunk_size, threads, must_exist=resume, quiet=quiet)
+    rate = summary.games_per_second
+    if rate is None:
+        played = "  [already complete]"
+    elif summary.games_played < games:
+        played = f"  [resumed: {summary.games_played:,} games played, {rate:,.0f} games/s]"
+    else:
+        played = f"  [{rate:,.0f} games/s]"
+    typer.echo(f"{games:,} games ({players} players, seed {seed}, seating {seating}) in {out}{played}")
     typer.echo(f"rules {book.rules_id}; deck: {book.deck_description()}")
-    print_rates(win_rates(rows, ["strategy"]), "strategy", "Win rate by strategy")
-    print_rates(win_rates(rows, ["start_space"]), "start_space", "Win rate by start space (seat)")
+    # The summary reads one chunk at a time: memory stays flat however many games the run has.
+    by_strategy, by_seat, by_both = win_rates_by_chunk(
+        chunk_files(out), [["strategy"], ["start_space"], ["strategy", "start_space"]]
+    )
+    print_rates(by_strategy, "strategy", "Win rate by strategy")
+    print_rates(by_seat, "start_space", "Win rate by start space (seat)")
     print_rates(
-        win_rates(rows, ["strategy", "start_space"]).with_columns(
+        by_both.with_columns(
             (pl.col("strategy").cast(pl.String) + " @" + pl.col("start_space").cast(pl.String)).alias(
                 "strategy @ seat"
             )
@@ -184,7 +240,11 @@ def bench(
     games: Annotated[int, typer.Option(min=100, help="Games per speed measurement.")] = 20_000,
     plain_games: Annotated[int, typer.Option(min=1, help="Games on the plain-Python path.")] = 100,
     rss_games: Annotated[
-        int, typer.Option(min=100, help="Games of the smaller memory run (the larger is 4x).")
+        int,
+        typer.Option(
+            min=100,
+            help="Games of the smaller `soup simulate` whose peak memory is measured (the larger is 10x).",
+        ),
     ] = 20_000,
     cold: Annotated[
         bool, typer.Option(help="Measure the cold start (compiles into an empty cache: about half a minute).")
@@ -199,23 +259,44 @@ def bench(
             min=1, help="Runs per games/s figure, taken in turns; the best is reported (all are in the JSON)."
         ),
     ] = 3,
+    compare: Annotated[
+        str | None,
+        typer.Option(
+            metavar="REV",
+            help="Also measure git revision REV side by side with the working tree (in turns) and report "
+            "the ratios.",
+        ),
+    ] = None,
 ) -> None:
     """Measure games/s (3 and 4 players, 1 and 2 threads), the speed-up over the plain-Python path
-    in the same run, peak memory and cold/warm start times, on the default strategy mix.
+    in the same run, the peak memory of a whole `soup simulate` of N and 10N games and cold/warm
+    start times, on the default strategy mix.
 
     Each games/s figure is the best of `--repeats` runs: another process on the machine only
-    ever slows a run down. Run it on an otherwise idle machine."""
-    from sim.ursuppe.bench import as_text
-    from sim.ursuppe.bench import bench as run_bench
+    ever slows a run down. Run it on an otherwise idle machine. `--compare REV` (a commit,
+    branch or tag) measures that revision's games/s too, in subprocesses taken in turns with the
+    working tree's, and reports working tree / REV ratios: above 1, the working tree is faster.
+    Example: soup bench --compare main --no-cold"""
+    import json
 
+    from sim.ursuppe.bench import CompareError, as_text
+    from sim.ursuppe.bench import bench as run_bench
+    from strategies.params import load_strategy
+
+    for name in filter(None, mix.split(",")):
+        load_strategy(name)
     try:
-        for name in filter(None, mix.split(",")):
-            load_strategy(name)
-    except StrategyError as e:
+        doc = run_bench(
+            games=games,
+            plain_games=plain_games,
+            rss_games=rss_games,
+            cold=cold,
+            mix=mix,
+            repeats=repeats,
+            compare=compare,
+        )
+    except CompareError as e:
         fail(str(e))
-    doc = run_bench(
-        games=games, plain_games=plain_games, rss_games=rss_games, cold=cold, mix=mix, repeats=repeats
-    )
     typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
 
 
@@ -225,11 +306,14 @@ def rules_cmd(
         list[Path] | None, typer.Argument(help="House-rules files to merge over the defaults.")
     ] = None,
 ) -> None:
-    """Validate rules files and print the merged rules (JSON) with their id and deck."""
-    try:
-        book = load_rules(*(files or []))
-    except RulesError as e:
-        fail(str(e))
+    """Validate rules files and print the merged rules (JSON) with their id and deck.
+
+    Example: soup rules my_house_rules.toml"""
+    import json
+
+    from sim.ursuppe.rules import load_rules
+
+    book = load_rules(*(files or []))
     typer.echo(
         json.dumps({"rules_id": book.rules_id, "deck": book.deck_description(), "rules": book.data}, indent=1)
     )
@@ -247,7 +331,8 @@ app.command()(cli_report.report)
 
 def main() -> None:
     """Console entry point. Every user mistake, including a bad option (``--players 5``, an
-    unknown command), ends with one line ``soup: error: ...`` on stderr and exit code 2."""
+    unknown command), ends with one line ``soup: error: ...`` on stderr and exit code 2; a failed
+    run with one line and exit code 1."""
     # typer re-exports click's BadParameter (from click, or from its own copy of click in newer
     # versions); its base class is the UsageError every bad option or command raises.
     usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -258,13 +343,19 @@ def main() -> None:
     except usage_error as e:
         where = f"{e.ctx.command_path}: " if e.ctx is not None else ""
         typer.echo(f"soup: error: {where}{e.format_message()} (see --help)", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_USER_ERROR)
     except typer.Abort:
         typer.echo("soup: interrupted", err=True)
-        sys.exit(130)
-    except USER_ERRORS as e:  # raised outside a command's own handling
-        typer.echo(f"soup: error: {e}", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_INTERRUPTED)
+    except USER_ERRORS as e:  # every command lets a user error reach this line
+        typer.echo(f"soup: error: {' '.join(str(e).split())}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except GameError as e:
+        typer.echo(f"soup: error: {' '.join(str(e).split())}", err=True)
+        sys.exit(EXIT_GAME_FAILED)
+    except OSError as e:
+        typer.echo(f"soup: error: {os_error_line(e)}", err=True)
+        sys.exit(EXIT_GAME_FAILED)
     sys.exit(code if isinstance(code, int) else 0)
 
 

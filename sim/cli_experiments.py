@@ -11,15 +11,16 @@ import os
 import re
 from itertools import combinations
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sim.cli_support import USER_ERRORS, build_run, fail, run_with_progress
-from sim.ursuppe.rules import RuleBook, load_rules
-from sim.ursuppe.simulation import DEFAULT_POOL as SIMULATION_POOL
-from sim.ursuppe.tournament_run import TournamentRun, tournament_games
-from strategies.params import load_strategy, preset_names
+from sim.cli_support import MAX_SEED, USER_ERRORS, build_run, check_resources, fail, run_with_progress
+from strategies import DEFAULT_POOL as SIMULATION_POOL
+from strategies import preset_names
+
+if TYPE_CHECKING:  # the engine is imported by the commands when they run, not by `soup --help`
+    from sim.ursuppe.rules import RuleBook
 
 DEFAULT_POOL = ",".join(SIMULATION_POOL)
 # The tournament's default field: every preset, weakest-by-design first.
@@ -29,7 +30,10 @@ DEFAULT_RULES = "default"  # the --rules value that means the built-in rules
 # Options shared by the three commands.
 Players = Annotated[int, typer.Option("--players", "-p", min=3, max=4, help="3 or 4 players.")]
 Seed = Annotated[
-    int, typer.Option("--seed", "-s", min=0, help="Seed: game i of seed s is the same game in every arm.")
+    int,
+    typer.Option(
+        "--seed", "-s", min=0, max=MAX_SEED, help="Seed: game i of seed s is the same game in every arm."
+    ),
 ]
 Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
 ChunkSize = Annotated[int, typer.Option(min=1, help="Games per Parquet chunk.")]
@@ -91,24 +95,9 @@ def _warn_if_small(games: int) -> str | None:
 def _run(
     spec: Any, out: Path, games: int, chunk_size: int, threads: int, quiet: bool, description: str
 ) -> None:
-    """Play ``spec`` into ``out``, or reuse it if ``out`` already holds this very run."""
-    from sim.runner import FORMAT_VERSION, read_manifest
-
-    if out.exists() and not out.is_dir():
-        fail(f"--out: {out} is a file, not a directory; choose another --out")
-    manifest = read_manifest(out)
-    if manifest is not None:
-        want = {"format_version": FORMAT_VERSION, **spec.spec(), "games": games}
-        have = manifest.get("spec") or {}
-        if have != want:
-            changed = sorted(k for k in set(want) | set(have) if want.get(k) != have.get(k))
-            fail(f"--out: {out} holds a different run ({', '.join(changed)} differ); choose another --out")
-    try:
-        run_with_progress(
-            spec, out, games, chunk_size, threads, resume=True, quiet=quiet, description=description
-        )
-    except OSError as e:  # e.g. a read-only or full disk: the runner writes chunks atomically
-        fail(f"--out: cannot write {e.filename or out}: {e.strerror or e}")
+    """Play ``spec`` into ``out``, or reuse it if ``out`` already holds this very run (a
+    different run there is a user error; see sim.runner.open_run)."""
+    run_with_progress(spec, out, games, chunk_size, threads, quiet=quiet, description=description)
 
 
 def _slug(text: str) -> str:
@@ -299,11 +288,18 @@ def compare(
     """
     from analysis.paired import PairingError, compare_runs
     from analysis.win_rates import load_results
+    from sim.ursuppe.rules import load_rules
 
     _check_games(games, 2, "games per arm (a paired interval needs two games)")
+    check_resources(threads, 2 * games)
     try:
         path_a, path_b = _rules_arms(rules)
         book_a, book_b = load_rules(path_a), load_rules(path_b)
+        if book_a.rules_id == book_b.rules_id:
+            fail(
+                f"--rules: A ({path_a or 'default'}) and B ({path_b or 'default'}) are the same rules "
+                f"(rules id {book_a.rules_id}): every game would be the same, so there is nothing to compare"
+            )
         spec_a = build_run(book_a, players, seed, strategies, pool, seating)
         spec_b = build_run(book_b, players, seed, strategies, pool, seating)
         if out is None:
@@ -372,8 +368,10 @@ def resolve_gene(name: str) -> str:
     return gene
 
 
-def ablated_rules(rules: str | Path | None, genes: list[str]) -> RuleBook:
+def ablated_rules(rules: str | Path | None, genes: list[str]) -> "RuleBook":
     """The rules of ``rules`` (None: default) with ``genes`` removed from the deck at every player count."""
+    from sim.ursuppe.rules import load_rules
+
     return load_rules(rules, overrides={"genes": {g: {"copies": {"3": 0, "4": 0}} for g in genes}})
 
 
@@ -420,6 +418,7 @@ def ablate(
     from analysis.tables import frame_markdown
     from analysis.win_rates import load_results
     from sim.ursuppe.genes import GENE_NAMES
+    from sim.ursuppe.rules import load_rules
 
     if each == bool(gene):
         fail("--gene/--each: give one or more --gene NAME, or --each")
@@ -607,6 +606,9 @@ def tournament(
     )
     from analysis.win_rates import load_results
     from sim.cli_support import strategy_list
+    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe.tournament_run import TournamentRun, tournament_games
+    from strategies.params import load_strategy
 
     _check_games(games, 1, "game per pair")
     try:

@@ -1,6 +1,16 @@
-"""What every ``soup`` command shares: one-line user errors, building a run from the command's
-strategy options, running it with a progress bar, and printing rate tables."""
+"""What every ``soup`` command shares: one-line errors and warnings, building a run from the
+command's strategy options, running it with a progress bar, and printing rate tables.
 
+This module imports no engine code at import time: ``soup --help`` and the commands that play
+no games (``soup rules``, ``soup report``) must not pay for loading the compiled engine. Commands
+that play games call :func:`load_engine` first, which says so on the first run (when the kernels
+are compiled for this machine) before it loads them.
+"""
+
+import os
+import shlex
+import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -8,19 +18,76 @@ from typing import Any, NoReturn
 
 import typer
 
-from sim.runner import RunError, RunSummary
-from sim.ursuppe.rules import RuleBook, RulesError
-from sim.ursuppe.scenario import ScenarioError
-from strategies.params import StrategyError, load_strategy
+from sim.errors import GameError, UserError
 
 # Exceptions that mean "the user gave bad input": one line on stderr, exit 2, no traceback.
-USER_ERRORS = (RulesError, ScenarioError, StrategyError, RunError)
+USER_ERRORS = (UserError,)
+EXIT_USER_ERROR = 2
+EXIT_GAME_FAILED = 1
+EXIT_INTERRUPTED = 130
+# Beyond this many games a run takes hours and many GB: say so before starting (not an error).
+MANY_GAMES = 100_000_000
+MAX_GAMES = 10**12  # game indices and their random-stream counters stay far inside 64 bits
+MAX_SEED = 2**63 - 1  # seeds are unsigned 64-bit in the streams, signed 64-bit in the results
+BYTES_PER_GAME = 120  # Parquet bytes per 4-player game, measured (~2.4 MB per 20,000-game chunk)
 
 
-def fail(message: str) -> NoReturn:
-    """End the command with ``soup: error: <message>`` on stderr and exit code 2."""
-    typer.echo(f"soup: error: {message}", err=True)
-    raise typer.Exit(2)
+def fail(message: str, code: int = EXIT_USER_ERROR) -> NoReturn:
+    """End the command with ``soup: error: <message>`` on stderr and exit ``code`` (2: the user's
+    input; 1: a run that failed)."""
+    typer.echo(f"soup: error: {' '.join(message.split())}", err=True)
+    raise typer.Exit(code)
+
+
+def warn(message: str) -> None:
+    typer.echo(f"soup: warning: {message}", err=True)
+
+
+def os_error_line(e: OSError, path: Path | None = None) -> str:
+    """One line for an OS error while writing results (read-only or full disk, name too long)."""
+    where = e.filename or path or "results"
+    return f"cannot write {where}: {e.strerror or e.__class__.__name__}"
+
+
+def check_resources(threads: int, games: int) -> None:
+    """Warn (not fail) for a thread count above the machine's cores and for very large runs;
+    refuse a number of games the engine cannot index."""
+    if games > MAX_GAMES:
+        fail(f"--games: expected at most {MAX_GAMES:,}, got {games:,}")
+    cores = os.cpu_count() or 1
+    if threads > cores:
+        warn(f"--threads {threads} is more than the {cores} cores of this machine: extra threads only wait")
+    if games > MANY_GAMES:
+        gb = games * BYTES_PER_GAME / 1e9
+        warn(
+            f"--games {games:,} writes about {gb:,.0f} GB of results and plays for hours at ~10,000 games/s "
+            "per core; Ctrl-C keeps what is done and the same command resumes"
+        )
+
+
+def command_line() -> str:
+    """The command as the user typed it (to repeat it, e.g. to resume)."""
+    return shlex.join(["soup", *sys.argv[1:]])
+
+
+def load_engine() -> None:
+    """Import the compiled engine, saying so first if this is the first run on this machine
+    (the kernels are then compiled once and cached; later runs load them in about a second)."""
+    from sim import jit
+
+    ready = getattr(jit, "engine_compiled", lambda: True)()
+    if not ready:
+        seconds = getattr(jit, "COLD_COMPILE_SECONDS", 60)
+        typer.echo(
+            f"soup: compiling the engine for this machine (first run only, about {seconds:.0f} s on "
+            "2 cores; cached afterwards)...",
+            err=True,
+        )
+    t = time.perf_counter()
+    import sim.ursuppe.game  # noqa: F401 (compiles or loads every kernel)
+
+    if not ready:
+        typer.echo(f"soup: engine compiled in {time.perf_counter() - t:.0f} s", err=True)
 
 
 def strategy_list(names: str, option: str) -> list[str]:
@@ -31,12 +98,11 @@ def strategy_list(names: str, option: str) -> list[str]:
     return out
 
 
-def build_run(
-    book: RuleBook, players: int, seed: int, strategies: str | None, pool: str, seating: str
-) -> Any:
+def build_run(book: Any, players: int, seed: int, strategies: str | None, pool: str, seating: str) -> Any:
     """An Ursuppe run from the command-line options: ``strategies`` (one per player) wins over
     ``pool`` (every player of every game drawn from it). Raises a user error on bad input."""
     from sim.ursuppe.simulation import UrsuppeRun
+    from strategies.params import load_strategy
 
     if seating not in ("random", "rotate"):
         fail(f"--seating: expected random or rotate, got {seating!r}")
@@ -53,7 +119,7 @@ def build_run(
 
 
 @contextmanager
-def progress_bar(total: int, description: str, quiet: bool) -> Iterator[Any]:
+def progress_bar(total: int, description: str, quiet: bool, done: int = 0) -> Iterator[Any]:
     """A progress bar with ETA on stderr; yields ``update(done, total)``."""
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -68,7 +134,7 @@ def progress_bar(total: int, description: str, quiet: bool) -> Iterator[Any]:
         console=Console(stderr=True),
         disable=quiet,
     ) as bar:
-        task = bar.add_task(description, total=total)
+        task = bar.add_task(description, total=total, completed=done)
         yield lambda done, _total: bar.update(task, completed=done)
 
 
@@ -79,17 +145,51 @@ def run_with_progress(
     chunk_size: int,
     threads: int,
     *,
-    resume: bool,
     quiet: bool,
+    must_exist: bool = False,
     description: str = "simulating",
-) -> RunSummary:
-    """Run (or resume) ``spec`` into ``out`` with the chunked runner, showing a progress bar."""
+) -> Any:
+    """Run ``spec`` into ``out`` with the chunked runner (or resume it: ``out`` holds this run),
+    showing a progress bar. Every check comes before the bar (no empty bar before an error);
+    a chunk found damaged is reported in one line and played again.
+
+    Errors end the command in one line: a user error (exit 2), a game that failed (exit 1, the
+    chunk's games are not written), an OS error while writing (exit 1). Ctrl-C says what was
+    kept and which command resumes (exit 130). Returns the runner's RunSummary."""
     from sim import __version__, runner
 
-    with progress_bar(games, description, quiet) as update:
-        return runner.run(
-            spec, out, games, chunk_size, threads, resume=resume, version=__version__, progress=update
-        )
+    opened = runner.open_run(spec, out, games, chunk_size, must_exist=must_exist, version=__version__)
+    for notice in opened.notices:
+        warn(notice)
+    if not opened.todo:
+        return runner.play(opened, threads)  # marks it complete; nothing to show
+    load_engine()
+    kept = opened.games_done
+    try:
+        with progress_bar(games, description, quiet, done=opened.games_done) as update:
+
+            def progress(done: int, total: int) -> None:
+                nonlocal kept
+                kept = done
+                update(done, total)
+
+            return runner.play(opened, threads, progress)
+    except KeyboardInterrupt:
+        if opened.fresh and kept == 0:
+            typer.echo(f"soup: interrupted before the first chunk was complete; nothing was kept in {out}",
+                       err=True)
+        else:
+            typer.echo(
+                f"soup: interrupted: {kept:,} of {games:,} games are kept in {out}; the same command "
+                f"resumes: {command_line()}",
+                err=True,
+            )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except GameError as e:
+        kept_text = f"{kept:,} games of completed chunks are kept in {out}" if kept else "nothing was kept"
+        fail(f"{e}; the run stopped before writing that game's chunk ({kept_text})", EXIT_GAME_FAILED)
+    except OSError as e:
+        fail(os_error_line(e, out), EXIT_GAME_FAILED)
 
 
 def print_rates(df: Any, key: str, title: str) -> None:

@@ -7,30 +7,40 @@ A run is a directory::
     chunk-000001.parquet      ...
 
 Every chunk file and the manifest are written to a temporary file and renamed, so an interrupted
-run (Ctrl-C, a crash) leaves only complete chunks and a manifest that lists exactly them.
-``resume`` finishes such a run: it checks that the spec is the same and plays only the missing
-chunks. Since a game depends only on (rules, strategies, seating, seed, game index), the rows are
-the same whatever the chunk size, the thread count or the interruptions.
+run (Ctrl-C, a crash, ``kill -9``) leaves only complete chunks and a manifest that lists exactly
+them. The manifest records each chunk's size and SHA-256, so a chunk damaged later (a truncated
+copy, a full disk) is found: :func:`open_run` plays it again, :func:`chunk_files` refuses it.
+
+Running the same spec into the same directory again *resumes*: it checks that the spec is the
+same and plays only the missing (or damaged) chunks. Since a game depends only on (rules,
+strategies, seating, seed, game index), the rows are the same whatever the chunk size, the
+thread count or the interruptions. A directory holding another run, or other files, is refused.
+
+A run is opened (:func:`open_run`: every check, nothing written) before it is played
+(:func:`play`), so a caller can show a progress bar only for a run that will start. A run that
+fails before its first chunk is complete leaves nothing behind (not even its manifest).
 
 A game plugs in with a :class:`GameAdapter`: it names itself, describes its spec, and turns a
-range of game indices into a pyarrow Table of outcome rows.
+range of game indices into a pyarrow Table of outcome rows; it raises
+:class:`sim.errors.GameError` for a game that cannot be played (the run stops; that chunk is
+not written).
 """
 
+import hashlib
 import json
 import os
+import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
-
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from sim.errors import UserError
 
 MANIFEST = "manifest.json"
 FORMAT_VERSION = 1
+_TEMPORARY = ".tmp-"  # in the names of files being written (see write_atomic)
 
 
 class RunError(UserError):
@@ -43,24 +53,54 @@ class GameAdapter(Protocol):
     def spec(self) -> dict[str, Any]:
         """Everything that determines the results (rules, strategies, seating, seed, players...)."""
 
-    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
-        """Play games ``first .. first + count - 1`` and return their outcome rows."""
+    def play_chunk(self, first: int, count: int, threads: int) -> Any:
+        """Play games ``first .. first + count - 1`` and return their outcome rows (a pyarrow
+        Table); raise :class:`sim.errors.GameError` naming the game if one cannot be played."""
 
 
 @dataclass
 class RunSummary:
     out: Path
+    games: int  # games of the run
+    chunks: int  # chunks of the run
+    chunks_played: int  # chunks played by this call (the others were complete already)
+    games_played: int  # games played by this call
+    seconds: float  # wall time of this call's playing and writing
+
+    @property
+    def games_per_second(self) -> float | None:
+        """The rate of the games this call played (None if it played none)."""
+        return self.games_played / self.seconds if self.games_played and self.seconds > 0 else None
+
+
+@dataclass
+class OpenedRun:
+    """A checked run directory and what is left to play in it (see :func:`open_run`)."""
+
+    adapter: GameAdapter
+    out: Path
     games: int
-    chunks: int
-    chunks_played: int
-    seconds: float
+    chunk_size: int
+    manifest: dict[str, Any]
+    todo: list[int]  # chunk indices still to play, in order
+    games_done: int  # games of the chunks that are complete and intact
+    fresh: bool  # no run was in ``out`` before (its manifest is written by play)
+    created: bool  # ``out`` did not exist (play removes it again if no chunk completes)
+    notices: list[str] = field(default_factory=list)  # damaged or missing chunks that are played again
+
+    @property
+    def n_chunks(self) -> int:
+        return (self.games + self.chunk_size - 1) // self.chunk_size
+
+    def chunk_games(self, index: int) -> int:
+        return min(self.chunk_size, self.games - index * self.chunk_size)
 
 
 def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
     """Call ``write`` on a temporary file beside ``path``, then rename it into place: a reader
     sees the old file or the complete new one, never a half-written one."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp = path.with_name(f".{path.name}{_TEMPORARY}{os.getpid()}")
     try:
         write(tmp)
         os.replace(tmp, path)
@@ -77,14 +117,193 @@ def chunk_name(index: int) -> str:
     return f"chunk-{index:06d}.parquet"
 
 
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 def read_manifest(out: Path) -> dict[str, Any] | None:
     path = out / MANIFEST
     if not path.exists():
         return None
     try:
-        return json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise RunError(f"{path}: unreadable manifest ({e})") from None
+        doc = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise RunError(f"{path}: unreadable manifest ({e.__class__.__name__}: {e})") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("spec"), dict) or not isinstance(
+        doc.get("chunks"), dict
+    ):
+        raise RunError(f"{path}: not a soup run manifest (expected an object with 'spec' and 'chunks')")
+    return doc
+
+
+def chunk_problem(out: Path, entry: dict[str, Any]) -> str | None:
+    """What is wrong with a chunk the manifest lists as complete, or None if it is intact.
+
+    Checked against the size and SHA-256 the manifest recorded when the chunk was written; a
+    manifest of an earlier version without them is checked by reading the file's Parquet footer.
+    """
+    path = out / str(entry.get("file", ""))
+    if not path.is_file():
+        return "missing"
+    size = path.stat().st_size
+    if "bytes" in entry:
+        if size != entry["bytes"]:
+            return f"{size:,} bytes, expected {entry['bytes']:,}"
+        if file_sha256(path) != entry.get("sha256"):
+            return "its checksum does not match the manifest's"
+        return None
+    import pyarrow.parquet as pq
+
+    try:
+        rows = pq.read_metadata(path).num_rows
+    except Exception as e:  # noqa: BLE001 (any unreadable file is a damaged chunk)
+        return f"unreadable Parquet ({e.__class__.__name__})"
+    return None if rows == entry.get("rows") else f"{rows:,} rows, expected {entry.get('rows')}"
+
+
+def _is_temporary(path: Path) -> bool:
+    return path.name.startswith(".") and _TEMPORARY in path.name
+
+
+def open_run(
+    adapter: GameAdapter,
+    out: Path,
+    games: int,
+    chunk_size: int,
+    *,
+    must_exist: bool = False,
+    version: str = "",
+) -> OpenedRun:
+    """Check ``out`` for a run of ``adapter``'s spec and find what is left to play; writes nothing.
+
+    A new or empty directory starts a run; a directory holding this very run resumes it (a
+    missing or damaged chunk is played again, with a notice); anything else is a RunError.
+    ``must_exist`` requires a run to be there already (``--resume``).
+    """
+    if games < 1:
+        raise RunError(f"--games: expected a positive number, got {games}")
+    if chunk_size < 1:
+        raise RunError(f"--chunk-size: expected a positive number, got {chunk_size}")
+    out = Path(out)
+    for path in (out, *out.parents):
+        if path.exists() and not path.is_dir():
+            raise RunError(f"{path}: is a file, not a directory; choose another --out")
+    spec = {"format_version": FORMAT_VERSION, **adapter.spec(), "games": games}
+    manifest = read_manifest(out) if out.exists() else None
+    notices: list[str] = []
+    if manifest is None:
+        if must_exist:
+            raise RunError(f"{out}: no run to resume (no {MANIFEST}); run without --resume to start one")
+        if out.exists():
+            others = sorted(p.name for p in out.iterdir() if not _is_temporary(p))
+            if others:
+                shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+                raise RunError(
+                    f"{out}: holds other files ({shown}) and no soup run; choose a new or empty --out"
+                )
+        manifest = {
+            "spec": spec,
+            "chunk_size": chunk_size,
+            "version": version,
+            "chunks": {},
+            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "status": "running",
+        }
+        fresh = True
+    else:
+        if manifest["spec"] != spec:
+            changed = sorted(
+                k for k in set(spec) | set(manifest["spec"]) if spec.get(k) != manifest["spec"].get(k)
+            )
+            raise RunError(
+                f"{out}: holds a different run ({', '.join(changed)} differ); "
+                "give the same arguments to resume it, or choose another --out"
+            )
+        chunk_size = manifest.get("chunk_size", chunk_size)  # a run's chunk layout is fixed at its start
+        fresh = False
+        for key, entry in sorted(manifest["chunks"].items(), key=lambda kv: int(kv[0])):
+            problem = chunk_problem(out, entry)
+            if problem is not None:
+                notices.append(f"{out / str(entry.get('file'))}: {problem}; its games are played again")
+                del manifest["chunks"][key]
+    opened = OpenedRun(adapter, out, games, chunk_size, manifest, [], 0, fresh, not out.exists(), notices)
+    done = {int(k) for k in manifest["chunks"]}
+    opened.todo = [i for i in range(opened.n_chunks) if i not in done]
+    opened.games_done = sum(opened.chunk_games(i) for i in done)
+    return opened
+
+
+def play(
+    opened: OpenedRun, threads: int, progress: Callable[[int, int], None] | None = None
+) -> RunSummary:
+    """Play the chunks of an opened run that are left, writing each chunk and then the manifest."""
+    out, manifest = opened.out, opened.manifest
+    games_done, played, games_played = opened.games_done, 0, 0
+    t0 = time.perf_counter()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for stale in out.iterdir():
+            if _is_temporary(stale):  # left by a process killed while writing
+                stale.unlink(missing_ok=True)
+        write_json_atomic(out / MANIFEST, manifest)
+        if progress:
+            progress(games_done, opened.games)
+        for i in opened.todo:
+            first = i * opened.chunk_size
+            count = opened.chunk_games(i)
+            t = time.perf_counter()
+            table = opened.adapter.play_chunk(first, count, threads)
+            seconds = time.perf_counter() - t
+            name = chunk_name(i)
+            written: dict[str, Any] = {}
+            write_atomic(out / name, lambda p, table=table, written=written: _write_chunk(table, p, written))
+            manifest["chunks"][str(i)] = {
+                "file": name,
+                "first_game": first,
+                "games": count,
+                "rows": table.num_rows,
+                "bytes": written["bytes"],
+                "sha256": written["sha256"],
+                "seconds": round(seconds, 3),
+                "threads": threads,
+            }
+            write_json_atomic(out / MANIFEST, manifest)
+            played += 1
+            games_played += count
+            games_done += count
+            if progress:
+                progress(games_done, opened.games)
+        manifest["status"] = "complete"
+        manifest["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        write_json_atomic(out / MANIFEST, manifest)
+    except BaseException:
+        if opened.fresh and not manifest["chunks"]:
+            _remove_empty_run(out, opened.created)
+        raise
+    return RunSummary(out, opened.games, opened.n_chunks, played, games_played, time.perf_counter() - t0)
+
+
+def _write_chunk(table: Any, path: Path, written: dict[str, Any]) -> None:
+    import pyarrow.parquet as pq
+
+    pq.write_table(table, path, compression="zstd")
+    written["bytes"] = path.stat().st_size
+    written["sha256"] = file_sha256(path)
+
+
+def _remove_empty_run(out: Path, created: bool) -> None:
+    """Undo a run that never completed a chunk: its manifest (and ``out`` if this run made it)."""
+    try:
+        if created:
+            shutil.rmtree(out, ignore_errors=True)
+        else:
+            (out / MANIFEST).unlink(missing_ok=True)
+    except OSError:
+        pass  # the original error is the one to report
 
 
 def run(
@@ -94,79 +313,30 @@ def run(
     chunk_size: int,
     threads: int,
     *,
-    resume: bool = False,
+    must_exist: bool = False,
     progress: Callable[[int, int], None] | None = None,
     version: str = "",
 ) -> RunSummary:
-    """Play ``games`` games in chunks into ``out`` (see the module docstring)."""
-    if games < 1:
-        raise RunError(f"--games: expected a positive number, got {games}")
-    if chunk_size < 1:
-        raise RunError(f"--chunk-size: expected a positive number, got {chunk_size}")
-    out.mkdir(parents=True, exist_ok=True)
-    spec = {"format_version": FORMAT_VERSION, **adapter.spec(), "games": games}
-    manifest = read_manifest(out)
-    if manifest is not None:
-        if not resume:
-            raise RunError(f"{out}: holds a run already (use --resume to finish it, or another --out)")
-        if manifest["spec"] != spec:
-            changed = sorted(
-                k for k in set(spec) | set(manifest["spec"]) if spec.get(k) != manifest["spec"].get(k)
-            )
-            raise RunError(f"{out}: --resume with a different run: {', '.join(changed)} differ")
-        if manifest.get("chunk_size") != chunk_size:
-            chunk_size = manifest["chunk_size"]  # the chunk layout of a run is fixed by its start
-    else:
-        if resume and any(out.glob("chunk-*.parquet")):
-            raise RunError(f"{out}: chunk files without a manifest; cannot resume")
-        manifest = {
-            "spec": spec,
-            "chunk_size": chunk_size,
-            "version": version,
-            "chunks": {},
-            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-            "status": "running",
-        }
-        write_json_atomic(out / MANIFEST, manifest)
-    n_chunks = (games + chunk_size - 1) // chunk_size
-    done = {int(k) for k, c in manifest["chunks"].items() if (out / c["file"]).exists()}
-    games_done = sum(min(chunk_size, games - i * chunk_size) for i in done)
-    if progress:
-        progress(games_done, games)
-    played = 0
-    t0 = time.perf_counter()
-    for i in range(n_chunks):
-        if i in done:
-            continue
-        first = i * chunk_size
-        count = min(chunk_size, games - first)
-        t = time.perf_counter()
-        table = adapter.play_chunk(first, count, threads)
-        seconds = time.perf_counter() - t
-        name = chunk_name(i)
-        write_atomic(out / name, lambda p, table=table: pq.write_table(table, p, compression="zstd"))
-        manifest["chunks"][str(i)] = {
-            "file": name,
-            "first_game": first,
-            "games": count,
-            "rows": table.num_rows,
-            "seconds": round(seconds, 3),
-            "threads": threads,
-        }
-        write_json_atomic(out / MANIFEST, manifest)
-        played += 1
-        games_done += count
-        if progress:
-            progress(games_done, games)
-    manifest["status"] = "complete"
-    manifest["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    write_json_atomic(out / MANIFEST, manifest)
-    return RunSummary(out, games, n_chunks, played, time.perf_counter() - t0)
+    """Open and play a run (see the module docstring): start it, or resume it if ``out`` holds it."""
+    opened = open_run(adapter, out, games, chunk_size, must_exist=must_exist, version=version)
+    return play(opened, threads, progress)
 
 
 def chunk_files(out: Path) -> list[Path]:
-    """The complete chunk files of a run, in order."""
+    """The complete chunk files of a run, in order, each checked against the manifest's size and
+    checksum: a damaged or missing one is a RunError naming the file."""
+    out = Path(out)
     manifest = read_manifest(out)
     if manifest is None:
         raise RunError(f"{out}: no {MANIFEST} (not a soup run directory)")
-    return [out / c["file"] for _, c in sorted(manifest["chunks"].items(), key=lambda kv: int(kv[0]))]
+    files = []
+    for _, entry in sorted(manifest["chunks"].items(), key=lambda kv: int(kv[0])):
+        problem = chunk_problem(out, entry)
+        path = out / str(entry.get("file"))
+        if problem is not None:
+            raise RunError(
+                f"{path}: damaged chunk file ({problem}); run the same soup simulate command again "
+                "to play its games again"
+            )
+        files.append(path)
+    return files

@@ -22,8 +22,7 @@ import numpy as np
 
 from sim.errors import UserError
 from sim.ursuppe.genes import GENE_NAMES, N_GENES, gene_index
-
-PRESETS_DIR = Path(__file__).resolve().parent / "presets"
+from strategies import PRESETS_DIR, preset_names  # noqa: F401 (re-exported)
 
 
 @dataclass(frozen=True)
@@ -520,10 +519,6 @@ def strategy_from_dict(
         p = PARAMETERS[key]
         v[p.index] = _number(label, key, value, p.low, p.high, p.switch)
     return Strategy(name=name, description=description, vector=v, source=label)
-
-
-def preset_names() -> list[str]:
-    return sorted(p.stem for p in PRESETS_DIR.glob("*.toml"))
 
 
 def _is_file_spec(spec: str | Path) -> bool:

@@ -327,8 +327,9 @@ def test_runs_are_kept_apart_and_duplicates_refused(tmp_path):
 
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
-        synthetic_rows(50, seed=ord(name)).write_parquet(tmp_path / name / chunk_name(0))
-        manifest = {"spec": {}, "chunks": {"0": {"file": chunk_name(0)}}}
+        rows = synthetic_rows(50, seed=ord(name))
+        rows.write_parquet(tmp_path / name / chunk_name(0))
+        manifest = {"spec": {}, "chunks": {"0": {"file": chunk_name(0), "rows": rows.height}}}
         (tmp_path / name / "manifest.json").write_text(json.dumps(manifest))
     both = load_results(tmp_path / "a", tmp_path / "b").collect()
     assert sorted(both["run"].unique().to_list()) == [0, 1]

@@ -2,7 +2,6 @@
 after an interruption, the result schema, and the ``soup simulate`` command."""
 
 import json
-import subprocess
 
 import numpy as np
 import polars as pl
@@ -11,7 +10,7 @@ import pytest
 from sim import runner
 from sim.ursuppe.simulation import UrsuppeRun
 from strategies.params import load_strategy
-from tests.test_cli import ROOT, soup, soup_exe
+from tests.test_cli import soup
 
 
 def _spec(rulebook, seating="rotate", pool=True):
@@ -48,15 +47,13 @@ def test_interrupted_run_resumes_to_the_same_result(rulebook, tmp_path):
     assert manifest["status"] == "running" and len(manifest["chunks"]) == 3
     assert len(list((tmp_path / "cut").glob("chunk-*.parquet"))) == 3  # every file listed is complete
     assert not list((tmp_path / "cut").glob(".*tmp*"))
-    with pytest.raises(runner.RunError, match="--resume"):
-        runner.run(_spec(rulebook), tmp_path / "cut", 700, 100, 2)
-    summary = runner.run(_spec(rulebook), tmp_path / "cut", 700, 100, 1, resume=True)
-    assert summary.chunks_played == 4
+    summary = runner.run(_spec(rulebook), tmp_path / "cut", 700, 100, 1)  # the same spec resumes
+    assert summary.chunks_played == 4 and summary.games_played == 400
     assert _content(tmp_path / "full").equals(_content(tmp_path / "cut"))
     with pytest.raises(runner.RunError, match="seed"):
         other = _spec(rulebook)
         other.seed = 6
-        runner.run(other, tmp_path / "cut", 700, 100, 1, resume=True)
+        runner.run(other, tmp_path / "cut", 700, 100, 1)
 
 
 def test_result_schema(rulebook, tmp_path):
@@ -122,7 +119,7 @@ def test_simulate_command(tmp_path):
     assert manifest["status"] == "complete" and len(manifest["chunks"]) == 3
     assert manifest["spec"]["players"] == 3 and "rules" in manifest["spec"]
     again = soup("simulate", "--games", "400", "--players", "3", "--out", str(out), "--quiet")
-    assert again.returncode == 2 and "--resume" in again.stderr
+    assert again.returncode == 0 and "already complete" in again.stdout  # the same command: nothing to play
     r = soup("simulate", "--games", "400", "--players", "3", "--out", str(out), "--quiet", "--resume")
     assert r.returncode == 0 and "already complete" in r.stdout
 
@@ -140,39 +137,4 @@ def test_simulate_bad_arguments(tmp_path, args, needle):
     assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
-def test_interrupted_command_leaves_valid_chunks(tmp_path):
-    """Ctrl-C (SIGINT) during `soup simulate`: every chunk on disk is complete and --resume finishes."""
-    import signal
-    import time
-
-    out = tmp_path / "run"
-    args = [
-        "simulate",
-        "--games",
-        "60000",
-        "--chunk-size",
-        "2000",
-        "--out",
-        str(out),
-        "--quiet",
-        "--threads",
-        "1",
-    ]
-    proc = subprocess.Popen(
-        [soup_exe(), *args],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.time() + 120
-    while time.time() < deadline and len(list(out.glob("chunk-*.parquet"))) < 2:
-        time.sleep(0.1)
-    proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=120)
-    listed = json.loads((out / "manifest.json").read_text())["chunks"]
-    files = sorted(out.glob("chunk-*.parquet"))
-    assert len(files) == len(listed) >= 2
-    pl.read_parquet([str(f) for f in files])  # every file is a complete Parquet file
-    r = soup(*args, "--resume")
-    assert r.returncode == 0, r.stderr
-    assert pl.scan_parquet(str(out / "chunk-*.parquet")).select(pl.len()).collect().item() == 60000 * 4
+# Ctrl-C during `soup simulate`: tests/test_trustworthy_runs.py (what is kept, the command that resumes).

@@ -6,6 +6,7 @@ import numpy as np
 
 from sim.errors import GameError  # noqa: F401 (raised by callers of first_error)
 from sim.threads import run_blocks
+from sim.ursuppe import state as state_mod
 from sim.ursuppe.game import MODE_PHASE, MODE_PLAY, MODE_SETUP, run_block
 from sim.ursuppe.phases.setup import SEATING_GIVEN, SEATING_RANDOM, SEATING_ROTATE
 from sim.ursuppe.rules import Rules
@@ -98,6 +99,27 @@ def play_rounds(batch: Batch, rounds: int | None = None, after_round=None) -> Ba
         if after_round is not None:
             after_round(batch)
     return batch
+
+
+_ERROR_TEXT = {
+    state_mod.ERR_WRONG_CHOICE_KIND: "a forced choice of another kind than the decision at hand",
+    state_mod.ERR_ILLEGAL_CHOICE: "a forced choice the rules forbid",
+    state_mod.ERR_MISSING_DIE: "the forced dice ran out",
+    state_mod.ERR_TOO_MANY_OPTIONS: f"a decision had more than {state_mod.MAX_OPTIONS} legal options",
+    state_mod.ERR_EVENT_OVERFLOW: "the event log is full",
+    state_mod.ERR_NO_END: "the game ran past the last possible round",
+}
+
+
+def describe_error(row: np.ndarray) -> str:
+    """One line for a game's error row (Workspace.error[g]): what failed, and where."""
+    code = int(row[0])
+    if code == state_mod.ERR_INVARIANT:
+        phase = int(row[2])
+        where = "setup" if phase == 0 else "the end check" if phase == 7 else f"Phase {phase}"
+        return f"invariant I{int(row[1])} failed after {where} (detail {int(row[3])}; spec §11)"
+    text = _ERROR_TEXT.get(code, "engine error")
+    return f"{text} (error {row.tolist()})"
 
 
 def first_error(batch: Batch) -> tuple[int, np.ndarray] | None:

@@ -32,6 +32,10 @@ class PlayedGame:
     winner: int
     final_positions: list[int]
     rules_id: str
+    strategies: list[str]  # per player (colour) index
+    start_spaces: list[int]  # per player: the seat (S5)
+    deck: str  # the rules' deck (RuleBook.deck_description)
+    deck_order: list[int]  # this game's order of the deck's cards (indices into the rules' deck)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -40,6 +44,12 @@ class PlayedGame:
             "rounds": self.rounds,
             "winner": self.winner,
             "final_positions": self.final_positions,
+            "seats": [
+                {"player": p, "strategy": name, "start_space": space}
+                for p, (name, space) in enumerate(zip(self.strategies, self.start_spaces, strict=True))
+            ],
+            "deck": self.deck,
+            "deck_order": self.deck_order,
             "events": self.events,
             "rules_id": self.rules_id,
         }
@@ -88,7 +98,7 @@ def play_game(
     )
     err = batch_mod.first_error(b)
     if err is not None:
-        raise batch_mod.GameError(f"game stopped with engine error {err[1].tolist()}")
+        raise batch_mod.GameError(f"game 0 of seed {seed}: {batch_mod.describe_error(err[1])}")
     st, wk = b.state, b.workspace
     events = events_as_dicts(wk.events[0, : wk.n_events[0]], players)
     return PlayedGame(
@@ -100,4 +110,8 @@ def play_game(
         int(st.winner[0]),
         [int(x) for x in st.score[0]],
         rulebook.rules_id,
+        [strategies[int(i)].name for i in st.strategy[0]],
+        [int(x) for x in st.seat[0]],
+        rulebook.deck_description(),
+        [int(x) for x in st.card_index[0, : st.n_cards[0]]],
     )

@@ -37,11 +37,10 @@ from sim.random_stream import uniform_draws
 from sim.ursuppe import batch as batch_mod
 from sim.ursuppe.rules import RuleBook
 from sim.ursuppe.state import END_FINISH_ZONE
+from strategies import DEFAULT_POOL  # noqa: F401 (the default mix, re-exported)
 from strategies.params import Strategy, parameter_table
 
 STREAM_ASSIGNMENT = 3  # a game's fourth stream: which strategies of a pool sit at the table
-# The default mix of `soup simulate` and `soup bench`: every player of every game drawn from it.
-DEFAULT_POOL: tuple[str, ...] = ("greedy", "breeder", "geneticist", "predator", "forager")
 
 
 @dataclass
@@ -95,7 +94,7 @@ class UrsuppeRun:
         batch_mod.play(b, seating=self.seating, threads=threads)
         err = batch_mod.first_error(b)
         if err is not None:
-            raise batch_mod.GameError(f"game {first + err[0]}: engine error {err[1].tolist()}")
+            raise batch_mod.GameError(f"game {first + err[0]}: {batch_mod.describe_error(err[1])}")
         return outcome_rows(b, self.seed, [s.name for s in self.strategies], self.rulebook.rules_id)
 
 

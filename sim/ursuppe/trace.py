@@ -78,6 +78,11 @@ def _who(e: dict[str, Any]) -> str:
     return f"P{p}" + (f" amoeba {a}" if a is not None else "")
 
 
+def _moved(e: dict[str, Any]) -> str:
+    """``from -> to``, or ``stays on from`` when the move ends where it began (an obstacle, B1)."""
+    return f"stays on {e['from']}" if e["from"] == e["to"] else f"{e['from']} -> {e['to']}"
+
+
 def describe(e: dict[str, Any]) -> str:
     """One line a person can follow."""
     t = e["type"]
@@ -90,15 +95,12 @@ def describe(e: dict[str, Any]) -> str:
         cost = f" for {e['cost']} BP" if e["cost"] else ""
         return f"{w} placed on space {e['space']} ({e['how']}{cost}, {e['dp']} DP)"
     if t == "drift":
-        if e["from"] == e["to"]:
-            return f"{w} drifts {e['direction']}: stays on {e['from']}"
-        return f"{w} drifts {e['direction']}: {e['from']} -> {e['to']}"
+        return f"{w} drifts {e['direction']}: {_moved(e)}"
     if t == "active_move":
         dice = [d for d in (e["die1"], e["die2"]) if d is not None]
         rolled = f"rolled {'/'.join(map(str, dice))}, " if dice else ""
         return (
-            f"{w} {e['how'].replace('_', ' ')} ({rolled}{e['direction']}, {e['cost']} BP): "
-            f"{e['from']} -> {e['to']}"
+            f"{w} {e['how'].replace('_', ' ')} ({rolled}{e['direction']}, {e['cost']} BP): {_moved(e)}"
         )
     if t == "stay":
         return f"{w} stays on {e['space']} (Holding)"
@@ -106,7 +108,7 @@ def describe(e: dict[str, Any]) -> str:
         return f"{w} carries {e['cubes']} from {e['from']} to {e['to']} (Tentacle)"
     if t == "cling":
         leader = f"P{e['leader_player']} amoeba {e['leader_amoeba']}"
-        return f"{w} clings to {leader}: {e['from']} -> {e['to']} (Holding)"
+        return f"{w} clings to {leader}: {_moved(e)} (Holding)"
     if t == "eat":
         par = f", P{e['parasite_victim']} pays 1 BP (Parasitism)" if e["parasite_victim"] is not None else ""
         return f"{w} eats {e['cubes']} on {e['space']}{par}"
