@@ -244,10 +244,11 @@ def test_f2_flag_with_no_shapes_left(tmp_path: Path) -> None:
 
 
 def test_arrays_are_replaced_whole(tmp_path: Path) -> None:
-    text = '[environment]\nplaceholder = false\ndeck = [{ ozone = 9, drift = "none" }]\n'
+    deck = '[{ ozone = 9, drift = "none" }, { ozone = 7, drift = "W" }]'
+    text = f"[environment]\nplaceholder = false\ndeck = {deck}\n"
     house = load_rules(write(tmp_path, text))
-    assert house.for_players(3).deck_ozone.tolist() == [9]
-    assert house.deck_description() == "1 card: 9-"
+    assert house.for_players(3).deck_ozone.tolist() == [9, 7]
+    assert house.deck_description() == "2 cards: 9- 7W"
     assert house.placeholder_deck is False
 
 
@@ -325,7 +326,7 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
         ),
         (
             "[economy]\nincome = true\n",
-            "house.toml: economy.income: expected an integer >= 0, got true",
+            "house.toml: economy.income: expected an integer in 0..100000, got true",
         ),
         (
             "first_round_flip = 1\n",
@@ -333,7 +334,7 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
         ),
         (
             "[life]\ndeath_dp = 0\n",
-            "house.toml: life.death_dp: expected an integer >= 1, got 0",
+            "house.toml: life.death_dp: expected an integer in 1..50, got 0",
         ),
         (
             '[genes."Telepathy"]\nprice = 3\n',
@@ -356,12 +357,13 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             "house.toml: genes.Speed.copies.5: unknown key (expected one of: 3, 4)",
         ),
         (
-            '[environment]\ndeck = [{ ozone = 9, drift = "NE" }]\n',
+            '[environment]\ndeck = [{ ozone = 9, drift = "NE" }, { ozone = 9, drift = "N" }]\n',
             'house.toml: environment.deck[0].drift: expected one of: N, E, S, W, none, got "NE"',
         ),
         (
             "[environment]\ndeck = []\n",
-            "house.toml: environment.deck: expected an array of at least 1 entries, got 0",
+            "house.toml: environment.deck: expected 2..60 cards (V3: with first_round_flip = true round 1 "
+            "already reveals the next card, so a game needs 2; 1 with first_round_flip = false), got 0",
         ),
         (
             '[board]\ncompass = ["W", "N", "E", "S", "stay", "up"]\n',
@@ -378,7 +380,7 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
         ),
         (
             "[components]\nsetup_first_dp = { 3 = -1 }\n",
-            "house.toml: components.setup_first_dp.3: expected an integer >= 0, got -1",
+            "house.toml: components.setup_first_dp.3: expected an integer in 0..7, got -1",
         ),
         (
             "[feeding.p4]\nstandard = [1, 2, 0]\n",
@@ -395,7 +397,7 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
         ),
         (
             "[flags]\nfinish_zone_start = 0\n",
-            "house.toml: flags.finish_zone_start: expected an integer >= 1, got 0",
+            "house.toml: flags.finish_zone_start: expected an integer in 1..32767, got 0",
         ),
         (
             "board = 5\n",
@@ -454,7 +456,7 @@ def test_alias_and_name_together_is_an_error() -> None:
 
 def test_bad_overrides_are_labelled() -> None:
     assert error(overrides={"economy": {"income": False}}) == (
-        "<overrides>: economy.income: expected an integer >= 0, got false"
+        "<overrides>: economy.income: expected an integer in 0..100000, got false"
     )
     assert error(overrides={"genes": {"Division Rate": {"price": -3}}}) == (
         '<overrides>: genes."Division Rate".price: expected an integer in 0..32767, got -3'

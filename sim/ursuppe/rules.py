@@ -8,6 +8,7 @@ a NamedTuple of scalars and small numpy arrays for one player count.
 import copy
 import hashlib
 import json
+import math
 import numbers
 import re
 import tomllib
@@ -17,9 +18,10 @@ from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 
+from sim.errors import UserError
 from sim.ursuppe.board import DIRECTION_CODE, STAY
 from sim.ursuppe.genes import ADVANCED_GENES, GENE_ALIASES, GENE_INDEX, GENE_NAMES, N_GENES
-from sim.ursuppe.meal_shapes import shape_tables
+from sim.ursuppe.meal_shapes import MAX_SHAPES, shape_tables
 
 
 class Rules(NamedTuple):
@@ -115,38 +117,133 @@ _BOARD_KEYS = ("spaces", "neighbours", "coordinates", "compass")
 _COMPASS_VALUES = ("N", "E", "S", "W", "stay", "choice")
 _DRIFT_VALUES = ("N", "E", "S", "W", "none")
 _DIRECTION_LETTERS = ("N", "E", "S", "W")
-_COMPONENT_MINIMA = {"amoebas_per_player": 1, "cubes_per_colour": 0, "cubes_per_space": 0, "start_bp": 0}
-_ECONOMY_KEYS = (
-    "income",
-    "division_cost",
-    "division_cost_division_rate",
-    "active_move_cost",
-    "attack_cost",
-    "escape_cost",
-    "defense_cost",
-)
-_LIFE_MINIMA = {
-    "excretion": 0,
-    "starvation_dp": 0,
-    "death_dp": 1,
-    "death_dp_life_expectancy": 1,
-    "natural_death_cubes": 0,
-    "violent_death_cubes": 0,
-    "aggression_death_cubes": 0,
-    "aggression_armor_dp": 0,
-    "lost_defense_dp": 0,
-}
-_FEEDING_SCALARS = ("frugality_fewer", "parasitism_fewer", "parasitism_victim_pays")
 _GENE_KEYS = ("price", "mp", "copies", "weight", "defect_payment", "gives_up")  # the last 3 optional
 _PLAYER_KEYS = tuple(str(p) for p in PLAYER_COUNTS)  # TOML table keys are strings
-_INT8_MAX = 127
-_INT16_MIN, _INT16_MAX = -32768, 32767
+
+# --------------------------------------------------------------------------------------------
+# Bounds of the rules data: no game can overflow its state
+# --------------------------------------------------------------------------------------------
+# Every number of a rules file ends up in a fixed-width integer: a field of Rules, or a field of
+# the state (state.allocate_state) that it adds up in over a game. Each bound below is either the
+# range of that dtype or derived from it with the worst case of a game, so that the extremes of
+# every key together still fit. A game has at most MAX_ROUNDS rounds: the end check stops it in
+# the round that reveals the last card (W1, V4), and the batch kernel stops one later with
+# ERR_NO_END. tests/test_rules_bounds.py checks the dtypes named here against allocate_state and
+# plays games with the extreme values. A value outside its range is a one-line RulesError.
+
+INT8_MAX = 127
+INT16_MIN, INT16_MAX = -32768, 32767
+INT32_MAX = 2**31 - 1
+# state.MAX_OPTIONS (the option buffer of one decision), repeated here because state.py imports
+# this module; tests/test_rules_bounds.py checks that they agree.
+MAX_OPTIONS = 1024
+
+# V1-V4: a game reveals one card a round, and no round without a card to reveal: with
+# first_round_flip round 1 already reveals the second card, so the deck needs 2 cards (the
+# engine cannot play a 1-card deck: it ends the game after round 1, which breaks I9); without
+# the flag 1 card is a 1-round game. At most MAX_DECK_CARDS (State.n_cards and deck_pos are int8,
+# but the BP paid for gene defects over the game must fit int16: MAX_MP).
+MIN_DECK_CARDS = {True: 2, False: 1}  # by first_round_flip
+MAX_DECK_CARDS = 60
+MAX_ROUNDS = MAX_DECK_CARDS + 1  # the last round a game can reach (ERR_NO_END after it)
+MAX_OZONE = INT16_MAX  # State.card_ozone, Rules.deck_ozone: int16
+
+# BP (C4) is an int32 (State.bp). Income (D1) is the only gain, so a player never holds more
+# than start_bp + MAX_ROUNDS * income = 6.2 million BP at these bounds; costs and payments are
+# taken only from BP a player holds. Every BP amount of the rules is 0..MAX_BP_AMOUNT.
+MAX_BP_AMOUNT = 100_000
+MAX_PRICE = INT16_MAX  # G1: Rules.gene_price is int16 (and below MAX_BP_AMOUNT)
+
+# E2: a deficit is at most the MP of every gene held, N_GENES * MAX_MP = 500 a round; the BP paid
+# for it over a game, at most MAX_ROUNDS * 500 = 30,500, is kept in State.defect_bp_paid (int16).
+# A negative MP (Ray Protection) only lowers the sum; the same magnitude keeps the range plain.
+MAX_MP = 25
+MAX_DEFECT_PAYMENT = INT16_MAX  # E2: Rules.gene_defect_payment is int16 (summed in int64)
+MAX_COPIES = INT8_MAX  # S3, I4: Rules.gene_copies and State.pool are int8; copies beyond P stay in the pool
+MAX_WEIGHT = INT8_MAX  # K2: Rules.gene_weight is int8 (summed in int64)
+
+# K1-K3: a score (State.score, int16) starts at 1..P and each round advances by at most an amoeba
+# entry plus a gene entry, plus the P - 1 markers it may leapfrog:
+# 4 + MAX_ROUNDS * (2 * MAX_ADVANCE + 3) = 30,687 <= 32,767.
+MAX_ADVANCE = 250
+# K1: compared with the int16 scores; a start no marker reaches leaves the last card to end the game.
+MAX_FINISH_ZONE = INT16_MAX
+
+# DP (C4) is an int8 (State.dp). An amoeba alive after the natural deaths of Phase 5 has fewer DP
+# than its threshold (I7); before the next natural deaths it can gain at most 2 starvations (M4,
+# A6 and the Persistence retry), 2 Aggression hits from each of the P - 1 others when armored (B3
+# and A5's retry) and 2 lost Defense fights of its own (B4, A5): 10 steps. So
+# (MAX_DEATH_DP - 1) + 10 * MAX_DP_STEP = 49 + 70 = 119 <= 127. setup_first_dp is such a step too.
+MAX_DP_STEP = 7
+MAX_DEATH_DP = 50
+
+# C3: cubes are int16 (State.food, supply): one colour's cubes may all lie on one space. Every
+# count of cubes placed (S2, M4 excretion, X1, A6, B3) is capped by the supply (food shortage).
+MAX_CUBES = INT16_MAX
+# M4, F1-F4: a pattern's count of one colour is at most 15 (a meal's cubes are logged 4 bits a
+# colour); "fewer" beyond a whole pattern (3 colours * 15) leaves no shape (and each cube fewer is a
+# pass over the shapes when the rules load).
+MAX_PATTERN_CUBES = 15
+MAX_FEWER = 3 * MAX_PATTERN_CUBES
+
+
+def _largest_carry(players: int) -> int:
+    """Tentacle: the largest T whose carry decision fits the option buffer. It lists every vector
+    of at most T cubes over the P colours, comb(T + P, P) of them when the space holds enough of
+    each; the cubes carried are logged 4 bits a colour (at most 15)."""
+    t = 0
+    while t < MAX_PATTERN_CUBES and math.comb(t + 1 + players, players) <= MAX_OPTIONS:
+        t += 1
+    return t
+
+
+MAX_TENTACLE_CUBES = {str(p): _largest_carry(p) for p in PLAYER_COUNTS}  # {"3": 15, "4": 10}
+
+# C1, C2: State.space is int8 (spaces 0..126 and -1); a placement (S6, D2-D4) may list every
+# space with every free number, MAX_SPACES * MAX_AMOEBAS = 889 <= MAX_OPTIONS options.
+MAX_SPACES = INT8_MAX
+MAX_AMOEBAS = 7  # C2: the numbers 1..7 (a higher count is untested; the 5-6 player game has 6)
+assert MAX_SPACES * MAX_AMOEBAS <= MAX_OPTIONS
+
+# (lo, hi) of every integer scalar of a section.
+_COMPONENT_RANGES = {
+    "amoebas_per_player": (1, MAX_AMOEBAS),
+    "cubes_per_colour": (0, MAX_CUBES),
+    "cubes_per_space": (0, MAX_CUBES),
+    "start_bp": (0, MAX_BP_AMOUNT),
+}
+_SETUP_FIRST_DP_MAX = MAX_DP_STEP
+_ECONOMY_RANGES = {
+    "income": (0, MAX_BP_AMOUNT),
+    "division_cost": (0, MAX_BP_AMOUNT),
+    "division_cost_division_rate": (0, MAX_BP_AMOUNT),
+    "active_move_cost": (0, MAX_BP_AMOUNT),
+    "attack_cost": (0, MAX_BP_AMOUNT),
+    "escape_cost": (0, MAX_BP_AMOUNT),
+    "defense_cost": (0, MAX_BP_AMOUNT),
+}
+_LIFE_RANGES = {
+    "excretion": (0, MAX_CUBES),
+    "starvation_dp": (0, MAX_DP_STEP),
+    "death_dp": (1, MAX_DEATH_DP),
+    "death_dp_life_expectancy": (1, MAX_DEATH_DP),
+    "natural_death_cubes": (0, MAX_CUBES),
+    "violent_death_cubes": (0, MAX_CUBES),
+    "aggression_death_cubes": (0, MAX_CUBES),
+    "aggression_armor_dp": (0, MAX_DP_STEP),
+    "lost_defense_dp": (0, MAX_DP_STEP),
+}
+_FEEDING_RANGES = {
+    "frugality_fewer": (0, MAX_FEWER),
+    "parasitism_fewer": (0, MAX_FEWER),
+    "parasitism_victim_pays": (0, MAX_BP_AMOUNT),
+}
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 KeyPath = tuple[str | int, ...]  # a dotted key: table keys (str) and array indices (int)
 
 
-class RulesError(ValueError):
+class RulesError(UserError):
     """Bad rules input. The message is one line: file (or ``<overrides>``), dotted key, expected, found."""
 
 
@@ -365,15 +462,18 @@ class _Checker:
         items = self.array(value, path, **array_args)
         return [self.integer(item, (*path, i), lo, hi) for i, item in enumerate(items)]
 
-    def by_players(self, value: Any, path: KeyPath, hi: int | None = None) -> dict[str, int]:
-        """A table ``{ 3 = n, 4 = m }`` of integers >= 0, by player count."""
+    def by_players(self, value: Any, path: KeyPath, hi: int | dict[str, int]) -> dict[str, int]:
+        """A table ``{ 3 = n, 4 = m }`` of integers in ``0..hi`` (``hi`` may be by player count)."""
         table = self.table(value, path, _PLAYER_KEYS)
-        return {key: self.integer(table[key], (*path, key), 0, hi) for key in _PLAYER_KEYS}
+        return {
+            key: self.integer(table[key], (*path, key), 0, hi[key] if isinstance(hi, dict) else hi)
+            for key in _PLAYER_KEYS
+        }
 
     def shape(self, value: Any, path: KeyPath, length: int) -> list[int]:
         """A feeding shape: ``length`` cube counts, non-increasing, non-negative, summing to >= 1."""
         why = f" (one count per foreign colour with {length + 1} players)"
-        counts = self.integers(value, path, 0, _INT8_MAX, length=length, why=why)
+        counts = self.integers(value, path, 0, MAX_PATTERN_CUBES, length=length, why=why)
         if any(a < b for a, b in zip(counts, counts[1:], strict=False)):
             self.bad(path, "counts largest first (non-increasing)", counts)
         if sum(counts) < 1:
@@ -386,24 +486,25 @@ class _Checker:
         """Validate the whole merged rules; return the normalised data (defaults filled in)."""
         self.table(merged, (), (*_SECTIONS, *FLAG_NAMES), optional=FLAG_NAMES)
         components = self.components(merged["components"])
+        flags = self.flags(merged["flags"])
         data = {
             "name": self.string(merged["name"], ("name",)),
-            "flags": self.flags(merged["flags"]),
+            "flags": flags,
             "board": self.board(merged["board"]),
-            "environment": self.environment(merged["environment"]),
+            "environment": self.environment(merged["environment"], flags["first_round_flip"]),
             "score": self.score(merged["score"], components["amoebas_per_player"]),
             "components": components,
-            "economy": self.scalars(merged["economy"], ("economy",), dict.fromkeys(_ECONOMY_KEYS, 0)),
-            "life": self.scalars(merged["life"], ("life",), _LIFE_MINIMA),
+            "economy": self.scalars(merged["economy"], ("economy",), _ECONOMY_RANGES),
+            "life": self.scalars(merged["life"], ("life",), _LIFE_RANGES),
             "feeding": self.feeding(merged["feeding"]),
             "genes": self.genes(merged["genes"]),
         }
         return data
 
-    def scalars(self, value: Any, path: KeyPath, minima: dict[str, int]) -> dict[str, int]:
-        """A table of integer scalars, each with its minimum."""
-        table = self.table(value, path, tuple(minima))
-        return {key: self.integer(table[key], (*path, key), lo) for key, lo in minima.items()}
+    def scalars(self, value: Any, path: KeyPath, ranges: dict[str, tuple[int, int]]) -> dict[str, int]:
+        """A table of integer scalars, each in its range (lo, hi)."""
+        table = self.table(value, path, tuple(ranges))
+        return {key: self.integer(table[key], (*path, key), lo, hi) for key, (lo, hi) in ranges.items()}
 
     def flags(self, value: Any) -> dict[str, Any]:
         """§10 flags."""
@@ -411,7 +512,7 @@ class _Checker:
         table = self.table(value, path, FLAG_NAMES)
         return {
             name: (
-                self.integer(table[name], (*path, name), 1)
+                self.integer(table[name], (*path, name), 1, MAX_FINISH_ZONE)
                 if name == "finish_zone_start"
                 else self.boolean(table[name], (*path, name))
             )
@@ -423,7 +524,7 @@ class _Checker:
         path: KeyPath = ("board",)
         table = self.table(value, path, _BOARD_KEYS)
         spaces_path = (*path, "spaces")
-        n = self.integer(table["spaces"], spaces_path, 1, _INT8_MAX)
+        n = self.integer(table["spaces"], spaces_path, 1, MAX_SPACES)
         why = " (one row per space, board.spaces)"
 
         nb_path = (*path, "neighbours")
@@ -447,7 +548,7 @@ class _Checker:
         co_path = (*path, "coordinates")
         co_rows = self.array(table["coordinates"], co_path, length=n, why=why, also=(spaces_path,))
         coordinates = [
-            self.integers(row, (*co_path, i), _INT16_MIN, None, length=2, why=" ([x, y])")
+            self.integers(row, (*co_path, i), INT16_MIN, INT16_MAX, length=2, why=" ([x, y])")
             for i, row in enumerate(co_rows)
         ]
 
@@ -456,18 +557,36 @@ class _Checker:
         compass = [self.string(face, (*cp_path, i), _COMPASS_VALUES) for i, face in enumerate(faces)]
         return {"spaces": n, "neighbours": neighbours, "coordinates": coordinates, "compass": compass}
 
-    def environment(self, value: Any) -> dict[str, Any]:
-        """§3, V1-V5: the deck of environment cards (no rule on how many no-drift cards)."""
+    def environment(self, value: Any, first_round_flip: bool) -> dict[str, Any]:
+        """§3, V1-V5: the deck of environment cards (no rule on how many no-drift cards), of a
+        length the engine can play (MIN_DECK_CARDS, MAX_DECK_CARDS)."""
         path: KeyPath = ("environment",)
         table = self.table(value, path, ("placeholder", "deck"))
         deck_path = (*path, "deck")
+        cards = self.array(table["deck"], deck_path)
+        lo = MIN_DECK_CARDS[first_round_flip]
+        if not lo <= len(cards) <= MAX_DECK_CARDS:
+            if len(cards) > MAX_DECK_CARDS:
+                why = "a game's totals over its rounds, one a card, must fit the state"
+            elif first_round_flip:
+                why = (
+                    "V3: with first_round_flip = true round 1 already reveals the next card, "
+                    "so a game needs 2; 1 with first_round_flip = false"
+                )
+            else:
+                why = "V2: the current card of round 1"
+            self.fail(
+                deck_path,
+                f"expected {lo}..{MAX_DECK_CARDS} cards ({why}), got {len(cards)}",
+                also=(("flags", "first_round_flip"),),
+            )
         deck = []
-        for i, card in enumerate(self.array(table["deck"], deck_path, min_len=1)):
+        for i, card in enumerate(cards):
             card_path = (*deck_path, i)
             card = self.table(card, card_path, ("ozone", "drift"))
             deck.append(
                 {
-                    "ozone": self.integer(card["ozone"], (*card_path, "ozone"), 0, _INT16_MAX),
+                    "ozone": self.integer(card["ozone"], (*card_path, "ozone"), 0, MAX_OZONE),
                     "drift": self.string(card["drift"], (*card_path, "drift"), _DRIFT_VALUES),
                 }
             )
@@ -482,29 +601,30 @@ class _Checker:
             table["amoeba_advance"],
             (*path, "amoeba_advance"),
             0,
-            _INT16_MAX,
+            MAX_ADVANCE,
             length=amoebas_per_player + 1,
             why=why,
             also=(("components", "amoebas_per_player"),),
         )
-        gene = self.integers(table["gene_advance"], (*path, "gene_advance"), 0, _INT16_MAX, min_len=1)
+        gene = self.integers(table["gene_advance"], (*path, "gene_advance"), 0, MAX_ADVANCE, min_len=1)
         return {"amoeba_advance": amoeba, "gene_advance": gene}
 
     def components(self, value: Any) -> dict[str, Any]:
         """§1, §5 component counts."""
         path: KeyPath = ("components",)
-        table = self.table(value, path, (*_COMPONENT_MINIMA, "setup_first_dp"))
+        table = self.table(value, path, (*_COMPONENT_RANGES, "setup_first_dp"))
         out: dict[str, Any] = {
-            key: self.integer(table[key], (*path, key), lo, 7 if key == "amoebas_per_player" else None)
-            for key, lo in _COMPONENT_MINIMA.items()
+            key: self.integer(table[key], (*path, key), lo, hi) for key, (lo, hi) in _COMPONENT_RANGES.items()
         }
-        out["setup_first_dp"] = self.by_players(table["setup_first_dp"], (*path, "setup_first_dp"))
+        out["setup_first_dp"] = self.by_players(
+            table["setup_first_dp"], (*path, "setup_first_dp"), _SETUP_FIRST_DP_MAX
+        )
         return out
 
     def feeding(self, value: Any) -> dict[str, Any]:
         """M4, F1-F4: standard and substitution shapes per player count, and feeding numbers."""
         path: KeyPath = ("feeding",)
-        table = self.table(value, path, ("p3", "p4", "tentacle_cubes", *_FEEDING_SCALARS))
+        table = self.table(value, path, ("p3", "p4", "tentacle_cubes", *_FEEDING_RANGES))
         out: dict[str, Any] = {}
         for players in PLAYER_COUNTS:
             key = f"p{players}"
@@ -518,9 +638,11 @@ class _Checker:
                     for i, s in enumerate(self.array(shapes["substitution"], sub_path))
                 ],
             }
-        out["tentacle_cubes"] = self.by_players(table["tentacle_cubes"], (*path, "tentacle_cubes"))
-        for key in _FEEDING_SCALARS:
-            out[key] = self.integer(table[key], (*path, key), 0)
+        out["tentacle_cubes"] = self.by_players(
+            table["tentacle_cubes"], (*path, "tentacle_cubes"), MAX_TENTACLE_CUBES
+        )
+        for key, (lo, hi) in _FEEDING_RANGES.items():
+            out[key] = self.integer(table[key], (*path, key), lo, hi)
         return out
 
     def genes(self, value: Any) -> dict[str, Any]:
@@ -531,9 +653,11 @@ class _Checker:
         for name in GENE_NAMES:
             g_path = (*path, name)
             gene = self.table(table[name], g_path, _GENE_KEYS, optional=_GENE_KEYS[3:])
-            mp = self.integer(gene["mp"], (*g_path, "mp"), _INT16_MIN, _INT16_MAX)
+            mp = self.integer(gene["mp"], (*g_path, "mp"), -MAX_MP, MAX_MP)
             if "defect_payment" in gene:
-                defect = self.integer(gene["defect_payment"], (*g_path, "defect_payment"), 0, _INT16_MAX)
+                defect = self.integer(
+                    gene["defect_payment"], (*g_path, "defect_payment"), 0, MAX_DEFECT_PAYMENT
+                )
             elif mp < 0:
                 self.fail(
                     (*g_path, "defect_payment"),
@@ -543,14 +667,38 @@ class _Checker:
             else:
                 defect = mp
             out[name] = {
-                "price": self.integer(gene["price"], (*g_path, "price"), 0, _INT16_MAX),
+                "price": self.integer(gene["price"], (*g_path, "price"), 0, MAX_PRICE),
                 "mp": mp,
-                "copies": self.by_players(gene["copies"], (*g_path, "copies"), _INT8_MAX),
-                "weight": self.integer(gene.get("weight", 1), (*g_path, "weight"), 0, _INT8_MAX),
+                "copies": self.by_players(gene["copies"], (*g_path, "copies"), MAX_COPIES),
+                "weight": self.integer(gene.get("weight", 1), (*g_path, "weight"), 0, MAX_WEIGHT),
                 "defect_payment": defect,
                 "gives_up": self.gives_up(gene.get("gives_up", []), (*g_path, "gives_up"), name),
             }
         return out
+
+    def meal_shape_counts(self, feeding: dict[str, Any], substitution_3_1: bool) -> None:
+        """M4, F1-F4: every shape set of every player count fits the engine's MAX_SHAPES (the
+        tables of meal_shapes.py keep the first MAX_SHAPES shapes and would drop the rest)."""
+        for players in PLAYER_COUNTS:
+            key = f"p{players}"
+            substitution = feeding[key]["substitution"]
+            if not substitution_3_1:
+                substitution = [s for s in substitution if s != SUBSTITUTION_3_1_SHAPE]
+            counts = _shape_set_sizes(
+                feeding[key]["standard"],
+                substitution,
+                feeding["frugality_fewer"],
+                feeding["parasitism_fewer"],
+            )
+            worst = max(counts, key=counts.get)  # type: ignore[arg-type]
+            if counts[worst] > MAX_SHAPES:
+                self.fail(
+                    ("feeding", key),
+                    f"expected at most {MAX_SHAPES} meal shapes for one set of feeding genes "
+                    f"(the engine's MAX_SHAPES), got {counts[worst]} {worst} "
+                    "(fewer substitution shapes, or a smaller frugality_fewer or parasitism_fewer)",
+                    also=(("feeding", "frugality_fewer"), ("feeding", "parasitism_fewer")),
+                )
 
     def gives_up(self, value: Any, path: KeyPath, owner: str) -> list[str]:
         """G3: at most two distinct, existing, non-advanced lower genes (aliases resolved)."""
@@ -564,6 +712,47 @@ class _Checker:
                 self.bad((*path, i), f"a distinct non-advanced gene other than {json.dumps(owner)}", name)
             out.append(name)
         return out
+
+
+def _shape_set_sizes(
+    standard: list[int], substitution: list[list[int]], frugality_fewer: int, parasitism_fewer: int
+) -> dict[str, int]:
+    """The size of every shape set of meal_shapes.py built without its MAX_SHAPES cap: the same
+    steps (M4, F2, then F1/F3 and F4 a cube fewer a pass) in the same order, so a set that fits
+    has the size the tables give it (tests/test_rules_bounds.py compares them)."""
+
+    def add(shapes: list[tuple[int, ...]], counts: Sequence[int]) -> None:
+        shape = tuple(sorted(counts))
+        if sum(shape) > 0 and shape not in shapes:
+            shapes.append(shape)
+
+    def reduced(source: list[tuple[int, ...]], shapes: list[tuple[int, ...]], fewer: int) -> None:
+        current, lo, hi = source, 0, len(source)
+        for _ in range(fewer):
+            start = len(shapes)
+            for shape in current[lo:hi]:
+                for j, count in enumerate(shape):
+                    if count > 0:
+                        add(shapes, [c - (i == j) for i, c in enumerate(shape)])
+            current, lo, hi = shapes, start, len(shapes)
+
+    sizes: dict[str, int] = {}
+    for with_substitution in (False, True):
+        for with_frugality in (False, True):
+            normal: list[tuple[int, ...]] = []
+            add(normal, standard)
+            if with_substitution:
+                for counts in substitution:
+                    add(normal, counts)
+            if with_frugality and frugality_fewer > 0:
+                reduced(normal, normal, frugality_fewer)
+            parasite: list[tuple[int, ...]] = []
+            reduced([tuple(sorted(shape, reverse=True)) for shape in normal], parasite, parasitism_fewer)
+            genes = (("Substitution", with_substitution), ("Frugality", with_frugality))
+            held = " and ".join(name for name, on in genes if on)
+            sizes[f"with {held}" if held else "without feeding genes"] = len(normal)
+            sizes[f"with Parasitism{' and ' + held if held else ''}"] = len(parasite)
+    return sizes
 
 
 def rules_id(data: dict[str, Any]) -> str:
