@@ -75,12 +75,11 @@ def load_engine() -> None:
     (the kernels are then compiled once and cached; later runs load them in about a second)."""
     from sim import jit
 
-    ready = getattr(jit, "engine_compiled", lambda: True)()
+    ready = jit.engine_compiled()
     if not ready:
-        seconds = getattr(jit, "COLD_COMPILE_SECONDS", 60)
         typer.echo(
-            f"soup: compiling the engine for this machine (first run only, about {seconds:.0f} s on "
-            "2 cores; cached afterwards)...",
+            f"soup: compiling the engine for this machine (first run only, about "
+            f"{jit.expected_compile_seconds():.0f} s; cached afterwards)...",
             err=True,
         )
     t = time.perf_counter()
