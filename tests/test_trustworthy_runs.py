@@ -223,9 +223,12 @@ def test_summary_reads_one_chunk_at_a_time_and_equals_the_full_table(tmp_path):
 # --- the command line talks --------------------------------------------------------------------
 
 
-def test_help_does_not_load_the_engine():
+@pytest.mark.parametrize("module", ["sim.cli", "sim.ursuppe.rules"])
+def test_help_and_rules_do_not_load_the_engine(module):
+    """`soup --help` imports sim.cli only; `soup rules` adds the rules loader: neither may load
+    numba or the compiled kernels (seconds on a cold machine)."""
     heavy = "('numba', 'sim.ursuppe.game', 'polars')"
-    code = f"import sys, sim.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
+    code = f"import sys, {module}; print(sorted(m for m in {heavy} if m in sys.modules))"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
 

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple, NoReturn
 import numpy as np
 
 from sim.errors import UserError
-from sim.ursuppe.board import DIRECTION_CODE, STAY
+from sim.ursuppe.directions import DIRECTION_CODE, STAY
 from sim.ursuppe.genes import ADVANCED_GENES, GENE_ALIASES, GENE_INDEX, GENE_NAMES, N_GENES
 from sim.ursuppe.meal_shapes import MAX_SHAPES, shape_tables
 
