@@ -124,5 +124,5 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 
 def write_csv_atomic(path: Path, df: pl.DataFrame) -> None:
-    """``df`` as CSV, written atomically."""
-    write_text_atomic(path, df.write_csv())
+    """``df`` as CSV (floats through :func:`round_floats`: no float noise, no -0.0), written atomically."""
+    write_text_atomic(path, round_floats(df).write_csv())

@@ -295,11 +295,6 @@ def compare(
     try:
         path_a, path_b = _rules_arms(rules)
         book_a, book_b = load_rules(path_a), load_rules(path_b)
-        if book_a.rules_id == book_b.rules_id:
-            fail(
-                f"--rules: A ({path_a or 'default'}) and B ({path_b or 'default'}) are the same rules "
-                f"(rules id {book_a.rules_id}): every game would be the same, so there is nothing to compare"
-            )
         spec_a = build_run(book_a, players, seed, strategies, pool, seating)
         spec_b = build_run(book_b, players, seed, strategies, pool, seating)
         if out is None:
@@ -307,6 +302,11 @@ def compare(
                 Path("results") / f"compare-{book_a.rules_id}-{book_b.rules_id}-{players}p-seed{seed}-{games}"
             )
         _check_out(out)
+        if book_a.rules_id == book_b.rules_id:
+            fail(
+                f"--rules: A ({path_a or 'default'}) and B ({path_b or 'default'}) are the same rules "
+                f"(rules id {book_a.rules_id}): every game would be the same, so there is nothing to compare"
+            )
         _run(spec_a, out / "a", games, chunk_size, threads, quiet, "rules A")
         _run(spec_b, out / "b", games, chunk_size, threads, quiet, "rules B")
     except USER_ERRORS as e:

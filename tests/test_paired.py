@@ -311,6 +311,13 @@ def test_ablation_tables_correct_over_every_removed_gene():
 # --------------------------------------------------------------------------------------------
 
 
+def house_rules(tmp_path) -> str:
+    """A small house rule (divisions cost 5 BP instead of 6): another rule set than the default."""
+    path = tmp_path / "house.toml"
+    path.write_text("[economy]\ndivision_cost = 5\n")
+    return str(path)
+
+
 def invoke(*args):
     result = CliRunner().invoke(app, [str(a) for a in args])
     assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
@@ -318,21 +325,24 @@ def invoke(*args):
 
 
 def test_a_versus_a_finds_nothing(tmp_path):
+    """The same run on both sides: every paired difference is 0 and nothing is significant."""
+    run_dir = tmp_path / "run"
+    r = run_as_user("simulate", "--games", 200, "--out", run_dir, "-q", "--threads", 1)
+    assert r.returncode == 0, r.stderr
+    table = compare_runs(load_results(run_dir), load_results(run_dir))
+    assert (table["diff"] == 0).all() and (table["se"] == 0).all()
+    assert not table["significant"].any() and (table["p_holm"] == 1).all()
+
+
+def test_compare_of_the_same_rules_says_so_and_plays_nothing(tmp_path):
+    """A rules file that repeats a default value is the same rules (same rules id): soup compare
+    says so in one line instead of playing two identical arms."""
     same = tmp_path / "same.toml"
     same.write_text("[economy]\ndivision_cost = 6  # the default value\n")
     out = tmp_path / "cmp"
-    r = invoke(
-        "compare", "--rules", "default", "--rules", same, "--games", 200, "--out", out, "-q", "--threads", 1
-    )
-    assert "No difference is significant" in r.stdout
-    table = pl.read_csv(out / "comparison.csv")
-    assert (table["diff"] == 0).all() and (table["se"] == 0).all()
-    assert not table["significant"].any() and (table["p_holm"] == 1).all()
-    assert load_results(out / "a").collect().equals(load_results(out / "b").collect())
-    assert (out / "comparison.md").read_text().startswith("# soup compare")
-    # Running the same command again reuses both runs.
-    again = invoke("compare", "--rules", "default", "--rules", same, "--games", 200, "--out", out, "-q")
-    assert again.stdout == r.stdout
+    r = run_as_user("compare", "--rules", "default", "--rules", same, "--games", 200, "--out", out, "-q")
+    assert r.returncode == 2 and "are the same rules" in r.stderr and len(r.stderr.splitlines()) == 1
+    assert not out.exists()
 
 
 def test_a_real_rule_change_is_found(tmp_path):
@@ -447,9 +457,8 @@ def test_bad_files_and_values_one_line_exit_2_nothing_written(tmp_path, args, ne
 
 
 def test_a_small_experiment_warns_in_one_line(tmp_path):
-    r = run_as_user(
-        "compare", "--rules", "default", "--games", 12, "--out", tmp_path / "c", "-q", "--threads", 1
-    )
+    house = house_rules(tmp_path)
+    r = run_as_user("compare", "--rules", house, "--games", 12, "--out", tmp_path / "c", "-q", "--threads", 1)
     assert r.returncode == 0, r.stderr
     warnings = [x for x in r.stderr.splitlines() if x.startswith("soup: warning: ")]
     assert len(warnings) == 1 and "12 games per arm" in warnings[0]
@@ -467,9 +476,11 @@ def test_ablate_reports_the_removed_gene_by_construction(tmp_path):
 
 def test_out_holding_another_run_is_a_user_error(tmp_path):
     out = tmp_path / "cmp"
-    invoke("compare", "--rules", "default", "--rules", "default", "--games", 20, "--out", out, "-q")
-    r = CliRunner().invoke(app, ["compare", "--rules", "default", "--games", "30", "--out", str(out), "-q"])
-    assert r.exit_code == 2 and r.stderr.startswith("soup: error: --out:") and "games" in r.stderr
+    house = house_rules(tmp_path)
+    invoke("compare", "--rules", "default", "--rules", house, "--games", 20, "--out", out, "-q")
+    r = CliRunner().invoke(app, ["compare", "--rules", house, "--games", "30", "--out", str(out), "-q"])
+    assert r.exit_code == 2 and r.stderr.startswith("soup: error: ") and "holds a different run" in r.stderr
+    assert "(games differ)" in r.stderr and len(r.stderr.splitlines()) == 1
 
 
 def test_tables_frame_markdown_formats_every_column():
@@ -517,9 +528,10 @@ def assert_fits(stdout):
 def test_compare_and_ablate_tables_fit_80_columns(tmp_path):
     """rich cut every number of a 105-column table to "40.…" on an 80-column terminal; narrow
     consoles now drop n and the raw p, and ablate's by-construction note is a † legend."""
-    out = narrow_output("compare", "--rules", "default", "--games", 30, "--out", tmp_path / "c", "-q")
+    house = house_rules(tmp_path)
+    out = narrow_output("compare", "--rules", house, "--games", 30, "--out", tmp_path / "c", "-q")
     assert_fits(out)
-    assert "finish-zone share" in out and "finish_zone" not in out
+    assert "finish-zone" in out and "finish_zone" not in out  # the label (rich may fold it)
     md = (tmp_path / "c" / "comparison.md").read_text()
     assert "| by_construction" not in md and "| test |" in md  # compare removes no gene
     out = narrow_output("ablate", "--gene", "Division Rate", "--games", 30, "--out", tmp_path / "a", "-q")

@@ -258,10 +258,7 @@ def test_warnings_for_threads_above_cores_and_huge_runs(tmp_path):
     assert "--games" in _one_line_error(soup("simulate", "--games", str(10**13)))
 
 
-def test_compare_of_identical_rules_says_so_and_plays_nothing(tmp_path):
-    r = soup("compare", "--rules", "default", "--rules", "default", "--out", str(tmp_path / "c"))
-    assert "are the same rules" in _one_line_error(r)
-    assert not (tmp_path / "c").exists()
+# soup compare of two identical rule sets: tests/test_paired.py (test_compare_of_the_same_rules_...)
 
 
 def test_play_json_names_each_seat_and_the_deck():
