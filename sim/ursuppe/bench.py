@@ -1,21 +1,30 @@
-"""``soup bench``: how fast the engine plays, measured in one run.
+"""``soup bench``: how fast the engine plays, and how much memory a run takes, measured in one run.
 
 - games/s for 3- and 4-player full-gene games of the default strategy mix at 1 and 2 threads
   (warm kernels, invariants off, one batch in memory), the best of ``repeats`` runs taken in
   turns (another process on the machine only ever slows a run down; every run is reported);
 - the same 4-player games on the plain-Python path (NUMBA_DISABLE_JIT=1, in a subprocess) and the
   ratio of the compiled 1-thread rate to it;
-- peak resident memory of ``soup simulate``-style chunked runs of N and 4N games (flat in N);
+- peak memory of the whole ``soup simulate`` command as a user runs it (its closing summary
+  included) for N and 10·N games, each in a subprocess of its own: the target is flat in N;
 - cold start (a fresh process with an empty kernel cache: import, compile, first game) and warm
-  start (a fresh process with the cache: import and first game).
+  start (a fresh process with the cache: import and first game);
+- with ``compare``: the same games/s figures of another git revision, measured side by side with
+  the working tree in the same run (subprocesses in turns: working tree, revision, working tree,
+  ...), so a change's speed-up or slow-down is a ratio taken under the same machine load.
 """
 
+import contextlib
+import fcntl
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,17 +34,36 @@ from sim.ursuppe.rules import load_rules
 from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
 from strategies.params import load_strategy, parameter_table
 
+ROOT = Path(__file__).resolve().parents[2]  # the tree this module belongs to
+PLAYERS = (3, 4)
+THREADS = (1, 2)
+_KEEP_COMPARED = 3  # compared commits whose kernel caches are kept
+
 _FIRST_GAME = (
     "import time; t = time.perf_counter(); "
     "from sim.ursuppe.bench import games_per_second; games_per_second(4, 8, 1); "
     "print(time.perf_counter() - t)"
 )
-_RSS = (
-    "import resource, sys, pathlib; from sim import runner; from sim.ursuppe.bench import default_run; "
-    "out, games, chunk, mix = pathlib.Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]; "
-    "runner.run(default_run(4, mix=mix), out, games, chunk, 2); "
-    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
+# Runs its arguments as the only child and prints that child's exit status and peak resident
+# memory (MB): RUSAGE_CHILDREN of a process that has no other child.
+_PEAK_OF_CHILD = (
+    "import resource, subprocess, sys; "
+    "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True); "
+    "sys.stderr.write(r.stderr[-4000:]); "
+    "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)"
 )
+# The games/s of one tree, run in a subprocess whose cwd and PYTHONPATH are that tree. It may only
+# use what every revision since 49ac8fd has: games_per_second(players, games, threads, mix=...).
+_TREE_RATES = (
+    "import json, sys; import sim.ursuppe.bench as b; "
+    "games, mix = int(sys.argv[1]), sys.argv[2]; b.games_per_second(4, 64, 1, mix=mix); "
+    "rates = {f'{p}p': {str(t): b.games_per_second(p, games, t, mix=mix) for t in (1, 2)} for p in (3, 4)}; "
+    "print(json.dumps({'file': b.__file__, 'rates': rates}))"
+)
+
+
+class CompareError(Exception):
+    """A revision to compare with that git cannot resolve or extract (a user error)."""
 
 
 def default_run(players: int, seed: int = 1, mix: str = "") -> UrsuppeRun:
@@ -63,15 +91,175 @@ def games_per_second(players: int, games: int, threads: int, seed: int = 1, mix:
     return games / elapsed
 
 
-def _python(code: str, *args: str, env: dict[str, str] | None = None) -> str:
+def _python(code: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> str:
     result = subprocess.run(
         [sys.executable, "-c", code, *args],
         capture_output=True,
         text=True,
-        check=True,
         env={**os.environ, **(env or {})},
+        cwd=cwd,
     )
+    if result.returncode != 0:
+        raise RuntimeError(
+            f"benchmark subprocess failed (exit {result.returncode}): {result.stderr.strip()[-2000:]}"
+        )
     return result.stdout.strip().splitlines()[-1]
+
+
+def simulate_command(games: int, out: Path, mix: str = "") -> list[str]:
+    """The ``soup simulate`` command line whose peak memory is measured."""
+    command = [sys.executable, "-m", "sim.cli", "simulate", "--games", str(games), "--out", str(out)]
+    return command + ["-q", "--threads", "2"] + (["--pool", mix] if mix else [])
+
+
+def command_peak_rss_mb(command: list[str], cwd: Path = ROOT) -> float:
+    """Peak resident memory (MB) of ``command`` run to its end as the only child of a wrapper."""
+    env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(cwd), os.environ.get("PYTHONPATH")]))}
+    status, peak = _python(_PEAK_OF_CHILD, *command, env=env, cwd=cwd).split()
+    if status != "0":
+        raise RuntimeError(f"{' '.join(command[2:])} failed with exit status {status}")
+    return float(peak)
+
+
+def _git(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True)
+
+
+def resolve_revision(rev: str) -> str:
+    """The full commit id of ``rev``; CompareError (one line) if git cannot resolve it."""
+    found = None if rev.startswith("-") else _git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    if found is None or found.returncode != 0:
+        where = "" if _git("rev-parse", "--git-dir").returncode == 0 else " (not a git checkout)"
+        raise CompareError(f"--compare: git cannot resolve the revision {rev!r} in {ROOT}{where}")
+    return found.stdout.strip()
+
+
+def _extract(commit: str, dest: Path) -> Path:
+    """The files of ``commit`` under ``dest`` (git archive of a commit: every file's mtime is the
+    commit's, so a tree extracted again at the same place finds its kernel cache valid); returns
+    the project's directory in it."""
+    prefix = _git("rev-parse", "--show-prefix").stdout.strip()
+    archive = subprocess.Popen(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, *(["--", prefix] if prefix else [])],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    tar = subprocess.run(["tar", "-x", "-C", str(dest)], stdin=archive.stdout, capture_output=True)
+    archive.stdout.close()
+    err = archive.stderr.read().decode().strip()
+    archive.stderr.close()
+    if archive.wait() != 0 or tar.returncode != 0:
+        raise CompareError(f"--compare: cannot extract {commit[:12]}: {err or tar.stderr.decode().strip()}")
+    return dest / prefix
+
+
+@contextlib.contextmanager
+def _revision_place(commit: str) -> Iterator[tuple[Path, Path]]:
+    """A directory for the files of ``commit`` (removed at the end, Ctrl-C included) and a kernel
+    cache for them. The cache is kept for the next comparison with the same commit (under the
+    user's cache directory, the last ``_KEEP_COMPARED`` commits); the files go to the same place
+    each time, so the cache stays valid. A place in use by another run, or none writable: a
+    temporary directory (compiled afresh)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "soup" / "bench-compare"
+    with tempfile.TemporaryDirectory(prefix="soup-bench-compare-") as tmp:
+        lock = None
+        try:
+            place = base / commit
+            place.mkdir(parents=True, exist_ok=True)
+            lock = open(place / "lock", "w")  # noqa: SIM115 (held until the end)
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.utime(place)
+            _prune(base, keep=place)
+        except OSError:
+            if lock is not None:
+                lock.close()
+            lock, place = None, Path(tmp)
+        tree = place / "tree"
+        try:
+            shutil.rmtree(tree, ignore_errors=True)  # left by a run that was killed
+            tree.mkdir()
+            yield tree, place / "numba-cache"
+        finally:
+            shutil.rmtree(tree, ignore_errors=True)
+            if lock is not None:
+                lock.close()
+
+
+def _prune(base: Path, keep: Path) -> None:
+    """Remove the kernel caches of all but the last ``_KEEP_COMPARED`` compared commits (not one
+    in use)."""
+    old = sorted((d for d in base.iterdir() if d.is_dir() and d != keep), key=lambda d: d.stat().st_mtime)
+    for d in old[: max(0, len(old) - (_KEEP_COMPARED - 1))]:
+        with open(d / "lock", "w") as other:
+            try:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _engine_files(root: Path) -> dict[str, bytes]:
+    """What a games/s measurement runs: every file of sim/ and strategies/ but the command-line
+    layers (cli*.py) and caches."""
+    files = {}
+    for package in ("sim", "strategies"):
+        for path in (root / package).rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts and not path.name.startswith("cli"):
+                files[str(path.relative_to(root))] = path.read_bytes()
+    return files
+
+
+def _tree_rates(tree: Path, games: int, mix: str, cache: str | None) -> dict[str, dict[str, float]]:
+    env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(tree), os.environ.get("PYTHONPATH")]))}
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
+    doc = json.loads(_python(_TREE_RATES, str(games), mix, env=env, cwd=tree))
+    if not Path(doc["file"]).resolve().is_relative_to(tree.resolve()):  # measured the wrong tree
+        raise RuntimeError(f"the benchmark of {tree} imported {doc['file']}")
+    return doc["rates"]
+
+
+def compare_revision(rev: str, games: int, repeats: int, mix: str = "", commit: str = "") -> dict[str, Any]:
+    """games/s of the working tree and of git revision ``rev``, measured in subprocesses taken in
+    turns (working tree, rev, working tree, rev, ...; ``repeats`` rounds), the same games (mix,
+    seeds) in both. Each tree has its own kernel cache, kept across the rounds, so compiling is
+    paid once per tree and never timed (and kept for the next comparison with the same commit).
+    A revision whose engine files (sim/, strategies/ but the cli layers) equal the working tree's
+    is measured from the working tree's files (same code, same cache). ``ratios`` are working
+    tree over rev: above 1, the working tree is faster."""
+    commit = commit or resolve_revision(rev)
+    names = mix or ",".join(DEFAULT_POOL)  # the same strategies in both trees, by name
+    with _revision_place(commit) as (tree, cache):
+        rev_root = _extract(commit, tree)
+        same = _engine_files(rev_root) == _engine_files(ROOT)
+        trees = {"working_tree": (ROOT, None), "rev": (ROOT, None) if same else (rev_root, str(cache))}
+        runs: dict[str, dict[str, dict[str, list[float]]]] = {
+            side: {f"{p}p": {str(t): [] for t in THREADS} for p in PLAYERS} for side in trees
+        }
+        for _ in range(repeats):
+            for side, (root, cache_dir) in trees.items():
+                for key, by_threads in _tree_rates(root, games, names, cache_dir).items():
+                    for t, rate in by_threads.items():
+                        runs[side][key][t].append(round(rate, 1))
+    best = {
+        side: {key: {t: max(v) for t, v in by_threads.items()} for key, by_threads in by_side.items()}
+        for side, by_side in runs.items()
+    }
+    return {
+        "rev": rev,
+        "commit": commit,
+        "same_engine_files": same,
+        "working_tree_games_per_s": best["working_tree"],
+        "rev_games_per_s": best["rev"],
+        "ratios": {
+            key: {t: round(best["working_tree"][key][t] / best["rev"][key][t], 3) for t in by_threads}
+            for key, by_threads in best["rev"].items()
+        },
+        "runs": runs,
+        "games": games,
+        "repeats": repeats,
+        "mix": names.split(","),
+    }
 
 
 def bench(
@@ -81,13 +269,15 @@ def bench(
     cold: bool = True,
     mix: str = "",
     repeats: int = 3,
+    compare: str | None = None,
 ) -> dict[str, Any]:
     """Run every measurement and return the JSON document of ``soup bench --json``."""
+    commit = resolve_revision(compare) if compare is not None else ""  # a bad revision fails first
     games_per_second(4, 64, 1, mix=mix)  # compile or load the kernels (this process's cache) first
-    runs: dict[str, dict[str, list[float]]] = {f"{p}p": {"1": [], "2": []} for p in (3, 4)}
+    runs: dict[str, dict[str, list[float]]] = {f"{p}p": {str(t): [] for t in THREADS} for p in PLAYERS}
     for _ in range(repeats):
-        for players in (3, 4):
-            for t in (1, 2):
+        for players in PLAYERS:
+            for t in THREADS:
                 runs[f"{players}p"][str(t)].append(round(games_per_second(players, games, t, mix=mix), 1))
     rates = {key: {t: max(values) for t, values in by_threads.items()} for key, by_threads in runs.items()}
     plain = float(
@@ -99,26 +289,29 @@ def bench(
             env={"NUMBA_DISABLE_JIT": "1"},
         )
     )
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
+        # Unmeasured first: a kernel the command imports and this process did not compiles into the
+        # cache here, not inside a measured run.
+        command_peak_rss_mb(simulate_command(50, Path(tmp) / "warm-up", mix))
         rss = {}
-        for n in (rss_games, 4 * rss_games):
-            rss[str(n)] = round(
-                float(_python(_RSS, os.path.join(tmp, f"run{n}"), str(n), str(max(1, rss_games // 4)), mix)),
-                1,
-            )
+        for n in (rss_games, 10 * rss_games):
+            rss[str(n)] = round(command_peak_rss_mb(simulate_command(n, Path(tmp) / f"run{n}", mix)), 1)
         cold_s = None
         if cold:
             cold_s = round(
                 float(_python(_FIRST_GAME, env={"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")})), 2
             )
     warm_s = round(float(_python(_FIRST_GAME)), 2)
-    return {
+    doc = {
         "games_per_s": rates,
         "games_per_s_runs": runs,
         "speedup_vs_python": round(rates["4p"]["1"] / plain, 1),
         "plain_python_games_per_s": round(plain, 2),
         "peak_rss_mb": max(rss.values()),
         "peak_rss_mb_by_games": rss,
+        "peak_rss_ratio": round(rss[str(10 * rss_games)] / rss[str(rss_games)], 3),
+        "peak_rss_command": "soup simulate --games N --out DIR -q --threads 2"
+        + (f" --pool {mix}" if mix else ""),
         "cold_start_s": cold_s,
         "warm_start_s": warm_s,
         "games": games,
@@ -126,10 +319,32 @@ def bench(
         "mix": mix.split(",") if mix else list(DEFAULT_POOL),
         "threads_available": os.cpu_count(),
     }
+    if compare is not None:
+        doc["compare"] = compare_revision(compare, games, repeats, mix, commit)
+    return doc
+
+
+def compare_text(c: dict[str, Any]) -> list[str]:
+    rev = c["rev"] if c["commit"].startswith(c["rev"]) else f"{c['rev']} ({c['commit'][:10]})"
+    lines = [
+        f"compared with {rev}: games/s, best of {c['repeats']} runs each, working tree and {c['rev']} "
+        "in turns"
+        + (" (same engine files as the working tree)" if c["same_engine_files"] else ""),
+        f"  {'':<18}{'working tree':>14}{c['rev'][:14]:>16}{'ratio':>9}",
+    ]
+    for key in c["ratios"]:
+        for t in c["ratios"][key]:
+            label = f"{key[:-1]} players, {t} thr"
+            lines.append(
+                f"  {label:<18}{c['working_tree_games_per_s'][key][t]:>14,.0f}"
+                f"{c['rev_games_per_s'][key][t]:>16,.0f}{c['ratios'][key][t]:>8.3f}x"
+            )
+    return lines
 
 
 def as_text(doc: dict[str, Any]) -> str:
     r = doc["games_per_s"]
+    by_games = doc["peak_rss_mb_by_games"]
     lines = [
         f"mix ({', '.join(doc['mix'])}), {doc['games']:,} games per measurement, full genes, "
         f"best of {doc['repeats']}",
@@ -139,8 +354,9 @@ def as_text(doc: dict[str, Any]) -> str:
         f"({r['4p']['2'] / r['4p']['1']:.2f}x)",
         f"  plain Python: {doc['plain_python_games_per_s']:.1f} games/s "
         f"-> speed-up {doc['speedup_vs_python']}x",
-        "  peak memory: "
-        + ", ".join(f"{v:.0f} MB for {int(k):,} games" for k, v in doc["peak_rss_mb_by_games"].items()),
+        "  peak memory of soup simulate: "
+        + ", ".join(f"{v:.0f} MB for {int(k):,} games" for k, v in by_games.items())
+        + f" ({doc['peak_rss_ratio']:.2f}x)",
         (
             f"  start: cold {doc['cold_start_s']} s (compile), "
             if doc["cold_start_s"] is not None
@@ -148,6 +364,8 @@ def as_text(doc: dict[str, Any]) -> str:
         )
         + f"warm {doc['warm_start_s']} s",
     ]
+    if "compare" in doc:
+        lines += compare_text(doc["compare"])
     return "\n".join(lines)
 
 
