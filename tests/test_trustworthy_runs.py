@@ -171,6 +171,34 @@ def test_os_error_is_one_line_and_leaves_no_directory(tmp_path):
     _one_line_error(r)
 
 
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 1 MB file system (tmpfs), mounted for the test: a full disk, then a read-only one. Needs
+    root (CI and the development machines run as root); skipped elsewhere."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1M", "tmpfs", str(mount)], capture_output=True)
+    if r.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)
+
+
+def test_full_and_read_only_disks_are_one_line_and_leave_nothing(tmp_path, tiny_disk):
+    run = tmp_path / "run"
+    assert _simulate(run, games=300, chunk=300).returncode == 0
+    line = _one_line_error(_simulate(tiny_disk / "run", games=20000, chunk=20000), code=1)
+    assert "cannot write" in line and "No space left on device" in line
+    assert list(tiny_disk.iterdir()) == []  # no directory holding only a manifest
+    subprocess.run(["mount", "-o", "remount,ro", str(tiny_disk)], check=True)
+    line = _one_line_error(_simulate(tiny_disk / "run"), code=1)
+    assert "cannot write" in line and "Read-only file system" in line
+    line = _one_line_error(soup("report", str(run), "--out", str(tiny_disk / "report")), code=1)
+    assert "Read-only file system" in line
+
+
 def test_seed_beyond_64_bits_is_an_option_error(tmp_path):
     line = _one_line_error(_simulate(tmp_path / "run", "--seed", str(2**63)))
     assert "--seed" in line
