@@ -13,7 +13,7 @@ and its own random streams, and a scratch row is always written before it is rea
 """
 
 from sim.jit import kernel
-from sim.ursuppe.invariants import check_invariants
+from sim.ursuppe.invariants import check_game_end, check_invariants
 from sim.ursuppe.phases.end_check import PHASE as PHASE_END
 from sim.ursuppe.phases.end_check import end_check
 from sim.ursuppe.phases.phase1_movement_feeding import phase1
@@ -59,9 +59,10 @@ def run_phase(st, ru, wk, g, b, phase):
         phase5(st, ru, wk, g, b)
     elif phase == 6:
         phase6(st, ru, wk, g, b)
+    elif end_check(st, ru, wk, g):
+        check_game_end(st, ru, wk, g)  # the cheap checks: every run, once a game
     else:
-        if not end_check(st, ru, wk, g):
-            next_round(st, g)
+        next_round(st, g)
     if wk.check_invariants:
         check_invariants(st, ru, wk, g, phase if phase <= 6 else PHASE_END)
 

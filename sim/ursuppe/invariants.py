@@ -1,13 +1,18 @@
-"""The invariants of §11, checked after every phase in debug mode (Workspace.check_invariants).
+"""The invariants of §11: all of them after every phase in debug mode (Workspace.check_invariants),
+and a cheap set at the end of every game in every run (:func:`check_game_end`).
 
 A failed check records ``ERR_INVARIANT`` with the invariant's number and the phase in
-``Workspace.error[g]``; the game stops there and the caller reports it.
+``Workspace.error[g]``; the game stops there and the caller reports it (a run stops at the first
+game with an error). Besides I1-I9 of the spec the engine checks its own I10 (the counts kept
+beside the state match what they count) and I11 (the end of the game is consistent: W1).
 """
 
 from sim.jit import kernel
 from sim.ursuppe.food import FOOD_CAP
 from sim.ursuppe.players import death_threshold
-from sim.ursuppe.state import ERR_INVARIANT
+from sim.ursuppe.state import END_FINISH_ZONE, END_LAST_CARD, ERR_INVARIANT
+
+PHASE_GAME_END = 7  # the phase a failed end-of-game check names (the end check, W1)
 
 
 @kernel
@@ -115,3 +120,97 @@ def check_no_doomed_amoebas(st, ru, wk, g):
         for a in range(st.space.shape[2]):
             if st.space[g, p, a] >= 0 and st.dp[g, p, a] >= threshold:
                 _fail(wk, g, 7, 5, p)
+
+
+@kernel
+def check_game_end(st, ru, wk, g):
+    """The cheap checks, on in every run: game g's final position, once, when the end check
+    has ended it. They catch an impossible state (a defect in the engine or the rules data, an
+    overflow) with a few hundred reads against the many thousands of a game, so that no such
+    game is written as a result even when the full set (check_invariants) is off:
+
+    I1 cubes per colour (and I10 the capped food sums), I2 amoebas on valid spaces (and I10
+    the occupancy totals), I3 BP and DP >= 0, I4 gene copies, I5 one copy a gene, I6 scores
+    distinct and >= 0 (an overflowed score is negative), I9 rounds, I11 the end (W1)."""
+    P = st.supply.shape[1]
+    A = st.space.shape[2]
+    NG = st.genes.shape[2]
+    # I1 and I10 (food_capped): per colour, cubes on the board + supply = the colour's total.
+    for c in range(P):
+        if st.supply[g, c] < 0:
+            _fail(wk, g, 1, PHASE_GAME_END, c)
+    for s in range(ru.n_spaces):
+        capped = 0
+        for c in range(P):
+            if st.food[g, s, c] < 0:
+                _fail(wk, g, 1, PHASE_GAME_END, c)
+            capped += min(int(st.food[g, s, c]), FOOD_CAP)
+        if st.food_capped[g, s] != capped:
+            _fail(wk, g, 10, PHASE_GAME_END, s)
+    for c in range(P):
+        total = int(st.supply[g, c])
+        for s in range(ru.n_spaces):
+            total += int(st.food[g, s, c])
+        if total != ru.cubes_per_colour:
+            _fail(wk, g, 1, PHASE_GAME_END, c)
+    all_on_board = 0
+    for p in range(P):
+        # I2 and I10 (occupancy totals): amoebas on valid spaces, counted where they stand.
+        on_board = 0
+        for a in range(A):
+            s = st.space[g, p, a]
+            if s < -1 or s >= ru.n_spaces:
+                _fail(wk, g, 2, PHASE_GAME_END, p)
+            elif s >= 0:
+                on_board += 1
+            # I3: DP >= 0 (an overflowed int8 is negative).
+            if st.dp[g, p, a] < 0:
+                _fail(wk, g, 3, PHASE_GAME_END, p)
+        counted = 0
+        for s in range(ru.n_spaces + 1):
+            counted += int(st.occupancy[g, p, s])
+        if counted != on_board or st.occupancy[g, p, 0] != 0:
+            _fail(wk, g, 10, PHASE_GAME_END, p)
+        all_on_board += on_board
+        # I3: BP >= 0 (an overflowed int32 is negative).
+        if st.bp[g, p] < 0:
+            _fail(wk, g, 3, PHASE_GAME_END, p)
+        # I6: positions distinct, on the track (>= 0: an overflowed int16 is negative).
+        if st.score[g, p] < 0:
+            _fail(wk, g, 6, PHASE_GAME_END, p)
+        for q in range(p + 1, P):
+            if st.score[g, p] == st.score[g, q]:
+                _fail(wk, g, 6, PHASE_GAME_END, p)
+    counted = 0
+    for s in range(ru.n_spaces + 1):
+        counted += int(st.occupancy[g, P, s])
+    if counted != all_on_board:
+        _fail(wk, g, 10, PHASE_GAME_END, P)
+    # I4 and I5: per gene, copies in the pool + holders = copies for the player count; one each.
+    for i in range(NG):
+        held = 0
+        for p in range(P):
+            if st.genes[g, p, i] < 0 or st.genes[g, p, i] > 1:
+                _fail(wk, g, 5, PHASE_GAME_END, i)
+            held += int(st.genes[g, p, i])
+        if st.pool[g, i] < 0 or int(st.pool[g, i]) + held != ru.gene_copies[i]:
+            _fail(wk, g, 4, PHASE_GAME_END, i)
+    # I9: rounds <= cards - 1 (<= cards when no card is revealed in round 1), as check_invariants.
+    limit = ru.deck_ozone.shape[0] - (1 if ru.first_round_flip else 0)
+    if st.round[g] < 1 or st.round[g] > limit:
+        _fail(wk, g, 9, PHASE_GAME_END, st.round[g])
+    # I11 (W1): the game ended for its reason, and the furthest marker won.
+    w = st.winner[g]
+    if not st.finished[g] or w < 0 or w >= P:
+        _fail(wk, g, 11, PHASE_GAME_END, w)
+        return
+    for p in range(P):
+        if st.score[g, p] > st.score[g, w]:
+            _fail(wk, g, 11, PHASE_GAME_END, p)
+    if st.deck_pos[g] < 0 or st.deck_pos[g] >= st.n_cards[g]:
+        _fail(wk, g, 11, PHASE_GAME_END, st.deck_pos[g])
+    if st.end_reason[g] == END_FINISH_ZONE:
+        if st.score[g, w] < ru.finish_zone_start:
+            _fail(wk, g, 11, PHASE_GAME_END, st.end_reason[g])
+    elif st.end_reason[g] != END_LAST_CARD or st.deck_pos[g] < st.n_cards[g] - 1:
+        _fail(wk, g, 11, PHASE_GAME_END, st.end_reason[g])
