@@ -336,12 +336,28 @@ def test_extreme_house_rules_play_with_every_invariant(name: str, players: int) 
         {"components": {"cubes_per_colour": 3, "cubes_per_space": 2}},
         {"genes": {"Division Rate": {"copies": {3: 0, 4: 0}}}},
         {"life": {"death_dp": 1}},
+        {"life": {"death_dp": 3, "death_dp_life_expectancy": 1}},
+        {"finish_zone_start": 1},
+        {"board": {"spaces": 1, "neighbours": [[-1, -1, -1, -1]], "coordinates": [[0, 0]]}},
+        {"genes": {name: {"price": 0} for name in load_rules().data["genes"]}},
     ],
-    ids=["copies-99", "no-cubes", "food-shortage", "no-copies", "death-at-1"],
+    ids=[
+        "copies-99",
+        "no-cubes",
+        "food-shortage",
+        "no-copies",
+        "death-at-1",
+        "life-expectancy-shortens",
+        "finish-zone-at-1",
+        "one-space",
+        "free-genes",
+    ],
 )
 def test_S3_C3_X1_edge_house_rules_play_with_every_invariant(overrides: dict) -> None:
     """S3/I4: copies beyond the P a game can hold stay in the pool; C3: with no or few cubes the
-    food shortage rule places what there is (everyone starves); X1: death at 1 DP. All are
+    food shortage rule places what there is (everyone starves); X1: death at 1 DP, or a Life
+    Expectancy that shortens life; K1/W1: a finish zone the markers start in ends the game after
+    round 1; C1/S6: a one-space board (one amoeba placed at setup); G1: free genes. All are
     legitimate house rules and play to the end with every invariant on."""
     for players in (3, 4):
         b = _play(load_rules(overrides=overrides), players)

@@ -141,8 +141,8 @@ MAX_OPTIONS = 1024
 # V1-V4: a game reveals one card a round, and no round without a card to reveal: with
 # first_round_flip round 1 already reveals the second card, so the deck needs 2 cards (the
 # engine cannot play a 1-card deck: it ends the game after round 1, which breaks I9); without
-# the flag 1 card is a 1-round game. At most MAX_DECK_CARDS (State.n_cards and deck_pos are int8,
-# but the BP paid for gene defects over the game must fit int16: MAX_MP).
+# the flag 1 card is a 1-round game. At most MAX_DECK_CARDS: State.n_cards and deck_pos are int8
+# (127), and the rounds multiply every total a game adds up (BP, scores, defect payments below).
 MIN_DECK_CARDS = {True: 2, False: 1}  # by first_round_flip
 MAX_DECK_CARDS = 60
 MAX_ROUNDS = MAX_DECK_CARDS + 1  # the last round a game can reach (ERR_NO_END after it)
@@ -152,12 +152,14 @@ MAX_OZONE = INT16_MAX  # State.card_ozone, Rules.deck_ozone: int16
 # than start_bp + MAX_ROUNDS * income = 6.2 million BP at these bounds; costs and payments are
 # taken only from BP a player holds. Every BP amount of the rules is 0..MAX_BP_AMOUNT.
 MAX_BP_AMOUNT = 100_000
+assert MAX_BP_AMOUNT + MAX_ROUNDS * MAX_BP_AMOUNT <= INT32_MAX
 MAX_PRICE = INT16_MAX  # G1: Rules.gene_price is int16 (and below MAX_BP_AMOUNT)
 
 # E2: a deficit is at most the MP of every gene held, N_GENES * MAX_MP = 500 a round; the BP paid
 # for it over a game, at most MAX_ROUNDS * 500 = 30,500, is kept in State.defect_bp_paid (int16).
 # A negative MP (Ray Protection) only lowers the sum; the same magnitude keeps the range plain.
 MAX_MP = 25
+assert MAX_ROUNDS * N_GENES * MAX_MP <= INT16_MAX
 MAX_DEFECT_PAYMENT = INT16_MAX  # E2: Rules.gene_defect_payment is int16 (summed in int64)
 MAX_COPIES = INT8_MAX  # S3, I4: Rules.gene_copies and State.pool are int8; copies beyond P stay in the pool
 MAX_WEIGHT = INT8_MAX  # K2: Rules.gene_weight is int8 (summed in int64)
@@ -166,6 +168,7 @@ MAX_WEIGHT = INT8_MAX  # K2: Rules.gene_weight is int8 (summed in int64)
 # entry plus a gene entry, plus the P - 1 markers it may leapfrog:
 # 4 + MAX_ROUNDS * (2 * MAX_ADVANCE + 3) = 30,687 <= 32,767.
 MAX_ADVANCE = 250
+assert max(PLAYER_COUNTS) + MAX_ROUNDS * (2 * MAX_ADVANCE + max(PLAYER_COUNTS) - 1) <= INT16_MAX
 # K1: compared with the int16 scores; a start no marker reaches leaves the last card to end the game.
 MAX_FINISH_ZONE = INT16_MAX
 
@@ -176,6 +179,7 @@ MAX_FINISH_ZONE = INT16_MAX
 # (MAX_DEATH_DP - 1) + 10 * MAX_DP_STEP = 49 + 70 = 119 <= 127. setup_first_dp is such a step too.
 MAX_DP_STEP = 7
 MAX_DEATH_DP = 50
+assert (MAX_DEATH_DP - 1) + (2 + 2 * (max(PLAYER_COUNTS) - 1) + 2) * MAX_DP_STEP <= INT8_MAX
 
 # C3: cubes are int16 (State.food, supply): one colour's cubes may all lie on one space. Every
 # count of cubes placed (S2, M4 excretion, X1, A6, B3) is capped by the supply (food shortage).
