@@ -403,6 +403,16 @@ def test_M4_F1_F4_shape_set_sizes_match_the_tables(overrides: dict) -> None:
         assert sizes["with Substitution and Frugality"] == rules.n_meal_shapes[both]
 
 
+def test_M4_F1_shape_sets_over_the_engine_limit_are_refused(tmp_path: Path) -> None:
+    """F1/F3: a house rule whose shapes outnumber MAX_SHAPES would lose shapes without a word."""
+    path = _write(tmp_path, "[feeding]\nfrugality_fewer = 3\n[feeding.p4]\nstandard = [5, 5, 5]\n")
+    assert _error(path) == (
+        f"{path}: feeding.p4: expected at most {MAX_SHAPES} meal shapes for one set of feeding genes "
+        "(the engine's MAX_SHAPES), got 15 with Parasitism and Substitution and Frugality "
+        "(fewer substitution shapes, or a smaller frugality_fewer or parasitism_fewer)"
+    )
+
+
 # --- the command line, as a user runs it --------------------------------------------------------
 
 

@@ -503,6 +503,7 @@ class _Checker:
             "feeding": self.feeding(merged["feeding"]),
             "genes": self.genes(merged["genes"]),
         }
+        self.meal_shape_counts(data["feeding"], flags["substitution_3_1"])
         return data
 
     def scalars(self, value: Any, path: KeyPath, ranges: dict[str, tuple[int, int]]) -> dict[str, int]:
