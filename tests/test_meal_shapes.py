@@ -24,8 +24,8 @@ HOUSE_RULES = {
     "no-parasitism": {"feeding": {"parasitism_fewer": 0}},
     "full-sets": {
         "feeding": {
-            "p3": {"substitution": [[6, 0], [5, 1], [4, 2]]},
-            "p4": {"substitution": [[6, 0, 0], [5, 1, 0], [4, 2, 0]]},
+            "p3": {"substitution": [[6, 0], [3, 3]]},  # a set of exactly 12 shapes, the engine's maximum
+            "p4": {"substitution": [[6, 0, 0], [3, 3, 0]]},
             "frugality_fewer": 3,
             "parasitism_fewer": 3,
         }

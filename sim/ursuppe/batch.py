@@ -98,6 +98,9 @@ def play_rounds(batch: Batch, rounds: int | None = None, after_round=None) -> Ba
             advance_phase(batch, phase)
         if after_round is not None:
             after_round(batch)
+    if rounds is None:  # as play_group: a game still running after the last possible round is an error
+        stuck = ~st.finished & (wk.error[:, 0] == 0)
+        wk.error[stuck, 0] = state_mod.ERR_NO_END
     return batch
 
 
@@ -116,8 +119,8 @@ def describe_error(row: np.ndarray) -> str:
     code = int(row[0])
     if code == state_mod.ERR_INVARIANT:
         phase = int(row[2])
-        where = "setup" if phase == 0 else "the end check" if phase == 7 else f"Phase {phase}"
-        return f"invariant I{int(row[1])} failed after {where} (detail {int(row[3])}; spec §11)"
+        where = {0: "after setup", 7: "at the end-of-game check"}.get(phase, f"after Phase {phase}")
+        return f"invariant I{int(row[1])} failed {where} (detail {int(row[3])}; spec §11)"
     text = _ERROR_TEXT.get(code, "engine error")
     return f"{text} (error {row.tolist()})"
 

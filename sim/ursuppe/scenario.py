@@ -45,7 +45,7 @@ from sim.ursuppe.decision_kinds import (
 )
 from sim.ursuppe.decisions import WILDCARD
 from sim.ursuppe.genes import GENE_NAMES, N_GENES, gene_index
-from sim.ursuppe.rules import RuleBook, RulesError, load_rules
+from sim.ursuppe.rules import MAX_BP_AMOUNT, RuleBook, RulesError, load_rules
 from sim.ursuppe.state import (
     ERR_EVENT_OVERFLOW,
     ERR_ILLEGAL_CHOICE,
@@ -408,7 +408,8 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         scores.append(score)
         st.score[0, p] = score
         st.seat[0, p] = p + 1
-        st.bp[0, p] = _int(label, f"{key}.bp", entry.get("bp", rules.start_bp), 0, 2**31 - 1)
+        # BP stays within the rules' bound, so that a scenario's income cannot overflow int32.
+        st.bp[0, p] = _int(label, f"{key}.bp", entry.get("bp", rules.start_bp), 0, MAX_BP_AMOUNT)
         genes = entry.get("genes", [])
         if not isinstance(genes, list):
             raise _err(label, f"{key}.genes", 'expected a list of gene names or {"name", "since_round"}')
