@@ -423,6 +423,7 @@ def ablate(
     if each == bool(gene):
         fail("--gene/--each: give one or more --gene NAME, or --each")
     _check_games(games, 2, "games per run (a paired interval needs two games)")
+    check_resources(threads, games)
     try:
         base = load_rules(rules)
         if each:
@@ -611,6 +612,7 @@ def tournament(
     from strategies.params import load_strategy
 
     _check_games(games, 1, "game per pair")
+    check_resources(threads, games)
     try:
         book = load_rules(rules)
         loaded = [load_strategy(n) for n in strategy_list(strategies, "--strategies")]
