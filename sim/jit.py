@@ -24,6 +24,14 @@ StructRef argument, and every array read from one, cost an atomic increment and 
 reference count (numba's pruning of those pairs fails across calls that may raise): that was more
 than half of the engine's run time. The Python side keeps the StructRef alive while kernels run.
 
+**Callees by reference.** Stock numba links into every kernel a copy of every kernel it calls,
+transitively, and optimises and compiles the whole again: each top-level kernel compiled the
+entire engine once more, and three quarters of the first-run compile (~45 s CPU) went on copies.
+Here a kernel sees its callees' code only to inline the small ones (``available_externally``),
+and calls the rest in their own compiled code, so each kernel's machine code is compiled once:
+the first run takes ~14 s, with the same machine code where it matters (same games, same speed).
+See :func:`_link_by_reference`; ``SOUP_JIT_LINK=copy`` restores numba's own linking.
+
 **No numba runtime.** Kernels never allocate, so they are compiled without numba's runtime
 (``_nrt=False``): with it, every array argument, array view and array passed on to another kernel
 still cost two calls (increment and decrement of a null reference count), 4% of the run time
@@ -51,6 +59,9 @@ PLAIN_PYTHON: bool = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 _KERNEL_PACKAGES = ("sim", "strategies")
 _KEEP_CACHES = 3
 _ROOT = Path(__file__).resolve().parent.parent
+# "reference" (see the module docs and _link_by_reference) or "copy" (numba's own linking); part of
+# the cache key, since a kernel compiled one way cannot be loaded the other way.
+_LINK_MODE = "copy" if os.environ.get("SOUP_JIT_LINK", "reference") == "copy" else "reference"
 
 # An import statement: ``from BASE import NAMES`` (NAMES possibly parenthesised over several lines)
 # or ``import MODULES``, at any indentation. Read with a regular expression rather than ``ast``
@@ -138,7 +149,8 @@ def _kernel_files(root: Path) -> list[Path]:
 
 
 def _source_hash(files: list[Path], root: Path) -> str:
-    h = hashlib.sha256(f"numba {numba.__version__} llvmlite {llvmlite.__version__}".encode())
+    versions = f"numba {numba.__version__} llvmlite {llvmlite.__version__} link {_LINK_MODE}"
+    h = hashlib.sha256(versions.encode())
     for path in files:
         h.update(path.relative_to(root).as_posix().encode() + b"\0")
         h.update(hashlib.sha256(path.read_bytes()).digest())
@@ -163,8 +175,9 @@ _START = time.perf_counter()
 
 # A typical first-run compile of the whole engine (seconds), for the message shown before it;
 # :func:`expected_compile_seconds` prefers the time this machine took last time. Measured: cold
-# `import sim.ursuppe.game` on the 2-core development machine.
-COLD_COMPILE_SECONDS = 45
+# `import sim.ursuppe.game` on the 2-core development machine, 13-16 s (45-47 s before callees
+# were linked by reference).
+COLD_COMPILE_SECONDS = 15
 
 
 def _cache_base() -> Path:
@@ -383,12 +396,88 @@ def _signature(fn) -> tuple[types.Type, ...]:
     return tuple(sig)
 
 
+# Kernels linked by reference: the qualified names of the kernels (their symbols carry no
+# per-process number), and the symbols of those compiled in this process.
+_KERNEL_NAMES: set[str] = set()
+_KERNEL_SYMBOLS: set[str] = set()
+
+
+def _link_by_reference() -> bool:
+    """Give each kernel its callees' code for inlining only, not as copies to compile again.
+
+    numba links into a kernel's LLVM module its callees' modules (each already optimised, with
+    copies of their own callees) as ``linkonce_odr`` functions, then optimises and compiles the
+    whole module to machine code: every kernel compiled again all the kernels below it, the
+    top-level ones the entire engine. Here a kernel's functions in the module handed to its
+    callers are ``available_externally``: LLVM inlines the small ones as before and drops the
+    rest before code generation, so that the call goes to the callee's own compiled function, in
+    the same JIT engine (a kernel is compiled, or loaded from the cache, before any kernel that
+    calls it; LLVM never inlined the big ones anyway). Such calls name the callee's symbol, so
+    a kernel's symbol must be the same in every process (numba numbers symbols per process): a
+    kernel compiled in one process and loaded from the cache in another, or compiled again
+    beside a partial cache, must find its callees. Within one cache directory the sources are
+    the same (:func:`_use_source_keyed_cache`), so a symbol names the same code. A kernel
+    defined again in one process (a module reloaded) is linked to the latest definition.
+
+    Returns False, leaving numba's own linking, where this numba lacks the hooks used (then the
+    first run takes three times as long) or with ``SOUP_JIT_LINK=copy``.
+    """
+    if _LINK_MODE != "reference":
+        return False
+    try:
+        from numba.core import codegen as numba_codegen
+        from numba.core import funcdesc
+        from numba.core.registry import cpu_target
+
+        context = cpu_target.target_context
+        stock_library = context.codegen()._library_class
+        stock_mangler = context.mangler
+        hooks = (
+            issubclass(stock_library, numba_codegen.CPUCodeLibrary)
+            and callable(getattr(stock_library, "_get_module_for_linking", None))
+            and "uid" in inspect.signature(funcdesc.default_mangler).parameters
+        )
+    except (ImportError, AttributeError, TypeError, ValueError):
+        return False
+    if not hooks:
+        return False
+
+    def mangler(name, argtypes, *, abi_tags=(), uid=None):
+        if name in _KERNEL_NAMES:  # a kernel: no per-process number
+            symbol = stock_mangler(name, argtypes, abi_tags=abi_tags)
+            _KERNEL_SYMBOLS.add(symbol)
+            return symbol
+        return stock_mangler(name, argtypes, abi_tags=abi_tags, uid=uid)
+
+    class KernelLibrary(stock_library):
+        def _get_module_for_linking(self):
+            fresh = self._shared_module is None  # else made here already, or loaded from the cache
+            module = super()._get_module_for_linking()
+            if fresh and module is not self._final_module:  # a copy for linking (never the original)
+                for fn in module.functions:
+                    if fn.name in _KERNEL_SYMBOLS and not fn.is_declaration:
+                        fn.linkage = "available_externally"
+            return module
+
+    context.mangler = mangler
+    context.codegen()._library_class = KernelLibrary
+    return True
+
+
+_BY_REFERENCE: bool | None = None  # installed at the first compile (importing sim.jit stays cheap)
+
 _TIMING = os.environ.get("SOUP_JIT_TIMING", "") not in ("", "0")
 
 
 def _compile(fn):
+    global _BY_REFERENCE
     start = time.perf_counter()
-    compiled = numba.njit(_signature(fn), cache=True, nogil=True, _nrt=False)(fn)
+    if _BY_REFERENCE is None:
+        _BY_REFERENCE = _link_by_reference()
+    if _BY_REFERENCE:
+        _KERNEL_NAMES.add(f"{fn.__module__}.{fn.__qualname__}")
+    # no_cfunc_wrapper: kernels are never passed as first-class functions (6% of the compile time)
+    compiled = numba.njit(_signature(fn), cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)(fn)
     if _TIMING:
         print(f"jit {time.perf_counter() - start:8.2f}s {fn.__module__}.{fn.__qualname__}", flush=True)
     _note_kernel(fn, compiled)

@@ -171,3 +171,83 @@ def test_expected_compile_seconds(tmp_path, monkeypatch):
     (tmp_path / "0123456789abcdef").mkdir()
     (tmp_path / "0123456789abcdef" / jit._MARKER).write_text('{"compile_seconds": 12.5}')
     assert jit.expected_compile_seconds() == 12.5
+
+
+# Callees linked by reference: each kernel's machine code is compiled once, and calls name its
+# callees' symbols, which must therefore be the same in every process.
+
+_SYMBOLS = """
+{prelude}
+import sim.random_stream as r
+kernels = (r.mix64, r.next_u64, r.below)
+print(sorted(c.fndesc.mangled_name for k in kernels for c in k.overloads.values()))
+"""
+
+
+@pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
+def test_kernel_symbols_are_the_same_in_every_process(tmp_path):
+    first = _python(_SYMBOLS.format(prelude=""), NUMBA_CACHE_DIR=str(tmp_path / "a"))
+    # another process that compiled other functions first (numba numbers symbols per process)
+    prelude = "import numba; numba.njit('int64(int64)')(lambda x: x + 1)"
+    second = _python(_SYMBOLS.format(prelude=prelude), NUMBA_CACHE_DIR=str(tmp_path / "b"))
+    assert first == second
+    assert "mix64" in first
+
+
+@pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
+def test_callees_are_linked_by_reference(tmp_path):
+    """No kernel's machine code holds a copy of another kernel (only what LLVM inlined)."""
+    code = (
+        "import gc; from numba.core.registry import CPUDispatcher; from sim import jit; "
+        "import sim.ursuppe.dice; assert jit._BY_REFERENCE and jit._KERNEL_SYMBOLS; "
+        "kernels = [d for d in gc.get_objects() if isinstance(d, CPUDispatcher)]; "
+        "libraries = [c.library for d in kernels for c in d.overloads.values()]; "
+        "own = {l: {f.name for f in l._final_module.functions if f.name in jit._KERNEL_SYMBOLS "
+        "and not f.is_declaration} for l in libraries}; "
+        "print(len(libraries), max(len(names) for names in own.values()), "
+        "sum(len(names) for names in own.values()) == len(jit._KERNEL_SYMBOLS))"
+    )
+    count, most, each_once = _python(code, NUMBA_CACHE_DIR=str(tmp_path)).split()
+    assert int(count) >= 7  # the random streams, the dice, the board
+    assert most == "1" and each_once == "True"  # each kernel defined in its own library only
+
+
+_GAMES = """
+import hashlib
+import numpy as np
+from sim import jit
+from sim.ursuppe import batch
+from sim.ursuppe.bench import default_run
+from strategies.params import parameter_table
+
+run = default_run(4, 7)
+games = np.arange(40)
+rules = run.rulebook.for_players(4)
+b = batch.new_batch(rules, parameter_table(run.strategies), run.assignment(games), 7, games)
+batch.play(b, seating="rotate", threads=1)
+outcome = b.state.score.tobytes() + b.state.winner.tobytes() + b.state.genes.tobytes()
+print(jit._COMPILED_KERNELS, hashlib.sha256(outcome).hexdigest())
+"""
+# kernels called from many others (their cache files are removed to make a partial cache)
+_CALLEES = {"players.has", "players.put_amoeba", "decisions.decide", "random_stream.below", "policy.choose"}
+
+
+@pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
+def test_a_partial_cache_plays_the_same_games(tmp_path):
+    """Kernels loaded from the cache call kernels compiled again in this process, and the other way
+    round: the same games as with the whole cache."""
+    import sim.ursuppe.game  # noqa: F401  (the whole engine in the cache)
+
+    if jit._CACHE_DIR is None:
+        pytest.skip("no writable kernel cache")
+    copy = tmp_path / jit._CACHE_DIR.name
+    shutil.copytree(jit._CACHE_DIR, copy)
+    compiled, whole = _python(_GAMES, NUMBA_CACHE_DIR=str(tmp_path)).split()
+    assert compiled == "0"
+    removed = [p for p in copy.rglob("*.nb*") if p.name.split("-")[0] in _CALLEES]
+    assert removed
+    for path in removed:
+        path.unlink()
+    compiled, partial = _python(_GAMES, NUMBA_CACHE_DIR=str(tmp_path)).split()
+    assert int(compiled) > 0
+    assert partial == whole
