@@ -26,10 +26,10 @@ than half of the engine's run time. The Python side keeps the StructRef alive wh
 
 **Callees by reference.** Stock numba links into every kernel a copy of every kernel it calls,
 transitively, and optimises and compiles the whole again: each top-level kernel compiled the
-entire engine once more, and three quarters of the first-run compile (~45 s CPU) went on copies.
+entire engine once more, and two thirds of the first-run compile (~45 s CPU) went on copies.
 Here a kernel sees its callees' code only to inline the small ones (``available_externally``),
 and calls the rest in their own compiled code, so each kernel's machine code is compiled once:
-the first run takes ~14 s, with the same machine code where it matters (same games, same speed).
+the first run takes ~15 s, with the same machine code where it matters (same games, same speed).
 See :func:`_link_by_reference`; ``SOUP_JIT_LINK=copy`` restores numba's own linking.
 
 **No numba runtime.** Kernels never allocate, so they are compiled without numba's runtime
