@@ -247,7 +247,7 @@ def bench(
         ),
     ] = 20_000,
     cold: Annotated[
-        bool, typer.Option(help="Measure the cold start (compiles into an empty cache: about half a minute).")
+        bool, typer.Option(help="Measure the cold start (compiles into an empty cache: about 15 s).")
     ] = True,
     mix: Annotated[
         str,
