@@ -377,7 +377,7 @@ def _value_attack(st, wk, g, b, p, a, n, prm):
 
 @kernel
 def _value_aggress(st, wk, g, b, p, n, prm):
-    """B1: (own number, target player, target number); all -1 = none."""
+    """R1: (own number, target player, target number); all -1 = none."""
     opts = wk.options[b]
     val = wk.scores[b]
     if not _willing(st, g, prm, AGGRESS_PROPENSITY):

@@ -1,6 +1,6 @@
 """The rules loader: defaults, house rules, overrides, the numpy Rules, and one-line errors.
 
-Rule ids (S3, K2, B1, ...) refer to docs/rules.md; §7 is the gene table.
+Rule ids (S3, K2, B1, R3, ...) refer to docs/rules.md; §7 is the gene table, §10 the flags.
 """
 
 from pathlib import Path

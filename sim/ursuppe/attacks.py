@@ -1,4 +1,4 @@
-"""Attacks: Struggle for Survival (A1-A6), Aggression (B1-B4), and the answers Escape and Defense.
+"""Attacks: Struggle for Survival (A1-A6), Aggression (R1-R4), and the answers Escape and Defense.
 
 ``resolve_attack`` is shared by Phase 1 and Phase 5: the target's owner answers (A2) with
 Escape and/or Defense in its chosen order; an escape that leaves the space ends the attack (and
@@ -29,7 +29,7 @@ from sim.ursuppe.state import AF_ANSWERED, AF_WAS_ATTACKED
 
 ATTACK_SUCCESS = 0
 ATTACK_ESCAPED = 1  # the target escaped to another space (A3)
-ATTACK_DEFENDED = 2  # the target won a Defense fight (A4); in Phase 5 the attacker gets DP (B4)
+ATTACK_DEFENDED = 2  # the target won a Defense fight (A4); in Phase 5 the attacker gets DP (R4)
 ATTACK_CLUNG = 3  # the attacker clung to the escaping target: the attack ended (A3)
 ATTACK_RESULT_NAMES: tuple[str, ...] = ("success", "escaped", "defended", "clung")
 
@@ -145,7 +145,7 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase):
 
 @kernel
 def kill(st, wk, g, q, t, cubes, how, phase):
-    """Remove amoeba (q, t) to its owner's supply and place ``cubes`` of each colour (X1/A6/B3)."""
+    """Remove amoeba (q, t) to its owner's supply and place ``cubes`` of each colour (X1/A6/R3)."""
     space = st.space[g, q, t]
     dp = st.dp[g, q, t]
     put_amoeba(st, g, q, t, -1)

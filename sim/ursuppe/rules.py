@@ -58,9 +58,9 @@ class Rules(NamedTuple):
     death_dp_life_expectancy: int  # X1
     natural_death_cubes: int  # X1
     violent_death_cubes: int  # A6
-    aggression_death_cubes: int  # B3
-    aggression_armor_dp: int  # B3
-    lost_defense_dp: int  # B4
+    aggression_death_cubes: int  # R3
+    aggression_armor_dp: int  # R3
+    lost_defense_dp: int  # R4
     standard_shape: np.ndarray  # int8 [P-1], largest first (M4)
     substitution_shapes: np.ndarray  # int8 [k, P-1], largest first (F2; flag substitution_3_1 applied)
     tentacle_cubes: int  # Tentacle, for this player count
@@ -174,15 +174,15 @@ MAX_FINISH_ZONE = INT16_MAX
 
 # DP (C4) is an int8 (State.dp). An amoeba alive after the natural deaths of Phase 5 has fewer DP
 # than its threshold (I7); before the next natural deaths it can gain at most 2 starvations (M4,
-# A6 and the Persistence retry), 2 Aggression hits from each of the P - 1 others when armored (B3
-# and A5's retry) and 2 lost Defense fights of its own (B4, A5): 10 steps. So
+# A6 and the Persistence retry), 2 Aggression hits from each of the P - 1 others when armored (R3
+# and A5's retry) and 2 lost Defense fights of its own (R4, A5): 10 steps. So
 # (MAX_DEATH_DP - 1) + 10 * MAX_DP_STEP = 49 + 70 = 119 <= 127. setup_first_dp is such a step too.
 MAX_DP_STEP = 7
 MAX_DEATH_DP = 50
 assert (MAX_DEATH_DP - 1) + (2 + 2 * (max(PLAYER_COUNTS) - 1) + 2) * MAX_DP_STEP <= INT8_MAX
 
 # C3: cubes are int16 (State.food, supply): one colour's cubes may all lie on one space. Every
-# count of cubes placed (S2, M4 excretion, X1, A6, B3) is capped by the supply (food shortage).
+# count of cubes placed (S2, M4 excretion, X1, A6, R3) is capped by the supply (food shortage).
 MAX_CUBES = INT16_MAX
 # M4, F1-F4: a pattern's count of one colour is at most 15 (a meal's cubes are logged 4 bits a
 # colour); "fewer" beyond a whole pattern (3 colours * 15) leaves no shape (and each cube fewer is a

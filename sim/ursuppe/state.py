@@ -33,7 +33,7 @@ AF_FED = 16  # ate (or counts as fed) in this round's Phase 1
 AF_STARVED = 32  # starved in this round's Phase 1
 
 # Per-player per-round flags (State.player_flags).
-PF_AGGRESSED = 1  # used Aggression's Phase-5 attack this round (B1)
+PF_AGGRESSED = 1  # used Aggression's Phase-5 attack this round (R1)
 
 # Why a game ended (State.end_reason).
 END_NONE = 0
