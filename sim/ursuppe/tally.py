@@ -22,8 +22,7 @@ LOST_DEFENSE_DP = N_KINDS + 10  # R4
 PARASITE_MEAL = N_KINDS + 11  # F4
 CLUNG = N_KINDS + 12  # Holding
 CARRIED = N_KINDS + 13  # Tentacle moved cubes
-PAYMENTS_TRUNCATED = N_KINDS + 14  # E2: more minimal payments than fit; the largest were left out
-N_TALLIES = N_KINDS + 15
+N_TALLIES = N_KINDS + 14
 
 TALLY_NAMES: tuple[str, ...] = tuple(f"decision:{k}" for k in KIND_NAMES) + (
     "attack:success",
@@ -40,5 +39,4 @@ TALLY_NAMES: tuple[str, ...] = tuple(f"decision:{k}" for k in KIND_NAMES) + (
     "parasitism:meal",
     "holding:clung",
     "tentacle:carried",
-    "defect:payments_truncated",
 )
