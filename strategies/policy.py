@@ -333,6 +333,9 @@ def _value_eat(st, wk, g, b, p, n, prm):
         cubes = 0
         for c in range(st.supply.shape[1]):
             cubes += o[c]
+        if cubes == 0:  # declining gene patterns (flag gene_meals_optional) starves: never chosen
+            val[i] = NEVER
+            continue
         v = -(prm[EAT_CUBE_COST] * cubes)
         victim = o[EAT_VICTIM_SLOT]
         v += (prm[PARASITE_BONUS] + prm[VICTIM_SCORE_WEIGHT] * st.score[g, victim]) if victim >= 0 else 0.0

@@ -18,6 +18,12 @@ FLAG_SETS = {
     "defense_and_escape_same_attack=false": {"defense_and_escape_same_attack": False},
     "holding_clings_to_own=true": {"holding_clings_to_own": True},
     "defect_genes_may_overpay=false": {"defect_genes_may_overpay": False},
+    "answers_once_per_round=true": {"answers_once_per_round": True},
+    "attack_only_when_starving=true": {"attack_only_when_starving": True},
+    "armor_blocks_own_attacks=false": {"armor_blocks_own_attacks": False},
+    "clinging_after_first_step=true": {"clinging_after_first_step": True},
+    "persistence_copies_4p=2": {"persistence_copies_4p": 2},
+    "gene_meals_optional=true": {"gene_meals_optional": True},
     "all other readings": {
         "first_round_flip": False,
         "finish_zone_start": 41,
@@ -25,6 +31,12 @@ FLAG_SETS = {
         "defense_and_escape_same_attack": False,
         "holding_clings_to_own": True,
         "defect_genes_may_overpay": False,
+        "answers_once_per_round": True,
+        "attack_only_when_starving": True,
+        "armor_blocks_own_attacks": False,
+        "clinging_after_first_step": True,
+        "persistence_copies_4p": 2,
+        "gene_meals_optional": True,
     },
 }
 

@@ -27,10 +27,11 @@ N_STREAMS = 3
 # Per-amoeba per-round flags (State.amoeba_flags), cleared at the start of each round.
 AF_ATTACKED = 1  # has made its Phase-1 attack this round (A1: one attack per amoeba per round)
 AF_WAS_ATTACKED = 2  # was the target of an attack this round
-AF_ANSWERED = 4  # its owner answered an attack on it (Escape or Defense) this round
+AF_ESCAPED = 4  # its owner answered an attack on it with Escape this round (A3)
 AF_CLUNG = 8  # clung to another amoeba this round (Holding)
 AF_FED = 16  # ate (or counts as fed) in this round's Phase 1
 AF_STARVED = 32  # starved in this round's Phase 1
+AF_DEFENDED = 64  # its owner answered an attack on it with Defense this round (A4)
 
 # Per-player per-round flags (State.player_flags).
 PF_AGGRESSED = 1  # used Aggression's Phase-5 attack this round (R1)
