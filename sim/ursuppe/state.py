@@ -148,7 +148,7 @@ def seed_state(state: State, seed: int, game_indices: np.ndarray) -> None:
 
 # --- Workspace -----------------------------------------------------------------------------------
 
-MAX_OPTIONS = 1024  # legal options of one decision (the largest: gene-defect payments, E2)
+MAX_OPTIONS = 1024  # legal options of one listed decision (E2's payments are not listed: phase 2)
 OPTION_WIDTH = 8  # integers describing one option (decisions.py documents each kind's layout)
 SCRATCH_WIDTH = 640  # int32 per block: small buffers (slots named where they are used) and counts per space
 EVENT_WIDTH = 12  # integers per event record (events.py)
