@@ -204,7 +204,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         "eat (M4, F1-F3)",
         "value per cube eaten of the colour of the leading opponent (ahead on the score track)",
     ),
-    # --- attacks (A1-A6, B1-B4) and answers
+    # --- attacks (A1-A6, R1-R4) and answers
     (
         "attack_propensity",
         1.0,
@@ -218,7 +218,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         0.01,
         -1.0,
         1.0,
-        "attack, aggress (A1, A5, B1)",
+        "attack, aggress (A1, A5, R1)",
         "added to a target's value per score-track space of its owner (positive: hit the leader)",
     ),
     (
@@ -234,7 +234,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         0.0,
         0.0,
         10.0,
-        "attack, aggress (A1, A5, B1)",
+        "attack, aggress (A1, A5, R1)",
         "subtracted from a target whose owner can answer (holds Escape or Defense and has BP); "
         "a target's value starts at 1 + target_score_weight x its owner's score, one at 0 or "
         "less is never attacked",
@@ -252,7 +252,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         1.0,
         0.0,
         1.0,
-        "aggress (B1)",
+        "aggress (R1)",
         "probability of making Aggression's Phase-5 attack when there is a target",
     ),
     (
@@ -260,7 +260,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         0.0,
         0.0,
         10.0,
-        "aggress (B1, B3), attack (A5 in Phase 5)",
+        "aggress (R1, R3), attack (A5 in Phase 5)",
         "subtracted from a target whose owner has Armor (in Phase 5 it only takes 1 DP)",
     ),
     (

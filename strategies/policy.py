@@ -333,6 +333,9 @@ def _value_eat(st, wk, g, b, p, n, prm):
         cubes = 0
         for c in range(st.supply.shape[1]):
             cubes += o[c]
+        if cubes == 0:  # declining gene patterns (flag gene_meals_optional) starves: never chosen
+            val[i] = NEVER
+            continue
         v = -(prm[EAT_CUBE_COST] * cubes)
         victim = o[EAT_VICTIM_SLOT]
         v += (prm[PARASITE_BONUS] + prm[VICTIM_SCORE_WEIGHT] * st.score[g, victim]) if victim >= 0 else 0.0
@@ -377,7 +380,7 @@ def _value_attack(st, wk, g, b, p, a, n, prm):
 
 @kernel
 def _value_aggress(st, wk, g, b, p, n, prm):
-    """B1: (own number, target player, target number); all -1 = none."""
+    """R1: (own number, target player, target number); all -1 = none."""
     opts = wk.options[b]
     val = wk.scores[b]
     if not _willing(st, g, prm, AGGRESS_PROPENSITY):
@@ -415,16 +418,24 @@ def _value_respond(st, wk, g, b, p, n, prm):
 
 
 @kernel
-def _value_pay(st, ru, wk, g, b, n, prm):
+def pay_value(st, ru, wk, g, p, mask, bp):
+    """E2: player p's value of the payment (returned genes ``mask``, ``bp`` BP). Phase 2 streams
+    the payments through it without listing them (phase2_environment.choose_payment)."""
+    prm = wk.params[st.strategy[g, p]]
+    lost = 0.0
+    for gene in range(st.genes.shape[2]):
+        if mask & (1 << gene):
+            lost += ru.gene_price[gene] + prm[GENE_VALUE_BASE + gene]
+    return -(bp + prm[DEFECT_GENE_WEIGHT] * lost)
+
+
+@kernel
+def _value_pay(st, ru, wk, g, b, p, n):
     """E2: (gene bit mask, BP)."""
     opts = wk.options[b]
     val = wk.scores[b]
     for i in range(n):
-        lost = 0.0
-        for gene in range(st.genes.shape[2]):
-            if opts[i, 0] & (1 << gene):
-                lost += ru.gene_price[gene] + prm[GENE_VALUE_BASE + gene]
-        val[i] = -(opts[i, 1] + prm[DEFECT_GENE_WEIGHT] * lost)
+        val[i] = pay_value(st, ru, wk, g, p, opts[i, 0], opts[i, 1])
 
 
 @kernel
@@ -468,13 +479,33 @@ def needs_every_option(st, wk, g, p):
 
 
 @kernel
+def draw_uniform(st, wk, g, p, n):
+    """choose's first step: with probability ``randomness`` player p's strategy draws one of the
+    ``n`` options uniformly: its index, else -1. (A decision that is not listed, E2's payments,
+    takes the same steps in the same order as choose, so its random draws are choose's.)"""
+    r = wk.params[st.strategy[g, p], RANDOMNESS]
+    if r > 0.0 and (r >= 1.0 or _uniform01(st, g) < r):
+        return below(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY, n)
+    return -1
+
+
+@kernel
+def break_tie(st, wk, g, p, ties):
+    """choose's last step: which of ``ties`` equally valued best options player p takes (0: the
+    first listed; with ``random_ties``, a draw)."""
+    if ties > 1 and wk.params[st.strategy[g, p], RANDOM_TIES] >= 0.5:
+        return below(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY, ties)
+    return 0
+
+
+@kernel
 def choose(st, ru, wk, g, b, p, a, kind, n):
     """Index of the option player p's strategy picks among ``wk.options[b, :n]`` (``a``: the
     deciding amoeba, or -1)."""
     prm = wk.params[st.strategy[g, p]]
-    r = prm[RANDOMNESS]
-    if r > 0.0 and (r >= 1.0 or _uniform01(st, g) < r):
-        return below(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY, n)
+    drawn = draw_uniform(st, wk, g, p, n)
+    if drawn >= 0:
+        return drawn
     opts = wk.options[b]
     val = wk.scores[b]
     if kind == PLACE_SETUP or kind == PLACE_FREE or kind == DIVIDE:
@@ -513,7 +544,7 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         if not _value_respond(st, wk, g, b, p, n, prm):
             return 0
     elif kind == PAY:
-        _value_pay(st, ru, wk, g, b, n, prm)
+        _value_pay(st, ru, wk, g, b, p, n)
     elif kind == BUY:
         _value_buy(st, ru, wk, g, b, p, n, prm)
     else:
@@ -527,8 +558,8 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
             ties = 1
         elif val[i] == val[best]:
             ties += 1
-    if ties > 1 and prm[RANDOM_TIES] >= 0.5:
-        k = below(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY, ties)
+    if ties > 1:
+        k = break_tie(st, wk, g, p, ties)
         for i in range(best, n):
             if val[i] == val[best]:
                 if k == 0:

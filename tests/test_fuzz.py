@@ -8,7 +8,7 @@ from sim.ursuppe import batch as B
 from sim.ursuppe.genes import GENE_NAMES
 from sim.ursuppe.rules import load_rules
 from sim.ursuppe.state import ERR_INVARIANT
-from sim.ursuppe.tally import N_TALLIES, PAYMENTS_TRUNCATED, TALLY_NAMES
+from sim.ursuppe.tally import N_TALLIES, TALLY_NAMES
 
 FLAG_SETS = {
     "defaults": {},
@@ -18,6 +18,12 @@ FLAG_SETS = {
     "defense_and_escape_same_attack=false": {"defense_and_escape_same_attack": False},
     "holding_clings_to_own=true": {"holding_clings_to_own": True},
     "defect_genes_may_overpay=false": {"defect_genes_may_overpay": False},
+    "answers_once_per_round=true": {"answers_once_per_round": True},
+    "attack_only_when_starving=true": {"attack_only_when_starving": True},
+    "armor_blocks_own_attacks=false": {"armor_blocks_own_attacks": False},
+    "clinging_after_first_step=true": {"clinging_after_first_step": True},
+    "persistence_copies_4p=2": {"persistence_copies_4p": 2},
+    "gene_meals_optional=true": {"gene_meals_optional": True},
     "all other readings": {
         "first_round_flip": False,
         "finish_zone_start": 41,
@@ -25,6 +31,12 @@ FLAG_SETS = {
         "defense_and_escape_same_attack": False,
         "holding_clings_to_own": True,
         "defect_genes_may_overpay": False,
+        "answers_once_per_round": True,
+        "attack_only_when_starving": True,
+        "armor_blocks_own_attacks": False,
+        "clinging_after_first_step": True,
+        "persistence_copies_4p": 2,
+        "gene_meals_optional": True,
     },
 }
 
@@ -70,7 +82,7 @@ def test_random_reaches_every_gene_decision_and_outcome(params, rulebook, player
         if ru.gene_copies[gene] > 0:
             assert bought >> gene & 1, f"{name} was never bought"
     totals = b.workspace.tally.sum(axis=0)
-    never = [TALLY_NAMES[i] for i in range(N_TALLIES) if totals[i] == 0 and i != PAYMENTS_TRUNCATED]
+    never = [TALLY_NAMES[i] for i in range(N_TALLIES) if totals[i] == 0]
     if players == 3:  # Frugality and Parasitism have no copies with 3 players
         never = [n for n in never if n != "parasitism:meal"]
     assert not never, f"never happened in {games} random games: {never}"

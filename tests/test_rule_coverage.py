@@ -1,10 +1,20 @@
-"""Every rule id of spec §1-§6 and every worked case of §12 is checked by some test: a scenario
-file listing it under test.rules, or a test whose name or docstring cites it."""
+"""Every rule id of spec §1-§6, the attack rules of §8 and every worked case of §12 is checked by
+some test: a scenario file listing it under test.rules, or a test whose name or docstring cites
+it. Rule ids are unique: B1-B2 are the board's (§2), R1-R4 Aggression's (§8; they were B1-B4)."""
 
+import json
 import re
 from pathlib import Path
 
-from tests.test_scenarios import WORKED_CASES, scenario_rule_ids
+from sim.ursuppe.rules import FLAG_NAMES
+from tests.test_scenarios import SCENARIOS, WORKED_CASES, scenario_rule_ids
+
+SPEC = Path(__file__).parent.parent / "docs" / "rules.md"
+# Scenarios of a flag's default reading that name neither the flag nor "flag:<name>".
+DEFAULT_SCENARIOS = {
+    "first_round_flip": "V3_round1_reveals_next_card",
+    "finish_zone_start": "K1_finish_zone_default_42_not_41",
+}
 
 RULE_IDS = (
     [f"C{i}" for i in range(1, 6)]
@@ -17,6 +27,8 @@ RULE_IDS = (
     + [f"G{i}" for i in range(1, 6)]
     + [f"D{i}" for i in range(1, 5)]
     + ["X1", "X2", "W1"]
+    + [f"A{i}" for i in range(1, 7)]
+    + [f"R{i}" for i in range(1, 5)]
 )
 
 
@@ -27,7 +39,7 @@ def cited_in_tests() -> set[str]:
     return set(re.findall(r"\b([A-Z]\d)\b", text))
 
 
-def test_every_rule_of_sections_1_to_6_has_a_test():
+def test_every_rule_of_sections_1_to_6_and_the_attacks_has_a_test():
     covered = scenario_rule_ids() | cited_in_tests()
     missing = [r for r in RULE_IDS if r not in covered]
     assert not missing, f"rules without a test: {missing}"
@@ -36,3 +48,33 @@ def test_every_rule_of_sections_1_to_6_has_a_test():
 def test_every_worked_case_of_section_12_is_a_scenario():
     missing = [c for c in WORKED_CASES if c not in scenario_rule_ids()]
     assert not missing, f"worked cases without a scenario: {missing}"
+
+
+def test_rule_ids_are_unique_in_the_spec():
+    """B1-B2 name only the board rules (§2); Aggression's rules are R1-R4 (§8)."""
+    spec = SPEC.read_text()
+    defined = re.findall(r"^- ([A-Z]\d)\. ", spec, re.MULTILINE)
+    assert len(defined) == len(set(defined)), sorted(r for r in defined if defined.count(r) > 1)
+    assert {"B1", "B2", "R1", "R2", "R3", "R4"} <= set(defined)
+    assert not {"B3", "B4", "B5", "B6"} & set(defined)
+
+
+def test_every_flag_of_section_10_is_a_rules_flag_with_scenarios_in_both_settings():
+    """§10: each flag is a key of the rules file's [flags] and has a scenario that sets its
+    other reading and one of its default (named after it, or listing "flag:<name>")."""
+    section = SPEC.read_text().split("## 10.")[1].split("## 11.")[0]
+    flags = re.findall(r"^\| `(\w+)` \|", section, re.MULTILINE)
+    assert sorted(flags) == sorted(FLAG_NAMES)
+    for flag in flags:
+        other, default = [], []
+        for path in SCENARIOS:
+            data = json.loads(path.read_text())
+            rules = data.get("rules", {})
+            if flag in rules or flag in rules.get("flags", {}):
+                other.append(path.stem)
+            elif flag in path.stem or f"flag:{flag}" in data["test"]["rules"]:
+                default.append(path.stem)
+        if flag in DEFAULT_SCENARIOS and DEFAULT_SCENARIOS[flag] in {p.stem for p in SCENARIOS}:
+            default.append(DEFAULT_SCENARIOS[flag])
+        assert other, f"no scenario sets the flag {flag}"
+        assert default, f"no scenario of the flag {flag}'s default"

@@ -1,6 +1,6 @@
 """The rules loader: defaults, house rules, overrides, the numpy Rules, and one-line errors.
 
-Rule ids (S3, K2, B1, ...) refer to docs/rules.md; §7 is the gene table.
+Rule ids (S3, K2, B1, R3, ...) refer to docs/rules.md; §7 is the gene table, §10 the flags.
 """
 
 from pathlib import Path
@@ -243,6 +243,68 @@ def test_f2_flag_with_no_shapes_left(tmp_path: Path) -> None:
     assert rules.substitution_shapes.dtype == np.int8
 
 
+ISSUE_11_FLAGS = {
+    "answers_once_per_round": False,
+    "attack_only_when_starving": False,
+    "armor_blocks_own_attacks": True,
+    "clinging_after_first_step": False,
+    "persistence_copies_4p": 1,
+    "gene_meals_optional": False,
+}
+
+
+def test_disputed_readings_are_flags_with_the_defaults_of_section_10(book: RuleBook) -> None:
+    """§10: A1, A2-A4, Holding, §7 and M4's disputed readings, defaults first."""
+    for name, default in ISSUE_11_FLAGS.items():
+        assert book.data["flags"][name] == default and type(book.data["flags"][name]) is type(default)
+        if name != "persistence_copies_4p":
+            assert getattr(book.for_players(4), name) is default
+
+
+@pytest.mark.parametrize("name", [n for n in ISSUE_11_FLAGS if n != "persistence_copies_4p"])
+def test_disputed_reading_flags_at_top_level_or_in_flags(tmp_path: Path, name: str) -> None:
+    other = not ISSUE_11_FLAGS[name]
+    value = str(other).lower()
+    for text in (f"{name} = {value}\n", f"[flags]\n{name} = {value}\n"):
+        assert getattr(load_rules(write(tmp_path, text)).for_players(3), name) is other
+    assert getattr(load_rules(overrides={name: other}).for_players(4), name) is other
+
+
+def test_persistence_copies_4p_sets_the_4_player_copies(tmp_path: Path) -> None:
+    """§7/§10: the flag and genes.Persistence.copies.4 are one number: the source that set one
+    last wins, and both are written with it (one rules id whichever key was used)."""
+    flag = load_rules(write(tmp_path, "persistence_copies_4p = 2\n"))
+    assert flag.for_players(4).gene_copies[PERSISTENCE] == 2
+    assert flag.for_players(3).gene_copies[PERSISTENCE] == 1
+    assert flag.data["genes"]["Persistence"]["copies"] == {"3": 1, "4": 2}
+    table = load_rules(write(tmp_path, '[genes."Endurance"]\ncopies = { 3 = 1, 4 = 2 }\n', "t.toml"))
+    assert table.data["flags"]["persistence_copies_4p"] == 2
+    assert table.rules_id == flag.rules_id
+    # soup ablate's overrides come last: 0 copies win over a house rule's flag
+    ablated = load_rules(
+        write(tmp_path, "persistence_copies_4p = 2\n"),
+        overrides={"genes": {"Persistence": {"copies": {"3": 0, "4": 0}}}},
+    )
+    assert ablated.for_players(4).gene_copies[PERSISTENCE] == 0
+    assert ablated.data["flags"]["persistence_copies_4p"] == 0
+    # a later file's flag wins over an earlier file's table
+    later = load_rules(
+        write(tmp_path, '[genes.Persistence]\ncopies = { 3 = 1, 4 = 3 }\n', "a.toml"),
+        write(tmp_path, "persistence_copies_4p = 2\n", "b.toml"),
+    )
+    assert later.for_players(4).gene_copies[PERSISTENCE] == 2
+
+
+def test_persistence_copies_4p_and_the_table_disagreeing_in_one_file(tmp_path: Path) -> None:
+    text = 'persistence_copies_4p = 2\n[genes.Persistence]\ncopies = { 3 = 1, 4 = 3 }\n'
+    with pytest.raises(RulesError) as err:
+        load_rules(write(tmp_path, text))
+    assert str(err.value) == (
+        f"{tmp_path / 'house.toml'}: flags.persistence_copies_4p: expected the same number as "
+        "genes.Persistence.copies.4 (both set Persistence's 4-player copies), got 2 and 3"
+    )
+
+
 def test_arrays_are_replaced_whole(tmp_path: Path) -> None:
     deck = '[{ ozone = 9, drift = "none" }, { ozone = 7, drift = "W" }]'
     text = f"[environment]\nplaceholder = false\ndeck = {deck}\n"
@@ -306,7 +368,9 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             "[flags]\nfinish_zone_strat = 41\n",
             "house.toml: flags.finish_zone_strat: unknown key (expected one of: first_round_flip, "
             "finish_zone_start, substitution_3_1, defense_and_escape_same_attack, holding_clings_to_own, "
-            "defect_genes_may_overpay)",
+            "defect_genes_may_overpay, answers_once_per_round, attack_only_when_starving, "
+            "armor_blocks_own_attacks, clinging_after_first_step, persistence_copies_4p, "
+            "gene_meals_optional)",
         ),
         (
             'name = "x"\n[boardd]\nspaces = 3\n',

@@ -1,4 +1,4 @@
-"""Attacks: Struggle for Survival (A1-A6), Aggression (B1-B4), and the answers Escape and Defense.
+"""Attacks: Struggle for Survival (A1-A6), Aggression (R1-R4), and the answers Escape and Defense.
 
 ``resolve_attack`` is shared by Phase 1 and Phase 5: the target's owner answers (A2) with
 Escape and/or Defense in its chosen order; an escape that leaves the space ends the attack (and
@@ -25,21 +25,22 @@ from sim.ursuppe.food import place_each_colour
 from sim.ursuppe.genes import ARMOR, DEFENSE, ESCAPE, PERSISTENCE
 from sim.ursuppe.movement import active_move_cost, active_movement
 from sim.ursuppe.players import has, put_amoeba
-from sim.ursuppe.state import AF_ANSWERED, AF_WAS_ATTACKED
+from sim.ursuppe.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED
 
 ATTACK_SUCCESS = 0
 ATTACK_ESCAPED = 1  # the target escaped to another space (A3)
-ATTACK_DEFENDED = 2  # the target won a Defense fight (A4); in Phase 5 the attacker gets DP (B4)
+ATTACK_DEFENDED = 2  # the target won a Defense fight (A4); in Phase 5 the attacker gets DP (R4)
 ATTACK_CLUNG = 3  # the attacker clung to the escaping target: the attack ended (A3)
 ATTACK_RESULT_NAMES: tuple[str, ...] = ("success", "escaped", "defended", "clung")
 
 
 @kernel
-def target_options(st, wk, g, b, p, a, own_allowed, armor_allowed):
+def target_options(st, ru, wk, g, b, p, a, own_allowed, armor_allowed):
     """ATTACK options for amoeba (p, a): 'none', then every amoeba on its space it may attack.
 
-    Phase 1 (A1): any colour, its own included, except owners with Armor. Phase 5 (B1): another
-    player's amoebas, Armor included.
+    Phase 1 (A1): any colour, its own included, except owners with Armor (with the flag
+    armor_blocks_own_attacks false, an Armor owner may attack its own amoebas: Armor protects
+    only against the others). Phase 5 (R1): another player's amoebas, Armor included.
     """
     space = st.space[g, p, a]
     set_option(wk.options, b, 0, -1, -1, 0)
@@ -47,7 +48,7 @@ def target_options(st, wk, g, b, p, a, own_allowed, armor_allowed):
     for q in range(st.space.shape[1]):
         if q == p and not own_allowed:
             continue
-        if not armor_allowed and has(st, g, q, ARMOR):
+        if not armor_allowed and has(st, g, q, ARMOR) and (q != p or ru.armor_blocks_own_attacks):
             continue
         for t in range(st.space.shape[2]):
             if st.space[g, q, t] == space and not (q == p and t == a):
@@ -57,11 +58,17 @@ def target_options(st, wk, g, b, p, a, own_allowed, armor_allowed):
 
 
 @kernel
-def _response_options(st, ru, wk, g, b, q):
-    """A2: the answers player q can give: none, Escape, Defense, both in either order (flag)."""
+def _response_options(st, ru, wk, g, b, q, t):
+    """A2: the answers player q can give for its amoeba t: none, Escape, Defense, both in either
+    order (flag defense_and_escape_same_attack). With the flag answers_once_per_round, an answer
+    the amoeba already gave this round (Phase 1 or 5, any attack) is not offered again."""
     escape_cost = active_move_cost(st, ru, g, q, True)
     can_escape = has(st, g, q, ESCAPE) and st.bp[g, q] >= escape_cost
     can_defend = has(st, g, q, DEFENSE) and st.bp[g, q] >= ru.defense_cost
+    if ru.answers_once_per_round:
+        used = st.amoeba_flags[g, q, t]
+        can_escape = can_escape and (used & AF_ESCAPED) == 0
+        can_defend = can_defend and (used & AF_DEFENDED) == 0
     set_option(wk.options, b, 0, RESP_NONE, 0, 0)
     n = 1
     if can_escape:
@@ -100,13 +107,12 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase):
     """Resolve an attack of amoeba (p, a) on (q, t) on their common space; returns ATTACK_*."""
     space = st.space[g, p, a]
     st.amoeba_flags[g, q, t] |= AF_WAS_ATTACKED
-    n = _response_options(st, ru, wk, g, b, q)
+    n = _response_options(st, ru, wk, g, b, q, t)
     response = wk.options[b, decide(st, ru, wk, g, b, q, t, RESPOND, n), 0]
     log(st, wk, g, EV_RESPOND, phase, q, t + 1, p, a + 1, response, 0, 0, 0, 0)
     if response == RESP_NONE:
         wk.tally[b, tally.ATTACK_SUCCESS] += 1
         return ATTACK_SUCCESS
-    st.amoeba_flags[g, q, t] |= AF_ANSWERED
     first = RESP_DEFENSE if response == RESP_DEFENSE or response == RESP_DEFENSE_ESCAPE else RESP_ESCAPE
     second = RESP_NONE
     if response == RESP_ESCAPE_DEFENSE:
@@ -118,6 +124,7 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase):
         if answer == RESP_ESCAPE:
             if st.bp[g, q] < active_move_cost(st, ru, g, q, True):
                 continue
+            st.amoeba_flags[g, q, t] |= AF_ESCAPED  # an answer given (flag answers_once_per_round)
             active_movement(st, ru, wk, g, b, q, t, True, phase)
             if st.space[g, q, t] != space:
                 if st.space[g, p, a] != space:
@@ -130,6 +137,7 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase):
             if st.bp[g, q] < ru.defense_cost:
                 continue
             st.bp[g, q] -= ru.defense_cost
+            st.amoeba_flags[g, q, t] |= AF_DEFENDED  # an answer given (flag answers_once_per_round)
             if _fight(st, ru, wk, g, b, q, t, phase, 0):
                 wk.tally[b, tally.ATTACK_DEFENDED] += 1
                 return ATTACK_DEFENDED
@@ -145,7 +153,7 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase):
 
 @kernel
 def kill(st, wk, g, q, t, cubes, how, phase):
-    """Remove amoeba (q, t) to its owner's supply and place ``cubes`` of each colour (X1/A6/B3)."""
+    """Remove amoeba (q, t) to its owner's supply and place ``cubes`` of each colour (X1/A6/R3)."""
     space = st.space[g, q, t]
     dp = st.dp[g, q, t]
     put_amoeba(st, g, q, t, -1)
@@ -158,7 +166,7 @@ def kill(st, wk, g, q, t, cubes, how, phase):
 @kernel
 def retry_target(st, ru, wk, g, b, p, a, own_allowed, armor_allowed):
     """A5: Persistence's free second attempt: the owner picks a target on the current space."""
-    n = target_options(st, wk, g, b, p, a, own_allowed, armor_allowed)
+    n = target_options(st, ru, wk, g, b, p, a, own_allowed, armor_allowed)
     if n <= 1:
         return -1, -1
     i = decide(st, ru, wk, g, b, p, a, ATTACK, n)

@@ -19,7 +19,7 @@ below), then a forced choice from a scenario's tape or the player's strategy pic
 | BUY | G1-G4 | gene, gene given up (-1); (-1, -1) = stop | buy |
 | PLACE_FREE | D2 | space, number | place |
 | DIVIDE | D3-D4 | space, number; (-1, -1) = stop | place / divide |
-| AGGRESS | B1 | own number, target player, target number; all -1 = none | aggress |
+| AGGRESS | R1 | own number, target player, target number; all -1 = none | aggress |
 
 Amoeba numbers are 1-based in options (as in the rulebook and scenario files).
 """

@@ -40,6 +40,39 @@ def _fail(wk, g, b, code, tape_index, kind, n, p):
         wk.n_error_options[g] = m
 
 
+FORCED_NONE = -1  # forced_choice: no forced choice left (the strategy decides)
+FORCED_WRONG_KIND = -2  # forced_choice: the next forced choice is of another kind (error set)
+
+
+@kernel
+def forced_choice(wk, g, b, p, kind, n):
+    """A scenario's next forced choice for player p's decision ``kind`` with ``n`` legal options
+    (listed in ``wk.options[b]``, as far as they fit, for an error message): its tape index,
+    consumed; FORCED_NONE when the tape is used up; FORCED_WRONG_KIND (and the game's error)
+    when it is of another kind. The caller checks that the choice is legal (reject_forced)."""
+    t = wk.tape_pos[g]
+    if t >= wk.tape_len[g]:
+        return FORCED_NONE
+    ck = wk.tape_kind[g, t]
+    accepted = ck == KIND_CHOICE_KEY[kind]
+    if kind == DIVIDE and ck == CK_DIVIDE:
+        accepted = True
+    if kind == BUY and ck == CK_BUY_END:
+        accepted = True
+    if not accepted:
+        _fail(wk, g, b, ERR_WRONG_CHOICE_KIND, t, kind, n, p)
+        return FORCED_WRONG_KIND
+    wk.tape_pos[g] = t + 1
+    return t
+
+
+@kernel
+def reject_forced(wk, g, b, p, kind, n, t):
+    """The forced choice at tape index ``t`` is not legal for player p's decision ``kind``: the
+    game's error, with the legal options listed in ``wk.options[b, :n]``."""
+    _fail(wk, g, b, ERR_ILLEGAL_CHOICE, t, kind, n, p)
+
+
 @kernel
 def decide(st, ru, wk, g, b, p, a, kind, n):
     """Index of the chosen option among ``wk.options[b, :n]`` for player ``p``'s decision ``kind``
@@ -47,18 +80,10 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
     if n <= 1:
         return 0
     wk.tally[b, DECISION + kind] += 1
-    t = wk.tape_pos[g]
-    if t < wk.tape_len[g]:
-        ck = wk.tape_kind[g, t]
-        accepted = ck == KIND_CHOICE_KEY[kind]
-        if kind == DIVIDE and ck == CK_DIVIDE:
-            accepted = True
-        if kind == BUY and ck == CK_BUY_END:
-            accepted = True
-        if not accepted:
-            _fail(wk, g, b, ERR_WRONG_CHOICE_KIND, t, kind, n, p)
-            return 0
-        wk.tape_pos[g] = t + 1
+    if wk.tape_pos[g] < wk.tape_len[g]:
+        t = forced_choice(wk, g, b, p, kind, n)
+        if t < 0:
+            return 0  # another kind: the game's error is set
         w = KIND_WIDTH[kind]
         for i in range(n):
             same = True
@@ -69,7 +94,7 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
                     break
             if same:
                 return i
-        _fail(wk, g, b, ERR_ILLEGAL_CHOICE, t, kind, n, p)
+        reject_forced(wk, g, b, p, kind, n, t)
         return 0
     return choose(st, ru, wk, g, b, p, a, kind, n)
 

@@ -51,7 +51,7 @@ EVENT_FIELDS: dict[int, tuple[str, ...]] = {
     EV_FIGHT: ("attacker_roll", "defender_roll", "defender_wins", "persistence"),
     EV_ATTACK_RESULT: ("target_player", "target_amoeba", "result"),  # result: ATTACK_* (attacks.py)
     EV_DEATH: ("space", "dp", "cubes", "how"),  # how: 0 natural, 1 violent (Phase 1), 2 aggression
-    EV_DP: ("dp", "reason"),  # reason: 0 Armor instead of death (B3), 1 lost Defense fight (B4)
+    EV_DP: ("dp", "reason"),  # reason: 0 Armor instead of death (R3), 1 lost Defense fight (R4)
     EV_DEFECT: ("mutation_points", "ozone", "deficit", "genes_mask", "bp"),
     EV_BUY: ("gene", "price", "gave_up"),
     EV_INCOME: ("bp",),

@@ -16,7 +16,7 @@ place: ``scratch[b, NORMAL:NORMAL + 8k]`` and ``scratch[b, PARASITE:PARASITE + 8
 from sim.jit import kernel
 from sim.ursuppe import tally
 from sim.ursuppe.decision_kinds import EAT, EAT_VICTIM_SLOT
-from sim.ursuppe.decisions import decide, option_overflow
+from sim.ursuppe.decisions import decide, option_overflow, set_option
 from sim.ursuppe.events import EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.food import place_cubes, return_cubes
 from sim.ursuppe.genes import FRUGALITY, PARASITISM, SUBSTITUTION
@@ -171,12 +171,25 @@ def starve(st, ru, wk, g, p, a, phase):
 
 @kernel
 def eat_or_starve(st, ru, wk, g, b, p, a, phase):
-    """M4: eat a legal meal if there is one (owner's choice), else starve. True if it ate."""
+    """M4: eat a legal meal if there is one (owner's choice), else starve. True if it ate.
+
+    With the flag gene_meals_optional, gene patterns may be declined: when the standard pattern
+    is not available, a last option eats nothing (cubes all 0, no victim) and starves."""
     space = st.space[g, p, a]
     n = meal_options(st, ru, wk, g, b, p, a, space)
     if n == 0:
         starve(st, ru, wk, g, p, a, phase)
         return False
+    decline = -1
+    if ru.gene_meals_optional and not option_overflow(wk, g, n):
+        if not standard_available(st, ru, wk, g, b, p, space):  # reads only the scratch row
+            decline = n
+            set_option(wk.options, b, n, 0, 0, 0)
+            wk.options[b, n, EAT_VICTIM_SLOT] = -1
+            n += 1
     i = decide(st, ru, wk, g, b, p, a, EAT, n)
+    if i == decline:
+        starve(st, ru, wk, g, p, a, phase)
+        return False
     eat(st, ru, wk, g, b, p, a, space, i, phase)
     return True

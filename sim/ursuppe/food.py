@@ -37,7 +37,7 @@ def place_cubes(st, g, space, colour, count):
 
 @kernel
 def place_each_colour(st, g, space, count):
-    """Place ``count`` cubes of every colour in play on ``space`` (X1, A6, B3), with shortage."""
+    """Place ``count`` cubes of every colour in play on ``space`` (X1, A6, R3), with shortage."""
     for c in range(st.supply.shape[1]):
         place_cubes(st, g, space, c, count)
 

@@ -5,6 +5,12 @@ A *movement* is everything one amoeba does to change space in one go: a drift, a
 belong to the whole movement: the cubes go from the space where the movement started to the
 space where it ended, and clinging is decided once the whole movement is known (§8). A movement
 that ends where it started carries nothing and lets nobody cling.
+
+With the flag clinging_after_first_step (the other reading of §8), a mover with Speed (or
+Persistence) lets the Holding amoebas on its start space decide after its first step, before its
+second move is chosen; the ones that cling arrive with it where the movement ends. After a second
+step the Holding amoebas on the intermediate space may cling too (seeing the Tentacle cubes, as
+in the default). Tentacle still carries once, from start to end.
 """
 
 from sim.jit import kernel
@@ -24,6 +30,9 @@ MOVE_HOW_SECOND = 1
 MOVE_HOW_ESCAPE = 2
 
 CARRY_SCRATCH = 240  # Workspace.scratch[b, 240:246]: the cube vector being enumerated
+# Workspace.scratch[b, 256]: how many amoebas clung after a first step (flag
+# clinging_after_first_step); [257:257 + 8 * P]: each one as 8 * player + amoeba.
+RIDERS = 256
 
 
 @kernel
@@ -90,12 +99,20 @@ def _carry(st, ru, wk, g, b, p, a, start, end, phase):
 
 
 @kernel
-def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
-    """Tentacle's cubes, then Holding's clinging, for a movement from ``start`` to ``end``."""
-    if end == start:
-        return
-    if has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
-        _carry(st, ru, wk, g, b, p, a, start, end, phase)
+def _cling(st, wk, g, b, q, t, start, end, p, a, phase):
+    """Holding: amoeba (q, t) clung to (p, a) and arrives with it on ``end``."""
+    put_amoeba(st, g, q, t, end)
+    st.amoeba_flags[g, q, t] |= AF_CLUNG
+    wk.tally[b, tally.CLUNG] += 1
+    log(st, wk, g, EV_CLING, phase, q, t + 1, start, end, p, a + 1, 0, 0, 0)
+
+
+@kernel
+def _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, defer):
+    """Holding: each amoeba of a Holding owner on ``start`` (another player's; with the flag
+    holding_clings_to_own also p's own others) may cling to (p, a), which moved to ``end``.
+    ``defer`` (flag clinging_after_first_step, after a first step): the ones that cling are
+    listed at RIDERS and arrive when the movement ends (_arrive_riders)."""
     P = st.supply.shape[1]
     for q in range(P):
         if not has(st, g, q, HOLDING):
@@ -108,10 +125,32 @@ def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
             set_option(wk.options, b, 0, 0, 0, 0)
             set_option(wk.options, b, 1, 1, 0, 0)
             if decide(st, ru, wk, g, b, q, t, CLING, 2) == 1:
-                put_amoeba(st, g, q, t, end)
-                st.amoeba_flags[g, q, t] |= AF_CLUNG
-                wk.tally[b, tally.CLUNG] += 1
-                log(st, wk, g, EV_CLING, phase, q, t + 1, start, end, p, a + 1, 0, 0, 0)
+                if defer != 0:
+                    k = wk.scratch[b, RIDERS]
+                    wk.scratch[b, RIDERS + 1 + k] = 8 * q + t
+                    wk.scratch[b, RIDERS] = k + 1
+                else:
+                    _cling(st, wk, g, b, q, t, start, end, p, a, phase)
+
+
+@kernel
+def _arrive_riders(st, wk, g, b, p, a, start, end, phase):
+    """Flag clinging_after_first_step: the amoebas that clung after the first step arrive with
+    (p, a) where its movement ended (on ``start`` again if its second step led back)."""
+    for k in range(wk.scratch[b, RIDERS]):
+        code = wk.scratch[b, RIDERS + 1 + k]
+        _cling(st, wk, g, b, code // 8, code % 8, start, end, p, a, phase)
+    wk.scratch[b, RIDERS] = 0
+
+
+@kernel
+def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
+    """Tentacle's cubes, then Holding's clinging, for a movement from ``start`` to ``end``."""
+    if end == start:
+        return
+    if has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
+        _carry(st, ru, wk, g, b, p, a, start, end, phase)
+    _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, 0)
 
 
 @kernel
@@ -159,7 +198,9 @@ def _choose_direction(st, ru, wk, g, b, p, a, phase):
 @kernel
 def active_movement(st, ru, wk, g, b, p, a, escape, phase):
     """M3 (or A3's escape): pay, roll or choose, move; Speed's free second move; then the
-    movement's Tentacle cubes and clinging. The caller has checked the cost can be paid."""
+    movement's Tentacle cubes and clinging (with the flag clinging_after_first_step and Speed,
+    clinging from the start space is decided after the first step: module docs). The caller has
+    checked the cost can be paid."""
     start = st.space[g, p, a]
     cost = active_move_cost(st, ru, g, p, escape)
     st.bp[g, p] -= cost
@@ -169,6 +210,11 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
     how = MOVE_HOW_ESCAPE if escape else MOVE_HOW_ACTIVE
     log(st, wk, g, EV_ACTIVE, phase, p, a + 1, start, here, d1, d2, direction, cost, how)
     if has(st, g, p, SPEED) or has(st, g, p, PERSISTENCE):
+        per_step = ru.clinging_after_first_step
+        if per_step:
+            wk.scratch[b, RIDERS] = 0
+            if here != start:
+                _offer_clinging(st, ru, wk, g, b, p, a, start, here, phase, 1)
         set_option(wk.options, b, 0, 0, 0, 0)
         set_option(wk.options, b, 1, 1, 0, 0)
         if decide(st, ru, wk, g, b, p, a, SECOND_MOVE, 2) == 1:
@@ -176,4 +222,12 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
             there = step(ru.neighbours, here, direction)
             put_amoeba(st, g, p, a, there)
             log(st, wk, g, EV_ACTIVE, phase, p, a + 1, here, there, d1, d2, direction, 0, MOVE_HOW_SECOND)
+        if per_step:
+            end = st.space[g, p, a]
+            if end != start and has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
+                _carry(st, ru, wk, g, b, p, a, start, end, phase)
+            if end != here:
+                _offer_clinging(st, ru, wk, g, b, p, a, here, end, phase, 0)
+            _arrive_riders(st, wk, g, b, p, a, start, end, phase)
+            return
     finish_movement(st, ru, wk, g, b, p, a, start, st.space[g, p, a], phase)

@@ -38,6 +38,11 @@ class Rules(NamedTuple):
     holding_clings_to_own: bool  # Holding flag
     defect_genes_may_overpay: bool  # E2 flag (docs/decisions.md)
     defense_and_escape_same_attack: bool  # A2 flag
+    answers_once_per_round: bool  # A2-A4 flag: Escape and Defense each once per round per amoeba
+    attack_only_when_starving: bool  # A1 flag: attack only when no legal meal at all
+    armor_blocks_own_attacks: bool  # A1 flag: Armor also protects from its owner's own attacks
+    clinging_after_first_step: bool  # Holding flag: with Speed, cling after each step
+    gene_meals_optional: bool  # M4/F1-F4 flag: gene patterns may be declined
     amoeba_advance: np.ndarray  # int16 [amoebas_per_player + 1] (K2)
     gene_advance: np.ndarray  # int16 [k]; counts past the end use the last value (K2)
     amoebas_per_player: int  # C2
@@ -58,9 +63,9 @@ class Rules(NamedTuple):
     death_dp_life_expectancy: int  # X1
     natural_death_cubes: int  # X1
     violent_death_cubes: int  # A6
-    aggression_death_cubes: int  # B3
-    aggression_armor_dp: int  # B3
-    lost_defense_dp: int  # B4
+    aggression_death_cubes: int  # R3
+    aggression_armor_dp: int  # R3
+    lost_defense_dp: int  # R4
     standard_shape: np.ndarray  # int8 [P-1], largest first (M4)
     substitution_shapes: np.ndarray  # int8 [k, P-1], largest first (F2; flag substitution_3_1 applied)
     tentacle_cubes: int  # Tentacle, for this player count
@@ -98,7 +103,14 @@ FLAG_NAMES: tuple[str, ...] = (
     "defense_and_escape_same_attack",
     "holding_clings_to_own",
     "defect_genes_may_overpay",
+    "answers_once_per_round",
+    "attack_only_when_starving",
+    "armor_blocks_own_attacks",
+    "clinging_after_first_step",
+    "persistence_copies_4p",
+    "gene_meals_optional",
 )
+PERSISTENCE = "Persistence"  # §7: the gene whose 4-player copies the flag persistence_copies_4p sets
 SUBSTITUTION_3_1_SHAPE: list[int] = [3, 1, 0]  # F2: dropped when flag substitution_3_1 is false
 
 _SECTIONS = (
@@ -174,15 +186,15 @@ MAX_FINISH_ZONE = INT16_MAX
 
 # DP (C4) is an int8 (State.dp). An amoeba alive after the natural deaths of Phase 5 has fewer DP
 # than its threshold (I7); before the next natural deaths it can gain at most 2 starvations (M4,
-# A6 and the Persistence retry), 2 Aggression hits from each of the P - 1 others when armored (B3
-# and A5's retry) and 2 lost Defense fights of its own (B4, A5): 10 steps. So
+# A6 and the Persistence retry), 2 Aggression hits from each of the P - 1 others when armored (R3
+# and A5's retry) and 2 lost Defense fights of its own (R4, A5): 10 steps. So
 # (MAX_DEATH_DP - 1) + 10 * MAX_DP_STEP = 49 + 70 = 119 <= 127. setup_first_dp is such a step too.
 MAX_DP_STEP = 7
 MAX_DEATH_DP = 50
 assert (MAX_DEATH_DP - 1) + (2 + 2 * (max(PLAYER_COUNTS) - 1) + 2) * MAX_DP_STEP <= INT8_MAX
 
 # C3: cubes are int16 (State.food, supply): one colour's cubes may all lie on one space. Every
-# count of cubes placed (S2, M4 excretion, X1, A6, B3) is capped by the supply (food shortage).
+# count of cubes placed (S2, M4 excretion, X1, A6, R3) is capped by the supply (food shortage).
 MAX_CUBES = INT16_MAX
 # M4, F1-F4: a pattern's count of one colour is at most 15 (a meal's cubes are logged 4 bits a
 # colour); "fewer" beyond a whole pattern (3 colours * 15) leaves no shape (and each cube fewer is a
@@ -217,6 +229,8 @@ _COMPONENT_RANGES = {
     "start_bp": (0, MAX_BP_AMOUNT),
 }
 _SETUP_FIRST_DP_MAX = MAX_DP_STEP
+# §10: the flags that are integers, with their ranges (the others are booleans).
+_INTEGER_FLAGS = {"finish_zone_start": (1, MAX_FINISH_ZONE), "persistence_copies_4p": (0, MAX_COPIES)}
 _ECONOMY_RANGES = {
     "income": (0, MAX_BP_AMOUNT),
     "division_cost": (0, MAX_BP_AMOUNT),
@@ -503,6 +517,7 @@ class _Checker:
             "feeding": self.feeding(merged["feeding"]),
             "genes": self.genes(merged["genes"]),
         }
+        self.persistence_copies(flags, data["genes"])
         self.meal_shape_counts(data["feeding"], flags["substitution_3_1"])
         return data
 
@@ -517,12 +532,35 @@ class _Checker:
         table = self.table(value, path, FLAG_NAMES)
         return {
             name: (
-                self.integer(table[name], (*path, name), 1, MAX_FINISH_ZONE)
-                if name == "finish_zone_start"
+                self.integer(table[name], (*path, name), *_INTEGER_FLAGS[name])
+                if name in _INTEGER_FLAGS
                 else self.boolean(table[name], (*path, name))
             )
             for name in FLAG_NAMES
         }
+
+    def persistence_copies(self, flags: dict[str, Any], genes: dict[str, Any]) -> None:
+        """§7/§10: the flag persistence_copies_4p and genes.Persistence.copies.4 are one number.
+        The source that set one of them last wins (a house rule's flag over the default copies, an
+        ablation's copies over a house rule's flag); one source setting both differently is an
+        error. Both are then written with the winner, so the rules id does not depend on which
+        key was used."""
+        flag_path: KeyPath = ("flags", "persistence_copies_4p")
+        copies_path: KeyPath = ("genes", PERSISTENCE, "copies", "4")
+        flag, copies = flags["persistence_copies_4p"], genes[PERSISTENCE]["copies"]["4"]
+        if flag == copies:
+            return
+        flag_source, copies_source = self._source(flag_path), self._source(copies_path)
+        if flag_source == copies_source:
+            self.fail(
+                flag_path,
+                f"expected the same number as {_dotted(copies_path)} (both set Persistence's "
+                f"4-player copies), got {flag} and {copies}",
+            )
+        if flag_source > copies_source:
+            genes[PERSISTENCE]["copies"]["4"] = flag
+        else:
+            flags["persistence_copies_4p"] = copies
 
     def board(self, value: Any) -> dict[str, Any]:
         """§2, B1-B2: neighbour table (shape, range, symmetry), coordinates, compass."""
@@ -835,6 +873,11 @@ class RuleBook:
             holding_clings_to_own=flags["holding_clings_to_own"],
             defect_genes_may_overpay=flags["defect_genes_may_overpay"],
             defense_and_escape_same_attack=flags["defense_and_escape_same_attack"],
+            answers_once_per_round=flags["answers_once_per_round"],
+            attack_only_when_starving=flags["attack_only_when_starving"],
+            armor_blocks_own_attacks=flags["armor_blocks_own_attacks"],
+            clinging_after_first_step=flags["clinging_after_first_step"],
+            gene_meals_optional=flags["gene_meals_optional"],
             amoeba_advance=arr(d["score"]["amoeba_advance"], np.int16),
             gene_advance=arr(d["score"]["gene_advance"], np.int16),
             amoebas_per_player=comp["amoebas_per_player"],

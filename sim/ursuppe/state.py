@@ -27,13 +27,14 @@ N_STREAMS = 3
 # Per-amoeba per-round flags (State.amoeba_flags), cleared at the start of each round.
 AF_ATTACKED = 1  # has made its Phase-1 attack this round (A1: one attack per amoeba per round)
 AF_WAS_ATTACKED = 2  # was the target of an attack this round
-AF_ANSWERED = 4  # its owner answered an attack on it (Escape or Defense) this round
+AF_ESCAPED = 4  # its owner answered an attack on it with Escape this round (A3)
 AF_CLUNG = 8  # clung to another amoeba this round (Holding)
 AF_FED = 16  # ate (or counts as fed) in this round's Phase 1
 AF_STARVED = 32  # starved in this round's Phase 1
+AF_DEFENDED = 64  # its owner answered an attack on it with Defense this round (A4)
 
 # Per-player per-round flags (State.player_flags).
-PF_AGGRESSED = 1  # used Aggression's Phase-5 attack this round (B1)
+PF_AGGRESSED = 1  # used Aggression's Phase-5 attack this round (R1)
 
 # Why a game ended (State.end_reason).
 END_NONE = 0
@@ -147,7 +148,7 @@ def seed_state(state: State, seed: int, game_indices: np.ndarray) -> None:
 
 # --- Workspace -----------------------------------------------------------------------------------
 
-MAX_OPTIONS = 1024  # legal options of one decision (the largest: gene-defect payments, E2)
+MAX_OPTIONS = 1024  # legal options of one listed decision (E2's payments are not listed: phase 2)
 OPTION_WIDTH = 8  # integers describing one option (decisions.py documents each kind's layout)
 SCRATCH_WIDTH = 640  # int32 per block: small buffers (slots named where they are used) and counts per space
 EVENT_WIDTH = 12  # integers per event record (events.py)

@@ -17,13 +17,12 @@ FIGHT_DEFENDER_WON = N_KINDS + 5
 FIGHT_DEFENDER_LOST = N_KINDS + 6
 PERSISTENCE_REFIGHT = N_KINDS + 7  # A5: a lost Defense fight fought again
 PERSISTENCE_RETRY = N_KINDS + 8  # A5: the attacker's free second attempt
-ARMOR_DP = N_KINDS + 9  # B3: an armored target took DP instead of dying
-LOST_DEFENSE_DP = N_KINDS + 10  # B4
+ARMOR_DP = N_KINDS + 9  # R3: an armored target took DP instead of dying
+LOST_DEFENSE_DP = N_KINDS + 10  # R4
 PARASITE_MEAL = N_KINDS + 11  # F4
 CLUNG = N_KINDS + 12  # Holding
 CARRIED = N_KINDS + 13  # Tentacle moved cubes
-PAYMENTS_TRUNCATED = N_KINDS + 14  # E2: more minimal payments than fit; the largest were left out
-N_TALLIES = N_KINDS + 15
+N_TALLIES = N_KINDS + 14
 
 TALLY_NAMES: tuple[str, ...] = tuple(f"decision:{k}" for k in KIND_NAMES) + (
     "attack:success",
@@ -40,5 +39,4 @@ TALLY_NAMES: tuple[str, ...] = tuple(f"decision:{k}" for k in KIND_NAMES) + (
     "parasitism:meal",
     "holding:clung",
     "tentacle:carried",
-    "defect:payments_truncated",
 )

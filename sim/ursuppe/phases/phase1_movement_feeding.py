@@ -2,7 +2,8 @@
 
 Each amoeba still on the board when its turn comes: chooses drift, active move or (Holding)
 stay (M1); moves (movement.py); then feeds (M4). An amoeba that cannot eat the standard pattern
-may attack instead of starving if its owner has Struggle for Survival or Aggression (A1).
+may attack instead of starving if its owner has Struggle for Survival or Aggression (A1; with
+the flag attack_only_when_starving, only when it cannot eat any legal pattern).
 """
 
 from sim.jit import kernel
@@ -19,7 +20,7 @@ from sim.ursuppe.attacks import (
 from sim.ursuppe.decision_kinds import ATTACK, MOVE, MOVE_ACTIVE, MOVE_DRIFT, MOVE_STAY
 from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.events import EV_ATTACK, EV_ATTACK_RESULT, EV_STAY, log
-from sim.ursuppe.feeding import eat_or_starve, standard_available, starve
+from sim.ursuppe.feeding import eat_or_starve, meal_options, standard_available, starve
 from sim.ursuppe.genes import AGGRESSION, HOLDING, PERSISTENCE, STRUGGLE
 from sim.ursuppe.movement import active_movement, can_move_actively, drift
 from sim.ursuppe.players import ORDER_SLOT, has, turn_order
@@ -68,11 +69,21 @@ def attack(st, ru, wk, g, b, p, a, q, t):
 
 
 @kernel
+def may_attack_here(st, ru, wk, g, b, p, a, space):
+    """A1: the attack replaces a meal when the standard pattern is not available on ``space``
+    (gene patterns need not be used first); with the flag attack_only_when_starving, only when
+    no legal meal is, gene patterns (F1-F4) included."""
+    if ru.attack_only_when_starving:
+        return meal_options(st, ru, wk, g, b, p, a, space) == 0
+    return not standard_available(st, ru, wk, g, b, p, space)
+
+
+@kernel
 def feed(st, ru, wk, g, b, p, a):
-    """M4 with A1: attack instead of eating when the standard pattern is not available."""
+    """M4 with A1: attack instead of eating when the amoeba may (may_attack_here)."""
     space = st.space[g, p, a]
-    if may_attack(st, ru, g, p, a) and not standard_available(st, ru, wk, g, b, p, space):
-        n = target_options(st, wk, g, b, p, a, True, False)
+    if may_attack(st, ru, g, p, a) and may_attack_here(st, ru, wk, g, b, p, a, space):
+        n = target_options(st, ru, wk, g, b, p, a, True, False)
         if n > 1:
             i = decide(st, ru, wk, g, b, p, a, ATTACK, n)
             q = wk.options[b, i, 0]

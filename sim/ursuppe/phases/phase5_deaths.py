@@ -1,4 +1,4 @@
-"""Phase 5 - deaths (X1) and Aggression's attacks (X2, B1-B4), in descending order."""
+"""Phase 5 - deaths (X1) and Aggression's attacks (X2, R1-R4), in descending order."""
 
 from sim.jit import kernel
 from sim.ursuppe import tally
@@ -27,7 +27,7 @@ DP_LOST_DEFENSE = 1
 
 @kernel
 def aggression_options(st, wk, g, b, p):
-    """B1: 'none', then (own amoeba, another player's amoeba on the same space)."""
+    """R1: 'none', then (own amoeba, another player's amoeba on the same space)."""
     set_option(wk.options, b, 0, -1, -1, -1)
     n = 1
     for a in range(st.space.shape[2]):
@@ -50,14 +50,14 @@ def _attack_once(st, ru, wk, g, b, p, a, q, t):
     log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
     if result == ATTACK_SUCCESS:
         if has(st, g, q, ARMOR):
-            # B3: an armored target does not die but takes DP (it may die in a later Phase 5).
+            # R3: an armored target does not die but takes DP (it may die in a later Phase 5).
             st.dp[g, q, t] += ru.aggression_armor_dp
             wk.tally[b, tally.ARMOR_DP] += 1
             log(st, wk, g, EV_DP, PHASE, q, t + 1, st.dp[g, q, t], DP_ARMOR, 0, 0, 0, 0, 0)
         else:
             kill(st, wk, g, q, t, ru.aggression_death_cubes, DEATH_AGGRESSION, PHASE)
     elif result == ATTACK_DEFENDED:
-        st.dp[g, p, a] += ru.lost_defense_dp  # B4
+        st.dp[g, p, a] += ru.lost_defense_dp  # R4
         wk.tally[b, tally.LOST_DEFENSE_DP] += 1
         log(st, wk, g, EV_DP, PHASE, p, a + 1, st.dp[g, p, a], DP_LOST_DEFENSE, 0, 0, 0, 0, 0)
     return result
@@ -65,7 +65,7 @@ def _attack_once(st, ru, wk, g, b, p, a, q, t):
 
 @kernel
 def aggression(st, ru, wk, g, b, p):
-    """B1-B4: one attack per round per owner, 1 BP; Persistence's free retry (A5)."""
+    """R1-R4: one attack per round per owner, 1 BP; Persistence's free retry (A5)."""
     n = aggression_options(st, wk, g, b, p)
     if n <= 1:
         return
