@@ -306,7 +306,8 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             "[flags]\nfinish_zone_strat = 41\n",
             "house.toml: flags.finish_zone_strat: unknown key (expected one of: first_round_flip, "
             "finish_zone_start, substitution_3_1, defense_and_escape_same_attack, holding_clings_to_own, "
-            "defect_genes_may_overpay)",
+            "defect_genes_may_overpay, deck_5_6, setup_dp_5_6, price_5_6, feeding_5_6_substitution, "
+            "tentacle_capacity, amoebas_per_player, income_bp, amoeba_score_table_5_6)",
         ),
         (
             'name = "x"\n[boardd]\nspaces = 3\n',
@@ -326,7 +327,7 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
         ),
         (
             "[economy]\nincome = true\n",
-            "house.toml: economy.income: expected an integer in 0..100000, got true",
+            "house.toml: flags.income_bp: expected an integer in 0..100000, got true",
         ),
         (
             "first_round_flip = 1\n",
@@ -353,8 +354,8 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             "house.toml: genes.Speed.defect_payment: missing key (required when mp is negative; mp = -1)",
         ),
         (
-            "[genes.Speed.copies]\n5 = 1\n",
-            "house.toml: genes.Speed.copies.5: unknown key (expected one of: 3, 4)",
+            "[genes.Speed.copies]\n7 = 1\n",
+            "house.toml: genes.Speed.copies.7: unknown key (expected one of: 3, 4, 5, 6)",
         ),
         (
             '[environment]\ndeck = [{ ozone = 9, drift = "NE" }, { ozone = 9, drift = "N" }]\n',
@@ -370,17 +371,17 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             'house.toml: board.compass[5]: expected one of: N, E, S, W, stay, choice, got "up"',
         ),
         (
-            "[components]\namoebas_per_player = 6\n",
-            "house.toml: score.amoeba_advance: expected an array of length 7 "
-            "(components.amoebas_per_player + 1), got length 8",
+            "[components]\namoebas_per_player = 7\n",
+            "house.toml: flags.amoeba_score_table_5_6: expected an array of at least 8 entries "
+            "(flags.amoebas_per_player + 1), got 7",
         ),
         (
             "[components]\namoebas_per_player = 8\n",
-            "house.toml: components.amoebas_per_player: expected an integer in 1..7, got 8",
+            "house.toml: flags.amoebas_per_player: expected an integer in 1..7, got 8",
         ),
         (
             "[components]\nsetup_first_dp = { 3 = -1 }\n",
-            "house.toml: components.setup_first_dp.3: expected an integer in 0..7, got -1",
+            "house.toml: components.setup_first_dp.3: expected an integer in 0..5, got -1",
         ),
         (
             "[feeding.p4]\nstandard = [1, 2, 0]\n",
@@ -456,7 +457,7 @@ def test_alias_and_name_together_is_an_error() -> None:
 
 def test_bad_overrides_are_labelled() -> None:
     assert error(overrides={"economy": {"income": False}}) == (
-        "<overrides>: economy.income: expected an integer in 0..100000, got false"
+        "<overrides>: flags.income_bp: expected an integer in 0..100000, got false"
     )
     assert error(overrides={"genes": {"Division Rate": {"price": -3}}}) == (
         '<overrides>: genes."Division Rate".price: expected an integer in 0..32767, got -3'
@@ -467,12 +468,13 @@ def test_bad_overrides_are_labelled() -> None:
 def test_error_blames_the_file_that_set_the_key(tmp_path: Path) -> None:
     bad = write(tmp_path, "[economy]\nincome = -1\n", "bad.toml")
     fine = write(tmp_path, "[economy]\ndivision_cost = 5\n", "fine.toml")
-    assert error(bad, fine).startswith(f"{bad}: economy.income: ")
+    assert error(bad, fine).startswith(f"{bad}: flags.income_bp: ")
 
 
-@pytest.mark.parametrize("players", [5, 2, True, 3.0, "4"])
+@pytest.mark.parametrize("players", [7, 2, True, 3.0, "4"])
 def test_for_players_rejects_other_counts(book: RuleBook, players: object) -> None:
-    with pytest.raises(RulesError, match=r"^players: expected 3 or 4, got "):
+    expected = r"^players: expected one of 3, 4, 5, 6 \(components.player_counts\), got "
+    with pytest.raises(RulesError, match=expected):
         book.for_players(players)  # type: ignore[arg-type]
 
 
