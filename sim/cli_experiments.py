@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sim.cli_support import MAX_SEED, USER_ERRORS, build_run, check_resources, fail, run_with_progress
+from sim.cli_support import (
+    MAX_SEED,
+    PLAYERS_HELP,
+    USER_ERRORS,
+    build_run,
+    check_players,
+    check_resources,
+    fail,
+    run_with_progress,
+)
 from strategies import DEFAULT_POOL as SIMULATION_POOL
 from strategies import preset_names
 
@@ -28,7 +37,7 @@ PRESET_ORDER = ("random", "drifter", "greedy", "breeder", "geneticist", "predato
 DEFAULT_RULES = "default"  # the --rules value that means the built-in rules
 
 # Options shared by the three commands.
-Players = Annotated[int, typer.Option("--players", "-p", min=3, max=4, help="3 or 4 players.")]
+Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
 Seed = Annotated[
     int,
     typer.Option(
@@ -613,6 +622,7 @@ def tournament(
     _check_games(games, 1, "game per pair")
     try:
         book = load_rules(rules)
+        check_players(book, players)
         loaded = [load_strategy(n) for n in strategy_list(strategies, "--strategies")]
         names = [s.name for s in loaded]
         if len(set(names)) != len(names):
