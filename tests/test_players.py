@@ -147,3 +147,24 @@ def test_soup_players_outside_the_rules_is_one_line():
     expected = "--players: expected one of 3, 4, 5, 6 (the rules' components.player_counts), got 7"
     expected = f"soup: error: {expected}"
     assert r.stderr.strip() == expected, r.stderr
+
+
+def test_report_on_5_and_6_player_runs_states_the_placeholders(tmp_path):
+    """soup report reads 5- and 6-player runs (every section) and names the PLACEHOLDER rules
+    they used (PX10 setup_dp_5_6, PX22 price_5_6), as it names the placeholder deck."""
+    from analysis.report import build_report
+    from sim import runner
+    from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
+
+    book = load_rules()
+    strategies = [load_strategy(n) for n in DEFAULT_POOL]
+    runs = []
+    for players in (5, 6):
+        spec = UrsuppeRun(book, players, 3, strategies, pool=list(range(len(strategies))), seating="rotate")
+        runner.run(spec, tmp_path / f"p{players}", 720, 720, 2)
+        manifest = json.loads((tmp_path / f"p{players}" / "manifest.json").read_text())
+        assert manifest["spec"]["placeholders"] == book.placeholders(players) == book.placeholders()
+        runs.append(tmp_path / f"p{players}")
+    md = (build_report(runs, tmp_path / "report") / "report.md").read_text()
+    assert "placeholder rules with 6 players" in md and "`flags.setup_dp_5_6`, `flags.price_5_6`" in md
+    assert "5 players: games last" in md and "6 players: games last" in md
