@@ -271,7 +271,7 @@ def bench(
         ),
     ] = None,
 ) -> None:
-    """Measure games/s (3 and 4 players, 1 and 2 threads), the speed-up over the plain-Python path
+    """Measure games/s (3 to 6 players, 1 and 2 threads), the speed-up over the plain-Python path
     in the same run, the peak memory of a whole `soup simulate` of N and 10N games and cold/warm
     start times, on the default strategy mix.
 

@@ -594,7 +594,8 @@ def tournament(
 ) -> None:
     """Round robin: every pair of strategies plays head to head, half the seats each, seats rotated.
 
-    For 4 players a table is A,B,A,B; for 3 players tables alternate A,B,A and B,A,B. Prints the
+    With an even count a table is A,B,A,B(,A,B); with an odd one tables alternate A,B,A(,B,A) and
+    B,A,B(,A,B). Prints the
     win-rate matrix (share of the pair's games won by the row strategy, 95% Wilson interval) and
     Bradley-Terry ratings on an Elo scale (400 points = 10:1 odds) with 95% intervals from the
     Fisher information. Pair k plays with seed SEED*10000+k. Example:
