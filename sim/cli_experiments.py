@@ -381,7 +381,7 @@ def ablated_rules(rules: str | Path | None, genes: list[str]) -> "RuleBook":
     """The rules of ``rules`` (None: default) with ``genes`` removed from the deck at every player count."""
     from sim.ursuppe.rules import load_rules
 
-    return load_rules(rules, overrides={"genes": {g: {"copies": {"3": 0, "4": 0}} for g in genes}})
+    return load_rules(rules, overrides={"genes": {g: {"copies": 0} for g in genes}})  # 0: every count
 
 
 def ablate(

@@ -77,6 +77,9 @@ def test_PX4_deck_5_6_only_39_uses_the_5_6_cards_alone():
     assert int(book.for_players(4).gene_copies.sum()) == 30
     with pytest.raises(RulesError, match=r"genes.Speed.copies.5: expected at least the 4-player copies"):
         load_rules(overrides={"deck_5_6": "only_39", "genes": {"Speed": {"copies": {5: 1}}}})
+    # a rules file for 5-6 players only still reads the 4-player copies it subtracts
+    alone = load_rules(overrides={"deck_5_6": "only_39", "components": {"player_counts": [5, 6]}})
+    assert int(alone.for_players(6).gene_copies.sum()) == 39 and alone.player_counts == (5, 6)
 
 
 def test_PX22_price_5_6_only_with_5_6_players():

@@ -541,6 +541,9 @@ class _Checker:
         components = self.components(merged["components"])
         self.counts = components["player_counts"]
         flags = self.flags(merged["flags"])
+        # PX4: the 5-6 cards alone (deck_5_6 = only_39) are the 5-6 copies minus the 4-player ones
+        only_39 = flags["deck_5_6"] == "only_39" and bool(set(FIVE_SIX) & set(self.counts))
+        self.copy_counts = sorted(set(self.counts) | ({4} if only_39 else set()))
         data = {
             "name": self.string(merged["name"], ("name",)),
             "flags": flags,
@@ -569,7 +572,7 @@ class _Checker:
 
     def deck_5_6(self, genes: dict[str, Any], deck: str) -> None:
         """PX4, §7: with ``only_39`` a 5-6 game holds the 5-6 cards alone (5-6 copies - 4p copies)."""
-        if deck != "only_39" or "4" not in genes[GENE_NAMES[0]]["copies"]:
+        if deck != "only_39":
             return
         for name in GENE_NAMES:
             copies = genes[name]["copies"]
@@ -787,7 +790,7 @@ class _Checker:
             out[name] = {
                 "price": self.integer(gene["price"], (*g_path, "price"), 0, MAX_PRICE),
                 "mp": mp,
-                "copies": self.by_players(gene["copies"], (*g_path, "copies"), MAX_COPIES, self.counts),
+                "copies": self.by_players(gene["copies"], (*g_path, "copies"), MAX_COPIES, self.copy_counts),
                 "weight": self.integer(gene.get("weight", 1), (*g_path, "weight"), 0, MAX_WEIGHT),
                 "defect_payment": defect,
                 "gives_up": self.gives_up(gene.get("gives_up", []), (*g_path, "gives_up"), name),
