@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # of default_rules.toml, with its range.
 GENE = 'genes."Division Rate"'
 KEYS = [
-    ("flags.amoebas_per_player", "[components]\namoebas_per_player = {v}\n", 1, 7),
+    ("flags.amoebas_per_player", "[flags]\namoebas_per_player = {v}\n", 1, 7),
     ("flags.amoebas_per_player.5", "[flags]\namoebas_per_player = {{ 5 = {v} }}\n", 1, 7),
     ("flags.setup_dp_5_6", "[flags]\nsetup_dp_5_6 = {v}\n", 0, 5),
     ("flags.income_bp.6", "[flags]\nincome_bp = {{ 6 = {v} }}\n", 0, 100000),
@@ -42,7 +42,7 @@ KEYS = [
     ("components.start_bp", "[components]\nstart_bp = {v}\n", 0, 100000),
     ("components.setup_first_dp.3", "[components]\nsetup_first_dp = {{ 3 = {v} }}\n", 0, 5),
     ("components.setup_first_dp.4", "[components]\nsetup_first_dp = {{ 4 = {v} }}\n", 0, 5),
-    ("flags.income_bp", "[economy]\nincome = {v}\n", 0, 100000),
+    ("flags.income_bp", "[flags]\nincome_bp = {v}\n", 0, 100000),
     *(
         (f"economy.{key}", f"[economy]\n{key} = {{v}}\n", 0, 100000)
         for key in (
@@ -69,8 +69,8 @@ KEYS = [
     ("feeding.p4.substitution[0][0]", "[feeding.p4]\nsubstitution = [[{v}, 0, 0]]\n", 0, 15),
     ("feeding.p5.standard[0]", "[feeding.p5]\nstandard = [{v}, 0, 0, 0]\n", 0, 15),
     ("feeding.p6.standard[0]", "[feeding.p6]\nstandard = [{v}, 0, 0, 0, 0]\n", 0, 15),
-    ("flags.tentacle_capacity.3", "[feeding]\ntentacle_cubes = {{ 3 = {v} }}\n", 0, 15),
-    ("flags.tentacle_capacity.4", "[feeding]\ntentacle_cubes = {{ 4 = {v} }}\n", 0, 10),
+    ("flags.tentacle_capacity.3", "[flags]\ntentacle_capacity = {{ 3 = {v} }}\n", 0, 15),
+    ("flags.tentacle_capacity.4", "[flags]\ntentacle_capacity = {{ 4 = {v} }}\n", 0, 10),
     ("feeding.frugality_fewer", "[feeding]\nfrugality_fewer = {v}\n", 0, 45),
     ("feeding.parasitism_fewer", "[feeding]\nparasitism_fewer = {v}\n", 0, 45),
     ("feeding.parasitism_victim_pays", "[feeding]\nparasitism_victim_pays = {v}\n", 0, 100000),
@@ -202,7 +202,10 @@ def test_the_range_ends_load(tmp_path: Path, case) -> None:
 def test_income_overflow_from_the_issue(tmp_path: Path) -> None:
     """D1: the income that overflowed BP to -1,899,626,602 in `soup simulate` is refused."""
     path = _write(tmp_path, "[economy]\nincome = 99999999999999999\n")
-    assert _error(path) == f"{path}: flags.income_bp: expected an integer in 0..100000, got 99999999999999999"
+    assert _error(path) == (  # named as the file wrote it; the rules keep it as a 5-6 player flag
+        f"{path}: economy.income: expected an integer in 0..100000, got 99999999999999999 "
+        "(kept as flags.income_bp)"
+    )
 
 
 def test_error_blames_the_file_that_set_the_key(tmp_path: Path) -> None:
@@ -445,7 +448,7 @@ def _soup(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     [
         (
             "[economy]\nincome = 99999999999999999\n",
-            "house.toml: flags.income_bp: expected an integer in 0..100000, got 99999999999999999",
+            "house.toml: economy.income: expected an integer in 0..100000, got 99999999999999999",
         ),
         (ONE_CARD, "house.toml: environment.deck: expected 2..60 cards (V3: "),
         (

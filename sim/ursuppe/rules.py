@@ -345,8 +345,9 @@ def _copy_layer(value: Any, label: str, path: KeyPath) -> Any:
     return value
 
 
-def _prepare_layer(raw: Any, label: str) -> dict[str, Any]:
-    """Copy one layer, move top-level flag shorthand into ``[flags]`` and resolve gene aliases."""
+def _prepare_layer(raw: Any, label: str, moved: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
+    """Copy one layer, move top-level flag shorthand into ``[flags]`` and resolve gene aliases.
+    Keys moved to a flag (MOVED_KEYS) are recorded in ``moved`` (flag -> the key as written)."""
     if not isinstance(raw, dict):
         raise RulesError(_message(label, (), f"expected a table of rules, got {_show(raw)}"))
     layer: dict[str, Any] = _copy_layer(raw, label, ())
@@ -376,6 +377,8 @@ def _prepare_layer(raw: Any, label: str) -> dict[str, Any]:
                 text = f"expected one value, got {section}.{key} and flags.{flag} (the same rule)"
                 raise RulesError(_message(label, (section, key), text))
             flags[flag] = table.pop(key)
+            if moved is not None:
+                moved[flag] = (section, key)
     genes = layer.get("genes")
     if isinstance(genes, dict):
         renamed: dict[str, Any] = {}
@@ -418,9 +421,15 @@ def _merge(
 class _Checker:
     """Validates the merged rules and builds the normalised ``data`` dict; errors name their source."""
 
-    def __init__(self, sources: list[str], origin: dict[tuple[str, ...], int]) -> None:
+    def __init__(
+        self,
+        sources: list[str],
+        origin: dict[tuple[str, ...], int],
+        moved: dict[int, dict[str, tuple[str, str]]] | None = None,
+    ) -> None:
         self.sources = sources
         self.origin = origin
+        self.moved = moved or {}  # source index -> {flag: (section, key)} of the keys moved to flags
 
     # -- error reporting ---------------------------------------------------------------------
 
@@ -435,6 +444,9 @@ class _Checker:
     def fail(self, path: KeyPath, text: str, also: Sequence[KeyPath] = ()) -> NoReturn:
         """Raise a RulesError at ``path``, blaming the latest source among ``path`` and ``also``."""
         index = max(self._source(p) for p in (path, *also))
+        old = self.moved.get(index, {}).get(str(path[1])) if len(path) >= 2 and path[0] == "flags" else None
+        if old is not None:  # name the key as the file wrote it (MOVED_KEYS)
+            path, text = (*old, *path[2:]), f"{text} (kept as flags.{path[1]})"
         raise RulesError(_message(self.sources[index], path, text))
 
     def bad(self, path: KeyPath, expected: str, value: Any, also: Sequence[KeyPath] = ()) -> NoReturn:
@@ -1105,7 +1117,8 @@ def load_rules(*paths: str | Path | None, overrides: dict[str, Any] | None = Non
     merged: dict[str, Any] = {}
     origin: dict[tuple[str, ...], int] = {}
     sources: list[str] = []
+    moved: dict[int, dict[str, tuple[str, str]]] = {}
     for index, (label, raw) in enumerate(layers):
-        _merge(merged, _prepare_layer(raw, label), (), index, origin)
+        _merge(merged, _prepare_layer(raw, label, moved.setdefault(index, {})), (), index, origin)
         sources.append(label)
-    return RuleBook(_Checker(sources, origin).rules(merged), sources)
+    return RuleBook(_Checker(sources, origin, moved).rules(merged), sources)
