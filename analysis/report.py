@@ -287,6 +287,14 @@ def _runs_section(
                 "on ozone and drift are effects *of this deck*. Replace it in a rules file when the real "
                 "values are known."
             )
+        guessed = [name for name in s.get("placeholders", []) if name != "environment.deck"]
+        if guessed:
+            warnings.append(
+                f"**Warning: placeholder rules with {s['players']} players:** "
+                + ", ".join(f"`{name}`" for name in guessed)
+                + " (no source has these values; docs/rules.md §14 gives the defaults used). Results "
+                "that depend on them are results *of these guesses*."
+            )
     for players, n in rows.group_by("players").agg(pl.struct("run", "game").n_unique()).iter_rows():
         if n < SMALL_RUN:
             warnings.append(

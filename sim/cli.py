@@ -22,8 +22,10 @@ from sim.cli_support import (
     EXIT_INTERRUPTED,
     EXIT_USER_ERROR,
     MAX_SEED,
+    PLAYERS_HELP,
     USER_ERRORS,
     build_run,
+    check_players,
     check_resources,
     fail,
     os_error_line,
@@ -58,7 +60,7 @@ PRESETS = ", ".join(preset_names())
 
 @app.command()
 def play(
-    players: Annotated[int, typer.Option("--players", "-p", min=3, max=4, help="3 or 4 players.")] = 4,
+    players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
     seed: Annotated[
         int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Random seed: same seed, same game.")
     ] = 1,
@@ -90,6 +92,7 @@ def play(
     from strategies.params import load_strategy
 
     book = load_rules(rules)
+    check_players(book, players)
     names = strategies.split(",")
     if len(names) == 1:
         names = names * players
@@ -127,7 +130,7 @@ def scenario(
 
 @app.command()
 def simulate(
-    players: Annotated[int, typer.Option("--players", "-p", min=3, max=4, help="3 or 4 players.")] = 4,
+    players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 100_000,
     strategies: Annotated[
         str | None,
@@ -268,7 +271,7 @@ def bench(
         ),
     ] = None,
 ) -> None:
-    """Measure games/s (3 and 4 players, 1 and 2 threads), the speed-up over the plain-Python path
+    """Measure games/s (3 to 6 players, 1 and 2 threads), the speed-up over the plain-Python path
     in the same run, the peak memory of a whole `soup simulate` of N and 10N games and cold/warm
     start times, on the default strategy mix.
 

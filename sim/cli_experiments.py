@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sim.cli_support import MAX_SEED, USER_ERRORS, build_run, check_resources, fail, run_with_progress
+from sim.cli_support import (
+    MAX_SEED,
+    PLAYERS_HELP,
+    USER_ERRORS,
+    build_run,
+    check_players,
+    check_resources,
+    fail,
+    run_with_progress,
+)
 from strategies import DEFAULT_POOL as SIMULATION_POOL
 from strategies import preset_names
 
@@ -28,7 +37,7 @@ PRESET_ORDER = ("random", "drifter", "greedy", "breeder", "geneticist", "predato
 DEFAULT_RULES = "default"  # the --rules value that means the built-in rules
 
 # Options shared by the three commands.
-Players = Annotated[int, typer.Option("--players", "-p", min=3, max=4, help="3 or 4 players.")]
+Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
 Seed = Annotated[
     int,
     typer.Option(
@@ -372,7 +381,7 @@ def ablated_rules(rules: str | Path | None, genes: list[str]) -> "RuleBook":
     """The rules of ``rules`` (None: default) with ``genes`` removed from the deck at every player count."""
     from sim.ursuppe.rules import load_rules
 
-    return load_rules(rules, overrides={"genes": {g: {"copies": {"3": 0, "4": 0}} for g in genes}})
+    return load_rules(rules, overrides={"genes": {g: {"copies": 0} for g in genes}})  # 0: every count
 
 
 def ablate(
@@ -586,7 +595,8 @@ def tournament(
 ) -> None:
     """Round robin: every pair of strategies plays head to head, half the seats each, seats rotated.
 
-    For 4 players a table is A,B,A,B; for 3 players tables alternate A,B,A and B,A,B. Prints the
+    With an even count a table is A,B,A,B(,A,B); with an odd one tables alternate A,B,A(,B,A) and
+    B,A,B(,A,B). Prints the
     win-rate matrix (share of the pair's games won by the row strategy, 95% Wilson interval) and
     Bradley-Terry ratings on an Elo scale (400 points = 10:1 odds) with 95% intervals from the
     Fisher information. Pair k plays with seed SEED*10000+k. Example:
@@ -615,6 +625,7 @@ def tournament(
     check_resources(threads, games)
     try:
         book = load_rules(rules)
+        check_players(book, players)
         loaded = [load_strategy(n) for n in strategy_list(strategies, "--strategies")]
         names = [s.name for s in loaded]
         if len(set(names)) != len(names):

@@ -97,12 +97,23 @@ def strategy_list(names: str, option: str) -> list[str]:
     return out
 
 
+PLAYERS_HELP = "Players: one of the rules' player counts (components.player_counts; 3 to 6 by default)."
+
+
+def check_players(book: Any, players: int) -> None:
+    """--players must be a count the rules support (the rules file's components.player_counts)."""
+    if players not in book.player_counts:
+        counts = ", ".join(map(str, book.player_counts))
+        fail(f"--players: expected one of {counts} (the rules' components.player_counts), got {players}")
+
+
 def build_run(book: Any, players: int, seed: int, strategies: str | None, pool: str, seating: str) -> Any:
     """An Ursuppe run from the command-line options: ``strategies`` (one per player) wins over
     ``pool`` (every player of every game drawn from it). Raises a user error on bad input."""
     from sim.ursuppe.simulation import UrsuppeRun
     from strategies.params import load_strategy
 
+    check_players(book, players)
     if seating not in ("random", "rotate"):
         fail(f"--seating: expected random or rotate, got {seating!r}")
     names = strategy_list(strategies, "--strategies") if strategies else strategy_list(pool, "--pool")

@@ -147,7 +147,7 @@ def test_play_shows_gene_events():
 @pytest.mark.parametrize(
     "args, needle",
     [
-        (["simulate", "--players", "5"], "--players"),
+        (["simulate", "--players", "7"], "--players"),
         (["nonsense"], "No such command 'nonsense'"),
         (["report"], "Missing argument"),
         (["simulate", "--games", "abc"], "--games"),

@@ -38,11 +38,14 @@ def _play(
     return b
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_S1_S2_S3_S4_S5_setup_position(rulebook, params, players):
     """S1: 4 BP, 7 amoebas in supply, markers on 1..P; S2: 2 cubes of every colour per space;
     S3: the gene pool for the player count; S4/V2: a shuffled deck; S5: seating a permutation;
-    S6 placements follow (two amoebas each, on distinct spaces: I8)."""
+    S6 placements follow (two amoebas each, on distinct spaces: I8). With 5-6 players
+    (PXcase:setup-6p): PX1 6 amoebas each, PX4 69 gene cards, PX7 markers on 1..5 or 1..6, PX8
+    2 cubes of each of the 5-6 colours a space (38 a colour on the board, 17 in the supply),
+    PX9 12 amoebas on 12 spaces, PX10 1 DP on each first amoeba (flag setup_dp_5_6), PX11 4 BP."""
     ru = rulebook.for_players(players)
     b = B.new_batch(ru, params, np.zeros(players), 5, np.arange(300), check_invariants=True)
     B.setup(b)
@@ -54,10 +57,13 @@ def test_S1_S2_S3_S4_S5_setup_position(rulebook, params, players):
         assert np.array_equal(st.score[g], st.seat[g])
         assert sorted(st.card_index[g]) == list(range(11))
     assert ((st.space >= 0).sum(axis=2) == 2).all()
+    assert st.space.shape[2] == (7 if players <= 4 else 6)
+    assert (np.sort(st.dp.sum(axis=2), axis=1) == (0 if players == 3 else 1)).all()  # S6, PX10
+    assert (st.occupancy[:, players, 1:] <= 1).all()  # I8: no space with two amoebas
     assert (st.food == 2).all()  # the S6 placements do not move food
     assert (st.food.sum(axis=1) == 38).all() and (st.supply == 55 - 38).all()
-    assert (st.pool.astype(int).sum(axis=1) == (20 if players == 3 else 30)).all()
-    assert st.pool[0, GENE_INDEX["Frugality"]] == (0 if players == 3 else 1)
+    assert (st.pool.astype(int).sum(axis=1) == {3: 20, 4: 30, 5: 69, 6: 69}[players]).all()
+    assert st.pool[0, GENE_INDEX["Frugality"]] == {3: 0, 4: 1, 5: 3, 6: 3}[players]
     # S5: random seating puts every player on every start space about equally often.
     first = np.bincount(st.seat[:, 0], minlength=players + 1)[1:]
     assert first.min() > 300 / players * 0.6
@@ -74,8 +80,9 @@ def test_S5_rotate_seating_covers_every_permutation_equally(rulebook, params):
     assert set(counts.values()) == {10}
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_V4_W1_games_end_by_finish_zone_or_after_round_10(rulebook, params, players):
+    """V4, W1 (PX6, PX20 with 5-6 players: the same finish zone, end conditions and winner)."""
     b = _play(rulebook, params, players, seats=[1] * players)
     st = b.state
     assert st.finished.all()
@@ -101,20 +108,18 @@ def test_K1_finish_zone_flag_41(params):
     assert (b.state.score[zone].max(axis=1) == 41).any()
 
 
-def test_results_do_not_depend_on_threads_blocks_or_batching(rulebook, params):
-    """§0 determinism: same (rules, strategies, seating, seed, game index) -> same game."""
-    ref = outcome_digest(_play(rulebook, params, 4, games=300, seats=[0, 1, 0, 1]).state)
-    two = outcome_digest(
-        _play(rulebook, params, 4, games=300, seats=[0, 1, 0, 1], threads=2, n_blocks=7).state
-    )
-    part = outcome_digest(
-        _play(
-            rulebook, params, 4, games=100, seats=[0, 1, 0, 1], indices=np.arange(200, 300), n_blocks=3
-        ).state
-    )
+@pytest.mark.parametrize("players", [4, 6])
+def test_results_do_not_depend_on_threads_blocks_or_batching(rulebook, params, players):
+    """§0 determinism: same (rules, strategies, seating, seed, game index) -> same game (6 players
+    too: their larger option lists and scratch rows stay per block)."""
+    seats = [0, 1] * (players // 2)
+    ref = outcome_digest(_play(rulebook, params, players, games=300, seats=seats).state)
+    two = _play(rulebook, params, players, games=300, seats=seats, threads=2, n_blocks=7)
+    part = _play(rulebook, params, players, games=100, seats=seats, indices=np.arange(200, 300), n_blocks=3)
+    two, part = outcome_digest(two.state), outcome_digest(part.state)
     assert np.array_equal(ref, two)
     assert np.array_equal(ref[200:], part)
-    other_seed = outcome_digest(_play(rulebook, params, 4, games=300, seats=[0, 1, 0, 1], seed=12).state)
+    other_seed = outcome_digest(_play(rulebook, params, players, games=300, seats=seats, seed=12).state)
     assert not np.array_equal(ref, other_seed)
 
 

@@ -1,5 +1,6 @@
-"""Fuzzing (§11): thousands of games of the random strategy, 3 and 4 players, every rule flag on
-and off, with every invariant checked after every phase (and I7 after the natural deaths)."""
+"""Fuzzing (§11): thousands of games of the random strategy, 3 to 6 players, every rule flag on
+and off (the 5-6 player flags of PX §9 too), with every invariant checked after every phase (and
+I7 after the natural deaths)."""
 
 import numpy as np
 import pytest
@@ -24,6 +25,11 @@ FLAG_SETS = {
     "clinging_after_first_step=true": {"clinging_after_first_step": True},
     "persistence_copies_4p=2": {"persistence_copies_4p": 2},
     "gene_meals_optional=true": {"gene_meals_optional": True},
+    "deck_5_6=only_39": {"deck_5_6": "only_39"},
+    "setup_dp_5_6=0": {"setup_dp_5_6": 0},
+    "feeding_5_6_substitution=two_each": {"feeding_5_6_substitution": "two_each"},
+    "feeding_5_6_substitution=disabled": {"feeding_5_6_substitution": "disabled"},
+    "price_5_6": {"price_5_6": {"Division Rate": 4, "Intelligence": 3}},
     "all other readings": {
         "first_round_flip": False,
         "finish_zone_start": 41,
@@ -37,11 +43,14 @@ FLAG_SETS = {
         "clinging_after_first_step": True,
         "persistence_copies_4p": 2,
         "gene_meals_optional": True,
+        "deck_5_6": "only_39",
+        "setup_dp_5_6": 0,
+        "feeding_5_6_substitution": "two_each",
     },
 }
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
 @pytest.mark.parametrize("flags", list(FLAG_SETS), ids=list(FLAG_SETS))
 def test_random_games_keep_every_invariant(params, players, flags):
     book = load_rules(overrides={"flags": FLAG_SETS[flags]})
@@ -62,7 +71,7 @@ def test_random_games_keep_every_invariant(params, players, flags):
     assert st.defect_genes_lost.sum() + st.defect_bp_paid.sum() > 0
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_random_reaches_every_gene_decision_and_outcome(params, rulebook, players):
     """Issue 3: over many seeds the random strategy buys every gene, takes every decision kind of
     §9 and meets every attack outcome (success, escape, failed escape, Defense won and lost,

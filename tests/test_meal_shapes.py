@@ -14,7 +14,7 @@ import pytest
 
 from sim.ursuppe.feeding import _next_permutation  # the engine's walk, unchanged
 from sim.ursuppe.meal_shapes import MAX_SHAPES, N_SHAPE_SETS, WITH_FRUGALITY, WITH_SUBSTITUTION
-from sim.ursuppe.rules import PLAYER_COUNTS, Rules, load_rules
+from sim.ursuppe.rules import PLAYER_COUNTS, Rules, RulesError, load_rules, meal_option_bound
 from sim.ursuppe.state import MAX_OPTIONS
 
 HOUSE_RULES = {
@@ -172,8 +172,32 @@ def test_F4_parasite_set_reads_the_last_arrangements() -> None:
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_M4_F4_meal_options_never_overflow(players: int) -> None:
-    """M4, F4: every arrangement of every shape, for a meal without and with each possible victim,
-    fits in one decision, so a feeding always walks every normal shape to its last arrangement
-    before it reads the parasite set (what the tables assume)."""
-    arrangements = factorial(players - 1)
-    assert MAX_SHAPES * arrangements * players <= MAX_OPTIONS
+    """M4, F4, PX12-PX13: every arrangement of every shape, for a meal without and with each
+    possible victim, fits in one decision, so a feeding always walks every normal shape to its
+    last arrangement before it reads the parasite set (what the tables assume). With 3-4 players
+    any rules fit; with 5-6 players (shapes over 4-5 foreign colours) the rules loader checks the
+    bound (meal_option_bound) and the default rules keep it."""
+    if players <= 4:
+        assert MAX_SHAPES * factorial(players - 1) * players <= MAX_OPTIONS
+    book = load_rules()
+    feeding = book.data["feeding"]
+    rules = book.for_players(players)
+    subs = [[int(x) for x in row] for row in rules.substitution_shapes]
+    bound = meal_option_bound(
+        feeding[f"p{players}"]["standard"],
+        subs,
+        feeding["frugality_fewer"],
+        feeding["parasitism_fewer"],
+        players,
+    )
+    assert bound <= MAX_OPTIONS
+
+
+def test_PX13_meal_option_bound_refuses_house_rules_that_overflow() -> None:
+    """PX13, §5: a house rule whose 6-player meals would not fit the option buffer is refused on
+    load (one line naming the key); restricted to 3-4 players it loads."""
+    rule = {"feeding": {"p6": {"substitution": [[3, 1, 1, 0, 0], [2, 2, 1, 0, 0], [2, 1, 1, 1, 0]]},
+                        "frugality_fewer": 3, "parasitism_fewer": 3}}
+    with pytest.raises(RulesError, match=r"^<overrides>: feeding.p(5|6): expected at most "):
+        load_rules(overrides=rule)
+    load_rules(overrides={**rule, "components": {"player_counts": [3, 4]}})

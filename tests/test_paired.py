@@ -366,6 +366,7 @@ def test_ablated_gene_is_never_bought(tmp_path):
     book = ablated_rules(None, ["Division Rate"])
     assert book.for_players(4).gene_copies[DIVISION_RATE] == 0  # the rules accept 0 copies
     assert book.for_players(3).gene_copies[DIVISION_RATE] == 0
+    assert all(book.for_players(p).gene_copies[DIVISION_RATE] == 0 for p in (5, 6))  # every count (PX4)
     out = tmp_path / "abl"
     invoke("ablate", "--gene", "division rate", "--games", 300, "--out", out, "-q")
     bought = (

@@ -19,7 +19,7 @@ from strategies.params import load_strategy, parameter_table
 from tests.conftest import outcome_digest
 players, games = int(sys.argv[1]), int(sys.argv[2])
 params = parameter_table([load_strategy("random"), load_strategy("greedy")])
-b = B.new_batch(load_rules().for_players(players), params, np.array([0, 1, 0, 1][:players]), 99,
+b = B.new_batch(load_rules().for_players(players), params, np.array([0, 1, 0, 1, 0, 1][:players]), 99,
                 np.arange(games), check_invariants=True)
 B.play(b)
 assert B.first_error(b) is None
@@ -28,7 +28,7 @@ np.save(sys.argv[3], outcome_digest(b.state))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 6])
 def test_plain_python_path_agrees_with_jit(rulebook, params, players, tmp_path):
     games = 150
     out = tmp_path / "plain.npy"
@@ -42,7 +42,7 @@ def test_plain_python_path_agrees_with_jit(rulebook, params, players, tmp_path):
     b = B.new_batch(
         rulebook.for_players(players),
         params,
-        np.array([0, 1, 0, 1][:players]),
+        np.array([0, 1, 0, 1, 0, 1][:players]),
         99,
         np.arange(games),
         check_invariants=True,

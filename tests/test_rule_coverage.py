@@ -1,6 +1,8 @@
 """Every rule id of spec §1-§6, the attack rules of §8 and every worked case of §12 is checked by
 some test: a scenario file listing it under test.rules, or a test whose name or docstring cites
-it. Rule ids are unique: B1-B2 are the board's (§2), R1-R4 Aggression's (§8; they were B1-B4)."""
+it. Rule ids are unique: B1-B2 are the board's (§2), R1-R4 Aggression's (§8; they were B1-B4).
+The same for every PX id of the 5-6 player rules (docs/rules.md, "5-6 players") and the worked
+cases of its §10."""
 
 import json
 import re
@@ -30,13 +32,24 @@ RULE_IDS = (
     + [f"A{i}" for i in range(1, 7)]
     + [f"R{i}" for i in range(1, 5)]
 )
+# The 5-6 player rules (docs/rules.md, "5-6 players"): every PX id, and the worked cases of its §10.
+PX_IDS = [f"PX{i}" for i in range(1, 25)]
+PX_WORKED_CASES = (
+    "PXcase:eat-5p",
+    "PXcase:eat-6p",
+    "PXcase:starve-6p",
+    "PXcase:setup-6p",
+    "PXcase:score-5p",
+    "PXcase:income-5p",
+    "PXcase:tentacle-6p",
+)
 
 
 def cited_in_tests() -> set[str]:
     text = "\n".join(
         p.read_text() for p in Path(__file__).parent.glob("test_*.py") if p.name != Path(__file__).name
     )
-    return set(re.findall(r"\b([A-Z]\d)\b", text))
+    return set(re.findall(r"\b([A-Z]\d|PX\d+|PXcase:[a-z0-9-]+)\b", text))
 
 
 def test_every_rule_of_sections_1_to_6_and_the_attacks_has_a_test():
@@ -64,7 +77,11 @@ def test_every_flag_of_section_10_is_a_rules_flag_with_scenarios_in_both_setting
     other reading and one of its default (named after it, or listing "flag:<name>")."""
     section = SPEC.read_text().split("## 10.")[1].split("## 11.")[0]
     flags = re.findall(r"^\| `(\w+)` \|", section, re.MULTILINE)
-    assert sorted(flags) == sorted(FLAG_NAMES)
+    px_flags = {  # the 5-6 players' flags (PX), tested by the PX scenarios and test_players.py
+        "deck_5_6", "setup_dp_5_6", "price_5_6", "feeding_5_6_substitution",
+        "tentacle_capacity", "amoebas_per_player", "income_bp", "amoeba_score_table_5_6",
+    }  # fmt: skip
+    assert sorted(flags) == sorted(set(FLAG_NAMES) - px_flags)
     for flag in flags:
         other, default = [], []
         for path in SCENARIOS:
@@ -78,3 +95,15 @@ def test_every_flag_of_section_10_is_a_rules_flag_with_scenarios_in_both_setting
             default.append(DEFAULT_SCENARIOS[flag])
         assert other, f"no scenario sets the flag {flag}"
         assert default, f"no scenario of the flag {flag}'s default"
+
+
+def test_every_PX_rule_of_the_5_6_players_has_a_test():
+    covered = scenario_rule_ids() | cited_in_tests()
+    missing = [r for r in PX_IDS if r not in covered]
+    assert not missing, f"5-6 player rules without a test: {missing}"
+
+
+def test_every_worked_case_of_the_5_6_players_is_tested():
+    covered = scenario_rule_ids() | cited_in_tests()
+    missing = [c for c in PX_WORKED_CASES if c not in covered]
+    assert not missing, f"5-6 player worked cases without a test: {missing}"

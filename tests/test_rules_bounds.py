@@ -29,16 +29,23 @@ ROOT = Path(__file__).resolve().parent.parent
 # of default_rules.toml, with its range.
 GENE = 'genes."Division Rate"'
 KEYS = [
-    ("components.amoebas_per_player", "[components]\namoebas_per_player = {v}\n", 1, 7),
+    ("flags.amoebas_per_player", "[flags]\namoebas_per_player = {v}\n", 1, 7),
+    ("flags.amoebas_per_player.5", "[flags]\namoebas_per_player = {{ 5 = {v} }}\n", 1, 7),
+    ("flags.setup_dp_5_6", "[flags]\nsetup_dp_5_6 = {v}\n", 0, 5),
+    ("flags.income_bp.6", "[flags]\nincome_bp = {{ 6 = {v} }}\n", 0, 100000),
+    ("flags.tentacle_capacity.5", "[flags]\ntentacle_capacity = {{ 5 = {v} }}\n", 0, 7),
+    ("flags.tentacle_capacity.6", "[flags]\ntentacle_capacity = {{ 6 = {v} }}\n", 0, 6),
+    ("flags.amoeba_score_table_5_6[6]", "amoeba_score_table_5_6 = [0, 0, 1, 2, 4, 5, {v}]\n", 0, 250),
+    ("flags.price_5_6.Intelligence", "[flags.price_5_6]\nIntelligence = {v}\n", 0, 32767),
     ("components.cubes_per_colour", "[components]\ncubes_per_colour = {v}\n", 0, 32767),
     ("components.cubes_per_space", "[components]\ncubes_per_space = {v}\n", 0, 32767),
     ("components.start_bp", "[components]\nstart_bp = {v}\n", 0, 100000),
-    ("components.setup_first_dp.3", "[components]\nsetup_first_dp = {{ 3 = {v} }}\n", 0, 7),
-    ("components.setup_first_dp.4", "[components]\nsetup_first_dp = {{ 4 = {v} }}\n", 0, 7),
+    ("components.setup_first_dp.3", "[components]\nsetup_first_dp = {{ 3 = {v} }}\n", 0, 5),
+    ("components.setup_first_dp.4", "[components]\nsetup_first_dp = {{ 4 = {v} }}\n", 0, 5),
+    ("flags.income_bp", "[flags]\nincome_bp = {v}\n", 0, 100000),
     *(
         (f"economy.{key}", f"[economy]\n{key} = {{v}}\n", 0, 100000)
         for key in (
-            "income",
             "division_cost",
             "division_cost_division_rate",
             "active_move_cost",
@@ -48,20 +55,22 @@ KEYS = [
         )
     ),
     ("life.excretion", "[life]\nexcretion = {v}\n", 0, 32767),
-    ("life.starvation_dp", "[life]\nstarvation_dp = {v}\n", 0, 7),
+    ("life.starvation_dp", "[life]\nstarvation_dp = {v}\n", 0, 5),
     ("life.death_dp", "[life]\ndeath_dp = {v}\n", 1, 50),
     ("life.death_dp_life_expectancy", "[life]\ndeath_dp_life_expectancy = {v}\n", 1, 50),
     ("life.natural_death_cubes", "[life]\nnatural_death_cubes = {v}\n", 0, 32767),
     ("life.violent_death_cubes", "[life]\nviolent_death_cubes = {v}\n", 0, 32767),
     ("life.aggression_death_cubes", "[life]\naggression_death_cubes = {v}\n", 0, 32767),
-    ("life.aggression_armor_dp", "[life]\naggression_armor_dp = {v}\n", 0, 7),
-    ("life.lost_defense_dp", "[life]\nlost_defense_dp = {v}\n", 0, 7),
+    ("life.aggression_armor_dp", "[life]\naggression_armor_dp = {v}\n", 0, 5),
+    ("life.lost_defense_dp", "[life]\nlost_defense_dp = {v}\n", 0, 5),
     ("feeding.p3.standard[0]", "[feeding.p3]\nstandard = [{v}, 0]\n", 0, 15),
     ("feeding.p4.standard[0]", "[feeding.p4]\nstandard = [{v}, 0, 0]\n", 0, 15),
     ("feeding.p3.substitution[0][0]", "[feeding.p3]\nsubstitution = [[{v}, 0]]\n", 0, 15),
     ("feeding.p4.substitution[0][0]", "[feeding.p4]\nsubstitution = [[{v}, 0, 0]]\n", 0, 15),
-    ("feeding.tentacle_cubes.3", "[feeding]\ntentacle_cubes = {{ 3 = {v} }}\n", 0, 15),
-    ("feeding.tentacle_cubes.4", "[feeding]\ntentacle_cubes = {{ 4 = {v} }}\n", 0, 10),
+    ("feeding.p5.standard[0]", "[feeding.p5]\nstandard = [{v}, 0, 0, 0]\n", 0, 15),
+    ("feeding.p6.standard[0]", "[feeding.p6]\nstandard = [{v}, 0, 0, 0, 0]\n", 0, 15),
+    ("flags.tentacle_capacity.3", "[flags]\ntentacle_capacity = {{ 3 = {v} }}\n", 0, 15),
+    ("flags.tentacle_capacity.4", "[flags]\ntentacle_capacity = {{ 4 = {v} }}\n", 0, 10),
     ("feeding.frugality_fewer", "[feeding]\nfrugality_fewer = {v}\n", 0, 45),
     ("feeding.parasitism_fewer", "[feeding]\nparasitism_fewer = {v}\n", 0, 45),
     ("feeding.parasitism_victim_pays", "[feeding]\nparasitism_victim_pays = {v}\n", 0, 100000),
@@ -125,10 +134,10 @@ def test_bounds_fit_the_state_dtypes() -> None:
     rules = load_rules().for_players(4)
     st = allocate_state(1, rules)
     top = {name: np.iinfo(getattr(st, name).dtype).max for name in st._fields if name != "finished"}
-    P = 4
+    P = R.MAX_PLAYERS  # PX: 6 players, the most DP steps a round (R3 from 5 others) and leapfrogs
     assert R.MAX_BP_AMOUNT + R.MAX_ROUNDS * R.MAX_BP_AMOUNT <= top["bp"]
     assert P + R.MAX_ROUNDS * (2 * R.MAX_ADVANCE + P - 1) <= top["score"]
-    assert (R.MAX_DEATH_DP - 1) + 10 * R.MAX_DP_STEP <= top["dp"]
+    assert (R.MAX_DEATH_DP - 1) + (2 + 2 * (P - 1) + 2) * R.MAX_DP_STEP <= top["dp"]
     assert R.MAX_ROUNDS * N_GENES * R.MAX_MP <= top["defect_bp_paid"]
     assert R.MAX_ROUNDS * N_GENES <= top["defect_genes_lost"]
     assert R.MAX_CUBES <= min(top["food"], top["supply"])
@@ -150,7 +159,7 @@ def test_bounds_fit_the_state_dtypes() -> None:
     ):
         assert bound <= np.iinfo(getattr(rules, field).dtype).max, field
     assert R.MAX_OPTIONS == MAX_OPTIONS
-    for players in (3, 4):  # Tentacle: every carry vector fits the option buffer and 4 bits a colour
+    for players in R.PLAYER_COUNTS:  # Tentacle: every carry vector fits the option buffer and 4 bits a colour
         t = R.MAX_TENTACLE_CUBES[str(players)]
         assert math.comb(t + players, players) <= MAX_OPTIONS and t <= 15
         assert t == 15 or math.comb(t + 1 + players, players) > MAX_OPTIONS
@@ -175,8 +184,12 @@ def test_out_of_range_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.Mo
 def test_the_range_ends_load(tmp_path: Path, case) -> None:
     key, template, lo, hi = case
     for value in (lo, hi):
-        if key == "components.amoebas_per_player" and value == lo:
+        if key == "flags.amoebas_per_player" and value == lo:
             text = "[components]\namoebas_per_player = 1\n[score]\namoeba_advance = [0, 1]\n"
+        elif key.startswith("flags.amoebas_per_player") and value == hi:  # PX19's table then needs 8 entries
+            seven = "[components]\namoebas_per_player = 7\n"
+            more = "amoebas_per_player = { 5 = 7 }\n" if key.endswith(".5") else seven
+            text = "[flags]\namoeba_score_table_5_6 = [0, 0, 1, 2, 4, 5, 6, 7]\n" + more
         elif key == "board.spaces":
             continue  # the board's arrays must match its size (test_rules_file)
         elif key.startswith("feeding.p") and value == 0:
@@ -189,13 +202,16 @@ def test_the_range_ends_load(tmp_path: Path, case) -> None:
 def test_income_overflow_from_the_issue(tmp_path: Path) -> None:
     """D1: the income that overflowed BP to -1,899,626,602 in `soup simulate` is refused."""
     path = _write(tmp_path, "[economy]\nincome = 99999999999999999\n")
-    assert _error(path) == f"{path}: economy.income: expected an integer in 0..100000, got 99999999999999999"
+    assert _error(path) == (  # named as the file wrote it; the rules keep it as a 5-6 player flag
+        f"{path}: economy.income: expected an integer in 0..100000, got 99999999999999999 "
+        "(kept as flags.income_bp)"
+    )
 
 
 def test_error_blames_the_file_that_set_the_key(tmp_path: Path) -> None:
     bad = _write(tmp_path, "[life]\nstarvation_dp = 8\n", "bad.toml")
     fine = _write(tmp_path, "[economy]\nincome = 11\n", "fine.toml")
-    with pytest.raises(RulesError, match=f"^{bad}: life.starvation_dp: expected an integer in 0..7, got 8$"):
+    with pytest.raises(RulesError, match=f"^{bad}: life.starvation_dp: expected an integer in 0..5, got 8$"):
         load_rules(bad, fine)
 
 
@@ -239,7 +255,7 @@ def test_V3_V4_W1_shortest_decks_play_with_every_invariant(tmp_path: Path, text:
     """V3/V4, W1: the shortest decks validation accepts end in the round that reveals the last
     card, with every invariant (I9 included) checked after every phase."""
     book = load_rules(_write(tmp_path, text + "\n[flags]\nfinish_zone_start = 32767\n"))
-    for players in (3, 4):
+    for players in R.PLAYER_COUNTS:
         b = _play(book, players, games=40)
         assert (b.state.round == rounds).all()
 
@@ -267,18 +283,21 @@ EXTREMES = {
         "first_round_flip": False,
         "finish_zone_start": 32767,
         "environment": {"deck": _LONG_DECK},
-        "components": {"start_bp": 100000, "setup_first_dp": {3: 7, 4: 7}},
+        "components": {"start_bp": 100000, "setup_first_dp": {3: 5, 4: 5}},
+        "flags": {"setup_dp_5_6": 5, "amoeba_score_table_5_6": [250] * 7, "price_5_6": {"Speed": 32767}},
         "economy": {"income": 100000},
         "score": {"amoeba_advance": [250] * 8, "gene_advance": [250]},
         "life": {
-            "starvation_dp": 7,
+            "starvation_dp": 5,
             "death_dp": 50,
             "death_dp_life_expectancy": 50,
-            "aggression_armor_dp": 7,
-            "lost_defense_dp": 7,
+            "aggression_armor_dp": 5,
+            "lost_defense_dp": 5,
         },
-        "feeding": {"tentacle_cubes": {3: 15, 4: 10}, "parasitism_victim_pays": 100000},
-        "genes": {"Speed": {"copies": {3: 127, 4: 127}, "weight": 127, "price": 32767, "mp": 25}},
+        "feeding": {"tentacle_cubes": R.MAX_TENTACLE_CUBES, "parasitism_victim_pays": 100000},
+        "genes": {
+            "Speed": {"copies": dict.fromkeys(R.PLAYER_COUNTS, 127), "weight": 127, "price": 32767, "mp": 25}
+        },
     },
     # Every cube count at its maximum: one colour's cubes may pile up on one space (C3, I1).
     "max-cubes": {
@@ -300,20 +319,21 @@ EXTREMES = {
             "start_bp": 0,
             "setup_first_dp": {3: 0, 4: 0},
         },
+        "flags": {"setup_dp_5_6": 0, "amoeba_score_table_5_6": [0] * 7},
         "economy": dict.fromkeys(
             ("income", "division_cost", "division_cost_division_rate", "active_move_cost"), 0
         )
         | dict.fromkeys(("attack_cost", "escape_cost", "defense_cost"), 0),
         "life": {"death_dp": 1, "death_dp_life_expectancy": 1, "excretion": 0, "starvation_dp": 0},
         "score": {"amoeba_advance": [0] * 8, "gene_advance": [0]},
-        "feeding": {"tentacle_cubes": {3: 0, 4: 0}, "frugality_fewer": 0, "parasitism_fewer": 0},
+        "feeding": {"tentacle_cubes": 0, "frugality_fewer": 0, "parasitism_fewer": 0},
         "environment": {"deck": [{"ozone": 0, "drift": "NESW"[i % 4]} for i in range(11)]},
     },
 }
 
 
 @pytest.mark.parametrize("name", list(EXTREMES))
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", R.PLAYER_COUNTS)
 def test_extreme_house_rules_play_with_every_invariant(name: str, players: int) -> None:
     """C3-C4, D1, K1-K3, X1, E2: games at the ends of the ranges play to the end with every
     invariant checked after every phase, and their totals fit (I3, I6)."""
@@ -322,7 +342,8 @@ def test_extreme_house_rules_play_with_every_invariant(name: str, players: int) 
     assert (st.bp >= 0).all() and (st.score >= 1).all() and (st.dp >= 0).all()
     if name == "max":
         assert (st.round == 60).all()  # V4: one round per card without the first-round flip
-        assert st.bp.max() > 60 * 100000 - 10 * 32767  # the income piled up without wrapping
+        # the income piled up without wrapping (with 5-6 players the 69 cards leave more to buy)
+        assert st.bp.max() > (60 * 100000 - 10 * 32767 if players <= 4 else 60 * 100000 // 2)
 
 
 # --- point 4: house rules at the edges, decided one by one --------------------------------------
@@ -359,7 +380,7 @@ def test_S3_C3_X1_edge_house_rules_play_with_every_invariant(overrides: dict) ->
     Expectancy that shortens life; K1/W1: a finish zone the markers start in ends the game after
     round 1; C1/S6: a one-space board (one amoeba placed at setup); G1: free genes. All are
     legitimate house rules and play to the end with every invariant on."""
-    for players in (3, 4):
+    for players in R.PLAYER_COUNTS:
         b = _play(load_rules(overrides=overrides), players)
         copies = b.rules.gene_copies[DIVISION_RATE]
         held = b.state.genes[:, :, DIVISION_RATE].sum(axis=1)

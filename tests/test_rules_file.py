@@ -276,7 +276,7 @@ def test_persistence_copies_4p_sets_the_4_player_copies(tmp_path: Path) -> None:
     flag = load_rules(write(tmp_path, "persistence_copies_4p = 2\n"))
     assert flag.for_players(4).gene_copies[PERSISTENCE] == 2
     assert flag.for_players(3).gene_copies[PERSISTENCE] == 1
-    assert flag.data["genes"]["Persistence"]["copies"] == {"3": 1, "4": 2}
+    assert flag.data["genes"]["Persistence"]["copies"] == {"3": 1, "4": 2, "5": 2, "6": 2}
     table = load_rules(write(tmp_path, '[genes."Endurance"]\ncopies = { 3 = 1, 4 = 2 }\n', "t.toml"))
     assert table.data["flags"]["persistence_copies_4p"] == 2
     assert table.rules_id == flag.rules_id
@@ -370,7 +370,8 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             "finish_zone_start, substitution_3_1, defense_and_escape_same_attack, holding_clings_to_own, "
             "defect_genes_may_overpay, answers_once_per_round, attack_only_when_starving, "
             "armor_blocks_own_attacks, clinging_after_first_step, persistence_copies_4p, "
-            "gene_meals_optional)",
+            "gene_meals_optional, deck_5_6, setup_dp_5_6, price_5_6, feeding_5_6_substitution, "
+            "tentacle_capacity, amoebas_per_player, income_bp, amoeba_score_table_5_6)",
         ),
         (
             'name = "x"\n[boardd]\nspaces = 3\n',
@@ -390,7 +391,8 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
         ),
         (
             "[economy]\nincome = true\n",
-            "house.toml: economy.income: expected an integer in 0..100000, got true",
+            "house.toml: economy.income: expected an integer in 0..100000, got true "
+            "(kept as flags.income_bp)",
         ),
         (
             "first_round_flip = 1\n",
@@ -417,8 +419,8 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             "house.toml: genes.Speed.defect_payment: missing key (required when mp is negative; mp = -1)",
         ),
         (
-            "[genes.Speed.copies]\n5 = 1\n",
-            "house.toml: genes.Speed.copies.5: unknown key (expected one of: 3, 4)",
+            "[genes.Speed.copies]\n7 = 1\n",
+            "house.toml: genes.Speed.copies.7: unknown key (expected one of: 3, 4, 5, 6)",
         ),
         (
             '[environment]\ndeck = [{ ozone = 9, drift = "NE" }, { ozone = 9, drift = "N" }]\n',
@@ -434,17 +436,18 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             'house.toml: board.compass[5]: expected one of: N, E, S, W, stay, choice, got "up"',
         ),
         (
-            "[components]\namoebas_per_player = 6\n",
-            "house.toml: score.amoeba_advance: expected an array of length 7 "
-            "(components.amoebas_per_player + 1), got length 8",
+            "[components]\namoebas_per_player = 7\n",
+            "house.toml: flags.amoeba_score_table_5_6: expected an array of at least 8 entries "
+            "(flags.amoebas_per_player + 1), got 7",
         ),
         (
             "[components]\namoebas_per_player = 8\n",
-            "house.toml: components.amoebas_per_player: expected an integer in 1..7, got 8",
+            "house.toml: components.amoebas_per_player: expected an integer in 1..7, got 8 "
+            "(kept as flags.amoebas_per_player)",
         ),
         (
             "[components]\nsetup_first_dp = { 3 = -1 }\n",
-            "house.toml: components.setup_first_dp.3: expected an integer in 0..7, got -1",
+            "house.toml: components.setup_first_dp.3: expected an integer in 0..5, got -1",
         ),
         (
             "[feeding.p4]\nstandard = [1, 2, 0]\n",
@@ -520,7 +523,7 @@ def test_alias_and_name_together_is_an_error() -> None:
 
 def test_bad_overrides_are_labelled() -> None:
     assert error(overrides={"economy": {"income": False}}) == (
-        "<overrides>: economy.income: expected an integer in 0..100000, got false"
+        "<overrides>: economy.income: expected an integer in 0..100000, got false (kept as flags.income_bp)"
     )
     assert error(overrides={"genes": {"Division Rate": {"price": -3}}}) == (
         '<overrides>: genes."Division Rate".price: expected an integer in 0..32767, got -3'
@@ -534,9 +537,10 @@ def test_error_blames_the_file_that_set_the_key(tmp_path: Path) -> None:
     assert error(bad, fine).startswith(f"{bad}: economy.income: ")
 
 
-@pytest.mark.parametrize("players", [5, 2, True, 3.0, "4"])
+@pytest.mark.parametrize("players", [7, 2, True, 3.0, "4"])
 def test_for_players_rejects_other_counts(book: RuleBook, players: object) -> None:
-    with pytest.raises(RulesError, match=r"^players: expected 3 or 4, got "):
+    expected = r"^players: expected one of 3, 4, 5, 6 \(components.player_counts\), got "
+    with pytest.raises(RulesError, match=expected):
         book.for_players(players)  # type: ignore[arg-type]
 
 

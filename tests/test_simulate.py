@@ -13,10 +13,10 @@ from strategies.params import load_strategy
 from tests.test_cli import soup
 
 
-def _spec(rulebook, seating="rotate", pool=True):
+def _spec(rulebook, seating="rotate", pool=True, players=4):
     strategies = [load_strategy("greedy"), load_strategy("random")]
     if pool:
-        return UrsuppeRun(rulebook, 4, 5, strategies, pool=[0, 1], seating=seating)
+        return UrsuppeRun(rulebook, players, 5, strategies, pool=[0, 1], seating=seating)
     return UrsuppeRun(rulebook, 4, 5, strategies, seats=[0, 1, 0, 1], seating=seating)
 
 
@@ -25,11 +25,12 @@ def _content(out) -> pl.DataFrame:
     return pl.read_parquet(files).sort(["game", "player"])
 
 
-def test_same_rows_for_any_threads_and_chunk_size(rulebook, tmp_path):
-    runner.run(_spec(rulebook), tmp_path / "a", 900, 900, 1)
-    runner.run(_spec(rulebook), tmp_path / "b", 900, 128, 2)
+@pytest.mark.parametrize("players", [4, 6])
+def test_same_rows_for_any_threads_and_chunk_size(rulebook, tmp_path, players):
+    runner.run(_spec(rulebook, players=players), tmp_path / "a", 900, 900, 1)
+    runner.run(_spec(rulebook, players=players), tmp_path / "b", 900, 128, 2)
     a, b = _content(tmp_path / "a"), _content(tmp_path / "b")
-    assert a.height == 900 * 4
+    assert a.height == 900 * players
     assert a.equals(b)
     assert len(list((tmp_path / "b").glob("chunk-*.parquet"))) == 8
 

@@ -1,4 +1,4 @@
-"""Ursuppe (Primordial Soup), base game for 3-4 players, as struct-of-arrays numba kernels.
+"""Ursuppe (Primordial Soup), base game for 3-6 players (5-6: PX), as struct-of-arrays numba kernels.
 
 The rules in brief (full text with rule ids: docs/rules.md). 19 soup spaces around an island;
 each player has 7 amoebas and a colour of food cubes. A round has six phases: (1) in ascending

@@ -35,7 +35,8 @@ from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
 from strategies.params import load_strategy, parameter_table
 
 ROOT = Path(__file__).resolve().parents[2]  # the tree this module belongs to
-PLAYERS = (3, 4)
+PLAYERS = (3, 4, 5, 6)  # every player count of the default rules (PX: 5-6 players)
+COMPARED_PLAYERS = (3, 4)  # --compare: what every revision since 49ac8fd can play (_TREE_RATES)
 THREADS = (1, 2)
 _KEEP_COMPARED = 3  # compared commits whose kernel caches are kept
 
@@ -234,7 +235,7 @@ def compare_revision(rev: str, games: int, repeats: int, mix: str = "", commit: 
         same = _engine_files(rev_root) == _engine_files(ROOT)
         trees = {"working_tree": (ROOT, None), "rev": (ROOT, None) if same else (rev_root, str(cache))}
         runs: dict[str, dict[str, dict[str, list[float]]]] = {
-            side: {f"{p}p": {str(t): [] for t in THREADS} for p in PLAYERS} for side in trees
+            side: {f"{p}p": {str(t): [] for t in THREADS} for p in COMPARED_PLAYERS} for side in trees
         }
         for _ in range(repeats):
             for side, (root, cache_dir) in trees.items():
@@ -348,10 +349,11 @@ def as_text(doc: dict[str, Any]) -> str:
     lines = [
         f"mix ({', '.join(doc['mix'])}), {doc['games']:,} games per measurement, full genes, "
         f"best of {doc['repeats']}",
-        f"  3 players: {r['3p']['1']:>10,.0f} games/s on 1 thread, {r['3p']['2']:>10,.0f} on 2 "
-        f"({r['3p']['2'] / r['3p']['1']:.2f}x)",
-        f"  4 players: {r['4p']['1']:>10,.0f} games/s on 1 thread, {r['4p']['2']:>10,.0f} on 2 "
-        f"({r['4p']['2'] / r['4p']['1']:.2f}x)",
+        *(
+            f"  {key[:-1]} players: {r[key]['1']:>10,.0f} games/s on 1 thread, {r[key]['2']:>10,.0f} on 2 "
+            f"({r[key]['2'] / r[key]['1']:.2f}x)"
+            for key in r
+        ),
         f"  plain Python: {doc['plain_python_games_per_s']:.1f} games/s "
         f"-> speed-up {doc['speedup_vs_python']}x",
         "  peak memory of soup simulate: "

@@ -21,13 +21,13 @@ import numpy as np
 from sim.errors import UserError
 from sim.ursuppe.directions import DIRECTION_CODE, STAY
 from sim.ursuppe.genes import ADVANCED_GENES, GENE_ALIASES, GENE_INDEX, GENE_NAMES, N_GENES
-from sim.ursuppe.meal_shapes import MAX_SHAPES, shape_tables
+from sim.ursuppe.meal_shapes import MAX_SHAPES, normal_shapes, parasite_shapes, shape_tables
 
 
 class Rules(NamedTuple):
     """The rules for one player count, as the kernels read them (field comments cite rule ids)."""
 
-    players: int  # P, 3 or 4
+    players: int  # P, one of the rules' player counts (3..6)
     n_spaces: int  # C1: 19
     neighbours: np.ndarray  # int8 [n_spaces, 4]: [N, E, S, W], -1 = obstacle (B1)
     compass: np.ndarray  # int8 [7]: die face 1..6 -> direction code (board.py); [0] unused (= STAY)
@@ -43,14 +43,14 @@ class Rules(NamedTuple):
     armor_blocks_own_attacks: bool  # A1 flag: Armor also protects from its owner's own attacks
     clinging_after_first_step: bool  # Holding flag: with Speed, cling after each step
     gene_meals_optional: bool  # M4/F1-F4 flag: gene patterns may be declined
-    amoeba_advance: np.ndarray  # int16 [amoebas_per_player + 1] (K2)
+    amoeba_advance: np.ndarray  # int16 [amoebas_per_player + 1] (K2; PX19 with 5-6 players)
     gene_advance: np.ndarray  # int16 [k]; counts past the end use the last value (K2)
-    amoebas_per_player: int  # C2
+    amoebas_per_player: int  # C2, for this player count (PX1: 6 with 5-6 players)
     cubes_per_colour: int  # C3
     cubes_per_space: int  # S2
     start_bp: int  # S1
-    setup_first_dp: int  # S6, for this player count
-    income: int  # D1
+    setup_first_dp: int  # S6, for this player count (PX10: flag setup_dp_5_6 with 5-6 players)
+    income: int  # D1, for this player count (PX16: 11 with 5-6 players)
     division_cost: int  # D3
     division_cost_division_rate: int  # D3
     active_move_cost: int  # M3
@@ -68,7 +68,7 @@ class Rules(NamedTuple):
     lost_defense_dp: int  # R4
     standard_shape: np.ndarray  # int8 [P-1], largest first (M4)
     substitution_shapes: np.ndarray  # int8 [k, P-1], largest first (F2; flag substitution_3_1 applied)
-    tentacle_cubes: int  # Tentacle, for this player count
+    tentacle_cubes: int  # Tentacle, for this player count (PX21)
     frugality_fewer: int  # F1
     parasitism_fewer: int  # F4
     parasitism_victim_pays: int  # F4
@@ -78,9 +78,9 @@ class Rules(NamedTuple):
     n_meal_shapes: np.ndarray  # int8 [4]; set 0 is the standard shape alone (M4, A1)
     parasite_shapes: np.ndarray  # int8 [4, MAX_SHAPES, P-1]: set c's shapes with cubes fewer (F4)
     n_parasite_shapes: np.ndarray  # int8 [4]
-    gene_price: np.ndarray  # int16 [N_GENES] (G1)
+    gene_price: np.ndarray  # int16 [N_GENES] (G1; PX22: flag price_5_6 with 5-6 players)
     gene_mp: np.ndarray  # int16 [N_GENES] (E2)
-    gene_copies: np.ndarray  # int8 [N_GENES], for this player count (S3, I4)
+    gene_copies: np.ndarray  # int8 [N_GENES], for this player count (S3, I4; PX4 and flag deck_5_6)
     gene_weight: np.ndarray  # int8 [N_GENES] (K2)
     gene_defect_payment: np.ndarray  # int16 [N_GENES] (E2)
     gene_lower: np.ndarray  # int8 [N_GENES, 2]: lower genes given up (G3), -1 padded
@@ -93,9 +93,14 @@ class Rules(NamedTuple):
 
 DEFAULT_RULES_PATH: Path = Path(__file__).resolve().parent / "default_rules.toml"
 OVERRIDES_LABEL = "<overrides>"  # the source label of an overrides dict (scenario files)
-PLAYER_COUNTS: tuple[int, ...] = (3, 4)
-# The flags of §10; in a house-rules file or an overrides dict each may also be given at top
-# level as shorthand for ``flags.<name>``.
+# The player counts the engine can play: a rules file's components.player_counts is a subset.
+# Six is the engine's limit (an option row holds 6 cube counts, EAT_VICTIM_SLOT = 6); two
+# players are another game (their own spec), not supported here.
+PLAYER_COUNTS: tuple[int, ...] = (3, 4, 5, 6)
+MIN_PLAYERS, MAX_PLAYERS = PLAYER_COUNTS[0], PLAYER_COUNTS[-1]
+FIVE_SIX: tuple[int, ...] = (5, 6)  # the counts of the 5-6 expansion (PX): their values come from *_5_6 flags
+# The flags of §10 and of the 5-6 player spec §9 (PX); in a house-rules file or an overrides
+# dict each may also be given at top level as shorthand for ``flags.<name>``.
 FLAG_NAMES: tuple[str, ...] = (
     "first_round_flip",
     "finish_zone_start",
@@ -109,9 +114,35 @@ FLAG_NAMES: tuple[str, ...] = (
     "clinging_after_first_step",
     "persistence_copies_4p",
     "gene_meals_optional",
+    "deck_5_6",
+    "setup_dp_5_6",
+    "price_5_6",
+    "feeding_5_6_substitution",
+    "tentacle_capacity",
+    "amoebas_per_player",
+    "income_bp",
+    "amoeba_score_table_5_6",
 )
 PERSISTENCE = "Persistence"  # §7: the gene whose 4-player copies the flag persistence_copies_4p sets
+# Keys of the 3-4 player rules files before the 5-6 players: still accepted, and moved to the
+# flag of the 5-6 spec that now holds the value for every player count (a number: every count).
+MOVED_KEYS: dict[tuple[str, str], str] = {
+    ("economy", "income"): "income_bp",
+    ("components", "amoebas_per_player"): "amoebas_per_player",
+    ("feeding", "tentacle_cubes"): "tentacle_capacity",
+}
 SUBSTITUTION_3_1_SHAPE: list[int] = [3, 1, 0]  # F2: dropped when flag substitution_3_1 is false
+DECK_5_6 = ("base30_plus_39", "only_39")  # PX4, §7: the 5-6 cards added to the base cards, or alone
+# §5: Substitution with 5-6 players: the shapes of feeding.p5/p6.substitution; only those with no
+# colour above 2 (the reading of substitution_3_1 = false); or none (Substitution does not feed).
+FEEDING_5_6_SUBSTITUTION = ("skip_one_spread", "two_each", "disabled")
+# Named rules data whose default is a PLACEHOLDER (no source has the value): a run that uses the
+# default says so (RuleBook.placeholders). Key: dotted name; value: the player counts it affects.
+PLACEHOLDERS: dict[str, tuple[int, ...]] = {
+    "environment.deck": PLAYER_COUNTS,  # §13: the real card values are in no source
+    "flags.setup_dp_5_6": FIVE_SIX,  # PX10
+    "flags.price_5_6": FIVE_SIX,  # PX22: base prices
+}
 
 _SECTIONS = (
     "name",
@@ -131,6 +162,7 @@ _DRIFT_VALUES = ("N", "E", "S", "W", "none")
 _DIRECTION_LETTERS = ("N", "E", "S", "W")
 _GENE_KEYS = ("price", "mp", "copies", "weight", "defect_payment", "gives_up")  # the last 3 optional
 _PLAYER_KEYS = tuple(str(p) for p in PLAYER_COUNTS)  # TOML table keys are strings
+_FEEDING_KEYS = tuple(f"p{p}" for p in PLAYER_COUNTS)
 
 # --------------------------------------------------------------------------------------------
 # Bounds of the rules data: no game can overflow its state
@@ -178,7 +210,7 @@ MAX_WEIGHT = INT8_MAX  # K2: Rules.gene_weight is int8 (summed in int64)
 
 # K1-K3: a score (State.score, int16) starts at 1..P and each round advances by at most an amoeba
 # entry plus a gene entry, plus the P - 1 markers it may leapfrog:
-# 4 + MAX_ROUNDS * (2 * MAX_ADVANCE + 3) = 30,687 <= 32,767.
+# 6 + MAX_ROUNDS * (2 * MAX_ADVANCE + 5) = 30,811 <= 32,767.
 MAX_ADVANCE = 250
 assert max(PLAYER_COUNTS) + MAX_ROUNDS * (2 * MAX_ADVANCE + max(PLAYER_COUNTS) - 1) <= INT16_MAX
 # K1: compared with the int16 scores; a start no marker reaches leaves the last card to end the game.
@@ -187,9 +219,10 @@ MAX_FINISH_ZONE = INT16_MAX
 # DP (C4) is an int8 (State.dp). An amoeba alive after the natural deaths of Phase 5 has fewer DP
 # than its threshold (I7); before the next natural deaths it can gain at most 2 starvations (M4,
 # A6 and the Persistence retry), 2 Aggression hits from each of the P - 1 others when armored (R3
-# and A5's retry) and 2 lost Defense fights of its own (R4, A5): 10 steps. So
-# (MAX_DEATH_DP - 1) + 10 * MAX_DP_STEP = 49 + 70 = 119 <= 127. setup_first_dp is such a step too.
-MAX_DP_STEP = 7
+# and A5's retry) and 2 lost Defense fights of its own (R4, A5): 14 steps with 6 players. So
+# (MAX_DEATH_DP - 1) + 14 * MAX_DP_STEP = 49 + 70 = 119 <= 127. setup_first_dp is such a step too.
+# (7 until the 5-6 players: 49 + 98 would not fit.)
+MAX_DP_STEP = 5
 MAX_DEATH_DP = 50
 assert (MAX_DEATH_DP - 1) + (2 + 2 * (max(PLAYER_COUNTS) - 1) + 2) * MAX_DP_STEP <= INT8_MAX
 
@@ -213,7 +246,7 @@ def _largest_carry(players: int) -> int:
     return t
 
 
-MAX_TENTACLE_CUBES = {str(p): _largest_carry(p) for p in PLAYER_COUNTS}  # {"3": 15, "4": 10}
+MAX_TENTACLE_CUBES = {str(p): _largest_carry(p) for p in PLAYER_COUNTS}  # 3: 15, 4: 10, 5: 7, 6: 6
 
 # C1, C2: State.space is int8 (spaces 0..126 and -1); a placement (S6, D2-D4) may list every
 # space with every free number, MAX_SPACES * MAX_AMOEBAS = 889 <= MAX_OPTIONS options.
@@ -223,7 +256,6 @@ assert MAX_SPACES * MAX_AMOEBAS <= MAX_OPTIONS
 
 # (lo, hi) of every integer scalar of a section.
 _COMPONENT_RANGES = {
-    "amoebas_per_player": (1, MAX_AMOEBAS),
     "cubes_per_colour": (0, MAX_CUBES),
     "cubes_per_space": (0, MAX_CUBES),
     "start_bp": (0, MAX_BP_AMOUNT),
@@ -232,7 +264,6 @@ _SETUP_FIRST_DP_MAX = MAX_DP_STEP
 # §10: the flags that are integers, with their ranges (the others are booleans).
 _INTEGER_FLAGS = {"finish_zone_start": (1, MAX_FINISH_ZONE), "persistence_copies_4p": (0, MAX_COPIES)}
 _ECONOMY_RANGES = {
-    "income": (0, MAX_BP_AMOUNT),
     "division_cost": (0, MAX_BP_AMOUNT),
     "division_cost_division_rate": (0, MAX_BP_AMOUNT),
     "active_move_cost": (0, MAX_BP_AMOUNT),
@@ -328,8 +359,9 @@ def _copy_layer(value: Any, label: str, path: KeyPath) -> Any:
     return value
 
 
-def _prepare_layer(raw: Any, label: str) -> dict[str, Any]:
-    """Copy one layer, move top-level flag shorthand into ``[flags]`` and resolve gene aliases."""
+def _prepare_layer(raw: Any, label: str, moved: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
+    """Copy one layer, move top-level flag shorthand into ``[flags]`` and resolve gene aliases.
+    Keys moved to a flag (MOVED_KEYS) are recorded in ``moved`` (flag -> the key as written)."""
     if not isinstance(raw, dict):
         raise RulesError(_message(label, (), f"expected a table of rules, got {_show(raw)}"))
     layer: dict[str, Any] = _copy_layer(raw, label, ())
@@ -349,6 +381,18 @@ def _prepare_layer(raw: Any, label: str) -> dict[str, Any]:
                     )
                 )
             flags[name] = value
+    for (section, key), flag in MOVED_KEYS.items():
+        table = layer.get(section)
+        if isinstance(table, dict) and key in table:
+            flags = layer.setdefault("flags", {})
+            if not isinstance(flags, dict):
+                raise RulesError(_message(label, ("flags",), f"expected a table, got {_show(flags)}"))
+            if flag in flags:
+                text = f"expected one value, got {section}.{key} and flags.{flag} (the same rule)"
+                raise RulesError(_message(label, (section, key), text))
+            flags[flag] = table.pop(key)
+            if moved is not None:
+                moved[flag] = (section, key)
     genes = layer.get("genes")
     if isinstance(genes, dict):
         renamed: dict[str, Any] = {}
@@ -391,9 +435,15 @@ def _merge(
 class _Checker:
     """Validates the merged rules and builds the normalised ``data`` dict; errors name their source."""
 
-    def __init__(self, sources: list[str], origin: dict[tuple[str, ...], int]) -> None:
+    def __init__(
+        self,
+        sources: list[str],
+        origin: dict[tuple[str, ...], int],
+        moved: dict[int, dict[str, tuple[str, str]]] | None = None,
+    ) -> None:
         self.sources = sources
         self.origin = origin
+        self.moved = moved or {}  # source index -> {flag: (section, key)} of the keys moved to flags
 
     # -- error reporting ---------------------------------------------------------------------
 
@@ -408,6 +458,9 @@ class _Checker:
     def fail(self, path: KeyPath, text: str, also: Sequence[KeyPath] = ()) -> NoReturn:
         """Raise a RulesError at ``path``, blaming the latest source among ``path`` and ``also``."""
         index = max(self._source(p) for p in (path, *also))
+        old = self.moved.get(index, {}).get(str(path[1])) if len(path) >= 2 and path[0] == "flags" else None
+        if old is not None:  # name the key as the file wrote it (MOVED_KEYS)
+            path, text = (*old, *path[2:]), f"{text} (kept as flags.{path[1]})"
         raise RulesError(_message(self.sources[index], path, text))
 
     def bad(self, path: KeyPath, expected: str, value: Any, also: Sequence[KeyPath] = ()) -> NoReturn:
@@ -480,12 +533,20 @@ class _Checker:
         items = self.array(value, path, **array_args)
         return [self.integer(item, (*path, i), lo, hi) for i, item in enumerate(items)]
 
-    def by_players(self, value: Any, path: KeyPath, hi: int | dict[str, int]) -> dict[str, int]:
-        """A table ``{ 3 = n, 4 = m }`` of integers in ``0..hi`` (``hi`` may be by player count)."""
-        table = self.table(value, path, _PLAYER_KEYS)
+    def by_players(
+        self, value: Any, path: KeyPath, hi: int | dict[str, int], counts: Sequence[int], lo: int = 0
+    ) -> dict[str, int]:
+        """A table ``{ 3 = n, 4 = m, ... }`` of integers in ``lo..hi`` (``hi`` may be by player
+        count) with a key for each of ``counts`` (other engine counts may be present), or one
+        integer for every count. Returns the entries of ``counts`` only."""
+        keys = [str(p) for p in counts]
+        if not isinstance(value, dict):
+            return {k: self.integer(value, path, lo, hi[k] if isinstance(hi, dict) else hi) for k in keys}
+        others = tuple(k for k in _PLAYER_KEYS if k not in keys)
+        table = self.table(value, path, _PLAYER_KEYS, optional=others)
         return {
-            key: self.integer(table[key], (*path, key), 0, hi[key] if isinstance(hi, dict) else hi)
-            for key in _PLAYER_KEYS
+            key: self.integer(table[key], (*path, key), lo, hi[key] if isinstance(hi, dict) else hi)
+            for key in keys
         }
 
     def shape(self, value: Any, path: KeyPath, length: int) -> list[int]:
@@ -504,13 +565,17 @@ class _Checker:
         """Validate the whole merged rules; return the normalised data (defaults filled in)."""
         self.table(merged, (), (*_SECTIONS, *FLAG_NAMES), optional=FLAG_NAMES)
         components = self.components(merged["components"])
+        self.counts = components["player_counts"]
         flags = self.flags(merged["flags"])
+        # PX4: the 5-6 cards alone (deck_5_6 = only_39) are the 5-6 copies minus the 4-player ones
+        only_39 = flags["deck_5_6"] == "only_39" and bool(set(FIVE_SIX) & set(self.counts))
+        self.copy_counts = sorted(set(self.counts) | ({4} if only_39 else set()))
         data = {
             "name": self.string(merged["name"], ("name",)),
             "flags": flags,
             "board": self.board(merged["board"]),
             "environment": self.environment(merged["environment"], flags["first_round_flip"]),
-            "score": self.score(merged["score"], components["amoebas_per_player"]),
+            "score": self.score(merged["score"], flags),
             "components": components,
             "economy": self.scalars(merged["economy"], ("economy",), _ECONOMY_RANGES),
             "life": self.scalars(merged["life"], ("life",), _LIFE_RANGES),
@@ -518,8 +583,34 @@ class _Checker:
             "genes": self.genes(merged["genes"]),
         }
         self.persistence_copies(flags, data["genes"])
-        self.meal_shape_counts(data["feeding"], flags["substitution_3_1"])
+        self.price_5_6(flags["price_5_6"])
+        self.deck_5_6(data["genes"], flags["deck_5_6"])
+        self.meal_shape_counts(data["feeding"], flags)
         return data
+
+    def price_5_6(self, value: Any) -> None:
+        """PX22: ``{ "Gene" = price }`` for the genes whose 5-6 player price differs (aliases resolved)."""
+        path: KeyPath = ("flags", "price_5_6")
+        for name in list(value):
+            canonical = GENE_ALIASES.get(name, name)
+            if canonical not in GENE_INDEX:
+                self.fail((*path, name), "unknown gene (expected a base-game gene name)")
+            value[canonical] = self.integer(value.pop(name), (*path, name), 0, MAX_PRICE)
+
+    def deck_5_6(self, genes: dict[str, Any], deck: str) -> None:
+        """PX4, §7: with ``only_39`` a 5-6 game holds the 5-6 cards alone (5-6 copies - 4p copies)."""
+        if deck != "only_39":
+            return
+        for name in GENE_NAMES:
+            copies = genes[name]["copies"]
+            for key in (str(p) for p in FIVE_SIX if p in self.counts):
+                if copies[key] < copies["4"]:
+                    self.fail(
+                        ("genes", name, "copies", key),
+                        f"expected at least the 4-player copies ({copies['4']}) with flag deck_5_6 = "
+                        f'"only_39" (the 5-6 cards are the difference), got {copies[key]}',
+                        also=(("flags", "deck_5_6"),),
+                    )
 
     def scalars(self, value: Any, path: KeyPath, ranges: dict[str, tuple[int, int]]) -> dict[str, int]:
         """A table of integer scalars, each in its range (lo, hi)."""
@@ -530,14 +621,32 @@ class _Checker:
         """§10 flags."""
         path: KeyPath = ("flags",)
         table = self.table(value, path, FLAG_NAMES)
-        return {
-            name: (
-                self.integer(table[name], (*path, name), *_INTEGER_FLAGS[name])
-                if name in _INTEGER_FLAGS
-                else self.boolean(table[name], (*path, name))
-            )
-            for name in FLAG_NAMES
-        }
+        out: dict[str, Any] = {}
+        for name in FLAG_NAMES:
+            item, here = table[name], (*path, name)
+            if name in _INTEGER_FLAGS:
+                out[name] = self.integer(item, here, *_INTEGER_FLAGS[name])
+            elif name == "deck_5_6":
+                out[name] = self.string(item, here, DECK_5_6)
+            elif name == "feeding_5_6_substitution":
+                out[name] = self.string(item, here, FEEDING_5_6_SUBSTITUTION)
+            elif name == "setup_dp_5_6":
+                out[name] = self.integer(item, here, 0, _SETUP_FIRST_DP_MAX)
+            elif name == "price_5_6":
+                if not isinstance(item, dict):
+                    self.bad(here, "a table of gene prices", item)
+                out[name] = dict(item)
+            elif name == "tentacle_capacity":
+                out[name] = self.by_players(item, here, MAX_TENTACLE_CUBES, self.counts)
+            elif name == "amoebas_per_player":
+                out[name] = self.by_players(item, here, MAX_AMOEBAS, self.counts, lo=1)
+            elif name == "income_bp":
+                out[name] = self.by_players(item, here, MAX_BP_AMOUNT, self.counts)
+            elif name == "amoeba_score_table_5_6":
+                out[name] = self.integers(item, here, 0, MAX_ADVANCE, min_len=1)
+            else:
+                out[name] = self.boolean(item, here)
+        return out
 
     def persistence_copies(self, flags: dict[str, Any], genes: dict[str, Any]) -> None:
         """§7/§10: the flag persistence_copies_4p and genes.Persistence.copies.4 are one number.
@@ -635,41 +744,63 @@ class _Checker:
             )
         return {"placeholder": self.boolean(table["placeholder"], (*path, "placeholder")), "deck": deck}
 
-    def score(self, value: Any, amoebas_per_player: int) -> dict[str, Any]:
-        """§4, K2 advance tables."""
+    def score(self, value: Any, flags: dict[str, Any]) -> dict[str, Any]:
+        """§4, K2 advance tables: score.amoeba_advance for 3-4 players, flag
+        amoeba_score_table_5_6 for 5-6 (PX19), each an entry for every amoeba count its player
+        counts can have on the board (0..amoebas_per_player; entries beyond are not used)."""
         path: KeyPath = ("score",)
         table = self.table(value, path, ("amoeba_advance", "gene_advance"))
-        why = " (components.amoebas_per_player + 1)"
+        why = " (flags.amoebas_per_player + 1)"
+        amoebas_per_player = flags["amoebas_per_player"]
+        base = [amoebas_per_player[str(p)] for p in self.counts if p not in FIVE_SIX]
         amoeba = self.integers(
             table["amoeba_advance"],
             (*path, "amoeba_advance"),
             0,
             MAX_ADVANCE,
-            length=amoebas_per_player + 1,
+            min_len=max(base, default=0) + 1,
             why=why,
-            also=(("components", "amoebas_per_player"),),
+            also=(("flags", "amoebas_per_player"),),
+        )
+        five_six = [amoebas_per_player[str(p)] for p in self.counts if p in FIVE_SIX]
+        self.array(
+            flags["amoeba_score_table_5_6"],
+            ("flags", "amoeba_score_table_5_6"),
+            min_len=max(five_six, default=0) + 1,
+            why=why,
+            also=(("flags", "amoebas_per_player"),),
         )
         gene = self.integers(table["gene_advance"], (*path, "gene_advance"), 0, MAX_ADVANCE, min_len=1)
         return {"amoeba_advance": amoeba, "gene_advance": gene}
 
     def components(self, value: Any) -> dict[str, Any]:
-        """§1, §5 component counts."""
+        """§1, §5 component counts; the player counts the rules support (PX: 5-6 players)."""
         path: KeyPath = ("components",)
-        table = self.table(value, path, (*_COMPONENT_RANGES, "setup_first_dp"))
-        out: dict[str, Any] = {
-            key: self.integer(table[key], (*path, key), lo, hi) for key, (lo, hi) in _COMPONENT_RANGES.items()
-        }
+        table = self.table(value, path, (*_COMPONENT_RANGES, "player_counts", "setup_first_dp"))
+        counts_path = (*path, "player_counts")
+        counts = self.integers(table["player_counts"], counts_path, MIN_PLAYERS, MAX_PLAYERS, min_len=1)
+        if counts != sorted(set(counts)):
+            self.bad(counts_path, "distinct player counts in ascending order", counts)
+        out: dict[str, Any] = {"player_counts": counts}
+        for key, (lo, hi) in _COMPONENT_RANGES.items():
+            out[key] = self.integer(table[key], (*path, key), lo, hi)
+        # S6 for 3-4 players; with 5-6 the flag setup_dp_5_6 (PX10) gives the first amoeba's DP.
         out["setup_first_dp"] = self.by_players(
-            table["setup_first_dp"], (*path, "setup_first_dp"), _SETUP_FIRST_DP_MAX
+            table["setup_first_dp"],
+            (*path, "setup_first_dp"),
+            _SETUP_FIRST_DP_MAX,
+            [p for p in counts if p not in FIVE_SIX],
         )
         return out
 
     def feeding(self, value: Any) -> dict[str, Any]:
-        """M4, F1-F4: standard and substitution shapes per player count, and feeding numbers."""
+        """M4, F1-F4: standard and substitution shapes per player count (PX12, PX13, §5), and
+        feeding numbers."""
         path: KeyPath = ("feeding",)
-        table = self.table(value, path, ("p3", "p4", "tentacle_cubes", *_FEEDING_RANGES))
+        optional = tuple(f"p{p}" for p in PLAYER_COUNTS if p not in self.counts)
+        table = self.table(value, path, (*_FEEDING_KEYS, *_FEEDING_RANGES), optional=optional)
         out: dict[str, Any] = {}
-        for players in PLAYER_COUNTS:
+        for players in self.counts:
             key = f"p{players}"
             p_path = (*path, key)
             shapes = self.table(table[key], p_path, ("standard", "substitution"))
@@ -681,9 +812,6 @@ class _Checker:
                     for i, s in enumerate(self.array(shapes["substitution"], sub_path))
                 ],
             }
-        out["tentacle_cubes"] = self.by_players(
-            table["tentacle_cubes"], (*path, "tentacle_cubes"), MAX_TENTACLE_CUBES
-        )
         for key, (lo, hi) in _FEEDING_RANGES.items():
             out[key] = self.integer(table[key], (*path, key), lo, hi)
         return out
@@ -712,24 +840,21 @@ class _Checker:
             out[name] = {
                 "price": self.integer(gene["price"], (*g_path, "price"), 0, MAX_PRICE),
                 "mp": mp,
-                "copies": self.by_players(gene["copies"], (*g_path, "copies"), MAX_COPIES),
+                "copies": self.by_players(gene["copies"], (*g_path, "copies"), MAX_COPIES, self.copy_counts),
                 "weight": self.integer(gene.get("weight", 1), (*g_path, "weight"), 0, MAX_WEIGHT),
                 "defect_payment": defect,
                 "gives_up": self.gives_up(gene.get("gives_up", []), (*g_path, "gives_up"), name),
             }
         return out
 
-    def meal_shape_counts(self, feeding: dict[str, Any], substitution_3_1: bool) -> None:
+    def meal_shape_counts(self, feeding: dict[str, Any], flags: dict[str, Any]) -> None:
         """M4, F1-F4: every shape set of every player count fits the engine's MAX_SHAPES (the
         tables of meal_shapes.py keep the first MAX_SHAPES shapes and would drop the rest)."""
-        for players in PLAYER_COUNTS:
+        for players in self.counts:
             key = f"p{players}"
-            substitution = feeding[key]["substitution"]
-            if not substitution_3_1:
-                substitution = [s for s in substitution if s != SUBSTITUTION_3_1_SHAPE]
             counts = _shape_set_sizes(
                 feeding[key]["standard"],
-                substitution,
+                substitution_shapes(feeding, flags, players),
                 feeding["frugality_fewer"],
                 feeding["parasitism_fewer"],
             )
@@ -740,6 +865,21 @@ class _Checker:
                     f"expected at most {MAX_SHAPES} meal shapes for one set of feeding genes "
                     f"(the engine's MAX_SHAPES), got {counts[worst]} {worst} "
                     "(fewer substitution shapes, or a smaller frugality_fewer or parasitism_fewer)",
+                    also=(("feeding", "frugality_fewer"), ("feeding", "parasitism_fewer")),
+                )
+            options = meal_option_bound(
+                feeding[key]["standard"],
+                substitution_shapes(feeding, flags, players),
+                feeding["frugality_fewer"],
+                feeding["parasitism_fewer"],
+                players,
+            )
+            if options > MAX_OPTIONS:
+                self.fail(
+                    ("feeding", key),
+                    f"expected at most {MAX_OPTIONS} meal options in one decision (the engine's option "
+                    f"buffer), got up to {options} with {players} players (fewer or smaller substitution "
+                    "shapes, or a smaller frugality_fewer or parasitism_fewer)",
                     also=(("feeding", "frugality_fewer"), ("feeding", "parasitism_fewer")),
                 )
 
@@ -755,6 +895,51 @@ class _Checker:
                 self.bad((*path, i), f"a distinct non-advanced gene other than {json.dumps(owner)}", name)
             out.append(name)
         return out
+
+
+def substitution_shapes(feeding: dict[str, Any], flags: dict[str, Any], players: int) -> list[list[int]]:
+    """F2 with P players, the flags applied: substitution_3_1 drops [3, 1, 0] (4 players);
+    feeding_5_6_substitution (§5) keeps, with 5-6 players, every shape (skip_one_spread), those
+    with no colour above 2 (two_each) or none (disabled)."""
+    shapes = feeding[f"p{players}"]["substitution"]
+    if not flags["substitution_3_1"]:
+        shapes = [s for s in shapes if s != SUBSTITUTION_3_1_SHAPE]
+    if players in FIVE_SIX:
+        reading = flags["feeding_5_6_substitution"]
+        if reading == "two_each":
+            shapes = [s for s in shapes if max(s) <= 2]
+        elif reading == "disabled":
+            shapes = []
+    return shapes
+
+
+def meal_option_bound(
+    standard: list[int],
+    substitution: list[list[int]],
+    frugality_fewer: int,
+    parasitism_fewer: int,
+    players: int,
+) -> int:
+    """M4, F1-F4: the most EAT options one feeding can list with P players: every distinct
+    arrangement of every normal shape, plus every arrangement of every parasite shape with each
+    of the P - 1 possible victims, over the worst combination of Substitution and Frugality. The
+    feeding kernel needs them all in the option buffer (it walks every normal shape to its last
+    arrangement before it reads the parasite set); with 5-6 players shapes have up to 5! / k!
+    arrangements, so this is a bound the rules must keep (always true with 3-4 players)."""
+
+    def arrangements(shape: Sequence[int]) -> int:
+        n = math.factorial(len(shape))
+        for count in set(shape):
+            n //= math.factorial(list(shape).count(count))
+        return n
+
+    worst = 0
+    for c in range(4):
+        normal = normal_shapes(standard, substitution, frugality_fewer, bool(c & 1), bool(c & 2))
+        parasite = parasite_shapes(normal, parasitism_fewer)
+        total = sum(map(arrangements, normal)) + (players - 1) * sum(map(arrangements, parasite))
+        worst = max(worst, total)
+    return worst
 
 
 def _shape_set_sizes(
@@ -809,7 +994,8 @@ class RuleBook:
 
     Build one with :func:`load_rules`. ``data`` is normalised: every optional gene field is
     filled in (``weight`` 1, ``defect_payment`` = ``mp``, ``gives_up`` []), genes are in
-    gene-index order and table keys for player counts are the strings "3" and "4".
+    gene-index order and table keys for player counts are strings ("3" .. "6"), one for each
+    of ``player_counts``.
     """
 
     def __init__(self, data: dict[str, Any], sources: Sequence[str]) -> None:
@@ -818,6 +1004,21 @@ class RuleBook:
         self.name: str = data["name"]
         self.rules_id: str = rules_id(data)
         self.placeholder_deck: bool = data["environment"]["placeholder"]
+        self.player_counts: tuple[int, ...] = tuple(data["components"]["player_counts"])
+
+    def placeholders(self, players: int | None = None) -> list[str]:
+        """The PLACEHOLDER values (PLACEHOLDERS) a game of ``players`` (None: any supported count)
+        uses: those still at their default. The deck is one while ``environment.placeholder`` is
+        true; ``flags.price_5_6`` while a gene has no 5-6 price of its own."""
+        counts = self.player_counts if players is None else (players,)
+        default = _default_data()
+        flags = self.data["flags"]
+        used = {
+            "environment.deck": self.placeholder_deck,
+            "flags.setup_dp_5_6": flags["setup_dp_5_6"] == default["flags"]["setup_dp_5_6"],
+            "flags.price_5_6": len(flags["price_5_6"]) < N_GENES,
+        }
+        return [name for name, affects in PLACEHOLDERS.items() if used[name] and set(affects) & set(counts)]
 
     def __repr__(self) -> str:
         return f"RuleBook(name={self.name!r}, rules_id={self.rules_id!r}, sources={self.sources!r})"
@@ -834,11 +1035,13 @@ class RuleBook:
         return f"{len(deck)} card{'s' if len(deck) != 1 else ''}{note}: {cards}"
 
     def for_players(self, players: int) -> Rules:
-        """The numpy :class:`Rules` for 3 or 4 players (the flag substitution_3_1 applied)."""
+        """The numpy :class:`Rules` for one of the rules' player counts (the flags applied:
+        substitution_3_1, and with 5-6 players every flag of PX §9)."""
+        expected = f"one of {', '.join(map(str, self.player_counts))} (components.player_counts)"
         if isinstance(players, bool) or not isinstance(players, numbers.Integral):
-            raise RulesError(f"players: expected 3 or 4, got {_show(players)}")
-        if players not in PLAYER_COUNTS:
-            raise RulesError(f"players: expected 3 or 4, got {_show(players)}")
+            raise RulesError(f"players: expected {expected}, got {_show(players)}")
+        if players not in self.player_counts:
+            raise RulesError(f"players: expected {expected}, got {_show(players)}")
         players = int(players)
         d = self.data
         key = str(players)
@@ -846,13 +1049,20 @@ class RuleBook:
             d[s] for s in ("flags", "board", "components", "economy", "life", "feeding")
         )
         genes = [d["genes"][name] for name in GENE_NAMES]
+        five_six = players in FIVE_SIX
+        amoebas = flags["amoebas_per_player"][key]
+        amoeba_advance = flags["amoeba_score_table_5_6"] if five_six else d["score"]["amoeba_advance"]
+        setup_first_dp = flags["setup_dp_5_6"] if five_six else comp["setup_first_dp"][key]
+        prices = [flags["price_5_6"].get(name, g["price"]) if five_six else g["price"] for name, g in
+                  zip(GENE_NAMES, genes, strict=True)]
+        copies = [g["copies"][key] for g in genes]
+        if five_six and flags["deck_5_6"] == "only_39":
+            copies = [c - g["copies"]["4"] for c, g in zip(copies, genes, strict=True)]
 
         def arr(values: Any, dtype: type) -> np.ndarray:
             return np.ascontiguousarray(np.array(values, dtype=dtype))
 
-        shapes = feed[f"p{players}"]["substitution"]
-        if not flags["substitution_3_1"]:
-            shapes = [s for s in shapes if s != SUBSTITUTION_3_1_SHAPE]
+        shapes = substitution_shapes(feed, flags, players)
         meal, n_meal, parasite, n_parasite = shape_tables(
             feed[f"p{players}"]["standard"], shapes, feed["frugality_fewer"], feed["parasitism_fewer"]
         )
@@ -878,14 +1088,14 @@ class RuleBook:
             armor_blocks_own_attacks=flags["armor_blocks_own_attacks"],
             clinging_after_first_step=flags["clinging_after_first_step"],
             gene_meals_optional=flags["gene_meals_optional"],
-            amoeba_advance=arr(d["score"]["amoeba_advance"], np.int16),
+            amoeba_advance=arr(amoeba_advance[: amoebas + 1], np.int16),
             gene_advance=arr(d["score"]["gene_advance"], np.int16),
-            amoebas_per_player=comp["amoebas_per_player"],
+            amoebas_per_player=amoebas,
             cubes_per_colour=comp["cubes_per_colour"],
             cubes_per_space=comp["cubes_per_space"],
             start_bp=comp["start_bp"],
-            setup_first_dp=comp["setup_first_dp"][key],
-            income=econ["income"],
+            setup_first_dp=setup_first_dp,
+            income=flags["income_bp"][key],
             division_cost=econ["division_cost"],
             division_cost_division_rate=econ["division_cost_division_rate"],
             active_move_cost=econ["active_move_cost"],
@@ -903,7 +1113,7 @@ class RuleBook:
             lost_defense_dp=life["lost_defense_dp"],
             standard_shape=arr(feed[f"p{players}"]["standard"], np.int8),
             substitution_shapes=arr(shapes, np.int8).reshape(len(shapes), players - 1),
-            tentacle_cubes=feed["tentacle_cubes"][key],
+            tentacle_cubes=flags["tentacle_capacity"][key],
             frugality_fewer=feed["frugality_fewer"],
             parasitism_fewer=feed["parasitism_fewer"],
             parasitism_victim_pays=feed["parasitism_victim_pays"],
@@ -911,14 +1121,24 @@ class RuleBook:
             n_meal_shapes=n_meal,
             parasite_shapes=parasite,
             n_parasite_shapes=n_parasite,
-            gene_price=arr([g["price"] for g in genes], np.int16),
+            gene_price=arr(prices, np.int16),
             gene_mp=arr([g["mp"] for g in genes], np.int16),
-            gene_copies=arr([g["copies"][key] for g in genes], np.int8),
+            gene_copies=arr(copies, np.int8),
             gene_weight=arr([g["weight"] for g in genes], np.int8),
             gene_defect_payment=arr([g["defect_payment"] for g in genes], np.int16),
             gene_lower=gene_lower,
             gene_blocks=arr([sum(1 << int(x) for x in row if x >= 0) for row in gene_lower], np.int64),
         )
+
+
+_DEFAULT_DATA: list[dict[str, Any]] = []
+
+
+def _default_data() -> dict[str, Any]:
+    """The default rules' normalised data (loaded once): what a placeholder's default is."""
+    if not _DEFAULT_DATA:
+        _DEFAULT_DATA.append(load_rules().data)
+    return _DEFAULT_DATA[0]
 
 
 def load_rules(*paths: str | Path | None, overrides: dict[str, Any] | None = None) -> RuleBook:
@@ -940,7 +1160,8 @@ def load_rules(*paths: str | Path | None, overrides: dict[str, Any] | None = Non
     merged: dict[str, Any] = {}
     origin: dict[tuple[str, ...], int] = {}
     sources: list[str] = []
+    moved: dict[int, dict[str, tuple[str, str]]] = {}
     for index, (label, raw) in enumerate(layers):
-        _merge(merged, _prepare_layer(raw, label), (), index, origin)
+        _merge(merged, _prepare_layer(raw, label, moved.setdefault(index, {})), (), index, origin)
         sources.append(label)
-    return RuleBook(_Checker(sources, origin).rules(merged), sources)
+    return RuleBook(_Checker(sources, origin, moved).rules(merged), sources)

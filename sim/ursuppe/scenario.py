@@ -45,7 +45,7 @@ from sim.ursuppe.decision_kinds import (
 )
 from sim.ursuppe.decisions import WILDCARD
 from sim.ursuppe.genes import GENE_NAMES, N_GENES, gene_index
-from sim.ursuppe.rules import MAX_BP_AMOUNT, RuleBook, RulesError, load_rules
+from sim.ursuppe.rules import MAX_BP_AMOUNT, MAX_PLAYERS, MIN_PLAYERS, RuleBook, RulesError, load_rules
 from sim.ursuppe.state import (
     ERR_EVENT_OVERFLOW,
     ERR_ILLEGAL_CHOICE,
@@ -261,9 +261,9 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
     if not isinstance(data, dict):
         raise ScenarioError(f"{label}: expected a JSON object at the top level")
 
-    P = _int(label, "players", data.get("players"), 3, 4) if "players" in data else None
+    P = _int(label, "players", data.get("players"), MIN_PLAYERS, MAX_PLAYERS) if "players" in data else None
     if P is None:
-        raise _err(label, "players", "missing (expected 3 or 4)")
+        raise _err(label, "players", f"missing (expected {MIN_PLAYERS} to {MAX_PLAYERS})")
     overrides = data.get("rules", {})
     if not isinstance(overrides, dict):
         raise _err(label, "rules", f"expected an object of rules overrides, got {json.dumps(overrides)}")
@@ -271,6 +271,9 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         rulebook = load_rules(overrides=overrides)
     except RulesError as e:
         raise ScenarioError(f"{label}: rules: {e}") from None
+    if P not in rulebook.player_counts:
+        counts = ", ".join(map(str, rulebook.player_counts))
+        raise _err(label, "players", f"expected one of {counts} (components.player_counts), got {P}")
     rules = rulebook.for_players(P)
     S, A = rules.n_spaces, rules.amoebas_per_player
     limit = len(rules.deck_ozone) - (1 if rules.first_round_flip else 0)

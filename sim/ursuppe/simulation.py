@@ -70,6 +70,8 @@ class UrsuppeRun:
             "rules_files": [Path(s).name for s in self.rulebook.sources[1:]],
             "rules": self.rulebook.data,
             "deck": self.rulebook.deck_description(),
+            # PLACEHOLDER values this player count uses (a deck, setup DP or prices no source has).
+            "placeholders": self.rulebook.placeholders(self.players),
         }
 
     def assignment(self, games: np.ndarray) -> np.ndarray:
