@@ -574,7 +574,10 @@ def tournament(
     ] = ",".join(PRESET_ORDER),
     players: Players = 4,
     games: Annotated[
-        int, typer.Option("--games", "-n", help="Games per pair (rounded up to a multiple of 2 P!).")
+        int,
+        typer.Option(
+            "--games", "-n", help="Games per pair (rounded up to twice the seating block: 2 P!, 20 or 12)."
+        ),
     ] = 2_000,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", help="House-rules TOML file.")] = None,
     seed: Annotated[

@@ -11,6 +11,7 @@ import pytest
 
 from sim.ursuppe import batch as B
 from sim.ursuppe.genes import GENE_INDEX
+from sim.ursuppe.phases.setup import rotate_block
 from sim.ursuppe.rules import load_rules
 from sim.ursuppe.state import END_FINISH_ZONE, END_LAST_CARD
 from tests.conftest import outcome_digest
@@ -78,6 +79,41 @@ def test_S5_rotate_seating_covers_every_permutation_equally(rulebook, params):
     perms = [tuple(r) for r in b.state.seat]
     counts = {p: perms.count(p) for p in itertools.permutations([1, 2, 3])}
     assert set(counts.values()) == {10}
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_S5_rotate_seating_at_5_and_6_players_is_a_balanced_latin_square(rulebook, params, players):
+    """S5 (PX: 5-6 players): rotate's block is a Williams square (2P games for odd P, P for even),
+    not the P! permutations: within one block, from any multiple of it, every player sits on every
+    start space equally often and every ordered pair of players on neighbouring spaces equally
+    often."""
+    block = rotate_block(players)
+    assert block == (10 if players == 5 else 6)
+    ru = rulebook.for_players(players)
+    start = 7 * block  # game indices, not batch rows, choose the row of the design
+    b = B.new_batch(ru, params, np.zeros(players), 5, np.arange(start, start + 3 * block))
+    B.setup(b, seating="rotate")
+    seat = b.state.seat.astype(int)
+    assert sorted(seat[0]) == list(range(1, players + 1))
+    for k in range(3):
+        part = seat[k * block : (k + 1) * block]
+        assert np.array_equal(part, seat[:block])  # the design repeats block after block
+        for p in range(players):
+            assert np.bincount(part[:, p], minlength=players + 1)[1:].tolist() == [block // players] * players
+        pairs = {}
+        for row in part:
+            by_space = np.argsort(row)  # player on start space 1, 2, ...
+            for a, c in itertools.pairwise(by_space):
+                pairs[a, c] = pairs.get((a, c), 0) + 1
+        assert len(pairs) == players * (players - 1) and len(set(pairs.values())) == 1, pairs
+
+
+def test_S5_rotate_seating_at_3_and_4_players_is_unchanged(rulebook, params):
+    """S5: the 3-4 player rotate design stays every permutation in Lehmer order (old runs replay)."""
+    assert (rotate_block(3), rotate_block(4)) == (6, 24)
+    b = B.new_batch(rulebook.for_players(4), params, np.zeros(4), 5, np.arange(24))
+    B.setup(b, seating="rotate")
+    assert [tuple(r) for r in b.state.seat] == list(itertools.permutations([1, 2, 3, 4]))
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])

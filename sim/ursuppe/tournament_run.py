@@ -4,23 +4,24 @@ It is a run design (what games are played), not command-line handling, so it liv
 :class:`sim.ursuppe.simulation.UrsuppeRun`, where a notebook or test can build one without the CLI.
 """
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from sim.ursuppe.phases.setup import rotate_block
 from sim.ursuppe.simulation import UrsuppeRun
 
 
 @dataclass
 class TournamentRun(UrsuppeRun):
     """A head-to-head run of strategies 0 (A) and 1 (B): the tables alternate between A,B,A(,B)
-    and B,A,B(,A) in blocks of P! games, so with rotated seating each composition meets every
-    start-space permutation equally often and A and B hold the same number of seats."""
+    and B,A,B(,A) in blocks of the rotate design's block (S5: P! games at 3-4 players, the
+    balanced Latin square at 5-6), so with rotated seating each composition meets every seat
+    assignment of the design equally often and A and B hold the same number of seats."""
 
     def _block(self) -> int:
-        return math.factorial(self.players)
+        return rotate_block(self.players)
 
     def _tables(self) -> np.ndarray:
         first = np.arange(self.players, dtype=np.int16) % 2
@@ -33,12 +34,13 @@ class TournamentRun(UrsuppeRun):
         return doc
 
     def assignment(self, games: np.ndarray) -> np.ndarray:
-        """Strategy row per player of each game: composition ``(game // P!) % 2``."""
+        """Strategy row per player of each game: composition ``(game // block) % 2``."""
         return self._tables()[(np.asarray(games) // self._block()) % 2]
 
 
 def tournament_games(games: int, players: int) -> int:
-    """Games per pair rounded up to a multiple of 2 P! (both compositions x every permutation),
-    so that both strategies hold every start space equally often."""
-    block = 2 * math.factorial(players)
+    """Games per pair rounded up to a multiple of twice the rotate block (both compositions x the
+    whole seating design: 2 P! at 3-4 players, 20 and 12 at 5 and 6), so that both strategies
+    hold every start space equally often."""
+    block = 2 * rotate_block(players)
     return -(-games // block) * block

@@ -10,9 +10,28 @@ from sim.ursuppe.players import ORDER_SLOT, amoebas_on_space, put_amoeba, turn_o
 from sim.ursuppe.state import STREAM_SETUP
 
 SEATING_RANDOM = 0  # S5: a random permutation per game
-SEATING_ROTATE = 1  # S5: game i gets permutation i mod P! (every permutation equally often)
+SEATING_ROTATE = 1  # S5: a balanced design, see rotate_block (every seat equally often per block)
 SEATING_GIVEN = 2  # State.seat is already filled in by the caller
 PHASE_SETUP = 0
+# Rotate seating cycles through all P! permutations up to this many; above it (5 and 6 players:
+# 120 and 720) it uses a Williams balanced Latin square, whose block is P or 2P games.
+ROTATE_ALL_PERMUTATIONS_MAX = 24
+
+
+def rotate_block(players: int) -> int:
+    """Games in one block of the S5 rotate design: every player sits on every start space equally
+    often in each block of this many consecutive game indices (from a multiple of it).
+
+    3-4 players: P! (every permutation once; 6 and 24 games). 5-6 players: a Williams balanced
+    Latin square, P rows for even P (6 games) and the square and its mirror, 2P rows, for odd P
+    (10 games): each player sits on each start space once per P rows, and each ordered pair of
+    players sits on neighbouring start spaces (space s, space s+1) equally often."""
+    fact = 1
+    for i in range(2, players + 1):
+        fact *= i
+    if fact <= ROTATE_ALL_PERMUTATIONS_MAX:
+        return fact
+    return players if players % 2 == 0 else 2 * players
 
 
 @kernel
@@ -29,11 +48,23 @@ def _seat(st, g, mode):
             x = st.seat[g, i]
             st.seat[g, i] = st.seat[g, j]
             st.seat[g, j] = x
+        return
+    fact = 1
+    for i in range(2, P + 1):
+        fact *= i
+    if fact > ROTATE_ALL_PERMUTATIONS_MAX:
+        # Williams square: row r puts player (w_c + r) mod P on start space c+1, where w is
+        # 0, 1, P-1, 2, P-2, ... (consecutive differences all distinct mod P, so every ordered pair
+        # of players meets on neighbouring spaces once per row set). Odd P: rows P..2P-1 are the
+        # mirrored rows (space c+1 takes row r's player of space P-c), which restores that balance.
+        k = st.game_index[g] % (P if P % 2 == 0 else 2 * P)
+        r = k % P
+        for c in range(P):
+            cc = c if k < P else P - 1 - c
+            w = 0 if cc == 0 else ((cc + 1) // 2 if cc % 2 == 1 else P - cc // 2)
+            st.seat[g, (w + r) % P] = c + 1
     else:
         # Decode k = game index mod P! in the factorial number system (Lehmer code).
-        fact = 1
-        for i in range(2, P + 1):
-            fact *= i
         k = st.game_index[g] % fact
         for i in range(P):
             fact //= P - i
