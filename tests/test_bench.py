@@ -35,6 +35,12 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
         assert all(v > 0 for v in doc["games_per_s"][players].values())
         for t, runs in doc["games_per_s_runs"][players].items():  # the figure is the best run
             assert len(runs) == 2 and doc["games_per_s"][players][t] == max(runs)
+    # 6-player over 4-player games/s, from the same run's best rates (PX: 5-6 players)
+    assert doc["6p_over_4p_target"] == 0.45
+    for t in ("1", "2"):
+        assert doc["6p_over_4p"][t] == pytest.approx(
+            doc["games_per_s"]["6p"][t] / doc["games_per_s"]["4p"][t], abs=1e-3
+        )
     assert doc["speedup_vs_python"] > 1
     # the whole `soup simulate` command, at N and 10N games
     assert set(doc["peak_rss_mb_by_games"]) == {"100", "1000"}
@@ -60,6 +66,8 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
 
     text = as_text(doc)
     assert "compared with HEAD" in text and "ratio" in text and "peak memory of soup simulate" in text
+    assert "5 players:" in text and "6 players:" in text and "6 players over 4:" in text
+    assert "compared with" in text and "5 players, 1 thr" not in text  # --compare stays on 3-4
 
 
 @pytest.mark.slow

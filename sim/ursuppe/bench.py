@@ -1,8 +1,10 @@
 """``soup bench``: how fast the engine plays, and how much memory a run takes, measured in one run.
 
-- games/s for 3- and 4-player full-gene games of the default strategy mix at 1 and 2 threads
-  (warm kernels, invariants off, one batch in memory), the best of ``repeats`` runs taken in
-  turns (another process on the machine only ever slows a run down; every run is reported);
+- games/s for 3-, 4-, 5- and 6-player full-gene games of the default strategy mix at 1 and 2
+  threads (warm kernels, invariants off, one batch in memory), the best of ``repeats`` runs taken
+  in turns (another process on the machine only ever slows a run down; every run is reported);
+- ``6p_over_4p``: 6-player over 4-player games/s per thread count, from the same run (target
+  ``RATIO_6P_TARGET``: a 6-player game has 1.5x the players and more options per meal, PX);
 - the same 4-player games on the plain-Python path (NUMBA_DISABLE_JIT=1, in a subprocess) and the
   ratio of the compiled 1-thread rate to it;
 - peak memory of the whole ``soup simulate`` command as a user runs it (its closing summary
@@ -38,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]  # the tree this module belongs to
 PLAYERS = (3, 4, 5, 6)  # every player count of the default rules (PX: 5-6 players)
 COMPARED_PLAYERS = (3, 4)  # --compare: what every revision since 49ac8fd can play (_TREE_RATES)
 THREADS = (1, 2)
+RATIO_6P_TARGET = 0.45  # issue 11: 6-player games at least 0.45x as fast as 4-player ones
 _KEEP_COMPARED = 3  # compared commits whose kernel caches are kept
 
 _FIRST_GAME = (
@@ -306,6 +309,8 @@ def bench(
     doc = {
         "games_per_s": rates,
         "games_per_s_runs": runs,
+        "6p_over_4p": {t: round(rates["6p"][t] / rates["4p"][t], 3) for t in rates["4p"]},
+        "6p_over_4p_target": RATIO_6P_TARGET,
         "speedup_vs_python": round(rates["4p"]["1"] / plain, 1),
         "plain_python_games_per_s": round(plain, 2),
         "peak_rss_mb": max(rss.values()),
@@ -354,6 +359,8 @@ def as_text(doc: dict[str, Any]) -> str:
             f"({r[key]['2'] / r[key]['1']:.2f}x)"
             for key in r
         ),
+        f"  6 players over 4: {doc['6p_over_4p']['1']:.2f}x on 1 thread, {doc['6p_over_4p']['2']:.2f}x on 2 "
+        f"(target {doc['6p_over_4p_target']:.2f}x or more)",
         f"  plain Python: {doc['plain_python_games_per_s']:.1f} games/s "
         f"-> speed-up {doc['speedup_vs_python']}x",
         "  peak memory of soup simulate: "
