@@ -11,8 +11,8 @@ import pytest
 
 from sim.ursuppe import batch as B
 from sim.ursuppe.genes import GENE_INDEX
-from sim.ursuppe.phases.setup import rotate_block
 from sim.ursuppe.rules import load_rules
+from sim.ursuppe.seating import rotate_block
 from sim.ursuppe.state import END_FINISH_ZONE, END_LAST_CARD
 from tests.conftest import outcome_digest
 

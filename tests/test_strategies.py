@@ -17,7 +17,7 @@ from sim.ursuppe import batch as B
 from sim.ursuppe.decision_kinds import KIND_NAMES
 from sim.ursuppe.events import EV_ACTIVE
 from sim.ursuppe.genes import GENE_NAMES
-from sim.ursuppe.phases.setup import rotate_block
+from sim.ursuppe.seating import rotate_block
 from sim.ursuppe.tally import ATTACK_CLUNG, ATTACK_DEFENDED, ATTACK_ESCAPED, ATTACK_SUCCESS, CARRIED
 from strategies.params import (
     GENE_VALUE_BASE,
@@ -48,9 +48,7 @@ MIXES = (
 )
 PLAIN_SCRIPT = """
 import sys, numpy as np
-from analysis.intervals import wilson
 from sim.ursuppe import batch as B
-from sim.ursuppe.phases.setup import rotate_block
 from sim.ursuppe.rules import load_rules
 from strategies.params import load_strategy, parameter_table
 from tests.conftest import outcome_digest

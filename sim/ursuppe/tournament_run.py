@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.ursuppe.phases.setup import rotate_block
+from sim.ursuppe.seating import rotate_block
 from sim.ursuppe.simulation import UrsuppeRun
 
 
