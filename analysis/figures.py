@@ -61,6 +61,20 @@ def _fair_legend(fig: Figure) -> None:
     fig.legend(handles, labels, loc="outside lower center", fontsize=8, frameon=False)
 
 
+def _count_panels(counts: list, panel_w: float, panel_h: float, max_cols: int, extra_w: float = 0.0):
+    """A figure with one panel per player count, at most ``max_cols`` to a row: with 3 to 6
+    players a report can hold four counts, and four panels in a row would shrink every label when
+    the figure is fitted to a page. Returns the figure and the axes in count order (spare cells of
+    the last row removed)."""
+    cols = min(len(counts), max_cols)
+    rows = -(-len(counts) // cols)
+    fig = Figure(figsize=(panel_w * cols + extra_w, panel_h * rows), layout="constrained")
+    grid = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax in grid[len(counts) :]:
+        ax.remove()
+    return fig, list(grid[: len(counts)])
+
+
 def zoom_rate_axis(ax, low, high, fair: float | None = None) -> bool:
     """Fit the rate axis to the intervals ``low``..``high`` (and the fair share), with a margin,
     instead of starting at 0: a ±1-point seat difference is invisible on a 0-to-max axis.
@@ -108,9 +122,8 @@ def seat_bias(seats: pl.DataFrame) -> Figure:
     share (analysis.win_rates.seat_advantage). The rate axis is fitted to the intervals, not
     started at 0, and its label says so."""
     counts = seats["players"].unique().sort().to_list()
-    fig = Figure(figsize=(3.6 * len(counts) + 0.6, 3.6), layout="constrained")
-    axes = fig.subplots(1, len(counts), squeeze=False)
-    for ax, p in zip(axes[0], counts, strict=True):
+    fig, axes = _count_panels(counts, 3.6, 3.6, 3, 0.6)
+    for ax, p in zip(axes, counts, strict=True):
         d = seats.filter(pl.col("players") == p).sort("start_space")
         _rate_points(ax, [str(s) for s in d["start_space"]], d["win_rate"], d["ci_low"], d["ci_high"], 1 / p)
         ax.set_xlabel(label("start_space"))
@@ -125,9 +138,8 @@ def strategy_rates(rates: pl.DataFrame, key: str = "strategy") -> Figure:
     the fair share (analysis.win_rates.win_rates grouped by players and ``key``)."""
     counts = rates["players"].unique().sort().to_list() if "players" in rates.columns else [None]
     n = max(rates.group_by("players").len()["len"].max() if "players" in rates.columns else len(rates), 1)
-    fig = Figure(figsize=((1.1 * n + 1.5) * len(counts), 3.6), layout="constrained")
-    axes = fig.subplots(1, len(counts), squeeze=False)
-    for ax, p in zip(axes[0], counts, strict=True):
+    fig, axes = _count_panels(counts, 1.1 * n + 1.5, 3.6, 2)
+    for ax, p in zip(axes, counts, strict=True):
         d = (rates if p is None else rates.filter(pl.col("players") == p)).sort("win_rate", descending=True)
         _rate_bars(
             ax, [str(v) for v in d[key]], d["win_rate"], d["ci_low"], d["ci_high"], d["fair_share"].mean()
@@ -149,9 +161,8 @@ def gene_forest(effects: pl.DataFrame, column: str = "difference", title: str = 
     )
     counts = effects["players"].unique().sort().to_list()
     height = 0.32 * len(effects.filter(pl.col(column).is_not_nan())) / len(counts) + 1.4
-    fig = Figure(figsize=(7.0 * len(counts), height), layout="constrained")
-    axes = fig.subplots(1, len(counts), squeeze=False)
-    for ax, p in zip(axes[0], counts, strict=True):
+    fig, axes = _count_panels(counts, 7.0, height, 2)
+    for ax, p in zip(axes, counts, strict=True):
         d = effects.filter((pl.col("players") == p) & pl.col(column).is_not_nan()).sort(column)
         y = np.arange(len(d))
         est, lo, hi = (d[c].to_numpy() for c in (column, lo_col, hi_col))
@@ -170,7 +181,7 @@ def gene_forest(effects: pl.DataFrame, column: str = "difference", title: str = 
         ax.set_yticks(y, d["gene"].to_list())
         ax.set_xlabel("win rate with gene - without (95% CI)")
         ax.set_title(f"{p} players")
-    axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+    axes[min(len(axes), 2) - 1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     fig.suptitle(title or "Gene effects")
     return fig
 
@@ -205,9 +216,8 @@ def length_histogram(lengths: pl.DataFrame) -> Figure:
     """Game length: share of games per number of rounds, stacked by end reason, one panel per
     player count (analysis.win_rates.game_length)."""
     counts = lengths["players"].unique().sort().to_list()
-    fig = Figure(figsize=(4.2 * len(counts) + 0.6, 3.8), layout="constrained")
-    axes = fig.subplots(1, len(counts), squeeze=False)
-    for ax, p in zip(axes[0], counts, strict=True):
+    fig, axes = _count_panels(counts, 4.2, 3.8, 3, 0.6)
+    for ax, p in zip(axes, counts, strict=True):
         d = lengths.filter(pl.col("players") == p)
         rounds = np.arange(d["rounds"].min(), d["rounds"].max() + 1)
         bottom = np.zeros(len(rounds))
@@ -222,7 +232,7 @@ def length_histogram(lengths: pl.DataFrame) -> Figure:
         ax.set_xlabel(label("rounds"))
         ax.set_ylabel("share of games")
         ax.set_title(f"{p} players", fontsize=10)
-    handles, labels = axes[0][0].get_legend_handles_labels()
+    handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(
         handles, labels, title="game ended by", loc="outside lower center", ncols=2, fontsize=8, frameon=False
     )

@@ -15,6 +15,7 @@ an earlier report (it carries the marker).
 """
 
 import datetime
+import math
 import os
 import shutil
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from analysis import deck_order, figures, genes, win_rates
 from analysis.tables import fmt, markdown_table, plural, round_floats
 from sim import __version__
 from sim.errors import UserError
+from sim.ursuppe.seating import rotate_block
 
 MARKER = ".soup-report"
 SMALL_RUN = 1000  # fewer games per player count than this: wide intervals, say so
@@ -249,6 +251,17 @@ RATE_COLUMNS = [
 ]
 
 
+def _seating_words(seating: str, players: int) -> str:
+    """The run's seating and, for ``rotate``, its design (S5): every permutation at 3-4 players,
+    a balanced Latin square with a block of rotate_block(P) games at 5-6 (docs/decisions.md)."""
+    if seating != "rotate":
+        return seating
+    block = rotate_block(players)
+    if block == math.factorial(players):
+        return f"rotate (all {block} permutations)"
+    return f"rotate (balanced Latin square, {block} games a block)"
+
+
 def _runs_section(
     manifests: list[dict[str, Any]], dirs: list[Path], rows: pl.DataFrame
 ) -> tuple[str, list[str]]:
@@ -264,7 +277,7 @@ def _runs_section(
         assignment = "drawn from " if "pool" in s.get("assignment", {}) else "seated "
         lines.append(
             f"| `{d.name}` | {s['players']} | {done:,} of {s['games']:,} | {s['seed']} | "
-            f"{s.get('seating', '?')} | "
+            f"{_seating_words(s.get('seating', '?'), s['players'])} | "
             f"{assignment}{', '.join(s['strategies'])} | `{s['rules_id']}` | "
             f"{', '.join(s.get('rules_files') or []) or 'none (default rules)'} |"
         )

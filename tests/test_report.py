@@ -227,3 +227,30 @@ def test_report_text_and_csvs_are_clean(report_dir):
             digits = cell.split("e")[0].lstrip("-").replace(".", "").strip("0")
             assert len(digits) <= 6, (path.name, cell)
         assert not re.search(r"(^|,)-0\.0(,|$)", path.read_text(), re.M), path.name
+
+
+def test_report_covers_5_and_6_players_beside_4(tmp_path):
+    """PX (5-6 players): every player-count section and per-count figure lists 4, 5 and 6 players,
+    the seat table has 6 seats at 6 players, the runs table names the seating design (S5) and the
+    5-6 placeholders (setup DP PX10, prices) are named per count."""
+    runs = [_run(tmp_path / f"p{p}", p, games=120) for p in (4, 5, 6)]
+    rep = build_report(runs, tmp_path / "rep")
+    md = (rep / "report.md").read_text()
+    for p in (4, 5, 6):
+        assert f"{p} players: games last" in md, p  # headlines, per count
+        assert f"**Small sample:** 120 games with {p} players" in md
+        for figure in ("gene_synergy", "gene_purchase_timing", "deck_first_drift_by_start_space"):
+            name = f"{figure}_{p}p"
+            assert f"figures/{name}.png" in md and (rep / "figures" / f"{name}.png").exists(), name
+    assert "rotate (all 24 permutations)" in md
+    assert "rotate (balanced Latin square, 10 games a block)" in md
+    assert "rotate (balanced Latin square, 6 games a block)" in md
+    for p in (5, 6):
+        warning = f"**Warning: placeholder rules with {p} players:** `flags.setup_dp_5_6`, `flags.price_5_6`"
+        assert warning in md
+    assert "placeholder rules with 4 players" not in md
+    seats = pl.read_csv(rep / "tables" / "seat_advantage.csv")
+    assert seats.group_by("players").len().sort("players").rows() == [(4, 4), (5, 5), (6, 6)]
+    assert seats.group_by("players").agg(pl.col("wins").sum())["wins"].to_list() == [120] * 3  # one winner
+    for table in ("win_rate_by_strategy", "game_length"):
+        assert sorted(pl.read_csv(rep / "tables" / f"{table}.csv")["players"].unique()) == [4, 5, 6], table

@@ -279,7 +279,8 @@ DECK_PLOTS = (("start_space", "first_drift"), ("start_space", "ozone_band"), ("s
 def _figures():
     from analysis import figures
 
-    rows = pl.concat([_rows(players=3), _rows(players=4, seed=1)])
+    # four player counts (PX: 3 to 6): the per-count figures wrap their panels onto a second row
+    rows = pl.concat([_rows(players=p, seed=p) for p in (3, 4, 5, 6)])
     seats = win_rates.seat_advantage(rows)
     yield "seat_bias", figures.seat_bias(seats)
     yield "strategy_rates", figures.strategy_rates(win_rates.win_rates(rows, ["players", "strategy"]))
@@ -329,3 +330,17 @@ def test_seat_axis_is_fitted_to_the_intervals_and_says_it_does_not_start_at_0():
     deck = figures.deck_effect_plot(effects, "first_drift", "start_space", fair=0.25)
     bottom, top = deck.axes[0].get_ylim()
     assert 0 < bottom < 0.25 < top and "does not start at 0" in deck.axes[0].get_ylabel()
+
+
+def test_per_count_figures_wrap_four_player_counts_onto_two_rows():
+    """3 to 6 players in one report: at most 3 (or 2 for wide panels) panels a row, so that
+    labels stay readable when the figure is fitted to a page; every count keeps its panel."""
+    for name, fig in _figures():
+        if name.startswith("deck"):
+            continue  # one player count per figure
+        axes = [ax for ax in fig.axes if ax.get_title()]
+        assert [ax.get_title().split()[0] for ax in axes] == ["3", "4", "5", "6"], name
+        rows = {round(ax.get_position().y0, 3) for ax in axes}
+        assert len(rows) == 2, (name, rows)
+        width, _ = fig.get_size_inches()
+        assert width <= 16, (name, width)
