@@ -60,7 +60,10 @@ Pool = Annotated[
 ]
 Seating = Annotated[
     str,
-    typer.Option(help="random: a random start-space permutation per game; rotate: every one equally often."),
+    typer.Option(
+        help="random: a random start-space permutation per game; rotate: every permutation equally often "
+        "(5-6 players: a balanced Latin square, every player on every space equally often)."
+    ),
 ]
 CPUS = os.cpu_count() or 1
 
