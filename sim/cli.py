@@ -152,7 +152,7 @@ def simulate(
         typer.Option(
             metavar="random|rotate",
             help="random: a random start-space permutation per game; rotate: every permutation "
-            "equally often.",
+            "equally often (3-4 players), a balanced Latin square of seats (5-6 players).",
         ),
     ] = "rotate",
     seed: Annotated[

@@ -27,6 +27,7 @@ One row per player per game (the result schema, also in docs/results.md):
 """
 
 from dataclasses import dataclass
+from math import factorial
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ import pyarrow as pa
 from sim.random_stream import uniform_draws
 from sim.ursuppe import batch as batch_mod
 from sim.ursuppe.rules import RuleBook
+from sim.ursuppe.seating import rotate_block
 from sim.ursuppe.state import END_FINISH_ZONE
 from strategies import DEFAULT_POOL  # noqa: F401 (the default mix, re-exported)
 from strategies.params import Strategy, parameter_table
@@ -72,6 +74,14 @@ class UrsuppeRun:
             "deck": self.rulebook.deck_description(),
             # PLACEHOLDER values this player count uses (a deck, setup DP or prices no source has).
             "placeholders": self.rulebook.placeholders(self.players),
+            # The rotate design (S5) beyond 4 players is a balanced Latin square (seating.py); named
+            # so that a run started under another design is not resumed with this one. 3-4 player
+            # specs stay as they were (every permutation).
+            **(
+                {"seating_design": f"williams-{rotate_block(self.players)}"}
+                if self.seating == "rotate" and rotate_block(self.players) < factorial(self.players)
+                else {}
+            ),
         }
 
     def assignment(self, games: np.ndarray) -> np.ndarray:
