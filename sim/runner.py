@@ -219,8 +219,9 @@ def open_run(
             changed = sorted(
                 k for k in set(spec) | set(manifest["spec"]) if spec.get(k) != manifest["spec"].get(k)
             )
+            verb = "differs" if len(changed) == 1 else "differ"
             raise RunError(
-                f"{out}: holds a different run ({', '.join(changed)} differ); "
+                f"{out}: holds a different run ({', '.join(changed)} {verb}); "
                 "give the same arguments to resume it, or choose another --out"
             )
         chunk_size = manifest.get("chunk_size", chunk_size)  # a run's chunk layout is fixed at its start

@@ -481,7 +481,7 @@ def test_out_holding_another_run_is_a_user_error(tmp_path):
     invoke("compare", "--rules", "default", "--rules", house, "--games", 20, "--out", out, "-q")
     r = CliRunner().invoke(app, ["compare", "--rules", house, "--games", "30", "--out", str(out), "-q"])
     assert r.exit_code == 2 and r.stderr.startswith("soup: error: ") and "holds a different run" in r.stderr
-    assert "(games differ)" in r.stderr and len(r.stderr.splitlines()) == 1
+    assert "(games differs)" in r.stderr and len(r.stderr.splitlines()) == 1
 
 
 def test_tables_frame_markdown_formats_every_column():
