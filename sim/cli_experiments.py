@@ -66,6 +66,9 @@ Seating = Annotated[
     ),
 ]
 CPUS = os.cpu_count() or 1
+# Pair k of a tournament plays seed SEED * 10,000 + k, which must stay a valid run seed.
+PAIR_SEEDS = 10_000
+MAX_TOURNAMENT_SEED = (MAX_SEED - PAIR_SEEDS) // PAIR_SEEDS
 
 
 # --------------------------------------------------------------------------------------------
@@ -585,7 +588,13 @@ def tournament(
     rules: Annotated[Path | None, typer.Option("--rules", "-r", help="House-rules TOML file.")] = None,
     seed: Annotated[
         int,
-        typer.Option("--seed", "-s", min=0, help="Seed of the tournament: pair k plays seed SEED*10000+k."),
+        typer.Option(
+            "--seed",
+            "-s",
+            min=0,
+            max=MAX_TOURNAMENT_SEED,
+            help="Seed of the tournament: pair k plays seed SEED*10000+k.",
+        ),
     ] = 1,
     anchor: Annotated[
         str | None, typer.Option(help="Strategy rated 0 (default: the ratings average 0).")
@@ -646,7 +655,8 @@ def tournament(
         _check_out(out)
         counts = []
         for k, (i, j) in enumerate(combinations(range(len(loaded)), 2)):
-            spec = TournamentRun(book, players, seed * 10_000 + k, [loaded[i], loaded[j]], seating="rotate")
+            pair = [loaded[i], loaded[j]]
+            spec = TournamentRun(book, players, seed * PAIR_SEEDS + k, pair, seating="rotate")
             run_dir = out / f"{k:02d}-{_slug(names[i])}-vs-{_slug(names[j])}"
             _run(spec, run_dir, per_pair, chunk_size, threads, quiet, f"{names[i]} vs {names[j]}")
             counts.append(pair_counts(names[i], names[j], game_winners(load_results(run_dir))))
