@@ -179,3 +179,18 @@ def test_two_players_without_a_variant_or_a_variant_elsewhere_is_one_line(args, 
     assert done.returncode == 2
     assert done.stderr.startswith("soup: error: ") and done.stderr.count("\n") == 1, done.stderr
     assert needle in done.stderr and done.stdout == ""
+
+
+def test_report_on_a_dummy_run_names_the_variant_and_its_placeholders(tmp_path):
+    """soup report reads a dummy run (every section; fair share 1/2) and names the TD
+    PLACEHOLDER flags it used, pointing to docs/rules.md §16."""
+    from analysis.report import build_report
+    from sim.ursuppe.simulation import DEFAULT_POOL
+
+    book = load_rules()
+    strategies = [load_strategy(n) for n in DEFAULT_POOL]
+    pool = list(range(len(strategies)))
+    runner.run(UrsuppeRun(book, 2, 3, strategies, pool=pool, variant="dummy"), tmp_path / "d", 600, 600, 2)
+    md = (build_report([tmp_path / "d"], tmp_path / "report") / "report.md").read_text()
+    assert "placeholder rules with 2 players, variant dummy" in md and "§16" in md
+    assert "`flags.dummy_policy`" in md and "fair share 50.0%" in md
