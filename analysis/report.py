@@ -302,10 +302,13 @@ def _runs_section(
             )
         guessed = [name for name in s.get("placeholders", []) if name != "environment.deck"]
         if guessed:
+            # A 2-player variant's guesses are its own section's (docs/rules.md §16: the dummy).
+            variant = f", variant {s['variant']}" if s.get("variant") else ""
+            where = "§16" if s.get("variant") else "§15"
             warnings.append(
-                f"**Warning: placeholder rules with {s['players']} players:** "
+                f"**Warning: placeholder rules with {s['players']} players{variant}:** "
                 + ", ".join(f"`{name}`" for name in guessed)
-                + " (no source has these values; docs/rules.md §14 gives the defaults used). Results "
+                + f" (no source has these values; docs/rules.md {where} gives the defaults used). Results "
                 "that depend on them are results *of these guesses*."
             )
     for players, n in rows.group_by("players").agg(pl.struct("run", "game").n_unique()).iter_rows():

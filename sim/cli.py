@@ -61,6 +61,14 @@ PRESETS = ", ".join(preset_names())
 @app.command()
 def play(
     players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            metavar="NAME",
+            help="2-player variant (with --players 2): dummy (a third, automatic colour; docs/rules.md §16).",
+        ),
+    ] = None,
     seed: Annotated[
         int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Random seed: same seed, same game.")
     ] = 1,
@@ -92,7 +100,7 @@ def play(
     from strategies.params import load_strategy
 
     book = load_rules(rules)
-    check_players(book, players)
+    check_players(book, players, variant)
     names = strategies.split(",")
     if len(names) == 1:
         names = names * players
@@ -103,7 +111,7 @@ def play(
     from sim.ursuppe.play import play_game
 
     try:
-        game = play_game(book, players, seed, loaded)
+        game = play_game(book, players, seed, loaded, variant=variant)
     except GameError as e:
         fail(str(e), EXIT_GAME_FAILED)
     typer.echo(json.dumps(game.as_json(), indent=1) if as_json else game.as_text())
@@ -131,6 +139,14 @@ def scenario(
 @app.command()
 def simulate(
     players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            metavar="NAME",
+            help="2-player variant (with --players 2): dummy (a third, automatic colour; docs/rules.md §16).",
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 100_000,
     strategies: Annotated[
         str | None,
@@ -204,11 +220,12 @@ def simulate(
 
     check_resources(threads, games)
     book = load_rules(rules)
-    spec = build_run(book, players, seed, strategies, pool, seating)
+    spec = build_run(book, players, seed, strategies, pool, seating, variant)
     if out is None:
         # The default directory is named by the run, so running the same command again finishes
         # or reuses it.
-        out = Path("results") / f"ursuppe-{players}p-seed{seed}-{games}"
+        name = f"{players}p" if variant is None else f"{players}p-{variant}"
+        out = Path("results") / f"ursuppe-{name}-seed{seed}-{games}"
     summary = run_with_progress(spec, out, games, chunk_size, threads, must_exist=resume, quiet=quiet)
     rate = summary.games_per_second
     if rate is None:
@@ -217,7 +234,8 @@ def simulate(
         played = f"  [resumed: {summary.games_played:,} games played, {rate:,.0f} games/s]"
     else:
         played = f"  [{rate:,.0f} games/s]"
-    typer.echo(f"{games:,} games ({players} players, seed {seed}, seating {seating}) in {out}{played}")
+    who = f"{players} players" if variant is None else f"{players} players, variant {variant}"
+    typer.echo(f"{games:,} games ({who}, seed {seed}, seating {seating}) in {out}{played}")
     typer.echo(f"rules {book.rules_id}; deck: {book.deck_description()}")
     # The summary reads one chunk at a time: memory stays flat however many games the run has.
     by_strategy, by_seat, by_both = win_rates_by_chunk(

@@ -97,23 +97,51 @@ def strategy_list(names: str, option: str) -> list[str]:
     return out
 
 
-PLAYERS_HELP = "Players: one of the rules' player counts (components.player_counts; 3 to 6 by default)."
+PLAYERS_HELP = (
+    "Players: one of the rules' player counts (components.player_counts; 3 to 6 by default), or 2 "
+    "with --variant."
+)
 
 
-def check_players(book: Any, players: int) -> None:
-    """--players must be a count the rules support (the rules file's components.player_counts)."""
-    if players not in book.player_counts:
+# 2-player variants of the spec (ursuppe-2-players.md) the engine does not play yet.
+PLANNED_VARIANTS = ("double1", "double2")
+
+
+def check_players(book: Any, players: int, variant: str | None = None) -> None:
+    """--players must be a count the rules support (the rules file's components.player_counts),
+    or 2 with a --variant (rules.VARIANTS), which plays as its colours' count (TD1: 3)."""
+    from sim.ursuppe.rules import VARIANT_COLOURS, VARIANTS
+
+    names = ", ".join(VARIANTS)
+    if variant is not None and variant not in VARIANTS:
+        planned = " (double1 and double2 are not implemented yet)" if variant in PLANNED_VARIANTS else ""
+        fail(f"--variant: expected one of {names}{planned}, got {variant!r}")
+    if players == 2 and variant is None:
+        fail(f"--players 2 needs a 2-player variant: --variant {names} (double1, double2: not yet)")
+    if variant is not None and players != 2:
+        fail(f"--variant {variant}: a 2-player variant, but --players is {players} (use --players 2)")
+    colours = players if variant is None else VARIANT_COLOURS[variant]
+    if colours not in book.player_counts:
         counts = ", ".join(map(str, book.player_counts))
-        fail(f"--players: expected one of {counts} (the rules' components.player_counts), got {players}")
+        what = f"{players}" if variant is None else f"2 (--variant {variant} plays {colours} colours)"
+        fail(f"--players: expected one of {counts} (the rules' components.player_counts), got {what}")
 
 
-def build_run(book: Any, players: int, seed: int, strategies: str | None, pool: str, seating: str) -> Any:
+def build_run(
+    book: Any,
+    players: int,
+    seed: int,
+    strategies: str | None,
+    pool: str,
+    seating: str,
+    variant: str | None = None,
+) -> Any:
     """An Ursuppe run from the command-line options: ``strategies`` (one per player) wins over
     ``pool`` (every player of every game drawn from it). Raises a user error on bad input."""
     from sim.ursuppe.simulation import UrsuppeRun
     from strategies.params import load_strategy
 
-    check_players(book, players)
+    check_players(book, players, variant)
     if seating not in ("random", "rotate"):
         fail(f"--seating: expected random or rotate, got {seating!r}")
     names = strategy_list(strategies, "--strategies") if strategies else strategy_list(pool, "--pool")
@@ -123,9 +151,17 @@ def build_run(book: Any, players: int, seed: int, strategies: str | None, pool: 
         if len(names) != players:
             fail(f"--strategies: expected {players} names (one per player), got {len(names)}")
         return UrsuppeRun(
-            book, players, seed, loaded, seats=[distinct.index(n) for n in names], seating=seating
+            book,
+            players,
+            seed,
+            loaded,
+            seats=[distinct.index(n) for n in names],
+            seating=seating,
+            variant=variant,
         )
-    return UrsuppeRun(book, players, seed, loaded, pool=list(range(len(distinct))), seating=seating)
+    return UrsuppeRun(
+        book, players, seed, loaded, pool=list(range(len(distinct))), seating=seating, variant=variant
+    )
 
 
 @contextmanager

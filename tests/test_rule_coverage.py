@@ -2,13 +2,14 @@
 some test: a scenario file listing it under test.rules, or a test whose name or docstring cites
 it. Rule ids are unique: B1-B2 are the board's (§2), R1-R4 Aggression's (§8; they were B1-B4).
 The same for every PX id of the 5-6 player rules (docs/rules.md, "5-6 players") and the worked
-cases of its §10."""
+cases of its §10, and for every TD id of the 2-player dummy variant (docs/rules.md §16) with a
+scenario of each setting of its flags."""
 
 import json
 import re
 from pathlib import Path
 
-from sim.ursuppe.rules import FLAG_NAMES
+from sim.ursuppe.rules import FLAG_NAMES, TD_FLAGS
 from tests.test_scenarios import SCENARIOS, WORKED_CASES, scenario_rule_ids
 
 SPEC = Path(__file__).parent.parent / "docs" / "rules.md"
@@ -81,7 +82,7 @@ def test_every_flag_of_section_10_is_a_rules_flag_with_scenarios_in_both_setting
         "deck_5_6", "setup_dp_5_6", "price_5_6", "feeding_5_6_substitution",
         "tentacle_capacity", "amoebas_per_player", "income_bp", "amoeba_score_table_5_6",
     }  # fmt: skip
-    assert sorted(flags) == sorted(set(FLAG_NAMES) - px_flags)
+    assert sorted(flags) == sorted(set(FLAG_NAMES) - px_flags - set(TD_FLAGS))
     for flag in flags:
         other, default = [], []
         for path in SCENARIOS:
@@ -107,3 +108,34 @@ def test_every_worked_case_of_the_5_6_players_is_tested():
     covered = scenario_rule_ids() | cited_in_tests()
     missing = [c for c in PX_WORKED_CASES if c not in covered]
     assert not missing, f"5-6 player worked cases without a test: {missing}"
+
+
+# The 2-player dummy variant (docs/rules.md §16): every TD id.
+TD_IDS = [f"TD{i}" for i in range(1, 10)]
+
+
+def test_every_TD_rule_of_the_dummy_variant_has_a_scenario():
+    """Each TD id is checked by a scenario file that starts with it (TD3_dummy_...)."""
+    stems = {p.stem for p in SCENARIOS}
+    missing = [r for r in TD_IDS if not any(s.startswith(f"{r}_") for s in stems)]
+    assert not missing, f"dummy-variant rules without a scenario: {missing}"
+    covered = scenario_rule_ids()
+    assert not [r for r in TD_IDS if r not in covered]
+
+
+def test_every_TD_flag_has_a_scenario_of_its_default_and_of_each_other_setting():
+    """§16: each dummy flag has a dummy-variant scenario of its default (naming "flag:<name>")
+    and, where it has another setting, one that sets it."""
+    for flag in TD_FLAGS:
+        other, default = [], []
+        for path in SCENARIOS:
+            data = json.loads(path.read_text())
+            if data.get("variant") != "dummy":
+                continue
+            if flag in data.get("rules", {}):
+                other.append(path.stem)
+            elif f"flag:{flag}" in data["test"]["rules"]:
+                default.append(path.stem)
+        assert default, f"no scenario of the flag {flag}'s default"
+        if flag not in ("dummy_policy", "dummy_feeding", "dummy_placement"):  # one setting each
+            assert other, f"no scenario sets the flag {flag}"

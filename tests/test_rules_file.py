@@ -371,7 +371,9 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             "defect_genes_may_overpay, answers_once_per_round, attack_only_when_starving, "
             "armor_blocks_own_attacks, clinging_after_first_step, persistence_copies_4p, "
             "gene_meals_optional, deck_5_6, setup_dp_5_6, price_5_6, feeding_5_6_substitution, "
-            "tentacle_capacity, amoebas_per_player, income_bp, amoeba_score_table_5_6)",
+            "tentacle_capacity, amoebas_per_player, income_bp, amoeba_score_table_5_6, dummy_policy, "
+            "dummy_feeding, dummy_placement, dummy_amoebas_per_round, dummy_scores, dummy_bp, "
+            "dummy_le_from_pool)",
         ),
         (
             'name = "x"\n[boardd]\nspaces = 3\n',
@@ -537,8 +539,9 @@ def test_error_blames_the_file_that_set_the_key(tmp_path: Path) -> None:
     assert error(bad, fine).startswith(f"{bad}: economy.income: ")
 
 
-@pytest.mark.parametrize("players", [7, 2, True, 3.0, "4"])
+@pytest.mark.parametrize("players", [7, 1, True, 3.0, "4"])
 def test_for_players_rejects_other_counts(book: RuleBook, players: object) -> None:
+    """(2 players need a variant: tests/test_two_players.py.)"""
     expected = r"^players: expected one of 3, 4, 5, 6 \(components.player_counts\), got "
     with pytest.raises(RulesError, match=expected):
         book.for_players(players)  # type: ignore[arg-type]

@@ -81,6 +81,8 @@ def test_result_schema(rulebook, tmp_path):
         "defect_bp_paid",
         "deck",
         "rules_id",
+        "variant",  # null: 3-6 players (the 2-player variants: tests/test_two_players.py)
+        "dummy_position",
     }
     assert set(df.columns) == expected
     per_game = df.group_by("game").agg(

@@ -9,13 +9,25 @@ there is none.
 """
 
 from sim.jit import kernel
-from sim.ursuppe.decision_kinds import BUY, CK_BUY_END, CK_DIVIDE, DIVIDE, KIND_CHOICE_KEY, KIND_WIDTH
+from sim.random_stream import below
+from sim.ursuppe.decision_kinds import (
+    BUY,
+    CK_BUY_END,
+    CK_DIVIDE,
+    DIVIDE,
+    EAT,
+    KIND_CHOICE_KEY,
+    KIND_WIDTH,
+    PLACE_FREE,
+    PLACE_SETUP,
+)
 from sim.ursuppe.state import (
     ERR_ILLEGAL_CHOICE,
     ERR_TOO_MANY_OPTIONS,
     ERR_WRONG_CHOICE_KIND,
     MAX_OPTIONS,
     OPTION_WIDTH,
+    STREAM_STRATEGY,
 )
 from sim.ursuppe.tally import DECISION
 from strategies.policy import choose, needs_every_option
@@ -74,11 +86,63 @@ def reject_forced(wk, g, b, p, kind, n, t):
 
 
 @kernel
+def dummy_place(st, wk, g, b, n):
+    """TD5/TD7 (flag dummy_placement = "random"): a uniformly random one of the placement rows
+    ``wk.options[b, :n]`` that name a space (each a legal space with the lowest free number),
+    drawn from the game's strategy stream (the dummy's choices are nobody's strategy)."""
+    k = 0
+    for i in range(n):
+        if wk.options[b, i, 0] >= 0:
+            k += 1
+    if k == 0:
+        return 0
+    j = below(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY, k)
+    for i in range(n):
+        if wk.options[b, i, 0] >= 0:
+            if j == 0:
+                return i
+            j -= 1
+    return 0
+
+
+@kernel
+def dummy_choice(st, wk, g, b, p, a, kind, n):
+    """The dummy's fixed behaviour (TD2-TD9): it decides nothing a strategy could. Placements
+    are random (dummy_place); a meal takes twice the colour with more cubes on the space, ties
+    by colour index (TD3, flag dummy_feeding = "most_cubes"); every other decision takes the
+    first option, which the engine lists as drift (TD2: MOVE's row 0), no attack, no answer,
+    no purchase or stop (its rows with -1 come first) - the dummy never pays BP."""
+    if kind == PLACE_SETUP or kind == PLACE_FREE or kind == DIVIDE:
+        return dummy_place(st, wk, g, b, n)
+    if kind == EAT:
+        space = st.space[g, p, a] if a >= 0 else -1
+        best = 0
+        best_cubes = -1
+        best_colour = 0
+        for i in range(n):
+            c = 0  # the colour the option takes most of (its first, lowest-index one on a tie)
+            for j in range(1, st.supply.shape[1]):
+                if wk.options[b, i, j] > wk.options[b, i, c]:
+                    c = j
+            cubes = st.food[g, space, c] if space >= 0 else 0
+            if cubes > best_cubes or (cubes == best_cubes and c < best_colour):
+                best, best_cubes, best_colour = i, cubes, c
+        return best
+    for i in range(n):
+        if wk.options[b, i, 0] < 0:
+            return i  # BUY's stop
+    return 0
+
+
+@kernel
 def decide(st, ru, wk, g, b, p, a, kind, n):
     """Index of the chosen option among ``wk.options[b, :n]`` for player ``p``'s decision ``kind``
-    about its amoeba ``a`` (0-based; -1 for a decision about no particular amoeba)."""
+    about its amoeba ``a`` (0-based; -1 for a decision about no particular amoeba). The dummy of
+    the 2-player variant (TD2) decides by its fixed rules, not by a strategy or forced choice."""
     if n <= 1:
         return 0
+    if p == ru.dummy:
+        return dummy_choice(st, wk, g, b, p, a, kind, n)
     wk.tally[b, DECISION + kind] += 1
     if wk.tape_pos[g] < wk.tape_len[g]:
         t = forced_choice(wk, g, b, p, kind, n)
@@ -171,6 +235,8 @@ def decide_placement(st, ru, wk, g, b, p, kind, n, n_free):
     one over the full list. Otherwise the strategy values the compact rows: a space's row with
     its lowest number is its best (policy: D4's lowest number first), and the best rows and
     their ties are the full list's, in the same order, so the choice is the same."""
+    if p == ru.dummy:
+        return decide(st, ru, wk, g, b, p, -1, kind, n)  # TD5/TD7: the lowest number, not a choice
     one_space = n == 1 and wk.options[b, 0, 0] >= 0  # but several numbers: a real decision
     if n_free > 1 and (one_space or wk.tape_pos[g] < wk.tape_len[g] or needs_every_option(st, wk, g, p)):
         n = _every_number(wk, b, n, n_free)

@@ -204,13 +204,18 @@ def check_game_end(st, ru, wk, g):
     if not st.finished[g] or w < 0 or w >= P:
         _fail(wk, g, 11, PHASE_GAME_END, w)
         return
+    if w == ru.dummy:  # TD8: the dummy never wins
+        _fail(wk, g, 11, PHASE_GAME_END, w)
+    furthest = st.score[g, w]
     for p in range(P):
-        if st.score[g, p] > st.score[g, w]:
+        if p != ru.dummy and st.score[g, p] > st.score[g, w]:
             _fail(wk, g, 11, PHASE_GAME_END, p)
+        if p == ru.dummy and ru.dummy_scores:  # TD8: a scoring dummy may end the game
+            furthest = max(furthest, st.score[g, p])
     if st.deck_pos[g] < 0 or st.deck_pos[g] >= st.n_cards[g]:
         _fail(wk, g, 11, PHASE_GAME_END, st.deck_pos[g])
     if st.end_reason[g] == END_FINISH_ZONE:
-        if st.score[g, w] < ru.finish_zone_start:
+        if furthest < ru.finish_zone_start:
             _fail(wk, g, 11, PHASE_GAME_END, st.end_reason[g])
     elif st.end_reason[g] != END_LAST_CARD or st.deck_pos[g] < st.n_cards[g] - 1:
         _fail(wk, g, 11, PHASE_GAME_END, st.end_reason[g])

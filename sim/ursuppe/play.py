@@ -36,10 +36,12 @@ class PlayedGame:
     start_spaces: list[int]  # per player: the seat (S5)
     deck: str  # the rules' deck (RuleBook.deck_description)
     deck_order: list[int]  # this game's order of the deck's cards (indices into the rules' deck)
+    variant: str | None = None  # a 2-player variant: seats lists every colour (TD1: the dummy's too)
 
     def as_json(self) -> dict[str, Any]:
         return {
             "players": self.players,
+            "variant": self.variant,
             "seed": self.seed,
             "rounds": self.rounds,
             "winner": self.winner,
@@ -77,14 +79,22 @@ class PlayedGame:
 
 
 def play_game(
-    rulebook: RuleBook, players: int, seed: int, strategies: list[Strategy], check_invariants: bool = True
+    rulebook: RuleBook,
+    players: int,
+    seed: int,
+    strategies: list[Strategy],
+    check_invariants: bool = True,
+    variant: str | None = None,
 ) -> PlayedGame:
-    """Play game 0 of ``seed`` with random seating, keeping the log and a board per round."""
-    rules = rulebook.for_players(players)
+    """Play game 0 of ``seed`` with random seating, keeping the log and a board per round. With
+    a 2-player ``variant`` the colours are the variant's (TD1: the dummy is the last colour,
+    named "dummy"; it decides by its fixed rules, TD2)."""
+    rules = rulebook.for_players(players, variant)
+    colours = rules.players
     b = batch_mod.new_batch(
         rules,
         parameter_table(strategies),
-        np.arange(players),
+        np.minimum(np.arange(colours), len(strategies) - 1),
         seed,
         np.array([0]),
         log_events=True,
@@ -100,7 +110,10 @@ def play_game(
     if err is not None:
         raise batch_mod.GameError(f"game 0 of seed {seed}: {batch_mod.describe_error(err[1])}")
     st, wk = b.state, b.workspace
-    events = events_as_dicts(wk.events[0, : wk.n_events[0]], players)
+    events = events_as_dicts(wk.events[0, : wk.n_events[0]], colours)
+    names = [strategies[int(i)].name for i in st.strategy[0]]
+    if rules.dummy >= 0:
+        names[rules.dummy] = "dummy"
     return PlayedGame(
         players,
         seed,
@@ -110,8 +123,9 @@ def play_game(
         int(st.winner[0]),
         [int(x) for x in st.score[0]],
         rulebook.rules_id,
-        [strategies[int(i)].name for i in st.strategy[0]],
+        names,
         [int(x) for x in st.seat[0]],
         rulebook.deck_description(),
         [int(x) for x in st.card_index[0, : st.n_cards[0]]],
+        variant,
     )

@@ -75,8 +75,8 @@ def amoebas_on_board(st, g, p):
 
 @kernel
 def death_threshold(st, ru, g, p):
-    """X1: DP at which an amoeba dies (Life Expectancy raises it)."""
-    if st.genes[g, p, LIFE_EXPECTANCY] != 0:
+    """X1: DP at which an amoeba dies (Life Expectancy raises it; TD4: the dummy has it innately)."""
+    if st.genes[g, p, LIFE_EXPECTANCY] != 0 or p == ru.dummy:
         return ru.death_dp_life_expectancy
     return ru.death_dp
 

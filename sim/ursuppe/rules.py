@@ -85,6 +85,12 @@ class Rules(NamedTuple):
     gene_defect_payment: np.ndarray  # int16 [N_GENES] (E2)
     gene_lower: np.ndarray  # int8 [N_GENES, 2]: lower genes given up (G3), -1 padded
     gene_blocks: np.ndarray  # int64 [N_GENES]: bit mask of the lower genes a holder may not buy (G4)
+    # The 2-player dummy variant (TD1-TD9): the dummy's player index (the last colour), -1 in
+    # every other game; it never decides (decisions.dummy_choice) and its rules are these fields.
+    dummy: int
+    dummy_scores: bool  # TD8 flag dummy_scores: its marker advances by K2
+    dummy_income: bool  # TD6 flag dummy_bp = "normal_income": start BP and income as a player
+    dummy_amoebas: int  # TD5 flag dummy_amoebas_per_round: free amoebas it places in Phase 4
 
 
 # --------------------------------------------------------------------------------------------
@@ -122,7 +128,24 @@ FLAG_NAMES: tuple[str, ...] = (
     "amoebas_per_player",
     "income_bp",
     "amoeba_score_table_5_6",
+    # The 2-player dummy variant (TD, docs/rules.md §16): read only when --variant dummy.
+    "dummy_policy",
+    "dummy_feeding",
+    "dummy_placement",
+    "dummy_amoebas_per_round",
+    "dummy_scores",
+    "dummy_bp",
+    "dummy_le_from_pool",
 )
+TD_FLAGS: tuple[str, ...] = FLAG_NAMES[FLAG_NAMES.index("dummy_policy"):]
+# The 2-player variants (spec ursuppe-2-players.md): --players 2 needs one. Each plays as the
+# player count it names (TD1: the dummy is a third colour of a 3-player game).
+VARIANT_COLOURS: dict[str, int] = {"dummy": 3}
+VARIANTS: tuple[str, ...] = tuple(VARIANT_COLOURS)
+DUMMY_POLICY = ("always_drift",)  # TD2 PLACEHOLDER: the only fixed Phase-1 policy specified
+DUMMY_FEEDING = ("most_cubes",)  # TD3 PLACEHOLDER: the colour with more cubes twice, ties by colour
+DUMMY_PLACEMENT = ("random",)  # TD5/TD7 PLACEHOLDER: a uniformly random legal space, lowest number
+DUMMY_BP = ("none", "normal_income")  # TD6
 PERSISTENCE = "Persistence"  # §7: the gene whose 4-player copies the flag persistence_copies_4p sets
 # Keys of the 3-4 player rules files before the 5-6 players: still accepted, and moved to the
 # flag of the 5-6 spec that now holds the value for every player count (a number: every count).
@@ -142,6 +165,15 @@ PLACEHOLDERS: dict[str, tuple[int, ...]] = {
     "environment.deck": PLAYER_COUNTS,  # §13: the real card values are in no source
     "flags.setup_dp_5_6": FIVE_SIX,  # PX10
     "flags.price_5_6": FIVE_SIX,  # PX22: base prices
+    # The dummy variant's completions (TD2, TD3, TD5, TD4, TD6, TD8): a game of --variant dummy
+    # names those at their default (RuleBook.placeholders(2, "dummy")); no other game uses them.
+    "flags.dummy_policy": (),
+    "flags.dummy_feeding": (),
+    "flags.dummy_placement": (),
+    "flags.dummy_amoebas_per_round": (),
+    "flags.dummy_le_from_pool": (),
+    "flags.dummy_bp": (),
+    "flags.dummy_scores": (),
 }
 
 _SECTIONS = (
@@ -642,6 +674,16 @@ class _Checker:
                 out[name] = self.by_players(item, here, MAX_AMOEBAS, self.counts, lo=1)
             elif name == "income_bp":
                 out[name] = self.by_players(item, here, MAX_BP_AMOUNT, self.counts)
+            elif name == "dummy_policy":
+                out[name] = self.string(item, here, DUMMY_POLICY)
+            elif name == "dummy_feeding":
+                out[name] = self.string(item, here, DUMMY_FEEDING)
+            elif name == "dummy_placement":
+                out[name] = self.string(item, here, DUMMY_PLACEMENT)
+            elif name == "dummy_bp":
+                out[name] = self.string(item, here, DUMMY_BP)
+            elif name == "dummy_amoebas_per_round":
+                out[name] = self.integer(item, here, 0, MAX_AMOEBAS)
             elif name == "amoeba_score_table_5_6":
                 out[name] = self.integers(item, here, 0, MAX_ADVANCE, min_len=1)
             else:
@@ -1006,10 +1048,13 @@ class RuleBook:
         self.placeholder_deck: bool = data["environment"]["placeholder"]
         self.player_counts: tuple[int, ...] = tuple(data["components"]["player_counts"])
 
-    def placeholders(self, players: int | None = None) -> list[str]:
+    def placeholders(self, players: int | None = None, variant: str | None = None) -> list[str]:
         """The PLACEHOLDER values (PLACEHOLDERS) a game of ``players`` (None: any supported count)
         uses: those still at their default. The deck is one while ``environment.placeholder`` is
-        true; ``flags.price_5_6`` while a gene has no 5-6 price of its own."""
+        true; ``flags.price_5_6`` while a gene has no 5-6 price of its own. A 2-player ``variant``
+        plays as its colours' count and adds its own (TD: the dummy's flags at their default)."""
+        if variant is not None:
+            players = VARIANT_COLOURS[variant]
         counts = self.player_counts if players is None else (players,)
         default = _default_data()
         flags = self.data["flags"]
@@ -1018,7 +1063,10 @@ class RuleBook:
             "flags.setup_dp_5_6": flags["setup_dp_5_6"] == default["flags"]["setup_dp_5_6"],
             "flags.price_5_6": len(flags["price_5_6"]) < N_GENES,
         }
-        return [name for name, affects in PLACEHOLDERS.items() if used[name] and set(affects) & set(counts)]
+        names = [n for n, affects in PLACEHOLDERS.items() if used.get(n) and set(affects) & set(counts)]
+        if variant == "dummy":
+            names += [f"flags.{f}" for f in TD_FLAGS if flags[f] == default["flags"][f]]
+        return names
 
     def __repr__(self) -> str:
         return f"RuleBook(name={self.name!r}, rules_id={self.rules_id!r}, sources={self.sources!r})"
@@ -1034,9 +1082,25 @@ class RuleBook:
         note = " (PLACEHOLDER deck)" if self.placeholder_deck else ""
         return f"{len(deck)} card{'s' if len(deck) != 1 else ''}{note}: {cards}"
 
-    def for_players(self, players: int) -> Rules:
+    def for_players(self, players: int, variant: str | None = None) -> Rules:
         """The numpy :class:`Rules` for one of the rules' player counts (the flags applied:
-        substitution_3_1, and with 5-6 players every flag of PX §9)."""
+        substitution_3_1, and with 5-6 players every flag of PX §9), or for 2 players with a
+        ``variant`` (VARIANTS): the dummy variant is a 3-player game whose last colour is the
+        dummy (TD1), with the TD flags applied."""
+        check_variant(players, variant)
+        if variant is not None:
+            rules = self.for_players(VARIANT_COLOURS[variant])
+            flags = self.data["flags"]
+            copies = rules.gene_copies.copy()
+            if flags["dummy_le_from_pool"]:  # TD4: the dummy's Life Expectancy is the pool's card
+                copies[GENE_INDEX["Life Expectancy"]] = max(0, int(copies[GENE_INDEX["Life Expectancy"]]) - 1)
+            return rules._replace(
+                dummy=rules.players - 1,
+                dummy_scores=flags["dummy_scores"],
+                dummy_income=flags["dummy_bp"] == "normal_income",
+                dummy_amoebas=flags["dummy_amoebas_per_round"],
+                gene_copies=copies,
+            )
         expected = f"one of {', '.join(map(str, self.player_counts))} (components.player_counts)"
         if isinstance(players, bool) or not isinstance(players, numbers.Integral):
             raise RulesError(f"players: expected {expected}, got {_show(players)}")
@@ -1128,7 +1192,22 @@ class RuleBook:
             gene_defect_payment=arr([g["defect_payment"] for g in genes], np.int16),
             gene_lower=gene_lower,
             gene_blocks=arr([sum(1 << int(x) for x in row if x >= 0) for row in gene_lower], np.int64),
+            dummy=-1,
+            dummy_scores=False,
+            dummy_income=False,
+            dummy_amoebas=0,
         )
+
+
+def check_variant(players: int, variant: str | None) -> None:
+    """2 players need a variant of VARIANTS, and a variant needs 2 players (one-line RulesError)."""
+    names = ", ".join(VARIANTS)
+    if players == 2 and variant is None:
+        raise RulesError(f"players: 2 players need a variant (--variant {names}; ursuppe-2-players spec)")
+    if variant is not None and variant not in VARIANTS:
+        raise RulesError(f"variant: expected one of {names}, got {_show(variant)}")
+    if variant is not None and players != 2:
+        raise RulesError(f"variant: {variant} is a 2-player variant, but players is {_show(players)}")
 
 
 _DEFAULT_DATA: list[dict[str, Any]] = []

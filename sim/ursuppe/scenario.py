@@ -45,7 +45,16 @@ from sim.ursuppe.decision_kinds import (
 )
 from sim.ursuppe.decisions import WILDCARD
 from sim.ursuppe.genes import GENE_NAMES, N_GENES, gene_index
-from sim.ursuppe.rules import MAX_BP_AMOUNT, MAX_PLAYERS, MIN_PLAYERS, RuleBook, RulesError, load_rules
+from sim.ursuppe.rules import (
+    MAX_BP_AMOUNT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    VARIANT_COLOURS,
+    RuleBook,
+    RulesError,
+    check_variant,
+    load_rules,
+)
 from sim.ursuppe.state import (
     ERR_EVENT_OVERFLOW,
     ERR_ILLEGAL_CHOICE,
@@ -78,6 +87,7 @@ class Scenario:
     run: str
     choices: list[dict[str, Any]]
     tape_origin: list[int] = field(default_factory=list)  # tape entry -> index in choices
+    variant: str | None = None  # a 2-player variant (players 2): state lists every colour, the dummy last
 
 
 def _err(label: str, key: str, message: str) -> ScenarioError:
@@ -261,8 +271,17 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
     if not isinstance(data, dict):
         raise ScenarioError(f"{label}: expected a JSON object at the top level")
 
-    P = _int(label, "players", data.get("players"), MIN_PLAYERS, MAX_PLAYERS) if "players" in data else None
-    if P is None:
+    variant = data.get("variant")
+    if data.get("players") == 2 or variant is not None:
+        # A 2-player variant plays as its colours' count (TD1: the dummy is a third, last colour)
+        try:
+            check_variant(data.get("players"), variant)
+        except RulesError as e:
+            raise ScenarioError(f"{label}: {e}") from None
+        P = VARIANT_COLOURS[variant]
+    elif "players" in data:
+        P = _int(label, "players", data.get("players"), MIN_PLAYERS, MAX_PLAYERS)
+    else:
         raise _err(label, "players", f"missing (expected {MIN_PLAYERS} to {MAX_PLAYERS})")
     overrides = data.get("rules", {})
     if not isinstance(overrides, dict):
@@ -274,7 +293,7 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
     if P not in rulebook.player_counts:
         counts = ", ".join(map(str, rulebook.player_counts))
         raise _err(label, "players", f"expected one of {counts} (components.player_counts), got {P}")
-    rules = rulebook.for_players(P)
+    rules = rulebook.for_players(2, variant) if variant is not None else rulebook.for_players(P)
     S, A = rules.n_spaces, rules.amoebas_per_player
     limit = len(rules.deck_ozone) - (1 if rules.first_round_flip else 0)
     rnd = _int(label, "round", data.get("round", 1), 1, limit)
@@ -475,7 +494,7 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
     if dice is not None:
         wk.dice[0, : len(dice)] = dice
         wk.dice_len[0] = len(dice)
-    return Scenario(label, rulebook, b, run, choices, origin)
+    return Scenario(label, rulebook, b, run, choices, origin, variant)
 
 
 def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any]:
@@ -596,7 +615,7 @@ def position_document(sc: Scenario) -> dict[str, Any]:
     if used > 0 and used < len(sc.tape_origin) and sc.tape_origin[used] == sc.tape_origin[used - 1]:
         first_unused += 1  # a buy list that was partly used counts as used
     doc: dict[str, Any] = {
-        "players": P,
+        "players": P if sc.variant is None else 2,
         "round": int(st.round[0]),
         "current_card": card(pos),
         "deck": [card(i) for i in range(pos + 1, n)],
@@ -609,6 +628,8 @@ def position_document(sc: Scenario) -> dict[str, Any]:
         "finished": bool(st.finished[0]),
         "rules_id": sc.rulebook.rules_id,
     }
+    if sc.variant is not None:
+        doc["variant"] = sc.variant
     if st.finished[0]:
         doc["winner"] = int(st.winner[0])
         doc["final_positions"] = [int(x) for x in st.score[0]]

@@ -24,6 +24,12 @@ One row per player per game (the result schema, also in docs/results.md):
 | defect_bp_paid | int16 | BP paid for gene defects (E2) |
 | deck | list<int8> | the environment deck order as indices into the rules' deck |
 | rules_id | string | id of the merged rules (RuleBook.rules_id) |
+| variant | string | the 2-player variant (``dummy``), null with 3-6 players: never pool them |
+| dummy_position | int16 | the dummy's final score-track position (TD8), null without a dummy |
+
+With ``--players 2 --variant dummy`` the game has 3 colours (TD1); the rows are the 2 real
+players' (players = 2, rank among them), and the dummy (always the last colour, 2) appears
+only as ``dummy_position`` on both rows: it is nobody's strategy and never wins (TD8).
 """
 
 from dataclasses import dataclass
@@ -36,7 +42,7 @@ import pyarrow as pa
 
 from sim.random_stream import uniform_draws
 from sim.ursuppe import batch as batch_mod
-from sim.ursuppe.rules import RuleBook
+from sim.ursuppe.rules import VARIANT_COLOURS, RuleBook
 from sim.ursuppe.seating import rotate_block
 from sim.ursuppe.state import END_FINISH_ZONE
 from strategies import DEFAULT_POOL  # noqa: F401 (the default mix, re-exported)
@@ -57,11 +63,17 @@ class UrsuppeRun:
     pool: list[int] | None = None  # rows to draw from, per game and player
     seating: str = "random"
     n_blocks: int = 64
+    variant: str | None = None  # a 2-player variant (rules.VARIANTS); players is then 2
+
+    def colours(self) -> int:
+        """Colours in play: the players, or a 2-player variant's colours (TD1: 2 + the dummy)."""
+        return self.players if self.variant is None else VARIANT_COLOURS[self.variant]
 
     def spec(self) -> dict[str, Any]:
         return {
             "game": "ursuppe",
             "players": self.players,
+            "variant": self.variant,
             "seed": self.seed,
             "seating": self.seating,
             "strategies": [s.name for s in self.strategies],
@@ -73,7 +85,7 @@ class UrsuppeRun:
             "rules": self.rulebook.data,
             "deck": self.rulebook.deck_description(),
             # PLACEHOLDER values this player count uses (a deck, setup DP or prices no source has).
-            "placeholders": self.rulebook.placeholders(self.players),
+            "placeholders": self.rulebook.placeholders(self.players, self.variant),
             # The rotate design (S5) beyond 4 players is a balanced Latin square (seating.py); named
             # so that a run started under another design is not resumed with this one. 3-4 player
             # specs stay as they were (every permutation).
@@ -94,11 +106,15 @@ class UrsuppeRun:
 
     def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
         games = np.arange(first, first + count, dtype=np.int64)
-        rules = self.rulebook.for_players(self.players)
+        rules = self.rulebook.for_players(self.players, self.variant)
+        assignment = self.assignment(games)
+        if self.colours() > self.players:  # TD2: the dummy's row is never read (it decides nothing)
+            extra = np.zeros((len(games), self.colours() - self.players), dtype=np.int16)
+            assignment = np.concatenate([assignment, extra], axis=1)
         b = batch_mod.new_batch(
             rules,
             parameter_table(self.strategies),
-            self.assignment(games),
+            assignment,
             self.seed,
             games,
             n_blocks=self.n_blocks,
@@ -107,13 +123,24 @@ class UrsuppeRun:
         err = batch_mod.first_error(b)
         if err is not None:
             raise batch_mod.GameError(f"game {first + err[0]}: {batch_mod.describe_error(err[1])}")
-        return outcome_rows(b, self.seed, [s.name for s in self.strategies], self.rulebook.rules_id)
+        return outcome_rows(
+            b, self.seed, [s.name for s in self.strategies], self.rulebook.rules_id, self.variant
+        )
 
 
-def outcome_rows(b: batch_mod.Batch, seed: int, names: list[str], rules_id: str) -> pa.Table:
-    """The result schema's rows for every player of every game of a finished batch."""
+def outcome_rows(
+    b: batch_mod.Batch, seed: int, names: list[str], rules_id: str, variant: str | None = None
+) -> pa.Table:
+    """The result schema's rows for every player of every game of a finished batch (with a
+    dummy, TD8: the real players' rows only, the dummy's position a column)."""
     st = b.state
-    G, P = st.score.shape
+    G = st.score.shape[0]
+    dummy = b.rules.dummy
+    dummy_position = None
+    if dummy >= 0:
+        dummy_position = st.score[:, dummy].astype(np.int16)
+        st = st._replace(**{f: getattr(st, f)[:, :dummy] for f in _PLAYER_FIELDS})
+    P = st.score.shape[1]
     order = np.argsort(-st.score.astype(np.int64), axis=1)
     rank = np.empty((G, P), dtype=np.int8)
     np.put_along_axis(rank, order, np.arange(1, P + 1, dtype=np.int8)[None, :].repeat(G, 0), axis=1)
@@ -154,5 +181,14 @@ def outcome_rows(b: batch_mod.Batch, seed: int, names: list[str], rules_id: str)
             "defect_bp_paid": pa.array(st.defect_bp_paid.ravel().astype(np.int16)),
             "deck": deck_list,
             "rules_id": pa.array(np.full(rows, rules_id, dtype=object), type=pa.string()).dictionary_encode(),
+            "variant": pa.array([variant] * rows, type=pa.string()),
+            "dummy_position": pa.nulls(rows, pa.int16())
+            if dummy_position is None
+            else pa.array(np.repeat(dummy_position, P)),
         }
     )
+
+
+# State fields with a player axis (axis 1) that the rows read: cut to the real players (TD8).
+_PLAYER_FIELDS = ("score", "seat", "strategy", "genes", "space", "bp", "genes_bought", "first_bought",
+                  "defect_genes_lost", "defect_bp_paid")

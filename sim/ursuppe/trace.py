@@ -189,7 +189,8 @@ def board_text(state, g: int, rules, coordinates: list[list[int]]) -> str:
             if state.space[g, p, a] >= 0 and state.dp[g, p, a] > 0
         )
         lines.append(
-            f"P{p} {COLOUR_LETTERS[p]} ({COLOUR_NAMES[p]}): score {int(state.score[g, p]):2}  "
+            f"P{p} {COLOUR_LETTERS[p]} ({COLOUR_NAMES[p]}{', dummy' if p == rules.dummy else ''}): "
+            f"score {int(state.score[g, p]):2}  "
             f"BP {int(state.bp[g, p]):2}  genes [{genes}]" + (f"  damaged {dps}" if dps else "")
         )
     return "\n".join(lines)

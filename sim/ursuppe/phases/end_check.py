@@ -10,11 +10,16 @@ PHASE = 7
 @kernel
 def end_check(st, ru, wk, g):
     """W1: end the game if a marker is at or beyond the finish-zone start or if this round
-    revealed the last environment card; the furthest marker wins."""
+    revealed the last environment card; the furthest marker wins. TD8: the dummy (the last
+    player, so ``best`` starts at a real one) never wins, and ends the game only if it scores."""
     P = st.seat.shape[1]
     best = 0
     zone = False
     for p in range(P):
+        if p == ru.dummy:
+            if ru.dummy_scores and st.score[g, p] >= ru.finish_zone_start:
+                zone = True
+            continue
         if st.score[g, p] > st.score[g, best]:
             best = p
         if st.score[g, p] >= ru.finish_zone_start:

@@ -2,7 +2,7 @@
 
 from sim.jit import kernel
 from sim.ursuppe.decision_kinds import DIVIDE, PLACE_FREE
-from sim.ursuppe.decisions import FREE_NUMBERS, decide_placement, free_numbers, set_option
+from sim.ursuppe.decisions import FREE_NUMBERS, decide, decide_placement, free_numbers, set_option
 from sim.ursuppe.events import EV_INCOME, EV_PLACE, log
 from sim.ursuppe.genes import DIVISION_RATE, SPORES
 from sim.ursuppe.players import ORDER_SLOT, amoebas_on_board, has, put_amoeba, turn_order
@@ -87,11 +87,46 @@ def divide(st, ru, wk, g, b, p):
 
 
 @kernel
+def dummy_division(st, ru, wk, g, b, p):
+    """TD5: the dummy places ``ru.dummy_amoebas`` free amoebas (fewer if its supply is short) by
+    D3's spaces, each on a random legal space with its lowest free number (decisions.dummy_place);
+    with no amoeba on the board, D2's free amoeba comes first and is one of them."""
+    placed = 0
+    if amoebas_on_board(st, g, p) == 0 and ru.dummy_amoebas > 0:
+        if free_numbers(st, wk, g, b, p) == 0:
+            return
+        free_placement(st, ru, wk, g, b, p)
+        placed = 1
+    while placed < ru.dummy_amoebas:
+        n_free = free_numbers(st, wk, g, b, p)
+        if n_free == 0:
+            return
+        on_board = st.space.shape[2] - n_free
+        lowest = wk.scratch[b, FREE_NUMBERS]
+        n = 0
+        for s in range(ru.n_spaces):
+            if legal_division_space(st, ru.neighbours, g, p, s, False, on_board == 1):
+                set_option(wk.options, b, n, s, lowest, 0)
+                n += 1
+        if n == 0:
+            return
+        i = decide(st, ru, wk, g, b, p, -1, DIVIDE, n)
+        _place(st, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
+        placed += 1
+
+
+@kernel
 def phase4(st, ru, wk, g, b):
     P = st.seat.shape[1]
     turn_order(st, wk, g, b, True)
     for k in range(P):
         p = wk.scratch[b, ORDER_SLOT + k]
+        if p == ru.dummy:
+            if ru.dummy_income:  # TD6: with dummy_bp = "normal_income" it gets (and never spends) income
+                st.bp[g, p] += ru.income
+                log(st, wk, g, EV_INCOME, PHASE, p, -1, ru.income, 0, 0, 0, 0, 0, 0)
+            dummy_division(st, ru, wk, g, b, p)
+            continue
         st.bp[g, p] += ru.income
         log(st, wk, g, EV_INCOME, PHASE, p, -1, ru.income, 0, 0, 0, 0, 0, 0)
         if amoebas_on_board(st, g, p) == 0:

@@ -22,6 +22,8 @@ def phase6(st, ru, wk, g, b):
     turn_order(st, wk, g, b, True)
     for k in range(P):
         p = wk.scratch[b, ORDER_SLOT + k]
+        if p == ru.dummy and not ru.dummy_scores:
+            continue  # TD8: its marker stays on its start space
         steps = advance(st, ru, g, p)
         start = st.score[g, p]
         pos = start

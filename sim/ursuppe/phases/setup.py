@@ -83,7 +83,8 @@ def setup_position(st, ru, wk, g, seating):
     _shuffle_deck(st, ru, g)
     for p in range(P):
         st.score[g, p] = st.seat[g, p]
-        st.bp[g, p] = ru.start_bp
+        # TD6 (flag dummy_bp = "none"): the dummy holds no BP
+        st.bp[g, p] = ru.start_bp if p != ru.dummy or ru.dummy_income else 0
         st.supply[g, p] = ru.cubes_per_colour
         for a in range(st.space.shape[2]):
             st.space[g, p, a] = -1
