@@ -55,20 +55,21 @@ app = typer.Typer(
 )
 
 DEFAULT_POOL = ",".join(POOL_NAMES)
+Variant = Annotated[
+    str | None,
+    typer.Option(
+        "--variant",
+        metavar="NAME",
+        help="2-player variant (with --players 2): dummy (a third, automatic colour; docs/rules.md §16).",
+    ),
+]
 PRESETS = ", ".join(preset_names())
 
 
 @app.command()
 def play(
     players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
-    variant: Annotated[
-        str | None,
-        typer.Option(
-            "--variant",
-            metavar="NAME",
-            help="2-player variant (with --players 2): dummy (a third, automatic colour; docs/rules.md §16).",
-        ),
-    ] = None,
+    variant: Variant = None,
     seed: Annotated[
         int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Random seed: same seed, same game.")
     ] = 1,
@@ -139,14 +140,7 @@ def scenario(
 @app.command()
 def simulate(
     players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
-    variant: Annotated[
-        str | None,
-        typer.Option(
-            "--variant",
-            metavar="NAME",
-            help="2-player variant (with --players 2): dummy (a third, automatic colour; docs/rules.md §16).",
-        ),
-    ] = None,
+    variant: Variant = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 100_000,
     strategies: Annotated[
         str | None,

@@ -10,7 +10,7 @@ import pytest
 
 from sim.ursuppe import batch as B
 from sim.ursuppe.genes import GENE_INDEX
-from sim.ursuppe.rules import FLAG_NAMES, RulesError, load_rules
+from sim.ursuppe.rules import FLAG_NAMES, PX_FLAGS, RulesError, load_rules
 from strategies import preset_names
 from strategies.params import load_strategy, parameter_table
 from tests.test_cli import soup
@@ -29,7 +29,7 @@ SPEC_FLAGS = (  # the flags of the 5-6 player spec's §9, under its spelling
 
 def test_every_flag_of_the_5_6_spec_is_in_the_default_rules_with_its_default(rulebook):
     flags = rulebook.data["flags"]
-    assert set(SPEC_FLAGS) <= set(FLAG_NAMES)
+    assert set(SPEC_FLAGS) <= set(FLAG_NAMES) and set(SPEC_FLAGS) == set(PX_FLAGS)
     assert flags["deck_5_6"] == "base30_plus_39" and flags["setup_dp_5_6"] == 1
     assert flags["price_5_6"] == {}
     assert flags["feeding_5_6_substitution"] == "skip_one_spread"

@@ -137,7 +137,9 @@ FLAG_NAMES: tuple[str, ...] = (
     "dummy_bp",
     "dummy_le_from_pool",
 )
-TD_FLAGS: tuple[str, ...] = FLAG_NAMES[FLAG_NAMES.index("dummy_policy"):]
+# The flags of the 5-6 player spec's §9 (PX), and of the 2-player dummy variant (TD).
+PX_FLAGS: tuple[str, ...] = FLAG_NAMES[FLAG_NAMES.index("deck_5_6") : FLAG_NAMES.index("dummy_policy")]
+TD_FLAGS: tuple[str, ...] = FLAG_NAMES[FLAG_NAMES.index("dummy_policy") :]
 # The 2-player variants (spec ursuppe-2-players.md): --players 2 needs one. Each plays as the
 # player count it names (TD1: the dummy is a third colour of a 3-player game).
 VARIANT_COLOURS: dict[str, int] = {"dummy": 3}
