@@ -36,15 +36,16 @@ N_SHAPE_SETS = 4  # every combination of the two bits
 Shape = tuple[int, ...]
 
 
-def _add_shape(shapes: list[Shape], counts: Sequence[int]) -> None:
-    """Append ``counts`` sorted ascending unless it has no cube, is present or the set is full."""
+def _add_shape(shapes: list[Shape], counts: Sequence[int], limit: int | None) -> None:
+    """Append ``counts`` sorted ascending unless it has no cube, is present or the set holds
+    ``limit`` shapes already (None: no limit, to count what a set would need)."""
     shape = tuple(sorted(counts))
-    if sum(shape) <= 0 or shape in shapes or len(shapes) >= MAX_SHAPES:
+    if sum(shape) <= 0 or shape in shapes or (limit is not None and len(shapes) >= limit):
         return
     shapes.append(shape)
 
 
-def _add_reduced(source: list[Shape], shapes: list[Shape], fewer: int) -> None:
+def _add_reduced(source: list[Shape], shapes: list[Shape], fewer: int, limit: int | None) -> None:
     """Add to ``shapes`` every shape of ``source`` with ``fewer`` cubes removed (F1, F4).
 
     ``source`` may be ``shapes`` itself (Frugality): the first pass reads it only up to its size
@@ -58,7 +59,7 @@ def _add_reduced(source: list[Shape], shapes: list[Shape], fewer: int) -> None:
                 if count > 0:
                     reduced = list(shape)
                     reduced[j] -= 1
-                    _add_shape(shapes, reduced)
+                    _add_shape(shapes, reduced, limit)
         current, lo, hi = shapes, start, len(shapes)
 
 
@@ -68,23 +69,27 @@ def normal_shapes(
     frugality_fewer: int,
     with_substitution: bool,
     with_frugality: bool,
+    limit: int | None = MAX_SHAPES,
 ) -> list[Shape]:
-    """The shapes a player eats without a victim (M4; F2 with Substitution, F1/F3 with Frugality)."""
+    """The shapes a player eats without a victim (M4; F2 with Substitution, F1/F3 with Frugality),
+    at most ``limit`` of them (None: all, as rules validation counts them)."""
     shapes: list[Shape] = []
-    _add_shape(shapes, standard)
+    _add_shape(shapes, standard, limit)
     if with_substitution:
         for counts in substitution:
-            _add_shape(shapes, counts)
+            _add_shape(shapes, counts, limit)
     if with_frugality and frugality_fewer > 0:
-        _add_reduced(shapes, shapes, frugality_fewer)
+        _add_reduced(shapes, shapes, frugality_fewer, limit)
     return shapes
 
 
-def parasite_shapes(normal: Sequence[Shape], parasitism_fewer: int) -> list[Shape]:
+def parasite_shapes(
+    normal: Sequence[Shape], parasitism_fewer: int, limit: int | None = MAX_SHAPES
+) -> list[Shape]:
     """F4: the normal shapes with ``parasitism_fewer`` cubes fewer, read in their last arrangement."""
     last_arrangements = [tuple(sorted(shape, reverse=True)) for shape in normal]
     shapes: list[Shape] = []
-    _add_reduced(last_arrangements, shapes, parasitism_fewer)
+    _add_reduced(last_arrangements, shapes, parasitism_fewer, limit)
     return shapes
 
 

@@ -989,37 +989,16 @@ def meal_option_bound(
 def _shape_set_sizes(
     standard: list[int], substitution: list[list[int]], frugality_fewer: int, parasitism_fewer: int
 ) -> dict[str, int]:
-    """The size of every shape set of meal_shapes.py built without its MAX_SHAPES cap: the same
-    steps (M4, F2, then F1/F3 and F4 a cube fewer a pass) in the same order, so a set that fits
-    has the size the tables give it (tests/test_rules_bounds.py compares them)."""
-
-    def add(shapes: list[tuple[int, ...]], counts: Sequence[int]) -> None:
-        shape = tuple(sorted(counts))
-        if sum(shape) > 0 and shape not in shapes:
-            shapes.append(shape)
-
-    def reduced(source: list[tuple[int, ...]], shapes: list[tuple[int, ...]], fewer: int) -> None:
-        current, lo, hi = source, 0, len(source)
-        for _ in range(fewer):
-            start = len(shapes)
-            for shape in current[lo:hi]:
-                for j, count in enumerate(shape):
-                    if count > 0:
-                        add(shapes, [c - (i == j) for i, c in enumerate(shape)])
-            current, lo, hi = shapes, start, len(shapes)
-
+    """The size of every shape set of meal_shapes.py built without its MAX_SHAPES cap (the same
+    builder, uncapped), so a set that fits has the size the tables give it, and one that does
+    not is found before its shapes are dropped (tests/test_rules_bounds.py compares them)."""
     sizes: dict[str, int] = {}
     for with_substitution in (False, True):
         for with_frugality in (False, True):
-            normal: list[tuple[int, ...]] = []
-            add(normal, standard)
-            if with_substitution:
-                for counts in substitution:
-                    add(normal, counts)
-            if with_frugality and frugality_fewer > 0:
-                reduced(normal, normal, frugality_fewer)
-            parasite: list[tuple[int, ...]] = []
-            reduced([tuple(sorted(shape, reverse=True)) for shape in normal], parasite, parasitism_fewer)
+            normal = normal_shapes(
+                standard, substitution, frugality_fewer, with_substitution, with_frugality, limit=None
+            )
+            parasite = parasite_shapes(normal, parasitism_fewer, limit=None)
             genes = (("Substitution", with_substitution), ("Frugality", with_frugality))
             held = " and ".join(name for name, on in genes if on)
             sizes[f"with {held}" if held else "without feeding genes"] = len(normal)
