@@ -59,6 +59,19 @@ def legal_division_space(st, neighbours, g, p, s, spores, anywhere):
 
 
 @kernel
+def division_options(st, ru, wk, g, b, p, spores, on_board, n):
+    """D3-D4: write one option per legal division space (with the lowest free number, listed by
+    free_numbers) from option row ``n`` on; return the count of rows after them. ``on_board``
+    amoebas: one alone may divide anywhere (D3's one-amoeba exception)."""
+    lowest = wk.scratch[b, FREE_NUMBERS]
+    for s in range(ru.n_spaces):
+        if legal_division_space(st, ru.neighbours, g, p, s, spores, on_board == 1):
+            set_option(wk.options, b, n, s, lowest, 0)
+            n += 1
+    return n
+
+
+@kernel
 def divide(st, ru, wk, g, b, p):
     """D3-D4: buy new amoebas one at a time while the player can pay and has amoebas in supply."""
     spores = has(st, g, p, SPORES)
@@ -69,14 +82,8 @@ def divide(st, ru, wk, g, b, p):
         n_free = free_numbers(st, wk, g, b, p)
         if n_free == 0:
             return
-        on_board = st.space.shape[2] - n_free
         set_option(wk.options, b, 0, -1, -1, 0)
-        n = 1
-        lowest = wk.scratch[b, FREE_NUMBERS]
-        for s in range(ru.n_spaces):
-            if legal_division_space(st, ru.neighbours, g, p, s, spores, on_board == 1):
-                set_option(wk.options, b, n, s, lowest, 0)
-                n += 1
+        n = division_options(st, ru, wk, g, b, p, spores, st.space.shape[2] - n_free, 1)
         if n == 1:
             return
         i = decide_placement(st, ru, wk, g, b, p, DIVIDE, n, n_free)
@@ -101,13 +108,7 @@ def dummy_division(st, ru, wk, g, b, p):
         n_free = free_numbers(st, wk, g, b, p)
         if n_free == 0:
             return
-        on_board = st.space.shape[2] - n_free
-        lowest = wk.scratch[b, FREE_NUMBERS]
-        n = 0
-        for s in range(ru.n_spaces):
-            if legal_division_space(st, ru.neighbours, g, p, s, False, on_board == 1):
-                set_option(wk.options, b, n, s, lowest, 0)
-                n += 1
+        n = division_options(st, ru, wk, g, b, p, False, st.space.shape[2] - n_free, 0)
         if n == 0:
             return
         i = decide(st, ru, wk, g, b, p, -1, DIVIDE, n)
