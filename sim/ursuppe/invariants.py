@@ -25,48 +25,83 @@ def _fail(wk, g, invariant, phase, detail):
 
 
 @kernel
-def check_invariants(st, ru, wk, g, phase):
-    """I1-I6, I8 (after setup), I9 and the engine's I10 (occupancy counts) for game g after
-    ``phase`` (0 = setup, 7 = end check)."""
-    P = st.supply.shape[1]
-    A = st.space.shape[2]
-    NG = st.genes.shape[2]
-    # I1: per colour, cubes on the board + supply = the colour's total; no count below 0.
-    for c in range(P):
-        total = st.supply[g, c]
+def _check_cubes(st, ru, wk, g, phase):
+    """I1: per colour, cubes on the board + supply = the colour's total; no count below 0."""
+    for c in range(st.supply.shape[1]):
+        total = int(st.supply[g, c])
         if st.supply[g, c] < 0:
             _fail(wk, g, 1, phase, c)
         for s in range(st.food.shape[1]):
-            total += st.food[g, s, c]
+            total += int(st.food[g, s, c])
             if st.food[g, s, c] < 0:
                 _fail(wk, g, 1, phase, c)
         if total != ru.cubes_per_colour:
             _fail(wk, g, 1, phase, c)
-    for p in range(P):
-        # I2: amoebas on valid spaces (numbers are unique by construction: one slot per number).
+
+
+@kernel
+def _check_food_capped(st, ru, wk, g, phase):
+    """I10 (the engine's own): ``food_capped`` is each space's food, at most FOOD_CAP a colour (food.py)."""
+    for s in range(ru.n_spaces):
+        capped = 0
+        for c in range(st.supply.shape[1]):
+            capped += min(int(st.food[g, s, c]), FOOD_CAP)
+        if st.food_capped[g, s] != capped:
+            _fail(wk, g, 10, phase, s)
+
+
+@kernel
+def _check_players(st, ru, wk, g, phase):
+    """I2 amoebas on valid spaces (numbers are unique by construction: one slot per number); I3
+    BP >= 0 and DP >= 0 (an overflowed count is negative); I5 one copy of a gene at most, and no
+    advanced gene beside its only lower gene."""
+    A = st.space.shape[2]
+    NG = st.genes.shape[2]
+    for p in range(st.space.shape[1]):
         for a in range(A):
             if st.space[g, p, a] < -1 or st.space[g, p, a] >= ru.n_spaces:
                 _fail(wk, g, 2, phase, p)
-        # I3: BP >= 0 and DP >= 0.
         if st.bp[g, p] < 0:
             _fail(wk, g, 3, phase, p)
         for a in range(A):
             if st.dp[g, p, a] < 0:
                 _fail(wk, g, 3, phase, p)
-        # I5: one copy of a gene at most (a flag per gene); no advanced gene beside its only lower gene.
         for i in range(NG):
             if st.genes[g, p, i] < 0 or st.genes[g, p, i] > 1:
                 _fail(wk, g, 5, phase, i)
             if st.genes[g, p, i] != 0 and ru.gene_lower[i, 0] >= 0 and ru.gene_lower[i, 1] < 0:
                 if st.genes[g, p, ru.gene_lower[i, 0]] != 0:
                     _fail(wk, g, 5, phase, i)
-    # I4: per gene, copies in the pool + holders = copies for the player count.
-    for i in range(NG):
+
+
+@kernel
+def _check_gene_copies(st, ru, wk, g, phase):
+    """I4: per gene, copies in the pool + holders = copies for the player count."""
+    for i in range(st.genes.shape[2]):
         held = 0
-        for p in range(P):
-            held += st.genes[g, p, i]
-        if st.pool[g, i] < 0 or st.pool[g, i] + held != ru.gene_copies[i]:
+        for p in range(st.genes.shape[1]):
+            held += int(st.genes[g, p, i])
+        if st.pool[g, i] < 0 or int(st.pool[g, i]) + held != ru.gene_copies[i]:
             _fail(wk, g, 4, phase, i)
+
+
+@kernel
+def _check_rounds(st, ru, wk, g, phase):
+    """I9: rounds <= cards - 1 (<= cards when no card is revealed in round 1)."""
+    limit = ru.deck_ozone.shape[0] - (1 if ru.first_round_flip else 0)
+    if st.round[g] > limit:
+        _fail(wk, g, 9, phase, st.round[g])
+
+
+@kernel
+def check_invariants(st, ru, wk, g, phase):
+    """I1-I6, I8 (after setup), I9 and the engine's I10 (occupancy counts) for game g after
+    ``phase`` (0 = setup, 7 = end check)."""
+    P = st.supply.shape[1]
+    A = st.space.shape[2]
+    _check_cubes(st, ru, wk, g, phase)
+    _check_players(st, ru, wk, g, phase)
+    _check_gene_copies(st, ru, wk, g, phase)
     # I6: score positions distinct and never decreasing.
     for p in range(P):
         for q in range(p + 1, P):
@@ -88,12 +123,7 @@ def check_invariants(st, ru, wk, g, phase):
                             _fail(wk, g, 8, phase, s)
     # I10 (the engine's own): the derived counts match what they are derived from: ``occupancy``
     # the amoebas' spaces (players.put_amoeba), ``food_capped`` the food (food.py).
-    for s in range(ru.n_spaces):
-        capped = 0
-        for c in range(P):
-            capped += min(st.food[g, s, c], FOOD_CAP)
-        if st.food_capped[g, s] != capped:
-            _fail(wk, g, 10, phase, s)
+    _check_food_capped(st, ru, wk, g, phase)
     for q in range(P + 1):
         if st.occupancy[g, q, 0] != 0:
             _fail(wk, g, 10, phase, q)
@@ -106,10 +136,7 @@ def check_invariants(st, ru, wk, g, phase):
                             n += 1
             if st.occupancy[g, q, s + 1] != n:
                 _fail(wk, g, 10, phase, s)
-    # I9: rounds <= cards - 1 (<= cards when no card is revealed in round 1).
-    limit = ru.deck_ozone.shape[0] - (1 if ru.first_round_flip else 0)
-    if st.round[g] > limit:
-        _fail(wk, g, 9, phase, st.round[g])
+    _check_rounds(st, ru, wk, g, phase)
 
 
 @kernel
@@ -134,70 +161,38 @@ def check_game_end(st, ru, wk, g):
     distinct and >= 0 (an overflowed score is negative), I9 rounds, I11 the end (W1)."""
     P = st.supply.shape[1]
     A = st.space.shape[2]
-    NG = st.genes.shape[2]
-    # I1 and I10 (food_capped): per colour, cubes on the board + supply = the colour's total.
-    for c in range(P):
-        if st.supply[g, c] < 0:
-            _fail(wk, g, 1, PHASE_GAME_END, c)
-    for s in range(ru.n_spaces):
-        capped = 0
-        for c in range(P):
-            if st.food[g, s, c] < 0:
-                _fail(wk, g, 1, PHASE_GAME_END, c)
-            capped += min(int(st.food[g, s, c]), FOOD_CAP)
-        if st.food_capped[g, s] != capped:
-            _fail(wk, g, 10, PHASE_GAME_END, s)
-    for c in range(P):
-        total = int(st.supply[g, c])
-        for s in range(ru.n_spaces):
-            total += int(st.food[g, s, c])
-        if total != ru.cubes_per_colour:
-            _fail(wk, g, 1, PHASE_GAME_END, c)
+    _check_cubes(st, ru, wk, g, PHASE_GAME_END)
+    _check_food_capped(st, ru, wk, g, PHASE_GAME_END)
+    _check_players(st, ru, wk, g, PHASE_GAME_END)
+    # I10 (occupancy totals, not per space: cheap): each player's count, and all players'.
     all_on_board = 0
     for p in range(P):
-        # I2 and I10 (occupancy totals): amoebas on valid spaces, counted where they stand.
         on_board = 0
         for a in range(A):
-            s = st.space[g, p, a]
-            if s < -1 or s >= ru.n_spaces:
-                _fail(wk, g, 2, PHASE_GAME_END, p)
-            elif s >= 0:
+            if st.space[g, p, a] >= 0:
                 on_board += 1
-            # I3: DP >= 0 (an overflowed int8 is negative).
-            if st.dp[g, p, a] < 0:
-                _fail(wk, g, 3, PHASE_GAME_END, p)
         counted = 0
         for s in range(ru.n_spaces + 1):
             counted += int(st.occupancy[g, p, s])
         if counted != on_board or st.occupancy[g, p, 0] != 0:
             _fail(wk, g, 10, PHASE_GAME_END, p)
         all_on_board += on_board
-        # I3: BP >= 0 (an overflowed int32 is negative).
-        if st.bp[g, p] < 0:
-            _fail(wk, g, 3, PHASE_GAME_END, p)
-        # I6: positions distinct, on the track (>= 0: an overflowed int16 is negative).
-        if st.score[g, p] < 0:
-            _fail(wk, g, 6, PHASE_GAME_END, p)
-        for q in range(p + 1, P):
-            if st.score[g, p] == st.score[g, q]:
-                _fail(wk, g, 6, PHASE_GAME_END, p)
     counted = 0
     for s in range(ru.n_spaces + 1):
         counted += int(st.occupancy[g, P, s])
     if counted != all_on_board:
         _fail(wk, g, 10, PHASE_GAME_END, P)
-    # I4 and I5: per gene, copies in the pool + holders = copies for the player count; one each.
-    for i in range(NG):
-        held = 0
-        for p in range(P):
-            if st.genes[g, p, i] < 0 or st.genes[g, p, i] > 1:
-                _fail(wk, g, 5, PHASE_GAME_END, i)
-            held += int(st.genes[g, p, i])
-        if st.pool[g, i] < 0 or int(st.pool[g, i]) + held != ru.gene_copies[i]:
-            _fail(wk, g, 4, PHASE_GAME_END, i)
-    # I9: rounds <= cards - 1 (<= cards when no card is revealed in round 1), as check_invariants.
-    limit = ru.deck_ozone.shape[0] - (1 if ru.first_round_flip else 0)
-    if st.round[g] < 1 or st.round[g] > limit:
+    _check_gene_copies(st, ru, wk, g, PHASE_GAME_END)
+    # I6: positions distinct, on the track (>= 0: an overflowed int16 is negative).
+    for p in range(P):
+        if st.score[g, p] < 0:
+            _fail(wk, g, 6, PHASE_GAME_END, p)
+        for q in range(p + 1, P):
+            if st.score[g, p] == st.score[g, q]:
+                _fail(wk, g, 6, PHASE_GAME_END, p)
+    # I9, and a game ends after round 1 at the earliest.
+    _check_rounds(st, ru, wk, g, PHASE_GAME_END)
+    if st.round[g] < 1:
         _fail(wk, g, 9, PHASE_GAME_END, st.round[g])
     # I11 (W1): the game ended for its reason, and the furthest marker won.
     w = st.winner[g]
