@@ -232,8 +232,9 @@ def simulate(
     typer.echo(f"{games:,} games ({who}, seed {seed}, seating {seating}) in {out}{played}")
     typer.echo(f"rules {book.rules_id}; deck: {book.deck_description()}")
     # The summary reads one chunk at a time: memory stays flat however many games the run has.
+    # Every chunk was checked against its checksum when the run was opened, or written just now.
     by_strategy, by_seat, by_both = win_rates_by_chunk(
-        chunk_files(out), [["strategy"], ["start_space"], ["strategy", "start_space"]]
+        chunk_files(out, verify=False), [["strategy"], ["start_space"], ["strategy", "start_space"]]
     )
     print_rates(by_strategy, "strategy", "Win rate by strategy")
     print_rates(by_seat, "start_space", "Win rate by start space (seat)")

@@ -289,11 +289,16 @@ def play(
 
 
 def _write_chunk(table: Any, path: Path, written: dict[str, Any]) -> None:
+    """Encode the chunk once in memory: its bytes are written and hashed without reading back."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    pq.write_table(table, path, compression="zstd")
-    written["bytes"] = path.stat().st_size
-    written["sha256"] = file_sha256(path)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    data = sink.getvalue().to_pybytes()
+    path.write_bytes(data)
+    written["bytes"] = len(data)
+    written["sha256"] = hashlib.sha256(data).hexdigest()
 
 
 def _remove_empty_run(out: Path, created: bool) -> None:
@@ -323,16 +328,17 @@ def run(
     return play(opened, threads, progress)
 
 
-def chunk_files(out: Path) -> list[Path]:
+def chunk_files(out: Path, verify: bool = True) -> list[Path]:
     """The complete chunk files of a run, in order, each checked against the manifest's size and
-    checksum: a damaged or missing one is a RunError naming the file."""
+    checksum (unless ``verify`` is False: the caller has just written or checked them): a damaged
+    or missing one is a RunError naming the file."""
     out = Path(out)
     manifest = read_manifest(out)
     if manifest is None:
         raise RunError(f"{out}: no {MANIFEST} (not a soup run directory)")
     files = []
     for _, entry in sorted(manifest["chunks"].items(), key=lambda kv: int(kv[0])):
-        problem = chunk_problem(out, entry)
+        problem = chunk_problem(out, entry) if verify else None
         path = out / str(entry.get("file"))
         if problem is not None:
             raise RunError(
