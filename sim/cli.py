@@ -295,24 +295,17 @@ def bench(
     Example: soup bench --compare main --no-cold"""
     import json
 
-    from sim.ursuppe.bench import CompareError, as_text
+    from sim.ursuppe.bench import as_text
     from sim.ursuppe.bench import bench as run_bench
     from strategies.params import load_strategy
 
     for name in filter(None, mix.split(",")):
         load_strategy(name)
-    try:
-        doc = run_bench(
-            games=games,
-            plain_games=plain_games,
-            rss_games=rss_games,
-            cold=cold,
-            mix=mix,
-            repeats=repeats,
-            compare=compare,
-        )
-    except CompareError as e:
-        fail(str(e))
+    # A revision git cannot resolve is a CompareError (a user error: one line, exit 2).
+    doc = run_bench(
+        games=games, plain_games=plain_games, rss_games=rss_games, cold=cold, mix=mix, repeats=repeats,
+        compare=compare,
+    )
     typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
 
 

@@ -180,10 +180,15 @@ _START = time.perf_counter()
 COLD_COMPILE_SECONDS = 15
 
 
+def soup_cache_dir() -> Path:
+    """soup's directory of the user's cache (compiled kernels, soup bench's compared revisions)."""
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "soup"
+
+
 def _cache_base() -> Path:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"])
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "soup" / "numba"
+    return soup_cache_dir() / "numba"
 
 
 def _use_source_keyed_cache() -> None:

@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from sim.errors import UserError
+from sim.jit import soup_cache_dir
 from sim.ursuppe import batch as batch_mod
 from sim.ursuppe.rules import load_rules
 from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
@@ -66,7 +68,7 @@ _TREE_RATES = (
 )
 
 
-class CompareError(Exception):
+class CompareError(UserError):
     """A revision to compare with that git cannot resolve or extract (a user error)."""
 
 
@@ -164,7 +166,7 @@ def _revision_place(commit: str) -> Iterator[tuple[Path, Path]]:
     user's cache directory, the last ``_KEEP_COMPARED`` commits); the files go to the same place
     each time, so the cache stays valid. A place in use by another run, or none writable: a
     temporary directory (compiled afresh)."""
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "soup" / "bench-compare"
+    base = soup_cache_dir() / "bench-compare"
     with tempfile.TemporaryDirectory(prefix="soup-bench-compare-") as tmp:
         lock = None
         try:
