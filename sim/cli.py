@@ -60,7 +60,11 @@ Variant = Annotated[
     typer.Option(
         "--variant",
         metavar="NAME",
-        help="2-player variant (with --players 2): dummy (a third, automatic colour; docs/rules.md §16).",
+        help=(
+            "2-player variant (with --players 2): dummy (a third, automatic colour; docs/rules.md "
+            "§16), double1 (two seats of a 4-player game each, the worse counts) or double2 (two "
+            "colours, one marker, one gene set each; §17)."
+        ),
     ),
 ]
 PRESETS = ", ".join(preset_names())

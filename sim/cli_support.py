@@ -103,10 +103,6 @@ PLAYERS_HELP = (
 )
 
 
-# 2-player variants of the spec (ursuppe-2-players.md) the engine does not play yet.
-PLANNED_VARIANTS = ("double1", "double2")
-
-
 def check_players(book: Any, players: int, variant: str | None = None) -> None:
     """--players must be a count the rules support (the rules file's components.player_counts),
     or 2 with a --variant (rules.VARIANTS), which plays as its colours' count (TD1: 3)."""
@@ -114,10 +110,9 @@ def check_players(book: Any, players: int, variant: str | None = None) -> None:
 
     names = ", ".join(VARIANTS)
     if variant is not None and variant not in VARIANTS:
-        planned = " (double1 and double2 are not implemented yet)" if variant in PLANNED_VARIANTS else ""
-        fail(f"--variant: expected one of {names}{planned}, got {variant!r}")
+        fail(f"--variant: expected one of {names}, got {variant!r}")
     if players == 2 and variant is None:
-        fail(f"--players 2 needs a 2-player variant: --variant {names} (double1, double2: not yet)")
+        fail(f"--players 2 needs a 2-player variant: --variant {names}")
     if variant is not None and players != 2:
         fail(f"--variant {variant}: a 2-player variant, but --players is {players} (use --players 2)")
     colours = players if variant is None else VARIANT_COLOURS[variant]

@@ -27,6 +27,7 @@ from sim.ursuppe.decision_kinds import (
     BUY,
     CARRY,
     CLING,
+    COLOUR,
     DIRECTION,
     DIVIDE,
     EAT,
@@ -164,11 +165,12 @@ def _is_hunter(st, g, p):
 
 
 @kernel
-def _leader(st, g, p):
-    """The opponent furthest ahead on the score track."""
+def _leader(st, ru, g, p):
+    """The opponent furthest ahead on the score track (a double play's other colour of the same
+    player is no opponent: rules.team)."""
     best = -1
     for q in range(st.score.shape[1]):
-        if q != p and (best < 0 or st.score[g, q] > st.score[g, best]):
+        if ru.team[q] != ru.team[p] and (best < 0 or st.score[g, q] > st.score[g, best]):
             best = q
     return best
 
@@ -323,11 +325,11 @@ def _value_carry(st, wk, g, b, p, a, n, prm):
 
 
 @kernel
-def _value_eat(st, wk, g, b, p, n, prm):
+def _value_eat(st, ru, wk, g, b, p, n, prm):
     """M4, F1-F4: cubes per colour eaten, and the parasitized player (-1 none)."""
     opts = wk.options[b]
     val = wk.scores[b]
-    leader = _leader(st, g, p)
+    leader = _leader(st, ru, g, p)
     for i in range(n):
         o = opts[i]
         cubes = 0
@@ -356,7 +358,7 @@ def _target_value(st, g, q, prm):
 
 
 @kernel
-def _value_attack(st, wk, g, b, p, a, n, prm):
+def _value_attack(st, ru, wk, g, b, p, a, n, prm):
     """A1, A5: (target player, number); (-1, -1) = none. Returns False to take 'none' at once."""
     opts = wk.options[b]
     val = wk.scores[b]
@@ -365,13 +367,13 @@ def _value_attack(st, wk, g, b, p, a, n, prm):
         return False
     foreign = False
     for i in range(n):
-        if opts[i, 0] >= 0 and opts[i, 0] != p:
+        if opts[i, 0] >= 0 and ru.team[opts[i, 0]] != ru.team[p]:
             foreign = True
     for i in range(n):
         q = opts[i, 0]
         if q < 0:
             val[i] = 0.0
-        elif q == p:
+        elif ru.team[q] == ru.team[p]:  # its own (a double play: its other colour's too)
             val[i] = 0.5 if (prm[ATTACK_OWN] >= 0.5 and not foreign) else -1.0
         else:
             val[i] = _target_value(st, g, q, prm)
@@ -379,15 +381,32 @@ def _value_attack(st, wk, g, b, p, a, n, prm):
 
 
 @kernel
-def _value_aggress(st, wk, g, b, p, n, prm):
+def _value_aggress(st, ru, wk, g, b, p, n, prm):
     """R1: (own number, target player, target number); all -1 = none."""
     opts = wk.options[b]
     val = wk.scores[b]
     if not _willing(st, g, prm, AGGRESS_PROPENSITY):
         return False
     for i in range(n):
-        val[i] = 0.0 if opts[i, 0] < 0 else _target_value(st, g, opts[i, 1], prm)
+        if opts[i, 0] < 0:
+            val[i] = 0.0
+        elif ru.team[opts[i, 1]] == ru.team[p]:  # double play I: its own other seat
+            val[i] = -1.0
+        else:
+            val[i] = _target_value(st, g, opts[i, 1], prm)
     return True
+
+
+@kernel
+def _hunger(st, g, c):
+    """TB4: how badly colour c needs to move (and eat) before the others: the food its amoebas
+    lack where they stand (double play II's first colour is the hungrier one)."""
+    lack = 0.0
+    for a in range(st.space.shape[2]):
+        s = st.space[g, c, a]
+        if s >= 0:
+            lack += max(3.0 - food_value(st, g, c, s), 0.0)
+    return lack
 
 
 @kernel
@@ -533,12 +552,12 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         for i in range(n):
             val[i] = float(opts[i, 0]) if want else float(1 - opts[i, 0])
     elif kind == EAT:
-        _value_eat(st, wk, g, b, p, n, prm)
+        _value_eat(st, ru, wk, g, b, p, n, prm)
     elif kind == ATTACK:
-        if not _value_attack(st, wk, g, b, p, a, n, prm):
+        if not _value_attack(st, ru, wk, g, b, p, a, n, prm):
             return 0
     elif kind == AGGRESS:
-        if not _value_aggress(st, wk, g, b, p, n, prm):
+        if not _value_aggress(st, ru, wk, g, b, p, n, prm):
             return 0
     elif kind == RESPOND:
         if not _value_respond(st, wk, g, b, p, n, prm):
@@ -547,6 +566,9 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         _value_pay(st, ru, wk, g, b, p, n)
     elif kind == BUY:
         _value_buy(st, ru, wk, g, b, p, n, prm)
+    elif kind == COLOUR:
+        for i in range(n):
+            val[i] = _hunger(st, g, opts[i, 0])
     else:
         for i in range(n):
             val[i] = 0.0

@@ -170,8 +170,8 @@ def test_soup_play_and_simulate_with_the_dummy(tmp_path):
         (["simulate", "--players", "2"], "--variant dummy"),
         (["play", "--players", "3", "--variant", "dummy"], "2-player variant"),
         (["simulate", "--players", "4", "--variant", "dummy"], "2-player variant"),
-        (["play", "--players", "2", "--variant", "double1"], "not implemented yet"),
-        (["play", "--players", "2", "--variant", "solo"], "expected one of dummy"),
+        (["play", "--players", "2", "--variant", "solo"], "expected one of dummy, double1, double2"),
+        (["simulate", "--players", "3", "--variant", "double2"], "2-player variant"),
     ],
 )
 def test_two_players_without_a_variant_or_a_variant_elsewhere_is_one_line(args, needle):

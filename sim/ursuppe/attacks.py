@@ -24,7 +24,7 @@ from sim.ursuppe.events import EV_DEATH, EV_FIGHT, EV_RESPOND, log
 from sim.ursuppe.food import place_each_colour
 from sim.ursuppe.genes import ARMOR, DEFENSE, ESCAPE, PERSISTENCE
 from sim.ursuppe.movement import active_move_cost, active_movement
-from sim.ursuppe.players import has, put_amoeba
+from sim.ursuppe.players import add_bp, has, put_amoeba, same_side
 from sim.ursuppe.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED
 
 ATTACK_SUCCESS = 0
@@ -40,15 +40,18 @@ def target_options(st, ru, wk, g, b, p, a, own_allowed, armor_allowed):
 
     Phase 1 (A1): any colour, its own included, except owners with Armor (with the flag
     armor_blocks_own_attacks false, an Armor owner may attack its own amoebas: Armor protects
-    only against the others). Phase 5 (R1): another player's amoebas, Armor included.
+    only against the others). Phase 5 (R1): another player's amoebas, Armor included. "Own" is
+    the player's: a double play partner colour counts as its own where rules.side says so (TA3,
+    TB10).
     """
     space = st.space[g, p, a]
     set_option(wk.options, b, 0, -1, -1, 0)
     n = 1
     for q in range(st.space.shape[1]):
-        if q == p and not own_allowed:
+        own = same_side(ru, p, q)
+        if own and not own_allowed:
             continue
-        if not armor_allowed and has(st, g, q, ARMOR) and (q != p or ru.armor_blocks_own_attacks):
+        if not armor_allowed and has(st, g, q, ARMOR) and (not own or ru.armor_blocks_own_attacks):
             continue
         for t in range(st.space.shape[2]):
             if st.space[g, q, t] == space and not (q == p and t == a):
@@ -136,7 +139,7 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase):
         elif answer == RESP_DEFENSE:
             if st.bp[g, q] < ru.defense_cost:
                 continue
-            st.bp[g, q] -= ru.defense_cost
+            add_bp(st, ru, g, q, -ru.defense_cost)
             st.amoeba_flags[g, q, t] |= AF_DEFENDED  # an answer given (flag answers_once_per_round)
             if _fight(st, ru, wk, g, b, q, t, phase, 0):
                 wk.tally[b, tally.ATTACK_DEFENDED] += 1

@@ -20,6 +20,7 @@ below), then a forced choice from a scenario's tape or the player's strategy pic
 | PLACE_FREE | D2 | space, number | place |
 | DIVIDE | D3-D4 | space, number; (-1, -1) = stop | place / divide |
 | AGGRESS | R1 | own number, target player, target number; all -1 = none | aggress |
+| COLOUR | TB4 | colour (double play II: which of a player's colours moves first) | colour |
 
 Amoeba numbers are 1-based in options (as in the rulebook and scenario files).
 """
@@ -38,7 +39,8 @@ BUY = 10
 PLACE_FREE = 11
 DIVIDE = 12
 AGGRESS = 13
-N_KINDS = 14
+COLOUR = 14
+N_KINDS = 15
 
 KIND_NAMES: tuple[str, ...] = (
     "place_setup",
@@ -55,10 +57,11 @@ KIND_NAMES: tuple[str, ...] = (
     "place_free",
     "divide",
     "aggress",
+    "colour",
 )
 
 # Integers of an option row that identify it (the rest are zero).
-KIND_WIDTH: tuple[int, ...] = (2, 1, 1, 1, 6, 1, 7, 2, 1, 2, 2, 2, 2, 3)
+KIND_WIDTH: tuple[int, ...] = (2, 1, 1, 1, 6, 1, 7, 2, 1, 2, 2, 2, 2, 3, 1)
 
 MOVE_DRIFT = 0
 MOVE_ACTIVE = 1
@@ -95,6 +98,7 @@ CK_BUY = 10
 CK_BUY_END = 11  # the implicit "stop" closing a {"buy": [...]} list
 CK_DIVIDE = 12
 CK_AGGRESS = 13
+CK_COLOUR = 14
 
 CHOICE_KEYS: tuple[str, ...] = (
     "place",
@@ -111,6 +115,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     "buy",
     "divide",
     "aggress",
+    "colour",
 )
 
 # The choice key each decision kind accepts (DIVIDE also accepts CK_DIVIDE, BUY also CK_BUY_END).
@@ -129,4 +134,5 @@ KIND_CHOICE_KEY: tuple[int, ...] = (
     CK_PLACE,
     CK_PLACE,
     CK_AGGRESS,
+    CK_COLOUR,
 )

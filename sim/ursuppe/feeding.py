@@ -21,7 +21,7 @@ from sim.ursuppe.events import EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.food import place_cubes, return_cubes
 from sim.ursuppe.genes import FRUGALITY, PARASITISM, SUBSTITUTION
 from sim.ursuppe.meal_shapes import MAX_SHAPES, WITH_FRUGALITY, WITH_SUBSTITUTION
-from sim.ursuppe.players import amoebas_on_space, has
+from sim.ursuppe.players import add_bp, amoebas_on_space, has, same_side
 from sim.ursuppe.state import AF_FED, AF_STARVED, OPTION_WIDTH
 
 SHAPE_STRIDE = 8
@@ -127,7 +127,8 @@ def meal_options(st, ru, wk, g, b, p, a, space):
         n_par = ru.n_parasite_shapes[c]
         P = st.supply.shape[1]
         for q in range(P):
-            if q == p or st.bp[g, q] < max(ru.parasitism_victim_pays, 1):
+            # F4: another player's amoeba (TB10: not a double play II partner colour's)
+            if same_side(ru, p, q) or st.bp[g, q] < max(ru.parasitism_victim_pays, 1):
                 continue
             if amoebas_on_space(st, g, q, space) == 0:
                 continue
@@ -153,7 +154,7 @@ def eat(st, ru, wk, g, b, p, a, space, i, phase):
             packed |= opt[c] << (4 * c)
     victim = opt[EAT_VICTIM_SLOT]
     if victim >= 0:
-        st.bp[g, victim] -= ru.parasitism_victim_pays
+        add_bp(st, ru, g, victim, -ru.parasitism_victim_pays)
         wk.tally[b, tally.PARASITE_MEAL] += 1
     st.amoeba_flags[g, p, a] |= AF_FED
     log(st, wk, g, EV_EAT, phase, p, a + 1, space, packed, victim, 0, 0, 0, 0)

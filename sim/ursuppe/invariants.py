@@ -4,12 +4,14 @@ and a cheap set at the end of every game in every run (:func:`check_game_end`).
 A failed check records ``ERR_INVARIANT`` with the invariant's number and the phase in
 ``Workspace.error[g]``; the game stops there and the caller reports it (a run stops at the first
 game with an error). Besides I1-I9 of the spec the engine checks its own I10 (the counts kept
-beside the state match what they count) and I11 (the end of the game is consistent: W1).
+beside the state match what they count), I11 (the end of the game is consistent: W1) and I12
+(double play II, TB3: a player's two colours hold equal copies of its marker, BP and genes; I4
+and I6 then count each player once).
 """
 
 from sim.jit import kernel
 from sim.ursuppe.food import FOOD_CAP
-from sim.ursuppe.players import death_threshold
+from sim.ursuppe.players import acts_for_player, death_threshold
 from sim.ursuppe.state import END_FINISH_ZONE, END_LAST_CARD, ERR_INVARIANT
 
 PHASE_GAME_END = 7  # the phase a failed end-of-game check names (the end check, W1)
@@ -76,13 +78,45 @@ def _check_players(st, ru, wk, g, phase):
 
 @kernel
 def _check_gene_copies(st, ru, wk, g, phase):
-    """I4: per gene, copies in the pool + holders = copies for the player count."""
+    """I4: per gene, copies in the pool + holders = copies for the player count (a double play
+    II player's gene set counted once, TB3)."""
     for i in range(st.genes.shape[2]):
         held = 0
         for p in range(st.genes.shape[1]):
-            held += int(st.genes[g, p, i])
+            if acts_for_player(ru, p):
+                held += int(st.genes[g, p, i])
         if st.pool[g, i] < 0 or int(st.pool[g, i]) + held != ru.gene_copies[i]:
             _fail(wk, g, 4, phase, i)
+
+
+@kernel
+def _check_shared(st, ru, wk, g, phase):
+    """I12 (the engine's own, double play II, TB3): a player's second colour holds the same
+    marker, BP, flags and genes as its first (players.share_with_partner)."""
+    for p in range(st.score.shape[1]):
+        q = ru.partner[p]
+        if q <= p:
+            continue
+        same = (
+            st.score[g, p] == st.score[g, q]
+            and st.bp[g, p] == st.bp[g, q]
+            and st.player_flags[g, p] == st.player_flags[g, q]
+        )
+        for i in range(st.genes.shape[2]):
+            if st.genes[g, p, i] != st.genes[g, q, i]:
+                same = False
+        if not same:
+            _fail(wk, g, 12, phase, q)
+
+
+@kernel
+def _distinct_markers(st, ru, wk, g, phase):
+    """I6: score positions distinct (a double play II player's two colours share one marker)."""
+    P = st.score.shape[1]
+    for p in range(P):
+        for q in range(p + 1, P):
+            if q != ru.partner[p] and st.score[g, p] == st.score[g, q]:
+                _fail(wk, g, 6, phase, p)
 
 
 @kernel
@@ -102,11 +136,10 @@ def check_invariants(st, ru, wk, g, phase):
     _check_cubes(st, ru, wk, g, phase)
     _check_players(st, ru, wk, g, phase)
     _check_gene_copies(st, ru, wk, g, phase)
+    _check_shared(st, ru, wk, g, phase)
     # I6: score positions distinct and never decreasing.
+    _distinct_markers(st, ru, wk, g, phase)
     for p in range(P):
-        for q in range(p + 1, P):
-            if st.score[g, p] == st.score[g, q]:
-                _fail(wk, g, 6, phase, p)
         if phase > 0 and st.score[g, p] < wk.score_seen[g, p]:
             _fail(wk, g, 6, phase, p)
         wk.score_seen[g, p] = st.score[g, p]
@@ -183,13 +216,12 @@ def check_game_end(st, ru, wk, g):
     if counted != all_on_board:
         _fail(wk, g, 10, PHASE_GAME_END, P)
     _check_gene_copies(st, ru, wk, g, PHASE_GAME_END)
+    _check_shared(st, ru, wk, g, PHASE_GAME_END)
     # I6: positions distinct, on the track (>= 0: an overflowed int16 is negative).
+    _distinct_markers(st, ru, wk, g, PHASE_GAME_END)
     for p in range(P):
         if st.score[g, p] < 0:
             _fail(wk, g, 6, PHASE_GAME_END, p)
-        for q in range(p + 1, P):
-            if st.score[g, p] == st.score[g, q]:
-                _fail(wk, g, 6, PHASE_GAME_END, p)
     # I9, and a game ends after round 1 at the earliest.
     _check_rounds(st, ru, wk, g, PHASE_GAME_END)
     if st.round[g] < 1:

@@ -22,7 +22,7 @@ from sim.ursuppe.dice import roll_die
 from sim.ursuppe.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, log
 from sim.ursuppe.food import move_cubes
 from sim.ursuppe.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, SPEED, STREAMLINING, TENTACLE
-from sim.ursuppe.players import has, put_amoeba
+from sim.ursuppe.players import add_bp, has, put_amoeba, same_side
 from sim.ursuppe.state import AF_CLUNG, OPTION_WIDTH
 
 MOVE_HOW_ACTIVE = 0
@@ -117,8 +117,8 @@ def _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, defer):
     for q in range(P):
         if not has(st, g, q, HOLDING):
             continue
-        if q == p and not ru.holding_clings_to_own:
-            continue
+        if same_side(ru, p, q) and not ru.holding_clings_to_own:
+            continue  # one's own (TB10: a double play II partner colour is one's own)
         for t in range(st.space.shape[2]):
             if st.space[g, q, t] != start or (q == p and t == a):
                 continue
@@ -203,7 +203,7 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
     checked the cost can be paid."""
     start = st.space[g, p, a]
     cost = active_move_cost(st, ru, g, p, escape)
-    st.bp[g, p] -= cost
+    add_bp(st, ru, g, p, -cost)
     direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
     here = step(ru.neighbours, start, direction)
     put_amoeba(st, g, p, a, here)

@@ -7,6 +7,7 @@ import numpy as np
 
 from sim.ursuppe import batch as batch_mod
 from sim.ursuppe.rules import RuleBook
+from sim.ursuppe.simulation import colour_assignment
 from sim.ursuppe.trace import board_text, describe, events_as_dicts
 from strategies.params import Strategy, parameter_table
 
@@ -94,7 +95,7 @@ def play_game(
     b = batch_mod.new_batch(
         rules,
         parameter_table(strategies),
-        np.minimum(np.arange(colours), len(strategies) - 1),
+        colour_assignment(np.minimum(np.arange(players), len(strategies) - 1)[None, :], variant)[0],
         seed,
         np.array([0]),
         log_events=True,

@@ -99,3 +99,47 @@ def mutation_points(st, ru, g, p):
         if st.genes[g, p, i] != 0:
             m += ru.gene_mp[i]
     return m
+
+
+@kernel
+def same_side(ru, p, q):
+    """Is colour q the same player as colour p, not "another player" of the gene texts? Only
+    one's own colour, except a double play's partner colour (TA3, TB10: rules.side)."""
+    return ru.side[p] == ru.side[q]
+
+
+@kernel
+def add_bp(st, ru, g, p, amount):
+    """C4: player p gains (or pays, amount < 0) BP. Double play II (TB3): the two colours of a
+    player share one stock, kept as two equal copies, so the partner colour's changes too."""
+    st.bp[g, p] += amount
+    q = ru.partner[p]
+    if q >= 0:
+        st.bp[g, q] += amount
+
+
+@kernel
+def acts_for_player(ru, p):
+    """Does colour p take the per-player steps (gene defects, purchases, income, the marker)?
+    Every colour, except in double play II the second colour of each player (TB5, TB6, TB9)."""
+    q = ru.partner[p]
+    return q < 0 or p < q
+
+
+@kernel
+def share_with_partner(st, ru, g, p):
+    """TB3/TB6: after colour p's player-level state changed (genes bought or returned, BP, flags,
+    the marker), its partner colour's copy becomes equal to it (double play II; else nothing)."""
+    q = ru.partner[p]
+    if q < 0:
+        return
+    st.bp[g, q] = st.bp[g, p]
+    st.score[g, q] = st.score[g, p]
+    st.player_flags[g, q] = st.player_flags[g, p]
+    st.genes_bought[g, q] = st.genes_bought[g, p]
+    st.defect_genes_lost[g, q] = st.defect_genes_lost[g, p]
+    st.defect_bp_paid[g, q] = st.defect_bp_paid[g, p]
+    for i in range(st.genes.shape[2]):
+        st.genes[g, q, i] = st.genes[g, p, i]
+        st.gene_since[g, q, i] = st.gene_since[g, p, i]
+        st.first_bought[g, q, i] = st.first_bought[g, p, i]

@@ -91,6 +91,18 @@ class Rules(NamedTuple):
     dummy_scores: bool  # TD8 flag dummy_scores: its marker advances by K2
     dummy_income: bool  # TD6 flag dummy_bp = "normal_income": start BP and income as a player
     dummy_amoebas: int  # TD5 flag dummy_amoebas_per_round: free amoebas it places in Phase 4
+    # Colours one player controls (double play I and II, docs/rules.md §17). ``side[p] == side[q]``:
+    # colour q is not "another player" for colour p (Holding, attacks, Armor, Parasitism,
+    # Aggression). One side per colour, except double play II (TB10 flag
+    # double2_partner_is_opponent false) and double play I with double1_partner_is_opponent false.
+    side: np.ndarray  # int8 [P]
+    # The player each colour belongs to (rules.VARIANT_PLAYER_OF; its own index in other games):
+    # whose interests a strategy weighs (a double play's other colour is no opponent to hurt).
+    team: np.ndarray  # int8 [P]
+    # Double play II (TB3): the other colour whose BP, genes and score marker colour p shares (the
+    # engine keeps both colours' copies equal), -1 in every other game.
+    partner: np.ndarray  # int8 [P]
+    colour_choice: bool  # TB4 flag double2_colour_order = "choice": a player picks its first colour
 
 
 # --------------------------------------------------------------------------------------------
@@ -136,14 +148,38 @@ FLAG_NAMES: tuple[str, ...] = (
     "dummy_scores",
     "dummy_bp",
     "dummy_le_from_pool",
+    # Double play I and II (TA, TB; docs/rules.md §17): read only with --variant double1 / double2.
+    "double1_partner_is_opponent",
+    "double2_eat_partner_colour",
+    "double2_partner_is_opponent",
+    "double2_colour_order",
+    "double2_start_bp",
+    "double2_income",
+    "double2_division_cost",
+    "double2_division_cost_division_rate",
 )
-# The flags of the 5-6 player spec's §9 (PX), and of the 2-player dummy variant (TD).
+# The flags of the 5-6 player spec's §9 (PX), of the 2-player dummy variant (TD) and of double
+# play I (TA) and II (TB).
 PX_FLAGS: tuple[str, ...] = FLAG_NAMES[FLAG_NAMES.index("deck_5_6") : FLAG_NAMES.index("dummy_policy")]
-TD_FLAGS: tuple[str, ...] = FLAG_NAMES[FLAG_NAMES.index("dummy_policy") :]
+TD_FLAGS: tuple[str, ...] = FLAG_NAMES[
+    FLAG_NAMES.index("dummy_policy") : FLAG_NAMES.index("double1_partner_is_opponent")
+]
+TA_FLAGS: tuple[str, ...] = ("double1_partner_is_opponent",)
+TB_FLAGS: tuple[str, ...] = FLAG_NAMES[FLAG_NAMES.index("double2_eat_partner_colour") :]
 # The 2-player variants (spec ursuppe-2-players.md): --players 2 needs one. Each plays as the
-# player count it names (TD1: the dummy is a third colour of a 3-player game).
-VARIANT_COLOURS: dict[str, int] = {"dummy": 3}
+# player count it names (TD1: the dummy is a third colour of a 3-player game; TA1, TB1: the two
+# double plays are 4-player games, two colours a player).
+VARIANT_COLOURS: dict[str, int] = {"dummy": 3, "double1": 4, "double2": 4}
 VARIANTS: tuple[str, ...] = tuple(VARIANT_COLOURS)
+# The player (0, 1) each colour of a variant belongs to; -1: the dummy, nobody's (TD1, TA2, TB3).
+VARIANT_PLAYER_OF: dict[str, tuple[int, ...]] = {
+    "dummy": (0, 1, -1),
+    "double1": (0, 0, 1, 1),
+    "double2": (0, 0, 1, 1),
+}
+DOUBLE2_COLOUR_ORDER = ("choice", "fixed")  # TB4
+# Double play II's PLACEHOLDER completions (TB3, TB4): a double2 game at their default names them.
+DOUBLE2_PLACEHOLDERS: tuple[str, ...] = ("double2_colour_order", "double2_start_bp", "double2_income")
 DUMMY_POLICY = ("always_drift",)  # TD2 PLACEHOLDER: the only fixed Phase-1 policy specified
 DUMMY_FEEDING = ("most_cubes",)  # TD3 PLACEHOLDER: the colour with more cubes twice, ties by colour
 DUMMY_PLACEMENT = ("random",)  # TD5/TD7 PLACEHOLDER: a uniformly random legal space, lowest number
@@ -176,6 +212,8 @@ PLACEHOLDERS: dict[str, tuple[int, ...]] = {
     "flags.dummy_le_from_pool": (),
     "flags.dummy_bp": (),
     "flags.dummy_scores": (),
+    # Double play II's (TB3, TB4): RuleBook.placeholders(2, "double2").
+    **{f"flags.{name}": () for name in DOUBLE2_PLACEHOLDERS},
 }
 
 _SECTIONS = (
@@ -296,7 +334,14 @@ _COMPONENT_RANGES = {
 }
 _SETUP_FIRST_DP_MAX = MAX_DP_STEP
 # §10: the flags that are integers, with their ranges (the others are booleans).
-_INTEGER_FLAGS = {"finish_zone_start": (1, MAX_FINISH_ZONE), "persistence_copies_4p": (0, MAX_COPIES)}
+_INTEGER_FLAGS = {
+    "finish_zone_start": (1, MAX_FINISH_ZONE),
+    "persistence_copies_4p": (0, MAX_COPIES),
+    "double2_start_bp": (0, MAX_BP_AMOUNT),
+    "double2_income": (0, MAX_BP_AMOUNT),
+    "double2_division_cost": (0, MAX_BP_AMOUNT),
+    "double2_division_cost_division_rate": (0, MAX_BP_AMOUNT),
+}
 _ECONOMY_RANGES = {
     "division_cost": (0, MAX_BP_AMOUNT),
     "division_cost_division_rate": (0, MAX_BP_AMOUNT),
@@ -684,6 +729,8 @@ class _Checker:
                 out[name] = self.string(item, here, DUMMY_PLACEMENT)
             elif name == "dummy_bp":
                 out[name] = self.string(item, here, DUMMY_BP)
+            elif name == "double2_colour_order":
+                out[name] = self.string(item, here, DOUBLE2_COLOUR_ORDER)
             elif name == "dummy_amoebas_per_round":
                 out[name] = self.integer(item, here, 0, MAX_AMOEBAS)
             elif name == "amoeba_score_table_5_6":
@@ -1045,8 +1092,8 @@ class RuleBook:
             "flags.price_5_6": len(flags["price_5_6"]) < N_GENES,
         }
         names = [n for n, affects in PLACEHOLDERS.items() if used.get(n) and set(affects) & set(counts)]
-        if variant == "dummy":
-            names += [f"flags.{f}" for f in TD_FLAGS if flags[f] == default["flags"][f]]
+        own = {"dummy": TD_FLAGS, "double2": DOUBLE2_PLACEHOLDERS}.get(variant, ())
+        names += [f"flags.{f}" for f in own if flags[f] == default["flags"][f]]
         return names
 
     def __repr__(self) -> str:
@@ -1069,6 +1116,8 @@ class RuleBook:
         ``variant`` (VARIANTS): the dummy variant is a 3-player game whose last colour is the
         dummy (TD1), with the TD flags applied."""
         check_variant(players, variant)
+        if variant in ("double1", "double2"):
+            return self._double_play(variant)
         if variant is not None:
             rules = self.for_players(VARIANT_COLOURS[variant])
             flags = self.data["flags"]
@@ -1177,6 +1226,38 @@ class RuleBook:
             dummy_scores=False,
             dummy_income=False,
             dummy_amoebas=0,
+            side=arr(range(players), np.int8),
+            team=arr(range(players), np.int8),
+            partner=arr([-1] * players, np.int8),
+            colour_choice=False,
+        )
+
+    def _double_play(self, variant: str) -> Rules:
+        """Double play I (TA1: a 4-player game, a player's two colours two complete seats) or II
+        (TB1-TB10: a 4-player game whose two colours of a player share one BP stock, gene set and
+        score marker; no setup DP, TB7's division costs, TB3's start BP and income)."""
+        rules = self.for_players(VARIANT_COLOURS[variant])
+        flags = self.data["flags"]
+        player_of = np.array(VARIANT_PLAYER_OF[variant], dtype=np.int8)
+        rules = rules._replace(team=player_of)
+        if variant == "double1":
+            return rules._replace(side=rules.side if flags["double1_partner_is_opponent"] else player_of)
+        if not flags["double2_eat_partner_colour"]:
+            # TB1's alternative reading is not played yet: say so rather than play the default.
+            raise RulesError(
+                "flags.double2_eat_partner_colour: false (the partner's cubes eaten as one's own) is "
+                "not supported by the engine yet; expected true"
+            )
+        partner = np.array([1, 0, 3, 2], dtype=np.int8)
+        return rules._replace(
+            side=np.arange(4, dtype=np.int8) if flags["double2_partner_is_opponent"] else player_of,
+            partner=partner,
+            colour_choice=flags["double2_colour_order"] == "choice",
+            setup_first_dp=0,  # TB2: the starting amoebas are "without" damage points
+            start_bp=flags["double2_start_bp"],
+            income=flags["double2_income"],
+            division_cost=flags["double2_division_cost"],
+            division_cost_division_rate=flags["double2_division_cost_division_rate"],
         )
 
 

@@ -30,6 +30,7 @@ from sim.ursuppe.decision_kinds import (
     CK_BUY_END,
     CK_CARRY,
     CK_CLING,
+    CK_COLOUR,
     CK_DIRECTION,
     CK_DIVIDE,
     CK_EAT,
@@ -231,6 +232,9 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         row[0] = _int(label, f"{key}.place.space", v["space"], 0, 127)
         row[1] = _int(label, f"{key}.place.number", v["number"], 1, 7)
         return [(CK_PLACE, row)]
+    if kind == "colour":
+        row[0] = _int(label, f"{key}.colour", v, 0, players - 1)
+        return [(CK_COLOUR, row)]
     if kind == "divide":
         if v != "stop":
             raise _err(label, f"{key}.divide", f'expected "stop", got {json.dumps(v)}')
@@ -420,6 +424,19 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
             raise _err(
                 label, f"{key}.{sorted(unknown)[0]}", "unknown key (expected score, bp, genes, amoebas)"
             )
+        first = int(rules.partner[p])
+        if 0 <= first < p:  # TB3: a double play II player's second colour shares its first's
+            shared = sorted(set(entry) & {"score", "bp", "genes"})
+            if shared:
+                raise _err(
+                    label,
+                    f"{key}.{shared[0]}",
+                    f"colour {p} shares the marker, BP and genes of colour {first} (double play II, "
+                    f"TB3): give them in state[{first}] only",
+                )
+            entry = {**entries[first], "amoebas": entry.get("amoebas", [])}
+            held_total -= st.genes[0, first].astype(np.int64)  # counted once, for colour `first`
+            scores.remove(int(st.score[0, first]))
         score = _int(label, f"{key}.score", entry.get("score", p + 1), 0, 32767)
         if score in scores:
             raise _err(
@@ -525,6 +542,8 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
             return {"buy": []}
         gene = GENE_NAMES[row[0]] + (f":{GENE_NAMES[row[1]]}" if row[1] >= 0 else "")
         return {"buy": [gene]}
+    if name == "colour":
+        return {"colour": int(row[0])}
     if name == "aggress":
         return {
             "aggress": None

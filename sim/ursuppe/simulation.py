@@ -24,12 +24,22 @@ One row per player per game (the result schema, also in docs/results.md):
 | defect_bp_paid | int16 | BP paid for gene defects (E2) |
 | deck | list<int8> | the environment deck order as indices into the rules' deck |
 | rules_id | string | id of the merged rules (RuleBook.rules_id) |
-| variant | string | the 2-player variant (``dummy``), null with 3-6 players: never pool them |
+| variant | string | the 2-player variant (dummy, double1, double2), null with 3-6: never pool them |
 | dummy_position | int16 | the dummy's final score-track position (TD8), null without a dummy |
+| colour_positions | list<int16> | a double play: the final position of each of the player's colours |
+| colour_amoebas | list<int8> | a double play: amoebas on the board of each of the player's colours |
 
 With ``--players 2 --variant dummy`` the game has 3 colours (TD1); the rows are the 2 real
 players' (players = 2, rank among them), and the dummy (always the last colour, 2) appears
 only as ``dummy_position`` on both rows: it is nobody's strategy and never wins (TD8).
+
+With ``--variant double1`` or ``double2`` the game has 4 colours, player 0 owning colours 0 and 1
+and player 1 colours 2 and 3 (rules.VARIANT_PLAYER_OF); the rows are the 2 players', and the
+colour columns hold both colours' outcomes. Double play I (TA4): ``final_position`` is the worse
+(lower) of the player's two markers and ranks the players; ``start_space`` is its first colour's;
+the counts (``amoebas``, ``bp``, the defects) are the two seats' sums and the gene masks their
+union. Double play II (TB3): one marker, one BP stock and one gene set a player, read once;
+``amoebas`` is both colours'.
 """
 
 from dataclasses import dataclass
@@ -42,7 +52,7 @@ import pyarrow as pa
 
 from sim.random_stream import uniform_draws
 from sim.ursuppe import batch as batch_mod
-from sim.ursuppe.rules import VARIANT_COLOURS, RuleBook
+from sim.ursuppe.rules import VARIANT_COLOURS, VARIANT_PLAYER_OF, RuleBook
 from sim.ursuppe.seating import rotate_block
 from sim.ursuppe.state import END_FINISH_ZONE
 from strategies import DEFAULT_POOL  # noqa: F401 (the default mix, re-exported)
@@ -107,10 +117,7 @@ class UrsuppeRun:
     def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
         games = np.arange(first, first + count, dtype=np.int64)
         rules = self.rulebook.for_players(self.players, self.variant)
-        assignment = self.assignment(games)
-        if self.colours() > self.players:  # TD2: the dummy's row is never read (it decides nothing)
-            extra = np.zeros((len(games), self.colours() - self.players), dtype=np.int16)
-            assignment = np.concatenate([assignment, extra], axis=1)
+        assignment = colour_assignment(self.assignment(games), self.variant)
         b = batch_mod.new_batch(
             rules,
             parameter_table(self.strategies),
@@ -128,18 +135,64 @@ class UrsuppeRun:
         )
 
 
+def colour_assignment(per_player: np.ndarray, variant: str | None) -> np.ndarray:
+    """The strategy row of every colour, from the row of every player [games, players]: a
+    player's strategy decides for all its colours (TA2, TB3); the dummy's row (0) is never read
+    (TD2: it decides nothing)."""
+    if variant is None:
+        return per_player
+    player_of = np.asarray(VARIANT_PLAYER_OF[variant])
+    return np.where(player_of >= 0, per_player[:, np.maximum(player_of, 0)], 0).astype(per_player.dtype)
+
+
+def _double_play_state(st: Any, variant: str) -> tuple[Any, np.ndarray, np.ndarray]:
+    """A double play's state cut to one entry per player (TA4, TB3; see the module docstring),
+    and each player's colours' final positions and amoebas [G, 2, 2]."""
+    colours = np.array([[c for c, q in enumerate(VARIANT_PLAYER_OF[variant]) if q == p] for p in (0, 1)])
+    first = colours[:, 0]
+    positions = st.score[:, colours].astype(np.int16)
+    amoebas = (st.space >= 0).sum(axis=2)[:, colours].astype(np.int8)
+    if variant == "double2":  # TB3: the first colour holds the player's marker, BP and genes
+        cut = {f: getattr(st, f)[:, first] for f in _PLAYER_FIELDS}
+        cut["space"] = st.space[:, colours].reshape(len(st.score), 2, -1)
+        return st._replace(**cut), positions, amoebas
+
+    def both(name: str) -> np.ndarray:
+        return getattr(st, name)[:, colours]
+
+    bought = both("first_bought").astype(np.int32)
+    first_bought = np.where(bought == 0, np.iinfo(np.int32).max, bought).min(axis=2)
+    cut = {
+        "score": positions.min(axis=2),  # TA4: the worse result counts
+        "seat": st.seat[:, first],
+        "strategy": st.strategy[:, first],
+        "genes": both("genes").max(axis=2),
+        "space": st.space[:, colours].reshape(len(st.score), 2, -1),
+        "bp": both("bp").sum(axis=2),
+        "genes_bought": np.bitwise_or.reduce(both("genes_bought"), axis=2),
+        "first_bought": np.where(first_bought == np.iinfo(np.int32).max, 0, first_bought).astype(np.int16),
+        "defect_genes_lost": both("defect_genes_lost").sum(axis=2),
+        "defect_bp_paid": both("defect_bp_paid").sum(axis=2),
+    }
+    return st._replace(**cut), positions, amoebas
+
+
 def outcome_rows(
     b: batch_mod.Batch, seed: int, names: list[str], rules_id: str, variant: str | None = None
 ) -> pa.Table:
     """The result schema's rows for every player of every game of a finished batch (with a
-    dummy, TD8: the real players' rows only, the dummy's position a column)."""
+    dummy, TD8: the real players' rows only, the dummy's position a column; a double play, TA4
+    and TB3: a row a player, its colours' outcomes in list columns)."""
     st = b.state
     G = st.score.shape[0]
     dummy = b.rules.dummy
     dummy_position = None
+    colour_positions = colour_amoebas = None
     if dummy >= 0:
         dummy_position = st.score[:, dummy].astype(np.int16)
         st = st._replace(**{f: getattr(st, f)[:, :dummy] for f in _PLAYER_FIELDS})
+    elif variant in ("double1", "double2"):
+        st, colour_positions, colour_amoebas = _double_play_state(st, variant)
     P = st.score.shape[1]
     order = np.argsort(-st.score.astype(np.int64), axis=1)
     rank = np.empty((G, P), dtype=np.int8)
@@ -185,7 +238,19 @@ def outcome_rows(
             "dummy_position": pa.nulls(rows, pa.int16())
             if dummy_position is None
             else pa.array(np.repeat(dummy_position, P)),
+            "colour_positions": _per_colour(colour_positions, rows, pa.int16()),
+            "colour_amoebas": _per_colour(colour_amoebas, rows, pa.int8()),
         }
+    )
+
+
+def _per_colour(values: np.ndarray | None, rows: int, kind: pa.DataType) -> pa.Array:
+    """A list column of each row's colours' values [G, P, k] (nulls without a double play)."""
+    if values is None:
+        return pa.nulls(rows, pa.list_(kind))
+    k = values.shape[2]
+    return pa.ListArray.from_arrays(
+        pa.array(np.arange(0, rows + 1, dtype=np.int32) * k), pa.array(values.reshape(rows * k), type=kind)
     )
 
 

@@ -19,11 +19,12 @@ from sim.ursuppe.attacks import (
 )
 from sim.ursuppe.decision_kinds import ATTACK, MOVE, MOVE_ACTIVE, MOVE_DRIFT, MOVE_STAY
 from sim.ursuppe.decisions import decide, set_option
+from sim.ursuppe.double_play import colour_order
 from sim.ursuppe.events import EV_ATTACK, EV_ATTACK_RESULT, EV_STAY, log
 from sim.ursuppe.feeding import eat_or_starve, meal_options, standard_available, starve
 from sim.ursuppe.genes import AGGRESSION, HOLDING, PERSISTENCE, STRUGGLE
 from sim.ursuppe.movement import active_movement, can_move_actively, drift
-from sim.ursuppe.players import ORDER_SLOT, has, turn_order
+from sim.ursuppe.players import ORDER_SLOT, add_bp, has, turn_order
 from sim.ursuppe.state import AF_ATTACKED, AF_FED
 
 PHASE = 1
@@ -45,7 +46,7 @@ def may_attack(st, ru, g, p, a):
 def attack(st, ru, wk, g, b, p, a, q, t):
     """A1-A6: the attack of amoeba (p, a) on (q, t), Persistence's retry, and its outcome."""
     st.amoeba_flags[g, p, a] |= AF_ATTACKED
-    st.bp[g, p] -= ru.attack_cost
+    add_bp(st, ru, g, p, -ru.attack_cost)
     space = st.space[g, p, a]
     log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, space, ru.attack_cost, 0, 0, 0)
     result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE)
@@ -119,7 +120,10 @@ def amoeba_turn(st, ru, wk, g, b, p, a):
 def phase1(st, ru, wk, g, b):
     """Phase 1 for game g."""
     P = st.seat.shape[1]
-    turn_order(st, wk, g, b, False)
+    if ru.partner[0] >= 0:
+        colour_order(st, ru, wk, g, b)  # TB4: double play II's order of colours
+    else:
+        turn_order(st, wk, g, b, False)
     for i in range(P):
         p = wk.scratch[b, ORDER_SLOT + i]
         for a in range(st.space.shape[2]):

@@ -5,7 +5,14 @@ from sim.ursuppe import tally
 from sim.ursuppe.decision_kinds import PAY
 from sim.ursuppe.decisions import forced_choice, reject_forced, set_option
 from sim.ursuppe.events import EV_CARD, EV_DEFECT, log
-from sim.ursuppe.players import ORDER_SLOT, mutation_points, turn_order
+from sim.ursuppe.players import (
+    ORDER_SLOT,
+    acts_for_player,
+    add_bp,
+    mutation_points,
+    share_with_partner,
+    turn_order,
+)
 from sim.ursuppe.state import MAX_OPTIONS
 from strategies.policy import break_tie, draw_uniform, pay_value
 
@@ -191,7 +198,7 @@ def pay_defect(st, ru, wk, g, b, p, m, ozone):
             st.genes[g, p, gene] = 0
             st.pool[g, gene] += 1  # returned genes go back to the pool at once
             st.defect_genes_lost[g, p] += 1
-    st.bp[g, p] -= bp
+    add_bp(st, ru, g, p, -bp)
     st.defect_bp_paid[g, p] += bp
     log(st, wk, g, EV_DEFECT, PHASE, p, -1, m, ozone, deficit, mask, bp, 0, 0)
 
@@ -225,7 +232,10 @@ def phase2(st, ru, wk, g, b):
     turn_order(st, wk, g, b, True)
     for k in range(P):
         p = wk.scratch[b, ORDER_SLOT + k]
+        if not acts_for_player(ru, p):
+            continue  # TB5: double play II's defects are once per player (one gene set)
         m = mutation_points(st, ru, g, p)
         ozone = st.card_ozone[g, st.deck_pos[g]]
         if m > ozone:
             pay_defect(st, ru, wk, g, b, p, m, ozone)
+            share_with_partner(st, ru, g, p)

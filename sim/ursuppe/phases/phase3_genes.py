@@ -4,7 +4,14 @@ from sim.jit import kernel
 from sim.ursuppe.decision_kinds import BUY, CK_BUY_END
 from sim.ursuppe.decisions import consume_marker, decide, set_option
 from sim.ursuppe.events import EV_BUY, log
-from sim.ursuppe.players import ORDER_SLOT, blocked_by_advanced, turn_order
+from sim.ursuppe.players import (
+    ORDER_SLOT,
+    acts_for_player,
+    add_bp,
+    blocked_by_advanced,
+    share_with_partner,
+    turn_order,
+)
 
 PHASE = 3
 
@@ -36,7 +43,7 @@ def purchase_options(st, ru, wk, g, b, p):
 @kernel
 def buy(st, ru, wk, g, p, gene, gave_up):
     """G1-G3: pay the price; the card comes from the pool; a lower gene given up returns to it."""
-    st.bp[g, p] -= ru.gene_price[gene]
+    add_bp(st, ru, g, p, -ru.gene_price[gene])
     st.genes[g, p, gene] = 1
     st.gene_since[g, p, gene] = st.round[g]
     st.pool[g, gene] -= 1
@@ -55,6 +62,8 @@ def phase3(st, ru, wk, g, b):
     turn_order(st, wk, g, b, True)
     for k in range(P):
         p = wk.scratch[b, ORDER_SLOT + k]
+        if not acts_for_player(ru, p):
+            continue  # TB6: double play II's genes are bought once per player, for both colours
         forced = wk.tape_pos[g]
         while True:
             n = purchase_options(st, ru, wk, g, b, p)
@@ -63,6 +72,7 @@ def phase3(st, ru, wk, g, b):
             if gene < 0:
                 break
             buy(st, ru, wk, g, p, gene, wk.options[b, i, 1])
+            share_with_partner(st, ru, g, p)
             if wk.error[g, 0] != 0:
                 return
         if wk.tape_pos[g] > forced:

@@ -1,11 +1,22 @@
-"""Phase 4 - cell division (D1-D4), in descending order."""
+"""Phase 4 - cell division (D1-D4), in descending order.
+
+Double play II (TB7): every step is per colour (D2's free amoeba, D3's spaces next to the
+colour's own amoebas), except the income, once per player; the two colours pay from one stock."""
 
 from sim.jit import kernel
 from sim.ursuppe.decision_kinds import DIVIDE, PLACE_FREE
 from sim.ursuppe.decisions import FREE_NUMBERS, decide, decide_placement, free_numbers, set_option
 from sim.ursuppe.events import EV_INCOME, EV_PLACE, log
 from sim.ursuppe.genes import DIVISION_RATE, SPORES
-from sim.ursuppe.players import ORDER_SLOT, amoebas_on_board, has, put_amoeba, turn_order
+from sim.ursuppe.players import (
+    ORDER_SLOT,
+    acts_for_player,
+    add_bp,
+    amoebas_on_board,
+    has,
+    put_amoeba,
+    turn_order,
+)
 
 PHASE = 4
 PLACED_FREE = 1
@@ -13,12 +24,12 @@ PLACED_DIVISION = 2
 
 
 @kernel
-def _place(st, wk, g, p, space, number, cost, how):
+def _place(st, ru, wk, g, p, space, number, cost, how):
     a = number - 1
     put_amoeba(st, g, p, a, space)
     st.dp[g, p, a] = 0
     st.amoeba_flags[g, p, a] = 0
-    st.bp[g, p] -= cost
+    add_bp(st, ru, g, p, -cost)
     log(st, wk, g, EV_PLACE, PHASE, p, number, space, 0, cost, how, 0, 0, 0)
 
 
@@ -32,12 +43,12 @@ def free_placement(st, ru, wk, g, b, p):
     for s in range(ru.n_spaces):
         set_option(wk.options, b, s, s, lowest, 0)
     i = decide_placement(st, ru, wk, g, b, p, PLACE_FREE, ru.n_spaces, n_free)
-    _place(st, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
+    _place(st, ru, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
 
 
 @kernel
 def division_cost(st, ru, g, p):
-    """D3: 6 BP, 4 with Division Rate."""
+    """D3: 6 BP, 4 with Division Rate (TB7: 4 and 3 in double play II, the rules' values)."""
     if has(st, g, p, DIVISION_RATE):
         return ru.division_cost_division_rate
     return ru.division_cost
@@ -90,7 +101,7 @@ def divide(st, ru, wk, g, b, p):
         space = wk.options[b, i, 0]
         if space < 0:
             return
-        _place(st, wk, g, p, space, wk.options[b, i, 1], cost, PLACED_DIVISION)
+        _place(st, ru, wk, g, p, space, wk.options[b, i, 1], cost, PLACED_DIVISION)
 
 
 @kernel
@@ -112,7 +123,7 @@ def dummy_division(st, ru, wk, g, b, p):
         if n == 0:
             return
         i = decide(st, ru, wk, g, b, p, -1, DIVIDE, n)
-        _place(st, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
+        _place(st, ru, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
         placed += 1
 
 
@@ -124,12 +135,13 @@ def phase4(st, ru, wk, g, b):
         p = wk.scratch[b, ORDER_SLOT + k]
         if p == ru.dummy:
             if ru.dummy_income:  # TD6: with dummy_bp = "normal_income" it gets (and never spends) income
-                st.bp[g, p] += ru.income
+                add_bp(st, ru, g, p, ru.income)
                 log(st, wk, g, EV_INCOME, PHASE, p, -1, ru.income, 0, 0, 0, 0, 0, 0)
             dummy_division(st, ru, wk, g, b, p)
             continue
-        st.bp[g, p] += ru.income
-        log(st, wk, g, EV_INCOME, PHASE, p, -1, ru.income, 0, 0, 0, 0, 0, 0)
+        if acts_for_player(ru, p):  # TB3: double play II's income is once per player
+            add_bp(st, ru, g, p, ru.income)
+            log(st, wk, g, EV_INCOME, PHASE, p, -1, ru.income, 0, 0, 0, 0, 0, 0)
         if amoebas_on_board(st, g, p) == 0:
             free_placement(st, ru, wk, g, b, p)
         divide(st, ru, wk, g, b, p)

@@ -15,7 +15,15 @@ from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, log
 from sim.ursuppe.genes import AGGRESSION, ARMOR, PERSISTENCE
 from sim.ursuppe.invariants import check_no_doomed_amoebas
-from sim.ursuppe.players import ORDER_SLOT, death_threshold, has, turn_order
+from sim.ursuppe.players import (
+    ORDER_SLOT,
+    add_bp,
+    death_threshold,
+    has,
+    same_side,
+    share_with_partner,
+    turn_order,
+)
 from sim.ursuppe.state import PF_AGGRESSED
 
 PHASE = 5
@@ -26,8 +34,9 @@ DP_LOST_DEFENSE = 1
 
 
 @kernel
-def aggression_options(st, wk, g, b, p):
-    """R1: 'none', then (own amoeba, another player's amoeba on the same space)."""
+def aggression_options(st, ru, wk, g, b, p):
+    """R1: 'none', then (own amoeba, another player's amoeba on the same space; TB10: a double
+    play II partner colour is not another player's)."""
     set_option(wk.options, b, 0, -1, -1, -1)
     n = 1
     for a in range(st.space.shape[2]):
@@ -35,7 +44,7 @@ def aggression_options(st, wk, g, b, p):
         if s < 0:
             continue
         for q in range(st.space.shape[1]):
-            if q == p:
+            if same_side(ru, p, q):
                 continue
             for t in range(st.space.shape[2]):
                 if st.space[g, q, t] == s:
@@ -66,7 +75,7 @@ def _attack_once(st, ru, wk, g, b, p, a, q, t):
 @kernel
 def aggression(st, ru, wk, g, b, p):
     """R1-R4: one attack per round per owner, 1 BP; Persistence's free retry (A5)."""
-    n = aggression_options(st, wk, g, b, p)
+    n = aggression_options(st, ru, wk, g, b, p)
     if n <= 1:
         return
     i = decide(st, ru, wk, g, b, p, -1, AGGRESS, n)
@@ -76,7 +85,8 @@ def aggression(st, ru, wk, g, b, p):
     if a < 0:
         return
     st.player_flags[g, p] |= PF_AGGRESSED
-    st.bp[g, p] -= ru.attack_cost
+    add_bp(st, ru, g, p, -ru.attack_cost)
+    share_with_partner(st, ru, g, p)  # TB3: one attack per round per player, not per colour
     log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], ru.attack_cost, 0, 0, 0)
     result = _attack_once(st, ru, wk, g, b, p, a, q, t)
     if (result == ATTACK_ESCAPED or result == ATTACK_DEFENDED) and has(st, g, p, PERSISTENCE):

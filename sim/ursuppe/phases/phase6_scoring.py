@@ -1,19 +1,34 @@
-"""Phase 6 - scoring (K2-K3), in descending order, with leapfrog."""
+"""Phase 6 - scoring (K2-K3), in descending order, with leapfrog.
+
+Double play II (TB9): one marker a player, advanced by the amoeba table of each of its colours
+plus the gene table once; the second colour's copy of the marker follows."""
 
 from sim.jit import kernel
 from sim.ursuppe.events import EV_SCORE, log
-from sim.ursuppe.players import ORDER_SLOT, amoebas_on_board, turn_order, weighted_cards
+from sim.ursuppe.players import (
+    ORDER_SLOT,
+    acts_for_player,
+    amoebas_on_board,
+    share_with_partner,
+    turn_order,
+    weighted_cards,
+)
 
 PHASE = 6
 
 
 @kernel
 def advance(st, ru, g, p):
-    """K2: amoeba table + gene table (advanced genes weigh 2, Ray Protection 0)."""
-    n = amoebas_on_board(st, g, p)
+    """K2: amoeba table + gene table (advanced genes weigh 2, Ray Protection 0); TB9: plus the
+    amoeba table of the partner colour in double play II."""
+    top = ru.amoeba_advance.shape[0] - 1
     cards = weighted_cards(st, ru, g, p)
-    last = ru.gene_advance.shape[0] - 1
-    return ru.amoeba_advance[min(n, ru.amoeba_advance.shape[0] - 1)] + ru.gene_advance[min(cards, last)]
+    steps = ru.amoeba_advance[min(amoebas_on_board(st, g, p), top)]
+    steps += ru.gene_advance[min(cards, ru.gene_advance.shape[0] - 1)]
+    q = ru.partner[p]
+    if q >= 0:
+        steps += ru.amoeba_advance[min(amoebas_on_board(st, g, q), top)]
+    return steps
 
 
 @kernel
@@ -24,6 +39,9 @@ def phase6(st, ru, wk, g, b):
         p = wk.scratch[b, ORDER_SLOT + k]
         if p == ru.dummy and not ru.dummy_scores:
             continue  # TD8: its marker stays on its start space
+        if not acts_for_player(ru, p):
+            continue  # TB9: the partner colour's marker is the first colour's
+        partner = ru.partner[p]
         steps = advance(st, ru, g, p)
         start = st.score[g, p]
         pos = start
@@ -32,11 +50,12 @@ def phase6(st, ru, wk, g, b):
             pos += 1
             occupied = False
             for q in range(P):
-                if q != p and st.score[g, q] == pos:
+                if q != p and q != partner and st.score[g, q] == pos:
                     occupied = True
             if not occupied:
                 left -= 1
         st.score[g, p] = pos
+        share_with_partner(st, ru, g, p)
         log(
             st,
             wk,

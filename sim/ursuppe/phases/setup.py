@@ -4,6 +4,7 @@ from sim.jit import kernel
 from sim.random_stream import below
 from sim.ursuppe.decision_kinds import PLACE_SETUP
 from sim.ursuppe.decisions import FREE_NUMBERS, decide_placement, free_numbers, set_option
+from sim.ursuppe.double_play import colour_order
 from sim.ursuppe.events import EV_CARD, EV_PLACE, EV_SEATING, log
 from sim.ursuppe.food import place_cubes
 from sim.ursuppe.players import ORDER_SLOT, amoebas_on_space, put_amoeba, turn_order
@@ -76,11 +77,24 @@ def _shuffle_deck(st, ru, g):
 
 
 @kernel
+def _double2_markers(st, ru, g):
+    """TB3 (PLACEHOLDER): double play II's two markers start on spaces 1 and 2, in random order:
+    the player whose first colour drew the lower seat starts on 1. Both colours of a player then
+    have its marker's space as their start space."""
+    low = 0 if st.seat[g, 0] < st.seat[g, 2] else 2
+    for p in range(st.seat.shape[1]):
+        first = p if p < ru.partner[p] else ru.partner[p]
+        st.seat[g, p] = 1 if first == low else 2
+
+
+@kernel
 def setup_position(st, ru, wk, g, seating):
     """S1-S5: the position before the initial placements."""
     P = st.seat.shape[1]
     _seat(st, g, seating)
     _shuffle_deck(st, ru, g)
+    if ru.partner[0] >= 0:
+        _double2_markers(st, ru, g)
     for p in range(P):
         st.score[g, p] = st.seat[g, p]
         # TD6 (flag dummy_bp = "none"): the dummy holds no BP
@@ -157,9 +171,13 @@ def _place_initial(st, ru, wk, g, b, p, dp):
 
 @kernel
 def initial_placements(st, ru, wk, g, b):
-    """S6: ascending order, first amoebas (1 DP with 4 players); descending order, second ones."""
+    """S6: ascending order, first amoebas (1 DP with 4 players); descending order, second ones.
+    TB2: double play II goes in its Phase-1 order of colours (TB4), then in reverse (PLACEHOLDER)."""
     P = st.seat.shape[1]
-    turn_order(st, wk, g, b, False)
+    if ru.partner[0] >= 0:
+        colour_order(st, ru, wk, g, b)
+    else:
+        turn_order(st, wk, g, b, False)
     for i in range(P):
         _place_initial(st, ru, wk, g, b, wk.scratch[b, ORDER_SLOT + i], ru.setup_first_dp)
     for i in range(P):
