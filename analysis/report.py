@@ -97,14 +97,21 @@ def _spec_problem(spec: dict[str, Any]) -> str | None:
 
 def _check_combination(manifests: list[dict[str, Any]], dirs: list[Path]) -> None:
     """Runs may be combined when they add games of the same experiment: same rules (checked by
-    the caller) and, per player count, the same strategies, assignment and seating. Two runs of
+    the caller) and, per player count, the same variant, strategies, assignment and seating. Two runs of
     one design with the same seed are the same games (game i of seed s is always the same game)."""
     by_players: dict[int, tuple[Path, dict[str, Any]]] = {}
     seen: dict[tuple[int, int], Path] = {}
     for d, m in zip(dirs, manifests, strict=True):
         s = m["spec"]
         design = {k: s.get(k) for k in ("strategies", "strategy_parameters", "assignment", "seating")}
-        first = by_players.setdefault(s["players"], (d, design))
+        first = by_players.setdefault(s["players"], (d, {**design, "variant": s.get("variant")}))
+        if first[1]["variant"] != s.get("variant"):
+            # The 2-player variants are different games: their rows are never pooled (issue 11).
+            raise ReportError(
+                f"{first[0]} and {d}: 2-player runs of different variants ({first[1]['variant']}, "
+                f"{s.get('variant')}); report each alone"
+            )
+        design["variant"] = s.get("variant")
         if first[1] != design:
             raise ReportError(
                 f"{first[0]} and {d}: {s['players']}-player runs with different strategies, assignment or "
@@ -302,9 +309,10 @@ def _runs_section(
             )
         guessed = [name for name in s.get("placeholders", []) if name != "environment.deck"]
         if guessed:
-            # A 2-player variant's guesses are its own section's (docs/rules.md §16: the dummy).
+            # A 2-player variant's guesses are its own section's (docs/rules.md §16: the dummy;
+            # §17: the double plays).
             variant = f", variant {s['variant']}" if s.get("variant") else ""
-            where = "§16" if s.get("variant") else "§15"
+            where = {None: "§15", "dummy": "§16"}.get(s.get("variant"), "§17")
             warnings.append(
                 f"**Warning: placeholder rules with {s['players']} players{variant}:** "
                 + ", ".join(f"`{name}`" for name in guessed)

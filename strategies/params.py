@@ -355,9 +355,26 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         "divide (D3)",
         "value of a new amoeba beyond its space's value (a space valued below -division_base stops division)",
     ),
+    (
+        "hungry_colour_first",
+        1.0,
+        0.0,
+        1.0,
+        "colour (TB4)",
+        "double play II: 1 moves first the colour whose amoebas lack more food where they stand; "
+        "0 the other one",
+    ),
 )
 _SWITCHES = frozenset(
-    {"random_ties", "active_moves", "move_lookahead", "attack_own", "answer_escape_first", "answer_both"}
+    {
+        "random_ties",
+        "active_moves",
+        "move_lookahead",
+        "attack_own",
+        "answer_escape_first",
+        "answer_both",
+        "hungry_colour_first",
+    }
 )
 
 PARAMETERS: dict[str, Parameter] = {}
@@ -386,6 +403,7 @@ ACTIVE_MOVE_MARGIN = PARAMETERS["active_move_margin"].index
 MOVE_LOOKAHEAD = PARAMETERS["move_lookahead"].index
 STAY_MARGIN = PARAMETERS["stay_margin"].index
 SECOND_MOVE_THRESHOLD = PARAMETERS["second_move_threshold"].index
+HUNGRY_COLOUR_FIRST = PARAMETERS["hungry_colour_first"].index
 CARRY_FOREIGN = PARAMETERS["carry_foreign"].index
 CARRY_OWN = PARAMETERS["carry_own"].index
 CARRY_NEED = PARAMETERS["carry_need"].index

@@ -86,6 +86,7 @@ from strategies.params import (
     FOOD_WEIGHT,
     GENE_VALUE_BASE,
     GIVE_UP_WEIGHT,
+    HUNGRY_COLOUR_FIRST,
     MAX_AMOEBAS,
     MOVE_LOOKAHEAD,
     MP_LIMIT,
@@ -567,8 +568,9 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
     elif kind == BUY:
         _value_buy(st, ru, wk, g, b, p, n, prm)
     elif kind == COLOUR:
+        sign = 1.0 if prm[HUNGRY_COLOUR_FIRST] >= 0.5 else -1.0
         for i in range(n):
-            val[i] = _hunger(st, g, opts[i, 0])
+            val[i] = sign * _hunger(st, g, opts[i, 0])
     else:
         for i in range(n):
             val[i] = 0.0

@@ -30,7 +30,7 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
     )
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    for players in ("3p", "4p", "5p", "6p"):
+    for players in ("3p", "4p", "5p", "6p", "2p-double2"):
         assert set(doc["games_per_s"][players]) == {"1", "2"}
         assert all(v > 0 for v in doc["games_per_s"][players].values())
         for t, runs in doc["games_per_s_runs"][players].items():  # the figure is the best run

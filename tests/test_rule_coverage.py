@@ -3,13 +3,13 @@ some test: a scenario file listing it under test.rules, or a test whose name or 
 it. Rule ids are unique: B1-B2 are the board's (§2), R1-R4 Aggression's (§8; they were B1-B4).
 The same for every PX id of the 5-6 player rules (docs/rules.md, "5-6 players") and the worked
 cases of its §10, and for every TD id of the 2-player dummy variant (docs/rules.md §16) with a
-scenario of each setting of its flags."""
+scenario of each setting of its flags, and every TA and TB id of double play I and II (§17)."""
 
 import json
 import re
 from pathlib import Path
 
-from sim.ursuppe.rules import FLAG_NAMES, PX_FLAGS, TD_FLAGS
+from sim.ursuppe.rules import FLAG_NAMES, PX_FLAGS, TA_FLAGS, TB_FLAGS, TD_FLAGS
 from tests.test_scenarios import SCENARIOS, WORKED_CASES, scenario_rule_ids
 
 SPEC = Path(__file__).parent.parent / "docs" / "rules.md"
@@ -78,8 +78,10 @@ def test_every_flag_of_section_10_is_a_rules_flag_with_scenarios_in_both_setting
     other reading and one of its default (named after it, or listing "flag:<name>")."""
     section = SPEC.read_text().split("## 10.")[1].split("## 11.")[0]
     flags = re.findall(r"^\| `(\w+)` \|", section, re.MULTILINE)
-    # the 5-6 players' flags (PX) and the dummy's (TD) are tested by their own scenarios
-    assert sorted(flags) == sorted(set(FLAG_NAMES) - set(PX_FLAGS) - set(TD_FLAGS))
+    # the 5-6 players' flags (PX), the dummy's (TD) and the double plays' (TA, TB) are tested by
+    # their own scenarios
+    own_scenarios = {*PX_FLAGS, *TD_FLAGS, *TA_FLAGS, *TB_FLAGS}
+    assert sorted(flags) == sorted(set(FLAG_NAMES) - own_scenarios)
     for flag in flags:
         other, default = [], []
         for path in SCENARIOS:
@@ -136,3 +138,37 @@ def test_every_TD_flag_has_a_scenario_of_its_default_and_of_each_other_setting()
         assert default, f"no scenario of the flag {flag}'s default"
         if flag not in ("dummy_policy", "dummy_feeding", "dummy_placement"):  # one setting each
             assert other, f"no scenario sets the flag {flag}"
+
+
+# Double play I and II (docs/rules.md §17): every TA and TB id.
+TA_TB_IDS = [f"TA{i}" for i in range(1, 5)] + [f"TB{i}" for i in range(1, 12)]
+
+
+def test_every_TA_and_TB_rule_of_the_double_plays_has_a_test():
+    """Each TA/TB id is checked by a scenario listing it, or a test citing it (TA2 and TA4 are
+    about the result rows: tests/test_double_play.py)."""
+    covered = scenario_rule_ids() | set(re.findall(r"\b(T[AB]\d+)\b", "\n".join(
+        p.read_text() for p in Path(__file__).parent.glob("test_*.py") if p.name != Path(__file__).name
+    )))
+    missing = [r for r in TA_TB_IDS if r not in covered]
+    assert not missing, f"double-play rules without a test: {missing}"
+
+
+def test_every_double_play_flag_has_scenarios_of_both_settings():
+    """§17: each TA/TB flag with another setting the engine plays has a scenario of its default
+    (naming "flag:<name>") and one that sets it; the PLACEHOLDER amounts (start BP, income,
+    division costs) are set by the fuzz test's flag sets (tests/test_double_play.py)."""
+    for flag in (
+        "double1_partner_is_opponent",
+        "double2_partner_is_opponent",
+        "double2_colour_order",
+        "double2_eat_partner_colour",
+    ):
+        other, default = [], []
+        for path in SCENARIOS:
+            data = json.loads(path.read_text())
+            if flag in data.get("rules", {}).get("flags", {}):
+                other.append(path.stem)
+            elif f"flag:{flag}" in data["test"]["rules"]:
+                default.append(path.stem)
+        assert default and other, (flag, default, other)

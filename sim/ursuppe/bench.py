@@ -1,6 +1,7 @@
 """``soup bench``: how fast the engine plays, and how much memory a run takes, measured in one run.
 
-- games/s for 3-, 4-, 5- and 6-player full-gene games of the default strategy mix at 1 and 2
+- games/s for 3-, 4-, 5- and 6-player full-gene games (and 2-player double play II games,
+  ``"2p-double2"``) of the default strategy mix at 1 and 2
   threads (warm kernels, invariants off, one batch in memory), the best of ``repeats`` runs taken
   in turns (another process on the machine only ever slows a run down; every run is reported);
 - ``6p_over_4p``: 6-player over 4-player games/s per thread count, from the same run (target
@@ -35,11 +36,16 @@ from sim.errors import UserError
 from sim.jit import soup_cache_dir
 from sim.ursuppe import batch as batch_mod
 from sim.ursuppe.rules import load_rules
-from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
+from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun, colour_assignment
 from strategies.params import load_strategy, parameter_table
 
 ROOT = Path(__file__).resolve().parents[2]  # the tree this module belongs to
 PLAYERS = (3, 4, 5, 6)  # every player count of the default rules (PX: 5-6 players)
+# The games/s figures: a key each (games_per_s), with its player count and 2-player variant.
+FIGURES: tuple[tuple[str, int, str | None], ...] = (
+    *((f"{p}p", p, None) for p in PLAYERS),
+    ("2p-double2", 2, "double2"),  # double play II: 4 colours, one marker a player (TB)
+)
 COMPARED_PLAYERS = (3, 4)  # --compare: what every revision since 49ac8fd can play (_TREE_RATES)
 THREADS = (1, 2)
 RATIO_6P_TARGET = 0.45  # issue 11: 6-player games at least 0.45x as fast as 4-player ones
@@ -72,22 +78,31 @@ class CompareError(UserError):
     """A revision to compare with that git cannot resolve or extract (a user error)."""
 
 
-def default_run(players: int, seed: int = 1, mix: str = "") -> UrsuppeRun:
+def default_run(players: int, seed: int = 1, mix: str = "", variant: str | None = None) -> UrsuppeRun:
     """Every player of every game drawn from ``mix`` (comma-separated strategies; default:
     DEFAULT_POOL), rotated seating."""
     strategies = [load_strategy(n) for n in (mix.split(",") if mix else DEFAULT_POOL)]
     return UrsuppeRun(
-        load_rules(), players, seed, strategies, pool=list(range(len(strategies))), seating="rotate"
+        load_rules(),
+        players,
+        seed,
+        strategies,
+        pool=list(range(len(strategies))),
+        seating="rotate",
+        variant=variant,
     )
 
 
-def games_per_second(players: int, games: int, threads: int, seed: int = 1, mix: str = "") -> float:
+def games_per_second(
+    players: int, games: int, threads: int, seed: int = 1, mix: str = "", variant: str | None = None
+) -> float:
     """Play ``games`` games of the mix (comma-separated; default DEFAULT_POOL) in one batch and
-    return games per second."""
-    run = default_run(players, seed, mix)
+    return games per second (``variant``: a 2-player variant's, with ``players`` 2)."""
+    run = default_run(players, seed, mix, variant)
     indices = np.arange(games)
-    rules = run.rulebook.for_players(players)
-    b = batch_mod.new_batch(rules, parameter_table(run.strategies), run.assignment(indices), seed, indices)
+    rules = run.rulebook.for_players(players, variant)
+    rows = colour_assignment(run.assignment(indices), variant)
+    b = batch_mod.new_batch(rules, parameter_table(run.strategies), rows, seed, indices)
     t = time.perf_counter()
     batch_mod.play(b, seating="rotate", threads=threads)
     elapsed = time.perf_counter() - t
@@ -280,11 +295,12 @@ def bench(
     """Run every measurement and return the JSON document of ``soup bench --json``."""
     commit = resolve_revision(compare) if compare is not None else ""  # a bad revision fails first
     games_per_second(4, 64, 1, mix=mix)  # compile or load the kernels (this process's cache) first
-    runs: dict[str, dict[str, list[float]]] = {f"{p}p": {str(t): [] for t in THREADS} for p in PLAYERS}
+    runs: dict[str, dict[str, list[float]]] = {key: {str(t): [] for t in THREADS} for key, _, _ in FIGURES}
     for _ in range(repeats):
-        for players in PLAYERS:
+        for key, players, variant in FIGURES:
             for t in THREADS:
-                runs[f"{players}p"][str(t)].append(round(games_per_second(players, games, t, mix=mix), 1))
+                rate = games_per_second(players, games, t, mix=mix, variant=variant)
+                runs[key][str(t)].append(round(rate, 1))
     rates = {key: {t: max(values) for t, values in by_threads.items()} for key, by_threads in runs.items()}
     plain = float(
         _python(
@@ -350,6 +366,12 @@ def compare_text(c: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _figure_label(key: str) -> str:
+    """'4p' -> '4 players'; '2p-double2' -> '2 players, double2'."""
+    count, _, variant = key.partition("-")
+    return f"{count[:-1]} players" + (f", {variant}" if variant else "")
+
+
 def as_text(doc: dict[str, Any]) -> str:
     r = doc["games_per_s"]
     by_games = doc["peak_rss_mb_by_games"]
@@ -357,7 +379,7 @@ def as_text(doc: dict[str, Any]) -> str:
         f"mix ({', '.join(doc['mix'])}), {doc['games']:,} games per measurement, full genes, "
         f"best of {doc['repeats']}",
         *(
-            f"  {key[:-1]} players: {r[key]['1']:>10,.0f} games/s on 1 thread, {r[key]['2']:>10,.0f} on 2 "
+            f"  {_figure_label(key)}: {r[key]['1']:>10,.0f} games/s on 1 thread, {r[key]['2']:>10,.0f} on 2 "
             f"({r[key]['2'] / r[key]['1']:.2f}x)"
             for key in r
         ),

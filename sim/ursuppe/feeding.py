@@ -66,12 +66,15 @@ def _shape_set(st, g, p):
 
 
 @kernel
-def _fits(st, wk, g, b, p, space, base, k):
-    """Does the arrangement at row[base:base+k] (counts per foreign colour of p) fit on ``space``?"""
+def _fits(st, ru, wk, g, b, p, space, base, k):
+    """Does the arrangement at row[base:base+k] (counts per foreign colour of p) fit on ``space``?
+    TB1 (flag double2_eat_partner_colour false): none of ``ru.inedible[p]``'s cubes either."""
     row = wk.scratch[b]
+    skip = ru.inedible[p]
     for j in range(k):
         # the foreign colours in colour order: every colour but p's own
-        if st.food[g, space, j + (j >= p)] < row[base + j]:
+        c = j + (j >= p)
+        if st.food[g, space, c] < row[base + j] or (c == skip and row[base + j] > 0):
             return False
     return True
 
@@ -85,18 +88,18 @@ def standard_available(st, ru, wk, g, b, p, space):
         row[NORMAL + j] = ru.meal_shapes[0, 0, j]
     base = NORMAL
     while True:
-        if _fits(st, wk, g, b, p, space, base, k):
+        if _fits(st, ru, wk, g, b, p, space, base, k):
             return True
         if not _next_permutation(row, base, k):
             return False
 
 
 @kernel
-def _add_arrangements(st, wk, g, b, p, space, base, k, victim, n):
+def _add_arrangements(st, ru, wk, g, b, p, space, base, k, victim, n):
     """Add every arrangement of the shape at ``base`` that fits, as EAT options with ``victim``."""
     row = wk.scratch[b]
     while True:
-        if _fits(st, wk, g, b, p, space, base, k):
+        if _fits(st, ru, wk, g, b, p, space, base, k):
             if option_overflow(wk, g, n):
                 return n
             opt = wk.options[b, n]
@@ -122,7 +125,7 @@ def meal_options(st, ru, wk, g, b, p, a, space):
             row[NORMAL + s * SHAPE_STRIDE + j] = ru.meal_shapes[c, s, j]
     n = 0
     for s in range(n_shapes):
-        n = _add_arrangements(st, wk, g, b, p, space, NORMAL + s * SHAPE_STRIDE, k, -1, n)
+        n = _add_arrangements(st, ru, wk, g, b, p, space, NORMAL + s * SHAPE_STRIDE, k, -1, n)
     if has(st, g, p, PARASITISM) and ru.parasitism_fewer > 0:
         n_par = ru.n_parasite_shapes[c]
         P = st.supply.shape[1]
@@ -139,7 +142,7 @@ def meal_options(st, ru, wk, g, b, p, a, space):
                 for j in range(k):
                     row[PARASITE + s * SHAPE_STRIDE + j] = ru.parasite_shapes[c, s, j]
             for s in range(n_par):
-                n = _add_arrangements(st, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n)
+                n = _add_arrangements(st, ru, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n)
     return n
 
 

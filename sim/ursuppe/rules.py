@@ -103,6 +103,9 @@ class Rules(NamedTuple):
     # engine keeps both colours' copies equal), -1 in every other game.
     partner: np.ndarray  # int8 [P]
     colour_choice: bool  # TB4 flag double2_colour_order = "choice": a player picks its first colour
+    # TB1 (flag double2_eat_partner_colour false): the colour whose cubes colour p never eats (its
+    # partner's, eaten "as one's own"; the meal shapes are then the 3-player ones), -1: none.
+    inedible: np.ndarray  # int8 [P]
 
 
 # --------------------------------------------------------------------------------------------
@@ -1230,6 +1233,7 @@ class RuleBook:
             team=arr(range(players), np.int8),
             partner=arr([-1] * players, np.int8),
             colour_choice=False,
+            inedible=arr([-1] * players, np.int8),
         )
 
     def _double_play(self, variant: str) -> Rules:
@@ -1242,13 +1246,24 @@ class RuleBook:
         rules = rules._replace(team=player_of)
         if variant == "double1":
             return rules._replace(side=rules.side if flags["double1_partner_is_opponent"] else player_of)
-        if not flags["double2_eat_partner_colour"]:
-            # TB1's alternative reading is not played yet: say so rather than play the default.
-            raise RulesError(
-                "flags.double2_eat_partner_colour: false (the partner's cubes eaten as one's own) is "
-                "not supported by the engine yet; expected true"
-            )
         partner = np.array([1, 0, 3, 2], dtype=np.int8)
+        if not flags["double2_eat_partner_colour"]:
+            # TB1's other reading: the partner's cubes count as one's own, so a meal is the
+            # 3-player pattern over the two opponent colours (a 0 for the partner's column).
+            feed = self.data["feeding"]
+            shapes = [[*shape, 0] for shape in substitution_shapes(feed, flags, 3)]
+            meal, n_meal, parasite, n_parasite = shape_tables(
+                [*feed["p3"]["standard"], 0], shapes, feed["frugality_fewer"], feed["parasitism_fewer"]
+            )
+            rules = rules._replace(
+                inedible=partner.copy(),
+                standard_shape=np.array([*feed["p3"]["standard"], 0], dtype=np.int8),
+                substitution_shapes=np.array(shapes, dtype=np.int8).reshape(len(shapes), 3),
+                meal_shapes=meal,
+                n_meal_shapes=n_meal,
+                parasite_shapes=parasite,
+                n_parasite_shapes=n_parasite,
+            )
         return rules._replace(
             side=np.arange(4, dtype=np.int8) if flags["double2_partner_is_opponent"] else player_of,
             partner=partner,
