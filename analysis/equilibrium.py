@@ -78,6 +78,9 @@ def win_rate_array(
         if {"strategy", "opponent", "win_rate"} <= set(win_rates.columns):
             names = strategies or list(dict.fromkeys([*win_rates["strategy"], *win_rates["opponent"]]))
             index = {s: i for i, s in enumerate(names)}
+            unknown = sorted({*win_rates["strategy"], *win_rates["opponent"]} - set(index))
+            if unknown:
+                raise ValueError(f"win-rate matrix: {', '.join(unknown)} not among the strategies given")
             m = np.full((len(names), len(names)), np.nan)
             for s, o, w in win_rates.select("strategy", "opponent", "win_rate").iter_rows():
                 m[index[s], index[o]] = w

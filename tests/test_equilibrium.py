@@ -126,6 +126,8 @@ def test_inputs_that_are_not_a_constant_sum_win_rate_matrix_are_refused():
         equilibrium(np.array([[np.nan, np.nan], [0.5, np.nan]]))
     with pytest.raises(ValueError, match="square"):
         equilibrium(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="c not among"):
+        equilibrium(win_matrix(*_tournament_pairs()), ["a", "b", "d"])
     with pytest.raises(ValueError, match="2 rows but 3"):
         equilibrium(np.full((2, 2), 0.5), ["a", "b", "c"])
     assert np.allclose(payoff_matrix(np.array([[np.nan, 0.8], [0.2, np.nan]])), [[0, 0.3], [-0.3, 0]])
