@@ -20,7 +20,14 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 
-from analysis.intervals import MIN_ROWS, NO_CONTRAST, cluster_contrast, contrast_columns, wilson
+from analysis.intervals import (
+    MIN_ROWS,
+    NO_CONTRAST,
+    cluster_contrast,
+    cluster_wilson,
+    contrast_columns,
+    wilson,
+)
 from analysis.multiple_testing import benjamini_hochberg, holm
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
 from sim.ursuppe.genes import GENE_NAMES
@@ -225,33 +232,42 @@ def frequent_gene_sets(
     ).with_columns(pl.Series("ci_low", lo), pl.Series("ci_high", hi))
 
 
-def _first_bought(rows: pl.LazyFrame | pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    df = with_run(rows).select("players", "genes_held", "first_bought").collect()
+def _first_bought(rows: pl.LazyFrame | pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: players, first-purchase round per gene [rows, genes], held per gene, and the
+    game (cluster id, :func:`analysis.win_rates.cluster_ids`)."""
+    df = with_run(rows).select(*GAME_KEY, "genes_held", "first_bought").collect()
     first = np.asarray(df["first_bought"].to_list(), dtype=np.int64).reshape(len(df), len(GENE_NAMES))
     held = (df["genes_held"].to_numpy().astype(np.int64)[:, None] >> np.arange(len(GENE_NAMES))) & 1
-    return df["players"].to_numpy(), first, held
+    return df["players"].to_numpy(), first, held, cluster_ids(df)
 
 
 def purchase_rates(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
-    """Per player count and gene: the share of players who ever bought it (Wilson interval), who
-    hold it at the end, and the mean and median round of the first purchase among buyers."""
-    players, first, held = _first_bought(rows)
+    """Per player count and gene: the share of players who ever bought it with its 95% interval,
+    who hold it at the end, and the mean and median round of the first purchase among buyers.
+
+    The interval is cluster-robust with the game as the cluster (issue 13, point 3:
+    :func:`analysis.intervals.cluster_wilson`): players of one game see the same cards and
+    compete for the same copies, so their purchases are correlated, and a Wilson interval on
+    player-games was too narrow (Escape's nominal 95% covered 91.5%). ``design_effect`` is the
+    variance against that of independent players (above 1: players of a game buy alike)."""
+    players, first, held, cluster = _first_bought(rows)
     out = []
     for p in np.unique(players):
         sel = players == p
         f, h, n = first[sel], held[sel], int(sel.sum())
         bought = f > 0
         buyers = bought.sum(axis=0)
-        lo, hi = wilson(buyers, np.full(len(GENE_NAMES), n))
         for i, name in enumerate(GENE_NAMES):
+            lo, hi, deff = cluster_wilson(bought[:, i], cluster[sel])
             rounds = f[bought[:, i], i]
             out.append(
                 {
                     "players": int(p),
                     "gene": name,
                     "bought_rate": buyers[i] / n,
-                    "ci_low": lo[i],
-                    "ci_high": hi[i],
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "design_effect": deff,
                     "held_rate": h[:, i].sum() / n,
                     "mean_round": rounds.mean() if len(rounds) else np.nan,
                     "median_round": float(np.median(rounds)) if len(rounds) else np.nan,
@@ -263,7 +279,7 @@ def purchase_rates(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
 def purchase_timing(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
     """Per player count, gene and round: how many players first bought the gene in that round,
     as a count and as a share of the player count's players (long format)."""
-    players, first, _ = _first_bought(rows)
+    players, first, _, _ = _first_bought(rows)
     max_round = int(first.max()) if first.size else 0
     records = []
     for p in np.unique(players):

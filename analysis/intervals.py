@@ -3,8 +3,10 @@
 import math
 
 import numpy as np
+from scipy import stats
 
-Z95 = 1.959963984540054
+# The two-sided 95% normal quantile, 1.959963984540054.
+Z95 = float(stats.norm.ppf(0.975))
 # Fewer rows than this on a side of a comparison: no test (the normal approximation fails).
 MIN_ROWS = 30
 
@@ -30,9 +32,9 @@ def wilson(wins: np.ndarray | int, n: np.ndarray | int, z: float = Z95) -> tuple
 
 
 def two_sided_p(z: np.ndarray | float) -> np.ndarray:
-    """Two-sided p-value of a standard-normal statistic."""
-    z = np.abs(np.asarray(z, dtype=np.float64))
-    return np.vectorize(math.erfc, otypes=[np.float64])(z / math.sqrt(2.0))
+    """Two-sided p-value of a standard-normal statistic, ``2 P(Z >= |z|)`` (NaN stays NaN)."""
+    # The upper tail of |z|, not 1 - cdf, so that p-values far below 1e-16 do not round to 0.
+    return 2.0 * stats.norm.sf(np.abs(np.asarray(z, dtype=np.float64)))
 
 
 # A contrast that was not estimated (too few rows, no spread): every field NaN.
@@ -89,3 +91,29 @@ def cluster_contrast(
         "ci_high": estimate + z * se,
         "p_value": p,
     }
+
+
+def cluster_wilson(y: np.ndarray, cluster: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """Wilson interval (lower, upper) for the share of 0/1 rows ``y`` when rows of one cluster
+    (game) are correlated, and the design effect (issue 13, point 3).
+
+    The variance is :func:`cluster_contrast`'s cluster-robust one (the share is the mean of a
+    single group). It enters the Wilson interval through the effective sample size
+    ``n_eff = p (1 - p) / se^2`` (Kish): ``n / n_eff`` is the design effect, above 1 when the
+    players of a game tend to decide alike, below 1 when they crowd each other out. Wilson on
+    ``n_eff`` keeps what Wilson is for (bounds inside [0, 1], usable near rates of 0 or 1) while
+    its width follows the games, not the rows. Where the cluster-robust variance is 0 or
+    undefined (no buyer, every row a buyer, fewer than 2 games, or every game the same share)
+    the correlation cannot be estimated and the plain Wilson interval on ``n`` rows is given,
+    with design effect 1. Empty input gives (0, 1) and NaN.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    n = len(y)
+    if n == 0:
+        return 0.0, 1.0, math.nan
+    c = cluster_contrast(y, np.zeros(n, np.int64), np.array([1.0]), cluster, z)
+    p = float(y.mean())
+    se = c["se"]
+    n_eff = p * (1.0 - p) / se**2 if se > 0 and 0.0 < p < 1.0 else float(n)
+    lo, hi = wilson(p * n_eff, n_eff, z)
+    return float(lo), float(hi), n / n_eff

@@ -7,6 +7,7 @@ discovery rate: the expected share of false findings among those reported).
 """
 
 import numpy as np
+from scipy import stats
 
 
 def _family(p_values: np.ndarray | list[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -18,7 +19,9 @@ def _family(p_values: np.ndarray | list[float]) -> tuple[np.ndarray, np.ndarray,
 
 
 def holm(p_values: np.ndarray | list[float]) -> np.ndarray:
-    """Holm step-down adjusted p-values (NaN entries stay NaN and do not count in the family)."""
+    """Holm step-down adjusted p-values (NaN entries stay NaN and do not count in the family).
+    Written out because scipy has no Holm adjustment (statsmodels' multipletests does, but is
+    not worth a dependency for three lines)."""
     p, out, order = _family(p_values)
     m = len(order)
     if m == 0:
@@ -29,11 +32,10 @@ def holm(p_values: np.ndarray | list[float]) -> np.ndarray:
 
 
 def benjamini_hochberg(p_values: np.ndarray | list[float]) -> np.ndarray:
-    """Benjamini-Hochberg q-values (NaN entries stay NaN and do not count in the family)."""
+    """Benjamini-Hochberg q-values (``scipy.stats.false_discovery_control``, method "bh"); NaN
+    entries stay NaN and do not count in the family (scipy refuses NaN, so they are set aside)."""
     p, out, order = _family(p_values)
-    m = len(order)
-    if m == 0:
+    if len(order) == 0:
         return out
-    scaled = p[order] * m / np.arange(1, m + 1)
-    out[order] = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
+    out[order] = stats.false_discovery_control(p[order], method="bh")
     return out

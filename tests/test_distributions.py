@@ -1,5 +1,5 @@
 """The t and chi-square tails of analysis.distributions against closed forms and tabled values
-(scipy is not a dependency, so these are the reference)."""
+(independent of the scipy functions they wrap)."""
 
 import math
 

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from analysis.intervals import wilson
 
@@ -33,3 +34,13 @@ def test_coverage_close_to_95_percent(p, n):
     lo, hi = wilson(wins, np.full(wins.shape, n))
     coverage = ((lo <= p) & (p <= hi)).mean()
     assert 0.925 <= coverage <= 0.975, coverage
+
+
+def test_agrees_with_scipys_wilson_interval():
+    """The vectorised Wilson interval is kept (scipy's is one count at a time) but must give
+    scipy.stats.binomtest's "wilson" interval (issue 13.5)."""
+    for n in (1, 7, 30, 400):
+        for wins in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            lo, hi = wilson(wins, n)
+            ci = stats.binomtest(wins, n).proportion_ci(method="wilson")
+            assert (float(lo), float(hi)) == pytest.approx((ci.low, ci.high), abs=1e-12)
