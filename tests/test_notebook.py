@@ -23,3 +23,22 @@ def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
     text = "\n".join(o.get("text", "") for o in outputs)
     assert "2,000 games, 4 players" in text
     assert "WARNING: placeholder environment deck" in text
+
+
+def test_gene_balance_notebook_executes_on_a_2_player_variant(monkeypatch, tmp_path):
+    """Issue 11: the notebook plays and reads a 2-player variant (SOUP_NOTEBOOK_PLAYERS = 2 with
+    SOUP_NOTEBOOK_VARIANT) and names the variant and the placeholders it used."""
+    monkeypatch.setenv("SOUP_NOTEBOOK_GAMES", "1000")
+    monkeypatch.setenv("SOUP_NOTEBOOK_PLAYERS", "2")
+    monkeypatch.setenv("SOUP_NOTEBOOK_VARIANT", "double2")
+    monkeypatch.setenv("SOUP_NOTEBOOK_DIR", str(tmp_path))
+    monkeypatch.delenv("SOUP_RESULTS", raising=False)
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK.parent.parent)}}
+    ).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "\n".join(o.get("text", "") for o in outputs)
+    assert "1,000 games, 2 players, variant double2" in text
+    assert "flags.double2_colour_order" in text
