@@ -71,8 +71,13 @@ def _fits(st, ru, wk, g, b, p, space, base, k):
     TB1 (flag double2_eat_partner_colour false): none of ``ru.inedible[p]``'s cubes either."""
     row = wk.scratch[b]
     skip = ru.inedible[p]
+    if skip < 0:  # every game but one variant's: the loop as lean as it was (the hottest one)
+        for j in range(k):
+            # the foreign colours in colour order: every colour but p's own
+            if st.food[g, space, j + (j >= p)] < row[base + j]:
+                return False
+        return True
     for j in range(k):
-        # the foreign colours in colour order: every colour but p's own
         c = j + (j >= p)
         if st.food[g, space, c] < row[base + j] or (c == skip and row[base + j] > 0):
             return False
