@@ -188,8 +188,13 @@ def simulate(
     ] = None,
     threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = os.cpu_count() or 1,
     chunk_size: Annotated[
-        int, typer.Option(min=1, help="Games per Parquet chunk (memory stays flat in the number of games).")
-    ] = 20_000,
+        int | None,
+        typer.Option(
+            min=1,
+            help="Games per Parquet chunk (memory stays flat in the number of games; default: 5,000 per "
+            "thread, 20,000 to 200,000).",
+        ),
+    ] = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -209,10 +214,12 @@ def simulate(
     import polars as pl
 
     from analysis.win_rates import win_rates_by_chunk
-    from sim.runner import chunk_files
+    from sim.runner import chunk_files, default_chunk_size
     from sim.ursuppe.rules import load_rules
 
     check_resources(threads, games)
+    if chunk_size is None:
+        chunk_size = default_chunk_size(threads)
     book = load_rules(rules)
     spec = build_run(book, players, seed, strategies, pool, seating, variant)
     if out is None:

@@ -194,15 +194,18 @@ def run_with_progress(
     quiet: bool,
     must_exist: bool = False,
     description: str = "simulating",
+    backend: Any = None,
 ) -> Any:
     """Run ``spec`` into ``out`` with the chunked runner (or resume it: ``out`` holds this run),
-    showing a progress bar. Every check comes before the bar (no empty bar before an error);
+    showing a progress bar, on ``backend`` (sim.backends; default: this process's threads).
+    Every check comes before the bar (no empty bar before an error);
     a chunk found damaged is reported in one line and played again.
 
     Errors end the command in one line: a user error (exit 2), a game that failed (exit 1, the
     chunk's games are not written), an OS error while writing (exit 1). Ctrl-C says what was
     kept and which command resumes (exit 130). Returns the runner's RunSummary."""
     from sim import __version__, runner
+    from sim.backends import BackendError
 
     opened = runner.open_run(spec, out, games, chunk_size, must_exist=must_exist, version=__version__)
     for notice in opened.notices:
@@ -210,17 +213,17 @@ def run_with_progress(
     if not opened.todo:
         return runner.play(opened, threads)  # marks it complete; nothing to show
     load_engine()
-    kept = opened.games_done
+
+    def kept_games() -> int:
+        """Games of the chunks the manifest lists (a chunk being written when the run stopped is
+        finished and listed before play returns)."""
+        return sum(int(e.get("games", 0)) for e in opened.manifest["chunks"].values())
+
     try:
         with progress_bar(games, description, quiet, done=opened.games_done) as update:
-
-            def progress(done: int, total: int) -> None:
-                nonlocal kept
-                kept = done
-                update(done, total)
-
-            return runner.play(opened, threads, progress)
+            return runner.play(opened, threads, update, backend)
     except KeyboardInterrupt:
+        kept = kept_games()
         if opened.fresh and kept == 0:
             typer.echo(f"soup: interrupted before the first chunk was complete; nothing was kept in {out}",
                        err=True)
@@ -231,9 +234,10 @@ def run_with_progress(
                 err=True,
             )
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    except GameError as e:
+    except (GameError, BackendError) as e:
+        kept = kept_games()
         kept_text = f"{kept:,} games of completed chunks are kept in {out}" if kept else "nothing was kept"
-        fail(f"{e}; the run stopped before writing that game's chunk ({kept_text})", EXIT_GAME_FAILED)
+        fail(f"{e}; the run stopped before writing that chunk ({kept_text})", EXIT_GAME_FAILED)
     except OSError as e:
         fail(os_error_line(e, out), EXIT_GAME_FAILED)
 
