@@ -22,22 +22,21 @@ Ray is imported only when a :class:`RayBackend` is made, never by ``soup --help`
 """
 
 import os
+import re
 import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sim.errors import GameError, UserError
+from sim.errors import BackendError, GameError, UserError
 
 BACKENDS = ("local", "ray")
 RAY_MAX_RETRIES = 3  # a task whose worker died is played again this many times (system failures only)
 RAY_TASKS_PER_CPU = 2  # tasks in flight per cluster CPU: a finished task's CPU never waits for the driver
 
 
-class BackendError(RuntimeError):
-    """The backend itself failed (a Ray cluster that cannot be reached, a task that died more
-    often than it is retried); the message is one line. Exit code 1, like a failed game."""
+__all__ = ["BackendError", "LocalBackend", "RayBackend", "make_backend"]
 
 
 @dataclass
@@ -169,11 +168,7 @@ class RayBackend:
                 try:
                     status, payload, rows, seconds = ray.get(ref)
                 except ray.exceptions.RayError as e:
-                    cause = str(e).strip().splitlines()[0] if str(e).strip() else e.__class__.__name__
-                    raise BackendError(
-                        f"Ray task of games {w.first}-{w.first + w.count - 1} failed after "
-                        f"{RAY_MAX_RETRIES} retries ({e.__class__.__name__}: {cause})"
-                    ) from None
+                    raise BackendError(f"{chunk_label(w)}: {ray_failure(ray, e)}") from None
                 if status == "game_error":
                     raise GameError(payload)
                 yield PlayedChunk(w, None, payload, rows, seconds, 1)
@@ -185,6 +180,20 @@ class RayBackend:
         if self.started:
             self.ray.shutdown()
             self.started = False
+
+
+def chunk_label(w: ChunkWork) -> str:
+    return f"chunk {w.index} (games {w.first}-{w.first + w.count - 1})"
+
+
+def ray_failure(ray: Any, e: Exception) -> str:
+    """One line for a Ray task that failed other than by a GameError: its worker died more often
+    than it is retried, or Ray could not run it (an argument it could not unpickle, a lost node)."""
+    if isinstance(e, ray.exceptions.WorkerCrashedError | ray.exceptions.NodeDiedError):
+        return f"its Ray worker died {RAY_MAX_RETRIES + 1} times ({e.__class__.__name__}); the run stopped"
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip() for line in str(e).splitlines()]
+    lines = [line for line in lines if line]
+    return f"the Ray task failed ({e.__class__.__name__}: {lines[-1][:300] if lines else '?'})"
 
 
 def make_backend(name: str, threads: int, address: str | None = None) -> Backend:

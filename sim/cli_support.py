@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 import typer
 
-from sim.errors import GameError, UserError
+from sim.errors import BackendError, GameError, UserError
 
 # Exceptions that mean "the user gave bad input": one line on stderr, exit 2, no traceback.
 USER_ERRORS = (UserError,)
@@ -164,6 +164,30 @@ def build_run(
     )
 
 
+BACKEND_HELP = (
+    "Where the games are played: local (this process, --threads threads) or ray (each chunk a Ray "
+    "task of one CPU; needs pip install 'soup[ray]'). Same results either way; a run started on one "
+    "resumes on the other."
+)
+RAY_ADDRESS_HELP = (
+    "Ray cluster to run on (with --backend ray), e.g. 10.0.0.5:6379 or auto; default: start a local "
+    "Ray instance of --threads CPUs."
+)
+
+
+@contextmanager
+def open_backend(name: str, threads: int, address: str | None) -> Iterator[Any]:
+    """The backend ``name`` for the command (sim.backends), released when the command ends: a
+    local Ray instance started here is stopped. Ray is imported only for ``--backend ray``."""
+    from sim.backends import make_backend
+
+    backend = make_backend(name, threads, address)
+    try:
+        yield backend
+    finally:
+        backend.close()
+
+
 @contextmanager
 def progress_bar(total: int, description: str, quiet: bool, done: int = 0) -> Iterator[Any]:
     """A progress bar with ETA on stderr; yields ``update(done, total)``."""
@@ -205,7 +229,6 @@ def run_with_progress(
     chunk's games are not written), an OS error while writing (exit 1). Ctrl-C says what was
     kept and which command resumes (exit 130). Returns the runner's RunSummary."""
     from sim import __version__, runner
-    from sim.backends import BackendError
 
     opened = runner.open_run(spec, out, games, chunk_size, must_exist=must_exist, version=__version__)
     for notice in opened.notices:

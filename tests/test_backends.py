@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import signal
+import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -99,3 +100,144 @@ def test_default_chunk_size_grows_with_threads():
     assert runner.default_chunk_size(1) == runner.default_chunk_size(2) == 20_000
     assert runner.default_chunk_size(16) == 80_000
     assert runner.default_chunk_size(1000) == 200_000
+
+
+# --- the Ray backend: one local Ray instance of 2 CPUs for the module ---------------------------
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """A local Ray instance of 2 CPUs, shared by the tests of this module (start-up: seconds)."""
+    ray = pytest.importorskip("ray")
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    # pytest imports this file as a top-level module the workers cannot import: send the fake
+    # game's class by value (sim itself is importable on the workers, as on a cluster).
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    yield ray
+    if started:
+        ray.shutdown()
+
+
+@pytest.fixture
+def ray_backend(ray_cluster):
+    from sim.backends import RayBackend
+
+    backend = RayBackend()  # uses the module's instance; close() leaves it running
+    yield backend
+    backend.close()
+    assert ray_cluster.is_initialized()
+
+
+def test_ray_backend_writes_the_bytes_of_a_serial_run(tmp_path, ray_backend):
+    runner.run(HashGame(), tmp_path / "run", 95, 10, 1, backend=ray_backend)
+    assert chunk_bytes(tmp_path / "run") == serial_reference(HashGame(), 95, 10)
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert list(manifest["chunks"]) == [str(i) for i in range(10)] and manifest["status"] == "complete"
+
+
+def test_ursuppe_on_ray_is_bit_identical_to_local(rulebook, tmp_path, ray_backend):
+    """The adapter is pickled to the workers, which load the compiled engine from the jit cache."""
+    from sim.ursuppe.simulation import UrsuppeRun
+    from strategies.params import load_strategy
+
+    spec = UrsuppeRun(rulebook, 4, 7, [load_strategy("greedy"), load_strategy("predator")], pool=[0, 1])
+    runner.run(spec, tmp_path / "local", 400, 100, 2)
+    runner.run(spec, tmp_path / "ray", 400, 100, 2, backend=ray_backend)
+    assert chunk_bytes(tmp_path / "ray") == chunk_bytes(tmp_path / "local")
+
+
+@pytest.mark.parametrize("first_on_ray", [False, True])
+def test_resume_across_backends(tmp_path, ray_backend, first_on_ray):
+    """A run started on one backend and interrupted is finished on the other: the backend is not
+    part of the run's spec, and the rows are the same."""
+
+    def stop(done, total):
+        if done >= 40:
+            raise KeyboardInterrupt
+
+    out = tmp_path / "run"
+    first, second = (ray_backend, LocalBackend(1)) if first_on_ray else (LocalBackend(1), ray_backend)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(HashGame(), out, 95, 10, 1, progress=stop, backend=first)
+    kept = json.loads((out / "manifest.json").read_text())["chunks"]
+    assert sorted(kept, key=int) == ["0", "1", "2", "3"]
+    summary = runner.run(HashGame(), out, 95, 10, 1, backend=second, must_exist=True)
+    assert summary.chunks_played == 6
+    assert chunk_bytes(out) == serial_reference(HashGame(), 95, 10)
+
+
+def test_ray_game_error_fails_naming_its_chunk_and_keeps_the_earlier_ones(tmp_path, ray_backend):
+    out = tmp_path / "run"
+    with pytest.raises(GameError, match=r"chunk-000003.parquet \(games 30-39\): game 33: the hash fell"):
+        runner.run(HashGame(bad=33), out, 95, 10, 1, backend=ray_backend)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert sorted(manifest["chunks"], key=int) == ["0", "1", "2"] and manifest["status"] == "running"
+    assert sorted(p.name for p in out.glob("chunk-*")) == [runner.chunk_name(i) for i in range(3)]
+    assert chunk_bytes(out) == serial_reference(HashGame(), 95, 10)[:3]
+
+
+def test_a_worker_killed_mid_task_is_retried_and_the_run_is_the_same(tmp_path, ray_backend):
+    """The first process to play the chunk holding game 42 kills itself (SIGKILL): Ray plays the
+    task again on a new worker; the rows are those of a clean run."""
+    marker = tmp_path / "killed"
+    out = tmp_path / "run"
+    runner.run(HashGame(kill_marker=str(marker), kill_game=42), out, 95, 10, 1, backend=ray_backend)
+    assert marker.exists() and int(marker.read_text()) != os.getpid()  # a worker died, not the driver
+    assert chunk_bytes(out) == serial_reference(HashGame(), 95, 10)
+
+
+def test_soup_help_does_not_import_ray():
+    import subprocess
+
+    from tests.test_cli import ROOT
+
+    code = "import sys, sim.cli, sim.backends, sim.runner; print('ray' in sys.modules)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr
+
+
+def test_backend_ray_without_ray_installed_is_one_line(tmp_path):
+    import subprocess
+
+    from tests.test_cli import ROOT
+
+    script = (
+        "import sys; sys.modules['ray'] = None\n"  # import ray -> ImportError, as if not installed
+        "from sim.cli import main; sys.argv[0] = 'soup'; main()\n"
+    )
+    args = ["simulate", "--games", "10", "--out", str(tmp_path / "run"), "-q", "--backend", "ray"]
+    r = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == "soup: error: --backend ray: Ray is not installed; install it with: pip " \
+        "install 'soup[ray]'"
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow
+def test_soup_simulate_on_ray_equals_local_and_a_damaged_chunk_is_found(tmp_path):
+    """As a user runs it: `soup simulate --backend ray` (a local Ray instance of its own) writes
+    the local run's bytes; a chunk truncated afterwards is named by `soup report` and by
+    `--resume`, which plays it again (on Ray) to the same bytes."""
+    pytest.importorskip("ray")
+    from tests.test_cli import soup
+
+    def simulate(out: Path, *extra: str):
+        args = ["simulate", "--games", "600", "--chunk-size", "200", "--threads", "2", "--out", str(out)]
+        return soup(*args, "-q", *extra)
+
+    local, out = tmp_path / "local", tmp_path / "ray"
+    assert simulate(local).returncode == 0
+    r = simulate(out, "--backend", "ray")
+    assert r.returncode == 0, r.stderr
+    assert chunk_bytes(out) == chunk_bytes(local)
+    damaged = out / runner.chunk_name(1)
+    damaged.write_bytes(damaged.read_bytes()[:100])
+    r = soup("report", str(out), "--out", str(tmp_path / "report"))
+    errors = [line for line in r.stderr.splitlines() if line.startswith("soup: error:")]
+    assert r.returncode == 2 and errors == [errors[0]] and f"{damaged}: damaged chunk file" in errors[0]
+    r = simulate(out, "--backend", "ray", "--resume")
+    assert r.returncode == 0, r.stderr
+    assert f"{damaged}: 100 bytes, expected" in r.stderr and "[resumed: 200 games played" in r.stdout
+    assert chunk_bytes(out) == chunk_bytes(local)
