@@ -15,11 +15,14 @@ from typing import Annotated, Any
 import typer
 
 from sim.cli_support import (
+    BACKEND_HELP,
     MAX_SEED,
     PLAYERS_HELP,
+    RAY_ADDRESS_HELP,
     USER_ERRORS,
     check_resources,
     fail,
+    open_backend,
     run_with_progress,
     strategy_list,
 )
@@ -40,6 +43,8 @@ Seed = Annotated[
 Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
 ChunkSize = Annotated[int, typer.Option(min=1, help="Games per Parquet chunk.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+BackendName = Annotated[str, typer.Option("--backend", metavar="local|ray", help=BACKEND_HELP)]
+RayAddress = Annotated[str | None, typer.Option("--ray-address", metavar="ADDRESS", help=RAY_ADDRESS_HELP)]
 Strategies = Annotated[
     str | None,
     typer.Option(
@@ -62,11 +67,14 @@ CPUS = os.cpu_count() or 1
 MAX_TOURNAMENT_SEED = (MAX_SEED - PAIR_SEEDS) // PAIR_SEEDS
 
 
-def _player(chunk_size: int, threads: int, quiet: bool) -> Any:
-    """Each arm played with the chunked runner and a progress bar (sim.ursuppe.experiments.ArmPlayer)."""
+def _player(chunk_size: int, threads: int, quiet: bool, backend: Any) -> Any:
+    """Each arm played with the chunked runner on ``backend`` and a progress bar
+    (sim.ursuppe.experiments.ArmPlayer)."""
 
     def play(spec: Any, out: Path, games: int, description: str) -> Any:
-        return run_with_progress(spec, out, games, chunk_size, threads, quiet=quiet, description=description)
+        return run_with_progress(
+            spec, out, games, chunk_size, threads, quiet=quiet, description=description, backend=backend
+        )
 
     return play
 
@@ -202,6 +210,8 @@ def compare(
         typer.Option(help="Directory for both runs (a/, b/) and the tables (default: results/compare-...)."),
     ] = None,
     quiet: Quiet = False,
+    backend: BackendName = "local",
+    ray_address: RayAddress = None,
 ) -> None:
     """Play the same games under two rule sets and report what changed (B - A), paired by game.
 
@@ -217,9 +227,11 @@ def compare(
     if games >= 2:
         check_resources(threads, 2 * games)
     try:
-        result = experiments.compare(
-            rules, players, games, strategies, pool, seating, seed, out, _player(chunk_size, threads, quiet)
-        )
+        with open_backend(backend, threads, ray_address) as engine:
+            result = experiments.compare(
+                rules, players, games, strategies, pool, seating, seed, out,
+                _player(chunk_size, threads, quiet, engine),
+            )
     except USER_ERRORS as e:
         fail(str(e))
     _warn(result.warning)
@@ -282,6 +294,8 @@ def ablate(
         ),
     ] = None,
     quiet: Quiet = False,
+    backend: BackendName = "local",
+    ray_address: RayAddress = None,
 ) -> None:
     """Remove genes from the deck (0 copies) and report what changes against the full deck, paired by game.
 
@@ -301,10 +315,11 @@ def ablate(
     if games >= 2:
         check_resources(threads, games)
     try:
-        result = experiments.ablate(
-            gene, each, rules, players, games, strategies, pool, seating, seed, out,
-            _player(chunk_size, threads, quiet),
-        )
+        with open_backend(backend, threads, ray_address) as engine:
+            result = experiments.ablate(
+                gene, each, rules, players, games, strategies, pool, seating, seed, out,
+                _player(chunk_size, threads, quiet, engine),
+            )
     except USER_ERRORS as e:
         fail(str(e))
     _warn(result.warning)
@@ -399,6 +414,8 @@ def tournament(
     ] = None,
     plot: Annotated[bool, typer.Option(help="Also draw the win-rate matrix as a heatmap PNG.")] = True,
     quiet: Quiet = False,
+    backend: BackendName = "local",
+    ray_address: RayAddress = None,
 ) -> None:
     """Round robin: every pair of strategies plays head to head, half the seats each, seats rotated.
 
@@ -415,10 +432,12 @@ def tournament(
     if games >= 1:
         check_resources(threads, games)
     try:
-        result = experiments.tournament(
-            strategy_list(strategies, "--strategies"), players, games, rules, seed, anchor, out,
-            _player(chunk_size, threads, quiet), plot=plot,
-        )
+        names = strategy_list(strategies, "--strategies")
+        with open_backend(backend, threads, ray_address) as engine:
+            result = experiments.tournament(
+                names, players, games, rules, seed, anchor, out, _player(chunk_size, threads, quiet, engine),
+                plot=plot,
+            )
     except USER_ERRORS as e:
         fail(str(e))
     for line in result.lines:

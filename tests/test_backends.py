@@ -241,3 +241,49 @@ def test_soup_simulate_on_ray_equals_local_and_a_damaged_chunk_is_found(tmp_path
     assert r.returncode == 0, r.stderr
     assert f"{damaged}: 100 bytes, expected" in r.stderr and "[resumed: 200 games played" in r.stdout
     assert chunk_bytes(out) == chunk_bytes(local)
+
+
+# --- experiments on a backend -------------------------------------------------------------------
+
+
+def test_compare_and_tournament_on_ray_give_the_local_tables(tmp_path, ray_backend):
+    """`soup compare` and `soup tournament --backend ray` (on the module's Ray instance) print and
+    write the same numbers as locally."""
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    house = tmp_path / "house.toml"
+    house.write_text("[economy]\ndivision_cost = 5\n")
+    outputs = {}
+    for backend in ("local", "ray"):
+        out = tmp_path / backend
+        for command in (
+            ["compare", "--rules", str(house), "--games", "120", "--chunk-size", "50",
+             "--out", str(out / "c")],
+            ["tournament", "--strategies", "greedy,random,predator", "--games", "24", "--chunk-size", "24",
+             "--no-plot", "--out", str(out / "t")],
+        ):
+            r = CliRunner().invoke(app, [*command, "-q", "--threads", "1", "--backend", backend])
+            assert r.exit_code == 0, (r.stdout, r.stderr, r.exception)
+            outputs[backend, command[0]] = r.stdout.replace(str(out), "OUT")
+    for command in ("compare", "tournament"):
+        assert outputs["local", command] == outputs["ray", command]
+    tables = ("c/comparison.csv", "c/comparison.md", "t/tournament-matrix.csv", "t/tournament-ratings.csv")
+    for table in tables:
+        local = (tmp_path / "local" / table).read_text().replace(str(tmp_path / "local"), "OUT")
+        assert local == (tmp_path / "ray" / table).read_text().replace(str(tmp_path / "ray"), "OUT"), table
+    assert chunk_bytes(tmp_path / "local" / "c" / "b") == chunk_bytes(tmp_path / "ray" / "c" / "b")
+
+
+def test_experiments_api_plugs_a_backend_in_once(tmp_path, ray_backend):
+    """A notebook's way: sim.ursuppe.experiments with an ArmPlayer of the chosen backend."""
+    from sim.ursuppe import experiments
+
+    tables = []
+    for name, backend in (("local", None), ("ray", ray_backend)):
+        play = experiments.arm_player(threads=1, chunk_size=40, backend=backend)
+        result = experiments.ablate(["Division Rate"], False, None, 3, 80, None, "greedy,random", "rotate", 2,
+                                    tmp_path / name, play)
+        tables.append(result.table)
+    assert tables[0].equals(tables[1])
