@@ -190,7 +190,7 @@ def ray_failure(ray: Any, e: Exception) -> str:
     """One line for a Ray task that failed other than by a GameError: its worker died more often
     than it is retried, or Ray could not run it (an argument it could not unpickle, a lost node)."""
     if isinstance(e, ray.exceptions.WorkerCrashedError | ray.exceptions.NodeDiedError):
-        return f"its Ray worker died {RAY_MAX_RETRIES + 1} times ({e.__class__.__name__}); the run stopped"
+        return f"its Ray worker died {RAY_MAX_RETRIES + 1} times ({e.__class__.__name__})"
     lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip() for line in str(e).splitlines()]
     lines = [line for line in lines if line]
     return f"the Ray task failed ({e.__class__.__name__}: {lines[-1][:300] if lines else '?'})"

@@ -287,3 +287,26 @@ def test_experiments_api_plugs_a_backend_in_once(tmp_path, ray_backend):
                                     tmp_path / name, play)
         tables.append(result.table)
     assert tables[0].equals(tables[1])
+
+
+class AlwaysDies(HashGame):
+    """Every process that plays the chunk holding game ``kill_game`` dies: Ray gives up."""
+
+    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
+        if first <= self.kill_game < first + count:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().play_chunk(first, count, threads)
+
+
+def test_a_chunk_whose_worker_always_dies_fails_the_run_in_one_line(tmp_path, ray_backend):
+    from sim.backends import RAY_MAX_RETRIES
+    from sim.errors import BackendError
+
+    out = tmp_path / "run"
+    with pytest.raises(BackendError) as failure:
+        runner.run(AlwaysDies(kill_game=25), out, 95, 10, 1, backend=ray_backend)
+    assert str(failure.value) == (
+        f"chunk 2 (games 20-29): its Ray worker died {RAY_MAX_RETRIES + 1} times (WorkerCrashedError)"
+    )
+    assert sorted(json.loads((out / "manifest.json").read_text())["chunks"], key=int) == ["0", "1"]
+    assert chunk_bytes(out) == serial_reference(HashGame(), 95, 10)[:2]
