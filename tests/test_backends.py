@@ -310,3 +310,39 @@ def test_a_chunk_whose_worker_always_dies_fails_the_run_in_one_line(tmp_path, ra
     )
     assert sorted(json.loads((out / "manifest.json").read_text())["chunks"], key=int) == ["0", "1"]
     assert chunk_bytes(out) == serial_reference(HashGame(), 95, 10)[:2]
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_ray_keeps_the_complete_chunks_and_resumes_locally(tmp_path):
+    """Ctrl-C in a terminal reaches the whole process group (soup, and the Ray instance it
+    started): one line saying what was kept, only complete chunks listed; the run then finishes
+    on the local backend to the bytes of a clean local run."""
+    import subprocess
+    import time
+
+    pytest.importorskip("ray")
+    from tests.test_cli import ROOT, soup, soup_exe
+
+    out = tmp_path / "run"
+    args = ["simulate", "--games", "20000", "--chunk-size", "1000", "--threads", "2", "--out", str(out), "-q"]
+    pipe = subprocess.PIPE
+    p = subprocess.Popen(
+        [soup_exe(), *args, "--backend", "ray"], cwd=ROOT, stdout=pipe, stderr=pipe, text=True,
+        start_new_session=True,
+    )
+    deadline = time.time() + 300
+    while time.time() < deadline and not (out / runner.chunk_name(1)).exists():
+        time.sleep(0.05)
+    os.killpg(p.pid, signal.SIGINT)
+    _, stderr = p.communicate(timeout=120)
+    if p.returncode == 0:
+        pytest.skip("the run finished before the interrupt")
+    assert p.returncode == 130 and "Traceback" not in stderr, stderr
+    assert any(line.startswith("soup: interrupted: ") for line in stderr.splitlines()), stderr
+    kept = json.loads((out / "manifest.json").read_text())["chunks"]
+    listed = [runner.chunk_name(int(i)) for i in sorted(kept, key=int)]
+    assert kept and sorted(f.name for f in out.iterdir()) == [*listed, "manifest.json"]
+    assert soup(*args).returncode == 0  # the same run, finished locally
+    clean = tmp_path / "clean"
+    assert soup(*args[:-3], "--out", str(clean), "-q").returncode == 0
+    assert chunk_bytes(out) == chunk_bytes(clean)
