@@ -8,8 +8,8 @@ changes its rows: the backend is not part of a run's spec, so a run started on o
 resumed on the other.
 
 - :class:`LocalBackend`: plays each chunk on ``threads`` threads of this process, one chunk at a
-  time (the game's kernels release the GIL, so the runner's writer thread encodes chunk k while
-  the engine plays chunk k + 1).
+  time (the game's kernels release the GIL, so the runner's writer thread builds the rows of
+  chunk k and encodes them while the engine plays chunk k + 1).
 - :class:`RayBackend`: each chunk is a Ray task (one CPU, one thread) that plays its games and
   encodes them to Parquet bytes in the worker; the driver only hashes and writes those bytes, so
   its share of the work stays a few milliseconds per chunk however many workers play, and no
@@ -27,6 +27,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from sim.errors import BackendError, GameError, UserError
@@ -50,15 +51,23 @@ class ChunkWork:
 
 @dataclass
 class PlayedChunk:
-    """A played chunk: its outcome rows as a pyarrow Table, or already encoded as Parquet
-    bytes (``data``, by a worker elsewhere; ``rows`` then counts them)."""
+    """A played chunk: its outcome rows as a pyarrow Table, or a callable building that Table
+    (run by the runner's writer thread), or already encoded as Parquet bytes (``data``, by a
+    worker elsewhere; ``rows`` counts them)."""
 
     work: ChunkWork
     table: Any | None
     data: bytes | None
-    rows: int
     seconds: float  # time spent playing it (on the machine that played it)
     threads: int  # threads that played it
+    rows: int | None = None
+
+    def encoded(self) -> tuple[bytes, int]:
+        """The chunk's Parquet bytes and row count (building and encoding the table if needed)."""
+        if self.data is not None:
+            return self.data, int(self.rows or 0)
+        table = self.table() if callable(self.table) else self.table
+        return encode_chunk(table), table.num_rows
 
 
 class Backend(Protocol):
@@ -93,10 +102,16 @@ class LocalBackend:
         self.threads = threads
 
     def play(self, adapter: Any, work: list[ChunkWork]) -> Iterator[PlayedChunk]:
+        # An adapter that splits play_chunk into the engine's part and the rows (play_games,
+        # chunk_rows) has its rows built by the runner's writer thread, off the engine's path.
+        split = hasattr(adapter, "play_games") and hasattr(adapter, "chunk_rows")
         for w in work:
             t = time.perf_counter()
-            table = adapter.play_chunk(w.first, w.count, self.threads)
-            yield PlayedChunk(w, table, None, table.num_rows, time.perf_counter() - t, self.threads)
+            if split:
+                table: Any = partial(adapter.chunk_rows, adapter.play_games(w.first, w.count, self.threads))
+            else:
+                table = adapter.play_chunk(w.first, w.count, self.threads)
+            yield PlayedChunk(w, table, None, time.perf_counter() - t, self.threads)
 
     def close(self) -> None:
         pass
@@ -171,7 +186,7 @@ class RayBackend:
                     raise BackendError(f"{chunk_label(w)}: {ray_failure(ray, e)}") from None
                 if status == "game_error":
                     raise GameError(payload)
-                yield PlayedChunk(w, None, payload, rows, seconds, 1)
+                yield PlayedChunk(w, None, payload, seconds, 1, rows)
         finally:
             for _, ref in pending:  # a run that stops (an error, Ctrl-C) plays nothing more
                 ray.cancel(ref, force=False)

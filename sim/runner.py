@@ -78,7 +78,11 @@ class GameAdapter(Protocol):
 
     def play_chunk(self, first: int, count: int, threads: int) -> Any:
         """Play games ``first .. first + count - 1`` and return their outcome rows (a pyarrow
-        Table); raise :class:`sim.errors.GameError` naming the game if one cannot be played."""
+        Table); raise :class:`sim.errors.GameError` naming the game if one cannot be played.
+
+        An adapter may also split this into ``play_games(first, count, threads)`` (the engine's
+        part, raising the GameError) and ``chunk_rows(played)`` (the Table): the local backend
+        then builds the rows on the runner's writer thread, off the engine's path (issue 12)."""
 
 
 @dataclass
@@ -270,8 +274,9 @@ def play(
     """Play the chunks of an opened run that are left on ``backend`` (default: this process on
     ``threads`` threads, sim.backends.LocalBackend), writing each chunk and then the manifest.
 
-    Playing and writing overlap (issue 12): one writer thread encodes, writes and hashes chunk k
-    and lists it in the manifest while the backend plays chunk k + 1, so the cores do not idle
+    Playing and writing overlap (issue 12): one writer thread builds the rows of chunk k (for an
+    adapter that splits them off, see sim.backends.LocalBackend), encodes, writes and hashes them
+    and lists the chunk in the manifest while the backend plays chunk k + 1, so the cores do not idle
     while a chunk is written. Chunks are written and listed in chunk order, by that one thread,
     each file then the manifest atomically: an interrupt or an error leaves the complete chunks,
     all listed. ``progress(done, total)`` is called in the calling thread after each chunk is
@@ -280,7 +285,7 @@ def play(
     """
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    from sim.backends import ChunkWork, LocalBackend, PlayedChunk, encode_chunk
+    from sim.backends import ChunkWork, LocalBackend, PlayedChunk
     from sim.errors import GameError
 
     backend = backend if backend is not None else LocalBackend(threads)
@@ -293,14 +298,14 @@ def play(
     def commit(chunk: PlayedChunk) -> int:
         """Write a played chunk and list it in the manifest (in the writer thread only)."""
         w = chunk.work
-        data = chunk.data if chunk.data is not None else encode_chunk(chunk.table)
+        data, rows = chunk.encoded()
         name = chunk_name(w.index)
         write_atomic(out / name, lambda p: p.write_bytes(data))
         manifest["chunks"][str(w.index)] = {
             "file": name,
             "first_game": w.first,
             "games": w.count,
-            "rows": chunk.rows,
+            "rows": rows,
             "bytes": len(data),
             "sha256": hashlib.sha256(data).hexdigest(),
             "seconds": round(chunk.seconds, 3),
