@@ -18,21 +18,24 @@ import typer
 
 from sim import cli_report
 from sim.cli_support import (
+    BACKEND_HELP,
     EXIT_GAME_FAILED,
     EXIT_INTERRUPTED,
     EXIT_USER_ERROR,
     MAX_SEED,
     PLAYERS_HELP,
+    RAY_ADDRESS_HELP,
     USER_ERRORS,
     build_run,
     check_players,
     check_resources,
     fail,
+    open_backend,
     os_error_line,
     print_rates,
     run_with_progress,
 )
-from sim.errors import GameError
+from sim.errors import BackendError, GameError
 from strategies import DEFAULT_POOL as POOL_NAMES
 from strategies import preset_names
 
@@ -192,8 +195,13 @@ def simulate(
     ] = None,
     threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = os.cpu_count() or 1,
     chunk_size: Annotated[
-        int, typer.Option(min=1, help="Games per Parquet chunk (memory stays flat in the number of games).")
-    ] = 20_000,
+        int | None,
+        typer.Option(
+            min=1,
+            help="Games per Parquet chunk (memory stays flat in the number of games; default: 5,000 per "
+            "thread, 20,000 to 200,000).",
+        ),
+    ] = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -203,6 +211,8 @@ def simulate(
         ),
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    backend: Annotated[str, typer.Option(metavar="local|ray", help=BACKEND_HELP)] = "local",
+    ray_address: Annotated[str | None, typer.Option(metavar="ADDRESS", help=RAY_ADDRESS_HELP)] = None,
 ) -> None:
     """Simulate many games and write one Parquet row per player per game, plus a manifest.
 
@@ -213,10 +223,12 @@ def simulate(
     import polars as pl
 
     from analysis.win_rates import win_rates_by_chunk
-    from sim.runner import chunk_files
+    from sim.runner import chunk_files, default_chunk_size
     from sim.ursuppe.rules import load_rules
 
     check_resources(threads, games)
+    if chunk_size is None:  # a Ray task plays its chunk on one CPU
+        chunk_size = default_chunk_size(1 if backend == "ray" else threads)
     book = load_rules(rules)
     spec = build_run(book, players, seed, strategies, pool, seating, variant)
     if out is None:
@@ -224,7 +236,10 @@ def simulate(
         # or reuses it.
         name = f"{players}p" if variant is None else f"{players}p-{variant}"
         out = Path("results") / f"ursuppe-{name}-seed{seed}-{games}"
-    summary = run_with_progress(spec, out, games, chunk_size, threads, must_exist=resume, quiet=quiet)
+    with open_backend(backend, threads, ray_address) as engine:
+        summary = run_with_progress(
+            spec, out, games, chunk_size, threads, must_exist=resume, quiet=quiet, backend=engine
+        )
     rate = summary.games_per_second
     if rate is None:
         played = "  [already complete]"
@@ -363,7 +378,7 @@ def main() -> None:
     except USER_ERRORS as e:  # every command lets a user error reach this line
         typer.echo(f"soup: error: {' '.join(str(e).split())}", err=True)
         sys.exit(EXIT_USER_ERROR)
-    except GameError as e:
+    except (GameError, BackendError) as e:
         typer.echo(f"soup: error: {' '.join(str(e).split())}", err=True)
         sys.exit(EXIT_GAME_FAILED)
     except OSError as e:

@@ -1,40 +1,36 @@
-"""``soup compare``, ``soup ablate`` and ``soup tournament``: paired experiments and a round robin.
+"""``soup compare``, ``soup ablate`` and ``soup tournament``: the command-line layer.
 
-The commands run games with the chunked runner (one Parquet run directory per arm or pair, so
-every run can be re-analysed in a notebook) and hand the rows to analysis.paired and
-analysis.tournament. Re-running a command with the same arguments reuses complete runs in
-``--out``; an ``--out`` holding a different run is a user error. See docs/experiments.md.
+The experiments themselves (how arms are built, played, paired and tabulated, and their
+Markdown) are in sim.ursuppe.experiments, which a notebook calls the same way; this module
+parses the options, plays each arm with a progress bar (:func:`_player`) and prints the tables.
+Re-running a command with the same arguments reuses complete runs in ``--out``; an ``--out``
+holding a different run is a user error. See docs/experiments.md.
 """
 
 import math
 import os
-import re
-from itertools import combinations
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from sim.cli_support import (
+    BACKEND_HELP,
     MAX_SEED,
     PLAYERS_HELP,
+    RAY_ADDRESS_HELP,
     USER_ERRORS,
-    build_run,
-    check_players,
     check_resources,
     fail,
+    open_backend,
     run_with_progress,
+    strategy_list,
 )
+from sim.ursuppe.experiments import PAIR_SEEDS, PRESET_ORDER
 from strategies import DEFAULT_POOL as SIMULATION_POOL
 from strategies import preset_names
 
-if TYPE_CHECKING:  # the engine is imported by the commands when they run, not by `soup --help`
-    from sim.ursuppe.rules import RuleBook
-
 DEFAULT_POOL = ",".join(SIMULATION_POOL)
-# The tournament's default field: every preset, weakest-by-design first.
-PRESET_ORDER = ("random", "drifter", "greedy", "breeder", "geneticist", "predator", "forager")
-DEFAULT_RULES = "default"  # the --rules value that means the built-in rules
 
 # Options shared by the three commands.
 Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
@@ -47,6 +43,8 @@ Seed = Annotated[
 Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
 ChunkSize = Annotated[int, typer.Option(min=1, help="Games per Parquet chunk.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+BackendName = Annotated[str, typer.Option("--backend", metavar="local|ray", help=BACKEND_HELP)]
+RayAddress = Annotated[str | None, typer.Option("--ray-address", metavar="ADDRESS", help=RAY_ADDRESS_HELP)]
 Strategies = Annotated[
     str | None,
     typer.Option(
@@ -66,66 +64,25 @@ Seating = Annotated[
     ),
 ]
 CPUS = os.cpu_count() or 1
-# Pair k of a tournament plays seed SEED * 10,000 + k, which must stay a valid run seed.
-PAIR_SEEDS = 10_000
 MAX_TOURNAMENT_SEED = (MAX_SEED - PAIR_SEEDS) // PAIR_SEEDS
 
 
-# --------------------------------------------------------------------------------------------
-# Running arms
-# --------------------------------------------------------------------------------------------
+def _player(chunk_size: int, threads: int, quiet: bool, backend: Any) -> Any:
+    """Each arm played with the chunked runner on ``backend`` and a progress bar
+    (sim.ursuppe.experiments.ArmPlayer)."""
+
+    def play(spec: Any, out: Path, games: int, description: str) -> Any:
+        return run_with_progress(
+            spec, out, games, chunk_size, threads, quiet=quiet, description=description, backend=backend
+        )
+
+    return play
 
 
-def _check_out(out: Path) -> None:
-    """A user error unless ``out`` (and every run directory below it) can be a directory: checked
-    before any game is played, so a bad --out leaves nothing behind."""
-    for path in (out, *out.parents):
-        if path.exists() and not path.is_dir():
-            fail(f"--out: {path} is a file, not a directory; choose another --out")
-    if out.exists() and not os.access(out, os.W_OK | os.X_OK):
-        fail(f"--out: {out} is not writable; choose another --out")
-
-
-def _check_games(games: int, least: int, what: str) -> None:
-    """``--games`` below ``least`` is a one-line user error (typer's ``min=`` prints a panel)."""
-    if games < least:
-        fail(f"--games: expected at least {least} {what}, got {games}")
-
-
-def _warn_if_small(games: int) -> str | None:
-    """One line on stderr (and returned for the Markdown header) when an arm has fewer games than
-    analysis.paired.SMALL_EXPERIMENT: rare events then change in a handful of games."""
-    from analysis.paired import SMALL_EXPERIMENT
-
-    if games >= SMALL_EXPERIMENT:
-        return None
-    line = (
-        f"only {games:,} games per arm (< {SMALL_EXPERIMENT}): a difference may rest on a handful of"
-        " games; treat p-values near 0.05 as approximate and re-run with more games"
-    )
-    typer.echo(f"soup: warning: {line}", err=True)
-    return "warning: " + line
-
-
-def _run(
-    spec: Any, out: Path, games: int, chunk_size: int, threads: int, quiet: bool, description: str
-) -> None:
-    """Play ``spec`` into ``out``, or reuse it if ``out`` already holds this very run (a
-    different run there is a user error; see sim.runner.open_run)."""
-    run_with_progress(spec, out, games, chunk_size, threads, quiet=quiet, description=description)
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
-
-
-def _write_tables(out: Path, stem: str, table: Any, markdown: str) -> list[Path]:
-    from analysis.tables import write_csv_atomic, write_text_atomic
-
-    csv, md = out / f"{stem}.csv", out / f"{stem}.md"
-    write_csv_atomic(csv, table)
-    write_text_atomic(md, markdown)
-    return [csv, md]
+def _warn(warning: str | None) -> None:
+    """The small-experiment warning on stderr (it is in the Markdown header too)."""
+    if warning:
+        typer.echo(f"soup: warning: {warning}", err=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -225,47 +182,9 @@ def _interval(r: dict[str, Any], kind: str) -> str:
     return f"[{lo.removesuffix('pp')}, {hi.removesuffix('pp')}]"
 
 
-def comparison_markdown(table: Any, header: str) -> str:
-    """The comparison table as Markdown: a header paragraph, then one table per family."""
-    from analysis.tables import frame_markdown
-
-    parts = [header.rstrip() + "\n"]
-    if "by_construction" in table.columns and not table["by_construction"].any():
-        table = table.drop("by_construction")  # a compare: no gene is removed, the column says nothing
-    for family in table["family"].unique(maintain_order=True).to_list():
-        part = table.filter(table["family"] == family).drop("family", "kind")
-        parts.append(f"\n## {family}\n\n" + frame_markdown(part))
-    return "".join(parts)
-
-
-def _header(title: str, lines: list[str]) -> str:
-    from analysis.paired import EXACT_BELOW
-
-    return (
-        f"# {title}\n\n"
-        + "\n".join(f"- {line}" for line in lines)
-        + "\n- diff = B - A, paired by game (cluster-robust standard error, game = cluster); 95% interval"
-        " and two-sided p from Student's t with games - 1 degrees of freedom; p_holm: Holm-adjusted"
-        " within the family; q_bh: Benjamini-Hochberg; significant: p_holm < 0.05; discordant: games"
-        f" whose outcome changed; test: sign where a 0/1 outcome changed in fewer than {EXACT_BELOW}"
-        " games (exact sign test on those games), else t; by_construction (ablate): a removed gene's"
-        " own purchase rate (0 without it by design; not tested, not in the family).\n"
-    )
-
-
 # --------------------------------------------------------------------------------------------
 # soup compare
 # --------------------------------------------------------------------------------------------
-
-
-def _rules_arms(rules: list[str] | None) -> tuple[str | None, str | None]:
-    """The two --rules values as paths (None = the default rules)."""
-    values = list(rules or [])
-    if not values or len(values) > 2:
-        fail(f"--rules: expected one or two rules files (or 'default'), got {len(values)}")
-    if len(values) == 1:
-        values = [DEFAULT_RULES, values[0]]
-    return tuple(None if v == DEFAULT_RULES else v for v in values)  # type: ignore[return-value]
 
 
 def compare(
@@ -291,6 +210,8 @@ def compare(
         typer.Option(help="Directory for both runs (a/, b/) and the tables (default: results/compare-...)."),
     ] = None,
     quiet: Quiet = False,
+    backend: BackendName = "local",
+    ray_address: RayAddress = None,
 ) -> None:
     """Play the same games under two rule sets and report what changed (B - A), paired by game.
 
@@ -301,50 +222,24 @@ def compare(
 
     soup compare --rules default --rules house.toml --games 20000 --pool greedy,breeder,predator
     """
-    from analysis.paired import PairingError, compare_runs
-    from analysis.win_rates import load_results
-    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe import experiments
 
-    _check_games(games, 2, "games per arm (a paired interval needs two games)")
-    check_resources(threads, 2 * games)
+    if games >= 2:
+        check_resources(threads, 2 * games)
     try:
-        path_a, path_b = _rules_arms(rules)
-        book_a, book_b = load_rules(path_a), load_rules(path_b)
-        spec_a = build_run(book_a, players, seed, strategies, pool, seating)
-        spec_b = build_run(book_b, players, seed, strategies, pool, seating)
-        if out is None:
-            out = (
-                Path("results") / f"compare-{book_a.rules_id}-{book_b.rules_id}-{players}p-seed{seed}-{games}"
+        with open_backend(backend, threads, ray_address) as engine:
+            result = experiments.compare(
+                rules, players, games, strategies, pool, seating, seed, out,
+                _player(chunk_size, threads, quiet, engine),
             )
-        _check_out(out)
-        if book_a.rules_id == book_b.rules_id:
-            fail(
-                f"--rules: A ({path_a or 'default'}) and B ({path_b or 'default'}) are the same rules "
-                f"(rules id {book_a.rules_id}): every game would be the same, so there is nothing to compare"
-            )
-        _run(spec_a, out / "a", games, chunk_size, threads, quiet, "rules A")
-        _run(spec_b, out / "b", games, chunk_size, threads, quiet, "rules B")
     except USER_ERRORS as e:
         fail(str(e))
-    try:
-        table = compare_runs(load_results(out / "a"), load_results(out / "b"))
-    except PairingError as e:
-        fail(str(e))
-    name_a, name_b = path_a or "default rules", path_b or "default rules"
-    lines = [
-        f"A: {name_a} (rules {book_a.rules_id}), run {out / 'a'}",
-        f"B: {name_b} (rules {book_b.rules_id}), run {out / 'b'}",
-        f"{games:,} games per arm, {players} players, seed {seed}, seating {seating}, "
-        + (f"strategies {strategies}" if strategies else f"pool {pool}"),
-    ]
-    small = _warn_if_small(games)
-    header = _header("soup compare", lines + ([small] if small else []))
-    files = _write_tables(out, "comparison", table, comparison_markdown(table, header))
-    for line in lines:
+    _warn(result.warning)
+    for line in result.lines:
         typer.echo(line)
-    print_comparison(table)
-    _summary_line(table)
-    typer.echo("tables: " + ", ".join(str(f) for f in files))
+    print_comparison(result.table)
+    _summary_line(result.table)
+    typer.echo("tables: " + ", ".join(str(f) for f in result.files))
 
 
 def _summary_line(table: Any) -> None:
@@ -370,24 +265,6 @@ def _summary_line(table: Any) -> None:
 # --------------------------------------------------------------------------------------------
 # soup ablate
 # --------------------------------------------------------------------------------------------
-
-
-def resolve_gene(name: str) -> str:
-    """The rulebook name of a gene given by name or alias, case-insensitively (user error if none)."""
-    from sim.ursuppe.genes import GENE_ALIASES, GENE_NAMES
-
-    lookup = {g.lower(): g for g in GENE_NAMES} | {a.lower(): g for a, g in GENE_ALIASES.items()}
-    gene = lookup.get(" ".join(name.split()).lower())
-    if gene is None:
-        fail(f"--gene: unknown gene {name!r} (genes: {', '.join(GENE_NAMES)})")
-    return gene
-
-
-def ablated_rules(rules: str | Path | None, genes: list[str]) -> "RuleBook":
-    """The rules of ``rules`` (None: default) with ``genes`` removed from the deck at every player count."""
-    from sim.ursuppe.rules import load_rules
-
-    return load_rules(rules, overrides={"genes": {g: {"copies": 0} for g in genes}})  # 0: every count
 
 
 def ablate(
@@ -417,6 +294,8 @@ def ablate(
         ),
     ] = None,
     quiet: Quiet = False,
+    backend: BackendName = "local",
+    ray_address: RayAddress = None,
 ) -> None:
     """Remove genes from the deck (0 copies) and report what changes against the full deck, paired by game.
 
@@ -429,101 +308,29 @@ def ablate(
 
     soup ablate --each --games 5000 --pool greedy,breeder,predator
     """
-    from analysis.paired import PairingError, ablation_summary, ablation_table, compare_runs
-    from analysis.tables import frame_markdown
-    from analysis.win_rates import load_results
-    from sim.ursuppe.genes import GENE_NAMES
-    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe import experiments
 
     if each == bool(gene):
         fail("--gene/--each: give one or more --gene NAME, or --each")
-    _check_games(games, 2, "games per run (a paired interval needs two games)")
-    check_resources(threads, games)
+    if games >= 2:
+        check_resources(threads, games)
     try:
-        base = load_rules(rules)
-        if each:
-            removed = [[g] for g in GENE_NAMES if base.data["genes"][g]["copies"][str(players)] > 0]
-        else:
-            names = list(dict.fromkeys(resolve_gene(g) for g in gene or []))
-            absent = [g for g in names if base.data["genes"][g]["copies"][str(players)] == 0]
-            if absent:
-                fail(f"--gene: {', '.join(absent)} has no copies for {players} players already")
-            removed = [names]
-        if out is None:
-            what = "each" if each else "+".join(_slug(g) for g in removed[0])
-            out = Path("results") / f"ablate-{what}-{base.rules_id}-{players}p-seed{seed}-{games}"
-        _check_out(out)
-        _run(
-            build_run(base, players, seed, strategies, pool, seating),
-            out / "baseline",
-            games,
-            chunk_size,
-            threads,
-            quiet,
-            "baseline",
-        )
-        arms: dict[str, Path] = {}  # label (genes joined by " + ") -> run directory
-        for genes in removed:
-            label = " + ".join(genes)
-            book = ablated_rules(rules, genes)
-            arm = out / ("minus-" + "+".join(_slug(g) for g in genes))
-            _run(
-                build_run(book, players, seed, strategies, pool, seating),
-                arm,
-                games,
-                chunk_size,
-                threads,
-                quiet,
-                f"without {label}",
+        with open_backend(backend, threads, ray_address) as engine:
+            result = experiments.ablate(
+                gene, each, rules, players, games, strategies, pool, seating, seed, out,
+                _player(chunk_size, threads, quiet, engine),
             )
-            arms[label] = arm
     except USER_ERRORS as e:
         fail(str(e))
-    lines = [
-        f"baseline: {rules or 'default rules'} (rules {base.rules_id}), run {out / 'baseline'}",
-        f"{games:,} games per run, {players} players, seed {seed}, seating {seating}, "
-        + (f"strategies {strategies}" if strategies else f"pool {pool}"),
-    ]
-    small = _warn_if_small(games)
-    notes = [small] if small else []  # for the Markdown header; stderr has it already
-    baseline = load_results(out / "baseline")
+    _warn(result.warning)
+    for line in result.lines:
+        typer.echo(line)
     if not each:
-        ((label, arm),) = arms.items()
-        lines.insert(1, f"B: without {label}, run {arm}")
-        try:
-            table = compare_runs(baseline, load_results(arm), removed=removed[0])
-        except PairingError as e:
-            fail(str(e))
-        files = _write_tables(
-            out, "ablation", table, comparison_markdown(table, _header("soup ablate", lines + notes))
-        )
-        for line in lines:
-            typer.echo(line)
-        print_comparison(table, "with", "without")
-        _summary_line(table)
+        print_comparison(result.table, "with", "without")
+        _summary_line(result.table)
     else:
-        try:
-            table = ablation_table(baseline, {label: load_results(arm) for label, arm in arms.items()})
-        except PairingError as e:
-            fail(str(e))
-        summary = ablation_summary(table)
-        md = (
-            _header("soup ablate --each", lines + notes)
-            + (
-                "- Holm over the whole family: every removed gene x every strategy (win rates),"
-                " every removed gene (rounds, finish-zone share); a removed gene's own purchase"
-                " rate is 0 by construction and not in the family.\n\n"
-            )
-            + frame_markdown(summary)
-        )
-        files = _write_tables(
-            out, "ablation", table, comparison_markdown(table, _header("soup ablate --each", lines + notes))
-        )
-        files += _write_tables(out, "ablation-summary", summary, md)
-        for line in lines:
-            typer.echo(line)
-        _print_ablation_summary(summary, table)
-    typer.echo("tables: " + ", ".join(str(f) for f in files))
+        _print_ablation_summary(result.summary, result.table)
+    typer.echo("tables: " + ", ".join(str(f) for f in result.files))
 
 
 def _print_ablation_summary(summary: Any, table: Any) -> None:
@@ -607,6 +414,8 @@ def tournament(
     ] = None,
     plot: Annotated[bool, typer.Option(help="Also draw the win-rate matrix as a heatmap PNG.")] = True,
     quiet: Quiet = False,
+    backend: BackendName = "local",
+    ray_address: RayAddress = None,
 ) -> None:
     """Round robin: every pair of strategies plays head to head, half the seats each, seats rotated.
 
@@ -618,102 +427,23 @@ def tournament(
 
     soup tournament --strategies greedy,breeder,predator,forager --games 4000 --anchor greedy
     """
-    import polars as pl
+    from sim.ursuppe import experiments
 
-    from analysis.tables import fmt, frame_markdown, write_csv_atomic, write_text_atomic
-    from analysis.tournament import (
-        bt_check,
-        bt_goodness_of_fit,
-        bt_ratings,
-        game_winners,
-        heatmap,
-        pair_counts,
-        win_matrix,
-    )
-    from analysis.win_rates import load_results
-    from sim.cli_support import strategy_list
-    from sim.ursuppe.rules import load_rules
-    from sim.ursuppe.tournament_run import TournamentRun, tournament_games
-    from strategies.params import load_strategy
-
-    _check_games(games, 1, "game per pair")
-    check_resources(threads, games)
+    if games >= 1:
+        check_resources(threads, games)
     try:
-        book = load_rules(rules)
-        check_players(book, players)
-        loaded = [load_strategy(n) for n in strategy_list(strategies, "--strategies")]
-        names = [s.name for s in loaded]
-        if len(set(names)) != len(names):
-            fail(f"--strategies: each strategy once, got {', '.join(names)}")
-        if len(names) < 2:
-            fail("--strategies: expected at least two strategies")
-        if anchor is not None and anchor not in names:
-            fail(f"--anchor: {anchor!r} is not one of {', '.join(names)}")
-        per_pair = tournament_games(games, players)
-        if out is None:
-            out = Path("results") / f"tournament-{book.rules_id}-{players}p-seed{seed}-{per_pair}"
-        _check_out(out)
-        counts = []
-        for k, (i, j) in enumerate(combinations(range(len(loaded)), 2)):
-            pair = [loaded[i], loaded[j]]
-            spec = TournamentRun(book, players, seed * PAIR_SEEDS + k, pair, seating="rotate")
-            run_dir = out / f"{k:02d}-{_slug(names[i])}-vs-{_slug(names[j])}"
-            _run(spec, run_dir, per_pair, chunk_size, threads, quiet, f"{names[i]} vs {names[j]}")
-            counts.append(pair_counts(names[i], names[j], game_winners(load_results(run_dir))))
+        names = strategy_list(strategies, "--strategies")
+        with open_backend(backend, threads, ray_address) as engine:
+            result = experiments.tournament(
+                names, players, games, rules, seed, anchor, out, _player(chunk_size, threads, quiet, engine),
+                plot=plot,
+            )
     except USER_ERRORS as e:
         fail(str(e))
-    pairs = pl.DataFrame(counts)
-    ratings = bt_ratings(pairs, names, anchor=anchor)
-    matrix = bt_check(win_matrix(pairs, names), ratings)
-    fit = bt_goodness_of_fit(matrix, len(names))
-    worst = matrix.sort(pl.col("bt_z").abs(), descending=True, nulls_last=True).row(0, named=True)
-    write_csv_atomic(out / "tournament-matrix.csv", matrix)
-    write_csv_atomic(out / "tournament-ratings.csv", ratings)
-    wide = _wide_cells(matrix, names)
-    lines = [
-        f"rules {book.rules_id}; {per_pair:,} games per pair, {players} players, seed {seed}"
-        " (pair k: seed*10000+k), seating rotate",
-        "matrix: share of the pair's games won by the row strategy, 95% Wilson interval",
-        "rating: Bradley-Terry on the Elo scale (400 log10 strength; "
-        + (f"{anchor} = 0" if anchor else "mean 0")
-        + "), 95% interval from the Fisher information",
-        f"Bradley-Terry fit: chi2 = {fit['chi2']:.1f} on {fit['df']} df (p = {fmt(fit['p_value'], 'p')});"
-        f" largest deviation: {worst['strategy']} vs {worst['opponent']} won {worst['win_rate']:.3f},"
-        f" the ratings expect {worst['bt_expected']:.3f}",
-    ]
-    md = "# soup tournament\n\n" + "\n".join(f"- {x}" for x in lines) + "\n\n## Ratings\n\n"
-    kinds = {
-        "rating": "num",
-        "se": "num",
-        "ci_low": "num",
-        "ci_high": "num",
-        "win_rate": "rate",
-        "prior": "num",
-    }
-    md += frame_markdown(ratings, kinds) + "\n## Win-rate matrix\n\n" + frame_markdown(wide)
-    write_text_atomic(out / "tournament.md", md)
-    files = [out / "tournament-matrix.csv", out / "tournament-ratings.csv", out / "tournament.md"]
-    if plot:
-        heatmap(matrix, names, out / "tournament-heatmap.png", f"Head-to-head win rate, {players} players")
-        files.append(out / "tournament-heatmap.png")
-    for line in lines:
+    for line in result.lines:
         typer.echo(line)
-    _print_tournament(ratings, matrix, names)
-    typer.echo("tables: " + ", ".join(str(f) for f in files))
-
-
-def _wide_cells(matrix: Any, names: list[str]) -> Any:
-    import polars as pl
-
-    cells = {(r["strategy"], r["opponent"]): r for r in matrix.iter_rows(named=True)}
-    rows = []
-    for a in names:
-        row = {"strategy": a}
-        for b in names:
-            r = cells.get((a, b))
-            row[b] = "—" if r is None else f"{r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
-        rows.append(row)
-    return pl.DataFrame(rows, schema={"strategy": pl.String, **{b: pl.String for b in names}})
+    _print_tournament(result.ratings, result.matrix, result.names)
+    typer.echo("tables: " + ", ".join(str(f) for f in result.files))
 
 
 def _print_tournament(ratings: Any, matrix: Any, names: list[str]) -> None:

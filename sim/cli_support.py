@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 import typer
 
-from sim.errors import GameError, UserError
+from sim.errors import BackendError, GameError, UserError
 
 # Exceptions that mean "the user gave bad input": one line on stderr, exit 2, no traceback.
 USER_ERRORS = (UserError,)
@@ -159,6 +159,30 @@ def build_run(
     )
 
 
+BACKEND_HELP = (
+    "Where the games are played: local (this process, --threads threads) or ray (each chunk a Ray "
+    "task of one CPU; needs pip install 'soup[ray]'). Same results either way; a run started on one "
+    "resumes on the other."
+)
+RAY_ADDRESS_HELP = (
+    "Ray cluster to run on (with --backend ray), e.g. 10.0.0.5:6379 or auto; default: start a local "
+    "Ray instance of --threads CPUs."
+)
+
+
+@contextmanager
+def open_backend(name: str, threads: int, address: str | None) -> Iterator[Any]:
+    """The backend ``name`` for the command (sim.backends), released when the command ends: a
+    local Ray instance started here is stopped. Ray is imported only for ``--backend ray``."""
+    from sim.backends import make_backend
+
+    backend = make_backend(name, threads, address)
+    try:
+        yield backend
+    finally:
+        backend.close()
+
+
 @contextmanager
 def progress_bar(total: int, description: str, quiet: bool, done: int = 0) -> Iterator[Any]:
     """A progress bar with ETA on stderr; yields ``update(done, total)``."""
@@ -189,9 +213,11 @@ def run_with_progress(
     quiet: bool,
     must_exist: bool = False,
     description: str = "simulating",
+    backend: Any = None,
 ) -> Any:
     """Run ``spec`` into ``out`` with the chunked runner (or resume it: ``out`` holds this run),
-    showing a progress bar. Every check comes before the bar (no empty bar before an error);
+    showing a progress bar, on ``backend`` (sim.backends; default: this process's threads).
+    Every check comes before the bar (no empty bar before an error);
     a chunk found damaged is reported in one line and played again.
 
     Errors end the command in one line: a user error (exit 2), a game that failed (exit 1, the
@@ -205,17 +231,17 @@ def run_with_progress(
     if not opened.todo:
         return runner.play(opened, threads)  # marks it complete; nothing to show
     load_engine()
-    kept = opened.games_done
+
+    def kept_games() -> int:
+        """Games of the chunks the manifest lists (a chunk being written when the run stopped is
+        finished and listed before play returns)."""
+        return sum(int(e.get("games", 0)) for e in opened.manifest["chunks"].values())
+
     try:
         with progress_bar(games, description, quiet, done=opened.games_done) as update:
-
-            def progress(done: int, total: int) -> None:
-                nonlocal kept
-                kept = done
-                update(done, total)
-
-            return runner.play(opened, threads, progress)
+            return runner.play(opened, threads, update, backend)
     except KeyboardInterrupt:
+        kept = kept_games()
         if opened.fresh and kept == 0:
             typer.echo(f"soup: interrupted before the first chunk was complete; nothing was kept in {out}",
                        err=True)
@@ -226,9 +252,10 @@ def run_with_progress(
                 err=True,
             )
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    except GameError as e:
+    except (GameError, BackendError) as e:
+        kept = kept_games()
         kept_text = f"{kept:,} games of completed chunks are kept in {out}" if kept else "nothing was kept"
-        fail(f"{e}; the run stopped before writing that game's chunk ({kept_text})", EXIT_GAME_FAILED)
+        fail(f"{e}; the run stopped before writing that chunk ({kept_text})", EXIT_GAME_FAILED)
     except OSError as e:
         fail(os_error_line(e, out), EXIT_GAME_FAILED)
 

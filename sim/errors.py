@@ -5,6 +5,8 @@
 - :class:`GameError`: a game could not be played to a valid end (an engine error or a failed
   check). The run stops at once; the message names the game; no row of that chunk is written;
   exit code 1.
+- :class:`BackendError`: the machinery that plays the games failed (a Ray cluster that cannot be
+  reached, a task whose worker died more often than it is retried): one line, exit code 1.
 
 This module imports nothing, so the command line can name these classes without loading the
 engine.
@@ -17,3 +19,7 @@ class UserError(ValueError):
 
 class GameError(RuntimeError):
     """A game ended in an engine error or a failed check; the message names the game."""
+
+
+class BackendError(RuntimeError):
+    """The backend playing a run's chunks failed (sim.backends); the message is one line."""

@@ -20,6 +20,10 @@ A run is opened (:func:`open_run`: every check, nothing written) before it is pl
 (:func:`play`), so a caller can show a progress bar only for a run that will start. A run that
 fails before its first chunk is complete leaves nothing behind (not even its manifest).
 
+Chunks are played by a backend (sim.backends: this process's threads, or Ray tasks) while the
+runner writes the chunks already played (issue 12); the backend is not part of the spec, so a run
+started on one backend resumes on another with the same rows.
+
 A game plugs in with a :class:`GameAdapter`: it names itself, describes its spec, and turns a
 range of game indices into a pyarrow Table of outcome rows; it raises
 :class:`sim.errors.GameError` for a game that cannot be played (the run stops; that chunk is
@@ -43,6 +47,25 @@ FORMAT_VERSION = 1
 _TEMPORARY = ".tmp-"  # in the names of files being written (see write_atomic)
 
 
+# Default games per chunk: DEFAULT_CHUNK_PER_THREAD per thread, within these bounds (issue 12).
+DEFAULT_CHUNK_PER_THREAD = 5_000
+DEFAULT_CHUNK_MIN = 20_000
+DEFAULT_CHUNK_MAX = 200_000
+
+
+def default_chunk_size(threads: int) -> int:
+    """Games per chunk for a run on ``threads`` threads (issue 12; docs/decisions.md).
+
+    A chunk is played by all threads at once and ends when its slowest thread is done; its rows
+    are then built on one core. Both costs are per chunk, while the engine's time for a chunk
+    falls with the thread count, so a chunk grows with the threads to keep many cores busy:
+    5,000 games per thread, at least 20,000 (below that the fixed costs per chunk show even on
+    one thread), at most 200,000 (two chunks are in memory at once: the one being played and
+    the one being written).
+    """
+    return max(DEFAULT_CHUNK_MIN, min(DEFAULT_CHUNK_MAX, DEFAULT_CHUNK_PER_THREAD * max(1, threads)))
+
+
 class RunError(UserError):
     """A run that cannot start or resume (the message is one line)."""
 
@@ -55,7 +78,11 @@ class GameAdapter(Protocol):
 
     def play_chunk(self, first: int, count: int, threads: int) -> Any:
         """Play games ``first .. first + count - 1`` and return their outcome rows (a pyarrow
-        Table); raise :class:`sim.errors.GameError` naming the game if one cannot be played."""
+        Table); raise :class:`sim.errors.GameError` naming the game if one cannot be played.
+
+        An adapter may also split this into ``play_games(first, count, threads)`` (the engine's
+        part, raising the GameError) and ``chunk_rows(played)`` (the Table): the local backend
+        then builds the rows on the runner's writer thread, off the engine's path (issue 12)."""
 
 
 @dataclass
@@ -239,12 +266,67 @@ def open_run(
 
 
 def play(
-    opened: OpenedRun, threads: int, progress: Callable[[int, int], None] | None = None
+    opened: OpenedRun,
+    threads: int,
+    progress: Callable[[int, int], None] | None = None,
+    backend: Any = None,
 ) -> RunSummary:
-    """Play the chunks of an opened run that are left, writing each chunk and then the manifest."""
+    """Play the chunks of an opened run that are left on ``backend`` (default: this process on
+    ``threads`` threads, sim.backends.LocalBackend), writing each chunk and then the manifest.
+
+    Playing and writing overlap (issue 12): one writer thread builds the rows of chunk k (for an
+    adapter that splits them off, see sim.backends.LocalBackend), encodes, writes and hashes them
+    and lists the chunk in the manifest while the backend plays chunk k + 1, so the cores do not idle
+    while a chunk is written. Chunks are written and listed in chunk order, by that one thread,
+    each file then the manifest atomically: an interrupt or an error leaves the complete chunks,
+    all listed. ``progress(done, total)`` is called in the calling thread after each chunk is
+    listed; an exception it raises (Ctrl-C) stops the run with every listed chunk kept. A
+    GameError names the chunk it stopped in.
+    """
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from sim.backends import ChunkWork, LocalBackend, PlayedChunk
+    from sim.errors import GameError
+
+    backend = backend if backend is not None else LocalBackend(threads)
     out, manifest = opened.out, opened.manifest
     games_done, played, games_played = opened.games_done, 0, 0
     t0 = time.perf_counter()
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soup-writer")
+    pending: Future | None = None
+
+    def commit(chunk: PlayedChunk) -> int:
+        """Write a played chunk and list it in the manifest (in the writer thread only)."""
+        w = chunk.work
+        data, rows = chunk.encoded()
+        name = chunk_name(w.index)
+        write_atomic(out / name, lambda p: p.write_bytes(data))
+        manifest["chunks"][str(w.index)] = {
+            "file": name,
+            "first_game": w.first,
+            "games": w.count,
+            "rows": rows,
+            "bytes": len(data),
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "seconds": round(chunk.seconds, 3),
+            "threads": chunk.threads,
+        }
+        write_json_atomic(out / MANIFEST, manifest)
+        return w.count
+
+    def finish_pending() -> None:
+        """Wait until the chunk handed to the writer is listed (raising its OSError), then report."""
+        nonlocal pending, games_done, played, games_played
+        if pending is None:
+            return
+        done, pending = pending, None
+        count = done.result()
+        played += 1
+        games_played += count
+        games_done += count
+        if progress:
+            progress(games_done, opened.games)
+
     try:
         out.mkdir(parents=True, exist_ok=True)
         for stale in out.iterdir():
@@ -253,52 +335,35 @@ def play(
         write_json_atomic(out / MANIFEST, manifest)
         if progress:
             progress(games_done, opened.games)
-        for i in opened.todo:
-            first = i * opened.chunk_size
-            count = opened.chunk_games(i)
-            t = time.perf_counter()
-            table = opened.adapter.play_chunk(first, count, threads)
-            seconds = time.perf_counter() - t
-            name = chunk_name(i)
-            written: dict[str, Any] = {}
-            write_atomic(out / name, lambda p, table=table, written=written: _write_chunk(table, p, written))
-            manifest["chunks"][str(i)] = {
-                "file": name,
-                "first_game": first,
-                "games": count,
-                "rows": table.num_rows,
-                "bytes": written["bytes"],
-                "sha256": written["sha256"],
-                "seconds": round(seconds, 3),
-                "threads": threads,
-            }
-            write_json_atomic(out / MANIFEST, manifest)
-            played += 1
-            games_played += count
-            games_done += count
-            if progress:
-                progress(games_done, opened.games)
+        work = [ChunkWork(i, i * opened.chunk_size, opened.chunk_games(i)) for i in opened.todo]
+        chunks = backend.play(opened.adapter, work)
+        try:
+            for w in work:
+                try:
+                    chunk = next(chunks)
+                except GameError as e:
+                    last = w.first + w.count - 1
+                    raise GameError(f"{chunk_name(w.index)} (games {w.first}-{last}): {e}") from None
+                finish_pending()  # chunk k - 1 is listed before chunk k goes to the writer
+                pending = writer.submit(commit, chunk)
+            finish_pending()
+        finally:
+            chunks.close()  # a backend stops the chunks it still plays
         manifest["status"] = "complete"
         manifest["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         write_json_atomic(out / MANIFEST, manifest)
     except BaseException:
+        if pending is not None:  # a chunk played completely is still written and listed
+            try:
+                pending.result()
+            except Exception:  # noqa: BLE001 (the original error is the one to report)
+                pass
+        writer.shutdown(wait=True)
         if opened.fresh and not manifest["chunks"]:
             _remove_empty_run(out, opened.created)
         raise
+    writer.shutdown(wait=True)
     return RunSummary(out, opened.games, opened.n_chunks, played, games_played, time.perf_counter() - t0)
-
-
-def _write_chunk(table: Any, path: Path, written: dict[str, Any]) -> None:
-    """Encode the chunk once in memory: its bytes are written and hashed without reading back."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="zstd")
-    data = sink.getvalue().to_pybytes()
-    path.write_bytes(data)
-    written["bytes"] = len(data)
-    written["sha256"] = hashlib.sha256(data).hexdigest()
 
 
 def _remove_empty_run(out: Path, created: bool) -> None:
@@ -322,10 +387,11 @@ def run(
     must_exist: bool = False,
     progress: Callable[[int, int], None] | None = None,
     version: str = "",
+    backend: Any = None,
 ) -> RunSummary:
     """Open and play a run (see the module docstring): start it, or resume it if ``out`` holds it."""
     opened = open_run(adapter, out, games, chunk_size, must_exist=must_exist, version=version)
-    return play(opened, threads, progress)
+    return play(opened, threads, progress, backend)
 
 
 def chunk_files(out: Path, verify: bool = True) -> list[Path]:

@@ -42,6 +42,14 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
             doc["games_per_s"]["6p"][t] / doc["games_per_s"]["4p"][t], abs=1e-3
         )
     assert doc["speedup_vs_python"] > 1
+    # issue 12: whole `soup simulate` runs through the runner over the engine alone, same process
+    assert doc["pipeline_efficiency_target"] == 0.9 and doc["pipeline_games"] == 1500
+    for t in ("1", "2"):
+        assert doc["simulate_games_per_s"][t] == max(doc["pipeline_runs"]["simulate"][t]) > 0
+        assert doc["engine_games_per_s"][t] == max(doc["pipeline_runs"]["engine"][t]) > 0
+        assert doc["pipeline_efficiency"][t] == pytest.approx(
+            doc["simulate_games_per_s"][t] / doc["engine_games_per_s"][t], abs=1e-3
+        )
     # the whole `soup simulate` command, at N and 10N games
     assert set(doc["peak_rss_mb_by_games"]) == {"100", "1000"}
     assert all(v > 0 for v in doc["peak_rss_mb_by_games"].values())
@@ -65,6 +73,7 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
     from sim.ursuppe.bench import as_text
 
     text = as_text(doc)
+    assert "soup simulate (whole run, 4 players)" in text
     assert "compared with HEAD" in text and "ratio" in text and "peak memory of soup simulate" in text
     assert "5 players:" in text and "6 players:" in text and "6 players over 4:" in text
     assert "compared with" in text and "5 players, 1 thr" not in text  # --compare stays on 3-4

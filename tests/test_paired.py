@@ -30,7 +30,7 @@ from analysis.paired import (
 )
 from analysis.win_rates import load_results
 from sim.cli import app
-from sim.cli_experiments import ablated_rules
+from sim.ursuppe.experiments import ablated_rules
 from sim.ursuppe.genes import DIVISION_RATE, GENE_NAMES
 from tests.test_cli import ROOT
 

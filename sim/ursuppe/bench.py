@@ -4,6 +4,10 @@
   ``"2p-double2"``) of the default strategy mix at 1 and 2
   threads (warm kernels, invariants off, one batch in memory), the best of ``repeats`` runs taken
   in turns (another process on the machine only ever slows a run down; every run is reported);
+- ``pipeline_efficiency``: a whole 4-player ``soup simulate`` run through the chunked runner
+  (``PIPELINE_CHUNKS`` chunks: playing, building rows, encoding, writing and hashing every chunk)
+  over the engine alone on the same games, in games/s, per thread count, measured in turns in this
+  process (issue 12; target ``PIPELINE_TARGET`` on 2 threads);
 - ``6p_over_4p``: 6-player over 4-player games/s per thread count, from the same run (target
   ``RATIO_6P_TARGET``: a 6-player game has 1.5x the players and more options per meal, PX);
 - the same 4-player games on the plain-Python path (NUMBA_DISABLE_JIT=1, in a subprocess) and the
@@ -49,6 +53,8 @@ FIGURES: tuple[tuple[str, int, str | None], ...] = (
 COMPARED_PLAYERS = (3, 4)  # --compare: what every revision since 49ac8fd can play (_TREE_RATES)
 THREADS = (1, 2)
 RATIO_6P_TARGET = 0.45  # issue 11: 6-player games at least 0.45x as fast as 4-player ones
+PIPELINE_CHUNKS = 5  # chunks of a measured whole run (pipeline_efficiency)
+PIPELINE_TARGET = 0.9  # issue 12: a whole run at least 0.9x the engine's games/s on 2 threads
 _KEEP_COMPARED = 3  # compared commits whose kernel caches are kept
 
 _FIRST_GAME = (
@@ -110,6 +116,15 @@ def games_per_second(
     if err is not None:
         raise batch_mod.GameError(f"engine error {err[1].tolist()} in game {err[0]}")
     return games / elapsed
+
+
+def simulate_games_per_second(games: int, chunk_size: int, threads: int, out: Path, mix: str = "") -> float:
+    """games/s of a whole 4-player run through the chunked runner, as ``soup simulate`` runs it
+    (play, build the rows, encode, write and hash every chunk, update the manifest) into ``out``."""
+    from sim import runner
+
+    summary = runner.run(default_run(4, mix=mix), out, games, chunk_size, threads)
+    return games / summary.seconds
 
 
 def _python(code: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> str:
@@ -302,6 +317,20 @@ def bench(
                 rate = games_per_second(players, games, t, mix=mix, variant=variant)
                 runs[key][str(t)].append(round(rate, 1))
     rates = {key: {t: max(values) for t, values in by_threads.items()} for key, by_threads in runs.items()}
+    # The pipeline (issue 12): whole runs of PIPELINE_CHUNKS chunks of ``games`` games through the
+    # runner, taken in turns with the engine alone on the same games, best of each.
+    pipeline: dict[str, dict[str, list[float]]] = {"engine": {}, "simulate": {}}
+    with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
+        for r in range(repeats):
+            for t in THREADS:
+                pipeline["engine"].setdefault(str(t), []).append(
+                    round(games_per_second(4, games, t, mix=mix), 1)
+                )
+                out = Path(tmp) / f"run-{t}-{r}"
+                rate = simulate_games_per_second(PIPELINE_CHUNKS * games, games, t, out, mix)
+                pipeline["simulate"].setdefault(str(t), []).append(round(rate, 1))
+                shutil.rmtree(out)
+    best = {k: {t: max(v) for t, v in by_threads.items()} for k, by_threads in pipeline.items()}
     plain = float(
         _python(
             "import sys; from sim.ursuppe.bench import games_per_second; "
@@ -330,6 +359,12 @@ def bench(
         "6p_over_4p": {t: round(rates["6p"][t] / rates["4p"][t], 3) for t in rates["4p"]},
         "6p_over_4p_target": RATIO_6P_TARGET,
         "speedup_vs_python": round(rates["4p"]["1"] / plain, 1),
+        "pipeline_efficiency": {t: round(best["simulate"][t] / best["engine"][t], 3) for t in best["engine"]},
+        "pipeline_efficiency_target": PIPELINE_TARGET,
+        "simulate_games_per_s": best["simulate"],
+        "engine_games_per_s": best["engine"],
+        "pipeline_runs": pipeline,
+        "pipeline_games": PIPELINE_CHUNKS * games,
         "plain_python_games_per_s": round(plain, 2),
         "peak_rss_mb": max(rss.values()),
         "peak_rss_mb_by_games": rss,
@@ -385,6 +420,13 @@ def as_text(doc: dict[str, Any]) -> str:
         ),
         f"  6 players over 4: {doc['6p_over_4p']['1']:.2f}x on 1 thread, {doc['6p_over_4p']['2']:.2f}x on 2 "
         f"(target {doc['6p_over_4p_target']:.2f}x or more)",
+        "  soup simulate (whole run, 4 players): "
+        + ", ".join(
+            f"{doc['simulate_games_per_s'][t]:,.0f} games/s on {t} thread{'s' if t != '1' else ''} "
+            f"({doc['pipeline_efficiency'][t]:.2f}x the engine's)"
+            for t in doc["pipeline_efficiency"]
+        )
+        + f" (target {doc['pipeline_efficiency_target']:.2f}x on 2 threads)",
         f"  plain Python: {doc['plain_python_games_per_s']:.1f} games/s "
         f"-> speed-up {doc['speedup_vs_python']}x",
         "  peak memory of soup simulate: "

@@ -115,6 +115,11 @@ class UrsuppeRun:
         return pool[draws]
 
     def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
+        return self.chunk_rows(self.play_games(first, count, threads))
+
+    def play_games(self, first: int, count: int, threads: int) -> batch_mod.Batch:
+        """The engine's part of play_chunk: the finished batch (the runner builds its rows with
+        chunk_rows on its writer thread while the engine plays the next chunk, issue 12)."""
         games = np.arange(first, first + count, dtype=np.int64)
         rules = self.rulebook.for_players(self.players, self.variant)
         assignment = colour_assignment(self.assignment(games), self.variant)
@@ -130,6 +135,9 @@ class UrsuppeRun:
         err = batch_mod.first_error(b)
         if err is not None:
             raise batch_mod.GameError(f"game {first + err[0]}: {batch_mod.describe_error(err[1])}")
+        return b
+
+    def chunk_rows(self, b: batch_mod.Batch) -> pa.Table:
         return outcome_rows(
             b, self.seed, [s.name for s in self.strategies], self.rulebook.rules_id, self.variant
         )

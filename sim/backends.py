@@ -1,0 +1,222 @@
+"""Where a run's chunks are played (game-agnostic): on this machine, or as tasks on a Ray cluster.
+
+A backend plays the chunks the runner asks for and hands them back **in the order asked**, each
+as a :class:`PlayedChunk`; the runner writes them (one Parquet file per chunk, then the manifest)
+while the backend plays the next ones (issue 12). Since a game depends only on (rules,
+strategies, seating, seed, game index), which backend, machine or thread played a chunk never
+changes its rows: the backend is not part of a run's spec, so a run started on one backend can be
+resumed on the other.
+
+- :class:`LocalBackend`: plays each chunk on ``threads`` threads of this process, one chunk at a
+  time (the game's kernels release the GIL, so the runner's writer thread builds the rows of
+  chunk k and encodes them while the engine plays chunk k + 1).
+- :class:`RayBackend`: each chunk is a Ray task (one CPU, one thread) that plays its games and
+  encodes them to Parquet bytes in the worker; the driver only hashes and writes those bytes, so
+  its share of the work stays a few milliseconds per chunk however many workers play, and no
+  shared file system is needed (the tasks write nothing). A worker that dies mid-task (killed,
+  out of memory, a lost node) is retried by Ray (``max_retries``): the same chunk gives the same
+  rows. A game that cannot be played (:class:`sim.errors.GameError`) is not retried: it fails the
+  run at once, naming the chunk.
+
+Ray is imported only when a :class:`RayBackend` is made, never by ``soup --help`` or a local run.
+"""
+
+import os
+import re
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Protocol
+
+from sim.errors import BackendError, GameError, UserError
+
+BACKENDS = ("local", "ray")
+RAY_MAX_RETRIES = 3  # a task whose worker died is played again this many times (system failures only)
+RAY_TASKS_PER_CPU = 2  # tasks in flight per cluster CPU: a finished task's CPU never waits for the driver
+
+
+__all__ = ["BackendError", "LocalBackend", "RayBackend", "make_backend"]
+
+
+@dataclass
+class ChunkWork:
+    """Chunk ``index`` of a run: games ``first .. first + count - 1``."""
+
+    index: int
+    first: int
+    count: int
+
+
+@dataclass
+class PlayedChunk:
+    """A played chunk: its outcome rows as a pyarrow Table, or a callable building that Table
+    (run by the runner's writer thread), or already encoded as Parquet bytes (``data``, by a
+    worker elsewhere; ``rows`` counts them)."""
+
+    work: ChunkWork
+    table: Any | None
+    data: bytes | None
+    seconds: float  # time spent playing it (on the machine that played it)
+    threads: int  # threads that played it
+    rows: int | None = None
+
+    def encoded(self) -> tuple[bytes, int]:
+        """The chunk's Parquet bytes and row count (building and encoding the table if needed)."""
+        if self.data is not None:
+            return self.data, int(self.rows or 0)
+        table = self.table() if callable(self.table) else self.table
+        return encode_chunk(table), table.num_rows
+
+
+class Backend(Protocol):
+    """Plays the chunks of a run (see the module docstring)."""
+
+    name: str
+
+    def play(self, adapter: Any, work: list[ChunkWork]) -> Iterator[PlayedChunk]:
+        """Play ``work`` and yield each chunk in the order given, as soon as it and every chunk
+        before it are played. A GameError of a chunk is raised when that chunk's turn comes."""
+
+    def close(self) -> None:
+        """Release what the backend started (a local Ray instance)."""
+
+
+def encode_chunk(table: Any) -> bytes:
+    """A chunk's Parquet bytes (zstd), encoded once in memory (the same bytes on every backend)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    return sink.getvalue().to_pybytes()
+
+
+class LocalBackend:
+    """Chunks played one after another in this process on ``threads`` threads."""
+
+    name = "local"
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+
+    def play(self, adapter: Any, work: list[ChunkWork]) -> Iterator[PlayedChunk]:
+        # An adapter that splits play_chunk into the engine's part and the rows (play_games,
+        # chunk_rows) has its rows built by the runner's writer thread, off the engine's path.
+        split = hasattr(adapter, "play_games") and hasattr(adapter, "chunk_rows")
+        for w in work:
+            t = time.perf_counter()
+            if split:
+                table: Any = partial(adapter.chunk_rows, adapter.play_games(w.first, w.count, self.threads))
+            else:
+                table = adapter.play_chunk(w.first, w.count, self.threads)
+            yield PlayedChunk(w, table, None, time.perf_counter() - t, self.threads)
+
+    def close(self) -> None:
+        pass
+
+
+def _play_encoded(adapter: Any, first: int, count: int) -> tuple[str, Any, int, float]:
+    """A Ray task's body: play a chunk on one thread and encode it. A GameError is returned, not
+    raised, so that Ray neither retries it nor wraps its one-line message in a traceback."""
+    t = time.perf_counter()
+    try:
+        table = adapter.play_chunk(first, count, 1)
+    except GameError as e:
+        return "game_error", str(e), 0, time.perf_counter() - t
+    return "ok", encode_chunk(table), table.num_rows, time.perf_counter() - t
+
+
+class RayBackend:
+    """Chunks as Ray tasks on the cluster at ``address``, or on a local Ray instance of
+    ``cpus`` CPUs started here (and stopped by :meth:`close`) when ``address`` is None. A Ray
+    instance already started in this process (``ray.init`` by a notebook or a test) is used as
+    it is."""
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None, cpus: int | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise UserError(
+                "--backend ray: Ray is not installed; install it with: pip install 'soup[ray]'"
+            ) from None
+        self.ray = ray
+        self.started = False
+        if not ray.is_initialized():
+            try:
+                if address is None:
+                    ray.init(
+                        num_cpus=cpus or os.cpu_count() or 1,
+                        include_dashboard=False,
+                        log_to_driver=False,
+                        configure_logging=False,
+                    )
+                else:
+                    ray.init(address=address, log_to_driver=False, configure_logging=False)
+            except (ConnectionError, RuntimeError, ValueError) as e:
+                where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+                raise BackendError(f"cannot start or reach {where}: {' '.join(str(e).split())}") from None
+            self.started = True
+        self.task = ray.remote(num_cpus=1, max_retries=RAY_MAX_RETRIES, retry_exceptions=False)(
+            _play_encoded
+        )
+
+    def play(self, adapter: Any, work: list[ChunkWork]) -> Iterator[PlayedChunk]:
+        ray = self.ray
+        shared = ray.put(adapter)  # sent to the object store once, not once per task
+        window = max(1, int(ray.cluster_resources().get("CPU", 1)) * RAY_TASKS_PER_CPU)
+        pending: deque[tuple[ChunkWork, Any]] = deque()
+        todo = iter(work)
+        try:
+            while True:
+                while len(pending) < window:
+                    w = next(todo, None)
+                    if w is None:
+                        break
+                    pending.append((w, self.task.remote(shared, w.first, w.count)))
+                if not pending:
+                    return
+                w, ref = pending.popleft()
+                try:
+                    status, payload, rows, seconds = ray.get(ref)
+                except ray.exceptions.RayError as e:
+                    raise BackendError(f"{chunk_label(w)}: {ray_failure(ray, e)}") from None
+                if status == "game_error":
+                    raise GameError(payload)
+                yield PlayedChunk(w, None, payload, seconds, 1, rows)
+        finally:
+            for _, ref in pending:  # a run that stops (an error, Ctrl-C) plays nothing more
+                ray.cancel(ref, force=False)
+
+    def close(self) -> None:
+        if self.started:
+            self.ray.shutdown()
+            self.started = False
+
+
+def chunk_label(w: ChunkWork) -> str:
+    return f"chunk {w.index} (games {w.first}-{w.first + w.count - 1})"
+
+
+def ray_failure(ray: Any, e: Exception) -> str:
+    """One line for a Ray task that failed other than by a GameError: its worker died more often
+    than it is retried, or Ray could not run it (an argument it could not unpickle, a lost node)."""
+    if isinstance(e, ray.exceptions.WorkerCrashedError | ray.exceptions.NodeDiedError):
+        return f"its Ray worker died {RAY_MAX_RETRIES + 1} times ({e.__class__.__name__})"
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip() for line in str(e).splitlines()]
+    lines = [line for line in lines if line]
+    return f"the Ray task failed ({e.__class__.__name__}: {lines[-1][:300] if lines else '?'})"
+
+
+def make_backend(name: str, threads: int, address: str | None = None) -> Backend:
+    """The backend called ``name`` (``local`` or ``ray``; a user error otherwise)."""
+    if name == "local":
+        if address is not None:
+            raise UserError("--ray-address: only with --backend ray")
+        return LocalBackend(threads)
+    if name == "ray":
+        return RayBackend(address, threads)
+    raise UserError(f"--backend: expected one of {', '.join(BACKENDS)}, got {name!r}")

@@ -1,0 +1,436 @@
+"""Paired experiments and the round robin (issue 12: one place for experiments).
+
+How ``soup compare``, ``soup ablate`` and ``soup tournament`` build their arms, play them, pair
+them and tabulate them, with their Markdown: the command line, a notebook and a future
+``soup tune`` call these functions and differ only in how an arm is played (an
+:data:`ArmPlayer`: with a progress bar or without, on which backend). So a backend
+(sim.backends) is plugged in once, where the ArmPlayer is made, and the numbers are the same on
+every backend.
+
+Every arm is a chunked run of its own (one Parquet run directory per arm or pair, re-analysable
+in a notebook); running an experiment again with the same arguments reuses its complete runs, and
+an ``out`` holding a different run is a user error (sim.runner.open_run). Bad input raises
+:class:`sim.errors.UserError` with a one-line message (the CLI prints it). See
+docs/experiments.md.
+"""
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sim.errors import UserError
+
+if TYPE_CHECKING:
+    from sim.ursuppe.rules import RuleBook
+
+# Plays ``spec`` (a GameAdapter) for ``games`` games into ``out``, or reuses it if ``out`` holds
+# this very run; ``description`` names the arm (a progress bar's label).
+ArmPlayer = Callable[[Any, Path, int, str], Any]
+
+DEFAULT_RULES = "default"  # the --rules value that means the built-in rules
+# The tournament's default field: every preset, weakest-by-design first.
+PRESET_ORDER = ("random", "drifter", "greedy", "breeder", "geneticist", "predator", "forager")
+# Pair k of a tournament plays seed SEED * 10,000 + k, which must stay a valid run seed.
+PAIR_SEEDS = 10_000
+
+
+def arm_player(threads: int, chunk_size: int, backend: Any = None) -> ArmPlayer:
+    """Arms played by the chunked runner on ``backend`` (sim.backends; default: this process on
+    ``threads`` threads), without a progress bar (a notebook, a script)."""
+    from sim import __version__, runner
+
+    def play(spec: Any, out: Path, games: int, description: str) -> Any:
+        return runner.run(spec, out, games, chunk_size, threads, version=__version__, backend=backend)
+
+    return play
+
+
+# --------------------------------------------------------------------------------------------
+# Checks and shared pieces
+# --------------------------------------------------------------------------------------------
+
+
+def check_out(out: Path) -> None:
+    """A user error unless ``out`` (and every run directory below it) can be a directory: checked
+    before any game is played, so a bad --out leaves nothing behind."""
+    for path in (out, *out.parents):
+        if path.exists() and not path.is_dir():
+            raise UserError(f"--out: {path} is a file, not a directory; choose another --out")
+    if out.exists() and not os.access(out, os.W_OK | os.X_OK):
+        raise UserError(f"--out: {out} is not writable; choose another --out")
+
+
+def check_games(games: int, least: int, what: str) -> None:
+    """``--games`` below ``least`` is a one-line user error."""
+    if games < least:
+        raise UserError(f"--games: expected at least {least} {what}, got {games}")
+
+
+def small_warning(games: int) -> str | None:
+    """The warning (without its ``warning:`` prefix) when an arm has fewer games than
+    analysis.paired.SMALL_EXPERIMENT: rare events then change in a handful of games."""
+    from analysis.paired import SMALL_EXPERIMENT
+
+    if games >= SMALL_EXPERIMENT:
+        return None
+    return (
+        f"only {games:,} games per arm (< {SMALL_EXPERIMENT}): a difference may rest on a handful of"
+        " games; treat p-values near 0.05 as approximate and re-run with more games"
+    )
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+
+
+def write_tables(out: Path, stem: str, table: Any, markdown: str) -> list[Path]:
+    """``stem``.csv and ``stem``.md in ``out``, each written atomically."""
+    from analysis.tables import write_csv_atomic, write_text_atomic
+
+    csv, md = out / f"{stem}.csv", out / f"{stem}.md"
+    write_csv_atomic(csv, table)
+    write_text_atomic(md, markdown)
+    return [csv, md]
+
+
+def comparison_markdown(table: Any, header: str) -> str:
+    """The comparison table as Markdown: a header paragraph, then one table per family."""
+    from analysis.tables import frame_markdown
+
+    parts = [header.rstrip() + "\n"]
+    if "by_construction" in table.columns and not table["by_construction"].any():
+        table = table.drop("by_construction")  # a compare: no gene is removed, the column says nothing
+    for family in table["family"].unique(maintain_order=True).to_list():
+        part = table.filter(table["family"] == family).drop("family", "kind")
+        parts.append(f"\n## {family}\n\n" + frame_markdown(part))
+    return "".join(parts)
+
+
+def header(title: str, lines: list[str]) -> str:
+    """The Markdown header of a comparison: the experiment's lines and how to read the table."""
+    from analysis.paired import EXACT_BELOW
+
+    return (
+        f"# {title}\n\n"
+        + "\n".join(f"- {line}" for line in lines)
+        + "\n- diff = B - A, paired by game (cluster-robust standard error, game = cluster); 95% interval"
+        " and two-sided p from Student's t with games - 1 degrees of freedom; p_holm: Holm-adjusted"
+        " within the family; q_bh: Benjamini-Hochberg; significant: p_holm < 0.05; discordant: games"
+        f" whose outcome changed; test: sign where a 0/1 outcome changed in fewer than {EXACT_BELOW}"
+        " games (exact sign test on those games), else t; by_construction (ablate): a removed gene's"
+        " own purchase rate (0 without it by design; not tested, not in the family).\n"
+    )
+
+
+def _arm_line(games: int, players: int, seed: int, seating: str, strategies: str | None, pool: str,
+              per: str) -> str:
+    return f"{games:,} games per {per}, {players} players, seed {seed}, seating {seating}, " + (
+        f"strategies {strategies}" if strategies else f"pool {pool}"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# compare: two rule sets
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Comparison:
+    """A finished paired experiment: its table (analysis.paired), the lines describing it, the
+    files written and the small-experiment warning (None if the arms are large enough)."""
+
+    out: Path
+    table: Any
+    lines: list[str]
+    files: list[Path]
+    warning: str | None
+    summary: Any = None  # ablate --each: one row per removed gene
+    removed: list[list[str]] = field(default_factory=list)
+
+
+def rules_arms(rules: list[str] | None) -> tuple[str | None, str | None]:
+    """The two --rules values as paths (None = the default rules)."""
+    values = list(rules or [])
+    if not values or len(values) > 2:
+        raise UserError(f"--rules: expected one or two rules files (or 'default'), got {len(values)}")
+    if len(values) == 1:
+        values = [DEFAULT_RULES, values[0]]
+    return tuple(None if v == DEFAULT_RULES else v for v in values)  # type: ignore[return-value]
+
+
+def compare(
+    rules: list[str] | None,
+    players: int,
+    games: int,
+    strategies: str | None,
+    pool: str,
+    seating: str,
+    seed: int,
+    out: Path | None,
+    play: ArmPlayer,
+) -> Comparison:
+    """Play the same games under two rule sets (A, B; common random numbers: game i is the same
+    deal in both) and pair them by game (B - A). Writes comparison.csv/.md into ``out``."""
+    from analysis.paired import compare_runs
+    from analysis.win_rates import load_results
+    from sim.cli_support import build_run
+    from sim.ursuppe.rules import load_rules
+
+    check_games(games, 2, "games per arm (a paired interval needs two games)")
+    path_a, path_b = rules_arms(rules)
+    book_a, book_b = load_rules(path_a), load_rules(path_b)
+    spec_a = build_run(book_a, players, seed, strategies, pool, seating)
+    spec_b = build_run(book_b, players, seed, strategies, pool, seating)
+    if out is None:
+        out = Path("results") / f"compare-{book_a.rules_id}-{book_b.rules_id}-{players}p-seed{seed}-{games}"
+    check_out(out)
+    if book_a.rules_id == book_b.rules_id:
+        raise UserError(
+            f"--rules: A ({path_a or 'default'}) and B ({path_b or 'default'}) are the same rules "
+            f"(rules id {book_a.rules_id}): every game would be the same, so there is nothing to compare"
+        )
+    play(spec_a, out / "a", games, "rules A")
+    play(spec_b, out / "b", games, "rules B")
+    table = compare_runs(load_results(out / "a"), load_results(out / "b"))
+    name_a, name_b = path_a or "default rules", path_b or "default rules"
+    lines = [
+        f"A: {name_a} (rules {book_a.rules_id}), run {out / 'a'}",
+        f"B: {name_b} (rules {book_b.rules_id}), run {out / 'b'}",
+        _arm_line(games, players, seed, seating, strategies, pool, "arm"),
+    ]
+    small = small_warning(games)
+    head = header("soup compare", lines + (["warning: " + small] if small else []))
+    files = write_tables(out, "comparison", table, comparison_markdown(table, head))
+    return Comparison(out, table, lines, files, small)
+
+
+# --------------------------------------------------------------------------------------------
+# ablate: genes removed from the deck
+# --------------------------------------------------------------------------------------------
+
+
+def resolve_gene(name: str) -> str:
+    """The rulebook name of a gene given by name or alias, case-insensitively (user error if none)."""
+    from sim.ursuppe.genes import GENE_ALIASES, GENE_NAMES
+
+    lookup = {g.lower(): g for g in GENE_NAMES} | {a.lower(): g for a, g in GENE_ALIASES.items()}
+    gene = lookup.get(" ".join(name.split()).lower())
+    if gene is None:
+        raise UserError(f"--gene: unknown gene {name!r} (genes: {', '.join(GENE_NAMES)})")
+    return gene
+
+
+def ablated_rules(rules: str | Path | None, genes: list[str]) -> "RuleBook":
+    """The rules of ``rules`` (None: default) with ``genes`` removed from the deck at every player count."""
+    from sim.ursuppe.rules import load_rules
+
+    return load_rules(rules, overrides={"genes": {g: {"copies": 0} for g in genes}})  # 0: every count
+
+
+def ablate(
+    genes: list[str] | None,
+    each: bool,
+    rules: Path | None,
+    players: int,
+    games: int,
+    strategies: str | None,
+    pool: str,
+    seating: str,
+    seed: int,
+    out: Path | None,
+    play: ArmPlayer,
+) -> Comparison:
+    """Remove ``genes`` together (or, with ``each``, every gene in turn) from the deck (0 copies)
+    and pair each arm with the full deck by game. Writes ablation.csv/.md (and with ``each``
+    ablation-summary.csv/.md, one row per gene, Holm over the whole family) into ``out``."""
+    from analysis.paired import ablation_summary, ablation_table, compare_runs
+    from analysis.tables import frame_markdown
+    from analysis.win_rates import load_results
+    from sim.cli_support import build_run
+    from sim.ursuppe.genes import GENE_NAMES
+    from sim.ursuppe.rules import load_rules
+
+    if each == bool(genes):
+        raise UserError("--gene/--each: give one or more --gene NAME, or --each")
+    check_games(games, 2, "games per run (a paired interval needs two games)")
+    base = load_rules(rules)
+    if each:
+        removed = [[g] for g in GENE_NAMES if base.data["genes"][g]["copies"][str(players)] > 0]
+    else:
+        names = list(dict.fromkeys(resolve_gene(g) for g in genes or []))
+        absent = [g for g in names if base.data["genes"][g]["copies"][str(players)] == 0]
+        if absent:
+            raise UserError(f"--gene: {', '.join(absent)} has no copies for {players} players already")
+        removed = [names]
+    if out is None:
+        what = "each" if each else "+".join(slug(g) for g in removed[0])
+        out = Path("results") / f"ablate-{what}-{base.rules_id}-{players}p-seed{seed}-{games}"
+    check_out(out)
+    play(build_run(base, players, seed, strategies, pool, seating), out / "baseline", games, "baseline")
+    arms: dict[str, Path] = {}  # label (genes joined by " + ") -> run directory
+    for removed_genes in removed:
+        label = " + ".join(removed_genes)
+        book = ablated_rules(rules, removed_genes)
+        arm = out / ("minus-" + "+".join(slug(g) for g in removed_genes))
+        play(build_run(book, players, seed, strategies, pool, seating), arm, games, f"without {label}")
+        arms[label] = arm
+    lines = [
+        f"baseline: {rules or 'default rules'} (rules {base.rules_id}), run {out / 'baseline'}",
+        _arm_line(games, players, seed, seating, strategies, pool, "run"),
+    ]
+    small = small_warning(games)
+    notes = ["warning: " + small] if small else []
+    baseline = load_results(out / "baseline")
+    if not each:
+        ((label, arm),) = arms.items()
+        lines.insert(1, f"B: without {label}, run {arm}")
+        table = compare_runs(baseline, load_results(arm), removed=removed[0])
+        files = write_tables(
+            out, "ablation", table, comparison_markdown(table, header("soup ablate", lines + notes))
+        )
+        return Comparison(out, table, lines, files, small, removed=removed)
+    table = ablation_table(baseline, {label: load_results(arm) for label, arm in arms.items()})
+    summary = ablation_summary(table)
+    md = (
+        header("soup ablate --each", lines + notes)
+        + (
+            "- Holm over the whole family: every removed gene x every strategy (win rates),"
+            " every removed gene (rounds, finish-zone share); a removed gene's own purchase"
+            " rate is 0 by construction and not in the family.\n\n"
+        )
+        + frame_markdown(summary)
+    )
+    files = write_tables(
+        out, "ablation", table, comparison_markdown(table, header("soup ablate --each", lines + notes))
+    )
+    files += write_tables(out, "ablation-summary", summary, md)
+    return Comparison(out, table, lines, files, small, summary=summary, removed=removed)
+
+
+# --------------------------------------------------------------------------------------------
+# tournament: every pair head to head
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tournament:
+    """A finished round robin: Bradley-Terry ratings, the win-rate matrix, the field's names, the
+    lines describing it and the files written."""
+
+    out: Path
+    ratings: Any
+    matrix: Any
+    names: list[str]
+    lines: list[str]
+    files: list[Path]
+
+
+def tournament(
+    strategies: list[str],
+    players: int,
+    games: int,
+    rules: Path | None,
+    seed: int,
+    anchor: str | None,
+    out: Path | None,
+    play: ArmPlayer,
+    plot: bool = True,
+) -> Tournament:
+    """Every pair of ``strategies`` plays head to head (sim.ursuppe.tournament_run: half the
+    seats each, seats rotated; pair k with seed SEED*10000+k); Bradley-Terry ratings on an Elo
+    scale and the win-rate matrix. Writes tournament-matrix.csv, tournament-ratings.csv,
+    tournament.md (and with ``plot`` tournament-heatmap.png) into ``out``."""
+    import polars as pl
+
+    from analysis.tables import fmt, frame_markdown, write_csv_atomic, write_text_atomic
+    from analysis.tournament import (
+        bt_check,
+        bt_goodness_of_fit,
+        bt_ratings,
+        game_winners,
+        heatmap,
+        pair_counts,
+        win_matrix,
+    )
+    from analysis.win_rates import load_results
+    from sim.cli_support import check_players
+    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe.tournament_run import TournamentRun, tournament_games
+    from strategies.params import load_strategy
+
+    check_games(games, 1, "game per pair")
+    book = load_rules(rules)
+    check_players(book, players)
+    loaded = [load_strategy(n) for n in strategies]
+    names = [s.name for s in loaded]
+    if len(set(names)) != len(names):
+        raise UserError(f"--strategies: each strategy once, got {', '.join(names)}")
+    if len(names) < 2:
+        raise UserError("--strategies: expected at least two strategies")
+    if anchor is not None and anchor not in names:
+        raise UserError(f"--anchor: {anchor!r} is not one of {', '.join(names)}")
+    per_pair = tournament_games(games, players)
+    if out is None:
+        out = Path("results") / f"tournament-{book.rules_id}-{players}p-seed{seed}-{per_pair}"
+    check_out(out)
+    counts = []
+    for k, (i, j) in enumerate(combinations(range(len(loaded)), 2)):
+        pair = [loaded[i], loaded[j]]
+        spec = TournamentRun(book, players, seed * PAIR_SEEDS + k, pair, seating="rotate")
+        run_dir = out / f"{k:02d}-{slug(names[i])}-vs-{slug(names[j])}"
+        play(spec, run_dir, per_pair, f"{names[i]} vs {names[j]}")
+        counts.append(pair_counts(names[i], names[j], game_winners(load_results(run_dir))))
+    pairs = pl.DataFrame(counts)
+    ratings = bt_ratings(pairs, names, anchor=anchor)
+    matrix = bt_check(win_matrix(pairs, names), ratings)
+    fit = bt_goodness_of_fit(matrix, len(names))
+    worst = matrix.sort(pl.col("bt_z").abs(), descending=True, nulls_last=True).row(0, named=True)
+    write_csv_atomic(out / "tournament-matrix.csv", matrix)
+    write_csv_atomic(out / "tournament-ratings.csv", ratings)
+    wide = wide_cells(matrix, names)
+    lines = [
+        f"rules {book.rules_id}; {per_pair:,} games per pair, {players} players, seed {seed}"
+        " (pair k: seed*10000+k), seating rotate",
+        "matrix: share of the pair's games won by the row strategy, 95% Wilson interval",
+        "rating: Bradley-Terry on the Elo scale (400 log10 strength; "
+        + (f"{anchor} = 0" if anchor else "mean 0")
+        + "), 95% interval from the Fisher information",
+        f"Bradley-Terry fit: chi2 = {fit['chi2']:.1f} on {fit['df']} df (p = {fmt(fit['p_value'], 'p')});"
+        f" largest deviation: {worst['strategy']} vs {worst['opponent']} won {worst['win_rate']:.3f},"
+        f" the ratings expect {worst['bt_expected']:.3f}",
+    ]
+    md = "# soup tournament\n\n" + "\n".join(f"- {x}" for x in lines) + "\n\n## Ratings\n\n"
+    kinds = {
+        "rating": "num",
+        "se": "num",
+        "ci_low": "num",
+        "ci_high": "num",
+        "win_rate": "rate",
+        "prior": "num",
+    }
+    md += frame_markdown(ratings, kinds) + "\n## Win-rate matrix\n\n" + frame_markdown(wide)
+    write_text_atomic(out / "tournament.md", md)
+    files = [out / "tournament-matrix.csv", out / "tournament-ratings.csv", out / "tournament.md"]
+    if plot:
+        heatmap(matrix, names, out / "tournament-heatmap.png", f"Head-to-head win rate, {players} players")
+        files.append(out / "tournament-heatmap.png")
+    return Tournament(out, ratings, matrix, names, lines, files)
+
+
+def wide_cells(matrix: Any, names: list[str]) -> Any:
+    """The win-rate matrix as one row per strategy, a "rate [low, high]" cell per opponent."""
+    import polars as pl
+
+    cells = {(r["strategy"], r["opponent"]): r for r in matrix.iter_rows(named=True)}
+    rows = []
+    for a in names:
+        row = {"strategy": a}
+        for b in names:
+            r = cells.get((a, b))
+            row[b] = "—" if r is None else f"{r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+        rows.append(row)
+    return pl.DataFrame(rows, schema={"strategy": pl.String, **{b: pl.String for b in names}})

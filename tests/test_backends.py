@@ -1,0 +1,348 @@
+"""Scaling out (issue 12): playing and writing overlap, chunks played on a backend (this process's
+threads or Ray tasks), bit-identical rows whatever the backend, resume across backends, and faults
+(a killed worker is retried, a game error fails the run naming its chunk)."""
+
+import hashlib
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from sim import runner
+from sim.backends import LocalBackend, encode_chunk
+from sim.errors import GameError
+
+
+class HashGame:
+    """A fake game for the game-agnostic layer: game i's row is a hash of (seed, i). Game ``bad``
+    cannot be played; with ``kill_marker``, the first process to play a chunk holding game
+    ``kill_game`` kills itself (SIGKILL) after leaving the marker file, as a crashed worker."""
+
+    def __init__(self, seed: int = 1, bad: int | None = None, kill_marker: str | None = None,
+                 kill_game: int = 0) -> None:
+        self.seed, self.bad, self.kill_marker, self.kill_game = seed, bad, kill_marker, kill_game
+
+    def spec(self) -> dict:
+        return {"game": "hash", "seed": self.seed}
+
+    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
+        games = list(range(first, first + count))
+        if self.kill_marker is not None and self.kill_game in games and not os.path.exists(self.kill_marker):
+            Path(self.kill_marker).write_text(str(os.getpid()))
+            os.kill(os.getpid(), signal.SIGKILL)
+        if self.bad is not None and self.bad in games:
+            raise GameError(f"game {self.bad}: the hash fell off the table")
+        score = [int(hashlib.sha256(f"{self.seed}:{g}".encode()).hexdigest()[:8], 16) for g in games]
+        return pa.table({"game": pa.array(games, pa.int64()), "score": pa.array(score, pa.int64())})
+
+
+def chunk_bytes(out: Path) -> list[bytes]:
+    return [p.read_bytes() for p in runner.chunk_files(out)]
+
+
+def serial_reference(adapter, games: int, chunk: int) -> list[bytes]:
+    """Each chunk played and encoded one after another, nothing overlapping: the bytes a run must hold."""
+    return [
+        encode_chunk(adapter.play_chunk(first, min(chunk, games - first), 1))
+        for first in range(0, games, chunk)
+    ]
+
+
+# --- overlapping play and write (local backend) -------------------------------------------------
+
+
+def test_pipelined_run_writes_the_bytes_of_a_serial_run(tmp_path):
+    runner.run(HashGame(), tmp_path / "run", 95, 10, 1)
+    assert chunk_bytes(tmp_path / "run") == serial_reference(HashGame(), 95, 10)
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert list(manifest["chunks"]) == [str(i) for i in range(10)]  # listed in chunk order
+    assert manifest["status"] == "complete"
+
+
+def test_ursuppe_pipelined_run_equals_serial_chunks(rulebook, tmp_path):
+    from sim.ursuppe.simulation import UrsuppeRun
+    from strategies.params import load_strategy
+
+    spec = UrsuppeRun(rulebook, 4, 3, [load_strategy("greedy"), load_strategy("random")], pool=[0, 1])
+    runner.run(spec, tmp_path / "run", 300, 100, 2)
+    assert chunk_bytes(tmp_path / "run") == serial_reference(spec, 300, 100)
+
+
+def test_interrupt_while_a_chunk_is_written_keeps_only_complete_listed_chunks(tmp_path):
+    def stop(done, total):
+        if done >= 30:
+            raise KeyboardInterrupt
+
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(HashGame(), out, 95, 10, 1, progress=stop)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert sorted(manifest["chunks"], key=int) == ["0", "1", "2"] and manifest["status"] == "running"
+    assert sorted(p.name for p in out.glob("chunk-*")) == [runner.chunk_name(i) for i in range(3)]
+    assert not list(out.glob(".*tmp*"))
+    runner.run(HashGame(), out, 95, 10, 1)
+    assert chunk_bytes(out) == serial_reference(HashGame(), 95, 10)
+
+
+def test_game_error_names_its_chunk_and_keeps_the_earlier_ones(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(GameError, match=r"chunk-000002.parquet \(games 20-29\): game 25"):
+        runner.run(HashGame(bad=25), out, 95, 10, 1, backend=LocalBackend(1))
+    assert sorted(json.loads((out / "manifest.json").read_text())["chunks"], key=int) == ["0", "1"]
+    assert chunk_bytes(out) == serial_reference(HashGame(), 95, 10)[:2]
+
+
+def test_default_chunk_size_grows_with_threads():
+    assert runner.default_chunk_size(1) == runner.default_chunk_size(2) == 20_000
+    assert runner.default_chunk_size(16) == 80_000
+    assert runner.default_chunk_size(1000) == 200_000
+
+
+# --- the Ray backend: one local Ray instance of 2 CPUs for the module ---------------------------
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """A local Ray instance of 2 CPUs, shared by the tests of this module (start-up: seconds)."""
+    ray = pytest.importorskip("ray")
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    # pytest imports this file as a top-level module the workers cannot import: send the fake
+    # game's class by value (sim itself is importable on the workers, as on a cluster).
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    yield ray
+    if started:
+        ray.shutdown()
+
+
+@pytest.fixture
+def ray_backend(ray_cluster):
+    from sim.backends import RayBackend
+
+    backend = RayBackend()  # uses the module's instance; close() leaves it running
+    yield backend
+    backend.close()
+    assert ray_cluster.is_initialized()
+
+
+def test_ray_backend_writes_the_bytes_of_a_serial_run(tmp_path, ray_backend):
+    runner.run(HashGame(), tmp_path / "run", 95, 10, 1, backend=ray_backend)
+    assert chunk_bytes(tmp_path / "run") == serial_reference(HashGame(), 95, 10)
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert list(manifest["chunks"]) == [str(i) for i in range(10)] and manifest["status"] == "complete"
+
+
+def test_ursuppe_on_ray_is_bit_identical_to_local(rulebook, tmp_path, ray_backend):
+    """The adapter is pickled to the workers, which load the compiled engine from the jit cache."""
+    from sim.ursuppe.simulation import UrsuppeRun
+    from strategies.params import load_strategy
+
+    spec = UrsuppeRun(rulebook, 4, 7, [load_strategy("greedy"), load_strategy("predator")], pool=[0, 1])
+    runner.run(spec, tmp_path / "local", 400, 100, 2)
+    runner.run(spec, tmp_path / "ray", 400, 100, 2, backend=ray_backend)
+    assert chunk_bytes(tmp_path / "ray") == chunk_bytes(tmp_path / "local")
+
+
+@pytest.mark.parametrize("first_on_ray", [False, True])
+def test_resume_across_backends(tmp_path, ray_backend, first_on_ray):
+    """A run started on one backend and interrupted is finished on the other: the backend is not
+    part of the run's spec, and the rows are the same."""
+
+    def stop(done, total):
+        if done >= 40:
+            raise KeyboardInterrupt
+
+    out = tmp_path / "run"
+    first, second = (ray_backend, LocalBackend(1)) if first_on_ray else (LocalBackend(1), ray_backend)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(HashGame(), out, 95, 10, 1, progress=stop, backend=first)
+    kept = json.loads((out / "manifest.json").read_text())["chunks"]
+    assert sorted(kept, key=int) == ["0", "1", "2", "3"]
+    summary = runner.run(HashGame(), out, 95, 10, 1, backend=second, must_exist=True)
+    assert summary.chunks_played == 6
+    assert chunk_bytes(out) == serial_reference(HashGame(), 95, 10)
+
+
+def test_ray_game_error_fails_naming_its_chunk_and_keeps_the_earlier_ones(tmp_path, ray_backend):
+    out = tmp_path / "run"
+    with pytest.raises(GameError, match=r"chunk-000003.parquet \(games 30-39\): game 33: the hash fell"):
+        runner.run(HashGame(bad=33), out, 95, 10, 1, backend=ray_backend)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert sorted(manifest["chunks"], key=int) == ["0", "1", "2"] and manifest["status"] == "running"
+    assert sorted(p.name for p in out.glob("chunk-*")) == [runner.chunk_name(i) for i in range(3)]
+    assert chunk_bytes(out) == serial_reference(HashGame(), 95, 10)[:3]
+
+
+def test_a_worker_killed_mid_task_is_retried_and_the_run_is_the_same(tmp_path, ray_backend):
+    """The first process to play the chunk holding game 42 kills itself (SIGKILL): Ray plays the
+    task again on a new worker; the rows are those of a clean run."""
+    marker = tmp_path / "killed"
+    out = tmp_path / "run"
+    runner.run(HashGame(kill_marker=str(marker), kill_game=42), out, 95, 10, 1, backend=ray_backend)
+    assert marker.exists() and int(marker.read_text()) != os.getpid()  # a worker died, not the driver
+    assert chunk_bytes(out) == serial_reference(HashGame(), 95, 10)
+
+
+def test_soup_help_does_not_import_ray():
+    import subprocess
+
+    from tests.test_cli import ROOT
+
+    code = "import sys, sim.cli, sim.backends, sim.runner; print('ray' in sys.modules)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr
+
+
+def test_backend_ray_without_ray_installed_is_one_line(tmp_path):
+    import subprocess
+
+    from tests.test_cli import ROOT
+
+    script = (
+        "import sys; sys.modules['ray'] = None\n"  # import ray -> ImportError, as if not installed
+        "from sim.cli import main; sys.argv[0] = 'soup'; main()\n"
+    )
+    args = ["simulate", "--games", "10", "--out", str(tmp_path / "run"), "-q", "--backend", "ray"]
+    r = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == "soup: error: --backend ray: Ray is not installed; install it with: pip " \
+        "install 'soup[ray]'"
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow
+def test_soup_simulate_on_ray_equals_local_and_a_damaged_chunk_is_found(tmp_path):
+    """As a user runs it: `soup simulate --backend ray` (a local Ray instance of its own) writes
+    the local run's bytes; a chunk truncated afterwards is named by `soup report` and by
+    `--resume`, which plays it again (on Ray) to the same bytes."""
+    pytest.importorskip("ray")
+    from tests.test_cli import soup
+
+    def simulate(out: Path, *extra: str):
+        args = ["simulate", "--games", "600", "--chunk-size", "200", "--threads", "2", "--out", str(out)]
+        return soup(*args, "-q", *extra)
+
+    local, out = tmp_path / "local", tmp_path / "ray"
+    assert simulate(local).returncode == 0
+    r = simulate(out, "--backend", "ray")
+    assert r.returncode == 0, r.stderr
+    assert chunk_bytes(out) == chunk_bytes(local)
+    damaged = out / runner.chunk_name(1)
+    damaged.write_bytes(damaged.read_bytes()[:100])
+    r = soup("report", str(out), "--out", str(tmp_path / "report"))
+    errors = [line for line in r.stderr.splitlines() if line.startswith("soup: error:")]
+    assert r.returncode == 2 and errors == [errors[0]] and f"{damaged}: damaged chunk file" in errors[0]
+    r = simulate(out, "--backend", "ray", "--resume")
+    assert r.returncode == 0, r.stderr
+    assert f"{damaged}: 100 bytes, expected" in r.stderr and "[resumed: 200 games played" in r.stdout
+    assert chunk_bytes(out) == chunk_bytes(local)
+
+
+# --- experiments on a backend -------------------------------------------------------------------
+
+
+def test_compare_and_tournament_on_ray_give_the_local_tables(tmp_path, ray_backend):
+    """`soup compare` and `soup tournament --backend ray` (on the module's Ray instance) print and
+    write the same numbers as locally."""
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    house = tmp_path / "house.toml"
+    house.write_text("[economy]\ndivision_cost = 5\n")
+    outputs = {}
+    for backend in ("local", "ray"):
+        out = tmp_path / backend
+        for command in (
+            ["compare", "--rules", str(house), "--games", "120", "--chunk-size", "50",
+             "--out", str(out / "c")],
+            ["tournament", "--strategies", "greedy,random,predator", "--games", "24", "--chunk-size", "24",
+             "--no-plot", "--out", str(out / "t")],
+        ):
+            r = CliRunner().invoke(app, [*command, "-q", "--threads", "1", "--backend", backend])
+            assert r.exit_code == 0, (r.stdout, r.stderr, r.exception)
+            outputs[backend, command[0]] = r.stdout.replace(str(out), "OUT")
+    for command in ("compare", "tournament"):
+        assert outputs["local", command] == outputs["ray", command]
+    tables = ("c/comparison.csv", "c/comparison.md", "t/tournament-matrix.csv", "t/tournament-ratings.csv")
+    for table in tables:
+        local = (tmp_path / "local" / table).read_text().replace(str(tmp_path / "local"), "OUT")
+        assert local == (tmp_path / "ray" / table).read_text().replace(str(tmp_path / "ray"), "OUT"), table
+    assert chunk_bytes(tmp_path / "local" / "c" / "b") == chunk_bytes(tmp_path / "ray" / "c" / "b")
+
+
+def test_experiments_api_plugs_a_backend_in_once(tmp_path, ray_backend):
+    """A notebook's way: sim.ursuppe.experiments with an ArmPlayer of the chosen backend."""
+    from sim.ursuppe import experiments
+
+    tables = []
+    for name, backend in (("local", None), ("ray", ray_backend)):
+        play = experiments.arm_player(threads=1, chunk_size=40, backend=backend)
+        result = experiments.ablate(["Division Rate"], False, None, 3, 80, None, "greedy,random", "rotate", 2,
+                                    tmp_path / name, play)
+        tables.append(result.table)
+    assert tables[0].equals(tables[1])
+
+
+class AlwaysDies(HashGame):
+    """Every process that plays the chunk holding game ``kill_game`` dies: Ray gives up."""
+
+    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
+        if first <= self.kill_game < first + count:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().play_chunk(first, count, threads)
+
+
+def test_a_chunk_whose_worker_always_dies_fails_the_run_in_one_line(tmp_path, ray_backend):
+    from sim.backends import RAY_MAX_RETRIES
+    from sim.errors import BackendError
+
+    out = tmp_path / "run"
+    with pytest.raises(BackendError) as failure:
+        runner.run(AlwaysDies(kill_game=25), out, 95, 10, 1, backend=ray_backend)
+    assert str(failure.value) == (
+        f"chunk 2 (games 20-29): its Ray worker died {RAY_MAX_RETRIES + 1} times (WorkerCrashedError)"
+    )
+    assert sorted(json.loads((out / "manifest.json").read_text())["chunks"], key=int) == ["0", "1"]
+    assert chunk_bytes(out) == serial_reference(HashGame(), 95, 10)[:2]
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_ray_keeps_the_complete_chunks_and_resumes_locally(tmp_path):
+    """Ctrl-C in a terminal reaches the whole process group (soup, and the Ray instance it
+    started): one line saying what was kept, only complete chunks listed; the run then finishes
+    on the local backend to the bytes of a clean local run."""
+    import subprocess
+    import time
+
+    pytest.importorskip("ray")
+    from tests.test_cli import ROOT, soup, soup_exe
+
+    out = tmp_path / "run"
+    args = ["simulate", "--games", "20000", "--chunk-size", "1000", "--threads", "2", "--out", str(out), "-q"]
+    pipe = subprocess.PIPE
+    p = subprocess.Popen(
+        [soup_exe(), *args, "--backend", "ray"], cwd=ROOT, stdout=pipe, stderr=pipe, text=True,
+        start_new_session=True,
+    )
+    deadline = time.time() + 300
+    while time.time() < deadline and not (out / runner.chunk_name(1)).exists():
+        time.sleep(0.05)
+    os.killpg(p.pid, signal.SIGINT)
+    _, stderr = p.communicate(timeout=120)
+    if p.returncode == 0:
+        pytest.skip("the run finished before the interrupt")
+    assert p.returncode == 130 and "Traceback" not in stderr, stderr
+    assert any(line.startswith("soup: interrupted: ") for line in stderr.splitlines()), stderr
+    kept = json.loads((out / "manifest.json").read_text())["chunks"]
+    listed = [runner.chunk_name(int(i)) for i in sorted(kept, key=int)]
+    assert kept and sorted(f.name for f in out.iterdir()) == [*listed, "manifest.json"]
+    assert soup(*args).returncode == 0  # the same run, finished locally
+    clean = tmp_path / "clean"
+    assert soup(*args[:-3], "--out", str(clean), "-q").returncode == 0
+    assert chunk_bytes(out) == chunk_bytes(clean)
