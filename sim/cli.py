@@ -26,6 +26,7 @@ from sim.cli_support import (
     PLAYERS_HELP,
     RAY_ADDRESS_HELP,
     USER_ERRORS,
+    Variant,
     build_run,
     check_players,
     check_resources,
@@ -58,18 +59,6 @@ app = typer.Typer(
 )
 
 DEFAULT_POOL = ",".join(POOL_NAMES)
-Variant = Annotated[
-    str | None,
-    typer.Option(
-        "--variant",
-        metavar="NAME",
-        help=(
-            "2-player variant (with --players 2): dummy (a third, automatic colour; docs/rules.md "
-            "§16), double1 (two seats of a 4-player game each, the worse counts) or double2 (two "
-            "colours, one marker, one gene set each; §17)."
-        ),
-    ),
-]
 PRESETS = ", ".join(preset_names())
 
 

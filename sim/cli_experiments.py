@@ -20,6 +20,7 @@ from sim.cli_support import (
     PLAYERS_HELP,
     RAY_ADDRESS_HELP,
     USER_ERRORS,
+    Variant,
     check_resources,
     fail,
     open_backend,
@@ -198,6 +199,7 @@ def compare(
         ),
     ] = None,
     players: Players = 4,
+    variant: Variant = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per rule set (at least 2).")] = 20_000,
     strategies: Strategies = None,
     pool: Pool = DEFAULT_POOL,
@@ -230,7 +232,7 @@ def compare(
         with open_backend(backend, threads, ray_address) as engine:
             result = experiments.compare(
                 rules, players, games, strategies, pool, seating, seed, out,
-                _player(chunk_size, threads, quiet, engine),
+                _player(chunk_size, threads, quiet, engine), variant=variant,
             )
     except USER_ERRORS as e:
         fail(str(e))
@@ -280,6 +282,7 @@ def ablate(
         typer.Option("--rules", "-r", help="House-rules TOML file of the baseline (default rules)."),
     ] = None,
     players: Players = 4,
+    variant: Variant = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per run (at least 2).")] = 10_000,
     strategies: Strategies = None,
     pool: Pool = DEFAULT_POOL,
@@ -318,7 +321,7 @@ def ablate(
         with open_backend(backend, threads, ray_address) as engine:
             result = experiments.ablate(
                 gene, each, rules, players, games, strategies, pool, seating, seed, out,
-                _player(chunk_size, threads, quiet, engine),
+                _player(chunk_size, threads, quiet, engine), variant=variant,
             )
     except USER_ERRORS as e:
         fail(str(e))
@@ -386,6 +389,7 @@ def tournament(
         typer.Option(help="Strategies, comma-separated (presets or .toml files); every pair plays."),
     ] = ",".join(PRESET_ORDER),
     players: Players = 4,
+    variant: Variant = None,
     games: Annotated[
         int,
         typer.Option(
@@ -436,7 +440,7 @@ def tournament(
         with open_backend(backend, threads, ray_address) as engine:
             result = experiments.tournament(
                 names, players, games, rules, seed, anchor, out, _player(chunk_size, threads, quiet, engine),
-                plot=plot,
+                plot=plot, variant=variant,
             )
     except USER_ERRORS as e:
         fail(str(e))

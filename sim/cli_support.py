@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -101,6 +101,20 @@ PLAYERS_HELP = (
     "Players: one of the rules' player counts (components.player_counts; 3 to 6 by default), or 2 "
     "with --variant."
 )
+
+
+Variant = Annotated[
+    str | None,
+    typer.Option(
+        "--variant",
+        metavar="NAME",
+        help=(
+            "2-player variant (with --players 2): dummy (a third, automatic colour; docs/rules.md "
+            "§16), double1 (two seats of a 4-player game each, the worse counts) or double2 (two "
+            "colours, one marker, one gene set each; §17)."
+        ),
+    ),
+]
 
 
 def check_players(book: Any, players: int, variant: str | None = None) -> None:

@@ -237,3 +237,26 @@ def test_report_never_pools_two_player_variants(tmp_path):
     r = soup("report", str(tmp_path / "dummy"), str(tmp_path / "double2"), "--out", str(tmp_path / "r"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert "different variants (dummy, double2)" in r.stderr and not (tmp_path / "r").exists()
+
+
+def test_compare_ablate_and_tournament_play_a_2_player_variant(tmp_path):
+    """Issue 11.7: the experiments accept --players 2 with a --variant (the arms are the
+    variant's games; an ablation's deck is its colours' count)."""
+    house = tmp_path / "house.toml"
+    house.write_text("[economy]\ndivision_cost = 5\n")
+    base = ("--players", "2", "--variant", "double1", "--quiet", "--threads", "2")
+    r = soup("compare", "--rules", str(house), *base, "--games", "48", "--out", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    assert "2 players, variant double1" in r.stdout
+    manifest = json.loads((tmp_path / "c" / "b" / "manifest.json").read_text())
+    assert manifest["spec"]["variant"] == "double1"
+    r = soup("ablate", "--gene", "Speed", *base, "--games", "48", "--out", str(tmp_path / "a"))
+    assert r.returncode == 0, r.stderr
+    r = soup(
+        "tournament", "--strategies", "greedy,random", "--players", "2", "--variant", "double2",
+        "--games", "48", "--quiet", "--no-plot", "--out", str(tmp_path / "t"),
+    )
+    assert r.returncode == 0, r.stderr
+    assert "variant double2" in (tmp_path / "t" / "tournament.md").read_text()
+    pair = next((tmp_path / "t").glob("00-*"))
+    assert json.loads((pair / "manifest.json").read_text())["spec"]["variant"] == "double2"

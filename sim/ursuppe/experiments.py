@@ -127,10 +127,16 @@ def header(title: str, lines: list[str]) -> str:
 
 
 def _arm_line(games: int, players: int, seed: int, seating: str, strategies: str | None, pool: str,
-              per: str) -> str:
-    return f"{games:,} games per {per}, {players} players, seed {seed}, seating {seating}, " + (
+              per: str, variant: str | None = None) -> str:
+    who = f"{players} players" + (f", variant {variant}" if variant else "")
+    return f"{games:,} games per {per}, {who}, seed {seed}, seating {seating}, " + (
         f"strategies {strategies}" if strategies else f"pool {pool}"
     )
+
+
+def _count_label(players: int, variant: str | None) -> str:
+    """'4p', or '2p-double2' for a 2-player variant (directory names)."""
+    return f"{players}p" + (f"-{variant}" if variant else "")
 
 
 # --------------------------------------------------------------------------------------------
@@ -172,6 +178,7 @@ def compare(
     seed: int,
     out: Path | None,
     play: ArmPlayer,
+    variant: str | None = None,
 ) -> Comparison:
     """Play the same games under two rule sets (A, B; common random numbers: game i is the same
     deal in both) and pair them by game (B - A). Writes comparison.csv/.md into ``out``."""
@@ -183,10 +190,11 @@ def compare(
     check_games(games, 2, "games per arm (a paired interval needs two games)")
     path_a, path_b = rules_arms(rules)
     book_a, book_b = load_rules(path_a), load_rules(path_b)
-    spec_a = build_run(book_a, players, seed, strategies, pool, seating)
-    spec_b = build_run(book_b, players, seed, strategies, pool, seating)
+    spec_a = build_run(book_a, players, seed, strategies, pool, seating, variant)
+    spec_b = build_run(book_b, players, seed, strategies, pool, seating, variant)
     if out is None:
-        out = Path("results") / f"compare-{book_a.rules_id}-{book_b.rules_id}-{players}p-seed{seed}-{games}"
+        label = _count_label(players, variant)
+        out = Path("results") / f"compare-{book_a.rules_id}-{book_b.rules_id}-{label}-seed{seed}-{games}"
     check_out(out)
     if book_a.rules_id == book_b.rules_id:
         raise UserError(
@@ -200,7 +208,7 @@ def compare(
     lines = [
         f"A: {name_a} (rules {book_a.rules_id}), run {out / 'a'}",
         f"B: {name_b} (rules {book_b.rules_id}), run {out / 'b'}",
-        _arm_line(games, players, seed, seating, strategies, pool, "arm"),
+        _arm_line(games, players, seed, seating, strategies, pool, "arm", variant),
     ]
     small = small_warning(games)
     head = header("soup compare", lines + (["warning: " + small] if small else []))
@@ -243,6 +251,7 @@ def ablate(
     seed: int,
     out: Path | None,
     play: ArmPlayer,
+    variant: str | None = None,
 ) -> Comparison:
     """Remove ``genes`` together (or, with ``each``, every gene in turn) from the deck (0 copies)
     and pair each arm with the full deck by game. Writes ablation.csv/.md (and with ``each``
@@ -252,35 +261,39 @@ def ablate(
     from analysis.win_rates import load_results
     from sim.cli_support import build_run
     from sim.ursuppe.genes import GENE_NAMES
-    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe.rules import VARIANT_COLOURS, load_rules
 
     if each == bool(genes):
         raise UserError("--gene/--each: give one or more --gene NAME, or --each")
     check_games(games, 2, "games per run (a paired interval needs two games)")
     base = load_rules(rules)
+    deck = str(VARIANT_COLOURS.get(variant, players))  # a 2-player variant's deck is its colours' (TD1)
     if each:
-        removed = [[g] for g in GENE_NAMES if base.data["genes"][g]["copies"][str(players)] > 0]
+        removed = [[g] for g in GENE_NAMES if base.data["genes"][g]["copies"][deck] > 0]
     else:
         names = list(dict.fromkeys(resolve_gene(g) for g in genes or []))
-        absent = [g for g in names if base.data["genes"][g]["copies"][str(players)] == 0]
+        absent = [g for g in names if base.data["genes"][g]["copies"][deck] == 0]
         if absent:
             raise UserError(f"--gene: {', '.join(absent)} has no copies for {players} players already")
         removed = [names]
     if out is None:
         what = "each" if each else "+".join(slug(g) for g in removed[0])
-        out = Path("results") / f"ablate-{what}-{base.rules_id}-{players}p-seed{seed}-{games}"
+        count = _count_label(players, variant)
+        out = Path("results") / f"ablate-{what}-{base.rules_id}-{count}-seed{seed}-{games}"
     check_out(out)
-    play(build_run(base, players, seed, strategies, pool, seating), out / "baseline", games, "baseline")
+    baseline_run = build_run(base, players, seed, strategies, pool, seating, variant)
+    play(baseline_run, out / "baseline", games, "baseline")
     arms: dict[str, Path] = {}  # label (genes joined by " + ") -> run directory
     for removed_genes in removed:
         label = " + ".join(removed_genes)
         book = ablated_rules(rules, removed_genes)
         arm = out / ("minus-" + "+".join(slug(g) for g in removed_genes))
-        play(build_run(book, players, seed, strategies, pool, seating), arm, games, f"without {label}")
+        arm_run = build_run(book, players, seed, strategies, pool, seating, variant)
+        play(arm_run, arm, games, f"without {label}")
         arms[label] = arm
     lines = [
         f"baseline: {rules or 'default rules'} (rules {base.rules_id}), run {out / 'baseline'}",
-        _arm_line(games, players, seed, seating, strategies, pool, "run"),
+        _arm_line(games, players, seed, seating, strategies, pool, "run", variant),
     ]
     small = small_warning(games)
     notes = ["warning: " + small] if small else []
@@ -339,6 +352,7 @@ def tournament(
     out: Path | None,
     play: ArmPlayer,
     plot: bool = True,
+    variant: str | None = None,
 ) -> Tournament:
     """Every pair of ``strategies`` plays head to head (sim.ursuppe.tournament_run: half the
     seats each, seats rotated; pair k with seed SEED*10000+k); Bradley-Terry ratings on an Elo
@@ -364,7 +378,7 @@ def tournament(
 
     check_games(games, 1, "game per pair")
     book = load_rules(rules)
-    check_players(book, players)
+    check_players(book, players, variant)
     loaded = [load_strategy(n) for n in strategies]
     names = [s.name for s in loaded]
     if len(set(names)) != len(names):
@@ -373,14 +387,15 @@ def tournament(
         raise UserError("--strategies: expected at least two strategies")
     if anchor is not None and anchor not in names:
         raise UserError(f"--anchor: {anchor!r} is not one of {', '.join(names)}")
-    per_pair = tournament_games(games, players)
+    per_pair = tournament_games(games, players, variant)
     if out is None:
-        out = Path("results") / f"tournament-{book.rules_id}-{players}p-seed{seed}-{per_pair}"
+        count = _count_label(players, variant)
+        out = Path("results") / f"tournament-{book.rules_id}-{count}-seed{seed}-{per_pair}"
     check_out(out)
     counts = []
     for k, (i, j) in enumerate(combinations(range(len(loaded)), 2)):
         pair = [loaded[i], loaded[j]]
-        spec = TournamentRun(book, players, seed * PAIR_SEEDS + k, pair, seating="rotate")
+        spec = TournamentRun(book, players, seed * PAIR_SEEDS + k, pair, seating="rotate", variant=variant)
         run_dir = out / f"{k:02d}-{slug(names[i])}-vs-{slug(names[j])}"
         play(spec, run_dir, per_pair, f"{names[i]} vs {names[j]}")
         counts.append(pair_counts(names[i], names[j], game_winners(load_results(run_dir))))
@@ -393,7 +408,9 @@ def tournament(
     write_csv_atomic(out / "tournament-ratings.csv", ratings)
     wide = wide_cells(matrix, names)
     lines = [
-        f"rules {book.rules_id}; {per_pair:,} games per pair, {players} players, seed {seed}"
+        f"rules {book.rules_id}; {per_pair:,} games per pair, {players} players"
+        + (f", variant {variant}" if variant else "")
+        + f", seed {seed}"
         " (pair k: seed*10000+k), seating rotate",
         "matrix: share of the pair's games won by the row strategy, 95% Wilson interval",
         "rating: Bradley-Terry on the Elo scale (400 log10 strength; "

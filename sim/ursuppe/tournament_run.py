@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.ursuppe.rules import VARIANT_COLOURS
 from sim.ursuppe.seating import rotate_block
 from sim.ursuppe.simulation import UrsuppeRun
 
@@ -21,7 +22,7 @@ class TournamentRun(UrsuppeRun):
     assignment of the design equally often and A and B hold the same number of seats."""
 
     def _block(self) -> int:
-        return rotate_block(self.players)
+        return rotate_block(self.colours())  # S5 rotates the colours (a 2-player variant's 3 or 4)
 
     def _tables(self) -> np.ndarray:
         first = np.arange(self.players, dtype=np.int16) % 2
@@ -38,9 +39,9 @@ class TournamentRun(UrsuppeRun):
         return self._tables()[(np.asarray(games) // self._block()) % 2]
 
 
-def tournament_games(games: int, players: int) -> int:
+def tournament_games(games: int, players: int, variant: str | None = None) -> int:
     """Games per pair rounded up to a multiple of twice the rotate block (both compositions x the
-    whole seating design: 2 P! at 3-4 players, 20 and 12 at 5 and 6), so that both strategies
-    hold every start space equally often."""
-    block = 2 * rotate_block(players)
+    whole seating design: 2 P! at 3-4 players, 20 and 12 at 5 and 6; a 2-player variant's over its
+    colours), so that both strategies hold every start space equally often."""
+    block = 2 * rotate_block(players if variant is None else VARIANT_COLOURS[variant])
     return -(-games // block) * block
