@@ -152,6 +152,9 @@ class RayBackend:
             try:
                 if address is None:
                     ray.init(
+                        # "local": a new instance even where `ray start` runs a cluster on this
+                        # machine (ray.init() would connect to that one and refuse num_cpus).
+                        address="local",
                         num_cpus=cpus or os.cpu_count() or 1,
                         include_dashboard=False,
                         log_to_driver=False,

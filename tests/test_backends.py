@@ -111,7 +111,8 @@ def ray_cluster():
     ray = pytest.importorskip("ray")
     started = not ray.is_initialized()
     if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
     # pytest imports this file as a top-level module the workers cannot import: send the fake
     # game's class by value (sim itself is importable on the workers, as on a cluster).
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
