@@ -34,6 +34,7 @@ from sim.errors import BackendError, GameError, UserError
 
 BACKENDS = ("local", "ray")
 RAY_MAX_RETRIES = 3  # a task whose worker died is played again this many times (system failures only)
+RAY_CONNECT_SECONDS = 5  # an address that does not answer by then is an error, not a hang
 RAY_TASKS_PER_CPU = 2  # tasks in flight per cluster CPU: a finished task's CPU never waits for the driver
 
 
@@ -146,9 +147,14 @@ class RayBackend:
         self.ray = ray
         self.started = False
         if not ray.is_initialized():
+            if address is not None:
+                check_reachable(address)
             try:
                 if address is None:
                     ray.init(
+                        # "local": a new instance even where `ray start` runs a cluster on this
+                        # machine (ray.init() would connect to that one and refuse num_cpus).
+                        address="local",
                         num_cpus=cpus or os.cpu_count() or 1,
                         include_dashboard=False,
                         log_to_driver=False,
@@ -195,6 +201,24 @@ class RayBackend:
         if self.started:
             self.ray.shutdown()
             self.started = False
+
+
+def check_reachable(address: str) -> None:
+    """A BackendError unless ``host:port`` (or ``ray://host:port``) accepts a connection within
+    RAY_CONNECT_SECONDS: ray.init keeps retrying an address nobody answers for minutes. Other
+    forms (``auto``, ``local``) are left to Ray."""
+    import socket
+
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=RAY_CONNECT_SECONDS).close()
+    except OSError as e:
+        reason = e.strerror or e.__class__.__name__
+        raise BackendError(
+            f"cannot reach the Ray cluster at {address} ({reason}); is `ray start` running there?"
+        ) from None
 
 
 def chunk_label(w: ChunkWork) -> str:

@@ -111,7 +111,8 @@ def ray_cluster():
     ray = pytest.importorskip("ray")
     started = not ray.is_initialized()
     if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
     # pytest imports this file as a top-level module the workers cannot import: send the fake
     # game's class by value (sim itself is importable on the workers, as on a cluster).
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -346,3 +347,25 @@ def test_ctrl_c_on_ray_keeps_the_complete_chunks_and_resumes_locally(tmp_path):
     clean = tmp_path / "clean"
     assert soup(*args[:-3], "--out", str(clean), "-q").returncode == 0
     assert chunk_bytes(out) == chunk_bytes(clean)
+
+
+def test_an_unreachable_ray_address_is_one_line_not_a_hang(tmp_path):
+    import socket
+    import subprocess
+
+    from tests.test_cli import ROOT, soup_exe
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    args = ["simulate", "--games", "10", "--out", str(tmp_path / "run"), "-q", "--backend", "ray"]
+    address = f"127.0.0.1:{port}"
+    r = subprocess.run(
+        [soup_exe(), *args, "--ray-address", address], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"soup: error: cannot reach the Ray cluster at {address} (Connection refused); is `ray start` running"
+        " there?"
+    ]
+    assert not (tmp_path / "run").exists()
