@@ -43,6 +43,10 @@ DTYPES = {
     "gene_defect_payment": np.int16,
     "gene_lower": np.int8,
     "gene_blocks": np.int64,
+    "side": np.int8,  # the colours of one player (double play, §17)
+    "team": np.int8,
+    "partner": np.int8,
+    "inedible": np.int8,
 }
 
 
@@ -373,7 +377,9 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             "gene_meals_optional, deck_5_6, setup_dp_5_6, price_5_6, feeding_5_6_substitution, "
             "tentacle_capacity, amoebas_per_player, income_bp, amoeba_score_table_5_6, dummy_policy, "
             "dummy_feeding, dummy_placement, dummy_amoebas_per_round, dummy_scores, dummy_bp, "
-            "dummy_le_from_pool)",
+            "dummy_le_from_pool, double1_partner_is_opponent, double2_eat_partner_colour, "
+            "double2_partner_is_opponent, double2_colour_order, double2_start_bp, double2_income, "
+            "double2_division_cost, double2_division_cost_division_rate)",
         ),
         (
             'name = "x"\n[boardd]\nspaces = 3\n',

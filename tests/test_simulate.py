@@ -83,6 +83,8 @@ def test_result_schema(rulebook, tmp_path):
         "rules_id",
         "variant",  # null: 3-6 players (the 2-player variants: tests/test_two_players.py)
         "dummy_position",
+        "colour_positions",  # null but for double play (tests/test_double_play.py)
+        "colour_amoebas",
     }
     assert set(df.columns) == expected
     per_game = df.group_by("game").agg(
