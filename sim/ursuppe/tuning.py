@@ -46,7 +46,7 @@ from sim.runner import write_atomic, write_json_atomic
 from sim.ursuppe.genes import GENE_NAMES, gene_index
 from sim.ursuppe.rules import RuleBook
 from sim.ursuppe.seating import rotate_block
-from strategies import DEFAULT_POOL, PRESETS_DIR
+from strategies import PRESETS_DIR
 from strategies.params import (
     GENE_VALUE_BASE,
     GENE_VALUE_HIGH,
@@ -170,7 +170,9 @@ def resolve_keys(spec: str, book: RuleBook, players: int, variant: str | None) -
     return keys
 
 
-def search_space(keys: Sequence[str], start: np.ndarray, pinned: dict[str, float] | None = None) -> SearchSpace:
+def search_space(
+    keys: Sequence[str], start: np.ndarray, pinned: dict[str, float] | None = None
+) -> SearchSpace:
     """The search space of ``keys`` (less the ``pinned`` ones): bounds from SEARCH_BOUNDS within
     the schema's, widened to hold the start value (the start is always a point of the space)."""
     pinned = pinned or {}
@@ -231,8 +233,9 @@ class Setting:
     variant: str | None = None
 
 
-def opponent_rows(fld: Field, seed: int, games: np.ndarray, players: int, self_vector: np.ndarray | None
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def opponent_rows(
+    fld: Field, seed: int, games: np.ndarray, players: int, self_vector: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
     """The opponents' parameter rows and, per game, the row of each other player [G, P-1]
     (indices into those rows)."""
     others = players - 1
@@ -286,7 +289,9 @@ def play_field(
         batch_mod.play(b, seating="rotate", threads=threads)
         err = batch_mod.first_error(b)
         if err is not None:
-            raise batch_mod.GameError(f"game {int(all_games[lo + err[0]])}: {batch_mod.describe_error(err[1])}")
+            raise batch_mod.GameError(
+                f"game {int(all_games[lo + err[0]])}: {batch_mod.describe_error(err[1])}"
+            )
         rows = outcome_rows(b, seed, names, setting.book.rules_id, setting.variant)
         P = setting.players
         won[lo:hi] = rows.column("won").to_numpy(zero_copy_only=False).reshape(-1, P)[:, 0]
@@ -368,17 +373,21 @@ class TuneConfig:
         if self.population is not None and self.population < 2:
             raise TuningError(f"--population: expected at least 2, got {self.population}")
         if not 0 < self.sigma <= 1:
-            raise TuningError(f"--sigma: expected a step in (0, 1] of the [0, 1] search space, got {self.sigma}")
+            raise TuningError(
+                f"--sigma: expected a step in (0, 1] of the [0, 1] search space, got {self.sigma}"
+            )
         need = MIN_GENERATIONS * self.games_per_generation()
         if self.budget < need:
             raise TuningError(
                 f"--budget: {self.budget:,} games is too small: one generation plays "
-                f"{self.games_per_generation():,} games ({self.population_size()} candidates + start + incumbent, "
-                f"{self.games_per_candidate:,} games each); at least {MIN_GENERATIONS} generations need {need:,}"
+                f"{self.games_per_generation():,} games ({self.population_size()} candidates + start + "
+                f"incumbent, {self.games_per_candidate:,} games each); at least {MIN_GENERATIONS} "
+                f"generations need {need:,}"
             )
         if self.eval_games < block or self.eval_games % block:
             raise TuningError(
-                f"--eval-games: expected a positive multiple of the rotate block ({block}), got {self.eval_games}"
+                f"--eval-games: expected a positive multiple of the rotate block ({block}), "
+                f"got {self.eval_games}"
             )
 
 
@@ -403,7 +412,11 @@ def new_state(cfg: TuneConfig) -> TuneState:
     x0 = space.to_unit(cfg.start_vector())
     bounds = np.tile([0.0, 1.0], (d, 1))
     opt = cmaes.CMA(
-        mean=x0, sigma=cfg.sigma, bounds=bounds, seed=cfg.seed % (2**32), population_size=cfg.population_size()
+        mean=x0,
+        sigma=cfg.sigma,
+        bounds=bounds,
+        seed=cfg.seed % (2**32),
+        population_size=cfg.population_size(),
     )
     opponent = [float(x) for x in cfg.start_vector()] if cfg.fld.kind == "self" else None
     return TuneState(cfg.fingerprint(), opt, opponent=opponent)
@@ -417,7 +430,9 @@ def load_checkpoint(out: Path, cfg: TuneConfig) -> TuneState | None:
         with path.open("rb") as f:
             state = pickle.load(f)
     except Exception as e:  # a damaged checkpoint: say so in one line
-        raise TuningError(f"{path}: cannot read the checkpoint ({e.__class__.__name__}); delete it to start over")
+        raise TuningError(
+            f"{path}: cannot read the checkpoint ({e.__class__.__name__}); delete it to start over"
+        ) from None
     if not isinstance(state, TuneState) or state.fingerprint != cfg.fingerprint():
         raise TuningError(
             f"{out}: holds another tuning (other start, field, parameters, budget or seed); use another --out"
@@ -459,7 +474,9 @@ def tune(
         incumbent = space.to_vector(opt.mean, base)
         vectors = np.stack([base, incumbent, *(space.to_vector(x, base) for x in xs)])
         opponent = np.asarray(state.opponent) if state.opponent is not None else None
-        won, _ = play_field(cfg.setting, vectors, cfg.fld, cfg.seed, state.generation * n, n, threads, opponent)
+        won, _ = play_field(
+            cfg.setting, vectors, cfg.fld, cfg.seed, state.generation * n, n, threads, opponent
+        )
         rates = won.mean(axis=1)
         opt.tell([(x, -float(r)) for x, r in zip(xs, rates[2:], strict=True)])
         best = int(np.argmax(rates[1:])) + 1  # the incumbent or a candidate (the start is not tuned)
@@ -525,14 +542,19 @@ def evaluate(cfg: TuneConfig, tuned: np.ndarray, opponent: np.ndarray | None, th
     games = np.arange(n)
     gain = paired_difference(won[0], won[1], games, games, binary=True)
     ci = [tuple(float(v) for v in wilson(int(w.sum()), n)) for w in won]
-    shares = [
-        [float(((b >> i) & 1).mean()) for i in range(len(GENE_NAMES))] for b in bought
-    ]
+    shares = [[float(((b >> i) & 1).mean()) for i in range(len(GENE_NAMES))] for b in bought]
     fld = cfg.fld.describe() if cfg.fld.kind != "self" else "the final self-play opponent (copies)"
     return Evaluation(
-        seed, n, float(won[0].mean()), ci[0], float(won[1].mean()), ci[1],
+        seed,
+        n,
+        float(won[0].mean()),
+        ci[0],
+        float(won[1].mean()),
+        ci[1],
         {k: (v.item() if isinstance(v, np.generic) else v) for k, v in gain.items()},
-        shares[0], shares[1], fld,
+        shares[0],
+        shares[1],
+        fld,
     )
 
 
@@ -596,7 +618,9 @@ def changed_parameters(cfg: TuneConfig, tuned: np.ndarray) -> list[dict[str, Any
 def result_doc(cfg: TuneConfig, state: TuneState, tuned: np.ndarray, ev: Evaluation) -> dict[str, Any]:
     """The result file: deterministic for a given seed (no timings: those are in timing.json)."""
     return {
-        "tuning": {k: v for k, v in cfg.fingerprint().items() if k not in ("start_vector", "field_strategies")}
+        "tuning": {
+            k: v for k, v in cfg.fingerprint().items() if k not in ("start_vector", "field_strategies")
+        }
         | {"field_strategies": [s.name for s in cfg.fld.strategies]},
         "field": cfg.fld.describe(),
         "generations": state.generation,
@@ -612,7 +636,8 @@ def result_doc(cfg: TuneConfig, state: TuneState, tuned: np.ndarray, ev: Evaluat
             "tuned": {"win_rate": ev.tuned_rate, "ci": list(ev.tuned_ci)},
             "gain": ev.gain,
             "purchases": {
-                g: {"start": ev.start_bought[i], "tuned": ev.tuned_bought[i]} for i, g in enumerate(GENE_NAMES)
+                g: {"start": ev.start_bought[i], "tuned": ev.tuned_bought[i]}
+                for i, g in enumerate(GENE_NAMES)
             },
         },
     }
@@ -629,10 +654,12 @@ def finish(cfg: TuneConfig, state: TuneState, out: Path, threads: int) -> dict[s
     ev = evaluate(cfg, tuned, opponent, threads)
     eval_seconds = time.perf_counter() - t0
     doc = result_doc(cfg, state, tuned, ev)
-    who = f"{cfg.setting.players} players" + (f", variant {cfg.setting.variant}" if cfg.setting.variant else "")
+    who = f"{cfg.setting.players} players" + (
+        f", variant {cfg.setting.variant}" if cfg.setting.variant else ""
+    )
     description = (
-        f"{cfg.start.name} tuned by soup tune (CMA-ES, seed {cfg.seed}, {state.games:,} games, {who}) against "
-        f"{cfg.fld.describe()}; fresh-seed win rate {ev.start_rate:.3f} -> {ev.tuned_rate:.3f}"
+        f"{cfg.start.name} tuned by soup tune (CMA-ES, seed {cfg.seed}, {state.games:,} games, {who}) "
+        f"against         f"{cfg.fld.describe()}; fresh-seed win rate {ev.start_rate:.3f} -> {ev.tuned_rate:.3f}"
     )
     text = tuned_toml(cfg, tuned, description)
     write_atomic(out / TUNED, lambda p: p.write_text(text, encoding="utf-8"))
