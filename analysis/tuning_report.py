@@ -100,7 +100,8 @@ def tune_markdown(doc: dict[str, Any], timing: dict[str, Any] | None = None) -> 
             "",
             f"{timing['tuning_games']:,} tuning games in {timing['tuning_seconds']:.0f} s: "
             f"{timing['games_per_second']:,.0f} games/s, {timing['generations_per_minute']:.1f} "
-            f"generations a minute; the fresh evaluation {timing['eval_games']:,} games in {timing['eval_seconds']:.0f} s.",
+            f"generations a minute; the fresh evaluation {timing['eval_games']:,} games in "
+            f"{timing['eval_seconds']:.0f} s.",
             "",
         ]
     lines += [

@@ -659,7 +659,7 @@ def finish(cfg: TuneConfig, state: TuneState, out: Path, threads: int) -> dict[s
     )
     description = (
         f"{cfg.start.name} tuned by soup tune (CMA-ES, seed {cfg.seed}, {state.games:,} games, {who}) "
-        f"against         f"{cfg.fld.describe()}; fresh-seed win rate {ev.start_rate:.3f} -> {ev.tuned_rate:.3f}"
+        f"against {cfg.fld.describe()}; fresh-seed win rate {ev.start_rate:.3f} -> {ev.tuned_rate:.3f}"
     )
     text = tuned_toml(cfg, tuned, description)
     write_atomic(out / TUNED, lambda p: p.write_text(text, encoding="utf-8"))
