@@ -118,3 +118,36 @@ def write_report(out: Path, doc: dict[str, Any], timing: dict[str, Any] | None =
     fig = learning_curve(doc)
     # The temporary name has no .png suffix: the format is given.
     write_atomic(out / CURVE, lambda p: fig.savefig(p, dpi=110, format="png", bbox_inches="tight"))
+
+
+def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> str:
+    """The ranked table of `soup tune --gene-value`: forced - never win rate per gene."""
+    who = f"{doc['players']} players" + (f", variant {doc['variant']}" if doc["variant"] else "")
+    lines = [
+        f"# Gene value under good play: {doc['start']} ({who})",
+        "",
+        f"For every gene, two variants of `{doc['start']}` were tuned (CMA-ES, seed {doc['seed']}, "
+        f"{doc['arm_games']:,} games each, the same games for both) against {doc['field']}: "
+        "**forced** buys the gene whenever it can (gene value pinned at 100), **never** may not buy it "
+        "(pinned at 0). Both "
+        f"then played the same {doc['eval_games']:,} fresh games (seed {doc['fresh_seed']}, rotate seating). "
+        f"Budget {doc['budget']:,} games ({doc['arm_budget']:,} an arm). Rules {doc['rules_id']}.",
+        "",
+        "Difference = forced - never win rate, 95% interval paired by game (cluster-robust), Holm-adjusted "
+        "p over the genes. Positive: the gene is worth buying to a good player; negative: it costs more "
+        "than it gives.",
+        "",
+        "| rank | gene | forced | never | difference | 95% interval | p (Holm) | bought (forced / never) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for i, r in enumerate(doc["genes"], 1):
+        lines.append(
+            f"| {i} | {r['gene']} | {_pct(r['forced'])} | {_pct(r['never'])} | "
+            f"{100 * r['difference']:+.1f} | "
+            f"[{100 * r['ci_low']:+.1f}, {100 * r['ci_high']:+.1f}] | {r['p_holm']:.2g} | "
+            f"{_pct(r['forced_bought'])} / {_pct(r['never_bought'])} |"
+        )
+    if seconds:
+        lines += ["", f"Played in {seconds:.0f} s (this session)."]
+    lines += ["", "How to read this: docs/tuning.md.", ""]
+    return "\n".join(lines)
