@@ -22,8 +22,9 @@ is tuned too.
 tuned strategy and the start are compared on games of another seed (:func:`fresh_seed`), never
 seen in tuning, so the reported gain is not the winner's curse of a noisy search.
 
-**Resume.** After every generation the optimiser state (a pickle of the ``cmaes.CMA`` object,
-its random generator included) and the history are written atomically to ``checkpoint.pkl``;
+**Resume.** After every generation the optimiser state (the ``cmaes.CMA`` object's attributes;
+its sampler is reseeded from (seed, generation) before each generation, since cmaes does not
+pickle it) and the history are written atomically to ``checkpoint.pkl``;
 the same command continues from it and gives the result an uninterrupted run gives. A game is a
 pure function of (rules, strategies, seating, seed, game index) on any number of threads, so the
 whole tuning is deterministic for a given seed.
@@ -34,7 +35,7 @@ import math
 import pickle
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -299,6 +300,12 @@ def play_field(
     return won.reshape(K, n_games), bought.reshape(K, n_games)
 
 
+def generation_seed(seed: int, generation: int) -> int:
+    """The optimiser's sampling seed for one generation (32 bits, as numpy's RandomState takes)."""
+    digest = hashlib.blake2b(f"soup-tune-cma-{seed}-{generation}".encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "little")
+
+
 def fresh_seed(seed: int) -> int:
     """The seed of the fresh evaluation games: derived from the tuning seed, never equal to it."""
     h = int.from_bytes(hashlib.blake2b(f"soup-tune-fresh-{seed}".encode(), digest_size=8).digest(), "little")
@@ -437,13 +444,26 @@ def load_checkpoint(out: Path, cfg: TuneConfig) -> TuneState | None:
         raise TuningError(
             f"{out}: holds another tuning (other start, field, parameters, budget or seed); use another --out"
         )
+    import cmaes
+
+    opt = cmaes.CMA.__new__(cmaes.CMA)
+    opt.__dict__.update(state.optimizer)
+    opt._rng = np.random.RandomState(0)  # reseeded before every generation
+    state.optimizer = opt
     return state
 
 
 def save_checkpoint(out: Path, state: TuneState) -> None:
+    """The state with the optimiser's attributes saved whole: cmaes's own pickling keeps only the
+    covariance's upper triangle, which changes the last bit of a matrix that updates left not
+    exactly symmetric, and a resumed run would drift from a whole one. Its random generator is
+    left out (reseeded every generation)."""
+    attrs = {k: v for k, v in vars(state.optimizer).items() if k != "_rng"}
+    saved = replace(state, optimizer=attrs)
+
     def write(p: Path) -> None:
         with p.open("wb") as f:
-            pickle.dump(state, f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(saved, f, protocol=pickle.HIGHEST_PROTOCOL)
 
     write_atomic(out / CHECKPOINT, write)
 
@@ -470,6 +490,9 @@ def tune(
     opt = state.optimizer
     while state.generation < cfg.generations():
         t0 = time.perf_counter()
+        # cmaes does not pickle its random generator (an unpickled CMA gets an unseeded one): every
+        # generation reseeds it from (seed, generation), so a resumed run samples what a whole one does.
+        opt.reseed_rng(generation_seed(cfg.seed, state.generation))
         xs = [opt.ask() for _ in range(opt.population_size)]
         incumbent = space.to_vector(opt.mean, base)
         vectors = np.stack([base, incumbent, *(space.to_vector(x, base) for x in xs)])
