@@ -39,6 +39,11 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _p(p: float) -> str:
+    """A p-value; one that underflows to 0 is below the smallest double."""
+    return "< 1e-300" if p == 0 else f"{p:.2g}"
+
+
 def _interval(lo: float, hi: float) -> str:
     return f"[{_pct(lo)}, {_pct(hi)}]"
 
@@ -67,7 +72,7 @@ def tune_markdown(doc: dict[str, Any], timing: dict[str, Any] | None = None) -> 
         f"| tuned | {_pct(fr['tuned']['win_rate'])} | {_interval(*fr['tuned']['ci'])} |",
         "",
         f"Gain (tuned - start, paired by game): {100 * g['estimate']:+.1f} points, 95% interval "
-        f"[{100 * g['ci_low']:+.1f}, {100 * g['ci_high']:+.1f}], p = {g['p_value']:.2g} ({g['test']} test, "
+        f"[{100 * g['ci_low']:+.1f}, {100 * g['ci_high']:+.1f}], p = {_p(g['p_value'])} ({g['test']} test, "
         f"{g['discordant']:,} games with different winners). Fair share: {_pct(1 / t['players'])}.",
         "",
         f"## The parameters that changed most (of {len(doc['changes'])})",
@@ -144,7 +149,7 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
         lines.append(
             f"| {i} | {r['gene']} | {_pct(r['forced'])} | {_pct(r['never'])} | "
             f"{100 * r['difference']:+.1f} | "
-            f"[{100 * r['ci_low']:+.1f}, {100 * r['ci_high']:+.1f}] | {r['p_holm']:.2g} | "
+            f"[{100 * r['ci_low']:+.1f}, {100 * r['ci_high']:+.1f}] | {_p(r['p_holm'])} | "
             f"{_pct(r['forced_bought'])} / {_pct(r['never_bought'])} |"
         )
     if seconds:

@@ -28,7 +28,8 @@ from strategies import DEFAULT_POOL
 # Defaults measured on the 2-core reference machine (docs/tuning.md): a useful `soup tune` in a
 # few minutes, and the gene-value study of 20 genes at one player count within 30 minutes.
 TUNE_BUDGET = 1_800_000
-GENE_VALUE_BUDGET = 12_000_000
+GENE_VALUE_BUDGET = 16_000_000
+GENE_VALUE_SIGMA = 0.08
 
 
 def tune(
@@ -94,8 +95,12 @@ def tune(
         int | None, typer.Option(min=2, help="CMA-ES population (default 4 + 3 ln(parameters)).")
     ] = None,
     sigma: Annotated[
-        float, typer.Option(help="CMA-ES initial step in the [0, 1]-scaled search space.")
-    ] = 0.15,
+        float | None,
+        typer.Option(
+            help="CMA-ES initial step in the [0, 1]-scaled search space (default 0.15; with --gene-value "
+            "0.08: the arms start from a tuned strategy).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the tuning games.")] = 1,
     eval_games: Annotated[
         int,
@@ -175,7 +180,7 @@ def tune(
         seed=seed,
         games_per_candidate=games_per_candidate,
         population=population,
-        sigma=sigma,
+        sigma=sigma or (GENE_VALUE_SIGMA if gene_value else T.DEFAULT_SIGMA),
         eval_games=eval_games,
     )
     kind = "gene-value" if gene_value else "tune"

@@ -119,7 +119,9 @@ def test_useless_gene_is_abandoned(tmp_path):
     rules = load_rules(overrides={"genes": {"Intelligence": {"price": 12}}})
     start = tmp_path / "brainy.toml"
     # It saves for Intelligence (valued above save_for_value) instead of dividing.
-    start.write_text('extends = "greedy"\nname = "brainy"\nsave_for_value = 7\n[gene_value]\n"Intelligence" = 8\n')
+    start.write_text(
+        'extends = "greedy"\nname = "brainy"\nsave_for_value = 7\n[gene_value]\n"Intelligence" = 8\n'
+    )
     fld = T.Field("against", (load_strategy("greedy"),) * 3)
     cfg = config(
         start=load_strategy(start),
