@@ -206,10 +206,10 @@ def tune(
     cfg.validate()
     if resume and not (out / T.CHECKPOINT).exists():
         fail(f"--resume: {out} holds no tuning to continue")
-    T.load_checkpoint(out, cfg)  # another tuning's checkpoint in --out: one line, before the bar
+    kept = T.load_checkpoint(out, cfg)  # another tuning's checkpoint in --out: one line, before the bar
     load_engine()
     total = cfg.generations() * cfg.games_per_generation()
-    generation = 0
+    generation = kept.generation if kept else 0
     try:
         with progress_bar(total, "tuning", quiet) as update:
 

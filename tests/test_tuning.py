@@ -254,6 +254,9 @@ def test_gene_value_ranks_the_genes_with_holm(tmp_path):
         (["--against", "greedy,greedy"], "--against"),
         (["--games-per-candidate", "25"], "rotate"),
         (["--self-play", "--against", "greedy"], "not both"),
+        (["--gene-value", "--genes", "Telepathy"], "unknown gene"),
+        (["--gene-value", "--budget", "100000"], "shared by 40 arms"),
+        (["--players", "2"], "variant"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):

@@ -51,9 +51,17 @@ def arm_config(base: T.TuneConfig, gene: str, arm: str, arm_budget: int) -> T.Tu
     )
 
 
+def fixed_field(base: T.TuneConfig) -> T.TuneConfig:
+    """Both arms of every gene face the same field: self-play becomes copies of the start (a
+    self-play field would follow each arm's own pinned strategy)."""
+    if base.fld.kind != "self":
+        return base
+    return replace(base, fld=T.Field("against", (base.start,) * (base.setting.players - 1)))
+
+
 def study_games(base: T.TuneConfig, genes: list[str]) -> int:
     """Games the study plays: both arms of every gene, and every gene's fresh evaluation."""
-    cfg = arm_config(base, genes[0], "forced", base.budget // (2 * len(genes)))
+    cfg = arm_config(fixed_field(base), genes[0], "forced", base.budget // (2 * len(genes)))
     return 2 * len(genes) * (cfg.generations() * cfg.games_per_generation() + base.eval_games)
 
 
@@ -69,6 +77,7 @@ def gene_value_study(
     from analysis.multiple_testing import holm
     from analysis.paired import paired_difference
 
+    base = fixed_field(base)
     arm_budget = base.budget // (2 * len(genes))
     cfgs = {(g, a): arm_config(base, g, a, arm_budget) for g in genes for a in ARMS}
     for cfg in cfgs.values():
@@ -113,9 +122,8 @@ def gene_value_study(
             target = out / "arms" / f"{slug(gene)}-{arm}" / T.TUNED
             write_atomic(target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
         t0 = time.perf_counter()
-        opponent = per_arm.start_vector() if base.fld.kind == "self" else None
         won, bought = T.play_field(
-            base.setting, np.stack(vectors), base.fld, seed, 0, base.eval_games, threads, opponent
+            base.setting, np.stack(vectors), base.fld, seed, 0, base.eval_games, threads
         )
         seconds += time.perf_counter() - t0
         done += 2 * base.eval_games
