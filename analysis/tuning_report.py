@@ -12,6 +12,8 @@ from sim.runner import write_atomic
 REPORT = "report.md"
 CURVE = "learning_curve.png"
 TOP_CHANGES = 10
+RARELY_BOUGHT = 0.5
+RARE_MARK = "†"
 
 
 def learning_curve(doc: dict[str, Any]) -> Figure:
@@ -150,8 +152,17 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
             f"| {i} | {r['gene']} | {_pct(r['forced'])} | {_pct(r['never'])} | "
             f"{100 * r['difference']:+.1f} | "
             f"[{100 * r['ci_low']:+.1f}, {100 * r['ci_high']:+.1f}] | {_p(r['p_holm'])} | "
-            f"{_pct(r['forced_bought'])} / {_pct(r['never_bought'])} |"
+            f"{_pct(r['forced_bought'])}{RARE_MARK if r['forced_bought'] < RARELY_BOUGHT else ''} / "
+            f"{_pct(r['never_bought'])} |"
         )
+    lines += [
+        "",
+        f"{RARE_MARK} The forced variant bought the gene in fewer than {_pct(RARELY_BOUGHT)} of the "
+        "games: it is rarely on offer, or needs a lower gene first (G2-G3); the difference then says "
+        "little about the gene itself. The intervals cover the fresh games' noise, not the tuning's: two arms tuned "
+        "on the same seeds still end at somewhat different strategies, so a small difference may come "
+        "from the tuning rather than the gene (run again with another --seed to check).",
+    ]
     if seconds:
         lines += ["", f"Played in {seconds:.0f} s (this session)."]
     lines += ["", "How to read this: docs/tuning.md.", ""]

@@ -253,6 +253,10 @@ def tune(
     typer.echo(f"Wrote {out / T.TUNED} (use it as a strategy) and {out / 'report.md'}")
 
 
+def p_text(p: float) -> str:
+    return "< 1e-300" if p == 0 else f"{p:.2g}"
+
+
 def _gene_value(cfg, genes: list[str], out: Path, threads: int, quiet: bool, resume: bool) -> None:
     """The --gene-value study: checks first, then the bar; Ctrl-C keeps every finished arm."""
     from sim.ursuppe import gene_value as G
@@ -289,6 +293,6 @@ def _gene_value(cfg, genes: list[str], out: Path, threads: int, quiet: bool, res
     for r in doc["genes"]:
         typer.echo(
             f"  {r['gene']:<22} forced - never {100 * r['difference']:+5.1f} points "
-            f"[{100 * r['ci_low']:+.1f}, {100 * r['ci_high']:+.1f}]  p(Holm) {r['p_holm']:.2g}"
+            f"[{100 * r['ci_low']:+.1f}, {100 * r['ci_high']:+.1f}]  p(Holm) {p_text(r['p_holm'])}"
         )
     typer.echo(f"Wrote {out / G.REPORT}")
