@@ -157,11 +157,12 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
         )
     lines += [
         "",
-        f"{RARE_MARK} The forced variant bought the gene in fewer than {_pct(RARELY_BOUGHT)} of the "
-        "games: it is rarely on offer, or needs a lower gene first (G2-G3); the difference then says "
-        "little about the gene itself. The intervals cover the fresh games' noise, not the tuning's: "
-        "two arms tuned on the same seeds still end at somewhat different strategies, so a small difference may come "
-        "from the tuning rather than the gene (run again with another --seed to check).",
+        f"{RARE_MARK} The forced variant bought the gene in fewer than {_pct(RARELY_BOUGHT)} "
+        "of the games: it is rarely on offer, or needs a lower gene first (G2-G3); the difference "
+        "then says little about the gene itself. The intervals cover the fresh games' noise, not "
+        "the tuning's: two arms tuned on the same seeds still end at somewhat different "
+        "strategies, so a small difference may come from the tuning rather than the gene (run "
+        "again with another --seed to check).",
     ]
     if seconds:
         lines += ["", f"Played in {seconds:.0f} s (this session)."]
