@@ -50,6 +50,22 @@ def _interval(lo: float, hi: float) -> str:
     return f"[{_pct(lo)}, {_pct(hi)}]"
 
 
+def _validation_line(doc: dict[str, Any]) -> str:
+    v = doc.get("validation")
+    if not v:
+        return ""
+    line = (
+        f"Final check on {v['games']:,} tuning-seed games no generation played: the distribution mean won "
+        f"{_pct(v['mean'])}, the start {_pct(v['start'])}; "
+    )
+    if v["kept"] == "tuned":
+        return line + "the mean is the tuned strategy."
+    return line + (
+        "**the mean did not beat the start, so the start is kept** (the search found nothing better "
+        "than noise: try a larger --budget or --games-per-candidate, or fewer --params)."
+    )
+
+
 def tune_markdown(doc: dict[str, Any], timing: dict[str, Any] | None = None) -> str:
     t = doc["tuning"]
     fr = doc["fresh"]
@@ -76,6 +92,8 @@ def tune_markdown(doc: dict[str, Any], timing: dict[str, Any] | None = None) -> 
         f"Gain (tuned - start, paired by game): {100 * g['estimate']:+.1f} points, 95% interval "
         f"[{100 * g['ci_low']:+.1f}, {100 * g['ci_high']:+.1f}], p = {_p(g['p_value'])} ({g['test']} test, "
         f"{g['discordant']:,} games with different winners). Fair share: {_pct(1 / t['players'])}.",
+        "",
+        _validation_line(doc),
         "",
         f"## The parameters that changed most (of {len(doc['changes'])})",
         "",

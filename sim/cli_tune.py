@@ -245,7 +245,12 @@ def tune(
     )
     for r in doc["changes"][:5]:
         typer.echo(f"  {r['parameter']}: {r['start']:g} -> {r['tuned']:g}")
-    if g["ci_high"] < 0:
+    if doc["validation"]["kept"] == "start":
+        warn(
+            "the tuned mean did not beat the start on the final check, so tuned.toml is the start: try a "
+            "larger --budget or --games-per-candidate, or fewer --params"
+        )
+    elif g["ci_high"] < 0:
         warn(
             "the tuned strategy is worse than its start on fresh games: try a larger --budget or "
             "--games-per-candidate"

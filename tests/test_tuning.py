@@ -137,7 +137,7 @@ def test_useless_gene_is_abandoned(tmp_path):
     assert doc["tuned_vector"][intel] < 8 - 2
     assert gene_share(doc, "Intelligence", "start") > 0.3
     assert gene_share(doc, "Intelligence", "tuned") < gene_share(doc, "Intelligence", "start") - 0.2
-    assert doc["fresh"]["gain"]["ci_high"] > 0  # not worse than the start
+    assert doc["fresh"]["gain"]["ci_high"] >= 0  # not worse than the start
 
 
 def test_not_worse_than_the_start_on_fresh_seeds(tmp_path):
@@ -147,11 +147,24 @@ def test_not_worse_than_the_start_on_fresh_seeds(tmp_path):
     doc = run(cfg, tmp_path / "out")
     fr = doc["fresh"]
     assert fr["seed"] != cfg.seed
-    assert fr["gain"]["ci_high"] > 0 and fr["gain"]["estimate"] > -0.02
+    assert fr["gain"]["ci_high"] >= 0 and fr["gain"]["estimate"] > -0.02
+    check = doc["validation"]
+    assert check["kept"] in ("tuned", "start") and check["first_game"] == cfg.generations() * 240
+    if check["kept"] == "start":  # the mean did not beat the start on unplayed tuning games
+        assert fr["gain"]["estimate"] == 0 and (tmp_path / "out" / "tuned.toml").exists()
     assert fr["tuned"]["ci"][0] <= fr["tuned"]["win_rate"] <= fr["tuned"]["ci"][1]
     report = (tmp_path / "out" / "report.md").read_text()
     assert "95% interval" in report and "fresh" in report
     assert (tmp_path / "out" / "learning_curve.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_noisy_small_tuning_never_hands_back_a_worse_strategy(tmp_path, seed):
+    """Few games a candidate and 28 parameters: the mean may wander on noise (seed 2 ends 4 points
+    below breeder on fresh games); the final check on unplayed tuning games then keeps the start."""
+    cfg = config(start="breeder", keys=("default",), budget=60_000, games_per_candidate=240, seed=seed)
+    doc = run(cfg, tmp_path / "out")
+    assert doc["fresh"]["gain"]["ci_high"] >= 0
 
 
 def test_same_seed_same_result_on_any_thread_count(tmp_path):

@@ -116,7 +116,7 @@ def gene_value_study(
             state = T.tune(cfg, out / "arms" / f"{slug(gene)}-{arm}", threads, arm_progress)
             seconds += state.seconds
             done += arm_games
-            v = T.tuned_vector(cfg, state)
+            v, _ = T.select_result(cfg, state, threads)
             vectors.append(v)
             text = T.tuned_toml(cfg, v, f"{base.start.name} tuned with {gene} {arm} (soup tune --gene-value)")
             target = out / "arms" / f"{slug(gene)}-{arm}" / T.TUNED

@@ -91,6 +91,7 @@ GENE_PREFIX = "gene_value."
 DEFAULT_GAMES_PER_CANDIDATE = 1200  # a multiple of every rotate block (24, 10, 6, 2)
 DEFAULT_SIGMA = 0.15  # initial step in the [0, 1] space: +-3 on a gene value of -10..10
 MIN_GENERATIONS = 2
+VALIDATION_BLOCKS = 4  # the final check of the mean against the start: 4 x games_per_candidate games
 
 
 class TuningError(UserError):
@@ -533,6 +534,24 @@ def tuned_vector(cfg: TuneConfig, state: TuneState) -> np.ndarray:
     return cfg.space().to_vector(state.optimizer.mean, cfg.start_vector())
 
 
+def select_result(cfg: TuneConfig, state: TuneState, threads: int) -> tuple[np.ndarray, dict[str, Any]]:
+    """The tuned strategy, or the start if tuning did not beat it: the final mean and the start
+    play VALIDATION_BLOCKS x games_per_candidate games of the tuning seed that no generation
+    played (the indices after the last generation's), paired; the mean is kept only if it wins
+    more of them. A small budget (few games a candidate, many parameters) lets the mean wander
+    on noise, and this keeps such a run from handing back a strategy worse than its start; the
+    fresh games stay untouched for the report."""
+    mean = tuned_vector(cfg, state)
+    start = cfg.start_vector()
+    n = VALIDATION_BLOCKS * cfg.games_per_candidate
+    first = cfg.generations() * cfg.games_per_candidate
+    opponent = np.asarray(state.opponent) if state.opponent is not None else None
+    won, _ = play_field(cfg.setting, np.stack([start, mean]), cfg.fld, cfg.seed, first, n, threads, opponent)
+    kept = "tuned" if won[1].mean() > won[0].mean() else "start"
+    check = {"games": n, "first_game": first, "start": float(won[0].mean()), "mean": float(won[1].mean())}
+    return (mean if kept == "tuned" else start), check | {"kept": kept}
+
+
 # --------------------------------------------------------------------------- fresh evaluation
 
 
@@ -671,12 +690,12 @@ def finish(cfg: TuneConfig, state: TuneState, out: Path, threads: int) -> dict[s
     report: analysis/tuning_report.py). Returns the result document."""
     from analysis.tuning_report import write_report
 
-    tuned = tuned_vector(cfg, state)
-    opponent = np.asarray(state.opponent) if state.opponent is not None else None
     t0 = time.perf_counter()
+    tuned, check = select_result(cfg, state, threads)
+    opponent = np.asarray(state.opponent) if state.opponent is not None else None
     ev = evaluate(cfg, tuned, opponent, threads)
     eval_seconds = time.perf_counter() - t0
-    doc = result_doc(cfg, state, tuned, ev)
+    doc = result_doc(cfg, state, tuned, ev) | {"validation": check}
     who = f"{cfg.setting.players} players" + (
         f", variant {cfg.setting.variant}" if cfg.setting.variant else ""
     )
@@ -693,7 +712,7 @@ def finish(cfg: TuneConfig, state: TuneState, out: Path, threads: int) -> dict[s
         "games_per_second": state.games / state.seconds if state.seconds else None,
         "generations_per_minute": state.generation / state.seconds * 60 if state.seconds else None,
         "eval_seconds": eval_seconds,
-        "eval_games": 2 * ev.games,
+        "eval_games": 2 * ev.games + 2 * check["games"],
     }
     write_json_atomic(out / TIMING, timing)
     write_report(out, doc, timing)
