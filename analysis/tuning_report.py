@@ -71,6 +71,7 @@ def tune_markdown(doc: dict[str, Any], timing: dict[str, Any] | None = None) -> 
     fr = doc["fresh"]
     g = fr["gain"]
     who = f"{t['players']} players" + (f", variant {t['variant']}" if t["variant"] else "")
+    p_relation = "< 1e-300" if g["p_value"] == 0 else f"= {_p(g['p_value'])}"
     lines = [
         f"# soup tune: {t['start']} ({who})",
         "",
@@ -90,7 +91,7 @@ def tune_markdown(doc: dict[str, Any], timing: dict[str, Any] | None = None) -> 
         f"| tuned | {_pct(fr['tuned']['win_rate'])} | {_interval(*fr['tuned']['ci'])} |",
         "",
         f"Gain (tuned - start, paired by game): {100 * g['estimate']:+.1f} points, 95% interval "
-        f"[{100 * g['ci_low']:+.1f}, {100 * g['ci_high']:+.1f}], p {'< 1e-300' if g['p_value'] == 0 else '= ' + _p(g['p_value'])} ({g['test']} test, "
+        f"[{100 * g['ci_low']:+.1f}, {100 * g['ci_high']:+.1f}], p {p_relation} ({g['test']} test, "
         f"{g['discordant']:,} games with different winners). Fair share: {_pct(1 / t['players'])}.",
         "",
         _validation_line(doc),
