@@ -345,6 +345,10 @@ app.command("tournament")(tournament)
 
 app.command()(cli_report.report)
 
+from sim.cli_tune import tune  # noqa: E402 (issue 13: soup tune, a module of its own)
+
+app.command("tune")(tune)
+
 
 def main() -> None:
     """Console entry point. Every user mistake, including a bad option (``--players 5``, an

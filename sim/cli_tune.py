@@ -1,0 +1,303 @@
+"""`soup tune`: a thin layer over sim.ursuppe.tuning and sim.ursuppe.gene_value (issue 13, points
+1 and 2). Every check comes before the progress bar; bad input is one line and exit 2; Ctrl-C
+keeps the last generation's checkpoint and prints the command that resumes (exit 130)."""
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli_support import (
+    EXIT_GAME_FAILED,
+    EXIT_INTERRUPTED,
+    MAX_SEED,
+    PLAYERS_HELP,
+    check_players,
+    command_line,
+    fail,
+    load_engine,
+    os_error_line,
+    progress_bar,
+    strategy_list,
+    warn,
+)
+from sim.errors import GameError
+from strategies import DEFAULT_POOL
+
+# Defaults measured on the 2-core reference machine (docs/tuning.md): a useful `soup tune` in a
+# few minutes, and the gene-value study of 20 genes at one player count within 30 minutes.
+TUNE_BUDGET = 1_800_000
+GENE_VALUE_BUDGET = 16_000_000
+GENE_VALUE_SIGMA = 0.08
+
+
+def tune(
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            "-s",
+            metavar="NAME|FILE",
+            help="The start: a preset or a strategy .toml file (with --gene-value: usually a tuned.toml).",
+        ),
+    ] = "greedy",
+    players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant", metavar="NAME", help="2-player variant (with --players 2): dummy, double1, double2."
+        ),
+    ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAMES",
+            help="Fixed opponents: one strategy for every other player, or one per other player "
+            "(comma-separated presets or .toml files).",
+        ),
+    ] = None,
+    self_play: Annotated[
+        bool,
+        typer.Option(
+            "--self-play",
+            help="The other players are the previous generation's best (the field is tuned too).",
+        ),
+    ] = False,
+    pool: Annotated[
+        str,
+        typer.Option(
+            metavar="NAMES",
+            help="The mix every other player is drawn from (without --against or --self-play).",
+        ),
+    ] = ",".join(DEFAULT_POOL),
+    params: Annotated[
+        str,
+        typer.Option(
+            metavar="KEYS",
+            help="Tuned parameters, comma-separated: names of docs/strategies.md, gene_value.<gene>, "
+            "'genes' (every gene in play), 'default' (the economy, space weights and every gene value).",
+        ),
+    ] = "default",
+    budget: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help=f"Tuning games in all (default {TUNE_BUDGET:,}; with --gene-value {GENE_VALUE_BUDGET:,}, "
+            "shared by the 2 arms of every gene).",
+        ),
+    ] = None,
+    games_per_candidate: Annotated[
+        int,
+        typer.Option(min=1, help="Games of every strategy in a generation (a multiple of the rotate block)."),
+    ] = 1200,
+    population: Annotated[
+        int | None, typer.Option(min=2, help="CMA-ES population (default 4 + 3 ln(parameters)).")
+    ] = None,
+    sigma: Annotated[
+        float | None,
+        typer.Option(
+            help="CMA-ES initial step in the [0, 1]-scaled search space (default 0.15; with --gene-value "
+            "0.08: the arms start from a tuned strategy).",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the tuning games.")] = 1,
+    eval_games: Annotated[
+        int,
+        typer.Option(min=1, help="Fresh games (another seed) on which start and tuned are compared."),
+    ] = 24_000,
+    rules: Annotated[
+        Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
+    ] = None,
+    gene_value: Annotated[
+        bool,
+        typer.Option(
+            "--gene-value",
+            help="For every gene: tune a variant forced to buy it and one that never may, then compare "
+            "them on fresh games (forced - never win rate, Holm-corrected).",
+        ),
+    ] = False,
+    genes: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAMES", help="With --gene-value: these genes only (default: every gene in play)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="Output directory (default results/tune-<start>-<P>p-seed<S>)."),
+    ] = None,
+    threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = os.cpu_count() or 1,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Only continue the tuning in --out (an error if there is none). Without "
+            "it, the same command continues too.",
+        ),
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Tune a strategy's parameters (CMA-ES) to maximise its win rate against a field.
+
+    Every candidate of a generation plays the same games (common random numbers, rotate seating);
+    the tuned strategy (tuned.toml, usable wherever a preset is) and the start are compared on fresh
+    games, with 95% intervals, in report.md with a learning curve. Interrupted? The same command
+    continues from the last generation. How to read it: docs/tuning.md. Examples:
+    soup tune --strategy greedy;  soup tune --against predator --players 3;
+    soup tune --gene-value --strategy results/tune-greedy-4p-seed1/tuned.toml
+    """
+    from sim.ursuppe import tuning as T
+    from sim.ursuppe.rules import load_rules
+    from strategies.params import load_strategy
+
+    book = load_rules(rules)
+    check_players(book, players, variant)
+    start = load_strategy(strategy)
+    if against and self_play:
+        fail("--against and --self-play: give one field, not both")
+    if against:
+        names = strategy_list(against, "--against")
+        if len(names) == 1:
+            names *= players - 1
+        if len(names) != players - 1:
+            fail(
+                f"--against: expected 1 or {players - 1} strategies (one per other player), got {len(names)}"
+            )
+        fld = T.Field("against", tuple(load_strategy(n) for n in names))
+    elif self_play:
+        fld = T.Field("self")
+    else:
+        fld = T.Field("mix", tuple(load_strategy(n) for n in dict.fromkeys(strategy_list(pool, "--pool"))))
+    keys = T.resolve_keys(params, book, players, variant)
+    setting = T.Setting(book, players, variant)
+    cfg = T.TuneConfig(
+        setting,
+        start,
+        fld,
+        tuple(keys),
+        budget or (GENE_VALUE_BUDGET if gene_value else TUNE_BUDGET),
+        seed=seed,
+        games_per_candidate=games_per_candidate,
+        population=population,
+        sigma=sigma or (GENE_VALUE_SIGMA if gene_value else T.DEFAULT_SIGMA),
+        eval_games=eval_games,
+    )
+    kind = "gene-value" if gene_value else "tune"
+    name = f"{players}p" if variant is None else f"{players}p-{variant}"
+    out = out or Path("results") / f"{kind}-{start.name}-{name}-seed{seed}"
+    if gene_value:
+        in_play = T.genes_in_play(book, players, variant)
+        chosen = in_play
+        if genes:
+            chosen = [
+                T.GENE_NAMES[T.parameter_key_index(T.GENE_PREFIX + g.strip()) - T.GENE_VALUE_BASE]
+                for g in genes.split(",")
+                if g.strip()
+            ]
+            for g in chosen:
+                if g not in in_play:
+                    fail(
+                        f"--genes: {g!r} has no copies at {players} players "
+                        f"(genes in play: {', '.join(in_play)})"
+                    )
+        _gene_value(cfg, chosen, out, threads, quiet, resume)
+        return
+    cfg.validate()
+    if resume and not (out / T.CHECKPOINT).exists():
+        fail(f"--resume: {out} holds no tuning to continue")
+    kept = T.load_checkpoint(out, cfg)  # another tuning's checkpoint in --out: one line, before the bar
+    load_engine()
+    total = cfg.generations() * cfg.games_per_generation()
+    generation = kept.generation if kept else 0
+    try:
+        with progress_bar(total, "tuning", quiet) as update:
+
+            def after(state: "T.TuneState") -> None:
+                nonlocal generation
+                generation = state.generation
+
+            state = T.tune(cfg, out, threads, update, after)
+        doc = T.finish(cfg, state, out, threads)
+    except KeyboardInterrupt:
+        typer.echo(
+            f"soup: interrupted: {generation} of {cfg.generations()} generations are kept in {out}; the same "
+            f"command continues: {command_line()}",
+            err=True,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except GameError as e:
+        fail(str(e), EXIT_GAME_FAILED)
+    except OSError as e:
+        fail(os_error_line(e, out), EXIT_GAME_FAILED)
+    fr = doc["fresh"]
+    g = fr["gain"]
+    typer.echo(
+        f"{start.name} tuned: {doc['generations']} generations, {doc['games']:,} games, "
+        f"{len(keys)} parameters, "
+        f"against {doc['field']}"
+    )
+    typer.echo(
+        f"fresh games ({fr['games']:,}, seed {fr['seed']}): start {fr['start']['win_rate']:.3f} "
+        f"[{fr['start']['ci'][0]:.3f}, {fr['start']['ci'][1]:.3f}]  tuned {fr['tuned']['win_rate']:.3f} "
+        f"[{fr['tuned']['ci'][0]:.3f}, {fr['tuned']['ci'][1]:.3f}]  gain {g['estimate']:+.3f} "
+        f"[{g['ci_low']:+.3f}, {g['ci_high']:+.3f}]"
+    )
+    for r in doc["changes"][:5]:
+        typer.echo(f"  {r['parameter']}: {r['start']:g} -> {r['tuned']:g}")
+    if doc["validation"]["kept"] == "start":
+        warn(
+            "the tuned mean did not beat the start on the final check, so tuned.toml is the start: try a "
+            "larger --budget or --games-per-candidate, or fewer --params"
+        )
+    elif g["ci_high"] < 0:
+        warn(
+            "the tuned strategy is worse than its start on fresh games: try a larger --budget or "
+            "--games-per-candidate"
+        )
+    typer.echo(f"Wrote {out / T.TUNED} (use it as a strategy) and {out / 'report.md'}")
+
+
+def p_text(p: float) -> str:
+    return "< 1e-300" if p == 0 else f"{p:.2g}"
+
+
+def _gene_value(cfg, genes: list[str], out: Path, threads: int, quiet: bool, resume: bool) -> None:
+    """The --gene-value study: checks first, then the bar; Ctrl-C keeps every finished arm."""
+    from sim.ursuppe import gene_value as G
+
+    if resume and not (out / "arms").exists():
+        fail(f"--resume: {out} holds no gene-value study to continue")
+    for g in genes:  # every arm's configuration is valid before anything is played
+        for arm in G.ARMS:
+            c = G.arm_config(cfg, g, arm, cfg.budget // (2 * len(genes)))
+            try:
+                c.validate()
+            except G.T.TuningError as e:
+                fail(f"{e} (--gene-value: the budget is shared by {2 * len(genes)} arms)")
+    load_engine()
+    try:
+        with progress_bar(G.study_games(cfg, genes), "gene value", quiet) as update:
+            doc = G.gene_value_study(cfg, genes, out, threads, update)
+    except KeyboardInterrupt:
+        typer.echo(
+            f"soup: interrupted: finished arms and genes are kept in {out}; the same command continues: "
+            f"{command_line()}",
+            err=True,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except GameError as e:
+        fail(str(e), EXIT_GAME_FAILED)
+    except OSError as e:
+        fail(os_error_line(e, out), EXIT_GAME_FAILED)
+    typer.echo(
+        f"gene value of {len(genes)} genes ({doc['arm_games']:,} tuning games an arm, "
+        f"{doc['eval_games']:,} fresh "
+        f"games a gene), against {doc['field']}:"
+    )
+    for r in doc["genes"]:
+        typer.echo(
+            f"  {r['gene']:<22} forced - never {100 * r['difference']:+5.1f} points "
+            f"[{100 * r['ci_low']:+.1f}, {100 * r['ci_high']:+.1f}]  p(Holm) {p_text(r['p_holm'])}"
+        )
+    typer.echo(f"Wrote {out / G.REPORT}")
