@@ -446,11 +446,11 @@ def tournament(
         fail(str(e))
     for line in result.lines:
         typer.echo(line)
-    _print_tournament(result.ratings, result.matrix, result.names)
+    _print_tournament(result.ratings, result.matrix, result.names, result.equilibrium)
     typer.echo("tables: " + ", ".join(str(f) for f in result.files))
 
 
-def _print_tournament(ratings: Any, matrix: Any, names: list[str]) -> None:
+def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: Any = None) -> None:
     from rich import box
     from rich.table import Table
 
@@ -479,3 +479,15 @@ def _print_tournament(ratings: Any, matrix: Any, names: list[str]) -> None:
     for a in names:
         m.add_row(a, *("—" if a == b else f"{cells[a, b]:.3f}" for b in names))
     console.print(m)
+    if equilibrium is None:
+        return
+    e = Table(
+        title="Equilibrium of the meta-game (weight in the mix; regret = win rate given up against it)",
+        box=box.SIMPLE_HEAD,
+    )
+    for col in ("strategy", "weight", "in support", "regret"):
+        e.add_column(col, justify="left" if col == "strategy" else "right")
+    for r in equilibrium.iter_rows(named=True):
+        support = "yes" if r["in_support"] else "no"
+        e.add_row(r["strategy"], f"{r['weight']:.3f}", support, f"{r['regret']:.3f}")
+    console.print(e)

@@ -277,3 +277,33 @@ def test_tournament_bad_files_one_line_exit_2_nothing_written(tmp_path, args, ne
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("soup: error: ") and needle in lines[0], r.stderr
     assert sorted(tmp_path.rglob("*")) == before and (tmp_path / "file").read_text() == "keep me"
+
+
+def test_tournament_equilibrium_with_a_tuned_strategy_file(tmp_path):
+    # A strategy file as soup tune writes it (tuned.toml: name, extends a preset, tuned values)
+    # plays in the tournament under its own name, and the equilibrium is written and printed.
+    tuned = tmp_path / "tuned.toml"
+    tuned.write_text(
+        'name = "greedy-tuned"\ndescription = "as soup tune writes it"\nextends = "greedy"\n'
+        "[gene_value]\nother = 3.0\n"
+    )
+    out = tmp_path / "t"
+    args = ["tournament", "--strategies", f"random,breeder,{tuned}", "--players", "3", "--games", "48"]
+    r = CliRunner().invoke(app, [*args, "--out", str(out), "-q", "--no-plot"])
+    assert r.exit_code == 0, (r.stdout, r.stderr, r.exception)
+    assert "Equilibrium of the meta-game" in r.stdout and "equilibrium: " in r.stdout
+    eq = pl.read_csv(out / "tournament-equilibrium.csv")
+    assert eq.columns == ["strategy", "weight", "in_support", "regret"]
+    assert eq["strategy"].to_list() == ["random", "breeder", "greedy-tuned"]
+    assert eq["weight"].sum() == pytest.approx(1.0, abs=1e-5)
+    assert (eq["weight"] >= 0).all() and (eq["regret"] >= 0).all()
+    assert (eq.filter("in_support")["regret"] < 1e-5).all()
+    assert (eq["in_support"] == (eq["weight"] > 0)).all()
+    # The mix is the equilibrium of the written matrix: against every strategy it wins >= 1/2.
+    m = pl.read_csv(out / "tournament-matrix.csv")
+    from analysis.equilibrium import equilibrium
+
+    again = equilibrium(m, eq["strategy"].to_list())
+    assert list(again.mix.values()) == pytest.approx(eq["weight"].to_list(), abs=1e-5)
+    md = (out / "tournament.md").read_text()
+    assert "## Equilibrium" in md and "greedy-tuned" in md

@@ -340,6 +340,7 @@ class Tournament:
     names: list[str]
     lines: list[str]
     files: list[Path]
+    equilibrium: Any = None
 
 
 def tournament(
@@ -356,10 +357,12 @@ def tournament(
 ) -> Tournament:
     """Every pair of ``strategies`` plays head to head (sim.ursuppe.tournament_run: half the
     seats each, seats rotated; pair k with seed SEED*10000+k); Bradley-Terry ratings on an Elo
-    scale and the win-rate matrix. Writes tournament-matrix.csv, tournament-ratings.csv,
-    tournament.md (and with ``plot`` tournament-heatmap.png) into ``out``."""
+    scale, the win-rate matrix and the meta-game's equilibrium mix (analysis.equilibrium). Writes
+    tournament-matrix.csv, tournament-ratings.csv, tournament-equilibrium.csv, tournament.md (and
+    with ``plot`` tournament-heatmap.png) into ``out``."""
     import polars as pl
 
+    from analysis.equilibrium import equilibrium
     from analysis.tables import fmt, frame_markdown, write_csv_atomic, write_text_atomic
     from analysis.tournament import (
         bt_check,
@@ -406,6 +409,11 @@ def tournament(
     worst = matrix.sort(pl.col("bt_z").abs(), descending=True, nulls_last=True).row(0, named=True)
     write_csv_atomic(out / "tournament-matrix.csv", matrix)
     write_csv_atomic(out / "tournament-ratings.csv", ratings)
+    # Every game of a pair has exactly one winner, one of the two (pair_counts refuses others),
+    # so W[A, B] + W[B, A] = 1 exactly: the meta-game is constant-sum with no ties to split.
+    eq = equilibrium(matrix, names)
+    eq_table = equilibrium_table(eq)
+    write_csv_atomic(out / "tournament-equilibrium.csv", eq_table)
     wide = wide_cells(matrix, names)
     lines = [
         f"rules {book.rules_id}; {per_pair:,} games per pair, {players} players"
@@ -419,6 +427,9 @@ def tournament(
         f"Bradley-Terry fit: chi2 = {fit['chi2']:.1f} on {fit['df']} df (p = {fmt(fit['p_value'], 'p')});"
         f" largest deviation: {worst['strategy']} vs {worst['opponent']} won {worst['win_rate']:.3f},"
         f" the ratings expect {worst['bt_expected']:.3f}",
+        "equilibrium: "
+        + ", ".join(f"{s} {eq.mix[s]:.3f}" for s in eq.support)
+        + " (the mix of the meta-game no strategy beats; regret = win rate given up against it)",
     ]
     md = "# soup tournament\n\n" + "\n".join(f"- {x}" for x in lines) + "\n\n## Ratings\n\n"
     kinds = {
@@ -430,12 +441,37 @@ def tournament(
         "prior": "num",
     }
     md += frame_markdown(ratings, kinds) + "\n## Win-rate matrix\n\n" + frame_markdown(wide)
+    md += "\n## Equilibrium\n\n" + EQUILIBRIUM_TEXT + "\n\n"
+    md += frame_markdown(eq_table, {"weight": "num", "regret": "num"})
     write_text_atomic(out / "tournament.md", md)
-    files = [out / "tournament-matrix.csv", out / "tournament-ratings.csv", out / "tournament.md"]
+    files = [
+        out / "tournament-matrix.csv",
+        out / "tournament-ratings.csv",
+        out / "tournament-equilibrium.csv",
+        out / "tournament.md",
+    ]
     if plot:
         heatmap(matrix, names, out / "tournament-heatmap.png", f"Head-to-head win rate, {players} players")
         files.append(out / "tournament-heatmap.png")
-    return Tournament(out, ratings, matrix, names, lines, files)
+    return Tournament(out, ratings, matrix, names, lines, files, eq_table)
+
+
+EQUILIBRIUM_TEXT = (
+    "The meta-game: each side picks a strategy to bring, and the payoff is the head-to-head win rate"
+    " minus 1/2. Every game of a pair has one winner, one of the two, so the matrix is constant-sum"
+    " (W[A, B] + W[B, A] = 1 exactly) and the game has value 0. The equilibrium mix (*weight*) wins at"
+    " least half its games against every strategy of the field; *in_support*: played with positive"
+    " weight; *regret*: how much win rate a strategy gives up against the mix (0 on the support)."
+    " The matrix is estimated, so weights near 0 and small regrets are within noise: read the support"
+    " together with the matrix's intervals. `soup report RUN --equilibrium DIR` weighs a run's tables"
+    " by this mix."
+)
+
+
+def equilibrium_table(eq: Any) -> Any:
+    """An :class:`analysis.equilibrium.Equilibrium` as tournament-equilibrium.csv's table:
+    strategy, weight, in_support, regret, in the tournament's order."""
+    return eq.frame().select("strategy", "weight", "in_support", "regret")
 
 
 def wide_cells(matrix: Any, names: list[str]) -> Any:
