@@ -47,7 +47,12 @@ def contrast_columns(c: dict[str, float], estimate: str, low: str, high: str, p:
 
 
 def cluster_contrast(
-    y: np.ndarray, group: np.ndarray, weights: np.ndarray, cluster: np.ndarray, z: float = Z95
+    y: np.ndarray,
+    group: np.ndarray,
+    weights: np.ndarray,
+    cluster: np.ndarray,
+    z: float = Z95,
+    row_weights: np.ndarray | None = None,
 ) -> dict[str, float]:
     """A linear contrast of group means, ``sum_k weights[k] * mean(y | group == k)``, with a
     cluster-robust (sandwich) standard error, its 95% normal interval and two-sided p-value.
@@ -60,18 +65,34 @@ def cluster_contrast(
     the interaction of two binary factors is ``[1, -1, -1, 1]``. Rows with ``group < 0`` are
     ignored. A group without rows gives NaN; so does a non-zero estimate with no spread (no
     interval or p-value can be had from it). Callers also skip groups under :data:`MIN_ROWS`.
+
+    ``row_weights`` (one per row, >= 0; e.g. the importance weights of ``soup report
+    --equilibrium``) make each group mean the weighted mean ``sum(r y) / sum(r)``: the same ratio
+    estimator with ``S_kc = sum r y`` and ``N_kc = sum r`` over the cluster's rows, the weights
+    taken as fixed. Rows of weight 0 are left out (they neither count nor add a cluster). All
+    weights 1 give exactly the unweighted result.
     """
     y = np.asarray(y, dtype=np.float64)
     group = np.asarray(group, dtype=np.int64)
     weights = np.asarray(weights, dtype=np.float64)
     keep = group >= 0
+    if row_weights is not None:
+        row_weights = np.asarray(row_weights, dtype=np.float64)
+        if (row_weights < 0).any() or not np.isfinite(row_weights).all():
+            raise ValueError("row_weights: expected finite weights >= 0")
+        keep &= row_weights > 0
+        row_weights = row_weights[keep]
     y, group, cluster = y[keep], group[keep], np.asarray(cluster)[keep]
     k = len(weights)
     _, c = np.unique(cluster, return_inverse=True)
     n_clusters = int(c.max()) + 1 if len(c) else 0
     idx = c * k + group
-    sums = np.bincount(idx, weights=y, minlength=n_clusters * k).reshape(n_clusters, k)
-    counts = np.bincount(idx, minlength=n_clusters * k).reshape(n_clusters, k).astype(np.float64)
+    if row_weights is None:
+        sums = np.bincount(idx, weights=y, minlength=n_clusters * k).reshape(n_clusters, k)
+        counts = np.bincount(idx, minlength=n_clusters * k).reshape(n_clusters, k).astype(np.float64)
+    else:
+        sums = np.bincount(idx, weights=y * row_weights, minlength=n_clusters * k).reshape(n_clusters, k)
+        counts = np.bincount(idx, weights=row_weights, minlength=n_clusters * k).reshape(n_clusters, k)
     total_n = counts.sum(axis=0)
     if n_clusters < 2 or (total_n[weights != 0] == 0).any():
         return dict(NO_CONTRAST)  # a fresh dict: callers add their own fields
@@ -93,7 +114,9 @@ def cluster_contrast(
     }
 
 
-def cluster_wilson(y: np.ndarray, cluster: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+def cluster_wilson(
+    y: np.ndarray, cluster: np.ndarray, z: float = Z95, row_weights: np.ndarray | None = None
+) -> tuple[float, float, float]:
     """Wilson interval (lower, upper) for the share of 0/1 rows ``y`` when rows of one cluster
     (game) are correlated, and the design effect (issue 13, point 3).
 
@@ -106,13 +129,19 @@ def cluster_wilson(y: np.ndarray, cluster: np.ndarray, z: float = Z95) -> tuple[
     undefined (no buyer, every row a buyer, fewer than 2 games, or every game the same share)
     the correlation cannot be estimated and the plain Wilson interval on ``n`` rows is given,
     with design effect 1. Empty input gives (0, 1) and NaN.
+
+    ``row_weights``: the share is the weighted mean (:func:`cluster_contrast`'s ``row_weights``)
+    and ``n`` the rows of positive weight; ``n_eff`` then also carries the loss from unequal
+    weights (Kish), so the design effect includes it.
     """
     y = np.asarray(y, dtype=np.float64)
-    n = len(y)
+    if row_weights is not None:
+        row_weights = np.asarray(row_weights, dtype=np.float64)
+    n = len(y) if row_weights is None else int((row_weights > 0).sum())
     if n == 0:
         return 0.0, 1.0, math.nan
-    c = cluster_contrast(y, np.zeros(n, np.int64), np.array([1.0]), cluster, z)
-    p = float(y.mean())
+    c = cluster_contrast(y, np.zeros(len(y), np.int64), np.array([1.0]), cluster, z, row_weights)
+    p = float(y.mean()) if row_weights is None else float(y @ row_weights / row_weights.sum())
     se = c["se"]
     n_eff = p * (1.0 - p) / se**2 if se > 0 and 0.0 < p < 1.0 else float(n)
     lo, hi = wilson(p * n_eff, n_eff, z)

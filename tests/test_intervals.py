@@ -44,3 +44,67 @@ def test_agrees_with_scipys_wilson_interval():
             lo, hi = wilson(wins, n)
             ci = stats.binomtest(wins, n).proportion_ci(method="wilson")
             assert (float(lo), float(hi)) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+# --- cluster_contrast with row weights (soup report --equilibrium) ---------------------------
+
+
+def _games(rng, n_games, players=4):
+    """Synthetic games: each has one winner among its players; strategy 0 or 1 per row."""
+    cluster = np.repeat(np.arange(n_games), players)
+    strategy = rng.integers(0, 2, len(cluster))
+    strength = np.where(strategy == 0, 2.0, 1.0)
+    won = np.zeros(len(cluster))
+    for g in range(n_games):
+        s = slice(g * players, (g + 1) * players)
+        won[g * players + rng.choice(players, p=strength[s] / strength[s].sum())] = 1.0
+    return won, strategy, cluster
+
+
+def test_equal_row_weights_reproduce_the_unweighted_numbers_exactly():
+    from analysis.intervals import cluster_contrast, cluster_wilson
+
+    won, strategy, cluster = _games(np.random.default_rng(1), 300)
+    ones = np.ones(len(won))
+    one_group = np.zeros(len(won), np.int64)
+    for group, weights in ((strategy, np.array([1.0, -1.0])), (one_group, np.array([1.0]))):
+        assert cluster_contrast(won, group, weights, cluster, row_weights=ones) == cluster_contrast(
+            won, group, weights, cluster
+        )
+    assert cluster_wilson(won, cluster, row_weights=ones) == cluster_wilson(won, cluster)
+
+
+def test_integer_row_weights_equal_repeated_rows_in_the_same_game():
+    from analysis.intervals import cluster_contrast
+
+    won, strategy, cluster = _games(np.random.default_rng(2), 200)
+    r = np.where(strategy == 0, 3, 1)
+    weighted = cluster_contrast(won, strategy, np.array([1.0, -1.0]), cluster, row_weights=r.astype(float))
+    rep = np.repeat(np.arange(len(won)), r)
+    repeated = cluster_contrast(won[rep], strategy[rep], np.array([1.0, -1.0]), cluster[rep])
+    for key in ("estimate", "se", "p_value"):
+        assert weighted[key] == pytest.approx(repeated[key], rel=1e-12)
+    # Weight 0 drops a row: the same as leaving it out.
+    zero = np.where(strategy == 1, 0.0, 1.0)
+    dropped = cluster_contrast(won, np.zeros(len(won), np.int64), np.array([1.0]), cluster, row_weights=zero)
+    kept = strategy == 0
+    plain = cluster_contrast(won[kept], np.zeros(kept.sum(), np.int64), np.array([1.0]), cluster[kept])
+    assert dropped == plain
+
+
+def test_weighted_mean_interval_covers_about_95_percent():
+    # The mix-weighted win rate 0.7 * rate(strategy 0) + 0.3 * rate(strategy 1), weighting rows of
+    # a 50:50 run by 0.7/0.5 and 0.3/0.5; the truth from a large simulation of the same games.
+    from analysis.intervals import cluster_contrast
+
+    rng = np.random.default_rng(3)
+    won, strategy, cluster = _games(rng, 40_000)
+    truth = 0.7 * won[strategy == 0].mean() + 0.3 * won[strategy == 1].mean()
+    hits, reps = 0, 300
+    for _ in range(reps):
+        w, s, c = _games(rng, 200)
+        share0 = (s == 0).mean()
+        r = np.where(s == 0, 0.7 / share0, 0.3 / (1 - share0))
+        ci = cluster_contrast(w, np.zeros(len(w), np.int64), np.array([1.0]), c, row_weights=r)
+        hits += ci["ci_low"] <= truth <= ci["ci_high"]
+    assert 0.91 <= hits / reps <= 0.985
