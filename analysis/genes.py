@@ -35,12 +35,16 @@ from sim.ursuppe.genes import GENE_NAMES
 BASES = ("held", "bought")
 
 
-def _frame(rows: pl.LazyFrame | pl.DataFrame, basis: str) -> pl.DataFrame:
+def _frame(rows: pl.LazyFrame | pl.DataFrame, basis: str, weight: str | None = None) -> pl.DataFrame:
     if basis not in BASES:
         raise ValueError(f"basis: expected one of {BASES}, got {basis!r}")
     column = "genes_held" if basis == "held" else "genes_bought"
     lf = with_run(rows)
-    return lf.select(*GAME_KEY, "won", "strategy", pl.col(column).alias("mask")).collect()
+    extra = [] if weight is None else [pl.col(weight).cast(pl.Float64).alias("_weight")]
+    lf = lf.select(*GAME_KEY, "won", "strategy", pl.col(column).alias("mask"), *extra)
+    if weight is not None:
+        lf = lf.filter(pl.col("_weight") > 0)  # weight 0: not in the mix, not in the table
+    return lf.collect()
 
 
 def gene_masks(df: pl.DataFrame) -> np.ndarray:
@@ -66,7 +70,10 @@ def _strata_label(names: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> 
 
 
 def gene_effects(
-    rows: pl.LazyFrame | pl.DataFrame, basis: str = "held", min_rows: int = MIN_ROWS
+    rows: pl.LazyFrame | pl.DataFrame,
+    basis: str = "held",
+    min_rows: int = MIN_ROWS,
+    weight: str | None = None,
 ) -> pl.DataFrame:
     """Per player count and gene: win rate with and without the gene (Wilson intervals), the raw
     difference with its cluster-robust 95% interval and p-value, and the difference *within
@@ -76,29 +83,54 @@ def gene_effects(
 
     ``basis`` "held" = held at the end, "bought" = ever bought. Comparisons with fewer than
     ``min_rows`` rows on a side get no test (NaN).
+
+    ``weight`` names a column of row weights (``soup report --equilibrium``'s importance
+    weights): every rate, share and difference is then the weighted one, its interval
+    cluster-robust (analysis.intervals.cluster_contrast / cluster_wilson with ``row_weights``),
+    the within-strategy average weights each strategy by its rows' total weight (so by the mix),
+    rows of weight 0 are left out, and ``rows_with``/``rows_without`` count the rows used.
     """
-    df = _frame(rows, basis)
+    df = _frame(rows, basis, weight)
     out = []
     for (players,), part in df.sort("players").group_by(["players"], maintain_order=True):
         won = part["won"].to_numpy().astype(np.float64)
         has = gene_masks(part)
         cluster = cluster_ids(part)
+        rw = None if weight is None else part["_weight"].to_numpy()
         names, stratum = np.unique(part["strategy"].cast(pl.String).to_numpy(), return_inverse=True)
         for i, name in enumerate(GENE_NAMES):
             h = has[:, i]
             n_with, n_without = int(h.sum()), int((~h).sum())
             w_with, w_without = int(won[h].sum()), int(won[~h].sum())
-            lo, hi = wilson(np.array([w_with, w_without]), np.array([n_with, n_without]))
+            if rw is None:
+                lo, hi = wilson(np.array([w_with, w_without]), np.array([n_with, n_without]))
+                share = n_with / len(h)
+                rate_with = w_with / n_with if n_with else np.nan
+                rate_without = w_without / n_without if n_without else np.nan
+            else:
+                sides = [cluster_wilson(won[m], cluster[m], row_weights=rw[m]) for m in (h, ~h)]
+                lo, hi = np.array([sides[0][0], sides[1][0]]), np.array([sides[0][1], sides[1][1]])
+                share = float(rw[h].sum() / rw.sum())
+                rate_with = float(won[h] @ rw[h] / rw[h].sum()) if n_with else np.nan
+                rate_without = float(won[~h] @ rw[~h] / rw[~h].sum()) if n_without else np.nan
             diff = within = NO_CONTRAST
             label = ""
             if min(n_with, n_without) >= min_rows:
-                diff = cluster_contrast(won, np.where(h, 0, 1), np.array([1.0, -1.0]), cluster)
+                side = np.where(h, 0, 1)
+                diff = cluster_contrast(won, side, np.array([1.0, -1.0]), cluster, row_weights=rw)
                 group = stratum * 2 + np.where(h, 0, 1)
                 counts = np.bincount(group, minlength=2 * len(names)).reshape(len(names), 2)
-                usable, weight = _strata_weights(counts, min_rows)
+                usable, strata_weight = _strata_weights(counts, min_rows)
+                if rw is not None:  # the mix's weight of each usable strategy, not its rows
+                    mass = np.bincount(stratum, weights=rw, minlength=len(names)) * usable
+                    strata_weight = mass / max(mass.sum(), 1e-300)
                 if usable.any():
                     within = cluster_contrast(
-                        won, group, np.stack([weight, -weight], axis=1).ravel(), cluster
+                        won,
+                        group,
+                        np.stack([strata_weight, -strata_weight], axis=1).ravel(),
+                        cluster,
+                        row_weights=rw,
                     )
                     label = _strata_label(names, counts, usable)
             out.append(
@@ -106,12 +138,12 @@ def gene_effects(
                     "players": int(players),
                     "gene": name,
                     "rows_with": n_with,
-                    "share_with": n_with / len(h),
-                    "win_rate_with": w_with / n_with if n_with else np.nan,
+                    "share_with": share,
+                    "win_rate_with": rate_with,
                     "with_low": lo[0],
                     "with_high": hi[0],
                     "rows_without": n_without,
-                    "win_rate_without": w_without / n_without if n_without else np.nan,
+                    "win_rate_without": rate_without,
                     "without_low": lo[1],
                     "without_high": hi[1],
                     **contrast_columns(diff, "difference", "diff_low", "diff_high", "p_value"),

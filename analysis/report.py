@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from analysis import deck_order, figures, genes, win_rates
+from analysis import at_equilibrium, deck_order, figures, genes, win_rates
 from analysis.tables import fmt, markdown_table, plural, round_floats
 from sim import __version__
 from sim.errors import UserError
@@ -192,8 +192,15 @@ class Report:
         return "\n".join(self.parts)
 
 
-def build_report(run_dirs: Sequence[str | Path], out: str | Path, top_sets: int = 15) -> Path:
-    """Write the balance report of ``run_dirs`` into ``out``; an earlier report there is replaced."""
+def build_report(
+    run_dirs: Sequence[str | Path],
+    out: str | Path,
+    top_sets: int = 15,
+    equilibrium: str | Path | None = None,
+) -> Path:
+    """Write the balance report of ``run_dirs`` into ``out``; an earlier report there is replaced.
+    ``equilibrium``: a ``soup tournament`` directory whose equilibrium mix weighs the seat and
+    gene tables in an extra section "At equilibrium" (analysis.at_equilibrium)."""
     dirs = [Path(d) for d in run_dirs]
     if not dirs:
         raise ReportError("no run directory given")
@@ -207,6 +214,12 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path, top_sets: int 
             "or measure the difference with soup compare"
         )
     _check_combination(manifests, dirs)
+    mix = None
+    if equilibrium is not None:
+        try:
+            mix = at_equilibrium.read_mix(equilibrium)
+        except ValueError as e:
+            raise ReportError(str(e)) from None
     if Path(out).is_symlink():
         raise ReportError(f"--out {out}: is a symbolic link; give the directory itself")
     out = Path(os.path.abspath(out))  # "." and ".." get a name, and the temporary sits beside it
@@ -223,6 +236,12 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path, top_sets: int 
         raise ReportError(
             f"{', '.join(map(str, dirs))}: no complete chunks yet (is soup simulate still running?)"
         )
+    weighted = None
+    if mix is not None:
+        try:
+            weighted = at_equilibrium.with_weights(rows, mix)
+        except ValueError as e:
+            raise ReportError(str(e)) from None
 
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     if tmp.exists():
@@ -230,6 +249,8 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path, top_sets: int 
     try:
         report = Report(tmp)
         _write(report, rows, manifests, dirs, top_sets)
+        if weighted is not None:
+            section_at_equilibrium(report, weighted, mix, Path(equilibrium))
         markdown = report.markdown()
         (tmp / "report.md").write_text(markdown)
         (tmp / "report.html").write_text(render_html(markdown))
@@ -699,6 +720,62 @@ def section_gene_effects(r: Report, held: pl.DataFrame, bought: pl.DataFrame) ->
     r.text("### Ever bought")
     r.table(
         "gene_effects_bought", bought, [(c, h.replace("holding", "buying"), k) for c, h, k in GENE_COLUMNS]
+    )
+
+
+def section_at_equilibrium(r: Report, weighted: pl.DataFrame, mix: pl.DataFrame, source: Path) -> None:
+    """The seat and gene tables again with the player rows weighted to a tournament's
+    equilibrium mix (``soup report --equilibrium``; analysis.at_equilibrium)."""
+    r.text("## At equilibrium")
+    support = mix.filter(pl.col("weight") > 0)
+    r.text(
+        f"The tables below weigh the player rows by the equilibrium mix of the tournament in `{source}` "
+        "(*" + ", ".join(f"{s} {w:.3f}" for s, w in support.select("strategy", "weight").iter_rows()) + "*): "
+        "a row of strategy s counts w_s / (s's share of the run's rows at its player count), so the rows "
+        "hold the strategies in the mix's proportions and strategies outside the support drop out. "
+        "The opponents are still the run's: these are players bringing the mix against the run's field. "
+        "Intervals are cluster-robust by game with the weights taken as fixed; compare each table with "
+        "its plain-mix version above."
+    )
+    r.csv("equilibrium_mix", mix)
+    r.table(
+        "mix_win_rate_at_equilibrium",
+        at_equilibrium.mix_win_rate(weighted),
+        [
+            ("players", "players", "int"),
+            PLAYER_GAMES,
+            ("win_rate", "win rate of the mix", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+            ("fair_share", "fair share", "rate"),
+        ],
+    )
+    r.text("### Seat advantage at equilibrium")
+    r.table(
+        "seat_advantage_at_equilibrium",
+        at_equilibrium.seat_table(weighted),
+        [
+            ("players", "players", "int"),
+            ("start_space", "start space", "int"),
+            PLAYER_GAMES,
+            ("win_rate", "win rate", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+            ("difference", "vs other spaces", "signed"),
+            ("diff_low|diff_high", "95% CI", "sci"),
+            ("p_holm", "p (Holm)", "p"),
+        ],
+    )
+    w = at_equilibrium.WEIGHT
+    r.text(
+        "### Genes held at the end, at equilibrium\n"
+        "As in *Genes* above with every rate weighted; *within strategy* averages the strategies by "
+        "their weight in the mix instead of their player-games."
+    )
+    r.table("gene_effects_held_at_equilibrium", genes.gene_effects(weighted, "held", weight=w), GENE_COLUMNS)
+    r.text("### Genes ever bought, at equilibrium")
+    r.table(
+        "gene_effects_bought_at_equilibrium",
+        genes.gene_effects(weighted, "bought", weight=w),
+        [(c, h.replace("holding", "buying"), k) for c, h, k in GENE_COLUMNS],
     )
 
 

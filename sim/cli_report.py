@@ -18,18 +18,29 @@ def report(
         typer.Option("--out", "-o", help="Report directory (default: the first run directory/report)."),
     ] = None,
     top_sets: Annotated[int, typer.Option(min=1, help="Winners' gene sets to list.")] = 15,
+    equilibrium: Annotated[
+        Path | None,
+        typer.Option(
+            "--equilibrium",
+            help="A soup tournament directory: also weigh the seat and gene tables by its equilibrium mix.",
+        ),
+    ] = None,
 ) -> None:
     """Write a balance report: win rates by strategy, seat and player count, seat advantage, game
     length, gene effects (forest plots), gene-pair synergy, winners' gene sets, purchase timing and
     environment-deck effects, with 95% intervals and multiple-testing corrections.
 
     Example: soup simulate --games 100000 && soup report results/ursuppe-4p-seed1-100000
+
+    With --equilibrium TOURNAMENT_DIR (a soup tournament of the run's strategies) the report adds
+    "At equilibrium": the seat and gene tables with each player row weighted by its strategy's
+    weight in the tournament's equilibrium mix over its share of the run.
     """
     from analysis.report import ReportError, build_report
 
     target = out if out is not None else results[0] / "report"
     try:
-        path = build_report(results, target, top_sets=top_sets)
+        path = build_report(results, target, top_sets=top_sets, equilibrium=equilibrium)
     except ReportError as e:
         fail(str(e))
     typer.echo(f"report: {path / 'report.md'} and {path / 'report.html'}")
