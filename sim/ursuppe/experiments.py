@@ -442,7 +442,7 @@ def tournament(
     }
     md += frame_markdown(ratings, kinds) + "\n## Win-rate matrix\n\n" + frame_markdown(wide)
     md += "\n## Equilibrium\n\n" + EQUILIBRIUM_TEXT + "\n\n"
-    md += frame_markdown(eq_table, {"weight": "num", "regret": "num"})
+    md += frame_markdown(eq_table, {"weight": "rate", "regret": "rate"})
     write_text_atomic(out / "tournament.md", md)
     files = [
         out / "tournament-matrix.csv",
