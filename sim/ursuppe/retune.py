@@ -105,7 +105,8 @@ class Retuned:
             for token, path in self.paths[arm].items():
                 c = self.checks[arm][token]
                 items.append(
-                    f"{path} ({c['kept']}: validation win rate start {c['start']:.3f}, mean {c['mean']:.3f})"
+                    f"{path} (kept the {'tuned mean' if c['kept'] == 'tuned' else 'start'}; validation win"
+                    f" rate start {c['start']:.3f}, tuned mean {c['mean']:.3f})"
                 )
             out.append(f"{label} tuned strategies: " + "; ".join(items))
         return out
