@@ -126,3 +126,35 @@ def test_bad_retune_input_is_one_line_and_exit_2(tmp_path, args, message):
     assert r.exit_code == 2, r.output
     assert r.output.count("\n") == 1 and message in r.output, r.output
     assert not out.exists()
+
+
+def test_ctrl_c_while_retuning_keeps_the_generations_and_the_same_command_continues(
+    compared, tmp_path, monkeypatch
+):
+    """Ctrl-C after a few tuning generations: exit 130 with the command that continues; the
+    continued run gives the tables of an uninterrupted one."""
+    from sim.ursuppe import tuning as T
+
+    save = T.save_checkpoint
+    calls = []
+
+    def interrupting(out, state):
+        save(out, state)
+        calls.append(out)
+        if len(calls) == 7:  # in the second tuning of arm A
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(T, "save_checkpoint", interrupting)
+    house = tmp_path / "harmful.toml"
+    house.write_text(HARMFUL_DIVISION_RATE)
+    out = tmp_path / "cut"
+    args = ["compare", "--rules", house, "--games", "240", "--pool", "breeder,greedy", *TINY,
+            "--threads", "2", "--out", out, "-q"]
+    r = cli(*args)
+    assert r.exit_code == 130 and "the same command continues" in r.output, r.output
+    assert not (out / "comparison.csv").exists()
+    monkeypatch.setattr(T, "save_checkpoint", save)
+    r = cli(*args)
+    assert r.exit_code == 0, r.output
+    done, _ = compared
+    assert (out / "comparison.csv").read_text() == (done / "comparison.csv").read_text()
