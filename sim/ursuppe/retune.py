@@ -37,8 +37,8 @@ from sim.errors import UserError
 from sim.ursuppe import tuning as T
 
 # Tuning games per strategy and arm. Sized on the 2-core reference machine: the default pool (5
-# strategies) at 4 players, 2 arms, is 10 tunings of 10 generations of 16 strategies x 1,200 games
-# (+ validation), about 2 million games, ~2-3 minutes (docs/experiments.md).
+# strategies) at 4 players, 2 arms, is 10 tunings of 10 generations of 15 strategies x 1,200 games
+# (+ validation), about 1.9 million games: 1 min 47 s measured (docs/experiments.md).
 DEFAULT_BUDGET = 192_000
 CHANGES_SHOWN = 5  # per strategy: the parameters that moved most between arms
 
