@@ -105,6 +105,17 @@ RetuneGames = Annotated[
 def _retune(on: bool, budget: int, params: str, per_candidate: int, threads: int, quiet: bool) -> Any:
     """The --retune settings (None without --retune), with a progress bar for the tuning."""
     if not on:
+        given = [
+            name
+            for name, value, default in (
+                ("--retune-budget", budget, RETUNE_BUDGET),
+                ("--retune-params", params, "default"),
+                ("--retune-games-per-candidate", per_candidate, 1200),
+            )
+            if value != default
+        ]
+        if given:
+            fail(f"{', '.join(given)}: only with --retune")
         return None
     from sim.cli_support import progress_bar
     from sim.ursuppe.retune import Retune

@@ -119,6 +119,7 @@ def test_ablate_gene_retune_runs(tmp_path):
     ],
 )
 def test_bad_retune_input_is_one_line_and_exit_2(tmp_path, args, message):
+    """Checked before anything is played or written; the --retune-* options need --retune."""
     out = tmp_path / "bad"
     house = tmp_path / "harmful.toml"
     house.write_text(HARMFUL_DIVISION_RATE)
@@ -158,3 +159,8 @@ def test_ctrl_c_while_retuning_keeps_the_generations_and_the_same_command_contin
     assert r.exit_code == 0, r.output
     done, _ = compared
     assert (out / "comparison.csv").read_text() == (done / "comparison.csv").read_text()
+
+
+def test_retune_options_need_retune(tmp_path):
+    r = cli("ablate", "--gene", "Tentacle", "--retune-budget", "1000", "--out", tmp_path / "x", "-q")
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "only with --retune" in r.output, r.output
