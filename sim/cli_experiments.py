@@ -79,7 +79,7 @@ RetuneBudget = Annotated[
     typer.Option(
         "--retune-budget",
         metavar="GAMES",
-        help="With --retune: tuning games per strategy and arm (default ~2-3 minutes for the default "
+        help="With --retune: tuning games per strategy and arm (default: about 2 minutes for the default "
         "pool at 4 players on 2 cores).",
     ),
 ]
@@ -332,7 +332,13 @@ def _print_changes(changes: Any) -> None:
     from rich import box
     from rich.table import Table
 
-    t = Table(title="Re-tuned parameters that differ most between the arms", box=box.SIMPLE_HEAD)
+    from sim.ursuppe.retune import PRINTED
+
+    title = "Re-tuned parameters that differ most between the arms"
+    if changes.height > PRINTED:
+        title += f" (the {PRINTED} largest moves; all in retune-changes.md)"
+        changes = changes.sort("moved", descending=True, maintain_order=True).head(PRINTED)
+    t = Table(title=title, box=box.SIMPLE_HEAD)
     for col in changes.columns:
         t.add_column(col, justify="left" if col in ("strategy", "parameter") else "right")
     for r in changes.iter_rows():

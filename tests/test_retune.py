@@ -164,3 +164,18 @@ def test_ctrl_c_while_retuning_keeps_the_generations_and_the_same_command_contin
 def test_retune_options_need_retune(tmp_path):
     r = cli("ablate", "--gene", "Tentacle", "--retune-budget", "1000", "--out", tmp_path / "x", "-q")
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "only with --retune" in r.output, r.output
+
+
+def test_ablate_each_retune_lists_the_moves_per_arm(tmp_path):
+    out = tmp_path / "each"
+    r = cli(
+        "ablate", "--each", "--games", "24", "--pool", "greedy,breeder", "--retune",
+        "--retune-budget", "400", "--retune-params", "gene_value.Intelligence,division_base",
+        "--retune-games-per-candidate", "24", "--threads", "2", "--out", out, "-q",
+    )
+    assert r.exit_code == 0, r.output
+    changes = pl.read_csv(out / "retune-changes.csv")
+    assert {"strategy", "arm", "parameter", "baseline", "value", "diff", "moved"} <= set(changes.columns)
+    assert changes.height > 0 and (changes["moved"] > 0).all()
+    assert (out / "ablation-summary.md").is_file()
+    assert (out / "retune" / "minus-tentacle" / "greedy.toml").is_file()

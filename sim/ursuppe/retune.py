@@ -40,7 +40,8 @@ from sim.ursuppe import tuning as T
 # strategies) at 4 players, 2 arms, is 10 tunings of 10 generations of 15 strategies x 1,200 games
 # (+ validation), about 1.9 million games: 1 min 47 s measured (docs/experiments.md).
 DEFAULT_BUDGET = 192_000
-CHANGES_SHOWN = 5  # per strategy: the parameters that moved most between arms
+CHANGES_SHOWN = 5  # per strategy (and arm): the parameters that moved most between arms
+PRINTED = 40  # the terminal shows at most this many rows of the changes table (all in the Markdown)
 
 Bar = Callable[[int], AbstractContextManager[Callable[[int, int], None]]]
 
@@ -223,8 +224,11 @@ def mapped(tokens: str, paths: dict[str, Path]) -> str:
 
 def changes_table(r: Retuned, labels: dict[str, str], shown: int = CHANGES_SHOWN) -> Any:
     """Per strategy, the ``shown`` tuned parameters whose value differs most between the arms
-    (in units of the search range; the first arm is the reference): start, each arm's value and
-    each other arm's difference to the first."""
+    (in units of the search range; the first arm is the reference). Two arms (compare, ablate
+    --gene): one row per parameter with the start, each arm's value and the difference. More
+    arms (ablate --each): one row per (strategy, arm, parameter), the ``shown`` largest moves of
+    each arm against the first, with ``moved`` (the difference in search-range units), unchanged
+    values left out."""
     import polars as pl
 
     arms = list(labels)
@@ -233,20 +237,44 @@ def changes_table(r: Retuned, labels: dict[str, str], shown: int = CHANGES_SHOWN
     for token, cfg in r.plan.configs[ref].items():
         space = cfg.space()
         start = cfg.start_vector()
-        items = []
-        for j, key in enumerate(space.keys):
-            i = int(space.index[j])
-            span = float(space.high[j] - space.low[j]) or 1.0
-            values = {a: float(r.vectors[a][token][i]) for a in arms}
-            moved = max(abs(values[a] - values[ref]) for a in arms)
-            row: dict[str, Any] = {"strategy": cfg.start.name, "parameter": key, "start": float(start[i])}
-            for a in arms:
-                row[labels[a]] = values[a]
-            for a in arms[1:]:
-                row[f"{labels[a]} - {labels[ref]}"] = values[a] - values[ref]
-            items.append((moved / span, j, row))
-        items.sort(key=lambda x: (-x[0], x[1]))
-        rows += [row for _, _, row in items[:shown]]
+        span = np.where(space.high > space.low, space.high - space.low, 1.0)
+        values = {a: r.vectors[a][token][space.index] for a in arms}
+        if len(arms) == 2:
+            other = arms[1]
+            order = np.argsort(-np.abs(values[other] - values[ref]) / span, kind="stable")[:shown]
+            for j in order:
+                i = int(space.index[j])
+                rows.append(
+                    {
+                        "strategy": cfg.start.name,
+                        "parameter": space.keys[j],
+                        "start": float(start[i]),
+                        labels[ref]: float(values[ref][j]),
+                        labels[other]: float(values[other][j]),
+                        f"{labels[other]} - {labels[ref]}": float(values[other][j] - values[ref][j]),
+                    }
+                )
+            continue
+        for a in arms[1:]:
+            moved = np.abs(values[a] - values[ref]) / span
+            for j in np.argsort(-moved, kind="stable")[:shown]:
+                if moved[j] == 0:  # unchanged: nothing to show (the arm kept the reference's value)
+                    continue
+                rows.append(
+                    {
+                        "strategy": cfg.start.name,
+                        "arm": labels[a],
+                        "parameter": space.keys[j],
+                        "start": float(start[space.index[j]]),
+                        labels[ref]: float(values[ref][j]),
+                        "value": float(values[a][j]),
+                        "diff": float(values[a][j] - values[ref][j]),
+                        "moved": float(moved[j]),
+                    }
+                )
+    if not rows:  # ablate --each where no arm moved a parameter
+        names = ["strategy", "arm", "parameter", "start", labels[ref], "value", "diff", "moved"]
+        return pl.DataFrame(schema={c: pl.String if i < 3 else pl.Float64 for i, c in enumerate(names)})
     return pl.DataFrame(rows)
 
 
