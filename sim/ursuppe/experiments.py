@@ -9,7 +9,9 @@ every backend.
 
 Every arm is a chunked run of its own (one Parquet run directory per arm or pair, re-analysable
 in a notebook); running an experiment again with the same arguments reuses its complete runs, and
-an ``out`` holding a different run is a user error (sim.runner.open_run). Bad input raises
+an ``out`` holding a different run is a user error (sim.runner.open_run). With ``retune``
+(compare, ablate: sim.ursuppe.retune) every arm's strategies are first re-tuned under the arm's
+own rules, and the arms are played with the tuned files. Bad input raises
 :class:`sim.errors.UserError` with a one-line message (the CLI prints it). See
 docs/experiments.md.
 """
