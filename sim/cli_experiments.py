@@ -28,6 +28,7 @@ from sim.cli_support import (
     strategy_list,
 )
 from sim.ursuppe.experiments import PAIR_SEEDS, PRESET_ORDER
+from sim.ursuppe.retune import DEFAULT_BUDGET as RETUNE_BUDGET
 from strategies import DEFAULT_POOL as SIMULATION_POOL
 from strategies import preset_names
 
@@ -65,6 +66,76 @@ Seating = Annotated[
     ),
 ]
 CPUS = os.cpu_count() or 1
+RetuneFlag = Annotated[
+    bool,
+    typer.Option(
+        "--retune",
+        help="First re-tune every strategy of the run under each arm's own rules (soup tune's CMA-ES, "
+        "same budget and seed in every arm), then play each arm with its tuned strategies.",
+    ),
+]
+RetuneBudget = Annotated[
+    int,
+    typer.Option(
+        "--retune-budget",
+        metavar="GAMES",
+        help="With --retune: tuning games per strategy and arm (default: about 2 minutes for the default "
+        "pool at 4 players on 2 cores).",
+    ),
+]
+RetuneParams = Annotated[
+    str,
+    typer.Option(
+        "--retune-params",
+        metavar="KEYS",
+        help="With --retune: the tuned parameters, as soup tune --params ('default': the economy, space "
+        "weights and every gene value in play in any arm).",
+    ),
+]
+RetuneGames = Annotated[
+    int,
+    typer.Option(
+        "--retune-games-per-candidate",
+        metavar="GAMES",
+        help="With --retune: games of every candidate in a generation (a multiple of the rotate block).",
+    ),
+]
+
+
+def _retune(on: bool, budget: int, params: str, per_candidate: int, threads: int, quiet: bool) -> Any:
+    """The --retune settings (None without --retune), with a progress bar for the tuning."""
+    if not on:
+        given = [
+            name
+            for name, value, default in (
+                ("--retune-budget", budget, RETUNE_BUDGET),
+                ("--retune-params", params, "default"),
+                ("--retune-games-per-candidate", per_candidate, 1200),
+            )
+            if value != default
+        ]
+        if given:
+            fail(f"{', '.join(given)}: only with --retune")
+        return None
+    from sim.cli_support import progress_bar
+    from sim.ursuppe.retune import Retune
+
+    return Retune(
+        budget, params, per_candidate, threads, bar=lambda total: progress_bar(total, "re-tuning", quiet)
+    )
+
+
+def _interrupted(out: Path | None) -> None:
+    """Ctrl-C while re-tuning (a run's own Ctrl-C is handled by its progress bar)."""
+    from sim.cli_support import EXIT_INTERRUPTED, command_line
+
+    where = f" in {out / 'retune'}" if out else " under --out's retune/"
+    typer.echo(
+        f"soup: interrupted: the finished tuning generations are kept{where}; the same command "
+        f"continues: {command_line()}",
+        err=True,
+    )
+    raise typer.Exit(EXIT_INTERRUPTED)
 MAX_TOURNAMENT_SEED = (MAX_SEED - PAIR_SEEDS) // PAIR_SEEDS
 
 
@@ -214,6 +285,10 @@ def compare(
     quiet: Quiet = False,
     backend: BackendName = "local",
     ray_address: RayAddress = None,
+    retune: RetuneFlag = False,
+    retune_budget: RetuneBudget = RETUNE_BUDGET,
+    retune_params: RetuneParams = "default",
+    retune_games_per_candidate: RetuneGames = 1200,
 ) -> None:
     """Play the same games under two rule sets and report what changed (B - A), paired by game.
 
@@ -223,25 +298,52 @@ def compare(
     intervals, p-values and the Holm correction within each family. Example:
 
     soup compare --rules default --rules house.toml --games 20000 --pool greedy,breeder,predator
+
+    With --retune every strategy is first re-tuned under each arm's rules (docs/experiments.md).
     """
     from sim.ursuppe import experiments
 
     if games >= 2:
         check_resources(threads, 2 * games)
+    settings = _retune(retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
     try:
         with open_backend(backend, threads, ray_address) as engine:
             result = experiments.compare(
                 rules, players, games, strategies, pool, seating, seed, out,
-                _player(chunk_size, threads, quiet, engine), variant=variant,
+                _player(chunk_size, threads, quiet, engine), variant=variant, retune=settings,
             )
     except USER_ERRORS as e:
         fail(str(e))
+    except KeyboardInterrupt:
+        _interrupted(out)
     _warn(result.warning)
     for line in result.lines:
         typer.echo(line)
     print_comparison(result.table)
     _summary_line(result.table)
+    _print_changes(result.changes)
     typer.echo("tables: " + ", ".join(str(f) for f in result.files))
+
+
+def _print_changes(changes: Any) -> None:
+    """--retune: the tuned parameters that differ most between the arms, per strategy."""
+    if changes is None:
+        return
+    from rich import box
+    from rich.table import Table
+
+    from sim.ursuppe.retune import PRINTED
+
+    title = "Re-tuned parameters that differ most between the arms"
+    if changes.height > PRINTED:
+        title += f" (the {PRINTED} largest moves; all in retune-changes.md)"
+        changes = changes.sort("moved", descending=True, maintain_order=True).head(PRINTED)
+    t = Table(title=title, box=box.SIMPLE_HEAD)
+    for col in changes.columns:
+        t.add_column(col, justify="left" if col in ("strategy", "parameter") else "right")
+    for r in changes.iter_rows():
+        t.add_row(*(v if isinstance(v, str) else f"{v:.3g}" for v in r))
+    _console().print(t)
 
 
 def _summary_line(table: Any) -> None:
@@ -299,6 +401,10 @@ def ablate(
     quiet: Quiet = False,
     backend: BackendName = "local",
     ray_address: RayAddress = None,
+    retune: RetuneFlag = False,
+    retune_budget: RetuneBudget = RETUNE_BUDGET,
+    retune_params: RetuneParams = "default",
+    retune_games_per_candidate: RetuneGames = 1200,
 ) -> None:
     """Remove genes from the deck (0 copies) and report what changes against the full deck, paired by game.
 
@@ -317,14 +423,17 @@ def ablate(
         fail("--gene/--each: give one or more --gene NAME, or --each")
     if games >= 2:
         check_resources(threads, games)
+    settings = _retune(retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
     try:
         with open_backend(backend, threads, ray_address) as engine:
             result = experiments.ablate(
                 gene, each, rules, players, games, strategies, pool, seating, seed, out,
-                _player(chunk_size, threads, quiet, engine), variant=variant,
+                _player(chunk_size, threads, quiet, engine), variant=variant, retune=settings,
             )
     except USER_ERRORS as e:
         fail(str(e))
+    except KeyboardInterrupt:
+        _interrupted(out)
     _warn(result.warning)
     for line in result.lines:
         typer.echo(line)
@@ -333,6 +442,7 @@ def ablate(
         _summary_line(result.table)
     else:
         _print_ablation_summary(result.summary, result.table)
+    _print_changes(result.changes)
     typer.echo("tables: " + ", ".join(str(f) for f in result.files))
 
 

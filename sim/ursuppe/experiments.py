@@ -9,7 +9,9 @@ every backend.
 
 Every arm is a chunked run of its own (one Parquet run directory per arm or pair, re-analysable
 in a notebook); running an experiment again with the same arguments reuses its complete runs, and
-an ``out`` holding a different run is a user error (sim.runner.open_run). Bad input raises
+an ``out`` holding a different run is a user error (sim.runner.open_run). With ``retune``
+(compare, ablate: sim.ursuppe.retune) every arm's strategies are first re-tuned under the arm's
+own rules, and the arms are played with the tuned files. Bad input raises
 :class:`sim.errors.UserError` with a one-line message (the CLI prints it). See
 docs/experiments.md.
 """
@@ -156,6 +158,19 @@ class Comparison:
     warning: str | None
     summary: Any = None  # ablate --each: one row per removed gene
     removed: list[list[str]] = field(default_factory=list)
+    changes: Any = None  # --retune: the tuned parameters that differ most between the arms
+
+
+def _tokens(given: str, fixed: bool) -> list[str]:
+    """The run's strategies as given (--strategies or --pool), for --retune."""
+    from sim.cli_support import strategy_list
+
+    return strategy_list(given, "--strategies" if fixed else "--pool")
+
+
+def _which(strategies: str | None, tuned: str, pool: str) -> tuple[str | None, str]:
+    """(strategies, pool) for build_run with the tuned files in place of the given strategies."""
+    return (tuned, pool) if strategies else (None, tuned)
 
 
 def rules_arms(rules: list[str] | None) -> tuple[str | None, str | None]:
@@ -179,9 +194,13 @@ def compare(
     out: Path | None,
     play: ArmPlayer,
     variant: str | None = None,
+    retune: Any = None,
 ) -> Comparison:
     """Play the same games under two rule sets (A, B; common random numbers: game i is the same
-    deal in both) and pair them by game (B - A). Writes comparison.csv/.md into ``out``."""
+    deal in both) and pair them by game (B - A). Writes comparison.csv/.md into ``out``.
+
+    ``retune`` (a sim.ursuppe.retune.Retune): first re-tune every strategy under each arm's rules
+    (same budget and seed), then play each arm with its own tuned strategies."""
     from analysis.paired import compare_runs
     from analysis.win_rates import load_results
     from sim.cli_support import build_run
@@ -195,12 +214,24 @@ def compare(
     if out is None:
         label = _count_label(players, variant)
         out = Path("results") / f"compare-{book_a.rules_id}-{book_b.rules_id}-{label}-seed{seed}-{games}"
+        if retune is not None:
+            out = out.with_name(out.name + f"-retune{retune.budget}")
     check_out(out)
     if book_a.rules_id == book_b.rules_id:
         raise UserError(
             f"--rules: A ({path_a or 'default'}) and B ({path_b or 'default'}) are the same rules "
             f"(rules id {book_a.rules_id}): every game would be the same, so there is nothing to compare"
         )
+    retuned, extra = None, ""
+    if retune is not None:
+        from sim.ursuppe import retune as R
+
+        given = strategies or pool
+        tokens = _tokens(given, bool(strategies))
+        retuned = R.run(R.plan(retune, {"a": book_a, "b": book_b}, players, variant, tokens, seed, out))
+        s_a, s_b = (R.mapped(given, retuned.paths[arm]) for arm in ("a", "b"))
+        spec_a = build_run(book_a, players, seed, *_which(strategies, s_a, pool), seating, variant)
+        spec_b = build_run(book_b, players, seed, *_which(strategies, s_b, pool), seating, variant)
     play(spec_a, out / "a", games, "rules A")
     play(spec_b, out / "b", games, "rules B")
     table = compare_runs(load_results(out / "a"), load_results(out / "b"))
@@ -210,10 +241,18 @@ def compare(
         f"B: {name_b} (rules {book_b.rules_id}), run {out / 'b'}",
         _arm_line(games, players, seed, seating, strategies, pool, "arm", variant),
     ]
+    files: list[Path] = []
+    changes = None
+    if retuned is not None:
+        labels = {"a": "A", "b": "B"}
+        lines += retuned.lines(labels)
+        changes = R.changes_table(retuned, labels)
+        extra = R.changes_markdown(changes)
+        files += write_tables(out, "retune-changes", changes, "# soup compare --retune\n" + extra)
     small = small_warning(games)
-    head = header("soup compare", lines + (["warning: " + small] if small else []))
-    files = write_tables(out, "comparison", table, comparison_markdown(table, head))
-    return Comparison(out, table, lines, files, small)
+    head = header("soup compare", lines + (["warning: " + small] if small else [])) + extra
+    files = write_tables(out, "comparison", table, comparison_markdown(table, head)) + files
+    return Comparison(out, table, lines, files, small, changes=changes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -252,6 +291,7 @@ def ablate(
     out: Path | None,
     play: ArmPlayer,
     variant: str | None = None,
+    retune: Any = None,
 ) -> Comparison:
     """Remove ``genes`` together (or, with ``each``, every gene in turn) from the deck (0 copies)
     and pair each arm with the full deck by game. Writes ablation.csv/.md (and with ``each``
@@ -280,21 +320,50 @@ def ablate(
         what = "each" if each else "+".join(slug(g) for g in removed[0])
         count = _count_label(players, variant)
         out = Path("results") / f"ablate-{what}-{base.rules_id}-{count}-seed{seed}-{games}"
+        if retune is not None:
+            out = out.with_name(out.name + f"-retune{retune.budget}")
     check_out(out)
     baseline_run = build_run(base, players, seed, strategies, pool, seating, variant)
+    books = {"baseline": base}
+    arm_names = {"baseline": "baseline"}
+    for removed_genes in removed:
+        key = "minus-" + "+".join(slug(g) for g in removed_genes)
+        books[key] = ablated_rules(rules, removed_genes)
+        arm_names[key] = "without " + " + ".join(removed_genes)
+    given = strategies or pool
+    arm_strategies = {key: given for key in books}
+    retuned, extra, changes = None, "", None
+    if retune is not None:
+        from sim.ursuppe import retune as R
+
+        tokens = _tokens(given, bool(strategies))
+        retuned = R.run(R.plan(retune, books, players, variant, tokens, seed, out))
+        arm_strategies = {key: R.mapped(given, retuned.paths[key]) for key in books}
+        baseline_run = build_run(
+            base, players, seed, *_which(strategies, arm_strategies["baseline"], pool), seating, variant
+        )
     play(baseline_run, out / "baseline", games, "baseline")
     arms: dict[str, Path] = {}  # label (genes joined by " + ") -> run directory
     for removed_genes in removed:
         label = " + ".join(removed_genes)
-        book = ablated_rules(rules, removed_genes)
-        arm = out / ("minus-" + "+".join(slug(g) for g in removed_genes))
-        arm_run = build_run(book, players, seed, strategies, pool, seating, variant)
+        key = "minus-" + "+".join(slug(g) for g in removed_genes)
+        book = books[key]
+        arm = out / key
+        arm_run = build_run(
+            book, players, seed, *_which(strategies, arm_strategies[key], pool), seating, variant
+        )
         play(arm_run, arm, games, f"without {label}")
         arms[label] = arm
     lines = [
         f"baseline: {rules or 'default rules'} (rules {base.rules_id}), run {out / 'baseline'}",
         _arm_line(games, players, seed, seating, strategies, pool, "run", variant),
     ]
+    retune_files: list[Path] = []
+    if retuned is not None:
+        lines += retuned.lines(arm_names)
+        changes = R.changes_table(retuned, arm_names)
+        extra = R.changes_markdown(changes)
+        retune_files = write_tables(out, "retune-changes", changes, "# soup ablate --retune\n" + extra)
     small = small_warning(games)
     notes = ["warning: " + small] if small else []
     baseline = load_results(out / "baseline")
@@ -303,13 +372,14 @@ def ablate(
         lines.insert(1, f"B: without {label}, run {arm}")
         table = compare_runs(baseline, load_results(arm), removed=removed[0])
         files = write_tables(
-            out, "ablation", table, comparison_markdown(table, header("soup ablate", lines + notes))
+            out, "ablation", table, comparison_markdown(table, header("soup ablate", lines + notes) + extra)
         )
-        return Comparison(out, table, lines, files, small, removed=removed)
+        return Comparison(out, table, lines, files + retune_files, small, removed=removed, changes=changes)
     table = ablation_table(baseline, {label: load_results(arm) for label, arm in arms.items()})
     summary = ablation_summary(table)
     md = (
         header("soup ablate --each", lines + notes)
+        + extra
         + (
             "- Holm over the whole family: every removed gene x every strategy (win rates),"
             " every removed gene (rounds, finish-zone share); a removed gene's own purchase"
@@ -317,11 +387,10 @@ def ablate(
         )
         + frame_markdown(summary)
     )
-    files = write_tables(
-        out, "ablation", table, comparison_markdown(table, header("soup ablate --each", lines + notes))
-    )
-    files += write_tables(out, "ablation-summary", summary, md)
-    return Comparison(out, table, lines, files, small, summary=summary, removed=removed)
+    head = header("soup ablate --each", lines + notes) + extra
+    files = write_tables(out, "ablation", table, comparison_markdown(table, head))
+    files += write_tables(out, "ablation-summary", summary, md) + retune_files
+    return Comparison(out, table, lines, files, small, summary=summary, removed=removed, changes=changes)
 
 
 # --------------------------------------------------------------------------------------------
