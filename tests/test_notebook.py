@@ -8,8 +8,10 @@ from nbclient import NotebookClient
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "gene_balance.ipynb"
 
 
-def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
-    monkeypatch.setenv("SOUP_NOTEBOOK_GAMES", "2000")
+def _execute(monkeypatch, tmp_path, **env: str) -> list:
+    """Run the notebook on a small simulation of its own (SOUP_NOTEBOOK_* = ``env``); its outputs."""
+    for name, value in env.items():
+        monkeypatch.setenv(f"SOUP_NOTEBOOK_{name}", value)
     monkeypatch.setenv("SOUP_NOTEBOOK_DIR", str(tmp_path))
     monkeypatch.delenv("SOUP_RESULTS", raising=False)
     nb = nbformat.read(NOTEBOOK, as_version=4)
@@ -18,6 +20,11 @@ def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
     ).execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
+    return outputs
+
+
+def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
+    outputs = _execute(monkeypatch, tmp_path, GAMES="2000")
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(images) >= 6  # strategy, seats, length, forest, synergy, timing, deck
     text = "\n".join(o.get("text", "") for o in outputs)
@@ -28,17 +35,7 @@ def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
 def test_gene_balance_notebook_executes_on_a_2_player_variant(monkeypatch, tmp_path):
     """Issue 11: the notebook plays and reads a 2-player variant (SOUP_NOTEBOOK_PLAYERS = 2 with
     SOUP_NOTEBOOK_VARIANT) and names the variant and the placeholders it used."""
-    monkeypatch.setenv("SOUP_NOTEBOOK_GAMES", "1000")
-    monkeypatch.setenv("SOUP_NOTEBOOK_PLAYERS", "2")
-    monkeypatch.setenv("SOUP_NOTEBOOK_VARIANT", "double2")
-    monkeypatch.setenv("SOUP_NOTEBOOK_DIR", str(tmp_path))
-    monkeypatch.delenv("SOUP_RESULTS", raising=False)
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    NotebookClient(
-        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK.parent.parent)}}
-    ).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    assert not [o for o in outputs if o.output_type == "error"]
+    outputs = _execute(monkeypatch, tmp_path, GAMES="1000", PLAYERS="2", VARIANT="double2")
     text = "\n".join(o.get("text", "") for o in outputs)
     assert "1,000 games, 2 players, variant double2" in text
     assert "flags.double2_colour_order" in text
