@@ -28,13 +28,15 @@ from sim.cli_support import (
     strategy_list,
 )
 from sim.ursuppe.experiments import PAIR_SEEDS, PRESET_ORDER
-from sim.ursuppe.retune import DEFAULT_BUDGET as RETUNE_BUDGET
 from strategies import DEFAULT_POOL as SIMULATION_POOL
 from strategies import preset_names
 
 DEFAULT_POOL = ",".join(SIMULATION_POOL)
 
 # Options shared by the three commands.
+# sim.ursuppe.retune.DEFAULT_BUDGET, not imported: retune loads the engine (numba), which `soup
+# --help` must not (tests/test_trustworthy_runs.py); tests/test_retune.py checks the two agree.
+RETUNE_BUDGET = 192_000
 Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
 Seed = Annotated[
     int,

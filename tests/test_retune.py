@@ -179,3 +179,11 @@ def test_ablate_each_retune_lists_the_moves_per_arm(tmp_path):
     assert changes.height > 0 and (changes["moved"] > 0).all()
     assert (out / "ablation-summary.md").is_file()
     assert (out / "retune" / "minus-tentacle" / "greedy.toml").is_file()
+
+
+def test_the_clis_default_retune_budget_is_retunes():
+    """sim.cli_experiments keeps its own copy (importing retune would load the engine for --help)."""
+    from sim.cli_experiments import RETUNE_BUDGET
+    from sim.ursuppe.retune import DEFAULT_BUDGET
+
+    assert RETUNE_BUDGET == DEFAULT_BUDGET
