@@ -45,7 +45,8 @@ app = typer.Typer(
     "A typical session: `soup simulate` plays 100,000 games into results/, then "
     "`soup report RUN_DIR` writes the balance report (Markdown and HTML with figures). "
     "What does a house rule change? `soup compare --rules house.toml`. What does a gene cause? "
-    "`soup ablate --gene NAME`. How strong is each strategy? `soup tournament`.\n\n"
+    "`soup ablate --gene NAME`. How strong is each strategy? `soup tournament`. What would a good "
+    "player do? `soup tune` (and `soup tune --gene-value`, `soup compare --retune`).\n\n"
     "Follow one game with `soup play`; check a rule on a pinned position with `soup scenario`; "
     "validate a house-rules file with `soup rules FILE`; measure speed with `soup bench`. "
     "Every command explains itself with --help.",
