@@ -270,6 +270,16 @@ def build_report(
 # --- sections -----------------------------------------------------------------------------------
 
 PLAYER_GAMES = ("games", "player-games", "int")
+# A start space against the other start spaces (seat tables by strategy, and at equilibrium).
+SEAT_VS_OTHERS_COLUMNS = [
+    ("start_space", "start space", "int"),
+    PLAYER_GAMES,
+    ("win_rate", "win rate", "rate"),
+    ("ci_low|ci_high", "95% CI", "ci"),
+    ("difference", "vs other spaces", "signed"),
+    ("diff_low|diff_high", "95% CI", "sci"),
+    ("p_holm", "p (Holm)", "p"),
+]
 RATE_COLUMNS = [
     ("wins", "wins", "int"),
     ("win_rate", "win rate", "rate"),
@@ -623,17 +633,7 @@ def section_seats(r: Report, seats: pl.DataFrame, seat_by_strategy: pl.DataFrame
     r.table(
         "seat_by_strategy",
         seat_by_strategy,
-        [
-            ("players", "players", "int"),
-            ("strategy", "strategy", "text"),
-            ("start_space", "start space", "int"),
-            PLAYER_GAMES,
-            ("win_rate", "win rate", "rate"),
-            ("ci_low|ci_high", "95% CI", "ci"),
-            ("difference", "vs other spaces", "signed"),
-            ("diff_low|diff_high", "95% CI", "sci"),
-            ("p_holm", "p (Holm)", "p"),
-        ],
+        [("players", "players", "int"), ("strategy", "strategy", "text"), *SEAT_VS_OTHERS_COLUMNS],
     )
 
 
@@ -753,16 +753,7 @@ def section_at_equilibrium(r: Report, weighted: pl.DataFrame, mix: pl.DataFrame,
     r.table(
         "seat_advantage_at_equilibrium",
         at_equilibrium.seat_table(weighted),
-        [
-            ("players", "players", "int"),
-            ("start_space", "start space", "int"),
-            PLAYER_GAMES,
-            ("win_rate", "win rate", "rate"),
-            ("ci_low|ci_high", "95% CI", "ci"),
-            ("difference", "vs other spaces", "signed"),
-            ("diff_low|diff_high", "95% CI", "sci"),
-            ("p_holm", "p (Holm)", "p"),
-        ],
+        [("players", "players", "int"), *SEAT_VS_OTHERS_COLUMNS],
     )
     w = at_equilibrium.WEIGHT
     r.text(
