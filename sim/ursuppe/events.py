@@ -3,86 +3,76 @@
 An event is one row of ``EVENT_WIDTH`` integers in ``Workspace.events[g]``:
 ``[type, round, phase, player, amoeba, a, b, c, d, e, f, h]``. Batch simulation does not log
 (``Workspace.log_events`` is False), so the kernels pay one branch per event. The meaning of
-``a``..``h`` per type is in ``EVENT_FIELDS`` (used by trace.py to render events); amoeba numbers
+``a``..``h`` per type is in its row of ``EVENT_KINDS`` (used by trace.py to render events); amoeba numbers
 are 1-based, -1 where there is none. Cube vectors are packed base 16 (colour c in bits 4c..4c+3).
 """
+
+from typing import NamedTuple
 
 from sim.jit import kernel
 from sim.ursuppe.state import ERR_EVENT_OVERFLOW
 
-EV_SEATING = 0
-EV_CARD = 1
-EV_PLACE = 2
-EV_DRIFT = 3
-EV_ACTIVE = 4
-EV_STAY = 5
-EV_CARRY = 6
-EV_CLING = 7
-EV_EAT = 8
-EV_EXCRETE = 9
-EV_STARVE = 10
-EV_ATTACK = 11
-EV_RESPOND = 12
-EV_FIGHT = 13
-EV_ATTACK_RESULT = 14
-EV_DEATH = 15
-EV_DP = 16
-EV_DEFECT = 17
-EV_BUY = 18
-EV_INCOME = 19
-EV_SCORE = 20
-EV_END = 21
 
-# Field names of a..h per event type (trace.py renders them; scenario output uses them as keys).
-EVENT_FIELDS: dict[int, tuple[str, ...]] = {
-    EV_SEATING: ("start_space",),
-    EV_CARD: ("card", "ozone", "drift", "position"),
-    EV_PLACE: ("space", "dp", "cost", "how"),  # how: 0 setup, 1 free placement, 2 division
-    EV_DRIFT: ("from", "to", "direction"),
-    EV_ACTIVE: ("from", "to", "die1", "die2", "direction", "cost", "how"),  # how: 0 move, 1 second, 2 escape
-    EV_STAY: ("space",),
-    EV_CARRY: ("from", "to", "cubes"),
-    EV_CLING: ("from", "to", "leader_player", "leader_amoeba"),
-    EV_EAT: ("space", "cubes", "parasite_victim"),
-    EV_EXCRETE: ("space", "count"),
-    EV_STARVE: ("space", "dp"),
-    EV_ATTACK: ("target_player", "target_amoeba", "space", "cost", "retry"),
-    EV_RESPOND: ("attacker_player", "attacker_amoeba", "response"),
-    EV_FIGHT: ("attacker_roll", "defender_roll", "defender_wins", "persistence"),
-    EV_ATTACK_RESULT: ("target_player", "target_amoeba", "result"),  # result: ATTACK_* (attacks.py)
-    EV_DEATH: ("space", "dp", "cubes", "how"),  # how: 0 natural, 1 violent (Phase 1), 2 aggression
-    EV_DP: ("dp", "reason"),  # reason: 0 Armor instead of death (R3), 1 lost Defense fight (R4)
-    EV_DEFECT: ("mutation_points", "ozone", "deficit", "genes_mask", "bp"),
-    EV_BUY: ("gene", "price", "gave_up"),
-    EV_INCOME: ("bp",),
-    EV_SCORE: ("from", "to", "advance", "amoebas", "cards"),
-    EV_END: ("winner", "reason"),
-}
+class EventKind(NamedTuple):
+    """One event type: its name (the scenario output's ``type``) and the names of its fields
+    a..h (trace.py renders them; scenario output uses them as keys)."""
 
-EVENT_NAMES: dict[int, str] = {
-    EV_SEATING: "seating",
-    EV_CARD: "card",
-    EV_PLACE: "place",
-    EV_DRIFT: "drift",
-    EV_ACTIVE: "active_move",
-    EV_STAY: "stay",
-    EV_CARRY: "carry",
-    EV_CLING: "cling",
-    EV_EAT: "eat",
-    EV_EXCRETE: "excrete",
-    EV_STARVE: "starve",
-    EV_ATTACK: "attack",
-    EV_RESPOND: "respond",
-    EV_FIGHT: "fight",
-    EV_ATTACK_RESULT: "attack_result",
-    EV_DEATH: "death",
-    EV_DP: "damage",
-    EV_DEFECT: "gene_defect",
-    EV_BUY: "buy",
-    EV_INCOME: "income",
-    EV_SCORE: "score",
-    EV_END: "end",
-}
+    name: str
+    fields: tuple[str, ...]
+
+
+EVENT_KINDS: tuple[EventKind, ...] = (
+    EventKind("seating", ("start_space",)),
+    EventKind("card", ("card", "ozone", "drift", "position")),
+    EventKind("place", ("space", "dp", "cost", "how")),  # how: 0 setup, 1 free placement, 2 division
+    EventKind("drift", ("from", "to", "direction")),
+    # how: 0 move, 1 second, 2 escape
+    EventKind("active_move", ("from", "to", "die1", "die2", "direction", "cost", "how")),
+    EventKind("stay", ("space",)),
+    EventKind("carry", ("from", "to", "cubes")),
+    EventKind("cling", ("from", "to", "leader_player", "leader_amoeba")),
+    EventKind("eat", ("space", "cubes", "parasite_victim")),
+    EventKind("excrete", ("space", "count")),
+    EventKind("starve", ("space", "dp")),
+    EventKind("attack", ("target_player", "target_amoeba", "space", "cost", "retry")),
+    EventKind("respond", ("attacker_player", "attacker_amoeba", "response")),
+    EventKind("fight", ("attacker_roll", "defender_roll", "defender_wins", "persistence")),
+    EventKind("attack_result", ("target_player", "target_amoeba", "result")),  # result: ATTACK_* (attacks.py)
+    EventKind("death", ("space", "dp", "cubes", "how")),  # how: 0 natural, 1 violent (Phase 1), 2 aggression
+    EventKind("damage", ("dp", "reason")),  # reason: 0 Armor instead of death (R3), 1 lost Defense fight (R4)
+    EventKind("gene_defect", ("mutation_points", "ozone", "deficit", "genes_mask", "bp")),
+    EventKind("buy", ("gene", "price", "gave_up")),
+    EventKind("income", ("bp",)),
+    EventKind("score", ("from", "to", "advance", "amoebas", "cards")),
+    EventKind("end", ("winner", "reason")),
+)
+# The kernels log plain module integers (numba globals), one a row, in the rows' order.
+(
+    EV_SEATING,
+    EV_CARD,
+    EV_PLACE,
+    EV_DRIFT,
+    EV_ACTIVE,
+    EV_STAY,
+    EV_CARRY,
+    EV_CLING,
+    EV_EAT,
+    EV_EXCRETE,
+    EV_STARVE,
+    EV_ATTACK,
+    EV_RESPOND,
+    EV_FIGHT,
+    EV_ATTACK_RESULT,
+    EV_DEATH,
+    EV_DP,
+    EV_DEFECT,
+    EV_BUY,
+    EV_INCOME,
+    EV_SCORE,
+    EV_END,
+) = range(len(EVENT_KINDS))
+EVENT_NAMES: dict[int, str] = {code: kind.name for code, kind in enumerate(EVENT_KINDS)}
+EVENT_FIELDS: dict[int, tuple[str, ...]] = {code: kind.fields for code, kind in enumerate(EVENT_KINDS)}
 
 
 @kernel
