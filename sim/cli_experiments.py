@@ -129,15 +129,10 @@ def _retune(on: bool, budget: int, params: str, per_candidate: int, threads: int
 
 def _interrupted(out: Path | None) -> None:
     """Ctrl-C while re-tuning (a run's own Ctrl-C is handled by its progress bar)."""
-    from sim.cli_support import EXIT_INTERRUPTED, command_line
+    from sim.cli_support import interrupted
 
     where = f" in {out / 'retune'}" if out else " under --out's retune/"
-    typer.echo(
-        f"soup: interrupted: the finished tuning generations are kept{where}; the same command "
-        f"continues: {command_line()}",
-        err=True,
-    )
-    raise typer.Exit(EXIT_INTERRUPTED)
+    interrupted(f"the finished tuning generations are kept{where}")
 MAX_TOURNAMENT_SEED = (MAX_SEED - PAIR_SEEDS) // PAIR_SEEDS
 
 

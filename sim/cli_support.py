@@ -11,7 +11,7 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -270,6 +270,28 @@ def run_with_progress(
         kept = kept_games()
         kept_text = f"{kept:,} games of completed chunks are kept in {out}" if kept else "nothing was kept"
         fail(f"{e}; the run stopped before writing that chunk ({kept_text})", EXIT_GAME_FAILED)
+    except OSError as e:
+        fail(os_error_line(e, out), EXIT_GAME_FAILED)
+
+
+def interrupted(kept: str) -> NoReturn:
+    """Ctrl-C in a long job that checkpoints as it goes (tuning, re-tuning): one line saying what
+    was ``kept`` and the command that continues it, exit 130."""
+    typer.echo(f"soup: interrupted: {kept}; the same command continues: {command_line()}", err=True)
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
+@contextmanager
+def long_job(out: Path, kept: Callable[[], str]) -> Iterator[None]:
+    """The one-line endings of a checkpointing job writing into ``out``: Ctrl-C says what is
+    kept (``kept()``, read when it happens) and how to continue; a game that cannot be played and
+    an OS error while writing end it with one line, exit 1."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        interrupted(kept())
+    except GameError as e:
+        fail(str(e), EXIT_GAME_FAILED)
     except OSError as e:
         fail(os_error_line(e, out), EXIT_GAME_FAILED)
 

@@ -9,20 +9,16 @@ from typing import Annotated
 import typer
 
 from sim.cli_support import (
-    EXIT_GAME_FAILED,
-    EXIT_INTERRUPTED,
     MAX_SEED,
     PLAYERS_HELP,
     check_players,
-    command_line,
     fail,
     load_engine,
-    os_error_line,
+    long_job,
     progress_bar,
     strategy_list,
     warn,
 )
-from sim.errors import GameError
 from strategies import DEFAULT_POOL
 
 # Defaults measured on the 2-core reference machine (docs/tuning.md): a useful `soup tune` in a
@@ -210,7 +206,7 @@ def tune(
     load_engine()
     total = cfg.generations() * cfg.games_per_generation()
     generation = kept.generation if kept else 0
-    try:
+    with long_job(out, lambda: f"{generation} of {cfg.generations()} generations are kept in {out}"):
         with progress_bar(total, "tuning", quiet) as update:
 
             def after(state: "T.TuneState") -> None:
@@ -219,17 +215,6 @@ def tune(
 
             state = T.tune(cfg, out, threads, update, after)
         doc = T.finish(cfg, state, out, threads)
-    except KeyboardInterrupt:
-        typer.echo(
-            f"soup: interrupted: {generation} of {cfg.generations()} generations are kept in {out}; the same "
-            f"command continues: {command_line()}",
-            err=True,
-        )
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    except GameError as e:
-        fail(str(e), EXIT_GAME_FAILED)
-    except OSError as e:
-        fail(os_error_line(e, out), EXIT_GAME_FAILED)
     fr = doc["fresh"]
     g = fr["gain"]
     typer.echo(
@@ -276,20 +261,9 @@ def _gene_value(cfg, genes: list[str], out: Path, threads: int, quiet: bool, res
             except G.T.TuningError as e:
                 fail(f"{e} (--gene-value: the budget is shared by {2 * len(genes)} arms)")
     load_engine()
-    try:
+    with long_job(out, lambda: f"finished arms and genes are kept in {out}"):
         with progress_bar(G.study_games(cfg, genes), "gene value", quiet) as update:
             doc = G.gene_value_study(cfg, genes, out, threads, update)
-    except KeyboardInterrupt:
-        typer.echo(
-            f"soup: interrupted: finished arms and genes are kept in {out}; the same command continues: "
-            f"{command_line()}",
-            err=True,
-        )
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    except GameError as e:
-        fail(str(e), EXIT_GAME_FAILED)
-    except OSError as e:
-        fail(os_error_line(e, out), EXIT_GAME_FAILED)
     typer.echo(
         f"gene value of {len(genes)} genes ({doc['arm_games']:,} tuning games an arm, "
         f"{doc['eval_games']:,} fresh "
