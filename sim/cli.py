@@ -214,7 +214,7 @@ def simulate(
 
     from analysis.win_rates import win_rates_by_chunk
     from sim.runner import chunk_files, default_chunk_size
-    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe.rules import count_label, load_rules
 
     check_resources(threads, games)
     if chunk_size is None:  # a Ray task plays its chunk on one CPU
@@ -224,8 +224,7 @@ def simulate(
     if out is None:
         # The default directory is named by the run, so running the same command again finishes
         # or reuses it.
-        name = f"{players}p" if variant is None else f"{players}p-{variant}"
-        out = Path("results") / f"ursuppe-{name}-seed{seed}-{games}"
+        out = Path("results") / f"ursuppe-{count_label(players, variant)}-seed{seed}-{games}"
     with open_backend(backend, threads, ray_address) as engine:
         summary = run_with_progress(
             spec, out, games, chunk_size, threads, must_exist=resume, quiet=quiet, backend=engine

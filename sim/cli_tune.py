@@ -144,7 +144,7 @@ def tune(
     soup tune --gene-value --strategy results/tune-greedy-4p-seed1/tuned.toml
     """
     from sim.ursuppe import tuning as T
-    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe.rules import count_label, load_rules
     from strategies.params import load_strategy
 
     book = load_rules(rules)
@@ -180,8 +180,7 @@ def tune(
         eval_games=eval_games,
     )
     kind = "gene-value" if gene_value else "tune"
-    name = f"{players}p" if variant is None else f"{players}p-{variant}"
-    out = out or Path("results") / f"{kind}-{start.name}-{name}-seed{seed}"
+    out = out or Path("results") / f"{kind}-{start.name}-{count_label(players, variant)}-seed{seed}"
     if gene_value:
         in_play = T.genes_in_play(book, players, variant)
         chosen = in_play

@@ -39,16 +39,16 @@ import numpy as np
 from sim.errors import UserError
 from sim.jit import soup_cache_dir
 from sim.ursuppe import batch as batch_mod
-from sim.ursuppe.rules import load_rules
+from sim.ursuppe.rules import count_label, load_rules
 from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun, colour_assignment
 from strategies.params import load_strategy, parameter_table
 
 ROOT = Path(__file__).resolve().parents[2]  # the tree this module belongs to
 PLAYERS = (3, 4, 5, 6)  # every player count of the default rules (PX: 5-6 players)
 # The games/s figures: a key each (games_per_s), with its player count and 2-player variant.
-FIGURES: tuple[tuple[str, int, str | None], ...] = (
-    *((f"{p}p", p, None) for p in PLAYERS),
-    ("2p-double2", 2, "double2"),  # double play II: 4 colours, one marker a player (TB)
+FIGURES: tuple[tuple[str, int, str | None], ...] = tuple(
+    (count_label(p, variant), p, variant)
+    for p, variant in (*((p, None) for p in PLAYERS), (2, "double2"))  # double play II (TB)
 )
 COMPARED_PLAYERS = (3, 4)  # --compare: what every revision since 49ac8fd can play (_TREE_RATES)
 THREADS = (1, 2)

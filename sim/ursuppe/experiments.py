@@ -136,10 +136,6 @@ def _arm_line(games: int, players: int, seed: int, seating: str, strategies: str
     )
 
 
-def _count_label(players: int, variant: str | None) -> str:
-    """'4p', or '2p-double2' for a 2-player variant (directory names)."""
-    return f"{players}p" + (f"-{variant}" if variant else "")
-
 
 # --------------------------------------------------------------------------------------------
 # compare: two rule sets
@@ -204,7 +200,7 @@ def compare(
     from analysis.paired import compare_runs
     from analysis.win_rates import load_results
     from sim.cli_support import build_run
-    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe.rules import count_label, load_rules
 
     check_games(games, 2, "games per arm (a paired interval needs two games)")
     path_a, path_b = rules_arms(rules)
@@ -212,7 +208,7 @@ def compare(
     spec_a = build_run(book_a, players, seed, strategies, pool, seating, variant)
     spec_b = build_run(book_b, players, seed, strategies, pool, seating, variant)
     if out is None:
-        label = _count_label(players, variant)
+        label = count_label(players, variant)
         out = Path("results") / f"compare-{book_a.rules_id}-{book_b.rules_id}-{label}-seed{seed}-{games}"
         if retune is not None:
             out = out.with_name(out.name + f"-retune{retune.budget}")
@@ -301,7 +297,7 @@ def ablate(
     from analysis.win_rates import load_results
     from sim.cli_support import build_run
     from sim.ursuppe.genes import GENE_NAMES
-    from sim.ursuppe.rules import VARIANT_COLOURS, load_rules
+    from sim.ursuppe.rules import VARIANT_COLOURS, count_label, load_rules
 
     if each == bool(genes):
         raise UserError("--gene/--each: give one or more --gene NAME, or --each")
@@ -318,7 +314,7 @@ def ablate(
         removed = [names]
     if out is None:
         what = "each" if each else "+".join(slug(g) for g in removed[0])
-        count = _count_label(players, variant)
+        count = count_label(players, variant)
         out = Path("results") / f"ablate-{what}-{base.rules_id}-{count}-seed{seed}-{games}"
         if retune is not None:
             out = out.with_name(out.name + f"-retune{retune.budget}")
@@ -444,7 +440,7 @@ def tournament(
     )
     from analysis.win_rates import load_results
     from sim.cli_support import check_players
-    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe.rules import count_label, load_rules
     from sim.ursuppe.tournament_run import TournamentRun, tournament_games
     from strategies.params import load_strategy
 
@@ -461,7 +457,7 @@ def tournament(
         raise UserError(f"--anchor: {anchor!r} is not one of {', '.join(names)}")
     per_pair = tournament_games(games, players, variant)
     if out is None:
-        count = _count_label(players, variant)
+        count = count_label(players, variant)
         out = Path("results") / f"tournament-{book.rules_id}-{count}-seed{seed}-{per_pair}"
     check_out(out)
     counts = []

@@ -181,6 +181,11 @@ VARIANT_PLAYER_OF: dict[str, tuple[int, ...]] = {
     "double2": (0, 0, 1, 1),
 }
 DOUBLE2_COLOUR_ORDER = ("choice", "fixed")  # TB4
+
+
+def count_label(players: int, variant: str | None = None) -> str:
+    """'4p', or '2p-double2' for a 2-player variant: directory names and bench figures."""
+    return f"{players}p" + (f"-{variant}" if variant else "")
 # Double play II's PLACEHOLDER completions (TB3, TB4): a double2 game at their default names them.
 DOUBLE2_PLACEHOLDERS: tuple[str, ...] = ("double2_colour_order", "double2_start_bp", "double2_income")
 DUMMY_POLICY = ("always_drift",)  # TD2 PLACEHOLDER: the only fixed Phase-1 policy specified
