@@ -135,6 +135,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         "make Speed's free second move when the food value of the space reached is below this "
         "(0 never, 100 always)",
     ),
+    # --- extra genes in Phase 1 (XG-04 Cleanliness, XG-07 Fast Food, XG-16 Rebound)
     # --- Tentacle
     (
         "carry_foreign",
@@ -331,6 +332,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         "an advanced gene's value minus this times the value of the lower gene it takes; Armor "
         "always gives up the less valuable of Defense and Escape",
     ),
+    # --- extra genes in attacks (XG-05 Hard Crust)
     (
         "max_amoebas",
         7.0,
@@ -355,6 +357,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         "divide (D3)",
         "value of a new amoeba beyond its space's value (a space valued below -division_base stops division)",
     ),
+    # --- extra genes in Phases 3-4 (XG-08 exchange, XG-15/XG-25 healing, XG-20 placements)
     (
         "hungry_colour_first",
         1.0,

@@ -26,18 +26,25 @@ from sim.ursuppe.decision_kinds import (
     ATTACK,
     BUY,
     CARRY,
+    CLEAN,
     CLING,
     COLOUR,
     DIRECTION,
     DIVIDE,
     EAT,
     EAT_VICTIM_SLOT,
+    EXCHANGE,
+    FAST_FOOD_ORDER,
+    HARD_CRUST_PAY,
+    HEAL,
     MOVE,
     MOVE_ACTIVE,
     MOVE_DRIFT,
     PAY,
+    PLACE_EXPLOSION,
     PLACE_FREE,
     PLACE_SETUP,
+    REBOUND_CHOICE,
     RESP_DEFENSE,
     RESP_DEFENSE_ESCAPE,
     RESP_ESCAPE,
@@ -47,6 +54,7 @@ from sim.ursuppe.decision_kinds import (
     SECOND_MOVE,
 )
 from sim.ursuppe.food import FOOD_CAP
+from sim.ursuppe.gene_sets import join_words
 from sim.ursuppe.genes import (
     AGGRESSION,
     ARMOR,
@@ -188,7 +196,7 @@ def _saving(st, ru, g, p, prm):
     (in the pool, not held, not blocked by an advanced gene it holds, its lower gene held)."""
     best = -1
     blocked = blocked_by_advanced(st, ru, g, p)
-    for gene in range(st.genes.shape[2]):
+    for gene in range(ru.n_genes):
         if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:
             continue
         if st.pool[g, gene] <= 0 or st.genes[g, p, gene] != 0:
@@ -443,19 +451,19 @@ def pay_value(st, ru, wk, g, p, mask, bp):
     the payments through it without listing them (phase2_environment.choose_payment)."""
     prm = wk.params[st.strategy[g, p]]
     lost = 0.0
-    for gene in range(st.genes.shape[2]):
-        if mask & (1 << gene):
+    for gene in range(ru.n_genes):
+        if mask & (np.int64(1) << gene):
             lost += ru.gene_price[gene] + prm[GENE_VALUE_BASE + gene]
     return -(bp + prm[DEFECT_GENE_WEIGHT] * lost)
 
 
 @kernel
 def _value_pay(st, ru, wk, g, b, p, n):
-    """E2: (gene bit mask, BP)."""
+    """E2: (gene mask low word, high word, BP)."""
     opts = wk.options[b]
     val = wk.scores[b]
     for i in range(n):
-        val[i] = pay_value(st, ru, wk, g, p, opts[i, 0], opts[i, 1])
+        val[i] = pay_value(st, ru, wk, g, p, join_words(np.int64(opts[i, 0]), np.int64(opts[i, 1])), opts[i, 2])
 
 
 @kernel
@@ -464,7 +472,7 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
     opts = wk.options[b]
     val = wk.scores[b]
     mp = 0
-    for gene in range(st.genes.shape[2]):
+    for gene in range(ru.n_genes):
         if st.genes[g, p, gene] != 0:
             mp += ru.gene_mp[gene]
     saving = max(prm[BP_RESERVE], float(_saving(st, ru, g, p, prm)))
@@ -488,6 +496,57 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
             if gene == ARMOR:  # Defense or Escape: give up the less valuable one
                 v -= 1e-9 * prm[GENE_VALUE_BASE + lower]
         val[i] = v if v > 0.0 else -1.0  # a gene valued at 0 or less is never bought
+
+
+# --- the extra genes' decisions (docs/rules.md §18) ------------------------------------------------
+
+
+@kernel
+def _value_fast_food(st, ru, wk, g, b, p, a, n, prm):
+    """XG-07: (0 move then eat / 1 eat then move)."""
+    for i in range(n):
+        wk.scores[b, i] = 0.0
+
+
+@kernel
+def _value_clean(st, ru, wk, g, b, p, a, n, prm):
+    """XG-04: (space the excreted cubes go to)."""
+    for i in range(n):
+        wk.scores[b, i] = 0.0
+
+
+@kernel
+def _value_rebound(st, ru, wk, g, b, p, a, n, prm):
+    """XG-16: (0 stay / 1 rebound)."""
+    for i in range(n):
+        wk.scores[b, i] = 0.0
+
+
+# (a gap between the Phase-1 and attack kernels above and the Phase 3-4 kernels below)
+
+
+@kernel
+def _value_hard_crust(st, ru, wk, g, b, p, a, n, prm):
+    """XG-05: (0 let the attack fail / 1 pay the extra BP); ``a``: the attacking amoeba."""
+    for i in range(n):
+        wk.scores[b, i] = float(wk.options[b, i, 0])
+
+
+# (a gap between the attack kernels above and the Phase 3-4 kernels below)
+
+
+@kernel
+def _value_exchange(st, ru, wk, g, b, p, n, prm):
+    """XG-08: (gene given, gene taken); (-1, -1) = stop."""
+    for i in range(n):
+        wk.scores[b, i] = 0.0
+
+
+@kernel
+def _value_heal(st, ru, wk, g, b, p, n, prm):
+    """XG-15, XG-25: (own number, receiver player, receiver number); all -1 = stop."""
+    for i in range(n):
+        wk.scores[b, i] = 0.0
 
 
 @kernel
@@ -571,6 +630,20 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         sign = 1.0 if prm[HUNGRY_COLOUR_FIRST] >= 0.5 else -1.0
         for i in range(n):
             val[i] = sign * _hunger(st, g, opts[i, 0])
+    elif kind == FAST_FOOD_ORDER:
+        _value_fast_food(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == CLEAN:
+        _value_clean(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == REBOUND_CHOICE:
+        _value_rebound(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == HARD_CRUST_PAY:
+        _value_hard_crust(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == EXCHANGE:
+        _value_exchange(st, ru, wk, g, b, p, n, prm)
+    elif kind == HEAL:
+        _value_heal(st, ru, wk, g, b, p, n, prm)
+    elif kind == PLACE_EXPLOSION:
+        _value_placements(st, ru, wk, g, b, p, PLACE_FREE, n, prm)
     else:
         for i in range(n):
             val[i] = 0.0

@@ -21,6 +21,7 @@ from sim.ursuppe.decision_kinds import (
     PLACE_FREE,
     PLACE_SETUP,
 )
+from sim.ursuppe.scratch import FREE_NUMBERS
 from sim.ursuppe.state import (
     ERR_ILLEGAL_CHOICE,
     ERR_TOO_MANY_OPTIONS,
@@ -33,7 +34,6 @@ from sim.ursuppe.tally import DECISION
 from strategies.policy import choose, needs_every_option
 
 WILDCARD = -2  # a forced choice's value that matches anything ("Armor" without the gene given up)
-FREE_NUMBERS = 512  # Workspace.scratch[b, 512:512 + A]: the deciding player's numbers in the supply
 
 
 @kernel

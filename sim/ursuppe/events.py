@@ -40,11 +40,31 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("attack_result", ("target_player", "target_amoeba", "result")),  # result: ATTACK_* (attacks.py)
     EventKind("death", ("space", "dp", "cubes", "how")),  # how: 0 natural, 1 violent (Phase 1), 2 aggression
     EventKind("damage", ("dp", "reason")),  # reason: 0 Armor instead of death (R3), 1 lost Defense fight (R4)
-    EventKind("gene_defect", ("mutation_points", "ozone", "deficit", "genes_mask", "bp")),
+    EventKind("gene_defect", ("mutation_points", "ozone", "deficit", "genes_low", "genes_high", "bp")),
     EventKind("buy", ("gene", "price", "gave_up")),
     EventKind("income", ("bp",)),
     EventKind("score", ("from", "to", "advance", "amoebas", "cards")),
     EventKind("end", ("winner", "reason")),
+    # The extra genes (docs/rules.md §18)
+    EventKind("reveal", ("gene",)),  # XM4: an extra-deck card face up into the pool
+    EventKind("discard", ("gene",)),  # XM5 flag extra_unbought_discarded
+    EventKind("gift", ("gene",)),  # soup combos: a gene given at setup, paid for by nobody
+    EventKind("take", ("gene", "holder", "price")),  # XG-10: the Social Gene taken from its holder
+    EventKind("exchange", ("gave", "took", "cost")),  # XG-08
+    EventKind("heal", ("dp", "cost", "receiver_player", "receiver_amoeba")),  # XG-15, XG-25
+    EventKind("toxic_token", ("space", "tokens")),  # XG-19: a token laid; tokens now on the space
+    EventKind("toxic_pickup", ("space", "dp")),  # XG-19
+    EventKind("bang", ("space", "hit")),  # XG-17: amoebas that took +1 DP
+    EventKind("alarm", ()),  # XG-03: the owner's amoebas have Escape
+    EventKind("camouflage", ("roll", "defence_allowed")),  # XG-11, XG-24
+    EventKind("hard_crust", ("paid", "bp")),  # XG-05
+    EventKind("mouthful", ("dp",)),  # XG-09: the target took DP instead of being eaten
+    EventKind("rebound", ("from", "to")),  # XG-16
+    EventKind("gene_income", ("gene", "bp")),  # XG-10, XG-21: BP a gene gave
+    EventKind("explosion", ("placed", "bp_returned")),  # XG-20
+    EventKind("sense", ("card",)),  # XG-06, XG-23: the next card, seen privately
+    EventKind("order", ("eat_first",)),  # XG-07
+    EventKind("clean", ("from", "to")),  # XG-04
 )
 # The kernels log plain module integers (numba globals), one a row, in the rows' order.
 (
@@ -70,7 +90,28 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_INCOME,
     EV_SCORE,
     EV_END,
+    EV_REVEAL,
+    EV_DISCARD,
+    EV_GIFT,
+    EV_TAKE,
+    EV_EXCHANGE,
+    EV_HEAL,
+    EV_TOXIC_TOKEN,
+    EV_TOXIC_PICKUP,
+    EV_BANG,
+    EV_ALARM,
+    EV_CAMOUFLAGE,
+    EV_HARD_CRUST,
+    EV_MOUTHFUL,
+    EV_REBOUND,
+    EV_GENE_INCOME,
+    EV_EXPLOSION,
+    EV_SENSE,
+    EV_ORDER,
+    EV_CLEAN,
 ) = range(len(EVENT_KINDS))
+assert all(globals()["EV_" + k.name.upper()] == i for i, k in enumerate(EVENT_KINDS)
+           if k.name not in ("active_move", "damage", "gene_defect", "attack_result"))
 EVENT_NAMES: dict[int, str] = {code: kind.name for code, kind in enumerate(EVENT_KINDS)}
 EVENT_FIELDS: dict[int, tuple[str, ...]] = {code: kind.fields for code, kind in enumerate(EVENT_KINDS)}
 

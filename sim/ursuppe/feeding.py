@@ -20,13 +20,10 @@ from sim.ursuppe.decisions import decide, option_overflow, set_option
 from sim.ursuppe.events import EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.food import place_cubes, return_cubes
 from sim.ursuppe.genes import FRUGALITY, PARASITISM, SUBSTITUTION
-from sim.ursuppe.meal_shapes import MAX_SHAPES, WITH_FRUGALITY, WITH_SUBSTITUTION
+from sim.ursuppe.meal_shapes import WITH_FRUGALITY, WITH_SUBSTITUTION
 from sim.ursuppe.players import add_bp, amoebas_on_space, has, same_side
+from sim.ursuppe.scratch import NORMAL, PARASITE, SHAPE_STRIDE
 from sim.ursuppe.state import AF_FED, AF_STARVED, OPTION_WIDTH
-
-SHAPE_STRIDE = 8
-NORMAL = 16  # scratch offset of the normal shapes
-PARASITE = NORMAL + MAX_SHAPES * SHAPE_STRIDE  # scratch offset of the parasite shapes
 
 
 @kernel

@@ -1,9 +1,11 @@
-"""Gene identities (spec §7): the fixed index of every base-game gene.
+"""Gene identities (spec §7, extra genes XG-01..XG-26): the fixed index of every gene.
 
 A gene's numbers (price, MP, copies, weight, defect payment, lower genes) are rules data and
 live in the rules file; what a gene *does* is code, and the kernels refer to it by the
-constants below. The index order is the order of the table in §7 and is the gene index used
-in results (bit ``i`` of a gene mask is gene ``i``).
+constants below. The index order is the order of the table in §7, then the 26 extra genes in
+the order of the extra-gene table (XG-01..XG-26), and is the gene index used in results (bit
+``i`` of a 64-bit gene mask is gene ``i``). Base genes keep the indices they had before the extra
+genes, so a run written then reads the same.
 """
 
 GENE_NAMES: tuple[str, ...] = (
@@ -27,11 +29,46 @@ GENE_NAMES: tuple[str, ...] = (
     "Movement II",
     "Aggression",
     "Armor",
+    # The extra genes (docs/rules.md §18; XG-nn = 20 + nn, one card each, off by default: XM1).
+    "Doris & Frank Gene",
+    "Glutton",
+    "Alarm",
+    "Cleanliness",
+    "Hard Crust",
+    "Migration Sensing",
+    "Fast Food",
+    "Highly Adaptable",
+    "More Than a Mouthful",
+    "Social Gene",
+    "Camouflage 1",
+    "Suction 1",
+    "Thread Display",
+    "Flexible",
+    "Healing 1",
+    "Rebound",
+    "Go Out With a Bang",
+    "Short Life Span",
+    "Toxic Excretions",
+    "Population Explosion",
+    "Energy Conservation",
+    "PhD",
+    "Environmental Sensing",
+    "Camouflage 2",
+    "Healing 2",
+    "Suction 2",
 )
 N_GENES = len(GENE_NAMES)
+N_BASE_GENES = 20  # §7: genes 0..19; the extra genes are N_BASE_GENES..N_GENES-1
+assert N_GENES <= 64, "gene sets are 64-bit masks (State.genes_bought, results, events)"
 GENE_INDEX: dict[str, int] = {name: i for i, name in enumerate(GENE_NAMES)}
 # "Endurance" is another translation of Persistence (§7).
-GENE_ALIASES: dict[str, str] = {"Endurance": "Persistence"}
+GENE_ALIASES: dict[str, str] = {
+    "Endurance": "Persistence",
+    # XG-09, XG-13, XG-22: the seed's spellings and the probable English names.
+    "More Than a Mouthfull": "More Than a Mouthful",
+    "Threat Display": "Thread Display",
+    "PhD Intelligence": "PhD",
+}
 
 INTELLIGENCE = 0
 MOVEMENT_I = 1
@@ -54,7 +91,42 @@ MOVEMENT_II = 17
 AGGRESSION = 18
 ARMOR = 19
 
-ADVANCED_GENES: tuple[int, ...] = (PERSISTENCE, MOVEMENT_II, AGGRESSION, ARMOR)
+DORIS_FRANK = 20  # XG-01
+GLUTTON = 21  # XG-02
+ALARM = 22  # XG-03
+CLEANLINESS = 23  # XG-04
+HARD_CRUST = 24  # XG-05
+MIGRATION_SENSING = 25  # XG-06
+FAST_FOOD = 26  # XG-07
+HIGHLY_ADAPTABLE = 27  # XG-08
+MOUTHFUL = 28  # XG-09
+SOCIAL_GENE = 29  # XG-10
+CAMOUFLAGE_1 = 30  # XG-11
+SUCTION_1 = 31  # XG-12
+THREAT_DISPLAY = 32  # XG-13
+FLEXIBLE = 33  # XG-14
+HEALING_1 = 34  # XG-15
+REBOUND = 35  # XG-16
+BANG = 36  # XG-17
+SHORT_LIFE_SPAN = 37  # XG-18
+TOXIC = 38  # XG-19
+POP_EXPLOSION = 39  # XG-20
+ENERGY_CONSERVATION = 40  # XG-21
+PHD = 41  # XG-22
+ENVIRONMENTAL_SENSING = 42  # XG-23
+CAMOUFLAGE_2 = 43  # XG-24
+HEALING_2 = 44  # XG-25
+SUCTION_2 = 45  # XG-26
+
+ADVANCED_GENES: tuple[int, ...] = (
+    PERSISTENCE, MOVEMENT_II, AGGRESSION, ARMOR, PHD, ENVIRONMENTAL_SENSING, CAMOUFLAGE_2, HEALING_2, SUCTION_2
+)
+EXTRA_GENES: tuple[int, ...] = tuple(range(N_BASE_GENES, N_GENES))
+
+
+def xg_id(gene: int) -> str:
+    """The rule id of an extra gene ("XG-01".."XG-26")."""
+    return f"XG-{gene - N_BASE_GENES + 1:02d}"
 
 
 def gene_index(name: str) -> int:

@@ -10,6 +10,7 @@ and I6 then count each player once).
 """
 
 from sim.jit import kernel
+from sim.ursuppe.extra_flags import XF_UNBOUGHT_DISCARDED
 from sim.ursuppe.food import FOOD_CAP
 from sim.ursuppe.players import acts_for_player, death_threshold
 from sim.ursuppe.state import END_FINISH_ZONE, END_LAST_CARD, ERR_INVARIANT
@@ -78,14 +79,24 @@ def _check_players(st, ru, wk, g, phase):
 
 @kernel
 def _check_gene_copies(st, ru, wk, g, phase):
-    """I4: per gene, copies in the pool + holders = copies for the player count (a double play
-    II player's gene set counted once, TB3)."""
+    """I4: per gene, copies in the pool + holders (+ face down in the extra deck, XM3) = copies
+    for the player count (a double play II player's gene set counted once, TB3); with flag
+    extra_unbought_discarded (XM5) a discarded card is in none of them, so at most. One copy of
+    each extra gene (§18)."""
     for i in range(st.genes.shape[2]):
         held = 0
         for p in range(st.genes.shape[1]):
             if acts_for_player(ru, p):
                 held += int(st.genes[g, p, i])
-        if st.pool[g, i] < 0 or int(st.pool[g, i]) + held != ru.gene_copies[i]:
+        face_down = 0
+        if ru.extra_genes:
+            for k in range(st.extra_top[g], ru.extra_deck.shape[0]):
+                if st.extra_deck[g, k] == i:
+                    face_down += 1
+        total = int(st.pool[g, i]) + held + face_down
+        if st.pool[g, i] < 0 or total > ru.gene_copies[i]:
+            _fail(wk, g, 4, phase, i)
+        elif total != ru.gene_copies[i] and ru.xflag[XF_UNBOUGHT_DISCARDED] == 0:
             _fail(wk, g, 4, phase, i)
 
 

@@ -23,16 +23,15 @@ from sim.ursuppe.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, log
 from sim.ursuppe.food import move_cubes
 from sim.ursuppe.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, SPEED, STREAMLINING, TENTACLE
 from sim.ursuppe.players import add_bp, has, put_amoeba, same_side
+from sim.ursuppe.scratch import CARRY_SCRATCH, RIDERS
 from sim.ursuppe.state import AF_CLUNG, OPTION_WIDTH
 
 MOVE_HOW_ACTIVE = 0
 MOVE_HOW_SECOND = 1
 MOVE_HOW_ESCAPE = 2
 
-CARRY_SCRATCH = 240  # Workspace.scratch[b, 240:246]: the cube vector being enumerated
-# Workspace.scratch[b, 256]: how many amoebas clung after a first step (flag
-# clinging_after_first_step); [257:257 + 8 * P]: each one as 8 * player + amoeba.
-RIDERS = 256
+# scratch.py: CARRY_SCRATCH holds the cube vector being enumerated; RIDERS how many amoebas clung
+# after a first step (flag clinging_after_first_step), then each one as 8 * player + amoeba.
 
 
 @kernel

@@ -2,9 +2,8 @@
 
 from sim.jit import kernel
 from sim.ursuppe.genes import LIFE_EXPECTANCY
+from sim.ursuppe.scratch import ORDER_SLOT
 from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
-
-ORDER_SLOT = 0  # Workspace.scratch[b, 0:8]: the current phase's player order
 
 
 @kernel
@@ -58,7 +57,7 @@ def has(st, g, p, gene):
 def blocked_by_advanced(st, ru, g, p):
     """G4: bit mask of the genes player p may not buy because it holds an advanced gene above them."""
     blocked = 0
-    for gene in range(st.genes.shape[2]):
+    for gene in range(ru.n_genes):
         # genes are 0 or 1 (I5): a product instead of a branch per gene
         blocked |= ru.gene_blocks[gene] * int(st.genes[g, p, gene])
     return blocked
@@ -85,7 +84,7 @@ def death_threshold(st, ru, g, p):
 def weighted_cards(st, ru, g, p):
     """K2: gene cards held, an advanced gene counting 2 and Ray Protection 0 (rules: weight)."""
     n = 0
-    for i in range(st.genes.shape[2]):
+    for i in range(ru.n_genes):
         if st.genes[g, p, i] != 0:
             n += ru.gene_weight[i]
     return n
@@ -95,7 +94,7 @@ def weighted_cards(st, ru, g, p):
 def mutation_points(st, ru, g, p):
     """E2: the sum of the MP of the player's genes (Ray Protection counts -2)."""
     m = 0
-    for i in range(st.genes.shape[2]):
+    for i in range(ru.n_genes):
         if st.genes[g, p, i] != 0:
             m += ru.gene_mp[i]
     return m

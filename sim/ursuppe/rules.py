@@ -20,7 +20,21 @@ import numpy as np
 
 from sim.errors import UserError
 from sim.ursuppe.directions import DIRECTION_CODE, STAY
-from sim.ursuppe.genes import ADVANCED_GENES, GENE_ALIASES, GENE_INDEX, GENE_NAMES, N_GENES
+from sim.ursuppe.extra_flags import (
+    EXTRA_FLAGS,
+    MARKET_FLAGS,
+    XFLAG_NAMES,
+    encode,
+)
+from sim.ursuppe.genes import (
+    ADVANCED_GENES,
+    EXTRA_GENES,
+    GENE_ALIASES,
+    GENE_INDEX,
+    GENE_NAMES,
+    N_BASE_GENES,
+    N_GENES,
+)
 from sim.ursuppe.meal_shapes import MAX_SHAPES, normal_shapes, parasite_shapes, shape_tables
 
 
@@ -106,6 +120,15 @@ class Rules(NamedTuple):
     # TB1 (flag double2_eat_partner_colour false): the colour whose cubes colour p never eats (its
     # partner's, eaten "as one's own"; the meal shapes are then the 3-player ones), -1: none.
     inedible: np.ndarray  # int8 [P]
+    # The extra genes (XM1-XM8, XG-01..XG-26; extra_flags.py). Off: their copies are 0 and the
+    # kernels' gene loops stop at n_genes = N_BASE_GENES.
+    extra_genes: bool  # XM1
+    n_genes: int  # N_GENES with extra genes, else N_BASE_GENES: the genes a game can hold
+    extra_start: np.ndarray  # int8 [k]: the start pair (XM2), face up in the pool from round 1
+    # int8 [m]: the cards of the face-down deck (XM3, XM8): the other extra genes not excluded (and
+    # with flag extra_deck_mixed_with_base every base-gene card), shuffled per game at setup
+    extra_deck: np.ndarray
+    xflag: np.ndarray  # int16 [N_XFLAGS]: extra_flags.EXTRA_FLAGS values (XF_* constants)
 
 
 # --------------------------------------------------------------------------------------------
@@ -160,6 +183,9 @@ FLAG_NAMES: tuple[str, ...] = (
     "double2_income",
     "double2_division_cost",
     "double2_division_cost_division_rate",
+    # The extra genes (XM, XG; docs/rules.md §18): extra_flags.py declares each.
+    *MARKET_FLAGS,
+    *XFLAG_NAMES,
 )
 # The flags of the 5-6 player spec's §9 (PX), of the 2-player dummy variant (TD) and of double
 # play I (TA) and II (TB).
@@ -168,7 +194,8 @@ TD_FLAGS: tuple[str, ...] = FLAG_NAMES[
     FLAG_NAMES.index("dummy_policy") : FLAG_NAMES.index("double1_partner_is_opponent")
 ]
 TA_FLAGS: tuple[str, ...] = ("double1_partner_is_opponent",)
-TB_FLAGS: tuple[str, ...] = FLAG_NAMES[FLAG_NAMES.index("double2_eat_partner_colour") :]
+TB_FLAGS: tuple[str, ...] = FLAG_NAMES[FLAG_NAMES.index("double2_eat_partner_colour") : FLAG_NAMES.index("extra_genes")]
+X_FLAGS: tuple[str, ...] = (*MARKET_FLAGS, *XFLAG_NAMES)
 # The 2-player variants (spec ursuppe-2-players.md): --players 2 needs one. Each plays as the
 # player count it names (TD1: the dummy is a third colour of a 3-player game; TA1, TB1: the two
 # double plays are 4-player games, two colours a player).
@@ -222,7 +249,14 @@ PLACEHOLDERS: dict[str, tuple[int, ...]] = {
     "flags.dummy_scores": (),
     # Double play II's (TB3, TB4): RuleBook.placeholders(2, "double2").
     **{f"flags.{name}": () for name in DOUBLE2_PLACEHOLDERS},
+    # The extra genes' (§18): named by a game with flags.extra_genes = true only.
+    "genes.Glutton.defect_payment": (),
+    **{f"flags.{f.name}": () for f in EXTRA_FLAGS if f.placeholder},
 }
+EXTRA_PLACEHOLDERS: tuple[str, ...] = (
+    "genes.Glutton.defect_payment",
+    *(f"flags.{f.name}" for f in EXTRA_FLAGS if f.placeholder),
+)
 
 _SECTIONS = (
     "name",
@@ -279,11 +313,11 @@ MAX_BP_AMOUNT = 100_000
 assert MAX_BP_AMOUNT + MAX_ROUNDS * MAX_BP_AMOUNT <= INT32_MAX
 MAX_PRICE = INT16_MAX  # G1: Rules.gene_price is int16 (and below MAX_BP_AMOUNT)
 
-# E2: a deficit is at most the MP of every gene held, N_GENES * MAX_MP = 500 a round; the BP paid
-# for it over a game, at most MAX_ROUNDS * 500 = 30,500, is kept in State.defect_bp_paid (int16).
-# A negative MP (Ray Protection) only lowers the sum; the same magnitude keeps the range plain.
+# E2: a deficit is at most the MP of every gene held, N_GENES * MAX_MP = 1,150 a round; the BP
+# paid for it over a game, at most MAX_ROUNDS * 1,150 = 70,150, is kept in State.defect_bp_paid
+# (int32 since the 46 genes of §18). A negative MP (Ray Protection, Glutton) only lowers the sum.
 MAX_MP = 25
-assert MAX_ROUNDS * N_GENES * MAX_MP <= INT16_MAX
+assert MAX_ROUNDS * N_GENES * MAX_MP <= INT32_MAX
 MAX_DEFECT_PAYMENT = INT16_MAX  # E2: Rules.gene_defect_payment is int16 (summed in int64)
 MAX_COPIES = INT8_MAX  # S3, I4: Rules.gene_copies and State.pool are int8; copies beyond P stay in the pool
 MAX_WEIGHT = INT8_MAX  # K2: Rules.gene_weight is int8 (summed in int64)
@@ -673,6 +707,7 @@ class _Checker:
         self.price_5_6(flags["price_5_6"])
         self.deck_5_6(data["genes"], flags["deck_5_6"])
         self.meal_shape_counts(data["feeding"], flags)
+        self.extra_market(flags)
         return data
 
     def price_5_6(self, value: Any) -> None:
@@ -743,9 +778,48 @@ class _Checker:
                 out[name] = self.integer(item, here, 0, MAX_AMOEBAS)
             elif name == "amoeba_score_table_5_6":
                 out[name] = self.integers(item, here, 0, MAX_ADVANCE, min_len=1)
+            elif name in ("extra_start_pair", "extra_excluded"):
+                out[name] = self.extra_gene_names(item, here)
+            elif name in XFLAG_NAMES:
+                out[name] = self.extra_flag(EXTRA_FLAGS[XFLAG_NAMES.index(name)], item, here)
             else:
                 out[name] = self.boolean(item, here)
         return out
+
+    def extra_gene_names(self, value: Any, path: KeyPath) -> list[str]:
+        """XM2, XM8: distinct extra-gene names (the table's spelling or a known alias)."""
+        names = self.array(value, path, max_len=len(EXTRA_GENES), why=" (extra-gene names)")
+        out: list[str] = []
+        for i, name in enumerate(names):
+            name = GENE_ALIASES.get(name, name) if isinstance(name, str) else name
+            if not isinstance(name, str) or GENE_INDEX.get(name, -1) < N_BASE_GENES or name in out:
+                self.bad((*path, i), "the name of an extra gene, each once (docs/rules.md §18)", name)
+            out.append(name)
+        return out
+
+    def extra_flag(self, flag: Any, value: Any, path: KeyPath) -> Any:
+        """§18: one flag of extra_flags.EXTRA_FLAGS, validated from its row."""
+        if isinstance(flag.default, bool):
+            return self.boolean(value, path)
+        if isinstance(flag.default, int):
+            return self.integer(value, path, flag.lo, flag.hi)
+        if isinstance(flag.default, tuple):
+            items = self.array(value, path, max_len=len(flag.choices))
+            picked = [self.string(v, (*path, i), flag.choices) for i, v in enumerate(items)]
+            if len(set(picked)) != len(picked):
+                self.bad(path, f"distinct values of: {', '.join(flag.choices)}", value)
+            return picked
+        return self.string(value, path, flag.choices)
+
+    def extra_market(self, flags: dict[str, Any]) -> None:
+        """XM2, XM8: the start pair leaves out the excluded genes."""
+        both = set(flags["extra_start_pair"]) & set(flags["extra_excluded"])
+        if both:
+            self.fail(
+                ("flags", "extra_start_pair"),
+                f"expected no excluded gene in the start pair, got {json.dumps(sorted(both))} in both",
+                also=(("flags", "extra_excluded"),),
+            )
 
     def persistence_copies(self, flags: dict[str, Any], genes: dict[str, Any]) -> None:
         """§7/§10: the flag persistence_copies_4p and genes.Persistence.copies.4 are one number.
@@ -1097,11 +1171,17 @@ class RuleBook:
         used = {
             "environment.deck": self.placeholder_deck,
             "flags.setup_dp_5_6": flags["setup_dp_5_6"] == default["flags"]["setup_dp_5_6"],
-            "flags.price_5_6": len(flags["price_5_6"]) < N_GENES,
+            "flags.price_5_6": len(flags["price_5_6"]) < N_BASE_GENES,
         }
         names = [n for n, affects in PLACEHOLDERS.items() if used.get(n) and set(affects) & set(counts)]
         own = {"dummy": TD_FLAGS, "double2": DOUBLE2_PLACEHOLDERS}.get(variant, ())
         names += [f"flags.{f}" for f in own if flags[f] == default["flags"][f]]
+        if flags["extra_genes"]:
+            glutton = self.data["genes"]["Glutton"]["defect_payment"]
+            if glutton == default["genes"]["Glutton"]["defect_payment"]:
+                names.append("genes.Glutton.defect_payment")
+            names += [n for n in EXTRA_PLACEHOLDERS if n.startswith("flags.")
+                      and flags[n[6:]] == default["flags"][n[6:]]]
         return names
 
     def __repr__(self) -> str:
@@ -1124,6 +1204,10 @@ class RuleBook:
         ``variant`` (VARIANTS): the dummy variant is a 3-player game whose last colour is the
         dummy (TD1), with the TD flags applied."""
         check_variant(players, variant)
+        if variant is not None and self.data["flags"]["extra_genes"]:
+            raise RulesError(
+                "flags.extra_genes: the extra genes are played with 3-6 players (XM1), not with a 2-player variant"
+            )
         if variant in ("double1", "double2"):
             return self._double_play(variant)
         if variant is not None:
@@ -1159,7 +1243,20 @@ class RuleBook:
                   zip(GENE_NAMES, genes, strict=True)]
         copies = [g["copies"][key] for g in genes]
         if five_six and flags["deck_5_6"] == "only_39":
-            copies = [c - g["copies"]["4"] for c, g in zip(copies, genes, strict=True)]
+            copies = [c - g["copies"]["4"] if i < N_BASE_GENES else c for i, (c, g) in
+                      enumerate(zip(copies, genes, strict=True))]
+        # XM1-XM3, XM8: the extra genes are the start pair (in the pool from round 1) and the deck
+        # (revealed in Phase 3); excluded ones, and all of them without the module, are not in play.
+        extra = flags["extra_genes"]
+        start = [GENE_INDEX[n] for n in flags["extra_start_pair"]] if extra else []
+        out = set(flags["extra_excluded"])
+        deck = [i for i in EXTRA_GENES if extra and i not in start and GENE_NAMES[i] not in out]
+        for i in EXTRA_GENES:
+            if i not in start and i not in deck:
+                copies[i] = 0
+        if extra and flags["extra_deck_mixed_with_base"]:
+            # XM3's literal reading: the base genes' cards are shuffled into the face-down deck too
+            deck = [i for i in range(N_BASE_GENES) for _ in range(copies[i])] + deck
 
         def arr(values: Any, dtype: type) -> np.ndarray:
             return np.ascontiguousarray(np.array(values, dtype=dtype))
@@ -1239,6 +1336,11 @@ class RuleBook:
             partner=arr([-1] * players, np.int8),
             colour_choice=False,
             inedible=arr([-1] * players, np.int8),
+            extra_genes=extra,
+            n_genes=N_GENES if extra else N_BASE_GENES,
+            extra_start=arr(start, np.int8),
+            extra_deck=arr(deck, np.int8),
+            xflag=arr([encode(f, flags[f.name]) for f in EXTRA_FLAGS], np.int16),
         )
 
     def _double_play(self, variant: str) -> Rules:

@@ -29,23 +29,33 @@ from sim.ursuppe.decision_kinds import (
     CK_BUY,
     CK_BUY_END,
     CK_CARRY,
+    CK_CLEAN,
     CK_CLING,
     CK_COLOUR,
+    CK_CRUST,
     CK_DIRECTION,
     CK_DIVIDE,
     CK_EAT,
+    CK_EXCHANGE,
+    CK_HEAL,
     CK_MOVE,
+    CK_ORDER,
     CK_PAY,
     CK_PLACE,
+    CK_REBOUND,
     CK_RESPOND,
     CK_SECOND_MOVE,
+    EAT_SUCTION_SLOT,
     EAT_VICTIM_SLOT,
     KIND_CHOICE_KEY,
     KIND_NAMES,
     RESPONSE_NAMES,
+    pack_suction,
+    unpack_suction,
 )
 from sim.ursuppe.decisions import WILDCARD
-from sim.ursuppe.genes import GENE_NAMES, N_GENES, gene_index
+from sim.ursuppe.gene_sets import WORD_BITS, gene_names, words
+from sim.ursuppe.genes import GENE_NAMES, N_BASE_GENES, N_GENES, gene_index
 from sim.ursuppe.rules import (
     MAX_BP_AMOUNT,
     MAX_PLAYERS,
@@ -64,7 +74,9 @@ from sim.ursuppe.state import (
     ERR_NO_END,
     ERR_TOO_MANY_OPTIONS,
     ERR_WRONG_CHOICE_KIND,
+    NO_CARD,
     OPTION_WIDTH,
+    PF_ALARM,
     recount_derived,
 )
 from sim.ursuppe.trace import events_as_dicts
@@ -133,13 +145,86 @@ def _cubes(label: str, key: str, value: Any, players: int, high: int = 15) -> li
     return [_int(label, f"{key}[{i}]", v, 0, high) for i, v in enumerate(value)]
 
 
+def _suction(label: str, key: str, value: Any) -> int:
+    """XG-12, XG-26: the cubes an eat choice takes from neighbouring spaces, packed (decision_kinds)."""
+    if not isinstance(value, list) or len(value) > 2:
+        raise _err(label, key, f'expected a list of at most 2 {{"space": s, "colour": c}}, got {json.dumps(value)}')
+    cubes = []
+    for i, cube in enumerate(value):
+        if not isinstance(cube, dict) or set(cube) != {"space", "colour"}:
+            raise _err(label, f"{key}[{i}]", f'expected {{"space": s, "colour": c}}, got {json.dumps(cube)}')
+        cubes.append((_int(label, f"{key}[{i}].space", cube["space"], 0, 126),
+                      _int(label, f"{key}[{i}].colour", cube["colour"], 0, 7)))
+    return pack_suction(cubes)
+
+
+def _flag_choice(ck: int, words: tuple[str, str]):
+    """A two-way choice given as one of two words (row[0] = its index) or a boolean."""
+
+    def parse(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
+        if isinstance(v, bool):
+            row[0] = int(v)
+        elif v in words:
+            row[0] = words.index(v)
+        else:
+            raise _err(label, key, f"expected {json.dumps(words[0])} or {json.dumps(words[1])}, got {json.dumps(v)}")
+        return ck, row
+
+    return parse
+
+
+def _clean(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
+    row[0] = _int(label, key, v, 0, 126)
+    return CK_CLEAN, row
+
+
+def _exchange(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
+    if v == "stop":
+        row[0], row[1] = -1, -1
+    elif isinstance(v, dict) and set(v) == {"give", "take"}:
+        row[0] = _gene(label, f"{key}.give", v["give"])
+        row[1] = _gene(label, f"{key}.take", v["take"])
+    else:
+        raise _err(label, key, f'expected "stop" or {{"give": gene, "take": gene}}, got {json.dumps(v)}')
+    return CK_EXCHANGE, row
+
+
+def _heal(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
+    if v == "stop":
+        row[0], row[1], row[2] = -1, -1, -1
+    elif isinstance(v, dict) and set(v) <= {"number", "receiver"} and "number" in v:
+        row[0] = _int(label, f"{key}.number", v["number"], 1, 7)
+        r = v.get("receiver")
+        if r is None:
+            row[1], row[2] = -1, -1
+        elif isinstance(r, dict) and set(r) == {"player", "number"}:
+            row[1] = _int(label, f"{key}.receiver.player", r["player"], 0, players - 1)
+            row[2] = _int(label, f"{key}.receiver.number", r["number"], 1, 7)
+        else:
+            raise _err(label, f"{key}.receiver", f'expected null or {{"player": p, "number": n}}, got {json.dumps(r)}')
+    else:
+        raise _err(label, key, f'expected "stop" or {{"number": n, "receiver": null|{{...}}}}, got {json.dumps(v)}')
+    return CK_HEAL, row
+
+
+# The extra genes' choice keys (docs/rules.md §18, docs/scenarios.md).
+_EXTRA_CHOICES = {
+    "order": _flag_choice(CK_ORDER, ("move_first", "eat_first")),
+    "clean": _clean,
+    "rebound": _flag_choice(CK_REBOUND, ("stay", "rebound")),
+    "crust": _flag_choice(CK_CRUST, ("let_fail", "pay")),
+    "exchange": _exchange,
+    "heal": _heal,
+}
+
+
 def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[int, list[int]]]:
     """One scenario choice as tape entries (choice key, option row)."""
     key = f"choices[{k}]"
     if not isinstance(choice, dict) or not choice:
         raise _err(label, key, f"expected an object with one choice key, got {json.dumps(choice)}")
     kinds = [c for c in choice if c in set(CHOICE_KEYS)]
-    extra = set(choice) - set(kinds) - ({"parasite"} if "eat" in choice else set())
+    extra = set(choice) - set(kinds) - ({"parasite", "suction"} if "eat" in choice else set())
     if len(kinds) != 1 or extra:
         raise _err(
             label,
@@ -171,6 +256,7 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         return [(CK_CARRY, row)]
     if kind == "eat":
         row[:players] = _cubes(label, f"{key}.eat", v, players)
+        row[EAT_SUCTION_SLOT] = _suction(label, f"{key}.suction", choice.get("suction", []))
         victim = choice.get("parasite")
         row[EAT_VICTIM_SLOT] = (
             -1 if victim is None else _int(label, f"{key}.parasite", victim, 0, players - 1)
@@ -207,8 +293,8 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         mask = 0
         for i, name in enumerate(genes):
             mask |= 1 << _gene(label, f"{key}.pay.genes[{i}]", name)
-        row[0] = mask
-        row[1] = _int(label, f"{key}.pay.bp", v.get("bp", 0), 0)
+        row[0], row[1] = words(mask)
+        row[2] = _int(label, f"{key}.pay.bp", v.get("bp", 0), 0)
         return [(CK_PAY, row)]
     if kind == "buy":
         if not isinstance(v, list):
@@ -235,6 +321,8 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
     if kind == "colour":
         row[0] = _int(label, f"{key}.colour", v, 0, players - 1)
         return [(CK_COLOUR, row)]
+    if kind in _EXTRA_CHOICES:
+        return [_EXTRA_CHOICES[kind](label, f"{key}.{kind}", v, row, players)]
     if kind == "divide":
         if v != "stop":
             raise _err(label, f"{key}.divide", f'expected "stop", got {json.dumps(v)}')
@@ -254,6 +342,46 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
             f'expected null or {{"number": n, "player": p, "target": n}}, got {json.dumps(v)}',
         )
     return [(CK_AGGRESS, row)]
+
+
+def _extra_deck(label: str, data: dict[str, Any], rules: Any, held: np.ndarray) -> list[int]:
+    """XM3: the face-down extra deck, top first (key "extra_deck"; default: the rules' deck cards
+    not held by a player, in table order)."""
+    if "extra_deck" not in data:
+        left = held.copy()
+        out = []
+        for gid in rules.extra_deck:
+            if left[gid] > 0:
+                left[gid] -= 1
+            else:
+                out.append(int(gid))
+        return out
+    if not rules.extra_genes:
+        raise _err(label, "extra_deck", "the extra deck needs flags.extra_genes = true (XM1)")
+    value = data["extra_deck"]
+    if not isinstance(value, list) or len(value) > rules.extra_deck.shape[0]:
+        raise _err(label, "extra_deck", f"expected a list of at most {rules.extra_deck.shape[0]} gene names, top first")
+    allowed = [int(g) for g in rules.extra_deck]
+    out = []
+    for i, name in enumerate(value):
+        gid = _gene(label, f"extra_deck[{i}]", name)
+        if out.count(gid) >= allowed.count(gid):
+            raise _err(label, f"extra_deck[{i}]", f"{GENE_NAMES[gid]} is not a card of this game's extra deck (XM3, XM8)")
+        out.append(gid)
+    return out
+
+
+def _toxic(label: str, data: dict[str, Any], spaces: int) -> np.ndarray:
+    """XG-19: DP tokens lying on spaces (key "toxic": {"space": tokens})."""
+    tokens = np.zeros(spaces, dtype=np.int16)
+    value = data.get("toxic", {})
+    if not isinstance(value, dict):
+        raise _err(label, "toxic", f'expected an object {{"space": tokens}}, got {json.dumps(value)}')
+    for key, n in value.items():
+        if not key.isdigit() or not 0 <= int(key) < spaces:
+            raise _err(label, f"toxic.{key}", f"expected a space index 0..{spaces - 1}")
+        tokens[int(key)] = _int(label, f"toxic.{key}", n, 0, 1000)
+    return tokens
 
 
 def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool = True) -> Scenario:
@@ -419,11 +547,15 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         key = f"state[{p}]"
         if not isinstance(entry, dict):
             raise _err(label, key, "expected an object with score, bp, genes, amoebas")
-        unknown = set(entry) - {"score", "bp", "genes", "amoebas"}
+        unknown = set(entry) - {"score", "bp", "genes", "amoebas", "alarm"}
         if unknown:
             raise _err(
-                label, f"{key}.{sorted(unknown)[0]}", "unknown key (expected score, bp, genes, amoebas)"
+                label, f"{key}.{sorted(unknown)[0]}", "unknown key (expected score, bp, genes, amoebas, alarm)"
             )
+        if "alarm" in entry:  # XG-03: Alarm has granted Escape this round
+            if not isinstance(entry["alarm"], bool):
+                raise _err(label, f"{key}.alarm", f"expected true or false, got {json.dumps(entry['alarm'])}")
+            st.player_flags[0, p] = PF_ALARM if entry["alarm"] else 0
         first = int(rules.partner[p])
         if 0 <= first < p:  # TB3: a double play II player's second colour shares its first's
             shared = sorted(set(entry) & {"score", "bp", "genes"})
@@ -492,15 +624,23 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
                 raise _err(label, f"{ak}.number", f"amoeba number {n} is used twice (I2)")
             st.space[0, p, n - 1] = _int(label, f"{ak}.space", am["space"], 0, S - 1)
             st.dp[0, p, n - 1] = _int(label, f"{ak}.dp", am.get("dp", 0), 0, 127)
+    face_down = _extra_deck(label, data, rules, held_total)
     for gid in range(N_GENES):
-        if held_total[gid] > copies[gid]:
+        if held_total[gid] + face_down.count(gid) > copies[gid]:
+            hint = " (the extra genes need flags.extra_genes = true)" if not rules.extra_genes and gid >= N_BASE_GENES else ""
             raise _err(
                 label,
                 "state",
                 f"{held_total[gid]} players hold {GENE_NAMES[gid]}, but the {P}-player "
-                f"game has {copies[gid]} cop{'y' if copies[gid] == 1 else 'ies'} (I4)",
+                f"game has {copies[gid]} cop{'y' if copies[gid] == 1 else 'ies'} (I4){hint}",
             )
     st.pool[0] = copies - held_total
+    for gid in face_down:
+        st.pool[0, gid] -= 1
+    st.extra_deck[0, :] = NO_CARD
+    st.extra_top[0] = st.extra_deck.shape[1] - len(face_down)  # the deck's cards fill its last slots
+    st.extra_deck[0, st.extra_top[0]:] = face_down
+    st.toxic[0] = _toxic(label, data, S)
     recount_derived(st)
     wk.score_seen[0, :] = st.score[0]
 
@@ -528,14 +668,32 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
         return {"carry": [int(x) for x in row[:players]]}
     if name == "eat":
         victim = int(row[EAT_VICTIM_SLOT])
-        return {"eat": [int(x) for x in row[:players]], "parasite": None if victim < 0 else victim}
+        out = {"eat": [int(x) for x in row[:players]], "parasite": None if victim < 0 else victim}
+        if row[EAT_SUCTION_SLOT]:
+            out["suction"] = [{"space": s, "colour": c} for s, c in unpack_suction(int(row[EAT_SUCTION_SLOT]))]
+        return out
+    if name == "fast_food":
+        return {"order": ("move_first", "eat_first")[row[0]]}
+    if name == "cleanliness":
+        return {"clean": int(row[0])}
+    if name == "rebound":
+        return {"rebound": bool(row[0])}
+    if name == "hard_crust":
+        return {"crust": bool(row[0])}
+    if name == "exchange":
+        return {"exchange": "stop" if row[0] < 0 else {"give": GENE_NAMES[row[0]], "take": GENE_NAMES[row[1]]}}
+    if name == "heal":
+        if row[0] < 0:
+            return {"heal": "stop"}
+        receiver = None if row[1] < 0 else {"player": int(row[1]), "number": int(row[2])}
+        return {"heal": {"number": int(row[0]), "receiver": receiver}}
     if name == "attack":
         return {"attack": None if row[0] < 0 else {"player": int(row[0]), "number": int(row[1])}}
     if name == "respond":
         return {"respond": list(RESPONSE_NAMES[row[0]])}
     if name == "pay":
         return {
-            "pay": {"genes": [GENE_NAMES[i] for i in range(N_GENES) if row[0] >> i & 1], "bp": int(row[1])}
+            "pay": {"genes": gene_names(int(row[0]) | int(row[1]) << WORD_BITS), "bp": int(row[2])}
         }
     if name == "buy":
         if row[0] < 0:
@@ -629,6 +787,8 @@ def position_document(sc: Scenario) -> dict[str, Any]:
         state.append(
             {"score": int(st.score[0, p]), "bp": int(st.bp[0, p]), "genes": genes, "amoebas": amoebas}
         )
+        if st.player_flags[0, p] & PF_ALARM:
+            state[-1]["alarm"] = True
     used = int(wk.tape_pos[0])
     first_unused = sc.tape_origin[used] if used < len(sc.tape_origin) else len(sc.choices)
     if used > 0 and used < len(sc.tape_origin) and sc.tape_origin[used] == sc.tape_origin[used - 1]:
@@ -640,7 +800,7 @@ def position_document(sc: Scenario) -> dict[str, Any]:
         "deck": [card(i) for i in range(pos + 1, n)],
         "food": {str(s): [int(x) for x in st.food[0, s]] for s in range(rules.n_spaces)},
         "supply": [int(x) for x in st.supply[0]],
-        "pool": {GENE_NAMES[i]: int(st.pool[0, i]) for i in range(N_GENES)},
+        "pool": {GENE_NAMES[i]: int(st.pool[0, i]) for i in range(rules.n_genes)},
         "state": state,
         "events": events_as_dicts(wk.events[0, : wk.n_events[0]], P),
         "unused_choices": sc.choices[first_unused:],
@@ -649,6 +809,9 @@ def position_document(sc: Scenario) -> dict[str, Any]:
     }
     if sc.variant is not None:
         doc["variant"] = sc.variant
+    if rules.extra_genes:  # §18: the face-down deck (top first) and the Toxic Excretions tokens
+        doc["extra_deck"] = [GENE_NAMES[g] for g in st.extra_deck[0, st.extra_top[0]:] if g >= 0]
+        doc["toxic"] = {str(s): int(t) for s, t in enumerate(st.toxic[0]) if t}
     if st.finished[0]:
         doc["winner"] = int(st.winner[0])
         doc["final_positions"] = [int(x) for x in st.score[0]]

@@ -16,12 +16,12 @@ One row per player per game (the result schema, also in docs/results.md):
 | rounds | int16 | rounds played |
 | end_reason | string | finish_zone or last_card (W1) |
 | amoebas | int8 | amoebas on the board at the end |
-| genes_held | int32 | bit mask of genes held at the end (bit i = sim.ursuppe.genes.GENE_NAMES[i]) |
-| genes_bought | int32 | bit mask of every gene bought during the game |
-| first_bought | list<int16> | per gene (GENE_NAMES order): round it was first bought, 0 if never |
+| genes_held | int64 | bit mask of genes held at the end (bit i = the manifest's ``spec.gene_names[i]``) |
+| genes_bought | int64 | bit mask of every gene bought during the game |
+| first_bought | list<int16> | per gene (``spec.gene_names`` order): round it was first bought, 0 if never |
 | bp | int32 | BP at the end |
 | defect_genes_lost | int16 | cards returned for gene defects (E2) |
-| defect_bp_paid | int16 | BP paid for gene defects (E2) |
+| defect_bp_paid | int32 | BP paid for gene defects (E2) |
 | deck | list<int8> | the environment deck order as indices into the rules' deck |
 | rules_id | string | id of the merged rules (RuleBook.rules_id) |
 | variant | string | the 2-player variant (dummy, double1, double2), null with 3-6: never pool them |
@@ -52,6 +52,7 @@ import pyarrow as pa
 
 from sim.random_stream import uniform_draws
 from sim.ursuppe import batch as batch_mod
+from sim.ursuppe.genes import GENE_NAMES
 from sim.ursuppe.rules import VARIANT_COLOURS, VARIANT_PLAYER_OF, RuleBook
 from sim.ursuppe.seating import rotate_block
 from sim.ursuppe.state import END_FINISH_ZONE
@@ -90,6 +91,10 @@ class UrsuppeRun:
             "strategy_parameters": {s.name: [float(x) for x in s.vector] for s in self.strategies},
             "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
             "rules_id": self.rulebook.rules_id,
+            # The genes a row's masks and first_bought index (bit i = gene_names[i]): the 20 base
+            # genes, or all 46 with flags.extra_genes. A run written before the extra genes has no
+            # key and means the 20 (analysis.genes.run_gene_names).
+            "gene_names": list(GENE_NAMES[: self.rulebook.for_players(self.players, self.variant).n_genes]),
             # The house-rules layers by name (the merged rules themselves are under "rules").
             "rules_files": [Path(s).name for s in self.rulebook.sources[1:]],
             "rules": self.rulebook.data,
@@ -205,7 +210,8 @@ def outcome_rows(
     order = np.argsort(-st.score.astype(np.int64), axis=1)
     rank = np.empty((G, P), dtype=np.int8)
     np.put_along_axis(rank, order, np.arange(1, P + 1, dtype=np.int8)[None, :].repeat(G, 0), axis=1)
-    genes_held = (st.genes.astype(np.int64) << np.arange(st.genes.shape[2], dtype=np.int64)).sum(axis=2)
+    n_genes = b.rules.n_genes  # the run's genes (spec.gene_names): 20, or 46 with the extra genes
+    genes_held = (st.genes[:, :, :n_genes].astype(np.int64) << np.arange(n_genes, dtype=np.int64)).sum(axis=2)
     amoebas = (st.space >= 0).sum(axis=2)
     end = np.where(st.end_reason == END_FINISH_ZONE, "finish_zone", "last_card")
     rows = G * P
@@ -214,10 +220,9 @@ def outcome_rows(
         pa.array(np.arange(0, rows + 1, dtype=np.int32) * deck.shape[1]),
         pa.array(np.repeat(deck, P, axis=0).ravel()),
     )
-    n_genes = st.first_bought.shape[2]
     first_bought = pa.ListArray.from_arrays(
         pa.array(np.arange(0, rows + 1, dtype=np.int32) * n_genes),
-        pa.array(st.first_bought.reshape(rows * n_genes)),
+        pa.array(np.ascontiguousarray(st.first_bought[:, :, :n_genes]).reshape(rows * n_genes)),
     )
     strategy = np.asarray(names, dtype=object)[st.strategy.ravel()]
     return pa.table(
@@ -234,12 +239,12 @@ def outcome_rows(
             "rounds": pa.array(np.repeat(st.round.astype(np.int16), P)),
             "end_reason": pa.array(np.repeat(end, P), type=pa.string()).dictionary_encode(),
             "amoebas": pa.array(amoebas.ravel().astype(np.int8)),
-            "genes_held": pa.array(genes_held.ravel().astype(np.int32)),
-            "genes_bought": pa.array(st.genes_bought.ravel().astype(np.int32)),
+            "genes_held": pa.array(genes_held.ravel().astype(np.int64)),
+            "genes_bought": pa.array(st.genes_bought.ravel().astype(np.int64)),
             "first_bought": first_bought,
             "bp": pa.array(st.bp.ravel().astype(np.int32)),
             "defect_genes_lost": pa.array(st.defect_genes_lost.ravel().astype(np.int16)),
-            "defect_bp_paid": pa.array(st.defect_bp_paid.ravel().astype(np.int16)),
+            "defect_bp_paid": pa.array(st.defect_bp_paid.ravel().astype(np.int32)),
             "deck": deck_list,
             "rules_id": pa.array(np.full(rows, rules_id, dtype=object), type=pa.string()).dictionary_encode(),
             "variant": pa.array([variant] * rows, type=pa.string()),

@@ -15,6 +15,7 @@ from sim.jit import PLAIN_PYTHON, Borrowed, BorrowedReference, TupleReference, r
 from sim.random_stream import seed_streams
 from sim.ursuppe.genes import N_GENES
 from sim.ursuppe.rules import Rules
+from sim.ursuppe.scratch import SCRATCH_WIDTH  # the per-block buffers, laid out in scratch.py
 from sim.ursuppe.tally import N_TALLIES
 
 # Random streams of a game (sim.random_stream): kept apart so that, for example, a house rule
@@ -32,9 +33,15 @@ AF_CLUNG = 8  # clung to another amoeba this round (Holding)
 AF_FED = 16  # ate (or counts as fed) in this round's Phase 1
 AF_STARVED = 32  # starved in this round's Phase 1
 AF_DEFENDED = 64  # its owner answered an attack on it with Defense this round (A4)
+AF_HEALED = 128  # Healing 1/2 removed a DP from it this round (XG-15 flag healing1_limit)
+
+# State.extra_deck: the extra genes face down, in deck order (XM3); NO_CARD pads a short deck.
+NO_CARD = -1
 
 # Per-player per-round flags (State.player_flags).
 PF_AGGRESSED = 1  # used Aggression's Phase-5 attack this round (R1)
+PF_ALARM = 2  # Alarm granted its amoebas Escape (XG-03), until the end of Phase 1 or of the round
+PF_EXCHANGED = 4  # made a Highly Adaptable exchange this Phase 3 (XG-08 flag ha_exchanges_per_round)
 
 # Why a game ended (State.end_reason).
 END_NONE = 0
@@ -76,12 +83,19 @@ class State(NamedTuple):
     # "no space": the supply, a missing neighbour) is always 0.
     occupancy: np.ndarray
     dp: np.ndarray  # int8 [G, P, A]: damage points (C4)
-    amoeba_flags: np.ndarray  # int8 [G, P, A]: AF_* bits for this round
+    amoeba_flags: np.ndarray  # int16 [G, P, A]: AF_* bits for this round
     player_flags: np.ndarray  # int8 [G, P]: PF_* bits for this round
-    genes_bought: np.ndarray  # int32 [G, P]: bit mask of every gene ever bought (results)
+    genes_bought: np.ndarray  # int64 [G, P]: bit mask of every gene ever bought (results; N_GENES <= 64)
     first_bought: np.ndarray  # int16 [G, P, N_GENES]: round a gene was first bought, 0 if never (results)
     defect_genes_lost: np.ndarray  # int16 [G, P]: cards returned to pay gene defects (E2)
-    defect_bp_paid: np.ndarray  # int16 [G, P]: BP paid for gene defects (E2)
+    defect_bp_paid: np.ndarray  # int32 [G, P]: BP paid for gene defects (E2)
+    # The extra genes (docs/rules.md §18; all unused while Rules.extra_genes is false):
+    extra_deck: np.ndarray  # int8 [G, len(Rules.extra_deck)]: the face-down cards in order (XM3)
+    extra_top: np.ndarray  # int8 [G]: the next card of extra_deck to reveal (XM4)
+    toxic: np.ndarray  # int16 [G, S]: DP tokens lying on space s (XG-19)
+    # int8 [G, P]: the deck position of the environment card player p has seen privately (XG-06,
+    # XG-23), -1 if none: read only by p's own strategy (its observation), never by the rules.
+    seen_card: np.ndarray
 
 
 def allocate_state(games: int, rules: Rules, n_cards: int | None = None) -> State:
@@ -115,12 +129,16 @@ def allocate_state(games: int, rules: Rules, n_cards: int | None = None) -> Stat
         space=np.full((G, P, A), -1, np.int8),
         occupancy=np.zeros((G, P + 1, S + 1), np.int8),
         dp=np.zeros((G, P, A), np.int8),
-        amoeba_flags=np.zeros((G, P, A), np.int8),
+        amoeba_flags=np.zeros((G, P, A), np.int16),
         player_flags=np.zeros((G, P), np.int8),
-        genes_bought=np.zeros((G, P), np.int32),
+        genes_bought=np.zeros((G, P), np.int64),
         first_bought=np.zeros((G, P, N_GENES), np.int16),
         defect_genes_lost=np.zeros((G, P), np.int16),
-        defect_bp_paid=np.zeros((G, P), np.int16),
+        defect_bp_paid=np.zeros((G, P), np.int32),
+        extra_deck=np.full((G, max(1, len(rules.extra_deck))), NO_CARD, np.int8),
+        extra_top=np.zeros(G, np.int8),
+        toxic=np.zeros((G, S), np.int16),
+        seen_card=np.full((G, P), -1, np.int8),
     )
 
 
@@ -150,7 +168,6 @@ def seed_state(state: State, seed: int, game_indices: np.ndarray) -> None:
 
 MAX_OPTIONS = 1024  # legal options of one listed decision (E2's payments are not listed: phase 2)
 OPTION_WIDTH = 8  # integers describing one option (decisions.py documents each kind's layout)
-SCRATCH_WIDTH = 640  # int32 per block: small buffers (slots named where they are used) and counts per space
 EVENT_WIDTH = 12  # integers per event record (events.py)
 
 # Error slots (Workspace.error[g, 0]); details in error[g, 1:].

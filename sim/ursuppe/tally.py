@@ -1,42 +1,102 @@
-"""Tallies of what happened in a batch: decisions by kind (§9) and attack outcomes (§8).
+"""Tallies of what happened in a batch: decisions by kind (§9) and outcomes (§8, §18), declared once.
 
 ``Workspace.tally[b, i]`` counts event ``i`` over the games of block b (one writer per row, so
 threads never share a counter); the batch total is the sum over blocks. The fuzz tests read them
-to show that the random strategy reaches every decision and every outcome.
+to show that the random strategy reaches every decision and every outcome. The first N_KINDS
+tallies are ``decision:<kind>`` (a decision with at least two legal options), one per row of
+decision_kinds.DECISION_KINDS; then one per row of :data:`OUTCOMES` (name, what it counts).
 """
 
 from sim.ursuppe.decision_kinds import KIND_NAMES, N_KINDS
 
 DECISION = 0  # DECISION + kind: a decision with at least two legal options
-ATTACK_SUCCESS = N_KINDS
-ATTACK_ESCAPED = N_KINDS + 1
-ATTACK_DEFENDED = N_KINDS + 2
-ATTACK_CLUNG = N_KINDS + 3
-ESCAPE_STAYED = N_KINDS + 4  # an escape that did not leave the space: the attack went on (A3)
-FIGHT_DEFENDER_WON = N_KINDS + 5
-FIGHT_DEFENDER_LOST = N_KINDS + 6
-PERSISTENCE_REFIGHT = N_KINDS + 7  # A5: a lost Defense fight fought again
-PERSISTENCE_RETRY = N_KINDS + 8  # A5: the attacker's free second attempt
-ARMOR_DP = N_KINDS + 9  # R3: an armored target took DP instead of dying
-LOST_DEFENSE_DP = N_KINDS + 10  # R4
-PARASITE_MEAL = N_KINDS + 11  # F4
-CLUNG = N_KINDS + 12  # Holding
-CARRIED = N_KINDS + 13  # Tentacle moved cubes
-N_TALLIES = N_KINDS + 14
 
-TALLY_NAMES: tuple[str, ...] = tuple(f"decision:{k}" for k in KIND_NAMES) + (
-    "attack:success",
-    "attack:escaped",
-    "attack:defended",
-    "attack:clung",
-    "escape:stayed",
-    "fight:defender_won",
-    "fight:defender_lost",
-    "persistence:refight",
-    "persistence:retry",
-    "armor:dp",
-    "aggression:lost_defense_dp",
-    "parasitism:meal",
-    "holding:clung",
-    "tentacle:carried",
+OUTCOMES: tuple[tuple[str, str], ...] = (
+    ("attack:success", "A6"),
+    ("attack:escaped", "A3"),
+    ("attack:defended", "A4"),
+    ("attack:clung", "Holding"),
+    ("escape:stayed", "A3: an escape that did not leave the space: the attack went on"),
+    ("fight:defender_won", "A4"),
+    ("fight:defender_lost", "A4"),
+    ("persistence:refight", "A5: a lost Defense fight fought again"),
+    ("persistence:retry", "A5: the attacker's free second attempt"),
+    ("armor:dp", "R3: an armored target took DP instead of dying"),
+    ("aggression:lost_defense_dp", "R4"),
+    ("parasitism:meal", "F4"),
+    ("holding:clung", "Holding"),
+    ("tentacle:carried", "Tentacle moved cubes"),
+    # The extra genes (docs/rules.md §18)
+    ("market:reveal", "XM4"),
+    ("market:discard", "XM5"),
+    ("glutton:meal", "XG-02: a meal with the extra cube"),
+    ("alarm:granted", "XG-03"),
+    ("alarm:escape", "XG-03: an escape the Alarm granted"),
+    ("cleanliness:moved", "XG-04: excreted cubes put on a neighbouring space"),
+    ("hard_crust:paid", "XG-05"),
+    ("hard_crust:refused", "XG-05: the attack failed for want of the extra BP"),
+    ("fast_food:eat_first", "XG-07"),
+    ("exchange:made", "XG-08"),
+    ("mouthful:survived", "XG-09"),
+    ("social:income", "XG-10: Phase-6 BP"),
+    ("social:taken", "XG-10: taken from its holder"),
+    ("camouflage:no_defence", "XG-11, XG-24: an attack the target could not answer"),
+    ("suction:meal", "XG-12, XG-26: a meal with a neighbour's cube"),
+    ("threat_display:protected", "XG-13: a target an attacker could not choose"),
+    ("flexible:discount", "XG-14"),
+    ("healing:dp_removed", "XG-15, XG-25"),
+    ("healing2:dp_given", "XG-25"),
+    ("rebound:made", "XG-16"),
+    ("bang:dp", "XG-17: an amoeba hit by a bang"),
+    ("short_life:death", "XG-18: a death at the lowered threshold"),
+    ("toxic:token", "XG-19"),
+    ("toxic:pickup", "XG-19"),
+    ("explosion:placed", "XG-20"),
+    ("energy:bp", "XG-21"),
+    ("sensing:seen", "XG-06, XG-23"),
 )
+TALLY_NAMES: tuple[str, ...] = tuple(f"decision:{k}" for k in KIND_NAMES) + tuple(n for n, _ in OUTCOMES)
+N_TALLIES = len(TALLY_NAMES)
+(
+    ATTACK_SUCCESS,
+    ATTACK_ESCAPED,
+    ATTACK_DEFENDED,
+    ATTACK_CLUNG,
+    ESCAPE_STAYED,
+    FIGHT_DEFENDER_WON,
+    FIGHT_DEFENDER_LOST,
+    PERSISTENCE_REFIGHT,
+    PERSISTENCE_RETRY,
+    ARMOR_DP,
+    LOST_DEFENSE_DP,
+    PARASITE_MEAL,
+    CLUNG,
+    CARRIED,
+    MARKET_REVEAL,
+    MARKET_DISCARD,
+    GLUTTON_MEAL,
+    ALARM_GRANTED,
+    ALARM_ESCAPE,
+    CLEANLINESS_MOVED,
+    HARD_CRUST_PAID,
+    HARD_CRUST_REFUSED,
+    FAST_FOOD_EAT_FIRST,
+    EXCHANGE_MADE,
+    MOUTHFUL_SURVIVED,
+    SOCIAL_INCOME,
+    SOCIAL_TAKEN,
+    CAMOUFLAGE_NO_DEFENCE,
+    SUCTION_MEAL,
+    THREAT_DISPLAY_PROTECTED,
+    FLEXIBLE_DISCOUNT,
+    HEALING_DP_REMOVED,
+    HEALING2_DP_GIVEN,
+    REBOUND_MADE,
+    BANG_DP,
+    SHORT_LIFE_DEATH,
+    TOXIC_TOKEN,
+    TOXIC_PICKUP,
+    EXPLOSION_PLACED,
+    ENERGY_BP,
+    SENSING_SEEN,
+) = range(N_KINDS, N_TALLIES)

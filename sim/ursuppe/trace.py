@@ -8,6 +8,7 @@ from sim.ursuppe.attacks import ATTACK_RESULT_NAMES
 from sim.ursuppe.board import DIRECTION_NAMES
 from sim.ursuppe.decision_kinds import RESPONSE_NAMES
 from sim.ursuppe.events import EVENT_FIELDS, EVENT_NAMES
+from sim.ursuppe.gene_sets import WORD_BITS, gene_names
 from sim.ursuppe.genes import GENE_NAMES, N_GENES
 from sim.ursuppe.state import END_FINISH_ZONE
 
@@ -31,8 +32,8 @@ def _convert(etype: str, name: str, value: int, players: int) -> Any:
         return "none" if (text == "stay" and name == "drift") else text
     if name in ("gene", "gave_up"):
         return GENE_NAMES[value] if value >= 0 else None
-    if name == "genes_mask":
-        return [GENE_NAMES[i] for i in range(N_GENES) if value >> i & 1]
+    if name in ("genes_low", "genes_high"):
+        return value
     if name == "response":
         return list(RESPONSE_NAMES[value])
     if name == "result":
@@ -66,6 +67,9 @@ def events_as_dicts(events: np.ndarray, players: int) -> list[dict[str, Any]]:
             d["amoeba"] = int(row[4])
         for i, name in enumerate(EVENT_FIELDS[code]):
             d[name] = _convert(etype, name, int(row[5 + i]), players)
+        if "genes_low" in d:  # a 64-bit gene set in two words (gene_sets.py): one list of names
+            d["genes_mask"] = gene_names(d.pop("genes_low") | d.pop("genes_high") << WORD_BITS)
+            d["bp"] = d.pop("bp")
         out.append(d)
     return out
 

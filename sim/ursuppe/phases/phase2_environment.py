@@ -1,10 +1,13 @@
 """Phase 2 - environment and gene defects (E1-E2, V3-V4)."""
 
+import numpy as np
+
 from sim.jit import kernel
 from sim.ursuppe import tally
 from sim.ursuppe.decision_kinds import PAY
 from sim.ursuppe.decisions import forced_choice, reject_forced, set_option
 from sim.ursuppe.events import EV_CARD, EV_DEFECT, log
+from sim.ursuppe.gene_sets import high_word, join_words, low_word
 from sim.ursuppe.players import (
     ORDER_SLOT,
     acts_for_player,
@@ -13,12 +16,11 @@ from sim.ursuppe.players import (
     share_with_partner,
     turn_order,
 )
+from sim.ursuppe.scratch import HELD, SORTED
 from sim.ursuppe.state import MAX_OPTIONS
 from strategies.policy import break_tie, draw_uniform, pay_value
 
 PHASE = 2
-HELD = 16  # Workspace.scratch[b, 16:16 + N_GENES]: the genes of the paying player
-SORTED = 40  # Workspace.scratch[b, 40:40 + N_GENES]: their defect payments, ascending
 
 
 # Walks over the minimal payments (_walk_payments), by what they return.
@@ -34,7 +36,7 @@ def _held_genes(st, ru, wk, g, b, p):
     ascending, to SORTED; return how many."""
     held = wk.scratch[b]
     k = 0
-    for i in range(st.genes.shape[2]):
+    for i in range(ru.n_genes):
         if st.genes[g, p, i] != 0:
             held[HELD + k] = i
             pay = ru.gene_defect_payment[i]
@@ -82,7 +84,7 @@ def _mask(wk, b, k, subset):
     mask = 0
     for j in range(k):
         if subset & (1 << j):
-            mask |= 1 << wk.scratch[b, HELD + j]
+            mask |= np.int64(1) << wk.scratch[b, HELD + j]
     return mask
 
 
@@ -120,7 +122,7 @@ def _walk_payments(st, ru, wk, g, b, p, deficit, k, mode, want, first):
                         return n, mask, bp, 0, n
                 elif mode == WALK_LIST:
                     if n < MAX_OPTIONS:
-                        set_option(wk.options, b, n, mask, bp, 0)
+                        set_option(wk.options, b, n, low_word(mask), high_word(mask), bp)
                 elif mode == WALK_NTH_TIE:
                     if n >= first:
                         value = pay_value(st, ru, wk, g, p, mask, bp)
@@ -166,11 +168,11 @@ def choose_payment(st, ru, wk, g, b, p, deficit):
         t = forced_choice(wk, g, b, p, PAY, n)
         if t < 0:
             return 0, 0  # another kind: the game's error is set
-        forced_mask = wk.tape_value[g, t, 0]
-        forced_bp = wk.tape_value[g, t, 1]
+        forced_mask = join_words(np.int64(wk.tape_value[g, t, 0]), np.int64(wk.tape_value[g, t, 1]))
+        forced_bp = wk.tape_value[g, t, 2]
         subset = 0
         for j in range(k):
-            if forced_mask & (1 << wk.scratch[b, HELD + j]):
+            if forced_mask & (np.int64(1) << wk.scratch[b, HELD + j]):
                 subset |= 1 << j
         legal = _mask(wk, b, k, subset) == forced_mask  # only genes it holds
         if legal and _payment_bp(st, ru, wk, g, b, p, deficit, k, subset) == forced_bp:
@@ -193,14 +195,14 @@ def pay_defect(st, ru, wk, g, b, p, m, ozone):
     """E2: player p pays the deficit m - ozone with genes and/or BP of its choice."""
     deficit = m - ozone
     mask, bp = choose_payment(st, ru, wk, g, b, p, deficit)
-    for gene in range(st.genes.shape[2]):
-        if mask & (1 << gene):
+    for gene in range(ru.n_genes):
+        if mask & (np.int64(1) << gene):
             st.genes[g, p, gene] = 0
             st.pool[g, gene] += 1  # returned genes go back to the pool at once
             st.defect_genes_lost[g, p] += 1
     add_bp(st, ru, g, p, -bp)
     st.defect_bp_paid[g, p] += bp
-    log(st, wk, g, EV_DEFECT, PHASE, p, -1, m, ozone, deficit, mask, bp, 0, 0)
+    log(st, wk, g, EV_DEFECT, PHASE, p, -1, m, ozone, deficit, low_word(mask), high_word(mask), bp, 0)
 
 
 @kernel

@@ -7,6 +7,7 @@ from sim.ursuppe.decisions import FREE_NUMBERS, decide_placement, free_numbers, 
 from sim.ursuppe.double_play import colour_order
 from sim.ursuppe.events import EV_CARD, EV_PLACE, EV_SEATING, log
 from sim.ursuppe.food import place_cubes
+from sim.ursuppe.market import shuffle_extra_deck
 from sim.ursuppe.players import ORDER_SLOT, amoebas_on_space, put_amoeba, turn_order
 from sim.ursuppe.seating import ROTATE_ALL_PERMUTATIONS_MAX
 from sim.ursuppe.state import STREAM_SETUP
@@ -122,6 +123,13 @@ def setup_position(st, ru, wk, g, seating):
             place_cubes(st, g, s, c, ru.cubes_per_space)
     for i in range(st.pool.shape[1]):
         st.pool[g, i] = ru.gene_copies[i]
+    for s in range(st.toxic.shape[1]):
+        st.toxic[g, s] = 0
+    for p in range(P):
+        st.seen_card[g, p] = -1
+    st.extra_top[g] = 0
+    if ru.extra_genes:
+        shuffle_extra_deck(st, ru, g)  # XM3 (after the environment deck: same seats and cards)
     st.round[g] = 1
     st.finished[g] = False
     st.end_reason[g] = 0

@@ -1,0 +1,156 @@
+"""The flags of the extra genes (docs/rules.md §18, spec ursuppe-extra-genes.md §6), declared once.
+
+Each :class:`ExtraFlag` row is one key of ``[flags]`` in a rules file: its rule id, its default
+and what it may be. The rules loader validates the key from the row, and the kernels read the
+value as ``Rules.xflag[XF_<NAME>]`` (an int16: a boolean is 0/1, a choice the index of its
+value in ``choices``, a set of choices a bit mask over them, an integer itself). The ``XF_*``
+constants below are checked against the rows, so a row added without its constant (or the other
+way round) fails at import.
+
+Readings of the gene texts that are numbers rather than flags live with the gene in the rules
+file: Glutton's return value (``glutton_return_value``) is ``genes.Glutton.defect_payment``, its
+card value (``glutton_card_value``) and PhD's (``phd_card_value``) are the genes' ``weight``.
+"""
+
+from typing import NamedTuple
+
+
+class ExtraFlag(NamedTuple):
+    name: str  # the key in [flags]
+    rule: str  # the rule id it completes
+    default: bool | int | str | tuple[str, ...]
+    choices: tuple[str, ...] = ()  # a string flag (or a list flag: a subset of them)
+    lo: int = 0  # an integer flag's range
+    hi: int = 0
+    placeholder: bool = False  # PLACEHOLDER: no source has the value (reports name it)
+
+
+EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
+    ExtraFlag("extra_reveal_per_round", "XM4", 3, lo=0, hi=26),
+    ExtraFlag("extra_reveal_timing", "XM4", "after_first_player",
+              ("after_first_player", "start_of_phase3", "after_each_purchase")),
+    ExtraFlag("extra_unbought_discarded", "XM5", False),
+    ExtraFlag("extra_deck_mixed_with_base", "XM3", False),
+    ExtraFlag("alarm_duration", "XG-03", "rest_of_phase1", ("rest_of_phase1", "rest_of_round")),
+    ExtraFlag("alarm_trigger_own_colour", "XG-03", True),
+    ExtraFlag("cleanliness_covers_attack_cubes", "XG-04", False),
+    ExtraFlag("hard_crust_refusal", "XG-05", "attacker_dies", ("attacker_dies", "attacker_starves")),
+    ExtraFlag("hard_crust_death_cubes", "XG-05", "2_each", ("2_each", "1_each", "none"), placeholder=True),
+    ExtraFlag("hard_crust_after_failed_defence", "XG-05", False),
+    ExtraFlag("hard_crust_extra_bp", "XG-05", 1, lo=0, hi=100),
+    ExtraFlag("ha_exchanges_per_round", "XG-08", "unlimited", ("unlimited", "once")),
+    ExtraFlag("ha_into_advanced", "XG-08", "forbidden", ("forbidden", "with_lower_given_up")),
+    ExtraFlag("mouthful_vs_aggression_phase1", "XG-09", True),
+    ExtraFlag("mouthful_vs_aggression_phase5", "XG-09", False),
+    ExtraFlag("social_gene_timing", "XG-10", "end_of_phase6",
+              ("end_of_phase6", "at_owner_turn_before_advance", "at_owner_turn_after_advance"), placeholder=True),
+    ExtraFlag("social_gene_steal_payment_to", "XG-10", "holder", ("holder", "nobody"), placeholder=True),
+    ExtraFlag("social_gene_steal_price", "XG-10", 2, lo=0, hi=100),
+    ExtraFlag("social_gene_gap", "XG-10", 6, lo=1, hi=1000),
+    ExtraFlag("camouflage_roll_per_attempt", "XG-11", True),
+    ExtraFlag("threat_display_own_attackers", "XG-13", "forbidden", ("forbidden", "number_rule", "unrestricted")),
+    ExtraFlag("flexible_on_social_steal", "XG-14", True),
+    ExtraFlag("flexible_on_exchange", "XG-14", False),
+    ExtraFlag("healing1_limit", "XG-15", "unlimited", ("unlimited", "once_per_amoeba")),
+    ExtraFlag("healing1_cost", "XG-15", 3, lo=0, hi=100),
+    ExtraFlag("rebound_applies_to", "XG-16", ("drift", "active", "speed_steps", "escape"),
+              ("drift", "active", "speed_steps", "escape")),
+    ExtraFlag("bang_immediate_death", "XG-17", False),
+    ExtraFlag("sls_division_cost", "XG-18", 4, lo=0, hi=100),
+    ExtraFlag("sls_with_division_rate", "XG-18", 4, lo=0, hi=100, placeholder=True),
+    ExtraFlag("toxic_pickup_on_speed_intermediate", "XG-19", True),
+    ExtraFlag("toxic_pickup_by_placement", "XG-19", False),
+    ExtraFlag("toxic_zero_cube_excretion", "XG-19", False),
+    ExtraFlag("toxic_includes_attack_cubes", "XG-19", False),
+    ExtraFlag("toxic_token_follows_cubes", "XG-19", True),
+    ExtraFlag("pop_explosion_mode", "XG-20", "top_up", ("top_up", "add_leader_count")),
+    ExtraFlag("pop_explosion_each_round", "XG-20", True),
+    ExtraFlag("energy_conservation_requires_move", "XG-21", False),
+    ExtraFlag("healing2_phase", "XG-25", "phase4", ("phase4", "any_own_turn", "phase5_before_deaths"),
+              placeholder=True),
+    ExtraFlag("healing2_includes_healing1", "XG-25", False),
+    ExtraFlag("healing2_target_any_colour", "XG-25", True),
+    ExtraFlag("healing2_cost", "XG-25", 4, lo=0, hi=100),
+    ExtraFlag("suction2_same_space", "XG-26", True),
+)
+XFLAG_NAMES: tuple[str, ...] = tuple(f.name for f in EXTRA_FLAGS)
+XFLAG_INDEX: dict[str, int] = {name: i for i, name in enumerate(XFLAG_NAMES)}
+N_XFLAGS = len(EXTRA_FLAGS)
+# The module switch and the market's lists (XM1, XM2, XM8) are flags too, but not int16 values.
+MARKET_FLAGS: tuple[str, ...] = ("extra_genes", "extra_start_pair", "extra_excluded")
+DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  # XM2
+
+(
+    XF_REVEAL_PER_ROUND,
+    XF_REVEAL_TIMING,
+    XF_UNBOUGHT_DISCARDED,
+    XF_DECK_MIXED_WITH_BASE,
+    XF_ALARM_DURATION,
+    XF_ALARM_TRIGGER_OWN_COLOUR,
+    XF_CLEANLINESS_COVERS_ATTACK_CUBES,
+    XF_HARD_CRUST_REFUSAL,
+    XF_HARD_CRUST_DEATH_CUBES,
+    XF_HARD_CRUST_AFTER_FAILED_DEFENCE,
+    XF_HARD_CRUST_EXTRA_BP,
+    XF_HA_EXCHANGES_PER_ROUND,
+    XF_HA_INTO_ADVANCED,
+    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
+    XF_MOUTHFUL_VS_AGGRESSION_PHASE5,
+    XF_SOCIAL_GENE_TIMING,
+    XF_SOCIAL_GENE_STEAL_PAYMENT_TO,
+    XF_SOCIAL_GENE_STEAL_PRICE,
+    XF_SOCIAL_GENE_GAP,
+    XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
+    XF_THREAT_DISPLAY_OWN_ATTACKERS,
+    XF_FLEXIBLE_ON_SOCIAL_STEAL,
+    XF_FLEXIBLE_ON_EXCHANGE,
+    XF_HEALING1_LIMIT,
+    XF_HEALING1_COST,
+    XF_REBOUND_APPLIES_TO,
+    XF_BANG_IMMEDIATE_DEATH,
+    XF_SLS_DIVISION_COST,
+    XF_SLS_WITH_DIVISION_RATE,
+    XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE,
+    XF_TOXIC_PICKUP_BY_PLACEMENT,
+    XF_TOXIC_ZERO_CUBE_EXCRETION,
+    XF_TOXIC_INCLUDES_ATTACK_CUBES,
+    XF_TOXIC_TOKEN_FOLLOWS_CUBES,
+    XF_POP_EXPLOSION_MODE,
+    XF_POP_EXPLOSION_EACH_ROUND,
+    XF_ENERGY_CONSERVATION_REQUIRES_MOVE,
+    XF_HEALING2_PHASE,
+    XF_HEALING2_INCLUDES_HEALING1,
+    XF_HEALING2_TARGET_ANY_COLOUR,
+    XF_HEALING2_COST,
+    XF_SUCTION2_SAME_SPACE,
+) = range(N_XFLAGS)
+for _name, _value in list(globals().items()):
+    if _name.startswith("XF_"):
+        _row = _name[3:].lower()
+        assert XFLAG_NAMES[_value].endswith(_row), (_name, XFLAG_NAMES[_value])
+
+# Choice values the kernels compare with (their index in the row's choices).
+TIMING_AFTER_FIRST_PLAYER, TIMING_START_OF_PHASE3, TIMING_AFTER_EACH_PURCHASE = range(3)  # XM4
+ALARM_REST_OF_PHASE1, ALARM_REST_OF_ROUND = range(2)  # XG-03
+CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(2)  # XG-05
+CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(3)  # XG-05
+HA_UNLIMITED, HA_ONCE = range(2)  # XG-08
+HA_ADVANCED_FORBIDDEN, HA_ADVANCED_WITH_LOWER = range(2)  # XG-08
+SOCIAL_END_OF_PHASE6, SOCIAL_BEFORE_ADVANCE, SOCIAL_AFTER_ADVANCE = range(3)  # XG-10
+STEAL_TO_HOLDER, STEAL_TO_NOBODY = range(2)  # XG-10
+THREAT_FORBIDDEN, THREAT_NUMBER_RULE, THREAT_UNRESTRICTED = range(3)  # XG-13
+HEALING_UNLIMITED, HEALING_ONCE_PER_AMOEBA = range(2)  # XG-15
+REBOUND_DRIFT, REBOUND_ACTIVE, REBOUND_SPEED_STEPS, REBOUND_ESCAPE = (1, 2, 4, 8)  # XG-16 bits
+POP_TOP_UP, POP_ADD_LEADER_COUNT = range(2)  # XG-20
+HEALING2_PHASE4, HEALING2_ANY_OWN_TURN, HEALING2_PHASE5 = range(3)  # XG-25
+
+
+def encode(flag: ExtraFlag, value: bool | int | str | tuple[str, ...] | list[str]) -> int:
+    """The int16 the kernels read for a validated value of ``flag``."""
+    if isinstance(flag.default, bool):
+        return int(bool(value))
+    if isinstance(flag.default, int):
+        return int(value)  # type: ignore[arg-type]
+    if isinstance(flag.default, tuple):
+        return sum(1 << flag.choices.index(v) for v in value)  # type: ignore[union-attr]
+    return flag.choices.index(value)  # type: ignore[arg-type]
