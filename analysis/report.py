@@ -486,8 +486,10 @@ class Analyses:
     timing: pl.DataFrame
 
 
-def analyse(rows: pl.DataFrame) -> Analyses:
-    """The report's analysis tables of the player rows (analysis.win_rates.load_results)."""
+def analyse(rows: pl.DataFrame, gene_names: Sequence[str] | None = None) -> Analyses:
+    """The report's analysis tables of the player rows (analysis.win_rates.load_results); the
+    gene tables cover ``gene_names`` (the runs' genes, analysis.genes.run_gene_names)."""
+    g = None if gene_names is None else tuple(gene_names)
     return Analyses(
         strategy=win_rates.win_rates(rows, ["players", "strategy"]),
         seats=win_rates.seat_advantage(rows),
@@ -495,11 +497,11 @@ def analyse(rows: pl.DataFrame) -> Analyses:
         length=_readable_end(win_rates.game_length(rows)),
         length_summary=win_rates.game_length_summary(rows),
         ends=_readable_end(win_rates.end_reasons(rows)),
-        held=genes.gene_effects(rows, "held"),
-        bought=genes.gene_effects(rows, "bought"),
-        synergy=genes.gene_synergy(rows, "held"),
-        purchases=genes.purchase_rates(rows),
-        timing=genes.purchase_timing(rows),
+        held=genes.gene_effects(rows, "held", genes=g),
+        bought=genes.gene_effects(rows, "bought", genes=g),
+        synergy=genes.gene_synergy(rows, "held", genes=g),
+        purchases=genes.purchase_rates(rows, genes=g),
+        timing=genes.purchase_timing(rows, genes=g),
     )
 
 
@@ -511,7 +513,7 @@ def _write(
     r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path], top_sets: int
 ) -> None:
     """The whole report, section by section, in reading order."""
-    a = analyse(rows)
+    a = analyse(rows, genes.run_gene_names(manifests))
     section_title(r, rows, manifests, dirs)
     section_headlines(r, a)
     section_how_to_read(r)
