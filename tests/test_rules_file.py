@@ -47,6 +47,7 @@ DTYPES = {
     "team": np.int8,
     "partner": np.int8,
     "inedible": np.int8,
+    "gift": np.int8,  # soup combos: genes given at setup (-1: none)
 }
 
 
