@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import UserError
-from sim.ursuppe.genes import EXTRA_GENES, GENE_INDEX, GENE_NAMES, N_GENES
+from sim.ursuppe.genes import EXTRA_GENES, GENE_ALIASES, GENE_INDEX, GENE_NAMES, N_GENES
 from sim.ursuppe.rules import NO_GIFT, RuleBook, Rules, load_rules
 
 GENE_SETS = ("extra", "all")
@@ -61,9 +61,16 @@ def combo_book(rules_file: str | Path | None = None) -> RuleBook:
     return load_rules(rules_file, overrides={"flags": {"extra_genes": True}})
 
 
-def scanned_genes(rules: Rules, which: str) -> list[int]:
-    """The genes of the scan: the extra genes in play ("extra"), or every gene in play ("all");
-    a gene with no copy for this player count (an excluded extra gene, XM8) cannot be given."""
+def scanned_genes(rules: Rules, which: str, only: list[str] | None = None) -> list[int]:
+    """The genes of the scan: the extra genes in play ("extra"), or every gene in play ("all"),
+    or the genes named in ``only``; a gene with no copy for this player count (an excluded extra
+    gene, XM8) cannot be given."""
+    if only:
+        chosen = list(dict.fromkeys(parse_gene(name) for name in only))
+        for i in chosen:
+            if rules.gene_copies[i] <= 0:
+                raise UserError(f"--gene: {GENE_NAMES[i]} is not in play with {rules.players} players")
+        return sorted(chosen)
     if which not in GENE_SETS:
         raise UserError(f"--genes: expected one of {', '.join(GENE_SETS)}, got {which!r}")
     candidates = EXTRA_GENES if which == "extra" else range(N_GENES)
@@ -90,7 +97,9 @@ def build_arms(rules: Rules, genes: list[int]) -> tuple[list[Arm], list[tuple[in
 
 def parse_gene(name: str) -> int:
     """A gene by name (case-insensitive, aliases accepted); unknown: a one-line user error."""
-    key = {n.lower(): i for n, i in GENE_INDEX.items()}.get(name.strip().lower())
+    names = {n.lower(): i for n, i in GENE_INDEX.items()}
+    names.update({alias.lower(): GENE_INDEX[real] for alias, real in GENE_ALIASES.items()})
+    key = names.get(name.strip().lower())
     if key is None:
         raise UserError(f"unknown gene {name!r}; genes: {', '.join(GENE_NAMES)}")
     return int(key)
@@ -220,6 +229,7 @@ def run_combos(
     observed_dir: Path | None = None,
     observed_games: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    only: list[str] | None = None,
 ) -> ComboResult:
     """The whole scan: play every arm (baseline, singles, pairs of ``genes``) on games
     0..games-1, the observational view (``observed_dir``'s normal games, else the baseline arm
@@ -240,7 +250,9 @@ def run_combos(
     book = combo_book(rules_file)
     check_options(book, players, games, top)
     rules = book.for_players(players)
-    scanned = scanned_genes(rules, genes)
+    scanned = scanned_genes(rules, genes, only)
+    if only:
+        genes = "chosen"
     if len(scanned) < 2:
         raise UserError(f"--genes {genes}: fewer than 2 genes in play for {players} players")
     chosen = load_strategy(strategy)
