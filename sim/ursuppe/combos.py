@@ -34,9 +34,11 @@ from sim.ursuppe.rules import NO_GIFT, RuleBook, Rules, load_rules
 GENE_SETS = ("extra", "all")
 DEFAULT_STRATEGY = "greedy"
 # Games per arm of the default scan: 348 arms (the baseline, 26 singles and the 321 pairs of extra
-# genes a player can hold together) at 4 players in about 7 minutes on 2 cores (~13,000 games/s
-# measured, docs/combos.md); tests/test_combos.py checks the CLI's copy of this number.
-DEFAULT_GAMES = 15_000
+# genes a player can hold together; 3.5 million games with the observational view) at 4 players
+# in about 5 minutes on 2 idle cores (~13,000 games/s measured) and under 10 minutes with the two
+# cores shared with another job (~7,000 games/s); docs/combos.md. tests/test_combos.py checks the
+# CLI's copy of this number.
+DEFAULT_GAMES = 10_000
 OBSERVED_FACTOR = 10  # default games of the observational view: 10 x games per arm
 SEATING = "rotate"  # S5: every start-space permutation equally often (the gift rotates too)
 CHUNK_GAMES = 2_000  # games of one arm played in one batch (memory stays small)
