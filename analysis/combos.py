@@ -40,13 +40,14 @@ from analysis.distributions import t_quantile, t_two_sided_p
 from analysis.intervals import cluster_wilson
 from analysis.multiple_testing import benjamini_hochberg
 from analysis.paired import EXACT_BELOW, sign_flip_p
-from analysis.tables import fmt, markdown_table
+from analysis.tables import markdown_table
 from sim.ursuppe.genes import GENE_NAMES
 
 ALPHA = 0.05
 POWER = 0.8
 KIND_SINGLE = "single"
 KIND_PAIR = "pair"
+MIN_HOLDERS = 30  # the report's observational top list: pairs held by at least this many players
 
 
 def paired_mean(d: np.ndarray, binary: bool = False) -> dict[str, float]:
@@ -234,7 +235,7 @@ def heatmap(table: pl.DataFrame, genes: list[str], title: str = "") -> Figure:
         r["gene_a"]: r["gain"] for r in table.filter(pl.col("kind") == KIND_SINGLE).iter_rows(named=True)
     }
     size = 0.32 * len(genes) + 3
-    fig = Figure(figsize=(2 * size + 1, size))
+    fig = Figure(figsize=(2 * size + 1, size), layout="constrained")
     cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="#d9d9d9")
     for ax, column, q_column, label in zip(
         fig.subplots(1, 2),
@@ -318,8 +319,8 @@ def report_markdown(
     parts.append(
         "\n## Detectable effect at this budget\n\n"
         f"With 80% power after BH (one real effect among the family): interaction"
-        f" {fmt(mde['pair_interaction'], 'points')} points, pair gain {fmt(mde['pair_gain'], 'points')}"
-        f" points, single gain {fmt(mde['single_gain'], 'points')} points (from the median spread of the"
+        f" {_points(mde['pair_interaction'])}, pair gain {_points(mde['pair_gain'])},"
+        f" single gain {_points(mde['single_gain'])} (from the median spread of the"
         " per-game differences). Smaller true effects are likely to be missed.\n"
     )
     if len(pairs):
@@ -353,16 +354,28 @@ def report_markdown(
             + "\n"
         )
     if observed is not None and len(observed):
-        seen = observed.filter(pl.col("holders") > 0).sort("lift", descending=True, nulls_last=True)
+        seen = observed.filter(pl.col("holders") >= MIN_HOLDERS).sort(
+            "lift", descending=True, nulls_last=True
+        )
         parts.append(
             "\n## Observational view: pairs winners hold in normal market games\n\n"
             + (observed_line + "\n\n" if observed_line else "")
             + "Lift: the win rate of the players holding both genes at the end times the player count (1 ="
-            " chance). Not causal: good players buy many genes, and a pair bought late says little.\n\n"
-            + (markdown_table(seen.head(top), OBSERVED_COLUMNS) if len(seen) else "No pair was held.")
+            f" chance); pairs held by at least {MIN_HOLDERS} players, by lift (every pair: observed.csv). Not"
+            " causal: good players buy many genes, and a pair bought late says little.\n\n"
+            + (
+                markdown_table(seen.head(top), OBSERVED_COLUMNS)
+                if len(seen)
+                else "No pair was held that often."
+            )
             + "\n"
         )
     return "".join(parts)
+
+
+def _points(x: float) -> str:
+    """A detectable difference in win-rate points ("2.8 points")."""
+    return f"{x * 100:.1f} points" if math.isfinite(x) else "–"
 
 
 def write_heatmap(table: pl.DataFrame, genes: list[str], path: Path, title: str = "") -> None:
