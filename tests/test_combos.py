@@ -213,3 +213,29 @@ def test_cli_default_budget_matches_the_experiment():
     from sim import cli_combos
 
     assert cli_combos.DEFAULT_GAMES == combos.DEFAULT_GAMES
+
+
+def test_observed_view_from_an_existing_run(tmp_path):
+    """--observed RUN: the lift table comes from a run directory of normal games (extra genes on),
+    and no extra baseline games are played."""
+    from sim import runner
+    from sim.ursuppe.simulation import UrsuppeRun
+
+    run_dir = tmp_path / "normal"
+    spec = UrsuppeRun(combos.combo_book(), 4, 9, [load_strategy("greedy")], seats=[0] * 4, seating="rotate")
+    runner.run(spec, run_dir, 200, 100, 1, version="test")
+    result = combos.run_combos(
+        players=4,
+        games=10,
+        threads=1,
+        out=tmp_path / "c",
+        observed_dir=run_dir,
+        only=["Division Rate", "Tentacle", "Glutton"],
+    )
+    assert result.games_spent == 10 * 7  # baseline, 3 singles, 3 pairs
+    assert result.observed["holders"].sum() > 0 and len(result.observed) == 3
+    assert "From " + str(run_dir) in (tmp_path / "c" / "combos.md").read_text()
+    with pytest.raises(combos.UserError, match="--observed"):
+        combos.run_combos(
+            players=3, games=10, out=tmp_path / "d", observed_dir=run_dir, only=["Tentacle", "Glutton"]
+        )
