@@ -45,18 +45,6 @@ CHUNK_GAMES = 2_000  # games of one arm played in one batch (memory stays small)
 Arm = tuple[int, ...]  # the gifted genes: () baseline, (a,) a single gene, (a, b) a pair
 
 
-@dataclass
-class Outcomes:
-    """The per-game outcome of the gifted player in every arm: ``won[k, i]`` (0/1) and
-    ``position[k, i]`` (final score-track position) of arm ``arms[k]`` in game i."""
-
-    arms: list[Arm]
-    won: np.ndarray  # int8 [arms, games]
-    position: np.ndarray  # int16 [arms, games]
-    genes: list[int]  # the scanned genes (arm genes are among them)
-    skipped: list[tuple[int, int]]  # pairs no player can hold together (G3/I5)
-
-
 def combo_book(rules_file: str | Path | None = None) -> RuleBook:
     """The rules of the scan: the default rules and ``rules_file`` (a house-rules layer), with
     the extra genes in play (flags.extra_genes = true, XM1)."""
@@ -108,7 +96,9 @@ def parse_gene(name: str) -> int:
 
 
 def gifted_rules(rules: Rules, arm: Arm) -> Rules:
-    """``rules`` with Rules.gift = the arm's genes (-1 padded)."""
+    """``rules`` with Rules.gift = the arm's genes (-1 padded; at most two)."""
+    if len(arm) > len(NO_GIFT):
+        raise ValueError(f"a gift is at most {len(NO_GIFT)} genes, got {len(arm)}")
     gift = np.array(list(arm) + list(NO_GIFT)[: 2 - len(arm)], dtype=np.int8)
     return rules._replace(gift=gift)
 
