@@ -35,9 +35,9 @@ GENE_SETS = ("extra", "all")
 DEFAULT_STRATEGY = "greedy"
 # Games per arm of the default scan: 348 arms (the baseline, 26 singles and the 321 pairs of extra
 # genes a player can hold together; 3.57 million games with the observational view) at 4 players
-# in about 4 minutes on 2 free cores (~15,000 games/s measured) and about 7 minutes with the two
-# cores shared with other jobs (~8,800 games/s); docs/combos.md. It detects an interaction of
-# about 2.8 win-rate points. tests/test_combos.py checks the CLI's copy of this number.
+# in 3 to 4 minutes on 2 free cores (15,000 games/s measured; 12,700 games per CPU-second) and in
+# 9.8 minutes measured with four other jobs on the two cores (6,160 games/s); docs/combos.md. It
+# detects an interaction of 2.7 win-rate points. tests/test_combos.py checks the CLI's copy.
 DEFAULT_GAMES = 10_000
 OBSERVED_FACTOR = 10  # default games of the observational view: 10 x games per arm
 SEATING = "rotate"  # S5: every start-space permutation equally often (the gift rotates too)
