@@ -265,10 +265,10 @@ PAIR_COLUMNS = [
     ("gene_a", "gene A", "text"),
     ("gene_b", "gene B", "text"),
     ("interaction", "interaction", "points"),
-    ("interaction_low|interaction_high", "95% interval", "sci"),
+    ("interaction_ci", "95% interval", "text"),
     ("interaction_q", "q (BH)", "p"),
     ("gain", "pair gain", "points"),
-    ("gain_low|gain_high", "95% interval", "sci"),
+    ("gain_ci", "95% interval", "text"),
     ("gain_q", "q (BH)", "p"),
     ("additive", "single gains", "points"),
     ("position_gain", "position gain", "num"),
@@ -277,7 +277,7 @@ SINGLE_COLUMNS = [
     ("gene_a", "gene", "text"),
     ("win_rate", "win rate", "rate"),
     ("gain", "gain", "points"),
-    ("gain_low|gain_high", "95% interval", "sci"),
+    ("gain_ci", "95% interval", "text"),
     ("gain_q", "q (BH)", "p"),
     ("position_gain", "position gain", "num"),
 ]
@@ -302,9 +302,13 @@ def report_markdown(
 ) -> str:
     """The Markdown report: the experiment's lines, the detectable effects, the top ``top`` pairs
     by interaction (both ends) and by pair gain, the singles, and the observational view."""
+    mde = detectable_effects(table)
+    table = table.with_columns(
+        pl.Series("gain_ci", _point_intervals(table, "gain")),
+        pl.Series("interaction_ci", _point_intervals(table, "interaction")),
+    )
     pairs = table.filter(pl.col("kind") == KIND_PAIR)
     singles = table.filter(pl.col("kind") == KIND_SINGLE)
-    mde = detectable_effects(table)
     parts = ["# Killer combinations (soup combos)\n"]
     parts.append("\n".join(f"- {line}" for line in lines) + "\n")
     parts.append(
@@ -313,7 +317,9 @@ def report_markdown(
         " paid for by nobody; every arm plays the same games as the baseline without the gift (common"
         " random numbers). Gain: the gifted player's win rate minus the baseline's, in win-rate points."
         " Interaction: the pair's gain minus the two single gains (> 0: the genes are worth more together"
-        " than apart). Intervals: paired 95% (Student's t over games); q: Benjamini-Hochberg across all"
+        " than apart; < 0: they overlap, or the win rate saturates: a player who already wins often with"
+        " one gene cannot win as much more with the second). Intervals: paired 95% (Student's t over"
+        " games), in win-rate points; q: Benjamini-Hochberg across all"
         " pairs (singles: across the singles). Position gain: final score-track spaces.\n"
     )
     parts.append(
@@ -371,6 +377,14 @@ def report_markdown(
             + "\n"
         )
     return "".join(parts)
+
+
+def _point_intervals(table: pl.DataFrame, column: str) -> list[str]:
+    """``[+1.2, +3.4]``: a column's 95% interval in win-rate points (as its estimate is shown)."""
+    return [
+        f"[{lo * 100:+.1f}, {hi * 100:+.1f}]" if math.isfinite(lo) else "–"
+        for lo, hi in table.select(f"{column}_low", f"{column}_high").iter_rows()
+    ]
 
 
 def _points(x: float) -> str:
