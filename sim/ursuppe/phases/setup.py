@@ -123,7 +123,8 @@ def give_gifts(st, ru, wk, g):
     taken out of the pool (S3; the start pair, XM2) or out of the face-down extra deck (XM3), so
     that I4 holds; a gene in neither is not given (sim/ursuppe/combos.py refuses such a gift).
     No random number is drawn: a gifted game and its ungifted twin have the same seating, decks
-    and dice until a decision differs."""
+    and dice until a decision differs. A gift is held, not bought (genes_bought and first_bought
+    stay 0; nothing that happens at a purchase, G1, happens)."""
     p = gifted_player(st, g)
     for k in range(ru.gift.shape[0]):
         gene = ru.gift[k]
