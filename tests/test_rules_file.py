@@ -51,6 +51,7 @@ DTYPES = {
     "extra_start": np.int8,
     "extra_deck": np.int8,
     "xflag": np.int16,
+    "gift": np.int8,  # soup combos: genes given at setup (-1: none)
 }
 
 

@@ -129,12 +129,16 @@ class Rules(NamedTuple):
     # with flag extra_deck_mixed_with_base every base-gene card), shuffled per game at setup
     extra_deck: np.ndarray
     xflag: np.ndarray  # int16 [N_XFLAGS]: extra_flags.EXTRA_FLAGS values (XF_* constants)
+    # soup combos (sim/ursuppe/combos.py): up to two genes given at setup to one player, paid for
+    # by nobody (setup.give_gifts), -1 padded; [-1, -1] (no gift) in every normal game.
+    gift: np.ndarray  # int8 [2]
 
 
 # --------------------------------------------------------------------------------------------
 # Loading, merging and validating the rules files
 # --------------------------------------------------------------------------------------------
 
+NO_GIFT: tuple[int, int] = (-1, -1)  # Rules.gift of a normal game (soup combos gives genes)
 DEFAULT_RULES_PATH: Path = Path(__file__).resolve().parent / "default_rules.toml"
 OVERRIDES_LABEL = "<overrides>"  # the source label of an overrides dict (scenario files)
 # The player counts the engine can play: a rules file's components.player_counts is a subset.
@@ -1341,6 +1345,7 @@ class RuleBook:
             extra_start=arr(start, np.int8),
             extra_deck=arr(deck, np.int8),
             xflag=arr([encode(f, flags[f.name]) for f in EXTRA_FLAGS], np.int16),
+            gift=arr(NO_GIFT, np.int8),
         )
 
     def _double_play(self, variant: str) -> Rules:
