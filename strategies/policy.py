@@ -66,7 +66,7 @@ from sim.ursuppe.genes import (
     PARASITISM,
     STRUGGLE,
 )
-from sim.ursuppe.players import blocked_by_advanced
+from sim.ursuppe.players import blocked_by_advanced, gene_cost, within_reach
 from sim.ursuppe.state import AF_ATTACKED, PF_AGGRESSED, STREAM_STRATEGY
 from strategies.params import (
     ACTIVE_MOVE_MARGIN,
@@ -193,24 +193,19 @@ def _can_answer(st, g, q):
 @kernel
 def _saving(st, ru, g, p, prm):
     """BP saved for the most valuable gene above ``save_for_value`` that the player could buy
-    (in the pool, not held, not blocked by an advanced gene it holds, its lower gene held)."""
+    (the engine's players.within_reach: in the pool, not held, not blocked by an advanced gene
+    it holds, its lower gene held; the Social Gene's last player), at what it would pay
+    (players.gene_cost)."""
     best = -1
     blocked = blocked_by_advanced(st, ru, g, p)
     for gene in range(ru.n_genes):
         if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:
             continue
-        if st.pool[g, gene] <= 0 or st.genes[g, p, gene] != 0:
+        if not within_reach(st, ru, g, p, gene, blocked):
             continue
-        reachable = ru.gene_lower[gene, 0] < 0
-        for j in range(ru.gene_lower.shape[1]):
-            lower = ru.gene_lower[gene, j]
-            if lower >= 0 and st.genes[g, p, lower] != 0:
-                reachable = True
-        if blocked & (1 << gene):
-            reachable = False
-        if reachable and (best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]):
+        if best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]:
             best = gene
-    return ru.gene_price[best] if best >= 0 else 0
+    return gene_cost(st, ru, g, p, best) if best >= 0 else 0
 
 
 # --- one kernel per decision kind: write the value of option i into wk.scores[b, i] -------------
@@ -468,7 +463,8 @@ def _value_pay(st, ru, wk, g, b, p, n):
 
 @kernel
 def _value_buy(st, ru, wk, g, b, p, n, prm):
-    """G1-G4: (gene, gene given up or -1); (-1, -1) = stop."""
+    """G1-G4: (gene, gene given up or -1, taken from its holder: XG-10); (-1, -1) = stop. The
+    price is the engine's (players.gene_cost: Flexible, XG-14; the Social Gene's taking price)."""
     opts = wk.options[b]
     val = wk.scores[b]
     mp = 0
@@ -483,7 +479,7 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
             val[i] = 0.0
             continue
         wanted = prm[GENE_VALUE_BASE + gene] > prm[SAVE_FOR_VALUE]
-        if st.bp[g, p] - ru.gene_price[gene] < (prm[BP_RESERVE] if wanted else saving):
+        if st.bp[g, p] - gene_cost(st, ru, g, p, gene) < (prm[BP_RESERVE] if wanted else saving):
             val[i] = -1.0
             continue
         mp_after = mp + ru.gene_mp[gene] - (ru.gene_mp[lower] if lower >= 0 else 0)

@@ -12,7 +12,7 @@ from sim.ursuppe.gene_sets import WORD_BITS, gene_names
 from sim.ursuppe.genes import GENE_NAMES, N_GENES
 from sim.ursuppe.state import END_FINISH_ZONE
 
-PLACE_HOW = ("setup", "free", "division")
+PLACE_HOW = ("setup", "free", "division", "explosion")  # explosion: XG-20
 MOVE_HOW = ("move", "second_move", "escape")
 DEATH_HOW = ("natural", "violent", "aggression")
 DP_REASON = ("armor", "lost_defense")
@@ -30,7 +30,7 @@ def _convert(etype: str, name: str, value: int, players: int) -> Any:
     if name in ("direction", "drift"):
         text = DIRECTION_NAMES[value]
         return "none" if (text == "stay" and name == "drift") else text
-    if name in ("gene", "gave_up"):
+    if name in ("gene", "gave_up", "gave", "took"):
         return GENE_NAMES[value] if value >= 0 else None
     if name in ("genes_low", "genes_high"):
         return value
