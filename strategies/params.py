@@ -63,7 +63,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         1.0,
         -10.0,
         10.0,
-        "place_setup, place_free, divide, move, direction (S6, D2, D3, M1, B2)",
+        "place_setup, place_free, divide, place_explosion, move, direction (S6, D2, D3, XG-20, M1, B2)",
         "weight of a space's food: foreign cubes there, at most 2 per colour counted",
     ),
     (
@@ -71,7 +71,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         0.5,
         -10.0,
         10.0,
-        "place_setup, place_free, divide, move, direction (S6, D2, D3, M1, B2)",
+        "place_setup, place_free, divide, place_explosion, move, direction (S6, D2, D3, XG-20, M1, B2)",
         "subtracted per other amoeba (any colour) on a space",
     ),
     (
@@ -79,7 +79,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         0.0,
         -10.0,
         10.0,
-        "place_setup, place_free, divide, move, direction (S6, D2, D3, M1, B2)",
+        "place_setup, place_free, divide, place_explosion, move, direction (S6, D2, D3, XG-20, M1, B2)",
         "added per amoeba of another player on a space while the player holds Struggle for "
         "Survival, Aggression or Parasitism (a hunting ground)",
     ),
@@ -88,7 +88,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         0.0,
         -10.0,
         10.0,
-        "place_setup, place_free, divide (S6, D2, D3)",
+        "place_setup, place_free, divide, place_explosion (S6, D2, D3, XG-20)",
         "added per own amoeba on the spaces next to a placement (positive: cluster, negative: spread out)",
     ),
     # --- movement (M1-M3, Movement I/II, Speed, Holding)
@@ -359,6 +359,33 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
     ),
     # --- extra genes in Phases 3-4 (XG-08 exchange, XG-15/XG-25 healing, XG-20 placements)
     (
+        "exchange_margin",
+        0.0,
+        -10.0,
+        10.0,
+        "exchange (XG-08)",
+        "Highly Adaptable: exchange a held gene for a pool gene when the taken gene's value minus its "
+        "BP cost beats the given gene's value by more than this (and bp_reserve is kept)",
+    ),
+    (
+        "heal_within",
+        1.0,
+        0.0,
+        5.0,
+        "heal (XG-15, XG-25)",
+        "heal an amoeba whose DP are within this many of its death threshold (1: one that dies at "
+        "its next DP; 0: never heal); Healing 2 gives the DP to an opponent's amoeba, one that then "
+        "dies first, never to its own",
+    ),
+    (
+        "heal_reserve",
+        0.0,
+        0.0,
+        50.0,
+        "heal (XG-15, XG-25)",
+        "BP kept back when healing (a heal must leave at least this many)",
+    ),
+    (
         "hungry_colour_first",
         1.0,
         0.0,
@@ -407,6 +434,9 @@ MOVE_LOOKAHEAD = PARAMETERS["move_lookahead"].index
 STAY_MARGIN = PARAMETERS["stay_margin"].index
 SECOND_MOVE_THRESHOLD = PARAMETERS["second_move_threshold"].index
 HUNGRY_COLOUR_FIRST = PARAMETERS["hungry_colour_first"].index
+EXCHANGE_MARGIN = PARAMETERS["exchange_margin"].index
+HEAL_WITHIN = PARAMETERS["heal_within"].index
+HEAL_RESERVE = PARAMETERS["heal_reserve"].index
 CARRY_FOREIGN = PARAMETERS["carry_foreign"].index
 CARRY_OWN = PARAMETERS["carry_own"].index
 CARRY_NEED = PARAMETERS["carry_need"].index

@@ -53,6 +53,7 @@ from sim.ursuppe.decision_kinds import (
     RESPOND,
     SECOND_MOVE,
 )
+from sim.ursuppe.extra_flags import XF_HEALING1_COST, XF_HEALING2_COST
 from sim.ursuppe.food import FOOD_CAP
 from sim.ursuppe.gene_sets import join_words
 from sim.ursuppe.genes import (
@@ -66,7 +67,13 @@ from sim.ursuppe.genes import (
     PARASITISM,
     STRUGGLE,
 )
-from sim.ursuppe.players import blocked_by_advanced, gene_cost, within_reach
+from sim.ursuppe.players import (
+    blocked_by_advanced,
+    death_threshold,
+    exchange_cost,
+    gene_cost,
+    within_reach,
+)
 from sim.ursuppe.state import AF_ATTACKED, PF_AGGRESSED, STREAM_STRATEGY
 from strategies.params import (
     ACTIVE_MOVE_MARGIN,
@@ -91,9 +98,12 @@ from strategies.params import (
     DIVISION_RESERVE,
     EAT_CUBE_COST,
     EAT_LEADER_COLOUR,
+    EXCHANGE_MARGIN,
     FOOD_WEIGHT,
     GENE_VALUE_BASE,
     GIVE_UP_WEIGHT,
+    HEAL_RESERVE,
+    HEAL_WITHIN,
     HUNGRY_COLOUR_FIRST,
     MAX_AMOEBAS,
     MOVE_LOOKAHEAD,
@@ -533,16 +543,57 @@ def _value_hard_crust(st, ru, wk, g, b, p, a, n, prm):
 
 @kernel
 def _value_exchange(st, ru, wk, g, b, p, n, prm):
-    """XG-08: (gene given, gene taken); (-1, -1) = stop."""
+    """XG-08: (gene given, gene taken); (-1, -1) = stop. An exchange is worth the taken gene's
+    value minus its BP cost (the engine's players.exchange_cost)
+    minus the given gene's value and ``exchange_margin``; one that would dip below
+    ``bp_reserve`` is never made."""
+    opts = wk.options[b]
+    val = wk.scores[b]
     for i in range(n):
-        wk.scores[b, i] = 0.0
+        given = opts[i, 0]
+        taken = opts[i, 1]
+        if given < 0:
+            val[i] = 0.0
+            continue
+        cost = exchange_cost(st, ru, g, p, given, taken)
+        if st.bp[g, p] - cost < prm[BP_RESERVE]:
+            val[i] = -1.0
+            continue
+        v = prm[GENE_VALUE_BASE + taken] - cost - prm[GENE_VALUE_BASE + given] - prm[EXCHANGE_MARGIN]
+        val[i] = v if v > 0.0 else -1.0
 
 
 @kernel
 def _value_heal(st, ru, wk, g, b, p, n, prm):
-    """XG-15, XG-25: (own number, receiver player, receiver number); all -1 = stop."""
+    """XG-15, XG-25: (own number, receiver player, receiver number); all -1 = stop. Heal an
+    amoeba within ``heal_within`` DP of its death threshold, the most damaged first, while
+    ``heal_reserve`` BP are kept; Healing 2 prefers a receiver of the leader's or one the DP
+    kills, and never gives the DP to its own amoeba."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    threshold = death_threshold(st, ru, g, p)
+    leader = _leader(st, ru, g, p)
     for i in range(n):
-        wk.scores[b, i] = 0.0
+        a = opts[i, 0] - 1
+        q = opts[i, 1]
+        if a < 0:
+            val[i] = 0.0
+            continue
+        cost = ru.xflag[XF_HEALING1_COST] if q < 0 else ru.xflag[XF_HEALING2_COST]
+        if st.bp[g, p] - cost < prm[HEAL_RESERVE] or threshold - st.dp[g, p, a] > prm[HEAL_WITHIN]:
+            val[i] = -1.0
+            continue
+        v = 1.0 + 0.1 * st.dp[g, p, a]
+        if q >= 0:
+            if ru.team[q] == ru.team[p]:
+                val[i] = -1.0
+                continue
+            t = opts[i, 2] - 1
+            if st.dp[g, q, t] + 1 >= death_threshold(st, ru, g, q):
+                v += 0.5
+            if q == leader:
+                v += 0.2
+        val[i] = v
 
 
 @kernel

@@ -3,7 +3,11 @@
 import numpy as np
 
 from sim.jit import kernel
-from sim.ursuppe.extra_flags import XF_FLEXIBLE_ON_SOCIAL_STEAL, XF_SOCIAL_GENE_STEAL_PRICE
+from sim.ursuppe.extra_flags import (
+    XF_FLEXIBLE_ON_EXCHANGE,
+    XF_FLEXIBLE_ON_SOCIAL_STEAL,
+    XF_SOCIAL_GENE_STEAL_PRICE,
+)
 from sim.ursuppe.genes import FLEXIBLE, LIFE_EXPECTANCY, SOCIAL_GENE
 from sim.ursuppe.scratch import ORDER_SLOT
 from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
@@ -190,6 +194,16 @@ def gene_cost(st, ru, g, p, gene):
     if flexible and price > 0:
         price -= 1
     return price
+
+
+@kernel
+def exchange_cost(st, ru, g, p, given, taken):
+    """XG-08: max(0, new price - old price) BP to the bank; Flexible takes 1 BP off it only with
+    flag flexible_on_exchange (XG-14)."""
+    cost = int(ru.gene_price[taken]) - int(ru.gene_price[given])
+    if ru.xflag[XF_FLEXIBLE_ON_EXCHANGE] != 0 and st.genes[g, p, FLEXIBLE] != 0:
+        cost -= 1
+    return max(cost, 0)
 
 
 @kernel

@@ -16,10 +16,9 @@ from sim.ursuppe.extra_flags import (
     TIMING_AFTER_EACH_PURCHASE,
     TIMING_AFTER_FIRST_PLAYER,
     TIMING_START_OF_PHASE3,
-    XF_REVEAL_PER_ROUND,
-    XF_FLEXIBLE_ON_EXCHANGE,
     XF_HA_EXCHANGES_PER_ROUND,
     XF_HA_INTO_ADVANCED,
+    XF_REVEAL_PER_ROUND,
     XF_REVEAL_TIMING,
     XF_SOCIAL_GENE_STEAL_PAYMENT_TO,
 )
@@ -33,6 +32,7 @@ from sim.ursuppe.players import (
     acts_for_player,
     add_bp,
     blocked_by_advanced,
+    exchange_cost,
     gene_cost,
     gene_holder,
     gene_source,
@@ -124,16 +124,6 @@ def _blocked_without(st, ru, g, p, given):
         if gene != given and st.genes[g, p, gene] != 0:
             blocked |= ru.gene_blocks[gene]
     return blocked
-
-
-@kernel
-def exchange_cost(st, ru, g, p, given, taken):
-    """XG-08: max(0, new price - old price) BP to the bank; Flexible takes 1 BP off it only with
-    flag flexible_on_exchange (XG-14)."""
-    cost = int(ru.gene_price[taken]) - int(ru.gene_price[given])
-    if ru.xflag[XF_FLEXIBLE_ON_EXCHANGE] != 0 and st.genes[g, p, FLEXIBLE] != 0:
-        cost -= 1
-    return max(cost, 0)
 
 
 @kernel

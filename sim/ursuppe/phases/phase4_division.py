@@ -276,7 +276,8 @@ def heals_in_phase(st, ru, wk, g, b, p, phase4):
     if not ru.extra_genes:
         return
     h2 = st.genes[g, p, HEALING_2] != 0 and (ru.xflag[XF_HEALING2_PHASE] == HEALING2_PHASE4) == phase4
-    plain = (phase4 and st.genes[g, p, HEALING_1] != 0) or (h2 and ru.xflag[XF_HEALING2_INCLUDES_HEALING1] != 0)
+    plain = phase4 and st.genes[g, p, HEALING_1] != 0
+    plain = plain or (h2 and ru.xflag[XF_HEALING2_INCLUDES_HEALING1] != 0)
     if h2 or plain:
         healing(st, ru, wk, g, b, p, PHASE if phase4 else 5, plain, h2)
 
