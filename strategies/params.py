@@ -361,7 +361,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
     (
         "exchange_margin",
         0.0,
-        -10.0,
+        0.0,  # not below 0: two genes of equal value would be exchanged back and forth for ever
         10.0,
         "exchange (XG-08)",
         "Highly Adaptable: exchange a held gene for a pool gene when the taken gene's value minus its "
