@@ -359,6 +359,33 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
     ),
     # --- extra genes in Phases 3-4 (XG-08 exchange, XG-15/XG-25 healing, XG-20 placements)
     (
+        "exchange_margin",
+        0.0,
+        0.0,  # not below 0: two genes of equal value would be exchanged back and forth for ever
+        10.0,
+        "exchange (XG-08)",
+        "Highly Adaptable: exchange a held gene for a pool gene when the taken gene's value minus its "
+        "BP cost beats the given gene's value by more than this (and bp_reserve is kept)",
+    ),
+    (
+        "heal_within",
+        1.0,
+        0.0,
+        5.0,
+        "heal (XG-15, XG-25)",
+        "heal an amoeba whose DP are within this many of its death threshold (1: one that dies at "
+        "its next DP; 0: never heal); Healing 2 gives the DP to an opponent's amoeba, one that then "
+        "dies first, never to its own",
+    ),
+    (
+        "heal_reserve",
+        0.0,
+        0.0,
+        50.0,
+        "heal (XG-15, XG-25)",
+        "BP kept back when healing (a heal must leave at least this many)",
+    ),
+    (
         "hungry_colour_first",
         1.0,
         0.0,
@@ -407,6 +434,9 @@ MOVE_LOOKAHEAD = PARAMETERS["move_lookahead"].index
 STAY_MARGIN = PARAMETERS["stay_margin"].index
 SECOND_MOVE_THRESHOLD = PARAMETERS["second_move_threshold"].index
 HUNGRY_COLOUR_FIRST = PARAMETERS["hungry_colour_first"].index
+EXCHANGE_MARGIN = PARAMETERS["exchange_margin"].index
+HEAL_WITHIN = PARAMETERS["heal_within"].index
+HEAL_RESERVE = PARAMETERS["heal_reserve"].index
 CARRY_FOREIGN = PARAMETERS["carry_foreign"].index
 CARRY_OWN = PARAMETERS["carry_own"].index
 CARRY_NEED = PARAMETERS["carry_need"].index

@@ -53,7 +53,7 @@ from sim.ursuppe.decision_kinds import (
     RESPOND,
     SECOND_MOVE,
 )
-from sim.ursuppe.extra_flags import REBOUND_ESCAPE
+from sim.ursuppe.extra_flags import REBOUND_ESCAPE, XF_HEALING1_COST, XF_HEALING2_COST
 from sim.ursuppe.food import FOOD_CAP
 from sim.ursuppe.gene_sets import join_words
 from sim.ursuppe.genes import (
@@ -68,7 +68,14 @@ from sim.ursuppe.genes import (
     STREAMLINING,
     STRUGGLE,
 )
-from sim.ursuppe.players import blocked_by_advanced, mutation_points
+from sim.ursuppe.players import (
+    blocked_by_advanced,
+    death_threshold,
+    exchange_cost,
+    gene_cost,
+    mutation_points,
+    within_reach,
+)
 from sim.ursuppe.state import AF_ATTACKED, PF_AGGRESSED, STREAM_STRATEGY
 from strategies.params import (
     ACTIVE_MOVE_MARGIN,
@@ -93,9 +100,12 @@ from strategies.params import (
     DIVISION_RESERVE,
     EAT_CUBE_COST,
     EAT_LEADER_COLOUR,
+    EXCHANGE_MARGIN,
     FOOD_WEIGHT,
     GENE_VALUE_BASE,
     GIVE_UP_WEIGHT,
+    HEAL_RESERVE,
+    HEAL_WITHIN,
     HUNGRY_COLOUR_FIRST,
     MAX_AMOEBAS,
     MOVE_LOOKAHEAD,
@@ -195,24 +205,19 @@ def _can_answer(st, g, q):
 @kernel
 def _saving(st, ru, g, p, prm):
     """BP saved for the most valuable gene above ``save_for_value`` that the player could buy
-    (in the pool, not held, not blocked by an advanced gene it holds, its lower gene held)."""
+    (the engine's players.within_reach: in the pool, not held, not blocked by an advanced gene
+    it holds, its lower gene held; the Social Gene's last player), at what it would pay
+    (players.gene_cost)."""
     best = -1
     blocked = blocked_by_advanced(st, ru, g, p)
     for gene in range(ru.n_genes):
         if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:
             continue
-        if st.pool[g, gene] <= 0 or st.genes[g, p, gene] != 0:
+        if not within_reach(st, ru, g, p, gene, blocked):
             continue
-        reachable = ru.gene_lower[gene, 0] < 0
-        for j in range(ru.gene_lower.shape[1]):
-            lower = ru.gene_lower[gene, j]
-            if lower >= 0 and st.genes[g, p, lower] != 0:
-                reachable = True
-        if blocked & (1 << gene):
-            reachable = False
-        if reachable and (best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]):
+        if best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]:
             best = gene
-    return ru.gene_price[best] if best >= 0 else 0
+    return gene_cost(st, ru, g, p, best) if best >= 0 else 0
 
 
 @kernel
@@ -495,7 +500,8 @@ def _value_pay(st, ru, wk, g, b, p, n):
 
 @kernel
 def _value_buy(st, ru, wk, g, b, p, n, prm):
-    """G1-G4: (gene, gene given up or -1); (-1, -1) = stop."""
+    """G1-G4: (gene, gene given up or -1, taken from its holder: XG-10); (-1, -1) = stop. The
+    price is the engine's (players.gene_cost: Flexible, XG-14; the Social Gene's taking price)."""
     opts = wk.options[b]
     val = wk.scores[b]
     mp = 0
@@ -512,7 +518,7 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
             val[i] = 0.0
             continue
         wanted = prm[GENE_VALUE_BASE + gene] > prm[SAVE_FOR_VALUE]
-        if st.bp[g, p] - ru.gene_price[gene] < (prm[BP_RESERVE] if wanted else saving):
+        if st.bp[g, p] - gene_cost(st, ru, g, p, gene) < (prm[BP_RESERVE] if wanted else saving):
             val[i] = -1.0
             continue
         mp_after = mp + ru.gene_mp[gene] - (ru.gene_mp[lower] if lower >= 0 else 0)
@@ -583,16 +589,57 @@ def _value_hard_crust(st, ru, wk, g, b, p, a, n, prm):
 
 @kernel
 def _value_exchange(st, ru, wk, g, b, p, n, prm):
-    """XG-08: (gene given, gene taken); (-1, -1) = stop."""
+    """XG-08: (gene given, gene taken); (-1, -1) = stop. An exchange is worth the taken gene's
+    value minus its BP cost (the engine's players.exchange_cost)
+    minus the given gene's value and ``exchange_margin``; one that would dip below
+    ``bp_reserve`` is never made."""
+    opts = wk.options[b]
+    val = wk.scores[b]
     for i in range(n):
-        wk.scores[b, i] = 0.0
+        given = opts[i, 0]
+        taken = opts[i, 1]
+        if given < 0:
+            val[i] = 0.0
+            continue
+        cost = exchange_cost(st, ru, g, p, given, taken)
+        if st.bp[g, p] - cost < prm[BP_RESERVE]:
+            val[i] = -1.0
+            continue
+        v = prm[GENE_VALUE_BASE + taken] - cost - prm[GENE_VALUE_BASE + given] - prm[EXCHANGE_MARGIN]
+        val[i] = v if v > 0.0 else -1.0
 
 
 @kernel
 def _value_heal(st, ru, wk, g, b, p, n, prm):
-    """XG-15, XG-25: (own number, receiver player, receiver number); all -1 = stop."""
+    """XG-15, XG-25: (own number, receiver player, receiver number); all -1 = stop. Heal an
+    amoeba within ``heal_within`` DP of its death threshold, the most damaged first, while
+    ``heal_reserve`` BP are kept; Healing 2 prefers a receiver of the leader's or one the DP
+    kills, and never gives the DP to its own amoeba."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    threshold = death_threshold(st, ru, g, p)
+    leader = _leader(st, ru, g, p)
     for i in range(n):
-        wk.scores[b, i] = 0.0
+        a = opts[i, 0] - 1
+        q = opts[i, 1]
+        if a < 0:
+            val[i] = 0.0
+            continue
+        cost = ru.xflag[XF_HEALING1_COST] if q < 0 else ru.xflag[XF_HEALING2_COST]
+        if st.bp[g, p] - cost < prm[HEAL_RESERVE] or threshold - st.dp[g, p, a] > prm[HEAL_WITHIN]:
+            val[i] = -1.0
+            continue
+        v = 1.0 + 0.1 * st.dp[g, p, a]
+        if q >= 0:
+            if ru.team[q] == ru.team[p]:
+                val[i] = -1.0
+                continue
+            t = opts[i, 2] - 1
+            if st.dp[g, q, t] + 1 >= death_threshold(st, ru, g, q):
+                v += 0.5
+            if q == leader:
+                v += 0.2
+        val[i] = v
 
 
 @kernel

@@ -24,7 +24,7 @@ class EventKind(NamedTuple):
 EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("seating", ("start_space",)),
     EventKind("card", ("card", "ozone", "drift", "position")),
-    EventKind("place", ("space", "dp", "cost", "how")),  # how: 0 setup, 1 free placement, 2 division
+    EventKind("place", ("space", "dp", "cost", "how")),  # how: 0 setup, 1 free placement, 2 division, 3 XG-20
     EventKind("drift", ("from", "to", "direction")),
     # how: 0 move, 1 second, 2 escape
     EventKind("active_move", ("from", "to", "die1", "die2", "direction", "cost", "how")),

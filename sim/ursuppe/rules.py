@@ -816,7 +816,11 @@ class _Checker:
         return self.string(value, path, flag.choices)
 
     def extra_market(self, flags: dict[str, Any]) -> None:
-        """XM2, XM8: the start pair leaves out the excluded genes."""
+        """XM2, XM8: the start pair leaves out the excluded genes. XG-25: flag healing2_phase =
+        any_own_turn is refused (not implemented)."""
+        if flags["healing2_phase"] == "any_own_turn":
+            self.fail(("flags", "healing2_phase"), "any_own_turn is not implemented (XG-25); "
+                      "use phase4 or phase5_before_deaths")
         both = set(flags["extra_start_pair"]) & set(flags["extra_excluded"])
         if both:
             self.fail(

@@ -12,7 +12,7 @@ from sim.ursuppe.gene_sets import WORD_BITS, gene_names
 from sim.ursuppe.genes import GENE_NAMES, N_GENES
 from sim.ursuppe.state import END_FINISH_ZONE
 
-PLACE_HOW = ("setup", "free", "division")
+PLACE_HOW = ("setup", "free", "division", "explosion")  # explosion: XG-20
 MOVE_HOW = ("move", "second_move", "escape")
 DEATH_HOW = ("natural", "violent", "aggression")
 DP_REASON = ("armor", "lost_defense")
@@ -30,7 +30,7 @@ def _convert(etype: str, name: str, value: int, players: int) -> Any:
     if name in ("direction", "drift"):
         text = DIRECTION_NAMES[value]
         return "none" if (text == "stay" and name == "drift") else text
-    if name in ("gene", "gave_up"):
+    if name in ("gene", "gave_up", "gave", "took"):
         return GENE_NAMES[value] if value >= 0 else None
     if name in ("genes_low", "genes_high"):
         return value
@@ -151,6 +151,20 @@ def describe(e: dict[str, Any]) -> str:
         )
     if t == "end":
         return f"game over ({e['reason'].replace('_', ' ')}): P{e['winner']} wins"
+    # The economy genes (XG-08, XG-10, XG-15/XG-25, XG-20)
+    if t == "take":
+        return f"{w} takes {e['gene']} from P{e['holder']} for {e['price']} BP"
+    if t == "exchange":
+        return f"{w} exchanges {e['gave']} for {e['took']} ({e['cost']} BP, Highly Adaptable)"
+    if t == "heal":
+        to = (f", the DP goes to P{e['receiver_player']} amoeba {e['receiver_amoeba']}"
+              if e["receiver_player"] >= 0 else "")
+        return f"{w} healed for {e['cost']} BP: now {e['dp']} DP{to}"
+    if t == "explosion":
+        return (f"{w} Population Explosion: returns {e['bp_returned']} BP, "
+                f"places {e['placed']} amoebas free")
+    if t == "gene_income":
+        return f"{w} receives {e['bp']} BP ({e['gene']})"
     return str(e)
 
 

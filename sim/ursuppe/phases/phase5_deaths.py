@@ -1,4 +1,5 @@
-"""Phase 5 - deaths (X1) and Aggression's attacks (X2, R1-R4), in descending order."""
+"""Phase 5 - deaths (X1) and Aggression's attacks (X2, R1-R4), in descending order; Healing 2
+before the deaths with flag healing2_phase = phase5_before_deaths (XG-25)."""
 
 from sim.jit import kernel
 from sim.ursuppe import tally
@@ -13,8 +14,10 @@ from sim.ursuppe.attacks import (
 from sim.ursuppe.decision_kinds import AGGRESS
 from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, log
+from sim.ursuppe.extra_flags import HEALING2_PHASE5, XF_HEALING2_PHASE
 from sim.ursuppe.genes import AGGRESSION, ARMOR, PERSISTENCE
 from sim.ursuppe.invariants import check_no_doomed_amoebas
+from sim.ursuppe.phases.phase4_division import heals_in_phase
 from sim.ursuppe.players import (
     ORDER_SLOT,
     add_bp,
@@ -100,6 +103,9 @@ def aggression(st, ru, wk, g, b, p):
 def phase5(st, ru, wk, g, b):
     P = st.seat.shape[1]
     turn_order(st, wk, g, b, True)
+    if ru.extra_genes and ru.xflag[XF_HEALING2_PHASE] == HEALING2_PHASE5:
+        for k in range(P):  # XG-25 flag healing2_phase = phase5_before_deaths
+            heals_in_phase(st, ru, wk, g, b, wk.scratch[b, ORDER_SLOT + k], False)
     for k in range(P):
         p = wk.scratch[b, ORDER_SLOT + k]
         threshold = death_threshold(st, ru, g, p)
