@@ -7,6 +7,7 @@ from sim.jit import kernel
 from sim.ursuppe.decision_kinds import DIVIDE, PLACE_FREE
 from sim.ursuppe.decisions import FREE_NUMBERS, decide, decide_placement, free_numbers, set_option
 from sim.ursuppe.events import EV_INCOME, EV_PLACE, log
+from sim.ursuppe.extra_flags import XF_TOXIC_PICKUP_BY_PLACEMENT
 from sim.ursuppe.genes import DIVISION_RATE, SPORES
 from sim.ursuppe.players import (
     ORDER_SLOT,
@@ -17,6 +18,7 @@ from sim.ursuppe.players import (
     put_amoeba,
     turn_order,
 )
+from sim.ursuppe.toxic import arrive
 
 PHASE = 4
 PLACED_FREE = 1
@@ -34,6 +36,13 @@ def _place(st, ru, wk, g, p, space, number, cost, how):
 
 
 @kernel
+def placed_on_tokens(st, ru, wk, g, b, p, a):
+    """XG-19 (flag toxic_pickup_by_placement): a placed amoeba takes the DP tokens on its space."""
+    if ru.extra_genes and ru.xflag[XF_TOXIC_PICKUP_BY_PLACEMENT] != 0:
+        arrive(st, ru, wk, g, b, p, a, st.space[g, p, a], PHASE)
+
+
+@kernel
 def free_placement(st, ru, wk, g, b, p):
     """D2: a player with no amoeba on the board places one free on any space (any number, D4)."""
     n_free = free_numbers(st, wk, g, b, p)
@@ -44,6 +53,7 @@ def free_placement(st, ru, wk, g, b, p):
         set_option(wk.options, b, s, s, lowest, 0)
     i = decide_placement(st, ru, wk, g, b, p, PLACE_FREE, ru.n_spaces, n_free)
     _place(st, ru, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
+    placed_on_tokens(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1)
 
 
 @kernel
@@ -102,6 +112,7 @@ def divide(st, ru, wk, g, b, p):
         if space < 0:
             return
         _place(st, ru, wk, g, p, space, wk.options[b, i, 1], cost, PLACED_DIVISION)
+        placed_on_tokens(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1)
 
 
 @kernel
