@@ -255,13 +255,18 @@ def _add_arrangements(st, ru, wk, g, b, p, space, base, k, victim, n, reach):
 
 
 @kernel
-def _add_glutton_set(st, ru, wk, g, b, p, space, table, c, count, k, victim, n, reach):
-    """XG-02: the arrangements of Glutton's shapes ``table[c, :count]``, each copied in turn to
-    the ``meal_extra`` slot (Glutton's sets are longer than the normal slot)."""
+def _add_glutton_set(st, ru, wk, g, b, p, space, c, k, victim, n, reach):
+    """XG-02: the arrangements of Glutton's shape set c (its parasite set when ``victim`` >= 0),
+    each shape copied in turn to the ``meal_extra`` slot (Glutton's sets are longer than the
+    normal slot)."""
     row = wk.scratch[b]
+    count = ru.n_glutton_parasite_shapes[c] if victim >= 0 else ru.n_glutton_shapes[c]
     for s in range(count):
         for j in range(k):
-            row[MEAL_EXTRA + j] = table[c, s, j]
+            if victim >= 0:
+                row[MEAL_EXTRA + j] = ru.glutton_parasite_shapes[c, s, j]
+            else:
+                row[MEAL_EXTRA + j] = ru.glutton_shapes[c, s, j]
         n = _add_arrangements(st, ru, wk, g, b, p, space, MEAL_EXTRA, k, victim, n, reach)
     return n
 
@@ -276,9 +281,7 @@ def meal_options(st, ru, wk, g, b, p, a, space):
     glutton = ru.extra_genes and has(st, g, p, GLUTTON)
     n = 0
     if glutton:
-        n = _add_glutton_set(
-            st, ru, wk, g, b, p, space, ru.glutton_shapes, c, ru.n_glutton_shapes[c], k, -1, n, reach
-        )
+        n = _add_glutton_set(st, ru, wk, g, b, p, space, c, k, -1, n, reach)
     else:
         n_shapes = ru.n_meal_shapes[c]
         for s in range(n_shapes):
@@ -296,9 +299,7 @@ def meal_options(st, ru, wk, g, b, p, a, space):
             if amoebas_on_space(st, g, q, space) == 0:
                 continue
             if glutton:
-                shapes = ru.glutton_parasite_shapes
-                count = ru.n_glutton_parasite_shapes[c]
-                n = _add_glutton_set(st, ru, wk, g, b, p, space, shapes, c, count, k, q, n, reach)
+                n = _add_glutton_set(st, ru, wk, g, b, p, space, c, k, q, n, reach)
                 continue
             # Copied for each victim: the walk below leaves every shape at its last arrangement
             # (until 2026-11-22 the set was built once, so a second victim was offered only
