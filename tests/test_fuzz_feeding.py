@@ -47,7 +47,9 @@ def test_random_games_with_the_feeding_genes_keep_every_invariant(params, player
     B.play(b, threads=2)
     err = B.first_error(b)
     if err is not None and err[1][0] == ERR_INVARIANT:
-        pytest.fail(f"game {err[0]}: invariant I{err[1][1]} failed after phase {err[1][2]} (detail {err[1][3]})")
+        pytest.fail(
+            f"game {err[0]}: invariant I{err[1][1]} failed after phase {err[1][2]} (detail {err[1][3]})"
+        )
     assert err is None, err
     assert b.state.finished.all()
     totals = b.workspace.tally.sum(axis=0)
