@@ -70,7 +70,9 @@ def _genes_of(rows: pl.LazyFrame | pl.DataFrame, genes: Sequence[str] | None) ->
     if "first_bought" in lf.collect_schema().names():
         n = lf.select(pl.col("first_bought").list.len().max()).collect().item()
     else:  # no first_bought: at least the base genes, and any gene a row holds or bought
-        masks = lf.select(pl.col(c) for c in ("genes_held", "genes_bought") if c in lf.collect_schema().names())
+        masks = lf.select(
+            pl.col(c) for c in ("genes_held", "genes_bought") if c in lf.collect_schema().names()
+        )
         top = int(np.bitwise_or.reduce(masks.collect().to_numpy().astype(np.int64).ravel(), initial=0))
         n = max(N_BASE_GENES, top.bit_length())
     return GENE_NAMES[: int(n or N_BASE_GENES)]

@@ -263,7 +263,9 @@ def paired_tests(
     add(FAMILY_GAME, METRIC_FINISH, "all", first, fin_a, fin_b, "rate")
     bought_a, bought_b = a["genes_bought"].to_numpy(), b["genes_bought"].to_numpy()
     everyone = np.ones(a.height, dtype=bool)
-    either = int(np.bitwise_or.reduce(np.concatenate([bought_a, bought_b]).astype(np.int64))) if a.height else 0
+    either = (
+        int(np.bitwise_or.reduce(np.concatenate([bought_a, bought_b]).astype(np.int64))) if a.height else 0
+    )
     for i, name in enumerate(GENE_NAMES):
         if i >= N_BASE_GENES and not either >> i & 1:
             continue  # an extra gene neither arm bought (or a run without them): nothing to test

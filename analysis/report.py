@@ -378,12 +378,16 @@ def _extra_genes_line(rules: dict[str, Any]) -> str:
     flags = rules.get("flags", {})
     if not flags.get("extra_genes"):
         return ""
-    timing = {"after_first_player": "after the first Phase-3 player", "start_of_phase3": "at the start of Phase 3",
-              "after_each_purchase": "one after each purchase"}[flags["extra_reveal_timing"]]
+    timing = {
+        "after_first_player": "after the first Phase-3 player",
+        "start_of_phase3": "at the start of Phase 3",
+        "after_each_purchase": "one after each purchase",
+    }[flags["extra_reveal_timing"]]
     changed = [
         f"`{f.name} = {json.dumps(flags[f.name])}`"
         for f in EXTRA_FLAGS
-        if f.name in flags and flags[f.name] != (list(f.default) if isinstance(f.default, tuple) else f.default)
+        if f.name in flags
+        and flags[f.name] != (list(f.default) if isinstance(f.default, tuple) else f.default)
     ]
     return (
         f"Extra genes (docs/rules.md §18): on. Start pair {' + '.join(flags['extra_start_pair']) or 'none'}; "
@@ -391,7 +395,9 @@ def _extra_genes_line(rules: dict[str, Any]) -> str:
         f"unbought cards {'are discarded' if flags['extra_unbought_discarded'] else 'stay in the pool'}; "
         f"excluded: {', '.join(flags['extra_excluded']) or 'none'}"
         + ("; base genes mixed into the deck" if flags["extra_deck_mixed_with_base"] else "")
-        + ". Readings not at their default: " + (", ".join(changed) or "none") + "."
+        + ". Readings not at their default: "
+        + (", ".join(changed) or "none")
+        + "."
     )
 
 
@@ -562,9 +568,7 @@ def _write(
     section_deck_order(r, rows, manifests)
 
 
-def section_title(
-    r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path]
-) -> None:
+def section_title(r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path]) -> None:
     """Title, what the report covers, the warnings (incomplete runs, small samples, the
     placeholder deck) and the table of runs: what a reader must know before any number."""
     n_games = rows.select("run", "game").unique().height

@@ -22,7 +22,11 @@ from sim.ursuppe.state import MAX_OPTIONS, by_reference
 from strategies.params import DEFECT_GENE_WEIGHT, GENE_VALUE_BASE
 
 # Genes a 4-player position may hold together (one copy each, no advanced gene beside its lower).
-BASIC = [name for name in GENE_NAMES[:N_BASE_GENES] if name not in ("Persistence", "Movement II", "Aggression", "Armor")]
+BASIC = [
+    name
+    for name in GENE_NAMES[:N_BASE_GENES]
+    if name not in ("Persistence", "Movement II", "Aggression", "Armor")
+]
 
 
 def listed_payments(held, payment, deficit, bp, may_overpay):

@@ -84,7 +84,13 @@ def test_XM1_module_is_off_by_default_and_leaves_the_base_game_alone():
 
 def test_XM2_XM3_XM8_start_pair_deck_and_exclusions():
     book = load_rules(
-        overrides={"flags": {"extra_genes": True, "extra_excluded": ["Glutton"], "extra_start_pair": ["Alarm", "PhD"]}}
+        overrides={
+            "flags": {
+                "extra_genes": True,
+                "extra_excluded": ["Glutton"],
+                "extra_start_pair": ["Alarm", "PhD"],
+            }
+        }
     )
     ru = book.for_players(5)
     assert [GENE_NAMES[g] for g in ru.extra_start] == ["Alarm", "PhD"]
@@ -95,7 +101,9 @@ def test_XM2_XM3_XM8_start_pair_deck_and_exclusions():
     with pytest.raises(RulesError, match=r"extra_excluded\[0\]: expected the name of an extra gene"):
         load_rules(overrides={"flags": {"extra_excluded": ["Speed"]}})
     # the spec's spellings and aliases
-    alias = load_rules(overrides={"flags": {"extra_genes": True, "extra_start_pair": ["Threat Display", "PhD Intelligence"]}})
+    alias = load_rules(
+        overrides={"flags": {"extra_genes": True, "extra_start_pair": ["Threat Display", "PhD Intelligence"]}}
+    )
     assert [GENE_NAMES[g] for g in alias.for_players(4).extra_start] == ["Thread Display", "PhD"]
 
 
@@ -104,7 +112,9 @@ def test_every_extra_flag_loads_every_value_and_rejects_a_bad_one(flag):
     """§6: each flag is declared once (extra_flags.py); the default rules hold its default, every
     alternative loads and reaches the kernels' xflag table, and a wrong value is one line."""
     book = load_rules()
-    assert book.data["flags"][flag.name] == (list(flag.default) if isinstance(flag.default, tuple) else flag.default)
+    assert book.data["flags"][flag.name] == (
+        list(flag.default) if isinstance(flag.default, tuple) else flag.default
+    )
     if isinstance(flag.default, bool):
         values = [True, False]
     elif isinstance(flag.default, int):
@@ -123,10 +133,18 @@ def test_every_extra_flag_loads_every_value_and_rejects_a_bad_one(flag):
 def test_placeholders_of_the_extra_genes_are_named_only_when_they_are_in_play():
     assert not [p for p in load_rules().placeholders(4) if "Glutton" in p or "social" in p]
     names = load_rules(overrides=EXTRA).placeholders(4)
-    for expected in ("genes.Glutton.defect_payment", "flags.hard_crust_death_cubes", "flags.social_gene_timing",
-                     "flags.social_gene_steal_payment_to", "flags.sls_with_division_rate", "flags.healing2_phase"):
+    for expected in (
+        "genes.Glutton.defect_payment",
+        "flags.hard_crust_death_cubes",
+        "flags.social_gene_timing",
+        "flags.social_gene_steal_payment_to",
+        "flags.sls_with_division_rate",
+        "flags.healing2_phase",
+    ):
         assert expected in names
-    other = load_rules(overrides={"flags": {"extra_genes": True, "social_gene_timing": "at_owner_turn_after_advance"}})
+    other = load_rules(
+        overrides={"flags": {"extra_genes": True, "social_gene_timing": "at_owner_turn_after_advance"}}
+    )
     assert "flags.social_gene_timing" not in other.placeholders(4)
 
 
@@ -186,6 +204,7 @@ def test_extra_gene_games_are_the_same_on_1_and_2_threads_and_any_block_count():
 
 # --- fuzz: every flag on and off, 3 to 6 players, invariants after every phase ------------------
 
+
 def _other_value(flag):
     if isinstance(flag.default, bool):
         return not flag.default
@@ -211,7 +230,9 @@ def _play(players, flags, games, seed, rich=False):
     B.play(b, threads=2)
     err = B.first_error(b)
     if err is not None and err[1][0] == ERR_INVARIANT:
-        pytest.fail(f"game {err[0]}: invariant I{err[1][1]} failed after phase {err[1][2]} (detail {err[1][3]})")
+        pytest.fail(
+            f"game {err[0]}: invariant I{err[1][1]} failed after phase {err[1][2]} (detail {err[1][3]})"
+        )
     assert err is None, err
     assert b.state.finished.all()
     assert (b.state.toxic >= 0).all(), "a space holds a negative number of Toxic Excretions tokens"
@@ -245,6 +266,7 @@ def test_discard_happens_with_its_flag():
 
 # --- issue 14.7: the report of a run with extra genes ---------------------------------------------
 
+
 def _soup(*args):
     import subprocess
     import sys
@@ -254,7 +276,7 @@ def _soup(*args):
 
 def test_report_of_an_extra_gene_run_shows_the_market_the_flags_and_every_extra_gene(tmp_path):
     rules = tmp_path / "extra.toml"
-    rules.write_text('[flags]\nextra_genes = true\nextra_reveal_per_round = 4\n')
+    rules.write_text("[flags]\nextra_genes = true\nextra_reveal_per_round = 4\n")
     out = tmp_path / "run"
     r = _soup("simulate", "--players", "4", "--games", "3000", "--rules", str(rules), "--out", str(out), "-q")
     assert r.returncode == 0, r.stderr
@@ -269,4 +291,6 @@ def test_report_of_an_extra_gene_run_shows_the_market_the_flags_and_every_extra_
     assert "`extra_reveal_per_round = 4`" in md
     assert "`flags.social_gene_timing`" in md and "§18 (extra genes)" in md
     bought = [g for g in GENE_NAMES[N_BASE_GENES:] if f"| {g} |" in md]
-    assert len(bought) == 26, f"extra genes missing from the gene tables: {set(GENE_NAMES[N_BASE_GENES:]) - set(bought)}"
+    assert len(bought) == 26, (
+        f"extra genes missing from the gene tables: {set(GENE_NAMES[N_BASE_GENES:]) - set(bought)}"
+    )
