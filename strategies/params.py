@@ -136,6 +136,25 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         "(0 never, 100 always)",
     ),
     # --- extra genes in Phase 1 (XG-04 Cleanliness, XG-07 Fast Food, XG-16 Rebound)
+    (
+        "suction_weight",
+        0.5,
+        -10.0,
+        10.0,
+        "eat (XG-12, XG-26 Suction)",
+        "value per cube a meal takes from a neighbouring space instead of the own space, times how "
+        "much more taking food hurts there: (other players' amoebas - own other amoebas) on the "
+        "neighbour minus the same on the own space (0: no preference; ties keep the own space)",
+    ),
+    (
+        "clean_opponent_weight",
+        1.0,
+        -10.0,
+        10.0,
+        "cleanliness (XG-04)",
+        "subtracted per other player's amoeba on the space Cleanliness puts the excreted cubes on "
+        "(own-colour cubes are food only for the others); ties keep the own space",
+    ),
     # --- Tentacle
     (
         "carry_foreign",
@@ -446,6 +465,8 @@ EAT_CUBE_COST = PARAMETERS["eat_cube_cost"].index
 PARASITE_BONUS = PARAMETERS["parasite_bonus"].index
 VICTIM_SCORE_WEIGHT = PARAMETERS["victim_score_weight"].index
 EAT_LEADER_COLOUR = PARAMETERS["eat_leader_colour"].index
+SUCTION_WEIGHT = PARAMETERS["suction_weight"].index
+CLEAN_OPPONENT_WEIGHT = PARAMETERS["clean_opponent_weight"].index
 ATTACK_PROPENSITY = PARAMETERS["attack_propensity"].index
 TARGET_SCORE_WEIGHT = PARAMETERS["target_score_weight"].index
 ATTACK_OWN = PARAMETERS["attack_own"].index

@@ -32,6 +32,7 @@ from sim.ursuppe.decision_kinds import (
     DIRECTION,
     DIVIDE,
     EAT,
+    EAT_SUCTION_SLOT,
     EAT_VICTIM_SLOT,
     EXCHANGE,
     FAST_FOOD_ORDER,
@@ -52,6 +53,7 @@ from sim.ursuppe.decision_kinds import (
     RESP_NONE,
     RESPOND,
     SECOND_MOVE,
+    SUCTION_BITS,
 )
 from sim.ursuppe.extra_flags import REBOUND_ESCAPE, XF_HEALING1_COST, XF_HEALING2_COST
 from sim.ursuppe.food import FOOD_CAP
@@ -92,6 +94,7 @@ from strategies.params import (
     CARRY_MAX,
     CARRY_NEED,
     CARRY_OWN,
+    CLEAN_OPPONENT_WEIGHT,
     CLING_THRESHOLD,
     CROWDING_PENALTY,
     DEFECT_GENE_WEIGHT,
@@ -119,6 +122,7 @@ from strategies.params import (
     SECOND_MOVE_THRESHOLD,
     SPREAD_WEIGHT,
     STAY_MARGIN,
+    SUCTION_WEIGHT,
     TARGET_SCORE_WEIGHT,
     VICTIM_SCORE_WEIGHT,
 )
@@ -366,16 +370,43 @@ def _value_carry(st, wk, g, b, p, a, n, prm):
 
 
 @kernel
-def _value_eat(st, ru, wk, g, b, p, n, prm):
-    """M4, F1-F4: cubes per colour eaten, and the parasitized player (-1 none)."""
+def _food_pressure(st, ru, g, p, space, self_here):
+    """How much taking a cube from ``space`` hurts others rather than player p: other players'
+    amoebas there minus p's own (``self_here``: the eating amoeba, not counted)."""
+    slot = int(space) + 1
+    P = st.space.shape[1]
+    own = 0
+    for q in range(P):
+        if ru.team[q] == ru.team[p]:
+            own += st.occupancy[g, q, slot]
+    return float(st.occupancy[g, P, slot] - own) - float(own - self_here)
+
+
+@kernel
+def _value_eat(st, ru, wk, g, b, p, a, n, prm):
+    """M4, F1-F4: cubes per colour eaten, and the parasitized player (-1 none); Glutton's extra
+    cube is one more of some colour (XG-02); Suction's cubes (XG-12, XG-26) count like the others
+    and are worth ``suction_weight`` per cube by where they are taken from (_food_pressure)."""
     opts = wk.options[b]
     val = wk.scores[b]
     leader = _leader(st, ru, g, p)
+    here = st.space[g, p, a] if a >= 0 else -1
     for i in range(n):
         o = opts[i]
         cubes = 0
         for c in range(st.supply.shape[1]):
             cubes += o[c]
+        suction = o[EAT_SUCTION_SLOT]
+        pressure = 0.0
+        led = 0
+        while suction != 0:
+            cube = (suction & ((1 << SUCTION_BITS) - 1)) - 1
+            suction >>= SUCTION_BITS
+            cubes += 1
+            if cube % 8 == leader:
+                led += 1
+            if here >= 0:
+                pressure += _food_pressure(st, ru, g, p, cube // 8, 0) - _food_pressure(st, ru, g, p, here, 1)
         if cubes == 0:  # declining gene patterns (flag gene_meals_optional) starves: never chosen
             val[i] = NEVER
             continue
@@ -383,7 +414,9 @@ def _value_eat(st, ru, wk, g, b, p, n, prm):
         victim = o[EAT_VICTIM_SLOT]
         v += (prm[PARASITE_BONUS] + prm[VICTIM_SCORE_WEIGHT] * st.score[g, victim]) if victim >= 0 else 0.0
         if leader >= 0:
-            v += prm[EAT_LEADER_COLOUR] * o[leader]
+            v += prm[EAT_LEADER_COLOUR] * (o[leader] + led)
+        if pressure != 0.0:
+            v += prm[SUCTION_WEIGHT] * pressure
         val[i] = v
 
 
@@ -555,9 +588,17 @@ def _value_fast_food(st, ru, wk, g, b, p, a, n, prm):
 
 @kernel
 def _value_clean(st, ru, wk, g, b, p, a, n, prm):
-    """XG-04: (space the excreted cubes go to)."""
+    """XG-04: (space the excreted cubes go to). Own-colour cubes feed only the other players'
+    amoebas: a destination loses ``clean_opponent_weight`` per other player's amoeba on it, so the
+    cubes go where no opponent is (the own space, listed first, on a tie)."""
+    P = st.space.shape[1]
     for i in range(n):
-        wk.scores[b, i] = 0.0
+        slot = int(wk.options[b, i, 0]) + 1
+        others = 0
+        for q in range(P):
+            if ru.team[q] != ru.team[p]:
+                others += st.occupancy[g, q, slot]
+        wk.scores[b, i] = -prm[CLEAN_OPPONENT_WEIGHT] * float(others)
 
 
 @kernel
@@ -705,7 +746,7 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         for i in range(n):
             val[i] = float(opts[i, 0]) if want else float(1 - opts[i, 0])
     elif kind == EAT:
-        _value_eat(st, ru, wk, g, b, p, n, prm)
+        _value_eat(st, ru, wk, g, b, p, a, n, prm)
     elif kind == ATTACK:
         if not _value_attack(st, ru, wk, g, b, p, a, n, prm):
             return 0

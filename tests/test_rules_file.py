@@ -37,6 +37,10 @@ DTYPES = {
     "n_meal_shapes": np.int8,
     "parasite_shapes": np.int8,
     "n_parasite_shapes": np.int8,
+    "glutton_shapes": np.int8,  # XG-02
+    "n_glutton_shapes": np.int8,
+    "glutton_parasite_shapes": np.int8,
+    "n_glutton_parasite_shapes": np.int8,
     "gene_price": np.int16,
     "gene_mp": np.int16,
     "gene_copies": np.int8,

@@ -31,7 +31,8 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("stay", ("space",)),
     EventKind("carry", ("from", "to", "cubes")),
     EventKind("cling", ("from", "to", "leader_player", "leader_amoeba")),
-    EventKind("eat", ("space", "cubes", "parasite_victim")),
+    # suction: cubes taken from neighbouring spaces (XG-12, XG-26), packed as decision_kinds.pack_suction
+    EventKind("eat", ("space", "cubes", "parasite_victim", "suction")),
     EventKind("excrete", ("space", "count")),
     EventKind("starve", ("space", "dp")),
     EventKind("attack", ("target_player", "target_amoeba", "space", "cost", "retry")),

@@ -35,7 +35,7 @@ from sim.ursuppe.genes import (
     N_BASE_GENES,
     N_GENES,
 )
-from sim.ursuppe.meal_shapes import MAX_SHAPES, normal_shapes, parasite_shapes, shape_tables
+from sim.ursuppe.meal_shapes import MAX_SHAPES, glutton_tables, normal_shapes, parasite_shapes, shape_tables
 
 
 class Rules(NamedTuple):
@@ -92,6 +92,11 @@ class Rules(NamedTuple):
     n_meal_shapes: np.ndarray  # int8 [4]; set 0 is the standard shape alone (M4, A1)
     parasite_shapes: np.ndarray  # int8 [4, MAX_SHAPES, P-1]: set c's shapes with cubes fewer (F4)
     n_parasite_shapes: np.ndarray  # int8 [4]
+    # XG-02 Glutton: the same four sets, each shape with one cube more (meal_shapes.glutton_tables)
+    glutton_shapes: np.ndarray  # int8 [4, MAX_GLUTTON_SHAPES, P-1]; set 0: Glutton's standard pattern
+    n_glutton_shapes: np.ndarray  # int8 [4]
+    glutton_parasite_shapes: np.ndarray  # int8 [4, MAX_GLUTTON_SHAPES, P-1]: with Parasitism (F4)
+    n_glutton_parasite_shapes: np.ndarray  # int8 [4]
     gene_price: np.ndarray  # int16 [N_GENES] (G1; PX22: flag price_5_6 with 5-6 players)
     gene_mp: np.ndarray  # int16 [N_GENES] (E2)
     gene_copies: np.ndarray  # int8 [N_GENES], for this player count (S3, I4; PX4 and flag deck_5_6)
@@ -1273,6 +1278,9 @@ class RuleBook:
         meal, n_meal, parasite, n_parasite = shape_tables(
             feed[f"p{players}"]["standard"], shapes, feed["frugality_fewer"], feed["parasitism_fewer"]
         )
+        g_meal, g_n_meal, g_parasite, g_n_parasite = glutton_tables(
+            feed[f"p{players}"]["standard"], shapes, feed["frugality_fewer"], feed["parasitism_fewer"]
+        )
         gene_lower = np.full((N_GENES, 2), -1, dtype=np.int8)
         for i, gene in enumerate(genes):
             for j, lower in enumerate(gene["gives_up"]):
@@ -1328,6 +1336,10 @@ class RuleBook:
             n_meal_shapes=n_meal,
             parasite_shapes=parasite,
             n_parasite_shapes=n_parasite,
+            glutton_shapes=g_meal,
+            n_glutton_shapes=g_n_meal,
+            glutton_parasite_shapes=g_parasite,
+            n_glutton_parasite_shapes=g_n_parasite,
             gene_price=arr(prices, np.int16),
             gene_mp=arr([g["mp"] for g in genes], np.int16),
             gene_copies=arr(copies, np.int8),

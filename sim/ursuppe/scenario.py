@@ -155,7 +155,7 @@ def _suction(label: str, key: str, value: Any) -> int:
             raise _err(label, f"{key}[{i}]", f'expected {{"space": s, "colour": c}}, got {json.dumps(cube)}')
         cubes.append((_int(label, f"{key}[{i}].space", cube["space"], 0, 126),
                       _int(label, f"{key}[{i}].colour", cube["colour"], 0, 7)))
-    return pack_suction(cubes)
+    return pack_suction(sorted(cubes))  # the engine lists a pair in ascending (space, colour) order
 
 
 def _flag_choice(ck: int, words: tuple[str, str]):

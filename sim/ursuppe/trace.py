@@ -6,7 +6,7 @@ import numpy as np
 
 from sim.ursuppe.attacks import ATTACK_RESULT_NAMES
 from sim.ursuppe.board import DIRECTION_NAMES
-from sim.ursuppe.decision_kinds import RESPONSE_NAMES
+from sim.ursuppe.decision_kinds import RESPONSE_NAMES, unpack_suction
 from sim.ursuppe.events import EVENT_FIELDS, EVENT_NAMES
 from sim.ursuppe.gene_sets import WORD_BITS, gene_names
 from sim.ursuppe.genes import GENE_NAMES, N_GENES
@@ -38,6 +38,8 @@ def _convert(etype: str, name: str, value: int, players: int) -> Any:
         return list(RESPONSE_NAMES[value])
     if name == "result":
         return ATTACK_RESULT_NAMES[value]
+    if name == "suction":  # XG-12, XG-26: the cubes taken from neighbouring spaces
+        return [{"space": space, "colour": colour} for space, colour in unpack_suction(value)]
     if name in ("die1", "die2", "parasite_victim"):
         return None if value < 0 else value
     if name == "how":
@@ -115,7 +117,10 @@ def describe(e: dict[str, Any]) -> str:
         return f"{w} clings to {leader}: {_moved(e)} (Holding)"
     if t == "eat":
         par = f", P{e['parasite_victim']} pays 1 BP (Parasitism)" if e["parasite_victim"] is not None else ""
-        return f"{w} eats {e['cubes']} on {e['space']}{par}"
+        sucked = "".join(
+            f", 1 of colour {c['colour']} from {c['space']} (Suction)" for c in e.get("suction", [])
+        )
+        return f"{w} eats {e['cubes']} on {e['space']}{sucked}{par}"
     if t == "excrete":
         return f"{w} excretes {e['count']} on {e['space']}"
     if t == "starve":

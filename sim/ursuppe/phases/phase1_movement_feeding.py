@@ -27,7 +27,14 @@ from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.double_play import colour_order
 from sim.ursuppe.events import EV_ATTACK, EV_ATTACK_RESULT, EV_GENE_INCOME, EV_ORDER, EV_STAY, log
 from sim.ursuppe.extra_flags import XF_ENERGY_CONSERVATION_REQUIRES_MOVE
-from sim.ursuppe.feeding import eat_or_starve, meal_options, standard_available, starve
+from sim.ursuppe.feeding import (
+    attack_cubes_placed,
+    attack_cubes_watch,
+    eat_or_starve,
+    meal_options,
+    standard_available,
+    starve,
+)
 from sim.ursuppe.genes import (
     AGGRESSION,
     ENERGY_CONSERVATION,
@@ -76,7 +83,10 @@ def attack(st, ru, wk, g, b, p, a, q, t):
     if result == ATTACK_SUCCESS:
         # A6: the target dies; the attacker counts as fed, and instead of its excretion one cube
         # of each colour in play is placed on the space.
+        watched = attack_cubes_watch(st, ru, wk, g, b, p)  # XG-04, XG-19 flags on A6's cubes
         kill(st, wk, g, q, t, ru.violent_death_cubes, DEATH_VIOLENT, PHASE)
+        if watched:
+            attack_cubes_placed(st, ru, wk, g, b, p, a, space, PHASE)
         st.amoeba_flags[g, p, a] |= AF_FED
     elif result == ATTACK_CLUNG:
         # A3: the attacker clung to the escaping target and may eat on the new space (no attack).

@@ -29,6 +29,7 @@ from sim.ursuppe.extra_flags import (
     XF_HEALING2_TARGET_ANY_COLOUR,
     XF_POP_EXPLOSION_EACH_ROUND,
     XF_POP_EXPLOSION_MODE,
+    XF_TOXIC_PICKUP_BY_PLACEMENT,
 )
 from sim.ursuppe.genes import DIVISION_RATE, HEALING_1, HEALING_2, POP_EXPLOSION, SPORES
 from sim.ursuppe.players import (
@@ -43,6 +44,7 @@ from sim.ursuppe.players import (
     turn_order,
 )
 from sim.ursuppe.state import AF_HEALED
+from sim.ursuppe.toxic import arrive
 
 PHASE = 4
 PLACED_FREE = 1
@@ -62,6 +64,13 @@ def _place(st, ru, wk, g, p, space, number, cost, how):
 
 
 @kernel
+def placed_on_tokens(st, ru, wk, g, b, p, a):
+    """XG-19 (flag toxic_pickup_by_placement): a placed amoeba takes the DP tokens on its space."""
+    if ru.extra_genes and ru.xflag[XF_TOXIC_PICKUP_BY_PLACEMENT] != 0:
+        arrive(st, ru, wk, g, b, p, a, st.space[g, p, a], PHASE)
+
+
+@kernel
 def free_placement(st, ru, wk, g, b, p):
     """D2: a player with no amoeba on the board places one free on any space (any number, D4)."""
     n_free = free_numbers(st, wk, g, b, p)
@@ -72,6 +81,7 @@ def free_placement(st, ru, wk, g, b, p):
         set_option(wk.options, b, s, s, lowest, 0)
     i = decide_placement(st, ru, wk, g, b, p, PLACE_FREE, ru.n_spaces, n_free)
     _place(st, ru, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
+    placed_on_tokens(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1)
 
 
 @kernel
@@ -130,6 +140,7 @@ def divide(st, ru, wk, g, b, p):
         if space < 0:
             return
         _place(st, ru, wk, g, p, space, wk.options[b, i, 1], cost, PLACED_DIVISION)
+        placed_on_tokens(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1)
 
 
 @kernel
@@ -195,6 +206,7 @@ def population_explosion(st, ru, wk, g, b, p):
             break
         i = decide_placement(st, ru, wk, g, b, p, PLACE_EXPLOSION, n, n_free)
         _place(st, ru, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_EXPLOSION)
+        placed_on_tokens(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1)  # XG-19 flag toxic_pickup_by_placement
         own += 1
         placed += 1
         wk.tally[b, tally.EXPLOSION_PLACED] += 1
