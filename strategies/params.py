@@ -63,7 +63,8 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         1.0,
         -10.0,
         10.0,
-        "place_setup, place_free, divide, place_explosion, move, direction (S6, D2, D3, XG-20, M1, B2)",
+        "place_setup, place_free, divide, place_explosion, move, direction, fast_food, rebound "
+        "(S6, D2, D3, XG-20, M1, B2, XG-07, XG-16)",
         "weight of a space's food: foreign cubes there, at most 2 per colour counted",
     ),
     (
@@ -71,7 +72,8 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         0.5,
         -10.0,
         10.0,
-        "place_setup, place_free, divide, place_explosion, move, direction (S6, D2, D3, XG-20, M1, B2)",
+        "place_setup, place_free, divide, place_explosion, move, direction, fast_food, rebound "
+        "(S6, D2, D3, XG-20, M1, B2, XG-07, XG-16)",
         "subtracted per other amoeba (any colour) on a space",
     ),
     (
@@ -79,7 +81,8 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         0.0,
         -10.0,
         10.0,
-        "place_setup, place_free, divide, place_explosion, move, direction (S6, D2, D3, XG-20, M1, B2)",
+        "place_setup, place_free, divide, place_explosion, move, direction, fast_food, rebound "
+        "(S6, D2, D3, XG-20, M1, B2, XG-07, XG-16)",
         "added per amoeba of another player on a space while the player holds Struggle for "
         "Survival, Aggression or Parasitism (a hunting ground)",
     ),
