@@ -1,7 +1,7 @@
 """Player-level facts the phases share: turn order (§0), genes held, amoebas on the board."""
 
 from sim.jit import kernel
-from sim.ursuppe.genes import LIFE_EXPECTANCY
+from sim.ursuppe.genes import LIFE_EXPECTANCY, SHORT_LIFE_SPAN
 from sim.ursuppe.scratch import ORDER_SLOT
 from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
 
@@ -74,10 +74,14 @@ def amoebas_on_board(st, g, p):
 
 @kernel
 def death_threshold(st, ru, g, p):
-    """X1: DP at which an amoeba dies (Life Expectancy raises it; TD4: the dummy has it innately)."""
+    """X1: DP at which an amoeba dies (Life Expectancy raises it; TD4: the dummy has it innately;
+    XG-18: Short Life Span lowers it by 1)."""
+    threshold = ru.death_dp
     if st.genes[g, p, LIFE_EXPECTANCY] != 0 or p == ru.dummy:
-        return ru.death_dp_life_expectancy
-    return ru.death_dp
+        threshold = ru.death_dp_life_expectancy
+    if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
+        threshold -= 1
+    return threshold
 
 
 @kernel

@@ -7,7 +7,8 @@ from sim.jit import kernel
 from sim.ursuppe.decision_kinds import DIVIDE, PLACE_FREE
 from sim.ursuppe.decisions import FREE_NUMBERS, decide, decide_placement, free_numbers, set_option
 from sim.ursuppe.events import EV_INCOME, EV_PLACE, log
-from sim.ursuppe.genes import DIVISION_RATE, SPORES
+from sim.ursuppe.extra_flags import XF_SLS_DIVISION_COST, XF_SLS_WITH_DIVISION_RATE
+from sim.ursuppe.genes import DIVISION_RATE, SHORT_LIFE_SPAN, SPORES
 from sim.ursuppe.players import (
     ORDER_SLOT,
     acts_for_player,
@@ -48,7 +49,12 @@ def free_placement(st, ru, wk, g, b, p):
 
 @kernel
 def division_cost(st, ru, g, p):
-    """D3: 6 BP, 4 with Division Rate (TB7: 4 and 3 in double play II, the rules' values)."""
+    """D3: 6 BP, 4 with Division Rate (TB7: 4 and 3 in double play II, the rules' values).
+    XG-18: with Short Life Span the flags sls_division_cost and sls_with_division_rate."""
+    if has(st, g, p, SHORT_LIFE_SPAN):
+        if has(st, g, p, DIVISION_RATE):
+            return ru.xflag[XF_SLS_WITH_DIVISION_RATE]
+        return ru.xflag[XF_SLS_DIVISION_COST]
     if has(st, g, p, DIVISION_RATE):
         return ru.division_cost_division_rate
     return ru.division_cost
