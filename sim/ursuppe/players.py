@@ -1,7 +1,8 @@
 """Player-level facts the phases share: turn order (§0), genes held, amoebas on the board."""
 
 from sim.jit import kernel
-from sim.ursuppe.genes import LIFE_EXPECTANCY, SHORT_LIFE_SPAN
+from sim.ursuppe.extra_flags import XF_SLS_DIVISION_COST, XF_SLS_WITH_DIVISION_RATE
+from sim.ursuppe.genes import DIVISION_RATE, LIFE_EXPECTANCY, SHORT_LIFE_SPAN
 from sim.ursuppe.scratch import ORDER_SLOT
 from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
 
@@ -82,6 +83,20 @@ def death_threshold(st, ru, g, p):
     if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
         threshold -= 1
     return threshold
+
+
+@kernel
+def division_cost(st, ru, g, p):
+    """D3: 6 BP, 4 with Division Rate (TB7: 4 and 3 in double play II, the rules' values).
+    XG-18: with Short Life Span the flags sls_division_cost and sls_with_division_rate.
+    Phase 4 (phases/phase4_division.py) and the strategies both ask here."""
+    if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
+        if st.genes[g, p, DIVISION_RATE] != 0:
+            return ru.xflag[XF_SLS_WITH_DIVISION_RATE]
+        return ru.xflag[XF_SLS_DIVISION_COST]
+    if st.genes[g, p, DIVISION_RATE] != 0:
+        return ru.division_cost_division_rate
+    return ru.division_cost
 
 
 @kernel

@@ -7,13 +7,13 @@ from sim.jit import kernel
 from sim.ursuppe.decision_kinds import DIVIDE, PLACE_FREE
 from sim.ursuppe.decisions import FREE_NUMBERS, decide, decide_placement, free_numbers, set_option
 from sim.ursuppe.events import EV_INCOME, EV_PLACE, log
-from sim.ursuppe.extra_flags import XF_SLS_DIVISION_COST, XF_SLS_WITH_DIVISION_RATE
-from sim.ursuppe.genes import DIVISION_RATE, SHORT_LIFE_SPAN, SPORES
+from sim.ursuppe.genes import SPORES
 from sim.ursuppe.players import (
     ORDER_SLOT,
     acts_for_player,
     add_bp,
     amoebas_on_board,
+    division_cost,  # D3, XG-18: in players.py, where strategies can call it too
     has,
     put_amoeba,
     turn_order,
@@ -45,19 +45,6 @@ def free_placement(st, ru, wk, g, b, p):
         set_option(wk.options, b, s, s, lowest, 0)
     i = decide_placement(st, ru, wk, g, b, p, PLACE_FREE, ru.n_spaces, n_free)
     _place(st, ru, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
-
-
-@kernel
-def division_cost(st, ru, g, p):
-    """D3: 6 BP, 4 with Division Rate (TB7: 4 and 3 in double play II, the rules' values).
-    XG-18: with Short Life Span the flags sls_division_cost and sls_with_division_rate."""
-    if has(st, g, p, SHORT_LIFE_SPAN):
-        if has(st, g, p, DIVISION_RATE):
-            return ru.xflag[XF_SLS_WITH_DIVISION_RATE]
-        return ru.xflag[XF_SLS_DIVISION_COST]
-    if has(st, g, p, DIVISION_RATE):
-        return ru.division_cost_division_rate
-    return ru.division_cost
 
 
 @kernel
