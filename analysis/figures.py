@@ -284,15 +284,16 @@ def purchase_heatmap(timing: pl.DataFrame) -> Figure:
     if "players" in timing.columns and timing["players"].n_unique() > 1:
         raise ValueError("purchase_heatmap: filter the timing table to one player count")
     rounds = sorted(set(timing["round"].to_list()))
-    m = np.zeros((len(GENE_NAMES), len(rounds)))
-    index = {name: i for i, name in enumerate(GENE_NAMES)}
+    names = [n for n in GENE_NAMES if n in set(timing["gene"].to_list())]  # the run's genes, in order
+    m = np.zeros((len(names), len(rounds)))
+    index = {name: i for i, name in enumerate(names)}
     for gene, r, share in timing.select("gene", "round", "share").iter_rows():
         m[index[gene], rounds.index(r)] = share
-    fig = Figure(figsize=(0.5 * len(rounds) + 3.5, 6.0))
+    fig = Figure(figsize=(0.5 * len(rounds) + 3.5, max(6.0, 0.22 * len(names) + 1.5)))
     ax = fig.subplots()
     image = ax.imshow(m, cmap="viridis", aspect="auto")
     ax.set_xticks(range(len(rounds)), rounds)
-    ax.set_yticks(range(len(GENE_NAMES)), GENE_NAMES, fontsize=8)
+    ax.set_yticks(range(len(names)), names, fontsize=8)
     ax.set_xlabel("round of first purchase")
     fig.colorbar(image, ax=ax, label="share of players")
     ax.set_title("When genes are bought")

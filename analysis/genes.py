@@ -12,10 +12,17 @@ Player counts are never pooled: the fair share (1/3 vs 1/4) and the gene copies 
 them, so every table has a ``players`` column and its tests are corrected over the whole table.
 
 Gene bit i of ``genes_held``/``genes_bought`` is ``sim.ursuppe.genes.GENE_NAMES[i]``;
-``first_bought`` lists, per gene, the round it was first bought (0 = never).
+``first_bought`` lists, per gene, the round it was first bought (0 = never). Which genes a run
+could hold is the manifest's ``spec.gene_names`` (the 20 base genes, or all 46 with the extra
+genes; a run written before the extra genes has no key and means the 20): :func:`run_gene_names`.
+The base genes keep their bits in every run, so runs with and without the extra genes read alike.
+Each function takes those names as ``genes``; left out, they are read off the rows (the longest
+``first_bought`` list: every gene of the run has an entry there).
 """
 
+from collections.abc import Sequence
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -30,9 +37,45 @@ from analysis.intervals import (
 )
 from analysis.multiple_testing import benjamini_hochberg, holm
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
-from sim.ursuppe.genes import GENE_NAMES
+from sim.errors import UserError
+from sim.ursuppe.genes import GENE_NAMES, N_BASE_GENES
 
 BASES = ("held", "bought")
+BASE_GENE_NAMES: tuple[str, ...] = GENE_NAMES[:N_BASE_GENES]  # a run without spec.gene_names
+
+
+def run_gene_names(manifests: Sequence[dict[str, Any]]) -> tuple[str, ...]:
+    """The genes the runs could hold (their manifests' ``spec.gene_names``), in bit order: the
+    longest of them, since every run's list is a prefix of :data:`GENE_NAMES` (one line naming
+    the run otherwise: it was written by a version with other genes)."""
+    names: tuple[str, ...] = ()
+    for m in manifests:
+        spec = m.get("spec", m)
+        own = tuple(spec.get("gene_names", BASE_GENE_NAMES))
+        if own != GENE_NAMES[: len(own)]:
+            where = m.get("directory", "a run")
+            raise UserError(
+                f"{where}: its manifest's gene_names ({len(own)} genes) are not this version's genes in "
+                "the same bit order; read it with the version that wrote it"
+            )
+        names = max(names, own, key=len)
+    return names or BASE_GENE_NAMES
+
+
+def _genes_of(rows: pl.LazyFrame | pl.DataFrame, genes: Sequence[str] | None) -> tuple[str, ...]:
+    """``genes``, or the run's genes read off the rows: as many as the longest first_bought."""
+    if genes is not None:
+        return tuple(genes)
+    lf = rows.lazy() if isinstance(rows, pl.DataFrame) else rows
+    if "first_bought" in lf.collect_schema().names():
+        n = lf.select(pl.col("first_bought").list.len().max()).collect().item()
+    else:  # no first_bought: at least the base genes, and any gene a row holds or bought
+        masks = lf.select(
+            pl.col(c) for c in ("genes_held", "genes_bought") if c in lf.collect_schema().names()
+        )
+        top = int(np.bitwise_or.reduce(masks.collect().to_numpy().astype(np.int64).ravel(), initial=0))
+        n = max(N_BASE_GENES, top.bit_length())
+    return GENE_NAMES[: int(n or N_BASE_GENES)]
 
 
 def _frame(rows: pl.LazyFrame | pl.DataFrame, basis: str, weight: str | None = None) -> pl.DataFrame:
@@ -47,10 +90,10 @@ def _frame(rows: pl.LazyFrame | pl.DataFrame, basis: str, weight: str | None = N
     return lf.collect()
 
 
-def gene_masks(df: pl.DataFrame) -> np.ndarray:
-    """bool [rows, genes]: whether each row holds (or bought) each gene."""
+def gene_masks(df: pl.DataFrame, n_genes: int = len(GENE_NAMES)) -> np.ndarray:
+    """bool [rows, n_genes]: whether each row holds (or bought) each of the first n genes."""
     mask = df["mask"].to_numpy().astype(np.int64)
-    return (mask[:, None] >> np.arange(len(GENE_NAMES))[None, :]) & 1 == 1
+    return (mask[:, None] >> np.arange(n_genes)[None, :]) & 1 == 1
 
 
 def _strata_weights(counts: np.ndarray, min_rows: int) -> tuple[np.ndarray, np.ndarray]:
@@ -74,6 +117,7 @@ def gene_effects(
     basis: str = "held",
     min_rows: int = MIN_ROWS,
     weight: str | None = None,
+    genes: Sequence[str] | None = None,
 ) -> pl.DataFrame:
     """Per player count and gene: win rate with and without the gene (Wilson intervals), the raw
     difference with its cluster-robust 95% interval and p-value, and the difference *within
@@ -90,15 +134,16 @@ def gene_effects(
     the within-strategy average weights each strategy by its rows' total weight (so by the mix),
     rows of weight 0 are left out, and ``rows_with``/``rows_without`` count the rows used.
     """
+    names_of_genes = _genes_of(rows, genes)
     df = _frame(rows, basis, weight)
     out = []
     for (players,), part in df.sort("players").group_by(["players"], maintain_order=True):
         won = part["won"].to_numpy().astype(np.float64)
-        has = gene_masks(part)
+        has = gene_masks(part, len(names_of_genes))
         cluster = cluster_ids(part)
         rw = None if weight is None else part["_weight"].to_numpy()
         names, stratum = np.unique(part["strategy"].cast(pl.String).to_numpy(), return_inverse=True)
-        for i, name in enumerate(GENE_NAMES):
+        for i, name in enumerate(names_of_genes):
             h = has[:, i]
             n_with, n_without = int(h.sum()), int((~h).sum())
             w_with, w_without = int(won[h].sum()), int(won[~h].sum())
@@ -160,7 +205,10 @@ def gene_effects(
 
 
 def gene_synergy(
-    rows: pl.LazyFrame | pl.DataFrame, basis: str = "held", min_rows: int = MIN_ROWS
+    rows: pl.LazyFrame | pl.DataFrame,
+    basis: str = "held",
+    min_rows: int = MIN_ROWS,
+    genes: Sequence[str] | None = None,
 ) -> pl.DataFrame:
     """Per player count and pair of genes: does holding both win more than the two genes' own
     effects predict? With the four cells both / A only / B only / neither, the *additive
@@ -170,15 +218,16 @@ def gene_synergy(
     (the interaction inside each strategy with all four cells of ``min_rows`` rows, weighted by
     rows), each with a cluster-robust interval, p-value and Benjamini-Hochberg q-value over
     every pair of every player count."""
+    names_of_genes = _genes_of(rows, genes)
     df = _frame(rows, basis)
     out = []
     interaction = np.array([1.0, -1.0, -1.0, 1.0])
     for (players,), part in df.sort("players").group_by(["players"], maintain_order=True):
         won = part["won"].to_numpy().astype(np.float64)
-        has = gene_masks(part)
+        has = gene_masks(part, len(names_of_genes))
         cluster = cluster_ids(part)
         names, stratum = np.unique(part["strategy"].cast(pl.String).to_numpy(), return_inverse=True)
-        for i, j in combinations(range(len(GENE_NAMES)), 2):
+        for i, j in combinations(range(len(names_of_genes)), 2):
             a, b = has[:, i], has[:, j]
             cell = np.where(a & b, 0, np.where(a, 1, np.where(b, 2, 3)))
             counts = np.bincount(cell, minlength=4)
@@ -215,7 +264,7 @@ def gene_synergy(
 
 def synergy_matrix(synergy: pl.DataFrame, column: str = "synergy") -> np.ndarray:
     """A column of :func:`gene_synergy` (one player count) as a symmetric [genes, genes] matrix
-    (NaN on the diagonal and where there is no estimate)."""
+    over GENE_NAMES (NaN on the diagonal and where there is no estimate)."""
     index = {name: i for i, name in enumerate(GENE_NAMES)}
     m = np.full((len(GENE_NAMES), len(GENE_NAMES)), np.nan)
     for a, b, s in synergy.select("gene_a", "gene_b", column).iter_rows():
@@ -264,16 +313,24 @@ def frequent_gene_sets(
     ).with_columns(pl.Series("ci_low", lo), pl.Series("ci_high", hi))
 
 
-def _first_bought(rows: pl.LazyFrame | pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per row: players, first-purchase round per gene [rows, genes], held per gene, and the
-    game (cluster id, :func:`analysis.win_rates.cluster_ids`)."""
+def _first_bought(
+    rows: pl.LazyFrame | pl.DataFrame, n_genes: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: players, first-purchase round per gene [rows, n_genes] (a run with fewer genes
+    padded with 0: never bought), held per gene, and the game (cluster id,
+    :func:`analysis.win_rates.cluster_ids`)."""
     df = with_run(rows).select(*GAME_KEY, "genes_held", "first_bought").collect()
-    first = np.asarray(df["first_bought"].to_list(), dtype=np.int64).reshape(len(df), len(GENE_NAMES))
-    held = (df["genes_held"].to_numpy().astype(np.int64)[:, None] >> np.arange(len(GENE_NAMES))) & 1
+    first = np.zeros((len(df), n_genes), dtype=np.int64)
+    lengths = df["first_bought"].list.len().to_numpy()
+    for k in np.unique(lengths):  # one block per list length (runs with and without extra genes)
+        sel = lengths == k
+        block = np.asarray(df.filter(pl.Series(sel))["first_bought"].to_list(), dtype=np.int64)
+        first[sel, : min(k, n_genes)] = block.reshape(int(sel.sum()), k)[:, :n_genes]
+    held = (df["genes_held"].to_numpy().astype(np.int64)[:, None] >> np.arange(n_genes)) & 1
     return df["players"].to_numpy(), first, held, cluster_ids(df)
 
 
-def purchase_rates(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+def purchase_rates(rows: pl.LazyFrame | pl.DataFrame, genes: Sequence[str] | None = None) -> pl.DataFrame:
     """Per player count and gene: the share of players who ever bought it with its 95% interval,
     who hold it at the end, and the mean and median round of the first purchase among buyers.
 
@@ -282,14 +339,15 @@ def purchase_rates(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
     compete for the same copies, so their purchases are correlated, and a Wilson interval on
     player-games was too narrow (Escape's nominal 95% covered 91.5%). ``design_effect`` is the
     variance against that of independent players (above 1: players of a game buy alike)."""
-    players, first, held, cluster = _first_bought(rows)
+    names_of_genes = _genes_of(rows, genes)
+    players, first, held, cluster = _first_bought(rows, len(names_of_genes))
     out = []
     for p in np.unique(players):
         sel = players == p
         f, h, n = first[sel], held[sel], int(sel.sum())
         bought = f > 0
         buyers = bought.sum(axis=0)
-        for i, name in enumerate(GENE_NAMES):
+        for i, name in enumerate(names_of_genes):
             lo, hi, deff = cluster_wilson(bought[:, i], cluster[sel])
             rounds = f[bought[:, i], i]
             out.append(
@@ -308,15 +366,16 @@ def purchase_rates(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(out)
 
 
-def purchase_timing(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+def purchase_timing(rows: pl.LazyFrame | pl.DataFrame, genes: Sequence[str] | None = None) -> pl.DataFrame:
     """Per player count, gene and round: how many players first bought the gene in that round,
     as a count and as a share of the player count's players (long format)."""
-    players, first, _, _ = _first_bought(rows)
+    names_of_genes = _genes_of(rows, genes)
+    players, first, _, _ = _first_bought(rows, len(names_of_genes))
     max_round = int(first.max()) if first.size else 0
     records = []
     for p in np.unique(players):
         f = first[players == p]
-        for i, name in enumerate(GENE_NAMES):
+        for i, name in enumerate(names_of_genes):
             per_round = np.bincount(f[:, i], minlength=max_round + 1)
             for r in range(1, max_round + 1):
                 records.append(

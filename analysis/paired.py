@@ -42,7 +42,7 @@ from analysis.distributions import binomial_two_sided_p, t_quantile, t_two_sided
 from analysis.intervals import cluster_contrast
 from analysis.multiple_testing import benjamini_hochberg, holm
 from sim.errors import UserError
-from sim.ursuppe.genes import GENE_NAMES
+from sim.ursuppe.genes import GENE_NAMES, N_BASE_GENES
 
 ALPHA = 0.05
 # Below this many games per arm the CLI warns: a rare event (a seat's win, a rarely bought gene)
@@ -263,7 +263,12 @@ def paired_tests(
     add(FAMILY_GAME, METRIC_FINISH, "all", first, fin_a, fin_b, "rate")
     bought_a, bought_b = a["genes_bought"].to_numpy(), b["genes_bought"].to_numpy()
     everyone = np.ones(a.height, dtype=bool)
+    either = (
+        int(np.bitwise_or.reduce(np.concatenate([bought_a, bought_b]).astype(np.int64))) if a.height else 0
+    )
     for i, name in enumerate(GENE_NAMES):
+        if i >= N_BASE_GENES and not either >> i & 1:
+            continue  # an extra gene neither arm bought (or a run without them): nothing to test
         ya = ((bought_a >> i) & 1).astype(np.float64)
         yb = ((bought_b >> i) & 1).astype(np.float64)
         add(FAMILY_GENE, "purchase rate", name, everyone, ya, yb, "rate")

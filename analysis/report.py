@@ -15,6 +15,7 @@ an earlier report (it carries the marker).
 """
 
 import datetime
+import json
 import math
 import os
 import shutil
@@ -29,6 +30,7 @@ from analysis import at_equilibrium, deck_order, figures, genes, win_rates
 from analysis.tables import fmt, markdown_table, plural, round_floats
 from sim import __version__
 from sim.errors import UserError
+from sim.ursuppe.extra_flags import EXTRA_FLAGS
 from sim.ursuppe.seating import rotate_block
 
 MARKER = ".soup-report"
@@ -308,7 +310,7 @@ def _runs_section(
         "| run | players | games analysed | seed | seating | strategies | rules id | house-rules files |",
         "|:--|--:|--:|--:|:--|:--|:--|:--|",
     ]
-    decks, warnings = set(), []
+    decks, markets, warnings = set(), set(), []
     for i, (d, m) in enumerate(zip(dirs, manifests, strict=True)):
         s = m["spec"]
         done = analysed.get(i, 0)
@@ -320,6 +322,9 @@ def _runs_section(
             f"{', '.join(s.get('rules_files') or []) or 'none (default rules)'} |"
         )
         decks.add(s["deck"])
+        market = _extra_genes_line(s["rules"])
+        if market:
+            markets.add(market)
         if done < s["games"]:
             warnings.append(
                 f"**Incomplete run:** `{d.name}` has only {done:,} of {plural(s['games'], 'game')}; this "
@@ -344,6 +349,8 @@ def _runs_section(
             # §17: the double plays).
             variant = f", variant {s['variant']}" if s.get("variant") else ""
             where = {None: "§15", "dummy": "§16"}.get(s.get("variant"), "§17")
+            if any(n.startswith("genes.") or n[6:] in _EXTRA_FLAG_NAMES for n in guessed):
+                where += " and §18 (extra genes)"
             warnings.append(
                 f"**Warning: placeholder rules with {s['players']} players{variant}:** "
                 + ", ".join(f"`{name}`" for name in guessed)
@@ -357,7 +364,41 @@ def _runs_section(
                 "tests with too few players on a side are not made (shown as –). Use 10,000 games or more."
             )
     text = "\n".join(lines) + "\n\n" + "\n".join(f"Environment deck: {d}" for d in sorted(decks))
+    if markets:
+        text += "\n\n" + "\n\n".join(sorted(markets))
     return text, list(dict.fromkeys(warnings))
+
+
+_EXTRA_FLAG_NAMES = frozenset(f.name for f in EXTRA_FLAGS)
+
+
+def _extra_genes_line(rules: dict[str, Any]) -> str:
+    """The extra-gene market of a run's rules (XM1-XM8) and the §18 flags not at their default;
+    empty without the module (a run written before it has no such flags)."""
+    flags = rules.get("flags", {})
+    if not flags.get("extra_genes"):
+        return ""
+    timing = {
+        "after_first_player": "after the first Phase-3 player",
+        "start_of_phase3": "at the start of Phase 3",
+        "after_each_purchase": "one after each purchase",
+    }[flags["extra_reveal_timing"]]
+    changed = [
+        f"`{f.name} = {json.dumps(flags[f.name])}`"
+        for f in EXTRA_FLAGS
+        if f.name in flags
+        and flags[f.name] != (list(f.default) if isinstance(f.default, tuple) else f.default)
+    ]
+    return (
+        f"Extra genes (docs/rules.md §18): on. Start pair {' + '.join(flags['extra_start_pair']) or 'none'}; "
+        f"the other extra genes face down, {flags['extra_reveal_per_round']} revealed a round {timing}; "
+        f"unbought cards {'are discarded' if flags['extra_unbought_discarded'] else 'stay in the pool'}; "
+        f"excluded: {', '.join(flags['extra_excluded']) or 'none'}"
+        + ("; base genes mixed into the deck" if flags["extra_deck_mixed_with_base"] else "")
+        + ". Readings not at their default: "
+        + (", ".join(changed) or "none")
+        + "."
+    )
 
 
 def _pct(x: float) -> str:
@@ -486,8 +527,10 @@ class Analyses:
     timing: pl.DataFrame
 
 
-def analyse(rows: pl.DataFrame) -> Analyses:
-    """The report's analysis tables of the player rows (analysis.win_rates.load_results)."""
+def analyse(rows: pl.DataFrame, gene_names: Sequence[str] | None = None) -> Analyses:
+    """The report's analysis tables of the player rows (analysis.win_rates.load_results); the
+    gene tables cover ``gene_names`` (the runs' genes, analysis.genes.run_gene_names)."""
+    g = None if gene_names is None else tuple(gene_names)
     return Analyses(
         strategy=win_rates.win_rates(rows, ["players", "strategy"]),
         seats=win_rates.seat_advantage(rows),
@@ -495,11 +538,11 @@ def analyse(rows: pl.DataFrame) -> Analyses:
         length=_readable_end(win_rates.game_length(rows)),
         length_summary=win_rates.game_length_summary(rows),
         ends=_readable_end(win_rates.end_reasons(rows)),
-        held=genes.gene_effects(rows, "held"),
-        bought=genes.gene_effects(rows, "bought"),
-        synergy=genes.gene_synergy(rows, "held"),
-        purchases=genes.purchase_rates(rows),
-        timing=genes.purchase_timing(rows),
+        held=genes.gene_effects(rows, "held", genes=g),
+        bought=genes.gene_effects(rows, "bought", genes=g),
+        synergy=genes.gene_synergy(rows, "held", genes=g),
+        purchases=genes.purchase_rates(rows, genes=g),
+        timing=genes.purchase_timing(rows, genes=g),
     )
 
 
@@ -511,7 +554,7 @@ def _write(
     r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path], top_sets: int
 ) -> None:
     """The whole report, section by section, in reading order."""
-    a = analyse(rows)
+    a = analyse(rows, genes.run_gene_names(manifests))
     section_title(r, rows, manifests, dirs)
     section_headlines(r, a)
     section_how_to_read(r)
@@ -525,9 +568,7 @@ def _write(
     section_deck_order(r, rows, manifests)
 
 
-def section_title(
-    r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path]
-) -> None:
+def section_title(r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path]) -> None:
     """Title, what the report covers, the warnings (incomplete runs, small samples, the
     placeholder deck) and the table of runs: what a reader must know before any number."""
     n_games = rows.select("run", "game").unique().height

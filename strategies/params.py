@@ -63,7 +63,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         1.0,
         -10.0,
         10.0,
-        "place_setup, place_free, divide, move, direction (S6, D2, D3, M1, B2)",
+        "place_setup, place_free, divide, place_explosion, move, direction (S6, D2, D3, XG-20, M1, B2)",
         "weight of a space's food: foreign cubes there, at most 2 per colour counted",
     ),
     (
@@ -71,7 +71,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         0.5,
         -10.0,
         10.0,
-        "place_setup, place_free, divide, move, direction (S6, D2, D3, M1, B2)",
+        "place_setup, place_free, divide, place_explosion, move, direction (S6, D2, D3, XG-20, M1, B2)",
         "subtracted per other amoeba (any colour) on a space",
     ),
     (
@@ -79,7 +79,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         0.0,
         -10.0,
         10.0,
-        "place_setup, place_free, divide, move, direction (S6, D2, D3, M1, B2)",
+        "place_setup, place_free, divide, place_explosion, move, direction (S6, D2, D3, XG-20, M1, B2)",
         "added per amoeba of another player on a space while the player holds Struggle for "
         "Survival, Aggression or Parasitism (a hunting ground)",
     ),
@@ -88,7 +88,7 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         0.0,
         -10.0,
         10.0,
-        "place_setup, place_free, divide (S6, D2, D3)",
+        "place_setup, place_free, divide, place_explosion (S6, D2, D3, XG-20)",
         "added per own amoeba on the spaces next to a placement (positive: cluster, negative: spread out)",
     ),
     # --- movement (M1-M3, Movement I/II, Speed, Holding)

@@ -53,7 +53,7 @@ from sim.ursuppe.decision_kinds import (
     RESPOND,
     SECOND_MOVE,
 )
-from sim.ursuppe.extra_flags import XF_HARD_CRUST_EXTRA_BP, XF_MOUTHFUL_VS_AGGRESSION_PHASE1
+from sim.ursuppe.extra_flags import REBOUND_ESCAPE, XF_HARD_CRUST_EXTRA_BP, XF_MOUTHFUL_VS_AGGRESSION_PHASE1
 from sim.ursuppe.food import FOOD_CAP
 from sim.ursuppe.gene_sets import join_words
 from sim.ursuppe.genes import (
@@ -67,9 +67,10 @@ from sim.ursuppe.genes import (
     MOVEMENT_I,
     MOVEMENT_II,
     PARASITISM,
+    STREAMLINING,
     STRUGGLE,
 )
-from sim.ursuppe.players import blocked_by_advanced, division_cost
+from sim.ursuppe.players import blocked_by_advanced, division_cost, mutation_points
 from sim.ursuppe.state import AF_ATTACKED, PF_AGGRESSED, PF_ALARM, STREAM_STRATEGY
 from strategies.params import (
     ACTIVE_MOVE_MARGIN,
@@ -221,6 +222,27 @@ def _saving(st, ru, g, p, prm):
     return ru.gene_price[best] if best >= 0 else 0
 
 
+@kernel
+def sensed_ozone(st, g, p):
+    """XG-06, XG-23: the ozone of the card the coming Phase 2 reveals (the next card after the
+    current one), if player p has seen it; -1 if not. It reads p's own private knowledge only
+    (State.seen_card[g, p]): a strategy calls it for the deciding player, never another."""
+    s = st.seen_card[g, p]
+    if s >= 0 and s == st.deck_pos[g] + 1:
+        return int(st.card_ozone[g, s])
+    return -1
+
+
+@kernel
+def _sensed_deficit(st, ru, g, p):
+    """E2 foreseen (XG-06, XG-23): the deficit player p's genes will have at the coming gene-defect
+    check on the card it has seen (0: none, or not seen)."""
+    ozone = sensed_ozone(st, g, p)
+    if ozone < 0:
+        return 0
+    return max(mutation_points(st, ru, g, p) - ozone, 0)
+
+
 # --- one kernel per decision kind: write the value of option i into wk.scores[b, i] -------------
 
 
@@ -298,6 +320,10 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
     val = wk.scores[b]
     here = st.space[g, p, a] if a >= 0 else -1
     hunter = 1 if _is_hunter(st, g, p) else 0
+    # XG-06: a player that has seen a coming gene defect keeps the BP to pay it (no active move
+    # that would leave fewer).
+    keep = _sensed_deficit(st, ru, g, p) if ru.extra_genes else 0
+    cost = 0 if st.genes[g, p, STREAMLINING] != 0 else ru.active_move_cost
     for i in range(n):
         o = opts[i]
         v = 0.0
@@ -307,7 +333,7 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
             dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
             v = _space_value(st, wk, g, b, p, dest, prm, a, hunter)
         elif o[0] == MOVE_ACTIVE:
-            if prm[ACTIVE_MOVES] < 0.5:
+            if prm[ACTIVE_MOVES] < 0.5 or st.bp[g, p] - cost < keep:
                 v = NEVER
             else:
                 v = _active_value(st, ru, wk, g, b, p, a, here, hunter, prm) - prm[ACTIVE_MOVE_MARGIN]
@@ -497,6 +523,8 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
         if st.genes[g, p, gene] != 0:
             mp += ru.gene_mp[gene]
     saving = max(prm[BP_RESERVE], float(_saving(st, ru, g, p, prm)))
+    # XG-23: the ozone of the next gene-defect check, if the player has seen that card
+    ozone = sensed_ozone(st, g, p) if ru.extra_genes else -1
     for i in range(n):
         gene = opts[i, 0]
         lower = opts[i, 1]
@@ -511,6 +539,9 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
         if mp_after > prm[MP_LIMIT] and mp_after > mp:
             val[i] = -1.0
             continue
+        if ozone >= 0 and mp_after > ozone and mp_after > mp:
+            val[i] = -1.0  # a sure gene defect at the next check: the card was seen (XG-23)
+            continue
         v = prm[GENE_VALUE_BASE + gene]
         if lower >= 0:
             v -= prm[GIVE_UP_WEIGHT] * prm[GENE_VALUE_BASE + lower]
@@ -524,9 +555,16 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
 
 @kernel
 def _value_fast_food(st, ru, wk, g, b, p, a, n, prm):
-    """XG-07: (0 move then eat / 1 eat then move)."""
+    """XG-07: (0 move then eat / 1 eat then move). Eat first when the amoeba's space is worth at
+    least as much as where its drift leads (the food here is sure; the amoebas still to move may
+    eat it), else move first."""
+    here = st.space[g, p, a]
+    hunter = 1 if _is_hunter(st, g, p) else 0
+    dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
+    here_value = _space_value(st, wk, g, b, p, here, prm, a, hunter)
+    first = here_value >= _space_value(st, wk, g, b, p, dest, prm, a, hunter)
     for i in range(n):
-        wk.scores[b, i] = 0.0
+        wk.scores[b, i] = 1.0 if (wk.options[b, i, 0] == 1) == first else 0.0
 
 
 @kernel
@@ -538,9 +576,16 @@ def _value_clean(st, ru, wk, g, b, p, a, n, prm):
 
 @kernel
 def _value_rebound(st, ru, wk, g, b, p, a, n, prm):
-    """XG-16: (0 stay / 1 rebound)."""
+    """XG-16: (0 stay / 1 rebound; the space it leads to, the REBOUND_* bit of the step). An
+    escape always rebounds (staying lets the attack go on); otherwise the better space, staying
+    on a tie."""
+    hunter = 1 if _is_hunter(st, g, p) else 0
     for i in range(n):
-        wk.scores[b, i] = 0.0
+        o = wk.options[b, i]
+        if o[2] == REBOUND_ESCAPE:
+            wk.scores[b, i] = float(o[0])
+        else:
+            wk.scores[b, i] = _space_value(st, wk, g, b, p, o[1], prm, a, hunter) + 1e-6 * (1 - o[0])
 
 
 # (a gap between the Phase-1 and attack kernels above and the Phase 3-4 kernels below)

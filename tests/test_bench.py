@@ -30,7 +30,7 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
     )
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    for players in ("3p", "4p", "5p", "6p", "2p-double2"):
+    for players in ("3p", "4p", "5p", "6p", "2p-double2", "4p-extra"):
         assert set(doc["games_per_s"][players]) == {"1", "2"}
         assert all(v > 0 for v in doc["games_per_s"][players].values())
         for t, runs in doc["games_per_s_runs"][players].items():  # the figure is the best run
@@ -40,6 +40,12 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
     for t in ("1", "2"):
         assert doc["6p_over_4p"][t] == pytest.approx(
             doc["games_per_s"]["6p"][t] / doc["games_per_s"]["4p"][t], abs=1e-3
+        )
+    # issue 14: 4-player games with the extra genes over without, from the same run
+    assert doc["extra_over_4p_target"] == 0.6
+    for t in ("1", "2"):
+        assert doc["extra_over_4p"][t] == pytest.approx(
+            doc["games_per_s"]["4p-extra"][t] / doc["games_per_s"]["4p"][t], abs=1e-3
         )
     assert doc["speedup_vs_python"] > 1
     # issue 12: whole `soup simulate` runs through the runner over the engine alone, same process
@@ -87,4 +93,3 @@ def test_bench_compare_with_an_unknown_revision_fails_in_one_line():
         f"soup: error: --compare: git cannot resolve the revision 'no-such-rev' in {ROOT}"
     ]
     assert "Traceback" not in r.stderr and r.stdout == ""
-

@@ -6,7 +6,8 @@ policy.choose would find them over that list, and a forced payment legal exactly
 import numpy as np
 import pytest
 
-from sim.ursuppe.genes import GENE_NAMES, N_GENES
+from sim.ursuppe.gene_sets import WORD_BITS
+from sim.ursuppe.genes import GENE_NAMES, N_BASE_GENES, N_GENES
 from sim.ursuppe.phases.phase2_environment import (
     WALK_BEST,
     WALK_LIST,
@@ -21,7 +22,11 @@ from sim.ursuppe.state import MAX_OPTIONS, by_reference
 from strategies.params import DEFECT_GENE_WEIGHT, GENE_VALUE_BASE
 
 # Genes a 4-player position may hold together (one copy each, no advanced gene beside its lower).
-BASIC = [name for name in GENE_NAMES if name not in ("Persistence", "Movement II", "Aggression", "Armor")]
+BASIC = [
+    name
+    for name in GENE_NAMES[:N_BASE_GENES]
+    if name not in ("Persistence", "Movement II", "Aggression", "Armor")
+]
 
 
 def listed_payments(held, payment, deficit, bp, may_overpay):
@@ -84,7 +89,9 @@ def test_E2_walk_is_the_full_list_in_order(may_overpay):
             continue
         _walk_payments(st, ru, wk, 0, 0, 0, deficit, k, WALK_LIST, 0, 0)
         shown = min(n, MAX_OPTIONS)
-        assert [tuple(int(x) for x in row[:2]) for row in wk_np.options[0, :shown]] == want[:shown]
+        # an option row is the gene mask in two words (gene_sets.py), then the BP
+        rows = [(int(row[0]) | int(row[1]) << WORD_BITS, int(row[2])) for row in wk_np.options[0, :shown]]
+        assert rows == want[:shown]
         for i in sorted({0, n // 2, n - 1}):
             assert _walk_payments(st, ru, wk, 0, 0, 0, deficit, k, WALK_NTH, i, 0)[1:3] == want[i]
         # the strategy (greedy, row 0): policy.choose's first best and ties over the list

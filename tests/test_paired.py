@@ -31,7 +31,7 @@ from analysis.paired import (
 from analysis.win_rates import load_results
 from sim.cli import app
 from sim.ursuppe.experiments import ablated_rules
-from sim.ursuppe.genes import DIVISION_RATE, GENE_NAMES
+from sim.ursuppe.genes import DIVISION_RATE, GENE_NAMES, N_BASE_GENES
 from tests.test_cli import ROOT
 
 P = 4
@@ -273,7 +273,7 @@ def test_compare_runs_tables_on_synthetic_frames():
     # Holm within the family: adjusted >= raw, and the smallest is multiplied by the family size.
     assert (table["p_holm"] >= table["p_value"] - 1e-15).all()
     genes = table.filter(pl.col("family") == FAMILY_GENE)
-    assert genes.height == len(GENE_NAMES) and (genes["diff"] == 0).all() and (genes["p_value"] == 1).all()
+    assert genes.height == N_BASE_GENES and (genes["diff"] == 0).all() and (genes["p_value"] == 1).all()
     with pytest.raises(PairingError):
         compare_runs(synthetic_rows(won_a, 500), synthetic_rows(won_b[: 499 * P], 499))
 
@@ -299,7 +299,7 @@ def test_ablation_tables_correct_over_every_removed_gene():
     assert other["significant"][0] and not other["by_construction"][0]
     # ... and the family holds every other gene row: 2 x 20 - 2 tests.
     tested = genes.filter(~pl.col("by_construction"))
-    assert tested.height == 2 * len(GENE_NAMES) - 2 and not tested["p_holm"].is_nan().any()
+    assert tested.height == 2 * N_BASE_GENES - 2 and not tested["p_holm"].is_nan().any()
     summary = ablation_summary(table)
     assert summary["removed"].to_list() == ["Division Rate", "Spores"]
     assert summary["baseline purchase rate"].to_list() == [1.0, 0.0]

@@ -9,7 +9,8 @@ import json
 import re
 from pathlib import Path
 
-from sim.ursuppe.rules import FLAG_NAMES, PX_FLAGS, TA_FLAGS, TB_FLAGS, TD_FLAGS
+from sim.ursuppe.extra_flags import EXTRA_FLAGS
+from sim.ursuppe.rules import FLAG_NAMES, PX_FLAGS, TA_FLAGS, TB_FLAGS, TD_FLAGS, X_FLAGS
 from tests.test_scenarios import SCENARIOS, WORKED_CASES, scenario_rule_ids
 
 SPEC = Path(__file__).parent.parent / "docs" / "rules.md"
@@ -80,7 +81,7 @@ def test_every_flag_of_section_10_is_a_rules_flag_with_scenarios_in_both_setting
     flags = re.findall(r"^\| `(\w+)` \|", section, re.MULTILINE)
     # the 5-6 players' flags (PX), the dummy's (TD) and the double plays' (TA, TB) are tested by
     # their own scenarios
-    own_scenarios = {*PX_FLAGS, *TD_FLAGS, *TA_FLAGS, *TB_FLAGS}
+    own_scenarios = {*PX_FLAGS, *TD_FLAGS, *TA_FLAGS, *TB_FLAGS, *X_FLAGS}
     assert sorted(flags) == sorted(set(FLAG_NAMES) - own_scenarios)
     for flag in flags:
         other, default = [], []
@@ -172,3 +173,52 @@ def test_every_double_play_flag_has_scenarios_of_both_settings():
             elif f"flag:{flag}" in data["test"]["rules"]:
                 default.append(path.stem)
         assert default and other, (flag, default, other)
+
+
+# The extra genes (docs/rules.md §18): every XM, XR and XG id, every §6 flag in both settings and
+# every worked case of the spec's §7.
+XM_IDS = [f"XM{i}" for i in range(1, 10)]
+XR_IDS = ["XR1", "XR2", "XR3"]
+XG_IDS = [f"XG-{i:02d}" for i in range(1, 27)]
+XG_WORKED_CASES = (
+    "case:xm-market",
+    "case:xg-glutton",
+    "case:xg-social-gene",
+    "case:xg-short-life-span",
+    "case:xg-toxic-excretions",
+    "case:xg-camouflage",
+    "case:xg-mouthful",
+    "case:xg-healing",
+)
+
+
+def test_every_XM_and_XG_id_has_a_scenario_file_and_every_XR_id_a_test():
+    stems = {p.stem for p in SCENARIOS}
+    missing = [r for r in XM_IDS + XG_IDS if not any(s.startswith(f"{r}_") for s in stems)]
+    assert not missing, f"extra-gene rules without a scenario file: {missing}"
+    covered = scenario_rule_ids() | set(re.findall(r"\b(X[MRG]-?\d+)\b", "\n".join(
+        p.read_text() for p in Path(__file__).parent.glob("test_*.py"))))
+    assert not [r for r in XR_IDS if r not in covered]
+
+
+def test_every_worked_case_of_the_extra_genes_is_a_scenario():
+    missing = [c for c in XG_WORKED_CASES if c not in scenario_rule_ids()]
+    assert not missing, f"extra-gene worked cases without a scenario: {missing}"
+
+
+def test_the_extra_flags_table_of_section_18_is_the_declared_flags():
+    section = SPEC.read_text().split("## 18.")[1]
+    assert re.findall(r"^\| `(\w+)` \|", section, re.MULTILINE) == [f.name for f in EXTRA_FLAGS]
+
+
+def test_every_extra_flag_has_scenarios_of_its_default_and_of_another_setting():
+    """§6: a scenario sets each flag to another reading, and a scenario of the flag's gene (its
+    rule id) runs at the default."""
+    data = {p.stem: json.loads(p.read_text()) for p in SCENARIOS}
+    for flag in EXTRA_FLAGS:
+        other = [s for s, d in data.items() if flag.name in d.get("rules", {}).get("flags", {})
+                 and d["rules"]["flags"][flag.name] != flag.default]
+        default = [s for s, d in data.items() if s.startswith(flag.rule + "_")
+                   and flag.name not in d.get("rules", {}).get("flags", {})]
+        assert other, f"no scenario sets the flag {flag.name}"
+        assert default, f"no scenario of {flag.rule} at the flag {flag.name}'s default"

@@ -16,6 +16,7 @@ from sim.ursuppe.genes import (
     DIVISION_RATE,
     ESCAPE,
     GENE_NAMES,
+    N_BASE_GENES,
     N_GENES,
     PERSISTENCE,
     RAY_PROTECTION,
@@ -47,6 +48,9 @@ DTYPES = {
     "team": np.int8,
     "partner": np.int8,
     "inedible": np.int8,
+    "extra_start": np.int8,
+    "extra_deck": np.int8,
+    "xflag": np.int16,
 }
 
 
@@ -117,7 +121,8 @@ def test_e2_k2_ray_protection_and_advanced_weights(book: RuleBook) -> None:
     assert rules.gene_weight[RAY_PROTECTION] == 0
     for gene in ADVANCED_GENES:
         assert rules.gene_weight[gene] == 2
-    others = [g for g in range(N_GENES) if g not in ADVANCED_GENES and g != RAY_PROTECTION]
+    # the base genes (the extra genes' exceptions: tests/test_extra_genes.py)
+    others = [g for g in range(N_BASE_GENES) if g not in ADVANCED_GENES and g != RAY_PROTECTION]
     assert all(rules.gene_weight[g] == 1 for g in others)
     # defect_payment defaults to mp when absent
     assert all(rules.gene_defect_payment[g] == rules.gene_mp[g] for g in others)
@@ -379,7 +384,7 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             "dummy_feeding, dummy_placement, dummy_amoebas_per_round, dummy_scores, dummy_bp, "
             "dummy_le_from_pool, double1_partner_is_opponent, double2_eat_partner_colour, "
             "double2_partner_is_opponent, double2_colour_order, double2_start_bp, double2_income, "
-            "double2_division_cost, double2_division_cost_division_rate)",
+            "double2_division_cost, double2_division_cost_division_rate, extra_genes, extra_start_pair,",
         ),
         (
             'name = "x"\n[boardd]\nspaces = 3\n',

@@ -1,7 +1,8 @@
 """``soup bench``: how fast the engine plays, and how much memory a run takes, measured in one run.
 
 - games/s for 3-, 4-, 5- and 6-player full-gene games (and 2-player double play II games,
-  ``"2p-double2"``) of the default strategy mix at 1 and 2
+  ``"2p-double2"``, and 4-player games with the 26 extra genes, ``"4p-extra"``, whose ratio to
+  ``"4p"`` is ``extra_over_4p``, target ``EXTRA_TARGET``) of the default strategy mix at 1 and 2
   threads (warm kernels, invariants off, one batch in memory), the best of ``repeats`` runs taken
   in turns (another process on the machine only ever slows a run down; every run is reported);
 - ``pipeline_efficiency``: a whole 4-player ``soup simulate`` run through the chunked runner
@@ -45,11 +46,14 @@ from strategies.params import load_strategy, parameter_table
 
 ROOT = Path(__file__).resolve().parents[2]  # the tree this module belongs to
 PLAYERS = (3, 4, 5, 6)  # every player count of the default rules (PX: 5-6 players)
-# The games/s figures: a key each (games_per_s), with its player count and 2-player variant.
-FIGURES: tuple[tuple[str, int, str | None], ...] = tuple(
-    (count_label(p, variant), p, variant)
-    for p, variant in (*((p, None) for p in PLAYERS), (2, "double2"))  # double play II (TB)
+# The games/s figures: a key each (games_per_s), with its player count, 2-player variant and
+# whether the extra genes are on (docs/rules.md §18).
+FIGURES: tuple[tuple[str, int, str | None, bool], ...] = (
+    *((count_label(p), p, None, False) for p in PLAYERS),
+    (count_label(2, "double2"), 2, "double2", False),  # double play II (TB)
+    (count_label(4) + "-extra", 4, None, True),  # the extra genes and their market (XM, XG)
 )
+EXTRA_TARGET = 0.6  # issue 14: 4-player games with the extra genes at least 0.6x the base ones
 COMPARED_PLAYERS = (3, 4)  # --compare: what every revision since 49ac8fd can play (_TREE_RATES)
 THREADS = (1, 2)
 RATIO_6P_TARGET = 0.45  # issue 11: 6-player games at least 0.45x as fast as 4-player ones
@@ -84,12 +88,14 @@ class CompareError(UserError):
     """A revision to compare with that git cannot resolve or extract (a user error)."""
 
 
-def default_run(players: int, seed: int = 1, mix: str = "", variant: str | None = None) -> UrsuppeRun:
+def default_run(
+    players: int, seed: int = 1, mix: str = "", variant: str | None = None, extra: bool = False
+) -> UrsuppeRun:
     """Every player of every game drawn from ``mix`` (comma-separated strategies; default:
-    DEFAULT_POOL), rotated seating."""
+    DEFAULT_POOL), rotated seating; ``extra``: the default rules with the extra genes on."""
     strategies = [load_strategy(n) for n in (mix.split(",") if mix else DEFAULT_POOL)]
     return UrsuppeRun(
-        load_rules(),
+        load_rules(overrides={"flags": {"extra_genes": True}}) if extra else load_rules(),
         players,
         seed,
         strategies,
@@ -100,11 +106,18 @@ def default_run(players: int, seed: int = 1, mix: str = "", variant: str | None 
 
 
 def games_per_second(
-    players: int, games: int, threads: int, seed: int = 1, mix: str = "", variant: str | None = None
+    players: int,
+    games: int,
+    threads: int,
+    seed: int = 1,
+    mix: str = "",
+    variant: str | None = None,
+    extra: bool = False,
 ) -> float:
     """Play ``games`` games of the mix (comma-separated; default DEFAULT_POOL) in one batch and
-    return games per second (``variant``: a 2-player variant's, with ``players`` 2)."""
-    run = default_run(players, seed, mix, variant)
+    return games per second (``variant``: a 2-player variant's, with ``players`` 2; ``extra``:
+    with the extra genes)."""
+    run = default_run(players, seed, mix, variant, extra)
     indices = np.arange(games)
     rules = run.rulebook.for_players(players, variant)
     rows = colour_assignment(run.assignment(indices), variant)
@@ -310,11 +323,11 @@ def bench(
     """Run every measurement and return the JSON document of ``soup bench --json``."""
     commit = resolve_revision(compare) if compare is not None else ""  # a bad revision fails first
     games_per_second(4, 64, 1, mix=mix)  # compile or load the kernels (this process's cache) first
-    runs: dict[str, dict[str, list[float]]] = {key: {str(t): [] for t in THREADS} for key, _, _ in FIGURES}
+    runs: dict[str, dict[str, list[float]]] = {key: {str(t): [] for t in THREADS} for key, *_ in FIGURES}
     for _ in range(repeats):
-        for key, players, variant in FIGURES:
+        for key, players, variant, extra in FIGURES:
             for t in THREADS:
-                rate = games_per_second(players, games, t, mix=mix, variant=variant)
+                rate = games_per_second(players, games, t, mix=mix, variant=variant, extra=extra)
                 runs[key][str(t)].append(round(rate, 1))
     rates = {key: {t: max(values) for t, values in by_threads.items()} for key, by_threads in runs.items()}
     # The pipeline (issue 12): whole runs of PIPELINE_CHUNKS chunks of ``games`` games through the
@@ -358,6 +371,8 @@ def bench(
         "games_per_s_runs": runs,
         "6p_over_4p": {t: round(rates["6p"][t] / rates["4p"][t], 3) for t in rates["4p"]},
         "6p_over_4p_target": RATIO_6P_TARGET,
+        "extra_over_4p": {t: round(rates["4p-extra"][t] / rates["4p"][t], 3) for t in rates["4p"]},
+        "extra_over_4p_target": EXTRA_TARGET,
         "speedup_vs_python": round(rates["4p"]["1"] / plain, 1),
         "pipeline_efficiency": {t: round(best["simulate"][t] / best["engine"][t], 3) for t in best["engine"]},
         "pipeline_efficiency_target": PIPELINE_TARGET,
@@ -387,8 +402,7 @@ def compare_text(c: dict[str, Any]) -> list[str]:
     rev = c["rev"] if c["commit"].startswith(c["rev"]) else f"{c['rev']} ({c['commit'][:10]})"
     lines = [
         f"compared with {rev}: games/s, best of {c['repeats']} runs each, working tree and {c['rev']} "
-        "in turns"
-        + (" (same engine files as the working tree)" if c["same_engine_files"] else ""),
+        "in turns" + (" (same engine files as the working tree)" if c["same_engine_files"] else ""),
         f"  {'':<18}{'working tree':>14}{c['rev'][:14]:>16}{'ratio':>9}",
     ]
     for key in c["ratios"]:
@@ -402,8 +416,9 @@ def compare_text(c: dict[str, Any]) -> list[str]:
 
 
 def _figure_label(key: str) -> str:
-    """'4p' -> '4 players'; '2p-double2' -> '2 players, double2'."""
+    """'4p' -> '4 players'; '2p-double2' -> '2 players, double2'; '4p-extra' -> '4 players, extra genes'."""
     count, _, variant = key.partition("-")
+    variant = "extra genes" if variant == "extra" else variant
     return f"{count[:-1]} players" + (f", {variant}" if variant else "")
 
 
@@ -420,6 +435,8 @@ def as_text(doc: dict[str, Any]) -> str:
         ),
         f"  6 players over 4: {doc['6p_over_4p']['1']:.2f}x on 1 thread, {doc['6p_over_4p']['2']:.2f}x on 2 "
         f"(target {doc['6p_over_4p_target']:.2f}x or more)",
+        f"  4 players with the extra genes over without: {doc['extra_over_4p']['1']:.2f}x on 1 thread, "
+        f"{doc['extra_over_4p']['2']:.2f}x on 2 (target {doc['extra_over_4p_target']:.2f}x or more)",
         "  soup simulate (whole run, 4 players): "
         + ", ".join(
             f"{doc['simulate_games_per_s'][t]:,.0f} games/s on {t} thread{'s' if t != '1' else ''} "

@@ -62,7 +62,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("rebound", ("from", "to")),  # XG-16
     EventKind("gene_income", ("gene", "bp")),  # XG-10, XG-21: BP a gene gave
     EventKind("explosion", ("placed", "bp_returned")),  # XG-20
-    EventKind("sense", ("card",)),  # XG-06, XG-23: the next card, seen privately
+    EventKind("sense", ("position", "ozone")),  # XG-06, XG-23: the next card (deck position), seen privately
     EventKind("order", ("eat_first",)),  # XG-07
     EventKind("clean", ("from", "to")),  # XG-04
 )

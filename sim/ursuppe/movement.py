@@ -11,17 +11,39 @@ Persistence) lets the Holding amoebas on its start space decide after its first 
 second move is chosen; the ones that cling arrive with it where the movement ends. After a second
 step the Holding amoebas on the intermediate space may cling too (seeing the Tentacle cubes, as
 in the default). Tentacle still carries once, from start to end.
+
+Rebound (XG-16): a step of the owner's amoeba that runs into an obstacle (edge or island, B1; a
+no-drift card or a die 5 is none) may go one space the opposite way instead; the rebound space is
+where that step ends, so Tentacle carries to it, clingers arrive there and Speed's second move
+starts there. Flag rebound_applies_to says which steps may rebound (drift, the active move, Speed's
+second move, an escape).
 """
 
 from sim.jit import kernel
 from sim.ursuppe import tally
-from sim.ursuppe.board import CHOICE, step
-from sim.ursuppe.decision_kinds import CARRY, CLING, DIRECTION, SECOND_MOVE
+from sim.ursuppe.board import CHOICE, STAY, step
+from sim.ursuppe.decision_kinds import CARRY, CLING, DIRECTION, REBOUND_CHOICE, SECOND_MOVE
 from sim.ursuppe.decisions import decide, option_overflow, set_option
 from sim.ursuppe.dice import roll_die
-from sim.ursuppe.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, log
+from sim.ursuppe.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, EV_REBOUND, log
+from sim.ursuppe.extra_flags import (
+    REBOUND_ACTIVE,
+    REBOUND_DRIFT,
+    REBOUND_ESCAPE,
+    REBOUND_SPEED_STEPS,
+    XF_REBOUND_APPLIES_TO,
+)
 from sim.ursuppe.food import move_cubes
-from sim.ursuppe.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, SPEED, STREAMLINING, TENTACLE
+from sim.ursuppe.genes import (
+    HOLDING,
+    MOVEMENT_I,
+    MOVEMENT_II,
+    PERSISTENCE,
+    REBOUND,
+    SPEED,
+    STREAMLINING,
+    TENTACLE,
+)
 from sim.ursuppe.players import add_bp, has, put_amoeba, same_side
 from sim.ursuppe.scratch import CARRY_SCRATCH, RIDERS
 from sim.ursuppe.state import AF_CLUNG, OPTION_WIDTH
@@ -153,14 +175,46 @@ def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
 
 
 @kernel
+def _rebound(st, ru, wk, g, b, p, a, here, direction, which, phase):
+    """XG-16: the step of (p, a) from ``here`` in ``direction`` ran into an obstacle. With Rebound
+    (and ``which`` in the flag rebound_applies_to) the owner may move it one space the opposite
+    way instead; if that is an obstacle too it stays. Returns where the step ends."""
+    if not (has(st, g, p, REBOUND) and (ru.xflag[XF_REBOUND_APPLIES_TO] & which)):
+        return here
+    back = step(ru.neighbours, here, (direction + 2) % 4)
+    if back == here:
+        return here  # the opposite space is an obstacle too: nothing to choose
+    # (0 stay / 1 rebound; then the space it leads to and the step's bit, for the strategy)
+    set_option(wk.options, b, 0, 0, here, which)
+    set_option(wk.options, b, 1, 1, back, which)
+    if decide(st, ru, wk, g, b, p, a, REBOUND_CHOICE, 2) == 0:
+        return here
+    wk.tally[b, tally.REBOUND_MADE] += 1
+    log(st, wk, g, EV_REBOUND, phase, p, a + 1, here, back, 0, 0, 0, 0, 0)
+    return back
+
+
+@kernel
+def step_or_rebound(st, ru, wk, g, b, p, a, here, direction, which, phase):
+    """B1 with XG-16: the space one step of (p, a) from ``here`` in ``direction`` leads to: an
+    obstacle keeps it, unless it rebounds (_rebound; ``which``: the REBOUND_* bit of the step)."""
+    there = step(ru.neighbours, here, direction)
+    if there == here and direction < STAY and ru.extra_genes:
+        there = _rebound(st, ru, wk, g, b, p, a, here, direction, which, phase)
+    return there
+
+
+@kernel
 def drift(st, ru, wk, g, b, p, a, phase):
-    """M2: one space in the current card's drift direction; an obstacle or no drift keeps it."""
+    """M2: one space in the current card's drift direction; an obstacle or no drift keeps it
+    (an obstacle may rebound, XG-16). Returns the space where the drift ended."""
     start = st.space[g, p, a]
     direction = st.card_drift[g, st.deck_pos[g]]
-    end = step(ru.neighbours, start, direction)
+    end = step_or_rebound(st, ru, wk, g, b, p, a, start, direction, REBOUND_DRIFT, phase)
     put_amoeba(st, g, p, a, end)
     log(st, wk, g, EV_DRIFT, phase, p, a + 1, start, end, direction, 0, 0, 0, 0)
     finish_movement(st, ru, wk, g, b, p, a, start, end, phase)
+    return end
 
 
 @kernel
@@ -204,7 +258,8 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
     cost = active_move_cost(st, ru, g, p, escape)
     add_bp(st, ru, g, p, -cost)
     direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
-    here = step(ru.neighbours, start, direction)
+    which = REBOUND_ESCAPE if escape else REBOUND_ACTIVE
+    here = step_or_rebound(st, ru, wk, g, b, p, a, start, direction, which, phase)
     put_amoeba(st, g, p, a, here)
     how = MOVE_HOW_ESCAPE if escape else MOVE_HOW_ACTIVE
     log(st, wk, g, EV_ACTIVE, phase, p, a + 1, start, here, d1, d2, direction, cost, how)
@@ -218,7 +273,7 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
         set_option(wk.options, b, 1, 1, 0, 0)
         if decide(st, ru, wk, g, b, p, a, SECOND_MOVE, 2) == 1:
             direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
-            there = step(ru.neighbours, here, direction)
+            there = step_or_rebound(st, ru, wk, g, b, p, a, here, direction, REBOUND_SPEED_STEPS, phase)
             put_amoeba(st, g, p, a, there)
             log(st, wk, g, EV_ACTIVE, phase, p, a + 1, here, there, d1, d2, direction, 0, MOVE_HOW_SECOND)
         if per_step:

@@ -23,14 +23,26 @@ class Slot(NamedTuple):
 
 SLOTS: tuple[Slot, ...] = (
     Slot("order", MAX_COLOURS, "players.turn_order: the current phase's player order"),
-    Slot("normal_shapes", MAX_SHAPES * SHAPE_STRIDE, "feeding: the player's meal shapes, each permuted in place (M4, F1-F3)"),
+    Slot(
+        "normal_shapes",
+        MAX_SHAPES * SHAPE_STRIDE,
+        "feeding: the player's meal shapes, each permuted in place (M4, F1-F3)",
+    ),
     Slot("parasite_shapes", MAX_SHAPES * SHAPE_STRIDE, "feeding: the Parasitism shapes (F4)"),
     Slot("held_genes", N_GENES, "phase2_environment: the genes of the paying player (E2)"),
     Slot("sorted_payments", N_GENES, "phase2_environment: their defect payments, ascending (E2)"),
     Slot("carry", MAX_COLOURS, "movement: the Tentacle cube vector being enumerated"),
-    Slot("riders", 1 + MAX_COLOURS * MAX_COLOURS, "movement: amoebas that clung after a first step (Holding)"),
-    Slot("free_numbers", MAX_COLOURS, "decisions.free_numbers: the deciding player's numbers in the supply (D4)"),
-    Slot("meal_extra", 4 * MAX_COLOURS, "feeding: the extra cubes of a meal (Glutton, Suction; XG-02, XG-12)"),
+    Slot(
+        "riders", 1 + MAX_COLOURS * MAX_COLOURS, "movement: amoebas that clung after a first step (Holding)"
+    ),
+    Slot(
+        "free_numbers",
+        MAX_COLOURS,
+        "decisions.free_numbers: the deciding player's numbers in the supply (D4)",
+    ),
+    Slot(
+        "meal_extra", 4 * MAX_COLOURS, "feeding: the extra cubes of a meal (Glutton, Suction; XG-02, XG-12)"
+    ),
     Slot("gene_work", 2 * N_GENES, "genes of one decision (Highly Adaptable, Healing; XG-08, XG-15)"),
 )
 OFFSET: dict[str, int] = {}

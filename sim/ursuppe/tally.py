@@ -7,7 +7,7 @@ tallies are ``decision:<kind>`` (a decision with at least two legal options), on
 decision_kinds.DECISION_KINDS; then one per row of :data:`OUTCOMES` (name, what it counts).
 """
 
-from sim.ursuppe.decision_kinds import KIND_NAMES, N_KINDS
+from sim.ursuppe.decision_kinds import DECISION_KINDS, KIND_NAMES, N_KINDS
 
 DECISION = 0  # DECISION + kind: a decision with at least two legal options
 
@@ -57,6 +57,12 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
 )
 TALLY_NAMES: tuple[str, ...] = tuple(f"decision:{k}" for k in KIND_NAMES) + tuple(n for n, _ in OUTCOMES)
 N_TALLIES = len(TALLY_NAMES)
+# The tallies only a game with the extra genes can reach (rule ids XM.., XG..): the base fuzz
+# test leaves them out, the extra-gene fuzz test asks for every one.
+EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
+    [f"decision:{k.name}" for k in DECISION_KINDS if k.rule.startswith("X")]
+    + [n for n, rule in OUTCOMES if rule.startswith("X")]
+)
 (
     ATTACK_SUCCESS,
     ATTACK_ESCAPED,

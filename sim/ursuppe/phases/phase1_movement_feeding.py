@@ -5,8 +5,11 @@ stay (M1); moves (movement.py); then feeds (M4). An amoeba that cannot eat the s
 may attack instead of starving if its owner has Struggle for Survival or Aggression (A1; with
 the flag attack_only_when_starving, only when it cannot eat any legal pattern).
 
-Extra genes in the attack's outcome: More Than a Mouthful (XG-09), Alarm (XG-03), Hard Crust's
-failed attack (XG-05), Go Out With a Bang through ``attacks.die`` (XG-17).
+Extra genes: Migration Sensing (XG-06) looks at the next card at the start of the phase; Fast Food
+(XG-07) lets the owner feed before it moves; Energy Conservation (XG-21) pays 1 BP per drift;
+Rebound (XG-16) lives in movement.py. In the attack's outcome: More Than a Mouthful (XG-09),
+Alarm (XG-03), Hard Crust's failed attack (XG-05), Go Out With a Bang through ``attacks.die``
+(XG-17).
 """
 
 from sim.jit import kernel
@@ -24,20 +27,43 @@ from sim.ursuppe.attacks import (
     retry_target,
     target_options,
 )
-from sim.ursuppe.decision_kinds import ATTACK, MOVE, MOVE_ACTIVE, MOVE_DRIFT, MOVE_STAY
+from sim.ursuppe.decision_kinds import ATTACK, FAST_FOOD_ORDER, MOVE, MOVE_ACTIVE, MOVE_DRIFT, MOVE_STAY
 from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.double_play import colour_order
-from sim.ursuppe.events import EV_ALARM, EV_ATTACK, EV_ATTACK_RESULT, EV_MOUTHFUL, EV_STAY, log
+from sim.ursuppe.events import (
+    EV_ALARM,
+    EV_ATTACK,
+    EV_ATTACK_RESULT,
+    EV_GENE_INCOME,
+    EV_MOUTHFUL,
+    EV_ORDER,
+    EV_STAY,
+    log,
+)
 from sim.ursuppe.extra_flags import (
     ALARM_REST_OF_PHASE1,
     XF_ALARM_DURATION,
     XF_ALARM_TRIGGER_OWN_COLOUR,
     XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
+    XF_ENERGY_CONSERVATION_REQUIRES_MOVE,
     XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
 )
 from sim.ursuppe.feeding import eat_or_starve, meal_options, standard_available, starve
-from sim.ursuppe.genes import AGGRESSION, ALARM, ESCAPE, HOLDING, MOUTHFUL, PERSISTENCE, STRUGGLE
+from sim.ursuppe.genes import (
+    AGGRESSION,
+    ALARM,
+    ENERGY_CONSERVATION,
+    ENVIRONMENTAL_SENSING,
+    ESCAPE,
+    FAST_FOOD,
+    HOLDING,
+    MIGRATION_SENSING,
+    MOUTHFUL,
+    PERSISTENCE,
+    STRUGGLE,
+)
 from sim.ursuppe.movement import active_movement, can_move_actively, drift
+from sim.ursuppe.phases.phase2_environment import sense_next_card
 from sim.ursuppe.players import ORDER_SLOT, add_bp, has, same_side, turn_order
 from sim.ursuppe.state import AF_ATTACKED, AF_FED, PF_ALARM
 
@@ -153,8 +179,19 @@ def feed(st, ru, wk, g, b, p, a):
 
 
 @kernel
-def amoeba_turn(st, ru, wk, g, b, p, a):
-    """M1-M4 for one amoeba."""
+def energy_conservation(st, ru, wk, g, b, p, start, end):
+    """XG-21: the owner of Energy Conservation gains 1 BP for a drift of its amoeba (with the flag
+    energy_conservation_requires_move only when the drift left its space)."""
+    if ru.xflag[XF_ENERGY_CONSERVATION_REQUIRES_MOVE] and end == start:
+        return
+    add_bp(st, ru, g, p, 1)
+    wk.tally[b, tally.ENERGY_BP] += 1
+    log(st, wk, g, EV_GENE_INCOME, PHASE, p, -1, ENERGY_CONSERVATION, 1, 0, 0, 0, 0, 0)
+
+
+@kernel
+def move_amoeba(st, ru, wk, g, b, p, a):
+    """M1-M3: drift, active move or (Holding) stay, as the owner chooses."""
     set_option(wk.options, b, 0, MOVE_DRIFT, 0, 0)
     n = 1
     if can_move_actively(st, ru, g, p):
@@ -165,11 +202,32 @@ def amoeba_turn(st, ru, wk, g, b, p, a):
         n += 1
     move = wk.options[b, decide(st, ru, wk, g, b, p, a, MOVE, n), 0]
     if move == MOVE_DRIFT:
-        drift(st, ru, wk, g, b, p, a, PHASE)
+        start = st.space[g, p, a]
+        end = drift(st, ru, wk, g, b, p, a, PHASE)
+        if ru.extra_genes and has(st, g, p, ENERGY_CONSERVATION):
+            energy_conservation(st, ru, wk, g, b, p, start, end)
     elif move == MOVE_ACTIVE:
         active_movement(st, ru, wk, g, b, p, a, False, PHASE)
     else:
         log(st, wk, g, EV_STAY, PHASE, p, a + 1, st.space[g, p, a], 0, 0, 0, 0, 0, 0)
+
+
+@kernel
+def amoeba_turn(st, ru, wk, g, b, p, a):
+    """M1-M4 for one amoeba; with Fast Food (XG-07) the owner may let it feed first, on its
+    starting space, and move afterwards (if it is still on the board)."""
+    if ru.extra_genes and has(st, g, p, FAST_FOOD):
+        set_option(wk.options, b, 0, 0, 0, 0)
+        set_option(wk.options, b, 1, 1, 0, 0)
+        eat_first = decide(st, ru, wk, g, b, p, a, FAST_FOOD_ORDER, 2)
+        log(st, wk, g, EV_ORDER, PHASE, p, a + 1, eat_first, 0, 0, 0, 0, 0, 0)
+        if eat_first == 1:
+            wk.tally[b, tally.FAST_FOOD_EAT_FIRST] += 1
+            feed(st, ru, wk, g, b, p, a)
+            if st.space[g, p, a] >= 0 and wk.error[g, 0] == 0:
+                move_amoeba(st, ru, wk, g, b, p, a)
+            return
+    move_amoeba(st, ru, wk, g, b, p, a)
     feed(st, ru, wk, g, b, p, a)
 
 
@@ -181,6 +239,10 @@ def phase1(st, ru, wk, g, b):
         colour_order(st, ru, wk, g, b)  # TB4: double play II's order of colours
     else:
         turn_order(st, wk, g, b, False)
+    if ru.extra_genes:
+        for p in range(P):  # XG-06 (and XG-23, which includes it): the start of Phase 1
+            if has(st, g, p, MIGRATION_SENSING) or has(st, g, p, ENVIRONMENTAL_SENSING):
+                sense_next_card(st, wk, g, b, p, PHASE)
     for i in range(P):
         p = wk.scratch[b, ORDER_SLOT + i]
         for a in range(st.space.shape[2]):
