@@ -46,7 +46,8 @@ app = typer.Typer(
     "`soup report RUN_DIR` writes the balance report (Markdown and HTML with figures). "
     "What does a house rule change? `soup compare --rules house.toml`. What does a gene cause? "
     "`soup ablate --gene NAME`. How strong is each strategy? `soup tournament`. What would a good "
-    "player do? `soup tune` (and `soup tune --gene-value`, `soup compare --retune`).\n\n"
+    "player do? `soup tune` (and `soup tune --gene-value`, `soup compare --retune`). Which gene pairs "
+    "are killer combinations? `soup combos`.\n\n"
     "Follow one game with `soup play`; check a rule on a pinned position with `soup scenario`; "
     "validate a house-rules file with `soup rules FILE`; measure speed with `soup bench`. "
     "Every command explains itself with --help.",
@@ -348,6 +349,10 @@ app.command()(cli_report.report)
 from sim.cli_tune import tune  # noqa: E402 (issue 13: soup tune, a module of its own)
 
 app.command("tune")(tune)
+
+from sim.cli_combos import combos  # noqa: E402 (issue 14.6: soup combos, a module of its own)
+
+app.command("combos")(combos)
 
 
 def main() -> None:

@@ -136,6 +136,25 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
         "(0 never, 100 always)",
     ),
     # --- extra genes in Phase 1 (XG-04 Cleanliness, XG-07 Fast Food, XG-16 Rebound)
+    (
+        "suction_weight",
+        0.5,
+        -10.0,
+        10.0,
+        "eat (XG-12, XG-26 Suction)",
+        "value per cube a meal takes from a neighbouring space instead of the own space, times how "
+        "much more taking food hurts there: (other players' amoebas - own other amoebas) on the "
+        "neighbour minus the same on the own space (0: no preference; ties keep the own space)",
+    ),
+    (
+        "clean_opponent_weight",
+        1.0,
+        -10.0,
+        10.0,
+        "cleanliness (XG-04)",
+        "subtracted per other player's amoeba on the space Cleanliness puts the excreted cubes on "
+        "(own-colour cubes are food only for the others); ties keep the own space",
+    ),
     # --- Tentacle
     (
         "carry_foreign",
@@ -377,6 +396,33 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
     ),
     # --- extra genes in Phases 3-4 (XG-08 exchange, XG-15/XG-25 healing, XG-20 placements)
     (
+        "exchange_margin",
+        0.0,
+        0.0,  # not below 0: two genes of equal value would be exchanged back and forth for ever
+        10.0,
+        "exchange (XG-08)",
+        "Highly Adaptable: exchange a held gene for a pool gene when the taken gene's value minus its "
+        "BP cost beats the given gene's value by more than this (and bp_reserve is kept)",
+    ),
+    (
+        "heal_within",
+        1.0,
+        0.0,
+        5.0,
+        "heal (XG-15, XG-25)",
+        "heal an amoeba whose DP are within this many of its death threshold (1: one that dies at "
+        "its next DP; 0: never heal); Healing 2 gives the DP to an opponent's amoeba, one that then "
+        "dies first, never to its own",
+    ),
+    (
+        "heal_reserve",
+        0.0,
+        0.0,
+        50.0,
+        "heal (XG-15, XG-25)",
+        "BP kept back when healing (a heal must leave at least this many)",
+    ),
+    (
         "hungry_colour_first",
         1.0,
         0.0,
@@ -427,6 +473,9 @@ MOVE_LOOKAHEAD = PARAMETERS["move_lookahead"].index
 STAY_MARGIN = PARAMETERS["stay_margin"].index
 SECOND_MOVE_THRESHOLD = PARAMETERS["second_move_threshold"].index
 HUNGRY_COLOUR_FIRST = PARAMETERS["hungry_colour_first"].index
+EXCHANGE_MARGIN = PARAMETERS["exchange_margin"].index
+HEAL_WITHIN = PARAMETERS["heal_within"].index
+HEAL_RESERVE = PARAMETERS["heal_reserve"].index
 CARRY_FOREIGN = PARAMETERS["carry_foreign"].index
 CARRY_OWN = PARAMETERS["carry_own"].index
 CARRY_NEED = PARAMETERS["carry_need"].index
@@ -436,6 +485,8 @@ EAT_CUBE_COST = PARAMETERS["eat_cube_cost"].index
 PARASITE_BONUS = PARAMETERS["parasite_bonus"].index
 VICTIM_SCORE_WEIGHT = PARAMETERS["victim_score_weight"].index
 EAT_LEADER_COLOUR = PARAMETERS["eat_leader_colour"].index
+SUCTION_WEIGHT = PARAMETERS["suction_weight"].index
+CLEAN_OPPONENT_WEIGHT = PARAMETERS["clean_opponent_weight"].index
 ATTACK_PROPENSITY = PARAMETERS["attack_propensity"].index
 TARGET_SCORE_WEIGHT = PARAMETERS["target_score_weight"].index
 ATTACK_OWN = PARAMETERS["attack_own"].index

@@ -32,6 +32,7 @@ from sim.ursuppe.decision_kinds import (
     DIRECTION,
     DIVIDE,
     EAT,
+    EAT_SUCTION_SLOT,
     EAT_VICTIM_SLOT,
     EXCHANGE,
     FAST_FOOD_ORDER,
@@ -52,8 +53,15 @@ from sim.ursuppe.decision_kinds import (
     RESP_NONE,
     RESPOND,
     SECOND_MOVE,
+    SUCTION_BITS,
 )
-from sim.ursuppe.extra_flags import REBOUND_ESCAPE, XF_HARD_CRUST_EXTRA_BP, XF_MOUTHFUL_VS_AGGRESSION_PHASE1
+from sim.ursuppe.extra_flags import (
+    REBOUND_ESCAPE,
+    XF_HARD_CRUST_EXTRA_BP,
+    XF_HEALING1_COST,
+    XF_HEALING2_COST,
+    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
+)
 from sim.ursuppe.food import FOOD_CAP
 from sim.ursuppe.gene_sets import join_words
 from sim.ursuppe.genes import (
@@ -70,7 +78,15 @@ from sim.ursuppe.genes import (
     STREAMLINING,
     STRUGGLE,
 )
-from sim.ursuppe.players import blocked_by_advanced, division_cost, mutation_points
+from sim.ursuppe.players import (
+    blocked_by_advanced,
+    death_threshold,
+    division_cost,
+    exchange_cost,
+    gene_cost,
+    mutation_points,
+    within_reach,
+)
 from sim.ursuppe.state import AF_ATTACKED, PF_AGGRESSED, PF_ALARM, STREAM_STRATEGY
 from strategies.params import (
     ACTIVE_MOVE_MARGIN,
@@ -87,6 +103,7 @@ from strategies.params import (
     CARRY_MAX,
     CARRY_NEED,
     CARRY_OWN,
+    CLEAN_OPPONENT_WEIGHT,
     CLING_THRESHOLD,
     CROWDING_PENALTY,
     DEFECT_GENE_WEIGHT,
@@ -95,10 +112,13 @@ from strategies.params import (
     DIVISION_RESERVE,
     EAT_CUBE_COST,
     EAT_LEADER_COLOUR,
+    EXCHANGE_MARGIN,
     FOOD_WEIGHT,
     GENE_VALUE_BASE,
     GIVE_UP_WEIGHT,
     HARD_CRUST_MAX_BP,
+    HEAL_RESERVE,
+    HEAL_WITHIN,
     HUNGRY_COLOUR_FIRST,
     MAX_AMOEBAS,
     MOUTHFUL_TARGET_PENALTY,
@@ -113,6 +133,7 @@ from strategies.params import (
     SECOND_MOVE_THRESHOLD,
     SPREAD_WEIGHT,
     STAY_MARGIN,
+    SUCTION_WEIGHT,
     TARGET_SCORE_WEIGHT,
     VICTIM_SCORE_WEIGHT,
 )
@@ -202,24 +223,19 @@ def _can_answer(st, g, q):
 @kernel
 def _saving(st, ru, g, p, prm):
     """BP saved for the most valuable gene above ``save_for_value`` that the player could buy
-    (in the pool, not held, not blocked by an advanced gene it holds, its lower gene held)."""
+    (the engine's players.within_reach: in the pool, not held, not blocked by an advanced gene
+    it holds, its lower gene held; the Social Gene's last player), at what it would pay
+    (players.gene_cost)."""
     best = -1
     blocked = blocked_by_advanced(st, ru, g, p)
     for gene in range(ru.n_genes):
         if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:
             continue
-        if st.pool[g, gene] <= 0 or st.genes[g, p, gene] != 0:
+        if not within_reach(st, ru, g, p, gene, blocked):
             continue
-        reachable = ru.gene_lower[gene, 0] < 0
-        for j in range(ru.gene_lower.shape[1]):
-            lower = ru.gene_lower[gene, j]
-            if lower >= 0 and st.genes[g, p, lower] != 0:
-                reachable = True
-        if blocked & (1 << gene):
-            reachable = False
-        if reachable and (best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]):
+        if best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]:
             best = gene
-    return ru.gene_price[best] if best >= 0 else 0
+    return gene_cost(st, ru, g, p, best) if best >= 0 else 0
 
 
 @kernel
@@ -368,16 +384,43 @@ def _value_carry(st, wk, g, b, p, a, n, prm):
 
 
 @kernel
-def _value_eat(st, ru, wk, g, b, p, n, prm):
-    """M4, F1-F4: cubes per colour eaten, and the parasitized player (-1 none)."""
+def _food_pressure(st, ru, g, p, space, self_here):
+    """How much taking a cube from ``space`` hurts others rather than player p: other players'
+    amoebas there minus p's own (``self_here``: the eating amoeba, not counted)."""
+    slot = int(space) + 1
+    P = st.space.shape[1]
+    own = 0
+    for q in range(P):
+        if ru.team[q] == ru.team[p]:
+            own += st.occupancy[g, q, slot]
+    return float(st.occupancy[g, P, slot] - own) - float(own - self_here)
+
+
+@kernel
+def _value_eat(st, ru, wk, g, b, p, a, n, prm):
+    """M4, F1-F4: cubes per colour eaten, and the parasitized player (-1 none); Glutton's extra
+    cube is one more of some colour (XG-02); Suction's cubes (XG-12, XG-26) count like the others
+    and are worth ``suction_weight`` per cube by where they are taken from (_food_pressure)."""
     opts = wk.options[b]
     val = wk.scores[b]
     leader = _leader(st, ru, g, p)
+    here = st.space[g, p, a] if a >= 0 else -1
     for i in range(n):
         o = opts[i]
         cubes = 0
         for c in range(st.supply.shape[1]):
             cubes += o[c]
+        suction = o[EAT_SUCTION_SLOT]
+        pressure = 0.0
+        led = 0
+        while suction != 0:
+            cube = (suction & ((1 << SUCTION_BITS) - 1)) - 1
+            suction >>= SUCTION_BITS
+            cubes += 1
+            if cube % 8 == leader:
+                led += 1
+            if here >= 0:
+                pressure += _food_pressure(st, ru, g, p, cube // 8, 0) - _food_pressure(st, ru, g, p, here, 1)
         if cubes == 0:  # declining gene patterns (flag gene_meals_optional) starves: never chosen
             val[i] = NEVER
             continue
@@ -385,7 +428,9 @@ def _value_eat(st, ru, wk, g, b, p, n, prm):
         victim = o[EAT_VICTIM_SLOT]
         v += (prm[PARASITE_BONUS] + prm[VICTIM_SCORE_WEIGHT] * st.score[g, victim]) if victim >= 0 else 0.0
         if leader >= 0:
-            v += prm[EAT_LEADER_COLOUR] * o[leader]
+            v += prm[EAT_LEADER_COLOUR] * (o[leader] + led)
+        if pressure != 0.0:
+            v += prm[SUCTION_WEIGHT] * pressure
         val[i] = v
 
 
@@ -515,7 +560,8 @@ def _value_pay(st, ru, wk, g, b, p, n):
 
 @kernel
 def _value_buy(st, ru, wk, g, b, p, n, prm):
-    """G1-G4: (gene, gene given up or -1); (-1, -1) = stop."""
+    """G1-G4: (gene, gene given up or -1, taken from its holder: XG-10); (-1, -1) = stop. The
+    price is the engine's (players.gene_cost: Flexible, XG-14; the Social Gene's taking price)."""
     opts = wk.options[b]
     val = wk.scores[b]
     mp = 0
@@ -532,7 +578,7 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
             val[i] = 0.0
             continue
         wanted = prm[GENE_VALUE_BASE + gene] > prm[SAVE_FOR_VALUE]
-        if st.bp[g, p] - ru.gene_price[gene] < (prm[BP_RESERVE] if wanted else saving):
+        if st.bp[g, p] - gene_cost(st, ru, g, p, gene) < (prm[BP_RESERVE] if wanted else saving):
             val[i] = -1.0
             continue
         mp_after = mp + ru.gene_mp[gene] - (ru.gene_mp[lower] if lower >= 0 else 0)
@@ -569,9 +615,17 @@ def _value_fast_food(st, ru, wk, g, b, p, a, n, prm):
 
 @kernel
 def _value_clean(st, ru, wk, g, b, p, a, n, prm):
-    """XG-04: (space the excreted cubes go to)."""
+    """XG-04: (space the excreted cubes go to). Own-colour cubes feed only the other players'
+    amoebas: a destination loses ``clean_opponent_weight`` per other player's amoeba on it, so the
+    cubes go where no opponent is (the own space, listed first, on a tie)."""
+    P = st.space.shape[1]
     for i in range(n):
-        wk.scores[b, i] = 0.0
+        slot = int(wk.options[b, i, 0]) + 1
+        others = 0
+        for q in range(P):
+            if ru.team[q] != ru.team[p]:
+                others += st.occupancy[g, q, slot]
+        wk.scores[b, i] = -prm[CLEAN_OPPONENT_WEIGHT] * float(others)
 
 
 @kernel
@@ -607,16 +661,57 @@ def _value_hard_crust(st, ru, wk, g, b, p, a, n, prm):
 
 @kernel
 def _value_exchange(st, ru, wk, g, b, p, n, prm):
-    """XG-08: (gene given, gene taken); (-1, -1) = stop."""
+    """XG-08: (gene given, gene taken); (-1, -1) = stop. An exchange is worth the taken gene's
+    value minus its BP cost (the engine's players.exchange_cost)
+    minus the given gene's value and ``exchange_margin``; one that would dip below
+    ``bp_reserve`` is never made."""
+    opts = wk.options[b]
+    val = wk.scores[b]
     for i in range(n):
-        wk.scores[b, i] = 0.0
+        given = opts[i, 0]
+        taken = opts[i, 1]
+        if given < 0:
+            val[i] = 0.0
+            continue
+        cost = exchange_cost(st, ru, g, p, given, taken)
+        if st.bp[g, p] - cost < prm[BP_RESERVE]:
+            val[i] = -1.0
+            continue
+        v = prm[GENE_VALUE_BASE + taken] - cost - prm[GENE_VALUE_BASE + given] - prm[EXCHANGE_MARGIN]
+        val[i] = v if v > 0.0 else -1.0
 
 
 @kernel
 def _value_heal(st, ru, wk, g, b, p, n, prm):
-    """XG-15, XG-25: (own number, receiver player, receiver number); all -1 = stop."""
+    """XG-15, XG-25: (own number, receiver player, receiver number); all -1 = stop. Heal an
+    amoeba within ``heal_within`` DP of its death threshold, the most damaged first, while
+    ``heal_reserve`` BP are kept; Healing 2 prefers a receiver of the leader's or one the DP
+    kills, and never gives the DP to its own amoeba."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    threshold = death_threshold(st, ru, g, p)
+    leader = _leader(st, ru, g, p)
     for i in range(n):
-        wk.scores[b, i] = 0.0
+        a = opts[i, 0] - 1
+        q = opts[i, 1]
+        if a < 0:
+            val[i] = 0.0
+            continue
+        cost = ru.xflag[XF_HEALING1_COST] if q < 0 else ru.xflag[XF_HEALING2_COST]
+        if st.bp[g, p] - cost < prm[HEAL_RESERVE] or threshold - st.dp[g, p, a] > prm[HEAL_WITHIN]:
+            val[i] = -1.0
+            continue
+        v = 1.0 + 0.1 * st.dp[g, p, a]
+        if q >= 0:
+            if ru.team[q] == ru.team[p]:
+                val[i] = -1.0
+                continue
+            t = opts[i, 2] - 1
+            if st.dp[g, q, t] + 1 >= death_threshold(st, ru, g, q):
+                v += 0.5
+            if q == leader:
+                v += 0.2
+        val[i] = v
 
 
 @kernel
@@ -682,7 +777,7 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         for i in range(n):
             val[i] = float(opts[i, 0]) if want else float(1 - opts[i, 0])
     elif kind == EAT:
-        _value_eat(st, ru, wk, g, b, p, n, prm)
+        _value_eat(st, ru, wk, g, b, p, a, n, prm)
     elif kind == ATTACK:
         if not _value_attack(st, ru, wk, g, b, p, a, n, prm):
             return 0

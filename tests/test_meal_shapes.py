@@ -201,3 +201,32 @@ def test_PX13_meal_option_bound_refuses_house_rules_that_overflow() -> None:
     with pytest.raises(RulesError, match=r"^<overrides>: feeding.p(5|6): expected at most "):
         load_rules(overrides=rule)
     load_rules(overrides={**rule, "components": {"player_counts": [3, 4]}})
+
+
+# --- Glutton (XG-02) -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_XG02_glutton_sets_are_every_shape_with_one_cube_more(players: int) -> None:
+    """XG-02: Glutton's set c is set c's shapes each with one foreign cube more in any place (the
+    modifiers of F1-F4 add), sorted ascending, no duplicates; its parasite set those with
+    Parasitism's cubes fewer; set 0 starts with the standard pattern plus one."""
+    rules = load_rules().for_players(players)
+    k = players - 1
+    for c in range(N_SHAPE_SETS):
+        normal = _shapes(rules.meal_shapes, rules.n_meal_shapes, c)
+        glutton = _shapes(rules.glutton_shapes, rules.n_glutton_shapes, c)
+        expected = set()
+        for shape in normal:
+            for j in range(k):
+                bigger = list(shape)
+                bigger[j] += 1
+                expected.add(tuple(sorted(bigger)))
+        assert set(glutton) == expected and len(glutton) == len(expected), c
+        assert all(list(s) == sorted(s) for s in glutton)
+        parasite = _shapes(rules.glutton_parasite_shapes, rules.n_glutton_parasite_shapes, c)
+        assert parasite and all(sum(s) <= max(map(sum, glutton)) - rules.parasitism_fewer for s in parasite)
+    if players == 4:
+        assert _shapes(rules.glutton_shapes, rules.n_glutton_shapes, 0) == [(1, 1, 2)]
+        # Frugality's (1:1:0) plus Glutton's cube is the standard (1:1:1) again
+        assert (1, 1, 1) in _shapes(rules.glutton_shapes, rules.n_glutton_shapes, WITH_FRUGALITY)

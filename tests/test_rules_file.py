@@ -37,6 +37,10 @@ DTYPES = {
     "n_meal_shapes": np.int8,
     "parasite_shapes": np.int8,
     "n_parasite_shapes": np.int8,
+    "glutton_shapes": np.int8,  # XG-02
+    "n_glutton_shapes": np.int8,
+    "glutton_parasite_shapes": np.int8,
+    "n_glutton_parasite_shapes": np.int8,
     "gene_price": np.int16,
     "gene_mp": np.int16,
     "gene_copies": np.int8,
@@ -51,6 +55,7 @@ DTYPES = {
     "extra_start": np.int8,
     "extra_deck": np.int8,
     "xflag": np.int16,
+    "gift": np.int8,  # soup combos: genes given at setup (-1: none)
 }
 
 

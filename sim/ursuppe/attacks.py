@@ -315,12 +315,18 @@ def _bang_hits(st, wk, g, b, q, t, space, phase):
 
 @kernel
 def die(st, ru, wk, g, b, q, t, cubes, how, phase):
-    """An amoeba dies (X1, A6, R3, XG-05's attacker): ``kill``, then XG-17 Go Out With a Bang:
-    if its owner has the gene, every other amoeba on the space gets +1 DP. With the flag
-    bang_immediate_death an amoeba that reaches its threshold so dies at once (X1's cubes), and
-    its own bang goes on (a chain on one space); else the DP wait for Phase 5's check (phase5)."""
+    """An amoeba dies (X1, A6, R3, XG-05's attacker, XG-25's receiver): ``kill``, then ``bang``."""
     space = st.space[g, q, t]
     kill(st, wk, g, q, t, cubes, how, phase)
+    bang(st, ru, wk, g, b, q, t, space, phase)
+
+
+@kernel
+def bang(st, ru, wk, g, b, q, t, space, phase):
+    """XG-17 Go Out With a Bang, after amoeba (q, t) died on ``space``: if its owner has the gene,
+    every other amoeba on the space gets +1 DP. With the flag bang_immediate_death an amoeba
+    that reaches its threshold so dies at once (X1's cubes), and its own bang goes on (a chain on
+    one space); else the DP wait for Phase 5's check (phase5_deaths.natural_deaths)."""
     if not ru.extra_genes or not has(st, g, q, BANG) or space < 0:
         return
     _bang_hits(st, wk, g, b, q, t, space, phase)

@@ -24,14 +24,15 @@ class EventKind(NamedTuple):
 EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("seating", ("start_space",)),
     EventKind("card", ("card", "ozone", "drift", "position")),
-    EventKind("place", ("space", "dp", "cost", "how")),  # how: 0 setup, 1 free placement, 2 division
+    EventKind("place", ("space", "dp", "cost", "how")),  # how: 0 setup, 1 free placement, 2 division, 3 XG-20
     EventKind("drift", ("from", "to", "direction")),
     # how: 0 move, 1 second, 2 escape
     EventKind("active_move", ("from", "to", "die1", "die2", "direction", "cost", "how")),
     EventKind("stay", ("space",)),
     EventKind("carry", ("from", "to", "cubes")),
     EventKind("cling", ("from", "to", "leader_player", "leader_amoeba")),
-    EventKind("eat", ("space", "cubes", "parasite_victim")),
+    # suction: cubes taken from neighbouring spaces (XG-12, XG-26), packed as decision_kinds.pack_suction
+    EventKind("eat", ("space", "cubes", "parasite_victim", "suction")),
     EventKind("excrete", ("space", "count")),
     EventKind("starve", ("space", "dp")),
     EventKind("attack", ("target_player", "target_amoeba", "space", "cost", "retry")),

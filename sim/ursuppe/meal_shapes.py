@@ -126,3 +126,54 @@ def shape_tables(
     meal, n_meal = _table(normal, k)
     parasite, n_parasite = _table([parasite_shapes(shapes, parasitism_fewer) for shapes in normal], k)
     return meal, n_meal, parasite, n_parasite
+
+
+# --- Glutton (XG-02) ------------------------------------------------------------------------------
+
+# Glutton's sets: every shape of a set with one cube more in some place, so up to P - 1 <= 5 times
+# as many shapes (never capped: :func:`glutton_shapes` keeps them all).
+MAX_GLUTTON_SHAPES = 5 * MAX_SHAPES
+
+
+def glutton_shapes(normal: Sequence[Shape]) -> list[Shape]:
+    """XG-02: the shapes of a Glutton owner: each of ``normal`` with one foreign cube more, of any
+    colour (any place), duplicates dropped, in the order of ``normal`` then of the place. The
+    modifiers add (Frugality's cube fewer and Glutton's cube more, F1 + XG-02), so a Frugality
+    shape plus one is the standard size again."""
+    shapes: list[Shape] = []
+    for shape in normal:
+        for j in range(len(shape)):
+            bigger = list(shape)
+            bigger[j] += 1
+            _add_shape(shapes, bigger, None)
+    return shapes
+
+
+def glutton_tables(
+    standard: Sequence[int],
+    substitution: Sequence[Sequence[int]],
+    frugality_fewer: int,
+    parasitism_fewer: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(shapes, n_shapes, parasite_shapes, n_parasite_shapes) of a Glutton owner (XG-02) for every
+    combination of Substitution and Frugality (the index of :func:`shape_tables`): set c's normal
+    shapes enlarged by one cube (:func:`glutton_shapes`), and those with Parasitism's cubes fewer
+    (F4: the modifiers add, so a parasite Glutton may eat the plain pattern). Set 0 is Glutton's
+    standard pattern, the one A1 asks for."""
+    k = len(standard)
+    meal = np.zeros((N_SHAPE_SETS, MAX_GLUTTON_SHAPES, k), np.int8)
+    parasite = np.zeros((N_SHAPE_SETS, MAX_GLUTTON_SHAPES, k), np.int8)
+    n_meal = np.zeros(N_SHAPE_SETS, np.int8)
+    n_parasite = np.zeros(N_SHAPE_SETS, np.int8)
+    for c in range(N_SHAPE_SETS):
+        normal = normal_shapes(
+            standard, substitution, frugality_fewer, bool(c & WITH_SUBSTITUTION), bool(c & WITH_FRUGALITY),
+            limit=None,
+        )
+        bigger = glutton_shapes(normal)[:MAX_GLUTTON_SHAPES]
+        fewer = parasite_shapes(bigger, parasitism_fewer, limit=MAX_GLUTTON_SHAPES)
+        for table, sizes, shapes in ((meal, n_meal, bigger), (parasite, n_parasite, fewer)):
+            sizes[c] = len(shapes)
+            if shapes:
+                table[c, : len(shapes)] = shapes
+    return meal, n_meal, parasite, n_parasite

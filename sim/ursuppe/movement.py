@@ -32,6 +32,7 @@ from sim.ursuppe.extra_flags import (
     REBOUND_ESCAPE,
     REBOUND_SPEED_STEPS,
     XF_REBOUND_APPLIES_TO,
+    XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE,
 )
 from sim.ursuppe.food import move_cubes
 from sim.ursuppe.genes import (
@@ -47,6 +48,7 @@ from sim.ursuppe.genes import (
 from sim.ursuppe.players import add_bp, has, put_amoeba, same_side
 from sim.ursuppe.scratch import CARRY_SCRATCH, RIDERS
 from sim.ursuppe.state import AF_CLUNG, OPTION_WIDTH
+from sim.ursuppe.toxic import arrive
 
 MOVE_HOW_ACTIVE = 0
 MOVE_HOW_SECOND = 1
@@ -166,9 +168,11 @@ def _arrive_riders(st, wk, g, b, p, a, start, end, phase):
 
 @kernel
 def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
-    """Tentacle's cubes, then Holding's clinging, for a movement from ``start`` to ``end``."""
+    """Toxic tokens (XG-19: the mover arrives first), Tentacle's cubes, then Holding's clinging,
+    for a movement from ``start`` to ``end``."""
     if end == start:
         return
+    arrive(st, ru, wk, g, b, p, a, end, phase)
     if has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
         _carry(st, ru, wk, g, b, p, a, start, end, phase)
     _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, 0)
@@ -272,12 +276,16 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
         set_option(wk.options, b, 0, 0, 0, 0)
         set_option(wk.options, b, 1, 1, 0, 0)
         if decide(st, ru, wk, g, b, p, a, SECOND_MOVE, 2) == 1:
+            if here != start and ru.extra_genes and ru.xflag[XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE] != 0:
+                arrive(st, ru, wk, g, b, p, a, here, phase)  # XG-19: each Speed step moves into a space
             direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
             there = step_or_rebound(st, ru, wk, g, b, p, a, here, direction, REBOUND_SPEED_STEPS, phase)
             put_amoeba(st, g, p, a, there)
             log(st, wk, g, EV_ACTIVE, phase, p, a + 1, here, there, d1, d2, direction, 0, MOVE_HOW_SECOND)
         if per_step:
             end = st.space[g, p, a]
+            if end != start:
+                arrive(st, ru, wk, g, b, p, a, end, phase)  # XG-19, before the riders arrive
             if end != start and has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
                 _carry(st, ru, wk, g, b, p, a, start, end, phase)
             if end != here:

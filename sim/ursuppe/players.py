@@ -1,10 +1,23 @@
 """Player-level facts the phases share: turn order (§0), genes held, amoebas on the board."""
 
+import numpy as np
+
 from sim.jit import kernel
-from sim.ursuppe.extra_flags import XF_SLS_DIVISION_COST, XF_SLS_WITH_DIVISION_RATE
-from sim.ursuppe.genes import DIVISION_RATE, LIFE_EXPECTANCY, SHORT_LIFE_SPAN
+from sim.ursuppe.extra_flags import (
+    XF_FLEXIBLE_ON_EXCHANGE,
+    XF_FLEXIBLE_ON_SOCIAL_STEAL,
+    XF_SLS_DIVISION_COST,
+    XF_SLS_WITH_DIVISION_RATE,
+    XF_SOCIAL_GENE_STEAL_PRICE,
+)
+from sim.ursuppe.genes import DIVISION_RATE, FLEXIBLE, LIFE_EXPECTANCY, SHORT_LIFE_SPAN, SOCIAL_GENE
 from sim.ursuppe.scratch import ORDER_SLOT
 from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
+
+# gene_source: where a gene would come from (XG-10: the Social Gene from its holder)
+SOURCE_NONE = 0
+SOURCE_POOL = 1
+SOURCE_HOLDER = 2
 
 
 @kernel
@@ -161,3 +174,89 @@ def share_with_partner(st, ru, g, p):
         st.genes[g, q, i] = st.genes[g, p, i]
         st.gene_since[g, q, i] = st.gene_since[g, p, i]
         st.first_bought[g, q, i] = st.first_bought[g, p, i]
+
+
+# --- what a player may buy and what it pays (G1-G4; XG-10, XG-14): the engine's purchase options,
+# buy() and the strategies' saving all ask these, so a gene's price is computed in one place.
+
+
+@kernel
+def is_last(st, g, p):
+    """XG-10: player p's marker is last at this moment (no other marker behind it)."""
+    for q in range(st.score.shape[1]):
+        if q != p and st.score[g, q] < st.score[g, p]:
+            return False
+    return True
+
+
+@kernel
+def gene_holder(st, g, gene):
+    """The player holding ``gene`` (the extra genes are one card each, XM6), -1 if none."""
+    for q in range(st.genes.shape[1]):
+        if st.genes[g, q, gene] != 0:
+            return q
+    return -1
+
+
+@kernel
+def gene_cost(st, ru, g, p, gene):
+    """G1, XG-10, XG-14: the BP player p pays for ``gene`` now. The price of the rules; the Social
+    Gene, when a player holds it, is taken from its holder for ``social_gene_steal_price``;
+    Flexible (held by p) takes 1 BP off, never below 0 (on the taking price only with flag
+    ``flexible_on_social_steal``)."""
+    price = int(ru.gene_price[gene])
+    if not ru.extra_genes:
+        return price
+    flexible = st.genes[g, p, FLEXIBLE] != 0
+    if gene == SOCIAL_GENE and st.pool[g, gene] <= 0:
+        price = int(ru.xflag[XF_SOCIAL_GENE_STEAL_PRICE])
+        flexible = flexible and ru.xflag[XF_FLEXIBLE_ON_SOCIAL_STEAL] != 0
+    if flexible and price > 0:
+        price -= 1
+    return price
+
+
+@kernel
+def exchange_cost(st, ru, g, p, given, taken):
+    """XG-08: max(0, new price - old price) BP to the bank; Flexible takes 1 BP off it only with
+    flag flexible_on_exchange (XG-14)."""
+    cost = int(ru.gene_price[taken]) - int(ru.gene_price[given])
+    if ru.xflag[XF_FLEXIBLE_ON_EXCHANGE] != 0 and st.genes[g, p, FLEXIBLE] != 0:
+        cost -= 1
+    return max(cost, 0)
+
+
+@kernel
+def gene_source(st, ru, g, p, gene, blocked):
+    """G2, G4, XG-10: where player p could get ``gene`` from now, price and G3 aside: SOURCE_NONE,
+    SOURCE_POOL, or SOURCE_HOLDER (the Social Gene taken from the player holding it). ``blocked``:
+    p's blocked_by_advanced mask. Only the last player may acquire the Social Gene."""
+    if st.genes[g, p, gene] != 0 or blocked & (np.int64(1) << gene):
+        return SOURCE_NONE
+    if ru.extra_genes and gene == SOCIAL_GENE:
+        if not is_last(st, g, p):
+            return SOURCE_NONE
+        if st.pool[g, gene] <= 0:
+            return SOURCE_HOLDER if gene_holder(st, g, gene) >= 0 else SOURCE_NONE
+    return SOURCE_POOL if st.pool[g, gene] > 0 else SOURCE_NONE
+
+
+@kernel
+def lower_gene_ok(st, ru, g, p, gene, lower):
+    """G3: ``lower`` may be given up for the advanced ``gene`` (held since an earlier round)."""
+    return lower >= 0 and st.genes[g, p, lower] != 0 and st.gene_since[g, p, lower] < st.round[g]
+
+
+@kernel
+def within_reach(st, ru, g, p, gene, blocked):
+    """Could player p acquire ``gene`` once it has the BP (and, for an advanced gene, once its
+    lower gene has been held a round)? The strategies' saving asks this (policy._saving)."""
+    if gene_source(st, ru, g, p, gene, blocked) == SOURCE_NONE:
+        return False
+    if ru.gene_lower[gene, 0] < 0:
+        return True
+    for j in range(ru.gene_lower.shape[1]):
+        lower = ru.gene_lower[gene, j]
+        if lower >= 0 and st.genes[g, p, lower] != 0:
+            return True
+    return False

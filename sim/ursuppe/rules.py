@@ -35,7 +35,7 @@ from sim.ursuppe.genes import (
     N_BASE_GENES,
     N_GENES,
 )
-from sim.ursuppe.meal_shapes import MAX_SHAPES, normal_shapes, parasite_shapes, shape_tables
+from sim.ursuppe.meal_shapes import MAX_SHAPES, glutton_tables, normal_shapes, parasite_shapes, shape_tables
 
 
 class Rules(NamedTuple):
@@ -92,6 +92,11 @@ class Rules(NamedTuple):
     n_meal_shapes: np.ndarray  # int8 [4]; set 0 is the standard shape alone (M4, A1)
     parasite_shapes: np.ndarray  # int8 [4, MAX_SHAPES, P-1]: set c's shapes with cubes fewer (F4)
     n_parasite_shapes: np.ndarray  # int8 [4]
+    # XG-02 Glutton: the same four sets, each shape with one cube more (meal_shapes.glutton_tables)
+    glutton_shapes: np.ndarray  # int8 [4, MAX_GLUTTON_SHAPES, P-1]; set 0: Glutton's standard pattern
+    n_glutton_shapes: np.ndarray  # int8 [4]
+    glutton_parasite_shapes: np.ndarray  # int8 [4, MAX_GLUTTON_SHAPES, P-1]: with Parasitism (F4)
+    n_glutton_parasite_shapes: np.ndarray  # int8 [4]
     gene_price: np.ndarray  # int16 [N_GENES] (G1; PX22: flag price_5_6 with 5-6 players)
     gene_mp: np.ndarray  # int16 [N_GENES] (E2)
     gene_copies: np.ndarray  # int8 [N_GENES], for this player count (S3, I4; PX4 and flag deck_5_6)
@@ -129,12 +134,16 @@ class Rules(NamedTuple):
     # with flag extra_deck_mixed_with_base every base-gene card), shuffled per game at setup
     extra_deck: np.ndarray
     xflag: np.ndarray  # int16 [N_XFLAGS]: extra_flags.EXTRA_FLAGS values (XF_* constants)
+    # soup combos (sim/ursuppe/combos.py): up to two genes given at setup to one player, paid for
+    # by nobody (setup.give_gifts), -1 padded; [-1, -1] (no gift) in every normal game.
+    gift: np.ndarray  # int8 [2]
 
 
 # --------------------------------------------------------------------------------------------
 # Loading, merging and validating the rules files
 # --------------------------------------------------------------------------------------------
 
+NO_GIFT: tuple[int, int] = (-1, -1)  # Rules.gift of a normal game (soup combos gives genes)
 DEFAULT_RULES_PATH: Path = Path(__file__).resolve().parent / "default_rules.toml"
 OVERRIDES_LABEL = "<overrides>"  # the source label of an overrides dict (scenario files)
 # The player counts the engine can play: a rules file's components.player_counts is a subset.
@@ -812,7 +821,11 @@ class _Checker:
         return self.string(value, path, flag.choices)
 
     def extra_market(self, flags: dict[str, Any]) -> None:
-        """XM2, XM8: the start pair leaves out the excluded genes."""
+        """XM2, XM8: the start pair leaves out the excluded genes. XG-25: flag healing2_phase =
+        any_own_turn is refused (not implemented)."""
+        if flags["healing2_phase"] == "any_own_turn":
+            self.fail(("flags", "healing2_phase"), "any_own_turn is not implemented (XG-25); "
+                      "use phase4 or phase5_before_deaths")
         both = set(flags["extra_start_pair"]) & set(flags["extra_excluded"])
         if both:
             self.fail(
@@ -1265,6 +1278,9 @@ class RuleBook:
         meal, n_meal, parasite, n_parasite = shape_tables(
             feed[f"p{players}"]["standard"], shapes, feed["frugality_fewer"], feed["parasitism_fewer"]
         )
+        g_meal, g_n_meal, g_parasite, g_n_parasite = glutton_tables(
+            feed[f"p{players}"]["standard"], shapes, feed["frugality_fewer"], feed["parasitism_fewer"]
+        )
         gene_lower = np.full((N_GENES, 2), -1, dtype=np.int8)
         for i, gene in enumerate(genes):
             for j, lower in enumerate(gene["gives_up"]):
@@ -1320,6 +1336,10 @@ class RuleBook:
             n_meal_shapes=n_meal,
             parasite_shapes=parasite,
             n_parasite_shapes=n_parasite,
+            glutton_shapes=g_meal,
+            n_glutton_shapes=g_n_meal,
+            glutton_parasite_shapes=g_parasite,
+            n_glutton_parasite_shapes=g_n_parasite,
             gene_price=arr(prices, np.int16),
             gene_mp=arr([g["mp"] for g in genes], np.int16),
             gene_copies=arr(copies, np.int8),
@@ -1341,6 +1361,7 @@ class RuleBook:
             extra_start=arr(start, np.int8),
             extra_deck=arr(deck, np.int8),
             xflag=arr([encode(f, flags[f.name]) for f in EXTRA_FLAGS], np.int16),
+            gift=arr(NO_GIFT, np.int8),
         )
 
     def _double_play(self, variant: str) -> Rules:

@@ -155,7 +155,7 @@ def _suction(label: str, key: str, value: Any) -> int:
             raise _err(label, f"{key}[{i}]", f'expected {{"space": s, "colour": c}}, got {json.dumps(cube)}')
         cubes.append((_int(label, f"{key}[{i}].space", cube["space"], 0, 126),
                       _int(label, f"{key}[{i}].colour", cube["colour"], 0, 7)))
-    return pack_suction(cubes)
+    return pack_suction(sorted(cubes))  # the engine lists a pair in ascending (space, colour) order
 
 
 def _flag_choice(ck: int, words: tuple[str, str]):
@@ -306,7 +306,10 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
             name, _, gave = item.partition(":")
             r = [0] * OPTION_WIDTH
             r[0] = _gene(label, f"{key}.buy[{i}]", name)
-            r[1] = _gene(label, f"{key}.buy[{i}]", gave) if gave else WILDCARD
+            if gave == "holder":  # XG-10: the Social Gene taken from the player holding it
+                r[1], r[2] = -1, 1
+            else:
+                r[1] = _gene(label, f"{key}.buy[{i}]", gave) if gave else WILDCARD
             entries.append((CK_BUY, r))
         end = [0] * OPTION_WIDTH
         end[0], end[1] = -1, -1
@@ -699,6 +702,8 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
         if row[0] < 0:
             return {"buy": []}
         gene = GENE_NAMES[row[0]] + (f":{GENE_NAMES[row[1]]}" if row[1] >= 0 else "")
+        if row[2] == 1:
+            gene += ":holder"  # XG-10
         return {"buy": [gene]}
     if name == "colour":
         return {"colour": int(row[0])}

@@ -6,13 +6,13 @@ import numpy as np
 
 from sim.ursuppe.attacks import ATTACK_RESULT_NAMES
 from sim.ursuppe.board import DIRECTION_NAMES
-from sim.ursuppe.decision_kinds import RESPONSE_NAMES
+from sim.ursuppe.decision_kinds import RESPONSE_NAMES, unpack_suction
 from sim.ursuppe.events import EVENT_FIELDS, EVENT_NAMES
 from sim.ursuppe.gene_sets import WORD_BITS, gene_names
 from sim.ursuppe.genes import GENE_NAMES, N_GENES
 from sim.ursuppe.state import END_FINISH_ZONE
 
-PLACE_HOW = ("setup", "free", "division")
+PLACE_HOW = ("setup", "free", "division", "explosion")  # explosion: XG-20
 MOVE_HOW = ("move", "second_move", "escape")
 DEATH_HOW = ("natural", "violent", "aggression", "hard_crust", "bang")  # attacks.DEATH_* (XG-05, XG-17)
 DP_REASON = ("armor", "lost_defense", "hard_crust")  # phase5_deaths.DP_* (XG-05)
@@ -30,7 +30,7 @@ def _convert(etype: str, name: str, value: int, players: int) -> Any:
     if name in ("direction", "drift"):
         text = DIRECTION_NAMES[value]
         return "none" if (text == "stay" and name == "drift") else text
-    if name in ("gene", "gave_up"):
+    if name in ("gene", "gave_up", "gave", "took"):
         return GENE_NAMES[value] if value >= 0 else None
     if name in ("genes_low", "genes_high"):
         return value
@@ -38,6 +38,8 @@ def _convert(etype: str, name: str, value: int, players: int) -> Any:
         return list(RESPONSE_NAMES[value])
     if name == "result":
         return ATTACK_RESULT_NAMES[value]
+    if name == "suction":  # XG-12, XG-26: the cubes taken from neighbouring spaces
+        return [{"space": space, "colour": colour} for space, colour in unpack_suction(value)]
     if name in ("die1", "die2", "parasite_victim"):
         return None if value < 0 else value
     if name == "how":
@@ -115,7 +117,10 @@ def describe(e: dict[str, Any]) -> str:
         return f"{w} clings to {leader}: {_moved(e)} (Holding)"
     if t == "eat":
         par = f", P{e['parasite_victim']} pays 1 BP (Parasitism)" if e["parasite_victim"] is not None else ""
-        return f"{w} eats {e['cubes']} on {e['space']}{par}"
+        sucked = "".join(
+            f", 1 of colour {c['colour']} from {c['space']} (Suction)" for c in e.get("suction", [])
+        )
+        return f"{w} eats {e['cubes']} on {e['space']}{sucked}{par}"
     if t == "excrete":
         return f"{w} excretes {e['count']} on {e['space']}"
     if t == "starve":
@@ -162,6 +167,20 @@ def describe(e: dict[str, Any]) -> str:
         )
     if t == "end":
         return f"game over ({e['reason'].replace('_', ' ')}): P{e['winner']} wins"
+    # The economy genes (XG-08, XG-10, XG-15/XG-25, XG-20)
+    if t == "take":
+        return f"{w} takes {e['gene']} from P{e['holder']} for {e['price']} BP"
+    if t == "exchange":
+        return f"{w} exchanges {e['gave']} for {e['took']} ({e['cost']} BP, Highly Adaptable)"
+    if t == "heal":
+        to = (f", the DP goes to P{e['receiver_player']} amoeba {e['receiver_amoeba']}"
+              if e["receiver_player"] >= 0 else "")
+        return f"{w} healed for {e['cost']} BP: now {e['dp']} DP{to}"
+    if t == "explosion":
+        return (f"{w} Population Explosion: returns {e['bp_returned']} BP, "
+                f"places {e['placed']} amoebas free")
+    if t == "gene_income":
+        return f"{w} receives {e['bp']} BP ({e['gene']})"
     return str(e)
 
 

@@ -20,9 +20,10 @@ from sim.ursuppe.attacks import (
     ATTACK_DEFENDED,
     ATTACK_ESCAPED,
     ATTACK_SUCCESS,
+    bang,
     camouflage,
-    die,
     hard_crust_refused,
+    kill,
     resolve_attack,
     retry_target,
     target_options,
@@ -48,7 +49,14 @@ from sim.ursuppe.extra_flags import (
     XF_ENERGY_CONSERVATION_REQUIRES_MOVE,
     XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
 )
-from sim.ursuppe.feeding import eat_or_starve, meal_options, standard_available, starve
+from sim.ursuppe.feeding import (
+    attack_cubes_placed,
+    attack_cubes_watch,
+    eat_or_starve,
+    meal_options,
+    standard_available,
+    starve,
+)
 from sim.ursuppe.genes import (
     AGGRESSION,
     ALARM,
@@ -141,7 +149,12 @@ def attack(st, ru, wk, g, b, p, a, q, t):
         else:
             # A6: the target dies; the attacker counts as fed, and instead of its excretion one
             # cube of each colour in play is placed on the space.
-            die(st, ru, wk, g, b, q, t, ru.violent_death_cubes, DEATH_VIOLENT, PHASE)
+            where = st.space[g, q, t]
+            watched = attack_cubes_watch(st, ru, wk, g, b, p)  # XG-04, XG-19 flags on A6's cubes
+            kill(st, wk, g, q, t, ru.violent_death_cubes, DEATH_VIOLENT, PHASE)
+            if watched:
+                attack_cubes_placed(st, ru, wk, g, b, p, a, space, PHASE)
+            bang(st, ru, wk, g, b, q, t, where, PHASE)  # XG-17
             _alarm(st, ru, wk, g, b, p, q, t)
     elif result == ATTACK_CLUNG:
         # A3: the attacker clung to the escaping target and may eat on the new space (no attack).

@@ -1,41 +1,69 @@
-"""Phase 3 - new genes (G1-G5), in descending order."""
+"""Phase 3 - new genes (G1-G5), in descending order; with the extra genes the market's reveals
+(XM4, XM5), the Social Gene taken from its holder (XG-10), Flexible's discount (XG-14, through
+players.gene_cost) and Highly Adaptable's exchanges (XG-08)."""
 
 import numpy as np
 
 from sim.jit import kernel
-from sim.ursuppe.decision_kinds import BUY, CK_BUY_END
-from sim.ursuppe.decisions import consume_marker, decide, set_option
-from sim.ursuppe.events import EV_BUY, log
+from sim.ursuppe import tally
+from sim.ursuppe.decision_kinds import BUY, CK_BUY_END, EXCHANGE
+from sim.ursuppe.decisions import consume_marker, decide, option_overflow, set_option
+from sim.ursuppe.events import EV_BUY, EV_EXCHANGE, EV_TAKE, log
 from sim.ursuppe.extra_flags import (
+    HA_ADVANCED_WITH_LOWER,
+    HA_ONCE,
+    STEAL_TO_HOLDER,
     TIMING_AFTER_EACH_PURCHASE,
     TIMING_AFTER_FIRST_PLAYER,
     TIMING_START_OF_PHASE3,
+    XF_HA_EXCHANGES_PER_ROUND,
+    XF_HA_INTO_ADVANCED,
     XF_REVEAL_PER_ROUND,
     XF_REVEAL_TIMING,
+    XF_SOCIAL_GENE_STEAL_PAYMENT_TO,
 )
+from sim.ursuppe.genes import FLEXIBLE, HIGHLY_ADAPTABLE, SOCIAL_GENE
 from sim.ursuppe.market import discard_unbought, reveal, reveal_round
 from sim.ursuppe.players import (
     ORDER_SLOT,
+    SOURCE_HOLDER,
+    SOURCE_NONE,
+    SOURCE_POOL,
     acts_for_player,
     add_bp,
     blocked_by_advanced,
+    exchange_cost,
+    gene_cost,
+    gene_holder,
+    gene_source,
+    lower_gene_ok,
     share_with_partner,
     turn_order,
 )
+from sim.ursuppe.state import PF_EXCHANGED
 
 PHASE = 3
 
 
 @kernel
 def purchase_options(st, ru, wk, g, b, p):
-    """G1-G4: 'stop', then every gene player p may buy now, with the lower gene it gives up."""
+    """G1-G4: 'stop', then every gene player p may buy now, with the lower gene it gives up; with
+    the extra genes the Social Gene taken from its holder is the row (gene, -1, 1) (XG-10).
+    Prices are gene_cost's (Flexible, XG-14)."""
     set_option(wk.options, b, 0, -1, -1, 0)
     n = 1
     blocked = blocked_by_advanced(st, ru, g, p)
     for gene in range(ru.n_genes):
-        if st.pool[g, gene] <= 0 or st.genes[g, p, gene] != 0 or ru.gene_price[gene] > st.bp[g, p]:
+        if st.genes[g, p, gene] != 0:
             continue
-        if blocked & (np.int64(1) << gene):
+        if st.pool[g, gene] <= 0 and not (ru.extra_genes and gene == SOCIAL_GENE):
+            continue
+        source = gene_source(st, ru, g, p, gene, blocked)
+        if source == SOURCE_NONE or gene_cost(st, ru, g, p, gene) > st.bp[g, p]:
+            continue
+        if source == SOURCE_HOLDER:
+            set_option(wk.options, b, n, gene, -1, 1)
+            n += 1
             continue
         if ru.gene_lower[gene, 0] < 0:
             set_option(wk.options, b, n, gene, -1, 0)
@@ -44,26 +72,122 @@ def purchase_options(st, ru, wk, g, b, p):
         # G3: an advanced gene needs a lower gene held since an earlier round, given up.
         for j in range(ru.gene_lower.shape[1]):
             lower = ru.gene_lower[gene, j]
-            if lower >= 0 and st.genes[g, p, lower] != 0 and st.gene_since[g, p, lower] < st.round[g]:
+            if lower_gene_ok(st, ru, g, p, gene, lower):
                 set_option(wk.options, b, n, gene, lower, 0)
                 n += 1
     return n
 
 
 @kernel
-def buy(st, ru, wk, g, p, gene, gave_up):
-    """G1-G3: pay the price; the card comes from the pool; a lower gene given up returns to it."""
-    add_bp(st, ru, g, p, -ru.gene_price[gene])
+def _acquire(st, ru, g, p, gene):
+    """G2, G3: player p now holds ``gene``, acquired this round."""
     st.genes[g, p, gene] = 1
     st.gene_since[g, p, gene] = st.round[g]
-    st.pool[g, gene] -= 1
     if st.first_bought[g, p, gene] == 0:
         st.first_bought[g, p, gene] = st.round[g]
     st.genes_bought[g, p] |= np.int64(1) << gene
+
+
+@kernel
+def buy(st, ru, wk, g, b, p, gene, gave_up, taken):
+    """G1-G3: pay gene_cost; the card comes from the pool; a lower gene given up returns to it.
+    XG-10: ``taken`` = the Social Gene taken from its holder, who gets the BP (flag
+    social_gene_steal_payment_to) and gives the card up. XG-14: Flexible's discount is tallied."""
+    cost = gene_cost(st, ru, g, p, gene)
+    holder = gene_holder(st, g, gene) if taken else -1
+    add_bp(st, ru, g, p, -cost)
+    if ru.extra_genes and cost < ru.gene_price[gene] and not taken and st.genes[g, p, FLEXIBLE] != 0:
+        wk.tally[b, tally.FLEXIBLE_DISCOUNT] += 1
+    if holder >= 0:
+        st.genes[g, holder, gene] = 0
+        if ru.xflag[XF_SOCIAL_GENE_STEAL_PAYMENT_TO] == STEAL_TO_HOLDER:
+            add_bp(st, ru, g, holder, cost)
+        share_with_partner(st, ru, g, holder)
+        wk.tally[b, tally.SOCIAL_TAKEN] += 1
+    else:
+        st.pool[g, gene] -= 1
+    _acquire(st, ru, g, p, gene)
     if gave_up >= 0:
         st.genes[g, p, gave_up] = 0
         st.pool[g, gave_up] += 1
-    log(st, wk, g, EV_BUY, PHASE, p, -1, gene, ru.gene_price[gene], gave_up, 0, 0, 0, 0)
+    if holder >= 0:
+        log(st, wk, g, EV_TAKE, PHASE, p, -1, gene, holder, cost, 0, 0, 0, 0)
+    else:
+        log(st, wk, g, EV_BUY, PHASE, p, -1, gene, cost, gave_up, 0, 0, 0, 0)
+
+
+@kernel
+def _blocked_without(st, ru, g, p, given):
+    """G4's blocked mask of player p as if it had given up ``given`` (XG-08)."""
+    blocked = np.int64(0)
+    for gene in range(ru.n_genes):
+        if gene != given and st.genes[g, p, gene] != 0:
+            blocked |= ru.gene_blocks[gene]
+    return blocked
+
+
+@kernel
+def exchange_options(st, ru, wk, g, b, p):
+    """XG-08: 'stop', then (gene given, pool gene taken) for every held gene (Highly Adaptable
+    included) and every pool card p may take instead, as a purchase would (G2, G4, the Social
+    Gene's last player, XG-10), affordable. An advanced gene only with flag ha_into_advanced =
+    with_lower_given_up, and then only for its lower gene held since an earlier round (G3)."""
+    set_option(wk.options, b, 0, -1, -1, 0)
+    n = 1
+    into_advanced = ru.xflag[XF_HA_INTO_ADVANCED] == HA_ADVANCED_WITH_LOWER
+    for given in range(ru.n_genes):
+        if st.genes[g, p, given] == 0:
+            continue
+        blocked = _blocked_without(st, ru, g, p, given)
+        for taken in range(ru.n_genes):
+            if taken == given or st.pool[g, taken] <= 0:
+                continue
+            if gene_source(st, ru, g, p, taken, blocked) != SOURCE_POOL:
+                continue
+            if ru.gene_lower[taken, 0] >= 0:
+                if not into_advanced:
+                    continue
+                ok = False
+                for j in range(ru.gene_lower.shape[1]):
+                    if ru.gene_lower[taken, j] == given and lower_gene_ok(st, ru, g, p, taken, given):
+                        ok = True
+                if not ok:
+                    continue
+            if exchange_cost(st, ru, g, p, given, taken) > st.bp[g, p]:
+                continue
+            if option_overflow(wk, g, n):
+                return n
+            set_option(wk.options, b, n, given, taken, 0)
+            n += 1
+    return n
+
+
+@kernel
+def exchanges(st, ru, wk, g, b, p):
+    """XG-08: Highly Adaptable's exchanges on player p's Phase-3 turn, after its purchases
+    (docs/decisions.md), as many as it likes or one (flag ha_exchanges_per_round). The old card
+    returns to the pool; the new one counts as acquired this round (G3)."""
+    while st.genes[g, p, HIGHLY_ADAPTABLE] != 0:
+        if ru.xflag[XF_HA_EXCHANGES_PER_ROUND] == HA_ONCE and st.player_flags[g, p] & PF_EXCHANGED:
+            return
+        n = exchange_options(st, ru, wk, g, b, p)
+        if n <= 1:
+            return
+        i = decide(st, ru, wk, g, b, p, -1, EXCHANGE, n)
+        given = wk.options[b, i, 0]
+        taken = wk.options[b, i, 1]
+        if given < 0 or wk.error[g, 0] != 0:
+            return
+        cost = exchange_cost(st, ru, g, p, given, taken)
+        add_bp(st, ru, g, p, -cost)
+        st.genes[g, p, given] = 0
+        st.pool[g, given] += 1
+        st.pool[g, taken] -= 1
+        _acquire(st, ru, g, p, taken)
+        st.player_flags[g, p] |= PF_EXCHANGED
+        share_with_partner(st, ru, g, p)
+        wk.tally[b, tally.EXCHANGE_MADE] += 1
+        log(st, wk, g, EV_EXCHANGE, PHASE, p, -1, given, taken, cost, 0, 0, 0, 0)
 
 
 @kernel
@@ -88,7 +212,7 @@ def phase3(st, ru, wk, g, b):
             gene = wk.options[b, i, 0]
             if gene < 0:
                 break
-            buy(st, ru, wk, g, p, gene, wk.options[b, i, 1])
+            buy(st, ru, wk, g, b, p, gene, wk.options[b, i, 1], wk.options[b, i, 2])
             share_with_partner(st, ru, g, p)
             if wk.error[g, 0] != 0:
                 return
@@ -103,5 +227,9 @@ def phase3(st, ru, wk, g, b):
             # was affordable): its end marker is spent. A player that took no forced choice leaves
             # the next list to the player it belongs to.
             consume_marker(wk, g, CK_BUY_END)
+        if ru.extra_genes:
+            exchanges(st, ru, wk, g, b, p)
+            if wk.error[g, 0] != 0:
+                return
     if ru.extra_genes:
         discard_unbought(st, ru, wk, g, b, first_revealed, st.extra_top[g])

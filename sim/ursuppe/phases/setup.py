@@ -5,12 +5,12 @@ from sim.random_stream import below
 from sim.ursuppe.decision_kinds import PLACE_SETUP
 from sim.ursuppe.decisions import FREE_NUMBERS, decide_placement, free_numbers, set_option
 from sim.ursuppe.double_play import colour_order
-from sim.ursuppe.events import EV_CARD, EV_PLACE, EV_SEATING, log
+from sim.ursuppe.events import EV_CARD, EV_GIFT, EV_PLACE, EV_SEATING, log
 from sim.ursuppe.food import place_cubes
 from sim.ursuppe.market import shuffle_extra_deck
 from sim.ursuppe.players import ORDER_SLOT, amoebas_on_space, put_amoeba, turn_order
 from sim.ursuppe.seating import ROTATE_ALL_PERMUTATIONS_MAX
-from sim.ursuppe.state import STREAM_SETUP
+from sim.ursuppe.state import NO_CARD, STREAM_SETUP
 
 SEATING_RANDOM = 0  # S5: a random permutation per game
 SEATING_ROTATE = 1  # S5: a balanced design, see rotate_block (every seat equally often per block)
@@ -89,6 +89,57 @@ def _double2_markers(st, ru, g):
 
 
 @kernel
+def gifted_player(st, g):
+    """soup combos: the player who receives Rules.gift, the one on start space (game index mod P)
+    + 1, so that the gift rotates over the start spaces (each 1/P of the games)."""
+    P = st.seat.shape[1]
+    space = st.game_index[g] % P + 1
+    for p in range(P):
+        if st.seat[g, p] == space:
+            return p
+    return 0
+
+
+@kernel
+def _take_from_deck(st, ru, g, gene):
+    """A gifted extra gene lying face down (XM3) leaves the deck: the cards above it move down one
+    slot and the deck starts one slot later (the scenario layout: the cards fill the last slots),
+    so every other card keeps its order. Returns whether the gene was in the deck."""
+    m = ru.extra_deck.shape[0]
+    for k in range(st.extra_top[g], m):
+        if st.extra_deck[g, k] == gene:
+            for j in range(k, st.extra_top[g], -1):
+                st.extra_deck[g, j] = st.extra_deck[g, j - 1]
+            st.extra_deck[g, st.extra_top[g]] = NO_CARD
+            st.extra_top[g] += 1
+            return True
+    return False
+
+
+@kernel
+def give_gifts(st, ru, wk, g):
+    """soup combos: the genes of Rules.gift go to :func:`gifted_player` at setup, paid for by
+    nobody and held since round 0 (G3: an advanced gene may replace them from round 1). Each is
+    taken out of the pool (S3; the start pair, XM2) or out of the face-down extra deck (XM3), so
+    that I4 holds; a gene in neither is not given (sim/ursuppe/combos.py refuses such a gift).
+    No random number is drawn: a gifted game and its ungifted twin have the same seating, decks
+    and dice until a decision differs. A gift is held, not bought (genes_bought and first_bought
+    stay 0; nothing that happens at a purchase, G1, happens)."""
+    p = gifted_player(st, g)
+    for k in range(ru.gift.shape[0]):
+        gene = ru.gift[k]
+        if gene < 0 or st.genes[g, p, gene] != 0:
+            continue
+        if st.pool[g, gene] > 0:
+            st.pool[g, gene] -= 1
+        elif not (ru.extra_genes and _take_from_deck(st, ru, g, gene)):
+            continue
+        st.genes[g, p, gene] = 1
+        st.gene_since[g, p, gene] = 0
+        log(st, wk, g, EV_GIFT, PHASE_SETUP, p, -1, gene, 0, 0, 0, 0, 0, 0)
+
+
+@kernel
 def setup_position(st, ru, wk, g, seating):
     """S1-S5: the position before the initial placements."""
     P = st.seat.shape[1]
@@ -152,6 +203,7 @@ def setup_position(st, ru, wk, g, seating):
         0,
         0,
     )
+    give_gifts(st, ru, wk, g)
 
 
 @kernel
