@@ -314,14 +314,6 @@ def _bang_hits(st, wk, g, b, q, t, space, phase):
 
 
 @kernel
-def die(st, ru, wk, g, b, q, t, cubes, how, phase):
-    """An amoeba dies (X1, A6, R3, XG-05's attacker, XG-25's receiver): ``kill``, then ``bang``."""
-    space = st.space[g, q, t]
-    kill(st, wk, g, q, t, cubes, how, phase)
-    bang(st, ru, wk, g, b, q, t, space, phase)
-
-
-@kernel
 def bang(st, ru, wk, g, b, q, t, space, phase):
     """XG-17 Go Out With a Bang, after amoeba (q, t) died on ``space``: if its owner has the gene,
     every other amoeba on the space gets +1 DP. With the flag bang_immediate_death an amoeba
@@ -343,6 +335,14 @@ def bang(st, ru, wk, g, b, q, t, space, phase):
                     if has(st, g, r, BANG):
                         _bang_hits(st, wk, g, b, r, u, space, phase)
                         again = True
+
+
+@kernel
+def die(st, ru, wk, g, b, q, t, cubes, how, phase):
+    """An amoeba dies (X1, A6, R3, XG-05's attacker, XG-25's receiver): ``kill``, then ``bang``."""
+    space = st.space[g, q, t]
+    kill(st, wk, g, q, t, cubes, how, phase)
+    bang(st, ru, wk, g, b, q, t, space, phase)
 
 
 @kernel
