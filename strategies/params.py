@@ -356,6 +356,24 @@ _SCALARS: tuple[tuple[str, float, float, float, str, str], ...] = (
     ),
     # --- extra genes in attacks (XG-05 Hard Crust)
     (
+        "hard_crust_max_bp",
+        3.0,
+        0.0,
+        100.0,
+        "hard_crust (XG-05), attack, aggress (A1, R1)",
+        "the most extra BP paid to go on with an attack on a Hard Crust amoeba; a Hard Crust target "
+        "is never chosen when the attacker could not pay that much (the attack would fail)",
+    ),
+    (
+        "mouthful_target_penalty",
+        0.5,
+        0.0,
+        10.0,
+        "attack (A1, XG-09)",
+        "subtracted from a target whose owner has More Than a Mouthful and would survive the attack "
+        "with 1 DP (no kill, no cubes)",
+    ),
+    (
         "max_amoebas",
         7.0,
         0.0,
@@ -449,6 +467,8 @@ RANDOM_TIES = PARAMETERS["random_ties"].index
 FOOD_WEIGHT = PARAMETERS["food_weight"].index
 CROWDING_PENALTY = PARAMETERS["crowding_penalty"].index
 PREY_BONUS = PARAMETERS["prey_bonus"].index
+HARD_CRUST_MAX_BP = PARAMETERS["hard_crust_max_bp"].index
+MOUTHFUL_TARGET_PENALTY = PARAMETERS["mouthful_target_penalty"].index
 SPREAD_WEIGHT = PARAMETERS["spread_weight"].index
 ACTIVE_MOVES = PARAMETERS["active_moves"].index
 ACTIVE_MOVE_MARGIN = PARAMETERS["active_move_margin"].index

@@ -55,15 +55,23 @@ from sim.ursuppe.decision_kinds import (
     SECOND_MOVE,
     SUCTION_BITS,
 )
-from sim.ursuppe.extra_flags import REBOUND_ESCAPE, XF_HEALING1_COST, XF_HEALING2_COST
+from sim.ursuppe.extra_flags import (
+    REBOUND_ESCAPE,
+    XF_HARD_CRUST_EXTRA_BP,
+    XF_HEALING1_COST,
+    XF_HEALING2_COST,
+    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
+)
 from sim.ursuppe.food import FOOD_CAP
 from sim.ursuppe.gene_sets import join_words
 from sim.ursuppe.genes import (
     AGGRESSION,
     ARMOR,
+    CAMOUFLAGE_2,
     DEFENSE,
-    DIVISION_RATE,
     ESCAPE,
+    HARD_CRUST,
+    MOUTHFUL,
     MOVEMENT_I,
     MOVEMENT_II,
     PARASITISM,
@@ -73,12 +81,13 @@ from sim.ursuppe.genes import (
 from sim.ursuppe.players import (
     blocked_by_advanced,
     death_threshold,
+    division_cost,
     exchange_cost,
     gene_cost,
     mutation_points,
     within_reach,
 )
-from sim.ursuppe.state import AF_ATTACKED, PF_AGGRESSED, STREAM_STRATEGY
+from sim.ursuppe.state import AF_ATTACKED, PF_AGGRESSED, PF_ALARM, STREAM_STRATEGY
 from strategies.params import (
     ACTIVE_MOVE_MARGIN,
     ACTIVE_MOVES,
@@ -107,10 +116,12 @@ from strategies.params import (
     FOOD_WEIGHT,
     GENE_VALUE_BASE,
     GIVE_UP_WEIGHT,
+    HARD_CRUST_MAX_BP,
     HEAL_RESERVE,
     HEAL_WITHIN,
     HUNGRY_COLOUR_FIRST,
     MAX_AMOEBAS,
+    MOUTHFUL_TARGET_PENALTY,
     MOVE_LOOKAHEAD,
     MP_LIMIT,
     PARASITE_BONUS,
@@ -202,8 +213,11 @@ def _leader(st, ru, g, p):
 
 @kernel
 def _can_answer(st, g, q):
-    """Player q could answer an attack (holds Escape or Defense and has BP)."""
-    return (st.genes[g, q, ESCAPE] != 0 or st.genes[g, q, DEFENSE] != 0) and st.bp[g, q] > 0
+    """Player q could answer an attack (holds Escape or Defense, or has Alarm's Escape (XG-03),
+    and has BP)."""
+    alarm = (st.player_flags[g, q] & PF_ALARM) != 0
+    answers = st.genes[g, q, ESCAPE] != 0 or st.genes[g, q, DEFENSE] != 0 or alarm
+    return answers and st.bp[g, q] > 0
 
 
 @kernel
@@ -260,7 +274,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
         for t in range(st.space.shape[2]):
             if st.space[g, p, t] >= 0:
                 on_board += 1
-        cost = ru.division_cost_division_rate if st.genes[g, p, DIVISION_RATE] != 0 else ru.division_cost
+        cost = division_cost(st, ru, g, p)  # D3, XG-18
         reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, g, p, prm)))
         ok = on_board < prm[MAX_AMOEBAS] and st.bp[g, p] - cost >= reserve
     last = -1  # the options come grouped by space: value each space once
@@ -421,13 +435,24 @@ def _value_eat(st, ru, wk, g, b, p, a, n, prm):
 
 
 @kernel
-def _target_value(st, g, q, prm):
-    """An attack target of player q: the leader first; less if it can answer or has Armor."""
+def _target_value(st, ru, g, p, q, prm, bp_left, phase1):
+    """An attack target of player q: the leader first; less if it can answer or has Armor.
+    Extra genes: no answer against Camouflage 2 (XG-24); a Hard Crust target (XG-05) only if
+    ``bp_left`` (the attacker's BP once the attack is paid) covers the extra BP it would be
+    willing to pay; a Mouthful target (XG-09) that would only take 1 DP is worth less."""
     v = max(1.0 + prm[TARGET_SCORE_WEIGHT] * st.score[g, q], 0.01)
-    if _can_answer(st, g, q):
+    if _can_answer(st, g, q) and st.genes[g, p, CAMOUFLAGE_2] == 0:
         v -= prm[DEFENDED_PENALTY]
     if st.genes[g, q, ARMOR] != 0:
         v -= prm[ARMOR_TARGET_PENALTY]
+    if ru.extra_genes:
+        if st.genes[g, q, HARD_CRUST] != 0:
+            extra = ru.xflag[XF_HARD_CRUST_EXTRA_BP]
+            if extra > bp_left or extra > prm[HARD_CRUST_MAX_BP]:
+                return -1.0
+        if st.genes[g, q, MOUTHFUL] != 0 and phase1:
+            if st.genes[g, p, STRUGGLE] != 0 or ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE1] != 0:
+                v -= prm[MOUTHFUL_TARGET_PENALTY]
     return v if v > 0.0 else -1.0  # never below 'none', not even by a random tie-break
 
 
@@ -437,6 +462,7 @@ def _value_attack(st, ru, wk, g, b, p, a, n, prm):
     opts = wk.options[b]
     val = wk.scores[b]
     retry = (st.amoeba_flags[g, p, a] & AF_ATTACKED) != 0 or (st.player_flags[g, p] & PF_AGGRESSED) != 0
+    phase5 = (st.player_flags[g, p] & PF_AGGRESSED) != 0  # Aggression's retry (A5 in Phase 5)
     if not _willing(st, g, prm, RETRY_PROPENSITY if retry else ATTACK_PROPENSITY):
         return False
     foreign = False
@@ -450,7 +476,8 @@ def _value_attack(st, ru, wk, g, b, p, a, n, prm):
         elif ru.team[q] == ru.team[p]:  # its own (a double play: its other colour's too)
             val[i] = 0.5 if (prm[ATTACK_OWN] >= 0.5 and not foreign) else -1.0
         else:
-            val[i] = _target_value(st, g, q, prm)
+            bp_left = st.bp[g, p] - (0 if retry else ru.attack_cost)
+            val[i] = _target_value(st, ru, g, p, q, prm, bp_left, not phase5)
     return True
 
 
@@ -467,7 +494,7 @@ def _value_aggress(st, ru, wk, g, b, p, n, prm):
         elif ru.team[opts[i, 1]] == ru.team[p]:  # double play I: its own other seat
             val[i] = -1.0
         else:
-            val[i] = _target_value(st, g, opts[i, 1], prm)
+            val[i] = _target_value(st, ru, g, p, opts[i, 1], prm, st.bp[g, p] - ru.attack_cost, False)
     return True
 
 
@@ -620,9 +647,13 @@ def _value_rebound(st, ru, wk, g, b, p, a, n, prm):
 
 @kernel
 def _value_hard_crust(st, ru, wk, g, b, p, a, n, prm):
-    """XG-05: (0 let the attack fail / 1 pay the extra BP); ``a``: the attacking amoeba."""
+    """XG-05: (0 let the attack fail / 1 pay the extra BP); ``a``: the attacking amoeba. Pays
+    up to ``hard_crust_max_bp``: the target was chosen as worth the attack, and letting it fail
+    costs the attacker its life (or a starvation DP)."""
+    extra = ru.xflag[XF_HARD_CRUST_EXTRA_BP]
     for i in range(n):
-        wk.scores[b, i] = float(wk.options[b, i, 0])
+        pay = wk.options[b, i, 0] == 1
+        wk.scores[b, i] = (1.0 if extra <= prm[HARD_CRUST_MAX_BP] else -1.0) if pay else 0.0
 
 
 # (a gap between the attack kernels above and the Phase 3-4 kernels below)

@@ -6,9 +6,11 @@ from sim.jit import kernel
 from sim.ursuppe.extra_flags import (
     XF_FLEXIBLE_ON_EXCHANGE,
     XF_FLEXIBLE_ON_SOCIAL_STEAL,
+    XF_SLS_DIVISION_COST,
+    XF_SLS_WITH_DIVISION_RATE,
     XF_SOCIAL_GENE_STEAL_PRICE,
 )
-from sim.ursuppe.genes import FLEXIBLE, LIFE_EXPECTANCY, SOCIAL_GENE
+from sim.ursuppe.genes import DIVISION_RATE, FLEXIBLE, LIFE_EXPECTANCY, SHORT_LIFE_SPAN, SOCIAL_GENE
 from sim.ursuppe.scratch import ORDER_SLOT
 from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
 
@@ -86,10 +88,28 @@ def amoebas_on_board(st, g, p):
 
 @kernel
 def death_threshold(st, ru, g, p):
-    """X1: DP at which an amoeba dies (Life Expectancy raises it; TD4: the dummy has it innately)."""
+    """X1: DP at which an amoeba dies (Life Expectancy raises it; TD4: the dummy has it innately;
+    XG-18: Short Life Span lowers it by 1)."""
+    threshold = ru.death_dp
     if st.genes[g, p, LIFE_EXPECTANCY] != 0 or p == ru.dummy:
-        return ru.death_dp_life_expectancy
-    return ru.death_dp
+        threshold = ru.death_dp_life_expectancy
+    if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
+        threshold -= 1
+    return threshold
+
+
+@kernel
+def division_cost(st, ru, g, p):
+    """D3: 6 BP, 4 with Division Rate (TB7: 4 and 3 in double play II, the rules' values).
+    XG-18: with Short Life Span the flags sls_division_cost and sls_with_division_rate.
+    Phase 4 (phases/phase4_division.py) and the strategies both ask here."""
+    if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
+        if st.genes[g, p, DIVISION_RATE] != 0:
+            return ru.xflag[XF_SLS_WITH_DIVISION_RATE]
+        return ru.xflag[XF_SLS_DIVISION_COST]
+    if st.genes[g, p, DIVISION_RATE] != 0:
+        return ru.division_cost_division_rate
+    return ru.division_cost
 
 
 @kernel

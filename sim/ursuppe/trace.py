@@ -14,8 +14,8 @@ from sim.ursuppe.state import END_FINISH_ZONE
 
 PLACE_HOW = ("setup", "free", "division", "explosion")  # explosion: XG-20
 MOVE_HOW = ("move", "second_move", "escape")
-DEATH_HOW = ("natural", "violent", "aggression")
-DP_REASON = ("armor", "lost_defense")
+DEATH_HOW = ("natural", "violent", "aggression", "hard_crust", "bang")  # attacks.DEATH_* (XG-05, XG-17)
+DP_REASON = ("armor", "lost_defense", "hard_crust")  # phase5_deaths.DP_* (XG-05)
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "black")
 COLOUR_LETTERS = "RBGYWK"
 
@@ -51,7 +51,7 @@ def _convert(etype: str, name: str, value: int, players: int) -> Any:
             if etype == "damage"
             else ("finish_zone" if value == END_FINISH_ZONE else "last_card")
         )
-    if name in ("defender_wins", "persistence", "retry"):
+    if name in ("defender_wins", "persistence", "retry", "defence_allowed", "paid"):
         return bool(value)
     return value
 
@@ -140,6 +140,17 @@ def describe(e: dict[str, Any]) -> str:
         return f"{w} dies on {e['space']} ({e['how']}, {e['cubes']} cubes of each colour placed)"
     if t == "damage":
         return f"{w} takes damage: now {e['dp']} DP ({e['reason'].replace('_', ' ')})"
+    if t == "alarm":
+        return f"{w} was eaten: P{e['player']}'s amoebas have Escape (Alarm)"
+    if t == "camouflage":
+        roll = f"rolls {e['roll']}" if e["roll"] else "Camouflage 2"
+        return f"{w} {roll}: the target {'may' if e['defence_allowed'] else 'may not'} answer (Camouflage)"
+    if t == "hard_crust":
+        return f"{w} {'pays ' + str(e['bp']) + ' BP more' if e['paid'] else 'does not pay'} (Hard Crust)"
+    if t == "mouthful":
+        return f"{w} is not eaten: now {e['dp']} DP (More Than a Mouthful)"
+    if t == "bang":
+        return f"{w} goes out with a bang on {e['space']}: {e['hit']} amoebas +1 DP"
     if t == "gene_defect":
         paid = ", ".join(e["genes_mask"] + ([f"{e['bp']} BP"] if e["bp"] else []))
         why = f"MP {e['mutation_points']} > ozone {e['ozone']}"

@@ -7,16 +7,22 @@ the flag attack_only_when_starving, only when it cannot eat any legal pattern).
 
 Extra genes: Migration Sensing (XG-06) looks at the next card at the start of the phase; Fast Food
 (XG-07) lets the owner feed before it moves; Energy Conservation (XG-21) pays 1 BP per drift;
-Rebound (XG-16) lives in movement.py.
+Rebound (XG-16) lives in movement.py. In the attack's outcome: More Than a Mouthful (XG-09),
+Alarm (XG-03), Hard Crust's failed attack (XG-05), Go Out With a Bang through ``attacks.die``
+(XG-17).
 """
 
 from sim.jit import kernel
 from sim.ursuppe import tally
 from sim.ursuppe.attacks import (
     ATTACK_CLUNG,
+    ATTACK_CRUSHED,
     ATTACK_DEFENDED,
     ATTACK_ESCAPED,
     ATTACK_SUCCESS,
+    bang,
+    camouflage,
+    hard_crust_refused,
     kill,
     resolve_attack,
     retry_target,
@@ -25,8 +31,24 @@ from sim.ursuppe.attacks import (
 from sim.ursuppe.decision_kinds import ATTACK, FAST_FOOD_ORDER, MOVE, MOVE_ACTIVE, MOVE_DRIFT, MOVE_STAY
 from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.double_play import colour_order
-from sim.ursuppe.events import EV_ATTACK, EV_ATTACK_RESULT, EV_GENE_INCOME, EV_ORDER, EV_STAY, log
-from sim.ursuppe.extra_flags import XF_ENERGY_CONSERVATION_REQUIRES_MOVE
+from sim.ursuppe.events import (
+    EV_ALARM,
+    EV_ATTACK,
+    EV_ATTACK_RESULT,
+    EV_GENE_INCOME,
+    EV_MOUTHFUL,
+    EV_ORDER,
+    EV_STAY,
+    log,
+)
+from sim.ursuppe.extra_flags import (
+    ALARM_REST_OF_PHASE1,
+    XF_ALARM_DURATION,
+    XF_ALARM_TRIGGER_OWN_COLOUR,
+    XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
+    XF_ENERGY_CONSERVATION_REQUIRES_MOVE,
+    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
+)
 from sim.ursuppe.feeding import (
     attack_cubes_placed,
     attack_cubes_watch,
@@ -37,18 +59,21 @@ from sim.ursuppe.feeding import (
 )
 from sim.ursuppe.genes import (
     AGGRESSION,
+    ALARM,
     ENERGY_CONSERVATION,
     ENVIRONMENTAL_SENSING,
+    ESCAPE,
     FAST_FOOD,
     HOLDING,
     MIGRATION_SENSING,
+    MOUTHFUL,
     PERSISTENCE,
     STRUGGLE,
 )
 from sim.ursuppe.movement import active_movement, can_move_actively, drift
 from sim.ursuppe.phases.phase2_environment import sense_next_card
-from sim.ursuppe.players import ORDER_SLOT, add_bp, has, turn_order
-from sim.ursuppe.state import AF_ATTACKED, AF_FED
+from sim.ursuppe.players import ORDER_SLOT, add_bp, has, same_side, turn_order
+from sim.ursuppe.state import AF_ATTACKED, AF_FED, PF_ALARM
 
 PHASE = 1
 DEATH_VIOLENT = 1
@@ -66,31 +91,76 @@ def may_attack(st, ru, g, p, a):
 
 
 @kernel
+def _mouthful(st, ru, g, p, q):
+    """XG-09: does (q's) More Than a Mouthful save its amoeba from p's successful Phase-1 attack?
+    Only against an enemy using Struggle for Survival (an Aggression holder's attack too, flag
+    mouthful_vs_aggression_phase1)."""
+    if not ru.extra_genes or not has(st, g, q, MOUTHFUL) or same_side(ru, p, q):
+        return False
+    return has(st, g, p, STRUGGLE) or ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE1] != 0
+
+
+@kernel
+def _alarm(st, ru, wk, g, b, p, q, t):
+    """XG-03: player q's amoeba was eaten: from now on its amoebas have Escape (not if q holds
+    Escape; an own-colour eater as the flag alarm_trigger_own_colour says)."""
+    if not ru.extra_genes or not has(st, g, q, ALARM) or has(st, g, q, ESCAPE):
+        return
+    if st.player_flags[g, q] & PF_ALARM:
+        return
+    if same_side(ru, p, q) and ru.xflag[XF_ALARM_TRIGGER_OWN_COLOUR] == 0:
+        return
+    st.player_flags[g, q] |= PF_ALARM
+    r = ru.partner[q]
+    if r >= 0:
+        st.player_flags[g, r] |= PF_ALARM  # TB3: one player, both colours
+    wk.tally[b, tally.ALARM_GRANTED] += 1
+    log(st, wk, g, EV_ALARM, PHASE, q, t + 1, 0, 0, 0, 0, 0, 0, 0)
+
+
+@kernel
 def attack(st, ru, wk, g, b, p, a, q, t):
-    """A1-A6: the attack of amoeba (p, a) on (q, t), Persistence's retry, and its outcome."""
+    """A1-A6: the attack of amoeba (p, a) on (q, t), Persistence's retry, and its outcome.
+    XG-11/XG-24: Camouflage rolls before each attempt (once, with the flag
+    camouflage_roll_per_attempt false); XG-05: a refused Hard Crust kills or starves the
+    attacker; XG-09: Mouthful's target takes 1 DP and stays, the attacker fed, no cubes;
+    XG-03: an eaten amoeba raises its owner's Alarm."""
     st.amoeba_flags[g, p, a] |= AF_ATTACKED
     add_bp(st, ru, g, p, -ru.attack_cost)
     space = st.space[g, p, a]
     log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, space, ru.attack_cost, 0, 0, 0)
-    result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE)
+    denied = camouflage(st, ru, wk, g, p, a, PHASE)
+    result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE, denied)
     log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
     if (result == ATTACK_ESCAPED or result == ATTACK_DEFENDED) and has(st, g, p, PERSISTENCE):
         q, t = retry_target(st, ru, wk, g, b, p, a, True, False)
         if q >= 0:
             log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)
-            result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE)
+            if ru.xflag[XF_CAMOUFLAGE_ROLL_PER_ATTEMPT] != 0:
+                denied = camouflage(st, ru, wk, g, p, a, PHASE)
+            result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE, denied)
             log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
     if result == ATTACK_SUCCESS:
-        # A6: the target dies; the attacker counts as fed, and instead of its excretion one cube
-        # of each colour in play is placed on the space.
-        watched = attack_cubes_watch(st, ru, wk, g, b, p)  # XG-04, XG-19 flags on A6's cubes
-        kill(st, wk, g, q, t, ru.violent_death_cubes, DEATH_VIOLENT, PHASE)
-        if watched:
-            attack_cubes_placed(st, ru, wk, g, b, p, a, space, PHASE)
         st.amoeba_flags[g, p, a] |= AF_FED
+        if _mouthful(st, ru, g, p, q):
+            st.dp[g, q, t] += 1
+            wk.tally[b, tally.MOUTHFUL_SURVIVED] += 1
+            log(st, wk, g, EV_MOUTHFUL, PHASE, q, t + 1, st.dp[g, q, t], 0, 0, 0, 0, 0, 0)
+        else:
+            # A6: the target dies; the attacker counts as fed, and instead of its excretion one
+            # cube of each colour in play is placed on the space.
+            where = st.space[g, q, t]
+            watched = attack_cubes_watch(st, ru, wk, g, b, p)  # XG-04, XG-19 flags on A6's cubes
+            kill(st, wk, g, q, t, ru.violent_death_cubes, DEATH_VIOLENT, PHASE)
+            if watched:
+                attack_cubes_placed(st, ru, wk, g, b, p, a, space, PHASE)
+            bang(st, ru, wk, g, b, q, t, where, PHASE)  # XG-17
+            _alarm(st, ru, wk, g, b, p, q, t)
     elif result == ATTACK_CLUNG:
         # A3: the attacker clung to the escaping target and may eat on the new space (no attack).
         eat_or_starve(st, ru, wk, g, b, p, a, PHASE)
+    elif result == ATTACK_CRUSHED and hard_crust_refused(st, ru, wk, g, b, p, a, PHASE):
+        return  # XG-05: the attacker died
     else:
         starve(st, ru, wk, g, p, a, PHASE)
 
@@ -194,3 +264,6 @@ def phase1(st, ru, wk, g, b):
             amoeba_turn(st, ru, wk, g, b, p, a)
             if wk.error[g, 0] != 0:
                 return
+    if ru.extra_genes and ru.xflag[XF_ALARM_DURATION] == ALARM_REST_OF_PHASE1:
+        for p in range(P):
+            st.player_flags[g, p] &= ~PF_ALARM  # XG-03: Alarm's Escape lasts the rest of Phase 1

@@ -6,7 +6,7 @@ colour's own amoebas), except the income, once per player; the two colours pay f
 
 from sim.jit import kernel
 from sim.ursuppe import tally
-from sim.ursuppe.attacks import kill
+from sim.ursuppe.attacks import die
 from sim.ursuppe.decision_kinds import DIVIDE, HEAL, PLACE_EXPLOSION, PLACE_FREE
 from sim.ursuppe.decisions import (
     FREE_NUMBERS,
@@ -31,13 +31,14 @@ from sim.ursuppe.extra_flags import (
     XF_POP_EXPLOSION_MODE,
     XF_TOXIC_PICKUP_BY_PLACEMENT,
 )
-from sim.ursuppe.genes import DIVISION_RATE, HEALING_1, HEALING_2, POP_EXPLOSION, SPORES
+from sim.ursuppe.genes import HEALING_1, HEALING_2, POP_EXPLOSION, SPORES
 from sim.ursuppe.players import (
     ORDER_SLOT,
     acts_for_player,
     add_bp,
     amoebas_on_board,
     death_threshold,
+    division_cost,  # D3, XG-18: in players.py, where strategies can call it too
     has,
     put_amoeba,
     share_with_partner,
@@ -82,14 +83,6 @@ def free_placement(st, ru, wk, g, b, p):
     i = decide_placement(st, ru, wk, g, b, p, PLACE_FREE, ru.n_spaces, n_free)
     _place(st, ru, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
     placed_on_tokens(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1)
-
-
-@kernel
-def division_cost(st, ru, g, p):
-    """D3: 6 BP, 4 with Division Rate (TB7: 4 and 3 in double play II, the rules' values)."""
-    if has(st, g, p, DIVISION_RATE):
-        return ru.division_cost_division_rate
-    return ru.division_cost
 
 
 @kernel
@@ -277,7 +270,8 @@ def healing(st, ru, wk, g, b, p, phase, plain, giving):
             st.dp[g, q, t] += 1
             wk.tally[b, tally.HEALING2_DP_GIVEN] += 1
             if st.dp[g, q, t] >= death_threshold(st, ru, g, q):
-                kill(st, wk, g, q, t, ru.natural_death_cubes, DEATH_NATURAL, phase)
+                # XG-17: a death like any other (Go Out With a Bang)
+                die(st, ru, wk, g, b, q, t, ru.natural_death_cubes, DEATH_NATURAL, phase)
 
 
 @kernel

@@ -1,21 +1,35 @@
 """Phase 5 - deaths (X1) and Aggression's attacks (X2, R1-R4), in descending order; Healing 2
-before the deaths with flag healing2_phase = phase5_before_deaths (XG-25)."""
+before the deaths with flag healing2_phase = phase5_before_deaths (XG-25).
+
+Extra genes: Short Life Span's lower threshold (XG-18, players.death_threshold), Go Out With a
+Bang's chain of deaths (XG-17), and in Aggression's attacks Camouflage (XG-11, XG-24), Hard
+Crust (XG-05), Thread Display (XG-13) and More Than a Mouthful (XG-09 flag
+mouthful_vs_aggression_phase5)."""
 
 from sim.jit import kernel
 from sim.ursuppe import tally
 from sim.ursuppe.attacks import (
+    ATTACK_CRUSHED,
     ATTACK_DEFENDED,
     ATTACK_ESCAPED,
     ATTACK_SUCCESS,
-    kill,
+    camouflage,
+    die,
+    hard_crust_refused,
     resolve_attack,
     retry_target,
+    threat_display_allows,
 )
 from sim.ursuppe.decision_kinds import AGGRESS
 from sim.ursuppe.decisions import decide, set_option
-from sim.ursuppe.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, log
-from sim.ursuppe.extra_flags import HEALING2_PHASE5, XF_HEALING2_PHASE
-from sim.ursuppe.genes import AGGRESSION, ARMOR, PERSISTENCE
+from sim.ursuppe.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, EV_MOUTHFUL, log
+from sim.ursuppe.extra_flags import (
+    HEALING2_PHASE5,
+    XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
+    XF_HEALING2_PHASE,
+    XF_MOUTHFUL_VS_AGGRESSION_PHASE5,
+)
+from sim.ursuppe.genes import AGGRESSION, ARMOR, MOUTHFUL, PERSISTENCE, SHORT_LIFE_SPAN
 from sim.ursuppe.invariants import check_no_doomed_amoebas
 from sim.ursuppe.phases.phase4_division import heals_in_phase
 from sim.ursuppe.players import (
@@ -34,12 +48,13 @@ DEATH_NATURAL = 0
 DEATH_AGGRESSION = 2
 DP_ARMOR = 0
 DP_LOST_DEFENSE = 1
+DP_HARD_CRUST = 2  # XG-05 flag hard_crust_refusal attacker_starves: the failed attacker's DP
 
 
 @kernel
 def aggression_options(st, ru, wk, g, b, p):
     """R1: 'none', then (own amoeba, another player's amoeba on the same space; TB10: a double
-    play II partner colour is not another player's)."""
+    play II partner colour is not another player's; XG-13: Thread Display's numbers)."""
     set_option(wk.options, b, 0, -1, -1, -1)
     n = 1
     for a in range(st.space.shape[2]):
@@ -51,14 +66,17 @@ def aggression_options(st, ru, wk, g, b, p):
                 continue
             for t in range(st.space.shape[2]):
                 if st.space[g, q, t] == s:
+                    if not threat_display_allows(st, ru, g, p, a, q, t):
+                        wk.tally[b, tally.THREAT_DISPLAY_PROTECTED] += 1
+                        continue
                     set_option(wk.options, b, n, a + 1, q, t + 1)
                     n += 1
     return n
 
 
 @kernel
-def _attack_once(st, ru, wk, g, b, p, a, q, t):
-    result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE)
+def _attack_once(st, ru, wk, g, b, p, a, q, t, denied):
+    result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE, denied)
     log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
     if result == ATTACK_SUCCESS:
         if has(st, g, q, ARMOR):
@@ -66,12 +84,21 @@ def _attack_once(st, ru, wk, g, b, p, a, q, t):
             st.dp[g, q, t] += ru.aggression_armor_dp
             wk.tally[b, tally.ARMOR_DP] += 1
             log(st, wk, g, EV_DP, PHASE, q, t + 1, st.dp[g, q, t], DP_ARMOR, 0, 0, 0, 0, 0)
+        elif ru.extra_genes and ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE5] != 0 and has(st, g, q, MOUTHFUL):
+            # XG-09 with the flag mouthful_vs_aggression_phase5: 1 DP instead of death, no cubes.
+            st.dp[g, q, t] += 1
+            wk.tally[b, tally.MOUTHFUL_SURVIVED] += 1
+            log(st, wk, g, EV_MOUTHFUL, PHASE, q, t + 1, st.dp[g, q, t], 0, 0, 0, 0, 0, 0)
         else:
-            kill(st, wk, g, q, t, ru.aggression_death_cubes, DEATH_AGGRESSION, PHASE)
+            die(st, ru, wk, g, b, q, t, ru.aggression_death_cubes, DEATH_AGGRESSION, PHASE)
     elif result == ATTACK_DEFENDED:
         st.dp[g, p, a] += ru.lost_defense_dp  # R4
         wk.tally[b, tally.LOST_DEFENSE_DP] += 1
         log(st, wk, g, EV_DP, PHASE, p, a + 1, st.dp[g, p, a], DP_LOST_DEFENSE, 0, 0, 0, 0, 0)
+    elif result == ATTACK_CRUSHED and not hard_crust_refused(st, ru, wk, g, b, p, a, PHASE):
+        # XG-05 flag hard_crust_refusal attacker_starves: a failed attack, the attacker's DP as R4.
+        st.dp[g, p, a] += ru.lost_defense_dp
+        log(st, wk, g, EV_DP, PHASE, p, a + 1, st.dp[g, p, a], DP_HARD_CRUST, 0, 0, 0, 0, 0)
     return result
 
 
@@ -91,12 +118,35 @@ def aggression(st, ru, wk, g, b, p):
     add_bp(st, ru, g, p, -ru.attack_cost)
     share_with_partner(st, ru, g, p)  # TB3: one attack per round per player, not per colour
     log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], ru.attack_cost, 0, 0, 0)
-    result = _attack_once(st, ru, wk, g, b, p, a, q, t)
+    denied = camouflage(st, ru, wk, g, p, a, PHASE)  # XG-11, XG-24
+    result = _attack_once(st, ru, wk, g, b, p, a, q, t, denied)
     if (result == ATTACK_ESCAPED or result == ATTACK_DEFENDED) and has(st, g, p, PERSISTENCE):
         q, t = retry_target(st, ru, wk, g, b, p, a, False, True)
         if q >= 0:
             log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)
-            _attack_once(st, ru, wk, g, b, p, a, q, t)
+            if ru.xflag[XF_CAMOUFLAGE_ROLL_PER_ATTEMPT] != 0:
+                denied = camouflage(st, ru, wk, g, p, a, PHASE)
+            _attack_once(st, ru, wk, g, b, p, a, q, t, denied)
+
+
+@kernel
+def natural_deaths(st, ru, wk, g, b):
+    """X1: every amoeba at or above its threshold dies, in descending order (XG-18: Short Life
+    Span's threshold is lower). XG-17: a bang's DP can bring others to their threshold: the
+    check is repeated until nobody dies (with extra genes only; without them one pass is all)."""
+    P = st.seat.shape[1]
+    again = True
+    while again:
+        again = False
+        for k in range(P):
+            p = wk.scratch[b, ORDER_SLOT + k]
+            threshold = death_threshold(st, ru, g, p)
+            for a in range(st.space.shape[2]):
+                if st.space[g, p, a] >= 0 and st.dp[g, p, a] >= threshold:
+                    if has(st, g, p, SHORT_LIFE_SPAN) and st.dp[g, p, a] == threshold:
+                        wk.tally[b, tally.SHORT_LIFE_DEATH] += 1
+                    die(st, ru, wk, g, b, p, a, ru.natural_death_cubes, DEATH_NATURAL, PHASE)
+                    again = ru.extra_genes
 
 
 @kernel
@@ -106,12 +156,7 @@ def phase5(st, ru, wk, g, b):
     if ru.extra_genes and ru.xflag[XF_HEALING2_PHASE] == HEALING2_PHASE5:
         for k in range(P):  # XG-25 flag healing2_phase = phase5_before_deaths
             heals_in_phase(st, ru, wk, g, b, wk.scratch[b, ORDER_SLOT + k], False)
-    for k in range(P):
-        p = wk.scratch[b, ORDER_SLOT + k]
-        threshold = death_threshold(st, ru, g, p)
-        for a in range(st.space.shape[2]):
-            if st.space[g, p, a] >= 0 and st.dp[g, p, a] >= threshold:
-                kill(st, wk, g, p, a, ru.natural_death_cubes, DEATH_NATURAL, PHASE)
+    natural_deaths(st, ru, wk, g, b)
     if wk.check_invariants:
         check_no_doomed_amoebas(st, ru, wk, g)
     for k in range(P):
