@@ -821,11 +821,12 @@ class _Checker:
         return self.string(value, path, flag.choices)
 
     def extra_market(self, flags: dict[str, Any]) -> None:
-        """XM2, XM8: the start pair leaves out the excluded genes. XG-25: flag healing2_phase =
-        any_own_turn is refused (not implemented)."""
-        if flags["healing2_phase"] == "any_own_turn":
-            self.fail(("flags", "healing2_phase"), "any_own_turn is not implemented (XG-25); "
-                      "use phase4 or phase5_before_deaths")
+        """XM2, XM8: the start pair leaves out the excluded genes. A reading the engine does not
+        play (ExtraFlag.not_implemented) is refused in one line."""
+        for f in EXTRA_FLAGS:
+            if f.not_implemented and flags[f.name] in f.not_implemented:
+                played = ", ".join(c for c in f.choices if c not in f.not_implemented)
+                self.fail(("flags", f.name), f"{flags[f.name]} is not implemented ({f.rule}); use one of: {played}")
         both = set(flags["extra_start_pair"]) & set(flags["extra_excluded"])
         if both:
             self.fail(
