@@ -230,7 +230,7 @@ def test_observed_view_from_an_existing_run(tmp_path):
         threads=1,
         out=tmp_path / "c",
         observed_dir=run_dir,
-        only=["Division Rate", "Tentacle", "Glutton"],
+        only=["Division Rate", "Life Expectancy", "Population Explosion"],
     )
     assert result.games_spent == 10 * 7  # baseline, 3 singles, 3 pairs
     assert result.observed["holders"].sum() > 0 and len(result.observed) == 3
