@@ -188,7 +188,7 @@ XG_WORKED_CASES = (
     "case:xg-toxic-excretions",
     "case:xg-camouflage",
     "case:xg-mouthful",
-    "case:xg-healing",
+    "case:xg-healing-1",
 )
 
 
