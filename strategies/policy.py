@@ -75,10 +75,11 @@ from sim.ursuppe.genes import (
     MOVEMENT_I,
     MOVEMENT_II,
     PARASITISM,
-    STREAMLINING,
     STRUGGLE,
 )
 from sim.ursuppe.players import (
+    active_move_cost,
+    amoebas_on_board,
     blocked_by_advanced,
     death_threshold,
     division_cost,
@@ -270,10 +271,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
     hunter = 1 if _is_hunter(st, g, p) else 0
     ok = True
     if kind == DIVIDE:
-        on_board = 0
-        for t in range(st.space.shape[2]):
-            if st.space[g, p, t] >= 0:
-                on_board += 1
+        on_board = amoebas_on_board(st, g, p)
         cost = division_cost(st, ru, g, p)  # D3, XG-18
         reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, g, p, prm)))
         ok = on_board < prm[MAX_AMOEBAS] and st.bp[g, p] - cost >= reserve
@@ -339,7 +337,7 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
     # XG-06: a player that has seen a coming gene defect keeps the BP to pay it (no active move
     # that would leave fewer).
     keep = _sensed_deficit(st, ru, g, p) if ru.extra_genes else 0
-    cost = 0 if st.genes[g, p, STREAMLINING] != 0 else ru.active_move_cost
+    cost = active_move_cost(st, ru, g, p, False)  # M3
     for i in range(n):
         o = opts[i]
         v = 0.0

@@ -63,8 +63,8 @@ from sim.ursuppe.genes import (
     PERSISTENCE,
     THREAT_DISPLAY,
 )
-from sim.ursuppe.movement import active_move_cost, active_movement
-from sim.ursuppe.players import add_bp, death_threshold, has, put_amoeba, same_side
+from sim.ursuppe.movement import active_movement
+from sim.ursuppe.players import active_move_cost, add_bp, death_threshold, has, put_amoeba, same_side
 from sim.ursuppe.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED, PF_ALARM
 
 ATTACK_SUCCESS = 0

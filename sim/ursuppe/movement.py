@@ -42,10 +42,9 @@ from sim.ursuppe.genes import (
     PERSISTENCE,
     REBOUND,
     SPEED,
-    STREAMLINING,
     TENTACLE,
 )
-from sim.ursuppe.players import add_bp, has, put_amoeba, same_side
+from sim.ursuppe.players import active_move_cost, add_bp, has, put_amoeba, same_side
 from sim.ursuppe.scratch import CARRY_SCRATCH, RIDERS
 from sim.ursuppe.state import AF_CLUNG, OPTION_WIDTH
 from sim.ursuppe.toxic import arrive
@@ -56,16 +55,6 @@ MOVE_HOW_ESCAPE = 2
 
 # scratch.py: CARRY_SCRATCH holds the cube vector being enumerated; RIDERS how many amoebas clung
 # after a first step (flag clinging_after_first_step), then each one as 8 * player + amoeba.
-
-
-@kernel
-def active_move_cost(st, ru, g, p, escape):
-    """M3/A3: BP an active move or escape costs (0 with Streamlining)."""
-    if has(st, g, p, STREAMLINING):
-        return 0
-    if escape:
-        return ru.escape_cost
-    return ru.active_move_cost
 
 
 @kernel

@@ -10,7 +10,14 @@ from sim.ursuppe.extra_flags import (
     XF_SLS_WITH_DIVISION_RATE,
     XF_SOCIAL_GENE_STEAL_PRICE,
 )
-from sim.ursuppe.genes import DIVISION_RATE, FLEXIBLE, LIFE_EXPECTANCY, SHORT_LIFE_SPAN, SOCIAL_GENE
+from sim.ursuppe.genes import (
+    DIVISION_RATE,
+    FLEXIBLE,
+    LIFE_EXPECTANCY,
+    SHORT_LIFE_SPAN,
+    SOCIAL_GENE,
+    STREAMLINING,
+)
 from sim.ursuppe.scratch import ORDER_SLOT
 from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
 
@@ -96,6 +103,17 @@ def death_threshold(st, ru, g, p):
     if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
         threshold -= 1
     return threshold
+
+
+@kernel
+def active_move_cost(st, ru, g, p, escape):
+    """M3/A3: BP an active move or escape costs (0 with Streamlining). Movement, attacks and the
+    strategies all ask here."""
+    if st.genes[g, p, STREAMLINING] != 0:
+        return 0
+    if escape:
+        return ru.escape_cost
+    return ru.active_move_cost
 
 
 @kernel
