@@ -232,6 +232,9 @@ def _saving(st, ru, g, p, prm):
     for gene in range(ru.n_genes):
         if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:
             continue
+        # (the pool and held checks first: within_reach's own, cheaper than its call per gene)
+        if st.genes[g, p, gene] != 0 or (st.pool[g, gene] <= 0 and not ru.extra_genes):
+            continue
         if not within_reach(st, ru, g, p, gene, blocked):
             continue
         if best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]:
@@ -576,7 +579,8 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
             val[i] = 0.0
             continue
         wanted = prm[GENE_VALUE_BASE + gene] > prm[SAVE_FOR_VALUE]
-        if st.bp[g, p] - gene_cost(st, ru, g, p, gene) < (prm[BP_RESERVE] if wanted else saving):
+        cost = gene_cost(st, ru, g, p, gene) if ru.extra_genes else ru.gene_price[gene]
+        if st.bp[g, p] - cost < (prm[BP_RESERVE] if wanted else saving):
             val[i] = -1.0
             continue
         mp_after = mp + ru.gene_mp[gene] - (ru.gene_mp[lower] if lower >= 0 else 0)
@@ -713,6 +717,26 @@ def _value_heal(st, ru, wk, g, b, p, n, prm):
 
 
 @kernel
+def _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm):
+    """The extra genes' decisions (§18), apart from choose so that its code stays as small as
+    in the base game."""
+    if kind == FAST_FOOD_ORDER:
+        _value_fast_food(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == CLEAN:
+        _value_clean(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == REBOUND_CHOICE:
+        _value_rebound(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == HARD_CRUST_PAY:
+        _value_hard_crust(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == EXCHANGE:
+        _value_exchange(st, ru, wk, g, b, p, n, prm)
+    elif kind == HEAL:
+        _value_heal(st, ru, wk, g, b, p, n, prm)
+    elif kind == PLACE_EXPLOSION:
+        _value_placements(st, ru, wk, g, b, p, PLACE_FREE, n, prm)
+
+
+@kernel
 def needs_every_option(st, wk, g, p):
     """Does player p's strategy need a decision's options listed in full? Only when it draws
     uniformly among them (``randomness``): its values never prefer an equal option listed later
@@ -793,20 +817,8 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         sign = 1.0 if prm[HUNGRY_COLOUR_FIRST] >= 0.5 else -1.0
         for i in range(n):
             val[i] = sign * _hunger(st, g, opts[i, 0])
-    elif kind == FAST_FOOD_ORDER:
-        _value_fast_food(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == CLEAN:
-        _value_clean(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == REBOUND_CHOICE:
-        _value_rebound(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == HARD_CRUST_PAY:
-        _value_hard_crust(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == EXCHANGE:
-        _value_exchange(st, ru, wk, g, b, p, n, prm)
-    elif kind == HEAL:
-        _value_heal(st, ru, wk, g, b, p, n, prm)
-    elif kind == PLACE_EXPLOSION:
-        _value_placements(st, ru, wk, g, b, p, PLACE_FREE, n, prm)
+    elif kind >= FAST_FOOD_ORDER:
+        _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm)
     else:
         for i in range(n):
             val[i] = 0.0
