@@ -211,25 +211,6 @@ def phase3(st, ru, wk, g, b):
     """G1-G5 in descending order; with the extra genes the market's reveals (XM4, XM5)."""
     P = st.seat.shape[1]
     turn_order(st, wk, g, b, True)
-    if not ru.extra_genes:
-        for k in range(P):
-            p = wk.scratch[b, ORDER_SLOT + k]
-            if not acts_for_player(ru, p):
-                continue
-            forced = wk.tape_pos[g]
-            while True:
-                n = purchase_options(st, ru, wk, g, b, p)
-                i = decide(st, ru, wk, g, b, p, -1, BUY, n)
-                gene = wk.options[b, i, 0]
-                if gene < 0:
-                    break
-                buy(st, ru, wk, g, b, p, gene, wk.options[b, i, 1], wk.options[b, i, 2])
-                share_with_partner(st, ru, g, p)
-                if wk.error[g, 0] != 0:
-                    return
-            if wk.tape_pos[g] > forced:
-                consume_marker(wk, g, CK_BUY_END)
-        return
     timing = ru.xflag[XF_REVEAL_TIMING]
     first_revealed = st.extra_top[g]
     to_reveal = ru.xflag[XF_REVEAL_PER_ROUND] if ru.extra_genes else 0
