@@ -556,7 +556,9 @@ def _value_pay(st, ru, wk, g, b, p, n):
     opts = wk.options[b]
     val = wk.scores[b]
     for i in range(n):
-        val[i] = pay_value(st, ru, wk, g, p, join_words(np.int64(opts[i, 0]), np.int64(opts[i, 1])), opts[i, 2])
+        val[i] = pay_value(
+            st, ru, wk, g, p, join_words(np.int64(opts[i, 0]), np.int64(opts[i, 1])), opts[i, 2]
+        )
 
 
 @kernel

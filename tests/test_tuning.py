@@ -282,5 +282,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
 
 def test_gene_names_cover_the_default_parameters():
     keys = T.resolve_keys("default", load_rules(), 4, None)
-    assert {k.removeprefix(T.GENE_PREFIX) for k in keys if k.startswith(T.GENE_PREFIX)} == set(GENE_NAMES[:N_BASE_GENES])  # genes in play only
+    assert {k.removeprefix(T.GENE_PREFIX) for k in keys if k.startswith(T.GENE_PREFIX)} == set(
+        GENE_NAMES[:N_BASE_GENES]
+    )  # genes in play only
     assert T.resolve_keys("gene_value.Endurance", load_rules(), 4, None) == ["gene_value.Persistence"]

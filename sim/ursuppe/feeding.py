@@ -327,9 +327,13 @@ def meal_options(st, ru, wk, g, b, p, a, space):
                     row[PARASITE + s * SHAPE_STRIDE + j] = ru.parasite_shapes[c, s, j]
             for s in range(n_par):
                 if reach == 0:
-                    n = _add_plain_arrangements(st, ru, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n)
+                    n = _add_plain_arrangements(
+                        st, ru, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n
+                    )
                 else:
-                    n = _add_arrangements(st, ru, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n, reach)
+                    n = _add_arrangements(
+                        st, ru, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n, reach
+                    )
     return n
 
 

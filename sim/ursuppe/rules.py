@@ -203,7 +203,9 @@ TD_FLAGS: tuple[str, ...] = FLAG_NAMES[
     FLAG_NAMES.index("dummy_policy") : FLAG_NAMES.index("double1_partner_is_opponent")
 ]
 TA_FLAGS: tuple[str, ...] = ("double1_partner_is_opponent",)
-TB_FLAGS: tuple[str, ...] = FLAG_NAMES[FLAG_NAMES.index("double2_eat_partner_colour") : FLAG_NAMES.index("extra_genes")]
+TB_FLAGS: tuple[str, ...] = FLAG_NAMES[
+    FLAG_NAMES.index("double2_eat_partner_colour") : FLAG_NAMES.index("extra_genes")
+]
 X_FLAGS: tuple[str, ...] = (*MARKET_FLAGS, *XFLAG_NAMES)
 # The 2-player variants (spec ursuppe-2-players.md): --players 2 needs one. Each plays as the
 # player count it names (TD1: the dummy is a third colour of a 3-player game; TA1, TB1: the two
@@ -222,6 +224,8 @@ DOUBLE2_COLOUR_ORDER = ("choice", "fixed")  # TB4
 def count_label(players: int, variant: str | None = None) -> str:
     """'4p', or '2p-double2' for a 2-player variant: directory names and bench figures."""
     return f"{players}p" + (f"-{variant}" if variant else "")
+
+
 # Double play II's PLACEHOLDER completions (TB3, TB4): a double2 game at their default names them.
 DOUBLE2_PLACEHOLDERS: tuple[str, ...] = ("double2_colour_order", "double2_start_bp", "double2_income")
 DUMMY_POLICY = ("always_drift",)  # TD2 PLACEHOLDER: the only fixed Phase-1 policy specified
@@ -826,7 +830,9 @@ class _Checker:
         for f in EXTRA_FLAGS:
             if f.not_implemented and flags[f.name] in f.not_implemented:
                 played = ", ".join(c for c in f.choices if c not in f.not_implemented)
-                self.fail(("flags", f.name), f"{flags[f.name]} is not implemented ({f.rule}); use one of: {played}")
+                self.fail(
+                    ("flags", f.name), f"{flags[f.name]} is not implemented ({f.rule}); use one of: {played}"
+                )
         both = set(flags["extra_start_pair"]) & set(flags["extra_excluded"])
         if both:
             self.fail(
@@ -1194,8 +1200,11 @@ class RuleBook:
             glutton = self.data["genes"]["Glutton"]["defect_payment"]
             if glutton == default["genes"]["Glutton"]["defect_payment"]:
                 names.append("genes.Glutton.defect_payment")
-            names += [n for n in EXTRA_PLACEHOLDERS if n.startswith("flags.")
-                      and flags[n[6:]] == default["flags"][n[6:]]]
+            names += [
+                n
+                for n in EXTRA_PLACEHOLDERS
+                if n.startswith("flags.") and flags[n[6:]] == default["flags"][n[6:]]
+            ]
         return names
 
     def __repr__(self) -> str:
@@ -1220,7 +1229,8 @@ class RuleBook:
         check_variant(players, variant)
         if variant is not None and self.data["flags"]["extra_genes"]:
             raise RulesError(
-                "flags.extra_genes: the extra genes are played with 3-6 players (XM1), not with a 2-player variant"
+                "flags.extra_genes: the extra genes are played with 3-6 players (XM1), "
+                "not with a 2-player variant"
             )
         if variant in ("double1", "double2"):
             return self._double_play(variant)
@@ -1253,12 +1263,16 @@ class RuleBook:
         amoebas = flags["amoebas_per_player"][key]
         amoeba_advance = flags["amoeba_score_table_5_6"] if five_six else d["score"]["amoeba_advance"]
         setup_first_dp = flags["setup_dp_5_6"] if five_six else comp["setup_first_dp"][key]
-        prices = [flags["price_5_6"].get(name, g["price"]) if five_six else g["price"] for name, g in
-                  zip(GENE_NAMES, genes, strict=True)]
+        prices = [
+            flags["price_5_6"].get(name, g["price"]) if five_six else g["price"]
+            for name, g in zip(GENE_NAMES, genes, strict=True)
+        ]
         copies = [g["copies"][key] for g in genes]
         if five_six and flags["deck_5_6"] == "only_39":
-            copies = [c - g["copies"]["4"] if i < N_BASE_GENES else c for i, (c, g) in
-                      enumerate(zip(copies, genes, strict=True))]
+            copies = [
+                c - g["copies"]["4"] if i < N_BASE_GENES else c
+                for i, (c, g) in enumerate(zip(copies, genes, strict=True))
+            ]
         # XM1-XM3, XM8: the extra genes are the start pair (in the pool from round 1) and the deck
         # (revealed in Phase 3); excluded ones, and all of them without the module, are not in play.
         extra = flags["extra_genes"]

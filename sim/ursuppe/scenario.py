@@ -148,13 +148,19 @@ def _cubes(label: str, key: str, value: Any, players: int, high: int = 15) -> li
 def _suction(label: str, key: str, value: Any) -> int:
     """XG-12, XG-26: the cubes an eat choice takes from neighbouring spaces, packed (decision_kinds)."""
     if not isinstance(value, list) or len(value) > 2:
-        raise _err(label, key, f'expected a list of at most 2 {{"space": s, "colour": c}}, got {json.dumps(value)}')
+        raise _err(
+            label, key, f'expected a list of at most 2 {{"space": s, "colour": c}}, got {json.dumps(value)}'
+        )
     cubes = []
     for i, cube in enumerate(value):
         if not isinstance(cube, dict) or set(cube) != {"space", "colour"}:
             raise _err(label, f"{key}[{i}]", f'expected {{"space": s, "colour": c}}, got {json.dumps(cube)}')
-        cubes.append((_int(label, f"{key}[{i}].space", cube["space"], 0, 126),
-                      _int(label, f"{key}[{i}].colour", cube["colour"], 0, 7)))
+        cubes.append(
+            (
+                _int(label, f"{key}[{i}].space", cube["space"], 0, 126),
+                _int(label, f"{key}[{i}].colour", cube["colour"], 0, 7),
+            )
+        )
     return pack_suction(sorted(cubes))  # the engine lists a pair in ascending (space, colour) order
 
 
@@ -167,7 +173,9 @@ def _flag_choice(ck: int, words: tuple[str, str]):
         elif v in words:
             row[0] = words.index(v)
         else:
-            raise _err(label, key, f"expected {json.dumps(words[0])} or {json.dumps(words[1])}, got {json.dumps(v)}")
+            raise _err(
+                label, key, f"expected {json.dumps(words[0])} or {json.dumps(words[1])}, got {json.dumps(v)}"
+            )
         return ck, row
 
     return parse
@@ -201,9 +209,15 @@ def _heal(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[i
             row[1] = _int(label, f"{key}.receiver.player", r["player"], 0, players - 1)
             row[2] = _int(label, f"{key}.receiver.number", r["number"], 1, 7)
         else:
-            raise _err(label, f"{key}.receiver", f'expected null or {{"player": p, "number": n}}, got {json.dumps(r)}')
+            raise _err(
+                label,
+                f"{key}.receiver",
+                f'expected null or {{"player": p, "number": n}}, got {json.dumps(r)}',
+            )
     else:
-        raise _err(label, key, f'expected "stop" or {{"number": n, "receiver": null|{{...}}}}, got {json.dumps(v)}')
+        raise _err(
+            label, key, f'expected "stop" or {{"number": n, "receiver": null|{{...}}}}, got {json.dumps(v)}'
+        )
     return CK_HEAL, row
 
 
@@ -363,13 +377,21 @@ def _extra_deck(label: str, data: dict[str, Any], rules: Any, held: np.ndarray) 
         raise _err(label, "extra_deck", "the extra deck needs flags.extra_genes = true (XM1)")
     value = data["extra_deck"]
     if not isinstance(value, list) or len(value) > rules.extra_deck.shape[0]:
-        raise _err(label, "extra_deck", f"expected a list of at most {rules.extra_deck.shape[0]} gene names, top first")
+        raise _err(
+            label,
+            "extra_deck",
+            f"expected a list of at most {rules.extra_deck.shape[0]} gene names, top first",
+        )
     allowed = [int(g) for g in rules.extra_deck]
     out = []
     for i, name in enumerate(value):
         gid = _gene(label, f"extra_deck[{i}]", name)
         if out.count(gid) >= allowed.count(gid):
-            raise _err(label, f"extra_deck[{i}]", f"{GENE_NAMES[gid]} is not a card of this game's extra deck (XM3, XM8)")
+            raise _err(
+                label,
+                f"extra_deck[{i}]",
+                f"{GENE_NAMES[gid]} is not a card of this game's extra deck (XM3, XM8)",
+            )
         out.append(gid)
     return out
 
@@ -553,7 +575,9 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         unknown = set(entry) - {"score", "bp", "genes", "amoebas", "alarm"}
         if unknown:
             raise _err(
-                label, f"{key}.{sorted(unknown)[0]}", "unknown key (expected score, bp, genes, amoebas, alarm)"
+                label,
+                f"{key}.{sorted(unknown)[0]}",
+                "unknown key (expected score, bp, genes, amoebas, alarm)",
             )
         if "alarm" in entry:  # XG-03: Alarm has granted Escape this round
             if not isinstance(entry["alarm"], bool):
@@ -630,7 +654,11 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
     face_down = _extra_deck(label, data, rules, held_total)
     for gid in range(N_GENES):
         if held_total[gid] + face_down.count(gid) > copies[gid]:
-            hint = " (the extra genes need flags.extra_genes = true)" if not rules.extra_genes and gid >= N_BASE_GENES else ""
+            hint = (
+                " (the extra genes need flags.extra_genes = true)"
+                if not rules.extra_genes and gid >= N_BASE_GENES
+                else ""
+            )
             raise _err(
                 label,
                 "state",
@@ -642,7 +670,7 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         st.pool[0, gid] -= 1
     st.extra_deck[0, :] = NO_CARD
     st.extra_top[0] = st.extra_deck.shape[1] - len(face_down)  # the deck's cards fill its last slots
-    st.extra_deck[0, st.extra_top[0]:] = face_down
+    st.extra_deck[0, st.extra_top[0] :] = face_down
     st.toxic[0] = _toxic(label, data, S)
     recount_derived(st)
     wk.score_seen[0, :] = st.score[0]
@@ -673,7 +701,9 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
         victim = int(row[EAT_VICTIM_SLOT])
         out = {"eat": [int(x) for x in row[:players]], "parasite": None if victim < 0 else victim}
         if row[EAT_SUCTION_SLOT]:
-            out["suction"] = [{"space": s, "colour": c} for s, c in unpack_suction(int(row[EAT_SUCTION_SLOT]))]
+            out["suction"] = [
+                {"space": s, "colour": c} for s, c in unpack_suction(int(row[EAT_SUCTION_SLOT]))
+            ]
         return out
     if name == "fast_food":
         return {"order": ("move_first", "eat_first")[row[0]]}
@@ -684,7 +714,9 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
     if name == "hard_crust":
         return {"crust": bool(row[0])}
     if name == "exchange":
-        return {"exchange": "stop" if row[0] < 0 else {"give": GENE_NAMES[row[0]], "take": GENE_NAMES[row[1]]}}
+        return {
+            "exchange": "stop" if row[0] < 0 else {"give": GENE_NAMES[row[0]], "take": GENE_NAMES[row[1]]}
+        }
     if name == "heal":
         if row[0] < 0:
             return {"heal": "stop"}
@@ -695,9 +727,7 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
     if name == "respond":
         return {"respond": list(RESPONSE_NAMES[row[0]])}
     if name == "pay":
-        return {
-            "pay": {"genes": gene_names(int(row[0]) | int(row[1]) << WORD_BITS), "bp": int(row[2])}
-        }
+        return {"pay": {"genes": gene_names(int(row[0]) | int(row[1]) << WORD_BITS), "bp": int(row[2])}}
     if name == "buy":
         if row[0] < 0:
             return {"buy": []}
@@ -815,7 +845,7 @@ def position_document(sc: Scenario) -> dict[str, Any]:
     if sc.variant is not None:
         doc["variant"] = sc.variant
     if rules.extra_genes:  # §18: the face-down deck (top first) and the Toxic Excretions tokens
-        doc["extra_deck"] = [GENE_NAMES[g] for g in st.extra_deck[0, st.extra_top[0]:] if g >= 0]
+        doc["extra_deck"] = [GENE_NAMES[g] for g in st.extra_deck[0, st.extra_top[0] :] if g >= 0]
         doc["toxic"] = {str(s): int(t) for s, t in enumerate(st.toxic[0]) if t}
     if st.finished[0]:
         doc["winner"] = int(st.winner[0])
