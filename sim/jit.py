@@ -283,6 +283,7 @@ _ARGUMENT_TYPES: dict[str, types.Type] = {
     "games": types.Array(types.int64, 1, "C"),
     "draws": types.Array(types.int64, 2, "C"),
     "row": types.Array(types.int32, 1, "C"),
+    "cards": types.Array(types.int8, 1, "C"),  # a game's row of a deck (random_stream.shuffle)
     "neighbours": types.Array(types.int8, 2, "C"),
     # narrow views of a game state that hot helpers take instead of the whole tuple (a call that
     # is not inlined costs ~140 ns with the whole state, a few ns with one array)

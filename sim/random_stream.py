@@ -95,6 +95,17 @@ def below(key, ctr, g, s, n):
 
 
 @kernel
+def shuffle(key, ctr, g, s, cards, n):
+    """Fisher-Yates on ``cards[:n]`` with game g's stream s: the last position first, each swapped
+    with a uniform one at or before it (n - 1 draws)."""
+    for i in range(n - 1, 0, -1):
+        j = below(key, ctr, g, s, i + 1)
+        x = cards[i]
+        cards[i] = cards[j]
+        cards[j] = x
+
+
+@kernel
 def _fill_keys(key, seed, games):
     for i in range(games.shape[0]):
         for s in range(key.shape[1]):

@@ -17,10 +17,10 @@ from sim.ursuppe import tally
 from sim.ursuppe.decision_kinds import COLOUR
 from sim.ursuppe.rules import TB_FLAGS, VARIANT_PLAYER_OF, load_rules
 from sim.ursuppe.simulation import UrsuppeRun, colour_assignment
-from sim.ursuppe.state import ERR_INVARIANT
 from strategies import preset_names
 from strategies.params import load_strategy
 from tests.conftest import outcome_digest
+from tests.fuzzing import fail_on_error
 from tests.test_cli import soup
 
 FLAG_SETS = {
@@ -51,14 +51,6 @@ def _batch(book, params, variant, seed, games, players=(0, 1), **kwargs):
     return B.new_batch(book.for_players(2, variant), params, rows, seed, np.arange(games), **kwargs)
 
 
-def _fail_on_error(b):
-    err = B.first_error(b)
-    if err is not None and err[1][0] == ERR_INVARIANT:
-        code, phase, detail = err[1][1], err[1][2], err[1][3]
-        pytest.fail(f"game {err[0]}: invariant I{code} failed after phase {phase} (detail {detail})")
-    assert err is None, err
-
-
 @pytest.mark.parametrize("variant, flags", CASES, ids=[f"{v}-{n}" for v, n in CASES])
 def test_random_double_play_games_keep_every_invariant(params, variant, flags):
     """Fuzz (§11, with the engine's I12 for double play II): the random strategy against the
@@ -66,7 +58,7 @@ def test_random_double_play_games_keep_every_invariant(params, variant, flags):
     book = load_rules(overrides={"flags": FLAG_SETS[variant][flags]})
     b = _batch(book, params, variant, 2024, 300, check_invariants=True)
     B.play(b, threads=2)
-    _fail_on_error(b)
+    fail_on_error(b)
     st = b.state
     assert st.finished.all()
     assert (st.genes_bought != 0).mean() > 0.5
@@ -86,7 +78,7 @@ def test_random_double_play_games_keep_every_invariant(params, variant, flags):
 def test_greedy_double_play_games_keep_every_invariant(params, variant):
     b = _batch(load_rules(), params, variant, 7, 300, players=(1, 1), check_invariants=True)
     B.play(b, threads=2)
-    _fail_on_error(b)
+    fail_on_error(b)
     assert (b.state.space >= 0).sum(axis=2).mean() > 2
 
 

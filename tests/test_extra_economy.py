@@ -8,8 +8,8 @@ import pytest
 
 from sim.ursuppe import batch as B
 from sim.ursuppe.rules import load_rules
-from sim.ursuppe.state import ERR_INVARIANT
 from sim.ursuppe.tally import TALLY_NAMES
+from tests.fuzzing import fail_on_error
 
 OTHER_READINGS = {
     "ha_exchanges_per_round": "once",
@@ -58,11 +58,7 @@ def test_economy_genes_keep_every_invariant(params, players, flags):
     ru = book.for_players(players)
     b = B.new_batch(ru, params, np.zeros(players), 14, np.arange(300), check_invariants=True)
     B.play(b, threads=2)
-    err = B.first_error(b)
-    if err is not None and err[1][0] == ERR_INVARIANT:
-        code, phase, detail = err[1][1], err[1][2], err[1][3]
-        pytest.fail(f"game {err[0]}: invariant I{code} failed after phase {phase} (detail {detail})")
-    assert err is None, err
+    fail_on_error(b)
     assert b.state.finished.all()
     totals = b.workspace.tally.sum(axis=0)
     never = [name for name in ECONOMY if totals[TALLY_NAMES.index(name)] == 0]

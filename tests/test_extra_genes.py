@@ -16,9 +16,9 @@ from sim.ursuppe.gene_sets import high_word, join_words, low_word
 from sim.ursuppe.genes import ADVANCED_GENES, EXTRA_GENES, GENE_INDEX, GENE_NAMES, N_BASE_GENES, xg_id
 from sim.ursuppe.rules import RulesError, load_rules
 from sim.ursuppe.simulation import UrsuppeRun
-from sim.ursuppe.state import ERR_INVARIANT
 from sim.ursuppe.tally import EXTRA_TALLY_NAMES, TALLY_NAMES
 from strategies.params import load_strategy, parameter_table
+from tests.fuzzing import fail_on_error
 
 # Spec §1 (price, MP, gives up) of every extra gene, as the rules file must hold it.
 TABLE = {
@@ -231,12 +231,7 @@ def _play(players, flags, games, seed, rich=False):
     params = parameter_table([load_strategy("random")])
     b = B.new_batch(ru, params, np.zeros(players), seed, np.arange(games), check_invariants=True)
     B.play(b, threads=2)
-    err = B.first_error(b)
-    if err is not None and err[1][0] == ERR_INVARIANT:
-        pytest.fail(
-            f"game {err[0]}: invariant I{err[1][1]} failed after phase {err[1][2]} (detail {err[1][3]})"
-        )
-    assert err is None, err
+    fail_on_error(b)
     assert b.state.finished.all()
     assert (b.state.toxic >= 0).all(), "a space holds a negative number of Toxic Excretions tokens"
     return b

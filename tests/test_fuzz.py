@@ -8,8 +8,8 @@ import pytest
 from sim.ursuppe import batch as B
 from sim.ursuppe.genes import GENE_NAMES
 from sim.ursuppe.rules import load_rules
-from sim.ursuppe.state import ERR_INVARIANT
 from sim.ursuppe.tally import EXTRA_TALLY_NAMES, N_TALLIES, TALLY_NAMES
+from tests.fuzzing import fail_on_error
 
 FLAG_SETS = {
     "defaults": {},
@@ -58,12 +58,7 @@ def test_random_games_keep_every_invariant(params, players, flags):
     games = 400
     b = B.new_batch(ru, params, np.zeros(players), 2024, np.arange(games), check_invariants=True)
     B.play(b, threads=2)
-    err = B.first_error(b)
-    if err is not None and err[1][0] == ERR_INVARIANT:
-        pytest.fail(
-            f"game {err[0]}: invariant I{err[1][1]} failed after phase {err[1][2]} (detail {err[1][3]})"
-        )
-    assert err is None, err
+    fail_on_error(b)
     st = b.state
     assert st.finished.all()
     # The random strategy reaches the gene economy: some genes are bought and some defects paid.

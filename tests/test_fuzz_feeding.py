@@ -11,7 +11,7 @@ import pytest
 from sim.ursuppe import batch as B
 from sim.ursuppe import tally
 from sim.ursuppe.rules import load_rules
-from sim.ursuppe.state import ERR_INVARIANT
+from tests.fuzzing import fail_on_error
 
 FLAGS = {
     "defaults": {"extra_genes": True},
@@ -45,12 +45,7 @@ def test_random_games_with_the_feeding_genes_keep_every_invariant(params, player
     games = 600
     b = B.new_batch(ru, params, np.zeros(players), 1414, np.arange(games), check_invariants=True)
     B.play(b, threads=2)
-    err = B.first_error(b)
-    if err is not None and err[1][0] == ERR_INVARIANT:
-        pytest.fail(
-            f"game {err[0]}: invariant I{err[1][1]} failed after phase {err[1][2]} (detail {err[1][3]})"
-        )
-    assert err is None, err
+    fail_on_error(b)
     assert b.state.finished.all()
     totals = b.workspace.tally.sum(axis=0)
     never = [tally.TALLY_NAMES[i] for i in FEEDING_TALLIES if totals[i] == 0]

@@ -15,9 +15,9 @@ from sim import runner
 from sim.ursuppe import batch as B
 from sim.ursuppe.rules import TD_FLAGS, RulesError, load_rules
 from sim.ursuppe.simulation import UrsuppeRun
-from sim.ursuppe.state import ERR_INVARIANT
 from strategies.params import load_strategy
 from tests.conftest import outcome_digest
+from tests.fuzzing import fail_on_error
 from tests.test_cli import soup
 
 TD_FLAG_SETS = {
@@ -49,11 +49,7 @@ def test_random_dummy_games_keep_every_invariant(params, flags):
     book = load_rules(overrides={"flags": TD_FLAG_SETS[flags]})
     b = _dummy_batch(book, params, 2024, 400, check_invariants=True)
     B.play(b, threads=2)
-    err = B.first_error(b)
-    if err is not None and err[1][0] == ERR_INVARIANT:
-        code, phase, detail = err[1][1], err[1][2], err[1][3]
-        pytest.fail(f"game {err[0]}: invariant I{code} failed after phase {phase} (detail {detail})")
-    assert err is None, err
+    fail_on_error(b)
     st = b.state
     assert st.finished.all()
     assert set(np.unique(st.winner)) <= {0, 1}

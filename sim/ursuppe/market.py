@@ -10,7 +10,7 @@ Phase 3 reveals ``extra_reveal_per_round`` cards a round (XM4) at the moment fla
 """
 
 from sim.jit import kernel
-from sim.random_stream import below
+from sim.random_stream import shuffle
 from sim.ursuppe import tally
 from sim.ursuppe.events import EV_DISCARD, EV_REVEAL, log
 from sim.ursuppe.extra_flags import XF_REVEAL_PER_ROUND, XF_UNBOUGHT_DISCARDED
@@ -26,11 +26,7 @@ def shuffle_extra_deck(st, ru, g):
     m = ru.extra_deck.shape[0]
     for i in range(st.extra_deck.shape[1]):
         st.extra_deck[g, i] = ru.extra_deck[i] if i < m else NO_CARD
-    for i in range(m - 1, 0, -1):
-        j = below(st.rng_key, st.rng_ctr, g, STREAM_SETUP, i + 1)
-        x = st.extra_deck[g, i]
-        st.extra_deck[g, i] = st.extra_deck[g, j]
-        st.extra_deck[g, j] = x
+    shuffle(st.rng_key, st.rng_ctr, g, STREAM_SETUP, st.extra_deck[g], m)
     for i in range(m):
         st.pool[g, st.extra_deck[g, i]] -= 1  # XM3: face down, not buyable
     st.extra_top[g] = 0

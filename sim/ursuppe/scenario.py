@@ -197,23 +197,25 @@ def _exchange(label: str, key: str, v: Any, row: list[int], players: int) -> tup
     return CK_EXCHANGE, row
 
 
+def _amoeba_or_none(label: str, key: str, v: Any, players: int) -> tuple[int, int]:
+    """``null`` or ``{"player": p, "number": n}`` (an attack's target, Healing 2's receiver) as
+    (player, number), (-1, -1) for null."""
+    if v is None:
+        return -1, -1
+    if isinstance(v, dict) and set(v) == {"player", "number"}:
+        return (
+            _int(label, f"{key}.player", v["player"], 0, players - 1),
+            _int(label, f"{key}.number", v["number"], 1, 7),
+        )
+    raise _err(label, key, f'expected null or {{"player": p, "number": n}}, got {json.dumps(v)}')
+
+
 def _heal(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
     if v == "stop":
         row[0], row[1], row[2] = -1, -1, -1
     elif isinstance(v, dict) and set(v) <= {"number", "receiver"} and "number" in v:
         row[0] = _int(label, f"{key}.number", v["number"], 1, 7)
-        r = v.get("receiver")
-        if r is None:
-            row[1], row[2] = -1, -1
-        elif isinstance(r, dict) and set(r) == {"player", "number"}:
-            row[1] = _int(label, f"{key}.receiver.player", r["player"], 0, players - 1)
-            row[2] = _int(label, f"{key}.receiver.number", r["number"], 1, 7)
-        else:
-            raise _err(
-                label,
-                f"{key}.receiver",
-                f'expected null or {{"player": p, "number": n}}, got {json.dumps(r)}',
-            )
+        row[1], row[2] = _amoeba_or_none(label, f"{key}.receiver", v.get("receiver"), players)
     else:
         raise _err(
             label, key, f'expected "stop" or {{"number": n, "receiver": null|{{...}}}}, got {json.dumps(v)}'
@@ -277,15 +279,7 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         )
         return [(CK_EAT, row)]
     if kind == "attack":
-        if v is None:
-            row[0], row[1] = -1, -1
-        elif isinstance(v, dict) and set(v) == {"player", "number"}:
-            row[0] = _int(label, f"{key}.attack.player", v["player"], 0, players - 1)
-            row[1] = _int(label, f"{key}.attack.number", v["number"], 1, 7)
-        else:
-            raise _err(
-                label, f"{key}.attack", f'expected null or {{"player": p, "number": n}}, got {json.dumps(v)}'
-            )
+        row[0], row[1] = _amoeba_or_none(label, f"{key}.attack", v, players)
         return [(CK_ATTACK, row)]
     if kind == "respond":
         answers = tuple(v) if isinstance(v, list) else None

@@ -1,7 +1,7 @@
 """Setup (S1-S6): seating, deck shuffle, BP, food, gene pool and the two initial placements."""
 
 from sim.jit import kernel
-from sim.random_stream import below
+from sim.random_stream import shuffle
 from sim.ursuppe.decision_kinds import PLACE_SETUP
 from sim.ursuppe.decisions import FREE_NUMBERS, decide_placement, free_numbers, set_option
 from sim.ursuppe.double_play import colour_order
@@ -16,6 +16,8 @@ SEATING_RANDOM = 0  # S5: a random permutation per game
 SEATING_ROTATE = 1  # S5: a balanced design, see rotate_block (every seat equally often per block)
 SEATING_GIVEN = 2  # State.seat is already filled in by the caller
 PHASE_SETUP = 0
+
+
 @kernel
 def _seat(st, g, mode):
     """S5: player -> start space 1..P."""
@@ -25,11 +27,7 @@ def _seat(st, g, mode):
     for p in range(P):
         st.seat[g, p] = p + 1
     if mode == SEATING_RANDOM:
-        for i in range(P - 1, 0, -1):  # Fisher-Yates
-            j = below(st.rng_key, st.rng_ctr, g, STREAM_SETUP, i + 1)
-            x = st.seat[g, i]
-            st.seat[g, i] = st.seat[g, j]
-            st.seat[g, j] = x
+        shuffle(st.rng_key, st.rng_ctr, g, STREAM_SETUP, st.seat[g], P)
         return
     fact = 1
     for i in range(2, P + 1):
@@ -65,11 +63,7 @@ def _shuffle_deck(st, ru, g):
     C = ru.deck_ozone.shape[0]
     for i in range(C):
         st.card_index[g, i] = i
-    for i in range(C - 1, 0, -1):
-        j = below(st.rng_key, st.rng_ctr, g, STREAM_SETUP, i + 1)
-        x = st.card_index[g, i]
-        st.card_index[g, i] = st.card_index[g, j]
-        st.card_index[g, j] = x
+    shuffle(st.rng_key, st.rng_ctr, g, STREAM_SETUP, st.card_index[g], C)
     for i in range(C):
         st.card_ozone[g, i] = ru.deck_ozone[st.card_index[g, i]]
         st.card_drift[g, i] = ru.deck_drift[st.card_index[g, i]]
