@@ -18,7 +18,7 @@ parameters' defaults the heuristics are the original greedy ones.
 import numpy as np
 from numba import types
 
-from sim.jit import kernel, register_argument_types
+from sim.jit import always_inline, kernel, register_argument_types
 from sim.random_stream import below, next_u64
 from sim.ursuppe.board import CHOICE, STAY, step
 from sim.ursuppe.decision_kinds import (
@@ -213,6 +213,7 @@ def _leader(st, ru, g, p):
 
 
 @kernel
+@always_inline
 def _can_answer(st, g, q):
     """Player q could answer an attack (holds Escape or Defense, or has Alarm's Escape (XG-03),
     and has BP)."""
@@ -436,6 +437,7 @@ def _value_eat(st, ru, wk, g, b, p, a, n, prm):
 
 
 @kernel
+@always_inline
 def _target_value(st, ru, g, p, q, prm, bp_left, phase1):
     """An attack target of player q: the leader first; less if it can answer or has Armor.
     Extra genes: no answer against Camouflage 2 (XG-24); a Hard Crust target (XG-05) only if
@@ -747,6 +749,7 @@ def needs_every_option(st, wk, g, p):
 
 
 @kernel
+@always_inline
 def draw_uniform(st, wk, g, p, n):
     """choose's first step: with probability ``randomness`` player p's strategy draws one of the
     ``n`` options uniformly: its index, else -1. (A decision that is not listed, E2's payments,
@@ -758,6 +761,7 @@ def draw_uniform(st, wk, g, p, n):
 
 
 @kernel
+@always_inline
 def break_tie(st, wk, g, p, ties):
     """choose's last step: which of ``ties`` equally valued best options player p takes (0: the
     first listed; with ``random_ties``, a draw)."""

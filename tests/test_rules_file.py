@@ -48,6 +48,7 @@ DTYPES = {
     "gene_defect_payment": np.int16,
     "gene_lower": np.int8,
     "gene_blocks": np.int64,
+    "advanced_genes": np.int8,  # G4's mask looks at these only
     "side": np.int8,  # the colours of one player (double play, §17)
     "team": np.int8,
     "partner": np.int8,
@@ -565,3 +566,16 @@ def test_for_players_rejects_other_counts(book: RuleBook, players: object) -> No
 
 def test_rules_error_is_a_value_error() -> None:
     assert issubclass(RulesError, ValueError)
+
+
+def test_G4_advanced_genes_are_the_genes_above_a_lower_one(book: RuleBook, tmp_path: Path) -> None:
+    """G4: players.blocked_by_advanced reads only Rules.advanced_genes, so the list must hold every
+    gene with a lower gene that a game can hold (the base game's four; with the extra genes the
+    extra ones above a lower gene too), and nothing else."""
+    extra = load_rules(write(tmp_path, "[flags]\nextra_genes = true\n")).for_players(4)
+    for rules in (book.for_players(4), extra):
+        expected = [g for g in range(rules.n_genes) if rules.gene_lower[g, 0] >= 0]
+        assert rules.advanced_genes.tolist() == expected
+        assert all(rules.gene_blocks[g] != 0 for g in expected)
+        assert not any(rules.gene_blocks[g] for g in range(rules.n_genes) if g not in expected)
+    assert book.for_players(4).advanced_genes.tolist() == [16, 17, 18, 19]

@@ -27,7 +27,7 @@ With extra genes a meal list that would overflow the option buffer keeps the fir
 ``MAX_OPTIONS - 1`` meals instead of stopping the game (docs/decisions.md).
 """
 
-from sim.jit import kernel
+from sim.jit import always_inline, kernel
 from sim.ursuppe import tally
 from sim.ursuppe.decision_kinds import CLEAN, EAT, EAT_SUCTION_SLOT, EAT_VICTIM_SLOT, SUCTION_BITS
 from sim.ursuppe.decisions import decide, option_overflow, set_option
@@ -56,6 +56,7 @@ from sim.ursuppe.toxic import lay
 
 
 @kernel
+@always_inline
 def _next_permutation(row, start, k):
     """Rearrange row[start:start+k] into the next lexicographic permutation; False after the last."""
     i = k - 2
@@ -81,6 +82,7 @@ def _next_permutation(row, start, k):
 
 
 @kernel
+@always_inline
 def _shape_set(st, g, p):
     """The index of player p's shape sets in the rules tables (F1, F2: the genes it holds)."""
     c = 0
@@ -92,6 +94,7 @@ def _shape_set(st, g, p):
 
 
 @kernel
+@always_inline
 def _fits(st, ru, wk, g, b, p, space, base, k):
     """Does the arrangement at row[base:base+k] (counts per foreign colour of p) fit on ``space``?
     TB1 (flag double2_eat_partner_colour false): none of ``ru.inedible[p]``'s cubes either."""
@@ -111,6 +114,7 @@ def _fits(st, ru, wk, g, b, p, space, base, k):
 
 
 @kernel
+@always_inline
 def _suction_reach(st, ru, g, p):
     """XG-12, XG-26: how many cubes player p's amoebas may take from neighbouring spaces."""
     if not ru.extra_genes:
@@ -123,6 +127,7 @@ def _suction_reach(st, ru, g, p):
 
 
 @kernel
+@always_inline
 def _full(ru, wk, g, n):
     """No room for option n: in a base game the game's error (option_overflow); with extra genes
     (Glutton's and Suction's longer lists) the meals beyond the buffer are dropped, one row kept
@@ -133,6 +138,7 @@ def _full(ru, wk, g, n):
 
 
 @kernel
+@always_inline
 def _write_meal(wk, b, p, base, k, victim, suction, n):
     """Option n: the arrangement at scratch[b, base:base+k] eaten from the own space (per colour),
     ``victim`` (F4) and the ``suction`` cubes (XG-12)."""
@@ -356,6 +362,7 @@ def clean_destination(st, ru, wk, g, b, p, a, space, phase):
 
 
 @kernel
+@always_inline
 def excrete(st, ru, wk, g, b, p, a, space, phase):
     """M4: the amoeba excretes ``ru.excretion`` cubes of its colour on its space (C3: as many as
     the supply has); with Cleanliness on a neighbour instead (XG-04), with Toxic Excretions a DP

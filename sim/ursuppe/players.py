@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sim.jit import kernel
+from sim.jit import always_inline, kernel
 from sim.ursuppe.extra_flags import (
     XF_FLEXIBLE_ON_EXCHANGE,
     XF_FLEXIBLE_ON_SOCIAL_STEAL,
@@ -48,6 +48,7 @@ def turn_order(st, wk, g, b, descending):
 
 
 @kernel
+@always_inline
 def put_amoeba(st, g, p, a, space):
     """Put amoeba (p, a) on ``space`` (-1: to the supply): every move, placement and death goes
     through here, so that ``occupancy`` stays the count of ``space`` (state.py)."""
@@ -69,22 +70,26 @@ def amoebas_on_space(st, g, q, space):
 
 
 @kernel
+@always_inline
 def has(st, g, p, gene):
     """True if player p holds ``gene``."""
     return st.genes[g, p, gene] != 0
 
 
 @kernel
+@always_inline
 def blocked_by_advanced(st, ru, g, p):
     """G4: bit mask of the genes player p may not buy because it holds an advanced gene above them."""
-    blocked = 0
-    for gene in range(ru.n_genes):
+    blocked = np.int64(0)
+    for i in range(ru.advanced_genes.shape[0]):
+        gene = ru.advanced_genes[i]
         # genes are 0 or 1 (I5): a product instead of a branch per gene
-        blocked |= ru.gene_blocks[gene] * int(st.genes[g, p, gene])
+        blocked |= ru.gene_blocks[gene] * np.int64(st.genes[g, p, gene])
     return blocked
 
 
 @kernel
+@always_inline
 def amoebas_on_board(st, g, p):
     n = 0
     for a in range(st.space.shape[2]):
@@ -94,6 +99,7 @@ def amoebas_on_board(st, g, p):
 
 
 @kernel
+@always_inline
 def death_threshold(st, ru, g, p):
     """X1: DP at which an amoeba dies (Life Expectancy raises it; TD4: the dummy has it innately;
     XG-18: Short Life Span lowers it by 1)."""
@@ -106,6 +112,7 @@ def death_threshold(st, ru, g, p):
 
 
 @kernel
+@always_inline
 def active_move_cost(st, ru, g, p, escape):
     """M3/A3: BP an active move or escape costs (0 with Streamlining). Movement, attacks and the
     strategies all ask here."""
@@ -117,6 +124,7 @@ def active_move_cost(st, ru, g, p, escape):
 
 
 @kernel
+@always_inline
 def division_cost(st, ru, g, p):
     """D3: 6 BP, 4 with Division Rate (TB7: 4 and 3 in double play II, the rules' values).
     XG-18: with Short Life Span the flags sls_division_cost and sls_with_division_rate.
@@ -131,6 +139,7 @@ def division_cost(st, ru, g, p):
 
 
 @kernel
+@always_inline
 def weighted_cards(st, ru, g, p):
     """K2: gene cards held, an advanced gene counting 2 and Ray Protection 0 (rules: weight)."""
     n = 0
@@ -141,6 +150,7 @@ def weighted_cards(st, ru, g, p):
 
 
 @kernel
+@always_inline
 def mutation_points(st, ru, g, p):
     """E2: the sum of the MP of the player's genes (Ray Protection counts -2)."""
     m = 0
@@ -151,6 +161,7 @@ def mutation_points(st, ru, g, p):
 
 
 @kernel
+@always_inline
 def same_side(ru, p, q):
     """Is colour q the same player as colour p, not "another player" of the gene texts? Only
     one's own colour, except a double play's partner colour (TA3, TB10: rules.side)."""
@@ -168,6 +179,7 @@ def add_bp(st, ru, g, p, amount):
 
 
 @kernel
+@always_inline
 def acts_for_player(ru, p):
     """Does colour p take the per-player steps (gene defects, purchases, income, the marker)?
     Every colour, except in double play II the second colour of each player (TB5, TB6, TB9)."""
@@ -199,6 +211,7 @@ def share_with_partner(st, ru, g, p):
 
 
 @kernel
+@always_inline
 def is_last(st, g, p):
     """XG-10: player p's marker is last at this moment (no other marker behind it)."""
     for q in range(st.score.shape[1]):
@@ -217,6 +230,7 @@ def gene_holder(st, g, gene):
 
 
 @kernel
+@always_inline
 def gene_cost(st, ru, g, p, gene):
     """G1, XG-10, XG-14: the BP player p pays for ``gene`` now. The price of the rules; the Social
     Gene, when a player holds it, is taken from its holder for ``social_gene_steal_price``;
@@ -245,6 +259,7 @@ def exchange_cost(st, ru, g, p, given, taken):
 
 
 @kernel
+@always_inline
 def gene_source(st, ru, g, p, gene, blocked):
     """G2, G4, XG-10: where player p could get ``gene`` from now, price and G3 aside: SOURCE_NONE,
     SOURCE_POOL, or SOURCE_HOLDER (the Social Gene taken from the player holding it). ``blocked``:
@@ -260,12 +275,14 @@ def gene_source(st, ru, g, p, gene, blocked):
 
 
 @kernel
+@always_inline
 def lower_gene_ok(st, ru, g, p, gene, lower):
     """G3: ``lower`` may be given up for the advanced ``gene`` (held since an earlier round)."""
     return lower >= 0 and st.genes[g, p, lower] != 0 and st.gene_since[g, p, lower] < st.round[g]
 
 
 @kernel
+@always_inline
 def within_reach(st, ru, g, p, gene, blocked):
     """Could player p acquire ``gene`` once it has the BP (and, for an advanced gene, once its
     lower gene has been held a round)? The strategies' saving asks this (policy._saving)."""

@@ -104,6 +104,9 @@ class Rules(NamedTuple):
     gene_defect_payment: np.ndarray  # int16 [N_GENES] (E2)
     gene_lower: np.ndarray  # int8 [N_GENES, 2]: lower genes given up (G3), -1 padded
     gene_blocks: np.ndarray  # int64 [N_GENES]: bit mask of the lower genes a holder may not buy (G4)
+    # int8 [k]: the advanced genes a game can hold (gene_blocks != 0, below n_genes): G4's mask
+    # (players.blocked_by_advanced) looks at these only, 4 genes in the base game instead of 20
+    advanced_genes: np.ndarray
     # The 2-player dummy variant (TD1-TD9): the dummy's player index (the last colour), -1 in
     # every other game; it never decides (decisions.dummy_choice) and its rules are these fields.
     dummy: int
@@ -1362,6 +1365,9 @@ class RuleBook:
             gene_defect_payment=arr([g["defect_payment"] for g in genes], np.int16),
             gene_lower=gene_lower,
             gene_blocks=arr([sum(1 << int(x) for x in row if x >= 0) for row in gene_lower], np.int64),
+            advanced_genes=arr(
+                [i for i in range(N_GENES if extra else N_BASE_GENES) if gene_lower[i, 0] >= 0], np.int8
+            ),
             dummy=-1,
             dummy_scores=False,
             dummy_income=False,

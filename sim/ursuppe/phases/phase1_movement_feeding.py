@@ -12,7 +12,7 @@ Alarm (XG-03), Hard Crust's failed attack (XG-05), Go Out With a Bang through ``
 (XG-17).
 """
 
-from sim.jit import kernel
+from sim.jit import always_inline, kernel
 from sim.ursuppe import tally
 from sim.ursuppe.attacks import (
     ATTACK_CLUNG,
@@ -203,6 +203,7 @@ def energy_conservation(st, ru, wk, g, b, p, start, end):
 
 
 @kernel
+@always_inline
 def move_amoeba(st, ru, wk, g, b, p, a):
     """M1-M3: drift, active move or (Holding) stay, as the owner chooses."""
     set_option(wk.options, b, 0, MOVE_DRIFT, 0, 0)

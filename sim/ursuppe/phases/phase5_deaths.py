@@ -6,7 +6,7 @@ Bang's chain of deaths (XG-17), and in Aggression's attacks Camouflage (XG-11, X
 Crust (XG-05), Thread Display (XG-13) and More Than a Mouthful (XG-09 flag
 mouthful_vs_aggression_phase5)."""
 
-from sim.jit import kernel
+from sim.jit import always_inline, kernel
 from sim.ursuppe import tally
 from sim.ursuppe.attacks import (
     ATTACK_CRUSHED,
@@ -130,6 +130,7 @@ def aggression(st, ru, wk, g, b, p):
 
 
 @kernel
+@always_inline
 def natural_deaths(st, ru, wk, g, b):
     """X1: every amoeba at or above its threshold dies, in descending order (XG-18: Short Life
     Span's threshold is lower). XG-17: a bang's DP can bring others to their threshold: the
