@@ -23,7 +23,6 @@ class ExtraFlag(NamedTuple):
     lo: int = 0  # an integer flag's range
     hi: int = 0
     placeholder: bool = False  # PLACEHOLDER: no source has the value (reports name it)
-    not_implemented: tuple[str, ...] = ()  # readings the engine refuses to play (one-line error)
 
 
 EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
@@ -88,7 +87,6 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
         "phase4",
         ("phase4", "any_own_turn", "phase5_before_deaths"),
         placeholder=True,
-        not_implemented=("any_own_turn",),
     ),
     ExtraFlag("healing2_includes_healing1", "XG-25", False),
     ExtraFlag("healing2_target_any_colour", "XG-25", True),

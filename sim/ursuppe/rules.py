@@ -828,14 +828,7 @@ class _Checker:
         return self.string(value, path, flag.choices)
 
     def extra_market(self, flags: dict[str, Any]) -> None:
-        """XM2, XM8: the start pair leaves out the excluded genes. A reading the engine does not
-        play (ExtraFlag.not_implemented) is refused in one line."""
-        for f in EXTRA_FLAGS:
-            if f.not_implemented and flags[f.name] in f.not_implemented:
-                played = ", ".join(c for c in f.choices if c not in f.not_implemented)
-                self.fail(
-                    ("flags", f.name), f"{flags[f.name]} is not implemented ({f.rule}); use one of: {played}"
-                )
+        """XM2, XM8: the start pair leaves out the excluded genes."""
         both = set(flags["extra_start_pair"]) & set(flags["extra_excluded"])
         if both:
             self.fail(

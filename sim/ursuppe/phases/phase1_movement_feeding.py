@@ -9,7 +9,7 @@ Extra genes: Migration Sensing (XG-06) looks at the next card at the start of th
 (XG-07) lets the owner feed before it moves; Energy Conservation (XG-21) pays 1 BP per drift;
 Rebound (XG-16) lives in movement.py. In the attack's outcome: More Than a Mouthful (XG-09),
 Alarm (XG-03), Hard Crust's failed attack (XG-05), Go Out With a Bang through ``attacks.die``
-(XG-17).
+(XG-17). Healing 2 (XG-25) heals at its owner's turn with flag healing2_phase = any_own_turn.
 """
 
 from sim.jit import always_inline, kernel
@@ -70,6 +70,7 @@ from sim.ursuppe.genes import (
     PERSISTENCE,
     STRUGGLE,
 )
+from sim.ursuppe.healing import healing2_now, heals_in_phase
 from sim.ursuppe.movement import active_movement, can_move_actively, drift
 from sim.ursuppe.phases.phase2_environment import sense_next_card
 from sim.ursuppe.players import ORDER_SLOT, add_bp, has, same_side, turn_order
@@ -257,8 +258,13 @@ def phase1(st, ru, wk, g, b):
         for p in range(P):  # XG-06 (and XG-23, which includes it): the start of Phase 1
             if has(st, g, p, MIGRATION_SENSING) or has(st, g, p, ENVIRONMENTAL_SENSING):
                 sense_next_card(st, wk, g, b, p, PHASE)
+    heal_turns = ru.extra_genes and healing2_now(ru, PHASE)  # XG-25: healing2_phase = any_own_turn
     for i in range(P):
         p = wk.scratch[b, ORDER_SLOT + i]
+        if heal_turns:
+            heals_in_phase(st, ru, wk, g, b, p, PHASE)  # at its turn, before its amoebas move
+            if wk.error[g, 0] != 0:
+                return
         for a in range(st.space.shape[2]):
             if st.space[g, p, a] < 0:
                 continue  # removed earlier in the phase, or never placed

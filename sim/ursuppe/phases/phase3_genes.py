@@ -1,6 +1,7 @@
 """Phase 3 - new genes (G1-G5), in descending order; with the extra genes the market's reveals
 (XM4, XM5), the Social Gene taken from its holder (XG-10), Flexible's discount (XG-14, through
-players.gene_cost) and Highly Adaptable's exchanges (XG-08)."""
+players.gene_cost), Highly Adaptable's exchanges (XG-08) and, with flag healing2_phase =
+any_own_turn, Healing 2's heals at a player's turn before it buys (XG-25)."""
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from sim.ursuppe.extra_flags import (
     XF_SOCIAL_GENE_STEAL_PAYMENT_TO,
 )
 from sim.ursuppe.genes import FLEXIBLE, HIGHLY_ADAPTABLE, SOCIAL_GENE
+from sim.ursuppe.healing import healing2_now, heals_in_phase
 from sim.ursuppe.market import discard_unbought, reveal, reveal_round
 from sim.ursuppe.players import (
     ORDER_SLOT,
@@ -216,6 +218,7 @@ def phase3(st, ru, wk, g, b):
     timing = ru.xflag[XF_REVEAL_TIMING]
     first_revealed = st.extra_top[g]
     to_reveal = ru.xflag[XF_REVEAL_PER_ROUND] if ru.extra_genes else 0
+    heal_turns = ru.extra_genes and healing2_now(ru, PHASE)  # XG-25: healing2_phase = any_own_turn
     if to_reveal > 0 and timing == TIMING_START_OF_PHASE3:
         reveal_round(st, ru, wk, g, b)
         to_reveal = 0
@@ -223,6 +226,10 @@ def phase3(st, ru, wk, g, b):
         p = wk.scratch[b, ORDER_SLOT + k]
         if not acts_for_player(ru, p):
             continue  # TB6: double play II's genes are bought once per player, for both colours
+        if heal_turns:
+            heals_in_phase(st, ru, wk, g, b, p, PHASE)  # at its turn, before it buys
+            if wk.error[g, 0] != 0:
+                return
         forced = wk.tape_pos[g]
         while True:
             n = purchase_options(st, ru, wk, g, b, p)

@@ -1,57 +1,46 @@
 """Phase 4 - cell division (D1-D4), in descending order; with the extra genes Population
-Explosion's free amoebas (XG-20) and the healing of Healing 1 and 2 (XG-15, XG-25).
+Explosion's free amoebas (XG-20) and the healing of Healing 1 and 2 (XG-15, XG-25: healing.py)
+before a player divides.
 
 Double play II (TB7): every step is per colour (D2's free amoeba, D3's spaces next to the
 colour's own amoebas), except the income, once per player; the two colours pay from one stock."""
 
 from sim.jit import kernel
 from sim.ursuppe import tally
-from sim.ursuppe.attacks import die
-from sim.ursuppe.decision_kinds import DIVIDE, HEAL, PLACE_EXPLOSION, PLACE_FREE
+from sim.ursuppe.decision_kinds import DIVIDE, PLACE_EXPLOSION, PLACE_FREE
 from sim.ursuppe.decisions import (
     FREE_NUMBERS,
     decide,
     decide_placement,
     free_numbers,
-    option_overflow,
     set_option,
 )
-from sim.ursuppe.events import EV_EXPLOSION, EV_HEAL, EV_INCOME, EV_PLACE, log
+from sim.ursuppe.events import EV_EXPLOSION, EV_INCOME, EV_PLACE, log
 from sim.ursuppe.extra_flags import (
-    HEALING2_PHASE4,
-    HEALING_ONCE_PER_AMOEBA,
     POP_ADD_LEADER_COUNT,
-    XF_HEALING1_COST,
-    XF_HEALING1_LIMIT,
-    XF_HEALING2_COST,
-    XF_HEALING2_INCLUDES_HEALING1,
-    XF_HEALING2_PHASE,
-    XF_HEALING2_TARGET_ANY_COLOUR,
     XF_POP_EXPLOSION_EACH_ROUND,
     XF_POP_EXPLOSION_MODE,
     XF_TOXIC_PICKUP_BY_PLACEMENT,
 )
-from sim.ursuppe.genes import HEALING_1, HEALING_2, POP_EXPLOSION, SPORES
+from sim.ursuppe.genes import POP_EXPLOSION, SPORES
+from sim.ursuppe.healing import heals_in_phase
 from sim.ursuppe.players import (
     ORDER_SLOT,
     acts_for_player,
     add_bp,
     amoebas_on_board,
-    death_threshold,
     division_cost,  # D3, XG-18: in players.py, where strategies can call it too
     has,
     put_amoeba,
     share_with_partner,
     turn_order,
 )
-from sim.ursuppe.state import AF_HEALED
 from sim.ursuppe.toxic import arrive
 
 PHASE = 4
 PLACED_FREE = 1
 PLACED_DIVISION = 2
 PLACED_EXPLOSION = 3  # XG-20
-DEATH_NATURAL = 0  # X1 (phase5_deaths): Healing 2's receiver dying at once (XG-25)
 
 
 @kernel
@@ -209,86 +198,6 @@ def population_explosion(st, ru, wk, g, b, p):
 
 
 @kernel
-def heal_options(st, ru, wk, g, b, p, plain, giving):
-    """XG-15, XG-25: 'stop', then (own number, -1, -1) for a plain heal (``plain``: Healing 1, or
-    Healing 2 with flag healing2_includes_healing1; healing1_cost BP) and (own number, receiver
-    player, receiver number) for Healing 2's heal that gives the DP to another amoeba on the same
-    space (``giving``; healing2_cost BP; own colour only with flag healing2_target_any_colour).
-    An amoeba healed this round is left out with flag healing1_limit = once_per_amoeba."""
-    set_option(wk.options, b, 0, -1, -1, -1)
-    n = 1
-    once = ru.xflag[XF_HEALING1_LIMIT] == HEALING_ONCE_PER_AMOEBA
-    plain = plain and st.bp[g, p] >= ru.xflag[XF_HEALING1_COST]
-    giving = giving and st.bp[g, p] >= ru.xflag[XF_HEALING2_COST]
-    any_colour = ru.xflag[XF_HEALING2_TARGET_ANY_COLOUR] != 0
-    A = st.space.shape[2]
-    for a in range(A):
-        s = st.space[g, p, a]
-        if s < 0 or st.dp[g, p, a] <= 0:
-            continue
-        if once and st.amoeba_flags[g, p, a] & AF_HEALED:
-            continue
-        if plain:
-            set_option(wk.options, b, n, a + 1, -1, -1)
-            n += 1
-        if not giving:
-            continue
-        for q in range(st.space.shape[1]):
-            if q == p and not any_colour:
-                continue
-            for t in range(A):
-                if st.space[g, q, t] == s and not (q == p and t == a):
-                    if option_overflow(wk, g, n):
-                        return n
-                    set_option(wk.options, b, n, a + 1, q, t + 1)
-                    n += 1
-    return n
-
-
-@kernel
-def healing(st, ru, wk, g, b, p, phase, plain, giving):
-    """XG-15, XG-25: player p heals as long as it likes and can pay: each heal removes 1 DP from
-    one of its amoebas; Healing 2's gives that DP to the receiver, which dies at once when it
-    reaches its threshold (removed, X1's cubes)."""
-    while True:
-        n = heal_options(st, ru, wk, g, b, p, plain, giving)
-        if n <= 1:
-            return
-        i = decide(st, ru, wk, g, b, p, -1, HEAL, n)
-        a = wk.options[b, i, 0] - 1
-        q = wk.options[b, i, 1]
-        t = wk.options[b, i, 2] - 1
-        if a < 0 or wk.error[g, 0] != 0:
-            return
-        cost = ru.xflag[XF_HEALING1_COST] if q < 0 else ru.xflag[XF_HEALING2_COST]
-        add_bp(st, ru, g, p, -cost)
-        st.dp[g, p, a] -= 1
-        st.amoeba_flags[g, p, a] |= AF_HEALED
-        wk.tally[b, tally.HEALING_DP_REMOVED] += 1
-        log(st, wk, g, EV_HEAL, phase, p, a + 1, st.dp[g, p, a], cost, q, t + 1 if q >= 0 else -1, 0, 0, 0)
-        if q >= 0:
-            st.dp[g, q, t] += 1
-            wk.tally[b, tally.HEALING2_DP_GIVEN] += 1
-            if st.dp[g, q, t] >= death_threshold(st, ru, g, q):
-                # XG-17: a death like any other (Go Out With a Bang)
-                die(st, ru, wk, g, b, q, t, ru.natural_death_cubes, DEATH_NATURAL, phase)
-
-
-@kernel
-def heals_in_phase(st, ru, wk, g, b, p, phase4):
-    """XG-15, XG-25: player p's healing in Phase 4 (``phase4``) or Phase 5 before the deaths:
-    Healing 1 heals in Phase 4; Healing 2 in the phase flag healing2_phase names, with Healing 1's
-    plain heal there too under flag healing2_includes_healing1."""
-    if not ru.extra_genes:
-        return
-    h2 = st.genes[g, p, HEALING_2] != 0 and (ru.xflag[XF_HEALING2_PHASE] == HEALING2_PHASE4) == phase4
-    plain = phase4 and st.genes[g, p, HEALING_1] != 0
-    plain = plain or (h2 and ru.xflag[XF_HEALING2_INCLUDES_HEALING1] != 0)
-    if h2 or plain:
-        healing(st, ru, wk, g, b, p, PHASE if phase4 else 5, plain, h2)
-
-
-@kernel
 def phase4(st, ru, wk, g, b):
     P = st.seat.shape[1]
     turn_order(st, wk, g, b, True)
@@ -307,7 +216,7 @@ def phase4(st, ru, wk, g, b):
             log(st, wk, g, EV_INCOME, PHASE, p, -1, ru.income, 0, 0, 0, 0, 0, 0)
         if amoebas_on_board(st, g, p) == 0:
             free_placement(st, ru, wk, g, b, p)
-        heals_in_phase(st, ru, wk, g, b, p, True)  # XG-15, XG-25
+        heals_in_phase(st, ru, wk, g, b, p, PHASE)  # XG-15, XG-25
         divide(st, ru, wk, g, b, p)
         if wk.error[g, 0] != 0:
             return

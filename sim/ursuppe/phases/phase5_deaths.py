@@ -24,14 +24,12 @@ from sim.ursuppe.decision_kinds import AGGRESS
 from sim.ursuppe.decisions import decide, set_option
 from sim.ursuppe.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, EV_MOUTHFUL, log
 from sim.ursuppe.extra_flags import (
-    HEALING2_PHASE5,
     XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
-    XF_HEALING2_PHASE,
     XF_MOUTHFUL_VS_AGGRESSION_PHASE5,
 )
 from sim.ursuppe.genes import AGGRESSION, ARMOR, MOUTHFUL, PERSISTENCE, SHORT_LIFE_SPAN
+from sim.ursuppe.healing import healing2_now, heals_in_phase
 from sim.ursuppe.invariants import check_no_doomed_amoebas
-from sim.ursuppe.phases.phase4_division import heals_in_phase
 from sim.ursuppe.players import (
     ORDER_SLOT,
     add_bp,
@@ -154,9 +152,9 @@ def natural_deaths(st, ru, wk, g, b):
 def phase5(st, ru, wk, g, b):
     P = st.seat.shape[1]
     turn_order(st, wk, g, b, True)
-    if ru.extra_genes and ru.xflag[XF_HEALING2_PHASE] == HEALING2_PHASE5:
+    if ru.extra_genes and healing2_now(ru, PHASE):
         for k in range(P):  # XG-25 flag healing2_phase = phase5_before_deaths
-            heals_in_phase(st, ru, wk, g, b, wk.scratch[b, ORDER_SLOT + k], False)
+            heals_in_phase(st, ru, wk, g, b, wk.scratch[b, ORDER_SLOT + k], PHASE)
     natural_deaths(st, ru, wk, g, b)
     if wk.check_invariants:
         check_no_doomed_amoebas(st, ru, wk, g)
