@@ -17,6 +17,15 @@ test on them (analysis.paired.sign_flip_p). Benjamini-Hochberg q-values
 (analysis.multiple_testing, scipy's false_discovery_control) are taken across all pairs (pair
 gain and interaction each their own family) and across the singles.
 
+The *log-odds interaction* reads the same four arms on the logit scale:
+``logit(p_ab) - logit(p_a) - logit(p_b) + logit(p_0)`` (0 when each gene multiplies the odds of
+winning by its own factor whatever the other). It is less bound by saturation than the
+difference of win rates: with one gene a player winning 90% of its games can gain at most 10
+points more, but its odds can still grow tenfold. The win rates are Haldane-Anscombe corrected
+(``(wins + 0.5) / (n + 1)``, finite at 0 and 1), the interval is the delta method's on the
+per-game vectors (so the arms' correlation, the common random numbers, is in it) with a normal
+quantile, and BH runs across the pairs like the other families.
+
 The *detectable effect* at a budget is the true difference that a test finds with 80% power
 after the BH correction across the m pairs when it is the only real effect (then BH's first
 threshold is 0.05/m, Bonferroni's): ``(z_{1-0.05/(2m)} + z_{0.8}) * sd / sqrt(n)`` with sd the
@@ -79,6 +88,31 @@ def paired_mean(d: np.ndarray, binary: bool = False) -> dict[str, float]:
     }
 
 
+def logit_interaction(w0: np.ndarray, wa: np.ndarray, wb: np.ndarray, wab: np.ndarray) -> dict[str, float]:
+    """The log-odds interaction of a pair (module docs) from the 0/1 outcome vectors of the same
+    games in the four arms: estimate, delta-method standard deviation of the per-game influence,
+    95% interval and two-sided p-value."""
+    n = len(w0)
+    arms = (wab, wa, wb, w0)
+    signs = (1.0, -1.0, -1.0, 1.0)
+    rates = [(float(np.sum(w)) + 0.5) / (n + 1) for w in arms]
+    est = sum(s * math.log(r / (1 - r)) for s, r in zip(signs, rates, strict=True))
+    # d logit(p) / dp = 1 / (p (1 - p)): the per-game influence of each arm's outcome
+    influence = sum(
+        s / (r * (1 - r)) * np.asarray(w, dtype=np.float64)
+        for s, r, w in zip(signs, rates, arms, strict=True)
+    )
+    sd = float(np.std(influence, ddof=1)) if n > 1 else math.nan
+    se = sd / math.sqrt(n) if n > 1 else math.nan
+    if n > 1 and se > 0:
+        half = float(stats.norm.ppf(0.975)) * se
+        low, high, p = est - half, est + half, float(2 * stats.norm.sf(abs(est) / se))
+    else:
+        low = high = est
+        p = 1.0 if est == 0 else math.nan
+    return {"estimate": est, "sd": sd, "se": se, "ci_low": low, "ci_high": high, "p_value": p}
+
+
 def _columns(prefix: str, r: dict[str, float]) -> dict[str, float]:
     return {
         prefix: r["estimate"],
@@ -115,10 +149,12 @@ def combo_table(arms: list[tuple[int, ...]], won: np.ndarray, position: np.ndarr
             a, b = index[(arm[0],)], index[(arm[1],)]
             row["additive"] = float((w[a] - w[0]).mean() + (w[b] - w[0]).mean())
             row.update(_columns("interaction", paired_mean(w[k] - w[a] - w[b] + w[0], binary=True)))
+            row.update(_columns("logit_interaction", logit_interaction(w[0], w[a], w[b], w[k])))
             row.update(_columns("position_interaction", paired_mean(y[k] - y[a] - y[b] + y[0])))
         else:
             row["additive"] = math.nan
             row.update(_columns("interaction", _nan()))
+            row.update(_columns("logit_interaction", _nan()))
             row.update(_columns("position_interaction", _nan()))
         rows.append(row)
     table = pl.DataFrame(rows, infer_schema_length=None)
@@ -127,8 +163,14 @@ def combo_table(arms: list[tuple[int, ...]], won: np.ndarray, position: np.ndarr
     inter_q = np.full(len(table), np.nan)
     gain_q[pair] = benjamini_hochberg(table["gain_p"].to_numpy()[pair])
     gain_q[~pair] = benjamini_hochberg(table["gain_p"].to_numpy()[~pair])
+    logit_q = np.full(len(table), np.nan)
     inter_q[pair] = benjamini_hochberg(table["interaction_p"].to_numpy()[pair])
-    return table.with_columns(pl.Series("gain_q", gain_q), pl.Series("interaction_q", inter_q))
+    logit_q[pair] = benjamini_hochberg(table["logit_interaction_p"].to_numpy()[pair])
+    return table.with_columns(
+        pl.Series("gain_q", gain_q),
+        pl.Series("interaction_q", inter_q),
+        pl.Series("logit_interaction_q", logit_q),
+    )
 
 
 def _nan() -> dict[str, float]:
@@ -281,6 +323,16 @@ SINGLE_COLUMNS = [
     ("gain_q", "q (BH)", "p"),
     ("position_gain", "position gain", "num"),
 ]
+LOGIT_COLUMNS = [
+    ("gene_a", "gene A", "text"),
+    ("gene_b", "gene B", "text"),
+    ("logit_interaction", "log-odds interaction", "num"),
+    ("logit_interaction_ci", "95% interval", "text"),
+    ("logit_interaction_q", "q (BH)", "p"),
+    ("interaction", "interaction", "points"),
+    ("gain", "pair gain", "points"),
+    ("win_rate", "pair's win rate", "rate"),
+]
 OBSERVED_COLUMNS = [
     ("gene_a", "gene A", "text"),
     ("gene_b", "gene B", "text"),
@@ -306,6 +358,7 @@ def report_markdown(
     table = table.with_columns(
         pl.Series("gain_ci", _point_intervals(table, "gain")),
         pl.Series("interaction_ci", _point_intervals(table, "interaction")),
+        pl.Series("logit_interaction_ci", _log_odds_intervals(table)),
     )
     pairs = table.filter(pl.col("kind") == KIND_PAIR)
     singles = table.filter(pl.col("kind") == KIND_SINGLE)
@@ -347,6 +400,16 @@ def report_markdown(
             + markdown_table(by_gain.head(top), PAIR_COLUMNS)
             + "\n"
         )
+        by_logit = pairs.sort("logit_interaction", descending=True, nulls_last=True)
+        parts.append(
+            f"\n## Top {min(top, len(pairs))} pairs by log-odds interaction\n\n"
+            "The same arms on the logit scale (module docs of analysis/combos.py): each gene's factor on"
+            " the odds of winning, multiplied; > 0: more together than the two factors. Less bound by"
+            " saturation than the interaction in win-rate points, so a combination of two strong genes"
+            " shows here even when the pair's win rate is near 1.\n\n"
+            + markdown_table(by_logit.head(top), LOGIT_COLUMNS)
+            + "\n"
+        )
         n_inter = int((pairs["interaction_q"] < ALPHA).sum())
         n_gain = int((pairs["gain_q"] < ALPHA).sum())
         parts.append(
@@ -384,6 +447,14 @@ def _point_intervals(table: pl.DataFrame, column: str) -> list[str]:
     return [
         f"[{lo * 100:+.1f}, {hi * 100:+.1f}]" if math.isfinite(lo) else "–"
         for lo, hi in table.select(f"{column}_low", f"{column}_high").iter_rows()
+    ]
+
+
+def _log_odds_intervals(table: pl.DataFrame) -> list[str]:
+    """``[+0.12, +0.85]``: the log-odds interaction's 95% interval."""
+    return [
+        f"[{lo:+.2f}, {hi:+.2f}]" if lo is not None and math.isfinite(lo) else "–"
+        for lo, hi in table.select("logit_interaction_low", "logit_interaction_high").iter_rows()
     ]
 
 

@@ -12,7 +12,16 @@ from typing import Annotated
 
 import typer
 
-from sim.cli_support import MAX_SEED, USER_ERRORS, fail, load_engine, long_job, progress_bar, warn
+from sim.cli_support import (
+    EXIT_INTERRUPTED,
+    MAX_SEED,
+    USER_ERRORS,
+    fail,
+    load_engine,
+    long_job,
+    progress_bar,
+    warn,
+)
 
 # sim.ursuppe.combos.DEFAULT_GAMES, not imported (that module loads the rules and numpy arrays
 # only, but the engine follows); tests/test_combos.py checks the two agree.
@@ -113,7 +122,8 @@ def combos(
     genes are worth more together than apart, a combination). Intervals are paired (per game),
     q-values Benjamini-Hochberg across all pairs. Beside it, the observational view: in normal
     games, how often players holding a pair win (lift over chance). The flag extra_genes is
-    switched on. Writes combos.csv, combos.md, combos-heatmap.png, observed.csv and outcomes.npz.
+    switched on. Writes combos.csv, combos.md, combos-heatmap.png, observed.csv and outcomes.npz
+    (Ctrl-C: of the arms finished so far, marked as interrupted).
 
     soup combos --players 4
 
@@ -137,7 +147,7 @@ def combos(
     observed_total = 0 if observed is not None else (10 * games if observed_games is None else observed_games)
     total = games * len(arms) + max(0, observed_total - games)
     load_engine()
-    with long_job(target, lambda: "nothing (the scan keeps its results in memory until the end)"):
+    with long_job(target, lambda: "nothing (Ctrl-C before the baseline and one more arm were done)"):
         try:
             with progress_bar(total, f"{len(arms)} arms", quiet) as update:
                 result = experiment.run_combos(
@@ -180,3 +190,10 @@ def combos(
             f" q {r['interaction_q']:.3g}; pair gain {r['gain'] * 100:+.1f}"
         )
     typer.echo("files: " + ", ".join(str(f) for f in result.files))
+    if result.arms_done < result.arms:
+        typer.echo(
+            f"soup: interrupted: {result.out} holds the {result.arms_done} finished arms of"
+            f" {result.arms}; the same command runs the whole scan again",
+            err=True,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED)

@@ -131,6 +131,46 @@ def test_statistics_on_synthetic_outcomes():
     assert mde["pair_interaction"] == pytest.approx(z * sd / np.sqrt(n))
 
 
+def _outcomes(rate: float, n: int) -> np.ndarray:
+    """n outcomes with exactly round(rate * n) wins, shuffled."""
+    w = np.zeros(n, np.int8)
+    w[: round(rate * n)] = 1
+    return np.random.default_rng(int(rate * 1000)).permutation(w)
+
+
+def test_log_odds_interaction_is_zero_when_the_genes_multiply_the_odds():
+    """Two genes each multiplying the odds of winning by 9 (0.5 -> 0.9, together 81 -> 0.988):
+    no log-odds interaction, while the win-rate interaction is -0.31 (saturation)."""
+    n = 20_000
+    w0, wa, wb, wab = (_outcomes(r, n) for r in (0.5, 0.9, 0.9, 81 / 82))
+    r = combo_stats.logit_interaction(w0, wa, wb, wab)
+    assert abs(r["estimate"]) < 0.02 and r["ci_low"] < 0 < r["ci_high"]
+    assert (wab.mean() - wa.mean() - wb.mean() + w0.mean()) == pytest.approx(-0.312, abs=0.002)
+
+
+def test_log_odds_interaction_interval_matches_a_bootstrap():
+    """The delta method's standard error on correlated arms (common random numbers: the pair's
+    wins include most of each single's) agrees with a bootstrap over games within 10%."""
+    rng = np.random.default_rng(3)
+    n = 3000
+    luck = rng.random(n)
+    w0 = (luck < 0.25).astype(np.int8)
+    wa = (luck < 0.40).astype(np.int8)
+    wb = ((luck < 0.30) | (rng.random(n) < 0.05)).astype(np.int8)
+    wab = ((luck < 0.60) | (rng.random(n) < 0.05)).astype(np.int8)
+    r = combo_stats.logit_interaction(w0, wa, wb, wab)
+    boot = []
+    for _ in range(400):
+        i = rng.integers(0, n, n)
+        boot.append(combo_stats.logit_interaction(w0[i], wa[i], wb[i], wab[i])["estimate"])
+    assert r["se"] == pytest.approx(np.std(boot, ddof=1), rel=0.1)
+    arms = [(), (0,), (1,), (0, 1)]
+    table = combo_stats.combo_table(arms, np.stack([w0, wa, wb, wab]), np.zeros((4, n), np.int16))
+    pair = table.filter(pl.col("kind") == "pair").row(0, named=True)
+    assert pair["logit_interaction"] == pytest.approx(r["estimate"])
+    assert pair["logit_interaction_q"] == pytest.approx(pair["logit_interaction_p"])  # a family of one
+
+
 def test_observed_lift_counts_holders():
     both = (1 << 3) | (1 << 5)
     rows = pl.DataFrame(
@@ -185,10 +225,43 @@ def test_cli_writes_report_table_and_heatmap(tmp_path):
     assert table.height == 26 + 321 and set(table["kind"]) == {"single", "pair"}
     report = (out / "combos.md").read_text()
     assert "Top 3 pairs by interaction" in report and "Detectable effect" in report
+    assert "Top 3 pairs by log-odds interaction" in report
     assert "Observational view" in report and "games spent" in report
     assert "top 3 pairs by interaction" in done.stdout
     saved = np.load(out / "outcomes.npz")
     assert saved["won"].shape == (348, 6)
+
+
+def test_ctrl_c_keeps_the_finished_arms(tmp_path):
+    """Ctrl-C during the scan (here raised by the progress callback after the baseline, the three
+    singles and one pair) writes the tables of the finished arms, marked as interrupted; before
+    the baseline and one more arm are done it goes on up and writes nothing."""
+    genes = ["Glutton", "Alarm", "Rebound"]
+
+    def stop_after(chunks):
+        calls = []
+
+        def progress(done, total):
+            calls.append(done)
+            if len(calls) == chunks:
+                raise KeyboardInterrupt
+
+        return progress
+
+    out = tmp_path / "part"
+    result = combos.run_combos(
+        games=30, observed_games=0, out=out, only=genes, progress=stop_after(5), threads=1
+    )
+    assert (result.arms_done, result.arms) == (5, 7)
+    table = pl.read_csv(out / "combos.csv")
+    assert table["kind"].to_list() == ["single"] * 3 + ["pair"]
+    assert "INTERRUPTED (Ctrl-C) after 5 of 7 arms" in (out / "combos.md").read_text()
+    assert np.load(out / "outcomes.npz")["won"].shape == (5, 30)
+    with pytest.raises(KeyboardInterrupt):
+        combos.run_combos(
+            games=30, observed_games=0, out=tmp_path / "none", only=genes, progress=stop_after(1), threads=1
+        )
+    assert not (tmp_path / "none" / "combos.csv").exists()
 
 
 @pytest.mark.parametrize(

@@ -152,32 +152,45 @@ def play_scan(
     """Every arm on games 0..games-1 (chunks of CHUNK_GAMES); ``progress(done, total)`` after
     each chunk. The baseline arm (``arms[0]``, no gift) may play ``baseline_games`` >= games
     games: its batches go to ``baseline_batches`` (the observational view: normal market games)
-    and its first ``games`` outcomes are the baseline."""
+    and its first ``games`` outcomes are the baseline.
+
+    Ctrl-C (KeyboardInterrupt) after the baseline and at least one more arm ends the scan early:
+    the outcomes of the arms finished so far are returned (fewer rows than ``arms``; the arm it
+    was playing is dropped). The singles come before the pairs, so every finished pair has its
+    singles. Earlier, the interrupt goes on up."""
     won = np.zeros((len(arms), games), dtype=np.int8)
     position = np.zeros((len(arms), games), dtype=np.int16)
     first_games = max(games, baseline_games or 0)
     total = games * (len(arms) - 1) + first_games
     done = 0
-    for k, arm in enumerate(arms):
-        n = first_games if k == 0 else games
-        for first in range(0, n, CHUNK_GAMES):
-            count = min(CHUNK_GAMES, n - first)
-            w, pos, b = play_arm(rules, arm, strategy, seed, first, count, threads)
-            keep = max(0, min(count, games - first))
-            won[k, first : first + keep] = w[:keep]
-            position[k, first : first + keep] = pos[:keep]
-            if k == 0 and baseline_batches is not None:
-                baseline_batches(b)
-            done += count
-            if progress is not None:
-                progress(done, total)
-    return won, position
+    finished = 0
+    try:
+        for k, arm in enumerate(arms):
+            n = first_games if k == 0 else games
+            for first in range(0, n, CHUNK_GAMES):
+                count = min(CHUNK_GAMES, n - first)
+                w, pos, b = play_arm(rules, arm, strategy, seed, first, count, threads)
+                keep = max(0, min(count, games - first))
+                won[k, first : first + keep] = w[:keep]
+                position[k, first : first + keep] = pos[:keep]
+                if k == 0 and baseline_batches is not None:
+                    baseline_batches(b)
+                done += count
+                if first + count >= n:
+                    finished = k + 1  # before progress: a Ctrl-C there keeps this arm
+                if progress is not None:
+                    progress(done, total)
+    except KeyboardInterrupt:
+        if finished < 2:
+            raise
+    return won[:finished], position[:finished]
 
 
 @dataclass
 class ComboResult:
     """A finished scan: the table (analysis.combos.combo_table), the observational table (or
-    None), the files written, the report's lines, the games played and the seconds taken."""
+    None), the files written, the report's lines, the games played and the seconds taken;
+    ``arms_done`` < ``arms`` when Ctrl-C ended it early (the files hold the finished arms)."""
 
     out: Path
     table: Any
@@ -187,6 +200,8 @@ class ComboResult:
     games_spent: int
     seconds: float
     detectable: dict[str, float]
+    arms_done: int = 0
+    arms: int = 0
 
 
 def check_options(book: RuleBook, players: int, games: int, top: int) -> None:
@@ -288,6 +303,8 @@ def run_combos(
         max(games, observed_games),
     )
     seconds = time.perf_counter() - start
+    all_arms = len(arms)
+    arms = arms[: len(won)]  # fewer when Ctrl-C ended the scan (play_scan)
     spent = games * len(arms) + max(0, observed_games - games)
     table = stats.combo_table(arms, won, position)
     observed = None
@@ -322,6 +339,11 @@ def run_combos(
         f"baseline: the gifted seat wins {won[0].mean():.3f} of its games without a gift"
         f" (chance 1/{players})",
     ]
+    if len(arms) < all_arms:
+        lines.append(
+            f"INTERRUPTED (Ctrl-C) after {len(arms)} of {all_arms} arms: the tables hold the finished"
+            " arms only; run the command again for the whole scan"
+        )
     out.mkdir(parents=True, exist_ok=True)
     files = [out / "combos.csv", out / "combos.md", out / "combos-heatmap.png", out / "outcomes.npz"]
     write_csv_atomic(files[0], table)
@@ -342,4 +364,4 @@ def run_combos(
     if observed is not None:
         files.append(out / "observed.csv")
         write_csv_atomic(files[-1], observed)
-    return ComboResult(out, table, observed, files, lines, spent, seconds, detectable)
+    return ComboResult(out, table, observed, files, lines, spent, seconds, detectable, len(arms), all_arms)
