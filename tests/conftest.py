@@ -1,11 +1,20 @@
-"""Shared fixtures. The engine is compiled once per machine (numba's on-disk cache); the first
-test that touches a kernel pays for it."""
+"""Shared fixtures. The engine is compiled once per machine (numba's on-disk cache): under
+pytest-xdist (pyproject's addopts) the controller compiles it before the workers start, else the
+first test that touches a kernel pays for it."""
 
 import numpy as np
 import pytest
 
 from sim.ursuppe.rules import load_rules
 from strategies.params import load_strategy, parameter_table
+
+
+def pytest_configure(config):
+    """Under pytest-xdist, fill the kernel cache in the controller before the workers start: on a
+    fresh machine every worker would otherwise compile the whole engine at once, into one cache."""
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    import sim.ursuppe.game  # noqa: F401  (compiles, or loads from the cache)
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,9 @@ from sim import runner
 from sim.backends import LocalBackend, encode_chunk
 from sim.errors import GameError
 
+# One xdist worker runs this module (pyproject's --dist loadgroup): one local Ray instance at a time.
+pytestmark = pytest.mark.xdist_group("ray")
+
 
 class HashGame:
     """A fake game for the game-agnostic layer: game i's row is a hash of (seed, i). Game ``bad``
