@@ -34,10 +34,10 @@ See :func:`_link_by_reference`; ``SOUP_JIT_LINK=copy`` restores numba's own link
 
 **Small kernels inlined on request.** By-reference linking leaves inlining to LLVM's cost model,
 which kept as calls some small rule functions that the phases and the strategies call once per
-gene, option or arrangement (players.gene_source, feeding._fits...). Such a kernel is marked
-:func:`always_inline` and LLVM inlines it into every caller: that took the base game from 0.92x
-to about 1.0x the speed of the revision before the 26 extra genes (soup bench --compare), and
-the machine code of the others is unchanged.
+gene, option, arrangement or decision (players.gene_source, feeding._fits, decisions.decide...).
+Such a kernel is marked :func:`always_inline` and LLVM inlines it into every caller: that took the
+base game from 0.92x to about 1.09x the speed of the revision before the 26 extra genes (an
+interleaved A/B of whole games; docs/decisions.md, "Speed"), the same games.
 
 **No numba runtime.** Kernels never allocate, so they are compiled without numba's runtime
 (``_nrt=False``): with it, every array argument, array view and array passed on to another kernel

@@ -8,7 +8,7 @@ legal, else the game stops with an error that names it — and the player's stra
 there is none.
 """
 
-from sim.jit import kernel
+from sim.jit import always_inline, kernel
 from sim.random_stream import below
 from sim.ursuppe.decision_kinds import (
     BUY,
@@ -135,6 +135,7 @@ def dummy_choice(st, wk, g, b, p, a, kind, n):
 
 
 @kernel
+@always_inline
 def decide(st, ru, wk, g, b, p, a, kind, n):
     """Index of the chosen option among ``wk.options[b, :n]`` for player ``p``'s decision ``kind``
     about its amoeba ``a`` (0-based; -1 for a decision about no particular amoeba). The dummy of
@@ -195,6 +196,7 @@ def set_option(options, b, i, v0, v1, v2):
 
 
 @kernel
+@always_inline
 def free_numbers(st, wk, g, b, p):
     """Write the 1-based numbers of player p's amoebas in the supply (D4, S6) to the scratch row,
     ascending; return how many."""

@@ -1,11 +1,12 @@
 """Dice (§0: a die is a uniform d6 from the game's own stream) and a scenario's forced dice."""
 
-from sim.jit import kernel
+from sim.jit import always_inline, kernel
 from sim.random_stream import below
 from sim.ursuppe.state import ERR_MISSING_DIE, STREAM_DICE
 
 
 @kernel
+@always_inline
 def roll_die(st, wk, g):
     """One die: the next forced die of a scenario if dice are forced, else the dice stream.
 
