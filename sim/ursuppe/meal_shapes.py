@@ -93,9 +93,9 @@ def parasite_shapes(
     return shapes
 
 
-def _table(sets: list[list[Shape]], k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pad the sets into int8 [N_SHAPE_SETS, MAX_SHAPES, k] and their sizes into int8 [N_SHAPE_SETS]."""
-    table = np.zeros((N_SHAPE_SETS, MAX_SHAPES, k), np.int8)
+def _table(sets: list[list[Shape]], k: int, width: int = MAX_SHAPES) -> tuple[np.ndarray, np.ndarray]:
+    """Pad the sets into int8 [N_SHAPE_SETS, width, k] and their sizes into int8 [N_SHAPE_SETS]."""
+    table = np.zeros((N_SHAPE_SETS, width, k), np.int8)
     sizes = np.zeros(N_SHAPE_SETS, np.int8)
     for c, shapes in enumerate(sets):
         sizes[c] = len(shapes)
@@ -160,20 +160,19 @@ def glutton_tables(
     shapes enlarged by one cube (:func:`glutton_shapes`), and those with Parasitism's cubes fewer
     (F4: the modifiers add, so a parasite Glutton may eat the plain pattern). Set 0 is Glutton's
     standard pattern, the one A1 asks for."""
+    bigger = [
+        glutton_shapes(
+            normal_shapes(
+                standard,
+                substitution,
+                frugality_fewer,
+                bool(c & WITH_SUBSTITUTION),
+                bool(c & WITH_FRUGALITY),
+                limit=None,
+            )
+        )[:MAX_GLUTTON_SHAPES]
+        for c in range(N_SHAPE_SETS)
+    ]
+    fewer = [parasite_shapes(shapes, parasitism_fewer, limit=MAX_GLUTTON_SHAPES) for shapes in bigger]
     k = len(standard)
-    meal = np.zeros((N_SHAPE_SETS, MAX_GLUTTON_SHAPES, k), np.int8)
-    parasite = np.zeros((N_SHAPE_SETS, MAX_GLUTTON_SHAPES, k), np.int8)
-    n_meal = np.zeros(N_SHAPE_SETS, np.int8)
-    n_parasite = np.zeros(N_SHAPE_SETS, np.int8)
-    for c in range(N_SHAPE_SETS):
-        normal = normal_shapes(
-            standard, substitution, frugality_fewer, bool(c & WITH_SUBSTITUTION), bool(c & WITH_FRUGALITY),
-            limit=None,
-        )
-        bigger = glutton_shapes(normal)[:MAX_GLUTTON_SHAPES]
-        fewer = parasite_shapes(bigger, parasitism_fewer, limit=MAX_GLUTTON_SHAPES)
-        for table, sizes, shapes in ((meal, n_meal, bigger), (parasite, n_parasite, fewer)):
-            sizes[c] = len(shapes)
-            if shapes:
-                table[c, : len(shapes)] = shapes
-    return meal, n_meal, parasite, n_parasite
+    return (*_table(bigger, k, MAX_GLUTTON_SHAPES), *_table(fewer, k, MAX_GLUTTON_SHAPES))
