@@ -74,10 +74,11 @@ ATTACK_CLUNG = 3  # the attacker clung to the escaping target: the attack ended 
 ATTACK_CRUSHED = 4  # XG-05: the attacker did not pay Hard Crust's extra BP: the attack failed
 ATTACK_RESULT_NAMES: tuple[str, ...] = ("success", "escaped", "defended", "clung", "crust")
 
-# EV_DEATH's "how" (trace.DEATH_HOW): 0 natural, 1 violent (Phase 1), 2 aggression are the
-# phases' own; these two are the extra genes'.
-DEATH_HARD_CRUST = 3  # XG-05: the attacker that did not pay
-DEATH_BANG = 4  # XG-17 flag bang_immediate_death: killed at once by a bang
+# EV_DEATH's "how", by its name in the event log: X1's natural death (Phase 5, and Healing 2's
+# receiver, XG-25), A6's violent one (Phase 1), R3's (Aggression), the attacker that did not pay
+# Hard Crust (XG-05), a bang's at once (XG-17 flag bang_immediate_death).
+DEATH_HOW: tuple[str, ...] = ("natural", "violent", "aggression", "hard_crust", "bang")
+DEATH_NATURAL, DEATH_VIOLENT, DEATH_AGGRESSION, DEATH_HARD_CRUST, DEATH_BANG = range(len(DEATH_HOW))
 
 
 @kernel

@@ -9,7 +9,7 @@ owner's turn; the owner's strategy chooses each heal (decision HEAL) until it st
 
 from sim.jit import kernel
 from sim.ursuppe import tally
-from sim.ursuppe.attacks import die
+from sim.ursuppe.attacks import DEATH_NATURAL, die
 from sim.ursuppe.decision_kinds import HEAL
 from sim.ursuppe.decisions import decide, option_overflow, set_option
 from sim.ursuppe.events import EV_HEAL, log
@@ -27,8 +27,6 @@ from sim.ursuppe.extra_flags import (
 from sim.ursuppe.genes import HEALING_1, HEALING_2
 from sim.ursuppe.players import add_bp, death_threshold
 from sim.ursuppe.state import AF_HEALED
-
-DEATH_NATURAL = 0  # X1 (phase5_deaths): Healing 2's receiver dying at once (XG-25)
 
 
 @kernel

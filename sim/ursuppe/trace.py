@@ -4,7 +4,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.ursuppe.attacks import ATTACK_RESULT_NAMES
+from sim.ursuppe.attacks import ATTACK_RESULT_NAMES, DEATH_HOW
 from sim.ursuppe.board import DIRECTION_NAMES
 from sim.ursuppe.decision_kinds import RESPONSE_NAMES, unpack_suction
 from sim.ursuppe.events import EVENT_FIELDS, EVENT_NAMES
@@ -14,7 +14,6 @@ from sim.ursuppe.state import END_FINISH_ZONE
 
 PLACE_HOW = ("setup", "free", "division", "explosion")  # explosion: XG-20
 MOVE_HOW = ("move", "second_move", "escape")
-DEATH_HOW = ("natural", "violent", "aggression", "hard_crust", "bang")  # attacks.DEATH_* (XG-05, XG-17)
 DP_REASON = ("armor", "lost_defense", "hard_crust")  # phase5_deaths.DP_* (XG-05)
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "black")
 COLOUR_LETTERS = "RBGYWK"

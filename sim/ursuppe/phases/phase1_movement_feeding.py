@@ -20,6 +20,7 @@ from sim.ursuppe.attacks import (
     ATTACK_DEFENDED,
     ATTACK_ESCAPED,
     ATTACK_SUCCESS,
+    DEATH_VIOLENT,
     bang,
     camouflage,
     hard_crust_refused,
@@ -77,7 +78,6 @@ from sim.ursuppe.players import ORDER_SLOT, add_bp, has, same_side, turn_order
 from sim.ursuppe.state import AF_ATTACKED, AF_FED, PF_ALARM
 
 PHASE = 1
-DEATH_VIOLENT = 1
 
 
 @kernel

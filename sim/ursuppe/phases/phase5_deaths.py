@@ -13,6 +13,8 @@ from sim.ursuppe.attacks import (
     ATTACK_DEFENDED,
     ATTACK_ESCAPED,
     ATTACK_SUCCESS,
+    DEATH_AGGRESSION,
+    DEATH_NATURAL,
     camouflage,
     die,
     hard_crust_refused,
@@ -42,8 +44,6 @@ from sim.ursuppe.players import (
 from sim.ursuppe.state import PF_AGGRESSED
 
 PHASE = 5
-DEATH_NATURAL = 0
-DEATH_AGGRESSION = 2
 DP_ARMOR = 0
 DP_LOST_DEFENSE = 1
 DP_HARD_CRUST = 2  # XG-05 flag hard_crust_refusal attacker_starves: the failed attacker's DP
