@@ -49,9 +49,9 @@ from sim.ursuppe.scratch import CARRY_SCRATCH, RIDERS
 from sim.ursuppe.state import AF_CLUNG, OPTION_WIDTH
 from sim.ursuppe.toxic import arrive
 
-MOVE_HOW_ACTIVE = 0
-MOVE_HOW_SECOND = 1
-MOVE_HOW_ESCAPE = 2
+# EV_ACTIVE's "how", by its name in the event log
+MOVE_HOW: tuple[str, ...] = ("move", "second_move", "escape")
+MOVE_HOW_ACTIVE, MOVE_HOW_SECOND, MOVE_HOW_ESCAPE = range(len(MOVE_HOW))
 
 # scratch.py: CARRY_SCRATCH holds the cube vector being enumerated; RIDERS how many amoebas clung
 # after a first step (flag clinging_after_first_step), then each one as 8 * player + amoeba.

@@ -10,11 +10,11 @@ from sim.ursuppe.decision_kinds import RESPONSE_NAMES, unpack_suction
 from sim.ursuppe.events import EVENT_FIELDS, EVENT_NAMES
 from sim.ursuppe.gene_sets import WORD_BITS, gene_names
 from sim.ursuppe.genes import GENE_NAMES, N_GENES
+from sim.ursuppe.movement import MOVE_HOW
+from sim.ursuppe.phases.phase4_division import PLACE_HOW
+from sim.ursuppe.phases.phase5_deaths import DP_REASON
 from sim.ursuppe.state import END_FINISH_ZONE
 
-PLACE_HOW = ("setup", "free", "division", "explosion")  # explosion: XG-20
-MOVE_HOW = ("move", "second_move", "escape")
-DP_REASON = ("armor", "lost_defense", "hard_crust")  # phase5_deaths.DP_* (XG-05)
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "black")
 COLOUR_LETTERS = "RBGYWK"
 

@@ -38,9 +38,9 @@ from sim.ursuppe.players import (
 from sim.ursuppe.toxic import arrive
 
 PHASE = 4
-PLACED_FREE = 1
-PLACED_DIVISION = 2
-PLACED_EXPLOSION = 3  # XG-20
+# EV_PLACE's "how", by its name in the event log (setup's placements log 0; XG-20's explosion)
+PLACE_HOW: tuple[str, ...] = ("setup", "free", "division", "explosion")
+_, PLACED_FREE, PLACED_DIVISION, PLACED_EXPLOSION = range(len(PLACE_HOW))
 
 
 @kernel

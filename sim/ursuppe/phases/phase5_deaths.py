@@ -44,9 +44,10 @@ from sim.ursuppe.players import (
 from sim.ursuppe.state import PF_AGGRESSED
 
 PHASE = 5
-DP_ARMOR = 0
-DP_LOST_DEFENSE = 1
-DP_HARD_CRUST = 2  # XG-05 flag hard_crust_refusal attacker_starves: the failed attacker's DP
+# EV_DP's reason, by its name in the event log: Armor (R3), a lost Defense fight (R4), and with
+# XG-05 flag hard_crust_refusal = attacker_starves the failed attacker's DP
+DP_REASON: tuple[str, ...] = ("armor", "lost_defense", "hard_crust")
+DP_ARMOR, DP_LOST_DEFENSE, DP_HARD_CRUST = range(len(DP_REASON))
 
 
 @kernel
