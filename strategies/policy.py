@@ -233,9 +233,6 @@ def _saving(st, ru, g, p, prm):
     for gene in range(ru.n_genes):
         if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:
             continue
-        # (the pool and held checks first: within_reach's own, cheaper than its call per gene)
-        if st.genes[g, p, gene] != 0 or (st.pool[g, gene] <= 0 and not ru.extra_genes):
-            continue
         if not within_reach(st, ru, g, p, gene, blocked):
             continue
         if best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]:
@@ -407,6 +404,8 @@ def _value_eat(st, ru, wk, g, b, p, a, n, prm):
     val = wk.scores[b]
     leader = _leader(st, ru, g, p)
     here = st.space[g, p, a] if a >= 0 else -1
+    # what taking a cube from the own space would press (Suction's cubes only, XG-12: extra genes)
+    own = _food_pressure(st, ru, g, p, here, 1) if ru.extra_genes and here >= 0 else 0.0
     for i in range(n):
         o = opts[i]
         cubes = 0
@@ -422,7 +421,7 @@ def _value_eat(st, ru, wk, g, b, p, a, n, prm):
             if cube % 8 == leader:
                 led += 1
             if here >= 0:
-                pressure += _food_pressure(st, ru, g, p, cube // 8, 0) - _food_pressure(st, ru, g, p, here, 1)
+                pressure += _food_pressure(st, ru, g, p, cube // 8, 0) - own
         if cubes == 0:  # declining gene patterns (flag gene_meals_optional) starves: never chosen
             val[i] = NEVER
             continue
@@ -569,10 +568,7 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
     price is the engine's (players.gene_cost: Flexible, XG-14; the Social Gene's taking price)."""
     opts = wk.options[b]
     val = wk.scores[b]
-    mp = 0
-    for gene in range(ru.n_genes):
-        if st.genes[g, p, gene] != 0:
-            mp += ru.gene_mp[gene]
+    mp = mutation_points(st, ru, g, p)  # E2
     saving = max(prm[BP_RESERVE], float(_saving(st, ru, g, p, prm)))
     # XG-23: the ozone of the next gene-defect check, if the player has seen that card
     ozone = sensed_ozone(st, g, p) if ru.extra_genes else -1
