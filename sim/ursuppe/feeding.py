@@ -244,21 +244,6 @@ def standard_available(st, ru, wk, g, b, p, space):
 
 
 @kernel
-def _add_plain_arrangements(st, ru, wk, g, b, p, space, base, k, victim, n):
-    """_add_arrangements without Suction: the base game's loop, kept as lean as it was (the
-    hottest loop of a game; a branch for Suction's cubes in it cost 1-2% of base-game speed)."""
-    row = wk.scratch[b]
-    while True:
-        if _fits(st, ru, wk, g, b, p, space, base, k):
-            if _full(ru, wk, g, n):
-                return n
-            _write_meal(wk, b, p, base, k, victim, 0, n)
-            n += 1
-        if not _next_permutation(row, base, k):
-            return n
-
-
-@kernel
 def _add_arrangements(st, ru, wk, g, b, p, space, base, k, victim, n, reach):
     """Add every arrangement of the shape at ``base`` that fits, as EAT options with ``victim``
     (with Suction, each also with neighbours' cubes: _add_suction)."""
@@ -309,10 +294,7 @@ def meal_options(st, ru, wk, g, b, p, a, space):
             for j in range(k):
                 row[NORMAL + s * SHAPE_STRIDE + j] = ru.meal_shapes[c, s, j]
         for s in range(n_shapes):
-            if reach == 0:
-                n = _add_plain_arrangements(st, ru, wk, g, b, p, space, NORMAL + s * SHAPE_STRIDE, k, -1, n)
-            else:
-                n = _add_arrangements(st, ru, wk, g, b, p, space, NORMAL + s * SHAPE_STRIDE, k, -1, n, reach)
+            n = _add_arrangements(st, ru, wk, g, b, p, space, NORMAL + s * SHAPE_STRIDE, k, -1, n, reach)
     if has(st, g, p, PARASITISM) and ru.parasitism_fewer > 0:
         n_par = ru.n_parasite_shapes[c]
         P = st.supply.shape[1]
@@ -332,14 +314,7 @@ def meal_options(st, ru, wk, g, b, p, a, space):
                 for j in range(k):
                     row[PARASITE + s * SHAPE_STRIDE + j] = ru.parasite_shapes[c, s, j]
             for s in range(n_par):
-                if reach == 0:
-                    n = _add_plain_arrangements(
-                        st, ru, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n
-                    )
-                else:
-                    n = _add_arrangements(
-                        st, ru, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n, reach
-                    )
+                n = _add_arrangements(st, ru, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n, reach)
     return n
 
 

@@ -55,24 +55,6 @@ def purchase_options(st, ru, wk, g, b, p):
     set_option(wk.options, b, 0, -1, -1, 0)
     n = 1
     blocked = blocked_by_advanced(st, ru, g, p)
-    if not ru.extra_genes:
-        # The base game's loop, kept apart: one loop with the extra genes' branch in it measured
-        # 10% slower in Phase 3 (and gene_source/gene_cost calls per gene a third slower).
-        for gene in range(ru.n_genes):
-            if st.pool[g, gene] <= 0 or st.genes[g, p, gene] != 0 or ru.gene_price[gene] > st.bp[g, p]:
-                continue
-            if blocked & (np.int64(1) << gene):
-                continue
-            if ru.gene_lower[gene, 0] < 0:
-                set_option(wk.options, b, n, gene, -1, 0)
-                n += 1
-                continue
-            for j in range(ru.gene_lower.shape[1]):
-                lower = ru.gene_lower[gene, j]
-                if lower >= 0 and st.genes[g, p, lower] != 0 and st.gene_since[g, p, lower] < st.round[g]:
-                    set_option(wk.options, b, n, gene, lower, 0)
-                    n += 1
-        return n
     for gene in range(ru.n_genes):
         if st.genes[g, p, gene] != 0:
             continue
