@@ -383,33 +383,23 @@ def report_markdown(
         " per-game differences). Smaller true effects are likely to be missed.\n"
     )
     if len(pairs):
-        by_inter = pairs.sort("interaction", descending=True, nulls_last=True)
-        parts.append(
-            f"\n## Top {min(top, len(pairs))} pairs by interaction\n\n"
-            + markdown_table(by_inter.head(top), PAIR_COLUMNS)
-            + "\n"
-        )
-        parts.append(
-            f"\n## Bottom {min(top, len(pairs))} pairs by interaction (worse together)\n\n"
-            + markdown_table(by_inter.tail(top).reverse(), PAIR_COLUMNS)
-            + "\n"
-        )
-        by_gain = pairs.sort("gain", descending=True, nulls_last=True)
-        parts.append(
-            f"\n## Top {min(top, len(pairs))} pairs by pair gain\n\n"
-            + markdown_table(by_gain.head(top), PAIR_COLUMNS)
-            + "\n"
-        )
-        by_logit = pairs.sort("logit_interaction", descending=True, nulls_last=True)
-        parts.append(
-            f"\n## Top {min(top, len(pairs))} pairs by log-odds interaction\n\n"
+        k = min(top, len(pairs))
+        logit_text = (
             "The same arms on the logit scale (module docs of analysis/combos.py): each gene's factor on"
             " the odds of winning, multiplied; > 0: more together than the two factors. Less bound by"
             " saturation than the interaction in win-rate points, so a combination of two strong genes"
             " shows here even when the pair's win rate is near 1.\n\n"
-            + markdown_table(by_logit.head(top), LOGIT_COLUMNS)
-            + "\n"
         )
+        # (title, column sorted on, the bottom end instead of the top, text, table columns)
+        for title, column, bottom, text, columns in (
+            (f"Top {k} pairs by interaction", "interaction", False, "", PAIR_COLUMNS),
+            (f"Bottom {k} pairs by interaction (worse together)", "interaction", True, "", PAIR_COLUMNS),
+            (f"Top {k} pairs by pair gain", "gain", False, "", PAIR_COLUMNS),
+            (f"Top {k} pairs by log-odds interaction", "logit_interaction", False, logit_text, LOGIT_COLUMNS),
+        ):
+            ranked = pairs.sort(column, descending=True, nulls_last=True)
+            rows = ranked.tail(top).reverse() if bottom else ranked.head(top)
+            parts.append(f"\n## {title}\n\n" + text + markdown_table(rows, columns) + "\n")
         n_inter = int((pairs["interaction_q"] < ALPHA).sum())
         n_gain = int((pairs["gain_q"] < ALPHA).sum())
         parts.append(
