@@ -140,8 +140,10 @@ def plan(
         raise UserError(f"--retune: two strategies share a name ({', '.join(names)}); rename one")
     fld = T.Field("mix", tuple(starts.values()))
     keys: list[str] = []
+    # A gene in play in any arm may be named (an ablated arm's gene is in play in the baseline).
+    in_play = list(dict.fromkeys(g for b in books.values() for g in T.genes_in_play(b, players, variant)))
     for book in books.values():  # the same search space in every arm
-        keys += T.resolve_keys(retune.params, book, players, variant)
+        keys += T.resolve_keys(retune.params, book, players, variant, in_play, "--retune-params")
     keys = list(dict.fromkeys(keys))
     configs: dict[str, dict[str, T.TuneConfig]] = {}
     for arm, book in books.items():

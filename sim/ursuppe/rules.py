@@ -1248,6 +1248,27 @@ class RuleBook:
         lookup.update({a.lower(): GENE_INDEX[r] for a, r in GENE_ALIASES.items()})
         return lookup[name.strip().lower()]
 
+    def genes_in_play(self, players: int, variant: str | None = None) -> list[str]:
+        """The genes with at least one copy at this player count (S3, XM1-XM3): the only ones a
+        strategy can buy. An experiment on any other gene (removing it, tuning its value) would
+        play both arms alike and report zeros, so the commands refuse it (issue 21.2)."""
+        copies = self.for_players(players, variant).gene_copies
+        return [g for i, g in enumerate(self.gene_names) if copies[i] > 0]
+
+    def not_in_play(self, gene: str, players: int, variant: str | None = None) -> str:
+        """Why ``gene`` is not in play (for a one-line error): an extra gene without the module,
+        a number-only slot the rules do not declare, or no copies at this player count."""
+        i = GENE_INDEX.get(gene, -1)
+        who = f"{players} players" + (f" (--variant {variant})" if variant else "")
+        in_play = ", ".join(self.genes_in_play(players, variant))
+        if i in EXTRA_GENES and not self.data["flags"]["extra_genes"]:
+            why = "is an extra gene and these rules do not play them (flags.extra_genes = false)"
+        elif i in EXTRA_GENES:
+            why = "is not in these rules' extra-gene market (flags.extra_excluded or extra_start_pair)"
+        else:
+            why = f"has no copies at {who}"
+        return f"{gene} {why}, so it cannot be in play (genes in play at {who}: {in_play})"
+
     def placeholders(self, players: int | None = None, variant: str | None = None) -> list[str]:
         """The PLACEHOLDER values (PLACEHOLDERS) a game of ``players`` (None: any supported count)
         uses: those still at their default. The deck is one while ``environment.placeholder`` is

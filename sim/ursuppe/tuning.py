@@ -42,7 +42,6 @@ from typing import Any
 import numpy as np
 
 from sim.errors import UserError
-from sim.random_stream import uniform_draws
 from sim.runner import write_atomic, write_json_atomic
 from sim.ursuppe.genes import GENE_NAMES, gene_index
 from sim.ursuppe.rules import RuleBook, Rules
@@ -155,10 +154,20 @@ def genes_in_play(book: RuleBook, players: int, variant: str | None) -> list[str
     return [g for i, g in enumerate(GENE_NAMES) if copies[i] > 0]
 
 
-def resolve_keys(spec: str, book: RuleBook, players: int, variant: str | None) -> list[str]:
+def resolve_keys(
+    spec: str,
+    book: RuleBook,
+    players: int,
+    variant: str | None,
+    in_play: Sequence[str] | None = None,
+    option: str = "--params",
+) -> list[str]:
     """``--params``: comma-separated keys; ``default`` = DEFAULT_SCALARS + every gene in play;
-    ``genes`` = every gene value in play."""
-    genes = [GENE_PREFIX + g for g in genes_in_play(book, players, variant)]
+    ``genes`` = every gene value in play. A gene named that cannot be in play (``in_play``:
+    default, this book's genes in play) is a user error: its value would never be read, and the
+    tuning would report +0.000 as if it had measured something (issue 21.2)."""
+    in_play = genes_in_play(book, players, variant) if in_play is None else list(in_play)
+    genes = [GENE_PREFIX + g for g in in_play]
     keys: list[str] = []
     for item in (s.strip() for s in spec.split(",")):
         if not item:
@@ -170,7 +179,10 @@ def resolve_keys(spec: str, book: RuleBook, players: int, variant: str | None) -
         else:
             i = parameter_key_index(item)
             if item.startswith(GENE_PREFIX):  # the canonical name (an alias: Endurance)
-                item = GENE_PREFIX + GENE_NAMES[i - GENE_VALUE_BASE]
+                gene = GENE_NAMES[i - GENE_VALUE_BASE]
+                if gene not in in_play:
+                    raise TuningError(f"{option}: {item}: {book.not_in_play(gene, players, variant)}")
+                item = GENE_PREFIX + gene
             keys.append(item)
     keys = list(dict.fromkeys(keys))
     if not keys:
@@ -265,6 +277,8 @@ def opponent_rows(
     rows = np.stack([s.vector for s in fld.strategies])
     if fld.kind == "against":
         return rows, np.tile(np.arange(others, dtype=np.int64), (len(games), 1))
+    from sim.random_stream import uniform_draws  # a kernel: loaded after the checks (issue 21.9)
+
     draws = uniform_draws(seed, games, STREAM_ASSIGNMENT, len(rows), players)
     return rows, np.asarray(draws[:, 1:], dtype=np.int64)
 
@@ -371,7 +385,7 @@ class TuneConfig:
 
     def population_size(self) -> int:
         d = len(self.space().keys)
-        return self.population or 4 + int(3 * math.log(d))
+        return self.population if self.population is not None else 4 + int(3 * math.log(d))
 
     def games_per_generation(self) -> int:
         return (self.population_size() + 2) * self.games_per_candidate  # + the start and the incumbent
