@@ -10,6 +10,7 @@ imports what it needs when it runs.
 """
 
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -28,9 +29,11 @@ from sim.cli_support import (
     USER_ERRORS,
     Variant,
     build_run,
+    check_backend,
     check_players,
     check_resources,
     fail,
+    listen_for_compile,
     open_backend,
     os_error_line,
     print_rates,
@@ -211,13 +214,11 @@ def simulate(
     (Ctrl-C, a crash)? The same command again resumes where it stopped, for any --out. Example:
     soup simulate --games 1000000 --pool greedy,breeder,predator --seating rotate
     """
-    import polars as pl
-
-    from analysis.win_rates import win_rates_by_chunk
     from sim.runner import chunk_files, default_chunk_size
     from sim.ursuppe.rules import count_label, load_rules
 
     check_resources(threads, games)
+    check_backend(backend, ray_address)
     if chunk_size is None:  # a Ray task plays its chunk on one CPU
         chunk_size = default_chunk_size(1 if backend == "ray" else threads)
     book = load_rules(rules)
@@ -240,6 +241,10 @@ def simulate(
     who = f"{players} players" if variant is None else f"{players} players, variant {variant}"
     typer.echo(f"{games:,} games ({who}, seed {seed}, seating {seating}) in {out}{played}")
     typer.echo(f"rules {book.rules_id}; deck: {book.deck_description()}")
+    import polars as pl  # the analysis after the run: no option waits for scipy (issue 21.9)
+
+    from analysis.win_rates import win_rates_by_chunk
+
     # The summary reads one chunk at a time: memory stays flat however many games the run has.
     # Every chunk was checked against its checksum when the run was opened, or written just now.
     by_strategy, by_seat, by_both = win_rates_by_chunk(
@@ -256,7 +261,11 @@ def simulate(
         "strategy @ seat",
         "Win rate by strategy and start space",
     )
-    typer.echo(f"Next: soup report {out}   (the balance report: genes, seats, deck order, figures)")
+    # Quoted for the shell: a path with spaces must paste as one argument (issue 21).
+    typer.echo(
+        f"Next: {shlex.join(['soup', 'report', str(out)])}   (the balance report: genes, seats, deck order, "
+        "figures)"
+    )
 
 
 @app.command()
@@ -372,10 +381,15 @@ def main() -> None:
     # typer re-exports click's BadParameter (from click, or from its own copy of click in newer
     # versions); its base class is the UsageError every bad option or command raises.
     usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    from sim import cli_support
+
     if len(sys.argv) == 1:  # bare `soup`: teach, as no_args_is_help does in standalone mode
         sys.argv.append("--help")
+    listen_for_compile()  # a first run's compile notice comes before anything else (issue 21.10)
     try:
         code = app(standalone_mode=False)
+    except KeyboardInterrupt:  # between typer's handlers (an older typer lets it through)
+        code = EXIT_INTERRUPTED
     except usage_error as e:
         where = f"{e.ctx.command_path}: " if e.ctx is not None else ""
         typer.echo(f"soup: error: {where}{e.format_message()} (see --help)", err=True)
@@ -392,6 +406,15 @@ def main() -> None:
     except OSError as e:
         typer.echo(f"soup: error: {os_error_line(e)}", err=True)
         sys.exit(EXIT_GAME_FAILED)
+    if code == EXIT_INTERRUPTED and not cli_support.INTERRUPT_REPORTED:
+        # typer turns Ctrl-C into a silent exit 130 before a command's own handler can speak
+        # (issue 21.8): every command writes atomically, so a command that said nothing kept
+        # nothing half-written; say so, and how to run it again.
+        typer.echo(
+            f"soup: interrupted: nothing half-written was kept; the same command starts again: "
+            f"{cli_support.command_line()}",
+            err=True,
+        )
     sys.exit(code if isinstance(code, int) else 0)
 
 

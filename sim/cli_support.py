@@ -70,23 +70,45 @@ def command_line() -> str:
     return shlex.join(["soup", *sys.argv[1:]])
 
 
-def load_engine() -> None:
-    """Import the compiled engine, saying so first if this is the first run on this machine
-    (the kernels are then compiled once and cached; later runs load them in about a second)."""
-    from sim import jit
+def compile_notice(expected: float | None) -> None:
+    """The notice before a first-run compile (sim.compile_notice calls it just before the first
+    kernel compiles). How long it takes is what this machine took last time, or said to be
+    unknown: a figure from another machine is a promise this one may not keep (issue 21.10)."""
+    how_long = (
+        f"about {expected:.0f} s, as last time on this machine"
+        if expected
+        else "how long is not known: no compile was recorded on this machine yet"
+    )
+    typer.echo(
+        f"soup: compiling the engine for this machine (first run only; {how_long}; cached afterwards)...",
+        err=True,
+    )
 
-    ready = jit.engine_compiled()
-    if not ready:
-        typer.echo(
-            f"soup: compiling the engine for this machine (first run only, about "
-            f"{jit.expected_compile_seconds():.0f} s; cached afterwards)...",
-            err=True,
-        )
-    t = time.perf_counter()
+
+def listen_for_compile() -> None:
+    """Have sim.jit call :func:`compile_notice` before it compiles the first kernel of a first
+    run, whichever import gets there first (cheap: imports no engine code)."""
+    from sim import compile_notice as hook
+
+    if hook.callback is None:
+        hook.callback = compile_notice
+
+
+def load_engine() -> None:
+    """Import the compiled engine; on a first run the notice comes first (see
+    :func:`listen_for_compile`) and the time it took after (the kernels are then cached)."""
+    from sim import compile_notice as hook
+
+    listen_for_compile()
     import sim.ursuppe.game  # noqa: F401 (compiles or loads every kernel)
 
-    if not ready:
-        typer.echo(f"soup: engine compiled in {time.perf_counter() - t:.0f} s", err=True)
+    global _COMPILE_REPORTED
+    if hook.announced_at is not None and not _COMPILE_REPORTED:
+        _COMPILE_REPORTED = True
+        typer.echo(f"soup: engine compiled in {time.perf_counter() - hook.announced_at:.0f} s", err=True)
+
+
+_COMPILE_REPORTED = False
 
 
 def strategy_list(names: str, option: str) -> list[str]:
@@ -147,16 +169,18 @@ def build_run(
 ) -> Any:
     """An Ursuppe run from the command-line options: ``strategies`` (one per player) wins over
     ``pool`` (every player of every game drawn from it). Raises a user error on bad input."""
-    from sim.ursuppe.simulation import UrsuppeRun
-    from strategies.params import load_strategy
-
     check_players(book, players, variant)
     if seating not in ("random", "rotate"):
         fail(f"--seating: expected random or rotate, got {seating!r}")
-    names = strategy_list(strategies, "--strategies") if strategies else strategy_list(pool, "--pool")
+    from sim.ursuppe.simulation import UrsuppeRun  # no engine code (issue 21.9): a run checks first
+    from strategies.params import load_strategy
+
+    # `is not None`, not truthiness: --strategies "" is a mistake to name, not "use the pool".
+    fixed = strategies is not None
+    names = strategy_list(strategies, "--strategies") if fixed else strategy_list(pool, "--pool")
     distinct = list(dict.fromkeys(names))
     loaded = [load_strategy(n) for n in distinct]
-    if strategies:
+    if fixed:
         if len(names) != players:
             fail(f"--strategies: expected {players} names (one per player), got {len(names)}")
         return UrsuppeRun(
@@ -184,13 +208,44 @@ RAY_ADDRESS_HELP = (
 )
 
 
+def check_backend(name: str, address: str | None) -> None:
+    """--backend and --ray-address, checked without starting anything (a user error)."""
+    if name not in ("local", "ray"):  # sim.backends.BACKENDS (not imported: it is cheap, this is cheaper)
+        fail(f"--backend: expected one of local, ray, got {name!r}")
+    if name == "local" and address is not None:
+        fail("--ray-address: only with --backend ray")
+    if address is not None and not address.strip():
+        fail("--ray-address: expected HOST:PORT or auto, got ''")
+
+
+class _LazyBackend:
+    """A backend made when the first chunk is to be played (sim.backends.make_backend): every
+    check of a command (its options, its --out, every arm's run) comes before Ray starts or the
+    engine loads (issue 21.9), and a command that plays nothing starts nothing."""
+
+    def __init__(self, name: str, threads: int, address: str | None) -> None:
+        check_backend(name, address)
+        self.name, self.threads, self.address = name, threads, address
+        self.backend: Any = None
+
+    def play(self, adapter: Any, work: list[Any]) -> Iterator[Any]:
+        if self.backend is None:
+            from sim.backends import make_backend
+
+            self.backend = make_backend(self.name, self.threads, self.address)
+        return self.backend.play(adapter, work)
+
+    def close(self) -> None:
+        if self.backend is not None:
+            self.backend.close()
+
+
 @contextmanager
 def open_backend(name: str, threads: int, address: str | None) -> Iterator[Any]:
-    """The backend ``name`` for the command (sim.backends), released when the command ends: a
-    local Ray instance started here is stopped. Ray is imported only for ``--backend ray``."""
-    from sim.backends import make_backend
-
-    backend = make_backend(name, threads, address)
+    """The backend ``name`` for the command (sim.backends), started when the first chunk is
+    played and released when the command ends: a local Ray instance started here is stopped.
+    Ray is imported only for ``--backend ray``; the name and address are checked at once."""
+    backend = _LazyBackend(name, threads, address)
     try:
         yield backend
     finally:
@@ -228,6 +283,7 @@ def run_with_progress(
     must_exist: bool = False,
     description: str = "simulating",
     backend: Any = None,
+    kept_text: Callable[[int], str] | None = None,
 ) -> Any:
     """Run ``spec`` into ``out`` with the chunked runner (or resume it: ``out`` holds this run),
     showing a progress bar, on ``backend`` (sim.backends; default: this process's threads).
@@ -236,7 +292,9 @@ def run_with_progress(
 
     Errors end the command in one line: a user error (exit 2), a game that failed (exit 1, the
     chunk's games are not written), an OS error while writing (exit 1). Ctrl-C says what was
-    kept and which command resumes (exit 130). Returns the runner's RunSummary."""
+    kept and which command resumes (exit 130): what the whole command kept, ``kept_text(games
+    kept in this run)``, where this run is one arm of an experiment. Returns the runner's
+    RunSummary."""
     from sim import __version__, runner
 
     opened = runner.open_run(spec, out, games, chunk_size, must_exist=must_exist, version=__version__)
@@ -256,30 +314,46 @@ def run_with_progress(
             return runner.play(opened, threads, update, backend)
     except KeyboardInterrupt:
         kept = kept_games()
+        if kept_text is not None:
+            interrupted(kept_text(kept), "resumes")
         if opened.fresh and kept == 0:
-            typer.echo(
-                f"soup: interrupted before the first chunk was complete; nothing was kept in {out}", err=True
-            )
+            report_interrupt(f"interrupted before the first chunk was complete; nothing was kept in {out}")
         else:
-            typer.echo(
-                f"soup: interrupted: {kept:,} of {games:,} games are kept in {out}; the same command "
-                f"resumes: {command_line()}",
-                err=True,
+            report_interrupt(
+                f"interrupted: {kept:,} of {games:,} games are kept in {out}; the same command "
+                f"resumes: {command_line()}"
             )
         raise typer.Exit(EXIT_INTERRUPTED) from None
     except (GameError, BackendError) as e:
         kept = kept_games()
-        kept_text = f"{kept:,} games of completed chunks are kept in {out}" if kept else "nothing was kept"
-        fail(f"{e}; the run stopped before writing that chunk ({kept_text})", EXIT_GAME_FAILED)
+        what = f"{kept:,} games of completed chunks are kept in {out}" if kept else "nothing was kept"
+        fail(f"{e}; the run stopped before writing that chunk ({what})", EXIT_GAME_FAILED)
     except OSError as e:
         fail(os_error_line(e, out), EXIT_GAME_FAILED)
 
 
-def interrupted(kept: str) -> NoReturn:
-    """Ctrl-C in a long job that checkpoints as it goes (tuning, re-tuning): one line saying what
-    was ``kept`` and the command that continues it, exit 130."""
-    typer.echo(f"soup: interrupted: {kept}; the same command continues: {command_line()}", err=True)
+INTERRUPT_REPORTED = False  # set once a command has said what Ctrl-C kept (see sim.cli.main)
+
+
+def report_interrupt(line: str) -> None:
+    """Print ``soup: <line>`` for a Ctrl-C, once: sim.cli.main prints a line of its own for a
+    command that printed none (typer turns Ctrl-C into a silent exit 130, issue 21.8)."""
+    global INTERRUPT_REPORTED
+    INTERRUPT_REPORTED = True
+    typer.echo(f"soup: {line}", err=True)
+
+
+def interrupted(kept: str, verb: str = "continues") -> NoReturn:
+    """Ctrl-C in a long job that checkpoints as it goes (tuning, re-tuning, an experiment's
+    arms): one line saying what the whole command ``kept`` and the command that continues it,
+    exit 130."""
+    report_interrupt(f"interrupted: {kept}; the same command {verb}: {command_line()}")
     raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 card``, ``2 cards``, ``1,000 games`` (issue 21: "1 cards", "1 pairs")."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
 @contextmanager

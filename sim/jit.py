@@ -178,13 +178,8 @@ _SEEN_KERNELS: set[tuple[str, str]] = set()
 _COMPILED_KERNELS = 0  # of those, compiled here rather than loaded from the cache
 _MARKER = "engine-complete.json"
 _HASH_NAME = re.compile(r"[0-9a-f]{16}")
-_START = time.perf_counter()
-
-# A typical first-run compile of the whole engine (seconds), for the message shown before it;
-# :func:`expected_compile_seconds` prefers the time this machine took last time. Measured: cold
-# `import sim.ursuppe.game` on the 2-core development machine, 13-16 s (45-47 s before callees
-# were linked by reference).
-COLD_COMPILE_SECONDS = 15
+_FIRST_COMPILE: float | None = None  # when this process compiled or loaded its first kernel
+_ANNOUNCE_SETTLED = False  # whether sim.compile_notice's question was asked in this process
 
 
 def soup_cache_dir() -> Path:
@@ -242,9 +237,10 @@ def engine_compiled() -> bool:
     return _CACHE_DIR is not None and (_CACHE_DIR / _MARKER).is_file()
 
 
-def expected_compile_seconds() -> float:
+def expected_compile_seconds() -> float | None:
     """How long compiling the whole engine takes here: the last full compile recorded on this
-    machine (any version of the sources), else :data:`COLD_COMPILE_SECONDS`."""
+    machine (any version of the sources), else None: a figure measured elsewhere would be a
+    promise this machine may not keep (issue 21.10: "about 15 s", then 63 s)."""
     try:
         markers = sorted(_cache_base().glob(f"*/{_MARKER}"), key=lambda p: p.stat().st_mtime, reverse=True)
         for marker in markers:
@@ -253,7 +249,22 @@ def expected_compile_seconds() -> float:
                 return float(seconds)
     except (OSError, ValueError):
         pass
-    return float(COLD_COMPILE_SECONDS)
+    return None
+
+
+def _maybe_announce() -> None:
+    """Before the first kernel: if the cache does not hold the whole engine, call
+    sim.compile_notice.callback (the command line's "compiling the engine" notice), whichever
+    import got here first, so that the notice is the first thing a first run prints (issue 21.10)."""
+    global _ANNOUNCE_SETTLED
+    if _ANNOUNCE_SETTLED:
+        return
+    _ANNOUNCE_SETTLED = True
+    from sim import compile_notice
+
+    if compile_notice.callback is not None and compile_notice.announced_at is None and not engine_compiled():
+        compile_notice.announced_at = time.perf_counter()
+        compile_notice.callback(expected_compile_seconds())
 
 
 def _note_kernel(fn, compiled) -> None:
@@ -271,7 +282,7 @@ def _note_kernel(fn, compiled) -> None:
     record = {
         "kernels": len(_SEEN_KERNELS),
         "compiled_here": _COMPILED_KERNELS,
-        "compile_seconds": round(time.perf_counter() - _START, 1) if full else None,
+        "compile_seconds": round(time.perf_counter() - (_FIRST_COMPILE or 0.0), 1) if full else None,
     }
     try:
         partial = marker.with_name(f"{_MARKER}.{os.getpid()}")
@@ -490,8 +501,11 @@ _TIMING = os.environ.get("SOUP_JIT_TIMING", "") not in ("", "0")
 
 
 def _compile(fn):
-    global _BY_REFERENCE
+    global _BY_REFERENCE, _FIRST_COMPILE
+    _maybe_announce()
     start = time.perf_counter()
+    if _FIRST_COMPILE is None:
+        _FIRST_COMPILE = start
     if _BY_REFERENCE is None:
         _BY_REFERENCE = _link_by_reference()
     if _BY_REFERENCE:

@@ -167,7 +167,7 @@ def test_engine_compiled_once_the_engine_is_in_the_cache():
 
 def test_expected_compile_seconds(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert jit.expected_compile_seconds() == jit.COLD_COMPILE_SECONDS
+    assert jit.expected_compile_seconds() is None  # never compiled here: not known (issue 21.10)
     (tmp_path / "0123456789abcdef").mkdir()
     (tmp_path / "0123456789abcdef" / jit._MARKER).write_text('{"compile_seconds": 12.5}')
     assert jit.expected_compile_seconds() == 12.5

@@ -261,13 +261,16 @@ def test_help_and_rules_do_not_load_the_engine(module):
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
 
 
-def test_first_run_says_it_compiles(monkeypatch, capsys):
-    from sim import cli_support, jit
+def test_first_run_says_it_compiles(capsys):
+    """The notice itself; that it is the first thing a first run prints, with an empty cache:
+    tests/test_newcomer_audit.py (test_a_first_run_prints_the_notice_first)."""
+    from sim import cli_support
 
-    monkeypatch.setattr(jit, "engine_compiled", lambda: False)
-    cli_support.load_engine()
-    err = capsys.readouterr().err
-    assert "compiling the engine for this machine (first run only" in err
+    cli_support.compile_notice(None)
+    cli_support.compile_notice(31.6)
+    first, second = capsys.readouterr().err.splitlines()
+    assert "compiling the engine for this machine (first run only" in first and "not known" in first
+    assert "about 32 s, as last time on this machine" in second
 
 
 def test_help_shows_no_type_noise_and_whole_defaults():

@@ -45,19 +45,22 @@ union. Double play II (TB3): one marker, one BP stock and one gene set a player,
 from dataclasses import dataclass
 from math import factorial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 
-from sim.random_stream import uniform_draws
-from sim.ursuppe import batch as batch_mod
 from sim.ursuppe.genes import GENE_NAMES
 from sim.ursuppe.rules import VARIANT_COLOURS, VARIANT_PLAYER_OF, RuleBook
 from sim.ursuppe.seating import rotate_block
-from sim.ursuppe.state import END_FINISH_ZONE
 from strategies import DEFAULT_POOL  # noqa: F401 (the default mix, re-exported)
 from strategies.params import Strategy, parameter_table
+
+# The engine (batch, state, the random streams) is imported where games are played, not here: a
+# command builds and checks its run (its spec, its --out) before the engine loads, so that a bad
+# argument is refused at once and a first run's compile notice comes first (issue 21.9, 21.10).
+if TYPE_CHECKING:
+    from sim.ursuppe.batch import Batch
 
 STREAM_ASSIGNMENT = 3  # a game's fourth stream: which strategies of a pool sit at the table
 
@@ -115,6 +118,8 @@ class UrsuppeRun:
         """Strategy row of every player of every game: int16 [len(games), P]."""
         if self.seats is not None:
             return np.tile(np.asarray(self.seats, dtype=np.int16), (len(games), 1))
+        from sim.random_stream import uniform_draws
+
         pool = np.asarray(self.pool, dtype=np.int16)
         draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(pool), self.players)
         return pool[draws]
@@ -122,9 +127,11 @@ class UrsuppeRun:
     def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
         return self.chunk_rows(self.play_games(first, count, threads))
 
-    def play_games(self, first: int, count: int, threads: int) -> batch_mod.Batch:
+    def play_games(self, first: int, count: int, threads: int) -> "Batch":
         """The engine's part of play_chunk: the finished batch (the runner builds its rows with
         chunk_rows on its writer thread while the engine plays the next chunk, issue 12)."""
+        from sim.ursuppe import batch as batch_mod
+
         games = np.arange(first, first + count, dtype=np.int64)
         rules = self.rulebook.for_players(self.players, self.variant)
         assignment = colour_assignment(self.assignment(games), self.variant)
@@ -142,7 +149,7 @@ class UrsuppeRun:
             raise batch_mod.GameError(f"game {first + err[0]}: {batch_mod.describe_error(err[1])}")
         return b
 
-    def chunk_rows(self, b: batch_mod.Batch) -> pa.Table:
+    def chunk_rows(self, b: "Batch") -> pa.Table:
         return outcome_rows(
             b, self.seed, [s.name for s in self.strategies], self.rulebook.rules_id, self.variant
         )
@@ -191,11 +198,13 @@ def _double_play_state(st: Any, variant: str) -> tuple[Any, np.ndarray, np.ndarr
 
 
 def outcome_rows(
-    b: batch_mod.Batch, seed: int, names: list[str], rules_id: str, variant: str | None = None
+    b: "Batch", seed: int, names: list[str], rules_id: str, variant: str | None = None
 ) -> pa.Table:
     """The result schema's rows for every player of every game of a finished batch (with a
     dummy, TD8: the real players' rows only, the dummy's position a column; a double play, TA4
     and TB3: a row a player, its colours' outcomes in list columns)."""
+    from sim.ursuppe.state import END_FINISH_ZONE
+
     st = b.state
     G = st.score.shape[0]
     dummy = b.rules.dummy
