@@ -240,5 +240,7 @@ def make_backend(name: str, threads: int, address: str | None = None) -> Backend
             raise UserError("--ray-address: only with --backend ray")
         return LocalBackend(threads)
     if name == "ray":
+        if address is not None and not address.strip():  # "" would silently mean "start a local Ray"
+            raise UserError("--ray-address: expected HOST:PORT or auto, got ''")
         return RayBackend(address, threads)
     raise UserError(f"--backend: expected one of {', '.join(BACKENDS)}, got {name!r}")

@@ -24,6 +24,7 @@ from sim.cli_support import (
     check_resources,
     fail,
     open_backend,
+    plural,
     run_with_progress,
     strategy_list,
 )
@@ -138,14 +139,37 @@ def _interrupted(out: Path | None) -> None:
 MAX_TOURNAMENT_SEED = (MAX_SEED - PAIR_SEEDS) // PAIR_SEEDS
 
 
-def _player(chunk_size: int, threads: int, quiet: bool, backend: Any) -> Any:
+def _player(
+    chunk_size: int, threads: int, quiet: bool, backend: Any, arms: int | None = None, unit: str = "arm"
+) -> Any:
     """Each arm played with the chunked runner on ``backend`` and a progress bar
-    (sim.ursuppe.experiments.ArmPlayer)."""
+    (sim.ursuppe.experiments.ArmPlayer). Ctrl-C says what the whole command kept, not only the
+    arm it stopped in (issue 21.8): the ``arms`` (``unit``s) complete and the games of the one
+    being played, in the experiment's directory."""
+    complete: list[str] = []
 
     def play(spec: Any, out: Path, games: int, description: str) -> Any:
-        return run_with_progress(
-            spec, out, games, chunk_size, threads, quiet=quiet, description=description, backend=backend
+        def kept(in_arm: int) -> str:
+            done = len(complete)
+            whole = f"{done:,} of {plural(arms, unit)}" if arms else plural(done, unit)
+            text = f"{whole} complete"
+            if in_arm:
+                text += f" and {in_arm:,} of {games:,} games of {unit} {done + 1} ({description})"
+            return f"{text} kept in {out.parent}"
+
+        summary = run_with_progress(
+            spec,
+            out,
+            games,
+            chunk_size,
+            threads,
+            quiet=quiet,
+            description=description,
+            backend=backend,
+            kept_text=kept,
         )
+        complete.append(description)
+        return summary
 
     return play
 
@@ -316,7 +340,7 @@ def compare(
                 seating,
                 seed,
                 out,
-                _player(chunk_size, threads, quiet, engine),
+                _player(chunk_size, threads, quiet, engine, 2, "arm"),
                 variant=variant,
                 retune=settings,
             )
@@ -445,7 +469,7 @@ def ablate(
                 seating,
                 seed,
                 out,
-                _player(chunk_size, threads, quiet, engine),
+                _player(chunk_size, threads, quiet, engine, None if each else 2, "run"),
                 variant=variant,
                 retune=settings,
             )
@@ -566,6 +590,7 @@ def tournament(
         check_resources(threads, games)
     try:
         names = strategy_list(strategies, "--strategies")
+        pairs = len(names) * (len(names) - 1) // 2
         with open_backend(backend, threads, ray_address) as engine:
             result = experiments.tournament(
                 names,
@@ -575,7 +600,7 @@ def tournament(
                 seed,
                 anchor,
                 out,
-                _player(chunk_size, threads, quiet, engine),
+                _player(chunk_size, threads, quiet, engine, pairs, "pair"),
                 plot=plot,
                 variant=variant,
             )

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from sim import out_dirs
 from sim.cli_support import (
     MAX_SEED,
     PLAYERS_HELP,
@@ -19,6 +20,7 @@ from sim.cli_support import (
     strategy_list,
     warn,
 )
+from sim.errors import UserError
 from strategies import DEFAULT_POOL
 
 # Defaults measured on the 2-core reference machine (docs/tuning.md): a useful `soup tune` in a
@@ -165,12 +167,25 @@ def tune(
     from sim.ursuppe.rules import count_label, load_rules
     from strategies.params import load_strategy
 
+    if not gene_value:  # options that only --gene-value reads are never silently ignored
+        given = [
+            name
+            for name, value, default in (
+                ("--design", design, "option"),
+                ("--references", references, "null,plain,bp"),
+                ("--genes", genes, None),
+            )
+            if value != default
+        ]
+        if given:
+            fail(f"{', '.join(given)}: only with --gene-value")
     book = load_rules(rules)
     check_players(book, players, variant)
     start = load_strategy(strategy)
-    if against and self_play:
+    # `is not None` throughout (issue 21.1): an empty value given is a mistake to name, never the default.
+    if against is not None and self_play:
         fail("--against and --self-play: give one field, not both")
-    if against:
+    if against is not None:
         names = strategy_list(against, "--against")
         if len(names) == 1:
             names *= players - 1
@@ -190,7 +205,7 @@ def tune(
         start,
         fld,
         tuple(keys),
-        budget or (GENE_VALUE_BUDGET if gene_value else TUNE_BUDGET),
+        budget if budget is not None else (GENE_VALUE_BUDGET if gene_value else TUNE_BUDGET),
         seed=seed,
         games_per_candidate=games_per_candidate,
         population=population,
@@ -198,11 +213,19 @@ def tune(
         eval_games=eval_games,
     )
     kind = "gene-value" if gene_value else "tune"
-    out = out or Path("results") / f"{kind}-{start.name}-{count_label(players, variant)}-seed{seed}"
+    if out is None:
+        out = Path("results") / f"{kind}-{start.name}-{count_label(players, variant)}-seed{seed}"
+    command = "tune --gene-value" if gene_value else "tune"
+    try:  # not another command's directory, nor a run's (issue 21.7)
+        out_dirs.check(out, command)
+    except UserError as e:
+        fail(str(e))
     if gene_value:
         in_play = T.genes_in_play(book, players, variant)
         chosen = in_play
-        if genes:
+        if genes is not None:
+            if not genes.strip(", "):
+                fail("--genes: expected comma-separated gene names (default: every gene in play)")
             chosen = [
                 T.GENE_NAMES[T.parameter_key_index(T.GENE_PREFIX + g.strip()) - T.GENE_VALUE_BASE]
                 for g in genes.split(",")
@@ -210,10 +233,7 @@ def tune(
             ]
             for g in chosen:
                 if g not in in_play:
-                    fail(
-                        f"--genes: {g!r} has no copies at {players} players "
-                        f"(genes in play: {', '.join(in_play)})"
-                    )
+                    fail(f"--genes: {book.not_in_play(g, players, variant)}")
         refs = tuple(r.strip() for r in references.split(",") if r.strip() and r.strip() != "none")
         _gene_value(cfg, chosen, out, threads, quiet, resume, design, refs)
         return
@@ -222,6 +242,7 @@ def tune(
         fail(f"--resume: {out} holds no tuning to continue")
     kept = T.load_checkpoint(out, cfg)  # another tuning's checkpoint in --out: one line, before the bar
     load_engine()
+    out_dirs.claim(out, "tune")
     total = cfg.generations() * cfg.games_per_generation()
     generation = kept.generation if kept else 0
     with long_job(out, lambda: f"{generation} of {cfg.generations()} generations are kept in {out}"):
@@ -285,6 +306,7 @@ def _gene_value(
     except G.T.TuningError as e:
         fail(str(e))
     load_engine()
+    out_dirs.claim(out, "tune --gene-value")
     with long_job(out, lambda: f"finished arms and units are kept in {out}"):
         with progress_bar(G.study_games(cfg, genes, design, refs), G.DESIGNS[design].label, quiet) as update:
             doc = G.gene_value_study(cfg, genes, out, threads, update, design, refs)

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from sim import out_dirs
 from sim.cli_support import MAX_SEED, USER_ERRORS, fail, load_engine, long_job, progress_bar
 
 CPUS = os.cpu_count() or 1
@@ -20,11 +21,12 @@ DEFAULT_DECKS = 4
 DEFAULT_OPTION_BUDGET = 120_000
 
 
-def _out(out: Path | None, default: Path) -> Path:
+def _out(out: Path | None, default: Path, command: str) -> Path:
+    """--out (or the default), refused unless new, empty or ``command``'s own (issue 21.7)."""
     from sim.ursuppe.experiments import check_out
 
-    out = out or default
-    check_out(out)
+    out = out if out is not None else default
+    check_out(out, command)
     return out
 
 
@@ -106,7 +108,7 @@ def verdict(
             tuple(h.strip() for h in holders.split(",") if h.strip()),
         )
         slug = V._slug(plan.gene)
-        out = _out(out, Path("results") / f"verdict-{slug}-{players}p-s{seed}")
+        out = _out(out, Path("results") / f"verdict-{slug}-{players}p-s{seed}", "verdict")
     except USER_ERRORS as e:
         fail(str(e))
     total = plan.total_games()
@@ -118,6 +120,7 @@ def verdict(
         err=True,
     )
     load_engine()
+    out_dirs.claim(out, "verdict")
     with long_job(out, lambda: f"every finished unit is kept in {out}"):
         with progress_bar(total, "verdict", quiet) as update:
             doc = V.run_verdict(plan, out, threads, update)
@@ -178,10 +181,11 @@ def calibrate(
                 fail(f"--values: expected comma-separated integers, got {values!r}")
         cal = C.plan_calibration(gene, key, parsed, design, players, rules, games, option_budget, seed)
         slug = C.V._slug(cal.plan.gene)
-        out = _out(out, Path("results") / f"calibrate-{slug}-{key}-{players}p-s{seed}")
+        out = _out(out, Path("results") / f"calibrate-{slug}-{key}-{players}p-s{seed}", "calibrate")
     except USER_ERRORS as e:
         fail(str(e))
     load_engine()
+    out_dirs.claim(out, "calibrate")
     with long_job(out, lambda: f"every finished value is kept in {out}"):
         with progress_bar(cal.games_per_value() * len(cal.values), "calibrate", quiet) as update:
             doc = C.run_calibration(cal, out, threads, update)

@@ -56,14 +56,27 @@ def arm_player(threads: int, chunk_size: int, backend: Any = None) -> ArmPlayer:
 # --------------------------------------------------------------------------------------------
 
 
-def check_out(out: Path) -> None:
+def check_out(out: Path, command: str | None = None) -> None:
     """A user error unless ``out`` (and every run directory below it) can be a directory: checked
-    before any game is played, so a bad --out leaves nothing behind."""
+    before any game is played, so a bad --out leaves nothing behind. With ``command``, also
+    unless ``out`` is new, empty or that command's own output (sim.out_dirs; issue 21.7)."""
+    if command is not None:
+        from sim import out_dirs
+
+        out_dirs.check(out, command)
+        return
     for path in (out, *out.parents):
         if path.exists() and not path.is_dir():
             raise UserError(f"--out: {path} is a file, not a directory; choose another --out")
     if out.exists() and not os.access(out, os.W_OK | os.X_OK):
         raise UserError(f"--out: {out} is not writable; choose another --out")
+
+
+def claim(out: Path, command: str) -> None:
+    """Mark ``out`` as ``command``'s output when it starts writing (sim.out_dirs.claim)."""
+    from sim import out_dirs
+
+    out_dirs.claim(out, command)
 
 
 def check_games(games: int, least: int, what: str) -> None:
@@ -140,7 +153,7 @@ def _arm_line(
 ) -> str:
     who = f"{players} players" + (f", variant {variant}" if variant else "")
     return f"{games:,} games per {per}, {who}, seed {seed}, seating {seating}, " + (
-        f"strategies {strategies}" if strategies else f"pool {pool}"
+        f"strategies {strategies}" if strategies is not None else f"pool {pool}"
     )
 
 
@@ -173,7 +186,7 @@ def _tokens(given: str, fixed: bool) -> list[str]:
 
 def _which(strategies: str | None, tuned: str, pool: str) -> tuple[str | None, str]:
     """(strategies, pool) for build_run with the tuned files in place of the given strategies."""
-    return (tuned, pool) if strategies else (None, tuned)
+    return (tuned, pool) if strategies is not None else (None, tuned)
 
 
 def rules_arms(rules: list[str] | None) -> tuple[str | None, str | None]:
@@ -204,8 +217,6 @@ def compare(
 
     ``retune`` (a sim.ursuppe.retune.Retune): first re-tune every strategy under each arm's rules
     (same budget and seed), then play each arm with its own tuned strategies."""
-    from analysis.paired import compare_runs
-    from analysis.win_rates import load_results
     from sim.cli_support import build_run
     from sim.ursuppe.rules import count_label, load_rules
 
@@ -219,24 +230,28 @@ def compare(
         out = Path("results") / f"compare-{book_a.rules_id}-{book_b.rules_id}-{label}-seed{seed}-{games}"
         if retune is not None:
             out = out.with_name(out.name + f"-retune{retune.budget}")
-    check_out(out)
+    check_out(out, "compare")
     if book_a.rules_id == book_b.rules_id:
         raise UserError(
             f"--rules: A ({path_a or 'default'}) and B ({path_b or 'default'}) are the same rules "
             f"(rules id {book_a.rules_id}): every game would be the same, so there is nothing to compare"
         )
     retuned, extra = None, ""
+    claim(out, "compare")
     if retune is not None:
         from sim.ursuppe import retune as R
 
-        given = strategies or pool
-        tokens = _tokens(given, bool(strategies))
+        given = strategies if strategies is not None else pool
+        tokens = _tokens(given, strategies is not None)
         retuned = R.run(R.plan(retune, {"a": book_a, "b": book_b}, players, variant, tokens, seed, out))
         s_a, s_b = (R.mapped(given, retuned.paths[arm]) for arm in ("a", "b"))
         spec_a = build_run(book_a, players, seed, *_which(strategies, s_a, pool), seating, variant)
         spec_b = build_run(book_b, players, seed, *_which(strategies, s_b, pool), seating, variant)
     play(spec_a, out / "a", games, "rules A")
     play(spec_b, out / "b", games, "rules B")
+    from analysis.paired import compare_runs  # after every check (issue 21.9)
+    from analysis.win_rates import load_results
+
     table = compare_runs(load_results(out / "a"), load_results(out / "b"))
     name_a, name_b = path_a or "default rules", path_b or "default rules"
     lines = [
@@ -299,25 +314,24 @@ def ablate(
     """Remove ``genes`` together (or, with ``each``, every gene in turn) from the deck (0 copies)
     and pair each arm with the full deck by game. Writes ablation.csv/.md (and with ``each``
     ablation-summary.csv/.md, one row per gene, Holm over the whole family) into ``out``."""
-    from analysis.paired import ablation_summary, ablation_table, compare_runs
-    from analysis.tables import frame_markdown
-    from analysis.win_rates import load_results
-    from sim.cli_support import build_run
-    from sim.ursuppe.genes import GENE_NAMES
-    from sim.ursuppe.rules import VARIANT_COLOURS, count_label, load_rules
+    from sim.cli_support import build_run, check_players
+    from sim.ursuppe.rules import count_label, load_rules
 
     if each == bool(genes):
         raise UserError("--gene/--each: give one or more --gene NAME, or --each")
     check_games(games, 2, "games per run (a paired interval needs two games)")
     base = load_rules(rules)
-    deck = str(VARIANT_COLOURS.get(variant, players))  # a 2-player variant's deck is its colours' (TD1)
+    check_players(base, players, variant)
+    # Only the genes in play (copies at this count, the extra genes only with their module): a gene
+    # that cannot be bought plays both arms alike and would report zeros (issue 21.2).
+    in_play = base.genes_in_play(players, variant)
     if each:
-        removed = [[g] for g in GENE_NAMES if base.data["genes"][g]["copies"][deck] > 0]
+        removed = [[g] for g in in_play]
     else:
         names = list(dict.fromkeys(resolve_gene(g) for g in genes or []))
-        absent = [g for g in names if base.data["genes"][g]["copies"][deck] == 0]
-        if absent:
-            raise UserError(f"--gene: {', '.join(absent)} has no copies for {players} players already")
+        for g in names:
+            if g not in in_play:
+                raise UserError(f"--gene: {base.not_in_play(g, players, variant)}; nothing to remove")
         removed = [names]
     if out is None:
         what = "each" if each else "+".join(slug(g) for g in removed[0])
@@ -325,7 +339,7 @@ def ablate(
         out = Path("results") / f"ablate-{what}-{base.rules_id}-{count}-seed{seed}-{games}"
         if retune is not None:
             out = out.with_name(out.name + f"-retune{retune.budget}")
-    check_out(out)
+    check_out(out, "ablate")
     baseline_run = build_run(base, players, seed, strategies, pool, seating, variant)
     books = {"baseline": base}
     arm_names = {"baseline": "baseline"}
@@ -333,13 +347,14 @@ def ablate(
         key = "minus-" + "+".join(slug(g) for g in removed_genes)
         books[key] = ablated_rules(rules, removed_genes)
         arm_names[key] = "without " + " + ".join(removed_genes)
-    given = strategies or pool
+    given = strategies if strategies is not None else pool
     arm_strategies = {key: given for key in books}
     retuned, extra, changes = None, "", None
+    claim(out, "ablate")
     if retune is not None:
         from sim.ursuppe import retune as R
 
-        tokens = _tokens(given, bool(strategies))
+        tokens = _tokens(given, strategies is not None)
         retuned = R.run(R.plan(retune, books, players, variant, tokens, seed, out))
         arm_strategies = {key: R.mapped(given, retuned.paths[key]) for key in books}
         baseline_run = build_run(
@@ -367,6 +382,10 @@ def ablate(
         changes = R.changes_table(retuned, arm_names)
         extra = R.changes_markdown(changes)
         retune_files = write_tables(out, "retune-changes", changes, "# soup ablate --retune\n" + extra)
+    from analysis.paired import ablation_summary, ablation_table, compare_runs  # after every check
+    from analysis.tables import frame_markdown
+    from analysis.win_rates import load_results
+
     small = small_warning(games)
     notes = ["warning: " + small] if small else []
     baseline = load_results(out / "baseline")
@@ -432,20 +451,6 @@ def tournament(
     scale, the win-rate matrix and the meta-game's equilibrium mix (analysis.equilibrium). Writes
     tournament-matrix.csv, tournament-ratings.csv, tournament-equilibrium.csv, tournament.md (and
     with ``plot`` tournament-heatmap.png) into ``out``."""
-    import polars as pl
-
-    from analysis.equilibrium import equilibrium
-    from analysis.tables import fmt, frame_markdown, write_csv_atomic, write_text_atomic
-    from analysis.tournament import (
-        bt_check,
-        bt_goodness_of_fit,
-        bt_ratings,
-        game_winners,
-        heatmap,
-        pair_counts,
-        win_matrix,
-    )
-    from analysis.win_rates import load_results
     from sim.cli_support import check_players
     from sim.ursuppe.rules import count_label, load_rules
     from sim.ursuppe.tournament_run import TournamentRun, tournament_games
@@ -466,7 +471,25 @@ def tournament(
     if out is None:
         count = count_label(players, variant)
         out = Path("results") / f"tournament-{book.rules_id}-{count}-seed{seed}-{per_pair}"
-    check_out(out)
+    check_out(out, "tournament")
+    # The analysis (polars, scipy, matplotlib) is imported after every check: a bad argument is
+    # refused at once (issue 21.9).
+    import polars as pl
+
+    from analysis.equilibrium import equilibrium
+    from analysis.tables import fmt, frame_markdown, write_csv_atomic, write_text_atomic
+    from analysis.tournament import (
+        bt_check,
+        bt_goodness_of_fit,
+        bt_ratings,
+        game_winners,
+        heatmap,
+        pair_counts,
+        win_matrix,
+    )
+    from analysis.win_rates import load_results
+
+    claim(out, "tournament")
     counts = []
     for k, (i, j) in enumerate(combinations(range(len(loaded)), 2)):
         pair = [loaded[i], loaded[j]]
