@@ -5,7 +5,13 @@ from typing import Annotated
 
 import typer
 
-from sim.cli_support import fail
+from sim.cli_support import (
+    EXIT_GAME_FAILED,
+    EXIT_INTERRUPTED,
+    command_line,
+    fail,
+    report_interrupt,
+)
 
 
 def report(
@@ -43,4 +49,14 @@ def report(
         path = build_report(results, target, top_sets=top_sets, equilibrium=equilibrium)
     except ReportError as e:
         fail(str(e))
+    except KeyboardInterrupt:
+        # The report is built beside its destination and renamed into place: nothing was kept.
+        report_interrupt(
+            f"interrupted: no report was written ({target} is as it was); the same command writes it: "
+            f"{command_line()}"
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except OSError as e:  # a full disk: name the report's path, not "results" (issue 21)
+        # (the file named by the error is in the hidden directory the report is built in)
+        fail(f"cannot write the report {target}: {e.strerror or e.__class__.__name__}", EXIT_GAME_FAILED)
     typer.echo(f"report: {path / 'report.md'} and {path / 'report.html'}")

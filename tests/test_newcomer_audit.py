@@ -4,18 +4,15 @@ a silent interrupt or first run) and runs the CLI as the user does: the installe
 subprocess."""
 
 import json
-import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from sim.ursuppe.rules import load_rules
-from tests.test_cli import ROOT, soup, soup_exe
+from tests.test_cli import ROOT, soup
 from tests.test_trustworthy_runs import _one_line_error
 
 
@@ -88,3 +85,151 @@ def test_an_empty_value_is_an_error_not_the_default(tmp_path, args, option):
     r = soup(*args, "--out", str(out))
     assert option in _one_line_error(r)
     _nothing_written(out)
+
+
+# --- 7: a command that writes a directory refuses another command's ------------------------------
+
+
+@pytest.fixture(scope="module")
+def sim_run(tmp_path_factory) -> Path:
+    """A small `soup simulate` run (4 players, 240 games in 2 chunks)."""
+    out = tmp_path_factory.mktemp("sim") / "run"
+    r = soup("simulate", "--games", "240", "--chunk-size", "120", "--threads", "1", "-q", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+WRITERS = [
+    ["tune", "--budget", "100"],
+    ["tune", "--gene-value", "--genes", "Tentacle", "--budget", "100"],
+    ["tournament", "--strategies", "greedy,random", "--games", "48"],
+    [
+        "compare",
+        "--rules",
+        "default",
+        "--rules",
+        str(ROOT / "tests/scenarios/../../sim/ursuppe/default_rules.toml"),
+    ],
+    ["ablate", "--gene", "Tentacle", "--games", "24"],
+    ["verdict", "--gene", "Tentacle", "--games", "24"],
+    ["calibrate", "--gene", "Tentacle", "--games", "24"],
+]
+
+
+@pytest.mark.parametrize("args", WRITERS, ids=lambda a: " ".join(a[:2]))
+def test_out_naming_a_run_directory_is_refused(sim_run, args):
+    before = sorted(p.name for p in sim_run.iterdir())
+    for out in (sim_run, sim_run / "inside"):
+        line = _one_line_error(soup(*args, "--out", str(out)))
+        assert "is a soup run directory" in line or "inside" in line, line
+        assert "choose a new or empty --out" in line
+    assert sorted(p.name for p in sim_run.iterdir()) == before  # nothing written among its chunks
+
+
+def test_out_holding_another_commands_output_is_refused(tmp_path):
+    out = tmp_path / "t"
+    args = ["--strategies", "greedy,random", "--games", "48", "--threads", "1", "-q", "--out", str(out)]
+    assert soup("tournament", *args).returncode == 0
+    assert (out / ".soup-output").read_text() == "soup tournament\n"
+    again = soup("tournament", *args)  # the same command again: reuses its runs
+    assert again.returncode == 0, again.stderr
+    line = _one_line_error(soup("ablate", "--gene", "Tentacle", "--games", "24", "--out", str(out)))
+    assert "holds the output of soup tournament, not of soup ablate" in line
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    line = _one_line_error(soup("tournament", *args[:-1], str(tmp_path / "other")))
+    assert "holds other files (notes.txt)" in line
+
+
+# --- 9: every argument is checked before the engine loads ----------------------------------------
+
+_LOADED = """
+import sys
+sys.argv = ["soup", *{args!r}]
+from sim import cli
+try:
+    cli.main()
+except SystemExit as e:
+    code = e.code
+print(code, sorted(m for m in ("numba", "sim.ursuppe.game", "scipy", "ray") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tournament", "--games", "-5"],
+        ["tournament", "--backend", "bogus"],
+        ["tournament", "--strategies", "greedy,nope"],
+        ["simulate", "--seating", "x"],
+        ["simulate", "--backend", "local", "--ray-address", "10.0.0.1:6379"],
+        ["compare", "--games", "1"],
+        ["compare", "--rules", "nope.toml"],
+        ["ablate", "--gene", "Nope"],
+        ["ablate", "--each", "--players", "7"],
+        ["tune", "--params", "nope"],
+        ["tune", "--against", "greedy,greedy"],
+        ["verdict", "--gene", "Nope"],
+        ["calibrate", "--gene", "Tentacle", "--values", "x"],
+    ],
+    ids=" ".join,
+)
+def test_bad_arguments_are_refused_before_the_engine_loads(args):
+    r = subprocess.run(
+        [sys.executable, "-c", _LOADED.format(args=args)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert r.stdout.split()[0] == "2", r.stdout + r.stderr
+    assert r.stdout.strip().endswith("[]"), r.stdout  # no numba, no engine, no scipy, no Ray
+    assert r.stderr.count("soup: error:") == 1 and "Traceback" not in r.stderr
+
+
+# --- 4: a hand-edited manifest is refused by soup report ------------------------------------------
+
+
+def test_report_refuses_a_manifest_that_disagrees_with_its_chunks(sim_run, tmp_path):
+    run = tmp_path / "edited"
+    shutil.copytree(sim_run, run)
+    doc = json.loads((run / "manifest.json").read_text())
+    doc["spec"]["games"] = 120  # over 240 games of chunks: "240 of 120 games analysed"
+    (run / "manifest.json").write_text(json.dumps(doc))
+    line = _one_line_error(soup("report", str(run), "--out", str(tmp_path / "rep")))
+    assert "manifest.json" in line and "chunks.1" in line and "does not agree with its chunks" in line
+    _nothing_written(tmp_path / "rep")
+    doc["spec"]["games"] = 240
+    doc["chunks"]["1"]["first_game"] = 0  # the counts, not only the spec
+    (run / "manifest.json").write_text(json.dumps(doc))
+    line = _one_line_error(soup("report", str(run), "--out", str(tmp_path / "rep")))
+    assert "chunks.1.first_game is 0, expected 120" in line
+
+
+# --- 8: Ctrl-C says what the whole command kept, for every command --------------------------------
+
+
+def test_ctrl_c_in_report_says_nothing_was_written(sim_run, tmp_path, monkeypatch, capsys):
+    """typer turns KeyboardInterrupt into a silent exit 130 before soup's handler runs: the
+    command's own line, and main's line for a command that has none."""
+    import analysis.report
+    from sim import cli, cli_support
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analysis.report, "build_report", interrupt)
+    monkeypatch.setattr(cli_support, "INTERRUPT_REPORTED", False)
+    out = tmp_path / "rep"
+    monkeypatch.setattr(sys, "argv", ["soup", "report", str(sim_run), "--out", str(out)])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    assert e.value.code == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("soup: interrupted: no report was written")
+    assert f"the same command writes it: soup report {sim_run} --out {out}" in err[0]
+    _nothing_written(out)
+    monkeypatch.setattr(cli_support, "INTERRUPT_REPORTED", False)
+    monkeypatch.setattr(cli_support, "strategy_list", interrupt)  # a command with no handler of its own
+    monkeypatch.setattr(sys, "argv", ["soup", "tournament", "--out", str(tmp_path / "t")])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    assert e.value.code == 130
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("soup: interrupted:") and "the same command starts again: soup tournament" in line
