@@ -192,3 +192,31 @@ def test_bad_calibrate_input_is_one_line(tmp_path):
         assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     with pytest.raises(UserError, match="--values: 100000"):
         C.plan_calibration("Tentacle", "price", [1, 100000], "holding", 3, games=6)
+
+
+def test_calibrate_is_deterministic_and_resumes(tmp_path):
+    cal = C.plan_calibration("Spores", "price", [1, 4], "holding", 3, games=600)
+    a = C.run_calibration(cal, tmp_path / "a", 2)
+    (tmp_path / "a" / C.RESULT_JSON).unlink()
+    (tmp_path / "a" / "values" / "price-4" / "units" / "spores.npz").unlink()  # an interrupted value
+    b = C.run_calibration(cal, tmp_path / "a", 2)
+    c = C.run_calibration(cal, tmp_path / "c", 2)
+    assert a["points"] == b["points"] == c["points"]
+    assert (tmp_path / "a" / C.RESULT_CSV).read_text() == (tmp_path / "c" / C.RESULT_CSV).read_text()
+
+
+def test_ctrl_c_says_what_is_kept_and_how_to_continue(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(V, "run_verdict", interrupted)
+    out = tmp_path / "v"
+    r = CliRunner().invoke(app, ["verdict", "--gene", "Spores", "--decks", "1", "--out", str(out), *SMALL])
+    assert r.exit_code == 130
+    assert (
+        f"every finished unit is kept in {out}" in r.output and "the same command continues: soup" in r.output
+    )
