@@ -4,15 +4,18 @@ a silent interrupt or first run) and runs the CLI as the user does: the installe
 subprocess."""
 
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from sim.ursuppe.rules import load_rules
-from tests.test_cli import ROOT, soup
+from tests.test_cli import ROOT, soup, soup_exe
 from tests.test_trustworthy_runs import _one_line_error
 
 
@@ -111,7 +114,7 @@ WRITERS = [
         str(ROOT / "tests/scenarios/../../sim/ursuppe/default_rules.toml"),
     ],
     ["ablate", "--gene", "Tentacle", "--games", "24"],
-    ["verdict", "--gene", "Tentacle", "--games", "24"],
+    ["verdict", "--gene", "Tentacle", "--games", "24", "--decks", "1"],
     ["calibrate", "--gene", "Tentacle", "--games", "24"],
 ]
 
@@ -145,6 +148,7 @@ def test_out_holding_another_commands_output_is_refused(tmp_path):
 
 _LOADED = """
 import sys
+import time
 sys.argv = ["soup", *{args!r}]
 from sim import cli
 try:
@@ -209,7 +213,7 @@ def test_ctrl_c_in_report_says_nothing_was_written(sim_run, tmp_path, monkeypatc
     """typer turns KeyboardInterrupt into a silent exit 130 before soup's handler runs: the
     command's own line, and main's line for a command that has none."""
     import analysis.report
-    from sim import cli, cli_support
+    from sim import cli, cli_experiments, cli_support
 
     def interrupt(*args, **kwargs):
         raise KeyboardInterrupt
@@ -226,10 +230,64 @@ def test_ctrl_c_in_report_says_nothing_was_written(sim_run, tmp_path, monkeypatc
     assert f"the same command writes it: soup report {sim_run} --out {out}" in err[0]
     _nothing_written(out)
     monkeypatch.setattr(cli_support, "INTERRUPT_REPORTED", False)
-    monkeypatch.setattr(cli_support, "strategy_list", interrupt)  # a command with no handler of its own
+    monkeypatch.setattr(cli_experiments, "strategy_list", interrupt)  # where no handler of its own runs
     monkeypatch.setattr(sys, "argv", ["soup", "tournament", "--out", str(tmp_path / "t")])
     with pytest.raises(SystemExit) as e:
         cli.main()
     assert e.value.code == 130
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith("soup: interrupted:") and "the same command starts again: soup tournament" in line
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_a_tournament_says_what_the_whole_tournament_kept(tmp_path):
+    out = tmp_path / "t"
+    args = ["tournament", "--strategies", "greedy,random,breeder", "--games", "12000", "--chunk-size", "1000"]
+    args += ["--threads", "1", "-q", "--no-plot", "--out", str(out)]
+    pipe = subprocess.PIPE
+    p = subprocess.Popen([soup_exe(), *args], cwd=ROOT, stdout=pipe, stderr=pipe, text=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and not list(out.glob("01-*/chunk-000001.parquet")):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    _, stderr = p.communicate(timeout=120)
+    if p.returncode == 0:
+        pytest.skip("the tournament finished before the interrupt")
+    assert p.returncode == 130 and "Traceback" not in stderr, stderr
+    (line,) = [x for x in stderr.splitlines() if x.startswith("soup: interrupted")]
+    assert line.startswith("soup: interrupted: 1 of 3 pairs complete and ")
+    assert f"of 12,000 games of pair 2 (greedy vs breeder) kept in {out};" in line
+    assert f"the same command resumes: soup {' '.join(args)}" in line
+    r = soup(*args)
+    assert r.returncode == 0, r.stderr
+    assert len(list(out.glob("0*-*/manifest.json"))) == 3
+
+
+# --- 10: a first run's compile notice is the first thing it prints --------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--games", "24", "--chunk-size", "24"],  # the README's first command
+        ["tournament", "--strategies", "greedy,random", "--games", "48", "--no-plot"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_a_first_run_prints_the_notice_first(tmp_path, args):
+    """An empty kernel cache (a fresh clone on a new machine): the notice comes before anything
+    else, says it does not know how long, and the time it took follows; the next first run on
+    this machine (other sources) knows how long the last one took."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("NUMBA_CACHE_DIR", None)
+    cmd = [soup_exe(), *args, "--threads", "1", "--out", str(tmp_path / "out")]
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stderr
+    first = r.stderr.splitlines()[0]
+    assert first.startswith("soup: compiling the engine for this machine (first run only;"), r.stderr
+    assert "how long is not known" in first
+    assert "soup: engine compiled in" in r.stderr
+    code = "from sim import jit; print(jit.expected_compile_seconds())"
+    seconds = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
+    assert float(seconds.stdout) > 0
