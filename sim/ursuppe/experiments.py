@@ -237,16 +237,18 @@ def compare(
             f"(rules id {book_a.rules_id}): every game would be the same, so there is nothing to compare"
         )
     retuned, extra = None, ""
-    claim(out, "compare")
     if retune is not None:
         from sim.ursuppe import retune as R
 
         given = strategies if strategies is not None else pool
         tokens = _tokens(given, strategies is not None)
-        retuned = R.run(R.plan(retune, {"a": book_a, "b": book_b}, players, variant, tokens, seed, out))
+        plan = R.plan(retune, {"a": book_a, "b": book_b}, players, variant, tokens, seed, out)
+        claim(out, "compare")  # after every check: bad input leaves nothing behind
+        retuned = R.run(plan)
         s_a, s_b = (R.mapped(given, retuned.paths[arm]) for arm in ("a", "b"))
         spec_a = build_run(book_a, players, seed, *_which(strategies, s_a, pool), seating, variant)
         spec_b = build_run(book_b, players, seed, *_which(strategies, s_b, pool), seating, variant)
+    claim(out, "compare")
     play(spec_a, out / "a", games, "rules A")
     play(spec_b, out / "b", games, "rules B")
     from analysis.paired import compare_runs  # after every check (issue 21.9)
@@ -350,16 +352,18 @@ def ablate(
     given = strategies if strategies is not None else pool
     arm_strategies = {key: given for key in books}
     retuned, extra, changes = None, "", None
-    claim(out, "ablate")
     if retune is not None:
         from sim.ursuppe import retune as R
 
         tokens = _tokens(given, strategies is not None)
-        retuned = R.run(R.plan(retune, books, players, variant, tokens, seed, out))
+        plan = R.plan(retune, books, players, variant, tokens, seed, out)
+        claim(out, "ablate")  # after every check: bad input leaves nothing behind
+        retuned = R.run(plan)
         arm_strategies = {key: R.mapped(given, retuned.paths[key]) for key in books}
         baseline_run = build_run(
             base, players, seed, *_which(strategies, arm_strategies["baseline"], pool), seating, variant
         )
+    claim(out, "ablate")
     play(baseline_run, out / "baseline", games, "baseline")
     arms: dict[str, Path] = {}  # label (genes joined by " + ") -> run directory
     for removed_genes in removed:
