@@ -244,8 +244,20 @@ class Report:
         self.parts.append(f"![{caption}](figures/{name}.png)\n\n*{caption}*\n")
 
     def markdown(self) -> str:
-        """The report so far as one Markdown document."""
-        return "\n".join(self.parts)
+        """The report so far as one Markdown document, with a table of contents of its sections
+        after the title paragraphs (issue 21: a long report with none)."""
+        headings = [p.split("\n", 1)[0][3:].strip() for p in self.parts if p.startswith("## ")]
+        first = next((i for i, p in enumerate(self.parts) if p.startswith("## ")), len(self.parts))
+        toc = "**Contents:** " + " · ".join(f"[{h}](#{heading_id(h)})" for h in headings) + "\n"
+        return "\n".join([*self.parts[:first], toc, *self.parts[first:]] if headings else self.parts)
+
+
+def heading_id(text: str) -> str:
+    """The anchor of a heading, as GitHub makes it (lower case, punctuation dropped, spaces to
+    hyphens); render_html gives its h2 the same id, so the contents link in both."""
+    import re
+
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
 def build_report(
@@ -749,7 +761,7 @@ def section_game_length(
             ("sd_rounds", "sd", "num"),
             ("min", "min", "int"),
             ("q1", "Q1", "int"),
-            ("median", "median", "int"),
+            ("median", "median", "median"),
             ("q3", "Q3", "int"),
             ("max", "max", "int"),
         ],
@@ -776,7 +788,7 @@ def section_game_length(
 GENE_COLUMNS = [
     ("players", "players", "int"),
     ("gene", "gene", "text"),
-    ("share_with", "share holding", "rate"),
+    ("share_with|rows_with", "share holding", "share"),
     ("win_rate_with", "win rate with", "rate"),
     ("win_rate_without", "without", "rate"),
     ("difference", "difference", "signed"),
@@ -798,7 +810,9 @@ def section_gene_effects(r: Report, held: pl.DataFrame, bought: pl.DataFrame) ->
         "Win rate of players holding each gene at the end against those not holding it. *difference* is "
         "the raw gap; *within strategy* compares holders and non-holders of the same strategy, weighted "
         "by the strategy's player-games, using only the strategies with at least "
-        f"{genes.MIN_ROWS} players on both sides (*strategies compared*, with their player-games)."
+        f"{genes.MIN_ROWS} players on both sides (*strategies compared*, with their player-games). "
+        "*share holding* below 0.001 is given with its number of players: so few holders make the "
+        "interval wide, and such a row says the gene is unmeasured, not that it has no effect."
     )
     r.table("gene_effects_held", held, GENE_COLUMNS)
     r.figure(
@@ -881,7 +895,7 @@ def section_purchases(r: Report, purchases: pl.DataFrame, timing: pl.DataFrame) 
             ("ci_low|ci_high", "95% CI", "ci"),
             ("held_rate", "held at end", "rate"),
             ("mean_round", "mean round of first purchase", "num"),
-            ("median_round", "median round", "num"),
+            ("median_round", "median round", "median"),
         ],
     )
     r.csv("gene_purchase_timing", timing)
@@ -1079,9 +1093,18 @@ def section_deck_outcomes(r: Report, featured: pl.DataFrame) -> None:
 
 def render_html(markdown: str, title: str = "Ursuppe balance report") -> str:
     """The report's Markdown as a standalone HTML page (tables, figures linked relatively)."""
+    import html
+    import re
+
     from markdown_it import MarkdownIt
 
     body = MarkdownIt("commonmark").enable("table").render(markdown)
+
+    def with_id(m: re.Match) -> str:
+        text = html.unescape(re.sub("<[^>]+>", "", m.group(1)))
+        return f'<h2 id="{heading_id(text)}">{m.group(1)}</h2>'
+
+    body = re.sub(r"<h2>(.*?)</h2>", with_id, body)
     style = (
         "body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;"
         "line-height:1.45}"

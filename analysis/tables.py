@@ -16,7 +16,8 @@ def fmt(value: Any, kind: str) -> str:
     """One cell. ``kind``: int (1,234), rate (0.123), signed (+0.012), points (+1.2: a rate
     difference in points of win rate), pct (12.3%), p (0.012, 3.4e-07, <1e-300), num (1.23),
     float (0.1234: differences and standard errors of rates, where 3 decimals hide the standard
-    error), bool (yes / empty: a flag column reads at a glance), text. Missing values (None,
+    error), bool (yes / empty: a flag column reads at a glance), median (of whole numbers: 7 or
+    7.5), text. Missing values (None,
     NaN) print as an en dash. A value that rounds to zero prints without a sign (0.000, not
     -0.000 or +0.000): a sign would claim a direction the printed number does not have."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -27,6 +28,8 @@ def fmt(value: Any, kind: str) -> str:
         return f"{int(value):,}"
     if kind == "p":
         return "<1e-300" if value < 1e-300 else (f"{value:.3f}" if value >= 0.001 else f"{value:.1e}")
+    if kind == "median":  # of whole numbers (rounds): 7 or 7.5, never "7.00" (issue 21)
+        return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
     spec = {"float": ".4f", "rate": ".3f", "signed": "+.3f", "pct": ".1%", "num": ".2f"}.get(kind)
     if kind == "points":
         return _unsigned_zero(f"{value * 100:+.1f}")
@@ -71,17 +74,32 @@ def round_floats(df: pl.DataFrame, digits: int = CSV_DIGITS) -> pl.DataFrame:
     return df.with_columns(columns) if columns else df
 
 
+def share_cell(share: float | None, count: int | None) -> str:
+    """A share of players (rate) that would print as 0.000 although some players are in it reads
+    as "nobody" beside a wide interval; it prints as "<0.001 (n players)" instead, and an empty
+    group as "none" (issue 21)."""
+    if count is not None and count == 0:
+        return "none"
+    if share is not None and count is not None and 0 < share < 0.0005:
+        return f"<0.001 ({plural(int(count), 'player')})"
+    return fmt(share, "rate")
+
+
 def markdown_table(df: pl.DataFrame, columns: Sequence[tuple[str, str, str]]) -> str:
     """A Markdown table of ``df``. ``columns`` = (column, header, kind) with the kinds of
     :func:`fmt`; an interval is one cell from two columns, given as ``"low|high"`` with kind
-    ``ci`` (rates) or ``sci`` (signed differences)."""
+    ``ci`` (rates) or ``sci`` (signed differences), and a share with its count as ``"share|count"``
+    with kind ``share`` (:func:`share_cell`)."""
     header = "| " + " | ".join(h for _, h, _ in columns) + " |"
     align = "|" + "|".join(":--" if k == "text" else "--:" for _, _, k in columns) + "|"
     lines = [header, align]
     for row in df.iter_rows(named=True):
         cells = []
         for col, _, kind in columns:
-            if kind in ("ci", "sci"):
+            if kind == "share":  # "share|count": a share too small to print shows its count
+                share, count = (row[c] for c in col.split("|"))
+                cells.append(share_cell(share, count))
+            elif kind in ("ci", "sci"):
                 lo, hi = col.split("|")
                 f = "signed" if kind == "sci" else "rate"
                 cells.append(f"[{fmt(row[lo], f)}, {fmt(row[hi], f)}]")

@@ -634,6 +634,8 @@ def _load(spec: str | Path, chain: tuple[str, ...]) -> Strategy:
     path = Path(spec)
     if _is_file_spec(spec):
         label = str(path)
+        if path.is_dir():  # "no such file" would send the user looking for a file that is there
+            raise StrategyError(f"{label}: is a directory, expected a strategy .toml file or a preset name")
         if not path.is_file():
             raise StrategyError(f"{label}: cannot read the strategy file: no such file")
     else:

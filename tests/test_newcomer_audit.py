@@ -291,3 +291,91 @@ def test_a_first_run_prints_the_notice_first(tmp_path, args):
     code = "from sim import jit; print(jit.expected_compile_seconds())"
     seconds = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
     assert float(seconds.stdout) > 0
+
+
+# --- the smaller things a user sees ----------------------------------------------------------------
+
+
+def test_next_hint_is_shell_quoted(tmp_path):
+    out = tmp_path / "my runs" / "run 1"
+    r = soup("simulate", "--games", "24", "--chunk-size", "24", "--threads", "1", "-q", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    hint = next(x for x in r.stdout.splitlines() if x.startswith("Next: "))
+    assert hint.startswith(f"Next: soup report '{out}'")
+
+
+def test_extra_genes_with_two_players_names_the_rules_file(tmp_path):
+    house = tmp_path / "extra.toml"
+    house.write_text("[flags]\nextra_genes = true\n")
+    line = _one_line_error(soup("play", "--players", "2", "--variant", "dummy", "--rules", str(house)))
+    assert f"{house}: flags.extra_genes" in line and "--variant dummy" in line
+
+
+def _scenario(tmp_path: Path, edit) -> Path:
+    doc = json.loads((ROOT / "tests/scenarios/XG-22_phd_gives_up_intelligence.json").read_text())
+    edit(doc)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_scenario_mistakes_say_what_is_wrong(tmp_path):
+    def held_and_in_deck(doc):
+        doc["state"][1]["genes"] = ["Alarm"]
+        doc["extra_deck"] = ["Alarm"]
+
+    line = _one_line_error(soup("scenario", str(_scenario(tmp_path, held_and_in_deck))))
+    assert "extra_deck[0]: Alarm is held by a player" in line
+    line = _one_line_error(soup("scenario", str(_scenario(tmp_path, lambda d: d.pop("run")))))
+    assert "run: missing" in line and "phase1" in line
+
+
+def test_extends_naming_a_directory_says_so(tmp_path):
+    (tmp_path / "s.toml").write_text('extends = "."\n')
+    line = _one_line_error(soup("play", "--strategies", str(tmp_path / "s.toml")))
+    assert "is a directory" in line and "no such file" not in line
+
+
+def test_play_text_states_seed_seats_and_rules():
+    r = soup("play", "--players", "3", "--seed", "42", "--strategies", "greedy,random,breeder")
+    assert r.returncode == 0, r.stderr
+    first, seats = r.stdout.splitlines()[:2]
+    assert first.startswith("soup play: seed 42, 3 players, rules ")
+    assert "P0 greedy (start space" in seats and "P1 random" in seats and "P2 breeder" in seats
+
+
+def test_counts_agree_with_their_nouns():
+    from sim.ursuppe.trace import describe
+
+    e = {"type": "score", "player": 0, "amoeba": None, "advance": 1, "amoebas": 1, "cards": 1, "from": 3}
+    assert "(1 amoeba, 1 card)" in describe({**e, "to": 4})
+    assert "(2 amoebas, 0 cards)" in describe({**e, "amoebas": 2, "cards": 0, "to": 4})
+
+
+def test_report_has_contents_whole_medians_and_a_word_for_tiny_shares(sim_run, tmp_path):
+    from analysis.tables import fmt, share_cell
+
+    r = soup("report", str(sim_run), "--out", str(tmp_path / "rep"))
+    assert r.returncode == 0, r.stderr
+    md = (tmp_path / "rep" / "report.md").read_text()
+    html = (tmp_path / "rep" / "report.html").read_text()
+    contents = next(x for x in md.splitlines() if x.startswith("**Contents:**"))
+    assert "[Seat advantage (S5)](#seat-advantage-s5)" in contents and 'id="seat-advantage-s5"' in html
+    assert fmt(9.0, "median") == "9" and fmt(8.5, "median") == "8.5"
+    assert share_cell(0.0002, 3) == "<0.001 (3 players)" and share_cell(0.0, 0) == "none"
+    assert ".00 |" not in md.split("| median |")[1].split("\n\n")[0]  # the game-length table
+
+
+def test_full_disk_under_report_out_names_the_report(sim_run, tmp_path):
+    """A 256 kB file system (tmpfs, needs root): the report's figures do not fit."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)]).returncode:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    try:
+        out = mount / "full2" / "rep"
+        line = _one_line_error(soup("report", str(sim_run), "--out", str(out)), code=1)
+        assert f"cannot write the report {out}" in line and "No space left on device" in line
+        assert not out.exists()
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)

@@ -57,8 +57,23 @@ class PlayedGame:
             "rules_id": self.rules_id,
         }
 
+    def header(self) -> list[str]:
+        """What makes this game this game (issue 21: the text named neither seed nor strategies,
+        so a game someone pasted could not be played again): seed, players, rules, deck, seats."""
+        who = f"{self.players} players" + (f", variant {self.variant}" if self.variant else "")
+        seats = ", ".join(
+            f"P{p} {name} (start space {space})"
+            for p, (name, space) in enumerate(zip(self.strategies, self.start_spaces, strict=True))
+        )
+        return [
+            f"soup play: seed {self.seed}, {who}, rules {self.rules_id}",
+            f"seats: {seats}",
+            f"deck: {self.deck}",
+            "",
+        ]
+
     def as_text(self) -> str:
-        out: list[str] = []
+        out: list[str] = self.header()
         by_round: dict[int, list[dict[str, Any]]] = {}
         for e in self.events:
             by_round.setdefault(e["round"] if e["phase"] else 0, []).append(e)

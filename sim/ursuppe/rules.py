@@ -1326,9 +1326,10 @@ class RuleBook:
         dummy (TD1), with the TD flags applied."""
         check_variant(players, variant)
         if variant is not None and self.data["flags"]["extra_genes"]:
+            where = ", ".join(str(s) for s in self.sources[1:]) or "the rules"  # the file that set it
             raise RulesError(
-                "flags.extra_genes: the extra genes are played with 3-6 players (XM1), "
-                "not with a 2-player variant"
+                f"{where}: flags.extra_genes: the extra genes are played with 3-6 players (XM1), "
+                f"not with a 2-player variant (--variant {variant})"
             )
         if variant in ("double1", "double2"):
             return self._double_play(variant)

@@ -380,6 +380,14 @@ def _extra_deck(label: str, data: dict[str, Any], rules: Any, held: np.ndarray) 
     out = []
     for i, name in enumerate(value):
         gid = _gene(label, f"extra_deck[{i}]", name)
+        if out.count(gid) >= allowed.count(gid) - int(held[gid]) and out.count(gid) < allowed.count(gid):
+            # a card a player holds is not in the face-down deck too (issue 21: the message named XM3)
+            raise _err(
+                label,
+                f"extra_deck[{i}]",
+                f"{GENE_NAMES[gid]} is held by a player (genes), so its card is not in the extra deck; "
+                "list it in one place only",
+            )
         if out.count(gid) >= allowed.count(gid):
             raise _err(
                 label,
@@ -529,7 +537,9 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
             raise _err(label, "dice", "expected a list of die results 1..6")
         dice = [_int(label, f"dice[{i}]", d, 1, 6) for i, d in enumerate(dice)]
     seed = _int(label, "seed", data.get("seed", 0), 0, 2**63 - 1)
-    run = data.get("run", "round")
+    if "run" not in data:  # not a default: a scenario without it failed later, on a choice (issue 21)
+        raise _err(label, "run", f"missing: say how far to play, one of {', '.join(RUNS)}")
+    run = data["run"]
     if run not in RUNS:
         raise _err(label, "run", f"expected one of {', '.join(RUNS)}, got {json.dumps(run)}")
 
@@ -656,7 +666,8 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
             raise _err(
                 label,
                 "state",
-                f"{held_total[gid]} players hold {GENE_NAMES[gid]}, but the {P}-player "
+                f"{held_total[gid]} player{' holds' if held_total[gid] == 1 else 's hold'} "
+                f"{GENE_NAMES[gid]}, but the {P}-player "
                 f"game has {copies[gid]} cop{'y' if copies[gid] == 1 else 'ies'} (I4){hint}",
             )
     st.pool[0] = copies - held_total

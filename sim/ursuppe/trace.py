@@ -83,6 +83,11 @@ def _who(e: dict[str, Any]) -> str:
     return f"P{p}" + (f" amoeba {a}" if a is not None else "")
 
 
+def _n(n: int, word: str) -> str:
+    """``1 card``, ``2 cards`` (issue 21: a log that says "1 cards" reads as a bug)."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _moved(e: dict[str, Any]) -> str:
     """``from -> to``, or ``stays on from`` when the move ends where it began (an obstacle, B1)."""
     return f"stays on {e['from']}" if e["from"] == e["to"] else f"{e['from']} -> {e['to']}"
@@ -134,7 +139,7 @@ def describe(e: dict[str, Any]) -> str:
     if t == "attack_result":
         return f"{w} attack on P{e['target_player']} amoeba {e['target_amoeba']}: {e['result']}"
     if t == "death":
-        return f"{w} dies on {e['space']} ({e['how']}, {e['cubes']} cubes of each colour placed)"
+        return f"{w} dies on {e['space']} ({e['how']}, {_n(e['cubes'], 'cube')} of each colour placed)"
     if t == "damage":
         return f"{w} takes damage: now {e['dp']} DP ({e['reason'].replace('_', ' ')})"
     if t == "alarm":
@@ -147,7 +152,7 @@ def describe(e: dict[str, Any]) -> str:
     if t == "mouthful":
         return f"{w} is not eaten: now {e['dp']} DP (More Than a Mouthful)"
     if t == "bang":
-        return f"{w} goes out with a bang on {e['space']}: {e['hit']} amoebas +1 DP"
+        return f"{w} goes out with a bang on {e['space']}: {_n(e['hit'], 'amoeba')} +1 DP"
     if t == "gene_defect":
         paid = ", ".join(e["genes_mask"] + ([f"{e['bp']} BP"] if e["bp"] else []))
         why = f"MP {e['mutation_points']} > ozone {e['ozone']}"
@@ -159,7 +164,7 @@ def describe(e: dict[str, Any]) -> str:
         return f"{w} receives {e['bp']} BP"
     if t == "score":
         return (
-            f"{w} scores {e['advance']} ({e['amoebas']} amoebas, {e['cards']} cards): "
+            f"{w} scores {e['advance']} ({_n(e['amoebas'], 'amoeba')}, {_n(e['cards'], 'card')}): "
             f"{e['from']} -> {e['to']}"
         )
     if t == "end":
@@ -177,7 +182,8 @@ def describe(e: dict[str, Any]) -> str:
         )
         return f"{w} healed for {e['cost']} BP: now {e['dp']} DP{to}"
     if t == "explosion":
-        return f"{w} Population Explosion: returns {e['bp_returned']} BP, places {e['placed']} amoebas free"
+        placed = _n(e["placed"], "amoeba")
+        return f"{w} Population Explosion: returns {e['bp_returned']} BP, places {placed} free"
     if t == "gene_income":
         return f"{w} receives {e['bp']} BP ({e['gene']})"
     return str(e)
