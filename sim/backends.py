@@ -21,6 +21,7 @@ resumed on the other.
 Ray is imported only when a :class:`RayBackend` is made, never by ``soup --help`` or a local run.
 """
 
+import logging
 import os
 import re
 import time
@@ -151,6 +152,12 @@ class RayBackend:
                 check_reachable(address)
             try:
                 if address is None:
+                    # Ray's notice that a new local instance has token authentication on (its
+                    # default) is about an instance soup starts and stops itself: not printed on
+                    # every run (issue 21). A cluster's notices are Ray's to give (RAY_AUTH_MODE).
+                    logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(
+                        logging.ERROR
+                    )
                     ray.init(
                         # "local": a new instance even where `ray start` runs a cluster on this
                         # machine (ray.init() would connect to that one and refuse num_cpus).
