@@ -288,10 +288,17 @@ def frequent_gene_sets(
     if among not in ("winners", "all"):
         raise ValueError(f"among: expected 'winners' or 'all', got {among!r}")
     df = _frame(rows, basis)
+    counted = df.group_by("players", "mask").agg(pl.len().alias("rows"), pl.col("won").sum().alias("wins"))
+    return gene_sets_from_counts(counted, top, among)
+
+
+def gene_sets_from_counts(counted: pl.DataFrame, top: int = 15, among: str = "winners") -> pl.DataFrame:
+    """:func:`frequent_gene_sets` from the rows and wins per (players, mask): counts of disjoint
+    sets of games add up, so a report reading one chunk at a time sums them (analysis.streamed)."""
+    if among not in ("winners", "all"):
+        raise ValueError(f"among: expected 'winners' or 'all', got {among!r}")
     counts = (
-        df.group_by("players", "mask")
-        .agg(pl.len().alias("rows"), pl.col("won").sum().alias("wins"))
-        .with_columns(
+        counted.with_columns(
             pl.col("rows").sum().over("players").alias("_players"),
             pl.col("wins").sum().over("players").alias("_winners"),
         )

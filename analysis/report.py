@@ -19,7 +19,7 @@ import json
 import math
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from typing import Any
 import polars as pl
 
 from analysis import at_equilibrium, deck_order, figures, genes, win_rates
+from analysis.streamed import RunCounts, Streamed, analyse_runs
 from analysis.tables import fmt, markdown_table, plural, round_floats
 from sim import __version__
 from sim.errors import UserError
@@ -249,7 +250,10 @@ class Report:
         headings = [p.split("\n", 1)[0][3:].strip() for p in self.parts if p.startswith("## ")]
         first = next((i for i, p in enumerate(self.parts) if p.startswith("## ")), len(self.parts))
         toc = "**Contents:** " + " · ".join(f"[{h}](#{heading_id(h)})" for h in headings) + "\n"
-        return "\n".join([*self.parts[:first], toc, *self.parts[first:]] if headings else self.parts)
+        titled = bool(self.parts) and self.parts[0].startswith("# ")  # a whole report, not one section
+        return "\n".join(
+            [*self.parts[:first], toc, *self.parts[first:]] if headings and titled else self.parts
+        )
 
 
 def heading_id(text: str) -> str:
@@ -265,10 +269,16 @@ def build_report(
     out: str | Path,
     top_sets: int = 15,
     equilibrium: str | Path | None = None,
+    progress: "Callable[[str, int, int], None] | None" = None,
 ) -> Path:
     """Write the balance report of ``run_dirs`` into ``out``; an earlier report there is replaced.
     ``equilibrium``: a ``soup tournament`` directory whose equilibrium mix weighs the seat and
-    gene tables in an extra section "At equilibrium" (analysis.at_equilibrium)."""
+    gene tables in an extra section "At equilibrium" (analysis.at_equilibrium).
+
+    The runs are read one chunk at a time (analysis.streamed), so memory stays flat however many
+    games they hold (issue 21.11); only ``equilibrium`` needs every row in memory (its weights are
+    per row). ``progress(step, done, total)`` is told what is being done: ``reading`` the chunks
+    (in games), then each section written."""
     dirs = [Path(d) for d in run_dirs]
     if not dirs:
         raise ReportError("no run directory given")
@@ -292,31 +302,35 @@ def build_report(
         raise ReportError(f"--out {out}: is a symbolic link; give the directory itself")
     out = Path(os.path.abspath(out))  # "." and ".." get a name, and the temporary sits beside it
     _check_out(out, dirs)
-    try:
-        rows = win_rates.load_results(*dirs).collect()
-    except ValueError as e:
-        raise ReportError(str(e)) from None
-    except Exception as e:  # noqa: BLE001 - a run with no complete chunk, or foreign files
-        raise ReportError(
-            f"{', '.join(map(str, dirs))}: no readable results ({e.__class__.__name__})"
-        ) from None
-    if rows.is_empty():
+    if not any(m.get("chunks") for m in manifests):
         raise ReportError(
             f"{', '.join(map(str, dirs))}: no complete chunks yet (is soup simulate still running?)"
         )
-    weighted = None
-    if mix is not None:
-        try:
-            weighted = at_equilibrium.with_weights(rows, mix)
-        except ValueError as e:
-            raise ReportError(str(e)) from None
+    weighted = None  # checked before the runs are read: a check that fails comes first
+    try:
+        if mix is not None:  # every row in memory: the mix's weights are per row
+            weighted = at_equilibrium.with_weights(win_rates.load_results(*dirs).collect(), mix)
+        decks = {json.dumps(m["spec"]["rules"]["environment"]["deck"]) for m in manifests}
+        streamed = analyse_runs(
+            dirs,
+            manifests,
+            genes.run_gene_names(manifests),
+            None if progress is None else (lambda done, total: progress("reading", done, total)),
+            deck=manifests[0]["spec"]["rules"]["environment"]["deck"] if len(decks) == 1 else None,
+        )
+    except ValueError as e:  # a damaged chunk (sim.runner names it), the same run twice
+        raise ReportError(" ".join(str(e).split())) from None
+    except Exception as e:  # noqa: BLE001 - foreign files among the chunks
+        raise ReportError(
+            f"{', '.join(map(str, dirs))}: no readable results ({e.__class__.__name__})"
+        ) from None
 
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     if tmp.exists():
         shutil.rmtree(tmp)
     try:
         report = Report(tmp)
-        _write(report, rows, manifests, dirs, top_sets)
+        _write(report, streamed, manifests, dirs, top_sets, progress)
         if weighted is not None:
             section_at_equilibrium(report, weighted, mix, Path(equilibrium))
         markdown = report.markdown()
@@ -369,9 +383,9 @@ def _seating_words(seating: str, players: int) -> str:
 
 
 def _runs_section(
-    manifests: list[dict[str, Any]], dirs: list[Path], rows: pl.DataFrame
+    manifests: list[dict[str, Any]], dirs: list[Path], counts: RunCounts
 ) -> tuple[str, list[str]]:
-    analysed = dict(rows.group_by("run").agg(pl.col("game").n_unique()).iter_rows())
+    analysed = counts.games_per_run
     lines = [
         "| run | players | games analysed | seed | seating | strategies | rules id | house-rules files |",
         "|:--|--:|--:|--:|:--|:--|:--|:--|",
@@ -423,7 +437,7 @@ def _runs_section(
                 + f" (no source has these values; docs/rules.md {where} gives the defaults used). Results "
                 "that depend on them are results *of these guesses*."
             )
-    for players, n in rows.group_by("players").agg(pl.struct("run", "game").n_unique()).iter_rows():
+    for players, n in sorted(counts.games_per_count.items()):
         if n < SMALL_RUN:
             warnings.append(
                 f"**Small sample:** {plural(n, 'game')} with {players} players. Intervals are wide, and "
@@ -618,32 +632,49 @@ def _player_counts(df: pl.DataFrame) -> list[int]:
 
 
 def _write(
-    r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path], top_sets: int
+    r: Report,
+    s: Streamed,
+    manifests: list[dict[str, Any]],
+    dirs: list[Path],
+    top_sets: int,
+    progress: "Callable[[str, int, int], None] | None" = None,
 ) -> None:
-    """The whole report, section by section, in reading order."""
-    a = analyse(rows, genes.run_gene_names(manifests))
-    section_title(r, rows, manifests, dirs)
-    section_headlines(r, a)
-    section_how_to_read(r)
-    section_strategy(r, a.strategy)
-    section_seats(r, a.seats, a.seat_by_strategy)
-    section_game_length(r, a.length, a.length_summary, a.ends)
-    section_gene_effects(r, a.held, a.bought)
-    section_purchases(r, a.purchases, a.timing)
-    section_synergy(r, a.synergy)
-    section_gene_sets(r, rows, top_sets)
-    section_deck_order(r, rows, manifests)
+    """The whole report, section by section, in reading order, from the tables of the runs
+    (analysis.streamed)."""
+    a = s.analyses
+    steps: list[tuple[str, Callable[[], None]]] = [
+        ("title", lambda: section_title(r, s.counts, manifests, dirs)),
+        ("headlines", lambda: (section_headlines(r, a), section_how_to_read(r))),
+        ("win rates", lambda: section_strategy(r, a.strategy)),
+        ("seats", lambda: section_seats(r, a.seats, a.seat_by_strategy)),
+        ("game length", lambda: section_game_length(r, a.length, a.length_summary, a.ends)),
+        ("gene effects", lambda: section_gene_effects(r, a.held, a.bought)),
+        ("purchases", lambda: section_purchases(r, a.purchases, a.timing)),
+        ("synergy", lambda: section_synergy(r, a.synergy)),
+        ("gene sets", lambda: section_gene_sets(r, s.gene_set_counts, top_sets)),
+        ("deck order", lambda: section_deck_order(r, s, manifests)),
+    ]
+    for k, (name, step) in enumerate(steps):
+        if progress:
+            progress(name, k, len(steps))
+        step()
+    if progress:
+        progress("writing", len(steps), len(steps))
 
 
-def section_title(r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]], dirs: list[Path]) -> None:
+def section_title(
+    r: Report, rows: "pl.DataFrame | RunCounts", manifests: list[dict[str, Any]], dirs: list[Path]
+) -> None:
     """Title, what the report covers, the warnings (incomplete runs, small samples, the
-    placeholder deck) and the table of runs: what a reader must know before any number."""
-    n_games = rows.select("run", "game").unique().height
-    runs_text, warnings = _runs_section(manifests, dirs, rows)
+    placeholder deck) and the table of runs: what a reader must know before any number.
+    ``rows``: the player rows, or their counts (analysis.streamed.RunCounts)."""
+    counts = rows if isinstance(rows, RunCounts) else RunCounts.of(rows)
+    n_games = counts.games
+    runs_text, warnings = _runs_section(manifests, dirs, counts)
     r.text("# Ursuppe balance report")
     seeds = sorted({m["spec"]["seed"] for m in manifests})
     r.text(
-        f"{plural(n_games, 'game')} ({plural(rows.height, 'player result')}) from "
+        f"{plural(n_games, 'game')} ({plural(counts.rows, 'player result')}) from "
         f"{plural(len(dirs), 'run')}, "
         f"seed{'s' if len(seeds) != 1 else ''} {', '.join(map(str, seeds))}. "
         f"Generated {datetime.date.today().isoformat()} by soup {__version__}."
@@ -968,9 +999,9 @@ SET_COLUMNS = [
 ]
 
 
-def section_gene_sets(r: Report, rows: pl.DataFrame, top_sets: int) -> None:
+def section_gene_sets(r: Report, counted: pl.DataFrame, top_sets: int) -> None:
     """The gene sets winners (and all players) end with most often, and their lift
-    (analysis.genes.frequent_gene_sets)."""
+    (analysis.genes.gene_sets_from_counts of the rows and wins per held set, ``counted``)."""
     r.text(
         "### Gene sets of winners and of all players\n"
         "The gene sets held at the end most often by winners, then by all players; *lift* = share among "
@@ -978,26 +1009,25 @@ def section_gene_sets(r: Report, rows: pl.DataFrame, top_sets: int) -> None:
     )
     r.table(
         "gene_sets_winners",
-        genes.frequent_gene_sets(rows, "held", top=top_sets, among="winners"),
+        genes.gene_sets_from_counts(counted, top=top_sets, among="winners"),
         SET_COLUMNS,
     )
-    r.table("gene_sets_all", genes.frequent_gene_sets(rows, "held", top=top_sets, among="all"), SET_COLUMNS)
+    r.table("gene_sets_all", genes.gene_sets_from_counts(counted, top=top_sets, among="all"), SET_COLUMNS)
 
 
-def section_deck_order(r: Report, rows: pl.DataFrame, manifests: list[dict[str, Any]]) -> None:
-    """Environment-deck order (analysis.deck_order): win rates by seat or strategy and deck
-    features, then game length and gene-defect losses by deck features. Not computed across
-    runs of different decks."""
+def section_deck_order(r: Report, s: Streamed, manifests: list[dict[str, Any]]) -> None:
+    """Environment-deck order (analysis.deck_order, from the runs' tables ``s``): win rates by
+    seat or strategy and deck features, then game length and gene-defect losses by deck
+    features. Not computed across runs of different decks."""
     r.text("## Environment-deck order")
-    if len({str(m["spec"]["rules"]["environment"]["deck"]) for m in manifests}) != 1:
+    if s.deck_effects is None or s.deck_outcomes is None:
         r.text(
             "The runs use different environment decks, so deck-order effects are not computed across them."
         )
         return
     deck = manifests[0]["spec"]["rules"]["environment"]["deck"]
-    featured = deck_order.deck_features(rows, deck)
-    section_deck_effects(r, featured, min(5, len(deck)))
-    section_deck_outcomes(r, featured)
+    section_deck_effects(r, s.deck_effects, min(5, len(deck)))
+    section_deck_outcomes(r, s.deck_outcomes)
 
 
 DECK_EFFECTS = (
@@ -1010,9 +1040,9 @@ DECK_EFFECTS = (
 DECK_SHOWN = 12  # cells shown of a deck-effects table longer than 2 * DECK_SHOWN
 
 
-def section_deck_effects(r: Report, featured: pl.DataFrame, window: int) -> None:
-    """Win rate by seat or strategy and each deck feature (analysis.deck_order.deck_effects of
-    ``featured``, the rows with deck_features; ``window``: the cards of the ozone band)."""
+def section_deck_effects(r: Report, effects: dict[tuple[str, str], pl.DataFrame], window: int) -> None:
+    """Win rate by seat or strategy and each deck feature (analysis.deck_order.deck_effects per
+    (feature, by) of DECK_EFFECTS, ``effects``; ``window``: the cards of the ozone band)."""
     r.text(
         f"Each game shuffles the deck. Features: the drift and ozone of the first card, and the ozone "
         f"total of the first {plural(window, 'card')} in terciles over the games (*ozone band*). "
@@ -1020,7 +1050,7 @@ def section_deck_effects(r: Report, featured: pl.DataFrame, window: int) -> None
         "count (Holm over each table)."
     )
     for feature, by in DECK_EFFECTS:
-        eff = deck_order.deck_effects(featured, feature, by)
+        eff = effects[feature, by]
         name = f"deck_{feature}_by_{by}"
         r.text(f"### Win rate by {by.replace('_', ' ')} and {feature.replace('_', ' ')}")
         significant = eff.filter(pl.col("p_holm") < 0.05)
@@ -1058,16 +1088,16 @@ def section_deck_effects(r: Report, featured: pl.DataFrame, window: int) -> None
                 )
 
 
-def section_deck_outcomes(r: Report, featured: pl.DataFrame) -> None:
+def section_deck_outcomes(r: Report, outcomes: dict[str, pl.DataFrame]) -> None:
     """Game length and gene-defect losses (E2) by each deck feature
-    (analysis.deck_order.deck_outcomes)."""
+    (analysis.deck_order.deck_outcomes per feature, ``outcomes``)."""
     r.text(
         "### Game length and gene-defect losses (E2) by deck features\n"
         "Mean rounds and gene-defect losses per player (genes returned, BP paid) with 95% intervals; "
         "*Δ* is the difference from the other games of the player count, with Holm p over the table."
     )
     for feature in deck_order.FEATURES:
-        outcome = deck_order.deck_outcomes(featured, feature)
+        outcome = outcomes[feature]
         r.table(
             f"deck_outcomes_{feature}",
             outcome,

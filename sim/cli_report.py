@@ -1,5 +1,7 @@
 """``soup report``: the balance report of one or more runs (Markdown, HTML, figures, CSV tables)."""
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -31,6 +33,7 @@ def report(
             help="A soup tournament directory: also weigh the seat and gene tables by its equilibrium mix.",
         ),
     ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
 ) -> None:
     """Write a balance report: win rates by strategy, seat and player count, seat advantage, game
     length, gene effects (forest plots), gene-pair synergy, winners' gene sets, purchase timing and
@@ -46,7 +49,10 @@ def report(
 
     target = out if out is not None else results[0] / "report"
     try:
-        path = build_report(results, target, top_sets=top_sets, equilibrium=equilibrium)
+        with _progress(quiet) as progress:
+            path = build_report(
+                results, target, top_sets=top_sets, equilibrium=equilibrium, progress=progress
+            )
     except ReportError as e:
         fail(str(e))
     except KeyboardInterrupt:
@@ -60,3 +66,44 @@ def report(
         # (the file named by the error is in the hidden directory the report is built in)
         fail(f"cannot write the report {target}: {e.strerror or e.__class__.__name__}", EXIT_GAME_FAILED)
     typer.echo(f"report: {path / 'report.md'} and {path / 'report.html'}")
+
+
+@contextmanager
+def _progress(quiet: bool) -> Iterator[Callable[[str, int, int], None]]:
+    """What the report is doing, on stderr (issue 21.11: 70 s with nothing on the screen): a bar
+    of the games read (the runs' chunks, read one at a time), then the section being written.
+    Shown from the first step on: a check that fails before it prints its one line alone."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    bar = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[unit]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+    )
+    tasks: dict[str, int] = {}
+
+    def update(step: str, done: int, total: int) -> None:
+        if not tasks:
+            bar.start()
+        if step == "reading":
+            if "reading" not in tasks:
+                # two passes: the deck orders (the ozone terciles), then everything else
+                tasks["reading"] = bar.add_task("reading the runs (2 passes)", total=total, unit="")
+            bar.update(tasks["reading"], completed=done, unit=f"{done:,}/{total:,} games read")
+            return
+        if "writing" not in tasks:
+            tasks["writing"] = bar.add_task("writing", total=total, unit="")
+        what = f"writing: {step}" if done < total else "writing the files"
+        bar.update(tasks["writing"], completed=done, description=what, unit=f"{done}/{total} sections")
+
+    try:
+        yield update
+    finally:
+        if tasks:
+            bar.stop()

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+import polars as pl
 import pytest
 
 from sim.ursuppe.rules import load_rules
@@ -401,3 +403,83 @@ def test_a_local_ray_run_prints_no_token_notice(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert "Token authentication" not in r.stderr + r.stdout
+
+
+# --- 11: soup report reads one chunk at a time, says what it does, and gives the same tables -------
+
+
+def _same(streamed: pl.DataFrame, memory: pl.DataFrame, name: str) -> None:
+    def text(df: pl.DataFrame) -> pl.DataFrame:
+        return df.with_columns(
+            pl.col(c).cast(pl.String) for c, t in df.schema.items() if t in (pl.Categorical,)
+        )
+
+    a, b = text(streamed), text(memory)
+    assert a.columns == b.columns and a.height == b.height, name
+    for c in a.columns:
+        if a[c].dtype.is_numeric() and b[c].dtype.is_numeric():
+            x, y = a[c].cast(pl.Float64).to_numpy(), b[c].cast(pl.Float64).to_numpy()
+            assert (np.isnan(x) == np.isnan(y)).all(), (name, c)
+            ok = ~np.isnan(x)
+            assert np.allclose(x[ok], y[ok], rtol=1e-9, atol=1e-12), (name, c)
+        else:
+            assert a[c].cast(pl.String).to_list() == b[c].cast(pl.String).to_list(), (name, c)
+
+
+@pytest.fixture(scope="module")
+def mixed_runs(tmp_path_factory) -> list[Path]:
+    """A 4-player run of 3 chunks and a 3-player run of another pool, 2 chunks."""
+    base = tmp_path_factory.mktemp("mixed")
+    runs = [base / "four", base / "three"]
+    for out, extra in zip(
+        runs,
+        (["--games", "720"], ["--games", "480", "--players", "3", "--pool", "greedy,random"]),
+        strict=True,
+    ):
+        r = soup("simulate", *extra, "--chunk-size", "240", "--threads", "1", "-q", "--out", str(out))
+        assert r.returncode == 0, r.stderr
+    return runs
+
+
+def test_streamed_tables_are_the_in_memory_tables(mixed_runs):
+    from analysis import deck_order, genes, win_rates
+    from analysis import report as R
+    from analysis.streamed import analyse_runs
+
+    manifests = [R._read_manifest(d) for d in mixed_runs]
+    names = genes.run_gene_names(manifests)
+    deck = manifests[0]["spec"]["rules"]["environment"]["deck"]
+    streamed = analyse_runs(mixed_runs, manifests, names, deck=deck)
+    rows = win_rates.load_results(*mixed_runs).collect()
+    memory = R.analyse(rows, names)
+    for field in memory.__dataclass_fields__:
+        _same(getattr(streamed.analyses, field), getattr(memory, field), field)
+    featured = deck_order.deck_features(rows, deck)
+    for (feature, by), table in streamed.deck_effects.items():
+        _same(table, deck_order.deck_effects(featured, feature, by), f"{feature} by {by}")
+    for feature, table in streamed.deck_outcomes.items():
+        _same(table, deck_order.deck_outcomes(featured, feature), feature)
+    for among in ("winners", "all"):
+        _same(
+            genes.gene_sets_from_counts(streamed.gene_set_counts, 15, among),
+            genes.frequent_gene_sets(rows, "held", 15, among),
+            among,
+        )
+    assert streamed.counts == R.RunCounts.of(rows)
+
+
+def test_report_never_holds_every_row_and_shows_progress(mixed_runs, tmp_path, monkeypatch):
+    from analysis import report as R
+    from analysis import win_rates
+
+    def every_row(*args, **kwargs):
+        raise AssertionError("soup report loaded every row of the runs")
+
+    monkeypatch.setattr(win_rates, "load_results", every_row)
+    steps = []
+    R.build_report(mixed_runs, tmp_path / "rep", progress=lambda step, done, total: steps.append(step))
+    assert steps[0] == "reading" and "synergy" in steps and steps[-1] == "writing"
+    r = soup("report", *map(str, mixed_runs), "--out", str(tmp_path / "cli"))
+    assert r.returncode == 0 and "reading the runs" in r.stderr and "sections" in r.stderr, r.stderr
+    quiet = soup("report", *map(str, mixed_runs), "--out", str(tmp_path / "cli"), "-q")
+    assert quiet.returncode == 0 and quiet.stderr == ""

@@ -14,9 +14,11 @@
 - the same 4-player games on the plain-Python path (NUMBA_DISABLE_JIT=1, in a subprocess) and the
   ratio of the compiled 1-thread rate to it;
 - peak memory of the whole ``soup simulate`` command as a user runs it (its closing summary
-  included) for N and 10·N games, each in a subprocess of its own: the target is flat in N;
+  included) for N and 10·N games, each in a subprocess of its own: the target is flat in N; and
+  the peak memory and wall time of ``soup report`` of each of those runs (issue 21.11: flat too);
 - cold start (a fresh process with an empty kernel cache: import, compile, first game) and warm
-  start (a fresh process with the cache: import and first game);
+  start (a fresh process with the cache: import and first game), and the wall time of the whole
+  warm ``soup play`` command (``warm_command_s``: what the README's "later runs start in" means);
 - with ``compare``: the same games/s figures of another git revision, measured side by side with
   the working tree in the same run (subprocesses in turns: working tree, revision, working tree,
   ...), so a change's speed-up or slow-down is a ratio taken under the same machine load.
@@ -25,6 +27,7 @@
 import contextlib
 import fcntl
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -161,13 +164,42 @@ def simulate_command(games: int, out: Path, mix: str = "") -> list[str]:
     return command + ["-q", "--threads", "2"] + (["--pool", mix] if mix else [])
 
 
+def report_command(run: Path, out: Path) -> list[str]:
+    """The ``soup report`` command line whose peak memory and time are measured (issue 21.11)."""
+    return [sys.executable, "-m", "sim.cli", "report", str(run), "--out", str(out), "-q"]
+
+
+# The whole `soup play` command as a user runs it, warm: what "later runs start in" means.
+PLAY_COMMAND = ("play", "--players", "4", "--seed", "1")
+
+
 def command_peak_rss_mb(command: list[str], cwd: Path = ROOT) -> float:
     """Peak resident memory (MB) of ``command`` run to its end as the only child of a wrapper."""
+    return command_peak_rss_and_seconds(command, cwd)[0]
+
+
+def command_peak_rss_and_seconds(command: list[str], cwd: Path = ROOT) -> tuple[float, float]:
+    """Peak resident memory (MB) and wall time (s) of ``command`` run to its end as the only
+    child of a wrapper."""
     env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(cwd), os.environ.get("PYTHONPATH")]))}
+    t = time.perf_counter()
     status, peak = _python(_PEAK_OF_CHILD, *command, env=env, cwd=cwd).split()
+    seconds = time.perf_counter() - t
     if status != "0":
         raise RuntimeError(f"{' '.join(command[2:])} failed with exit status {status}")
-    return float(peak)
+    return float(peak), seconds
+
+
+def warm_command_seconds(repeats: int) -> float:
+    """The best wall time of the whole ``soup play`` command (a fresh process: imports, the
+    compiled engine loaded from the cache, one game printed), ``repeats`` times."""
+    command = [sys.executable, "-m", "sim.cli", *PLAY_COMMAND]
+    best = math.inf
+    for _ in range(repeats):
+        t = time.perf_counter()
+        subprocess.run(command, capture_output=True, check=True, cwd=ROOT)
+        best = min(best, time.perf_counter() - t)
+    return best
 
 
 def _git(*args: str) -> subprocess.CompletedProcess:
@@ -357,15 +389,20 @@ def bench(
         # Unmeasured first: a kernel the command imports and this process did not compiles into the
         # cache here, not inside a measured run.
         command_peak_rss_mb(simulate_command(50, Path(tmp) / "warm-up", mix))
-        rss = {}
+        rss, report_rss, report_s = {}, {}, {}
         for n in (rss_games, 10 * rss_games):
-            rss[str(n)] = round(command_peak_rss_mb(simulate_command(n, Path(tmp) / f"run{n}", mix)), 1)
+            run = Path(tmp) / f"run{n}"
+            rss[str(n)] = round(command_peak_rss_mb(simulate_command(n, run, mix)), 1)
+            # soup report of that very run (issue 21.11: its memory is flat in the run's size too)
+            peak, seconds = command_peak_rss_and_seconds(report_command(run, Path(tmp) / f"report{n}"))
+            report_rss[str(n)], report_s[str(n)] = round(peak, 1), round(seconds, 1)
         cold_s = None
         if cold:
             cold_s = round(
                 float(_python(_FIRST_GAME, env={"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")})), 2
             )
     warm_s = round(float(_python(_FIRST_GAME)), 2)
+    warm_command_s = round(warm_command_seconds(repeats), 2)
     doc = {
         "games_per_s": rates,
         "games_per_s_runs": runs,
@@ -386,8 +423,14 @@ def bench(
         "peak_rss_ratio": round(rss[str(10 * rss_games)] / rss[str(rss_games)], 3),
         "peak_rss_command": "soup simulate --games N --out DIR -q --threads 2"
         + (f" --pool {mix}" if mix else ""),
+        "report_peak_rss_mb_by_games": report_rss,
+        "report_peak_rss_ratio": round(report_rss[str(10 * rss_games)] / report_rss[str(rss_games)], 3),
+        "report_seconds_by_games": report_s,
+        "report_command": "soup report RUN --out DIR -q (RUN: the runs above)",
         "cold_start_s": cold_s,
         "warm_start_s": warm_s,
+        "warm_command_s": warm_command_s,
+        "warm_command": "soup " + " ".join(PLAY_COMMAND),
         "games": games,
         "repeats": repeats,
         "mix": mix.split(",") if mix else list(DEFAULT_POOL),
@@ -449,12 +492,18 @@ def as_text(doc: dict[str, Any]) -> str:
         "  peak memory of soup simulate: "
         + ", ".join(f"{v:.0f} MB for {int(k):,} games" for k, v in by_games.items())
         + f" ({doc['peak_rss_ratio']:.2f}x)",
+        "  soup report of those runs: "
+        + ", ".join(
+            f"{v:.0f} MB in {doc['report_seconds_by_games'][k]:.0f} s for {int(k):,} games"
+            for k, v in doc["report_peak_rss_mb_by_games"].items()
+        )
+        + f" ({doc['report_peak_rss_ratio']:.2f}x)",
         (
             f"  start: cold {doc['cold_start_s']} s (compile), "
             if doc["cold_start_s"] is not None
             else "  start: "
         )
-        + f"warm {doc['warm_start_s']} s",
+        + f"warm {doc['warm_start_s']} s; the whole warm `{doc['warm_command']}`: {doc['warm_command_s']} s",
     ]
     if "compare" in doc:
         lines += compare_text(doc["compare"])
