@@ -128,12 +128,15 @@ def _retune(on: bool, budget: int, params: str, per_candidate: int, threads: int
     )
 
 
-def _interrupted(out: Path | None) -> None:
-    """Ctrl-C while re-tuning (a run's own Ctrl-C is handled by its progress bar)."""
+def _interrupted(e: KeyboardInterrupt) -> None:
+    """Ctrl-C outside an arm's run (whose own Ctrl-C says what it kept): while re-tuning
+    (sim.ursuppe.retune.Interrupted names the directory), or after the arms, while tabulating."""
     from sim.cli_support import interrupted
 
-    where = f" in {out / 'retune'}" if out else " under --out's retune/"
-    interrupted(f"the finished tuning generations are kept{where}")
+    kept_in = getattr(e, "kept_in", None)
+    if kept_in is not None:
+        interrupted(f"the finished tuning generations are kept in {kept_in}", "continues")
+    interrupted("the arms played to their end are kept; the tables were not written", "resumes")
 
 
 MAX_TOURNAMENT_SEED = (MAX_SEED - PAIR_SEEDS) // PAIR_SEEDS
@@ -346,8 +349,8 @@ def compare(
             )
     except USER_ERRORS as e:
         fail(str(e))
-    except KeyboardInterrupt:
-        _interrupted(out)
+    except KeyboardInterrupt as e:
+        _interrupted(e)
     _warn(result.warning)
     for line in result.lines:
         typer.echo(line)
@@ -475,8 +478,8 @@ def ablate(
             )
     except USER_ERRORS as e:
         fail(str(e))
-    except KeyboardInterrupt:
-        _interrupted(out)
+    except KeyboardInterrupt as e:
+        _interrupted(e)
     _warn(result.warning)
     for line in result.lines:
         typer.echo(line)

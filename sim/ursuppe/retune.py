@@ -177,8 +177,25 @@ def plan(
     return p
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C while re-tuning, naming where the finished generations are kept (issue 21.8: the
+    command's line names the directory, also when --out was left to its default)."""
+
+    def __init__(self, kept_in: Path) -> None:
+        super().__init__(str(kept_in))
+        self.kept_in = kept_in
+
+
 def run(p: Plan) -> Retuned:
-    """Tune every (arm, strategy) of the plan (resuming checkpoints), write the TOML files."""
+    """Tune every (arm, strategy) of the plan (resuming checkpoints), write the TOML files;
+    Ctrl-C raises :class:`Interrupted`."""
+    try:
+        return _run(p)
+    except KeyboardInterrupt:
+        raise Interrupted(p.out / "retune") from None
+
+
+def _run(p: Plan) -> Retuned:
     from sim.runner import write_atomic
 
     total = p.total_games()
