@@ -213,13 +213,20 @@ def header(title: str, lines: list[str]) -> str:
     )
 
 
-def _arm_line(games: int, players: int, seed: int, seating: str, strategies: str | None, pool: str,
-              per: str, variant: str | None = None) -> str:
+def _arm_line(
+    games: int,
+    players: int,
+    seed: int,
+    seating: str,
+    strategies: str | None,
+    pool: str,
+    per: str,
+    variant: str | None = None,
+) -> str:
     who = f"{players} players" + (f", variant {variant}" if variant else "")
     return f"{games:,} games per {per}, {who}, seed {seed}, seating {seating}, " + (
         f"strategies {strategies}" if strategies else f"pool {pool}"
     )
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -561,7 +568,13 @@ def ablate(
             comparison_markdown(table, header("soup ablate", lines + notes) + extra + deck_note),
         )
         return Comparison(
-            out, table, lines, files + deck_files + retune_files, small, removed=removed, changes=changes,
+            out,
+            table,
+            lines,
+            files + deck_files + retune_files,
+            small,
+            removed=removed,
+            changes=changes,
             per_deck=per_deck,
         )
     summary = ablation_summary(table)

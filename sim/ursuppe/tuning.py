@@ -45,7 +45,7 @@ from sim.errors import UserError
 from sim.random_stream import uniform_draws
 from sim.runner import write_atomic, write_json_atomic
 from sim.ursuppe.genes import GENE_NAMES, gene_index
-from sim.ursuppe.rules import RuleBook
+from sim.ursuppe.rules import RuleBook, Rules
 from sim.ursuppe.seating import rotate_block
 from strategies import PRESETS_DIR
 from strategies.params import (
@@ -110,6 +110,11 @@ class SearchSpace:
     low: np.ndarray
     high: np.ndarray
     switch: np.ndarray  # bool [d]
+    # Masked parameters: tuned like the others (the same dimensions, so the optimiser samples as
+    # for an unmasked twin) but played at a fixed value (gene value's option design forbids a
+    # gene this way: its forbidden arm searches the space of its allowed arm)
+    fixed_index: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    fixed_value: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def to_unit(self, vector: np.ndarray) -> np.ndarray:
         x = (vector[self.index] - self.low) / (self.high - self.low)
@@ -123,6 +128,7 @@ class SearchSpace:
         values = self.low + np.clip(x, 0.0, 1.0) * (self.high - self.low)
         values = np.where(self.switch, np.round(values), np.round(values, 3))
         v[self.index] = np.clip(values, self.low, self.high)
+        v[self.fixed_index] = self.fixed_value
         return v
 
 
@@ -228,11 +234,24 @@ class Field:
 
 @dataclass(frozen=True)
 class Setting:
-    """What a game is, besides the strategies: rules, player count, variant."""
+    """What a game is, besides the strategies: rules, player count, variant, and ``edits``:
+    fields of the loaded Rules set afterwards (Rules._replace), e.g. gene value's holding design
+    gives player 0 a gene at setup (gift, gift_to, gift_keep, gift_bp)."""
 
     book: RuleBook
     players: int
     variant: str | None = None
+    edits: tuple[tuple[str, Any], ...] = ()
+
+    def rules(self) -> Rules:
+        rules = self.book.for_players(self.players, self.variant)
+        if not self.edits:
+            return rules
+        values = {
+            k: np.array(v, dtype=getattr(rules, k).dtype) if isinstance(v, tuple) else v
+            for k, v in self.edits
+        }
+        return rules._replace(**values)
 
 
 def opponent_rows(
@@ -262,7 +281,7 @@ def play_field(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play every strategy of ``vectors`` [K, N_PARAMS] as player 0 on the same games ``first_game
     .. first_game + n_games - 1`` of ``seed`` against the field (common random numbers; rotate
-    seating). Returns ``won`` bool [K, n] and ``genes_bought`` int32 [K, n] of player 0.
+    seating). Returns ``won`` bool [K, n] and ``genes_bought`` int64 [K, n] of player 0.
 
     All K x n games go to the engine in as few batches as possible (at most MAX_BATCH games each):
     one batch a generation keeps both threads busy (issue 13.4)."""
@@ -273,14 +292,14 @@ def play_field(
     games = np.arange(first_game, first_game + n_games, dtype=np.int64)
     opp_rows, opp_of = opponent_rows(fld, seed, games, setting.players, self_vector)
     params = np.ascontiguousarray(np.concatenate([vectors, opp_rows]), dtype=np.float64)
-    rules = setting.book.for_players(setting.players, setting.variant)
+    rules = setting.rules()
     names = [f"s{i}" for i in range(len(params))]
     all_games = np.tile(games, K)
     per_player = np.empty((K * n_games, setting.players), dtype=np.int16)
     per_player[:, 0] = np.repeat(np.arange(K), n_games)
     per_player[:, 1:] = np.tile(K + opp_of, (K, 1))
     won = np.empty(K * n_games, dtype=bool)
-    bought = np.empty(K * n_games, dtype=np.int32)
+    bought = np.empty(K * n_games, dtype=np.int64)
     n_batches = math.ceil(len(all_games) / MAX_BATCH)
     size = math.ceil(len(all_games) / n_batches)
     for lo in range(0, len(all_games), size):
@@ -333,12 +352,22 @@ class TuneConfig:
     eval_games: int = 24_000
     pinned: dict[str, float] = field(default_factory=dict)
     name: str | None = None
+    masked: dict[str, float] = field(default_factory=dict)  # tuned keys played at a fixed value
 
     def start_vector(self) -> np.ndarray:
+        """The start as played (pinned and masked values set)."""
+        return pin(self.start.vector, {**self.pinned, **self.masked})
+
+    def search_start(self) -> np.ndarray:
+        """The start as the optimiser sees it (masked keys at their own start value)."""
         return pin(self.start.vector, self.pinned)
 
     def space(self) -> SearchSpace:
-        return search_space(self.keys, self.start_vector(), self.pinned)
+        space = search_space(self.keys, self.search_start(), self.pinned)
+        if not self.masked:
+            return space
+        index = np.array([parameter_key_index(k) for k in self.masked], dtype=np.int64)
+        return replace(space, fixed_index=index, fixed_value=np.array(list(self.masked.values())))
 
     def population_size(self) -> int:
         d = len(self.space().keys)
@@ -357,12 +386,14 @@ class TuneConfig:
             "rules_id": s.book.rules_id,
             "players": s.players,
             "variant": s.variant,
+            **({"rules_edits": {k: v for k, v in s.edits}} if s.edits else {}),
             "start": self.start.name,
             "start_vector": [float(x) for x in self.start.vector],
             "field": self.fld.kind,
             "field_strategies": {x.name: [float(y) for y in x.vector] for x in self.fld.strategies},
             "params": list(self.keys),
             "pinned": dict(self.pinned),
+            **({"masked": dict(self.masked)} if self.masked else {}),
             "budget": self.budget,
             "seed": self.seed,
             "games_per_candidate": self.games_per_candidate,
@@ -417,7 +448,7 @@ def new_state(cfg: TuneConfig) -> TuneState:
 
     space = cfg.space()
     d = len(space.keys)
-    x0 = space.to_unit(cfg.start_vector())
+    x0 = space.to_unit(cfg.search_start())
     bounds = np.tile([0.0, 1.0], (d, 1))
     opt = cmaes.CMA(
         mean=x0,
