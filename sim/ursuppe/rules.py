@@ -1361,7 +1361,7 @@ class RuleBook:
         return copy.deepcopy(self.data)
 
     def deck_description(self) -> str:
-        """E.g. ``11 cards (PLACEHOLDER deck): 6N 8E 9S ... 11- ...`` (``-`` = no drift)."""
+        """E.g. ``11 cards (PLACEHOLDER deck): 6W 8E 9S ... 11- ...`` (``-`` = no drift)."""
         deck = self.data["environment"]["deck"]
         cards = " ".join(f"{c['ozone']}{'-' if c['drift'] == 'none' else c['drift']}" for c in deck)
         note = " (PLACEHOLDER deck)" if self.placeholder_deck else ""
