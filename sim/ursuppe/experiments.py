@@ -459,7 +459,6 @@ def ablate(
     from analysis.tables import frame_markdown
     from analysis.win_rates import load_results
     from sim.cli_support import build_run
-    from sim.ursuppe.genes import GENE_NAMES
     from sim.ursuppe.rules import VARIANT_COLOURS, count_label, load_rules
 
     if each == bool(genes):
@@ -469,7 +468,7 @@ def ablate(
     base = load_rules(rules)
     deck = str(VARIANT_COLOURS.get(variant, players))  # a 2-player variant's deck is its colours' (TD1)
     if each:
-        removed = [[g] for g in GENE_NAMES if base.data["genes"][g]["copies"][deck] > 0]
+        removed = [[g] for g, row in base.data["genes"].items() if row["copies"][deck] > 0]
     else:
         names = list(dict.fromkeys(resolve_gene(g) for g in genes or []))
         absent = [g for g in names if base.data["genes"][g]["copies"][deck] == 0]

@@ -33,6 +33,7 @@ from sim.ursuppe.genes import (
     GENE_INDEX,
     GENE_NAMES,
     N_BASE_GENES,
+    N_EXTRA_END,
     N_GENES,
     NUMBER_ONLY_GENES,
 )
@@ -134,7 +135,9 @@ class Rules(NamedTuple):
     # The extra genes (XM1-XM8, XG-01..XG-26; extra_flags.py). Off: their copies are 0 and the
     # kernels' gene loops stop at n_genes = N_BASE_GENES.
     extra_genes: bool  # XM1
-    n_genes: int  # N_GENES with extra genes, else N_BASE_GENES: the genes a game can hold
+    # the genes a game can hold: N_BASE_GENES, N_EXTRA_END with the extra genes, N_GENES (every
+    # number-only slot) when a number-only gene is declared
+    n_genes: int
     extra_start: np.ndarray  # int8 [k]: the start pair (XM2), face up in the pool from round 1
     # int8 [m]: the cards of the face-down deck (XM3, XM8): the other extra genes not excluded (and
     # with flag extra_deck_mixed_with_base every base-gene card), shuffled per game at setup
@@ -1526,7 +1529,7 @@ class RuleBook:
             extra_genes=extra,
             # a number-only gene in play widens the loops to every slot (the extra genes' copies
             # stay 0 without the module, so none is ever held)
-            n_genes=N_GENES if extra or self.number_only else N_BASE_GENES,
+            n_genes=N_GENES if self.number_only else N_EXTRA_END if extra else N_BASE_GENES,
             extra_start=arr(start, np.int8),
             extra_deck=arr(deck, np.int8),
             xflag=arr([encode(f, flags[f.name]) for f in EXTRA_FLAGS], np.int16),

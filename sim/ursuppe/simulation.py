@@ -52,7 +52,6 @@ import pyarrow as pa
 
 from sim.random_stream import uniform_draws
 from sim.ursuppe import batch as batch_mod
-from sim.ursuppe.genes import GENE_NAMES
 from sim.ursuppe.rules import VARIANT_COLOURS, VARIANT_PLAYER_OF, RuleBook
 from sim.ursuppe.seating import rotate_block
 from sim.ursuppe.state import END_FINISH_ZONE
@@ -94,7 +93,9 @@ class UrsuppeRun:
             # The genes a row's masks and first_bought index (bit i = gene_names[i]): the 20 base
             # genes, or all 46 with flags.extra_genes. A run written before the extra genes has no
             # key and means the 20 (analysis.genes.run_gene_names).
-            "gene_names": list(GENE_NAMES[: self.rulebook.for_players(self.players, self.variant).n_genes]),
+            "gene_names": list(
+                self.rulebook.gene_names[: self.rulebook.for_players(self.players, self.variant).n_genes]
+            ),
             # The house-rules layers by name (the merged rules themselves are under "rules").
             "rules_files": [Path(s).name for s in self.rulebook.sources[1:]],
             "rules": self.rulebook.data,
