@@ -31,7 +31,7 @@ from analysis.paired import (
 from analysis.win_rates import load_results
 from sim.cli import app
 from sim.ursuppe.experiments import ablated_rules
-from sim.ursuppe.genes import DIVISION_RATE, GENE_NAMES, N_BASE_GENES
+from sim.ursuppe.genes import DIVISION_RATE, N_BASE_GENES
 from tests.test_cli import ROOT
 
 P = 4
