@@ -146,44 +146,92 @@ def write_report(out: Path, doc: dict[str, Any], timing: dict[str, Any] | None =
     write_atomic(out / CURVE, lambda p: fig.savefig(p, dpi=110, format="png", bbox_inches="tight"))
 
 
+def _pts(c: dict[str, Any] | None) -> str:
+    """A contrast in win-rate points with its 95% interval, or a dash."""
+    if not c:
+        return "—"
+    return f"{100 * c['estimate']:+.1f} [{100 * c['ci_low']:+.1f}, {100 * c['ci_high']:+.1f}]"
+
+
 def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> str:
-    """The ranked table of `soup tune --gene-value`: forced - never win rate per gene."""
+    """The ranked table of a gene-value study (sim/ursuppe/gene_value.py): per gene the design's
+    contrast, its references beside it (plain card, the gene beyond it, BP gift) and the null
+    gene's reading; Holm over the genes."""
     who = f"{doc['players']} players" + (f", variant {doc['variant']}" if doc["variant"] else "")
+    with_arm, without_arm = doc["arms"]
+    tuned = doc["design"] != "holding"
+    how = (
+        f"both arms tuned from `{doc['start']}` (CMA-ES, seed {doc['seed']}, {doc['arm_games']:,} games an "
+        "arm, the same games for both)"
+        if tuned
+        else f"the same strategy `{doc['start']}` in both arms, player 0 given the card at setup and never "
+        "giving it up (a gene defect is paid with its other cards or BP)"
+    )
     lines = [
-        f"# Gene value under good play: {doc['start']} ({who})",
+        f"# Gene value: {doc['design_label']} ({who})",
         "",
-        f"For every gene, two variants of `{doc['start']}` were tuned (CMA-ES, seed {doc['seed']}, "
-        f"{doc['arm_games']:,} games each, the same games for both) against {doc['field']}: "
-        "**forced** buys the gene whenever it can (gene value pinned at 100), **never** may not buy it "
-        "(pinned at 0). Both "
-        f"then played the same {doc['eval_games']:,} fresh games (seed {doc['fresh_seed']}, rotate seating). "
-        f"Budget {doc['budget']:,} games ({doc['arm_budget']:,} an arm). Rules {doc['rules_id']}.",
+        f"**Question:** {doc['question']}",
         "",
-        "Difference = forced - never win rate, 95% interval paired by game (cluster-robust), Holm-adjusted "
-        "p over the genes. Positive: the gene is worth buying to a good player; negative: it costs more "
-        "than it gives.",
+        f"**Design:** {with_arm} vs {without_arm}; {how}; every other seat: {doc['field']}. Both arms then "
+        f"played the same {doc['eval_games']:,} fresh games (seed {doc['fresh_seed']}, rotate seating). "
+        f"Rules {doc['rules_id']}; deck {doc['deck']}.",
         "",
-        "| rank | gene | forced | never | difference | 95% interval | p (Holm) | bought (forced / never) |",
-        "|---|---|---|---|---|---|---|---|",
+        "**Conditions:** these estimates hold for this field, this start strategy, this deck and these "
+        "readings of the rules; the intervals cover the fresh games' sampling noise only. `soup verdict` "
+        "checks one gene across fields, decks and readings (docs/verdicts.md).",
+        "",
     ]
-    for i, r in enumerate(doc["genes"], 1):
-        lines.append(
-            f"| {i} | {r['gene']} | {_pct(r['forced'])} | {_pct(r['never'])} | "
-            f"{100 * r['difference']:+.1f} | "
-            f"[{100 * r['ci_low']:+.1f}, {100 * r['ci_high']:+.1f}] | {_p(r['p_holm'])} | "
-            f"{_pct(r['forced_bought'])}{RARE_MARK if r['forced_bought'] < RARELY_BOUGHT else ''} / "
-            f"{_pct(r['never_bought'])} |"
-        )
+    if doc.get("placeholders"):
+        lines += [f"Placeholders used: {', '.join(doc['placeholders'])}.", ""]
+    null = doc.get("null")
+    if null:
+        ok = null["ci_low"] <= 0 <= null["ci_high"]
+        lines += [
+            f"**Reference, the null gene** (no effect, price 0, MP 0, weight 0): {_pts(null)} "
+            + ("— reads 0, as it must." if ok else "— **does not read 0: the design moves the answer**."),
+            "",
+        ]
     lines += [
+        f"Estimate = {with_arm} − {without_arm} win rate of player 0 in points, 95% interval paired by game; "
+        "plain card = the same for a card with the gene's price, MP and weight and no effect; beyond card "
+        "= the gene's estimate minus the plain card's, paired by game (what the gene does beyond being a "
+        "card)" + ("; BP gift = the gene's price in BP given at setup" if not tuned else "") + ".",
         "",
-        f"{RARE_MARK} The forced variant bought the gene in fewer than {_pct(RARELY_BOUGHT)} "
-        "of the games: it is rarely on offer, or needs a lower gene first (G2-G3); the difference "
-        "then says little about the gene itself. The intervals cover the fresh games' noise, not "
-        "the tuning's: two arms tuned on the same seeds still end at somewhat different "
-        "strategies, so a small difference may come from the tuning rather than the gene (run "
-        "again with another --seed to check).",
     ]
+    head = "| rank | gene | estimate | p (Holm) | plain card | beyond card |"
+    sep = "|---|---|---|---|---|---|"
+    if not tuned:
+        head += " BP gift |"
+        sep += "---|"
+    if tuned:
+        head += f" bought ({with_arm} / {without_arm}) |"
+        sep += "---|"
+    lines += [head, sep]
+    for i, r in enumerate(doc["genes"], 1):
+        row = f"| {i} | {r['gene']} | {_pts(r)} | {_p(r['p_holm'])} | {_pts(r.get('plain'))} | "
+        row += f"{_pts(r.get('beyond_card'))} |"
+        if not tuned:
+            row += f" {_pts(r.get('bp_gift'))} |"
+        if tuned:
+            rare = RARE_MARK if r.get("bought_with", 1.0) < RARELY_BOUGHT else ""
+            row += f" {_pct(r.get('bought_with', 0.0))}{rare} / {_pct(r.get('bought_without', 0.0))} |"
+        lines.append(row)
+    lines.append("")
+    if tuned:
+        lines += [
+            f"{RARE_MARK} The {with_arm} arm bought the gene in fewer than {_pct(RARELY_BOUGHT)} of the "
+            "games: it is rarely on offer, or needs a lower gene first (G2-G3). Two arms tuned on the same seeds "
+            "still end at somewhat different strategies, so a small difference may come from the tuning "
+            "rather than the gene: the null gene's reading shows how large that is.",
+            "",
+        ]
+    if doc["design"] == "forced":
+        lines += [
+            "**Read with care:** this design measures a rigid plan (buy the gene at the first chance, "
+            "never save for it) more than the gene; option value and holding value measure the gene.",
+            "",
+        ]
     if seconds:
-        lines += ["", f"Played in {seconds:.0f} s (this session)."]
-    lines += ["", "How to read this: docs/tuning.md.", ""]
+        lines += [f"Played in {seconds:.0f} s (this session).", ""]
+    lines += ["How to read this: docs/verdicts.md.", ""]
     return "\n".join(lines)

@@ -455,6 +455,10 @@ GENE_VALUE_BASE = len(_SCALARS)  # gene_value[i] at index GENE_VALUE_BASE + i
 N_PARAMS = GENE_VALUE_BASE + N_GENES
 GENE_VALUE_LOW = -100.0
 GENE_VALUE_HIGH = 100.0
+# A gene valued above GENE_VALUE_HIGH (no strategy file can) is *forced*: bought first whenever
+# affordable but never saved for (policy._saving). Only gene value's labelled "cost of a forced
+# purchase" design pins it (sim/ursuppe/gene_value.py, docs/verdicts.md).
+FORCED_GENE_VALUE = 1000.0
 DEFAULT_GENE_VALUE = 1.0
 GENE_VALUE_DOC = (
     "buy (G1-G4), pay (E2): how much the player wants each gene; genes are bought best first "

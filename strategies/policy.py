@@ -116,6 +116,7 @@ from strategies.params import (
     EXCHANGE_MARGIN,
     FOOD_WEIGHT,
     GENE_VALUE_BASE,
+    GENE_VALUE_HIGH,
     GIVE_UP_WEIGHT,
     HARD_CRUST_MAX_BP,
     HEAL_RESERVE,
@@ -231,8 +232,9 @@ def _saving(st, ru, g, p, prm):
     best = -1
     blocked = blocked_by_advanced(st, ru, g, p)
     for gene in range(ru.n_genes):
-        if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:
-            continue
+        value = prm[GENE_VALUE_BASE + gene]
+        if value <= prm[SAVE_FOR_VALUE] or value > GENE_VALUE_HIGH:
+            continue  # a forced gene (params.FORCED_GENE_VALUE) is bought when affordable, never saved for
         if not within_reach(st, ru, g, p, gene, blocked):
             continue
         if best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]:

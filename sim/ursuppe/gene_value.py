@@ -1,25 +1,39 @@
-"""`soup tune --gene-value`: what a gene is worth under good play (issue 13, point 2).
+"""Gene value: what a gene is worth, by a design that measures the gene (docs/verdicts.md).
 
 A gene's purchase rate in a simulation mixes the gene's strength with the strategies' taste for
-it. Here both sides play well: for every gene, two variants of the same start strategy (usually a
-``soup tune`` result) are tuned against the same field on the same seeds, one **forced** to buy
-the gene whenever it can (its gene value pinned at the maximum, GENE_VALUE_HIGH) and one that
-**never** buys it (pinned at 0: a value of 0 or less is never bought, G1). Every other tuned
-parameter adapts to the pin. The two tuned variants then play the same fresh games (common random
-numbers, rotate seating), and the win-rate difference forced - never is the gene's value to a
-good player, with a paired, cluster-robust (per game) interval (analysis.paired) and a Holm
-correction over the genes (analysis.multiple_testing).
+it. The designs here compare two arms on the same fresh games (common random numbers, rotate
+seating; the studied player is player 0, the others are the field), with a paired,
+cluster-robust interval (analysis.paired) and a Holm correction over the genes:
 
-Each arm is an ordinary tuning in its own directory under ``arms/`` (checkpointed and resumable),
-and each gene's evaluation is written to ``genes/`` as it is done, so Ctrl-C loses at most one
-generation and the same command continues.
+- **option value** (the default; restricted play): the studied player may buy the gene vs may
+  not (its gene value pinned at 0, G1: never bought). Both arms are tuned from the same start on
+  the same seeds, so every other parameter adapts to the restriction. It answers "what is it
+  worth to be allowed this gene?" and is never negative in expectation for a good tuner.
+- **holding value**: the studied player is given the gene at setup and never gives it up
+  (Rules.gift_keep = GIFT_KEPT: a gene defect is paid with other cards or BP, and when those fall
+  short with every other card and all its BP; Highly Adaptable cannot exchange it, the Social
+  Gene cannot be taken, it is not given up for an advanced gene) vs not given it, with the same
+  strategy. It answers "what is holding it worth?", price aside.
+- **cost of a forced purchase** (``forced``, only on request): the gene bought whenever
+  affordable (FORCED_GENE_VALUE: bought first, never saved for) vs never, both tuned. It
+  measures a rigid plan, not the gene: the forced arm pays for the gene at the first chance.
+
+Each design adds **reference arms** (sim/ursuppe/reference_genes.py) measured the same way: the
+**null gene** (no effect: must read 0), the gene's **plain card** (its price, MP and weight, no
+effect: the gene's value beyond being a card is the gene's contrast minus the plain card's, paired
+game by game) and, for holding value, the **BP gift** (the gene's price in BP at setup).
+
+A *unit* is one contrast (the gene, its plain card, its BP gift, the null gene). Each unit's
+outcome vectors are written to ``units/`` as soon as it is measured and each tuned arm is an
+ordinary tuning under ``arms/`` (checkpointed), so Ctrl-C loses at most one generation or one
+unit and the same command continues.
 """
 
 import json
 import re
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +41,50 @@ import numpy as np
 
 from sim.runner import write_atomic, write_json_atomic
 from sim.ursuppe import tuning as T
-from strategies.params import GENE_VALUE_HIGH
+from sim.ursuppe.reference_genes import NULL_GENE, plain_card_name, reference_overrides
+from sim.ursuppe.rules import GIFT_KEPT
+from strategies.params import FORCED_GENE_VALUE
 
-ARMS = {"forced": GENE_VALUE_HIGH, "never": 0.0}
+
+@dataclass(frozen=True)
+class Design:
+    """One design of gene value: its two arms (with, without) and whether they are tuned."""
+
+    name: str
+    label: str
+    arms: tuple[str, str]
+    tuned: bool
+    question: str
+
+
+DESIGNS: dict[str, Design] = {
+    d.name: d
+    for d in (
+        Design(
+            "option",
+            "option value",
+            ("allowed", "forbidden"),
+            True,
+            "what is it worth to a good player to be allowed to buy it (both arms tuned)?",
+        ),
+        Design(
+            "holding",
+            "holding value",
+            ("gifted", "not gifted"),
+            False,
+            "what is holding it from setup to the end worth, price aside (the same strategy)?",
+        ),
+        Design(
+            "forced",
+            "cost of a forced purchase",
+            ("forced", "never"),
+            True,
+            "what does a plan that buys it at the first chance cost or gain against never buying it?",
+        ),
+    )
+}
+DEFAULT_DESIGN = "option"
+REFERENCES = ("null", "plain", "bp")  # the reference arms a study adds (bp: holding value only)
 RESULT = "gene_value.json"
 REPORT = "gene_value.md"
 
@@ -38,16 +93,99 @@ def slug(gene: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", gene.lower()).strip("-")
 
 
-def arm_config(base: T.TuneConfig, gene: str, arm: str, arm_budget: int) -> T.TuneConfig:
-    """The tuning of one arm: the base configuration with the gene's value pinned and removed
-    from the tuned parameters."""
-    key = T.GENE_PREFIX + gene
+@dataclass(frozen=True)
+class Unit:
+    """One contrast of a study: ``kind`` gene, plain (the gene's plain card), bp (its price as a
+    BP gift) or null (the null gene); ``gene`` is the studied gene (None for the null gene)."""
+
+    kind: str
+    gene: str | None
+
+    @property
+    def key(self) -> str:
+        return (
+            "null"
+            if self.gene is None
+            else (slug(self.gene) if self.kind == "gene" else f"{self.kind}-{slug(self.gene)}")
+        )
+
+    @property
+    def label(self) -> str:
+        if self.kind == "null":
+            return NULL_GENE
+        if self.kind == "plain":
+            return plain_card_name(self.gene or "")
+        if self.kind == "bp":
+            return f"BP gift ({self.gene})"
+        return self.gene or ""
+
+
+def study_units(design: str, genes: list[str], references: tuple[str, ...]) -> list[Unit]:
+    """The units of a study: the null gene first (one for all genes), then per gene the gene,
+    its plain card and (holding value) its BP gift."""
+    units = [Unit("null", None)] if "null" in references else []
+    for g in genes:
+        units.append(Unit("gene", g))
+        if "plain" in references:
+            units.append(Unit("plain", g))
+        if "bp" in references and design == "holding":
+            units.append(Unit("bp", g))
+    return units
+
+
+def unit_setting(setting: T.Setting, unit: Unit) -> tuple[T.Setting, str | None]:
+    """The setting a unit plays in (its reference gene declared as a number-only gene) and the
+    parameter key of the gene it measures (None for a BP gift)."""
+    if unit.kind == "gene":
+        return setting, T.GENE_PREFIX + _canonical(setting.book, unit.gene or "")
+    if unit.kind == "bp":
+        return setting, None
+    kinds = ("null",) if unit.kind == "null" else ("plain",)
+    # holding value gives the one card away; option value offers as many cards as the gene has
+    copies = 1 if unit.kind == "null" else None
+    book = setting.book.derive(reference_overrides(unit.gene, kinds, setting.book, copies))
+    name = NULL_GENE if unit.kind == "null" else plain_card_name(_canonical(setting.book, unit.gene or ""))
+    return replace(setting, book=book), T.GENE_PREFIX + T.GENE_NAMES[book.gene_index(name)]
+
+
+def _canonical(book: Any, gene: str) -> str:
+    return book.gene_names[book.gene_index(gene)]
+
+
+def holding_edits(setting: T.Setting, unit: Unit) -> tuple[T.Setting, tuple[tuple[str, Any], ...]]:
+    """Holding value's arm with the gift: player 0 holds the unit's gene from setup and keeps it;
+    a BP gift is the gene's price in BP (its price at this player count)."""
+    unit_set, key = unit_setting(setting, unit)
+    if unit.kind == "bp":
+        rules = setting.book.for_players(setting.players, setting.variant)
+        price = int(rules.gene_price[setting.book.gene_index(unit.gene or "")])
+        return unit_set, (("gift_to", 0), ("gift_bp", price))
+    gene = T.parameter_key_index(key or "") - T.GENE_VALUE_BASE
+    return unit_set, (("gift", (gene, -1)), ("gift_to", 0), ("gift_keep", GIFT_KEPT))
+
+
+def arm_config(base: T.TuneConfig, unit: Unit, arm: str, arm_budget: int, design: str) -> T.TuneConfig:
+    """The tuning of one arm of a tuned design: option value's allowed arm tunes the gene's value
+    (added to the tuned keys), its forbidden arm pins it at 0; the forced arm pins it at
+    FORCED_GENE_VALUE (bought when affordable, never saved for), never at 0."""
+    setting, key = unit_setting(base.setting, unit)
+    assert key is not None
+    d = DESIGNS[design]
+    keys = tuple(k for k in base.keys if k != key)
+    pinned = dict(base.pinned)
+    if arm == d.arms[0] and design == "option":
+        keys = (*keys, key)
+    elif arm == d.arms[0]:
+        pinned[key] = FORCED_GENE_VALUE
+    else:
+        pinned[key] = 0.0
     return replace(
         base,
-        keys=tuple(k for k in base.keys if k != key),
-        pinned={**base.pinned, key: ARMS[arm]},
+        setting=setting,
+        keys=keys,
+        pinned=pinned,
         budget=arm_budget,
-        name=f"{base.start.name}-{slug(gene)}-{arm}",
+        name=f"{base.start.name}-{unit.key}-{slug(arm)}",
     )
 
 
@@ -59,10 +197,160 @@ def fixed_field(base: T.TuneConfig) -> T.TuneConfig:
     return replace(base, fld=T.Field("against", (base.start,) * (base.setting.players - 1)))
 
 
-def study_games(base: T.TuneConfig, genes: list[str]) -> int:
-    """Games the study plays: both arms of every gene, and every gene's fresh evaluation."""
-    cfg = arm_config(fixed_field(base), genes[0], "forced", base.budget // (2 * len(genes)))
-    return 2 * len(genes) * (cfg.generations() * cfg.games_per_generation() + base.eval_games)
+def _arm_budget(base: T.TuneConfig, units: list[Unit]) -> int:
+    return base.budget // max(1, 2 * len(units))
+
+
+def study_games(
+    base: T.TuneConfig,
+    genes: list[str],
+    design: str = DEFAULT_DESIGN,
+    references: tuple[str, ...] = REFERENCES,
+) -> int:
+    """Games the study plays: every unit's arms (tuned designs: their tunings) and fresh games."""
+    units = study_units(design, genes, references)
+    if not DESIGNS[design].tuned:
+        return (len(units) + 1) * base.eval_games  # + the shared arm without a gift
+    cfg = arm_config(fixed_field(base), units[0], DESIGNS[design].arms[0], _arm_budget(base, units), design)
+    return 2 * len(units) * (cfg.generations() * cfg.games_per_generation() + base.eval_games)
+
+
+def check_study(base: T.TuneConfig, genes: list[str], design: str, references: tuple[str, ...]) -> None:
+    """Every arm's configuration is valid (T.TuningError, one line) before anything is played."""
+    if design not in DESIGNS:
+        raise T.TuningError(f"--design: expected one of {', '.join(DESIGNS)}, got {design!r}")
+    bad = [r for r in references if r not in REFERENCES]
+    if bad:
+        raise T.TuningError(f"--references: expected some of {', '.join(REFERENCES)}, got {', '.join(bad)}")
+    units = study_units(design, genes, references)
+    base = fixed_field(base)
+    if not DESIGNS[design].tuned:
+        block = T.rotate_block(base.setting.players)
+        if base.eval_games < block or base.eval_games % block:
+            raise T.TuningError(
+                f"--eval-games: expected a positive multiple of the rotate block ({block}), "
+                f"got {base.eval_games}"
+            )
+        for unit in units:
+            if unit.kind != "bp":
+                holding_edits(base.setting, unit)
+        return
+    for unit in units:
+        for arm in DESIGNS[design].arms:
+            try:
+                arm_config(base, unit, arm, _arm_budget(base, units), design).validate()
+            except T.TuningError as e:
+                raise T.TuningError(
+                    f"{e} (gene value: the budget is shared by {2 * len(units)} arms)"
+                ) from None
+
+
+def _contrast(won_with: np.ndarray, won_without: np.ndarray) -> dict[str, Any]:
+    """with - without win rate, paired by game (cluster-robust), as plain floats."""
+    from analysis.paired import paired_difference
+
+    games = np.arange(len(won_with))
+    d = paired_difference(won_without, won_with, games, games, binary=True)
+    return {
+        "estimate": float(d["estimate"]),
+        "ci_low": float(d["ci_low"]),
+        "ci_high": float(d["ci_high"]),
+        "p_value": float(d["p_value"]),
+        "se": float(d.get("se", (d["ci_high"] - d["ci_low"]) / 3.92)),
+    }
+
+
+def contrast_of_contrasts(
+    a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
+) -> dict[str, Any]:
+    """(a_with - a_without) - (b_with - b_without), paired by game: how far unit a's contrast is
+    above unit b's on the same games (e.g. the gene beyond its plain card)."""
+    from analysis.paired import paired_difference
+
+    games = np.arange(len(a[0]))
+    y_b = a[0].astype(np.float64) + b[1]
+    y_a = a[1].astype(np.float64) + b[0]
+    d = paired_difference(y_a, y_b, games, games)
+    return {k: float(d[k]) for k in ("estimate", "ci_low", "ci_high", "p_value")}
+
+
+def measure_unit(
+    design: str,
+    base: T.TuneConfig,
+    unit: Unit,
+    out: Path,
+    arm_budget: int,
+    threads: int,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """One unit's outcome vectors on the fresh games (``won_with``, ``won_without`` of player 0,
+    and the share of games player 0 bought / held the gene), from ``out/units/<key>.npz`` if it
+    is there, else played (and written). ``progress(games)`` after each part."""
+    path = out / "units" / f"{unit.key}.npz"
+    if path.exists():
+        with np.load(path) as z:
+            return {k: z[k] for k in z.files}
+    d = DESIGNS[design]
+    seed = T.fresh_seed(base.seed)
+    n = base.eval_games
+    start = base.start_vector()[None, :]
+    if not d.tuned:
+        without = out / "units" / "no-gift.npz"
+        if without.exists():
+            with np.load(without) as z:
+                won0 = z["won"]
+        else:
+            won0, _ = T.play_field(base.setting, start, base.fld, seed, 0, n, threads)
+            won0 = won0[0]
+            _save(without, {"won": won0})
+            if progress:
+                progress(n)
+        unit_set, edits = holding_edits(base.setting, unit)
+        won1, _ = T.play_field(replace(unit_set, edits=edits), start, base.fld, seed, 0, n, threads)
+        result = {"won_with": won1[0], "won_without": won0}
+        if progress:
+            progress(n)
+    else:
+        vectors = []
+        for arm in d.arms:
+            cfg = arm_config(base, unit, arm, arm_budget, design)
+            done = 0
+
+            def arm_progress(games: int, _total: int) -> None:
+                nonlocal done
+                if progress and games > done:
+                    progress(games - done)
+                    done = games
+
+            state = T.tune(cfg, out / "arms" / f"{unit.key}-{slug(arm)}", threads, arm_progress)
+            v, _ = T.select_result(cfg, state, threads)
+            vectors.append(v)
+            text = T.tuned_toml(cfg, v, f"{base.start.name} tuned, {unit.label} {arm} ({d.label})")
+            target = out / "arms" / f"{unit.key}-{slug(arm)}" / T.TUNED
+            write_atomic(target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
+        setting, key = unit_setting(base.setting, unit)
+        won, bought = T.play_field(setting, np.stack(vectors), base.fld, seed, 0, n, threads)
+        gi = T.parameter_key_index(key or "") - T.GENE_VALUE_BASE
+        result = {
+            "won_with": won[0],
+            "won_without": won[1],
+            "bought_with": np.float64(((bought[0] >> gi) & 1).mean()),
+            "bought_without": np.float64(((bought[1] >> gi) & 1).mean()),
+        }
+        if progress:
+            progress(2 * n)
+    _save(path, result)
+    return result
+
+
+def _save(path: Path, arrays: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, **arrays)
+
+    write_atomic(path, write)
 
 
 def gene_value_study(
@@ -71,99 +359,88 @@ def gene_value_study(
     out: Path,
     threads: int,
     progress: Callable[[int, int], None] | None = None,
+    design: str = DEFAULT_DESIGN,
+    references: tuple[str, ...] = REFERENCES,
 ) -> dict[str, Any]:
-    """Tune both arms of every gene (``base.budget`` games in all, shared evenly), evaluate each
-    gene's arms on the same fresh games and write the ranked table (JSON and Markdown)."""
+    """Measure every gene (and the references) by ``design`` and write the ranked table (JSON
+    and Markdown): per gene its contrast, the plain card's, the gene beyond its plain card and
+    (holding value) the BP gift's; the null gene once; Holm over the genes."""
     from analysis.multiple_testing import holm
-    from analysis.paired import paired_difference
 
+    check_study(base, genes, design, references)
     base = fixed_field(base)
-    arm_budget = base.budget // (2 * len(genes))
-    cfgs = {(g, a): arm_config(base, g, a, arm_budget) for g in genes for a in ARMS}
-    for cfg in cfgs.values():
-        try:
-            cfg.validate()
-        except T.TuningError as e:
-            raise T.TuningError(
-                f"{e} (--gene-value: the budget is shared by {2 * len(genes)} arms)"
-            ) from None
-    per_arm = next(iter(cfgs.values()))
-    arm_games = per_arm.generations() * per_arm.games_per_generation()
-    total = study_games(base, genes)
+    d = DESIGNS[design]
+    units = study_units(design, genes, references)
+    arm_budget = _arm_budget(base, units)
+    total = study_games(base, genes, design, references)
     done = 0
-    seconds = 0.0
-    (out / "genes").mkdir(parents=True, exist_ok=True)
-    rows = []
-    seed = T.fresh_seed(base.seed)
-    for gene in genes:
-        path = out / "genes" / f"{slug(gene)}.json"
-        if path.exists():
-            row = json.loads(path.read_text())
-            done += 2 * arm_games + 2 * base.eval_games
-            if progress:
-                progress(done, total)
-            rows.append(row)
-            continue
-        vectors = []
-        for arm in ARMS:
-            cfg = cfgs[(gene, arm)]
-            offset = done
+    t0 = time.perf_counter()
 
-            def arm_progress(d: int, _t: int, offset: int = offset) -> None:
-                if progress:
-                    progress(offset + d, total)
-
-            state = T.tune(cfg, out / "arms" / f"{slug(gene)}-{arm}", threads, arm_progress)
-            seconds += state.seconds
-            done += arm_games
-            v, _ = T.select_result(cfg, state, threads)
-            vectors.append(v)
-            text = T.tuned_toml(cfg, v, f"{base.start.name} tuned with {gene} {arm} (soup tune --gene-value)")
-            target = out / "arms" / f"{slug(gene)}-{arm}" / T.TUNED
-            write_atomic(target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
-        t0 = time.perf_counter()
-        won, bought = T.play_field(
-            base.setting, np.stack(vectors), base.fld, seed, 0, base.eval_games, threads
-        )
-        seconds += time.perf_counter() - t0
-        done += 2 * base.eval_games
+    def step(games: int) -> None:
+        nonlocal done
+        done += games
         if progress:
-            progress(done, total)
-        games = np.arange(base.eval_games)
-        d = paired_difference(won[1], won[0], games, games, binary=True)  # forced - never
-        gi = T.parameter_key_index(T.GENE_PREFIX + gene) - T.GENE_VALUE_BASE
-        row = {
-            "gene": gene,
-            "forced": float(won[0].mean()),
-            "never": float(won[1].mean()),
-            "difference": d["estimate"],
-            "ci_low": d["ci_low"],
-            "ci_high": d["ci_high"],
-            "p_value": d["p_value"],
-            "test": d["test"],
-            "discordant": int(d["discordant"]),
-            "forced_bought": float(((bought[0] >> gi) & 1).mean()),
-            "never_bought": float(((bought[1] >> gi) & 1).mean()),
-        }
-        write_json_atomic(path, row)
+            progress(min(done, total), total)
+
+    measured: dict[str, dict[str, Any]] = {}
+    for unit in units:
+        before = done
+        have = (out / "units" / f"{unit.key}.npz").exists()
+        measured[unit.key] = measure_unit(design, base, unit, out, arm_budget, threads, step)
+        if have:  # resumed: count its games as played
+            step(_unit_games(base, d, unit, units, arm_budget, design) - (done - before))
+    seconds = time.perf_counter() - t0
+
+    def contrast(unit: Unit) -> dict[str, Any] | None:
+        m = measured.get(unit.key)
+        if m is None:
+            return None
+        c = _contrast(m["won_with"], m["won_without"])
+        c["with"] = float(m["won_with"].mean())
+        c["without"] = float(m["won_without"].mean())
+        if "bought_without" in m:
+            c["bought_with"] = float(m["bought_with"])
+            c["bought_without"] = float(m["bought_without"])
+        return c
+
+    rows = []
+    for g in genes:
+        row: dict[str, Any] = {"gene": g, **(contrast(Unit("gene", g)) or {})}
+        plain = contrast(Unit("plain", g))
+        if plain is not None:
+            row["plain"] = plain
+            a, b = measured[Unit("gene", g).key], measured[Unit("plain", g).key]
+            row["beyond_card"] = contrast_of_contrasts(
+                (a["won_with"], a["won_without"]), (b["won_with"], b["won_without"])
+            )
+        bp = contrast(Unit("bp", g))
+        if bp is not None:
+            row["bp_gift"] = bp
         rows.append(row)
-    p_holm = holm([r["p_value"] for r in rows])
-    for r, ph in zip(rows, p_holm, strict=True):
+    for r, ph in zip(rows, holm([r["p_value"] for r in rows]), strict=True):
         r["p_holm"] = float(ph)
-    rows.sort(key=lambda r: -r["difference"])
+    rows.sort(key=lambda r: -r["estimate"])
     doc = {
+        "design": design,
+        "design_label": d.label,
+        "question": d.question,
+        "arms": list(d.arms),
         "start": base.start.name,
         "players": base.setting.players,
         "variant": base.setting.variant,
         "rules_id": base.setting.book.rules_id,
+        "deck": base.setting.book.deck_description(),
+        "placeholders": base.setting.book.placeholders(base.setting.players, base.setting.variant),
         "field": base.fld.describe(),
         "seed": base.seed,
-        "fresh_seed": seed,
-        "budget": base.budget,
-        "arm_budget": arm_budget,
-        "arm_games": arm_games,
+        "fresh_seed": T.fresh_seed(base.seed),
+        "budget": base.budget if d.tuned else 0,
+        "arm_budget": arm_budget if d.tuned else 0,
+        "arm_games": _tuning_games(base, units, arm_budget, design) if d.tuned else 0,
         "eval_games": base.eval_games,
         "params": list(base.keys),
+        "references": list(references),
+        "null": contrast(Unit("null", None)),
         "genes": rows,
     }
     write_json_atomic(out / RESULT, doc)
@@ -172,3 +449,22 @@ def gene_value_study(
     text = gene_value_markdown(doc, seconds)
     write_atomic(out / REPORT, lambda p: p.write_text(text, encoding="utf-8"))
     return doc
+
+
+def _tuning_games(base: T.TuneConfig, units: list[Unit], arm_budget: int, design: str) -> int:
+    cfg = arm_config(base, units[0], DESIGNS[design].arms[0], arm_budget, design)
+    return cfg.generations() * cfg.games_per_generation()
+
+
+def _unit_games(
+    base: T.TuneConfig, d: Design, unit: Unit, units: list[Unit], arm_budget: int, design: str
+) -> int:
+    """The games a unit accounts for in the progress total."""
+    if not d.tuned:
+        return base.eval_games * (2 if unit == units[0] else 1)
+    return 2 * (_tuning_games(base, units, arm_budget, design) + base.eval_games)
+
+
+def write_json(path: Path, doc: dict[str, Any]) -> None:
+    """``doc`` as JSON, atomically (the verdict's and calibration's result files)."""
+    write_atomic(path, lambda p: p.write_text(json.dumps(doc, indent=1), encoding="utf-8"))

@@ -56,9 +56,17 @@ GENE_NAMES: tuple[str, ...] = (
     "Camouflage 2",
     "Healing 2",
     "Suction 2",
+    # Number-only genes (docs/verdicts.md): slots a rules file fills with a gene declared by its
+    # numbers alone (`effect = "none"`: price, MP, copies, weight and no behaviour), e.g. the
+    # reference arms of a causal design (the null gene, a plain card) or a house rule's "new gene
+    # that only changes numbers". The slot's name is replaced by the declared one
+    # (RuleBook.gene_names); an undeclared slot has no copies. No kernel names these indices.
+    *(f"Numbers-only gene {k}" for k in range(1, 5)),
 )
 N_GENES = len(GENE_NAMES)
-N_BASE_GENES = 20  # §7: genes 0..19; the extra genes are N_BASE_GENES..N_GENES-1
+N_BASE_GENES = 20  # §7: genes 0..19; the extra genes are N_BASE_GENES..N_EXTRA_END-1
+N_EXTRA_END = 46  # XG-01..XG-26 end here; the number-only slots follow
+NUMBER_ONLY_GENES: tuple[int, ...] = tuple(range(N_EXTRA_END, N_GENES))
 assert N_GENES <= 64, "gene sets are 64-bit masks (State.genes_bought, results, events)"
 GENE_INDEX: dict[str, int] = {name: i for i, name in enumerate(GENE_NAMES)}
 # "Endurance" is another translation of Persistence (§7).
@@ -129,7 +137,7 @@ ADVANCED_GENES: tuple[int, ...] = (
     HEALING_2,
     SUCTION_2,
 )
-EXTRA_GENES: tuple[int, ...] = tuple(range(N_BASE_GENES, N_GENES))
+EXTRA_GENES: tuple[int, ...] = tuple(range(N_BASE_GENES, N_EXTRA_END))
 
 
 def xg_id(gene: int) -> str:

@@ -18,6 +18,7 @@ from sim.ursuppe.genes import (
     SOCIAL_GENE,
     STREAMLINING,
 )
+from sim.ursuppe.rules import GIFT_KEPT
 from sim.ursuppe.scratch import ORDER_SLOT
 from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argument types)
 
@@ -25,6 +26,37 @@ from sim.ursuppe.state import State  # noqa: F401  (registers the kernel argumen
 SOURCE_NONE = 0
 SOURCE_POOL = 1
 SOURCE_HOLDER = 2
+
+
+@kernel
+def gifted_player(st, g):
+    """soup combos: the player who receives Rules.gift by default, the one on start space (game
+    index mod P) + 1, so that the gift rotates over the start spaces (each 1/P of the games)."""
+    P = st.seat.shape[1]
+    space = st.game_index[g] % P + 1
+    for p in range(P):
+        if st.seat[g, p] == space:
+            return p
+    return 0
+
+
+@kernel
+def gift_receiver(st, ru, g):
+    """The player Rules.gift goes to: Rules.gift_to, or by default :func:`gifted_player`."""
+    return ru.gift_to if ru.gift_to >= 0 else gifted_player(st, g)
+
+
+@kernel
+@always_inline
+def kept_gift(st, ru, g, p, gene, level):
+    """Is ``gene`` a card player p was gifted at setup (held since round 0: a purchase is held
+    since round 1 or later) and still holds, under a Rules.gift_keep of at least ``level``
+    (rules.GIFT_NO_EXCHANGE: Highly Adaptable cannot exchange it; GIFT_KEPT: never given up)?"""
+    if ru.gift_keep < level or ru.gift[0] < 0:
+        return False
+    if gene != ru.gift[0] and gene != ru.gift[1]:
+        return False
+    return st.genes[g, p, gene] != 0 and st.gene_since[g, p, gene] == 0 and p == gift_receiver(st, ru, g)
 
 
 @kernel
@@ -270,7 +302,10 @@ def gene_source(st, ru, g, p, gene, blocked):
         if not is_last(st, g, p):
             return SOURCE_NONE
         if st.pool[g, gene] <= 0:
-            return SOURCE_HOLDER if gene_holder(st, g, gene) >= 0 else SOURCE_NONE
+            holder = gene_holder(st, g, gene)
+            if holder < 0 or kept_gift(st, ru, g, holder, gene, GIFT_KEPT):
+                return SOURCE_NONE
+            return SOURCE_HOLDER
     return SOURCE_POOL if st.pool[g, gene] > 0 else SOURCE_NONE
 
 
@@ -278,7 +313,9 @@ def gene_source(st, ru, g, p, gene, blocked):
 @always_inline
 def lower_gene_ok(st, ru, g, p, gene, lower):
     """G3: ``lower`` may be given up for the advanced ``gene`` (held since an earlier round)."""
-    return lower >= 0 and st.genes[g, p, lower] != 0 and st.gene_since[g, p, lower] < st.round[g]
+    if lower < 0 or st.genes[g, p, lower] == 0 or st.gene_since[g, p, lower] >= st.round[g]:
+        return False
+    return not kept_gift(st, ru, g, p, lower, GIFT_KEPT)
 
 
 @kernel

@@ -34,6 +34,7 @@ from sim.ursuppe.genes import (
     GENE_NAMES,
     N_BASE_GENES,
     N_GENES,
+    NUMBER_ONLY_GENES,
 )
 from sim.ursuppe.meal_shapes import MAX_SHAPES, glutton_tables, normal_shapes, parasite_shapes, shape_tables
 
@@ -140,6 +141,13 @@ class Rules(NamedTuple):
     # soup combos (sim/ursuppe/combos.py): up to two genes given at setup to one player, paid for
     # by nobody (setup.give_gifts), -1 padded; [-1, -1] (no gift) in every normal game.
     gift: np.ndarray  # int8 [2]
+    # Who receives the gift: -1 = the player on start space (game index mod P) + 1 (soup combos,
+    # setup.gifted_player); p >= 0 = colour p (gene value's holding design: the studied player).
+    gift_to: int
+    # What the receiver may do with a gifted card (GIFT_*): an ordinary card; not exchangeable by
+    # Highly Adaptable (XG-08); or kept: never given up (E2, G3, XG-08, XG-10; docs/verdicts.md).
+    gift_keep: int
+    gift_bp: int  # BP given at setup to the gift's receiver (the "BP gift" reference arm)
 
 
 # --------------------------------------------------------------------------------------------
@@ -147,6 +155,10 @@ class Rules(NamedTuple):
 # --------------------------------------------------------------------------------------------
 
 NO_GIFT: tuple[int, int] = (-1, -1)  # Rules.gift of a normal game (soup combos gives genes)
+# Rules.gift_keep: what the receiver may do with a gifted card
+GIFT_ORDINARY = 0  # like any card: returned in a defect, exchanged, taken (XG-10), given up (G3)
+GIFT_NO_EXCHANGE = 1  # Highly Adaptable cannot exchange it (soup combos: docs/combos.md)
+GIFT_KEPT = 2  # never given up: not returned (E2), exchanged, taken or given up for an advanced gene
 DEFAULT_RULES_PATH: Path = Path(__file__).resolve().parent / "default_rules.toml"
 OVERRIDES_LABEL = "<overrides>"  # the source label of an overrides dict (scenario files)
 # The player counts the engine can play: a rules file's components.player_counts is a subset.
@@ -291,6 +303,10 @@ _COMPASS_VALUES = ("N", "E", "S", "W", "stay", "choice")
 _DRIFT_VALUES = ("N", "E", "S", "W", "none")
 _DIRECTION_LETTERS = ("N", "E", "S", "W")
 _GENE_KEYS = ("price", "mp", "copies", "weight", "defect_payment", "gives_up")  # the last 3 optional
+# A number-only gene (docs/verdicts.md): a gene a rules file declares by its numbers alone, marked
+# `effect = "none"`; it has no lower genes (G3) and fills one of genes.NUMBER_ONLY_GENES' slots.
+NUMBER_ONLY_EFFECT = "none"
+_NUMBER_ONLY_KEYS = ("effect", "price", "mp", "copies", "weight", "defect_payment")  # the last 2 optional
 _PLAYER_KEYS = tuple(str(p) for p in PLAYER_COUNTS)  # TOML table keys are strings
 _FEEDING_KEYS = tuple(f"p{p}" for p in PLAYER_COUNTS)
 
@@ -739,7 +755,7 @@ class _Checker:
         """PX4, §7: with ``only_39`` a 5-6 game holds the 5-6 cards alone (5-6 copies - 4p copies)."""
         if deck != "only_39":
             return
-        for name in GENE_NAMES:
+        for name in GENE_NAMES[:N_BASE_GENES]:  # the base cards only (PX4)
             copies = genes[name]["copies"]
             for key in (str(p) for p in FIVE_SIX if p in self.counts):
                 if copies[key] < copies["4"]:
@@ -1006,11 +1022,33 @@ class _Checker:
         return out
 
     def genes(self, value: Any) -> dict[str, Any]:
-        """§7: every base-game gene, in gene-index order, with weight/defect_payment/gives_up filled."""
+        """§7: every base-game gene, in gene-index order, with weight/defect_payment/gives_up
+        filled; then the number-only genes the files declare (``effect = "none"``), in the order
+        they were declared, each in the next slot of genes.NUMBER_ONLY_GENES."""
         path: KeyPath = ("genes",)
-        table = self.table(value, path, GENE_NAMES, what="gene")
+        if not isinstance(value, dict):
+            self.bad(path, "a table", value)
+        known = GENE_NAMES[: NUMBER_ONLY_GENES[0]]
+        declared = [name for name in value if name not in known]
+        for name in declared:
+            entry = value[name]
+            if not (isinstance(entry, dict) and "effect" in entry):
+                self.fail(
+                    (*path, name),
+                    "unknown gene (expected one of: " + ", ".join(known) + "; or a number-only gene "
+                    f'marked effect = "{NUMBER_ONLY_EFFECT}")',
+                )
+            if name in GENE_ALIASES or name.strip().lower() in {n.lower() for n in known}:
+                self.fail((*path, name), "a number-only gene needs a name of its own, not a gene's")
+        if len(declared) > len(NUMBER_ONLY_GENES):
+            self.fail(
+                (*path, declared[len(NUMBER_ONLY_GENES)]),
+                f"expected at most {len(NUMBER_ONLY_GENES)} number-only genes (the engine's slots, "
+                "genes.NUMBER_ONLY_GENES), got " + str(len(declared)),
+            )
+        table = self.table({k: v for k, v in value.items() if k in known}, path, known, what="gene")
         out: dict[str, Any] = {}
-        for name in GENE_NAMES:
+        for name in known:
             g_path = (*path, name)
             gene = self.table(table[name], g_path, _GENE_KEYS, optional=_GENE_KEYS[3:])
             mp = self.integer(gene["mp"], (*g_path, "mp"), -MAX_MP, MAX_MP)
@@ -1033,6 +1071,22 @@ class _Checker:
                 "weight": self.integer(gene.get("weight", 1), (*g_path, "weight"), 0, MAX_WEIGHT),
                 "defect_payment": defect,
                 "gives_up": self.gives_up(gene.get("gives_up", []), (*g_path, "gives_up"), name),
+            }
+        for name in declared:
+            g_path = (*path, name)
+            gene = self.table(value[name], g_path, _NUMBER_ONLY_KEYS, optional=_NUMBER_ONLY_KEYS[4:])
+            self.string(gene["effect"], (*g_path, "effect"), (NUMBER_ONLY_EFFECT,))
+            mp = self.integer(gene["mp"], (*g_path, "mp"), -MAX_MP, MAX_MP)
+            out[name] = {
+                "effect": NUMBER_ONLY_EFFECT,
+                "price": self.integer(gene["price"], (*g_path, "price"), 0, MAX_PRICE),
+                "mp": mp,
+                "copies": self.by_players(gene["copies"], (*g_path, "copies"), MAX_COPIES, self.copy_counts),
+                "weight": self.integer(gene.get("weight", 1), (*g_path, "weight"), 0, MAX_WEIGHT),
+                "defect_payment": self.integer(
+                    gene.get("defect_payment", max(mp, 0)), (*g_path, "defect_payment"), 0, MAX_DEFECT_PAYMENT
+                ),
+                "gives_up": [],
             }
         return out
 
@@ -1173,6 +1227,25 @@ class RuleBook:
         self.rules_id: str = rules_id(data)
         self.placeholder_deck: bool = data["environment"]["placeholder"]
         self.player_counts: tuple[int, ...] = tuple(data["components"]["player_counts"])
+        self.files: list[str] = []  # the house-rules files and overrides load_rules merged (derive)
+        self.overrides: dict[str, Any] = {}
+        # The number-only genes the files declare, in slot order (genes.NUMBER_ONLY_GENES)
+        self.number_only: tuple[str, ...] = tuple(
+            n for n, g in data["genes"].items() if g.get("effect") == NUMBER_ONLY_EFFECT
+        )
+        first = NUMBER_ONLY_GENES[0]
+        # The name of every gene index: GENE_NAMES with the declared number-only genes in their slots
+        self.gene_names: tuple[str, ...] = (
+            GENE_NAMES[:first] + self.number_only + GENE_NAMES[first + len(self.number_only) :]
+        )
+
+    def gene_index(self, name: str) -> int:
+        """A gene's index by its name (aliases, any case, number-only genes by their declared
+        name); KeyError if these rules have no such gene."""
+        name = GENE_ALIASES.get(name, name)
+        lookup = {n.lower(): i for i, n in enumerate(self.gene_names)}
+        lookup.update({a.lower(): GENE_INDEX[r] for a, r in GENE_ALIASES.items()})
+        return lookup[name.strip().lower()]
 
     def placeholders(self, players: int | None = None, variant: str | None = None) -> list[str]:
         """The PLACEHOLDER values (PLACEHOLDERS) a game of ``players`` (None: any supported count)
@@ -1205,6 +1278,13 @@ class RuleBook:
 
     def __repr__(self) -> str:
         return f"RuleBook(name={self.name!r}, rules_id={self.rules_id!r}, sources={self.sources!r})"
+
+    def derive(self, overrides: dict[str, Any]) -> "RuleBook":
+        """These rules with one more layer of ``overrides`` on top (the same files, the overrides
+        this book was loaded with, then these): a reference gene, a deck, a toggled flag."""
+        merged: dict[str, Any] = copy.deepcopy(self.overrides)
+        _merge(merged, copy.deepcopy(overrides), (), 0, {})
+        return load_rules(*self.files, overrides=merged)
 
     def as_dict(self) -> dict[str, Any]:
         """A deep copy of the merged, validated rules."""
@@ -1254,14 +1334,15 @@ class RuleBook:
         flags, board, comp, econ, life, feed = (
             d[s] for s in ("flags", "board", "components", "economy", "life", "feeding")
         )
-        genes = [d["genes"][name] for name in GENE_NAMES]
+        absent = {"price": 0, "mp": 0, "copies": {key: 0}, "weight": 0, "defect_payment": 0, "gives_up": []}
+        genes = [d["genes"].get(name, absent) for name in self.gene_names]
         five_six = players in FIVE_SIX
         amoebas = flags["amoebas_per_player"][key]
         amoeba_advance = flags["amoeba_score_table_5_6"] if five_six else d["score"]["amoeba_advance"]
         setup_first_dp = flags["setup_dp_5_6"] if five_six else comp["setup_first_dp"][key]
         prices = [
             flags["price_5_6"].get(name, g["price"]) if five_six else g["price"]
-            for name, g in zip(GENE_NAMES, genes, strict=True)
+            for name, g in zip(self.gene_names, genes, strict=True)
         ]
         copies = [g["copies"][key] for g in genes]
         if five_six and flags["deck_5_6"] == "only_39":
@@ -1371,11 +1452,16 @@ class RuleBook:
             colour_choice=False,
             inedible=arr([-1] * players, np.int8),
             extra_genes=extra,
-            n_genes=N_GENES if extra else N_BASE_GENES,
+            # a number-only gene in play widens the loops to every slot (the extra genes' copies
+            # stay 0 without the module, so none is ever held)
+            n_genes=N_GENES if extra or self.number_only else N_BASE_GENES,
             extra_start=arr(start, np.int8),
             extra_deck=arr(deck, np.int8),
             xflag=arr([encode(f, flags[f.name]) for f in EXTRA_FLAGS], np.int16),
             gift=arr(NO_GIFT, np.int8),
+            gift_to=-1,
+            gift_keep=GIFT_ORDINARY,
+            gift_bp=0,
         )
 
     def _double_play(self, variant: str) -> Rules:
@@ -1462,4 +1548,7 @@ def load_rules(*paths: str | Path | None, overrides: dict[str, Any] | None = Non
     for index, (label, raw) in enumerate(layers):
         _merge(merged, _prepare_layer(raw, label, moved.setdefault(index, {})), (), index, origin)
         sources.append(label)
-    return RuleBook(_Checker(sources, origin, moved).rules(merged), sources)
+    book = RuleBook(_Checker(sources, origin, moved).rules(merged), sources)
+    book.files = [str(p) for p in paths if p is not None]
+    book.overrides = copy.deepcopy(overrides) if overrides else {}
+    return book

@@ -45,7 +45,7 @@ from sim.errors import UserError
 from sim.random_stream import uniform_draws
 from sim.runner import write_atomic, write_json_atomic
 from sim.ursuppe.genes import GENE_NAMES, gene_index
-from sim.ursuppe.rules import RuleBook
+from sim.ursuppe.rules import RuleBook, Rules
 from sim.ursuppe.seating import rotate_block
 from strategies import PRESETS_DIR
 from strategies.params import (
@@ -228,11 +228,24 @@ class Field:
 
 @dataclass(frozen=True)
 class Setting:
-    """What a game is, besides the strategies: rules, player count, variant."""
+    """What a game is, besides the strategies: rules, player count, variant, and ``edits``:
+    fields of the loaded Rules set afterwards (Rules._replace), e.g. gene value's holding design
+    gives player 0 a gene at setup (gift, gift_to, gift_keep, gift_bp)."""
 
     book: RuleBook
     players: int
     variant: str | None = None
+    edits: tuple[tuple[str, Any], ...] = ()
+
+    def rules(self) -> Rules:
+        rules = self.book.for_players(self.players, self.variant)
+        if not self.edits:
+            return rules
+        values = {
+            k: np.array(v, dtype=getattr(rules, k).dtype) if isinstance(v, tuple) else v
+            for k, v in self.edits
+        }
+        return rules._replace(**values)
 
 
 def opponent_rows(
@@ -273,7 +286,7 @@ def play_field(
     games = np.arange(first_game, first_game + n_games, dtype=np.int64)
     opp_rows, opp_of = opponent_rows(fld, seed, games, setting.players, self_vector)
     params = np.ascontiguousarray(np.concatenate([vectors, opp_rows]), dtype=np.float64)
-    rules = setting.book.for_players(setting.players, setting.variant)
+    rules = setting.rules()
     names = [f"s{i}" for i in range(len(params))]
     all_games = np.tile(games, K)
     per_player = np.empty((K * n_games, setting.players), dtype=np.int16)
@@ -357,6 +370,7 @@ class TuneConfig:
             "rules_id": s.book.rules_id,
             "players": s.players,
             "variant": s.variant,
+            **({"rules_edits": {k: v for k, v in s.edits}} if s.edits else {}),
             "start": self.start.name,
             "start_vector": [float(x) for x in self.start.vector],
             "field": self.fld.kind,

@@ -19,10 +19,12 @@ from sim.ursuppe.players import (
     acts_for_player,
     add_bp,
     has,
+    kept_gift,
     mutation_points,
     share_with_partner,
     turn_order,
 )
+from sim.ursuppe.rules import GIFT_KEPT
 from sim.ursuppe.scratch import HELD, SORTED
 from sim.ursuppe.state import MAX_OPTIONS
 from strategies.policy import break_tie, draw_uniform, pay_value
@@ -44,7 +46,7 @@ def _held_genes(st, ru, wk, g, b, p):
     held = wk.scratch[b]
     k = 0
     for i in range(ru.n_genes):
-        if st.genes[g, p, i] != 0:
+        if st.genes[g, p, i] != 0 and not kept_gift(st, ru, g, p, i, GIFT_KEPT):
             held[HELD + k] = i
             pay = ru.gene_defect_payment[i]
             j = k  # insertion sort: at most N_GENES
@@ -167,6 +169,10 @@ def choose_payment(st, ru, wk, g, b, p, deficit):
     2026-11-23: about 11 genes held could exceed that, and the rest could not be chosen)."""
     k = _held_genes(st, ru, wk, g, b, p)
     n, mask, bp, ties, best = _walk_payments(st, ru, wk, g, b, p, deficit, k, WALK_BEST, 0, 0)
+    if n == 0 and ru.gift_keep == GIFT_KEPT:
+        # A kept gift is never returned (docs/verdicts.md): when the other cards and the BP fall
+        # short of the deficit, the player gives every other card and all its BP
+        return _mask(wk, b, k, (1 << k) - 1), st.bp[g, p]
     if n <= 1:
         return mask, bp  # one payment (none only when a house rule's payments fall short)
     wk.tally[b, tally.DECISION + PAY] += 1

@@ -38,10 +38,12 @@ from sim.ursuppe.players import (
     gene_cost,
     gene_holder,
     gene_source,
+    kept_gift,
     lower_gene_ok,
     share_with_partner,
     turn_order,
 )
+from sim.ursuppe.rules import GIFT_NO_EXCHANGE
 from sim.ursuppe.state import PF_EXCHANGED
 
 PHASE = 3
@@ -138,7 +140,7 @@ def exchange_options(st, ru, wk, g, b, p):
     n = 1
     into_advanced = ru.xflag[XF_HA_INTO_ADVANCED] == HA_ADVANCED_WITH_LOWER
     for given in range(ru.n_genes):
-        if st.genes[g, p, given] == 0:
+        if st.genes[g, p, given] == 0 or kept_gift(st, ru, g, p, given, GIFT_NO_EXCHANGE):
             continue
         blocked = _blocked_without(st, ru, g, p, given)
         for taken in range(ru.n_genes):

@@ -8,7 +8,7 @@ from sim.ursuppe.double_play import colour_order
 from sim.ursuppe.events import EV_CARD, EV_GIFT, EV_PLACE, EV_SEATING, log
 from sim.ursuppe.food import place_cubes
 from sim.ursuppe.market import shuffle_extra_deck
-from sim.ursuppe.players import ORDER_SLOT, amoebas_on_space, put_amoeba, turn_order
+from sim.ursuppe.players import ORDER_SLOT, add_bp, amoebas_on_space, gift_receiver, put_amoeba, turn_order
 from sim.ursuppe.seating import ROTATE_ALL_PERMUTATIONS_MAX
 from sim.ursuppe.state import NO_CARD, STREAM_SETUP
 
@@ -83,18 +83,6 @@ def _double2_markers(st, ru, g):
 
 
 @kernel
-def gifted_player(st, g):
-    """soup combos: the player who receives Rules.gift, the one on start space (game index mod P)
-    + 1, so that the gift rotates over the start spaces (each 1/P of the games)."""
-    P = st.seat.shape[1]
-    space = st.game_index[g] % P + 1
-    for p in range(P):
-        if st.seat[g, p] == space:
-            return p
-    return 0
-
-
-@kernel
 def _take_from_deck(st, ru, g, gene):
     """A gifted extra gene lying face down (XM3) leaves the deck: the cards above it move down one
     slot and the deck starts one slot later (the scenario layout: the cards fill the last slots),
@@ -118,8 +106,11 @@ def give_gifts(st, ru, wk, g):
     that I4 holds; a gene in neither is not given (sim/ursuppe/combos.py refuses such a gift).
     No random number is drawn: a gifted game and its ungifted twin have the same seating, decks
     and dice until a decision differs. A gift is held, not bought (genes_bought and first_bought
-    stay 0; nothing that happens at a purchase, G1, happens)."""
-    p = gifted_player(st, g)
+    stay 0; nothing that happens at a purchase, G1, happens). Rules.gift_to names another
+    receiver; Rules.gift_bp BP are given to the receiver too (the BP-gift reference arm)."""
+    p = gift_receiver(st, ru, g)
+    if ru.gift_bp > 0:
+        add_bp(st, ru, g, p, ru.gift_bp)
     for k in range(ru.gift.shape[0]):
         gene = ru.gift[k]
         if gene < 0 or st.genes[g, p, gene] != 0:
