@@ -82,7 +82,7 @@ def test_empty_gift_reproduces_normal_games(rules):
     """The baseline arm is the normal game: same scores as a run of the same seed and seating."""
     from sim.ursuppe.simulation import UrsuppeRun
 
-    won, position, _ = combos.play_arm(rules, (), load_strategy("greedy"), 3, 0, 40, 1)
+    won, position, _, _ = combos.play_arm(rules, (), load_strategy("greedy"), 3, 0, 40, 1)
     run = UrsuppeRun(combos.combo_book(), 4, 3, [load_strategy("greedy")], seats=[0] * 4, seating="rotate")
     st = run.play_games(0, 40, 1).state
     gifted = np.argmax(st.seat == (np.arange(40) % 4 + 1)[:, None], axis=1)
@@ -94,7 +94,7 @@ def test_scan_is_the_same_on_1_and_2_threads(rules):
     arms, _ = combos.build_arms(rules, [START_GENE, DECK_GENE, DIVISION_RATE])
     one = combos.play_scan(rules, arms, load_strategy("greedy"), 5, 60, 1)
     two = combos.play_scan(rules, arms, load_strategy("greedy"), 5, 60, 2)
-    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
+    assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
     assert len(arms) == 1 + 3 + 3
 
 
@@ -189,7 +189,7 @@ def test_observed_lift_counts_holders():
 def test_a_gifted_base_gene_gains(rules):
     """Division Rate given at setup (a real effect in this branch) wins more, clearly."""
     arms = [(), (DIVISION_RATE,)]
-    won, position = combos.play_scan(rules, arms, load_strategy("greedy"), 1, 300, 2)
+    won, position, _ = combos.play_scan(rules, arms, load_strategy("greedy"), 1, 300, 2)
     row = combo_stats.combo_table(arms, won, position).row(0, named=True)
     assert row["gain_low"] > 0 and row["position_gain_low"] > 0
 

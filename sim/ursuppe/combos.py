@@ -790,7 +790,7 @@ def run_plan(
         )
         result.files += result.confirmation.files
         # the report again, with the confirmation's headline on top
-        write_scan(plan, arms, outcome, table, observed, observed_line, lines, top, fp, result.confirmation)
+        write_report(plan, table, observed, observed_line, lines, top, result.confirmation)
     from sim.runner import write_json_atomic
 
     write_json_atomic(
@@ -850,14 +850,13 @@ def write_scan(
 ) -> list[Path]:
     """combos.csv, combos.md, combos-heatmap.png, outcomes.npz (and observed.csv), atomically."""
     from analysis import combos as stats
-    from analysis.tables import write_csv_atomic, write_text_atomic
+    from analysis.tables import write_csv_atomic
 
     out = plan.out
     out.mkdir(parents=True, exist_ok=True)
     files = [out / "combos.csv", out / "combos.md", out / "combos-heatmap.png", out / OUTCOMES]
     write_csv_atomic(files[0], table)
-    preface = confirmation.markdown if confirmation is not None else ""
-    write_text_atomic(files[1], stats.report_markdown(table, lines, top, observed, observed_line, preface))
+    write_report(plan, table, observed, observed_line, lines, top, confirmation)
     stats.write_heatmap(
         table,
         [gene_name(plan.book, g) for g in plan.scanned],
@@ -881,6 +880,26 @@ def write_scan(
         files.append(out / "observed.csv")
         write_csv_atomic(files[-1], observed)
     return files
+
+
+def write_report(
+    plan: ScanPlan,
+    table: Any,
+    observed: Any,
+    observed_line: str,
+    lines: list[str],
+    top: int,
+    confirmation: Any = None,
+) -> Path:
+    """combos.md, atomically: the scan's lines, the confirmation's headline and panel (when it
+    ran), the scan's tables."""
+    from analysis import combos as stats
+    from analysis.tables import write_text_atomic
+
+    path = plan.out / "combos.md"
+    preface = confirmation.markdown if confirmation is not None else ""
+    write_text_atomic(path, stats.report_markdown(table, lines, top, observed, observed_line, preface))
+    return path
 
 
 def _observed_from(arrays: dict[str, np.ndarray]) -> Any:

@@ -368,7 +368,9 @@ def run_confirmation(
             outcomes.append(play_cell(plan, cell, arms, folder / f"cell-{c:02d}.npz", threads, step))
     except KeyboardInterrupt:
         interrupted = True
-        partial = _kept_arms(plan, plan.cells[len(outcomes)], arms, folder / f"cell-{len(outcomes):02d}.npz")
+        if len(outcomes) < len(plan.cells):
+            c = len(outcomes)
+            partial = _kept_arms(plan, plan.cells[c], arms, folder / f"cell-{c:02d}.npz")
     seconds = time.perf_counter() - start
     deck_of_game = np.zeros(plan.games, dtype=np.int64)
     for j, (first, count) in enumerate(plan.blocks):
