@@ -874,7 +874,7 @@ def write_scan(
         "fingerprint": np.array(fingerprint),
     }
     if observed is not None and plan.observed_rows is None:
-        arrays |= {f"observed.{c}": observed[c].to_numpy() for c in observed.columns}
+        arrays |= {f"observed.{c}": _column_array(observed[c]) for c in observed.columns}
     save_npz(files[3], arrays)
     if observed is not None:
         files.append(out / "observed.csv")
@@ -900,6 +900,15 @@ def write_report(
     preface = confirmation.markdown if confirmation is not None else ""
     write_text_atomic(path, stats.report_markdown(table, lines, top, observed, observed_line, preface))
     return path
+
+
+def _column_array(column: Any) -> np.ndarray:
+    """A polars column as a numpy array an npz holds without pickling (text as fixed-width str)."""
+    import polars as pl
+
+    if column.dtype == pl.String:
+        return np.array(column.to_list(), dtype=str)
+    return column.to_numpy()
 
 
 def _observed_from(arrays: dict[str, np.ndarray]) -> Any:
