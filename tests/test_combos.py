@@ -226,7 +226,7 @@ def test_cli_writes_report_table_and_heatmap(tmp_path):
     report = (out / "combos.md").read_text()
     assert "Top 3 pairs by interaction" in report and "Detectable effect" in report
     assert "Top 3 pairs by log-odds interaction" in report
-    assert "Observational view" in report and "games spent" in report
+    assert "Observational view" in report and "games in all" in report
     assert "top 3 pairs by interaction" in done.stdout
     saved = np.load(out / "outcomes.npz")
     assert saved["won"].shape == (348, 6) and saved["held"].shape == (348, 2, 6)
