@@ -786,7 +786,14 @@ def confirm_markdown(
     legend = "; ".join(f"**{c}**: {t}" for c, t in zip(cells, conditions, strict=True) if c in done)
     header = "| arm | role | scan | label | " + " | ".join(done) + " |"
     align = "|:--|:--|--:|:--|" + "--:|" * len(done)
-    body = []
+    first_rows = {
+        r["cell"]: r for r in table.unique("cell", keep="first", maintain_order=True).iter_rows(named=True)
+    }
+    body = [
+        "| baseline (no gift): the holder's win rate | | | | "
+        + " | ".join(fmt(first_rows[c]["baseline_win_rate"], "rate") for c in done)
+        + " |"
+    ]
     label_of = dict(labels.select("arm", "label").iter_rows())
     for arm in table["arm"].unique(maintain_order=True).to_list():
         part = table.filter(pl.col("arm") == arm)
