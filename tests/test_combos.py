@@ -602,3 +602,33 @@ def test_cli_panel_defaults_match_the_experiment():
     assert cli_combos.DEFAULT_CONFIRM_TOP == combos_confirm.DEFAULT_TOP
     assert tuple(cli_combos.DEFAULT_PANEL_FIELDS.split(",")) == combos_confirm.DEFAULT_FIELDS
     assert tuple(cli_combos.DEFAULT_PANEL_HOLDERS.split(",")) == combos_confirm.DEFAULT_HOLDERS
+
+
+def test_decks_1_is_no_decks_and_k_decks_split_the_games(tmp_path):
+    """--decks 1 plays exactly the games of no --decks (deck 0 is the rules' own); --decks 2
+    plays every arm over the same two decks in blocks and reports each deck's gain."""
+    pytest.importorskip("sim.ursuppe.deck_family")
+    from sim.ursuppe import combos_confirm as C
+
+    table = _fake_scan_table(["Suction 2", "Glutton"])
+    scan = _scan_plan(tmp_path / "scan")
+
+    def confirm(decks, out):
+        config = C.ConfirmConfig(top=1, games=48, fields=("greedy",), holders=("greedy",), decks=decks)
+        plan = C.plan_confirmation(scan, config)
+        plan.scan = combos.ScanPlan(**{**plan.scan.__dict__, "out": out})
+        return plan, C.run_confirmation(plan, table, threads=2)
+
+    _, none = confirm(None, tmp_path / "none")
+    _, one = confirm(1, tmp_path / "one")
+    assert none.table.equals(one.table)
+    a = np.load(tmp_path / "none" / "confirm" / "cell-00.npz")
+    b = np.load(tmp_path / "one" / "confirm" / "cell-00.npz")
+    assert all(np.array_equal(a[k], b[k]) for k in ("won", "position", "held"))
+    plan, two = confirm(2, tmp_path / "two")
+    assert len(plan.deck_rules) == 2 and sum(c for _, c in plan.blocks) == plan.games
+    decks = pl.read_csv(tmp_path / "two" / "confirm-decks.csv")
+    assert sorted(decks["deck"].unique().to_list()) == [0, 1]
+    row = two.table.filter(pl.col("arm") == "Suction 2").row(0, named=True)
+    assert row["decks"] == 2 and row["deck_gain_min"] <= row["gain"] <= row["deck_gain_max"]
+    assert "Across the 2 decks" in two.markdown

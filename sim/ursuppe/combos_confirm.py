@@ -177,7 +177,10 @@ def plan_confirmation(scan: ScanPlan, config: ConfirmConfig) -> ConfirmPlan:
     ids = [book.rules_id]
     blocks = [(0, games)]
     if config.decks is not None:
-        from sim.ursuppe import deck_family
+        try:
+            from sim.ursuppe import deck_family
+        except ImportError:
+            raise UserError("--decks: this version has no deck family (sim/ursuppe/deck_family.py)") from None
 
         decks = deck_family.plausible_decks(book, k, scan.seed)
         labels = [deck_family.deck_label(d) for d in decks]
@@ -216,8 +219,9 @@ def confirm_arms(table: Any, top: int, null_gene: int, names: list[str]) -> list
     import polars as pl
 
     index = {n: i for i, n in enumerate(names)}
-    singles = table.filter(pl.col("kind") == "single").sort("gain", descending=True, maintain_order=True)
-    pairs = table.filter(pl.col("kind") == "pair").sort("gain", descending=True, maintain_order=True)
+    ranked = table.filter(pl.col("gain").is_not_nan())  # polars sorts NaN above every number
+    singles = ranked.filter(pl.col("kind") == "single").sort("gain", descending=True, maintain_order=True)
+    pairs = ranked.filter(pl.col("kind") == "pair").sort("gain", descending=True, maintain_order=True)
     top_singles = [(index[a],) for a in singles["gene_a"].head(top).to_list()]
     top_pairs = [(index[a], index[b]) for a, b in pairs.select("gene_a", "gene_b").head(top).iter_rows()]
     pair_singles = sorted({(g,) for p in top_pairs for g in p} - set(top_singles))
