@@ -354,6 +354,11 @@ def run_confirmation(
     out = plan.scan.out
     folder = out / CONFIRM_DIR
     folder.mkdir(parents=True, exist_ok=True)
+    # files of an earlier, larger panel or of several decks would be read as this run's
+    for stale in sorted(folder.glob("cell-*.npz"))[len(plan.cells) :]:
+        stale.unlink()
+    if len(plan.blocks) == 1:
+        (out / "confirm-decks.csv").unlink(missing_ok=True)
     total = len(plan.cells) * len(arms) * plan.games
     done = 0
 
