@@ -166,9 +166,7 @@ class RayBackend:
                 where = f"the Ray cluster at {address}" if address else "a local Ray instance"
                 raise BackendError(f"cannot start or reach {where}: {' '.join(str(e).split())}") from None
             self.started = True
-        self.task = ray.remote(num_cpus=1, max_retries=RAY_MAX_RETRIES, retry_exceptions=False)(
-            _play_encoded
-        )
+        self.task = ray.remote(num_cpus=1, max_retries=RAY_MAX_RETRIES, retry_exceptions=False)(_play_encoded)
 
     def play(self, adapter: Any, work: list[ChunkWork]) -> Iterator[PlayedChunk]:
         ray = self.ray

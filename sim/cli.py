@@ -312,7 +312,12 @@ def bench(
         load_strategy(name)
     # A revision git cannot resolve is a CompareError (a user error: one line, exit 2).
     doc = run_bench(
-        games=games, plain_games=plain_games, rss_games=rss_games, cold=cold, mix=mix, repeats=repeats,
+        games=games,
+        plain_games=plain_games,
+        rss_games=rss_games,
+        cold=cold,
+        mix=mix,
+        repeats=repeats,
         compare=compare,
     )
     typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
@@ -353,6 +358,11 @@ app.command("tune")(tune)
 from sim.cli_combos import combos  # noqa: E402 (issue 14.6: soup combos, a module of its own)
 
 app.command("combos")(combos)
+
+from sim.cli_verdict import calibrate, verdict  # noqa: E402 (issue 20: a gene's verdict and price)
+
+app.command("verdict")(verdict)
+app.command("calibrate")(calibrate)
 
 
 def main() -> None:

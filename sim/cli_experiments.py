@@ -133,6 +133,8 @@ def _interrupted(out: Path | None) -> None:
 
     where = f" in {out / 'retune'}" if out else " under --out's retune/"
     interrupted(f"the finished tuning generations are kept{where}")
+
+
 MAX_TOURNAMENT_SEED = (MAX_SEED - PAIR_SEEDS) // PAIR_SEEDS
 
 
@@ -306,8 +308,17 @@ def compare(
     try:
         with open_backend(backend, threads, ray_address) as engine:
             result = experiments.compare(
-                rules, players, games, strategies, pool, seating, seed, out,
-                _player(chunk_size, threads, quiet, engine), variant=variant, retune=settings,
+                rules,
+                players,
+                games,
+                strategies,
+                pool,
+                seating,
+                seed,
+                out,
+                _player(chunk_size, threads, quiet, engine),
+                variant=variant,
+                retune=settings,
             )
     except USER_ERRORS as e:
         fail(str(e))
@@ -424,8 +435,19 @@ def ablate(
     try:
         with open_backend(backend, threads, ray_address) as engine:
             result = experiments.ablate(
-                gene, each, rules, players, games, strategies, pool, seating, seed, out,
-                _player(chunk_size, threads, quiet, engine), variant=variant, retune=settings,
+                gene,
+                each,
+                rules,
+                players,
+                games,
+                strategies,
+                pool,
+                seating,
+                seed,
+                out,
+                _player(chunk_size, threads, quiet, engine),
+                variant=variant,
+                retune=settings,
             )
     except USER_ERRORS as e:
         fail(str(e))
@@ -546,8 +568,16 @@ def tournament(
         names = strategy_list(strategies, "--strategies")
         with open_backend(backend, threads, ray_address) as engine:
             result = experiments.tournament(
-                names, players, games, rules, seed, anchor, out, _player(chunk_size, threads, quiet, engine),
-                plot=plot, variant=variant,
+                names,
+                players,
+                games,
+                rules,
+                seed,
+                anchor,
+                out,
+                _player(chunk_size, threads, quiet, engine),
+                plot=plot,
+                variant=variant,
             )
     except USER_ERRORS as e:
         fail(str(e))

@@ -257,8 +257,9 @@ def run_with_progress(
     except KeyboardInterrupt:
         kept = kept_games()
         if opened.fresh and kept == 0:
-            typer.echo(f"soup: interrupted before the first chunk was complete; nothing was kept in {out}",
-                       err=True)
+            typer.echo(
+                f"soup: interrupted before the first chunk was complete; nothing was kept in {out}", err=True
+            )
         else:
             typer.echo(
                 f"soup: interrupted: {kept:,} of {games:,} games are kept in {out}; the same command "

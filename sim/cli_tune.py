@@ -109,10 +109,28 @@ def tune(
         bool,
         typer.Option(
             "--gene-value",
-            help="For every gene: tune a variant forced to buy it and one that never may, then compare "
-            "them on fresh games (forced - never win rate, Holm-corrected).",
+            help="For every gene: its value by --design (default option value: tune a variant allowed to "
+            "buy it and one that may not, compare them on fresh games), with the null gene, its plain card "
+            "and (holding) its BP gift beside it, Holm-corrected (docs/verdicts.md).",
         ),
     ] = False,
+    design: Annotated[
+        str,
+        typer.Option(
+            metavar="DESIGN",
+            help="With --gene-value: option (allowed vs forbidden, both tuned), holding (given at setup and "
+            "kept vs not, the same strategy: no tuning) or forced (the labelled 'cost of a forced "
+            "purchase': bought at the first chance vs never).",
+        ),
+    ] = "option",
+    references: Annotated[
+        str,
+        typer.Option(
+            metavar="KINDS",
+            help="With --gene-value: reference arms, comma-separated: null (the null gene, must read 0), "
+            "plain (the gene's plain card), bp (its price as a BP gift; holding only); 'none' for none.",
+        ),
+    ] = "null,plain,bp",
     genes: Annotated[
         str | None,
         typer.Option(
@@ -176,7 +194,7 @@ def tune(
         seed=seed,
         games_per_candidate=games_per_candidate,
         population=population,
-        sigma=sigma or (GENE_VALUE_SIGMA if gene_value else T.DEFAULT_SIGMA),
+        sigma=sigma if sigma is not None else (GENE_VALUE_SIGMA if gene_value else T.DEFAULT_SIGMA),
         eval_games=eval_games,
     )
     kind = "gene-value" if gene_value else "tune"
@@ -196,7 +214,8 @@ def tune(
                         f"--genes: {g!r} has no copies at {players} players "
                         f"(genes in play: {', '.join(in_play)})"
                     )
-        _gene_value(cfg, chosen, out, threads, quiet, resume)
+        refs = tuple(r.strip() for r in references.split(",") if r.strip() and r.strip() != "none")
+        _gene_value(cfg, chosen, out, threads, quiet, resume, design, refs)
         return
     cfg.validate()
     if resume and not (out / T.CHECKPOINT).exists():
@@ -246,31 +265,46 @@ def p_text(p: float) -> str:
     return "< 1e-300" if p == 0 else f"{p:.2g}"
 
 
-def _gene_value(cfg, genes: list[str], out: Path, threads: int, quiet: bool, resume: bool) -> None:
-    """The --gene-value study: checks first, then the bar; Ctrl-C keeps every finished arm."""
+def _gene_value(
+    cfg,
+    genes: list[str],
+    out: Path,
+    threads: int,
+    quiet: bool,
+    resume: bool,
+    design: str,
+    refs: tuple[str, ...],
+) -> None:
+    """The --gene-value study: checks first, then the bar; Ctrl-C keeps every finished arm and unit."""
     from sim.ursuppe import gene_value as G
 
-    if resume and not (out / "arms").exists():
+    if resume and not (out / "units").exists() and not (out / "arms").exists():
         fail(f"--resume: {out} holds no gene-value study to continue")
-    for g in genes:  # every arm's configuration is valid before anything is played
-        for arm in G.ARMS:
-            c = G.arm_config(cfg, g, arm, cfg.budget // (2 * len(genes)))
-            try:
-                c.validate()
-            except G.T.TuningError as e:
-                fail(f"{e} (--gene-value: the budget is shared by {2 * len(genes)} arms)")
+    try:
+        G.check_study(cfg, genes, design, refs)  # every arm is valid before anything is played
+    except G.T.TuningError as e:
+        fail(str(e))
     load_engine()
-    with long_job(out, lambda: f"finished arms and genes are kept in {out}"):
-        with progress_bar(G.study_games(cfg, genes), "gene value", quiet) as update:
-            doc = G.gene_value_study(cfg, genes, out, threads, update)
+    with long_job(out, lambda: f"finished arms and units are kept in {out}"):
+        with progress_bar(G.study_games(cfg, genes, design, refs), G.DESIGNS[design].label, quiet) as update:
+            doc = G.gene_value_study(cfg, genes, out, threads, update, design, refs)
+    d = G.DESIGNS[design]
+    how = f"{doc['arm_games']:,} tuning games an arm, " if d.tuned else ""
     typer.echo(
-        f"gene value of {len(genes)} genes ({doc['arm_games']:,} tuning games an arm, "
-        f"{doc['eval_games']:,} fresh "
-        f"games a gene), against {doc['field']}:"
+        f"{d.label} of {len(genes)} genes ({how}{doc['eval_games']:,} fresh games a gene), "
+        f"against {doc['field']}:"
     )
-    for r in doc["genes"]:
+    if doc["null"]:
+        n = doc["null"]
         typer.echo(
-            f"  {r['gene']:<22} forced - never {100 * r['difference']:+5.1f} points "
-            f"[{100 * r['ci_low']:+.1f}, {100 * r['ci_high']:+.1f}]  p(Holm) {p_text(r['p_holm'])}"
+            f"  {'null gene (reference)':<22} {100 * n['estimate']:+5.1f} points "
+            f"[{100 * n['ci_low']:+.1f}, {100 * n['ci_high']:+.1f}]"
+        )
+    for r in doc["genes"]:
+        plain = r.get("plain")
+        extra = f"  plain card {100 * plain['estimate']:+.1f}" if plain else ""
+        typer.echo(
+            f"  {r['gene']:<22} {d.arms[0]} - {d.arms[1]} {100 * r['estimate']:+5.1f} points "
+            f"[{100 * r['ci_low']:+.1f}, {100 * r['ci_high']:+.1f}]  p(Holm) {p_text(r['p_holm'])}{extra}"
         )
     typer.echo(f"Wrote {out / G.REPORT}")

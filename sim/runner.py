@@ -160,8 +160,10 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
         doc = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise RunError(f"{path}: unreadable manifest ({e.__class__.__name__}: {e})") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("spec"), dict) or not isinstance(
-        doc.get("chunks"), dict
+    if (
+        not isinstance(doc, dict)
+        or not isinstance(doc.get("spec"), dict)
+        or not isinstance(doc.get("chunks"), dict)
     ):
         raise RunError(f"{path}: not a soup run manifest (expected an object with 'spec' and 'chunks')")
     return doc

@@ -79,13 +79,23 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind("second_move", "Speed", 1, CK_SECOND_MOVE, "0 / 1"),
     DecisionKind("carry", "Tentacle", 6, CK_CARRY, "cubes per colour (6 slots)"),
     DecisionKind("cling", "Holding", 1, CK_CLING, "0 / 1"),
-    DecisionKind("eat", "M4, F1-F4, XG-02, XG-12", 8, CK_EAT,
-                 "cubes per colour from the own space (6 slots), victim player or -1, suction cubes"),
+    DecisionKind(
+        "eat",
+        "M4, F1-F4, XG-02, XG-12",
+        8,
+        CK_EAT,
+        "cubes per colour from the own space (6 slots), victim player or -1, suction cubes",
+    ),
     DecisionKind("attack", "A1, A5 retry", 2, CK_ATTACK, "target player, number (-1, -1 = none)"),
     DecisionKind("respond", "A2-A4", 1, CK_RESPOND, "RESP_* code"),
     DecisionKind("pay", "E2", 3, CK_PAY, "gene mask low word, high word (gene_sets.py), BP"),
-    DecisionKind("buy", "G1-G4, XG-10", 3, CK_BUY,
-                 "gene, gene given up (-1), 1 = taken from its holder (XG-10); (-1, -1) = stop"),
+    DecisionKind(
+        "buy",
+        "G1-G4, XG-10",
+        3,
+        CK_BUY,
+        "gene, gene given up (-1), 1 = taken from its holder (XG-10); (-1, -1) = stop",
+    ),
     DecisionKind("place_free", "D2", 2, CK_PLACE, "space, number"),
     DecisionKind("divide", "D3-D4", 2, CK_PLACE, "space, number; (-1, -1) = stop (also CK_DIVIDE)"),
     DecisionKind("aggress", "R1", 3, CK_AGGRESS, "own number, target player, target number; all -1 = none"),
@@ -97,8 +107,13 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind("rebound", "XG-16", 1, CK_REBOUND, "0 stay / 1 rebound to the opposite space"),
     DecisionKind("hard_crust", "XG-05", 1, CK_CRUST, "0 let the attack fail / 1 pay the extra BP"),
     DecisionKind("exchange", "XG-08", 2, CK_EXCHANGE, "gene given, gene taken; (-1, -1) = stop"),
-    DecisionKind("heal", "XG-15, XG-25", 3, CK_HEAL,
-                 "own number, receiver player, receiver number (-1, -1: Healing 1); all -1 = stop"),
+    DecisionKind(
+        "heal",
+        "XG-15, XG-25",
+        3,
+        CK_HEAL,
+        "own number, receiver player, receiver number (-1, -1: Healing 1); all -1 = stop",
+    ),
     DecisionKind("place_explosion", "XG-20", 2, CK_PLACE, "space, number"),
 )
 # The kernels read plain module integers and tuples (numba globals), derived from the rows.
@@ -132,8 +147,12 @@ KIND_WIDTH: tuple[int, ...] = tuple(k.width for k in DECISION_KINDS)
 # The choice key each decision kind accepts (DIVIDE also accepts CK_DIVIDE, BUY also CK_BUY_END).
 KIND_CHOICE_KEY: tuple[int, ...] = tuple(k.choice_key for k in DECISION_KINDS)
 # Each constant names its row (a constant out of order would silently decode the wrong kind).
-_CONSTANT_OF = {"fast_food": "FAST_FOOD_ORDER", "cleanliness": "CLEAN", "rebound": "REBOUND_CHOICE",
-                "hard_crust": "HARD_CRUST_PAY"}
+_CONSTANT_OF = {
+    "fast_food": "FAST_FOOD_ORDER",
+    "cleanliness": "CLEAN",
+    "rebound": "REBOUND_CHOICE",
+    "hard_crust": "HARD_CRUST_PAY",
+}
 assert all(globals()[_CONSTANT_OF.get(k.name, k.name.upper())] == i for i, k in enumerate(DECISION_KINDS))
 
 MOVE_DRIFT = 0

@@ -111,8 +111,11 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_ORDER,
     EV_CLEAN,
 ) = range(len(EVENT_KINDS))
-assert all(globals()["EV_" + k.name.upper()] == i for i, k in enumerate(EVENT_KINDS)
-           if k.name not in ("active_move", "damage", "gene_defect", "attack_result"))
+assert all(
+    globals()["EV_" + k.name.upper()] == i
+    for i, k in enumerate(EVENT_KINDS)
+    if k.name not in ("active_move", "damage", "gene_defect", "attack_result")
+)
 EVENT_NAMES: dict[int, str] = {code: kind.name for code, kind in enumerate(EVENT_KINDS)}
 EVENT_FIELDS: dict[int, tuple[str, ...]] = {code: kind.fields for code, kind in enumerate(EVENT_KINDS)}
 

@@ -128,13 +128,20 @@ def header(title: str, lines: list[str]) -> str:
     )
 
 
-def _arm_line(games: int, players: int, seed: int, seating: str, strategies: str | None, pool: str,
-              per: str, variant: str | None = None) -> str:
+def _arm_line(
+    games: int,
+    players: int,
+    seed: int,
+    seating: str,
+    strategies: str | None,
+    pool: str,
+    per: str,
+    variant: str | None = None,
+) -> str:
     who = f"{players} players" + (f", variant {variant}" if variant else "")
     return f"{games:,} games per {per}, {who}, seed {seed}, seating {seating}, " + (
         f"strategies {strategies}" if strategies else f"pool {pool}"
     )
-
 
 
 # --------------------------------------------------------------------------------------------

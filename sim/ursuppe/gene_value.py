@@ -6,8 +6,10 @@ seating; the studied player is player 0, the others are the field), with a paire
 cluster-robust interval (analysis.paired) and a Holm correction over the genes:
 
 - **option value** (the default; restricted play): the studied player may buy the gene vs may
-  not (its gene value pinned at 0, G1: never bought). Both arms are tuned from the same start on
-  the same seeds, so every other parameter adapts to the restriction. It answers "what is it
+  not (its gene value played at 0, G1: never bought). Both arms are tuned from the same start on
+  the same seeds over the same search space (the gene's value is one of its dimensions, masked
+  to 0 in the forbidden arm), so every other parameter adapts to the restriction and a gene
+  that changes nothing gives the same tuning in both arms. It answers "what is it
   worth to be allowed this gene?" and is never negative in expectation for a good tuner.
 - **holding value**: the studied player is given the gene at setup and never gives it up
   (Rules.gift_keep = GIFT_KEPT: a gene defect is paid with other cards or BP, and when those fall
@@ -133,17 +135,26 @@ def study_units(design: str, genes: list[str], references: tuple[str, ...]) -> l
     return units
 
 
-def unit_setting(setting: T.Setting, unit: Unit) -> tuple[T.Setting, str | None]:
+def unit_setting(setting: T.Setting, unit: Unit, holding: bool = False) -> tuple[T.Setting, str | None]:
     """The setting a unit plays in (its reference gene declared as a number-only gene) and the
-    parameter key of the gene it measures (None for a BP gift)."""
+    parameter key of the gene it measures (None for a BP gift). ``holding``: the reference is a
+    gift (one card; a plain card replaces one of the gene's own cards)."""
     if unit.kind == "gene":
-        return setting, T.GENE_PREFIX + _canonical(setting.book, unit.gene or "")
+        # the parameter key names the gene's slot (a number-only gene's declared name is the book's)
+        return setting, T.GENE_PREFIX + T.GENE_NAMES[setting.book.gene_index(unit.gene or "")]
     if unit.kind == "bp":
         return setting, None
     kinds = ("null",) if unit.kind == "null" else ("plain",)
     # holding value gives the one card away; option value offers as many cards as the gene has
-    copies = 1 if unit.kind == "null" else None
-    book = setting.book.derive(reference_overrides(unit.gene, kinds, setting.book, copies))
+    copies = 1 if unit.kind == "null" or holding else None
+    layer = reference_overrides(unit.gene, kinds, setting.book, copies)
+    if unit.kind == "plain" and holding:
+        # The plain card stands in for one of the gene's cards, as the gift of the gene takes one
+        # out of the pool: both arms deny the other players the same card
+        name = _canonical(setting.book, unit.gene or "")
+        left = {k: max(0, n - 1) for k, n in setting.book.data["genes"][name]["copies"].items()}
+        layer["genes"][name] = {"copies": left}
+    book = setting.book.derive(layer)
     name = NULL_GENE if unit.kind == "null" else plain_card_name(_canonical(setting.book, unit.gene or ""))
     return replace(setting, book=book), T.GENE_PREFIX + T.GENE_NAMES[book.gene_index(name)]
 
@@ -155,7 +166,7 @@ def _canonical(book: Any, gene: str) -> str:
 def holding_edits(setting: T.Setting, unit: Unit) -> tuple[T.Setting, tuple[tuple[str, Any], ...]]:
     """Holding value's arm with the gift: player 0 holds the unit's gene from setup and keeps it;
     a BP gift is the gene's price in BP (its price at this player count)."""
-    unit_set, key = unit_setting(setting, unit)
+    unit_set, key = unit_setting(setting, unit, holding=True)
     if unit.kind == "bp":
         rules = setting.book.for_players(setting.players, setting.variant)
         price = int(rules.gene_price[setting.book.gene_index(unit.gene or "")])
@@ -173,8 +184,14 @@ def arm_config(base: T.TuneConfig, unit: Unit, arm: str, arm_budget: int, design
     d = DESIGNS[design]
     keys = tuple(k for k in base.keys if k != key)
     pinned = dict(base.pinned)
-    if arm == d.arms[0] and design == "option":
+    masked: dict[str, float] = {}
+    if design == "option":
+        # Both arms search the same space (the gene's value one of its dimensions): the forbidden
+        # arm plays it at 0, so where the gene changes nothing the two arms are the same tuning.
         keys = (*keys, key)
+        pinned.pop(key, None)
+        if arm == d.arms[1]:
+            masked[key] = 0.0
     elif arm == d.arms[0]:
         pinned[key] = FORCED_GENE_VALUE
     else:
@@ -184,6 +201,7 @@ def arm_config(base: T.TuneConfig, unit: Unit, arm: str, arm_budget: int, design
         setting=setting,
         keys=keys,
         pinned=pinned,
+        masked=masked,
         budget=arm_budget,
         name=f"{base.start.name}-{unit.key}-{slug(arm)}",
     )
@@ -251,13 +269,10 @@ def _contrast(won_with: np.ndarray, won_without: np.ndarray) -> dict[str, Any]:
 
     games = np.arange(len(won_with))
     d = paired_difference(won_without, won_with, games, games, binary=True)
-    return {
-        "estimate": float(d["estimate"]),
-        "ci_low": float(d["ci_low"]),
-        "ci_high": float(d["ci_high"]),
-        "p_value": float(d["p_value"]),
-        "se": float(d.get("se", (d["ci_high"] - d["ci_low"]) / 3.92)),
-    }
+    out = {k: float(d[k]) for k in ("estimate", "ci_low", "ci_high", "p_value", "se")}
+    if np.isnan(out["se"]):  # every changed game changed the same way: no spread, a point interval
+        out.update(ci_low=out["estimate"], ci_high=out["estimate"], se=0.0)
+    return out
 
 
 def contrast_of_contrasts(

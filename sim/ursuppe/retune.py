@@ -161,8 +161,10 @@ def plan(
             try:
                 cfg.validate()
             except T.TuningError as e:
-                msg = str(e).replace("--budget:", "--retune-budget:").replace(
-                    "--games-per-candidate:", "--retune-games-per-candidate:"
+                msg = (
+                    str(e)
+                    .replace("--budget:", "--retune-budget:")
+                    .replace("--games-per-candidate:", "--retune-games-per-candidate:")
                 )
                 raise T.TuningError(msg + " (per strategy and arm)") from None
             configs[arm][t] = cfg

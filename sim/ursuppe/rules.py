@@ -1038,7 +1038,8 @@ class _Checker:
                     "unknown gene (expected one of: " + ", ".join(known) + "; or a number-only gene "
                     f'marked effect = "{NUMBER_ONLY_EFFECT}")',
                 )
-            if name in GENE_ALIASES or name.strip().lower() in {n.lower() for n in known}:
+            taken = {n.lower() for n in (*known, *GENE_ALIASES)}
+            if name.strip().lower() in taken:
                 self.fail((*path, name), "a number-only gene needs a name of its own, not a gene's")
         if len(declared) > len(NUMBER_ONLY_GENES):
             self.fail(

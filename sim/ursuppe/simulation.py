@@ -268,5 +268,15 @@ def _per_colour(values: np.ndarray | None, rows: int, kind: pa.DataType) -> pa.A
 
 
 # State fields with a player axis (axis 1) that the rows read: cut to the real players (TD8).
-_PLAYER_FIELDS = ("score", "seat", "strategy", "genes", "space", "bp", "genes_bought", "first_bought",
-                  "defect_genes_lost", "defect_bp_paid")
+_PLAYER_FIELDS = (
+    "score",
+    "seat",
+    "strategy",
+    "genes",
+    "space",
+    "bp",
+    "genes_bought",
+    "first_bought",
+    "defect_genes_lost",
+    "defect_bp_paid",
+)

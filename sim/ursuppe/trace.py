@@ -104,9 +104,7 @@ def describe(e: dict[str, Any]) -> str:
     if t == "active_move":
         dice = [d for d in (e["die1"], e["die2"]) if d is not None]
         rolled = f"rolled {'/'.join(map(str, dice))}, " if dice else ""
-        return (
-            f"{w} {e['how'].replace('_', ' ')} ({rolled}{e['direction']}, {e['cost']} BP): {_moved(e)}"
-        )
+        return f"{w} {e['how'].replace('_', ' ')} ({rolled}{e['direction']}, {e['cost']} BP): {_moved(e)}"
     if t == "stay":
         return f"{w} stays on {e['space']} (Holding)"
     if t == "carry":
@@ -172,12 +170,14 @@ def describe(e: dict[str, Any]) -> str:
     if t == "exchange":
         return f"{w} exchanges {e['gave']} for {e['took']} ({e['cost']} BP, Highly Adaptable)"
     if t == "heal":
-        to = (f", the DP goes to P{e['receiver_player']} amoeba {e['receiver_amoeba']}"
-              if e["receiver_player"] >= 0 else "")
+        to = (
+            f", the DP goes to P{e['receiver_player']} amoeba {e['receiver_amoeba']}"
+            if e["receiver_player"] >= 0
+            else ""
+        )
         return f"{w} healed for {e['cost']} BP: now {e['dp']} DP{to}"
     if t == "explosion":
-        return (f"{w} Population Explosion: returns {e['bp_returned']} BP, "
-                f"places {e['placed']} amoebas free")
+        return f"{w} Population Explosion: returns {e['bp_returned']} BP, places {e['placed']} amoebas free"
     if t == "gene_income":
         return f"{w} receives {e['bp']} BP ({e['gene']})"
     return str(e)

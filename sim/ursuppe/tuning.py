@@ -110,6 +110,11 @@ class SearchSpace:
     low: np.ndarray
     high: np.ndarray
     switch: np.ndarray  # bool [d]
+    # Masked parameters: tuned like the others (the same dimensions, so the optimiser samples as
+    # for an unmasked twin) but played at a fixed value (gene value's option design forbids a
+    # gene this way: its forbidden arm searches the space of its allowed arm)
+    fixed_index: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    fixed_value: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def to_unit(self, vector: np.ndarray) -> np.ndarray:
         x = (vector[self.index] - self.low) / (self.high - self.low)
@@ -123,6 +128,7 @@ class SearchSpace:
         values = self.low + np.clip(x, 0.0, 1.0) * (self.high - self.low)
         values = np.where(self.switch, np.round(values), np.round(values, 3))
         v[self.index] = np.clip(values, self.low, self.high)
+        v[self.fixed_index] = self.fixed_value
         return v
 
 
@@ -275,7 +281,7 @@ def play_field(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play every strategy of ``vectors`` [K, N_PARAMS] as player 0 on the same games ``first_game
     .. first_game + n_games - 1`` of ``seed`` against the field (common random numbers; rotate
-    seating). Returns ``won`` bool [K, n] and ``genes_bought`` int32 [K, n] of player 0.
+    seating). Returns ``won`` bool [K, n] and ``genes_bought`` int64 [K, n] of player 0.
 
     All K x n games go to the engine in as few batches as possible (at most MAX_BATCH games each):
     one batch a generation keeps both threads busy (issue 13.4)."""
@@ -293,7 +299,7 @@ def play_field(
     per_player[:, 0] = np.repeat(np.arange(K), n_games)
     per_player[:, 1:] = np.tile(K + opp_of, (K, 1))
     won = np.empty(K * n_games, dtype=bool)
-    bought = np.empty(K * n_games, dtype=np.int32)
+    bought = np.empty(K * n_games, dtype=np.int64)
     n_batches = math.ceil(len(all_games) / MAX_BATCH)
     size = math.ceil(len(all_games) / n_batches)
     for lo in range(0, len(all_games), size):
@@ -346,12 +352,22 @@ class TuneConfig:
     eval_games: int = 24_000
     pinned: dict[str, float] = field(default_factory=dict)
     name: str | None = None
+    masked: dict[str, float] = field(default_factory=dict)  # tuned keys played at a fixed value
 
     def start_vector(self) -> np.ndarray:
+        """The start as played (pinned and masked values set)."""
+        return pin(self.start.vector, {**self.pinned, **self.masked})
+
+    def search_start(self) -> np.ndarray:
+        """The start as the optimiser sees it (masked keys at their own start value)."""
         return pin(self.start.vector, self.pinned)
 
     def space(self) -> SearchSpace:
-        return search_space(self.keys, self.start_vector(), self.pinned)
+        space = search_space(self.keys, self.search_start(), self.pinned)
+        if not self.masked:
+            return space
+        index = np.array([parameter_key_index(k) for k in self.masked], dtype=np.int64)
+        return replace(space, fixed_index=index, fixed_value=np.array(list(self.masked.values())))
 
     def population_size(self) -> int:
         d = len(self.space().keys)
@@ -377,6 +393,7 @@ class TuneConfig:
             "field_strategies": {x.name: [float(y) for y in x.vector] for x in self.fld.strategies},
             "params": list(self.keys),
             "pinned": dict(self.pinned),
+            **({"masked": dict(self.masked)} if self.masked else {}),
             "budget": self.budget,
             "seed": self.seed,
             "games_per_candidate": self.games_per_candidate,
@@ -431,7 +448,7 @@ def new_state(cfg: TuneConfig) -> TuneState:
 
     space = cfg.space()
     d = len(space.keys)
-    x0 = space.to_unit(cfg.start_vector())
+    x0 = space.to_unit(cfg.search_start())
     bounds = np.tile([0.0, 1.0], (d, 1))
     opt = cmaes.CMA(
         mean=x0,
