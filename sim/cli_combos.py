@@ -321,7 +321,8 @@ def _print_confirmation(c: "object") -> None:
     if not len(labels):
         typer.echo("confirmation: no cell finished")
         return
-    typer.echo(f"confirmation on fresh games, {c.cells_done} of {c.cells} cells:")  # type: ignore[attr-defined]
+    provisional = " (interrupted: provisional labels)" if c.interrupted else ""  # type: ignore[attr-defined]
+    typer.echo(f"confirmation on fresh games, {c.cells_done} of {c.cells} cells{provisional}:")  # type: ignore[attr-defined]
     for r in labels.iter_rows(named=True):
         typer.echo(
             f"  {r['arm']}: {r['label']} ({r['gain_min'] * 100:+.1f} to {r['gain_max'] * 100:+.1f} points;"
