@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -315,14 +315,15 @@ def combos(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _print_confirmation(c: "object") -> None:
-    """The confirmation's labels on the terminal, one line per gene arm."""
-    labels = c.labels  # type: ignore[attr-defined]
+def _print_confirmation(c: Any) -> None:
+    """The confirmation's labels (a combos_confirm.Confirmation) on the terminal, one line per
+    gene arm."""
+    labels = c.labels
     if not len(labels):
         typer.echo("confirmation: no cell finished")
         return
-    provisional = " (interrupted: provisional labels)" if c.interrupted else ""  # type: ignore[attr-defined]
-    typer.echo(f"confirmation on fresh games, {c.cells_done} of {c.cells} cells{provisional}:")  # type: ignore[attr-defined]
+    provisional = " (interrupted: provisional labels)" if c.interrupted else ""
+    typer.echo(f"confirmation on fresh games, {c.cells_done} of {c.cells} cells{provisional}:")
     for r in labels.iter_rows(named=True):
         typer.echo(
             f"  {r['arm']}: {r['label']} ({r['gain_min'] * 100:+.1f} to {r['gain_max'] * 100:+.1f} points;"
