@@ -18,6 +18,7 @@ from sim.ursuppe.genes import (
     GENE_NAMES,
     N_BASE_GENES,
     N_GENES,
+    NUMBER_ONLY_GENES,
     PERSISTENCE,
     RAY_PROTECTION,
     SPEED,
@@ -202,7 +203,7 @@ def test_as_dict_is_a_deep_copy(book: RuleBook) -> None:
     data = book.as_dict()
     data["genes"]["Intelligence"]["price"] = 99
     assert book.data["genes"]["Intelligence"]["price"] == 2
-    assert list(data["genes"]) == list(GENE_NAMES)
+    assert list(data["genes"]) == list(GENE_NAMES[: NUMBER_ONLY_GENES[0]])  # no number-only gene declared
     assert data["genes"]["Intelligence"]["weight"] == 1  # defaults filled in
 
 

@@ -236,6 +236,8 @@ def test_two_player_variant_and_fixed_opponents(tmp_path):
 
 
 def test_gene_value_ranks_the_genes_with_holm(tmp_path):
+    """The labelled forced design (bought at the first chance vs never): ranked, Holm-corrected,
+    the forced arm buys the gene and the never arm does not; a second call resumes."""
     base = config(
         players=3,
         keys=("bp_reserve", "gene_value.Division Rate", "gene_value.Speed"),
@@ -243,16 +245,19 @@ def test_gene_value_ranks_the_genes_with_holm(tmp_path):
         games_per_candidate=120,
         eval_games=1200,
     )
-    doc = G.gene_value_study(base, ["Division Rate", "Speed"], tmp_path / "gv", 2)
+    doc = G.gene_value_study(
+        base, ["Division Rate", "Speed"], tmp_path / "gv", 2, design="forced", references=()
+    )
     rows = doc["genes"]
-    assert [r["difference"] for r in rows] == sorted((r["difference"] for r in rows), reverse=True)
+    assert [r["estimate"] for r in rows] == sorted((r["estimate"] for r in rows), reverse=True)
     for r in rows:
-        assert r["ci_low"] <= r["difference"] <= r["ci_high"]
+        assert r["ci_low"] <= r["estimate"] <= r["ci_high"]
         assert r["p_holm"] >= r["p_value"]
-        assert r["forced_bought"] >= r["never_bought"] == 0.0
-    assert "Holm" in (tmp_path / "gv" / G.REPORT).read_text()
+        assert r["bought_with"] >= r["bought_without"] == 0.0
+    text = (tmp_path / "gv" / G.REPORT).read_text()
+    assert "Holm" in text and "cost of a forced purchase" in text
     again = G.gene_value_study(
-        base, ["Division Rate", "Speed"], tmp_path / "gv", 2
+        base, ["Division Rate", "Speed"], tmp_path / "gv", 2, design="forced", references=()
     )  # resumes: nothing to play
     assert again["genes"] == rows
 
@@ -268,7 +273,9 @@ def test_gene_value_ranks_the_genes_with_holm(tmp_path):
         (["--games-per-candidate", "25"], "rotate"),
         (["--self-play", "--against", "greedy"], "not both"),
         (["--gene-value", "--genes", "Telepathy"], "unknown gene"),
-        (["--gene-value", "--budget", "100000"], "shared by 40 arms"),
+        (["--gene-value", "--budget", "100000"], "shared by 82 arms"),  # 20 genes, their plain cards, null
+        (["--gene-value", "--design", "sometimes"], "--design"),
+        (["--sigma", "0"], "--sigma"),  # not the default in disguise (issue 21.1)
         (["--players", "2"], "variant"),
     ],
 )
