@@ -797,7 +797,8 @@ def run_plan(
         out / TIMING,
         {
             "scan_seconds": seconds,
-            "scan_games_played_now": spent - resumed * games,
+            # a resumed scan played only the arms it had not kept (the baseline's extension included)
+            "scan_games_played_now": spent if resumed == 0 else games * (len(arms) - resumed),
             "confirm_seconds": result.confirmation.seconds if result.confirmation else None,
             "threads": threads,
         },
