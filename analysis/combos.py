@@ -699,6 +699,13 @@ def confirm_labels(table: pl.DataFrame, n_decks: int = 1) -> pl.DataFrame:
     return pl.DataFrame(out, infer_schema_length=None)
 
 
+def _deck_sign_text(r: dict[str, object]) -> str:
+    """ "same sign" on every deck, "0 on every deck" (an arm that changed nothing), or "mixed"."""
+    if r["deck_sign"] != 0:
+        return "same sign"
+    return "0 on every deck" if r["deck_gain_min"] == 0 == r["deck_gain_max"] else "mixed"
+
+
 def _with_ci(r: dict[str, object], column: str) -> str:
     """ "+12.3 [+10.1, +14.5]": a column in win-rate points with its 95% interval."""
     return f"{_points(r[column], '')} [{_points(r[column + '_low'], '')}, {_points(r[column + '_high'], '')}]"
@@ -842,7 +849,7 @@ def confirm_markdown(
                 + " | ".join(
                     f"{_points(part[c]['deck_gain_min'], '')} to {_points(part[c]['deck_gain_max'], '')}"
                     f" (sd {part[c]['deck_gain_sd'] * 100:.1f}),"
-                    f" {'same sign' if part[c]['deck_sign'] != 0 else 'mixed'}"
+                    f" {_deck_sign_text(part[c])}"
                     if c in part
                     else "–"
                     for c in done
