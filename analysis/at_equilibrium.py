@@ -121,7 +121,13 @@ def mix_win_rate(rows: pl.DataFrame) -> pl.DataFrame:
         lo, hi, _ = cluster_wilson(won, cluster_ids(part), row_weights=rw)
         rate = float(won @ rw / rw.sum())
         out.append(
-            {"players": int(players), "games": part.height, "win_rate": rate, "ci_low": lo, "ci_high": hi,
-             "fair_share": 1.0 / int(players)}
+            {
+                "players": int(players),
+                "games": part.height,
+                "win_rate": rate,
+                "ci_low": lo,
+                "ci_high": hi,
+                "fair_share": 1.0 / int(players),
+            }
         )
     return pl.DataFrame(out)

@@ -477,7 +477,8 @@ def _findings(
             out.append(
                 f"{players} players: genes whose holders win more than non-holders of the same strategy "
                 f"(Holm p < 0.05), largest first: {_first_three(plus)}; win less: {_first_three(minus)}. "
-                "These are associations; `soup ablate --gene NAME` measures what a gene causes."
+                "These are associations; `soup verdict --gene NAME` judges a gene by designs that measure "
+                "it, across fields, decks and readings (docs/verdicts.md)."
             )
         # The best-supported pair (smallest p, as the table is sorted), not the largest estimate:
         # the largest estimates come from the smallest groups.
@@ -615,7 +616,8 @@ def section_how_to_read(r: Report) -> None:
         "- Gene and deck effects are **associations** in simulated play with the listed strategies. *Within "
         "strategy* compares players of the same strategy, which removes the part of a gap that only says "
         "which strategies buy a gene. What a rule change *causes* is a paired experiment: `soup compare`, "
-        "`soup ablate`.\n"
+        "`soup ablate`; whether a gene is too strong, and under which conditions, is `soup verdict --gene "
+        "NAME` (docs/verdicts.md).\n"
         "- Player counts are never pooled: the fair share and the gene copies differ between them.\n"
         "- Rule ids (S5 seating, W1 end of game, E2 gene defects, ...) refer to the rules specification "
         "(docs/rules.md)."

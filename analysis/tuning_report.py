@@ -206,6 +206,10 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
     if tuned:
         head += f" bought ({with_arm} / {without_arm}) |"
         sep += "---|"
+    decks = doc.get("deck_family") or []
+    if decks:
+        head += f" across {len(decks)} decks | same sign on every deck |"
+        sep += "---|---|"
     lines += [head, sep]
     for i, r in enumerate(doc["genes"], 1):
         row = f"| {i} | {r['gene']} | {_pts(r)} | {_p(r['p_holm'])} | {_pts(r.get('plain'))} | "
@@ -215,14 +219,27 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
         if tuned:
             rare = RARE_MARK if r.get("bought_with", 1.0) < RARELY_BOUGHT else ""
             row += f" {_pct(r.get('bought_with', 0.0))}{rare} / {_pct(r.get('bought_without', 0.0))} |"
+        if decks:
+            lo, hi = r["deck_spread"]
+            row += (
+                f" {100 * lo:+.1f} to {100 * hi:+.1f} | {'yes' if r['same_sign_every_deck'] else '**no**'} |"
+            )
         lines.append(row)
     lines.append("")
+    if decks:
+        lines += [
+            f"Decks: the estimates are on deck 0, the rules' own; every gene was measured again on "
+            f"{len(decks) - 1} more decks of the V6 plausible-deck family, on the same games: "
+            + "; ".join(f"{k}: {label}" for k, label in enumerate(decks))
+            + ".",
+            "",
+        ]
     if tuned:
         lines += [
             f"{RARE_MARK} The {with_arm} arm bought the gene in fewer than {_pct(RARELY_BOUGHT)} of the "
-            "games: it is rarely on offer, or needs a lower gene first (G2-G3). Two arms tuned on the same seeds "
-            "still end at somewhat different strategies, so a small difference may come from the tuning "
-            "rather than the gene: the null gene's reading shows how large that is.",
+            "games: it is rarely on offer, or needs a lower gene first (G2-G3). Two arms tuned on the same "
+            "seeds still end at somewhat different strategies, so a small difference may come from the "
+            "tuning rather than the gene: the null gene's reading shows how large that is.",
             "",
         ]
     if doc["design"] == "forced":

@@ -131,6 +131,13 @@ def tune(
             "plain (the gene's plain card), bp (its price as a BP gift; holding only); 'none' for none.",
         ),
     ] = "null,plain,bp",
+    decks: Annotated[
+        int,
+        typer.Option(
+            help="With --gene-value: measure every gene again on K-1 decks of the V6 plausible-deck family "
+            "(deck 0: the rules' own), on the same games; the table adds the spread and a same-sign column.",
+        ),
+    ] = 1,
     genes: Annotated[
         str | None,
         typer.Option(
@@ -215,7 +222,7 @@ def tune(
                         f"(genes in play: {', '.join(in_play)})"
                     )
         refs = tuple(r.strip() for r in references.split(",") if r.strip() and r.strip() != "none")
-        _gene_value(cfg, chosen, out, threads, quiet, resume, design, refs)
+        _gene_value(cfg, chosen, out, threads, quiet, resume, design, refs, decks)
         return
     cfg.validate()
     if resume and not (out / T.CHECKPOINT).exists():
@@ -274,6 +281,7 @@ def _gene_value(
     resume: bool,
     design: str,
     refs: tuple[str, ...],
+    decks: int = 1,
 ) -> None:
     """The --gene-value study: checks first, then the bar; Ctrl-C keeps every finished arm and unit."""
     from sim.ursuppe import gene_value as G
@@ -282,12 +290,16 @@ def _gene_value(
         fail(f"--resume: {out} holds no gene-value study to continue")
     try:
         G.check_study(cfg, genes, design, refs)  # every arm is valid before anything is played
+        if decks < 1:
+            raise G.T.TuningError(f"--decks: expected at least 1, got {decks}")
     except G.T.TuningError as e:
         fail(str(e))
     load_engine()
     with long_job(out, lambda: f"finished arms and units are kept in {out}"):
-        with progress_bar(G.study_games(cfg, genes, design, refs), G.DESIGNS[design].label, quiet) as update:
-            doc = G.gene_value_study(cfg, genes, out, threads, update, design, refs)
+        with progress_bar(
+            G.study_games(cfg, genes, design, refs, decks), G.DESIGNS[design].label, quiet
+        ) as update:
+            doc = G.gene_value_study(cfg, genes, out, threads, update, design, refs, decks)
     d = G.DESIGNS[design]
     how = f"{doc['arm_games']:,} tuning games an arm, " if d.tuned else ""
     typer.echo(

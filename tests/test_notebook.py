@@ -30,6 +30,7 @@ def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
     text = "\n".join(o.get("text", "") for o in outputs)
     assert "2,000 games, 4 players" in text
     assert "WARNING: placeholder environment deck" in text
+    assert "Holding value: " in text and "Division Rate" in text  # section 10: a verdict (issue 20.5)
 
 
 def test_gene_balance_notebook_executes_on_a_2_player_variant(monkeypatch, tmp_path):

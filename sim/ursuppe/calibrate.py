@@ -55,7 +55,8 @@ class Calibration:
             return T.TuneConfig(
                 setting, head.holder, head.fld, (), 0, seed=self.plan.seed, eval_games=self.plan.games
             )
-        return replace(self.plan.option_config(), setting=setting)
+        # the gene's two arms only: option_budget tuning games each
+        return replace(self.plan.option_config(), setting=setting, budget=2 * self.plan.option_budget)
 
     def units(self) -> list[G.Unit]:
         if self.design == "holding" and self.key == "price":
@@ -88,7 +89,14 @@ def plan_calibration(
     if design == "option" and option_budget <= 0:
         raise UserError("--option-budget: option value tunes both arms; expected a positive budget")
     plan = V.plan_verdict(
-        gene, players, rules_file, games, decks=1, with_readings=False, option_budget=option_budget, seed=seed
+        gene,
+        players,
+        rules_file,
+        games,
+        decks=1,
+        with_readings=False,
+        option_budget=option_budget if design == "option" else 0,
+        seed=seed,
     )
     row = plan.book.data["genes"][plan.gene]
     current = int(row[key])

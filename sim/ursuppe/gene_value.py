@@ -224,13 +224,17 @@ def study_games(
     genes: list[str],
     design: str = DEFAULT_DESIGN,
     references: tuple[str, ...] = REFERENCES,
+    decks: int = 1,
 ) -> int:
-    """Games the study plays: every unit's arms (tuned designs: their tunings) and fresh games."""
+    """Games the study plays: every unit's arms (tuned designs: their tunings) and fresh games,
+    and with ``decks`` > 1 every gene's arms again on each other deck."""
     units = study_units(design, genes, references)
     if not DESIGNS[design].tuned:
-        return (len(units) + 1) * base.eval_games  # + the shared arm without a gift
+        # every deck: each gene's gift arm, and the arm without a gift on that deck
+        return (len(units) + 1) * base.eval_games + (decks - 1) * (len(genes) + 1) * base.eval_games
     cfg = arm_config(fixed_field(base), units[0], DESIGNS[design].arms[0], _arm_budget(base, units), design)
-    return 2 * len(units) * (cfg.generations() * cfg.games_per_generation() + base.eval_games)
+    per_gene = 2 * (cfg.generations() * cfg.games_per_generation() + base.eval_games)
+    return len(units) * per_gene + (decks - 1) * len(genes) * per_gene
 
 
 def check_study(base: T.TuneConfig, genes: list[str], design: str, references: tuple[str, ...]) -> None:
@@ -376,18 +380,26 @@ def gene_value_study(
     progress: Callable[[int, int], None] | None = None,
     design: str = DEFAULT_DESIGN,
     references: tuple[str, ...] = REFERENCES,
+    decks: int = 1,
 ) -> dict[str, Any]:
     """Measure every gene (and the references) by ``design`` and write the ranked table (JSON
     and Markdown): per gene its contrast, the plain card's, the gene beyond its plain card and
-    (holding value) the BP gift's; the null gene once; Holm over the genes."""
+    (holding value) the BP gift's; the null gene once; Holm over the genes. ``decks`` > 1: every
+    gene is measured again on decks 1..K-1 of the V6 family (deck 0 is the rules' own, on which
+    the table's estimates are), each deck on the same games, under ``deck-<k>/``; each row gains
+    the per-deck estimates, their spread and whether the sign is the same on every deck."""
     from analysis.multiple_testing import holm
 
     check_study(base, genes, design, references)
+    if decks < 1:
+        raise T.TuningError(f"--decks: expected at least 1, got {decks}")
     base = fixed_field(base)
     d = DESIGNS[design]
     units = study_units(design, genes, references)
     arm_budget = _arm_budget(base, units)
-    total = study_games(base, genes, design, references)
+    deck_list = _deck_family(base, decks)
+    gene_units = [u for u in units if u.kind == "gene"]
+    total = study_games(base, genes, design, references, decks)
     done = 0
     t0 = time.perf_counter()
 
@@ -404,6 +416,22 @@ def gene_value_study(
         measured[unit.key] = measure_unit(design, base, unit, out, arm_budget, threads, step)
         if have:  # resumed: count its games as played
             step(_unit_games(base, d, unit, units, arm_budget, design) - (done - before))
+    on_deck: list[dict[str, dict[str, Any]]] = []
+    for k, deck in enumerate(deck_list[1:], start=1):
+        from sim.ursuppe.deck_family import deck_overrides
+
+        deck_base = replace(
+            base, setting=replace(base.setting, book=base.setting.book.derive(deck_overrides(deck)))
+        )
+        where = out / f"deck-{k}"
+        got = {}
+        for unit in gene_units:
+            before = done
+            have = (where / "units" / f"{unit.key}.npz").exists()
+            got[unit.key] = measure_unit(design, deck_base, unit, where, arm_budget, threads, step)
+            if have:
+                step(_unit_games(deck_base, d, unit, gene_units, arm_budget, design) - (done - before))
+        on_deck.append(got)
     seconds = time.perf_counter() - t0
 
     def contrast(unit: Unit) -> dict[str, Any] | None:
@@ -431,6 +459,12 @@ def gene_value_study(
         bp = contrast(Unit("bp", g))
         if bp is not None:
             row["bp_gift"] = bp
+        if on_deck:
+            m = [measured[Unit("gene", g).key], *(got[Unit("gene", g).key] for got in on_deck)]
+            est = [float(x["won_with"].mean() - x["won_without"].mean()) for x in m]
+            row["decks"] = est
+            row["deck_spread"] = [min(est), max(est)]
+            row["same_sign_every_deck"] = all(e > 0 for e in est) or all(e < 0 for e in est)
         rows.append(row)
     for r, ph in zip(rows, holm([r["p_value"] for r in rows]), strict=True):
         r["p_holm"] = float(ph)
@@ -445,6 +479,7 @@ def gene_value_study(
         "variant": base.setting.variant,
         "rules_id": base.setting.book.rules_id,
         "deck": base.setting.book.deck_description(),
+        "deck_family": [_label(dk) for dk in deck_list] if decks > 1 else [],
         "placeholders": base.setting.book.placeholders(base.setting.players, base.setting.variant),
         "field": base.fld.describe(),
         "seed": base.seed,
@@ -464,6 +499,21 @@ def gene_value_study(
     text = gene_value_markdown(doc, seconds)
     write_atomic(out / REPORT, lambda p: p.write_text(text, encoding="utf-8"))
     return doc
+
+
+def _deck_family(base: T.TuneConfig, decks: int) -> list[Any]:
+    """Deck 0 (the rules' own) and K-1 decks of the V6 family, drawn from the tuning seed."""
+    if decks <= 1:
+        return [None]
+    from sim.ursuppe.deck_family import plausible_decks
+
+    return plausible_decks(base.setting.book, decks, base.seed)
+
+
+def _label(deck: Any) -> str:
+    from sim.ursuppe.deck_family import deck_label
+
+    return deck_label(deck)
 
 
 def _tuning_games(base: T.TuneConfig, units: list[Unit], arm_budget: int, design: str) -> int:

@@ -102,7 +102,7 @@ class Plan:
             c.holder,
             c.fld,
             OPTION_KEYS,
-            self.option_budget,
+            self.option_budget * 2 * len(self.option_units()),  # option_budget games for every arm
             seed=self.seed,
             games_per_candidate=OPTION_GAMES_PER_CANDIDATE,
             eval_games=self.games,

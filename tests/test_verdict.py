@@ -1,0 +1,222 @@
+"""soup verdict and soup calibrate (issue 20.4-20.6, docs/verdicts.md), run as a user runs them."""
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim import cli_verdict
+from sim.errors import UserError
+from sim.ursuppe import calibrate as C
+from sim.ursuppe import gene_value as G
+from sim.ursuppe import verdict as V
+from sim.ursuppe.readings import flags_touching, readings
+from sim.ursuppe.rules import load_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = [
+    "--players",
+    "3",
+    "--games",
+    "600",
+    "--option-budget",
+    "0",
+    "--fields",
+    "greedy",
+    "--holders",
+    "greedy",
+    "-q",
+]
+
+
+def soup(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=600,
+    )
+
+
+def test_the_cli_defaults_are_the_experiments():
+    assert cli_verdict.DEFAULT_GAMES == V.DEFAULT_GAMES
+    assert cli_verdict.DEFAULT_DECKS == V.DEFAULT_DECKS
+    assert cli_verdict.DEFAULT_OPTION_BUDGET == V.DEFAULT_OPTION_BUDGET
+
+
+def test_readings_come_from_the_flag_tables():
+    assert [f for f, _ in flags_touching("Holding")] == [
+        "holding_clings_to_own",
+        "clinging_after_first_step",
+        "persistence_after_clinging",
+    ]
+    ec = flags_touching("Energy Conservation")
+    assert ("energy_conservation_requires_move", (True, False)) in ec  # XG-21's row
+    assert flags_touching("Intelligence") == []
+    labels = [label for label, _ in readings(load_rules(), "Defense")]
+    assert labels == ["defense_and_escape_same_attack = false", "answers_once_per_round = true"]
+
+
+def test_verdict_writes_a_verdict_that_names_its_conditions_and_is_deterministic(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    r = soup("verdict", "--gene", "Holding", "--decks", "1", "--out", str(a), *SMALL)
+    assert r.returncode == 0, r.stderr
+    assert "detectable effect" in r.stderr and "Holding value:" in r.stdout
+    rows = list(csv.DictReader((a / V.RESULT_CSV).open()))
+    kinds = {row["kind"] for row in rows}
+    assert kinds == {"headline", "panel", "reading"}  # the panel: holder greedy, every other seat greedy
+    readings_run = {row["condition"] for row in rows if row["kind"] == "reading"}
+    assert readings_run == {label for label, _ in readings(load_rules(), "Holding")}
+    null = next(row for row in rows if row["reference"] == "null")
+    assert float(null["low"]) <= 0 <= float(null["high"])
+    assert {row["reference"] for row in rows} == {"gene", "plain", "bp", "null"}
+    text = (a / V.RESULT_MD).read_text()
+    assert "## Conditions" in text and "Placeholders used" in text and "Null gene (must read 0)" in text
+    assert any(w in text for w in ("ROBUST", "CONDITIONAL", "NOT SHOWN"))
+    r = soup("verdict", "--gene", "Holding", "--decks", "1", "--out", str(b), *SMALL)
+    assert r.returncode == 0, r.stderr
+    for name in (V.RESULT_CSV, V.RESULT_JSON):
+        assert (a / name).read_text() == (b / name).read_text()
+
+
+def test_verdict_resumes_and_ctrl_c_keeps_the_finished_units(tmp_path, monkeypatch):
+    """An interrupt after two units keeps them; the same call finishes with the same files as an
+    uninterrupted run."""
+    plan = V.plan_verdict(
+        "Spores",
+        3,
+        games=600,
+        decks=1,
+        with_readings=False,
+        option_budget=0,
+        fields=("greedy",),
+        holders=("greedy",),
+    )
+    whole = tmp_path / "whole"
+    V.run_verdict(plan, whole, 2)
+    calls = 0
+    real = G.measure_unit
+
+    def interrupt(*args, **kwargs):
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    part = tmp_path / "part"
+    monkeypatch.setattr(G, "measure_unit", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        V.run_verdict(plan, part, 2)
+    assert len(list((part / "headline" / "units").glob("*.npz"))) == 3  # no gift + 2 units
+    monkeypatch.setattr(G, "measure_unit", real)
+    V.run_verdict(plan, part, 2)
+    assert (part / V.RESULT_CSV).read_text() == (whole / V.RESULT_CSV).read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--gene", "Telepathy"], "unknown gene"),
+        (["--gene", "Tentacle", "--games", "100"], "multiple of 6"),
+        (["--gene", "Tentacle", "--decks", "0"], "--decks"),
+        (["--gene", "Tentacle", "--holders", "nobody"], "nobody"),
+        (["--gene", "Tentacle", "--option-budget", "-1"], "--option-budget"),
+    ],
+)
+def test_bad_verdict_input_is_one_line_before_any_work(tmp_path, args, words):
+    r = soup("verdict", "--players", "3", "--out", str(tmp_path / "out"), "-q", *args)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("soup: error:") and words in lines[0], lines
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_extra_gene_is_judged_with_the_extra_genes_on():
+    plan = V.plan_verdict("Energy Conservation", 4, games=24, decks=1, option_budget=0)
+    assert plan.book.data["flags"]["extra_genes"]
+    assert "energy_conservation_requires_move = true" in plan.readings
+
+
+def test_calibrate_points_a_planted_too_cheap_gene_back_up(tmp_path):
+    """A house rule makes Division Rate free; holding it minus holding its price in BP crosses 0
+    above the planted price: the scan points back up."""
+    rules = tmp_path / "cheap.toml"
+    rules.write_text('[genes."Division Rate"]\nprice = 0\n')
+    out = tmp_path / "cal"
+    r = soup(
+        "calibrate",
+        "--gene",
+        "Division Rate",
+        "--design",
+        "holding",
+        "--values",
+        "0,4,8,12",
+        "--players",
+        "3",
+        "--games",
+        "600",
+        "--rules",
+        str(rules),
+        "--out",
+        str(out),
+        "-q",
+    )
+    assert r.returncode == 0, r.stderr
+    doc = __import__("json").loads((out / C.RESULT_JSON).read_text())
+    assert doc["current"] == 0 and doc["direction"] == "up" and doc["neutral"] > 0
+    first = doc["points"][0]
+    assert first["low"] > 0  # at the planted price the gene is clearly worth more than its price
+    assert (out / C.RESULT_PNG).stat().st_size > 0 and "closest to neutral" in (out / C.RESULT_MD).read_text()
+
+
+def test_neutral_interpolates_the_first_sign_change():
+    assert C.neutral([0, 2, 4], [0.2, 0.1, -0.1]) == (3.0, 2)
+    assert C.neutral([0, 1], [0.3, 0.1]) == (1.0, 1)
+
+
+def test_bad_calibrate_input_is_one_line(tmp_path):
+    for args, words in (
+        (["--key", "copies"], "--key"),
+        (["--values", "3"], "at least 2"),
+        (["--values", "a,b"], "integers"),
+        (["--design", "forced"], "--design"),
+    ):
+        r = soup("calibrate", "--gene", "Tentacle", "--out", str(tmp_path / "o"), "-q", *args)
+        assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    with pytest.raises(UserError, match="--values: 100000"):
+        C.plan_calibration("Tentacle", "price", [1, 100000], "holding", 3, games=6)
+
+
+def test_calibrate_is_deterministic_and_resumes(tmp_path):
+    cal = C.plan_calibration("Spores", "price", [1, 4], "holding", 3, games=600)
+    a = C.run_calibration(cal, tmp_path / "a", 2)
+    (tmp_path / "a" / C.RESULT_JSON).unlink()
+    (tmp_path / "a" / "values" / "price-4" / "units" / "spores.npz").unlink()  # an interrupted value
+    b = C.run_calibration(cal, tmp_path / "a", 2)
+    c = C.run_calibration(cal, tmp_path / "c", 2)
+    assert a["points"] == b["points"] == c["points"]
+    assert (tmp_path / "a" / C.RESULT_CSV).read_text() == (tmp_path / "c" / C.RESULT_CSV).read_text()
+
+
+def test_ctrl_c_says_what_is_kept_and_how_to_continue(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(V, "run_verdict", interrupted)
+    out = tmp_path / "v"
+    r = CliRunner().invoke(app, ["verdict", "--gene", "Spores", "--decks", "1", "--out", str(out), *SMALL])
+    assert r.exit_code == 130
+    assert (
+        f"every finished unit is kept in {out}" in r.output and "the same command continues: soup" in r.output
+    )
