@@ -148,6 +148,47 @@ class UrsuppeRun:
         )
 
 
+@dataclass
+class DeckFamilyRun:
+    """A run played over several environment decks (V6; ``soup compare/ablate --decks K``, the
+    runner's GameAdapter): the games of block j of ``blocks`` (first, count) are played by
+    ``runs[j]``, the same run but for its rules' deck (sim/ursuppe/deck_family.py). A game is
+    still a pure function of (rules, strategies, seating, seed, game index), so the rows of game
+    i are those ``runs[j]`` alone gives it, whatever the chunks. Each row's ``rules_id`` is its
+    deck's rules; the spec is deck 0's (the rules' own deck) plus the family and every deck."""
+
+    runs: list[UrsuppeRun]
+    blocks: list[tuple[int, int]]
+    family: str  # deck_family.family_description of the rules the decks were drawn from
+
+    def spec(self) -> dict[str, Any]:
+        from sim.ursuppe.deck_family import deck_label
+
+        first = self.runs[0]
+        spec = first.spec()
+        spec["placeholders"] = first.rulebook.placeholders(first.players, first.variant, decks=len(self.runs))
+        spec["deck_family"] = self.family
+        spec["decks"] = [
+            {
+                "deck": deck_label(run.rulebook.data["environment"]["deck"]),
+                "rules_id": run.rulebook.rules_id,
+                "first_game": start,
+                "games": count,
+            }
+            for run, (start, count) in zip(self.runs, self.blocks, strict=True)
+        ]
+        return spec
+
+    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
+        """Games ``first .. first + count - 1``: each deck's part of the range by its run, in order."""
+        parts = []
+        for run, (start, games) in zip(self.runs, self.blocks, strict=True):
+            lo, hi = max(first, start), min(first + count, start + games)
+            if lo < hi:
+                parts.append(run.play_chunk(lo, hi - lo, threads))
+        return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
+
+
 def colour_assignment(per_player: np.ndarray, variant: str | None) -> np.ndarray:
     """The strategy row of every colour, from the row of every player [games, players]: a
     player's strategy decides for all its colours (TA2, TB3); the dummy's row (0) is never read
