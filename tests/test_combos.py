@@ -530,7 +530,8 @@ def test_interrupted_scan_resumes(tmp_path):
 
 def test_cli_holder_against_and_panel(tmp_path):
     """The command as a user types it: a holder and fixed opponents for the scan, a one-cell
-    panel; the headline names the conditions, confirm.csv has the cell, combos.csv the holding."""
+    panel over 2 decks; the headline names the conditions, confirm.csv has the cell,
+    confirm-decks.csv the decks, combos.csv the holding."""
     out = tmp_path / "c"
     done = _soup(
         "combos",
@@ -550,6 +551,8 @@ def test_cli_holder_against_and_panel(tmp_path):
         "against:predator+greedy+predator",
         "--panel-holders",
         "greedy",
+        "--decks",
+        "2",
         "--observed-games",
         "0",
         "--threads",
@@ -559,6 +562,8 @@ def test_cli_holder_against_and_panel(tmp_path):
         "-q",
     )
     assert done.returncode == 0, done.stderr
+    assert pl.read_csv(out / "confirm-decks.csv")["deck"].n_unique() == 2
+    assert "2 plausible decks" in (out / "combos.md").read_text()
     report = (out / "combos.md").read_text()
     assert "fixed opponents predator, greedy, predator (one per other seat), holder greedy" in report
     assert "gift not exchangeable by Highly Adaptable" in report and "## Headline" in report
@@ -607,7 +612,6 @@ def test_cli_panel_defaults_match_the_experiment():
 def test_decks_1_is_no_decks_and_k_decks_split_the_games(tmp_path):
     """--decks 1 plays exactly the games of no --decks (deck 0 is the rules' own); --decks 2
     plays every arm over the same two decks in blocks and reports each deck's gain."""
-    pytest.importorskip("sim.ursuppe.deck_family")
     from sim.ursuppe import combos_confirm as C
 
     table = _fake_scan_table(["Suction 2", "Glutton"])

@@ -177,10 +177,7 @@ def plan_confirmation(scan: ScanPlan, config: ConfirmConfig) -> ConfirmPlan:
     ids = [book.rules_id]
     blocks = [(0, games)]
     if config.decks is not None:
-        try:
-            from sim.ursuppe import deck_family
-        except ImportError:
-            raise UserError("--decks: this version has no deck family (sim/ursuppe/deck_family.py)") from None
+        from sim.ursuppe import deck_family
 
         decks = deck_family.plausible_decks(book, k, scan.seed)
         labels = [deck_family.deck_label(d) for d in decks]
