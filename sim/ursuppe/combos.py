@@ -10,7 +10,7 @@ cards) and dice streams: the arms differ only through the gift and the decisions
 Who plays (:class:`Players`): the gifted seat's strategy (the *holder*) and the *field*, the other
 seats (one strategy everywhere by default; fixed opponents or a pool drawn per game). With one
 strategy at every seat the gifted player is the one on start space (game index mod P) + 1
-(setup.gifted_player), so the gift rotates over the start spaces, as before the field options
+(players.gifted_player), so the gift rotates over the start spaces, as before the field options
 existed; otherwise it is player 0 (Rules.gift_to = 0), who plays the holder and sits on every start
 space equally often by the rotate design, like the tuned player of soup tune. A gifted card cannot
 be exchanged by Highly Adaptable (Rules.gift_keep = GIFT_NO_EXCHANGE, docs/combos.md). Per arm and
@@ -297,7 +297,7 @@ def gifted_rules(rules: Rules, arm: Arm, gift_to: int = -1, keep: int = GIFT_KEE
 
 def gifted_players(rules: Rules, seat: np.ndarray, games: np.ndarray) -> np.ndarray:
     """The gifted player of every game (setup.give_gifts' receiver): Rules.gift_to, or the player
-    on start space (game index mod P) + 1 (setup.gifted_player)."""
+    on start space (game index mod P) + 1 (players.gifted_player: the kernel, read back here)."""
     if rules.gift_to >= 0:
         return np.full(len(games), rules.gift_to, dtype=np.int64)
     return np.argmax(seat == (games % rules.players + 1)[:, None], axis=1)
