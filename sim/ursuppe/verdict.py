@@ -388,7 +388,7 @@ def summarise(
             "deck_spread": [min(r["estimate"] for r in deck_rows), max(r["estimate"] for r in deck_rows)]
             if len(deck_rows) > 1
             else None,
-            "same_sign_every_deck": len({r["estimate"] > 0 for r in deck_rows}) == 1
+            "same_sign_every_deck": _same_sign([r["estimate"] for r in deck_rows]) if len(deck_rows) > 1 else None,
             if len(deck_rows) > 1
             else None,
         }
@@ -410,6 +410,11 @@ def summarise(
         "designs": designs,
         "seconds": seconds,
     }
+
+
+def _same_sign(estimates: list[float]) -> bool:
+    """Every estimate above 0, or every one below (a 0 is neither sign)."""
+    return all(e > 0 for e in estimates) or all(e < 0 for e in estimates)
 
 
 def _pts(r: dict[str, Any] | None, low: str = "low", high: str = "high") -> str:
