@@ -388,9 +388,9 @@ def summarise(
             "deck_spread": [min(r["estimate"] for r in deck_rows), max(r["estimate"] for r in deck_rows)]
             if len(deck_rows) > 1
             else None,
-            "same_sign_every_deck": _same_sign([r["estimate"] for r in deck_rows]) if len(deck_rows) > 1 else None,
-            if len(deck_rows) > 1
-            else None,
+            "same_sign_every_deck": (
+                _same_sign([r["estimate"] for r in deck_rows]) if len(deck_rows) > 1 else None
+            ),
         }
     ses = [(r["high"] - r["low"]) / (2 * Z975) for r in rows if r["reference"] == "gene"]
     return {
