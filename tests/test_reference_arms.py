@@ -175,3 +175,26 @@ def test_gene_value_options_are_checked_first():
         G.check_study(base, ["Tentacle"], "sometimes", ())
     with pytest.raises(T.TuningError, match="--references"):
         G.check_study(base, ["Tentacle"], "holding", ("nul",))
+
+
+def test_retuned_holding_reads_the_null_gene_at_0_and_the_planted_gene_positive(tmp_path):
+    """Holding value with the holder re-tuned (both arms tuned, the gifted one with the gift): the
+    shared arm without a gift is tuned once."""
+    book = load_rules(overrides={"genes": {"Planted": PLANTED}})
+    base = T.TuneConfig(
+        T.Setting(book, 3),
+        load_strategy("greedy"),
+        T.Field("against", (load_strategy("greedy"),) * 2),
+        ("bp_reserve", "division_base"),
+        budget=4 * 2 * 9 * 240,
+        games_per_candidate=240,
+        eval_games=1200,
+    )
+    doc = G.gene_value_study(base, ["Planted"], tmp_path, 2, design="retuned", references=("null",))
+    assert doc["null"]["estimate"] == 0.0 and doc["genes"][0]["ci_low"] > 0.05
+    assert sorted(p.name for p in (tmp_path / "arms").iterdir()) == [
+        "no-gift",
+        "null-gifted",
+        "planted-gifted",
+    ]
+    assert "holder re-tuned" in (tmp_path / G.REPORT).read_text()

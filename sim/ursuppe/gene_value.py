@@ -77,6 +77,13 @@ DESIGNS: dict[str, Design] = {
             "what is holding it from setup to the end worth, price aside (the same strategy)?",
         ),
         Design(
+            "retuned",
+            "holding value, holder re-tuned",
+            ("gifted", "not gifted"),
+            True,
+            "what is holding it worth to a holder that re-tunes its play around it (both arms tuned)?",
+        ),
+        Design(
             "forced",
             "cost of a forced purchase",
             ("forced", "never"),
@@ -86,6 +93,10 @@ DESIGNS: dict[str, Design] = {
     )
 }
 DEFAULT_DESIGN = "option"
+GIFT_DESIGNS = (
+    "holding",
+    "retuned",
+)  # the designs that give the gene at setup (a BP gift is their reference)
 REFERENCES = ("null", "plain", "bp")  # the reference arms a study adds (bp: holding value only)
 RESULT = "gene_value.json"
 REPORT = "gene_value.md"
@@ -130,7 +141,7 @@ def study_units(design: str, genes: list[str], references: tuple[str, ...]) -> l
         units.append(Unit("gene", g))
         if "plain" in references:
             units.append(Unit("plain", g))
-        if "bp" in references and design == "holding":
+        if "bp" in references and design in GIFT_DESIGNS:
             units.append(Unit("bp", g))
     return units
 
@@ -179,9 +190,19 @@ def arm_config(base: T.TuneConfig, unit: Unit, arm: str, arm_budget: int, design
     """The tuning of one arm of a tuned design: option value's allowed arm tunes the gene's value
     (added to the tuned keys), its forbidden arm pins it at 0; the forced arm pins it at
     FORCED_GENE_VALUE (bought when affordable, never saved for), never at 0."""
+    d = DESIGNS[design]
+    if design == "retuned":
+        # holding value with the holder re-tuned: the gifted arm is tuned with the gift, the other
+        # without it, from the same start on the same seeds over the same parameters
+        if arm == d.arms[0]:
+            unit_set, edits = holding_edits(base.setting, unit)
+            setting = replace(unit_set, edits=edits)
+        else:
+            setting = base.setting
+        name = f"{base.start.name}-{unit.key}-{slug(arm)}"
+        return replace(base, setting=setting, budget=arm_budget, name=name)
     setting, key = unit_setting(base.setting, unit)
     assert key is not None
-    d = DESIGNS[design]
     keys = tuple(k for k in base.keys if k != key)
     pinned = dict(base.pinned)
     masked: dict[str, float] = {}
@@ -330,9 +351,10 @@ def measure_unit(
         if progress:
             progress(n)
     else:
-        vectors = []
+        vectors, cfgs = [], []
         for arm in d.arms:
             cfg = arm_config(base, unit, arm, arm_budget, design)
+            cfgs.append(cfg)
             done = 0
 
             def arm_progress(games: int, _total: int) -> None:
@@ -341,21 +363,30 @@ def measure_unit(
                     progress(games - done)
                     done = games
 
-            state = T.tune(cfg, out / "arms" / f"{unit.key}-{slug(arm)}", threads, arm_progress)
+            # re-tuned holding: every unit's arm without a gift is the same tuning, played once
+            where = "no-gift" if design == "retuned" and arm == d.arms[1] else f"{unit.key}-{slug(arm)}"
+            state = T.tune(cfg, out / "arms" / where, threads, arm_progress)
             v, _ = T.select_result(cfg, state, threads)
             vectors.append(v)
             text = T.tuned_toml(cfg, v, f"{base.start.name} tuned, {unit.label} {arm} ({d.label})")
-            target = out / "arms" / f"{unit.key}-{slug(arm)}" / T.TUNED
+            target = out / "arms" / where / T.TUNED
             write_atomic(target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
-        setting, key = unit_setting(base.setting, unit)
-        won, bought = T.play_field(setting, np.stack(vectors), base.fld, seed, 0, n, threads)
-        gi = T.parameter_key_index(key or "") - T.GENE_VALUE_BASE
-        result = {
-            "won_with": won[0],
-            "won_without": won[1],
-            "bought_with": np.float64(((bought[0] >> gi) & 1).mean()),
-            "bought_without": np.float64(((bought[1] >> gi) & 1).mean()),
-        }
+        if design == "retuned":  # each arm in its own setting (with and without the gift), the same games
+            won = [
+                T.play_field(c.setting, v[None, :], base.fld, seed, 0, n, threads)[0][0]
+                for c, v in zip(cfgs, vectors, strict=True)
+            ]
+            result = {"won_with": won[0], "won_without": won[1]}
+        else:
+            setting, key = unit_setting(base.setting, unit)
+            won, bought = T.play_field(setting, np.stack(vectors), base.fld, seed, 0, n, threads)
+            gi = T.parameter_key_index(key or "") - T.GENE_VALUE_BASE
+            result = {
+                "won_with": won[0],
+                "won_without": won[1],
+                "bought_with": np.float64(((bought[0] >> gi) & 1).mean()),
+                "bought_without": np.float64(((bought[1] >> gi) & 1).mean()),
+            }
         if progress:
             progress(2 * n)
     _save(path, result)
