@@ -198,3 +198,13 @@ def test_retuned_holding_reads_the_null_gene_at_0_and_the_planted_gene_positive(
         "planted-gifted",
     ]
     assert "holder re-tuned" in (tmp_path / G.REPORT).read_text()
+
+
+def test_an_extra_genes_plain_card_leaves_its_card_in_the_deck(tmp_path):
+    """Suction 2 is one card of the face-down extra deck (XM3): its plain card is gifted beside it
+    and the games stay whole (I4 holds)."""
+    book = load_rules(overrides={"flags": {"extra_genes": True}})
+    fld = T.Field("against", (load_strategy("greedy"),) * 2)
+    base = T.TuneConfig(T.Setting(book, 3), load_strategy("greedy"), fld, (), 0, eval_games=240)
+    doc = G.gene_value_study(base, ["Suction 2"], tmp_path, 2, design="holding", references=("plain",))
+    assert "plain" in doc["genes"][0]

@@ -43,6 +43,7 @@ import numpy as np
 
 from sim.runner import write_atomic, write_json_atomic
 from sim.ursuppe import tuning as T
+from sim.ursuppe.genes import EXTRA_GENES
 from sim.ursuppe.reference_genes import NULL_GENE, plain_card_name, reference_overrides
 from sim.ursuppe.rules import GIFT_KEPT
 from strategies.params import FORCED_GENE_VALUE
@@ -159,9 +160,11 @@ def unit_setting(setting: T.Setting, unit: Unit, holding: bool = False) -> tuple
     # holding value gives the one card away; option value offers as many cards as the gene has
     copies = 1 if unit.kind == "null" or holding else None
     layer = reference_overrides(unit.gene, kinds, setting.book, copies)
-    if unit.kind == "plain" and holding:
+    index = setting.book.gene_index(unit.gene or "") if unit.gene else -1
+    if unit.kind == "plain" and holding and index not in EXTRA_GENES:
         # The plain card stands in for one of the gene's cards, as the gift of the gene takes one
-        # out of the pool: both arms deny the other players the same card
+        # out of the pool: both arms deny the other players the same card. An extra gene's one card
+        # lies in the face-down deck (XM3): it stays there, and the others may still get it.
         name = _canonical(setting.book, unit.gene or "")
         left = {k: max(0, n - 1) for k, n in setting.book.data["genes"][name]["copies"].items()}
         layer["genes"][name] = {"copies": left}
