@@ -14,6 +14,7 @@ CURVE = "learning_curve.png"
 TOP_CHANGES = 10
 RARELY_BOUGHT = 0.5
 RARE_MARK = "†"
+DECLINED_MARK = "‡"  # option value: the allowed arm kept the forbidden arm's strategy (it may decline)
 
 
 def learning_curve(doc: dict[str, Any]) -> Figure:
@@ -222,6 +223,7 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
             row += f" {_pts(r.get('bp_gift'))} |"
         if tuned:
             rare = RARE_MARK if r.get("bought_with", 1.0) < RARELY_BOUGHT else ""
+            rare += DECLINED_MARK if r.get("declined") else ""
             row += f" {_pct(r.get('bought_with', 0.0))}{rare} / {_pct(r.get('bought_without', 0.0))} |"
         if decks:
             lo, hi = r["deck_spread"]
@@ -244,6 +246,12 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
             "games: it is rarely on offer, or needs a lower gene first (G2-G3). Two arms tuned on the same "
             "seeds still end at somewhat different strategies, so a small difference may come from the "
             "tuning rather than the gene: the null gene's reading shows how large that is.",
+            "",
+        ]
+    if any(r.get("declined") for r in doc["genes"]):
+        lines += [
+            f"{DECLINED_MARK} The allowed arm's own tuning won fewer of the tuning's validation games than "
+            "the forbidden arm's strategy, which it may always play (declining the gene): it kept that one.",
             "",
         ]
     if doc["design"] == "forced":

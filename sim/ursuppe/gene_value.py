@@ -9,8 +9,10 @@ cluster-robust interval (analysis.paired) and a Holm correction over the genes:
   not (its gene value played at 0, G1: never bought). Both arms are tuned from the same start on
   the same seeds over the same search space (the gene's value is one of its dimensions, masked
   to 0 in the forbidden arm), so every other parameter adapts to the restriction and a gene
-  that changes nothing gives the same tuning in both arms. It answers "what is it
-  worth to be allowed this gene?" and is never negative in expectation for a good tuner.
+  that changes nothing gives the same tuning in both arms. The allowed player may always decline
+  the gene: it keeps the forbidden arm's strategy when that wins more of the tuning's validation
+  games (``declined``), so a tuning that wandered into buying a useless gene reads 0, not less.
+  It answers "what is it worth to be allowed this gene?" and is never negative in expectation.
 - **holding value**: the studied player is given the gene at setup and never gives it up
   (Rules.gift_keep = GIFT_KEPT: a gene defect is paid with other cards or BP, and when those fall
   short with every other card and all its BP; Highly Adaptable cannot exchange it, the Social
@@ -374,6 +376,9 @@ def measure_unit(
             text = T.tuned_toml(cfg, v, f"{base.start.name} tuned, {unit.label} {arm} ({d.label})")
             target = out / "arms" / where / T.TUNED
             write_atomic(target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
+        declined = False
+        if design == "option":
+            vectors[0], declined = _better_allowed(cfgs[0], vectors[0], vectors[1], base.fld, threads)
         if design == "retuned":  # each arm in its own setting (with and without the gift), the same games
             won = [
                 T.play_field(c.setting, v[None, :], base.fld, seed, 0, n, threads)[0][0]
@@ -389,11 +394,28 @@ def measure_unit(
                 "won_without": won[1],
                 "bought_with": np.float64(((bought[0] >> gi) & 1).mean()),
                 "bought_without": np.float64(((bought[1] >> gi) & 1).mean()),
+                "declined": np.bool_(declined),
             }
         if progress:
             progress(2 * n)
     _save(path, result)
     return result
+
+
+def _better_allowed(
+    allowed: T.TuneConfig, mine: np.ndarray, forbidden: np.ndarray, fld: T.Field, threads: int
+) -> tuple[np.ndarray, bool]:
+    """Option value's allowed player may always decline the gene: of its own tuning and the
+    forbidden arm's (a strategy it may play too), it keeps the one that wins more of the tuning
+    seed's validation games (the games no generation played, as select_result's check), so that a
+    tuning that wandered into buying a useless gene does not read as a negative option. Returns
+    (the vector, whether it declined)."""
+    n = T.VALIDATION_BLOCKS * allowed.games_per_candidate
+    first = allowed.generations() * allowed.games_per_candidate
+    won, _ = T.play_field(allowed.setting, np.stack([mine, forbidden]), fld, allowed.seed, first, n, threads)
+    if won[1].mean() > won[0].mean():
+        return forbidden, True
+    return mine, False
 
 
 def _save(path: Path, arrays: dict[str, Any]) -> None:
@@ -478,6 +500,8 @@ def gene_value_study(
         if "bought_without" in m:
             c["bought_with"] = float(m["bought_with"])
             c["bought_without"] = float(m["bought_without"])
+        if "declined" in m:
+            c["declined"] = bool(m["declined"])
         return c
 
     rows = []
