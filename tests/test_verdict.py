@@ -242,3 +242,16 @@ def test_verdict_over_decks_plays_the_family_and_reports_the_spread(tmp_path):
     assert holding["deck_spread"] == pytest.approx([min(decks), max(decks)], abs=1e-6)
     assert holding["same_sign_every_deck"] == (all(d > 0 for d in decks) or all(d < 0 for d in decks))
     assert "V6 plausible-deck family" in (tmp_path / V.RESULT_MD).read_text()
+
+
+def test_labels_say_how_far_a_headline_was_tried():
+    def row(estimate, p, condition="c"):
+        return {"estimate": estimate, "p_value": p, "condition": condition}
+
+    assert V.label([row(0.1, 0.001), row(0.05, 0.01)]) == ("robust", [])
+    assert V.label([row(0.1, 0.001), row(-0.05, 0.01, "deck 2"), row(0.05, 0.2, "panel")]) == (
+        "conditional",
+        ["deck 2", "panel"],
+    )
+    assert V.label([row(0.1, 0.001)]) == ("headline only", [])
+    assert V.label([row(0.1, 0.3), row(0.1, 0.001)]) == ("not shown", [])
