@@ -208,3 +208,21 @@ def test_an_extra_genes_plain_card_leaves_its_card_in_the_deck(tmp_path):
     base = T.TuneConfig(T.Setting(book, 3), load_strategy("greedy"), fld, (), 0, eval_games=240)
     doc = G.gene_value_study(base, ["Suction 2"], tmp_path, 2, design="holding", references=("plain",))
     assert "plain" in doc["genes"][0]
+
+
+def test_every_player_values_a_plain_card_as_the_gene():
+    base = T.TuneConfig(
+        T.Setting(load_rules(), 4),
+        load_strategy("breeder"),
+        T.Field("mix", (load_strategy("greedy"), load_strategy("predator"))),
+        (),
+        0,
+    )
+    unit = G.Unit("plain", "Tentacle")
+    cfg = G.unit_players(base, unit)
+    _, key = G.unit_setting(base.setting, unit)
+    slot = T.parameter_key_index(key)
+    tentacle = T.parameter_key_index("gene_value.Tentacle")
+    for s in (cfg.start, *cfg.fld.strategies):
+        assert s.vector[slot] == s.vector[tentacle]
+    assert G.unit_players(base, G.Unit("gene", "Tentacle")) is base

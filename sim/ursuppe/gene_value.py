@@ -179,6 +179,28 @@ def _canonical(book: Any, gene: str) -> str:
     return book.gene_names[book.gene_index(gene)]
 
 
+def unit_players(base: T.TuneConfig, unit: Unit) -> T.TuneConfig:
+    """``base`` with every strategy (the start and the field) valuing a plain card as it values
+    the studied gene (gene_value, G1): to every player the plain card is the gene without its
+    effect, so its arms start where the gene's do and the field buys it as it buys the gene."""
+    if unit.kind != "plain":
+        return base
+    gene = base.setting.book.gene_index(unit.gene or "")
+    setting, key = unit_setting(base.setting, unit)
+    slot = T.parameter_key_index(key or "")
+
+    def as_gene(s: Any) -> Any:
+        v = s.vector.copy()
+        v[slot] = v[T.GENE_VALUE_BASE + gene]
+        return replace(s, vector=v)
+
+    return replace(
+        base,
+        start=as_gene(base.start),
+        fld=replace(base.fld, strategies=tuple(map(as_gene, base.fld.strategies))),
+    )
+
+
 def holding_edits(setting: T.Setting, unit: Unit) -> tuple[T.Setting, tuple[tuple[str, Any], ...]]:
     """Holding value's arm with the gift: player 0 holds the unit's gene from setup and keeps it;
     a BP gift is the gene's price in BP (its price at this player count)."""
@@ -198,14 +220,14 @@ def arm_config(base: T.TuneConfig, unit: Unit, arm: str, arm_budget: int, design
     d = DESIGNS[design]
     if design == "retuned":
         # holding value with the holder re-tuned: the gifted arm is tuned with the gift, the other
-        # without it, from the same start on the same seeds over the same parameters
-        if arm == d.arms[0]:
-            unit_set, edits = holding_edits(base.setting, unit)
-            setting = replace(unit_set, edits=edits)
-        else:
-            setting = base.setting
+        # without it (the same tuning for every unit), from the same start on the same seeds
         name = f"{base.start.name}-{unit.key}-{slug(arm)}"
-        return replace(base, setting=setting, budget=arm_budget, name=name)
+        if arm == d.arms[1]:
+            return replace(base, budget=arm_budget, name=name)
+        unit_set, edits = holding_edits(base.setting, unit)
+        gifted = unit_players(base, unit)
+        return replace(gifted, setting=replace(unit_set, edits=edits), budget=arm_budget, name=name)
+    base = unit_players(base, unit)
     setting, key = unit_setting(base.setting, unit)
     assert key is not None
     keys = tuple(k for k in base.keys if k != key)
@@ -351,7 +373,9 @@ def measure_unit(
             if progress:
                 progress(n)
         unit_set, edits = holding_edits(base.setting, unit)
-        won1, _ = T.play_field(replace(unit_set, edits=edits), start, base.fld, seed, 0, n, threads)
+        gifted = unit_players(base, unit)
+        start1 = gifted.start_vector()[None, :]
+        won1, _ = T.play_field(replace(unit_set, edits=edits), start1, gifted.fld, seed, 0, n, threads)
         result = {"won_with": won1[0], "won_without": won0}
         if progress:
             progress(n)
@@ -378,16 +402,16 @@ def measure_unit(
             write_atomic(target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
         declined = False
         if design == "option":
-            vectors[0], declined = _better_allowed(cfgs[0], vectors[0], vectors[1], base.fld, threads)
+            vectors[0], declined = _better_allowed(cfgs[0], vectors[0], vectors[1], cfgs[0].fld, threads)
         if design == "retuned":  # each arm in its own setting (with and without the gift), the same games
             won = [
-                T.play_field(c.setting, v[None, :], base.fld, seed, 0, n, threads)[0][0]
+                T.play_field(c.setting, v[None, :], c.fld, seed, 0, n, threads)[0][0]
                 for c, v in zip(cfgs, vectors, strict=True)
             ]
             result = {"won_with": won[0], "won_without": won[1]}
         else:
             setting, key = unit_setting(base.setting, unit)
-            won, bought = T.play_field(setting, np.stack(vectors), base.fld, seed, 0, n, threads)
+            won, bought = T.play_field(setting, np.stack(vectors), cfgs[0].fld, seed, 0, n, threads)
             gi = T.parameter_key_index(key or "") - T.GENE_VALUE_BASE
             result = {
                 "won_with": won[0],
