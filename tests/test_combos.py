@@ -1,6 +1,7 @@
 """soup combos (issue 14, point 6): gifts at setup, common random numbers, the statistics and the
 command, with the real engine at small budgets."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -636,3 +637,97 @@ def test_decks_1_is_no_decks_and_k_decks_split_the_games(tmp_path):
     row = two.table.filter(pl.col("arm") == "Suction 2").row(0, named=True)
     assert row["decks"] == 2 and row["deck_gain_min"] <= row["gain"] <= row["deck_gain_max"]
     assert "Across the 2 decks" in two.markdown
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 21 (points 3, 5, 6, 7, 9 and the plurals): soup combos run as a user runs it
+# --------------------------------------------------------------------------------------------
+
+# The command in a subprocess that says, after its own output, whether the engine was imported:
+# a check that can fail must fail before the engine loads (issue 21.9).
+ENGINE_PROBE = (
+    "import sys\n"
+    "from sim.cli import main\n"
+    "sys.argv = ['soup', *sys.argv[1:]]\n"
+    "try:\n"
+    "    main()\n"
+    "finally:\n"
+    "    print('ENGINE LOADED' if 'sim.ursuppe.game' in sys.modules else 'engine not loaded')\n"
+)
+
+
+def _soup_probe(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", ENGINE_PROBE, *args], capture_output=True, text=True, cwd=ROOT, timeout=600
+    )
+
+
+def _one_line_error(done: subprocess.CompletedProcess, *needles: str) -> str:
+    """The command stopped before the engine with one line ``soup: error: ...`` naming the
+    needles, exit 2."""
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.startswith("soup: error: ") and done.stderr.count("\n") == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    for needle in needles:
+        assert needle in done.stderr, (needle, done.stderr)
+    assert done.stdout.strip() == "engine not loaded", done.stdout
+    return done.stderr
+
+
+def test_interrupted_scan_reports_what_was_played(tmp_path, monkeypatch):
+    """Issue 21.3: Ctrl-C after the baseline and one single of a 5-gene scan (16 arms) used to
+    write "5 genes, -4 pairs" and "2 arms (baseline, 5 singles, -4 pairs)". Now every count of
+    the report and the terminal is what was played, out of what was planned."""
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    play_arm = combos.play_arm
+    chunks = []
+
+    def interrupted_arm(*args, **kw):  # the third chunk: Ctrl-C during the second single
+        chunks.append(1)
+        if len(chunks) == 3:
+            raise KeyboardInterrupt
+        return play_arm(*args, **kw)
+
+    monkeypatch.setattr(combos, "play_arm", interrupted_arm)
+    genes = ["Glutton", "Alarm", "Rebound", "Flexible", "Hard Crust"]
+    out = tmp_path / "c"
+    args = ["combos", *(x for g in genes for x in ("--gene", g)), "--games-per-arm", "24"]
+    args += ["--observed-games", "0", "--threads", "1", "--out", str(out), "-q"]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 130, done.output
+    report = (out / "combos.md").read_text()
+    for text in (report, done.output):
+        assert "genes: chosen (5 genes, 10 pairs)" in text
+        assert "2 of 16 arms played (baseline, 1 of 5 singles, 0 of 10 pairs); 48 games in all" in text
+        assert "INTERRUPTED (Ctrl-C) after 2 of 16 arms" in text
+        assert not re.search(r"-\d+ (pairs|genes|singles)", text) and "1 singles" not in text
+    assert "No pair finished before the scan was interrupted" in report
+    assert "no pair finished before the interrupt" in done.output and "top 0" not in done.output
+    assert pl.read_csv(out / "combos.csv")["kind"].to_list() == ["single"]
+
+
+def test_cli_counts_are_singular_for_one_and_its_own_out_is_marked(tmp_path):
+    """The plurals (issue 21, smaller things): a 2-gene scan has "1 pair", a one-cell panel "1
+    cell". The output directory is marked as combos' own (issue 21.7), and the same command
+    again is accepted in it (it resumes and gives the same report)."""
+    out = tmp_path / "c"
+    args = ["combos", "--gene", "Glutton", "--gene", "Alarm", "--games-per-arm", "24"]
+    args += ["--observed-games", "0", "--confirm-top", "1", "--confirm-games", "24", "--panel-fields"]
+    args += ["greedy", "--panel-holders", "greedy", "--threads", "2", "--out", str(out), "-q"]
+    done = _soup(*args)
+    assert done.returncode == 0, done.stderr
+    report = (out / "combos.md").read_text()
+    assert "genes: chosen (2 genes, 1 pair)" in report
+    assert "4 arms (baseline, 2 singles, 1 pair); 96 games in all" in report
+    assert "## Top 1 pair by interaction" in report and "## Top 1 pair by pair gain" in report
+    assert "with a pair gain of q < 0.05:" in report and "in each of 1 cell:" in report
+    assert "top 1 pair by interaction" in done.stdout and "of 1 cell" in done.stdout
+    for wrong in ("1 pairs", "1 cells", "1 singles", "1 arms"):
+        assert wrong not in report + done.stdout, wrong
+    again = _soup(*args)
+    assert again.returncode == 0, again.stderr
+    assert "4 arms kept from an earlier run" in again.stdout
+    assert (out / "combos.md").read_text() == report

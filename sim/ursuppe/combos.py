@@ -807,31 +807,44 @@ def run_plan(
 
 
 def scan_lines(plan: ScanPlan, arms: list[Arm], spent: int, won: np.ndarray) -> list[str]:
-    """The report's first lines: what was played (no timings: the same command gives the same
-    report; they are in timing.json and on the terminal)."""
+    """The report's first lines: what was planned and what was played (no timings: the same
+    command gives the same report; they are in timing.json and on the terminal). ``arms`` are
+    the arms played: fewer than the plan's when Ctrl-C ended the scan, and then every count says
+    "k of n" (issue 21.3: an interrupted report printed "-4 pairs")."""
+    from analysis.tables import plural
+
     players = plan.rules.players
-    n_scanned = len(plan.scanned)
-    pairs = len(arms) - 1 - n_scanned
+    n_genes = len(plan.scanned)
+    n_pairs = len(plan.arms) - 1 - n_genes  # the plan's holdable pairs
+    singles = sum(1 for a in arms if len(a) == 1)
+    pairs = sum(1 for a in arms if len(a) == 2)
     gifted = (
         f"the player on start space (game mod {players}) + 1 (rotating)"
         if plan.players.gift_to() < 0
         else "player 0, the holder (rotate seating: every start space equally often)"
     )
+    skipped = (
+        f"; {plural(len(plan.skipped), 'pair')} skipped, a gene and the lower gene it replaces (G3): "
+        + ", ".join(f"{GENE_NAMES[a]} + {GENE_NAMES[b]}" for a, b in plan.skipped)
+        if plan.skipped
+        else ""
+    )
+    if len(arms) == len(plan.arms):
+        played = (
+            f"{plural(len(arms), 'arm')} (baseline, {plural(singles, 'single')}, {plural(pairs, 'pair')})"
+        )
+    else:
+        played = (
+            f"{len(arms)} of {plural(len(plan.arms), 'arm')} played (baseline, {singles} of"
+            f" {plural(n_genes, 'single')}, {pairs} of {plural(n_pairs, 'pair')})"
+        )
     return [
         f"{players} players, {plan.players.describe()}, seed {plan.seed}, rules {plan.book.rules_id}"
         + (f" ({Path(plan.rules_file).name})" if plan.rules_file else "")
         + ", flags.extra_genes = true",
         f"scan conditions: {plan.conditions()}; gifted: {gifted}",
-        f"genes: {plan.genes} ({n_scanned} genes, {max(0, pairs)} pairs"
-        + (
-            f"; {len(plan.skipped)} pairs skipped, a gene and the lower gene it replaces (G3): "
-            + ", ".join(f"{GENE_NAMES[a]} + {GENE_NAMES[b]}" for a, b in plan.skipped)
-            if plan.skipped
-            else ""
-        )
-        + ")",
-        f"{plan.games:,} games per arm, {len(arms)} arms (baseline, {min(n_scanned, len(arms) - 1)} singles,"
-        f" {max(0, pairs)} pairs); {spent:,} games in all",
+        f"genes: {plan.genes} ({plural(n_genes, 'gene')}, {plural(n_pairs, 'pair')}{skipped})",
+        f"{plan.games:,} games per arm, {played}; {spent:,} games in all",
         f"baseline: the gifted seat wins {won[0].mean():.3f} of its games without a gift"
         f" (chance 1/{players})",
     ]
