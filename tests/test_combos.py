@@ -727,7 +727,138 @@ def test_cli_counts_are_singular_for_one_and_its_own_out_is_marked(tmp_path):
     assert "top 1 pair by interaction" in done.stdout and "of 1 cell" in done.stdout
     for wrong in ("1 pairs", "1 cells", "1 singles", "1 arms"):
         assert wrong not in report + done.stdout, wrong
+    assert (out / ".soup-output").read_text() == "soup combos\n"
     again = _soup(*args)
     assert again.returncode == 0, again.stderr
     assert "4 arms kept from an earlier run" in again.stdout
     assert (out / "combos.md").read_text() == report
+
+
+@pytest.fixture(scope="module")
+def observed_runs(tmp_path_factory):
+    """soup simulate runs: the scan's rules at 4 players, and three that cannot answer its
+    observational question (no extra genes; 3 players; another house rule)."""
+    from sim import runner
+    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe.simulation import UrsuppeRun
+
+    root = tmp_path_factory.mktemp("observed")
+    greedy = [load_strategy("greedy")]
+    made = {}
+    for name, book, players in (
+        ("scan", combos.combo_book(), 4),
+        ("base", load_rules(), 4),
+        ("3p", combos.combo_book(), 3),
+        ("house", combos.combo_book(overrides={"flags": {"extra_reveal_per_round": 2}}), 4),
+    ):
+        spec = UrsuppeRun(book, players, 9, greedy, seats=[0] * players, seating="rotate")
+        runner.run(spec, root / name, 24, 24, 1, version="test")
+        made[name] = root / name
+    return made
+
+
+@pytest.mark.parametrize(
+    ("run", "needles"),
+    [
+        ("base", ["without the extra genes (flags.extra_genes = false)"]),
+        ("3p", ["holds 3-player games and the scan plays 4 players"]),
+        ("house", ["other rules", "flags.extra_reveal_per_round 2 (the scan: 3)"]),
+        ("not-a-run", ["not a soup simulate run directory"]),
+    ],
+)
+def test_observed_run_that_cannot_answer_is_refused(run, needles, observed_runs, tmp_path):
+    """Issue 21.5: --observed RUN with a run without the extra genes, of another player count or
+    under other rules used to be read and reported as "No pair was held that often". It is
+    refused in one line, before the engine loads, and nothing is written."""
+    path = observed_runs.get(run)
+    if path is None:
+        path = tmp_path / run
+        path.mkdir()
+    out = tmp_path / "c"
+    args = ["combos", "--gene", "Glutton", "--gene", "Alarm", "--observed", str(path), "--out", str(out)]
+    _one_line_error(_soup_probe(*args), "--observed: ", *needles)
+    assert not out.exists()
+
+
+def test_out_must_be_combos_own_directory(observed_runs, tmp_path):
+    """Issue 21.7: --out naming a soup simulate run (or a directory inside one), another
+    command's output or a directory of other files used to receive combos' files among its own,
+    exit 0. Each is refused in one line before the engine loads, and left as it was."""
+    run = observed_runs["scan"]
+    before = sorted(p.name for p in run.iterdir())
+    tuned = tmp_path / "tuned"
+    tuned.mkdir()
+    (tuned / ".soup-output").write_text("soup tune\n")
+    (tuned / "tuned.toml").write_text("")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    base = ["combos", "--gene", "Glutton", "--gene", "Alarm", "--out"]
+    _one_line_error(_soup_probe(*base, str(run)), f"--out: {run} is a soup run directory")
+    _one_line_error(_soup_probe(*base, str(run / "sub")), f"is inside {run}")
+    _one_line_error(_soup_probe(*base, str(tuned)), "holds the output of soup tune")
+    _one_line_error(_soup_probe(*base, str(other)), "holds other files (notes.txt)")
+    assert sorted(p.name for p in run.iterdir()) == before
+    assert sorted(p.name for p in tuned.iterdir()) == [".soup-output", "tuned.toml"]
+    assert [p.name for p in other.iterdir()] == ["notes.txt"]
+
+
+@pytest.fixture
+def read_only_disk(tmp_path):
+    """A tmpfs mounted read-only for the test. Needs root (CI and the development machines run
+    as root); skipped elsewhere."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1M,ro", "tmpfs", str(mount)], capture_output=True)
+    if r.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)
+
+
+def test_read_only_out_is_refused_before_the_scan(read_only_disk):
+    """Issue 21.9: a new --out on a read-only disk was found only when the scan wrote its files,
+    after the whole scan (3-10 minutes with the defaults). It is refused before the engine."""
+    for out in (read_only_disk / "combos", read_only_disk):
+        done = _soup_probe("combos", "--gene", "Glutton", "--gene", "Alarm", "--out", str(out))
+        _one_line_error(done, f"--out: {out} is not writable")
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["--gene", "Glutton"], ["--gene: expected at least 2 different genes", "soup verdict --gene"]),
+        (["--gene", "Glutton", "--gene", "glutton"], ["--gene: expected at least 2 different genes"]),
+        (["--gene", "Suction 1", "--gene", "Suction 2"], ["cannot be held together", "no pair to scan"]),
+        (["--genes", "some", "--gene", "Glutton", "--gene", "Alarm"], ["--genes: expected one of"]),
+        (["--games-per-arm", "10000000000"], ["--games-per-arm: ", "GiB"]),
+        (["--observed-games", "10000000000"], ["--observed-games: ", "GiB"]),
+        (["--confirm-games", "100000000000"], ["--confirm-games: ", "GiB"]),
+        (["--players", "3", "--gene", "Frugality", "--gene", "Alarm"], ["Frugality is not in play"]),
+    ],
+)
+def test_checks_that_can_fail_come_before_the_engine(args, needles, tmp_path):
+    """Issue 21.9: `--gene Glutton` alone failed after an empty progress bar, blaming "--genes
+    chosen: fewer than 2 genes in play". Every such check now runs before the engine loads or a
+    bar shows, names the option, and leaves nothing behind."""
+    out = tmp_path / "x"
+    _one_line_error(_soup_probe("combos", "--out", str(out), *args), *needles)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("pair", ["[]", '["Alarm"]', '["Alarm", "PhD", "Glutton"]'])
+def test_start_pair_of_other_than_two_genes_is_an_error(pair, tmp_path):
+    """Issue 21.6: a start "pair" of 0, 1 or 3 extra genes was accepted, played and printed as a
+    pair. XM2 lays out a pair and XM8 lets the table choose which (docs/decisions.md): another
+    number is a one-line error naming the file and key, in soup rules and in soup combos."""
+    rules = tmp_path / "start.toml"
+    rules.write_text(f"[flags]\nextra_genes = true\nextra_start_pair = {pair}\n")
+    n = pair.count('"') // 2
+    needles = [f"{rules}: flags.extra_start_pair: expected 2 different extra genes", f"got {n}"]
+    out = tmp_path / "c"
+    _one_line_error(_soup_probe("combos", "--rules", str(rules), "--out", str(out)), *needles)
+    assert not out.exists()
+    done = _soup("rules", str(rules))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and needles[0] in done.stderr

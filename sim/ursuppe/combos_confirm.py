@@ -42,10 +42,12 @@ import numpy as np
 from sim.errors import UserError
 from sim.ursuppe.combos import (
     GIFT_KEEP,
+    OUTCOME_BYTES,
     Arm,
     Players,
     ScanPlan,
     all_gene_names,
+    check_memory,
     combo_book,
     fingerprint_text,
     load_kept,
@@ -172,6 +174,8 @@ def plan_confirmation(scan: ScanPlan, config: ConfirmConfig) -> ConfirmPlan:
     cycle = rotate_block(P)
     games = config.games or scan.games
     games = -(-games // (cycle * k)) * (cycle * k)  # whole rotate cycles on every deck
+    arms = 2 + min(len(scan.scanned), 3 * config.top) + config.top  # ConfirmPlan.max_arms at most
+    check_memory(arms * games * OUTCOME_BYTES, "--confirm-games", f"{games:,} games x {arms} arms a cell")
     deck_rules = [book.for_players(P)]
     labels = ["the rules' deck"]
     ids = [book.rules_id]
