@@ -49,7 +49,7 @@ from analysis.distributions import t_quantile, t_two_sided_p
 from analysis.intervals import cluster_wilson
 from analysis.multiple_testing import benjamini_hochberg
 from analysis.paired import EXACT_BELOW, sign_flip_p
-from analysis.tables import fmt, markdown_table
+from analysis.tables import fmt, markdown_table, plural
 from sim.ursuppe.genes import GENE_NAMES
 
 ALPHA = 0.05
@@ -390,7 +390,7 @@ def report_markdown(
     parts.append("\n# The scan\n" if preface else "")
     parts.append(
         "\n## How to read it\n\n"
-        "One player of every game (start space game mod P + 1, rotating) is given the genes at setup,"
+        "One player of every game (the gifted player, named above) is given the genes at setup,"
         " paid for by nobody; every arm plays the same games as the baseline without the gift (common"
         " random numbers). Gain: the gifted player's win rate minus the baseline's, in win-rate points."
         " Interaction: the pair's gain minus the two single gains (> 0: the genes are worth more together"
@@ -414,7 +414,7 @@ def report_markdown(
         " per-game differences). Smaller true effects are likely to be missed.\n"
     )
     if len(pairs):
-        k = min(top, len(pairs))
+        k = plural(min(top, len(pairs)), "pair")  # "Top 1 pair", not "Top 1 pairs"
         logit_text = (
             "The same arms on the logit scale (module docs of analysis/combos.py): each gene's factor on"
             " the odds of winning, multiplied; > 0: more together than the two factors. Less bound by"
@@ -423,10 +423,10 @@ def report_markdown(
         )
         # (title, column sorted on, the bottom end instead of the top, text, table columns)
         for title, column, bottom, text, columns in (
-            (f"Top {k} pairs by interaction", "interaction", False, "", PAIR_COLUMNS),
-            (f"Bottom {k} pairs by interaction (worse together)", "interaction", True, "", PAIR_COLUMNS),
-            (f"Top {k} pairs by pair gain", "gain", False, "", PAIR_COLUMNS),
-            (f"Top {k} pairs by log-odds interaction", "logit_interaction", False, logit_text, LOGIT_COLUMNS),
+            (f"Top {k} by interaction", "interaction", False, "", PAIR_COLUMNS),
+            (f"Bottom {k} by interaction (worse together)", "interaction", True, "", PAIR_COLUMNS),
+            (f"Top {k} by pair gain", "gain", False, "", PAIR_COLUMNS),
+            (f"Top {k} by log-odds interaction", "logit_interaction", False, logit_text, LOGIT_COLUMNS),
         ):
             ranked = pairs.sort(column, descending=True, nulls_last=True)
             rows = ranked.tail(top).reverse() if bottom else ranked.head(top)
@@ -434,9 +434,11 @@ def report_markdown(
         n_inter = int((pairs["interaction_q"] < ALPHA).sum())
         n_gain = int((pairs["gain_q"] < ALPHA).sum())
         parts.append(
-            f"\n{n_inter} of {len(pairs)} pairs have an interaction with q < 0.05; {n_gain} a pair"
-            " gain with q < 0.05.\n"
+            f"\nPairs with an interaction of q < 0.05: {n_inter} of {len(pairs)}; with a pair gain of"
+            f" q < 0.05: {n_gain} of {len(pairs)}.\n"
         )
+    else:  # a plan always has a pair (sim.ursuppe.combos.plan_scan): Ctrl-C came before the first
+        parts.append("\nNo pair finished before the scan was interrupted: the tables hold the singles.\n")
     if len(singles):
         parts.append(
             "\n## Single genes\n\n"
@@ -712,8 +714,13 @@ def _with_ci(r: dict[str, object], column: str) -> str:
 
 
 def _cell_text(r: dict[str, object]) -> str:
-    """A panel cell: "+12.3 [+10.1, +14.5], held 95%" (pair: "held 95% / 40%")."""
-    held = f"{r['held_a']:.0%}" + (f" / {r['held_b']:.0%}" if r["kind"] == KIND_PAIR else "")
+    """A panel cell: "+12.3 [+10.1, +14.5], held 95%" (pair: "held 95% / 40%"); a share below
+    MOSTLY_GIVEN_BACK says so in words, as the scan's tables do ("held 0% (mostly given back)"):
+    a bare 0% beside a gain reads as a misprint."""
+    shares = [r["held_a"], *([r["held_b"]] if r["kind"] == KIND_PAIR else [])]
+    held = " / ".join(f"{h:.0%}" for h in shares)
+    if any(h < MOSTLY_GIVEN_BACK for h in shares):
+        held += " (mostly given back)"
     return f"{_with_ci(r, 'gain')}, held {held}"
 
 
@@ -776,10 +783,11 @@ def confirm_markdown(
             )
             text = (
                 f"- **{r['arm']}** ({r['kind']}, {r['role']}): **{label}**, {_points(r['gain_min'], '')} to"
-                f" {_points(r['gain_max'], '')} points across {r['cells']} cells (scan: {scan})"
+                f" {_points(r['gain_max'], '')} points across {plural(r['cells'], 'cell')} (scan: {scan})"
             )
             if label == LABEL_CONDITIONAL:
-                text += f"; holds in {r['cells_agreeing']} of {r['cells']} cells; {r['label_reason']}"
+                holds = f"{r['cells_agreeing']} of {plural(r['cells'], 'cell')}"
+                text += f"; holds in {holds}; {r['label_reason']}"
             if r["held_a_min"] < MOSTLY_GIVEN_BACK:
                 text += (
                     f"; the gift is mostly given back in some cells (held in as few as {r['held_a_min']:.0%})"

@@ -221,6 +221,7 @@ def combos(
     soup combos --players 3 --genes all --games-per-arm 5000 --top 20
     """
     try:
+        from analysis.tables import plural
         from sim.ursuppe import combos as experiment
         from sim.ursuppe import combos_confirm
 
@@ -262,7 +263,7 @@ def combos(
     with long_job(plan.out, lambda: "nothing (Ctrl-C before the baseline and one more arm were done)"):
         try:
             with _progress(
-                total, f"{len(plan.arms)} arms" + (" + panel" if confirm_plan else ""), quiet
+                total, plural(len(plan.arms), "arm") + (" + panel" if confirm_plan else ""), quiet
             ) as update:
                 result = experiment.run_plan(plan, top, threads, update, confirm_plan, command)
         except USER_ERRORS as e:
@@ -282,7 +283,11 @@ def combos(
         ).removeprefix("interaction ")
     )
     pairs = result.table.filter(result.table["kind"] == "pair").sort("interaction", descending=True)
-    typer.echo(f"top {min(top, len(pairs))} pairs by interaction (win-rate points, 95% interval, BH q):")
+    if len(pairs):
+        shown = plural(min(top, len(pairs)), "pair")
+        typer.echo(f"top {shown} by interaction (win-rate points, 95% interval, BH q):")
+    else:  # Ctrl-C before the first pair finished: say so, not "top 0 pairs"
+        typer.echo("no pair finished before the interrupt: the tables hold the baseline and singles")
     for r in pairs.head(top).iter_rows(named=True):
         typer.echo(
             f"  {r['gene_a']} + {r['gene_b']}: {r['interaction'] * 100:+.1f}"
@@ -293,13 +298,13 @@ def combos(
         _print_confirmation(result.confirmation)
     typer.echo(
         f"scan: {result.seconds:,.0f} s"
-        + (f" ({result.resumed_arms} arms kept from an earlier run)" if result.resumed_arms else "")
+        + (f" ({plural(result.resumed_arms, 'arm')} kept from an earlier run)" if result.resumed_arms else "")
         + (f"; confirmation: {result.confirmation.seconds:,.0f} s" if result.confirmation is not None else "")
     )
     typer.echo("files: " + ", ".join(str(f) for f in result.files))
     if result.arms_done < result.arms:
         typer.echo(
-            f"soup: interrupted: {result.out} holds the {result.arms_done} finished arms of"
+            f"soup: interrupted: {result.out} holds {result.arms_done} finished arms of"
             f" {result.arms}; the same command resumes: {command}",
             err=True,
         )
@@ -307,8 +312,8 @@ def combos(
     if result.confirmation is not None and result.confirmation.interrupted:
         c = result.confirmation
         typer.echo(
-            f"soup: interrupted: {result.out} holds the scan and {c.cells_done} of {c.cells} finished"
-            f" cells of the confirmation (and the finished arms of the next); the same command resumes:"
+            f"soup: interrupted: {result.out} holds the scan and {c.cells_done} of {plural(c.cells, 'cell')}"
+            f" of the confirmation (and the finished arms of the next); the same command resumes:"
             f" {command}",
             err=True,
         )
@@ -318,16 +323,18 @@ def combos(
 def _print_confirmation(c: Any) -> None:
     """The confirmation's labels (a combos_confirm.Confirmation) on the terminal, one line per
     gene arm."""
+    from analysis.tables import plural
+
     labels = c.labels
     if not len(labels):
         typer.echo("confirmation: no cell finished")
         return
     provisional = " (interrupted: provisional labels)" if c.interrupted else ""
-    typer.echo(f"confirmation on fresh games, {c.cells_done} of {c.cells} cells{provisional}:")
+    typer.echo(f"confirmation on fresh games, {c.cells_done} of {plural(c.cells, 'cell')}{provisional}:")
     for r in labels.iter_rows(named=True):
         typer.echo(
             f"  {r['arm']}: {r['label']} ({r['gain_min'] * 100:+.1f} to {r['gain_max'] * 100:+.1f} points;"
-            f" {r['cells_agreeing']} of {r['cells']} cells)"
+            f" {r['cells_agreeing']} of {plural(r['cells'], 'cell')})"
         )
 
 

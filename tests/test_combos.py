@@ -1,6 +1,7 @@
 """soup combos (issue 14, point 6): gifts at setup, common random numbers, the statistics and the
 command, with the real engine at small budgets."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -636,3 +637,228 @@ def test_decks_1_is_no_decks_and_k_decks_split_the_games(tmp_path):
     row = two.table.filter(pl.col("arm") == "Suction 2").row(0, named=True)
     assert row["decks"] == 2 and row["deck_gain_min"] <= row["gain"] <= row["deck_gain_max"]
     assert "Across the 2 decks" in two.markdown
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 21 (points 3, 5, 6, 7, 9 and the plurals): soup combos run as a user runs it
+# --------------------------------------------------------------------------------------------
+
+# The command in a subprocess that says, after its own output, whether the engine was imported:
+# a check that can fail must fail before the engine loads (issue 21.9).
+ENGINE_PROBE = (
+    "import sys\n"
+    "from sim.cli import main\n"
+    "sys.argv = ['soup', *sys.argv[1:]]\n"
+    "try:\n"
+    "    main()\n"
+    "finally:\n"
+    "    print('ENGINE LOADED' if 'sim.ursuppe.game' in sys.modules else 'engine not loaded')\n"
+)
+
+
+def _soup_probe(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", ENGINE_PROBE, *args], capture_output=True, text=True, cwd=ROOT, timeout=600
+    )
+
+
+def _one_line_error(done: subprocess.CompletedProcess, *needles: str) -> str:
+    """The command stopped before the engine with one line ``soup: error: ...`` naming the
+    needles, exit 2."""
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.startswith("soup: error: ") and done.stderr.count("\n") == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    for needle in needles:
+        assert needle in done.stderr, (needle, done.stderr)
+    assert done.stdout.strip() == "engine not loaded", done.stdout
+    return done.stderr
+
+
+def test_interrupted_scan_reports_what_was_played(tmp_path, monkeypatch):
+    """Issue 21.3: Ctrl-C after the baseline and one single of a 5-gene scan (16 arms) used to
+    write "5 genes, -4 pairs" and "2 arms (baseline, 5 singles, -4 pairs)". Now every count of
+    the report and the terminal is what was played, out of what was planned."""
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    play_arm = combos.play_arm
+    chunks = []
+
+    def interrupted_arm(*args, **kw):  # the third chunk: Ctrl-C during the second single
+        chunks.append(1)
+        if len(chunks) == 3:
+            raise KeyboardInterrupt
+        return play_arm(*args, **kw)
+
+    monkeypatch.setattr(combos, "play_arm", interrupted_arm)
+    genes = ["Glutton", "Alarm", "Rebound", "Flexible", "Hard Crust"]
+    out = tmp_path / "c"
+    args = ["combos", *(x for g in genes for x in ("--gene", g)), "--games-per-arm", "24"]
+    args += ["--observed-games", "0", "--threads", "1", "--out", str(out), "-q"]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 130, done.output
+    report = (out / "combos.md").read_text()
+    for text in (report, done.output):
+        assert "genes: chosen (5 genes, 10 pairs)" in text
+        assert "2 of 16 arms played (baseline, 1 of 5 singles, 0 of 10 pairs); 48 games in all" in text
+        assert "INTERRUPTED (Ctrl-C) after 2 of 16 arms" in text
+        assert not re.search(r"-\d+ (pairs|genes|singles)", text) and "1 singles" not in text
+    assert "No pair finished before the scan was interrupted" in report
+    assert "no pair finished before the interrupt" in done.output and "top 0" not in done.output
+    assert pl.read_csv(out / "combos.csv")["kind"].to_list() == ["single"]
+
+
+def test_cli_counts_are_singular_for_one_and_its_own_out_is_marked(tmp_path):
+    """The plurals (issue 21, smaller things): a 2-gene scan has "1 pair", a one-cell panel "1
+    cell". The output directory is marked as combos' own (issue 21.7), and the same command
+    again is accepted in it (it resumes and gives the same report)."""
+    out = tmp_path / "c"
+    args = ["combos", "--gene", "Glutton", "--gene", "Alarm", "--games-per-arm", "24"]
+    args += ["--observed-games", "0", "--confirm-top", "1", "--confirm-games", "24", "--panel-fields"]
+    args += ["greedy", "--panel-holders", "greedy", "--threads", "2", "--out", str(out), "-q"]
+    done = _soup(*args)
+    assert done.returncode == 0, done.stderr
+    report = (out / "combos.md").read_text()
+    assert "genes: chosen (2 genes, 1 pair)" in report
+    assert "4 arms (baseline, 2 singles, 1 pair); 96 games in all" in report
+    assert "## Top 1 pair by interaction" in report and "## Top 1 pair by pair gain" in report
+    assert "with a pair gain of q < 0.05:" in report and "in each of 1 cell:" in report
+    assert "top 1 pair by interaction" in done.stdout and "of 1 cell" in done.stdout
+    for wrong in ("1 pairs", "1 cells", "1 singles", "1 arms"):
+        assert wrong not in report + done.stdout, wrong
+    assert (out / ".soup-output").read_text() == "soup combos\n"
+    again = _soup(*args)
+    assert again.returncode == 0, again.stderr
+    assert "4 arms kept from an earlier run" in again.stdout
+    assert (out / "combos.md").read_text() == report
+
+
+@pytest.fixture(scope="module")
+def observed_runs(tmp_path_factory):
+    """soup simulate runs: the scan's rules at 4 players, and three that cannot answer its
+    observational question (no extra genes; 3 players; another house rule)."""
+    from sim import runner
+    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe.simulation import UrsuppeRun
+
+    root = tmp_path_factory.mktemp("observed")
+    greedy = [load_strategy("greedy")]
+    made = {}
+    for name, book, players in (
+        ("scan", combos.combo_book(), 4),
+        ("base", load_rules(), 4),
+        ("3p", combos.combo_book(), 3),
+        ("house", combos.combo_book(overrides={"flags": {"extra_reveal_per_round": 2}}), 4),
+    ):
+        spec = UrsuppeRun(book, players, 9, greedy, seats=[0] * players, seating="rotate")
+        runner.run(spec, root / name, 24, 24, 1, version="test")
+        made[name] = root / name
+    return made
+
+
+@pytest.mark.parametrize(
+    ("run", "needles"),
+    [
+        ("base", ["without the extra genes (flags.extra_genes = false)"]),
+        ("3p", ["holds 3-player games and the scan plays 4 players"]),
+        ("house", ["other rules", "flags.extra_reveal_per_round 2 (the scan: 3)"]),
+        ("not-a-run", ["not a soup simulate run directory"]),
+    ],
+)
+def test_observed_run_that_cannot_answer_is_refused(run, needles, observed_runs, tmp_path):
+    """Issue 21.5: --observed RUN with a run without the extra genes, of another player count or
+    under other rules used to be read and reported as "No pair was held that often". It is
+    refused in one line, before the engine loads, and nothing is written."""
+    path = observed_runs.get(run)
+    if path is None:
+        path = tmp_path / run
+        path.mkdir()
+    out = tmp_path / "c"
+    args = ["combos", "--gene", "Glutton", "--gene", "Alarm", "--observed", str(path), "--out", str(out)]
+    _one_line_error(_soup_probe(*args), "--observed: ", *needles)
+    assert not out.exists()
+
+
+def test_out_must_be_combos_own_directory(observed_runs, tmp_path):
+    """Issue 21.7: --out naming a soup simulate run (or a directory inside one), another
+    command's output or a directory of other files used to receive combos' files among its own,
+    exit 0. Each is refused in one line before the engine loads, and left as it was."""
+    run = observed_runs["scan"]
+    before = sorted(p.name for p in run.iterdir())
+    tuned = tmp_path / "tuned"
+    tuned.mkdir()
+    (tuned / ".soup-output").write_text("soup tune\n")
+    (tuned / "tuned.toml").write_text("")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    base = ["combos", "--gene", "Glutton", "--gene", "Alarm", "--out"]
+    _one_line_error(_soup_probe(*base, str(run)), f"--out: {run} is a soup run directory")
+    _one_line_error(_soup_probe(*base, str(run / "sub")), f"is inside {run}")
+    _one_line_error(_soup_probe(*base, str(tuned)), "holds the output of soup tune")
+    _one_line_error(_soup_probe(*base, str(other)), "holds other files (notes.txt)")
+    assert sorted(p.name for p in run.iterdir()) == before
+    assert sorted(p.name for p in tuned.iterdir()) == [".soup-output", "tuned.toml"]
+    assert [p.name for p in other.iterdir()] == ["notes.txt"]
+
+
+@pytest.fixture
+def read_only_disk(tmp_path):
+    """A tmpfs mounted read-only for the test. Needs root (CI and the development machines run
+    as root); skipped elsewhere."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1M,ro", "tmpfs", str(mount)], capture_output=True)
+    if r.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)
+
+
+def test_read_only_out_is_refused_before_the_scan(read_only_disk):
+    """Issue 21.9: a new --out on a read-only disk was found only when the scan wrote its files,
+    after the whole scan (3-10 minutes with the defaults). It is refused before the engine."""
+    for out in (read_only_disk / "combos", read_only_disk):
+        done = _soup_probe("combos", "--gene", "Glutton", "--gene", "Alarm", "--out", str(out))
+        _one_line_error(done, f"--out: {out} is not writable")
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["--gene", "Glutton"], ["--gene: expected at least 2 different genes", "soup verdict --gene"]),
+        (["--gene", "Glutton", "--gene", "glutton"], ["--gene: expected at least 2 different genes"]),
+        (["--gene", "Suction 1", "--gene", "Suction 2"], ["cannot be held together", "no pair to scan"]),
+        (["--genes", "some", "--gene", "Glutton", "--gene", "Alarm"], ["--genes: expected one of"]),
+        (["--games-per-arm", "10000000000"], ["--games-per-arm: ", "GiB"]),
+        (["--observed-games", "10000000000"], ["--observed-games: ", "GiB"]),
+        (["--confirm-games", "100000000000"], ["--confirm-games: ", "GiB"]),
+        (["--players", "3", "--gene", "Frugality", "--gene", "Alarm"], ["Frugality is not in play"]),
+    ],
+)
+def test_checks_that_can_fail_come_before_the_engine(args, needles, tmp_path):
+    """Issue 21.9: `--gene Glutton` alone failed after an empty progress bar, blaming "--genes
+    chosen: fewer than 2 genes in play". Every such check now runs before the engine loads or a
+    bar shows, names the option, and leaves nothing behind."""
+    out = tmp_path / "x"
+    _one_line_error(_soup_probe("combos", "--out", str(out), *args), *needles)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("pair", ["[]", '["Alarm"]', '["Alarm", "PhD", "Glutton"]'])
+def test_start_pair_of_other_than_two_genes_is_an_error(pair, tmp_path):
+    """Issue 21.6: a start "pair" of 0, 1 or 3 extra genes was accepted, played and printed as a
+    pair. XM2 lays out a pair and XM8 lets the table choose which (docs/decisions.md): another
+    number is a one-line error naming the file and key, in soup rules and in soup combos."""
+    rules = tmp_path / "start.toml"
+    rules.write_text(f"[flags]\nextra_genes = true\nextra_start_pair = {pair}\n")
+    n = pair.count('"') // 2
+    needles = [f"{rules}: flags.extra_start_pair: expected 2 different extra genes", f"got {n}"]
+    out = tmp_path / "c"
+    _one_line_error(_soup_probe("combos", "--rules", str(rules), "--out", str(out)), *needles)
+    assert not out.exists()
+    done = _soup("rules", str(rules))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and needles[0] in done.stderr

@@ -29,6 +29,8 @@ switched on for the scan (XM1): the extra genes are only in play with it.
 import hashlib
 import io
 import json
+import os
+import shlex
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -88,14 +90,17 @@ def scanned_genes(rules: Rules, which: str, only: list[str] | None = None) -> li
     """The genes of the scan: the extra genes in play ("extra"), or every gene in play ("all"),
     or the genes named in ``only``; a gene with no copy for this player count (an excluded extra
     gene, XM8) cannot be given."""
+    if which not in GENE_SETS:
+        raise UserError(f"--genes: expected one of {', '.join(GENE_SETS)}, got {which!r}")
     if only:
         chosen = list(dict.fromkeys(parse_gene(name) for name in only))
         for i in chosen:
             if rules.gene_copies[i] <= 0:
-                raise UserError(f"--gene: {GENE_NAMES[i]} is not in play with {rules.players} players")
+                why = "excluded by flags.extra_excluded" if i in EXTRA_GENES else "no copies at this count"
+                raise UserError(
+                    f"--gene: {GENE_NAMES[i]} is not in play with {rules.players} players ({why})"
+                )
         return sorted(chosen)
-    if which not in GENE_SETS:
-        raise UserError(f"--genes: expected one of {', '.join(GENE_SETS)}, got {which!r}")
     candidates = EXTRA_GENES if which == "extra" else range(N_GENES)
     return [int(i) for i in candidates if rules.gene_copies[i] > 0]
 
@@ -510,6 +515,191 @@ def check_options(book: RuleBook, players: int, games: int, top: int) -> None:
         raise UserError(f"--top: expected at least 1, got {top}")
 
 
+def check_pairs(
+    scanned: list[int], arms: list[Arm], genes: str, players: int, rules_file: str | Path | None
+) -> None:
+    """The scan measures pairs: fewer than two genes, or genes no player can hold together, is a
+    one-line error before anything loads (issue 21.9: a single ``--gene`` used to fail after an
+    empty progress bar, blaming "--genes chosen")."""
+    names = [GENE_NAMES[g] for g in scanned]
+    if genes == "chosen" and len(scanned) < 2:
+        alone = names[0] if names else "none"
+        raise UserError(
+            f"--gene: expected at least 2 different genes (the scan measures pairs), got {alone}; "
+            f"one gene's value: soup verdict --gene {shlex.quote(alone)}"
+        )
+    if len(scanned) < 2:
+        where = f" under {rules_file}" if rules_file else ""
+        raise UserError(
+            f"--genes {genes}: expected at least 2 genes in play, got {len(scanned)} at {players} players"
+            f"{where} (flags.extra_excluded leaves the others out)"
+        )
+    if len(arms) == 1 + len(scanned):  # every pair skipped: an advanced gene and its lower gene
+        raise UserError(
+            f"--gene: {' and '.join(names)} cannot be held together (an advanced gene and the lower gene"
+            " it replaces, G3), so there is no pair to scan; add another --gene"
+        )
+
+
+# Bytes per arm and game held in memory: won (int8), position (int16), held (2 x int8); the
+# confirmation stage keeps as much per arm and game of a cell. The observational view keeps about
+# OBSERVED_ROW_BYTES per player and game of the extended baseline (game, players, won, genes_held).
+OUTCOME_BYTES = 5
+OBSERVED_ROW_BYTES = 32
+
+
+def check_memory(need: int, option: str, what: str) -> None:
+    """``need`` bytes that cannot fit in half this machine's memory are refused before the engine
+    loads (``option`` and ``what`` name them), rather than failing or swapping once the arrays
+    fill up: ``--games-per-arm 10000000000`` used to start and then die."""
+    try:
+        have = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system: no check
+        return
+    if need > have // 2:
+        raise UserError(
+            f"{option}: {what} need {need / 2**30:,.1f} GiB of memory, more than half of the"
+            f" {have / 2**30:,.1f} GiB this machine has; choose fewer games"
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# --observed: a run of normal games that can answer the scan's question (issue 21.5)
+# --------------------------------------------------------------------------------------------
+
+RUN_MANIFEST = "manifest.json"  # sim.runner.MANIFEST: a soup simulate run directory
+
+
+def load_observed(run: Path, book: RuleBook, players: int) -> Any:
+    """The result rows (run, game, players, won, genes_held) of ``run`` for the observational
+    view, refused in one line unless the run can answer it: a soup simulate run of ``players``
+    players under the scan's own rules (the extra genes on, the same house rules: the same rules
+    id). Any other run gives a table of pairs nobody held, or of another game: it used to be
+    read and reported as "No pair was held that often"."""
+    import polars as pl
+
+    from analysis.win_rates import load_results
+
+    if not run.is_dir():
+        raise UserError(f"--observed: {run} is not a directory (expected a soup simulate run directory)")
+    try:
+        spec = json.loads((run / RUN_MANIFEST).read_text(encoding="utf-8"))["spec"]
+        run_players, run_rules, run_id = int(spec["players"]), spec["rules"], str(spec["rules_id"])
+    except FileNotFoundError:
+        raise UserError(
+            f"--observed: {run} is not a soup simulate run directory (no {RUN_MANIFEST})"
+        ) from None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UserError(f"--observed: {run}/{RUN_MANIFEST} cannot be read: {e}") from None
+    make = f"soup simulate --players {players} --rules FILE (a rules file with flags.extra_genes = true)"
+    if run_players != players:
+        raise UserError(
+            f"--observed: {run} holds {run_players}-player games and the scan plays {players} players;"
+            f" give a run of {players}-player games ({make})"
+        )
+    if not run_rules.get("flags", {}).get("extra_genes", False):
+        raise UserError(
+            f"--observed: {run} was played without the extra genes (flags.extra_genes = false), so no"
+            f" player there held the pairs the scan measures; give a run with them ({make})"
+        )
+    if run_id != book.rules_id:
+        diff = rules_diff(run_rules, book.data)
+        shown = "; ".join(diff[:3]) + ("; ..." if len(diff) > 3 else "")
+        raise UserError(
+            f"--observed: {run} was played under other rules (rules id {run_id}) than the scan"
+            f" ({book.rules_id}): {shown or 'the rules differ'}; give a run under the scan's rules"
+            " (the same --rules file, with flags.extra_genes = true)"
+        )
+    try:
+        rows = load_results(run).select("run", "game", "players", "won", "genes_held").collect()
+    except (OSError, ValueError, pl.exceptions.PolarsError) as e:
+        raise UserError(f"--observed: {run}: {' '.join(str(e).split())}") from None
+    if rows.filter(pl.col("players") == players).height == 0:
+        raise UserError(f"--observed: {run} holds no finished {players}-player games yet")
+    return rows
+
+
+def rules_diff(run: Any, scan: Any, path: str = "") -> list[str]:
+    """The leaves where two rules trees differ, as "flags.x 2 (the scan: 3)", in key order."""
+    if isinstance(run, dict) and isinstance(scan, dict):
+        out: list[str] = []
+        for key in sorted(set(run) | set(scan)):
+            where = f"{path}.{key}" if path else str(key)
+            if key not in run or key not in scan:
+                out.append(f"{where} only in {'the run' if key in run else 'the scan'}")
+            else:
+                out += rules_diff(run[key], scan[key], where)
+        return out
+    return [] if run == scan else [f"{path} {json.dumps(run)} (the scan: {json.dumps(scan)})"]
+
+
+# --------------------------------------------------------------------------------------------
+# --out: a directory of combos' own (issue 21.7)
+# --------------------------------------------------------------------------------------------
+
+# The mark of a command's output directory. sim.out_dirs (issue 21.7, another branch) brings one
+# helper for every command; until it is in main this is the smallest local check, writing the
+# same mark (a file ".soup-output" holding "soup combos"), so that helper can replace it as is.
+OUT_MARK = ".soup-output"
+OUT_COMMAND = "combos"
+OWN_FILES = ("outcomes.npz", "combos.md")  # a combos output written before the mark existed
+
+
+def check_out(out: Path) -> None:
+    """A one-line user error unless ``out`` can hold this scan's files: checked before the engine
+    loads (issue 21.9: a read-only --out used to be found after the whole scan). Refused: a file
+    on the path, a directory this process cannot write into (the nearest existing one when
+    ``out`` is new: a read-only disk), a soup run directory or a directory inside one, another
+    command's output, a directory of other files (issue 21.7: combos wrote among a simulate
+    run's chunks). Accepted: new, empty, or combos' own output (to resume or re-run)."""
+    out = Path(out)
+    for path in (out, *out.parents):
+        if path.exists() and not path.is_dir():
+            raise UserError(f"--out: {path} is a file, not a directory; choose another --out")
+        if (path / RUN_MANIFEST).is_file():
+            what = "is" if path == out else f"is inside {path}, which is"
+            raise UserError(
+                f"--out: {out} {what} a soup run directory (it holds {RUN_MANIFEST}); soup combos writes"
+                " a directory of its own: choose a new or empty --out"
+            )
+    nearest = next(p for p in (out, *out.parents) if p.exists())
+    if not os.access(nearest, os.W_OK | os.X_OK):
+        where = "" if nearest == out else f" ({nearest}, where it would be created)"
+        raise UserError(f"--out: {out} is not writable{where}; choose another --out")
+    if not out.exists():
+        return
+    mark = out_owner(out)
+    if mark == OUT_COMMAND or (mark is None and any((out / f).is_file() for f in OWN_FILES)):
+        return
+    if mark is not None:
+        raise UserError(
+            f"--out: {out} holds the output of soup {mark}, not of soup combos; choose another --out"
+        )
+    others = sorted(p.name for p in out.iterdir())
+    if others:
+        shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+        raise UserError(
+            f"--out: {out} holds other files ({shown}) and no soup combos output; choose a new or empty --out"
+        )
+
+
+def out_owner(out: Path) -> str | None:
+    """The command whose output ``out`` is, by its mark (None: no mark)."""
+    try:
+        text = (out / OUT_MARK).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text.removeprefix("soup ").strip() or None
+
+
+def claim_out(out: Path) -> None:
+    """Create ``out`` and mark it as combos' output: when the first file is written, after every
+    check (bad input, or Ctrl-C before anything is kept, leaves nothing behind)."""
+    out.mkdir(parents=True, exist_ok=True)
+    if out_owner(out) != OUT_COMMAND:
+        (out / OUT_MARK).write_text(f"soup {OUT_COMMAND}\n", encoding="utf-8")
+
+
 def default_out(players: int, genes: str, seed: int) -> Path:
     return Path("results") / f"combos-{players}p-{genes}-s{seed}"
 
@@ -587,37 +777,28 @@ def plan_scan(
 ) -> ScanPlan:
     """Check every option of the scan (one-line UserError) and plan it; nothing is played and the
     engine is not loaded."""
-    import polars as pl
-
     book = combo_book(rules_file)
     check_options(book, players, games, top)
     rules = book.for_players(players)
     scanned = scanned_genes(rules, genes, only)
     if only:
         genes = "chosen"
-    if len(scanned) < 2:
-        raise UserError(f"--genes {genes}: fewer than 2 genes in play for {players} players")
-    who = scan_players(players, strategy, holder, against, pool)
     arms, skipped = build_arms(rules, scanned)
+    check_pairs(scanned, arms, genes, players, rules_file)
+    outcomes = len(arms) * games * OUTCOME_BYTES
+    check_memory(outcomes, "--games-per-arm", f"{games:,} games x {len(arms):,} arms")
+    who = scan_players(players, strategy, holder, against, pool)
     if observed_dir is not None and observed_games:
         raise UserError("--observed and --observed-games: give one (an existing run, or games to play)")
     if observed_games is None:
         observed_games = 0 if observed_dir is not None else OBSERVED_FACTOR * games
+    check_memory(
+        observed_games * players * OBSERVED_ROW_BYTES, "--observed-games", f"{observed_games:,} normal games"
+    )
     observed_rows = None
     if observed_dir is not None:
-        from analysis.win_rates import load_results
-
-        try:
-            observed_rows = (
-                load_results(observed_dir).select("run", "game", "players", "won", "genes_held").collect()
-            )
-        except (OSError, ValueError) as e:
-            raise UserError(f"--observed: {observed_dir}: {e}") from None
-        if observed_rows.filter(pl.col("players") == players).height == 0:
-            raise UserError(f"--observed: {observed_dir} holds no {players}-player games")
+        observed_rows = load_observed(observed_dir, book, players)
     out = out or default_out(players, genes, seed)
-    from sim.ursuppe.experiments import check_out
-
     check_out(out)
     return ScanPlan(
         book,
@@ -807,31 +988,44 @@ def run_plan(
 
 
 def scan_lines(plan: ScanPlan, arms: list[Arm], spent: int, won: np.ndarray) -> list[str]:
-    """The report's first lines: what was played (no timings: the same command gives the same
-    report; they are in timing.json and on the terminal)."""
+    """The report's first lines: what was planned and what was played (no timings: the same
+    command gives the same report; they are in timing.json and on the terminal). ``arms`` are
+    the arms played: fewer than the plan's when Ctrl-C ended the scan, and then every count says
+    "k of n" (issue 21.3: an interrupted report printed "-4 pairs")."""
+    from analysis.tables import plural
+
     players = plan.rules.players
-    n_scanned = len(plan.scanned)
-    pairs = len(arms) - 1 - n_scanned
+    n_genes = len(plan.scanned)
+    n_pairs = len(plan.arms) - 1 - n_genes  # the plan's holdable pairs
+    singles = sum(1 for a in arms if len(a) == 1)
+    pairs = sum(1 for a in arms if len(a) == 2)
     gifted = (
         f"the player on start space (game mod {players}) + 1 (rotating)"
         if plan.players.gift_to() < 0
         else "player 0, the holder (rotate seating: every start space equally often)"
     )
+    skipped = (
+        f"; {plural(len(plan.skipped), 'pair')} skipped, a gene and the lower gene it replaces (G3): "
+        + ", ".join(f"{GENE_NAMES[a]} + {GENE_NAMES[b]}" for a, b in plan.skipped)
+        if plan.skipped
+        else ""
+    )
+    if len(arms) == len(plan.arms):
+        played = (
+            f"{plural(len(arms), 'arm')} (baseline, {plural(singles, 'single')}, {plural(pairs, 'pair')})"
+        )
+    else:
+        played = (
+            f"{len(arms)} of {plural(len(plan.arms), 'arm')} played (baseline, {singles} of"
+            f" {plural(n_genes, 'single')}, {pairs} of {plural(n_pairs, 'pair')})"
+        )
     return [
         f"{players} players, {plan.players.describe()}, seed {plan.seed}, rules {plan.book.rules_id}"
         + (f" ({Path(plan.rules_file).name})" if plan.rules_file else "")
         + ", flags.extra_genes = true",
         f"scan conditions: {plan.conditions()}; gifted: {gifted}",
-        f"genes: {plan.genes} ({n_scanned} genes, {max(0, pairs)} pairs"
-        + (
-            f"; {len(plan.skipped)} pairs skipped, a gene and the lower gene it replaces (G3): "
-            + ", ".join(f"{GENE_NAMES[a]} + {GENE_NAMES[b]}" for a, b in plan.skipped)
-            if plan.skipped
-            else ""
-        )
-        + ")",
-        f"{plan.games:,} games per arm, {len(arms)} arms (baseline, {min(n_scanned, len(arms) - 1)} singles,"
-        f" {max(0, pairs)} pairs); {spent:,} games in all",
+        f"genes: {plan.genes} ({plural(n_genes, 'gene')}, {plural(n_pairs, 'pair')}{skipped})",
+        f"{plan.games:,} games per arm, {played}; {spent:,} games in all",
         f"baseline: the gifted seat wins {won[0].mean():.3f} of its games without a gift"
         f" (chance 1/{players})",
     ]
@@ -854,7 +1048,7 @@ def write_scan(
     from analysis.tables import write_csv_atomic
 
     out = plan.out
-    out.mkdir(parents=True, exist_ok=True)
+    claim_out(out)
     files = [out / "combos.csv", out / "combos.md", out / "combos-heatmap.png", out / OUTCOMES]
     write_csv_atomic(files[0], table)
     write_report(plan, table, observed, observed_line, lines, top, confirmation)

@@ -42,10 +42,12 @@ import numpy as np
 from sim.errors import UserError
 from sim.ursuppe.combos import (
     GIFT_KEEP,
+    OUTCOME_BYTES,
     Arm,
     Players,
     ScanPlan,
     all_gene_names,
+    check_memory,
     combo_book,
     fingerprint_text,
     load_kept,
@@ -172,6 +174,8 @@ def plan_confirmation(scan: ScanPlan, config: ConfirmConfig) -> ConfirmPlan:
     cycle = rotate_block(P)
     games = config.games or scan.games
     games = -(-games // (cycle * k)) * (cycle * k)  # whole rotate cycles on every deck
+    arms = 2 + min(len(scan.scanned), 3 * config.top) + config.top  # ConfirmPlan.max_arms at most
+    check_memory(arms * games * OUTCOME_BYTES, "--confirm-games", f"{games:,} games x {arms} arms a cell")
     deck_rules = [book.for_players(P)]
     labels = ["the rules' deck"]
     ids = [book.rules_id]
@@ -342,7 +346,7 @@ def run_confirmation(
     return the Markdown for the report. Ctrl-C keeps the finished arms and cells: the tables then
     hold the finished cells, marked INTERRUPTED with the command that resumes."""
     from analysis import combos as stats
-    from analysis.tables import write_csv_atomic
+    from analysis.tables import plural, write_csv_atomic
 
     names = all_gene_names(plan.book)
     chosen = confirm_arms(scan_table, plan.config.top, plan.null_gene, names)
@@ -404,9 +408,11 @@ def run_confirmation(
             write_csv_atomic(files[-1], decks)
     status = None
     if interrupted:
+        next_cell = f" and {partial} of {plural(len(arms), 'arm')} of the next (kept in {folder})"
         status = (
-            f"INTERRUPTED (Ctrl-C) in the confirmation stage after {len(outcomes)} of {len(plan.cells)} cells"
-            + (f" and {partial} of {len(arms)} arms of the next (kept in {folder})" if partial else "")
+            f"INTERRUPTED (Ctrl-C) in the confirmation stage after {len(outcomes)} of"
+            f" {plural(len(plan.cells), 'cell')}"
+            + (next_cell if partial else "")
             + ": the panel below holds the finished cells only and its labels are provisional; "
             + (f"`{command}`" if command else "the same command")
             + " resumes (the scan and the finished arms are not played again)"
@@ -438,11 +444,13 @@ def _arm_key(row: dict[str, Any], names: list[str]) -> Arm:
 
 def plan_lines(plan: ConfirmPlan, arms: int) -> list[str]:
     """What the confirmation stage played, in words (the headline's conditions)."""
+    from analysis.tables import plural
+
     P = plan.scan.rules.players
     return [
         f"fresh games: seed {plan.seed} (derived from the scan's seed {plan.scan.seed}), {plan.games:,} games"
-        f" per arm and cell (whole rotate cycles of {rotate_block(P)}), {arms} arms in each of"
-        f" {len(plan.cells)} cells: {len(plan.cells) * arms * plan.games:,} games",
+        f" per arm and cell (whole rotate cycles of {rotate_block(P)}), {plural(arms, 'arm')} in each of"
+        f" {plural(len(plan.cells), 'cell')}: {len(plan.cells) * arms * plan.games:,} games",
         "every cell: free gift at setup (paid for by nobody), gift not exchangeable by Highly Adaptable,"
         f" {plan.deck_text()}; the gifted player is the holder",
         f"panel: fields {', '.join(dict.fromkeys(c.field_spec for c in plan.cells))} x holders"

@@ -138,7 +138,7 @@ class Rules(NamedTuple):
     # the genes a game can hold: N_BASE_GENES, N_EXTRA_END with the extra genes, N_GENES (every
     # number-only slot) when a number-only gene is declared
     n_genes: int
-    extra_start: np.ndarray  # int8 [k]: the start pair (XM2), face up in the pool from round 1
+    extra_start: np.ndarray  # int8 [2] (EXTRA_START_GENES; [0] without the module): XM2's start pair
     # int8 [m]: the cards of the face-down deck (XM3, XM8): the other extra genes not excluded (and
     # with flag extra_deck_mixed_with_base every base-gene card), shuffled per game at setup
     extra_deck: np.ndarray
@@ -164,6 +164,9 @@ NO_GIFT: tuple[int, int] = (-1, -1)  # Rules.gift of a normal game (soup combos 
 GIFT_ORDINARY = 0  # like any card: returned in a defect, exchanged, taken (XG-10), given up (G3)
 GIFT_NO_EXCHANGE = 1  # Highly Adaptable cannot exchange it (soup combos: docs/combos.md)
 GIFT_KEPT = 2  # never given up: not returned (E2), exchanged, taken or given up for an advanced gene
+# XM2: the extra genes' start pair is two genes; another number is a rules-file error (issue 21.6,
+# docs/decisions.md "Start pair and exclusions"): Rules.extra_start has this length with the module.
+EXTRA_START_GENES = 2
 DEFAULT_RULES_PATH: Path = Path(__file__).resolve().parent / "default_rules.toml"
 OVERRIDES_LABEL = "<overrides>"  # the source label of an overrides dict (scenario files)
 # The player counts the engine can play: a rules file's components.player_counts is a subset.
@@ -863,13 +866,23 @@ class _Checker:
         return self.string(value, path, flag.choices)
 
     def extra_market(self, flags: dict[str, Any]) -> None:
-        """XM2, XM8: the start pair leaves out the excluded genes."""
-        both = set(flags["extra_start_pair"]) & set(flags["extra_excluded"])
+        """XM2, XM8: the start pair leaves out the excluded genes, and is a pair. The spec lays
+        out "a pair of extra genes" (XM2) and lets players "start with other genes" (XM8): other
+        genes, not another number of them (docs/decisions.md, issue 21.6). 0, 1 or 3 genes were
+        accepted, played and reported as a "pair"; they are an error, as a table would see them."""
+        start = flags["extra_start_pair"]
+        both = set(start) & set(flags["extra_excluded"])
         if both:
             self.fail(
                 ("flags", "extra_start_pair"),
                 f"expected no excluded gene in the start pair, got {json.dumps(sorted(both))} in both",
                 also=(("flags", "extra_excluded"),),
+            )
+        if len(start) != EXTRA_START_GENES:
+            self.fail(
+                ("flags", "extra_start_pair"),
+                f"expected {EXTRA_START_GENES} different extra genes (XM2: the start pair, face up from"
+                f" round 1; XM8 lets the table choose which two), got {len(start)}: {json.dumps(start)}",
             )
 
     def persistence_copies(self, flags: dict[str, Any], genes: dict[str, Any]) -> None:
