@@ -49,7 +49,7 @@ from analysis.distributions import t_quantile, t_two_sided_p
 from analysis.intervals import cluster_wilson
 from analysis.multiple_testing import benjamini_hochberg
 from analysis.paired import EXACT_BELOW, sign_flip_p
-from analysis.tables import markdown_table
+from analysis.tables import fmt, markdown_table, plural
 from sim.ursuppe.genes import GENE_NAMES
 
 ALPHA = 0.05
@@ -123,13 +123,23 @@ def _columns(prefix: str, r: dict[str, float]) -> dict[str, float]:
     }
 
 
-def combo_table(arms: list[tuple[int, ...]], won: np.ndarray, position: np.ndarray) -> pl.DataFrame:
+def combo_table(
+    arms: list[tuple[int, ...]],
+    won: np.ndarray,
+    position: np.ndarray,
+    held: np.ndarray | None = None,
+    names: list[str] | None = None,
+) -> pl.DataFrame:
     """One row per single gene and per pair (arms[1:]; arms[0] is the baseline): the gifted
     player's win rate, the gain in win rate and in final position over the baseline, and for
     pairs the interaction (pair gain - both single gains), each with interval and p-value, and
-    BH q-values (``gain_q``, ``interaction_q``: across the pairs; singles: across the singles)."""
+    BH q-values (``gain_q``, ``interaction_q``: across the pairs; singles: across the singles).
+    ``held`` (int8 [arms, 2, games]): whether the gifted player still holds gene a / b at the end,
+    as ``held_a`` / ``held_b``, the share of games (NaN without it). ``names``: gene names by
+    index (default genes.GENE_NAMES; a rules file's number-only genes come after them)."""
     if not arms or arms[0] != ():
         raise ValueError("arms[0] must be the baseline (no gift)")
+    names = names or list(GENE_NAMES)
     index = {arm: k for k, arm in enumerate(arms)}
     w = won.astype(np.float64)
     y = position.astype(np.float64)
@@ -137,11 +147,13 @@ def combo_table(arms: list[tuple[int, ...]], won: np.ndarray, position: np.ndarr
     for k, arm in enumerate(arms[1:], start=1):
         row: dict[str, object] = {
             "kind": KIND_SINGLE if len(arm) == 1 else KIND_PAIR,
-            "gene_a": GENE_NAMES[arm[0]],
-            "gene_b": GENE_NAMES[arm[1]] if len(arm) == 2 else None,
+            "gene_a": names[arm[0]],
+            "gene_b": names[arm[1]] if len(arm) == 2 else None,
             "games": int(won.shape[1]),
             "win_rate": float(w[k].mean()),
             "baseline_win_rate": float(w[0].mean()),
+            "held_a": float(held[k, 0].mean()) if held is not None else math.nan,
+            "held_b": float(held[k, 1].mean()) if held is not None and len(arm) == 2 else math.nan,
         }
         row.update(_columns("gain", paired_mean(w[k] - w[0], binary=True)))
         row.update(_columns("position_gain", paired_mean(y[k] - y[0])))
@@ -314,6 +326,7 @@ PAIR_COLUMNS = [
     ("gain_q", "q (BH)", "p"),
     ("additive", "single gains", "points"),
     ("position_gain", "position gain", "num"),
+    ("held", "held at end (A / B)", "text"),
 ]
 SINGLE_COLUMNS = [
     ("gene_a", "gene", "text"),
@@ -322,7 +335,12 @@ SINGLE_COLUMNS = [
     ("gain_ci", "95% interval", "text"),
     ("gain_q", "q (BH)", "p"),
     ("position_gain", "position gain", "num"),
+    ("held", "held at end", "text"),
 ]
+# A gift the holder holds at the end of fewer than this share of its games is "mostly given
+# back" (a gene defect, an exchange, a theft, an advanced gene bought over it): the gain then
+# measures a head start more than the card (issue 20.3: mutant-tuned returns Suction 2 in 99%).
+MOSTLY_GIVEN_BACK = 0.5
 LOGIT_COLUMNS = [
     ("gene_a", "gene A", "text"),
     ("gene_b", "gene B", "text"),
@@ -351,30 +369,43 @@ def report_markdown(
     top: int,
     observed: pl.DataFrame | None = None,
     observed_line: str = "",
+    preface: str = "",
 ) -> str:
-    """The Markdown report: the experiment's lines, the detectable effects, the top ``top`` pairs
-    by interaction (both ends) and by pair gain, the singles, and the observational view."""
+    """The Markdown report: the experiment's lines, ``preface`` (the confirmation stage's
+    headline and panel, Markdown), the detectable effects, the top ``top`` pairs by interaction
+    (both ends) and by pair gain, the singles, and the observational view."""
     mde = detectable_effects(table)
     table = table.with_columns(
         pl.Series("gain_ci", _point_intervals(table, "gain")),
         pl.Series("interaction_ci", _point_intervals(table, "interaction")),
         pl.Series("logit_interaction_ci", _log_odds_intervals(table)),
+        pl.Series("held", held_text(table)),
     )
     pairs = table.filter(pl.col("kind") == KIND_PAIR)
     singles = table.filter(pl.col("kind") == KIND_SINGLE)
     parts = ["# Killer combinations (soup combos)\n"]
     parts.append("\n".join(f"- {line}" for line in lines) + "\n")
+    if preface:
+        parts.append("\n" + preface.rstrip("\n") + "\n")
+    parts.append("\n# The scan\n" if preface else "")
     parts.append(
         "\n## How to read it\n\n"
-        "One player of every game (start space game mod P + 1, rotating) is given the genes at setup,"
+        "One player of every game (the gifted player, named above) is given the genes at setup,"
         " paid for by nobody; every arm plays the same games as the baseline without the gift (common"
         " random numbers). Gain: the gifted player's win rate minus the baseline's, in win-rate points."
         " Interaction: the pair's gain minus the two single gains (> 0: the genes are worth more together"
         " than apart; < 0: they overlap, or the win rate saturates: a player who already wins often with"
         " one gene cannot win as much more with the second). Intervals: paired 95% (Student's t over"
         " games), in win-rate points; q: Benjamini-Hochberg across all"
-        " pairs (singles: across the singles). Position gain: final score-track spaces.\n"
+        " pairs (singles: across the singles). Position gain: final score-track spaces. Held at end:"
+        " the share of games in which the gifted player still holds the gifted gene when the game"
+        f' ends (below {MOSTLY_GIVEN_BACK:.0%}: "mostly given back", in a gene defect, to an'
+        " advanced gene or to another player's gene; the gain then measures a head start more than"
+        " the card).\n"
     )
+    given_back = given_back_line(table)
+    if given_back:
+        parts.append("\n" + given_back + "\n")
     parts.append(
         "\n## Detectable effect at this budget\n\n"
         f"With 80% power after BH (one real effect among the family): interaction"
@@ -383,7 +414,7 @@ def report_markdown(
         " per-game differences). Smaller true effects are likely to be missed.\n"
     )
     if len(pairs):
-        k = min(top, len(pairs))
+        k = plural(min(top, len(pairs)), "pair")  # "Top 1 pair", not "Top 1 pairs"
         logit_text = (
             "The same arms on the logit scale (module docs of analysis/combos.py): each gene's factor on"
             " the odds of winning, multiplied; > 0: more together than the two factors. Less bound by"
@@ -392,10 +423,10 @@ def report_markdown(
         )
         # (title, column sorted on, the bottom end instead of the top, text, table columns)
         for title, column, bottom, text, columns in (
-            (f"Top {k} pairs by interaction", "interaction", False, "", PAIR_COLUMNS),
-            (f"Bottom {k} pairs by interaction (worse together)", "interaction", True, "", PAIR_COLUMNS),
-            (f"Top {k} pairs by pair gain", "gain", False, "", PAIR_COLUMNS),
-            (f"Top {k} pairs by log-odds interaction", "logit_interaction", False, logit_text, LOGIT_COLUMNS),
+            (f"Top {k} by interaction", "interaction", False, "", PAIR_COLUMNS),
+            (f"Bottom {k} by interaction (worse together)", "interaction", True, "", PAIR_COLUMNS),
+            (f"Top {k} by pair gain", "gain", False, "", PAIR_COLUMNS),
+            (f"Top {k} by log-odds interaction", "logit_interaction", False, logit_text, LOGIT_COLUMNS),
         ):
             ranked = pairs.sort(column, descending=True, nulls_last=True)
             rows = ranked.tail(top).reverse() if bottom else ranked.head(top)
@@ -403,9 +434,11 @@ def report_markdown(
         n_inter = int((pairs["interaction_q"] < ALPHA).sum())
         n_gain = int((pairs["gain_q"] < ALPHA).sum())
         parts.append(
-            f"\n{n_inter} of {len(pairs)} pairs have an interaction with q < 0.05; {n_gain} a pair"
-            " gain with q < 0.05.\n"
+            f"\nPairs with an interaction of q < 0.05: {n_inter} of {len(pairs)}; with a pair gain of"
+            f" q < 0.05: {n_gain} of {len(pairs)}.\n"
         )
+    else:  # a plan always has a pair (sim.ursuppe.combos.plan_scan): Ctrl-C came before the first
+        parts.append("\nNo pair finished before the scan was interrupted: the tables hold the singles.\n")
     if len(singles):
         parts.append(
             "\n## Single genes\n\n"
@@ -432,6 +465,42 @@ def report_markdown(
     return "".join(parts)
 
 
+def held_text(table: pl.DataFrame) -> list[str]:
+    """The holding column of the report: "97%" (single), "97% / 12% (B mostly given back)"."""
+    out = []
+    for kind, a, b in table.select("kind", "held_a", "held_b").iter_rows():
+        if a is None or not math.isfinite(a):
+            out.append("–")
+            continue
+        text = f"{a:.0%}" if kind == KIND_SINGLE else f"{a:.0%} / {b:.0%}"
+        back = [
+            x for x, v in (("A", a), ("B", b)) if v is not None and math.isfinite(v) and v < MOSTLY_GIVEN_BACK
+        ]
+        if back:
+            text += (
+                " (mostly given back)"
+                if kind == KIND_SINGLE
+                else f" ({' and '.join(back)} mostly given back)"
+            )
+        out.append(text)
+    return out
+
+
+def given_back_line(table: pl.DataFrame) -> str:
+    """One sentence naming the single gifts held at the end of fewer than MOSTLY_GIVEN_BACK of
+    the games (empty when none, or when the table has no holding column)."""
+    singles = table.filter((pl.col("kind") == KIND_SINGLE) & (pl.col("held_a") < MOSTLY_GIVEN_BACK))
+    if not len(singles):
+        return ""
+    names = ", ".join(
+        f"{g} (held in {h:.0%})" for g, h in singles.sort("held_a").select("gene_a", "held_a").iter_rows()
+    )
+    return (
+        f"Mostly given back: {names}. The holder does not keep these gifts to the end of most games; "
+        "their gains are those of a card held for a while, or of what it was given back for."
+    )
+
+
 def _point_intervals(table: pl.DataFrame, column: str) -> list[str]:
     """``[+1.2, +3.4]``: a column's 95% interval in win-rate points (as its estimate is shown)."""
     return [
@@ -448,9 +517,14 @@ def _log_odds_intervals(table: pl.DataFrame) -> list[str]:
     ]
 
 
-def _points(x: float) -> str:
-    """A detectable difference in win-rate points ("2.8 points")."""
-    return f"{x * 100:.1f} points" if math.isfinite(x) else "–"
+def _points(x: float, unit: str | None = None) -> str:
+    """A difference in win-rate points: "2.8 points" (a detectable effect, unsigned), or with
+    ``unit`` given (e.g. "") signed, "+2.8" (a gain)."""
+    if x is None or not math.isfinite(x):
+        return "–"
+    if unit is None:
+        return f"{x * 100:.1f} points"
+    return fmt(x, "points") + unit
 
 
 def write_heatmap(table: pl.DataFrame, genes: list[str], path: Path, title: str = "") -> None:
@@ -458,3 +532,345 @@ def write_heatmap(table: pl.DataFrame, genes: list[str], path: Path, title: str 
     from analysis.figures import save_atomic
 
     save_atomic(heatmap(table, genes, title), path)
+
+
+# --------------------------------------------------------------------------------------------
+# The confirmation stage (sim/ursuppe/combos_confirm.py): the top arms under a panel of cells
+# --------------------------------------------------------------------------------------------
+
+KIND_REFERENCE = "reference"
+LABEL_ROBUST = "robust"
+LABEL_CONDITIONAL = "conditional"
+LABEL_NOT = "not confirmed"
+NULL_SE = 2.0  # the null gene must read 0 within this many standard errors
+
+
+def arm_text(arm: tuple[int, ...], names: list[str]) -> str:
+    """ "Suction 2" or "Highly Adaptable + Population Explosion"; "baseline" for no gift."""
+    return " + ".join(names[g] for g in arm) if arm else "baseline"
+
+
+def confirm_table(
+    arms: list[tuple[int, ...]],
+    roles: list[str],
+    cells: list[str],
+    conditions: list[str],
+    outcomes: list[tuple[np.ndarray, np.ndarray]],
+    deck_of_game: np.ndarray,
+    names: list[str],
+    scan_gains: list[float],
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """One row per arm (arms[1:]; arms[0] is the baseline) and finished cell: the gifted
+    player's win rate, the gain over the cell's baseline on the same games (paired t interval
+    and p-value, the exact sign test below EXACT_BELOW changed games), ``gain_holm`` (Holm
+    across every gene arm of every cell: the reference arm is a check, not a hypothesis), the
+    holding rates, the interaction of a pair whose singles were played, the scan's gain, and
+    across the decks (``deck_of_game``: the deck of every game) the smallest and largest
+    per-deck gain, their standard deviation and ``deck_sign`` (+1 / -1 when every deck's gain
+    has that sign, 0 otherwise). The second frame: one row per arm, cell and deck."""
+    from analysis.multiple_testing import holm
+
+    index = {a: k for k, a in enumerate(arms)}
+    decks = np.unique(deck_of_game)
+    rows: list[dict[str, object]] = []
+    deck_rows: list[dict[str, object]] = []
+    for c, (cell, text, (won, held)) in enumerate(zip(cells, conditions, outcomes, strict=True)):
+        w = won.astype(np.float64)
+        for k, arm in enumerate(arms[1:], start=1):
+            kind = (
+                KIND_REFERENCE
+                if roles[k].startswith("reference")
+                else (KIND_SINGLE if len(arm) == 1 else KIND_PAIR)
+            )
+            d = w[k] - w[0]
+            g = paired_mean(d, binary=True)
+            per_deck = []
+            for j in decks:
+                sel = deck_of_game == j
+                r = paired_mean(d[sel], binary=True)
+                per_deck.append(r["estimate"])
+                deck_rows.append(
+                    {
+                        "arm": arm_text(arm, names),
+                        "cell": cell,
+                        "deck": int(j),
+                        "games": int(sel.sum()),
+                        "gain": r["estimate"],
+                        "gain_low": r["ci_low"],
+                        "gain_high": r["ci_high"],
+                        "gain_p": r["p_value"],
+                    }
+                )
+            signs = np.sign(per_deck)
+            row: dict[str, object] = {
+                "arm": arm_text(arm, names),
+                "kind": kind,
+                "role": roles[k],
+                "gene_a": names[arm[0]],
+                "gene_b": names[arm[1]] if len(arm) == 2 else None,
+                "cell": cell,
+                "conditions": text,
+                "cell_index": c,
+                "games": int(won.shape[1]),
+                "win_rate": float(w[k].mean()),
+                "baseline_win_rate": float(w[0].mean()),
+                "gain": g["estimate"],
+                "gain_low": g["ci_low"],
+                "gain_high": g["ci_high"],
+                "gain_p": g["p_value"],
+                "gain_se": g["se"],
+                "held_a": float(held[k, 0].mean()),
+                "held_b": float(held[k, 1].mean()) if len(arm) == 2 else math.nan,
+                "scan_gain": scan_gains[k],
+                "decks": len(decks),
+                "deck_gain_min": float(np.min(per_deck)),
+                "deck_gain_max": float(np.max(per_deck)),
+                "deck_gain_sd": float(np.std(per_deck, ddof=1)) if len(per_deck) > 1 else math.nan,
+                "deck_sign": int(signs[0]) if bool(np.all(signs == signs[0])) else 0,
+            }
+            a, b = (index.get((arm[0],)), index.get((arm[1],))) if len(arm) == 2 else (None, None)
+            if a is not None and b is not None:
+                row.update(_columns("interaction", paired_mean(w[k] - w[a] - w[b] + w[0], binary=True)))
+            else:
+                row.update(_columns("interaction", _nan()))
+            rows.append(row)
+    if not rows:
+        return pl.DataFrame(), pl.DataFrame()
+    table = pl.DataFrame(rows, infer_schema_length=None)
+    genes = (table["kind"] != KIND_REFERENCE).to_numpy()
+    adjusted = np.full(len(table), np.nan)
+    adjusted[genes] = holm(table["gain_p"].to_numpy()[genes])
+    table = table.with_columns(pl.Series("gain_holm", adjusted))
+    return table, pl.DataFrame(deck_rows, infer_schema_length=None)
+
+
+def confirm_labels(table: pl.DataFrame, n_decks: int = 1) -> pl.DataFrame:
+    """Per gene arm of the panel: its label, **robust** (in every cell: Holm p < ALPHA with the
+    scan's sign, and with several decks the same sign on every deck), **conditional** (so in some
+    cells but not all; ``label_reason`` names the cells that flip it (significant, other sign),
+    erase it (not significant) or split it across decks) or **not confirmed** (in no cell), and
+    the range of its gains over the cells."""
+    if not len(table):
+        return pl.DataFrame(schema={"arm": pl.String, "label": pl.String, "label_reason": pl.String})
+    out = []
+    genes = table.filter(pl.col("kind") != KIND_REFERENCE)
+    for arm in genes["arm"].unique(maintain_order=True).to_list():
+        part = genes.filter(pl.col("arm") == arm).sort("cell_index")
+        first = part.row(0, named=True)
+        scan = first["scan_gain"]
+        sign = 1 if scan is None or not math.isfinite(scan) or scan >= 0 else -1
+        agree = []
+        reasons = []
+        for r in part.iter_rows(named=True):
+            significant = r["gain_holm"] < ALPHA
+            same = (r["gain"] > 0) if sign > 0 else (r["gain"] < 0)
+            decks_ok = n_decks <= 1 or r["deck_sign"] == sign
+            where = f"{r['conditions']} ({_with_ci(r, 'gain')}"
+            if significant and same and decks_ok:
+                agree.append(r["cell"])
+            elif significant and not same:
+                reasons.append(f"flips when {where}, Holm p {r['gain_holm']:.2g})")
+            elif not significant:
+                reasons.append(f"erased when {where}, Holm p {r['gain_holm']:.2g})")
+            else:
+                reasons.append(
+                    f"sign differs across decks when {r['conditions']} (deck gains"
+                    f" {_points(r['deck_gain_min'])} to {_points(r['deck_gain_max'])})"
+                )
+        if len(agree) == len(part):
+            label = LABEL_ROBUST
+        elif agree:
+            label = LABEL_CONDITIONAL
+        else:
+            label = LABEL_NOT
+        out.append(
+            {
+                "arm": arm,
+                "kind": first["kind"],
+                "role": first["role"],
+                "label": label,
+                "label_reason": "; ".join(reasons),
+                "cells_agreeing": len(agree),
+                "cells": len(part),
+                "scan_gain": scan,
+                "gain_min": float(part["gain"].min()),
+                "gain_max": float(part["gain"].max()),
+                "held_a_min": float(part["held_a"].min()),
+            }
+        )
+    return pl.DataFrame(out, infer_schema_length=None)
+
+
+def _deck_sign_text(r: dict[str, object]) -> str:
+    """ "same sign" on every deck, "0 on every deck" (an arm that changed nothing), or "mixed"."""
+    if r["deck_sign"] != 0:
+        return "same sign"
+    return "0 on every deck" if r["deck_gain_min"] == 0 == r["deck_gain_max"] else "mixed"
+
+
+def _with_ci(r: dict[str, object], column: str) -> str:
+    """ "+12.3 [+10.1, +14.5]": a column in win-rate points with its 95% interval."""
+    return f"{_points(r[column], '')} [{_points(r[column + '_low'], '')}, {_points(r[column + '_high'], '')}]"
+
+
+def _cell_text(r: dict[str, object]) -> str:
+    """A panel cell: "+12.3 [+10.1, +14.5], held 95%" (pair: "held 95% / 40%"); a share below
+    MOSTLY_GIVEN_BACK says so in words, as the scan's tables do ("held 0% (mostly given back)"):
+    a bare 0% beside a gain reads as a misprint."""
+    shares = [r["held_a"], *([r["held_b"]] if r["kind"] == KIND_PAIR else [])]
+    held = " / ".join(f"{h:.0%}" for h in shares)
+    if any(h < MOSTLY_GIVEN_BACK for h in shares):
+        held += " (mostly given back)"
+    return f"{_with_ci(r, 'gain')}, held {held}"
+
+
+def confirm_markdown(
+    table: pl.DataFrame,
+    labels: pl.DataFrame,
+    lines: list[str],
+    status: str | None,
+    cells: list[str],
+    conditions: list[str],
+    deck_labels: list[str] | None = None,
+    decks: pl.DataFrame | None = None,
+) -> str:
+    """The report's headline (the labelled arms, each with its conditions) and the panel: the
+    gain of every arm in every cell with its 95% interval and holding rate, the pairs'
+    interactions, the null gene's check and, with several decks, the spread across decks."""
+    parts = ["## Headline: the top gifts on fresh games, across the panel\n"]
+    parts.append("\n".join(f"- {line}" for line in ([status] if status else []) + lines) + "\n")
+    if not len(table):
+        parts.append("\nNo cell of the panel finished: nothing to confirm yet.\n")
+        return "".join(parts)
+    done = table["cell"].unique(maintain_order=True).to_list()
+    decks_text = ", and the same sign on every deck" if deck_labels else ""
+    parts.append(
+        "\nLabels: **robust**: the gain is significant (Holm across every gene arm of every cell,"
+        f" p < {ALPHA}) with the scan's sign in every cell{decks_text}; **conditional**: so in some"
+        " cells, and the cells that flip it (significant, other sign) or erase it (not significant)"
+        " are named; **not confirmed**: in no cell. The scan's gain was measured under the scan's"
+        " conditions (above); the panel's on fresh games. Gains in win-rate points.\n"
+    )
+    null = table.filter(pl.col("kind") == KIND_REFERENCE)
+    if len(null):
+        bad = null.filter((pl.col("gain").abs() > NULL_SE * pl.col("gain_se")) & (pl.col("gain_se") > 0))
+        readings = "; ".join(f"{r['cell']}: {_with_ci(r, 'gain')}" for r in null.iter_rows(named=True))
+        verdict = (
+            f"within {NULL_SE:g} standard errors of 0 in every cell, as it must"
+            if not len(bad)
+            else f"**NOT within {NULL_SE:g} standard errors of 0** in {', '.join(bad['cell'].to_list())}:"
+            " the design has a bias there (a free card is worth something by itself); read the gains"
+            " beside it"
+        )
+        parts.append(
+            "\n**Reference**: the null gene (a card with no effect, price 0, MP 0) reads"
+            f" {readings}: {verdict}.\n"
+        )
+    for label, title in (
+        (LABEL_ROBUST, "Robust"),
+        (LABEL_CONDITIONAL, "Conditional"),
+    ):
+        chosen = labels.filter(pl.col("label") == label)
+        if not len(chosen):
+            parts.append(f"\n**{title}**: none.\n")
+            continue
+        items = []
+        for r in chosen.iter_rows(named=True):
+            scan = (
+                "–"
+                if r["scan_gain"] is None or not math.isfinite(r["scan_gain"])
+                else _points(r["scan_gain"], "")
+            )
+            text = (
+                f"- **{r['arm']}** ({r['kind']}, {r['role']}): **{label}**, {_points(r['gain_min'], '')} to"
+                f" {_points(r['gain_max'], '')} points across {plural(r['cells'], 'cell')} (scan: {scan})"
+            )
+            if label == LABEL_CONDITIONAL:
+                holds = f"{r['cells_agreeing']} of {plural(r['cells'], 'cell')}"
+                text += f"; holds in {holds}; {r['label_reason']}"
+            if r["held_a_min"] < MOSTLY_GIVEN_BACK:
+                text += (
+                    f"; the gift is mostly given back in some cells (held in as few as {r['held_a_min']:.0%})"
+                )
+            items.append(text)
+        parts.append(f"\n**{title}**:\n\n" + "\n".join(items) + "\n")
+    rest = labels.filter(pl.col("label") == LABEL_NOT)
+    if len(rest):
+        parts.append(f"\n**Not confirmed** (in no cell): {', '.join(rest['arm'].to_list())}.\n")
+    # the panel: arm x cell
+    legend = "; ".join(f"**{c}**: {t}" for c, t in zip(cells, conditions, strict=True) if c in done)
+    header = "| arm | role | scan | label | " + " | ".join(done) + " |"
+    align = "|:--|:--|--:|:--|" + "--:|" * len(done)
+    first_rows = {
+        r["cell"]: r for r in table.unique("cell", keep="first", maintain_order=True).iter_rows(named=True)
+    }
+    body = [
+        "| baseline (no gift): the holder's win rate | | | | "
+        + " | ".join(fmt(first_rows[c]["baseline_win_rate"], "rate") for c in done)
+        + " |"
+    ]
+    label_of = dict(labels.select("arm", "label").iter_rows())
+    for arm in table["arm"].unique(maintain_order=True).to_list():
+        part = table.filter(pl.col("arm") == arm)
+        first = part.row(0, named=True)
+        by_cell = {r["cell"]: _cell_text(r) for r in part.iter_rows(named=True)}
+        body.append(
+            f"| {arm} | {first['role']} | {_points(first['scan_gain'], '')}"
+            f" | {label_of.get(arm, 'reference')} | " + " | ".join(by_cell.get(c, "–") for c in done) + " |"
+        )
+    parts.append(
+        "\n## Confirmation panel\n\nGain over the cell's baseline (win-rate points, 95% paired interval)"
+        " and how often the holder still holds the gift at the end of the game. Cells (field / holder): "
+        + legend
+        + ".\n\n"
+        + "\n".join([header, align, *body])
+        + "\n"
+    )
+    pairs = table.filter((pl.col("kind") == KIND_PAIR) & pl.col("interaction").is_not_nan())
+    if len(pairs):
+        body = []
+        for arm in pairs["arm"].unique(maintain_order=True).to_list():
+            part = {r["cell"]: r for r in pairs.filter(pl.col("arm") == arm).iter_rows(named=True)}
+            body.append(
+                f"| {arm} | "
+                + " | ".join(
+                    f"{_points(part[c]['interaction'], '')} [{_points(part[c]['interaction_low'], '')},"
+                    f" {_points(part[c]['interaction_high'], '')}]"
+                    if c in part
+                    else "–"
+                    for c in done
+                )
+                + " |"
+            )
+        parts.append(
+            "\n### Interactions of the top pairs in the panel\n\nPair gain minus the two single gains"
+            " (win-rate points, 95% paired interval), each cell on its own games.\n\n"
+            + "\n".join(["| pair | " + " | ".join(done) + " |", "|:--|" + "--:|" * len(done), *body])
+            + "\n"
+        )
+    if deck_labels and decks is not None and len(decks):
+        body = []
+        for arm in table["arm"].unique(maintain_order=True).to_list():
+            part = {r["cell"]: r for r in table.filter(pl.col("arm") == arm).iter_rows(named=True)}
+            body.append(
+                f"| {arm} | "
+                + " | ".join(
+                    f"{_points(part[c]['deck_gain_min'], '')} to {_points(part[c]['deck_gain_max'], '')}"
+                    f" (sd {part[c]['deck_gain_sd'] * 100:.1f}),"
+                    f" {_deck_sign_text(part[c])}"
+                    if c in part
+                    else "–"
+                    for c in done
+                )
+                + " |"
+            )
+        parts.append(
+            f"\n### Across the {len(deck_labels)} decks\n\nThe gain on each deck's block of games:"
+            " smallest to largest, the standard deviation across decks (points) and whether it has"
+            " the same sign on every deck (confirm-decks.csv: each deck's gain and interval). Decks: "
+            + "; ".join(f"{j}: {d}" for j, d in enumerate(deck_labels))
+            + ".\n\n"
+            + "\n".join(["| arm | " + " | ".join(done) + " |", "|:--|" + "--:|" * len(done), *body])
+            + "\n"
+        )
+    return "".join(parts)

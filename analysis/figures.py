@@ -14,7 +14,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from analysis.deck_order import level_order
-from analysis.genes import synergy_matrix
+from analysis.genes import synergy_matrix, synergy_names
 from sim.runner import write_atomic
 from sim.ursuppe.genes import GENE_NAMES
 
@@ -197,7 +197,7 @@ def synergy_heatmap(synergy: pl.DataFrame, column: str = "within_strategy", titl
     if not keep.any():
         keep[:] = True
     m, q = m[np.ix_(keep, keep)], q[np.ix_(keep, keep)]
-    names = [n for n, k in zip(GENE_NAMES, keep, strict=True) if k]
+    names = [n for n, k in zip(synergy_names(synergy), keep, strict=True) if k]
     limit = np.nanmax(np.abs(m)) if np.isfinite(m).any() else 1.0
     fig = Figure(figsize=(0.42 * len(names) + 2.5, 0.42 * len(names) + 1.5))
     ax = fig.subplots()
@@ -284,7 +284,9 @@ def purchase_heatmap(timing: pl.DataFrame) -> Figure:
     if "players" in timing.columns and timing["players"].n_unique() > 1:
         raise ValueError("purchase_heatmap: filter the timing table to one player count")
     rounds = sorted(set(timing["round"].to_list()))
-    names = [n for n in GENE_NAMES if n in set(timing["gene"].to_list())]  # the run's genes, in order
+    present = set(timing["gene"].to_list())
+    names = [n for n in GENE_NAMES if n in present]  # the run's genes, in order
+    names += sorted(present - set(names))  # number-only genes under their declared names
     m = np.zeros((len(names), len(rounds)))
     index = {name: i for i, name in enumerate(names)}
     for gene, r, share in timing.select("gene", "round", "share").iter_rows():

@@ -38,7 +38,7 @@ from analysis.intervals import (
 from analysis.multiple_testing import benjamini_hochberg, holm
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
 from sim.errors import UserError
-from sim.ursuppe.genes import GENE_NAMES, N_BASE_GENES
+from sim.ursuppe.genes import GENE_NAMES, N_BASE_GENES, N_EXTRA_END
 
 BASES = ("held", "bought")
 BASE_GENE_NAMES: tuple[str, ...] = GENE_NAMES[:N_BASE_GENES]  # a run without spec.gene_names
@@ -52,7 +52,11 @@ def run_gene_names(manifests: Sequence[dict[str, Any]]) -> tuple[str, ...]:
     for m in manifests:
         spec = m.get("spec", m)
         own = tuple(spec.get("gene_names", BASE_GENE_NAMES))
-        if own != GENE_NAMES[: len(own)]:
+        # the number-only slots (46..) carry the names a run's rules declared (docs/verdicts.md)
+        fixed = own[:N_EXTRA_END]
+        if fixed != GENE_NAMES[: len(fixed)] or (
+            len(own) > N_EXTRA_END and names[N_EXTRA_END:] not in ((), own[N_EXTRA_END:])
+        ):
             where = m.get("directory", "a run")
             raise UserError(
                 f"{where}: its manifest's gene_names ({len(own)} genes) are not this version's genes in "
@@ -262,11 +266,20 @@ def gene_synergy(
     )
 
 
+def synergy_names(synergy: pl.DataFrame) -> list[str]:
+    """The genes of :func:`synergy_matrix`'s rows: GENE_NAMES (the slots of number-only genes
+    left out), then the names of number-only genes a run declared, as they appear."""
+    seen = set(synergy["gene_a"].to_list()) | set(synergy["gene_b"].to_list())
+    known = list(GENE_NAMES[:N_EXTRA_END])
+    return known + sorted(seen - set(known))
+
+
 def synergy_matrix(synergy: pl.DataFrame, column: str = "synergy") -> np.ndarray:
     """A column of :func:`gene_synergy` (one player count) as a symmetric [genes, genes] matrix
-    over GENE_NAMES (NaN on the diagonal and where there is no estimate)."""
-    index = {name: i for i, name in enumerate(GENE_NAMES)}
-    m = np.full((len(GENE_NAMES), len(GENE_NAMES)), np.nan)
+    over :func:`synergy_names` (NaN on the diagonal and where there is no estimate)."""
+    names = synergy_names(synergy)
+    index = {name: i for i, name in enumerate(names)}
+    m = np.full((len(names), len(names)), np.nan)
     for a, b, s in synergy.select("gene_a", "gene_b", column).iter_rows():
         m[index[a], index[b]] = m[index[b], index[a]] = s
     return m

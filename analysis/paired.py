@@ -357,3 +357,36 @@ def ablation_summary(table: pl.DataFrame) -> pl.DataFrame:
         row["largest win change"] = f"{big['group']} {big['diff']:+.4f}" if big else ""
         rows.append(row)
     return pl.DataFrame(rows, infer_schema_length=None)
+
+
+# The keys of a table row (a comparison's, or ablate --each's with its removed gene set) that
+# identify it across the per-deck tables of an experiment over several decks (V6, --decks K).
+DECK_KEYS: tuple[str, ...] = ("removed", "family", "metric", "group")
+
+
+def deck_spread(pooled: pl.DataFrame, per_deck: pl.DataFrame) -> pl.DataFrame:
+    """``pooled`` (a comparison or ablation table over every game of every deck) with each row's
+    spread over the decks: ``deck_min`` and ``deck_max``, the smallest and largest per-deck
+    ``diff`` of ``per_deck`` (the same table on each deck's games, with a ``deck`` column), and
+    ``same_sign``: the difference is positive on every deck, or negative on every deck (a deck
+    where it is 0, NaN or the row is missing breaks it). A verdict that holds for one deck only
+    is a verdict about that deck (V6).
+
+    The pooled ``diff`` is the row-weighted mean of the per-deck ones (``n`` rows a deck: both
+    arms play the same assignment), so the game-weighted mean for the game and seat families;
+    its interval and p-value stay the pooled ones. The new columns come after ``significant``
+    (``by_construction``, a note, stays last)."""
+    keys = [k for k in DECK_KEYS if k in pooled.columns]
+    decks = per_deck["deck"].n_unique()
+    diff = pl.col("diff").fill_nan(None)
+    spread = per_deck.group_by(keys, maintain_order=True).agg(
+        diff.min().alias("deck_min"),
+        diff.max().alias("deck_max"),
+        ((diff.is_not_null().sum() == decks) & ((diff > 0).all() | (diff < 0).all())).alias("same_sign"),
+    )
+    out = pooled.join(spread, on=keys, how="left", maintain_order="left").with_columns(
+        pl.col("same_sign").fill_null(False)
+    )
+    if "by_construction" in out.columns:
+        out = out.select(pl.exclude("by_construction"), "by_construction")
+    return out

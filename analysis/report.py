@@ -136,6 +136,13 @@ def _spec_problem(spec: dict[str, Any]) -> str | None:
         return "spec.strategies: expected a list of strategy names"
     if not isinstance(spec.get("assignment"), dict):
         return "spec.assignment: expected an object"
+    decks = spec.get("decks")
+    if isinstance(decks, list) and len(decks) > 1:
+        # V6: an arm of soup compare/ablate --decks K; its deck-order and deck columns would mix decks
+        return (
+            f"spec.decks: a run over {len(decks)} environment decks (soup compare/ablate --decks), whose "
+            "rows mix decks; the report reads one deck per run: see the experiment's by-deck table"
+        )
     try:
         deck = spec["rules"]["environment"]["deck"]
     except (KeyError, TypeError):

@@ -14,6 +14,7 @@ CURVE = "learning_curve.png"
 TOP_CHANGES = 10
 RARELY_BOUGHT = 0.5
 RARE_MARK = "†"
+DECLINED_MARK = "‡"  # option value: the allowed arm kept the forbidden arm's strategy (it may decline)
 
 
 def learning_curve(doc: dict[str, Any]) -> Figure:
@@ -159,13 +160,17 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
     gene's reading; Holm over the genes."""
     who = f"{doc['players']} players" + (f", variant {doc['variant']}" if doc["variant"] else "")
     with_arm, without_arm = doc["arms"]
-    tuned = doc["design"] != "holding"
+    tuned = doc["design"] in ("option", "forced")  # the designs that buy the gene (a bought column)
+    gift = not tuned  # holding value, with or without re-tuning: a BP gift column
+    kept = (
+        "player 0 given the card at setup and never giving it up (a gene defect is paid with its other "
+        "cards or BP)"
+    )
     how = (
         f"both arms tuned from `{doc['start']}` (CMA-ES, seed {doc['seed']}, {doc['arm_games']:,} games an "
-        "arm, the same games for both)"
-        if tuned
-        else f"the same strategy `{doc['start']}` in both arms, player 0 given the card at setup and never "
-        "giving it up (a gene defect is paid with its other cards or BP)"
+        "arm, the same games for both)" + (f"; {kept}" if gift else "")
+        if doc["arm_games"]
+        else f"the same strategy `{doc['start']}` in both arms, {kept}"
     )
     lines = [
         f"# Gene value: {doc['design_label']} ({who})",
@@ -195,12 +200,12 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
         f"Estimate = {with_arm} − {without_arm} win rate of player 0 in points, 95% interval paired by game; "
         "plain card = the same for a card with the gene's price, MP and weight and no effect; beyond card "
         "= the gene's estimate minus the plain card's, paired by game (what the gene does beyond being a "
-        "card)" + ("; BP gift = the gene's price in BP given at setup" if not tuned else "") + ".",
+        "card)" + ("; BP gift = the gene's price in BP given at setup" if gift else "") + ".",
         "",
     ]
     head = "| rank | gene | estimate | p (Holm) | plain card | beyond card |"
     sep = "|---|---|---|---|---|---|"
-    if not tuned:
+    if gift:
         head += " BP gift |"
         sep += "---|"
     if tuned:
@@ -214,10 +219,11 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
     for i, r in enumerate(doc["genes"], 1):
         row = f"| {i} | {r['gene']} | {_pts(r)} | {_p(r['p_holm'])} | {_pts(r.get('plain'))} | "
         row += f"{_pts(r.get('beyond_card'))} |"
-        if not tuned:
+        if gift:
             row += f" {_pts(r.get('bp_gift'))} |"
         if tuned:
             rare = RARE_MARK if r.get("bought_with", 1.0) < RARELY_BOUGHT else ""
+            rare += DECLINED_MARK if r.get("declined") else ""
             row += f" {_pct(r.get('bought_with', 0.0))}{rare} / {_pct(r.get('bought_without', 0.0))} |"
         if decks:
             lo, hi = r["deck_spread"]
@@ -240,6 +246,12 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
             "games: it is rarely on offer, or needs a lower gene first (G2-G3). Two arms tuned on the same "
             "seeds still end at somewhat different strategies, so a small difference may come from the "
             "tuning rather than the gene: the null gene's reading shows how large that is.",
+            "",
+        ]
+    if any(r.get("declined") for r in doc["genes"]):
+        lines += [
+            f"{DECLINED_MARK} The allowed arm's own tuning won fewer of the tuning's validation games than "
+            "the forbidden arm's strategy, which it may always play (declining the gene): it kept that one.",
             "",
         ]
     if doc["design"] == "forced":

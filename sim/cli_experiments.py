@@ -95,6 +95,17 @@ RetuneParams = Annotated[
         "weights and every gene value in play in any arm).",
     ),
 ]
+Decks = Annotated[
+    int,
+    typer.Option(
+        "--decks",
+        metavar="K",
+        help="Play every arm over the same K environment decks: the rules' own and K-1 drawn from its "
+        "plausible family (V6, [environment.family]) with --seed; games in contiguous blocks of whole "
+        "seating cycles, one a deck. Reports each row's per-deck range and whether its sign holds on "
+        "every deck (1: the rules' deck only).",
+    ),
+]
 RetuneGames = Annotated[
     int,
     typer.Option(
@@ -177,6 +188,17 @@ def _player(
     return play
 
 
+def _check_decks(decks: int, games: int) -> None:
+    """A bad --decks (or too few games for it) ends the command in one line before any work."""
+    from sim.errors import UserError
+    from sim.ursuppe.experiments import check_decks
+
+    try:
+        check_decks(decks, games)
+    except UserError as e:
+        fail(str(e))
+
+
 def _warn(warning: str | None) -> None:
     """The small-experiment warning on stderr (it is in the Markdown header too)."""
     if warning:
@@ -223,10 +245,11 @@ MARK_BY_CONSTRUCTION = "†"
 
 def print_comparison(table: Any, label_a: str = "A", label_b: str = "B") -> None:
     """The comparison table, one rich table per family, on stdout (rates in %, their differences
-    and intervals in percentage points). Markers, explained in a line under each table that has
-    them: ``*`` Holm-significant, ``s`` p-value from the exact sign test, ``†`` (in the group
-    cell, so no long note widens a column) a removed gene's own purchase rate, 0 by
-    construction and not tested. q-values are in the CSV/Markdown; so are ``n`` and the raw p
+    and intervals in percentage points; over several decks, ``--decks``, also each row's range of
+    per-deck differences and whether they all have its sign). Markers, explained in a line under
+    each table that has them: ``*`` Holm-significant, ``s`` p-value from the exact sign test,
+    ``†`` (in the group cell, so no long note widens a column) a removed gene's own purchase
+    rate, 0 by construction and not tested. q-values are in the CSV/Markdown; so are ``n`` and the raw p
     when the console is narrower than :data:`NARROW`."""
     from rich import box
     from rich.table import Table
@@ -245,6 +268,8 @@ def print_comparison(table: Any, label_a: str = "A", label_b: str = "B") -> None
         )
         t.add_column("group", justify="left", overflow="fold", min_width=8)
         cols = (["n"] if wide else []) + [label_a, label_b, "diff", "95% CI"] + (["p"] if wide else [])
+        decks = "deck_min" in part.columns  # --decks K > 1: each row's per-deck range and sign
+        cols += ["per deck", "same sign"] if decks else []
         for col in (*cols, "p Holm", ""):
             t.add_column(col, justify="right", no_wrap=True)
         used: set[str] = set()
@@ -261,6 +286,9 @@ def print_comparison(table: Any, label_a: str = "A", label_b: str = "B") -> None
             cells = [group] + ([f"{r['n']:,}"] if wide else [])
             cells += [_value(r["a"], k), _value(r["b"], k), _diff(r["diff"], k), _interval(r, k)]
             cells += [fmt(r["p_value"], "p")] if wide else []
+            if decks:
+                cells += [_interval({"ci_low": r["deck_min"], "ci_high": r["deck_max"]}, k)]
+                cells += ["yes" if r["same_sign"] else "no"]
             cells += [fmt(r["p_holm"], "p"), mark]
             t.add_row(*cells)
         console.print(t)
@@ -315,6 +343,7 @@ def compare(
     retune_budget: RetuneBudget = RETUNE_BUDGET,
     retune_params: RetuneParams = "default",
     retune_games_per_candidate: RetuneGames = 1200,
+    decks: Decks = 1,
 ) -> None:
     """Play the same games under two rule sets and report what changed (B - A), paired by game.
 
@@ -326,9 +355,11 @@ def compare(
     soup compare --rules default --rules house.toml --games 20000 --pool greedy,breeder,predator
 
     With --retune every strategy is first re-tuned under each arm's rules (docs/experiments.md).
+    With --decks K both arms are played over the same K plausible environment decks (V6).
     """
     from sim.ursuppe import experiments
 
+    _check_decks(decks, games)
     if games >= 2:
         check_resources(threads, 2 * games)
     settings = _retune(retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
@@ -346,6 +377,7 @@ def compare(
                 _player(chunk_size, threads, quiet, engine, 2, "arm"),
                 variant=variant,
                 retune=settings,
+                decks=decks,
             )
     except USER_ERRORS as e:
         fail(str(e))
@@ -440,6 +472,7 @@ def ablate(
     retune_budget: RetuneBudget = RETUNE_BUDGET,
     retune_params: RetuneParams = "default",
     retune_games_per_candidate: RetuneGames = 1200,
+    decks: Decks = 1,
 ) -> None:
     """Remove genes from the deck (0 copies) and report what changes against the full deck, paired by game.
 
@@ -456,6 +489,7 @@ def ablate(
 
     if each == bool(gene):
         fail("--gene/--each: give one or more --gene NAME, or --each")
+    _check_decks(decks, games)
     if games >= 2:
         check_resources(threads, games)
     settings = _retune(retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
@@ -475,6 +509,7 @@ def ablate(
                 _player(chunk_size, threads, quiet, engine, None if each else 2, "run"),
                 variant=variant,
                 retune=settings,
+                decks=decks,
             )
     except USER_ERRORS as e:
         fail(str(e))

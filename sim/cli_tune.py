@@ -121,8 +121,9 @@ def tune(
         typer.Option(
             metavar="DESIGN",
             help="With --gene-value: option (allowed vs forbidden, both tuned), holding (given at setup and "
-            "kept vs not, the same strategy: no tuning) or forced (the labelled 'cost of a forced "
-            "purchase': bought at the first chance vs never).",
+            "kept vs not, the same strategy: no tuning), retuned (holding value with both arms tuned, "
+            "the gifted one with the gift) or forced (the labelled 'cost of a forced purchase': bought at "
+            "the first chance vs never).",
         ),
     ] = "option",
     references: Annotated[
@@ -130,7 +131,8 @@ def tune(
         typer.Option(
             metavar="KINDS",
             help="With --gene-value: reference arms, comma-separated: null (the null gene, must read 0), "
-            "plain (the gene's plain card), bp (its price as a BP gift; holding only); 'none' for none.",
+            "plain (the gene's plain card), bp (its price as a BP gift; holding and retuned only); 'none' "
+            "for none.",
         ),
     ] = "null,plain,bp",
     decks: Annotated[

@@ -13,7 +13,15 @@ from sim.errors import UserError
 from sim.ursuppe import batch as B
 from sim.ursuppe.extra_flags import EXTRA_FLAGS, XFLAG_INDEX, encode
 from sim.ursuppe.gene_sets import high_word, join_words, low_word
-from sim.ursuppe.genes import ADVANCED_GENES, EXTRA_GENES, GENE_INDEX, GENE_NAMES, N_BASE_GENES, xg_id
+from sim.ursuppe.genes import (
+    ADVANCED_GENES,
+    EXTRA_GENES,
+    GENE_INDEX,
+    GENE_NAMES,
+    N_BASE_GENES,
+    N_EXTRA_END,
+    xg_id,
+)
 from sim.ursuppe.rules import RulesError, load_rules
 from sim.ursuppe.simulation import UrsuppeRun
 from sim.ursuppe.tally import EXTRA_TALLY_NAMES, TALLY_NAMES
@@ -180,7 +188,7 @@ def test_results_hold_extra_genes_in_int64_masks_and_first_bought(tmp_path):
     assert back.schema.field("genes_bought").type == "int64"
     assert (bought >> 31).any(), "no gene above bit 31 bought in 300 games"
     assert {len(x) for x in back.column("first_bought").to_pylist()} == {46}
-    assert run.spec()["gene_names"] == list(GENE_NAMES)
+    assert run.spec()["gene_names"] == list(GENE_NAMES[:N_EXTRA_END])
     json.dumps(run.spec())  # the manifest stays JSON
 
 
@@ -283,7 +291,7 @@ def test_report_of_an_extra_gene_run_shows_the_market_the_flags_and_every_extra_
     r = _soup("simulate", "--players", "4", "--games", "3000", "--rules", str(rules), "--out", str(out), "-q")
     assert r.returncode == 0, r.stderr
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["spec"]["gene_names"] == list(GENE_NAMES)
+    assert manifest["spec"]["gene_names"] == list(GENE_NAMES[:N_EXTRA_END])
     assert "flags.social_gene_timing" in manifest["spec"]["placeholders"]
     r = _soup("report", str(out), "--out", str(tmp_path / "rep"))
     assert r.returncode == 0, r.stderr

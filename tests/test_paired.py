@@ -391,7 +391,7 @@ def test_ablate_each_on_a_tiny_run(tmp_path):
     )
     summary = pl.read_csv(out / "ablation-summary.csv")
     book = ablated_rules(None, [])
-    expected = book.genes_in_play(3)
+    expected = book.genes_in_play(3)  # the genes in play: not the extra genes, off by default
     assert summary["removed"].to_list() == expected  # genes without copies at 3 players are skipped
     assert {"d rounds", "d win greedy", "d win breeder"} <= set(summary.columns)
     assert "Division Rate" in r.stdout and (out / "ablation-summary.md").exists()

@@ -175,3 +175,54 @@ def test_gene_value_options_are_checked_first():
         G.check_study(base, ["Tentacle"], "sometimes", ())
     with pytest.raises(T.TuningError, match="--references"):
         G.check_study(base, ["Tentacle"], "holding", ("nul",))
+
+
+def test_retuned_holding_reads_the_null_gene_at_0_and_the_planted_gene_positive(tmp_path):
+    """Holding value with the holder re-tuned (both arms tuned, the gifted one with the gift): the
+    shared arm without a gift is tuned once."""
+    book = load_rules(overrides={"genes": {"Planted": PLANTED}})
+    base = T.TuneConfig(
+        T.Setting(book, 3),
+        load_strategy("greedy"),
+        T.Field("against", (load_strategy("greedy"),) * 2),
+        ("bp_reserve", "division_base"),
+        budget=4 * 2 * 9 * 240,
+        games_per_candidate=240,
+        eval_games=1200,
+    )
+    doc = G.gene_value_study(base, ["Planted"], tmp_path, 2, design="retuned", references=("null",))
+    assert doc["null"]["estimate"] == 0.0 and doc["genes"][0]["ci_low"] > 0.05
+    assert sorted(p.name for p in (tmp_path / "arms").iterdir()) == [
+        "no-gift",
+        "null-gifted",
+        "planted-gifted",
+    ]
+    assert "holder re-tuned" in (tmp_path / G.REPORT).read_text()
+
+
+def test_an_extra_genes_plain_card_leaves_its_card_in_the_deck(tmp_path):
+    """Suction 2 is one card of the face-down extra deck (XM3): its plain card is gifted beside it
+    and the games stay whole (I4 holds)."""
+    book = load_rules(overrides={"flags": {"extra_genes": True}})
+    fld = T.Field("against", (load_strategy("greedy"),) * 2)
+    base = T.TuneConfig(T.Setting(book, 3), load_strategy("greedy"), fld, (), 0, eval_games=240)
+    doc = G.gene_value_study(base, ["Suction 2"], tmp_path, 2, design="holding", references=("plain",))
+    assert "plain" in doc["genes"][0]
+
+
+def test_every_player_values_a_plain_card_as_the_gene():
+    base = T.TuneConfig(
+        T.Setting(load_rules(), 4),
+        load_strategy("breeder"),
+        T.Field("mix", (load_strategy("greedy"), load_strategy("predator"))),
+        (),
+        0,
+    )
+    unit = G.Unit("plain", "Tentacle")
+    cfg = G.unit_players(base, unit)
+    _, key = G.unit_setting(base.setting, unit)
+    slot = T.parameter_key_index(key)
+    tentacle = T.parameter_key_index("gene_value.Tentacle")
+    for s in (cfg.start, *cfg.fld.strategies):
+        assert s.vector[slot] == s.vector[tentacle]
+    assert G.unit_players(base, G.Unit("gene", "Tentacle")) is base

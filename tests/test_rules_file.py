@@ -86,7 +86,7 @@ def test_default_loads(book: RuleBook) -> None:
     assert book.sources == [str(DEFAULT_RULES_PATH)]
     assert book.placeholder_deck is True
     assert len(book.rules_id) == 12 and int(book.rules_id, 16) >= 0
-    assert book.deck_description().startswith("11 cards (PLACEHOLDER deck): 6N 8E 9S 10W 10N 11- ")
+    assert book.deck_description().startswith("11 cards (PLACEHOLDER deck): 6W 8E 9S 10W 10N 11- ")
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -190,7 +190,7 @@ def test_v1_deck_arrays(book: RuleBook) -> None:
     """V1: ozone and drift per card; no drift = 4."""
     rules = book.for_players(3)
     assert rules.deck_ozone.tolist()[:3] == [6, 8, 9]
-    assert rules.deck_drift.tolist()[:6] == [NORTH, EAST, SOUTH, WEST, NORTH, STAY]
+    assert rules.deck_drift.tolist()[:6] == [WEST, EAST, SOUTH, WEST, NORTH, STAY]  # V5: (6,W) first
 
 
 def test_for_players_builds_fresh_arrays(book: RuleBook) -> None:
@@ -266,6 +266,8 @@ ISSUE_11_FLAGS = {
     "clinging_after_first_step": False,
     "persistence_copies_4p": 1,
     "gene_meals_optional": False,
+    "aggression_lost_fight_dp": True,  # R4 (issue 20)
+    "persistence_after_clinging": False,  # A3 (issue 20)
 }
 
 
@@ -386,7 +388,8 @@ def error(*paths: Path, overrides: dict | None = None) -> str:
             "finish_zone_start, substitution_3_1, defense_and_escape_same_attack, holding_clings_to_own, "
             "defect_genes_may_overpay, answers_once_per_round, attack_only_when_starving, "
             "armor_blocks_own_attacks, clinging_after_first_step, persistence_copies_4p, "
-            "gene_meals_optional, deck_5_6, setup_dp_5_6, price_5_6, feeding_5_6_substitution, "
+            "gene_meals_optional, aggression_lost_fight_dp, persistence_after_clinging, deck_5_6, "
+            "setup_dp_5_6, price_5_6, feeding_5_6_substitution, "
             "tentacle_capacity, amoebas_per_player, income_bp, amoeba_score_table_5_6, dummy_policy, "
             "dummy_feeding, dummy_placement, dummy_amoebas_per_round, dummy_scores, dummy_bp, "
             "dummy_le_from_pool, double1_partner_is_opponent, double2_eat_partner_colour, "

@@ -220,3 +220,38 @@ def test_ctrl_c_says_what_is_kept_and_how_to_continue(tmp_path, monkeypatch):
     assert (
         f"every finished unit is kept in {out}" in r.output and "the same command continues: soup" in r.output
     )
+
+
+def test_verdict_over_decks_plays_the_family_and_reports_the_spread(tmp_path):
+    plan = V.plan_verdict(
+        "Spores",
+        3,
+        games=600,
+        decks=3,
+        with_readings=False,
+        option_budget=0,
+        fields=("greedy",),
+        holders=("greedy",),
+    )
+    assert [c.kind for c in plan.conditions].count("deck") == 2 and len(plan.deck_labels) == 3
+    assert plan.conditions[-1].setting.book.deck_description() != plan.book.deck_description()
+    doc = V.run_verdict(plan, tmp_path, 2)
+    holding = doc["designs"]["holding"]
+    rows = [r for r in csv.DictReader((tmp_path / V.RESULT_CSV).open()) if r["reference"] == "gene"]
+    decks = [float(r["estimate"]) for r in rows if r["kind"] in ("headline", "deck")]
+    assert holding["deck_spread"] == pytest.approx([min(decks), max(decks)], abs=1e-6)
+    assert holding["same_sign_every_deck"] == (all(d > 0 for d in decks) or all(d < 0 for d in decks))
+    assert "V6 plausible-deck family" in (tmp_path / V.RESULT_MD).read_text()
+
+
+def test_labels_say_how_far_a_headline_was_tried():
+    def row(estimate, p, condition="c"):
+        return {"estimate": estimate, "p_value": p, "condition": condition}
+
+    assert V.label([row(0.1, 0.001), row(0.05, 0.01)]) == ("robust", [])
+    assert V.label([row(0.1, 0.001), row(-0.05, 0.01, "deck 2"), row(0.05, 0.2, "panel")]) == (
+        "conditional",
+        ["deck 2", "panel"],
+    )
+    assert V.label([row(0.1, 0.001)]) == ("headline only", [])
+    assert V.label([row(0.1, 0.3), row(0.1, 0.001)]) == ("not shown", [])

@@ -85,6 +85,91 @@ def check_games(games: int, least: int, what: str) -> None:
         raise UserError(f"--games: expected at least {least} {what}, got {games}")
 
 
+def check_decks(decks: int, games: int) -> None:
+    """``--decks`` (V6): a positive number of decks, each with two games of every arm at least
+    (a paired interval per deck); one-line user errors, raised before any work."""
+    if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
+        raise UserError(f"--decks: expected a positive number of decks (1: the rules' own deck), got {decks}")
+    if decks > 1 and games < 2 * decks:
+        raise UserError(
+            f"--games: expected at least {2 * decks} games per arm with --decks {decks} (two a deck), "
+            f"got {games}"
+        )
+
+
+@dataclass
+class DeckPlan:
+    """The decks an experiment's arms are played over (V6, ``--decks K``): the decks
+    (deck_family.plausible_decks of the baseline rules, deck 0 their own), which games play which
+    deck (deck_family.deck_blocks: contiguous blocks, whole seating cycles) and the family's
+    description. Every arm uses the same decks and blocks, so game i is the same deal with the
+    same deck in every arm (common random numbers hold per deck)."""
+
+    decks: list[Any]
+    blocks: list[tuple[int, int]]
+    family: str
+
+    @property
+    def k(self) -> int:
+        return len(self.decks)
+
+    def labels(self) -> list[str]:
+        from sim.ursuppe.deck_family import deck_label
+
+        return [deck_label(d) for d in self.decks]
+
+    def lines(self) -> list[str]:
+        """The header lines naming the family and every deck with its games."""
+        out = [f"{self.k} decks, every arm over the same ones: {self.family}"]
+        for j, ((first, count), label) in enumerate(zip(self.blocks, self.labels(), strict=True)):
+            own = " (the rules' own deck)" if j == 0 else ""
+            out.append(f"deck {j}{own}: {label}; games {first}..{first + count - 1}")
+        return out
+
+    def arm(
+        self, book_of: Callable[[Any], "RuleBook"], base: "RuleBook", build: Callable[["RuleBook"], Any]
+    ) -> Any:
+        """One arm's run over the decks: ``build(rules)`` for each deck's rules (deck 0: ``base``
+        itself, the others ``book_of(deck)``), as a simulation.DeckFamilyRun."""
+        from sim.ursuppe.simulation import DeckFamilyRun
+
+        runs = [build(base)] + [build(book_of(deck)) for deck in self.decks[1:]]
+        return DeckFamilyRun(runs, self.blocks, self.family)
+
+
+def deck_plan(book: "RuleBook", decks: int, games: int, players: int, seating: str, seed: int) -> DeckPlan:
+    """The --decks K plan of an experiment whose baseline rules are ``book``: K decks drawn with the
+    run's seed (deck_family.plausible_decks), games in blocks of whole seating cycles (rotate:
+    the S5 design's block, so every deck sees every seating equally; random: 1)."""
+    from sim.ursuppe.deck_family import deck_blocks, family_description, plausible_decks
+    from sim.ursuppe.seating import rotate_block
+
+    chosen = plausible_decks(book, decks, seed)
+    cycle = rotate_block(players) if seating == "rotate" else 1
+    return DeckPlan(chosen, deck_blocks(games, decks, cycle), family_description(book))
+
+
+def deck_rules(path: str | Path | None, deck: Any, overrides: dict[str, Any] | None = None) -> "RuleBook":
+    """The rules of ``path`` (None: default) with ``overrides`` and the environment deck ``deck``."""
+    from sim.ursuppe.deck_family import deck_overrides
+    from sim.ursuppe.rules import load_rules
+
+    return load_rules(path, overrides={**(overrides or {}), **deck_overrides(deck)})
+
+
+def per_deck_tables(plan: DeckPlan, tabulate: Callable[[Any], Any], rows: list[Any]) -> Any:
+    """``tabulate`` (a paired table of analysis.paired) on each deck's games of every arm's
+    ``rows``, stacked with ``deck`` and ``deck_label`` columns first."""
+    import polars as pl
+
+    parts = []
+    for j, ((first, count), label) in enumerate(zip(plan.blocks, plan.labels(), strict=True)):
+        mine = [r.filter(pl.col("game").is_between(first, first + count - 1)) for r in rows]
+        table = tabulate(*mine)
+        parts.append(table.select(pl.lit(j).alias("deck"), pl.lit(label).alias("deck_label"), pl.all()))
+    return pl.concat(parts)
+
+
 def small_warning(games: int) -> str | None:
     """The warning (without its ``warning:`` prefix) when an arm has fewer games than
     analysis.paired.SMALL_EXPERIMENT: rare events then change in a handful of games."""
@@ -175,6 +260,7 @@ class Comparison:
     summary: Any = None  # ablate --each: one row per removed gene
     removed: list[list[str]] = field(default_factory=list)
     changes: Any = None  # --retune: the tuned parameters that differ most between the arms
+    per_deck: Any = None  # --decks K > 1: the table on each deck's games (deck, deck_label columns)
 
 
 def _tokens(given: str, fixed: bool) -> list[str]:
@@ -211,25 +297,47 @@ def compare(
     play: ArmPlayer,
     variant: str | None = None,
     retune: Any = None,
+    decks: int = 1,
 ) -> Comparison:
     """Play the same games under two rule sets (A, B; common random numbers: game i is the same
     deal in both) and pair them by game (B - A). Writes comparison.csv/.md into ``out``.
 
     ``retune`` (a sim.ursuppe.retune.Retune): first re-tune every strategy under each arm's rules
-    (same budget and seed), then play each arm with its own tuned strategies."""
+    (same budget and seed), then play each arm with its own tuned strategies.
+
+    ``decks`` > 1 (V6): both arms are played over the same ``decks`` plausible decks, drawn from
+    A's deck family with the seed (deck 0: A's own deck; :func:`deck_plan`); the table is the
+    pooled one with each row's per-deck spread (analysis.paired.deck_spread), and
+    comparison-by-deck.csv/.md holds the table of each deck's games. A and B must then have the
+    same deck and family (else the decks would replace the rule under comparison). ``decks`` = 1
+    is the comparison without decks, byte for byte. Retuning (``retune``) tunes under each
+    arm's own deck (deck 0) and plays every deck with the tuned strategies."""
     from sim.cli_support import build_run
     from sim.ursuppe.rules import count_label, load_rules
 
     check_games(games, 2, "games per arm (a paired interval needs two games)")
+    check_decks(decks, games)
     path_a, path_b = rules_arms(rules)
     book_a, book_b = load_rules(path_a), load_rules(path_b)
     spec_a = build_run(book_a, players, seed, strategies, pool, seating, variant)
     spec_b = build_run(book_b, players, seed, strategies, pool, seating, variant)
+    plan = None
+    if decks > 1:
+        env_a, env_b = book_a.data["environment"], book_b.data["environment"]
+        if (env_a["deck"], env_a["family"]) != (env_b["deck"], env_b["family"]):
+            raise UserError(
+                f"--decks: A ({path_a or 'default'}) and B ({path_b or 'default'}) differ in "
+                "environment.deck or environment.family; --decks plays both arms over the same decks, "
+                "which would replace the difference under comparison (compare decks with --decks 1)"
+            )
+        plan = deck_plan(book_a, decks, games, players, seating, seed)
     if out is None:
         label = count_label(players, variant)
         out = Path("results") / f"compare-{book_a.rules_id}-{book_b.rules_id}-{label}-seed{seed}-{games}"
         if retune is not None:
             out = out.with_name(out.name + f"-retune{retune.budget}")
+        if plan is not None:
+            out = out.with_name(out.name + f"-decks{decks}")
     check_out(out, "compare")
     if book_a.rules_id == book_b.rules_id:
         raise UserError(
@@ -242,19 +350,25 @@ def compare(
 
         given = strategies if strategies is not None else pool
         tokens = _tokens(given, strategies is not None)
-        plan = R.plan(retune, {"a": book_a, "b": book_b}, players, variant, tokens, seed, out)
+        tuning = R.plan(retune, {"a": book_a, "b": book_b}, players, variant, tokens, seed, out)
         claim(out, "compare")  # after every check: bad input leaves nothing behind
-        retuned = R.run(plan)
+        retuned = R.run(tuning)
         s_a, s_b = (R.mapped(given, retuned.paths[arm]) for arm in ("a", "b"))
         spec_a = build_run(book_a, players, seed, *_which(strategies, s_a, pool), seating, variant)
         spec_b = build_run(book_b, players, seed, *_which(strategies, s_b, pool), seating, variant)
+    if plan is not None:  # the same runs on each deck's rules (their strategies: tuned or not)
+        run_a, run_b = spec_a, spec_b
+        spec_a = plan.arm(lambda d: deck_rules(path_a, d), book_a, lambda bk: _rebuild(run_a, bk))
+        spec_b = plan.arm(lambda d: deck_rules(path_b, d), book_b, lambda bk: _rebuild(run_b, bk))
     claim(out, "compare")
     play(spec_a, out / "a", games, "rules A")
     play(spec_b, out / "b", games, "rules B")
-    from analysis.paired import compare_runs  # after every check (issue 21.9)
+    from analysis.paired import compare_runs, deck_spread  # after every check (issue 21.9)
     from analysis.win_rates import load_results
 
-    table = compare_runs(load_results(out / "a"), load_results(out / "b"))
+    rows_a, rows_b = load_results(out / "a"), load_results(out / "b")
+    table = compare_runs(rows_a, rows_b)
+    per_deck = None
     name_a, name_b = path_a or "default rules", path_b or "default rules"
     lines = [
         f"A: {name_a} (rules {book_a.rules_id}), run {out / 'a'}",
@@ -262,6 +376,12 @@ def compare(
         _arm_line(games, players, seed, seating, strategies, pool, "arm", variant),
     ]
     files: list[Path] = []
+    if plan is not None:
+        per_deck = per_deck_tables(plan, compare_runs, [rows_a, rows_b])
+        table = deck_spread(table, per_deck)
+        lines += plan.lines()
+        head = header("soup compare: each deck's games", lines) + DECK_NOTE
+        files += write_tables(out, "comparison-by-deck", per_deck, by_deck_markdown(per_deck, head))
     changes = None
     if retuned is not None:
         labels = {"a": "A", "b": "B"}
@@ -271,8 +391,38 @@ def compare(
         files += write_tables(out, "retune-changes", changes, "# soup compare --retune\n" + extra)
     small = small_warning(games)
     head = header("soup compare", lines + (["warning: " + small] if small else [])) + extra
+    head += DECK_NOTE if plan is not None else ""
     files = write_tables(out, "comparison", table, comparison_markdown(table, head)) + files
-    return Comparison(out, table, lines, files, small, changes=changes)
+    return Comparison(out, table, lines, files, small, changes=changes, per_deck=per_deck)
+
+
+# The header note of a table over several decks (--decks K > 1).
+DECK_NOTE = (
+    "- decks (V6): every arm played the same decks, game i the same deck in every arm (contiguous"
+    " blocks of whole seating cycles); diff, its interval and p are pooled over every game; deck_min"
+    " and deck_max: the smallest and largest per-deck diff; same_sign: the diff has the same sign"
+    " (never 0) on every deck; the by-deck table has each deck's own estimates (Holm within a deck"
+    " and family).\n"
+)
+
+
+def _rebuild(run: Any, book: "RuleBook") -> Any:
+    """``run`` (a simulation.UrsuppeRun) with ``book`` as its rules: the same strategies,
+    assignment and seating on another deck."""
+    from dataclasses import replace
+
+    return replace(run, rulebook=book)
+
+
+def by_deck_markdown(per_deck: Any, head: str) -> str:
+    """The per-deck table as Markdown: one section per deck, then per family."""
+    parts = [head.rstrip() + "\n"]
+    for j in per_deck["deck"].unique(maintain_order=True).to_list():
+        part = per_deck.filter(per_deck["deck"] == j)
+        label = part["deck_label"][0]
+        body = comparison_markdown(part.drop("deck", "deck_label"), "").lstrip()
+        parts.append(f"\n# deck {j}: {label}\n" + body)
+    return "".join(parts)
 
 
 # --------------------------------------------------------------------------------------------
@@ -291,11 +441,13 @@ def resolve_gene(name: str) -> str:
     return gene
 
 
-def ablated_rules(rules: str | Path | None, genes: list[str]) -> "RuleBook":
-    """The rules of ``rules`` (None: default) with ``genes`` removed from the deck at every player count."""
+def ablated_rules(rules: str | Path | None, genes: list[str], deck: Any = None) -> "RuleBook":
+    """The rules of ``rules`` (None: default) with ``genes`` removed from the deck at every player
+    count, and with ``deck`` as the environment deck (``--decks``; None: the rules' own)."""
     from sim.ursuppe.rules import load_rules
 
-    return load_rules(rules, overrides={"genes": {g: {"copies": 0} for g in genes}})  # 0: every count
+    removed = {"genes": {g: {"copies": 0} for g in genes}}  # 0: every count
+    return load_rules(rules, overrides=removed) if deck is None else deck_rules(rules, deck, removed)
 
 
 def ablate(
@@ -312,16 +464,21 @@ def ablate(
     play: ArmPlayer,
     variant: str | None = None,
     retune: Any = None,
+    decks: int = 1,
 ) -> Comparison:
     """Remove ``genes`` together (or, with ``each``, every gene in turn) from the deck (0 copies)
     and pair each arm with the full deck by game. Writes ablation.csv/.md (and with ``each``
-    ablation-summary.csv/.md, one row per gene, Holm over the whole family) into ``out``."""
+    ablation-summary.csv/.md, one row per gene, Holm over the whole family) into ``out``.
+
+    ``decks`` > 1 (V6): every arm is played over the same plausible decks, as :func:`compare`'s
+    (drawn from the baseline rules' family); ablation-by-deck.csv/.md holds each deck's table."""
     from sim.cli_support import build_run, check_players
     from sim.ursuppe.rules import count_label, load_rules
 
     if each == bool(genes):
         raise UserError("--gene/--each: give one or more --gene NAME, or --each")
     check_games(games, 2, "games per run (a paired interval needs two games)")
+    check_decks(decks, games)
     base = load_rules(rules)
     check_players(base, players, variant)
     # Only the genes in play (copies at this count, the extra genes only with their module): a gene
@@ -341,6 +498,9 @@ def ablate(
         out = Path("results") / f"ablate-{what}-{base.rules_id}-{count}-seed{seed}-{games}"
         if retune is not None:
             out = out.with_name(out.name + f"-retune{retune.budget}")
+        if decks > 1:
+            out = out.with_name(out.name + f"-decks{decks}")
+    plan = deck_plan(base, decks, games, players, seating, seed) if decks > 1 else None
     check_out(out, "ablate")
     baseline_run = build_run(base, players, seed, strategies, pool, seating, variant)
     books = {"baseline": base}
@@ -356,13 +516,16 @@ def ablate(
         from sim.ursuppe import retune as R
 
         tokens = _tokens(given, strategies is not None)
-        plan = R.plan(retune, books, players, variant, tokens, seed, out)
+        tuning = R.plan(retune, books, players, variant, tokens, seed, out)
         claim(out, "ablate")  # after every check: bad input leaves nothing behind
-        retuned = R.run(plan)
+        retuned = R.run(tuning)
         arm_strategies = {key: R.mapped(given, retuned.paths[key]) for key in books}
         baseline_run = build_run(
             base, players, seed, *_which(strategies, arm_strategies["baseline"], pool), seating, variant
         )
+    if plan is not None:
+        run = baseline_run
+        baseline_run = plan.arm(lambda d: deck_rules(rules, d), base, lambda bk: _rebuild(run, bk))
     claim(out, "ablate")
     play(baseline_run, out / "baseline", games, "baseline")
     arms: dict[str, Path] = {}  # label (genes joined by " + ") -> run directory
@@ -374,6 +537,12 @@ def ablate(
         arm_run = build_run(
             book, players, seed, *_which(strategies, arm_strategies[key], pool), seating, variant
         )
+        if plan is not None:
+            arm_run = plan.arm(
+                lambda d, genes=removed_genes: ablated_rules(rules, genes, d),
+                book,
+                lambda bk, run=arm_run: _rebuild(run, bk),
+            )
         play(arm_run, arm, games, f"without {label}")
         arms[label] = arm
     lines = [
@@ -386,22 +555,56 @@ def ablate(
         changes = R.changes_table(retuned, arm_names)
         extra = R.changes_markdown(changes)
         retune_files = write_tables(out, "retune-changes", changes, "# soup ablate --retune\n" + extra)
-    from analysis.paired import ablation_summary, ablation_table, compare_runs  # after every check
+    from analysis.paired import (  # after every check (issue 21.9)
+        ablation_summary,
+        ablation_table,
+        compare_runs,
+        deck_spread,
+    )
     from analysis.tables import frame_markdown
     from analysis.win_rates import load_results
 
     small = small_warning(games)
     notes = ["warning: " + small] if small else []
     baseline = load_results(out / "baseline")
+    arm_rows = {label: load_results(arm) for label, arm in arms.items()}
     if not each:
         ((label, arm),) = arms.items()
         lines.insert(1, f"B: without {label}, run {arm}")
-        table = compare_runs(baseline, load_results(arm), removed=removed[0])
+
+        def tabulate(base_rows: Any, *rows: Any) -> Any:
+            return compare_runs(base_rows, rows[0], removed=removed[0])
+    else:
+
+        def tabulate(base_rows: Any, *rows: Any) -> Any:
+            return ablation_table(base_rows, dict(zip(arm_rows, rows, strict=True)))
+
+    table = tabulate(baseline, *arm_rows.values())
+    per_deck, deck_files, deck_note = None, [], ""
+    if plan is not None:
+        per_deck = per_deck_tables(plan, tabulate, [baseline, *arm_rows.values()])
+        table = deck_spread(table, per_deck)
+        lines += plan.lines()
+        deck_note = DECK_NOTE
+        head = header("soup ablate: each deck's games", lines) + DECK_NOTE
+        deck_files = write_tables(out, "ablation-by-deck", per_deck, by_deck_markdown(per_deck, head))
+    if not each:
         files = write_tables(
-            out, "ablation", table, comparison_markdown(table, header("soup ablate", lines + notes) + extra)
+            out,
+            "ablation",
+            table,
+            comparison_markdown(table, header("soup ablate", lines + notes) + extra + deck_note),
         )
-        return Comparison(out, table, lines, files + retune_files, small, removed=removed, changes=changes)
-    table = ablation_table(baseline, {label: load_results(arm) for label, arm in arms.items()})
+        return Comparison(
+            out,
+            table,
+            lines,
+            files + deck_files + retune_files,
+            small,
+            removed=removed,
+            changes=changes,
+            per_deck=per_deck,
+        )
     summary = ablation_summary(table)
     md = (
         header("soup ablate --each", lines + notes)
@@ -413,10 +616,12 @@ def ablate(
         )
         + frame_markdown(summary)
     )
-    head = header("soup ablate --each", lines + notes) + extra
+    head = header("soup ablate --each", lines + notes) + extra + deck_note
     files = write_tables(out, "ablation", table, comparison_markdown(table, head))
-    files += write_tables(out, "ablation-summary", summary, md) + retune_files
-    return Comparison(out, table, lines, files, small, summary=summary, removed=removed, changes=changes)
+    files += write_tables(out, "ablation-summary", summary, md) + deck_files + retune_files
+    return Comparison(
+        out, table, lines, files, small, summary=summary, removed=removed, changes=changes, per_deck=per_deck
+    )
 
 
 # --------------------------------------------------------------------------------------------

@@ -9,8 +9,10 @@ cluster-robust interval (analysis.paired) and a Holm correction over the genes:
   not (its gene value played at 0, G1: never bought). Both arms are tuned from the same start on
   the same seeds over the same search space (the gene's value is one of its dimensions, masked
   to 0 in the forbidden arm), so every other parameter adapts to the restriction and a gene
-  that changes nothing gives the same tuning in both arms. It answers "what is it
-  worth to be allowed this gene?" and is never negative in expectation for a good tuner.
+  that changes nothing gives the same tuning in both arms. The allowed player may always decline
+  the gene: it keeps the forbidden arm's strategy when that wins more of the tuning's validation
+  games (``declined``), so a tuning that wandered into buying a useless gene reads 0, not less.
+  It answers "what is it worth to be allowed this gene?" and is never negative in expectation.
 - **holding value**: the studied player is given the gene at setup and never gives it up
   (Rules.gift_keep = GIFT_KEPT: a gene defect is paid with other cards or BP, and when those fall
   short with every other card and all its BP; Highly Adaptable cannot exchange it, the Social
@@ -43,6 +45,7 @@ import numpy as np
 
 from sim.runner import write_atomic, write_json_atomic
 from sim.ursuppe import tuning as T
+from sim.ursuppe.genes import EXTRA_GENES
 from sim.ursuppe.reference_genes import NULL_GENE, plain_card_name, reference_overrides
 from sim.ursuppe.rules import GIFT_KEPT
 from strategies.params import FORCED_GENE_VALUE
@@ -77,6 +80,13 @@ DESIGNS: dict[str, Design] = {
             "what is holding it from setup to the end worth, price aside (the same strategy)?",
         ),
         Design(
+            "retuned",
+            "holding value, holder re-tuned",
+            ("gifted", "not gifted"),
+            True,
+            "what is holding it worth to a holder that re-tunes its play around it (both arms tuned)?",
+        ),
+        Design(
             "forced",
             "cost of a forced purchase",
             ("forced", "never"),
@@ -86,6 +96,10 @@ DESIGNS: dict[str, Design] = {
     )
 }
 DEFAULT_DESIGN = "option"
+GIFT_DESIGNS = (
+    "holding",
+    "retuned",
+)  # the designs that give the gene at setup (a BP gift is their reference)
 REFERENCES = ("null", "plain", "bp")  # the reference arms a study adds (bp: holding value only)
 RESULT = "gene_value.json"
 REPORT = "gene_value.md"
@@ -130,7 +144,7 @@ def study_units(design: str, genes: list[str], references: tuple[str, ...]) -> l
         units.append(Unit("gene", g))
         if "plain" in references:
             units.append(Unit("plain", g))
-        if "bp" in references and design == "holding":
+        if "bp" in references and design in GIFT_DESIGNS:
             units.append(Unit("bp", g))
     return units
 
@@ -148,9 +162,11 @@ def unit_setting(setting: T.Setting, unit: Unit, holding: bool = False) -> tuple
     # holding value gives the one card away; option value offers as many cards as the gene has
     copies = 1 if unit.kind == "null" or holding else None
     layer = reference_overrides(unit.gene, kinds, setting.book, copies)
-    if unit.kind == "plain" and holding:
+    index = setting.book.gene_index(unit.gene or "") if unit.gene else -1
+    if unit.kind == "plain" and holding and index not in EXTRA_GENES:
         # The plain card stands in for one of the gene's cards, as the gift of the gene takes one
-        # out of the pool: both arms deny the other players the same card
+        # out of the pool: both arms deny the other players the same card. An extra gene's one card
+        # lies in the face-down deck (XM3): it stays there, and the others may still get it.
         name = _canonical(setting.book, unit.gene or "")
         left = {k: max(0, n - 1) for k, n in setting.book.data["genes"][name]["copies"].items()}
         layer["genes"][name] = {"copies": left}
@@ -161,6 +177,28 @@ def unit_setting(setting: T.Setting, unit: Unit, holding: bool = False) -> tuple
 
 def _canonical(book: Any, gene: str) -> str:
     return book.gene_names[book.gene_index(gene)]
+
+
+def unit_players(base: T.TuneConfig, unit: Unit) -> T.TuneConfig:
+    """``base`` with every strategy (the start and the field) valuing a plain card as it values
+    the studied gene (gene_value, G1): to every player the plain card is the gene without its
+    effect, so its arms start where the gene's do and the field buys it as it buys the gene."""
+    if unit.kind != "plain":
+        return base
+    gene = base.setting.book.gene_index(unit.gene or "")
+    setting, key = unit_setting(base.setting, unit)
+    slot = T.parameter_key_index(key or "")
+
+    def as_gene(s: Any) -> Any:
+        v = s.vector.copy()
+        v[slot] = v[T.GENE_VALUE_BASE + gene]
+        return replace(s, vector=v)
+
+    return replace(
+        base,
+        start=as_gene(base.start),
+        fld=replace(base.fld, strategies=tuple(map(as_gene, base.fld.strategies))),
+    )
 
 
 def holding_edits(setting: T.Setting, unit: Unit) -> tuple[T.Setting, tuple[tuple[str, Any], ...]]:
@@ -179,9 +217,19 @@ def arm_config(base: T.TuneConfig, unit: Unit, arm: str, arm_budget: int, design
     """The tuning of one arm of a tuned design: option value's allowed arm tunes the gene's value
     (added to the tuned keys), its forbidden arm pins it at 0; the forced arm pins it at
     FORCED_GENE_VALUE (bought when affordable, never saved for), never at 0."""
+    d = DESIGNS[design]
+    if design == "retuned":
+        # holding value with the holder re-tuned: the gifted arm is tuned with the gift, the other
+        # without it (the same tuning for every unit), from the same start on the same seeds
+        name = f"{base.start.name}-{unit.key}-{slug(arm)}"
+        if arm == d.arms[1]:
+            return replace(base, budget=arm_budget, name=name)
+        unit_set, edits = holding_edits(base.setting, unit)
+        gifted = unit_players(base, unit)
+        return replace(gifted, setting=replace(unit_set, edits=edits), budget=arm_budget, name=name)
+    base = unit_players(base, unit)
     setting, key = unit_setting(base.setting, unit)
     assert key is not None
-    d = DESIGNS[design]
     keys = tuple(k for k in base.keys if k != key)
     pinned = dict(base.pinned)
     masked: dict[str, float] = {}
@@ -325,14 +373,17 @@ def measure_unit(
             if progress:
                 progress(n)
         unit_set, edits = holding_edits(base.setting, unit)
-        won1, _ = T.play_field(replace(unit_set, edits=edits), start, base.fld, seed, 0, n, threads)
+        gifted = unit_players(base, unit)
+        start1 = gifted.start_vector()[None, :]
+        won1, _ = T.play_field(replace(unit_set, edits=edits), start1, gifted.fld, seed, 0, n, threads)
         result = {"won_with": won1[0], "won_without": won0}
         if progress:
             progress(n)
     else:
-        vectors = []
+        vectors, cfgs = [], []
         for arm in d.arms:
             cfg = arm_config(base, unit, arm, arm_budget, design)
+            cfgs.append(cfg)
             done = 0
 
             def arm_progress(games: int, _total: int) -> None:
@@ -341,25 +392,54 @@ def measure_unit(
                     progress(games - done)
                     done = games
 
-            state = T.tune(cfg, out / "arms" / f"{unit.key}-{slug(arm)}", threads, arm_progress)
+            # re-tuned holding: every unit's arm without a gift is the same tuning, played once
+            where = "no-gift" if design == "retuned" and arm == d.arms[1] else f"{unit.key}-{slug(arm)}"
+            state = T.tune(cfg, out / "arms" / where, threads, arm_progress)
             v, _ = T.select_result(cfg, state, threads)
             vectors.append(v)
             text = T.tuned_toml(cfg, v, f"{base.start.name} tuned, {unit.label} {arm} ({d.label})")
-            target = out / "arms" / f"{unit.key}-{slug(arm)}" / T.TUNED
+            target = out / "arms" / where / T.TUNED
             write_atomic(target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
-        setting, key = unit_setting(base.setting, unit)
-        won, bought = T.play_field(setting, np.stack(vectors), base.fld, seed, 0, n, threads)
-        gi = T.parameter_key_index(key or "") - T.GENE_VALUE_BASE
-        result = {
-            "won_with": won[0],
-            "won_without": won[1],
-            "bought_with": np.float64(((bought[0] >> gi) & 1).mean()),
-            "bought_without": np.float64(((bought[1] >> gi) & 1).mean()),
-        }
+        declined = False
+        if design == "option":
+            vectors[0], declined = _better_allowed(cfgs[0], vectors[0], vectors[1], cfgs[0].fld, threads)
+        if design == "retuned":  # each arm in its own setting (with and without the gift), the same games
+            won = [
+                T.play_field(c.setting, v[None, :], c.fld, seed, 0, n, threads)[0][0]
+                for c, v in zip(cfgs, vectors, strict=True)
+            ]
+            result = {"won_with": won[0], "won_without": won[1]}
+        else:
+            setting, key = unit_setting(base.setting, unit)
+            won, bought = T.play_field(setting, np.stack(vectors), cfgs[0].fld, seed, 0, n, threads)
+            gi = T.parameter_key_index(key or "") - T.GENE_VALUE_BASE
+            result = {
+                "won_with": won[0],
+                "won_without": won[1],
+                "bought_with": np.float64(((bought[0] >> gi) & 1).mean()),
+                "bought_without": np.float64(((bought[1] >> gi) & 1).mean()),
+                "declined": np.bool_(declined),
+            }
         if progress:
             progress(2 * n)
     _save(path, result)
     return result
+
+
+def _better_allowed(
+    allowed: T.TuneConfig, mine: np.ndarray, forbidden: np.ndarray, fld: T.Field, threads: int
+) -> tuple[np.ndarray, bool]:
+    """Option value's allowed player may always decline the gene: of its own tuning and the
+    forbidden arm's (a strategy it may play too), it keeps the one that wins more of the tuning
+    seed's validation games (the games no generation played, as select_result's check), so that a
+    tuning that wandered into buying a useless gene does not read as a negative option. Returns
+    (the vector, whether it declined)."""
+    n = T.VALIDATION_BLOCKS * allowed.games_per_candidate
+    first = allowed.generations() * allowed.games_per_candidate
+    won, _ = T.play_field(allowed.setting, np.stack([mine, forbidden]), fld, allowed.seed, first, n, threads)
+    if won[1].mean() > won[0].mean():
+        return forbidden, True
+    return mine, False
 
 
 def _save(path: Path, arrays: dict[str, Any]) -> None:
@@ -444,6 +524,8 @@ def gene_value_study(
         if "bought_without" in m:
             c["bought_with"] = float(m["bought_with"])
             c["bought_without"] = float(m["bought_without"])
+        if "declined" in m:
+            c["declined"] = bool(m["declined"])
         return c
 
     rows = []

@@ -33,6 +33,7 @@ from sim.ursuppe.genes import (
     GENE_INDEX,
     GENE_NAMES,
     N_BASE_GENES,
+    N_EXTRA_END,
     N_GENES,
     NUMBER_ONLY_GENES,
 )
@@ -58,6 +59,8 @@ class Rules(NamedTuple):
     armor_blocks_own_attacks: bool  # A1 flag: Armor also protects from its owner's own attacks
     clinging_after_first_step: bool  # Holding flag: with Speed, cling after each step
     gene_meals_optional: bool  # M4/F1-F4 flag: gene patterns may be declined
+    aggression_lost_fight_dp: bool  # R4 flag: a Phase-5 attacker that loses a Defense fight gets DP
+    persistence_after_clinging: bool  # A3/A5 flag: Persistence's retry also after clinging
     amoeba_advance: np.ndarray  # int16 [amoebas_per_player + 1] (K2; PX19 with 5-6 players)
     gene_advance: np.ndarray  # int16 [k]; counts past the end use the last value (K2)
     amoebas_per_player: int  # C2, for this player count (PX1: 6 with 5-6 players)
@@ -132,8 +135,10 @@ class Rules(NamedTuple):
     # The extra genes (XM1-XM8, XG-01..XG-26; extra_flags.py). Off: their copies are 0 and the
     # kernels' gene loops stop at n_genes = N_BASE_GENES.
     extra_genes: bool  # XM1
-    n_genes: int  # N_GENES with extra genes, else N_BASE_GENES: the genes a game can hold
-    extra_start: np.ndarray  # int8 [k]: the start pair (XM2), face up in the pool from round 1
+    # the genes a game can hold: N_BASE_GENES, N_EXTRA_END with the extra genes, N_GENES (every
+    # number-only slot) when a number-only gene is declared
+    n_genes: int
+    extra_start: np.ndarray  # int8 [2] (EXTRA_START_GENES; [0] without the module): XM2's start pair
     # int8 [m]: the cards of the face-down deck (XM3, XM8): the other extra genes not excluded (and
     # with flag extra_deck_mixed_with_base every base-gene card), shuffled per game at setup
     extra_deck: np.ndarray
@@ -159,6 +164,9 @@ NO_GIFT: tuple[int, int] = (-1, -1)  # Rules.gift of a normal game (soup combos 
 GIFT_ORDINARY = 0  # like any card: returned in a defect, exchanged, taken (XG-10), given up (G3)
 GIFT_NO_EXCHANGE = 1  # Highly Adaptable cannot exchange it (soup combos: docs/combos.md)
 GIFT_KEPT = 2  # never given up: not returned (E2), exchanged, taken or given up for an advanced gene
+# XM2: the extra genes' start pair is two genes; another number is a rules-file error (issue 21.6,
+# docs/decisions.md "Start pair and exclusions"): Rules.extra_start has this length with the module.
+EXTRA_START_GENES = 2
 DEFAULT_RULES_PATH: Path = Path(__file__).resolve().parent / "default_rules.toml"
 OVERRIDES_LABEL = "<overrides>"  # the source label of an overrides dict (scenario files)
 # The player counts the engine can play: a rules file's components.player_counts is a subset.
@@ -182,6 +190,8 @@ FLAG_NAMES: tuple[str, ...] = (
     "clinging_after_first_step",
     "persistence_copies_4p",
     "gene_meals_optional",
+    "aggression_lost_fight_dp",
+    "persistence_after_clinging",
     "deck_5_6",
     "setup_dp_5_6",
     "price_5_6",
@@ -264,6 +274,8 @@ FEEDING_5_6_SUBSTITUTION = ("skip_one_spread", "two_each", "disabled")
 # default says so (RuleBook.placeholders). Key: dotted name; value: the player counts it affects.
 PLACEHOLDERS: dict[str, tuple[int, ...]] = {
     "environment.deck": PLAYER_COUNTS,  # §13: the real card values are in no source
+    # V6: the plausible decks' bounds; named only by a run played over the family (--decks K > 1)
+    "environment.family": (),
     "flags.setup_dp_5_6": FIVE_SIX,  # PX10
     "flags.price_5_6": FIVE_SIX,  # PX22: base prices
     # The dummy variant's completions (TD2, TD3, TD5, TD4, TD6, TD8): a game of --variant dummy
@@ -302,6 +314,16 @@ _BOARD_KEYS = ("spaces", "neighbours", "coordinates", "compass")
 _COMPASS_VALUES = ("N", "E", "S", "W", "stay", "choice")
 _DRIFT_VALUES = ("N", "E", "S", "W", "none")
 _DIRECTION_LETTERS = ("N", "E", "S", "W")
+# V6: the bounds of the plausible decks ([environment.family]; sim/ursuppe/deck_family.py)
+_FAMILY_KEYS = (
+    "placeholder",
+    "cards",
+    "fixed",
+    "ozone_low",
+    "ozone_high",
+    "without_drift",
+    "min_per_direction",
+)
 _GENE_KEYS = ("price", "mp", "copies", "weight", "defect_payment", "gives_up")  # the last 3 optional
 # A number-only gene (docs/verdicts.md): a gene a rules file declares by its numbers alone, marked
 # `effect = "none"`; it has no lower genes (G3) and fills one of genes.NUMBER_ONLY_GENES' slots.
@@ -844,13 +866,23 @@ class _Checker:
         return self.string(value, path, flag.choices)
 
     def extra_market(self, flags: dict[str, Any]) -> None:
-        """XM2, XM8: the start pair leaves out the excluded genes."""
-        both = set(flags["extra_start_pair"]) & set(flags["extra_excluded"])
+        """XM2, XM8: the start pair leaves out the excluded genes, and is a pair. The spec lays
+        out "a pair of extra genes" (XM2) and lets players "start with other genes" (XM8): other
+        genes, not another number of them (docs/decisions.md, issue 21.6). 0, 1 or 3 genes were
+        accepted, played and reported as a "pair"; they are an error, as a table would see them."""
+        start = flags["extra_start_pair"]
+        both = set(start) & set(flags["extra_excluded"])
         if both:
             self.fail(
                 ("flags", "extra_start_pair"),
                 f"expected no excluded gene in the start pair, got {json.dumps(sorted(both))} in both",
                 also=(("flags", "extra_excluded"),),
+            )
+        if len(start) != EXTRA_START_GENES:
+            self.fail(
+                ("flags", "extra_start_pair"),
+                f"expected {EXTRA_START_GENES} different extra genes (XM2: the start pair, face up from"
+                f" round 1; XM8 lets the table choose which two), got {len(start)}: {json.dumps(start)}",
             )
 
     def persistence_copies(self, flags: dict[str, Any], genes: dict[str, Any]) -> None:
@@ -915,10 +947,11 @@ class _Checker:
         return {"spaces": n, "neighbours": neighbours, "coordinates": coordinates, "compass": compass}
 
     def environment(self, value: Any, first_round_flip: bool) -> dict[str, Any]:
-        """§3, V1-V5: the deck of environment cards (no rule on how many no-drift cards), of a
-        length the engine can play (MIN_DECK_CARDS, MAX_DECK_CARDS)."""
+        """§3, V1-V6: the deck of environment cards (no rule on how many no-drift cards), of a
+        length the engine can play (MIN_DECK_CARDS, MAX_DECK_CARDS), and the bounds of the
+        plausible decks (V6, :meth:`family`)."""
         path: KeyPath = ("environment",)
-        table = self.table(value, path, ("placeholder", "deck"))
+        table = self.table(value, path, ("placeholder", "deck", "family"))
         deck_path = (*path, "deck")
         cards = self.array(table["deck"], deck_path)
         lo = MIN_DECK_CARDS[first_round_flip]
@@ -937,17 +970,63 @@ class _Checker:
                 f"expected {lo}..{MAX_DECK_CARDS} cards ({why}), got {len(cards)}",
                 also=(("flags", "first_round_flip"),),
             )
-        deck = []
-        for i, card in enumerate(cards):
-            card_path = (*deck_path, i)
-            card = self.table(card, card_path, ("ozone", "drift"))
-            deck.append(
-                {
-                    "ozone": self.integer(card["ozone"], (*card_path, "ozone"), 0, MAX_OZONE),
-                    "drift": self.string(card["drift"], (*card_path, "drift"), _DRIFT_VALUES),
-                }
+        deck = [self.card(card, (*deck_path, i)) for i, card in enumerate(cards)]
+        return {
+            "placeholder": self.boolean(table["placeholder"], (*path, "placeholder")),
+            "deck": deck,
+            "family": self.family(table["family"], (*path, "family"), first_round_flip),
+        }
+
+    def card(self, value: Any, path: KeyPath) -> dict[str, Any]:
+        """V1: one environment card, ``{ ozone = n, drift = "N"|"E"|"S"|"W"|"none" }``."""
+        card = self.table(value, path, ("ozone", "drift"))
+        return {
+            "ozone": self.integer(card["ozone"], (*path, "ozone"), 0, MAX_OZONE),
+            "drift": self.string(card["drift"], (*path, "drift"), _DRIFT_VALUES),
+        }
+
+    def family(self, value: Any, path: KeyPath, first_round_flip: bool) -> dict[str, Any]:
+        """V6: the plausible decks' bounds (sim/ursuppe/deck_family.py draws the decks): a member
+        has ``cards`` cards, the ``fixed`` ones (V5's known card) and the others with ozone in
+        ``ozone_low..ozone_high``, ``without_drift`` of those without drift (V1), the rest drifting
+        so that each of N, E, S, W is the drift of at least ``min_per_direction`` cards, the fixed
+        ones counted. The bounds must admit a member: a family no deck satisfies is an error here,
+        not an endless draw later."""
+        table = self.table(value, path, _FAMILY_KEYS)
+        cards = self.integer(
+            table["cards"], (*path, "cards"), MIN_DECK_CARDS[first_round_flip], MAX_DECK_CARDS
+        )
+        fixed_path = (*path, "fixed")
+        fixed = [
+            self.card(card, (*fixed_path, i))
+            for i, card in enumerate(
+                self.array(table["fixed"], fixed_path, max_len=cards, why=" (at most family.cards)")
             )
-        return {"placeholder": self.boolean(table["placeholder"], (*path, "placeholder")), "deck": deck}
+        ]
+        low = self.integer(table["ozone_low"], (*path, "ozone_low"), 0, MAX_OZONE)
+        high = self.integer(table["ozone_high"], (*path, "ozone_high"), low, MAX_OZONE)
+        drawn = cards - len(fixed)
+        without = self.integer(table["without_drift"], (*path, "without_drift"), 0, drawn)
+        least = self.integer(table["min_per_direction"], (*path, "min_per_direction"), 0, cards)
+        # Each direction short of min_per_direction among the fixed cards takes drawn drifting cards.
+        short = sum(max(0, least - sum(c["drift"] == d for c in fixed)) for d in _DIRECTION_LETTERS)
+        if short > drawn - without:
+            self.fail(
+                (*path, "min_per_direction"),
+                f"expected a bound the drawn cards can meet: each of N, E, S, W on {least} cards needs "
+                f"{short} drifting cards beside the fixed ones, but cards - fixed - without_drift leaves "
+                f"{drawn - without}",
+                also=((*path, "cards"), fixed_path, (*path, "without_drift")),
+            )
+        return {
+            "placeholder": self.boolean(table["placeholder"], (*path, "placeholder")),
+            "cards": cards,
+            "fixed": fixed,
+            "ozone_low": low,
+            "ozone_high": high,
+            "without_drift": without,
+            "min_per_direction": least,
+        }
 
     def score(self, value: Any, flags: dict[str, Any]) -> dict[str, Any]:
         """§4, K2 advance tables: score.amoeba_advance for 3-4 players, flag
@@ -1269,11 +1348,15 @@ class RuleBook:
             why = f"has no copies at {who}"
         return f"{gene} {why}, so it cannot be in play (genes in play at {who}: {in_play})"
 
-    def placeholders(self, players: int | None = None, variant: str | None = None) -> list[str]:
+    def placeholders(
+        self, players: int | None = None, variant: str | None = None, decks: int = 1
+    ) -> list[str]:
         """The PLACEHOLDER values (PLACEHOLDERS) a game of ``players`` (None: any supported count)
         uses: those still at their default. The deck is one while ``environment.placeholder`` is
         true; ``flags.price_5_6`` while a gene has no 5-6 price of its own. A 2-player ``variant``
-        plays as its colours' count and adds its own (TD: the dummy's flags at their default)."""
+        plays as its colours' count and adds its own (TD: the dummy's flags at their default).
+        ``decks`` > 1: the run is played over that many plausible decks (V6), so the deck family
+        is one while ``environment.family.placeholder`` is true."""
         if variant is not None:
             players = VARIANT_COLOURS[variant]
         counts = self.player_counts if players is None else (players,)
@@ -1284,7 +1367,9 @@ class RuleBook:
             "flags.setup_dp_5_6": flags["setup_dp_5_6"] == default["flags"]["setup_dp_5_6"],
             "flags.price_5_6": len(flags["price_5_6"]) < N_BASE_GENES,
         }
+        family = decks > 1 and self.data["environment"]["family"]["placeholder"]
         names = [n for n, affects in PLACEHOLDERS.items() if used.get(n) and set(affects) & set(counts)]
+        names += ["environment.family"] if family else []
         own = {"dummy": TD_FLAGS, "double2": DOUBLE2_PLACEHOLDERS}.get(variant, ())
         names += [f"flags.{f}" for f in own if flags[f] == default["flags"][f]]
         if flags["extra_genes"]:
@@ -1313,7 +1398,7 @@ class RuleBook:
         return copy.deepcopy(self.data)
 
     def deck_description(self) -> str:
-        """E.g. ``11 cards (PLACEHOLDER deck): 6N 8E 9S ... 11- ...`` (``-`` = no drift)."""
+        """E.g. ``11 cards (PLACEHOLDER deck): 6W 8E 9S ... 11- ...`` (``-`` = no drift)."""
         deck = self.data["environment"]["deck"]
         cards = " ".join(f"{c['ozone']}{'-' if c['drift'] == 'none' else c['drift']}" for c in deck)
         note = " (PLACEHOLDER deck)" if self.placeholder_deck else ""
@@ -1418,6 +1503,8 @@ class RuleBook:
             armor_blocks_own_attacks=flags["armor_blocks_own_attacks"],
             clinging_after_first_step=flags["clinging_after_first_step"],
             gene_meals_optional=flags["gene_meals_optional"],
+            aggression_lost_fight_dp=flags["aggression_lost_fight_dp"],
+            persistence_after_clinging=flags["persistence_after_clinging"],
             amoeba_advance=arr(amoeba_advance[: amoebas + 1], np.int16),
             gene_advance=arr(d["score"]["gene_advance"], np.int16),
             amoebas_per_player=amoebas,
@@ -1477,7 +1564,7 @@ class RuleBook:
             extra_genes=extra,
             # a number-only gene in play widens the loops to every slot (the extra genes' copies
             # stay 0 without the module, so none is ever held)
-            n_genes=N_GENES if extra or self.number_only else N_BASE_GENES,
+            n_genes=N_GENES if self.number_only else N_EXTRA_END if extra else N_BASE_GENES,
             extra_start=arr(start, np.int8),
             extra_deck=arr(deck, np.int8),
             xflag=arr([encode(f, flags[f.name]) for f in EXTRA_FLAGS], np.int16),

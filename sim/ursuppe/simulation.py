@@ -50,7 +50,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
-from sim.ursuppe.genes import GENE_NAMES
 from sim.ursuppe.rules import VARIANT_COLOURS, VARIANT_PLAYER_OF, RuleBook
 from sim.ursuppe.seating import rotate_block
 from strategies import DEFAULT_POOL  # noqa: F401 (the default mix, re-exported)
@@ -97,7 +96,9 @@ class UrsuppeRun:
             # The genes a row's masks and first_bought index (bit i = gene_names[i]): the 20 base
             # genes, or all 46 with flags.extra_genes. A run written before the extra genes has no
             # key and means the 20 (analysis.genes.run_gene_names).
-            "gene_names": list(GENE_NAMES[: self.rulebook.for_players(self.players, self.variant).n_genes]),
+            "gene_names": list(
+                self.rulebook.gene_names[: self.rulebook.for_players(self.players, self.variant).n_genes]
+            ),
             # The house-rules layers by name (the merged rules themselves are under "rules").
             "rules_files": [Path(s).name for s in self.rulebook.sources[1:]],
             "rules": self.rulebook.data,
@@ -153,6 +154,47 @@ class UrsuppeRun:
         return outcome_rows(
             b, self.seed, [s.name for s in self.strategies], self.rulebook.rules_id, self.variant
         )
+
+
+@dataclass
+class DeckFamilyRun:
+    """A run played over several environment decks (V6; ``soup compare/ablate --decks K``, the
+    runner's GameAdapter): the games of block j of ``blocks`` (first, count) are played by
+    ``runs[j]``, the same run but for its rules' deck (sim/ursuppe/deck_family.py). A game is
+    still a pure function of (rules, strategies, seating, seed, game index), so the rows of game
+    i are those ``runs[j]`` alone gives it, whatever the chunks. Each row's ``rules_id`` is its
+    deck's rules; the spec is deck 0's (the rules' own deck) plus the family and every deck."""
+
+    runs: list[UrsuppeRun]
+    blocks: list[tuple[int, int]]
+    family: str  # deck_family.family_description of the rules the decks were drawn from
+
+    def spec(self) -> dict[str, Any]:
+        from sim.ursuppe.deck_family import deck_label
+
+        first = self.runs[0]
+        spec = first.spec()
+        spec["placeholders"] = first.rulebook.placeholders(first.players, first.variant, decks=len(self.runs))
+        spec["deck_family"] = self.family
+        spec["decks"] = [
+            {
+                "deck": deck_label(run.rulebook.data["environment"]["deck"]),
+                "rules_id": run.rulebook.rules_id,
+                "first_game": start,
+                "games": count,
+            }
+            for run, (start, count) in zip(self.runs, self.blocks, strict=True)
+        ]
+        return spec
+
+    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
+        """Games ``first .. first + count - 1``: each deck's part of the range by its run, in order."""
+        parts = []
+        for run, (start, games) in zip(self.runs, self.blocks, strict=True):
+            lo, hi = max(first, start), min(first + count, start + games)
+            if lo < hi:
+                parts.append(run.play_chunk(lo, hi - lo, threads))
+        return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
 
 
 def colour_assignment(per_player: np.ndarray, variant: str | None) -> np.ndarray:

@@ -346,11 +346,13 @@ def _beyond(measured: dict[tuple[str, str], dict[str, Any]], where: str, gene: s
 
 
 def label(rows: list[dict[str, Any]]) -> tuple[str, list[str]]:
-    """robust / conditional / not shown, and the conditions that flip or erase the headline
-    (``rows``: one design's gene rows, the headline first)."""
+    """robust / conditional / headline only / not shown, and the conditions that flip or erase
+    the headline (``rows``: one design's gene rows, the headline first)."""
     head = rows[0]
     if head["p_value"] >= ALPHA or head["estimate"] == 0:
         return "not shown", []
+    if len(rows) == 1:
+        return "headline only", []  # significant, but tried under no other condition
     sign = math.copysign(1.0, head["estimate"])
     against = [
         r["condition"]
@@ -388,9 +390,9 @@ def summarise(
             "deck_spread": [min(r["estimate"] for r in deck_rows), max(r["estimate"] for r in deck_rows)]
             if len(deck_rows) > 1
             else None,
-            "same_sign_every_deck": len({r["estimate"] > 0 for r in deck_rows}) == 1
-            if len(deck_rows) > 1
-            else None,
+            "same_sign_every_deck": (
+                _same_sign([r["estimate"] for r in deck_rows]) if len(deck_rows) > 1 else None
+            ),
         }
     ses = [(r["high"] - r["low"]) / (2 * Z975) for r in rows if r["reference"] == "gene"]
     return {
@@ -410,6 +412,11 @@ def summarise(
         "designs": designs,
         "seconds": seconds,
     }
+
+
+def _same_sign(estimates: list[float]) -> bool:
+    """Every estimate above 0, or every one below (a 0 is neither sign)."""
+    return all(e > 0 for e in estimates) or all(e < 0 for e in estimates)
 
 
 def _pts(r: dict[str, Any] | None, low: str = "low", high: str = "high") -> str:
@@ -439,6 +446,11 @@ def words(doc: dict[str, Any]) -> list[str]:
                 f" It does not hold in {len(d['against'])} of {d['conditions']} conditions: "
                 + "; ".join(d["against"])
                 + "."
+            )
+        elif d["verdict"] == "headline only":
+            text += (
+                " Significant in the headline cell, the only condition it was tried under (option value tunes"
+                " two arms a condition): not checked against other fields, decks or readings."
             )
         else:
             text += " The headline cell itself is not significant at 5%: no verdict."

@@ -125,7 +125,9 @@ def attack(st, ru, wk, g, b, p, a, q, t):
     XG-11/XG-24: Camouflage rolls before each attempt (once, with the flag
     camouflage_roll_per_attempt false); XG-05: a refused Hard Crust kills or starves the
     attacker; XG-09: Mouthful's target takes 1 DP and stays, the attacker fed, no cubes;
-    XG-03: an eaten amoeba raises its owner's Alarm."""
+    XG-03: an eaten amoeba raises its owner's Alarm. A3: an attacker that clung to the escaping
+    target gets no retry, unless the flag persistence_after_clinging is true: then Persistence's
+    retry is offered on the new space, and declining it leaves the meal there (M4)."""
     st.amoeba_flags[g, p, a] |= AF_ATTACKED
     add_bp(st, ru, g, p, -ru.attack_cost)
     space = st.space[g, p, a]
@@ -133,7 +135,8 @@ def attack(st, ru, wk, g, b, p, a, q, t):
     denied = camouflage(st, ru, wk, g, p, a, PHASE)
     result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE, denied)
     log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
-    if (result == ATTACK_ESCAPED or result == ATTACK_DEFENDED) and has(st, g, p, PERSISTENCE):
+    failed = result == ATTACK_ESCAPED or result == ATTACK_DEFENDED
+    if (failed or (result == ATTACK_CLUNG and ru.persistence_after_clinging)) and has(st, g, p, PERSISTENCE):
         q, t = retry_target(st, ru, wk, g, b, p, a, True, False)
         if q >= 0:
             log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)

@@ -9,6 +9,7 @@ mouthful_vs_aggression_phase5)."""
 from sim.jit import always_inline, kernel
 from sim.ursuppe import tally
 from sim.ursuppe.attacks import (
+    ATTACK_CLUNG,
     ATTACK_CRUSHED,
     ATTACK_DEFENDED,
     ATTACK_ESCAPED,
@@ -75,6 +76,9 @@ def aggression_options(st, ru, wk, g, b, p):
 
 @kernel
 def _attack_once(st, ru, wk, g, b, p, a, q, t, denied):
+    """One attempt of an Aggression attack and its outcome: R3 (the target dies, or Armor's DP),
+    R4 (a lost Defense fight: the attacker's DP, unless the flag aggression_lost_fight_dp is
+    false), XG-05 (a refused Hard Crust), XG-09 (Mouthful's DP)."""
     result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE, denied)
     log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
     if result == ATTACK_SUCCESS:
@@ -90,8 +94,8 @@ def _attack_once(st, ru, wk, g, b, p, a, q, t, denied):
             log(st, wk, g, EV_MOUTHFUL, PHASE, q, t + 1, st.dp[g, q, t], 0, 0, 0, 0, 0, 0)
         else:
             die(st, ru, wk, g, b, q, t, ru.aggression_death_cubes, DEATH_AGGRESSION, PHASE)
-    elif result == ATTACK_DEFENDED:
-        st.dp[g, p, a] += ru.lost_defense_dp  # R4
+    elif result == ATTACK_DEFENDED and ru.aggression_lost_fight_dp:
+        st.dp[g, p, a] += ru.lost_defense_dp  # R4 (flag false: the 2004 English FAQ, no DP)
         wk.tally[b, tally.LOST_DEFENSE_DP] += 1
         log(st, wk, g, EV_DP, PHASE, p, a + 1, st.dp[g, p, a], DP_LOST_DEFENSE, 0, 0, 0, 0, 0)
     elif result == ATTACK_CRUSHED and not hard_crust_refused(st, ru, wk, g, b, p, a, PHASE):
@@ -103,7 +107,9 @@ def _attack_once(st, ru, wk, g, b, p, a, q, t, denied):
 
 @kernel
 def aggression(st, ru, wk, g, b, p):
-    """R1-R4: one attack per round per owner, 1 BP; Persistence's free retry (A5)."""
+    """R1-R4: one attack per round per owner, 1 BP; Persistence's free retry (A5), also after
+    the attacker clung to the escaping target with the flag persistence_after_clinging (A3: on
+    the new space)."""
     n = aggression_options(st, ru, wk, g, b, p)
     if n <= 1:
         return
@@ -119,7 +125,8 @@ def aggression(st, ru, wk, g, b, p):
     log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], ru.attack_cost, 0, 0, 0)
     denied = camouflage(st, ru, wk, g, p, a, PHASE)  # XG-11, XG-24
     result = _attack_once(st, ru, wk, g, b, p, a, q, t, denied)
-    if (result == ATTACK_ESCAPED or result == ATTACK_DEFENDED) and has(st, g, p, PERSISTENCE):
+    failed = result == ATTACK_ESCAPED or result == ATTACK_DEFENDED
+    if (failed or (result == ATTACK_CLUNG and ru.persistence_after_clinging)) and has(st, g, p, PERSISTENCE):
         q, t = retry_target(st, ru, wk, g, b, p, a, False, True)
         if q >= 0:
             log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)
