@@ -228,11 +228,16 @@ class _LazyBackend:
         self.name, self.threads, self.address = name, threads, address
         self.backend: Any = None
 
-    def play(self, adapter: Any, work: list[Any]) -> Iterator[Any]:
+    def start(self) -> None:
+        """Make the backend (start or reach Ray): a BackendError here is the command's one line
+        (nothing was played, nothing written)."""
         if self.backend is None:
             from sim.backends import make_backend
 
             self.backend = make_backend(self.name, self.threads, self.address)
+
+    def play(self, adapter: Any, work: list[Any]) -> Iterator[Any]:
+        self.start()
         return self.backend.play(adapter, work)
 
     def close(self) -> None:
@@ -303,6 +308,8 @@ def run_with_progress(
     if not opened.todo:
         return runner.play(opened, threads)  # marks it complete; nothing to show
     load_engine()
+    if hasattr(backend, "start"):  # Ray started or reached before the bar; its failure is one line
+        backend.start()
 
     def kept_games() -> int:
         """Games of the chunks the manifest lists (a chunk being written when the run stopped is
