@@ -191,7 +191,11 @@ def calibrate(
             f"[{100 * p['low']:+.1f}, {100 * p['high']:+.1f}]"
         )
     typer.echo(
-        f"{doc['gene']}: the {key} closest to neutral is {doc['neutral']:.1f} "
+        (
+            f"{doc['gene']}: the {key} closest to neutral is {doc['neutral']:.1f} "
+            if doc["neutral"] is not None
+            else f"{doc['gene']}: no {key} in the scan is neutral (the curve heads to 0 {doc['crossing']} it) "
+        )
         f"(the rules' {key}: {doc['current']}); "
         f"wrote {out / C.RESULT_MD}"
     )
