@@ -194,8 +194,8 @@ def calibrate(
             f"  {key} {p['value']:>3}: {100 * p['estimate']:+5.1f} "
             f"[{100 * p['low']:+.1f}, {100 * p['high']:+.1f}]"
         )
-    typer.echo(
-        f"{doc['gene']}: the {key} closest to neutral is {doc['neutral']:.1f} "
-        f"(the rules' {key}: {doc['current']}); "
-        f"wrote {out / C.RESULT_MD}"
-    )
+    if doc["neutral"] is not None:
+        found = f"the {key} closest to neutral is {doc['neutral']:.1f}"
+    else:
+        found = f"no {key} in the scan is neutral (the curve heads to 0 {doc['crossing']} it)"
+    typer.echo(f"{doc['gene']}: {found} (the rules' {key}: {doc['current']}); wrote {out / C.RESULT_MD}")

@@ -177,8 +177,9 @@ def test_calibrate_points_a_planted_too_cheap_gene_back_up(tmp_path):
 
 
 def test_neutral_interpolates_the_first_sign_change():
-    assert C.neutral([0, 2, 4], [0.2, 0.1, -0.1]) == (3.0, 2)
-    assert C.neutral([0, 1], [0.3, 0.1]) == (1.0, 1)
+    assert C.neutral([0, 2, 4], [0.2, 0.1, -0.1]) == (3.0, 2, "in")
+    assert C.neutral([0, 1], [0.3, 0.1]) == (None, 1, "above")  # falling towards 0: beyond the top
+    assert C.neutral([0, 1], [-0.1, -0.3]) == (None, 0, "below")
 
 
 def test_bad_calibrate_input_is_one_line(tmp_path):

@@ -126,17 +126,21 @@ def _curve_point(cal: Calibration, measured: dict[str, dict[str, Any]]) -> dict[
     return {"estimate": c["estimate"], "low": c["ci_low"], "high": c["ci_high"], "p_value": c["p_value"]}
 
 
-def neutral(values: list[int], estimates: list[float]) -> tuple[float, int]:
+def neutral(values: list[int], estimates: list[float]) -> tuple[float | None, int, str]:
     """(where the curve crosses 0, interpolated between the values around the first sign change,
-    else the value closest to 0; the scanned value closest to 0)."""
+    or None when it does not cross 0 in the scan; the scanned value closest to 0; where the
+    crossing lies: "in" the scan, or "above"/"below" it, on the side the curve heads to 0)."""
     nearest = values[int(np.argmin(np.abs(estimates)))]
     pairs = list(zip(values, estimates, strict=True))
     for (v0, e0), (v1, e1) in zip(pairs, pairs[1:], strict=False):
         if e0 == 0:
-            return float(v0), nearest
+            return float(v0), nearest, "in"
         if (e0 > 0) != (e1 > 0):
-            return v0 + (v1 - v0) * e0 / (e0 - e1), nearest
-    return float(nearest), nearest
+            return v0 + (v1 - v0) * e0 / (e0 - e1), nearest, "in"
+    if estimates[-1] == 0:
+        return float(values[-1]), nearest, "in"
+    heads_up = abs(estimates[-1]) < abs(estimates[0])  # closer to 0 at the top of the scan
+    return None, nearest, "above" if heads_up else "below"
 
 
 def run_calibration(
@@ -166,7 +170,14 @@ def run_calibration(
             )
         step(cal.games_per_value() - (done - before))  # a resumed value counts as played
         points.append({"value": v, **_curve_point(cal, measured)})
-    cross, nearest = neutral([p["value"] for p in points], [p["estimate"] for p in points])
+    cross, nearest, where_ = neutral([p["value"] for p in points], [p["estimate"] for p in points])
+    if cross is None:  # beyond the scan: a direction only if the rules' value is inside it
+        if where_ == "above":
+            direction = "up" if cal.values[-1] >= cal.current else "unknown"
+        else:
+            direction = "down" if cal.values[0] <= cal.current else "unknown"
+    else:
+        direction = "up" if cross > cal.current else "down" if cross < cal.current else "none"
     what = (
         "holding the gene minus holding its price in BP"
         if cal.design == "holding" and cal.key == "price"
@@ -187,8 +198,9 @@ def run_calibration(
         "seed": cal.plan.seed,
         "points": points,
         "neutral": cross,
+        "crossing": where_,
         "nearest": nearest,
-        "direction": "up" if cross > cal.current else "down" if cross < cal.current else "none",
+        "direction": direction,
     }
     write_outputs(doc, out, time.perf_counter() - t0)
     return doc
@@ -196,13 +208,31 @@ def run_calibration(
 
 def markdown(doc: dict[str, Any], seconds: float) -> str:
     g, k = doc["gene"], doc["key"]
-    move = {"up": "higher than", "down": "lower than", "none": "at"}[doc["direction"]]
+    move = {"up": "higher than", "down": "lower than", "none": "at", "unknown": "nowhere certain from"}[
+        doc["direction"]
+    ]
+    if doc["neutral"] is None:
+        edge = (
+            max(p["value"] for p in doc["points"])
+            if doc["crossing"] == "above"
+            else min(p["value"] for p in doc["points"])
+        )
+        head = (
+            f"**No {k} in the scan is neutral:** the curve does not cross 0 between "
+            f"{doc['points'][0]['value']} and {doc['points'][-1]['value']}; it heads to 0 "
+            f"{doc['crossing']} {edge} (scan further with --values). The rules' {k} is {doc['current']}, "
+            f"so the scan points {move} it."
+        )
+    else:
+        head = (
+            f"**The {k} closest to neutral is {doc['neutral']:.1f}** "
+            f"(scanned value nearest to 0: {doc['nearest']}); "
+            f"the rules' {k} is {doc['current']}, so the scan points {move} it."
+        )
     lines = [
         f"# Calibration: {g}, {k} ({doc['players']} players)",
         "",
-        f"**The {k} closest to neutral is {doc['neutral']:.1f}** "
-        f"(scanned value nearest to 0: {doc['nearest']}); "
-        f"the rules' {k} is {doc['current']}, so the scan points {move} it.",
+        head,
         "",
         f"Measured: {doc['measure']}, win-rate points of player 0 with 95% intervals, {doc['games']:,} fresh "
         f"games a value (seed {doc['seed']}); condition: {doc['condition']}. Rules {doc['rules_id']}; deck "
@@ -256,7 +286,8 @@ def _figure(doc: dict[str, Any], path: Path) -> None:
     ax.plot(xs, ys, marker="o", label=doc["measure"])
     ax.axhline(0, color="black", lw=0.8)
     ax.axvline(doc["current"], color="grey", ls=":", label=f"rules' {doc['key']}")
-    ax.axvline(doc["neutral"], color="red", ls="--", label="neutral")
+    if doc["neutral"] is not None:
+        ax.axvline(doc["neutral"], color="red", ls="--", label="neutral")
     ax.set_xlabel(f"{doc['gene']}: {doc['key']}")
     ax.set_ylabel("win-rate points")
     ax.legend(fontsize=7)

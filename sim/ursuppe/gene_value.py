@@ -163,12 +163,14 @@ def unit_setting(setting: T.Setting, unit: Unit, holding: bool = False) -> tuple
     copies = 1 if unit.kind == "null" or holding else None
     layer = reference_overrides(unit.gene, kinds, setting.book, copies)
     index = setting.book.gene_index(unit.gene or "") if unit.gene else -1
-    if unit.kind == "plain" and holding and index not in EXTRA_GENES:
-        # The plain card stands in for one of the gene's cards, as the gift of the gene takes one
-        # out of the pool: both arms deny the other players the same card. An extra gene's one card
-        # lies in the face-down deck (XM3): it stays there, and the others may still get it.
+    if unit.kind == "plain" and index not in EXTRA_GENES:
+        # The plain card stands in for the gene's cards: holding value gifts it in place of one of
+        # them (both arms deny the other players the same card), option value offers it in place
+        # of all of them (the same market, without the effect). An extra gene's one card lies in
+        # the face-down deck (XM3): it stays there, and the plain card joins the open market.
         name = _canonical(setting.book, unit.gene or "")
-        left = {k: max(0, n - 1) for k, n in setting.book.data["genes"][name]["copies"].items()}
+        copies = setting.book.data["genes"][name]["copies"]
+        left = {k: max(0, n - 1) if holding else 0 for k, n in copies.items()}
         layer["genes"][name] = {"copies": left}
     book = setting.book.derive(layer)
     name = NULL_GENE if unit.kind == "null" else plain_card_name(_canonical(setting.book, unit.gene or ""))
