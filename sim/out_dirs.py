@@ -28,11 +28,13 @@ def owner(out: Path) -> str | None:
     return text.removeprefix("soup ").strip() or None
 
 
-def check(out: Path, command: str) -> None:
+def check(out: Path, command: str, legacy: tuple[str, ...] = ()) -> None:
     """A user error unless ``out`` can hold ``soup command``'s output: new, empty, or marked as
-    this command's own (to resume or re-run it). Refused: a file, a directory that is not
-    writable, a run directory or a directory inside one, another command's output, other files.
-    Writes nothing."""
+    this command's own (to resume or re-run it), or unmarked but holding one of the ``legacy``
+    files (the command's output from before the mark). Refused: a file, a directory that is not
+    writable (for a new ``out``, the nearest existing directory: a read-only disk is found before
+    the work, not after it), a run directory or a directory inside one, another command's output,
+    other files. Writes nothing."""
     out = Path(out)
     for path in (out, *out.parents):
         if path.exists() and not path.is_dir():
@@ -44,12 +46,14 @@ def check(out: Path, command: str) -> None:
                 f"or an experiment's arm); soup {command} writes a directory of its own: choose a new or "
                 "empty --out"
             )
+    nearest = next(p for p in (out, *out.parents) if p.exists())
+    if not os.access(nearest, os.W_OK | os.X_OK):
+        where = "" if nearest == out else f" ({nearest}, where it would be created)"
+        raise UserError(f"--out: {out} is not writable{where}; choose another --out")
     if not out.exists():
         return
-    if not os.access(out, os.W_OK | os.X_OK):
-        raise UserError(f"--out: {out} is not writable; choose another --out")
     mine = owner(out)
-    if mine == command:
+    if mine == command or (mine is None and any((out / f).is_file() for f in legacy)):
         return
     if mine is not None:
         raise UserError(

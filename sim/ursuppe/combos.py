@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sim import out_dirs
 from sim.errors import UserError
 from sim.ursuppe.genes import EXTRA_GENES, GENE_ALIASES, GENE_INDEX, GENE_NAMES, N_GENES
 from sim.ursuppe.rules import GIFT_NO_EXCHANGE, NO_GIFT, RuleBook, Rules, load_rules
@@ -637,67 +638,21 @@ def rules_diff(run: Any, scan: Any, path: str = "") -> list[str]:
 # --out: a directory of combos' own (issue 21.7)
 # --------------------------------------------------------------------------------------------
 
-# The mark of a command's output directory. sim.out_dirs (issue 21.7, another branch) brings one
-# helper for every command; until it is in main this is the smallest local check, writing the
-# same mark (a file ".soup-output" holding "soup combos"), so that helper can replace it as is.
-OUT_MARK = ".soup-output"
 OUT_COMMAND = "combos"
 OWN_FILES = ("outcomes.npz", "combos.md")  # a combos output written before the mark existed
 
 
 def check_out(out: Path) -> None:
-    """A one-line user error unless ``out`` can hold this scan's files: checked before the engine
-    loads (issue 21.9: a read-only --out used to be found after the whole scan). Refused: a file
-    on the path, a directory this process cannot write into (the nearest existing one when
-    ``out`` is new: a read-only disk), a soup run directory or a directory inside one, another
-    command's output, a directory of other files (issue 21.7: combos wrote among a simulate
-    run's chunks). Accepted: new, empty, or combos' own output (to resume or re-run)."""
-    out = Path(out)
-    for path in (out, *out.parents):
-        if path.exists() and not path.is_dir():
-            raise UserError(f"--out: {path} is a file, not a directory; choose another --out")
-        if (path / RUN_MANIFEST).is_file():
-            what = "is" if path == out else f"is inside {path}, which is"
-            raise UserError(
-                f"--out: {out} {what} a soup run directory (it holds {RUN_MANIFEST}); soup combos writes"
-                " a directory of its own: choose a new or empty --out"
-            )
-    nearest = next(p for p in (out, *out.parents) if p.exists())
-    if not os.access(nearest, os.W_OK | os.X_OK):
-        where = "" if nearest == out else f" ({nearest}, where it would be created)"
-        raise UserError(f"--out: {out} is not writable{where}; choose another --out")
-    if not out.exists():
-        return
-    mark = out_owner(out)
-    if mark == OUT_COMMAND or (mark is None and any((out / f).is_file() for f in OWN_FILES)):
-        return
-    if mark is not None:
-        raise UserError(
-            f"--out: {out} holds the output of soup {mark}, not of soup combos; choose another --out"
-        )
-    others = sorted(p.name for p in out.iterdir())
-    if others:
-        shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
-        raise UserError(
-            f"--out: {out} holds other files ({shown}) and no soup combos output; choose a new or empty --out"
-        )
-
-
-def out_owner(out: Path) -> str | None:
-    """The command whose output ``out`` is, by its mark (None: no mark)."""
-    try:
-        text = (out / OUT_MARK).read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return text.removeprefix("soup ").strip() or None
+    """A one-line user error unless ``out`` can hold this scan's files (sim.out_dirs.check),
+    checked before the engine loads (issue 21.9: a read-only --out used to be found after the
+    whole scan; 21.7: combos wrote among a simulate run's chunks)."""
+    out_dirs.check(Path(out), OUT_COMMAND, OWN_FILES)
 
 
 def claim_out(out: Path) -> None:
-    """Create ``out`` and mark it as combos' output: when the first file is written, after every
-    check (bad input, or Ctrl-C before anything is kept, leaves nothing behind)."""
-    out.mkdir(parents=True, exist_ok=True)
-    if out_owner(out) != OUT_COMMAND:
-        (out / OUT_MARK).write_text(f"soup {OUT_COMMAND}\n", encoding="utf-8")
+    """Create ``out`` and mark it as combos' output (sim.out_dirs.claim): when the first file is
+    written, after every check."""
+    out_dirs.claim(out, OUT_COMMAND)
 
 
 def default_out(players: int, genes: str, seed: int) -> Path:
