@@ -7,8 +7,6 @@ pairs. No engine import at module level: ``soup --help`` stays free of numba.
 
 import math
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,6 +20,7 @@ from sim.cli_support import (
     fail,
     load_engine,
     long_job,
+    progress_bar,
     warn,
 )
 
@@ -262,7 +261,7 @@ def combos(
     load_engine()
     with long_job(plan.out, lambda: "nothing (Ctrl-C before the baseline and one more arm were done)"):
         try:
-            with _progress(
+            with progress_bar(
                 total, plural(len(plan.arms), "arm") + (" + panel" if confirm_plan else ""), quiet
             ) as update:
                 result = experiment.run_plan(plan, top, threads, update, confirm_plan, command)
@@ -336,23 +335,3 @@ def _print_confirmation(c: Any) -> None:
             f"  {r['arm']}: {r['label']} ({r['gain_min'] * 100:+.1f} to {r['gain_max'] * 100:+.1f} points;"
             f" {r['cells_agreeing']} of {plural(r['cells'], 'cell')})"
         )
-
-
-@contextmanager
-def _progress(total: int, description: str, quiet: bool) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar whose total may change (the confirmation's arms are known after the scan)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed:,}/{task.total:,} games"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
-    ) as bar:
-        task = bar.add_task(description, total=total)
-        yield lambda done, new_total: bar.update(task, completed=done, total=new_total)

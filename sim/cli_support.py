@@ -274,7 +274,8 @@ def progress_bar(total: int, description: str, quiet: bool, done: int = 0) -> It
         disable=quiet,
     ) as bar:
         task = bar.add_task(description, total=total, completed=done)
-        yield lambda done, _total: bar.update(task, completed=done)
+        # the total may change as the work goes (combos' confirmation is sized after its scan)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 def run_with_progress(

@@ -60,6 +60,7 @@ def position(rng, flags):
         "rules": {"flags": flags},
         "state": [{"score": 1, "bp": int(rng.integers(0, 40)), "genes": names}, {}, {}, {}],
         "strategies": ["greedy", "random", "breeder", "geneticist"],
+        "run": "phase2",  # a position: the test walks its payments, nothing is played
     }
     return load_scenario(data, check_invariants=False)
 

@@ -1,9 +1,7 @@
 """soup verdict and soup calibrate (issue 20.4-20.6, docs/verdicts.md), run as a user runs them."""
 
 import csv
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from sim.ursuppe import gene_value as G
 from sim.ursuppe import verdict as V
 from sim.ursuppe.readings import flags_touching, readings
 from sim.ursuppe.rules import load_rules
+from tests.test_tuning import soup as run_soup
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = [
@@ -33,15 +32,7 @@ SMALL = [
 
 
 def soup(*args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", "sim.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=600,
-    )
+    return run_soup(*args)  # tests/test_tuning.py's: the command line of this checkout
 
 
 def test_the_cli_defaults_are_the_experiments():
@@ -256,3 +247,31 @@ def test_labels_say_how_far_a_headline_was_tried():
     )
     assert V.label([row(0.1, 0.001)]) == ("headline only", [])
     assert V.label([row(0.1, 0.3), row(0.1, 0.001)]) == ("not shown", [])
+
+
+def test_ablate_takes_the_null_gene_as_its_reference_arm(tmp_path):
+    """Ablation's reference arm: a null gene declared in a house rule and removed reads 0."""
+    import polars as pl
+
+    rules = tmp_path / "null.toml"
+    rules.write_text('[genes."Null gene"]\neffect = "none"\nprice = 0\nmp = 0\ncopies = 1\nweight = 0\n')
+    out = tmp_path / "abl"
+    r = soup(
+        "ablate",
+        "--gene",
+        "null gene",
+        "--rules",
+        str(rules),
+        "--players",
+        "3",
+        "--games",
+        "600",
+        "--pool",
+        "greedy,breeder",
+        "--out",
+        str(out),
+        "-q",
+    )
+    assert r.returncode == 0, r.stderr
+    table = pl.read_csv(out / "ablation.csv").filter(pl.col("family") == "win rate by strategy")
+    assert table.height == 2 and (table["ci_low"] <= 0).all() and (table["ci_high"] >= 0).all()

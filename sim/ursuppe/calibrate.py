@@ -146,21 +146,14 @@ def neutral(values: list[int], estimates: list[float]) -> tuple[float | None, in
 def run_calibration(
     cal: Calibration, out: Path, threads: int, progress: Callable[[int, int], None] | None = None
 ) -> dict[str, Any]:
-    total = cal.games_per_value() * len(cal.values)
-    done = 0
-
-    def step(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress:
-            progress(min(done, total), total)
+    step = G.GameCount(cal.games_per_value() * len(cal.values), progress)
 
     t0 = time.perf_counter()
     points = []
     for v in cal.values:
         cfg = cal.config(v)
         where = out / "values" / f"{cal.key}-{v}"
-        before = done
+        before = step.done
         measured = {}
         units = cal.units()
         arm_budget = G._arm_budget(G.fixed_field(cfg), units) if cal.design == "option" else 0
@@ -168,7 +161,7 @@ def run_calibration(
             measured[unit.key] = G.measure_unit(
                 cal.design, G.fixed_field(cfg), unit, where, arm_budget, threads, step
             )
-        step(cal.games_per_value() - (done - before))  # a resumed value counts as played
+        step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
         points.append({"value": v, **_curve_point(cal, measured)})
     cross, nearest, where_ = neutral([p["value"] for p in points], [p["estimate"] for p in points])
     if cross is None:  # beyond the scan: a direction only if the rules' value is inside it

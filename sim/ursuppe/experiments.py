@@ -430,14 +430,17 @@ def by_deck_markdown(per_deck: Any, head: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def resolve_gene(name: str) -> str:
-    """The rulebook name of a gene given by name or alias, case-insensitively (user error if none)."""
+def resolve_gene(name: str, book: "RuleBook | None" = None) -> str:
+    """The rulebook name of a gene given by name or alias, case-insensitively (user error if
+    none); with ``book``, a number-only gene its rules declare too (the null gene, a plain card:
+    the ablation's reference arms, docs/verdicts.md)."""
     from sim.ursuppe.genes import GENE_ALIASES, GENE_NAMES
 
-    lookup = {g.lower(): g for g in GENE_NAMES} | {a.lower(): g for a, g in GENE_ALIASES.items()}
+    names = book.gene_names if book is not None else GENE_NAMES
+    lookup = {g.lower(): g for g in names} | {a.lower(): g for a, g in GENE_ALIASES.items()}
     gene = lookup.get(" ".join(name.split()).lower())
     if gene is None:
-        raise UserError(f"--gene: unknown gene {name!r} (genes: {', '.join(GENE_NAMES)})")
+        raise UserError(f"--gene: unknown gene {name!r} (genes: {', '.join(names)})")
     return gene
 
 
@@ -487,7 +490,7 @@ def ablate(
     if each:
         removed = [[g] for g in in_play]
     else:
-        names = list(dict.fromkeys(resolve_gene(g) for g in genes or []))
+        names = list(dict.fromkeys(resolve_gene(g, base) for g in genes or []))
         for g in names:
             if g not in in_play:
                 raise UserError(f"--gene: {base.not_in_play(g, players, variant)}; nothing to remove")

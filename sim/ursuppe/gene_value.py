@@ -136,6 +136,21 @@ class Unit:
         return self.gene or ""
 
 
+class GameCount:
+    """Games played so far out of ``total``, reported to ``progress(done, total)`` after each
+    part (a study, a verdict, a calibration); a resumed part counts as played."""
+
+    def __init__(self, total: int, progress: Callable[[int, int], None] | None) -> None:
+        self.total = total
+        self.done = 0
+        self.progress = progress
+
+    def __call__(self, games: int) -> None:
+        self.done += games
+        if self.progress:
+            self.progress(min(self.done, self.total), self.total)
+
+
 def study_units(design: str, genes: list[str], references: tuple[str, ...]) -> list[Unit]:
     """The units of a study: the null gene first (one for all genes), then per gene the gene,
     its plain card and (holding value) its BP gift."""
@@ -481,23 +496,16 @@ def gene_value_study(
     arm_budget = _arm_budget(base, units)
     deck_list = _deck_family(base, decks)
     gene_units = [u for u in units if u.kind == "gene"]
-    total = study_games(base, genes, design, references, decks)
-    done = 0
+    step = GameCount(study_games(base, genes, design, references, decks), progress)
     t0 = time.perf_counter()
-
-    def step(games: int) -> None:
-        nonlocal done
-        done += games
-        if progress:
-            progress(min(done, total), total)
 
     measured: dict[str, dict[str, Any]] = {}
     for unit in units:
-        before = done
+        before = step.done
         have = (out / "units" / f"{unit.key}.npz").exists()
         measured[unit.key] = measure_unit(design, base, unit, out, arm_budget, threads, step)
         if have:  # resumed: count its games as played
-            step(_unit_games(base, d, unit, units, arm_budget, design) - (done - before))
+            step(_unit_games(base, d, unit, units, arm_budget, design) - (step.done - before))
     on_deck: list[dict[str, dict[str, Any]]] = []
     for k, deck in enumerate(deck_list[1:], start=1):
         from sim.ursuppe.deck_family import deck_overrides
@@ -508,11 +516,11 @@ def gene_value_study(
         where = out / f"deck-{k}"
         got = {}
         for unit in gene_units:
-            before = done
+            before = step.done
             have = (where / "units" / f"{unit.key}.npz").exists()
             got[unit.key] = measure_unit(design, deck_base, unit, where, arm_budget, threads, step)
             if have:
-                step(_unit_games(deck_base, d, unit, gene_units, arm_budget, design) - (done - before))
+                step(_unit_games(deck_base, d, unit, gene_units, arm_budget, design) - (step.done - before))
         on_deck.append(got)
     seconds = time.perf_counter() - t0
 

@@ -291,14 +291,7 @@ def run_verdict(
     plan: Plan, out: Path, threads: int, progress: Callable[[int, int], None] | None = None
 ) -> dict[str, Any]:
     """Play (or resume) every unit of the plan and write verdict.md, verdict.csv and verdict.json."""
-    total = plan.total_games()
-    done = 0
-
-    def step(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress:
-            progress(min(done, total), total)
+    step = G.GameCount(plan.total_games(), progress)
 
     t0 = time.perf_counter()
     rows: list[dict[str, Any]] = []
@@ -309,10 +302,10 @@ def run_verdict(
         for unit in units:
             have = (out / cond.key / "units" / f"{unit.key}.npz").exists()
             first = not (out / cond.key / "units" / "no-gift.npz").exists()
-            before = done
+            before = step.done
             m = G.measure_unit("holding", base, unit, out / cond.key, 0, threads, step)
             if have:
-                step((2 if first else 1) * plan.games - (done - before))
+                step((2 if first else 1) * plan.games - (step.done - before))
             measured[(cond.key, unit.key)] = m
             rows.append(_row("holding", cond, unit, m, plan.games))
     if plan.option_budget > 0:
@@ -322,12 +315,12 @@ def run_verdict(
         cond = plan.conditions[0]
         for unit in units:
             have = (out / "option" / "units" / f"{unit.key}.npz").exists()
-            before = done
+            before = step.done
             m = G.measure_unit("option", cfg, unit, out / "option", arm_budget, threads, step)
             if have:
                 step(
                     G._unit_games(cfg, G.DESIGNS["option"], unit, units, arm_budget, "option")
-                    - (done - before)
+                    - (step.done - before)
                 )
             measured[("option", unit.key)] = m
             rows.append(_row("option", cond, unit, m, plan.games))
