@@ -246,20 +246,32 @@ def gene_synergy(
                 if usable.any():
                     within = cluster_contrast(won, group, np.outer(weight, interaction).ravel(), cluster)
                     label = _strata_label(names, by_stratum, usable)
-            out.append(
-                {
-                    "players": int(players),
-                    "gene_a": GENE_NAMES[i],
-                    "gene_b": GENE_NAMES[j],
-                    "rows_both": int(counts[0]),
-                    "observed": rates[0] if counts[0] else np.nan,
-                    "additive_prediction": rates[1] + rates[2] - rates[3] if counts[1:].all() else np.nan,
-                    **contrast_columns(raw, "synergy", "ci_low", "ci_high", "p_value"),
-                    **contrast_columns(within, "within_strategy", "within_low", "within_high", "within_p"),
-                    "strata": label,
-                }
-            )
-    result = pl.DataFrame(out)
+            out.append(synergy_row(int(players), i, j, counts, rates, raw, within, label))
+    return synergy_frame(out)
+
+
+def synergy_row(
+    players: int, i: int, j: int, counts: np.ndarray, rates: np.ndarray, raw: dict, within: dict, label: str
+) -> dict[str, Any]:
+    """One row of :func:`gene_synergy` (also built by analysis.streamed, chunk by chunk): the pair
+    (i, j), the four cells' counts and rates (both, a only, b only, neither), the raw and the
+    within-strategy contrasts."""
+    return {
+        "players": players,
+        "gene_a": GENE_NAMES[i],
+        "gene_b": GENE_NAMES[j],
+        "rows_both": int(counts[0]),
+        "observed": rates[0] if counts[0] else np.nan,
+        "additive_prediction": rates[1] + rates[2] - rates[3] if counts[1:].all() else np.nan,
+        **contrast_columns(raw, "synergy", "ci_low", "ci_high", "p_value"),
+        **contrast_columns(within, "within_strategy", "within_low", "within_high", "within_p"),
+        "strata": label,
+    }
+
+
+def synergy_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """:func:`synergy_row` rows as a table with Benjamini-Hochberg q-values over its pairs."""
+    result = pl.DataFrame(rows)
     return result.with_columns(
         pl.Series("q_bh", benjamini_hochberg(result["p_value"].to_numpy())),
         pl.Series("within_q_bh", benjamini_hochberg(result["within_p"].to_numpy())),

@@ -34,7 +34,6 @@ from analysis import deck_order, win_rates
 from analysis.intervals import MIN_ROWS, NO_CONTRAST, contrast_columns, two_sided_p, wilson
 from analysis.multiple_testing import benjamini_hochberg, holm
 from sim.runner import chunk_files
-from sim.ursuppe.genes import GENE_NAMES
 
 # Relative size below which a variance computed from the moments is rounding error: exactly 0 in
 # the row-by-row computation (every game's u_c is 0), e.g. a group whose every row won.
@@ -648,7 +647,7 @@ def _gene_effects(by_count: dict[int, _Count], basis: str, gene_names: Sequence[
 
 def _synergy(by_count: dict[int, _Count]) -> pl.DataFrame:
     """analysis.genes.gene_synergy(rows, "held", genes=...)."""
-    from analysis.genes import _strata_label, _strata_weights
+    from analysis.genes import _strata_label, _strata_weights, synergy_frame, synergy_row
 
     out = []
     for c in _counts(by_count):
@@ -672,24 +671,8 @@ def _synergy(by_count: dict[int, _Count]) -> pl.DataFrame:
                     full[present] = weight
                     within = m.contrast(np.outer(full, _INTERACTION).ravel(), c.games)
                     label = _strata_label(names[present], by_stratum[present].astype(np.int64), usable)
-            out.append(
-                {
-                    "players": c.players,
-                    "gene_a": GENE_NAMES[i],
-                    "gene_b": GENE_NAMES[j],
-                    "rows_both": int(counts[0]),
-                    "observed": rates[0] if counts[0] else np.nan,
-                    "additive_prediction": rates[1] + rates[2] - rates[3] if counts[1:].all() else np.nan,
-                    **contrast_columns(raw, "synergy", "ci_low", "ci_high", "p_value"),
-                    **contrast_columns(within, "within_strategy", "within_low", "within_high", "within_p"),
-                    "strata": label,
-                }
-            )
-    result = pl.DataFrame(out)
-    return result.with_columns(
-        pl.Series("q_bh", benjamini_hochberg(result["p_value"].to_numpy())),
-        pl.Series("within_q_bh", benjamini_hochberg(result["within_p"].to_numpy())),
-    )
+            out.append(synergy_row(c.players, i, j, counts, rates, raw, within, label))
+    return synergy_frame(out)
 
 
 def _purchase_rates(by_count: dict[int, _Count], gene_names: Sequence[str]) -> pl.DataFrame:
