@@ -183,24 +183,60 @@ def gene_effects(
                     )
                     label = _strata_label(names, counts, usable)
             out.append(
-                {
-                    "players": int(players),
-                    "gene": name,
-                    "rows_with": n_with,
-                    "share_with": share,
-                    "win_rate_with": rate_with,
-                    "with_low": lo[0],
-                    "with_high": hi[0],
-                    "rows_without": n_without,
-                    "win_rate_without": rate_without,
-                    "without_low": lo[1],
-                    "without_high": hi[1],
-                    **contrast_columns(diff, "difference", "diff_low", "diff_high", "p_value"),
-                    **contrast_columns(within, "within_strategy", "within_low", "within_high", "within_p"),
-                    "strata": label,
-                }
+                effect_row(
+                    int(players),
+                    name,
+                    n_with,
+                    n_without,
+                    share,
+                    rate_with,
+                    rate_without,
+                    lo,
+                    hi,
+                    diff,
+                    within,
+                    label,
+                )
             )
-    result = pl.DataFrame(out)
+    return effects_frame(out)
+
+
+def effect_row(
+    players: int,
+    gene: str,
+    n_with: int,
+    n_without: int,
+    share: float,
+    rate_with: float,
+    rate_without: float,
+    lo: Any,
+    hi: Any,
+    diff: dict,
+    within: dict,
+    label: str,
+) -> dict[str, Any]:
+    """One row of :func:`gene_effects` (also built by analysis.streamed, chunk by chunk)."""
+    return {
+        "players": players,
+        "gene": gene,
+        "rows_with": n_with,
+        "share_with": share,
+        "win_rate_with": rate_with,
+        "with_low": lo[0],
+        "with_high": hi[0],
+        "rows_without": n_without,
+        "win_rate_without": rate_without,
+        "without_low": lo[1],
+        "without_high": hi[1],
+        **contrast_columns(diff, "difference", "diff_low", "diff_high", "p_value"),
+        **contrast_columns(within, "within_strategy", "within_low", "within_high", "within_p"),
+        "strata": label,
+    }
+
+
+def effects_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """:func:`effect_row` rows as a table with Holm and Benjamini-Hochberg over its genes."""
+    result = pl.DataFrame(rows)
     return result.with_columns(
         pl.Series("p_holm", holm(result["p_value"].to_numpy())),
         pl.Series("q_bh", benjamini_hochberg(result["p_value"].to_numpy())),

@@ -20,14 +20,13 @@ import math
 import os
 import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from analysis import at_equilibrium, deck_order, figures, genes, win_rates
-from analysis.streamed import RunCounts, Streamed, analyse_runs
+from analysis.streamed import Analyses, RunCounts, Streamed, analyse_runs, readable_end
 from analysis.tables import fmt, markdown_table, plural, round_floats
 from sim import __version__
 from sim.errors import UserError
@@ -592,29 +591,6 @@ def _findings(
     return out
 
 
-def _readable_end(df: pl.DataFrame) -> pl.DataFrame:
-    return df.with_columns(pl.col("end_reason").cast(pl.String).str.replace("_", " "))
-
-
-@dataclass(frozen=True)
-class Analyses:
-    """Every analysis table the report reads, computed once: several sections read the same
-    table (the headlines read nearly all of them), and a section given its tables can be built
-    and tested alone."""
-
-    strategy: pl.DataFrame
-    seats: pl.DataFrame
-    seat_by_strategy: pl.DataFrame
-    length: pl.DataFrame
-    length_summary: pl.DataFrame
-    ends: pl.DataFrame
-    held: pl.DataFrame
-    bought: pl.DataFrame
-    synergy: pl.DataFrame
-    purchases: pl.DataFrame
-    timing: pl.DataFrame
-
-
 def analyse(rows: pl.DataFrame, gene_names: Sequence[str] | None = None) -> Analyses:
     """The report's analysis tables of the player rows (analysis.win_rates.load_results); the
     gene tables cover ``gene_names`` (the runs' genes, analysis.genes.run_gene_names)."""
@@ -623,9 +599,9 @@ def analyse(rows: pl.DataFrame, gene_names: Sequence[str] | None = None) -> Anal
         strategy=win_rates.win_rates(rows, ["players", "strategy"]),
         seats=win_rates.seat_advantage(rows),
         seat_by_strategy=win_rates.seat_effects(rows, "strategy"),
-        length=_readable_end(win_rates.game_length(rows)),
+        length=readable_end(win_rates.game_length(rows)),
         length_summary=win_rates.game_length_summary(rows),
-        ends=_readable_end(win_rates.end_reasons(rows)),
+        ends=readable_end(win_rates.end_reasons(rows)),
         held=genes.gene_effects(rows, "held", genes=g),
         bought=genes.gene_effects(rows, "bought", genes=g),
         synergy=genes.gene_synergy(rows, "held", genes=g),

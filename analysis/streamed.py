@@ -32,7 +32,7 @@ import polars as pl
 
 from analysis import deck_order, win_rates
 from analysis.intervals import MIN_ROWS, NO_CONTRAST, contrast_columns, two_sided_p, wilson
-from analysis.multiple_testing import benjamini_hochberg, holm
+from analysis.multiple_testing import holm
 from sim.runner import chunk_files
 
 # Relative size below which a variance computed from the moments is rounding error: exactly 0 in
@@ -197,6 +197,30 @@ class _Histogram:
         return at, self.counts[at]
 
 
+def readable_end(df: pl.DataFrame) -> pl.DataFrame:
+    """end_reason in words (finish_zone -> finish zone) for the report's tables."""
+    return df.with_columns(pl.col("end_reason").cast(pl.String).str.replace("_", " "))
+
+
+@dataclass(frozen=True)
+class Analyses:
+    """Every analysis table the report reads, computed once: several sections read the same
+    table (the headlines read nearly all of them), and a section given its tables can be built
+    and tested alone."""
+
+    strategy: pl.DataFrame
+    seats: pl.DataFrame
+    seat_by_strategy: pl.DataFrame
+    length: pl.DataFrame
+    length_summary: pl.DataFrame
+    ends: pl.DataFrame
+    held: pl.DataFrame
+    bought: pl.DataFrame
+    synergy: pl.DataFrame
+    purchases: pl.DataFrame
+    timing: pl.DataFrame
+
+
 @dataclass
 class _Deck:
     """Deck-order features of the rules' deck (analysis.deck_order)."""
@@ -301,7 +325,7 @@ class RunCounts:
 class Streamed:
     """The report's tables of runs read chunk by chunk (see the module docstring)."""
 
-    analyses: Any  # analysis.report.Analyses
+    analyses: "Analyses"
     counts: RunCounts
     gene_set_counts: pl.DataFrame  # players, mask, rows, wins (held at the end)
     deck_effects: dict[tuple[str, str], pl.DataFrame] | None
@@ -404,8 +428,6 @@ def analyse_runs(
         done += n
         if progress:
             progress(done, total)
-    from analysis.report import Analyses, _readable_end
-
     counted = pl.concat(game_counts).group_by("players", "rounds", "end_reason").agg(pl.col("games").sum())
     counts = RunCounts(
         per_run,
@@ -419,9 +441,9 @@ def analyse_runs(
             (pl.col("win_rate") - pl.col("fair_share")).alias("advantage")
         ),
         seat_by_strategy=_seat_effects(by_count),
-        length=_readable_end(_game_length(counted)),
+        length=readable_end(_game_length(counted)),
         length_summary=_game_length_summary(counted),
-        ends=_readable_end(_end_reasons(counted)),
+        ends=readable_end(_end_reasons(counted)),
         held=_gene_effects(by_count, "held", gene_names),
         bought=_gene_effects(by_count, "bought", gene_names),
         synergy=_synergy(by_count),
@@ -593,7 +615,7 @@ def _end_reasons(counted: pl.DataFrame) -> pl.DataFrame:
 
 def _gene_effects(by_count: dict[int, _Count], basis: str, gene_names: Sequence[str]) -> pl.DataFrame:
     """analysis.genes.gene_effects(rows, basis, genes=gene_names)."""
-    from analysis.genes import _strata_label, _strata_weights
+    from analysis.genes import _strata_label, _strata_weights, effect_row, effects_frame
 
     out = []
     for c in _counts(by_count):
@@ -620,29 +642,22 @@ def _gene_effects(by_count: dict[int, _Count], basis: str, gene_names: Sequence[
                     within = m.contrast(np.stack([full, -full], axis=1).ravel(), c.games)
                     label = _strata_label(names[present], counts[present].astype(np.int64), usable)
             out.append(
-                {
-                    "players": c.players,
-                    "gene": name,
-                    "rows_with": n_with,
-                    "share_with": n_with / (n_with + n_without),
-                    "win_rate_with": w_with / n_with if n_with else np.nan,
-                    "with_low": lo[0],
-                    "with_high": hi[0],
-                    "rows_without": n_without,
-                    "win_rate_without": w_without / n_without if n_without else np.nan,
-                    "without_low": lo[1],
-                    "without_high": hi[1],
-                    **contrast_columns(diff, "difference", "diff_low", "diff_high", "p_value"),
-                    **contrast_columns(within, "within_strategy", "within_low", "within_high", "within_p"),
-                    "strata": label,
-                }
+                effect_row(
+                    c.players,
+                    name,
+                    n_with,
+                    n_without,
+                    n_with / (n_with + n_without),
+                    w_with / n_with if n_with else np.nan,
+                    w_without / n_without if n_without else np.nan,
+                    lo,
+                    hi,
+                    diff,
+                    within,
+                    label,
+                )
             )
-    result = pl.DataFrame(out)
-    return result.with_columns(
-        pl.Series("p_holm", holm(result["p_value"].to_numpy())),
-        pl.Series("q_bh", benjamini_hochberg(result["p_value"].to_numpy())),
-        pl.Series("within_p_holm", holm(result["within_p"].to_numpy())),
-    )
+    return effects_frame(out)
 
 
 def _synergy(by_count: dict[int, _Count]) -> pl.DataFrame:

@@ -71,8 +71,8 @@ def test_strategy_section_alone(rep):
 
 def test_game_length_section_alone(rep):
     rows = _rows()
-    length = report._readable_end(win_rates.game_length(rows))
-    ends = report._readable_end(win_rates.end_reasons(rows))
+    length = report.readable_end(win_rates.game_length(rows))
+    ends = report.readable_end(win_rates.end_reasons(rows))
     report.section_game_length(rep, length, win_rates.game_length_summary(rows), ends)
     md = rep.markdown()
     assert md.startswith("## Game length and how games end (W1)")
@@ -188,7 +188,7 @@ def _analyses_for_headlines() -> Analyses:
         seat_by_strategy=seat_by_strategy,
         length=empty,
         length_summary=win_rates.game_length_summary(rows),
-        ends=report._readable_end(win_rates.end_reasons(rows)),
+        ends=report.readable_end(win_rates.end_reasons(rows)),
         held=held,
         bought=empty,
         synergy=synergy,
@@ -284,7 +284,7 @@ def _figures():
     seats = win_rates.seat_advantage(rows)
     yield "seat_bias", figures.seat_bias(seats)
     yield "strategy_rates", figures.strategy_rates(win_rates.win_rates(rows, ["players", "strategy"]))
-    yield "length_histogram", figures.length_histogram(report._readable_end(win_rates.game_length(rows)))
+    yield "length_histogram", figures.length_histogram(report.readable_end(win_rates.game_length(rows)))
     for by, feature in DECK_PLOTS:
         fig = figures.deck_effect_plot(_deck_effects(by, feature), feature, by, fair=0.25)
         yield f"deck {by} {feature}", fig

@@ -70,19 +70,3 @@ def reference_overrides(
         name = book.gene_names[book.gene_index(studied)]
         genes[plain_card_name(name)] = plain_card_row(book, name, copies)
     return {"genes": genes}
-
-
-def merge_layers(*layers: dict[str, Any]) -> dict[str, Any]:
-    """Deep-merge rules layers (later ones win), as load_rules merges files."""
-    out: dict[str, Any] = {}
-
-    def merge(into: dict[str, Any], layer: dict[str, Any]) -> None:
-        for key, value in layer.items():
-            if isinstance(value, dict) and isinstance(into.get(key), dict):
-                merge(into[key], value)
-            else:
-                into[key] = value
-
-    for layer in layers:
-        merge(out, layer)
-    return out
