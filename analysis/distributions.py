@@ -5,7 +5,7 @@ matters: a paired experiment of 20 games has 19 degrees of freedom, not infinite
 chi-square on 1 degree of freedom is far from normal. The numerics are scipy's (issue 13,
 point 5: they replaced a hand-written incomplete beta continued fraction, a bisection quantile
 and closed-form chi-square sums); these thin wrappers keep the names, scalar signatures and edge
-cases (NaN, infinite t, non-integer df refused) that analysis.paired and analysis.tournament
+cases (NaN, infinite t, non-integer df refused) that analysis.ursuppe.paired and analysis.tournament
 rely on, and tests/test_distributions.py still checks them against closed forms and tables.
 """
 
@@ -56,7 +56,7 @@ def chi2_sf(x: float, df: int) -> float:
 
 def binomial_two_sided_p(k: int, n: int) -> float:
     """Exact two-sided p-value of ``k`` successes in ``n`` fair coin flips (the sign test of
-    analysis.paired): ``scipy.stats.binomtest(k, n, 1/2)``, which for the symmetric Bin(n, 1/2)
+    analysis.ursuppe.paired): ``scipy.stats.binomtest(k, n, 1/2)``, which for the symmetric Bin(n, 1/2)
     is ``min(1, 2 P(X <= min(k, n - k)))``. 1 for ``n = 0`` (no discordant games, no evidence)."""
     if not 0 <= k <= n:
         raise ValueError(f"binomial_two_sided_p: need 0 <= k <= n, got k={k}, n={n}")

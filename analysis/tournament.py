@@ -205,7 +205,7 @@ def expected_win_rate(rating_a: float, rating_b: float) -> float:
 
 def heatmap_figure(matrix: pl.DataFrame, strategies: list[str], title: str = "") -> Figure:
     """The win-rate matrix as a heatmap (row strategy's share of games won vs column), built
-    without pyplot like analysis.figures (no global figure state, no GUI backend)."""
+    without pyplot like analysis.ursuppe.figures (no global figure state, no GUI backend)."""
     m = wide_matrix(matrix, strategies)
     k = len(strategies)
     fig = Figure(figsize=(1.2 * k + 2.5, 1.0 * k + 1.8))
@@ -226,7 +226,7 @@ def heatmap_figure(matrix: pl.DataFrame, strategies: list[str], title: str = "")
 
 
 def heatmap(matrix: pl.DataFrame, strategies: list[str], path: str | Path, title: str = "") -> None:
-    """Save :func:`heatmap_figure` as a PNG, atomically (analysis.figures.save_atomic)."""
-    from analysis.figures import save_atomic
+    """Save :func:`heatmap_figure` as a PNG, atomically (analysis.figure_files.save_atomic)."""
+    from analysis.figure_files import save_atomic
 
     save_atomic(heatmap_figure(matrix, strategies, title), Path(path), dpi=120)

@@ -155,7 +155,7 @@ def _pts(c: dict[str, Any] | None) -> str:
 
 
 def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> str:
-    """The ranked table of a gene-value study (sim/ursuppe/gene_value.py): per gene the design's
+    """The ranked table of a gene-value study (sim/ursuppe/experiments/gene_value.py): per gene the design's
     contrast, its references beside it (plain card, the gene beyond it, BP gift) and the null
     gene's reading; Holm over the genes."""
     who = f"{doc['players']} players" + (f", variant {doc['variant']}" if doc["variant"] else "")

@@ -66,10 +66,13 @@ def win_rate_parts(rows: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataF
     run) add up: :func:`win_rates_from_parts` of their concatenation equals :func:`win_rates` of
     all rows, without holding all rows in memory."""
     lf = with_run(rows)
+    # A game without rounds (its results have no "rounds" column) has no mean game length: NaN.
+    has_rounds = "rounds" in lf.collect_schema().names()
+    rounds = pl.col("rounds").cast(pl.Float64) if has_rounds else pl.lit(float("nan"))
     per_game = lf.group_by([*by, *(k for k in GAME_KEY if k not in by)]).agg(
         pl.len().alias("games"),
         pl.col("won").sum().cast(pl.Int64).alias("wins"),
-        pl.col("rounds").cast(pl.Float64).sum().alias("_rounds"),
+        rounds.sum().alias("_rounds"),
         (1.0 / pl.col("players").cast(pl.Float64)).sum().alias("_fair"),
         (pl.col("won").cast(pl.Float64) - 1.0 / pl.col("players").cast(pl.Float64)).sum().alias("_r"),
     )
@@ -134,7 +137,8 @@ def win_rates_by_chunk(files: list[Path], groupings: list[list[str]]) -> list[pl
     needed = sorted({*(c for by in groupings for c in by), "players", "seed", "game", "won", "rounds"})
     parts: list[list[pl.DataFrame]] = [[] for _ in groupings]
     for f in files:
-        chunk = pl.read_parquet(f, columns=needed)
+        present = set(pl.read_parquet_schema(f))
+        chunk = pl.read_parquet(f, columns=[c for c in needed if c in present])
         for i, by in enumerate(groupings):
             parts[i].append(win_rate_parts(chunk, by))
     return [win_rates_from_parts(pl.concat(p), by) for p, by in zip(parts, groupings, strict=True)]

@@ -43,6 +43,24 @@ interleaved A/B of whole games; docs/decisions.md, "Speed"), the same games.
 (``_nrt=False``): with it, every array argument, array view and array passed on to another kernel
 still cost two calls (increment and decrement of a null reference count), 4% of the run time
 after the borrowed references. A kernel that allocates fails to compile ("NRT required").
+
+**A callee is defined before its caller.** By-reference linking needs every kernel compiled (or
+loaded) before any kernel that calls it, which Python's import order gives as long as a module
+defines a kernel above the kernels that call it and imports the modules of the kernels it calls.
+A kernel that calls one defined below it fails to compile ("Untyped global name").
+
+**One namespace per game.** A kernel's module names its namespace (:func:`namespace_of`):
+``sim.<game>.…`` and ``strategies.<game>.…`` belong to that game, the rest (``sim.random_stream``)
+to the kit. Each namespace has its own argument names (:func:`register_argument_types`), its own
+cache directory keyed by its own sources, and its own "compiled" marker: editing one game
+recompiles that game only.
+
+**Private numba.** By-reference linking, borrowed references, ``_nrt=False`` and
+``no_cfunc_wrapper`` use numba internals (``CPUCodeLibrary._get_module_for_linking``, the
+mangler's ``uid``, ``StructRefProxy._meminfo``); they were tested up to :data:`TESTED_NUMBA`, and
+``pyproject.toml`` bounds numba below the next release. Where the linking hooks are missing the
+kernels are linked by numba's own copying, with a warning; ``SOUP_JIT_LINK=copy`` asks for that
+path, which tests/test_jit_copy_link.py plays in CI.
 """
 
 import hashlib
@@ -52,6 +70,7 @@ import os
 import re
 import shutil
 import time
+import warnings
 from pathlib import Path
 
 import llvmlite
@@ -63,8 +82,12 @@ from numba.core.typing.templates import AttributeTemplate
 from numba.extending import NativeValue, infer_getattr, lower_getattr_generic, register_model, unbox
 
 PLAIN_PYTHON: bool = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+# The newest numba the suite passed on with by-reference linking (pyproject.toml's upper bound is
+# the release after it); a newer numba that lacks the private hooks warns once and links by copy.
+TESTED_NUMBA = "0.68"
 _KERNEL_PACKAGES = ("sim", "strategies")
-_KEEP_CACHES = 3
+_KEEP_CACHES = 3  # per namespace
+KIT = "kit"  # the namespace of the game-agnostic kernels
 _ROOT = Path(__file__).resolve().parent.parent
 # "reference" (see the module docs and _link_by_reference) or "copy" (numba's own linking); part of
 # the cache key, since a kernel compiled one way cannot be loaded the other way.
@@ -118,16 +141,29 @@ def _imported_modules(text: str, name: str, is_package: bool, modules: dict[str,
     return found
 
 
-def _scan(root: Path) -> tuple[list[Path], frozenset[tuple[str, str]]]:
-    """The files the compiled kernels can depend on, and the kernels they define
-    (``(module, function)`` of every function decorated ``@kernel``).
+def namespace_of(module: str, root: Path | None = None) -> str:
+    """The jit namespace of a module: the game whose package holds it (``sim.<game>.…`` or
+    ``strategies.<game>.…``), or ``kit`` for the game-agnostic modules (``sim.random_stream``).
+    Each namespace has its own argument types and its own cache directory and key."""
+    parts = module.split(".")
+    root = _ROOT if root is None else root
+    if len(parts) > 2 and parts[0] in _KERNEL_PACKAGES and (root / parts[0] / parts[1]).is_dir():
+        return parts[1]
+    return KIT
 
-    The files: the modules that define kernels or register kernel argument types, ``sim.jit``
-    itself, the project modules they import, transitively (their constants are frozen into the
-    machine code; NamedTuple and StructRef field types make the signatures), and the data files
-    beside those modules (the rules file whose values make the types of the rules' fields).
-    Python-side modules that only call kernels (the runner, the simulation, bench, trace,
-    scenario, analysis, the CLI) are left out: editing one keeps the compiled engine.
+
+def _scan(root: Path, namespace: str | None = None) -> tuple[list[Path], frozenset[tuple[str, str]]]:
+    """The files the compiled kernels of ``namespace`` (None: every namespace) can depend on,
+    and the kernels they define (``(module, function)`` of every function decorated ``@kernel``).
+
+    The files: the modules of the namespace that define kernels or register kernel argument
+    types, ``sim.jit`` itself, the project modules they import, transitively (their constants
+    are frozen into the machine code; NamedTuple and StructRef field types make the signatures),
+    and the data files beside those modules (the rules file whose values make the types of the
+    rules' fields). A game's files include the kit modules it imports (its kernels call theirs),
+    never another game's: editing one game recompiles that game only. Python-side modules that
+    only call kernels (the runner, the simulation, bench, trace, scenario, analysis, the CLI) are
+    left out: editing one keeps the compiled engine.
     """
     modules = _module_files(root)
     texts = {name: _COMMENT.sub("", path.read_text(encoding="utf-8")) for name, path in modules.items()}
@@ -135,7 +171,12 @@ def _scan(root: Path) -> tuple[list[Path], frozenset[tuple[str, str]]]:
         name: _imported_modules(text, name, modules[name].name == "__init__.py", modules)
         for name, text in texts.items()
     }
-    pending = [name for name, text in texts.items() if _KERNEL_DEF.search(text) or _REGISTERS.search(text)]
+    pending = [
+        name
+        for name, text in texts.items()
+        if (_KERNEL_DEF.search(text) or _REGISTERS.search(text))
+        and (namespace is None or namespace_of(name, root) == namespace)
+    ]
     pending.append("sim.jit")
     closure: set[str] = set()
     while pending:
@@ -146,13 +187,25 @@ def _scan(root: Path) -> tuple[list[Path], frozenset[tuple[str, str]]]:
     files = {modules[name] for name in closure}
     for directory in {path.parent for path in files}:
         files.update(p for p in directory.iterdir() if p.is_file() and p.suffix not in (".py", ".pyc"))
-    kernels = frozenset((name, fn) for name in closure for fn in _KERNEL_DEF.findall(texts[name]))
+    kernels = frozenset(
+        (name, fn)
+        for name in closure
+        if namespace is None or namespace_of(name, root) == namespace
+        for fn in _KERNEL_DEF.findall(texts[name])
+    )
     return sorted(files), kernels
 
 
-def _kernel_files(root: Path) -> list[Path]:
-    """The files the compiled kernels can depend on (see :func:`_scan`)."""
-    return _scan(root)[0]
+def namespaces(root: Path | None = None) -> list[str]:
+    """Every namespace that defines kernels: ``kit`` and the games'."""
+    root = _ROOT if root is None else root
+    found = {namespace_of(name, root) for name, fn in _scan(root)[1]}
+    return sorted(found | {KIT})
+
+
+def _kernel_files(root: Path, namespace: str | None = None) -> list[Path]:
+    """The files the compiled kernels of ``namespace`` can depend on (see :func:`_scan`)."""
+    return _scan(root, namespace)[0]
 
 
 def _source_hash(files: list[Path], root: Path) -> str:
@@ -164,22 +217,40 @@ def _source_hash(files: list[Path], root: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def _kernel_source_hash(root: Path | None = None) -> str:
-    """A hash of the files the kernels depend on (:func:`_kernel_files`) and of numba's version."""
+def _kernel_source_hash(root: Path | None = None, namespace: str | None = None) -> str:
+    """A hash of the files the kernels of ``namespace`` (None: all) depend on
+    (:func:`_kernel_files`) and of numba's version."""
     root = _ROOT if root is None else root
-    return _source_hash(_kernel_files(root), root)
+    return _source_hash(_kernel_files(root, namespace), root)
 
 
-# The cache directory of the current sources, the kernels they define, and the kernels this process
-# has compiled or loaded so far (the engine is complete in the cache once all are there).
-_CACHE_DIR: Path | None = None
-_EXPECTED_KERNELS: frozenset[tuple[str, str]] = frozenset()
-_SEEN_KERNELS: set[tuple[str, str]] = set()
-_COMPILED_KERNELS = 0  # of those, compiled here rather than loaded from the cache
 _MARKER = "engine-complete.json"
-_HASH_NAME = re.compile(r"[0-9a-f]{16}")
-_FIRST_COMPILE: float | None = None  # when this process compiled or loaded its first kernel
-_ANNOUNCE_SETTLED = False  # whether sim.compile_notice's question was asked in this process
+_CACHE_NAME = re.compile(r"(?P<namespace>\w+)-[0-9a-f]{16}")
+_SEEN_KERNELS: set[tuple[str, str]] = set()  # every kernel compiled or loaded in this process
+_COMPILED_KERNELS = 0  # of those, compiled here rather than loaded from the cache
+_ANNOUNCED: set[str] = set()  # namespaces whose compile notice was considered in this process
+
+
+class _Namespace:
+    """One namespace's cache directory, the kernels its sources define, and those this process
+    has compiled or loaded so far (its cache is complete once all are there)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        files, self.expected = _scan(_ROOT, name)
+        self.directory = _use_source_keyed_cache(name, _source_hash(files, _ROOT))
+        self.seen: set[tuple[str, str]] = set()
+        self.compiled = 0
+        self.first: float | None = None  # when its first kernel was compiled or loaded here
+
+
+_SPACES: dict[str, _Namespace] = {}
+
+
+def _space(name: str) -> _Namespace:
+    if name not in _SPACES:
+        _SPACES[name] = _Namespace(name)
+    return _SPACES[name]
 
 
 def soup_cache_dir() -> Path:
@@ -193,54 +264,72 @@ def _cache_base() -> Path:
     return soup_cache_dir() / "numba"
 
 
-def _use_source_keyed_cache() -> None:
-    """Point numba's on-disk cache at a directory named by the hash of the kernels' sources.
+def _use_source_keyed_cache(namespace: str, source_hash: str) -> Path | None:
+    """The cache directory of a namespace's kernels, named by the namespace and the hash of its
+    sources (None if it cannot be made: numba then uses its default locations).
 
     numba's ``cache=True`` revalidates a cached kernel by its own file only, so a kernel whose
-    callee in another module changed would load stale machine code. Keying the whole cache by
-    the sources makes any change start a clean cache. The directory is under ``NUMBA_CACHE_DIR``
-    if that is set, else ``~/.cache/soup/numba``; the :data:`_KEEP_CACHES` most recently used
-    are kept.
+    callee in another module changed would load stale machine code. Keying a namespace's cache by
+    its sources makes any change to them start a clean cache, and a change to one game leaves
+    the others' caches as they were. The directories are under ``NUMBA_CACHE_DIR`` if that is
+    set, else ``~/.cache/soup/numba``; the :data:`_KEEP_CACHES` most recently used of each
+    namespace are kept.
     """
-    global _CACHE_DIR, _EXPECTED_KERNELS
-    files, _EXPECTED_KERNELS = _scan(_ROOT)
     base = _cache_base()
-    target = base / _source_hash(files, _ROOT)
+    target = base / f"{namespace}-{source_hash}"
     try:
         target.mkdir(parents=True, exist_ok=True)
         os.utime(target)  # most recently used
         old = sorted(
-            (d for d in base.iterdir() if d.is_dir() and d != target and _HASH_NAME.fullmatch(d.name)),
+            (
+                d
+                for d in base.iterdir()
+                if d.is_dir()
+                and d != target
+                and (m := _CACHE_NAME.fullmatch(d.name)) is not None
+                and m["namespace"] == namespace
+            ),
             key=lambda d: d.stat().st_mtime,
         )
         for d in old[: max(0, len(old) - (_KEEP_CACHES - 1))]:
             shutil.rmtree(d, ignore_errors=True)
     except OSError:
-        return  # an unwritable home: numba falls back to its default locations
-    _CACHE_DIR = target
-    numba.config.CACHE_DIR = str(target)
+        return None
+    return target
 
 
-if not PLAIN_PYTHON:
-    _use_source_keyed_cache()
+def cache_directories() -> dict[str, Path]:
+    """The cache directory of every namespace this process has compiled or loaded kernels of."""
+    return {name: space.directory for name, space in _SPACES.items() if space.directory is not None}
 
 
-def engine_compiled() -> bool:
-    """Whether the on-disk cache holds every kernel compiled from the current sources, so that
-    importing the engine loads it rather than compiles it (cheap: no kernel is imported).
+def expected_kernels(namespace: str) -> frozenset[tuple[str, str]]:
+    """The kernels (module, function) a namespace's sources define."""
+    return _scan(_ROOT, namespace)[1]
 
-    True in the plain-Python path (nothing compiles). Call it before importing the engine to
+
+def engine_compiled(names: tuple[str, ...] | None = None) -> bool:
+    """Whether the on-disk cache holds every kernel of the namespaces ``names`` (None: every
+    game's and the kit's) compiled from the current sources, so that importing the engine loads
+    it rather than compiles it (cheap: no kernel is imported).
+
+    True in the plain-Python path (nothing compiles). Call it before importing an engine to
     tell the user about a first-run compile (:func:`expected_compile_seconds`).
     """
     if PLAIN_PYTHON:
         return True
-    return _CACHE_DIR is not None and (_CACHE_DIR / _MARKER).is_file()
+    for name in namespaces() if names is None else names:
+        files = _kernel_files(_ROOT, name)
+        directory = _cache_base() / f"{name}-{_source_hash(files, _ROOT)}"
+        if not (directory / _MARKER).is_file():
+            return False
+    return True
 
 
 def expected_compile_seconds() -> float | None:
-    """How long compiling the whole engine takes here: the last full compile recorded on this
-    machine (any version of the sources), else None: a figure measured elsewhere would be a
-    promise this machine may not keep (issue 21.10: "about 15 s", then 63 s)."""
+    """How long compiling an engine takes here: the last full compile recorded on this machine
+    (any namespace, any version of the sources), else None: a figure measured elsewhere would be
+    a promise this machine may not keep (issue 21.10: "about 15 s", then 63 s)."""
     try:
         markers = sorted(_cache_base().glob(f"*/{_MARKER}"), key=lambda p: p.stat().st_mtime, reverse=True)
         for marker in markers:
@@ -252,37 +341,43 @@ def expected_compile_seconds() -> float | None:
     return None
 
 
-def _maybe_announce() -> None:
-    """Before the first kernel: if the cache does not hold the whole engine, call
+def _maybe_announce(namespace: str) -> None:
+    """Before a namespace's first kernel: if the cache does not hold it (and the kit), call
     sim.compile_notice.callback (the command line's "compiling the engine" notice), whichever
     import got here first, so that the notice is the first thing a first run prints (issue 21.10)."""
-    global _ANNOUNCE_SETTLED
-    if _ANNOUNCE_SETTLED:
+    if namespace in _ANNOUNCED:
         return
-    _ANNOUNCE_SETTLED = True
+    _ANNOUNCED.add(namespace)
     from sim import compile_notice
 
-    if compile_notice.callback is not None and compile_notice.announced_at is None and not engine_compiled():
+    if (
+        compile_notice.callback is not None
+        and compile_notice.announced_at is None
+        and not engine_compiled((namespace, KIT))
+    ):
         compile_notice.announced_at = time.perf_counter()
         compile_notice.callback(expected_compile_seconds())
 
 
-def _note_kernel(fn, compiled) -> None:
-    """Count a kernel compiled or loaded; once every kernel of the sources is, mark the cache
-    complete (:func:`engine_compiled`), with the time a full compile took."""
+def _note_kernel(fn, compiled, space: _Namespace) -> None:
+    """Count a kernel compiled or loaded; once every kernel of its namespace is, mark the
+    namespace's cache complete (:func:`engine_compiled`), with the time a full compile took."""
     global _COMPILED_KERNELS
+    misses = sum(compiled.stats.cache_misses.values())
     _SEEN_KERNELS.add((fn.__module__, fn.__name__))
-    _COMPILED_KERNELS += sum(compiled.stats.cache_misses.values())
-    if _CACHE_DIR is None or not _EXPECTED_KERNELS <= _SEEN_KERNELS:
+    _COMPILED_KERNELS += misses
+    space.seen.add((fn.__module__, fn.__name__))
+    space.compiled += misses
+    if space.directory is None or not space.expected <= space.seen:
         return
-    marker = _CACHE_DIR / _MARKER
+    marker = space.directory / _MARKER
     if marker.exists():
         return
-    full = _COMPILED_KERNELS >= len(_EXPECTED_KERNELS)
+    full = space.compiled >= len(space.expected)
     record = {
-        "kernels": len(_SEEN_KERNELS),
-        "compiled_here": _COMPILED_KERNELS,
-        "compile_seconds": round(time.perf_counter() - (_FIRST_COMPILE or 0.0), 1) if full else None,
+        "kernels": len(space.seen),
+        "compiled_here": space.compiled,
+        "compile_seconds": round(time.perf_counter() - (space.first or 0.0), 1) if full else None,
     }
     try:
         partial = marker.with_name(f"{_MARKER}.{os.getpid()}")
@@ -292,7 +387,7 @@ def _note_kernel(fn, compiled) -> None:
         pass
 
 
-_ARGUMENT_TYPES: dict[str, types.Type] = {
+_KIT_TYPES: dict[str, types.Type] = {
     # game-agnostic names (random streams, small scratch rows, board tables)
     "x": types.uint64,
     "seed": types.uint64,
@@ -398,20 +493,31 @@ if not PLAIN_PYTHON:
         return value
 
 
-def register_argument_types(mapping: dict[str, types.Type]) -> None:
-    """Declare the numba type of every kernel parameter with one of these names."""
-    _ARGUMENT_TYPES.update(mapping)
+# Each game's own argument names (its state tuples...), by namespace (see namespace_of).
+_GAME_TYPES: dict[str, dict[str, types.Type]] = {}
+
+
+def register_argument_types(namespace: str, mapping: dict[str, types.Type]) -> None:
+    """Declare the numba type of every parameter with one of these names, for the kernels of
+    ``namespace`` (a game's name: its kernels' modules are ``sim.<game>.…`` and
+    ``strategies.<game>.…``). Games never see each other's names; the kit's names hold for all."""
+    _GAME_TYPES.setdefault(namespace, {}).update(mapping)
 
 
 def _signature(fn) -> tuple[types.Type, ...]:
+    own = _GAME_TYPES.get(namespace_of(fn.__module__), {})
+    others = {name for ns, table in _GAME_TYPES.items() for name in table if table is not own}
     sig = []
     for name in inspect.signature(fn).parameters:
-        if name in _ARGUMENT_TYPES:
-            sig.append(_ARGUMENT_TYPES[name])
-        elif name in ("st", "ru", "wk"):
+        if name in own:
+            sig.append(own[name])
+        elif name in _KIT_TYPES:
+            sig.append(_KIT_TYPES[name])
+        elif name in others or name in ("st", "ru", "wk"):
             raise RuntimeError(
-                f"{fn.__module__}.{fn.__qualname__}: parameter {name!r} has no registered type; "
-                "import the game's state module before defining kernels"
+                f"{fn.__module__}.{fn.__qualname__}: parameter {name!r} has no registered type in "
+                f"namespace {namespace_of(fn.__module__)!r}; register the game's argument types "
+                "(its state module) before defining kernels"
             )
         elif name in BOOLEAN_NAMES:
             sig.append(types.boolean)
@@ -465,8 +571,13 @@ def _link_by_reference() -> bool:
             and "uid" in inspect.signature(funcdesc.default_mangler).parameters
         )
     except (ImportError, AttributeError, TypeError, ValueError):
-        return False
+        hooks = False
     if not hooks:
+        warnings.warn(
+            f"soup: numba {numba.__version__} lacks the hooks of by-reference linking (tested up to "
+            f"{TESTED_NUMBA}); compiling with numba's own linking: the same games, a slower first run",
+            stacklevel=2,
+        )
         return False
 
     def mangler(name, argtypes, *, abi_tags=(), uid=None):
@@ -501,11 +612,16 @@ _TIMING = os.environ.get("SOUP_JIT_TIMING", "") not in ("", "0")
 
 
 def _compile(fn):
-    global _BY_REFERENCE, _FIRST_COMPILE
-    _maybe_announce()
+    global _BY_REFERENCE
+    namespace = namespace_of(fn.__module__)
+    _maybe_announce(namespace)
+    space = _space(namespace)
     start = time.perf_counter()
-    if _FIRST_COMPILE is None:
-        _FIRST_COMPILE = start
+    if space.first is None:
+        space.first = start
+    # numba reads the cache location when a kernel is decorated: this namespace's directory
+    if space.directory is not None:
+        numba.config.CACHE_DIR = str(space.directory)
     if _BY_REFERENCE is None:
         _BY_REFERENCE = _link_by_reference()
     if _BY_REFERENCE:
@@ -516,7 +632,7 @@ def _compile(fn):
     compiled = numba.njit(_signature(fn), cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)(fn)
     if _TIMING:
         print(f"jit {time.perf_counter() - start:8.2f}s {fn.__module__}.{fn.__qualname__}", flush=True)
-    _note_kernel(fn, compiled)
+    _note_kernel(fn, compiled, space)
     return compiled
 
 

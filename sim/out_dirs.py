@@ -4,7 +4,7 @@ ablate, tournament, tune, verdict, calibrate) marks it as its own, and refuses o
 
 Without this, ``soup tune --out results/ursuppe-4p-seed1-100000`` wrote its checkpoint and report
 among the run's chunks and exited 0. ``soup simulate`` has its own check (sim.runner.open_run: a
-run directory holds one run and nothing else) and ``soup report`` its own (analysis.report).
+run directory holds one run and nothing else) and ``soup report`` its own (analysis.ursuppe.report).
 
 The mark is a small file, :data:`MARK`, written when the command starts writing (:func:`claim`),
 not when it checks (:func:`check`): bad input must leave nothing behind.

@@ -5,8 +5,8 @@ first test that touches a kernel pays for it."""
 import numpy as np
 import pytest
 
-from sim.ursuppe.rules import load_rules
-from strategies.params import load_strategy, parameter_table
+from sim.ursuppe.rules.book import load_rules
+from strategies.ursuppe.params import load_strategy, parameter_table
 
 
 def pytest_configure(config):
@@ -14,7 +14,7 @@ def pytest_configure(config):
     fresh machine every worker would otherwise compile the whole engine at once, into one cache."""
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return
-    import sim.ursuppe.game  # noqa: F401  (compiles, or loads from the cache)
+    import sim.ursuppe.engine.round  # noqa: F401  (compiles, or loads from the cache)
 
 
 @pytest.fixture(scope="session")

@@ -3,8 +3,8 @@ invariant's failure is named (§11) rather than shown as an error row."""
 
 import pytest
 
-from sim.ursuppe import batch as B
-from sim.ursuppe.state import ERR_INVARIANT
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.state import ERR_INVARIANT
 
 
 def fail_on_error(b: B.Batch) -> None:

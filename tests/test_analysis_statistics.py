@@ -11,12 +11,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
-from analysis.deck_order import deck_effects, deck_features, deck_outcomes
-from analysis.genes import frequent_gene_sets, gene_effects, gene_synergy, purchase_rates, purchase_timing
 from analysis.intervals import cluster_contrast, wilson
 from analysis.multiple_testing import benjamini_hochberg, holm
+from analysis.ursuppe.deck_order import deck_effects, deck_features, deck_outcomes
+from analysis.ursuppe.genes import (
+    frequent_gene_sets,
+    gene_effects,
+    gene_synergy,
+    purchase_rates,
+    purchase_timing,
+)
 from analysis.win_rates import end_reasons, game_length, seat_advantage, seat_effects, win_rates
-from sim.ursuppe.genes import GENE_NAMES
+from sim.ursuppe.rules.genes import GENE_NAMES
 
 N_GENES = len(GENE_NAMES)
 

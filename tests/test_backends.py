@@ -25,8 +25,9 @@ class HashGame:
     cannot be played; with ``kill_marker``, the first process to play a chunk holding game
     ``kill_game`` kills itself (SIGKILL) after leaving the marker file, as a crashed worker."""
 
-    def __init__(self, seed: int = 1, bad: int | None = None, kill_marker: str | None = None,
-                 kill_game: int = 0) -> None:
+    def __init__(
+        self, seed: int = 1, bad: int | None = None, kill_marker: str | None = None, kill_game: int = 0
+    ) -> None:
         self.seed, self.bad, self.kill_marker, self.kill_game = seed, bad, kill_marker, kill_game
 
     def spec(self) -> dict:
@@ -68,7 +69,7 @@ def test_pipelined_run_writes_the_bytes_of_a_serial_run(tmp_path):
 
 def test_ursuppe_pipelined_run_equals_serial_chunks(rulebook, tmp_path):
     from sim.ursuppe.simulation import UrsuppeRun
-    from strategies.params import load_strategy
+    from strategies.ursuppe.params import load_strategy
 
     spec = UrsuppeRun(rulebook, 4, 3, [load_strategy("greedy"), load_strategy("random")], pool=[0, 1])
     runner.run(spec, tmp_path / "run", 300, 100, 2)
@@ -114,8 +115,9 @@ def ray_cluster():
     ray = pytest.importorskip("ray")
     started = not ray.is_initialized()
     if started:
-        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
+        ray.init(
+            address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False
+        )
     # pytest imports this file as a top-level module the workers cannot import: send the fake
     # game's class by value (sim itself is importable on the workers, as on a cluster).
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -144,7 +146,7 @@ def test_ray_backend_writes_the_bytes_of_a_serial_run(tmp_path, ray_backend):
 def test_ursuppe_on_ray_is_bit_identical_to_local(rulebook, tmp_path, ray_backend):
     """The adapter is pickled to the workers, which load the compiled engine from the jit cache."""
     from sim.ursuppe.simulation import UrsuppeRun
-    from strategies.params import load_strategy
+    from strategies.ursuppe.params import load_strategy
 
     spec = UrsuppeRun(rulebook, 4, 7, [load_strategy("greedy"), load_strategy("predator")], pool=[0, 1])
     runner.run(spec, tmp_path / "local", 400, 100, 2)
@@ -197,7 +199,7 @@ def test_soup_help_does_not_import_ray():
 
     from tests.test_cli import ROOT
 
-    code = "import sys, sim.cli, sim.backends, sim.runner; print('ray' in sys.modules)"
+    code = "import sys, sim.cli.app, sim.backends, sim.runner; print('ray' in sys.modules)"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr
 
@@ -209,13 +211,15 @@ def test_backend_ray_without_ray_installed_is_one_line(tmp_path):
 
     script = (
         "import sys; sys.modules['ray'] = None\n"  # import ray -> ImportError, as if not installed
-        "from sim.cli import main; sys.argv[0] = 'soup'; main()\n"
+        "from sim.cli.app import main; sys.argv[0] = 'soup'; main()\n"
     )
     args = ["simulate", "--games", "10", "--out", str(tmp_path / "run"), "-q", "--backend", "ray"]
     r = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert r.stderr.strip() == "soup: error: --backend ray: Ray is not installed; install it with: pip " \
+    assert (
+        r.stderr.strip() == "soup: error: --backend ray: Ray is not installed; install it with: pip "
         "install 'soup[ray]'"
+    )
     assert not (tmp_path / "run").exists()
 
 
@@ -255,7 +259,7 @@ def test_compare_and_tournament_on_ray_give_the_local_tables(tmp_path, ray_backe
     write the same numbers as locally."""
     from typer.testing import CliRunner
 
-    from sim.cli import app
+    from sim.cli.app import app
 
     house = tmp_path / "house.toml"
     house.write_text("[economy]\ndivision_cost = 5\n")
@@ -263,10 +267,29 @@ def test_compare_and_tournament_on_ray_give_the_local_tables(tmp_path, ray_backe
     for backend in ("local", "ray"):
         out = tmp_path / backend
         for command in (
-            ["compare", "--rules", str(house), "--games", "120", "--chunk-size", "50",
-             "--out", str(out / "c")],
-            ["tournament", "--strategies", "greedy,random,predator", "--games", "24", "--chunk-size", "24",
-             "--no-plot", "--out", str(out / "t")],
+            [
+                "compare",
+                "--rules",
+                str(house),
+                "--games",
+                "120",
+                "--chunk-size",
+                "50",
+                "--out",
+                str(out / "c"),
+            ],
+            [
+                "tournament",
+                "--strategies",
+                "greedy,random,predator",
+                "--games",
+                "24",
+                "--chunk-size",
+                "24",
+                "--no-plot",
+                "--out",
+                str(out / "t"),
+            ],
         ):
             r = CliRunner().invoke(app, [*command, "-q", "--threads", "1", "--backend", backend])
             assert r.exit_code == 0, (r.stdout, r.stderr, r.exception)
@@ -281,14 +304,15 @@ def test_compare_and_tournament_on_ray_give_the_local_tables(tmp_path, ray_backe
 
 
 def test_experiments_api_plugs_a_backend_in_once(tmp_path, ray_backend):
-    """A notebook's way: sim.ursuppe.experiments with an ArmPlayer of the chosen backend."""
-    from sim.ursuppe import experiments
+    """A notebook's way: sim.ursuppe.experiments.arms with an ArmPlayer of the chosen backend."""
+    from sim.ursuppe.experiments import arms as experiments
 
     tables = []
     for name, backend in (("local", None), ("ray", ray_backend)):
         play = experiments.arm_player(threads=1, chunk_size=40, backend=backend)
-        result = experiments.ablate(["Division Rate"], False, None, 3, 80, None, "greedy,random", "rotate", 2,
-                                    tmp_path / name, play)
+        result = experiments.ablate(
+            ["Division Rate"], False, None, 3, 80, None, "greedy,random", "rotate", 2, tmp_path / name, play
+        )
         tables.append(result.table)
     assert tables[0].equals(tables[1])
 
@@ -331,7 +355,11 @@ def test_ctrl_c_on_ray_keeps_the_complete_chunks_and_resumes_locally(tmp_path):
     args = ["simulate", "--games", "20000", "--chunk-size", "1000", "--threads", "2", "--out", str(out), "-q"]
     pipe = subprocess.PIPE
     p = subprocess.Popen(
-        [soup_exe(), *args, "--backend", "ray"], cwd=ROOT, stdout=pipe, stderr=pipe, text=True,
+        [soup_exe(), *args, "--backend", "ray"],
+        cwd=ROOT,
+        stdout=pipe,
+        stderr=pipe,
+        text=True,
         start_new_session=True,
     )
     deadline = time.time() + 300

@@ -76,7 +76,7 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
             assert c["rev_games_per_s"][players][t] == max(rev)
             assert c["ratios"][players][t] == pytest.approx(max(work) / max(rev), rel=1e-2)
 
-    from sim.ursuppe.bench import as_text
+    from sim.ursuppe.tools.bench import as_text
 
     text = as_text(doc)
     assert "soup simulate (whole run, 4 players)" in text

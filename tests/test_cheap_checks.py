@@ -7,12 +7,12 @@ invariant set off (check_invariants=False) and expects ERR_INVARIANT naming the 
 import numpy as np
 import pytest
 
-from sim.ursuppe import batch as B
-from sim.ursuppe.genes import DIVISION_RATE, SPEED
-from sim.ursuppe.invariants import PHASE_GAME_END
-from sim.ursuppe.rules import load_rules
-from sim.ursuppe.state import ERR_INVARIANT
-from strategies.params import load_strategy, parameter_table
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.invariants import PHASE_GAME_END
+from sim.ursuppe.engine.state import ERR_INVARIANT
+from sim.ursuppe.rules.book import load_rules
+from sim.ursuppe.rules.genes import DIVISION_RATE, SPEED
+from strategies.ursuppe.params import load_strategy, parameter_table
 
 PARAMS = parameter_table([load_strategy("random"), load_strategy("greedy")])
 GAMES = 8

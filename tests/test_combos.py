@@ -11,12 +11,12 @@ import polars as pl
 import pytest
 from scipy import stats
 
-from analysis import combos as combo_stats
-from sim.ursuppe import batch as batch_mod
-from sim.ursuppe import combos
-from sim.ursuppe.genes import GENE_INDEX
-from sim.ursuppe.state import NO_CARD
-from strategies.params import load_strategy, parameter_table
+from analysis.ursuppe import combos as combo_stats
+from sim.ursuppe.engine import batch as batch_mod
+from sim.ursuppe.engine.state import NO_CARD
+from sim.ursuppe.experiments import combos, combos_run
+from sim.ursuppe.rules.genes import GENE_INDEX
+from strategies.ursuppe.params import load_strategy, parameter_table
 
 ROOT = Path(__file__).resolve().parent.parent
 START_GENE = GENE_INDEX["Population Explosion"]  # the default start pair's (XM2): in the pool
@@ -68,7 +68,7 @@ def test_gift_is_given_at_setup_from_pool_and_deck(rules):
 
 def test_gift_is_logged(rules):
     """EV_GIFT: the gifted player and the gene (events.py field "gene")."""
-    from sim.ursuppe.events import EV_GIFT
+    from sim.ursuppe.engine.events import EV_GIFT
 
     b = batch_mod.setup(_batch(rules, (DIVISION_RATE,), games=2, check=False), seating="rotate")
     wk, st = b.workspace, b.state
@@ -197,7 +197,7 @@ def test_a_gifted_base_gene_gains(rules):
 
 def _soup(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, cwd=ROOT, timeout=600
+        [sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True, cwd=ROOT, timeout=600
     )
 
 
@@ -254,7 +254,7 @@ def test_ctrl_c_keeps_the_finished_arms(tmp_path):
         return progress
 
     out = tmp_path / "part"
-    result = combos.run_combos(
+    result = combos_run.run_combos(
         games=30, observed_games=0, out=out, only=genes, progress=stop_after(5), threads=1
     )
     assert (result.arms_done, result.arms) == (5, 7)
@@ -263,7 +263,7 @@ def test_ctrl_c_keeps_the_finished_arms(tmp_path):
     assert "INTERRUPTED (Ctrl-C) after 5 of 7 arms" in (out / "combos.md").read_text()
     assert np.load(out / "outcomes.npz")["won"].shape == (5, 30)
     with pytest.raises(KeyboardInterrupt):
-        combos.run_combos(
+        combos_run.run_combos(
             games=30, observed_games=0, out=tmp_path / "none", only=genes, progress=stop_after(1), threads=1
         )
     assert not (tmp_path / "none" / "combos.csv").exists()
@@ -288,7 +288,7 @@ def test_bad_input_is_one_line(args, needle, tmp_path):
 
 
 def test_cli_default_budget_matches_the_experiment():
-    from sim import cli_combos
+    from sim.cli import combos as cli_combos
 
     assert cli_combos.DEFAULT_GAMES == combos.DEFAULT_GAMES
 
@@ -302,7 +302,7 @@ def test_observed_view_from_an_existing_run(tmp_path):
     run_dir = tmp_path / "normal"
     spec = UrsuppeRun(combos.combo_book(), 4, 9, [load_strategy("greedy")], seats=[0] * 4, seating="rotate")
     runner.run(spec, run_dir, 200, 100, 1, version="test")
-    result = combos.run_combos(
+    result = combos_run.run_combos(
         players=4,
         games=10,
         threads=1,
@@ -314,7 +314,7 @@ def test_observed_view_from_an_existing_run(tmp_path):
     assert result.observed["holders"].sum() > 0 and len(result.observed) == 3
     assert "From " + str(run_dir) in (tmp_path / "c" / "combos.md").read_text()
     with pytest.raises(combos.UserError, match="--observed"):
-        combos.run_combos(
+        combos_run.run_combos(
             players=3, games=10, out=tmp_path / "d", observed_dir=run_dir, only=["Tentacle", "Glutton"]
         )
 
@@ -331,7 +331,7 @@ def test_default_scan_is_todays_batch(rules):
     """Without field options an arm's batch is built as before the options existed (one strategy
     row, the gift to start space game mod P + 1): a non-HA arm gives exactly the games of
     today's construction (gift_keep ORDINARY, the only other difference), bit for bit."""
-    from sim.ursuppe.rules import GIFT_ORDINARY
+    from sim.ursuppe.rules.book import GIFT_ORDINARY
 
     greedy = load_strategy("greedy")
     arm = (DIVISION_RATE, START_GENE)
@@ -378,7 +378,7 @@ def test_holding_rate_is_read_from_the_final_state(rules):
     """held[k, g] = the gifted player holds gene k of the gift at the end of game g: a gift kept
     for good (GIFT_KEPT) is held in every game, and the vector is the final state's; the table's
     held_a / held_b are its means."""
-    from sim.ursuppe.rules import GIFT_KEPT
+    from sim.ursuppe.rules.book import GIFT_KEPT
 
     mutant = load_strategy("mutant-tuned")  # gives Suction 2 back in a defect (issue 20.3)
     r = combos.play_arm(rules, (SUCTION_2,), mutant, 2, 0, 48, 2)
@@ -420,7 +420,7 @@ def test_null_gene_reads_zero_and_a_planted_gene_reads_positive(tmp_path):
     """The confirmation stage on enough games for a 95% interval under 3 points: the null gene
     (no effect) reads 0 within 2 standard errors in every cell, and a strong gift (Suction 2, +70
     points to a greedy holder in the scan) reads clearly positive and robust in every cell."""
-    from sim.ursuppe import combos_confirm as C
+    from sim.ursuppe.experiments import combos_confirm as C
 
     config = C.ConfirmConfig(top=1, games=6_000, fields=("greedy", "predator"), holders=("greedy",))
     plan = C.plan_confirmation(_scan_plan(tmp_path), config)
@@ -478,11 +478,11 @@ def test_confirmation_resumes_after_ctrl_c_and_gives_the_same_files(tmp_path):
     """Ctrl-C in the confirmation stage keeps the scan's files and the finished arms and cells,
     marks the report INTERRUPTED with the command; the same call resumes and its files are byte
     for byte those of an uninterrupted run (timing.json aside)."""
-    from sim.ursuppe import combos_confirm as C
+    from sim.ursuppe.experiments import combos_confirm as C
 
     config = C.ConfirmConfig(top=1, games=24, fields=("greedy", "predator"), holders=("greedy",))
     kw = dict(games=24, observed_games=48, only=["Suction 2", "Glutton", "Alarm"], threads=1, confirm=config)
-    whole = combos.run_combos(out=tmp_path / "whole", **kw)
+    whole = combos_run.run_combos(out=tmp_path / "whole", **kw)
     assert not whole.interrupted and whole.confirmation.cells_done == 2
     calls = []
 
@@ -491,12 +491,12 @@ def test_confirmation_resumes_after_ctrl_c_and_gives_the_same_files(tmp_path):
         if done > 24 * 7 + 24 + 5 * 24:  # the scan (7 arms, +24 observed games) and 5 arms of the panel
             raise KeyboardInterrupt
 
-    part = combos.run_combos(out=tmp_path / "part", progress=stop, command="soup combos --again", **kw)
+    part = combos_run.run_combos(out=tmp_path / "part", progress=stop, command="soup combos --again", **kw)
     assert part.interrupted and part.arms_done == part.arms
     report = (tmp_path / "part" / "combos.md").read_text()
     assert "INTERRUPTED (Ctrl-C) in the confirmation stage after 1 of 2 cells" in report
     assert "`soup combos --again`" in report and (tmp_path / "part" / "combos.csv").exists()
-    again = combos.run_combos(out=tmp_path / "part", **kw)
+    again = combos_run.run_combos(out=tmp_path / "part", **kw)
     assert again.resumed_arms == 7 and not again.interrupted
     for f in (
         "combos.md",
@@ -515,15 +515,15 @@ def test_interrupted_scan_resumes(tmp_path):
     """Ctrl-C during the scan keeps the finished arms; the same call plays only the others and
     gives the uninterrupted scan's outcomes."""
     kw = dict(games=24, observed_games=0, only=["Glutton", "Alarm", "Rebound"], threads=1)
-    combos.run_combos(out=tmp_path / "whole", **kw)
+    combos_run.run_combos(out=tmp_path / "whole", **kw)
 
     def stop(done, total):
         if done >= 24 * 4:
             raise KeyboardInterrupt
 
-    part = combos.run_combos(out=tmp_path / "part", progress=stop, **kw)
+    part = combos_run.run_combos(out=tmp_path / "part", progress=stop, **kw)
     assert part.arms_done == 4 and part.arms == 7
-    again = combos.run_combos(out=tmp_path / "part", **kw)
+    again = combos_run.run_combos(out=tmp_path / "part", **kw)
     assert again.resumed_arms == 4 and again.arms_done == 7
     a, b = np.load(tmp_path / "whole" / "outcomes.npz"), np.load(tmp_path / "part" / "outcomes.npz")
     assert all(np.array_equal(a[k], b[k]) for k in ("won", "position", "held", "arms"))
@@ -602,8 +602,8 @@ def test_bad_field_options_are_one_line(args, needle, tmp_path):
 
 
 def test_cli_panel_defaults_match_the_experiment():
-    from sim import cli_combos
-    from sim.ursuppe import combos_confirm
+    from sim.cli import combos as cli_combos
+    from sim.ursuppe.experiments import combos_confirm
 
     assert cli_combos.DEFAULT_CONFIRM_TOP == combos_confirm.DEFAULT_TOP
     assert tuple(cli_combos.DEFAULT_PANEL_FIELDS.split(",")) == combos_confirm.DEFAULT_FIELDS
@@ -613,7 +613,7 @@ def test_cli_panel_defaults_match_the_experiment():
 def test_decks_1_is_no_decks_and_k_decks_split_the_games(tmp_path):
     """--decks 1 plays exactly the games of no --decks (deck 0 is the rules' own); --decks 2
     plays every arm over the same two decks in blocks and reports each deck's gain."""
-    from sim.ursuppe import combos_confirm as C
+    from sim.ursuppe.experiments import combos_confirm as C
 
     table = _fake_scan_table(["Suction 2", "Glutton"])
     scan = _scan_plan(tmp_path / "scan")
@@ -647,12 +647,12 @@ def test_decks_1_is_no_decks_and_k_decks_split_the_games(tmp_path):
 # a check that can fail must fail before the engine loads (issue 21.9).
 ENGINE_PROBE = (
     "import sys\n"
-    "from sim.cli import main\n"
+    "from sim.cli.app import main\n"
     "sys.argv = ['soup', *sys.argv[1:]]\n"
     "try:\n"
     "    main()\n"
     "finally:\n"
-    "    print('ENGINE LOADED' if 'sim.ursuppe.game' in sys.modules else 'engine not loaded')\n"
+    "    print('ENGINE LOADED' if 'sim.ursuppe.engine.round' in sys.modules else 'engine not loaded')\n"
 )
 
 
@@ -680,7 +680,7 @@ def test_interrupted_scan_reports_what_was_played(tmp_path, monkeypatch):
     the report and the terminal is what was played, out of what was planned."""
     from typer.testing import CliRunner
 
-    from sim.cli import app
+    from sim.cli.app import app
 
     play_arm = combos.play_arm
     chunks = []
@@ -739,7 +739,7 @@ def observed_runs(tmp_path_factory):
     """soup simulate runs: the scan's rules at 4 players, and three that cannot answer its
     observational question (no extra genes; 3 players; another house rule)."""
     from sim import runner
-    from sim.ursuppe.rules import load_rules
+    from sim.ursuppe.rules.book import load_rules
     from sim.ursuppe.simulation import UrsuppeRun
 
     root = tmp_path_factory.mktemp("observed")

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from sim.ursuppe import batch as B
-from sim.ursuppe.scenario import load_scenario, run_scenario
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.tools.scenario import load_scenario, run_scenario
 
 
 def test_C1_V1_board_and_deck_data(rulebook):

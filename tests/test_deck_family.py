@@ -1,12 +1,12 @@
-"""V5-V6: the known card in the default deck, the plausible decks' family (sim/ursuppe/deck_family.py)
-and its bounds in the rules file ([environment.family])."""
+"""V5-V6: the known card in the default deck, the plausible decks' family
+(sim/ursuppe/experiments/deck_family.py) and its bounds in the rules file ([environment.family])."""
 
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from sim.ursuppe.deck_family import (
+from sim.ursuppe.experiments.deck_family import (
     DIRECTIONS,
     deck_blocks,
     deck_label,
@@ -14,7 +14,7 @@ from sim.ursuppe.deck_family import (
     family_violation,
     plausible_decks,
 )
-from sim.ursuppe.rules import RuleBook, RulesError, load_rules
+from sim.ursuppe.rules.book import RuleBook, RulesError, load_rules
 
 
 @pytest.fixture(scope="module")

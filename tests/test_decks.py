@@ -10,12 +10,12 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from analysis.paired import FAMILY_GAME, FAMILY_SEAT
+from analysis.ursuppe.paired import FAMILY_GAME, FAMILY_SEAT
 from analysis.win_rates import load_results
-from sim.cli import app
+from sim.cli.app import app
 from sim.runner import MANIFEST
-from sim.ursuppe.deck_family import deck_blocks, deck_label, plausible_decks
-from sim.ursuppe.rules import load_rules
+from sim.ursuppe.experiments.deck_family import deck_blocks, deck_label, plausible_decks
+from sim.ursuppe.rules.book import load_rules
 from tests.test_paired import run_as_user
 
 KEYS = ["family", "metric", "group"]

@@ -82,7 +82,7 @@ def test_chi2_edges():
 
 
 def test_binomial_sign_test_exact_values():
-    """The sign test of analysis.paired: doubled binomial tails, exact fractions."""
+    """The sign test of analysis.ursuppe.paired: doubled binomial tails, exact fractions."""
     assert binomial_two_sided_p(4, 4) == binomial_two_sided_p(0, 4) == 2 / 16
     assert binomial_two_sided_p(5, 5) == 2 / 32
     assert binomial_two_sided_p(3, 4) == 10 / 16

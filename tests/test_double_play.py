@@ -12,13 +12,13 @@ import pytest
 
 from analysis.intervals import wilson
 from sim import runner
-from sim.ursuppe import batch as B
-from sim.ursuppe import tally
-from sim.ursuppe.decision_kinds import COLOUR
-from sim.ursuppe.rules import TB_FLAGS, VARIANT_PLAYER_OF, load_rules
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine import tally
+from sim.ursuppe.engine.decision_kinds import COLOUR
+from sim.ursuppe.rules.book import TB_FLAGS, VARIANT_PLAYER_OF, load_rules
 from sim.ursuppe.simulation import UrsuppeRun, colour_assignment
-from strategies import preset_names
-from strategies.params import load_strategy
+from strategies.ursuppe import preset_names
+from strategies.ursuppe.params import load_strategy
 from tests.conftest import outcome_digest
 from tests.fuzzing import fail_on_error
 from tests.test_cli import soup
@@ -245,8 +245,19 @@ def test_compare_ablate_and_tournament_play_a_2_player_variant(tmp_path):
     r = soup("ablate", "--gene", "Speed", *base, "--games", "48", "--out", str(tmp_path / "a"))
     assert r.returncode == 0, r.stderr
     r = soup(
-        "tournament", "--strategies", "greedy,random", "--players", "2", "--variant", "double2",
-        "--games", "48", "--quiet", "--no-plot", "--out", str(tmp_path / "t"),
+        "tournament",
+        "--strategies",
+        "greedy,random",
+        "--players",
+        "2",
+        "--variant",
+        "double2",
+        "--games",
+        "48",
+        "--quiet",
+        "--no-plot",
+        "--out",
+        str(tmp_path / "t"),
     )
     assert r.returncode == 0, r.stderr
     assert "variant double2" in (tmp_path / "t" / "tournament.md").read_text()

@@ -6,9 +6,8 @@ policy.choose would find them over that list, and a forced payment legal exactly
 import numpy as np
 import pytest
 
-from sim.ursuppe.gene_sets import WORD_BITS
-from sim.ursuppe.genes import GENE_NAMES, N_BASE_GENES, N_GENES
-from sim.ursuppe.phases.phase2_environment import (
+from sim.ursuppe.engine.gene_sets import WORD_BITS
+from sim.ursuppe.engine.phases.phase2_environment import (
     WALK_BEST,
     WALK_LIST,
     WALK_NTH,
@@ -16,10 +15,11 @@ from sim.ursuppe.phases.phase2_environment import (
     _held_genes,
     _walk_payments,
 )
-from sim.ursuppe.rules import load_rules
-from sim.ursuppe.scenario import load_scenario
-from sim.ursuppe.state import MAX_OPTIONS, by_reference
-from strategies.params import DEFECT_GENE_WEIGHT, GENE_VALUE_BASE
+from sim.ursuppe.engine.state import MAX_OPTIONS, by_reference
+from sim.ursuppe.rules.book import load_rules
+from sim.ursuppe.rules.genes import GENE_NAMES, N_BASE_GENES, N_GENES
+from sim.ursuppe.tools.scenario import load_scenario
+from strategies.ursuppe.params import DEFECT_GENE_WEIGHT, GENE_VALUE_BASE
 
 # Genes a 4-player position may hold together (one copy each, no advanced gene beside its lower).
 BASIC = [

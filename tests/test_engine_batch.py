@@ -9,11 +9,11 @@ import itertools
 import numpy as np
 import pytest
 
-from sim.ursuppe import batch as B
-from sim.ursuppe.genes import GENE_INDEX
-from sim.ursuppe.rules import load_rules
-from sim.ursuppe.seating import rotate_block
-from sim.ursuppe.state import END_FINISH_ZONE, END_LAST_CARD
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.state import END_FINISH_ZONE, END_LAST_CARD
+from sim.ursuppe.rules.book import load_rules
+from sim.ursuppe.rules.genes import GENE_INDEX
+from sim.ursuppe.rules.seating import rotate_block
 from tests.conftest import outcome_digest
 
 
@@ -170,7 +170,7 @@ def test_I10_derived_counts_follow_every_change_and_a_wrong_count_is_caught(rule
     amoebas per space; State.food_capped: cubes per space, at most 2 of a colour) equal a
     recount after whole games (moves, clinging, deaths, divisions, meals, excretion, Tentacle),
     and the invariant check stops a game whose counts are wrong."""
-    from sim.ursuppe.state import ERR_INVARIANT, recount_derived
+    from sim.ursuppe.engine.state import ERR_INVARIANT, recount_derived
 
     b = _play(rulebook, params, 4, games=300, seed=3)
     kept = b.state.occupancy.copy(), b.state.food_capped.copy()

@@ -6,9 +6,9 @@ outcomes. (Their rules are checked one by one by the XG-* scenarios.)"""
 import numpy as np
 import pytest
 
-from sim.ursuppe import batch as B
-from sim.ursuppe.rules import load_rules
-from sim.ursuppe.tally import TALLY_NAMES
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.tally import TALLY_NAMES
+from sim.ursuppe.rules.book import load_rules
 from tests.fuzzing import fail_on_error
 
 OTHER_READINGS = {

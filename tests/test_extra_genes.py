@@ -8,12 +8,14 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from analysis.genes import BASE_GENE_NAMES, run_gene_names
+from analysis.ursuppe.genes import BASE_GENE_NAMES, run_gene_names
 from sim.errors import UserError
-from sim.ursuppe import batch as B
-from sim.ursuppe.extra_flags import EXTRA_FLAGS, XFLAG_INDEX, encode
-from sim.ursuppe.gene_sets import high_word, join_words, low_word
-from sim.ursuppe.genes import (
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.gene_sets import high_word, join_words, low_word
+from sim.ursuppe.engine.tally import EXTRA_TALLY_NAMES, TALLY_NAMES
+from sim.ursuppe.rules.book import RulesError, load_rules
+from sim.ursuppe.rules.extra_flags import EXTRA_FLAGS, XFLAG_INDEX, encode
+from sim.ursuppe.rules.genes import (
     ADVANCED_GENES,
     EXTRA_GENES,
     GENE_INDEX,
@@ -22,10 +24,8 @@ from sim.ursuppe.genes import (
     N_EXTRA_END,
     xg_id,
 )
-from sim.ursuppe.rules import RulesError, load_rules
 from sim.ursuppe.simulation import UrsuppeRun
-from sim.ursuppe.tally import EXTRA_TALLY_NAMES, TALLY_NAMES
-from strategies.params import load_strategy, parameter_table
+from strategies.ursuppe.params import load_strategy, parameter_table
 from tests.fuzzing import fail_on_error
 
 # Spec §1 (price, MP, gives up) of every extra gene, as the rules file must hold it.
@@ -281,7 +281,7 @@ def _soup(*args):
     import subprocess
     import sys
 
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True)
 
 
 def test_report_of_an_extra_gene_run_shows_the_market_the_flags_and_every_extra_gene(tmp_path):

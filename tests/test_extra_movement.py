@@ -6,9 +6,9 @@ round 1; a rich economy lets players hold many genes."""
 import numpy as np
 import pytest
 
-from sim.ursuppe import batch as B
-from sim.ursuppe.rules import load_rules
-from sim.ursuppe.tally import TALLY_NAMES
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.tally import TALLY_NAMES
+from sim.ursuppe.rules.book import load_rules
 
 READINGS = {
     "defaults": {},
@@ -29,6 +29,12 @@ def test_movement_genes_in_random_games(params, reading):
     assert B.first_error(b) is None, B.first_error(b)
     assert b.state.finished.all()
     tally = b.workspace.tally.sum(axis=0)
-    for name in ("decision:fast_food", "fast_food:eat_first", "decision:rebound", "rebound:made", "energy:bp",
-                 "sensing:seen"):
+    for name in (
+        "decision:fast_food",
+        "fast_food:eat_first",
+        "decision:rebound",
+        "rebound:made",
+        "energy:bp",
+        "sensing:seen",
+    ):
         assert tally[TALLY_NAMES.index(name)] > 0, name

@@ -4,8 +4,8 @@ phases one by one (docs/decisions.md, "Rule flags")."""
 
 import pytest
 
-from sim.ursuppe import batch as batch_mod
-from sim.ursuppe.scenario import load_scenario, position_document, run_scenario
+from sim.ursuppe.engine import batch as batch_mod
+from sim.ursuppe.tools.scenario import load_scenario, position_document, run_scenario
 
 
 @pytest.mark.parametrize("once", [False, True])

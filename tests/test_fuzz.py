@@ -5,10 +5,10 @@ I7 after the natural deaths)."""
 import numpy as np
 import pytest
 
-from sim.ursuppe import batch as B
-from sim.ursuppe.genes import GENE_NAMES
-from sim.ursuppe.rules import load_rules
-from sim.ursuppe.tally import EXTRA_TALLY_NAMES, N_TALLIES, TALLY_NAMES
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.tally import EXTRA_TALLY_NAMES, N_TALLIES, TALLY_NAMES
+from sim.ursuppe.rules.book import load_rules
+from sim.ursuppe.rules.genes import GENE_NAMES
 from tests.fuzzing import fail_on_error
 
 FLAG_SETS = {

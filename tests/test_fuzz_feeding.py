@@ -8,9 +8,9 @@ Frugality and Parasitism, Suction with Substitution, Cleanliness with Toxic Excr
 import numpy as np
 import pytest
 
-from sim.ursuppe import batch as B
-from sim.ursuppe import tally
-from sim.ursuppe.rules import load_rules
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine import tally
+from sim.ursuppe.rules.book import load_rules
 from tests.fuzzing import fail_on_error
 
 FLAGS = {

@@ -35,14 +35,14 @@ def test_copy_hashes_like_the_tree(tree):
     "path",
     [
         "sim/jit.py",  # the kernel decorator and the by-reference models
-        "sim/ursuppe/game.py",  # kernels
-        "sim/ursuppe/phases/phase1_movement_feeding.py",  # kernels, in a subpackage
-        "strategies/policy.py",  # kernels in the other package
-        "sim/ursuppe/genes.py",  # constants a kernel module imports
-        "sim/ursuppe/rules.py",  # the Rules NamedTuple (field types), imported by state.py
-        "sim/ursuppe/meal_shapes.py",  # imported by rules.py only: transitively
-        "strategies/params.py",  # parameter columns, imported by policy.py
-        "sim/ursuppe/default_rules.toml",  # the rules the field types are read from
+        "sim/ursuppe/engine/round.py",  # kernels
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py",  # kernels, in a subpackage
+        "strategies/ursuppe/policy.py",  # kernels in the other package
+        "sim/ursuppe/rules/genes.py",  # constants a kernel module imports
+        "sim/ursuppe/rules/book.py",  # the Rules NamedTuple (field types), imported by state.py
+        "sim/ursuppe/rules/meal_shapes.py",  # imported by rules.py only: transitively
+        "strategies/ursuppe/params.py",  # parameter columns, imported by policy.py
+        "sim/ursuppe/rules/default_rules.toml",  # the rules the field types are read from
         "sim/ursuppe/__init__.py",  # a package run by every import below it
     ],
 )
@@ -57,13 +57,13 @@ def test_kernel_dependencies_change_the_hash(tree, path):
     [
         "sim/runner.py",
         "sim/threads.py",
-        "sim/cli.py",
+        "sim/cli/app.py",
         "sim/ursuppe/simulation.py",
-        "sim/ursuppe/batch.py",
-        "sim/ursuppe/bench.py",
-        "sim/ursuppe/scenario.py",
-        "sim/ursuppe/trace.py",
-        "sim/ursuppe/play.py",
+        "sim/ursuppe/engine/batch.py",
+        "sim/ursuppe/tools/bench.py",
+        "sim/ursuppe/tools/scenario.py",
+        "sim/ursuppe/tools/trace.py",
+        "sim/ursuppe/tools/play.py",
     ],
 )
 def test_python_side_modules_keep_the_hash(tree, path):
@@ -77,7 +77,7 @@ def test_a_module_becomes_a_dependency_once_a_kernel_module_imports_it(tree):
     before = jit._kernel_source_hash(tree)
     _append(tree / "sim/runner.py")
     assert jit._kernel_source_hash(tree) == before
-    _append(tree / "sim/ursuppe/board.py", "\nfrom sim import runner  # noqa\n")
+    _append(tree / "sim/ursuppe/engine/board.py", "\nfrom sim import runner  # noqa\n")
     with_import = jit._kernel_source_hash(tree)
     assert with_import != before
     _append(tree / "sim/runner.py")
@@ -85,20 +85,21 @@ def test_a_module_becomes_a_dependency_once_a_kernel_module_imports_it(tree):
 
 
 def test_relative_and_function_level_imports_are_followed(tree):
-    _append(tree / "sim/ursuppe/board.py", "\ndef _later():\n    from . import trace  # noqa\n")
+    _append(tree / "sim/ursuppe/engine/board.py", "\ndef _later():\n    from ..tools import trace  # noqa\n")
     before = jit._kernel_source_hash(tree)
-    _append(tree / "sim/ursuppe/trace.py")
+    _append(tree / "sim/ursuppe/tools/trace.py")
     assert jit._kernel_source_hash(tree) != before
 
 
 def test_a_new_kernel_module_is_found(tree):
-    (tree / "sim/ursuppe/extra.py").write_text(
-        "from sim.jit import kernel\nfrom sim.ursuppe import scenario\n\n\n@kernel\ndef f(x):\n    return x\n"
+    (tree / "sim/ursuppe/engine/extra.py").write_text(
+        "from sim.jit import kernel\nfrom sim.ursuppe.tools import scenario\n\n\n"
+        "@kernel\ndef f(x):\n    return x\n"
     )
     before = jit._kernel_source_hash(tree)
-    _append(tree / "sim/ursuppe/scenario.py")
+    _append(tree / "sim/ursuppe/tools/scenario.py")
     assert jit._kernel_source_hash(tree) != before
-    assert ("sim.ursuppe.extra", "f") in jit._scan(tree)[1]
+    assert ("sim.ursuppe.engine.extra", "f") in jit._scan(tree)[1]
 
 
 def test_a_python_side_module_that_imports_jit_is_no_kernel_module(tree):
@@ -111,12 +112,19 @@ def test_a_python_side_module_that_imports_jit_is_no_kernel_module(tree):
 
 def test_parenthesised_imports_are_read():
     text = (
-        "from sim.ursuppe import (  # (a comment)\n    board,\n    genes as g,  # the genes, all\n)\n"
-        "import sim.ursuppe.dice as d, os\n"
+        "from sim.ursuppe.engine import (  # (a comment)\n    board,\n    tally as t,  # the tallies\n)\n"
+        "import sim.ursuppe.engine.dice as d, os\n"
     )
     modules = jit._module_files(ROOT)
     found = jit._imported_modules(text, "sim.x", False, modules)
-    assert found == {"sim", "sim.ursuppe", "sim.ursuppe.board", "sim.ursuppe.genes", "sim.ursuppe.dice"}
+    assert found == {
+        "sim",
+        "sim.ursuppe",
+        "sim.ursuppe.engine",
+        "sim.ursuppe.engine.board",
+        "sim.ursuppe.engine.tally",
+        "sim.ursuppe.engine.dice",
+    }
 
 
 # engine_compiled: whether importing the engine will load it rather than compile it
@@ -134,9 +142,32 @@ def _python(code: str, **env) -> str:
     return result.stdout.strip()
 
 
+def test_each_game_has_its_own_cache_key(tree):
+    """Editing one game changes its cache key only (issue 22.3): the kit's and the other game's
+    stay, so they are not compiled again."""
+    keys = {ns: jit._kernel_source_hash(tree, ns) for ns in ("ursuppe", "pig", jit.KIT)}
+    _append(tree / "sim/pig/engine.py")
+    assert jit._kernel_source_hash(tree, "pig") != keys["pig"]
+    assert jit._kernel_source_hash(tree, "ursuppe") == keys["ursuppe"]
+    assert jit._kernel_source_hash(tree, jit.KIT) == keys[jit.KIT]
+    _append(tree / "sim/random_stream.py")  # the kit: every game's kernels call it
+    assert jit._kernel_source_hash(tree, "ursuppe") != keys["ursuppe"]
+    assert jit._kernel_source_hash(tree, "pig") != keys["pig"]
+
+
+def test_namespaces():
+    assert jit.namespace_of("sim.ursuppe.engine.state") == "ursuppe"
+    assert jit.namespace_of("strategies.pig.policy") == "pig"
+    assert jit.namespace_of("sim.random_stream") == jit.KIT
+    assert set(jit.namespaces()) == {"ursuppe", "pig", jit.KIT}
+
+
 def test_every_kernel_is_found_by_the_scan():
     """The completion mark needs the scan's kernels to be exactly those the engine compiles."""
-    code = "import sim.ursuppe.game; from sim import jit; print(sorted(jit._SEEN_KERNELS))"
+    code = (
+        "import sim.ursuppe.engine.round, sim.pig.engine; from sim import jit; "
+        "print(sorted(jit._SEEN_KERNELS))"
+    )
     seen = _python(code, NUMBA_DISABLE_JIT="1")
     assert seen == str(sorted(jit._scan(ROOT)[1]))
 
@@ -154,22 +185,24 @@ def test_engine_compiled_is_true_in_the_plain_python_path(tmp_path):
 
 @pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
 def test_engine_compiled_once_the_engine_is_in_the_cache():
-    import sim.ursuppe.game  # noqa: F401  (compiles or loads every kernel)
+    import sim.ursuppe.engine.round  # noqa: F401  (compiles or loads every kernel)
 
-    assert jit.engine_compiled()
+    assert jit.engine_compiled(("ursuppe", jit.KIT))
     # a new process finds the engine compiled before importing it, and then compiles nothing
     code = (
-        "from sim import jit; before = jit.engine_compiled(); import sim.ursuppe.game; "
+        "from sim import jit; before = jit.engine_compiled(('ursuppe', jit.KIT)); "
+        "import sim.ursuppe.engine.round; "
         "print(before, jit._COMPILED_KERNELS, len(jit._SEEN_KERNELS))"
     )
-    assert _python(code) == f"True 0 {len(jit._EXPECTED_KERNELS)}"
+    expected = jit.expected_kernels("ursuppe") | jit.expected_kernels(jit.KIT)
+    assert _python(code) == f"True 0 {len(expected)}"
 
 
 def test_expected_compile_seconds(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     assert jit.expected_compile_seconds() is None  # never compiled here: not known (issue 21.10)
-    (tmp_path / "0123456789abcdef").mkdir()
-    (tmp_path / "0123456789abcdef" / jit._MARKER).write_text('{"compile_seconds": 12.5}')
+    (tmp_path / "ursuppe-0123456789abcdef").mkdir()
+    (tmp_path / "ursuppe-0123456789abcdef" / jit._MARKER).write_text('{"compile_seconds": 12.5}')
     assert jit.expected_compile_seconds() == 12.5
 
 
@@ -199,7 +232,7 @@ def test_callees_are_linked_by_reference(tmp_path):
     """No kernel's machine code holds a copy of another kernel (only what LLVM inlined)."""
     code = (
         "import gc; from numba.core.registry import CPUDispatcher; from sim import jit; "
-        "import sim.ursuppe.dice; assert jit._BY_REFERENCE and jit._KERNEL_SYMBOLS; "
+        "import sim.ursuppe.engine.dice; assert jit._BY_REFERENCE and jit._KERNEL_SYMBOLS; "
         "kernels = [d for d in gc.get_objects() if isinstance(d, CPUDispatcher)]; "
         "libraries = [c.library for d in kernels for c in d.overloads.values()]; "
         "own = {l: {f.name for f in l._final_module.functions if f.name in jit._KERNEL_SYMBOLS "
@@ -216,9 +249,9 @@ _GAMES = """
 import hashlib
 import numpy as np
 from sim import jit
-from sim.ursuppe import batch
-from sim.ursuppe.bench import default_run
-from strategies.params import parameter_table
+from sim.ursuppe.engine import batch
+from sim.ursuppe.tools.bench import default_run
+from strategies.ursuppe.params import parameter_table
 
 run = default_run(4, 7)
 games = np.arange(40)
@@ -236,15 +269,16 @@ _CALLEES = {"players.has", "players.put_amoeba", "decisions.decide", "random_str
 def test_a_partial_cache_plays_the_same_games(tmp_path):
     """Kernels loaded from the cache call kernels compiled again in this process, and the other way
     round: the same games as with the whole cache."""
-    import sim.ursuppe.game  # noqa: F401  (the whole engine in the cache)
+    import sim.ursuppe.engine.round  # noqa: F401  (the whole engine in the cache)
 
-    if jit._CACHE_DIR is None:
+    directories = jit.cache_directories()
+    if not {"ursuppe", jit.KIT} <= set(directories):
         pytest.skip("no writable kernel cache")
-    copy = tmp_path / jit._CACHE_DIR.name
-    shutil.copytree(jit._CACHE_DIR, copy)
+    for directory in directories.values():
+        shutil.copytree(directory, tmp_path / directory.name)
     compiled, whole = _python(_GAMES, NUMBA_CACHE_DIR=str(tmp_path)).split()
     assert compiled == "0"
-    removed = [p for p in copy.rglob("*.nb*") if p.name.split("-")[0] in _CALLEES]
+    removed = [p for p in tmp_path.rglob("*.nb*") if p.name.split("-")[0] in _CALLEES]
     assert removed
     for path in removed:
         path.unlink()

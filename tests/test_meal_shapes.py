@@ -1,4 +1,4 @@
-"""The meal-shape tables of the rules (M4, F1-F4), built at load time (sim/ursuppe/meal_shapes.py).
+"""The meal-shape tables of the rules (M4, F1-F4), built at load time (sim/ursuppe/rules/meal_shapes.py).
 
 The feeding kernels once built these sets in their scratch row at every feeding. The order of the
 shapes is the order of the EAT options (ties, random choices), so the tables must hold exactly
@@ -12,10 +12,10 @@ from math import factorial
 import numpy as np
 import pytest
 
-from sim.ursuppe.feeding import _next_permutation  # the engine's walk, unchanged
-from sim.ursuppe.meal_shapes import MAX_SHAPES, N_SHAPE_SETS, WITH_FRUGALITY, WITH_SUBSTITUTION
-from sim.ursuppe.rules import PLAYER_COUNTS, Rules, RulesError, load_rules, meal_option_bound
-from sim.ursuppe.state import MAX_OPTIONS
+from sim.ursuppe.engine.feeding import _next_permutation  # the engine's walk, unchanged
+from sim.ursuppe.engine.state import MAX_OPTIONS
+from sim.ursuppe.rules.book import PLAYER_COUNTS, Rules, RulesError, load_rules, meal_option_bound
+from sim.ursuppe.rules.meal_shapes import MAX_SHAPES, N_SHAPE_SETS, WITH_FRUGALITY, WITH_SUBSTITUTION
 
 HOUSE_RULES = {
     "default": {},
@@ -196,8 +196,13 @@ def test_M4_F4_meal_options_never_overflow(players: int) -> None:
 def test_PX13_meal_option_bound_refuses_house_rules_that_overflow() -> None:
     """PX13, §5: a house rule whose 6-player meals would not fit the option buffer is refused on
     load (one line naming the key); restricted to 3-4 players it loads."""
-    rule = {"feeding": {"p6": {"substitution": [[3, 1, 1, 0, 0], [2, 2, 1, 0, 0], [2, 1, 1, 1, 0]]},
-                        "frugality_fewer": 3, "parasitism_fewer": 3}}
+    rule = {
+        "feeding": {
+            "p6": {"substitution": [[3, 1, 1, 0, 0], [2, 2, 1, 0, 0], [2, 1, 1, 1, 0]]},
+            "frugality_fewer": 3,
+            "parasitism_fewer": 3,
+        }
+    }
     with pytest.raises(RulesError, match=r"^<overrides>: feeding.p(5|6): expected at most "):
         load_rules(overrides=rule)
     load_rules(overrides={**rule, "components": {"player_counts": [3, 4]}})

@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.ursuppe.rules import load_rules
+from sim.ursuppe.rules.book import load_rules
 from tests.test_cli import ROOT, soup, soup_exe
 from tests.test_trustworthy_runs import _one_line_error
 
@@ -113,7 +113,7 @@ WRITERS = [
         "--rules",
         "default",
         "--rules",
-        str(ROOT / "tests/scenarios/../../sim/ursuppe/default_rules.toml"),
+        str(ROOT / "tests/scenarios/../../sim/ursuppe/rules/default_rules.toml"),
     ],
     ["ablate", "--gene", "Tentacle", "--games", "24"],
     ["verdict", "--gene", "Tentacle", "--games", "24", "--decks", "1"],
@@ -152,12 +152,12 @@ _LOADED = """
 import sys
 import time
 sys.argv = ["soup", *{args!r}]
-from sim import cli
+from sim.cli import app as cli
 try:
     cli.main()
 except SystemExit as e:
     code = e.code
-print(code, sorted(m for m in ("numba", "sim.ursuppe.game", "scipy", "ray") if m in sys.modules))
+print(code, sorted(m for m in ("numba", "sim.ursuppe.engine.round", "scipy", "ray") if m in sys.modules))
 """
 
 
@@ -214,13 +214,15 @@ def test_report_refuses_a_manifest_that_disagrees_with_its_chunks(sim_run, tmp_p
 def test_ctrl_c_in_report_says_nothing_was_written(sim_run, tmp_path, monkeypatch, capsys):
     """typer turns KeyboardInterrupt into a silent exit 130 before soup's handler runs: the
     command's own line, and main's line for a command that has none."""
-    import analysis.report
-    from sim import cli, cli_experiments, cli_support
+    import analysis.ursuppe.report
+    from sim.cli import app as cli
+    from sim.cli import experiments as cli_experiments
+    from sim.cli import support as cli_support
 
     def interrupt(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(analysis.report, "build_report", interrupt)
+    monkeypatch.setattr(analysis.ursuppe.report, "build_report", interrupt)
     monkeypatch.setattr(cli_support, "INTERRUPT_REPORTED", False)
     out = tmp_path / "rep"
     monkeypatch.setattr(sys, "argv", ["soup", "report", str(sim_run), "--out", str(out)])
@@ -347,7 +349,7 @@ def test_play_text_states_seed_seats_and_rules():
 
 
 def test_counts_agree_with_their_nouns():
-    from sim.ursuppe.trace import describe
+    from sim.ursuppe.tools.trace import describe
 
     e = {"type": "score", "player": 0, "amoeba": None, "advance": 1, "amoebas": 1, "cards": 1, "from": 3}
     assert "(1 amoeba, 1 card)" in describe({**e, "to": 4})
@@ -442,9 +444,10 @@ def mixed_runs(tmp_path_factory) -> list[Path]:
 
 
 def test_streamed_tables_are_the_in_memory_tables(mixed_runs):
-    from analysis import deck_order, genes, win_rates
-    from analysis import report as R
-    from analysis.streamed import analyse_runs
+    from analysis import win_rates
+    from analysis.ursuppe import deck_order, genes
+    from analysis.ursuppe import report as R
+    from analysis.ursuppe.streamed import analyse_runs
 
     manifests = [R._read_manifest(d) for d in mixed_runs]
     names = genes.run_gene_names(manifests)
@@ -469,8 +472,8 @@ def test_streamed_tables_are_the_in_memory_tables(mixed_runs):
 
 
 def test_report_never_holds_every_row_and_shows_progress(mixed_runs, tmp_path, monkeypatch):
-    from analysis import report as R
     from analysis import win_rates
+    from analysis.ursuppe import report as R
 
     def every_row(*args, **kwargs):
         raise AssertionError("soup report loaded every row of the runs")

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from analysis.distributions import binomial_two_sided_p, t_quantile, t_two_sided_p
 from analysis.intervals import cluster_contrast
-from analysis.paired import (
+from analysis.ursuppe.paired import (
     EXACT_BELOW,
     FAMILY_GAME,
     FAMILY_GENE,
@@ -29,9 +29,9 @@ from analysis.paired import (
     sign_flip_p,
 )
 from analysis.win_rates import load_results
-from sim.cli import app
-from sim.ursuppe.experiments import ablated_rules
-from sim.ursuppe.genes import DIVISION_RATE, N_BASE_GENES
+from sim.cli.app import app
+from sim.ursuppe.experiments.arms import ablated_rules
+from sim.ursuppe.rules.genes import DIVISION_RATE, N_BASE_GENES
 from tests.test_cli import ROOT
 
 P = 4
@@ -402,7 +402,11 @@ def test_ablate_each_on_a_tiny_run(tmp_path):
 def run_as_user(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run(
-        [sys.executable, "-m", "sim.cli", *map(str, args)], capture_output=True, text=True, cwd=ROOT, env=env
+        [sys.executable, "-m", "sim.cli.app", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
     )
 
 
@@ -508,7 +512,7 @@ def test_tables_frame_markdown_formats_every_column():
 
 def narrow_output(*args):
     r = subprocess.run(
-        [sys.executable, "-m", "sim.cli", *map(str, args)],
+        [sys.executable, "-m", "sim.cli.app", *map(str, args)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -546,7 +550,7 @@ def test_compare_and_ablate_tables_fit_80_columns(tmp_path):
 
 
 def test_wide_consoles_keep_n_and_p(tmp_path, monkeypatch, capsys):
-    from sim.cli_experiments import print_comparison
+    from sim.cli.experiments import print_comparison
 
     y_a, y_b, _ = synthetic_pair(np.random.default_rng(1), 60, P_A, P_B, 0.8)
     table = compare_runs(synthetic_rows(y_a, 60), synthetic_rows(y_b, 60))

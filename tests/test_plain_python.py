@@ -8,14 +8,14 @@ import sys
 import numpy as np
 import pytest
 
-from sim.ursuppe import batch as B
+from sim.ursuppe.engine import batch as B
 from tests.conftest import outcome_digest
 
 SCRIPT = """
 import sys, numpy as np
-from sim.ursuppe.rules import load_rules
-from sim.ursuppe import batch as B
-from strategies.params import load_strategy, parameter_table
+from sim.ursuppe.rules.book import load_rules
+from sim.ursuppe.engine import batch as B
+from strategies.ursuppe.params import load_strategy, parameter_table
 from tests.conftest import outcome_digest
 players, games = int(sys.argv[1]), int(sys.argv[2])
 params = parameter_table([load_strategy("random"), load_strategy("greedy")])

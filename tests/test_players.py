@@ -8,11 +8,11 @@ import json
 import numpy as np
 import pytest
 
-from sim.ursuppe import batch as B
-from sim.ursuppe.genes import GENE_INDEX
-from sim.ursuppe.rules import FLAG_NAMES, PX_FLAGS, RulesError, load_rules
-from strategies import preset_names
-from strategies.params import load_strategy, parameter_table
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.rules.book import FLAG_NAMES, PX_FLAGS, RulesError, load_rules
+from sim.ursuppe.rules.genes import GENE_INDEX
+from strategies.ursuppe import preset_names
+from strategies.ursuppe.params import load_strategy, parameter_table
 from tests.test_cli import soup
 
 SPEC_FLAGS = (  # the flags of the 5-6 player spec's §9, under its spelling
@@ -155,7 +155,7 @@ def test_soup_players_outside_the_rules_is_one_line():
 def test_report_on_5_and_6_player_runs_states_the_placeholders(tmp_path):
     """soup report reads 5- and 6-player runs (every section) and names the PLACEHOLDER rules
     they used (PX10 setup_dp_5_6, PX22 price_5_6), as it names the placeholder deck."""
-    from analysis.report import build_report
+    from analysis.ursuppe.report import build_report
     from sim import runner
     from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
 

@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from sim.errors import UserError
-from sim.ursuppe import gene_value as G
-from sim.ursuppe import tuning as T
-from sim.ursuppe.genes import GENE_NAMES, NUMBER_ONLY_GENES, TENTACLE
-from sim.ursuppe.reference_genes import NULL_GENE, plain_card_name, reference_overrides
-from sim.ursuppe.rules import GIFT_KEPT, GIFT_ORDINARY, load_rules
-from strategies.params import load_strategy, parameter_table
+from sim.ursuppe.experiments import gene_value as G
+from sim.ursuppe.experiments import tuning as T
+from sim.ursuppe.experiments.reference_genes import NULL_GENE, plain_card_name, reference_overrides
+from sim.ursuppe.rules.book import GIFT_KEPT, GIFT_ORDINARY, load_rules
+from sim.ursuppe.rules.genes import GENE_NAMES, NUMBER_ONLY_GENES, TENTACLE
+from strategies.ursuppe.params import load_strategy, parameter_table
 
 PLANTED = {"effect": "none", "price": 0, "mp": 0, "copies": 1, "weight": 6}
 
@@ -71,7 +71,7 @@ def test_reference_rows_carry_the_studied_genes_numbers():
 
 
 def _play(rules, strategies, games=96, seed=3):
-    from sim.ursuppe import batch as B
+    from sim.ursuppe.engine import batch as B
 
     b = B.new_batch(
         rules, parameter_table(strategies), np.arange(rules.players, dtype=np.int16), seed, np.arange(games)
@@ -92,7 +92,7 @@ def test_a_kept_gift_is_never_given_up_and_the_bp_gift_is_paid():
     ordinary = _play(rules._replace(gift=gift, gift_to=0, gift_keep=GIFT_ORDINARY), s)
     assert kept.state.genes[:, 0, TENTACLE].all()
     assert not ordinary.state.genes[:, 0, TENTACLE].all()
-    from sim.ursuppe import batch as B
+    from sim.ursuppe.engine import batch as B
 
     b = B.new_batch(
         rules._replace(gift_to=1, gift_bp=5), parameter_table(s), np.zeros(3, np.int16), 1, np.arange(4)
@@ -149,7 +149,7 @@ def test_option_value_reads_the_null_gene_at_0_and_a_planted_gene_clearly_positi
 
 
 def test_the_forced_arm_buys_when_it_can_and_never_saves_for_it():
-    from strategies.params import FORCED_GENE_VALUE, GENE_VALUE_HIGH
+    from strategies.ursuppe.params import FORCED_GENE_VALUE, GENE_VALUE_HIGH
 
     assert FORCED_GENE_VALUE > GENE_VALUE_HIGH  # no strategy file can hold it
     base = T.TuneConfig(

@@ -7,11 +7,11 @@ import sys
 import polars as pl
 import pytest
 
-from analysis.report import ReportError, build_report
+from analysis.ursuppe.report import ReportError, build_report
 from sim import runner
-from sim.ursuppe.rules import load_rules
+from sim.ursuppe.rules.book import load_rules
 from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
-from strategies.params import load_strategy
+from strategies.ursuppe.params import load_strategy
 
 GAMES = 1200
 
@@ -188,7 +188,7 @@ def test_runs_with_different_rules_are_refused(runs, tmp_path):
 
 
 def _soup(*args):
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True)
 
 
 def test_cli_report(runs, tmp_path):

@@ -9,11 +9,11 @@ import polars as pl
 import pytest
 
 from analysis import at_equilibrium
-from analysis.genes import gene_effects
+from analysis.ursuppe.genes import gene_effects
 from sim import runner
-from sim.ursuppe.rules import load_rules
+from sim.ursuppe.rules.book import load_rules
 from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
-from strategies.params import load_strategy
+from strategies.ursuppe.params import load_strategy
 
 
 def _known_rows():
@@ -92,7 +92,7 @@ def test_strategy_mismatch_names_the_strategy():
 
 
 def _soup(*args):
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True)
 
 
 @pytest.fixture(scope="module")

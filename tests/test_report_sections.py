@@ -7,9 +7,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import report, win_rates
-from analysis.report import Analyses, Report
+from analysis import win_rates
 from analysis.tables import fmt, markdown_table, plural, round_floats
+from analysis.ursuppe import report
+from analysis.ursuppe.report import Analyses, Report
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -256,7 +257,7 @@ def _texts(fig) -> list[str]:
 
 
 def _deck_effects(by: str, feature: str) -> pl.DataFrame:
-    """A deck-effects table (analysis.deck_order.deck_effects' columns) for one player count."""
+    """A deck-effects table (analysis.ursuppe.deck_order.deck_effects' columns) for one player count."""
     rng = np.random.default_rng(1)
     groups = [1, 2, 3, 4] if by == "start_space" else ["breeder", "greedy"]
     levels = ["low", "mid", "high"] if feature == "ozone_band" else ["N", "E", "S", "W", "none"]
@@ -277,7 +278,7 @@ DECK_PLOTS = (("start_space", "first_drift"), ("start_space", "ozone_band"), ("s
 
 
 def _figures():
-    from analysis import figures
+    from analysis.ursuppe import figures
 
     # four player counts (PX: 3 to 6): the per-count figures wrap their panels onto a second row
     rows = pl.concat([_rows(players=p, seed=p) for p in (3, 4, 5, 6)])
@@ -316,7 +317,7 @@ def test_figure_titles_and_legends_do_not_overlap_the_plots():
 
 
 def test_seat_axis_is_fitted_to_the_intervals_and_says_it_does_not_start_at_0():
-    from analysis import figures
+    from analysis.ursuppe import figures
 
     rows = _rows(games=3000)
     seats = win_rates.seat_advantage(rows)

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import app
+from sim.cli.app import app
 
 # A house rule that makes Division Rate harmful: a new amoeba costs 40 BP with it (6 without).
 HARMFUL_DIVISION_RATE = "[economy]\ndivision_cost_division_rate = 40\n"
@@ -17,9 +17,12 @@ HARMFUL_DIVISION_RATE = "[economy]\ndivision_cost_division_rate = 40\n"
 # 5 generations per strategy and arm.
 TINY = [
     "--retune",
-    "--retune-budget", "7200",
-    "--retune-params", "gene_value.Division Rate",
-    "--retune-games-per-candidate", "240",
+    "--retune-budget",
+    "7200",
+    "--retune-params",
+    "gene_value.Division Rate",
+    "--retune-games-per-candidate",
+    "240",
 ]
 
 
@@ -32,8 +35,19 @@ def compare(tmp_path, out_name):
     house.write_text(HARMFUL_DIVISION_RATE)
     out = tmp_path / out_name
     r = cli(
-        "compare", "--rules", house, "--games", "240", "--pool", "breeder,greedy", *TINY,
-        "--threads", "2", "--out", out, "-q",
+        "compare",
+        "--rules",
+        house,
+        "--games",
+        "240",
+        "--pool",
+        "breeder,greedy",
+        *TINY,
+        "--threads",
+        "2",
+        "--out",
+        out,
+        "-q",
     )
     assert r.exit_code == 0, r.output
     return out, r
@@ -99,9 +113,25 @@ def test_compare_retune_is_deterministic_and_resumes(compared, tmp_path):
 def test_ablate_gene_retune_runs(tmp_path):
     out = tmp_path / "abl"
     r = cli(
-        "ablate", "--gene", "Division Rate", "--games", "48", "--pool", "greedy", "--retune",
-        "--retune-budget", "288", "--retune-params", "gene_value.Intelligence",
-        "--retune-games-per-candidate", "24", "--threads", "2", "--out", out, "-q",
+        "ablate",
+        "--gene",
+        "Division Rate",
+        "--games",
+        "48",
+        "--pool",
+        "greedy",
+        "--retune",
+        "--retune-budget",
+        "288",
+        "--retune-params",
+        "gene_value.Intelligence",
+        "--retune-games-per-candidate",
+        "24",
+        "--threads",
+        "2",
+        "--out",
+        out,
+        "-q",
     )
     assert r.exit_code == 0, r.output
     for arm in ("baseline", "minus-division-rate"):
@@ -134,7 +164,7 @@ def test_ctrl_c_while_retuning_keeps_the_generations_and_the_same_command_contin
 ):
     """Ctrl-C after a few tuning generations: exit 130 with the command that continues; the
     continued run gives the tables of an uninterrupted one."""
-    from sim.ursuppe import tuning as T
+    from sim.ursuppe.experiments import tuning as T
 
     save = T.save_checkpoint
     calls = []
@@ -149,8 +179,21 @@ def test_ctrl_c_while_retuning_keeps_the_generations_and_the_same_command_contin
     house = tmp_path / "harmful.toml"
     house.write_text(HARMFUL_DIVISION_RATE)
     out = tmp_path / "cut"
-    args = ["compare", "--rules", house, "--games", "240", "--pool", "breeder,greedy", *TINY,
-            "--threads", "2", "--out", out, "-q"]
+    args = [
+        "compare",
+        "--rules",
+        house,
+        "--games",
+        "240",
+        "--pool",
+        "breeder,greedy",
+        *TINY,
+        "--threads",
+        "2",
+        "--out",
+        out,
+        "-q",
+    ]
     r = cli(*args)
     assert r.exit_code == 130 and "the same command continues" in r.output, r.output
     assert not (out / "comparison.csv").exists()
@@ -169,9 +212,24 @@ def test_retune_options_need_retune(tmp_path):
 def test_ablate_each_retune_lists_the_moves_per_arm(tmp_path):
     out = tmp_path / "each"
     r = cli(
-        "ablate", "--each", "--games", "24", "--pool", "greedy,breeder", "--retune",
-        "--retune-budget", "400", "--retune-params", "gene_value.Intelligence,division_base",
-        "--retune-games-per-candidate", "24", "--threads", "2", "--out", out, "-q",
+        "ablate",
+        "--each",
+        "--games",
+        "24",
+        "--pool",
+        "greedy,breeder",
+        "--retune",
+        "--retune-budget",
+        "400",
+        "--retune-params",
+        "gene_value.Intelligence,division_base",
+        "--retune-games-per-candidate",
+        "24",
+        "--threads",
+        "2",
+        "--out",
+        out,
+        "-q",
     )
     assert r.exit_code == 0, r.output
     changes = pl.read_csv(out / "retune-changes.csv")
@@ -182,8 +240,8 @@ def test_ablate_each_retune_lists_the_moves_per_arm(tmp_path):
 
 
 def test_the_clis_default_retune_budget_is_retunes():
-    """sim.cli_experiments keeps its own copy (importing retune would load the engine for --help)."""
-    from sim.cli_experiments import RETUNE_BUDGET
-    from sim.ursuppe.retune import DEFAULT_BUDGET
+    """sim.cli.experiments keeps its own copy (importing retune would load the engine for --help)."""
+    from sim.cli.experiments import RETUNE_BUDGET
+    from sim.ursuppe.experiments.retune import DEFAULT_BUDGET
 
     assert RETUNE_BUDGET == DEFAULT_BUDGET

@@ -9,8 +9,8 @@ import json
 import re
 from pathlib import Path
 
-from sim.ursuppe.extra_flags import EXTRA_FLAGS
-from sim.ursuppe.rules import FLAG_NAMES, PX_FLAGS, TA_FLAGS, TB_FLAGS, TD_FLAGS, X_FLAGS
+from sim.ursuppe.rules.book import FLAG_NAMES, PX_FLAGS, TA_FLAGS, TB_FLAGS, TD_FLAGS, X_FLAGS
+from sim.ursuppe.rules.extra_flags import EXTRA_FLAGS
 from tests.test_scenarios import SCENARIOS, WORKED_CASES, scenario_rule_ids
 
 SPEC = Path(__file__).parent.parent / "docs" / "rules.md"
@@ -148,9 +148,16 @@ TA_TB_IDS = [f"TA{i}" for i in range(1, 5)] + [f"TB{i}" for i in range(1, 12)]
 def test_every_TA_and_TB_rule_of_the_double_plays_has_a_test():
     """Each TA/TB id is checked by a scenario listing it, or a test citing it (TA2 and TA4 are
     about the result rows: tests/test_double_play.py)."""
-    covered = scenario_rule_ids() | set(re.findall(r"\b(T[AB]\d+)\b", "\n".join(
-        p.read_text() for p in Path(__file__).parent.glob("test_*.py") if p.name != Path(__file__).name
-    )))
+    covered = scenario_rule_ids() | set(
+        re.findall(
+            r"\b(T[AB]\d+)\b",
+            "\n".join(
+                p.read_text()
+                for p in Path(__file__).parent.glob("test_*.py")
+                if p.name != Path(__file__).name
+            ),
+        )
+    )
     missing = [r for r in TA_TB_IDS if r not in covered]
     assert not missing, f"double-play rules without a test: {missing}"
 
@@ -196,8 +203,11 @@ def test_every_XM_and_XG_id_has_a_scenario_file_and_every_XR_id_a_test():
     stems = {p.stem for p in SCENARIOS}
     missing = [r for r in XM_IDS + XG_IDS if not any(s.startswith(f"{r}_") for s in stems)]
     assert not missing, f"extra-gene rules without a scenario file: {missing}"
-    covered = scenario_rule_ids() | set(re.findall(r"\b(X[MRG]-?\d+)\b", "\n".join(
-        p.read_text() for p in Path(__file__).parent.glob("test_*.py"))))
+    covered = scenario_rule_ids() | set(
+        re.findall(
+            r"\b(X[MRG]-?\d+)\b", "\n".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
+        )
+    )
     assert not [r for r in XR_IDS if r not in covered]
 
 
@@ -216,9 +226,16 @@ def test_every_extra_flag_has_scenarios_of_its_default_and_of_another_setting():
     rule id) runs at the default."""
     data = {p.stem: json.loads(p.read_text()) for p in SCENARIOS}
     for flag in EXTRA_FLAGS:
-        other = [s for s, d in data.items() if flag.name in d.get("rules", {}).get("flags", {})
-                 and d["rules"]["flags"][flag.name] != flag.default]
-        default = [s for s, d in data.items() if s.startswith(flag.rule + "_")
-                   and flag.name not in d.get("rules", {}).get("flags", {})]
+        other = [
+            s
+            for s, d in data.items()
+            if flag.name in d.get("rules", {}).get("flags", {})
+            and d["rules"]["flags"][flag.name] != flag.default
+        ]
+        default = [
+            s
+            for s, d in data.items()
+            if s.startswith(flag.rule + "_") and flag.name not in d.get("rules", {}).get("flags", {})
+        ]
         assert other, f"no scenario sets the flag {flag.name}"
         assert default, f"no scenario of {flag.rule} at the flag {flag.name}'s default"

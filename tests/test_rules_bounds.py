@@ -15,13 +15,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.ursuppe import batch as B
-from sim.ursuppe import rules as R
-from sim.ursuppe.genes import DIVISION_RATE, N_GENES
-from sim.ursuppe.meal_shapes import MAX_SHAPES, WITH_FRUGALITY, WITH_SUBSTITUTION
-from sim.ursuppe.rules import RulesError, load_rules
-from sim.ursuppe.state import MAX_OPTIONS, allocate_state
-from strategies.params import load_strategy, parameter_table
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.state import MAX_OPTIONS, allocate_state
+from sim.ursuppe.rules import book as R
+from sim.ursuppe.rules.book import RulesError, load_rules
+from sim.ursuppe.rules.genes import DIVISION_RATE, N_GENES
+from sim.ursuppe.rules.meal_shapes import MAX_SHAPES, WITH_FRUGALITY, WITH_SUBSTITUTION
+from strategies.ursuppe.params import load_strategy, parameter_table
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,8 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.ursuppe.board import CHOICE, EAST, NORTH, SOUTH, STAY, WEST
-from sim.ursuppe.genes import (
+from sim.ursuppe.engine.board import CHOICE, EAST, NORTH, SOUTH, STAY, WEST
+from sim.ursuppe.rules.book import (
+    DEFAULT_RULES_PATH,
+    OVERRIDES_LABEL,
+    RuleBook,
+    Rules,
+    RulesError,
+    load_rules,
+)
+from sim.ursuppe.rules.genes import (
     ADVANCED_GENES,
     ARMOR,
     DEFENSE,
@@ -23,7 +31,6 @@ from sim.ursuppe.genes import (
     RAY_PROTECTION,
     SPEED,
 )
-from sim.ursuppe.rules import DEFAULT_RULES_PATH, OVERRIDES_LABEL, RuleBook, Rules, RulesError, load_rules
 
 DTYPES = {
     "neighbours": np.int8,
@@ -307,14 +314,14 @@ def test_persistence_copies_4p_sets_the_4_player_copies(tmp_path: Path) -> None:
     assert ablated.data["flags"]["persistence_copies_4p"] == 0
     # a later file's flag wins over an earlier file's table
     later = load_rules(
-        write(tmp_path, '[genes.Persistence]\ncopies = { 3 = 1, 4 = 3 }\n', "a.toml"),
+        write(tmp_path, "[genes.Persistence]\ncopies = { 3 = 1, 4 = 3 }\n", "a.toml"),
         write(tmp_path, "persistence_copies_4p = 2\n", "b.toml"),
     )
     assert later.for_players(4).gene_copies[PERSISTENCE] == 2
 
 
 def test_persistence_copies_4p_and_the_table_disagreeing_in_one_file(tmp_path: Path) -> None:
-    text = 'persistence_copies_4p = 2\n[genes.Persistence]\ncopies = { 3 = 1, 4 = 3 }\n'
+    text = "persistence_copies_4p = 2\n[genes.Persistence]\ncopies = { 3 = 1, 4 = 3 }\n"
     with pytest.raises(RulesError) as err:
         load_rules(write(tmp_path, text))
     assert str(err.value) == (

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.ursuppe.scenario import ScenarioError, load_scenario, run_scenario
+from sim.ursuppe.tools.scenario import ScenarioError, load_scenario, run_scenario
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 # The rules of §1-§6 and the worked cases of §12 (docs/rules.md): each needs a scenario or a

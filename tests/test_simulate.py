@@ -9,7 +9,7 @@ import pytest
 
 from sim import runner
 from sim.ursuppe.simulation import UrsuppeRun
-from strategies.params import load_strategy
+from strategies.ursuppe.params import load_strategy
 from tests.test_cli import soup
 
 

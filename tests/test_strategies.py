@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from analysis.intervals import wilson
-from sim.ursuppe import batch as B
-from sim.ursuppe.decision_kinds import KIND_NAMES
-from sim.ursuppe.events import EV_ACTIVE
-from sim.ursuppe.genes import GENE_NAMES
-from sim.ursuppe.seating import rotate_block
-from sim.ursuppe.tally import ATTACK_CLUNG, ATTACK_DEFENDED, ATTACK_ESCAPED, ATTACK_SUCCESS, CARRIED
-from strategies.params import (
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.decision_kinds import KIND_NAMES
+from sim.ursuppe.engine.events import EV_ACTIVE
+from sim.ursuppe.engine.tally import ATTACK_CLUNG, ATTACK_DEFENDED, ATTACK_ESCAPED, ATTACK_SUCCESS, CARRIED
+from sim.ursuppe.rules.genes import GENE_NAMES
+from sim.ursuppe.rules.seating import rotate_block
+from strategies.ursuppe.params import (
     GENE_VALUE_BASE,
     N_PARAMS,
     PARAMETERS,
@@ -48,9 +48,9 @@ MIXES = (
 )
 PLAIN_SCRIPT = """
 import sys, numpy as np
-from sim.ursuppe import batch as B
-from sim.ursuppe.rules import load_rules
-from strategies.params import load_strategy, parameter_table
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.rules.book import load_rules
+from strategies.ursuppe.params import load_strategy, parameter_table
 from tests.conftest import outcome_digest
 from tests.test_strategies import MIXES
 out = []

@@ -24,9 +24,9 @@ from analysis.tournament import (
 )
 from analysis.win_rates import load_results
 from sim import runner
-from sim.cli import app
-from sim.ursuppe.tournament_run import TournamentRun, tournament_games
-from strategies.params import load_strategy
+from sim.cli.app import app
+from sim.ursuppe.experiments.tournament_run import TournamentRun, tournament_games
+from strategies.ursuppe.params import load_strategy
 
 TRUE = {"a": -300.0, "b": -100.0, "c": 0.0, "d": 150.0, "e": 250.0}  # Elo scale, mean 0
 
@@ -156,7 +156,7 @@ def test_heatmap_is_pyplot_free_and_atomic(tmp_path):
     png = (tmp_path / "h.png").read_bytes()
     assert png.startswith(b"\x89PNG") and sorted(p.name for p in tmp_path.iterdir()) == ["h.png"]
 
-    from analysis.figures import save_atomic
+    from analysis.figure_files import save_atomic
     from analysis.tournament import heatmap_figure
 
     fig = heatmap_figure(

@@ -114,13 +114,13 @@ def test_engine_error_in_any_game_stops_simulate_with_one_line_naming_it(tmp_pat
     """A game that records an engine error (here: made to fail a check in game 450) stops the
     run with one line naming the game; its chunk is not written; the earlier chunks stay valid."""
     script = (
-        "import sys; import numpy as np; from sim.ursuppe import batch, state; play = batch.play\n"
+        "import sys; import numpy as np; from sim.ursuppe.engine import batch, state; play = batch.play\n"
         "def failing(b, **kw):\n"
         "    play(b, **kw); hit = np.flatnonzero(b.state.game_index == 450)\n"
         "    if len(hit): b.workspace.error[hit[0]] = [state.ERR_INVARIANT, 9, 2, 0]\n"
         "    return b\n"
         "batch.play = failing\n"
-        "from sim.cli import main; sys.argv[0] = 'soup'; main()\n"
+        "from sim.cli.app import main; sys.argv[0] = 'soup'; main()\n"
     )
     out = tmp_path / "run"
     args = ["simulate", "--games", "600", "--chunk-size", "200", "--out", str(out), "-q"]
@@ -251,11 +251,11 @@ def test_summary_reads_one_chunk_at_a_time_and_equals_the_full_table(tmp_path):
 # --- the command line talks --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("module", ["sim.cli", "sim.ursuppe.rules"])
+@pytest.mark.parametrize("module", ["sim.cli.app", "sim.ursuppe.rules.book"])
 def test_help_and_rules_do_not_load_the_engine(module):
-    """`soup --help` imports sim.cli only; `soup rules` adds the rules loader: neither may load
+    """`soup --help` imports sim.cli.app only; `soup rules` adds the rules loader: neither may load
     numba or the compiled kernels (seconds on a cold machine)."""
-    heavy = "('numba', 'sim.ursuppe.game', 'polars')"
+    heavy = "('numba', 'sim.ursuppe.engine.round', 'polars')"
     code = f"import sys, {module}; print(sorted(m for m in {heavy} if m in sys.modules))"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
@@ -264,7 +264,7 @@ def test_help_and_rules_do_not_load_the_engine(module):
 def test_first_run_says_it_compiles(capsys):
     """The notice itself; that it is the first thing a first run prints, with an empty cache:
     tests/test_newcomer_audit.py (test_a_first_run_prints_the_notice_first)."""
-    from sim import cli_support
+    from sim.cli import support as cli_support
 
     cli_support.compile_notice(None)
     cli_support.compile_notice(31.6)
@@ -303,9 +303,19 @@ def test_play_json_names_each_seat_and_the_deck():
 
 def test_a_move_into_an_obstacle_reads_stays():
     """B1: a move into an obstacle keeps the amoeba where it is; the log says so."""
-    from sim.ursuppe.trace import describe
+    from sim.ursuppe.tools.trace import describe
 
-    e = {"type": "active_move", "player": 0, "amoeba": 3, "how": "active_move", "die1": 2, "die2": None,
-         "direction": "E", "cost": 1, "from": 14, "to": 14}
+    e = {
+        "type": "active_move",
+        "player": 0,
+        "amoeba": 3,
+        "how": "active_move",
+        "die1": 2,
+        "die2": None,
+        "direction": "E",
+        "cost": 1,
+        "from": 14,
+        "to": 14,
+    }
     text = describe(e)
     assert "stays on 14" in text and "14 -> 14" not in text

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.ursuppe import gene_value as G
-from sim.ursuppe import tuning as T
-from sim.ursuppe.genes import GENE_NAMES, N_BASE_GENES, gene_index
-from sim.ursuppe.rules import load_rules
-from strategies import DEFAULT_POOL
-from strategies.params import GENE_VALUE_BASE, load_strategy
+from sim.ursuppe.experiments import gene_value as G
+from sim.ursuppe.experiments import tuning as T
+from sim.ursuppe.rules.book import load_rules
+from sim.ursuppe.rules.genes import GENE_NAMES, N_BASE_GENES, gene_index
+from strategies.ursuppe import DEFAULT_POOL
+from strategies.ursuppe.params import GENE_VALUE_BASE, load_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +25,7 @@ def soup(*args: str) -> subprocess.CompletedProcess:
     """The command line of this checkout (not an installed console script of another one)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run(
-        [sys.executable, "-m", "sim.cli", *args],
+        [sys.executable, "-m", "sim.cli.app", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,

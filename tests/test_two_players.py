@@ -12,10 +12,10 @@ import polars as pl
 import pytest
 
 from sim import runner
-from sim.ursuppe import batch as B
-from sim.ursuppe.rules import TD_FLAGS, RulesError, load_rules
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.rules.book import TD_FLAGS, RulesError, load_rules
 from sim.ursuppe.simulation import UrsuppeRun
-from strategies.params import load_strategy
+from strategies.ursuppe.params import load_strategy
 from tests.conftest import outcome_digest
 from tests.fuzzing import fail_on_error
 from tests.test_cli import soup
@@ -99,12 +99,13 @@ def test_rules_for_two_players_need_the_variant_and_name_its_placeholders(rulebo
 
 
 def test_TD4_dummy_le_from_pool_takes_the_3_player_card(rulebook):
-    from sim.ursuppe.genes import LIFE_EXPECTANCY
+    from sim.ursuppe.rules.genes import LIFE_EXPECTANCY
 
     on = load_rules(overrides={"flags": {"dummy_le_from_pool": True}})
-    assert on.for_players(2, "dummy").gene_copies[LIFE_EXPECTANCY] == rulebook.for_players(3).gene_copies[
-        LIFE_EXPECTANCY
-    ] - 1
+    assert (
+        on.for_players(2, "dummy").gene_copies[LIFE_EXPECTANCY]
+        == rulebook.for_players(3).gene_copies[LIFE_EXPECTANCY] - 1
+    )
     assert rulebook.for_players(2, "dummy").gene_copies[LIFE_EXPECTANCY] == 1
 
 
@@ -171,7 +172,7 @@ def test_soup_play_and_simulate_with_the_dummy(tmp_path):
     ],
 )
 def test_two_players_without_a_variant_or_a_variant_elsewhere_is_one_line(args, needle):
-    done = subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.startswith("soup: error: ") and done.stderr.count("\n") == 1, done.stderr
     assert needle in done.stderr and done.stdout == ""
@@ -180,7 +181,7 @@ def test_two_players_without_a_variant_or_a_variant_elsewhere_is_one_line(args, 
 def test_report_on_a_dummy_run_names_the_variant_and_its_placeholders(tmp_path):
     """soup report reads a dummy run (every section; fair share 1/2) and names the TD
     PLACEHOLDER flags it used, pointing to docs/rules.md §16."""
-    from analysis.report import build_report
+    from analysis.ursuppe.report import build_report
     from sim.ursuppe.simulation import DEFAULT_POOL
 
     book = load_rules()

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from sim import cli_verdict
+from sim.cli import verdict as cli_verdict
 from sim.errors import UserError
-from sim.ursuppe import calibrate as C
-from sim.ursuppe import gene_value as G
-from sim.ursuppe import verdict as V
-from sim.ursuppe.readings import flags_touching, readings
-from sim.ursuppe.rules import load_rules
+from sim.ursuppe.experiments import calibrate as C
+from sim.ursuppe.experiments import gene_value as G
+from sim.ursuppe.experiments import verdict as V
+from sim.ursuppe.experiments.readings import flags_touching, readings
+from sim.ursuppe.rules.book import load_rules
 from tests.test_tuning import soup as run_soup
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,7 +200,7 @@ def test_calibrate_is_deterministic_and_resumes(tmp_path):
 def test_ctrl_c_says_what_is_kept_and_how_to_continue(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    from sim.cli import app
+    from sim.cli.app import app
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

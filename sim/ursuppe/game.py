@@ -1,116 +1,130 @@
-"""Ursuppe's round (§6) and the batch kernels that advance many games at once.
+"""Ursuppe on the game protocol (sim.game): its registration, ``GAME``.
 
-The phases are per-game kernels (phases/). ``run_block`` is the one batch kernel: it takes one
-block of the batch's games (sim.threads runs blocks on a pool of threads; the kernel releases the
-GIL) and either plays them to the end, sets them up, or advances each by one phase (scenarios,
-step-by-step debugging). A block plays its games in groups, phase-major (every game of the group
-plays Phase 1, then every game Phase 2, ...), with the block's own scratch row: no phase keeps
-anything in the scratch row for a later one. All modes call the same phase kernels; the
-plain-Python path (NUMBA_DISABLE_JIT=1) runs this very code uncompiled.
-
-Results do not depend on the number of blocks or threads: every game reads only its own state
-and its own random streams, and a scratch row is always written before it is read.
+Registered in ``pyproject.toml`` (entry point group ``soup.games``). Importing this module loads
+the rules loader and strategy files only; the compiled engine loads when games are played.
 """
 
-from sim.jit import kernel
-from sim.ursuppe.invariants import check_game_end, check_invariants
-from sim.ursuppe.phases.end_check import PHASE as PHASE_END
-from sim.ursuppe.phases.end_check import end_check
-from sim.ursuppe.phases.phase1_movement_feeding import phase1
-from sim.ursuppe.phases.phase2_environment import phase2
-from sim.ursuppe.phases.phase3_genes import phase3
-from sim.ursuppe.phases.phase4_division import phase4
-from sim.ursuppe.phases.phase5_deaths import phase5
-from sim.ursuppe.phases.phase6_scoring import phase6
-from sim.ursuppe.phases.setup import initial_placements, setup_position
-from sim.ursuppe.state import ERR_NO_END
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
-PHASE_SETUP = 0
+import numpy as np
 
-MODE_PLAY = 0
-MODE_SETUP = 1
-MODE_PHASE = 2
+from sim.errors import UserError
+from sim.game import GameInfo
+from sim.ursuppe.rules.book import RuleBook, count_label, load_rules
+from sim.ursuppe.simulation import UrsuppeRun, build_run, check_players
+from strategies.ursuppe import DEFAULT_POOL, preset_names
+from strategies.ursuppe.params import load_strategy, parameter_table
+
+SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios"
+
+class Ursuppe:
+    """Primordial Soup: 3-6 players, and 2 with a variant (dummy, double1, double2)."""
+
+    info = GameInfo(
+        name="ursuppe",
+        title="Ursuppe (Primordial Soup)",
+        player_counts=(3, 4, 5, 6),
+        variants={2: ("dummy", "double1", "double2")},
+        kernel_packages=("sim.ursuppe", "strategies.ursuppe"),
+        default_pool=",".join(DEFAULT_POOL),
+        default_strategy="greedy",
+    )
+
+    def load_rules(self, files: Sequence[Path] = ()) -> RuleBook:
+        return load_rules(*files)
+
+    def new_run(
+        self,
+        rules: RuleBook,
+        players: int,
+        seed: int,
+        *,
+        strategies: str | None = None,
+        pool: str | None = None,
+        seating: str = "rotate",
+        variant: str | None = None,
+    ) -> UrsuppeRun:
+        return build_run(rules, players, seed, strategies, pool or self.info.default_pool, seating, variant)
+
+    def check_players(self, rules: RuleBook, players: int, variant: str | None = None) -> None:
+        check_players(rules, players, variant)
+
+    def run_label(self, players: int, variant: str | None = None) -> str:
+        return count_label(players, variant)
+
+    def rules_line(self, rules: RuleBook) -> str:
+        return f"rules {rules.rules_id}; deck: {rules.deck_description()}"
+
+    def strategy_names(self) -> list[str]:
+        return preset_names()
+
+    def load_engine(self) -> None:
+        import sim.ursuppe.engine.round  # noqa: F401 (compiles or loads every kernel)
+
+    def check_play(
+        self, rules: RuleBook, players: int, strategies: str, variant: str | None = None
+    ) -> list[str]:
+        check_players(rules, players, variant)
+        names = [n.strip() for n in strategies.split(",")]
+        if len(names) == 1:
+            names = names * players
+        if len(names) != players:
+            raise UserError(f"--strategies: expected 1 or {players} names, got {len(names)}")
+        for name in names:
+            load_strategy(name)
+        return names
+
+    def play_text(
+        self,
+        rules: RuleBook,
+        players: int,
+        strategies: list[str],
+        seed: int,
+        *,
+        variant: str | None = None,
+        as_json: bool = False,
+    ) -> str:
+        from sim.ursuppe.tools.play import play_game
+
+        played = play_game(rules, players, seed, [load_strategy(n) for n in strategies], variant=variant)
+        return json.dumps(played.as_json(), indent=1) if as_json else played.as_text()
+
+    def scenario_files(self) -> list[Path]:
+        return sorted(SCENARIO_DIR.glob("*.json"))
+
+    def load_scenario(self, source: Path | dict[str, Any]) -> Any:
+        from sim.ursuppe.tools.scenario import load_scenario
+
+        return load_scenario(source)
+
+    def scenario_document(self, scenario: Any) -> dict[str, Any]:
+        from sim.ursuppe.tools.scenario import scenario_document
+
+        return scenario_document(scenario)
+
+    def run_scenario(self, scenario: Any) -> dict[str, Any]:
+        from sim.ursuppe.tools.scenario import run_scenario
+
+        return run_scenario(scenario)
+
+    def play_checked(
+        self, rules: RuleBook, players: int, strategies: Sequence[str], seed: int, games: int
+    ) -> int:
+        from sim.ursuppe.engine import batch as batch_mod
+
+        table = parameter_table([load_strategy(s) for s in strategies])
+        seats = np.arange(players, dtype=np.int16) % len(strategies)
+        b = batch_mod.new_batch(
+            rules.for_players(players), table, seats, seed, np.arange(games), check_invariants=True
+        )
+        batch_mod.play(b, seating="random")
+        if batch_mod.first_error(b) is not None:
+            g, row = batch_mod.first_error(b)
+            raise batch_mod.GameError(f"game {g}: {batch_mod.describe_error(row)}")
+        return int(b.state.finished.sum())
 
 
-@kernel
-def next_round(st, g):
-    """Advance the round counter and clear the per-round flags."""
-    st.round[g] += 1
-    for p in range(st.space.shape[1]):
-        st.player_flags[g, p] = 0
-        for a in range(st.space.shape[2]):
-            st.amoeba_flags[g, p, a] = 0
-
-
-@kernel
-def run_phase(st, ru, wk, g, b, phase):
-    """Run one phase (0 = S6 placements, 1-6, 7 = end check and next round) of game g."""
-    if phase == PHASE_SETUP:
-        initial_placements(st, ru, wk, g, b)
-    elif phase == 1:
-        phase1(st, ru, wk, g, b)
-    elif phase == 2:
-        phase2(st, ru, wk, g, b)
-    elif phase == 3:
-        phase3(st, ru, wk, g, b)
-    elif phase == 4:
-        phase4(st, ru, wk, g, b)
-    elif phase == 5:
-        phase5(st, ru, wk, g, b)
-    elif phase == 6:
-        phase6(st, ru, wk, g, b)
-    elif end_check(st, ru, wk, g):
-        check_game_end(st, ru, wk, g)  # the cheap checks: every run, once a game
-    else:
-        next_round(st, g)
-    if wk.check_invariants:
-        check_invariants(st, ru, wk, g, phase if phase <= 6 else PHASE_END)
-
-
-ROUND_GROUP = 256  # games a block plays phase by phase together (see run_block)
-
-
-@kernel
-def play_group(st, ru, wk, b, g0, g1):
-    """Play games g0..g1-1 to the end, phase-major: every game of the group plays Phase 1, then
-    every game Phase 2, and so on, round after round. The same kernels in the same order per
-    game as one game played alone (the games share nothing), but one phase's code and branch history
-    stay hot across the group instead of seven phases taking turns per game."""
-    live = True
-    while live:
-        live = False
-        for phase in range(1, 8):
-            for g in range(g0, g1):
-                if st.finished[g] or wk.error[g, 0] != 0:
-                    continue
-                if phase == 1 and st.round[g] > st.n_cards[g] + 1:
-                    wk.error[g, 0] = ERR_NO_END
-                    continue
-                run_phase(st, ru, wk, g, b, phase)
-                live = True
-
-
-@kernel
-def run_block(st, ru, wk, b, mode, arg):
-    """Run block b of the batch (games b*G//B .. (b+1)*G//B - 1).
-
-    mode MODE_PLAY: set up (seating mode ``arg``) and play every game to the end (in groups of
-    ROUND_GROUP games, phase-major: play_group); MODE_SETUP: S1-S6 only; MODE_PHASE: advance
-    every unfinished game by phase ``arg``.
-    """
-    G = st.round.shape[0]
-    B = wk.n_blocks
-    first = b * G // B
-    end = (b + 1) * G // B
-    if mode == MODE_PHASE:
-        for g in range(first, end):
-            if not st.finished[g] and wk.error[g, 0] == 0:
-                run_phase(st, ru, wk, g, b, arg)
-        return
-    for g0 in range(first, end, ROUND_GROUP):
-        g1 = min(g0 + ROUND_GROUP, end)
-        for g in range(g0, g1):
-            setup_position(st, ru, wk, g, arg)
-            run_phase(st, ru, wk, g, b, PHASE_SETUP)
-        if mode == MODE_PLAY:
-            play_group(st, ru, wk, b, g0, g1)
+GAME = Ursuppe()

@@ -50,16 +50,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
-from sim.ursuppe.rules import VARIANT_COLOURS, VARIANT_PLAYER_OF, RuleBook
-from sim.ursuppe.seating import rotate_block
-from strategies import DEFAULT_POOL  # noqa: F401 (the default mix, re-exported)
-from strategies.params import Strategy, parameter_table
+from sim.errors import UserError
+from sim.game import strategy_list
+from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook
+from sim.ursuppe.rules.seating import rotate_block
+from strategies.ursuppe import DEFAULT_POOL  # noqa: F401 (the default mix, re-exported)
+from strategies.ursuppe.params import Strategy, load_strategy, parameter_table
 
 # The engine (batch, state, the random streams) is imported where games are played, not here: a
 # command builds and checks its run (its spec, its --out) before the engine loads, so that a bad
 # argument is refused at once and a first run's compile notice comes first (issue 21.9, 21.10).
 if TYPE_CHECKING:
-    from sim.ursuppe.batch import Batch
+    from sim.ursuppe.engine.batch import Batch
 
 STREAM_ASSIGNMENT = 3  # a game's fourth stream: which strategies of a pool sit at the table
 
@@ -95,7 +97,7 @@ class UrsuppeRun:
             "rules_id": self.rulebook.rules_id,
             # The genes a row's masks and first_bought index (bit i = gene_names[i]): the 20 base
             # genes, or all 46 with flags.extra_genes. A run written before the extra genes has no
-            # key and means the 20 (analysis.genes.run_gene_names).
+            # key and means the 20 (analysis.ursuppe.genes.run_gene_names).
             "gene_names": list(
                 self.rulebook.gene_names[: self.rulebook.for_players(self.players, self.variant).n_genes]
             ),
@@ -131,7 +133,7 @@ class UrsuppeRun:
     def play_games(self, first: int, count: int, threads: int) -> "Batch":
         """The engine's part of play_chunk: the finished batch (the runner builds its rows with
         chunk_rows on its writer thread while the engine plays the next chunk, issue 12)."""
-        from sim.ursuppe import batch as batch_mod
+        from sim.ursuppe.engine import batch as batch_mod
 
         games = np.arange(first, first + count, dtype=np.int64)
         rules = self.rulebook.for_players(self.players, self.variant)
@@ -160,7 +162,7 @@ class UrsuppeRun:
 class DeckFamilyRun:
     """A run played over several environment decks (V6; ``soup compare/ablate --decks K``, the
     runner's GameAdapter): the games of block j of ``blocks`` (first, count) are played by
-    ``runs[j]``, the same run but for its rules' deck (sim/ursuppe/deck_family.py). A game is
+    ``runs[j]``, the same run but for its rules' deck (sim/ursuppe/experiments/deck_family.py). A game is
     still a pure function of (rules, strategies, seating, seed, game index), so the rows of game
     i are those ``runs[j]`` alone gives it, whatever the chunks. Each row's ``rules_id`` is its
     deck's rules; the spec is deck 0's (the rules' own deck) plus the family and every deck."""
@@ -170,7 +172,7 @@ class DeckFamilyRun:
     family: str  # deck_family.family_description of the rules the decks were drawn from
 
     def spec(self) -> dict[str, Any]:
-        from sim.ursuppe.deck_family import deck_label
+        from sim.ursuppe.experiments.deck_family import deck_label
 
         first = self.runs[0]
         spec = first.spec()
@@ -245,7 +247,7 @@ def outcome_rows(
     """The result schema's rows for every player of every game of a finished batch (with a
     dummy, TD8: the real players' rows only, the dummy's position a column; a double play, TA4
     and TB3: a row a player, its colours' outcomes in list columns)."""
-    from sim.ursuppe.state import END_FINISH_ZONE
+    from sim.ursuppe.engine.state import END_FINISH_ZONE
 
     st = b.state
     G = st.score.shape[0]
@@ -331,3 +333,62 @@ _PLAYER_FIELDS = (
     "defect_genes_lost",
     "defect_bp_paid",
 )
+
+
+def check_players(book: RuleBook, players: int, variant: str | None = None) -> None:
+    """--players must be a count the rules support (the rules file's components.player_counts),
+    or 2 with a --variant (rules.VARIANTS), which plays as its colours' count (TD1: 3)."""
+    names = ", ".join(VARIANTS)
+    if variant is not None and variant not in VARIANTS:
+        raise UserError(f"--variant: expected one of {names}, got {variant!r}")
+    if players == 2 and variant is None:
+        raise UserError(f"--players 2 needs a 2-player variant: --variant {names}")
+    if variant is not None and players != 2:
+        raise UserError(
+            f"--variant {variant}: a 2-player variant, but --players is {players} (use --players 2)"
+        )
+    colours = players if variant is None else VARIANT_COLOURS[variant]
+    if colours not in book.player_counts:
+        counts = ", ".join(map(str, book.player_counts))
+        what = f"{players}" if variant is None else f"2 (--variant {variant} plays {colours} colours)"
+        raise UserError(
+            f"--players: expected one of {counts} (the rules' components.player_counts), got {what}"
+        )
+
+
+def build_run(
+    book: RuleBook,
+    players: int,
+    seed: int,
+    strategies: str | None,
+    pool: str,
+    seating: str,
+    variant: str | None = None,
+) -> UrsuppeRun:
+    """An Ursuppe run from the command-line options (sim.game.Game.new_run): ``strategies`` (one
+    per player) wins over ``pool`` (every player of every game drawn from it). Raises a
+    UserError on bad input, before any engine code loads (issue 21.9)."""
+    check_players(book, players, variant)
+    if seating not in ("random", "rotate"):
+        raise UserError(f"--seating: expected random or rotate, got {seating!r}")
+
+    # `is not None`, not truthiness: --strategies "" is a mistake to name, not "use the pool".
+    fixed = strategies is not None
+    names = strategy_list(strategies, "--strategies") if fixed else strategy_list(pool, "--pool")
+    distinct = list(dict.fromkeys(names))
+    loaded = [load_strategy(n) for n in distinct]
+    if fixed:
+        if len(names) != players:
+            raise UserError(f"--strategies: expected {players} names (one per player), got {len(names)}")
+        return UrsuppeRun(
+            book,
+            players,
+            seed,
+            loaded,
+            seats=[distinct.index(n) for n in names],
+            seating=seating,
+            variant=variant,
+        )
+    return UrsuppeRun(
+        book, players, seed, loaded, pool=list(range(len(distinct))), seating=seating, variant=variant
+    )

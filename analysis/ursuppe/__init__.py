@@ -1,0 +1,1 @@
+"""Ursuppe's report sections: gene effects, deck order, combos, figures."""

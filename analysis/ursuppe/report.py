@@ -1,0 +1,1132 @@
+"""The balance report (``soup report``): Markdown and HTML with tables and figures, from one or
+more run directories (e.g. a 3-player and a 4-player run of the same rules).
+
+Layout of the output directory::
+
+    report.md        the report (figures linked from figures/)
+    report.html      the same, self-contained apart from the figures
+    figures/*.png    matplotlib figures
+    tables/*.csv     every table of the report in full
+    .soup-report     marker: this directory is a report and may be replaced by the next one
+
+The directory is built next to its destination and renamed into place, so an interrupted
+report never leaves a half-written result; an existing directory is replaced only if it is
+an earlier report (it carries the marker).
+"""
+
+import datetime
+import json
+import math
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from analysis import at_equilibrium, win_rates
+from analysis.tables import fmt, markdown_table, plural, round_floats
+from analysis.ursuppe import deck_order, figures, genes
+from analysis.ursuppe.streamed import Analyses, RunCounts, Streamed, analyse_runs, readable_end
+from sim import __version__
+from sim.errors import UserError
+from sim.ursuppe.rules.extra_flags import EXTRA_FLAGS
+from sim.ursuppe.rules.seating import rotate_block
+
+MARKER = ".soup-report"
+SMALL_RUN = 1000  # fewer games per player count than this: wide intervals, say so
+
+
+class ReportError(UserError):
+    """The run directories cannot make a report (the message is one line)."""
+
+
+# --- input -------------------------------------------------------------------------------------
+
+
+def _read_manifest(run: Path) -> dict[str, Any]:
+    """A run's manifest, checked for what the report needs; ReportError names the problem."""
+    if not run.exists():
+        raise ReportError(f"{run}: no such directory (make a run with soup simulate)")
+    if not run.is_dir():
+        raise ReportError(f"{run}: not a directory (expected a run directory made by soup simulate)")
+    path = run / "manifest.json"
+    if not path.exists():
+        raise ReportError(f"{run}: not a run directory (no manifest.json; make one with soup simulate)")
+    try:
+        doc = win_rates.load_manifest(run)
+    except (OSError, ValueError) as e:
+        raise ReportError(f"{path}: unreadable ({e.__class__.__name__})") from None
+    spec = doc.get("spec") if isinstance(doc, dict) else None
+    if not isinstance(spec, dict):
+        raise ReportError(f"{path}: expected an object with a 'spec' (a manifest written by soup simulate)")
+    if spec.get("game") != "ursuppe":
+        raise ReportError(f"{path}: spec.game is {spec.get('game')!r}, expected 'ursuppe'")
+    problem = _spec_problem(spec)
+    if problem:
+        raise ReportError(f"{path}: {problem} (a manifest written by soup simulate?)")
+    problem = _chunks_problem(run, doc)
+    if problem:
+        raise ReportError(
+            f"{path}: {problem}: the manifest does not agree with its chunks (edited by hand, or another "
+            "run's?); restore it, or play the run again with soup simulate into a new --out"
+        )
+    return doc
+
+
+def _chunks_problem(run: Path, doc: dict[str, Any]) -> str | None:
+    """What is wrong between a manifest's counts and its chunks, or None (issue 21.4: a manifest
+    whose spec.games was edited to 10,000 over 20,000 games of chunks made "20,000 of 10,000
+    games analysed", exit 0). Each chunk the manifest lists must sit where the chunk layout puts
+    it (chunk k holds games k * chunk_size onwards, none at or beyond spec.games), hold one row
+    per player per game, and its file must say the same (its Parquet footer: rows and the range
+    of the game column); the checksums are checked when the chunks are read (sim.runner)."""
+    import pyarrow.parquet as pq
+
+    from sim.runner import chunk_name
+
+    spec, chunks, size = doc["spec"], doc.get("chunks"), doc.get("chunk_size")
+    games, players = spec["games"], spec["players"]
+    if not isinstance(chunks, dict):
+        return "'chunks': expected an object"
+    if chunks and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
+        return f"chunk_size: expected a positive integer, got {size!r}"
+    for key, entry in chunks.items():
+        if not key.isdigit() or not isinstance(entry, dict):
+            return f"chunks.{key}: expected a chunk index and an object"
+        k = int(key)
+        first, count = k * size, min(size, games - k * size)
+        if count < 1:
+            return f"chunks.{key} lies beyond spec.games = {games:,} (chunk_size {size:,})"
+        want = {"file": chunk_name(k), "first_game": first, "games": count, "rows": count * players}
+        for field, value in want.items():
+            if field in entry and entry[field] != value:
+                return f"chunks.{key}.{field} is {entry[field]!r}, expected {value!r} (spec.games {games:,})"
+        try:
+            meta = pq.read_metadata(run / want["file"])
+        except Exception:  # noqa: BLE001 (missing or damaged: sim.runner.chunk_files names it)
+            continue
+        if meta.num_rows != count * players:
+            return f"chunks.{key}: {want['file']} holds {meta.num_rows:,} rows, expected {count * players:,}"
+        names = meta.schema.to_arrow_schema().names
+        if "game" in names and meta.num_row_groups:
+            col = names.index("game")
+            stats = [meta.row_group(g).column(col).statistics for g in range(meta.num_row_groups)]
+            if all(s is not None and s.has_min_max for s in stats):
+                low, high = min(s.min for s in stats), max(s.max for s in stats)
+                if (low, high) != (first, first + count - 1):
+                    return (
+                        f"chunks.{key}: {want['file']} holds games {low:,}-{high:,}, expected "
+                        f"{first:,}-{first + count - 1:,}"
+                    )
+    return None
+
+
+def _spec_problem(spec: dict[str, Any]) -> str | None:
+    """What is wrong with a manifest's spec for the report, or None."""
+    for key in ("players", "seed", "games"):
+        if not isinstance(spec.get(key), int) or isinstance(spec.get(key), bool):
+            return f"spec.{key}: expected an integer, got {spec.get(key)!r}"
+    for key in ("rules_id", "deck", "seating"):
+        if not isinstance(spec.get(key), str):
+            return f"spec.{key}: expected a string, got {spec.get(key)!r}"
+    strategies = spec.get("strategies")
+    if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
+        return "spec.strategies: expected a list of strategy names"
+    if not isinstance(spec.get("assignment"), dict):
+        return "spec.assignment: expected an object"
+    decks = spec.get("decks")
+    if isinstance(decks, list) and len(decks) > 1:
+        # V6: an arm of soup compare/ablate --decks K; its deck-order and deck columns would mix decks
+        return (
+            f"spec.decks: a run over {len(decks)} environment decks (soup compare/ablate --decks), whose "
+            "rows mix decks; the report reads one deck per run: see the experiment's by-deck table"
+        )
+    try:
+        deck = spec["rules"]["environment"]["deck"]
+    except (KeyError, TypeError):
+        return "spec.rules.environment.deck: missing"
+    if not isinstance(deck, list) or not deck:
+        return "spec.rules.environment.deck: expected a list of cards"
+    for i, card in enumerate(deck):
+        if (
+            not isinstance(card, dict)
+            or not isinstance(card.get("ozone"), int)
+            or not isinstance(card.get("drift"), str)
+        ):
+            return f"spec.rules.environment.deck[{i}]: expected {{ozone = integer, drift = text}}"
+    return None
+
+
+def _check_combination(manifests: list[dict[str, Any]], dirs: list[Path]) -> None:
+    """Runs may be combined when they add games of the same experiment: same rules (checked by
+    the caller) and, per player count, the same variant, strategies, assignment and seating. Two runs of
+    one design with the same seed are the same games (game i of seed s is always the same game)."""
+    by_players: dict[int, tuple[Path, dict[str, Any]]] = {}
+    seen: dict[tuple[int, int], Path] = {}
+    for d, m in zip(dirs, manifests, strict=True):
+        s = m["spec"]
+        design = {k: s.get(k) for k in ("strategies", "strategy_parameters", "assignment", "seating")}
+        first = by_players.setdefault(s["players"], (d, {**design, "variant": s.get("variant")}))
+        if first[1]["variant"] != s.get("variant"):
+            # The 2-player variants are different games: their rows are never pooled (issue 11).
+            raise ReportError(
+                f"{first[0]} and {d}: 2-player runs of different variants ({first[1]['variant']}, "
+                f"{s.get('variant')}); report each alone"
+            )
+        design["variant"] = s.get("variant")
+        if first[1] != design:
+            raise ReportError(
+                f"{first[0]} and {d}: {s['players']}-player runs with different strategies, assignment or "
+                "seating; report each alone"
+            )
+        key = (s["players"], s["seed"])
+        if key in seen:
+            raise ReportError(
+                f"{seen[key]} and {d}: the same {s['players']}-player games (same seed {s['seed']}); "
+                "give one of them, or make more games with another --seed"
+            )
+        seen[key] = d
+
+
+def _check_out(out: Path, runs: list[Path]) -> None:
+    """Refuse an output that would destroy something: a file, a directory that is not an
+    earlier report, a run directory itself or a directory holding a run."""
+    target = out.resolve()
+    for run in runs:
+        r = run.resolve()
+        if target == r or r.is_relative_to(target):
+            raise ReportError(f"--out {out}: would replace the run directory {run}; choose another directory")
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"--out {out}: is a file, expected a directory for the report")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
+        raise ReportError(
+            f"--out {out}: exists and is not a soup report; choose another directory or remove it"
+        )
+
+
+# --- the report ---------------------------------------------------------------------------------
+
+
+class Report:
+    """The report being written: Markdown parts in reading order, tables and figures written
+    under ``root`` as they are added. Each section function appends to one of these."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        (root / "figures").mkdir(parents=True)
+        (root / "tables").mkdir()
+        (root / MARKER).write_text("written by soup report; soup report may replace this directory\n")
+        self.parts: list[str] = []
+
+    def text(self, s: str) -> None:
+        """A paragraph (or heading) of Markdown."""
+        self.parts.append(s.strip("\n") + "\n")
+
+    def csv(self, name: str, df: pl.DataFrame) -> None:
+        """``df`` in full as ``tables/{name}.csv`` (floats to 6 significant digits,
+        analysis.tables.round_floats), with nothing in the Markdown."""
+        round_floats(df).write_csv(self.root / "tables" / f"{name}.csv")
+
+    def table(
+        self,
+        name: str,
+        df: pl.DataFrame,
+        columns: Sequence[tuple[str, str, str]],
+        shown: pl.DataFrame | None = None,
+    ) -> None:
+        """``df`` in full as CSV; ``shown`` (default: all of it) as a Markdown table."""
+        self.csv(name, df)
+        note = (
+            "Full table" if shown is None else f"{len(shown)} of {plural(len(df), 'row')} shown; full table"
+        )
+        self.parts.append(
+            markdown_table(df if shown is None else shown, columns)
+            + f"\n\n*{note}: [tables/{name}.csv](tables/{name}.csv)*\n"
+        )
+
+    def figure(self, name: str, fig: Any, caption: str) -> None:
+        """``fig`` as ``figures/{name}.png``, shown with its caption."""
+        figures.save(fig, self.root / "figures" / f"{name}.png")
+        self.parts.append(f"![{caption}](figures/{name}.png)\n\n*{caption}*\n")
+
+    def markdown(self) -> str:
+        """The report so far as one Markdown document, with a table of contents of its sections
+        after the title paragraphs (issue 21: a long report with none)."""
+        headings = [p.split("\n", 1)[0][3:].strip() for p in self.parts if p.startswith("## ")]
+        first = next((i for i, p in enumerate(self.parts) if p.startswith("## ")), len(self.parts))
+        toc = "**Contents:** " + " · ".join(f"[{h}](#{heading_id(h)})" for h in headings) + "\n"
+        titled = bool(self.parts) and self.parts[0].startswith("# ")  # a whole report, not one section
+        return "\n".join(
+            [*self.parts[:first], toc, *self.parts[first:]] if headings and titled else self.parts
+        )
+
+
+def heading_id(text: str) -> str:
+    """The anchor of a heading, as GitHub makes it (lower case, punctuation dropped, spaces to
+    hyphens); render_html gives its h2 the same id, so the contents link in both."""
+    import re
+
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
+def build_report(
+    run_dirs: Sequence[str | Path],
+    out: str | Path,
+    top_sets: int = 15,
+    equilibrium: str | Path | None = None,
+    progress: "Callable[[str, int, int], None] | None" = None,
+) -> Path:
+    """Write the balance report of ``run_dirs`` into ``out``; an earlier report there is replaced.
+    ``equilibrium``: a ``soup tournament`` directory whose equilibrium mix weighs the seat and
+    gene tables in an extra section "At equilibrium" (analysis.at_equilibrium).
+
+    The runs are read one chunk at a time (analysis.ursuppe.streamed), so memory stays flat however many
+    games they hold (issue 21.11); only ``equilibrium`` needs every row in memory (its weights are
+    per row). ``progress(step, done, total)`` is told what is being done: ``reading`` the chunks
+    (in games), then each section written."""
+    dirs = [Path(d) for d in run_dirs]
+    if not dirs:
+        raise ReportError("no run directory given")
+    if len({d.resolve() for d in dirs}) != len(dirs):
+        raise ReportError("the same run directory is given twice (its games would count twice)")
+    manifests = [_read_manifest(d) for d in dirs]
+    rules = {m["spec"]["rules_id"] for m in manifests}
+    if len(rules) > 1:
+        raise ReportError(
+            f"the runs use different rules ({', '.join(sorted(rules))}): report each alone, "
+            "or measure the difference with soup compare"
+        )
+    _check_combination(manifests, dirs)
+    mix = None
+    if equilibrium is not None:
+        try:
+            mix = at_equilibrium.read_mix(equilibrium)
+        except ValueError as e:
+            raise ReportError(str(e)) from None
+    if Path(out).is_symlink():
+        raise ReportError(f"--out {out}: is a symbolic link; give the directory itself")
+    out = Path(os.path.abspath(out))  # "." and ".." get a name, and the temporary sits beside it
+    _check_out(out, dirs)
+    if not any(m.get("chunks") for m in manifests):
+        raise ReportError(
+            f"{', '.join(map(str, dirs))}: no complete chunks yet (is soup simulate still running?)"
+        )
+    weighted = None  # checked before the runs are read: a check that fails comes first
+    try:
+        if mix is not None:  # every row in memory: the mix's weights are per row
+            weighted = at_equilibrium.with_weights(win_rates.load_results(*dirs).collect(), mix)
+        decks = {json.dumps(m["spec"]["rules"]["environment"]["deck"]) for m in manifests}
+        streamed = analyse_runs(
+            dirs,
+            manifests,
+            genes.run_gene_names(manifests),
+            None if progress is None else (lambda done, total: progress("reading", done, total)),
+            deck=manifests[0]["spec"]["rules"]["environment"]["deck"] if len(decks) == 1 else None,
+        )
+    except ValueError as e:  # a damaged chunk (sim.runner names it), the same run twice
+        raise ReportError(" ".join(str(e).split())) from None
+    except Exception as e:  # noqa: BLE001 - foreign files among the chunks
+        raise ReportError(
+            f"{', '.join(map(str, dirs))}: no readable results ({e.__class__.__name__})"
+        ) from None
+
+    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    try:
+        report = Report(tmp)
+        _write(report, streamed, manifests, dirs, top_sets, progress)
+        if weighted is not None:
+            section_at_equilibrium(report, weighted, mix, Path(equilibrium))
+        markdown = report.markdown()
+        (tmp / "report.md").write_text(markdown)
+        (tmp / "report.html").write_text(render_html(markdown))
+        if out.exists():
+            old = out.with_name(f".{out.name}.old-{os.getpid()}")
+            out.rename(old)
+            tmp.rename(out)
+            shutil.rmtree(old)
+        else:
+            tmp.rename(out)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+    return out
+
+
+# --- sections -----------------------------------------------------------------------------------
+
+PLAYER_GAMES = ("games", "player-games", "int")
+# A start space against the other start spaces (seat tables by strategy, and at equilibrium).
+SEAT_VS_OTHERS_COLUMNS = [
+    ("start_space", "start space", "int"),
+    PLAYER_GAMES,
+    ("win_rate", "win rate", "rate"),
+    ("ci_low|ci_high", "95% CI", "ci"),
+    ("difference", "vs other spaces", "signed"),
+    ("diff_low|diff_high", "95% CI", "sci"),
+    ("p_holm", "p (Holm)", "p"),
+]
+RATE_COLUMNS = [
+    ("wins", "wins", "int"),
+    ("win_rate", "win rate", "rate"),
+    ("ci_low|ci_high", "95% CI", "ci"),
+    ("fair_share", "fair share", "rate"),
+    ("p_holm", "p vs fair (Holm)", "p"),
+]
+
+
+def _seating_words(seating: str, players: int) -> str:
+    """The run's seating and, for ``rotate``, its design (S5): every permutation at 3-4 players,
+    a balanced Latin square with a block of rotate_block(P) games at 5-6 (docs/decisions.md)."""
+    if seating != "rotate":
+        return seating
+    block = rotate_block(players)
+    if block == math.factorial(players):
+        return f"rotate (all {block} permutations)"
+    return f"rotate (balanced Latin square, {block} games a block)"
+
+
+def _runs_section(
+    manifests: list[dict[str, Any]], dirs: list[Path], counts: RunCounts
+) -> tuple[str, list[str]]:
+    analysed = counts.games_per_run
+    lines = [
+        "| run | players | games analysed | seed | seating | strategies | rules id | house-rules files |",
+        "|:--|--:|--:|--:|:--|:--|:--|:--|",
+    ]
+    decks, markets, warnings = set(), set(), []
+    for i, (d, m) in enumerate(zip(dirs, manifests, strict=True)):
+        s = m["spec"]
+        done = analysed.get(i, 0)
+        assignment = "drawn from " if "pool" in s.get("assignment", {}) else "seated "
+        lines.append(
+            f"| `{d.name}` | {s['players']} | {done:,} of {s['games']:,} | {s['seed']} | "
+            f"{_seating_words(s.get('seating', '?'), s['players'])} | "
+            f"{assignment}{', '.join(s['strategies'])} | `{s['rules_id']}` | "
+            f"{', '.join(s.get('rules_files') or []) or 'none (default rules)'} |"
+        )
+        decks.add(s["deck"])
+        market = _extra_genes_line(s["rules"])
+        if market:
+            markets.add(market)
+        if done < s["games"]:
+            warnings.append(
+                f"**Incomplete run:** `{d.name}` has only {done:,} of {plural(s['games'], 'game')}; this "
+                "report covers those. Finish it with the same soup simulate command (it resumes)."
+            )
+        elif m.get("status") != "complete":
+            warnings.append(
+                f"**Run still marked running:** `{d.name}` has all {plural(done, 'game')}, but its manifest "
+                f"says status {m.get('status')!r}: soup simulate may still be writing it, or was interrupted "
+                "before its last step."
+            )
+        if s["rules"]["environment"].get("placeholder"):
+            warnings.append(
+                "**Warning: placeholder environment deck.** The real card values are in no source we "
+                "have (spec §13); this deck is a stand-in. Deck-order effects and everything that depends "
+                "on ozone and drift are effects *of this deck*. Replace it in a rules file when the real "
+                "values are known."
+            )
+        guessed = [name for name in s.get("placeholders", []) if name != "environment.deck"]
+        if guessed:
+            # A 2-player variant's guesses are its own section's (docs/rules.md §16: the dummy;
+            # §17: the double plays).
+            variant = f", variant {s['variant']}" if s.get("variant") else ""
+            where = {None: "§15", "dummy": "§16"}.get(s.get("variant"), "§17")
+            if any(n.startswith("genes.") or n[6:] in _EXTRA_FLAG_NAMES for n in guessed):
+                where += " and §18 (extra genes)"
+            warnings.append(
+                f"**Warning: placeholder rules with {s['players']} players{variant}:** "
+                + ", ".join(f"`{name}`" for name in guessed)
+                + f" (no source has these values; docs/rules.md {where} gives the defaults used). Results "
+                "that depend on them are results *of these guesses*."
+            )
+    for players, n in sorted(counts.games_per_count.items()):
+        if n < SMALL_RUN:
+            warnings.append(
+                f"**Small sample:** {plural(n, 'game')} with {players} players. Intervals are wide, and "
+                "tests with too few players on a side are not made (shown as –). Use 10,000 games or more."
+            )
+    text = "\n".join(lines) + "\n\n" + "\n".join(f"Environment deck: {d}" for d in sorted(decks))
+    if markets:
+        text += "\n\n" + "\n\n".join(sorted(markets))
+    return text, list(dict.fromkeys(warnings))
+
+
+_EXTRA_FLAG_NAMES = frozenset(f.name for f in EXTRA_FLAGS)
+
+
+def _extra_genes_line(rules: dict[str, Any]) -> str:
+    """The extra-gene market of a run's rules (XM1-XM8) and the §18 flags not at their default;
+    empty without the module (a run written before it has no such flags)."""
+    flags = rules.get("flags", {})
+    if not flags.get("extra_genes"):
+        return ""
+    timing = {
+        "after_first_player": "after the first Phase-3 player",
+        "start_of_phase3": "at the start of Phase 3",
+        "after_each_purchase": "one after each purchase",
+    }[flags["extra_reveal_timing"]]
+    changed = [
+        f"`{f.name} = {json.dumps(flags[f.name])}`"
+        for f in EXTRA_FLAGS
+        if f.name in flags
+        and flags[f.name] != (list(f.default) if isinstance(f.default, tuple) else f.default)
+    ]
+    return (
+        f"Extra genes (docs/rules.md §18): on. Start pair {' + '.join(flags['extra_start_pair']) or 'none'}; "
+        f"the other extra genes face down, {flags['extra_reveal_per_round']} revealed a round {timing}; "
+        f"unbought cards {'are discarded' if flags['extra_unbought_discarded'] else 'stay in the pool'}; "
+        f"excluded: {', '.join(flags['extra_excluded']) or 'none'}"
+        + ("; base genes mixed into the deck" if flags["extra_deck_mixed_with_base"] else "")
+        + ". Readings not at their default: "
+        + (", ".join(changed) or "none")
+        + "."
+    )
+
+
+def _pct(x: float) -> str:
+    return fmt(x, "pct")
+
+
+def _first_three(names: pl.Series) -> str:
+    """E.g. "A, B, C and 2 more"; "none" when empty."""
+    shown = ", ".join(names.head(3).to_list()) or "none"
+    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _findings(
+    strategy: pl.DataFrame,
+    seats: pl.DataFrame,
+    seat_by_strategy: pl.DataFrame,
+    effects: pl.DataFrame,
+    synergy: pl.DataFrame,
+    length: pl.DataFrame,
+    ends: pl.DataFrame,
+) -> list[str]:
+    """Plain-language headlines, each backed by a table below, per player count."""
+    out = []
+    for players in strategy["players"].unique().sort().to_list():
+        at = pl.col("players") == players
+        s = strategy.filter(at).sort("win_rate", descending=True)
+        if len(s) > 1 and s["ci_low"][0] <= s["ci_high"][1]:
+            out.append(
+                f"{players} players: no strategy is clearly strongest: the intervals of the two best "
+                f"({s['strategy'][0]} {_pct(s['win_rate'][0])}, {s['strategy'][1]} {_pct(s['win_rate'][1])}) "
+                "overlap."
+            )
+        elif len(s) > 1:
+            top, bottom = s.row(0, named=True), s.row(-1, named=True)
+            out.append(
+                f"{players} players: the strongest strategy is **{top['strategy']}**, winning "
+                f"{_pct(top['win_rate'])} of its games (95% CI {_pct(top['ci_low'])}–{_pct(top['ci_high'])}; "
+                f"fair share {_pct(top['fair_share'])}); the weakest is **{bottom['strategy']}** "
+                f"({_pct(bottom['win_rate'])})."
+            )
+        st = seats.filter(at)
+        if st["p_holm"].is_nan().all():
+            out.append(f"{players} players: seat bias is not testable with this few games.")
+        else:
+            biased = st.filter(pl.col("p_holm") < 0.05)
+            if len(biased):
+                worst = biased.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
+                out.append(
+                    f"{players} players: {len(biased)} of {len(st)} start spaces "
+                    f"{'differs' if len(biased) == 1 else 'differ'} from the fair share (Holm p < 0.05); "
+                    f"the largest deviation is start space {worst['start_space']} "
+                    f"({fmt(worst['advantage'], 'points')} points of win rate)."
+                )
+            else:
+                out.append(
+                    f"{players} players: no start space differs from the fair share (Holm p ≥ 0.05; largest "
+                    f"deviation {st['advantage'].abs().max() * 100:.1f} points of win rate)."
+                )
+        sb = seat_by_strategy.filter(at & (pl.col("p_holm") < 0.05)).sort(
+            pl.col("difference").abs(), descending=True
+        )
+        if len(sb):
+            r = sb.row(0, named=True)
+            out.append(
+                f"{players} players: seats matter for some strategies: **{r['strategy']}** wins "
+                f"{_pct(r['win_rate'])} from start space {r['start_space']}, "
+                f"{abs(r['difference']) * 100:.1f} points {'more' if r['difference'] > 0 else 'less'} "
+                f"than from the other spaces ({plural(len(sb), 'strategy × seat cell')} "
+                f"{'differs' if len(sb) == 1 else 'differ'}, Holm p < 0.05; "
+                "see *Strategy and start space*)."
+            )
+        sig = effects.filter(at & (pl.col("within_p_holm") < 0.05))
+        if len(sig):
+            plus = sig.filter(pl.col("within_strategy") > 0).sort("within_strategy", descending=True)["gene"]
+            minus = sig.filter(pl.col("within_strategy") < 0).sort("within_strategy")["gene"]
+            out.append(
+                f"{players} players: genes whose holders win more than non-holders of the same strategy "
+                f"(Holm p < 0.05), largest first: {_first_three(plus)}; win less: {_first_three(minus)}. "
+                "These are associations; `soup verdict --gene NAME` judges a gene by designs that measure "
+                "it, across fields, decks and readings (docs/verdicts.md)."
+            )
+        # The best-supported pair (smallest p, as the table is sorted), not the largest estimate:
+        # the largest estimates come from the smallest groups.
+        syn = synergy.filter(at & (pl.col("within_q_bh") < 0.05)).sort("within_p")
+        if len(syn):
+            r = syn.row(0, named=True)
+            out.append(
+                f"{players} players: the best-supported gene-pair interaction within strategy is "
+                f"**{r['gene_a']} + {r['gene_b']}**: {fmt(r['within_strategy'], 'points')} points of win "
+                f"rate beyond the two genes' own effects (95% CI {fmt(r['within_low'], 'points')} to "
+                f"{fmt(r['within_high'], 'points')}), based on {r['strata']}; "
+                f"{plural(len(syn), 'pair')} {'has' if len(syn) == 1 else 'have'} BH q < 0.05."
+            )
+        ln = length.filter(at)
+        if len(ln):
+            row = ln.row(0, named=True)
+            fz = ends.filter(at & (pl.col("end_reason") == "finish zone"))
+            share = fz["share"][0] if len(fz) else 0.0
+            out.append(
+                f"{players} players: games last {row['mean_rounds']:.2f} rounds on average (median "
+                f"{row['median']:.0f}, range {row['min']}–{row['max']}); {_pct(share)} end with a marker "
+                "in the finish zone, the rest after the last environment card."
+            )
+    return out
+
+
+def analyse(rows: pl.DataFrame, gene_names: Sequence[str] | None = None) -> Analyses:
+    """The report's analysis tables of the player rows (analysis.win_rates.load_results); the
+    gene tables cover ``gene_names`` (the runs' genes, analysis.ursuppe.genes.run_gene_names)."""
+    g = None if gene_names is None else tuple(gene_names)
+    return Analyses(
+        strategy=win_rates.win_rates(rows, ["players", "strategy"]),
+        seats=win_rates.seat_advantage(rows),
+        seat_by_strategy=win_rates.seat_effects(rows, "strategy"),
+        length=readable_end(win_rates.game_length(rows)),
+        length_summary=win_rates.game_length_summary(rows),
+        ends=readable_end(win_rates.end_reasons(rows)),
+        held=genes.gene_effects(rows, "held", genes=g),
+        bought=genes.gene_effects(rows, "bought", genes=g),
+        synergy=genes.gene_synergy(rows, "held", genes=g),
+        purchases=genes.purchase_rates(rows, genes=g),
+        timing=genes.purchase_timing(rows, genes=g),
+    )
+
+
+def _player_counts(df: pl.DataFrame) -> list[int]:
+    return df["players"].unique().sort().to_list()
+
+
+def _write(
+    r: Report,
+    s: Streamed,
+    manifests: list[dict[str, Any]],
+    dirs: list[Path],
+    top_sets: int,
+    progress: "Callable[[str, int, int], None] | None" = None,
+) -> None:
+    """The whole report, section by section, in reading order, from the tables of the runs
+    (analysis.ursuppe.streamed)."""
+    a = s.analyses
+    steps: list[tuple[str, Callable[[], None]]] = [
+        ("title", lambda: section_title(r, s.counts, manifests, dirs)),
+        ("headlines", lambda: (section_headlines(r, a), section_how_to_read(r))),
+        ("win rates", lambda: section_strategy(r, a.strategy)),
+        ("seats", lambda: section_seats(r, a.seats, a.seat_by_strategy)),
+        ("game length", lambda: section_game_length(r, a.length, a.length_summary, a.ends)),
+        ("gene effects", lambda: section_gene_effects(r, a.held, a.bought)),
+        ("purchases", lambda: section_purchases(r, a.purchases, a.timing)),
+        ("synergy", lambda: section_synergy(r, a.synergy)),
+        ("gene sets", lambda: section_gene_sets(r, s.gene_set_counts, top_sets)),
+        ("deck order", lambda: section_deck_order(r, s, manifests)),
+    ]
+    for k, (name, step) in enumerate(steps):
+        if progress:
+            progress(name, k, len(steps))
+        step()
+    if progress:
+        progress("writing", len(steps), len(steps))
+
+
+def section_title(
+    r: Report, rows: "pl.DataFrame | RunCounts", manifests: list[dict[str, Any]], dirs: list[Path]
+) -> None:
+    """Title, what the report covers, the warnings (incomplete runs, small samples, the
+    placeholder deck) and the table of runs: what a reader must know before any number.
+    ``rows``: the player rows, or their counts (analysis.ursuppe.streamed.RunCounts)."""
+    counts = rows if isinstance(rows, RunCounts) else RunCounts.of(rows)
+    n_games = counts.games
+    runs_text, warnings = _runs_section(manifests, dirs, counts)
+    r.text("# Ursuppe balance report")
+    seeds = sorted({m["spec"]["seed"] for m in manifests})
+    r.text(
+        f"{plural(n_games, 'game')} ({plural(counts.rows, 'player result')}) from "
+        f"{plural(len(dirs), 'run')}, "
+        f"seed{'s' if len(seeds) != 1 else ''} {', '.join(map(str, seeds))}. "
+        f"Generated {datetime.date.today().isoformat()} by soup {__version__}."
+    )
+    for w in warnings:
+        r.text("> " + w)
+    r.text("## What was run")
+    r.text(runs_text)
+
+
+def section_headlines(r: Report, a: Analyses) -> None:
+    """Plain-language findings, each backed by a table further down."""
+    r.text("## Headlines")
+    r.text(
+        "\n".join(
+            f"- {f}"
+            for f in _findings(
+                a.strategy, a.seats, a.seat_by_strategy, a.held, a.synergy, a.length_summary, a.ends
+            )
+        )
+    )
+
+
+def section_how_to_read(r: Report) -> None:
+    """The statistics behind every table, said once so the tables need not repeat it."""
+    r.text(
+        "## How to read this report\n"
+        "- **Player-games**: one player in one game; a strategy drawn for two seats of a game counts twice.\n"
+        "- Every rate has a 95% **Wilson interval**. Tests against the fair share (1 / players) and "
+        "differences between groups use **cluster-robust** standard errors with the game as the "
+        "cluster, because the players of one game are not independent (exactly one of them wins).\n"
+        "- A table that tests a family (every seat, every gene) gives **Holm**-adjusted p-values (the "
+        "chance of any false finding in the table stays below 5%); the many gene pairs get "
+        "**Benjamini–Hochberg** q-values (the expected share of false findings among those with q < 0.05 "
+        "stays below 5%). A dash (–) marks a test not made: too few players on a side.\n"
+        "- Gene and deck effects are **associations** in simulated play with the listed strategies. *Within "
+        "strategy* compares players of the same strategy, which removes the part of a gap that only says "
+        "which strategies buy a gene. What a rule change *causes* is a paired experiment: `soup compare`, "
+        "`soup ablate`; whether a gene is too strong, and under which conditions, is `soup verdict --gene "
+        "NAME` (docs/verdicts.md).\n"
+        "- Player counts are never pooled: the fair share and the gene copies differ between them.\n"
+        "- Rule ids (S5 seating, W1 end of game, E2 gene defects, ...) refer to the rules specification "
+        "(docs/rules.md)."
+    )
+
+
+def section_strategy(r: Report, strategy: pl.DataFrame) -> None:
+    """Win rate per strategy and player count (analysis.win_rates.win_rates): which strategy wins."""
+    r.text("## Win rates by strategy")
+    r.table(
+        "win_rate_by_strategy",
+        strategy,
+        [
+            ("players", "players", "int"),
+            ("strategy", "strategy", "text"),
+            PLAYER_GAMES,
+            *RATE_COLUMNS,
+            ("mean_rounds", "mean rounds of its games", "num"),
+        ],
+    )
+    r.figure(
+        "win_rate_by_strategy",
+        figures.strategy_rates(strategy),
+        "Win rate by strategy with 95% intervals; dashed: fair share.",
+    )
+
+
+def section_seats(r: Report, seats: pl.DataFrame, seat_by_strategy: pl.DataFrame) -> None:
+    """Seat advantage (S5): each start space against the fair share, then each strategy from
+    each start space against the same strategy from the other spaces."""
+    r.text("## Seat advantage (S5)")
+    r.table(
+        "seat_advantage",
+        seats,
+        [
+            ("players", "players", "int"),
+            ("start_space", "start space", "int"),
+            PLAYER_GAMES,
+            *RATE_COLUMNS[:3],
+            ("advantage", "advantage", "signed"),
+            ("p_holm", "p (Holm)", "p"),
+        ],
+    )
+    r.figure(
+        "seat_bias",
+        figures.seat_bias(seats),
+        "Win rate by start space with 95% intervals; dashed: fair share. The rate axis is fitted to the "
+        "intervals and does not start at 0.",
+    )
+    r.text(
+        "### Strategy and start space\n"
+        "Each strategy's win rate from each start space, against the same strategy from the other "
+        "spaces (*difference*; Holm over the table). Seat effects of opposite sign for different "
+        "strategies can cancel in the table above."
+    )
+    r.table(
+        "seat_by_strategy",
+        seat_by_strategy,
+        [("players", "players", "int"), ("strategy", "strategy", "text"), *SEAT_VS_OTHERS_COLUMNS],
+    )
+
+
+def section_game_length(
+    r: Report, length: pl.DataFrame, length_summary: pl.DataFrame, ends: pl.DataFrame
+) -> None:
+    """Rounds per game and how games end (W1): finish zone or last environment card."""
+    r.text("## Game length and how games end (W1)")
+    r.table(
+        "game_length_summary",
+        length_summary,
+        [
+            ("players", "players", "int"),
+            ("games", "games", "int"),
+            ("mean_rounds", "mean rounds", "num"),
+            ("sd_rounds", "sd", "num"),
+            ("min", "min", "int"),
+            ("q1", "Q1", "int"),
+            ("median", "median", "median"),
+            ("q3", "Q3", "int"),
+            ("max", "max", "int"),
+        ],
+    )
+    r.table(
+        "end_reasons",
+        ends,
+        [
+            ("players", "players", "int"),
+            ("end_reason", "game ended by", "text"),
+            ("games", "games", "int"),
+            ("share", "share", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+        ],
+    )
+    r.csv("game_length", length)
+    r.figure(
+        "game_length",
+        figures.length_histogram(length),
+        "Share of games by number of rounds, by how the game ended.",
+    )
+
+
+GENE_COLUMNS = [
+    ("players", "players", "int"),
+    ("gene", "gene", "text"),
+    ("share_with|rows_with", "share holding", "share"),
+    ("win_rate_with", "win rate with", "rate"),
+    ("win_rate_without", "without", "rate"),
+    ("difference", "difference", "signed"),
+    ("diff_low|diff_high", "95% CI", "sci"),
+    ("p_holm", "p (Holm)", "p"),
+    ("within_strategy", "within strategy", "signed"),
+    ("within_low|within_high", "95% CI", "sci"),
+    ("within_p_holm", "p (Holm)", "p"),
+    ("strata", "strategies compared", "text"),
+]
+
+
+def section_gene_effects(r: Report, held: pl.DataFrame, bought: pl.DataFrame) -> None:
+    """Does holding (or buying) a gene go with winning? Raw and within strategy
+    (analysis.ursuppe.genes.gene_effects), with forest plots of the held genes."""
+    r.text("## Genes")
+    r.text(
+        "### Held at the end\n"
+        "Win rate of players holding each gene at the end against those not holding it. *difference* is "
+        "the raw gap; *within strategy* compares holders and non-holders of the same strategy, weighted "
+        "by the strategy's player-games, using only the strategies with at least "
+        f"{genes.MIN_ROWS} players on both sides (*strategies compared*, with their player-games). "
+        "*share holding* below 0.001 is given with its number of players: so few holders make the "
+        "interval wide, and such a row says the gene is unmeasured, not that it has no effect."
+    )
+    r.table("gene_effects_held", held, GENE_COLUMNS)
+    r.figure(
+        "gene_forest_held",
+        figures.gene_forest(
+            held, "within_strategy", "Genes held at the end: win-rate difference within strategy"
+        ),
+        "Forest plot: win-rate difference (holding − not holding) within strategy, 95% intervals; "
+        "filled = Holm p < 0.05.",
+    )
+    r.figure(
+        "gene_forest_held_raw",
+        figures.gene_forest(held, "difference", "Genes held at the end: raw win-rate difference"),
+        "Forest plot: raw win-rate difference (holding − not holding), 95% intervals.",
+    )
+    r.text("### Ever bought")
+    r.table(
+        "gene_effects_bought", bought, [(c, h.replace("holding", "buying"), k) for c, h, k in GENE_COLUMNS]
+    )
+
+
+def section_at_equilibrium(r: Report, weighted: pl.DataFrame, mix: pl.DataFrame, source: Path) -> None:
+    """The seat and gene tables again with the player rows weighted to a tournament's
+    equilibrium mix (``soup report --equilibrium``; analysis.at_equilibrium)."""
+    r.text("## At equilibrium")
+    support = mix.filter(pl.col("weight") > 0)
+    r.text(
+        f"The tables below weigh the player rows by the equilibrium mix of the tournament in `{source}` "
+        "(*" + ", ".join(f"{s} {w:.3f}" for s, w in support.select("strategy", "weight").iter_rows()) + "*): "
+        "a row of strategy s counts w_s / (s's share of the run's rows at its player count), so the rows "
+        "hold the strategies in the mix's proportions and strategies outside the support drop out. "
+        "The opponents are still the run's: these are players bringing the mix against the run's field. "
+        "Intervals are cluster-robust by game with the weights taken as fixed; compare each table with "
+        "its plain-mix version above."
+    )
+    r.csv("equilibrium_mix", mix)
+    r.table(
+        "mix_win_rate_at_equilibrium",
+        at_equilibrium.mix_win_rate(weighted),
+        [
+            ("players", "players", "int"),
+            PLAYER_GAMES,
+            ("win_rate", "win rate of the mix", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+            ("fair_share", "fair share", "rate"),
+        ],
+    )
+    r.text("### Seat advantage at equilibrium")
+    r.table(
+        "seat_advantage_at_equilibrium",
+        at_equilibrium.seat_table(weighted),
+        [("players", "players", "int"), *SEAT_VS_OTHERS_COLUMNS],
+    )
+    w = at_equilibrium.WEIGHT
+    r.text(
+        "### Genes held at the end, at equilibrium\n"
+        "As in *Genes* above with every rate weighted; *within strategy* averages the strategies by "
+        "their weight in the mix instead of their player-games."
+    )
+    r.table("gene_effects_held_at_equilibrium", genes.gene_effects(weighted, "held", weight=w), GENE_COLUMNS)
+    r.text("### Genes ever bought, at equilibrium")
+    r.table(
+        "gene_effects_bought_at_equilibrium",
+        genes.gene_effects(weighted, "bought", weight=w),
+        [(c, h.replace("holding", "buying"), k) for c, h, k in GENE_COLUMNS],
+    )
+
+
+def section_purchases(r: Report, purchases: pl.DataFrame, timing: pl.DataFrame) -> None:
+    """How often each gene is bought and in which round first (analysis.ursuppe.genes.purchase_rates,
+    purchase_timing), with a timing heatmap per player count."""
+    r.text("### Purchases: how often and when")
+    r.table(
+        "gene_purchases",
+        purchases,
+        [
+            ("players", "players", "int"),
+            ("gene", "gene", "text"),
+            ("bought_rate", "bought by", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+            ("held_rate", "held at end", "rate"),
+            ("mean_round", "mean round of first purchase", "num"),
+            ("median_round", "median round", "median"),
+        ],
+    )
+    r.csv("gene_purchase_timing", timing)
+    for p in _player_counts(purchases):
+        r.figure(
+            f"gene_purchase_timing_{p}p",
+            figures.purchase_heatmap(timing.filter(pl.col("players") == p).drop("players")),
+            f"{p} players: share of players first buying each gene, by round "
+            "(full table: tables/gene_purchase_timing.csv).",
+        )
+
+
+SYNERGY_SHOWN = 15  # pairs in the Markdown table; the CSV has all of them
+
+
+def section_synergy(r: Report, synergy: pl.DataFrame) -> None:
+    """Is a pair of genes worth more than its parts (analysis.ursuppe.genes.gene_synergy)? The
+    best-supported pairs as a table, every pair in the CSV, a heatmap per player count."""
+    r.text(
+        "### Pairs: synergy\n"
+        "Does holding both genes win more than the two genes' own effects predict? The *additive "
+        "prediction* is rate(A only) + rate(B only) − rate(neither); *synergy* = observed − prediction, "
+        "in points of win rate (raw, and within strategy as above). Positive: the pair is worth more than "
+        "its parts. The prediction is not a rate and can fall below 0."
+    )
+    r.csv("gene_synergy", synergy)
+    shown = synergy.filter(pl.col("within_q_bh").is_not_nan()).sort("within_p").head(SYNERGY_SHOWN)
+    r.text(
+        markdown_table(
+            shown,
+            [
+                ("players", "players", "int"),
+                ("gene_a", "gene A", "text"),
+                ("gene_b", "gene B", "text"),
+                ("rows_both", "players with both", "int"),
+                ("observed", "observed", "rate"),
+                ("additive_prediction", "additive prediction", "signed"),
+                ("synergy", "raw synergy", "signed"),
+                ("within_strategy", "within strategy", "signed"),
+                ("within_low|within_high", "95% CI", "sci"),
+                ("within_q_bh", "q (BH)", "p"),
+                ("strata", "strategies compared", "text"),
+            ],
+        )
+        + f"\n\n*The {SYNERGY_SHOWN} pairs with the smallest within-strategy p-values; all pairs: "
+        "[tables/gene_synergy.csv](tables/gene_synergy.csv)*"
+    )
+    for p in _player_counts(synergy):
+        r.figure(
+            f"gene_synergy_{p}p",
+            figures.synergy_heatmap(
+                synergy.filter(pl.col("players") == p),
+                "within_strategy",
+                f"{p} players: gene-pair synergy within strategy (grey: no estimate; dot: BH q < 0.05)",
+            ),
+            f"{p} players: gene-pair synergy within strategy (red: the pair is worth more than its parts).",
+        )
+
+
+SET_COLUMNS = [
+    ("players", "players", "int"),
+    ("gene_set", "gene set held at the end", "text"),
+    ("rows", "player-games", "int"),
+    ("wins", "wins", "int"),
+    ("share_of_winners", "share of winners", "rate"),
+    ("share_of_players", "share of all players", "rate"),
+    ("lift", "lift", "num"),
+    ("win_rate", "win rate", "rate"),
+    ("ci_low|ci_high", "95% CI", "ci"),
+]
+
+
+def section_gene_sets(r: Report, counted: pl.DataFrame, top_sets: int) -> None:
+    """The gene sets winners (and all players) end with most often, and their lift
+    (analysis.ursuppe.genes.gene_sets_from_counts of the rows and wins per held set, ``counted``)."""
+    r.text(
+        "### Gene sets of winners and of all players\n"
+        "The gene sets held at the end most often by winners, then by all players; *lift* = share among "
+        "winners / share among all players (above 1: the set is over-represented among winners)."
+    )
+    r.table(
+        "gene_sets_winners",
+        genes.gene_sets_from_counts(counted, top=top_sets, among="winners"),
+        SET_COLUMNS,
+    )
+    r.table("gene_sets_all", genes.gene_sets_from_counts(counted, top=top_sets, among="all"), SET_COLUMNS)
+
+
+def section_deck_order(r: Report, s: Streamed, manifests: list[dict[str, Any]]) -> None:
+    """Environment-deck order (analysis.ursuppe.deck_order, from the runs' tables ``s``): win rates by
+    seat or strategy and deck features, then game length and gene-defect losses by deck
+    features. Not computed across runs of different decks."""
+    r.text("## Environment-deck order")
+    if s.deck_effects is None or s.deck_outcomes is None:
+        r.text(
+            "The runs use different environment decks, so deck-order effects are not computed across them."
+        )
+        return
+    deck = manifests[0]["spec"]["rules"]["environment"]["deck"]
+    section_deck_effects(r, s.deck_effects, min(5, len(deck)))
+    section_deck_outcomes(r, s.deck_outcomes)
+
+
+DECK_EFFECTS = (
+    ("first_drift", "start_space"),
+    ("ozone_band", "start_space"),
+    ("first_drift", "strategy"),
+    ("ozone_band", "strategy"),
+    ("first_ozone", "strategy"),
+)
+DECK_SHOWN = 12  # cells shown of a deck-effects table longer than 2 * DECK_SHOWN
+
+
+def section_deck_effects(r: Report, effects: dict[tuple[str, str], pl.DataFrame], window: int) -> None:
+    """Win rate by seat or strategy and each deck feature (analysis.ursuppe.deck_order.deck_effects per
+    (feature, by) of DECK_EFFECTS, ``effects``; ``window``: the cards of the ozone band)."""
+    r.text(
+        f"Each game shuffles the deck. Features: the drift and ozone of the first card, and the ozone "
+        f"total of the first {plural(window, 'card')} in terciles over the games (*ozone band*). "
+        "*difference* compares the cell with the same seat or strategy in the other games of the player "
+        "count (Holm over each table)."
+    )
+    for feature, by in DECK_EFFECTS:
+        eff = effects[feature, by]
+        name = f"deck_{feature}_by_{by}"
+        r.text(f"### Win rate by {by.replace('_', ' ')} and {feature.replace('_', ' ')}")
+        significant = eff.filter(pl.col("p_holm") < 0.05)
+        columns = [
+            ("players", "players", "int"),
+            (by, by.replace("_", " "), "text"),
+            (feature, feature.replace("_", " "), "text"),
+            ("rows", "player-games", "int"),
+            ("win_rate", "win rate", "rate"),
+            ("ci_low|ci_high", "95% CI", "ci"),
+            ("difference", "vs other games", "signed"),
+            ("diff_low|diff_high", "95% CI", "sci"),
+            ("p_holm", "p (Holm)", "p"),
+        ]
+        if len(eff) > 2 * DECK_SHOWN:
+            r.text(
+                f"{len(significant)} of {len(eff)} cells {'differs' if len(significant) == 1 else 'differ'} "
+                f"(Holm p < 0.05); the {DECK_SHOWN} largest "
+                "differences:"
+            )
+            largest = eff.sort(pl.col("difference").abs(), descending=True).head(DECK_SHOWN)
+            r.table(name, eff, columns, shown=largest)
+        else:
+            r.table(name, eff, columns)
+        if feature != "first_ozone":
+            for p in _player_counts(eff):
+                r.figure(
+                    f"{name}_{p}p",
+                    figures.deck_effect_plot(
+                        eff.filter(pl.col("players") == p).drop("players"), feature, by, fair=1 / p
+                    ),
+                    f"{p} players: win rate by {figures.label(by)} and {figures.label(feature)}, 95% "
+                    "intervals; dashed: fair share. The rate axis is fitted to the intervals (its label says "
+                    "when it does not start at 0).",
+                )
+
+
+def section_deck_outcomes(r: Report, outcomes: dict[str, pl.DataFrame]) -> None:
+    """Game length and gene-defect losses (E2) by each deck feature
+    (analysis.ursuppe.deck_order.deck_outcomes per feature, ``outcomes``)."""
+    r.text(
+        "### Game length and gene-defect losses (E2) by deck features\n"
+        "Mean rounds and gene-defect losses per player (genes returned, BP paid) with 95% intervals; "
+        "*Δ* is the difference from the other games of the player count, with Holm p over the table."
+    )
+    for feature in deck_order.FEATURES:
+        outcome = outcomes[feature]
+        r.table(
+            f"deck_outcomes_{feature}",
+            outcome,
+            [
+                ("players", "players", "int"),
+                (feature, feature.replace("_", " "), "text"),
+                ("games", "games", "int"),
+                ("rounds_mean", "mean rounds", "num"),
+                ("rounds_low|rounds_high", "95% CI", "ci"),
+                ("rounds_difference", "Δ", "signed"),
+                ("rounds_p_holm", "p (Holm)", "p"),
+                ("finish_zone_share", "finish zone", "rate"),
+                ("finish_low|finish_high", "95% CI", "ci"),
+                ("genes_lost_mean", "genes lost / player", "rate"),
+                ("genes_lost_difference", "Δ", "signed"),
+                ("genes_lost_p_holm", "p (Holm)", "p"),
+                ("bp_paid_mean", "BP paid / player", "num"),
+                ("bp_paid_difference", "Δ", "signed"),
+                ("bp_paid_p_holm", "p (Holm)", "p"),
+            ],
+        )
+
+
+def render_html(markdown: str, title: str = "Ursuppe balance report") -> str:
+    """The report's Markdown as a standalone HTML page (tables, figures linked relatively)."""
+    import html
+    import re
+
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark").enable("table").render(markdown)
+
+    def with_id(m: re.Match) -> str:
+        text = html.unescape(re.sub("<[^>]+>", "", m.group(1)))
+        return f'<h2 id="{heading_id(text)}">{m.group(1)}</h2>'
+
+    body = re.sub(r"<h2>(.*?)</h2>", with_id, body)
+    style = (
+        "body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;"
+        "line-height:1.45}"
+        "table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0}"
+        "th,td{border:1px solid #ccc;padding:2px 6px}th{background:#f2f2f2}"
+        "img{max-width:100%}"
+        "blockquote{background:#fff3cd;border-left:4px solid #e0a800;margin:1em 0;padding:0.5em 1em}"
+        "code{background:#f5f5f5;padding:0 3px}"
+    )
+    head = f"<meta charset='utf-8'><title>{title}</title><style>{style}</style>"
+    return f"<!DOCTYPE html>\n<html><head>{head}</head>\n<body>\n{body}</body></html>\n"

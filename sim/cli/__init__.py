@@ -1,0 +1,1 @@
+"""The command line: options and printing; the work is done below it."""

@@ -1,0 +1,416 @@
+"""The ``soup`` command: a thin typer layer over sim, strategies and analysis.
+
+User mistakes (a bad rules file, scenario, strategy name or option) end with one line on stderr
+naming the file, key or value, and exit code 2, never a traceback. A run that fails (a game the
+engine cannot play, a disk that is full) ends with one line and exit code 1; Ctrl-C with one line
+saying what was kept and how to resume, and exit code 130.
+
+Importing this module loads no engine code (``soup --help`` answers at once): every command
+imports what it needs when it runs.
+"""
+
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli import report as cli_report
+from sim.cli.support import (
+    BACKEND_HELP,
+    DEFAULT_GAME,
+    EXIT_GAME_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_USER_ERROR,
+    MAX_SEED,
+    PLAYERS_HELP,
+    RAY_ADDRESS_HELP,
+    USER_ERRORS,
+    GameName,
+    Variant,
+    check_backend,
+    check_resources,
+    fail,
+    game_named,
+    listen_for_compile,
+    load_engine,
+    open_backend,
+    os_error_line,
+    print_rates,
+    run_with_progress,
+)
+from sim.errors import BackendError, GameError
+from strategies.ursuppe import DEFAULT_POOL as POOL_NAMES
+from strategies.ursuppe import preset_names
+
+app = typer.Typer(
+    help="soup: Monte Carlo balance analysis for the board game Ursuppe (Primordial Soup).\n\n"
+    "A typical session: `soup simulate` plays 100,000 games into results/, then "
+    "`soup report RUN_DIR` writes the balance report (Markdown and HTML with figures). "
+    "What does a house rule change? `soup compare --rules house.toml`. Is a gene too strong? "
+    "`soup verdict --gene NAME` (and what should it cost? `soup calibrate --gene NAME`). What does "
+    "removing a gene change? `soup ablate --gene NAME`. How strong is each strategy? `soup tournament`. "
+    "What would a good player do? `soup tune` (and `soup tune --gene-value`, `soup compare --retune`). "
+    "Which gene pairs are killer combinations? `soup combos`.\n\n"
+    "Follow one game with `soup play`; check a rule on a pinned position with `soup scenario`; "
+    "validate a house-rules file with `soup rules FILE`; measure speed with `soup bench`. "
+    "Every command explains itself with --help.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    # Plain click help: paragraphs reflow to the terminal, long defaults wrap instead of being cut
+    # off, flags show no type, and no rich rendering is loaded for --help.
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 100},
+)
+
+DEFAULT_POOL = ",".join(POOL_NAMES)
+PRESETS = ", ".join(preset_names())
+
+
+@app.command()
+def play(
+    players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
+    game: GameName = DEFAULT_GAME,
+    variant: Variant = None,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Random seed: same seed, same game.")
+    ] = 1,
+    rules: Annotated[
+        Path | None,
+        typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file (overrides the defaults)."),
+    ] = None,
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAMES",
+            help=f"Comma-separated strategy per seat (presets: {PRESETS}; or a .toml file). "
+            "One name applies to every seat. Default: the game's (ursuppe: greedy).",
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the game as JSON: seats (strategy, start space), deck, events."),
+    ] = False,
+) -> None:
+    """Play one game and print it round by round: events, board, food, BP and scores.
+
+    Same arguments, same output. Example: soup play --players 3 --seed 42
+    """
+    chosen = game_named(game)
+    book = chosen.load_rules([rules] if rules is not None else [])
+    names = chosen.check_play(book, players, strategies or chosen.info.default_strategy, variant)
+    load_engine(chosen)
+    try:
+        text = chosen.play_text(book, players, names, seed, variant=variant, as_json=as_json)
+    except GameError as e:
+        fail(str(e), EXIT_GAME_FAILED)
+    typer.echo(text)
+
+
+@app.command()
+def scenario(
+    file: Annotated[Path, typer.Argument(help="Scenario file (JSON, see docs/scenario-format.md).")],
+    no_invariants: Annotated[
+        bool, typer.Option("--no-invariants", help="Do not check the invariants of §11 after every phase.")
+    ] = False,
+) -> None:
+    """Run a scenario file (a pinned position, forced dice and choices) and print the result as JSON."""
+    import json
+
+    from sim.cli.support import load_engine
+
+    load_engine()
+    from sim.ursuppe.tools.scenario import load_scenario, run_scenario
+
+    result = run_scenario(load_scenario(file, check_invariants=not no_invariants))
+    typer.echo(json.dumps(result, indent=1))
+
+
+@app.command()
+def simulate(
+    players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
+    game: GameName = DEFAULT_GAME,
+    variant: Variant = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 100_000,
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAMES",
+            help=f"One strategy per player, comma-separated (a,b,c,d). Presets: {PRESETS}; or .toml files.",
+        ),
+    ] = None,
+    pool: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAMES",
+            help="Strategies to draw from for every player of every game (used when --strategies is not "
+            f"given; default: the game's mix, for ursuppe {DEFAULT_POOL}).",
+        ),
+    ] = None,
+    seating: Annotated[
+        str,
+        typer.Option(
+            metavar="random|rotate",
+            help="random: a random start-space permutation per game; rotate: every permutation "
+            "equally often (3-4 players), a balanced Latin square of seats (5-6 players).",
+        ),
+    ] = "rotate",
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed",
+            "-s",
+            min=0,
+            max=MAX_SEED,
+            help="Seed of the run: game i of seed s is always the same game.",
+        ),
+    ] = 1,
+    rules: Annotated[
+        Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="DIR",
+            help="Run directory: new or empty, or holding this very run to resume it (default: "
+            "results/{game}-{P}p-seed{S}-{games}).",
+        ),
+    ] = None,
+    threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = os.cpu_count() or 1,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Games per Parquet chunk (memory stays flat in the number of games; default: 5,000 per "
+            "thread, 20,000 to 200,000).",
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Only finish the interrupted run in --out (an error if there is none). Without it, the "
+            "same command resumes a run too.",
+        ),
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    backend: Annotated[str, typer.Option(metavar="local|ray", help=BACKEND_HELP)] = "local",
+    ray_address: Annotated[str | None, typer.Option(metavar="ADDRESS", help=RAY_ADDRESS_HELP)] = None,
+) -> None:
+    """Simulate many games and write one Parquet row per player per game, plus a manifest.
+
+    Prints win rates per strategy and per start space with 95% Wilson intervals. Interrupted
+    (Ctrl-C, a crash)? The same command again resumes where it stopped, for any --out. Example:
+    soup simulate --games 1000000 --pool greedy,breeder,predator --seating rotate
+    """
+    from sim.runner import chunk_files, default_chunk_size
+
+    chosen = game_named(game)
+    check_resources(threads, games)
+    check_backend(backend, ray_address)
+    if chunk_size is None:  # a Ray task plays its chunk on one CPU
+        chunk_size = default_chunk_size(1 if backend == "ray" else threads)
+    book = chosen.load_rules([rules] if rules is not None else [])
+    spec = chosen.new_run(
+        book, players, seed, strategies=strategies, pool=pool, seating=seating, variant=variant
+    )
+    if out is None:
+        # The default directory is named by the run, so running the same command again finishes
+        # or reuses it.
+        out = Path("results") / f"{game}-{chosen.run_label(players, variant)}-seed{seed}-{games}"
+    with open_backend(backend, threads, ray_address) as engine:
+        summary = run_with_progress(
+            spec, out, games, chunk_size, threads, must_exist=resume, quiet=quiet, backend=engine
+        )
+    rate = summary.games_per_second
+    if rate is None:
+        played = "  [already complete]"
+    elif summary.games_played < games:
+        played = f"  [resumed: {summary.games_played:,} games played, {rate:,.0f} games/s]"
+    else:
+        played = f"  [{rate:,.0f} games/s]"
+    who = f"{players} players" if variant is None else f"{players} players, variant {variant}"
+    typer.echo(f"{games:,} games ({who}, seed {seed}, seating {seating}) in {out}{played}")
+    typer.echo(chosen.rules_line(book))
+    import polars as pl  # the analysis after the run: no option waits for scipy (issue 21.9)
+
+    from analysis.win_rates import win_rates_by_chunk
+
+    # The summary reads one chunk at a time: memory stays flat however many games the run has.
+    # Every chunk was checked against its checksum when the run was opened, or written just now.
+    by_strategy, by_seat, by_both = win_rates_by_chunk(
+        chunk_files(out, verify=False), [["strategy"], ["start_space"], ["strategy", "start_space"]]
+    )
+    print_rates(by_strategy, "strategy", "Win rate by strategy")
+    print_rates(by_seat, "start_space", "Win rate by start space (seat)")
+    print_rates(
+        by_both.with_columns(
+            (pl.col("strategy").cast(pl.String) + " @" + pl.col("start_space").cast(pl.String)).alias(
+                "strategy @ seat"
+            )
+        ),
+        "strategy @ seat",
+        "Win rate by strategy and start space",
+    )
+    # Quoted for the shell: a path with spaces must paste as one argument (issue 21).
+    typer.echo(
+        f"Next: {shlex.join(['soup', 'report', str(out)])}   (the balance report: genes, seats, deck order, "
+        "figures)"
+    )
+
+
+@app.command()
+def bench(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    games: Annotated[int, typer.Option(min=100, help="Games per speed measurement.")] = 20_000,
+    plain_games: Annotated[int, typer.Option(min=1, help="Games on the plain-Python path.")] = 100,
+    rss_games: Annotated[
+        int,
+        typer.Option(
+            min=100,
+            help="Games of the smaller `soup simulate` whose peak memory is measured (the larger is 10x).",
+        ),
+    ] = 20_000,
+    cold: Annotated[
+        bool, typer.Option(help="Measure the cold start (compiles into an empty cache: about 15 s).")
+    ] = True,
+    mix: Annotated[
+        str,
+        typer.Option(help="Strategies to draw every player from, comma-separated (default: simulate's mix)."),
+    ] = "",
+    repeats: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Runs per games/s figure, taken in turns; the best is reported (all are in the JSON)."
+        ),
+    ] = 3,
+    compare: Annotated[
+        str | None,
+        typer.Option(
+            metavar="REV",
+            help="Also measure git revision REV side by side with the working tree (in turns) and report "
+            "the ratios.",
+        ),
+    ] = None,
+) -> None:
+    """Measure games/s (3 to 6 players, 1 and 2 threads), the speed-up over the plain-Python path
+    in the same run, the peak memory of a whole `soup simulate` of N and 10N games and cold/warm
+    start times, on the default strategy mix.
+
+    Each games/s figure is the best of `--repeats` runs: another process on the machine only
+    ever slows a run down. Run it on an otherwise idle machine. `--compare REV` (a commit,
+    branch or tag) measures that revision's games/s too, in subprocesses taken in turns with the
+    working tree's, and reports working tree / REV ratios: above 1, the working tree is faster.
+    Example: soup bench --compare main --no-cold"""
+    import json
+
+    from sim.ursuppe.tools.bench import as_text
+    from sim.ursuppe.tools.bench import bench as run_bench
+    from strategies.ursuppe.params import load_strategy
+
+    for name in filter(None, mix.split(",")):
+        load_strategy(name)
+    # A revision git cannot resolve is a CompareError (a user error: one line, exit 2).
+    doc = run_bench(
+        games=games,
+        plain_games=plain_games,
+        rss_games=rss_games,
+        cold=cold,
+        mix=mix,
+        repeats=repeats,
+        compare=compare,
+    )
+    typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
+
+
+@app.command("rules")
+def rules_cmd(
+    files: Annotated[
+        list[Path] | None, typer.Argument(help="House-rules files to merge over the defaults.")
+    ] = None,
+) -> None:
+    """Validate rules files and print the merged rules (JSON) with their id and deck.
+
+    Example: soup rules my_house_rules.toml"""
+    import json
+
+    from sim.ursuppe.rules.book import load_rules
+
+    book = load_rules(*(files or []))
+    typer.echo(
+        json.dumps({"rules_id": book.rules_id, "deck": book.deck_description(), "rules": book.data}, indent=1)
+    )
+
+
+from sim.cli.experiments import ablate, compare, tournament  # noqa: E402 (commands of their own module)
+
+app.command("compare")(compare)
+app.command("ablate")(ablate)
+app.command("tournament")(tournament)
+
+
+app.command()(cli_report.report)
+
+from sim.cli.tune import tune  # noqa: E402 (issue 13: soup tune, a module of its own)
+
+app.command("tune")(tune)
+
+from sim.cli.combos import combos  # noqa: E402 (issue 14.6: soup combos, a module of its own)
+
+app.command("combos")(combos)
+
+from sim.cli.verdict import calibrate, verdict  # noqa: E402 (issue 20: a gene's verdict and price)
+
+app.command("verdict")(verdict)
+app.command("calibrate")(calibrate)
+
+
+def main() -> None:
+    """Console entry point. Every user mistake, including a bad option (``--players 5``, an
+    unknown command), ends with one line ``soup: error: ...`` on stderr and exit code 2; a failed
+    run with one line and exit code 1."""
+    # typer re-exports click's BadParameter (from click, or from its own copy of click in newer
+    # versions); its base class is the UsageError every bad option or command raises.
+    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    from sim.cli import support as cli_support
+
+    if len(sys.argv) == 1:  # bare `soup`: teach, as no_args_is_help does in standalone mode
+        sys.argv.append("--help")
+    listen_for_compile()  # a first run's compile notice comes before anything else (issue 21.10)
+    try:
+        code = app(standalone_mode=False)
+    except KeyboardInterrupt:  # between typer's handlers (an older typer lets it through)
+        code = EXIT_INTERRUPTED
+    except usage_error as e:
+        where = f"{e.ctx.command_path}: " if e.ctx is not None else ""
+        typer.echo(f"soup: error: {where}{e.format_message()} (see --help)", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except typer.Abort:
+        typer.echo("soup: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except USER_ERRORS as e:  # every command lets a user error reach this line
+        typer.echo(f"soup: error: {' '.join(str(e).split())}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except (GameError, BackendError) as e:
+        typer.echo(f"soup: error: {' '.join(str(e).split())}", err=True)
+        sys.exit(EXIT_GAME_FAILED)
+    except OSError as e:
+        typer.echo(f"soup: error: {os_error_line(e)}", err=True)
+        sys.exit(EXIT_GAME_FAILED)
+    if code == EXIT_INTERRUPTED and not cli_support.INTERRUPT_REPORTED:
+        # typer turns Ctrl-C into a silent exit 130 before a command's own handler can speak
+        # (issue 21.8): every command writes atomically, so a command that said nothing kept
+        # nothing half-written; say so, and how to run it again.
+        typer.echo(
+            f"soup: interrupted: nothing half-written was kept; the same command starts again: "
+            f"{cli_support.command_line()}",
+            err=True,
+        )
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

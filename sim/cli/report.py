@@ -1,0 +1,103 @@
+"""``soup report``: the balance report of one or more runs (Markdown, HTML, figures, CSV tables)."""
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli.support import EXIT_GAME_FAILED, EXIT_INTERRUPTED, command_line, fail, report_interrupt
+
+
+def report(
+    results: Annotated[
+        list[Path],
+        typer.Argument(help="Run directories made by soup simulate (several: e.g. a 3- and a 4-player run)."),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Report directory (default: the first run directory/report)."),
+    ] = None,
+    top_sets: Annotated[int, typer.Option(min=1, help="Winners' gene sets to list.")] = 15,
+    equilibrium: Annotated[
+        Path | None,
+        typer.Option(
+            "--equilibrium",
+            help="A soup tournament directory: also weigh the seat and gene tables by its equilibrium mix.",
+        ),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+) -> None:
+    """Write a balance report: win rates by strategy, seat and player count, seat advantage, game
+    length, gene effects (forest plots), gene-pair synergy, winners' gene sets, purchase timing and
+    environment-deck effects, with 95% intervals and multiple-testing corrections.
+
+    Example: soup simulate --games 100000 && soup report results/ursuppe-4p-seed1-100000
+
+    With --equilibrium TOURNAMENT_DIR (a soup tournament of the run's strategies) the report adds
+    "At equilibrium": the seat and gene tables with each player row weighted by its strategy's
+    weight in the tournament's equilibrium mix over its share of the run.
+    """
+    from analysis.ursuppe.report import ReportError, build_report
+
+    target = out if out is not None else results[0] / "report"
+    try:
+        with _progress(quiet) as progress:
+            path = build_report(
+                results, target, top_sets=top_sets, equilibrium=equilibrium, progress=progress
+            )
+    except ReportError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        # The report is built beside its destination and renamed into place: nothing was kept.
+        report_interrupt(
+            f"interrupted: no report was written ({target} is as it was); the same command writes it: "
+            f"{command_line()}"
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except OSError as e:  # a full disk: name the report's path, not "results" (issue 21)
+        # (the file named by the error is in the hidden directory the report is built in)
+        fail(f"cannot write the report {target}: {e.strerror or e.__class__.__name__}", EXIT_GAME_FAILED)
+    typer.echo(f"report: {path / 'report.md'} and {path / 'report.html'}")
+
+
+@contextmanager
+def _progress(quiet: bool) -> Iterator[Callable[[str, int, int], None]]:
+    """What the report is doing, on stderr (issue 21.11: 70 s with nothing on the screen): a bar
+    of the games read (the runs' chunks, read one at a time), then the section being written.
+    Shown from the first step on: a check that fails before it prints its one line alone."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    bar = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[unit]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+    )
+    tasks: dict[str, int] = {}
+
+    def update(step: str, done: int, total: int) -> None:
+        if not tasks:
+            bar.start()
+        if step == "reading":
+            if "reading" not in tasks:
+                # two passes: the deck orders (the ozone terciles), then everything else
+                tasks["reading"] = bar.add_task("reading the runs (2 passes)", total=total, unit="")
+            bar.update(tasks["reading"], completed=done, unit=f"{done:,}/{total:,} games read")
+            return
+        if "writing" not in tasks:
+            tasks["writing"] = bar.add_task("writing", total=total, unit="")
+        what = f"writing: {step}" if done < total else "writing the files"
+        bar.update(tasks["writing"], completed=done, description=what, unit=f"{done}/{total} sections")
+
+    try:
+        yield update
+    finally:
+        if tasks:
+            bar.stop()

@@ -1,0 +1,357 @@
+"""What every ``soup`` command shares: one-line errors and warnings, building a run from the
+command's strategy options, running it with a progress bar, and printing rate tables.
+
+This module imports no engine code at import time: ``soup --help`` and the commands that play
+no games (``soup rules``, ``soup report``) must not pay for loading the compiled engine. Commands
+that play games call :func:`load_engine` first, which says so on the first run (when the kernels
+are compiled for this machine) before it loads them.
+"""
+
+import os
+import shlex
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from sim.errors import BackendError, GameError, UserError
+
+# Exceptions that mean "the user gave bad input": one line on stderr, exit 2, no traceback.
+USER_ERRORS = (UserError,)
+EXIT_USER_ERROR = 2
+EXIT_GAME_FAILED = 1
+EXIT_INTERRUPTED = 130
+# Beyond this many games a run takes hours and many GB: say so before starting (not an error).
+MANY_GAMES = 100_000_000
+MAX_GAMES = 10**12  # game indices and their random-stream counters stay far inside 64 bits
+MAX_SEED = 2**63 - 1  # seeds are unsigned 64-bit in the streams, signed 64-bit in the results
+BYTES_PER_GAME = 120  # Parquet bytes per 4-player game, measured (~2.4 MB per 20,000-game chunk)
+
+
+def fail(message: str, code: int = EXIT_USER_ERROR) -> NoReturn:
+    """End the command with ``soup: error: <message>`` on stderr and exit ``code`` (2: the user's
+    input; 1: a run that failed)."""
+    typer.echo(f"soup: error: {' '.join(message.split())}", err=True)
+    raise typer.Exit(code)
+
+
+def warn(message: str) -> None:
+    typer.echo(f"soup: warning: {message}", err=True)
+
+
+def os_error_line(e: OSError, path: Path | None = None) -> str:
+    """One line for an OS error while writing results (read-only or full disk, name too long)."""
+    where = e.filename or path or "results"
+    return f"cannot write {where}: {e.strerror or e.__class__.__name__}"
+
+
+def check_resources(threads: int, games: int) -> None:
+    """Warn (not fail) for a thread count above the machine's cores and for very large runs;
+    refuse a number of games the engine cannot index."""
+    if games > MAX_GAMES:
+        fail(f"--games: expected at most {MAX_GAMES:,}, got {games:,}")
+    cores = os.cpu_count() or 1
+    if threads > cores:
+        warn(f"--threads {threads} is more than the {cores} cores of this machine: extra threads only wait")
+    if games > MANY_GAMES:
+        gb = games * BYTES_PER_GAME / 1e9
+        warn(
+            f"--games {games:,} writes about {gb:,.0f} GB of results and plays for hours at ~10,000 games/s "
+            "per core; Ctrl-C keeps what is done and the same command resumes"
+        )
+
+
+def command_line() -> str:
+    """The command as the user typed it (to repeat it, e.g. to resume)."""
+    return shlex.join(["soup", *sys.argv[1:]])
+
+
+def compile_notice(expected: float | None) -> None:
+    """The notice before a first-run compile (sim.compile_notice calls it just before the first
+    kernel compiles). How long it takes is what this machine took last time, or said to be
+    unknown: a figure from another machine is a promise this one may not keep (issue 21.10)."""
+    how_long = (
+        f"about {expected:.0f} s, as last time on this machine"
+        if expected
+        else "how long is not known: no compile was recorded on this machine yet"
+    )
+    typer.echo(
+        f"soup: compiling the engine for this machine (first run only; {how_long}; cached afterwards)...",
+        err=True,
+    )
+
+
+def listen_for_compile() -> None:
+    """Have sim.jit call :func:`compile_notice` before it compiles the first kernel of a first
+    run, whichever import gets there first (cheap: imports no engine code)."""
+    from sim import compile_notice as hook
+
+    if hook.callback is None:
+        hook.callback = compile_notice
+
+
+def load_engine(game: Any = None) -> None:
+    """Import the compiled engine of ``game`` (a sim.game.Game; default Ursuppe); on a first run
+    the notice comes first (see :func:`listen_for_compile`) and the time it took after (the
+    kernels are then cached)."""
+    from sim import compile_notice as hook
+    from sim import game as games
+
+    listen_for_compile()
+    (game or games.get(DEFAULT_GAME)).load_engine()
+
+    global _COMPILE_REPORTED
+    if hook.announced_at is not None and not _COMPILE_REPORTED:
+        _COMPILE_REPORTED = True
+        typer.echo(f"soup: engine compiled in {time.perf_counter() - hook.announced_at:.0f} s", err=True)
+
+
+_COMPILE_REPORTED = False
+
+
+DEFAULT_GAME = "ursuppe"
+GameName = Annotated[
+    str,
+    typer.Option(
+        "--game",
+        metavar="NAME",
+        help="The game: ursuppe, or another registered game (pig: the protocol's small example game).",
+    ),
+]
+
+
+def game_named(name: str) -> Any:
+    """The registered game ``name`` (sim.game), or a one-line error naming the known games."""
+    from sim import game as games
+
+    try:
+        return games.get(name)
+    except games.UnknownGameError as e:
+        fail(str(e))
+
+
+PLAYERS_HELP = (
+    "Players: one of the rules' player counts (components.player_counts; 3 to 6 by default), or 2 "
+    "with --variant."
+)
+
+
+Variant = Annotated[
+    str | None,
+    typer.Option(
+        "--variant",
+        metavar="NAME",
+        help=(
+            "2-player variant (with --players 2): dummy (a third, automatic colour; docs/rules.md "
+            "§16), double1 (two seats of a 4-player game each, the worse counts) or double2 (two "
+            "colours, one marker, one gene set each; §17)."
+        ),
+    ),
+]
+
+
+BACKEND_HELP = (
+    "Where the games are played: local (this process, --threads threads) or ray (each chunk a Ray "
+    "task of one CPU; needs pip install 'soup[ray]'). Same results either way; a run started on one "
+    "resumes on the other."
+)
+RAY_ADDRESS_HELP = (
+    "Ray cluster to run on (with --backend ray), e.g. 10.0.0.5:6379 or auto; default: start a local "
+    "Ray instance of --threads CPUs."
+)
+
+
+def check_backend(name: str, address: str | None) -> None:
+    """--backend and --ray-address, checked without starting anything (a user error)."""
+    if name not in ("local", "ray"):  # sim.backends.BACKENDS (not imported: it is cheap, this is cheaper)
+        fail(f"--backend: expected one of local, ray, got {name!r}")
+    if name == "local" and address is not None:
+        fail("--ray-address: only with --backend ray")
+    if address is not None and not address.strip():
+        fail("--ray-address: expected HOST:PORT or auto, got ''")
+
+
+class _LazyBackend:
+    """A backend made when the first chunk is to be played (sim.backends.make_backend): every
+    check of a command (its options, its --out, every arm's run) comes before Ray starts or the
+    engine loads (issue 21.9), and a command that plays nothing starts nothing."""
+
+    def __init__(self, name: str, threads: int, address: str | None) -> None:
+        check_backend(name, address)
+        self.name, self.threads, self.address = name, threads, address
+        self.backend: Any = None
+
+    def start(self) -> None:
+        """Make the backend (start or reach Ray): a BackendError here is the command's one line
+        (nothing was played, nothing written)."""
+        if self.backend is None:
+            from sim.backends import make_backend
+
+            self.backend = make_backend(self.name, self.threads, self.address)
+
+    def play(self, adapter: Any, work: list[Any]) -> Iterator[Any]:
+        self.start()
+        return self.backend.play(adapter, work)
+
+    def close(self) -> None:
+        if self.backend is not None:
+            self.backend.close()
+
+
+@contextmanager
+def open_backend(name: str, threads: int, address: str | None) -> Iterator[Any]:
+    """The backend ``name`` for the command (sim.backends), started when the first chunk is
+    played and released when the command ends: a local Ray instance started here is stopped.
+    Ray is imported only for ``--backend ray``; the name and address are checked at once."""
+    backend = _LazyBackend(name, threads, address)
+    try:
+        yield backend
+    finally:
+        backend.close()
+
+
+@contextmanager
+def progress_bar(total: int, description: str, quiet: bool, done: int = 0) -> Iterator[Any]:
+    """A progress bar with ETA on stderr; yields ``update(done, total)``."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,} games"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+    ) as bar:
+        task = bar.add_task(description, total=total, completed=done)
+        # the total may change as the work goes (combos' confirmation is sized after its scan)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def run_with_progress(
+    spec: Any,
+    out: Path,
+    games: int,
+    chunk_size: int,
+    threads: int,
+    *,
+    quiet: bool,
+    must_exist: bool = False,
+    description: str = "simulating",
+    backend: Any = None,
+    kept_text: Callable[[int], str] | None = None,
+) -> Any:
+    """Run ``spec`` into ``out`` with the chunked runner (or resume it: ``out`` holds this run),
+    showing a progress bar, on ``backend`` (sim.backends; default: this process's threads).
+    Every check comes before the bar (no empty bar before an error);
+    a chunk found damaged is reported in one line and played again.
+
+    Errors end the command in one line: a user error (exit 2), a game that failed (exit 1, the
+    chunk's games are not written), an OS error while writing (exit 1). Ctrl-C says what was
+    kept and which command resumes (exit 130): what the whole command kept, ``kept_text(games
+    kept in this run)``, where this run is one arm of an experiment. Returns the runner's
+    RunSummary."""
+    from sim import __version__, runner
+
+    opened = runner.open_run(spec, out, games, chunk_size, must_exist=must_exist, version=__version__)
+    for notice in opened.notices:
+        warn(notice)
+    if not opened.todo:
+        return runner.play(opened, threads)  # marks it complete; nothing to show
+    load_engine()
+    if hasattr(backend, "start"):  # Ray started or reached before the bar; its failure is one line
+        backend.start()
+
+    def kept_games() -> int:
+        """Games of the chunks the manifest lists (a chunk being written when the run stopped is
+        finished and listed before play returns)."""
+        return sum(int(e.get("games", 0)) for e in opened.manifest["chunks"].values())
+
+    try:
+        with progress_bar(games, description, quiet, done=opened.games_done) as update:
+            return runner.play(opened, threads, update, backend)
+    except KeyboardInterrupt:
+        kept = kept_games()
+        if kept_text is not None:
+            interrupted(kept_text(kept), "resumes")
+        if opened.fresh and kept == 0:
+            report_interrupt(f"interrupted before the first chunk was complete; nothing was kept in {out}")
+        else:
+            report_interrupt(
+                f"interrupted: {kept:,} of {games:,} games are kept in {out}; the same command "
+                f"resumes: {command_line()}"
+            )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except (GameError, BackendError) as e:
+        kept = kept_games()
+        what = f"{kept:,} games of completed chunks are kept in {out}" if kept else "nothing was kept"
+        fail(f"{e}; the run stopped before writing that chunk ({what})", EXIT_GAME_FAILED)
+    except OSError as e:
+        fail(os_error_line(e, out), EXIT_GAME_FAILED)
+
+
+INTERRUPT_REPORTED = False  # set once a command has said what Ctrl-C kept (see sim.cli.app.main)
+
+
+def report_interrupt(line: str) -> None:
+    """Print ``soup: <line>`` for a Ctrl-C, once: sim.cli.app.main prints a line of its own for a
+    command that printed none (typer turns Ctrl-C into a silent exit 130, issue 21.8)."""
+    global INTERRUPT_REPORTED
+    INTERRUPT_REPORTED = True
+    typer.echo(f"soup: {line}", err=True)
+
+
+def interrupted(kept: str, verb: str = "continues") -> NoReturn:
+    """Ctrl-C in a long job that checkpoints as it goes (tuning, re-tuning, an experiment's
+    arms): one line saying what the whole command ``kept`` and the command that continues it,
+    exit 130."""
+    report_interrupt(f"interrupted: {kept}; the same command {verb}: {command_line()}")
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 card``, ``2 cards``, ``1,000 games`` (issue 21: "1 cards", "1 pairs")."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+@contextmanager
+def long_job(out: Path, kept: Callable[[], str]) -> Iterator[None]:
+    """The one-line endings of a checkpointing job writing into ``out``: Ctrl-C says what is
+    kept (``kept()``, read when it happens) and how to continue; a game that cannot be played and
+    an OS error while writing end it with one line, exit 1."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        interrupted(kept())
+    except GameError as e:
+        fail(str(e), EXIT_GAME_FAILED)
+    except OSError as e:
+        fail(os_error_line(e, out), EXIT_GAME_FAILED)
+
+
+def print_rates(df: Any, key: str, title: str) -> None:
+    """A win-rate table (analysis.win_rates' columns) with 95% intervals, on stdout."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title)
+    for col in (key, "n", "wins", "win rate", "95% CI", "fair", "rounds"):
+        table.add_column(col, justify="right" if col != key else "left")
+    for r in df.iter_rows(named=True):
+        table.add_row(
+            str(r[key]),
+            f"{r['games']:,}",
+            f"{r['wins']:,}",
+            f"{r['win_rate']:.3f}",
+            f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
+            f"{r['fair_share']:.3f}",
+            f"{r['mean_rounds']:.2f}",
+        )
+    Console().print(table)

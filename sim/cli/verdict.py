@@ -1,0 +1,202 @@
+"""``soup verdict`` and ``soup calibrate``: the designer's two questions about one gene, the
+command-line layer (the experiments: sim/ursuppe/experiments/verdict.py and
+sim/ursuppe/experiments/calibrate.py).
+
+Every option is checked before the engine loads or a bar shows; Ctrl-C keeps every finished
+unit and prints the command that continues (exit 130). No engine import at module level.
+"""
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim import out_dirs
+from sim.cli.support import MAX_SEED, USER_ERRORS, fail, load_engine, long_job, progress_bar
+
+CPUS = os.cpu_count() or 1
+# sim.ursuppe.experiments.verdict's defaults, not imported here (tests/test_verdict.py checks they agree)
+DEFAULT_GAMES = 12_000
+DEFAULT_DECKS = 4
+DEFAULT_OPTION_BUDGET = 120_000
+
+
+def _out(out: Path | None, default: Path, command: str) -> Path:
+    """--out (or the default), refused unless new, empty or ``command``'s own (issue 21.7)."""
+    from sim.ursuppe.experiments.arms import check_out
+
+    out = out if out is not None else default
+    check_out(out, command)
+    return out
+
+
+def verdict(
+    gene: Annotated[str, typer.Option("--gene", "-g", metavar="NAME", help="The gene to judge.")],
+    players: Annotated[int, typer.Option("--players", "-p", help="Players: 3 to 6.")] = 4,
+    rules: Annotated[
+        Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
+    ] = None,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            help="Fresh games of every arm (a multiple of the rotate block: 24 at 4 players). The detectable "
+            "effect is printed before the games are played and shrinks with 1/sqrt(games).",
+        ),
+    ] = DEFAULT_GAMES,
+    decks: Annotated[
+        int,
+        typer.Option(
+            help="Environment decks: the rules' own and K-1 drawn from the V6 plausible-deck family; every "
+            "deck plays the same games. 1: the rules' deck only.",
+        ),
+    ] = DEFAULT_DECKS,
+    readings: Annotated[
+        bool,
+        typer.Option(
+            "--readings/--no-readings",
+            help="Re-run the holding value with every flag that touches the gene set to its other values.",
+        ),
+    ] = True,
+    option_budget: Annotated[
+        int,
+        typer.Option(
+            help="Tuning games of each option-value arm (allowed / forbidden, the plain card, the null gene: "
+            "6 arms); 0 skips option value.",
+        ),
+    ] = DEFAULT_OPTION_BUDGET,
+    fields: Annotated[
+        str,
+        typer.Option(
+            metavar="NAMES",
+            help="The panel's fields: presets (every other seat plays it) or 'mix' (the default mix).",
+        ),
+    ] = "greedy,mix,predator",
+    holders: Annotated[
+        str, typer.Option(metavar="NAMES", help="The panel's holders (the studied seat's strategy).")
+    ] = "breeder,geneticist",
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the games.")] = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="Output directory (default results/verdict-<gene>-<P>p-s<seed>)."),
+    ] = None,
+    threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = CPUS,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Is this gene too strong? One command: its holding value (given at setup and kept, vs not)
+    under a panel of fields x holders, K environment decks and every reading of the rules that
+    touches it; its option value (allowed vs forbidden to buy it, both arms tuned); the null gene,
+    its plain card and its price as a BP gift beside it. Writes verdict.md (a plain-words
+    verdict: robust, conditional or not shown, with its conditions), verdict.csv (one row per
+    design x condition) and verdict.json. Interrupted? The same command continues.
+    Example: soup verdict --gene Tentacle. How to read it: docs/verdicts.md.
+    """
+    from sim.ursuppe.experiments import verdict as V
+
+    try:
+        plan = V.plan_verdict(
+            gene,
+            players,
+            rules,
+            games,
+            decks,
+            readings,
+            option_budget,
+            seed,
+            tuple(f.strip() for f in fields.split(",") if f.strip()),
+            tuple(h.strip() for h in holders.split(",") if h.strip()),
+        )
+        slug = V._slug(plan.gene)
+        out = _out(out, Path("results") / f"verdict-{slug}-{players}p-s{seed}", "verdict")
+    except USER_ERRORS as e:
+        fail(str(e))
+    total = plan.total_games()
+    typer.echo(
+        f"verdict on {plan.gene}, {players} players: {len(plan.conditions)} conditions "
+        f"({sum(c.kind == 'panel' for c in plan.conditions)} panel cells, {max(plan.decks - 1, 0)} decks, "
+        f"{len(plan.readings)} readings) + option value; {total:,} games in all; detectable effect about "
+        f"{plan.detectable():.1f} points (80% power, {games:,} games an arm)",
+        err=True,
+    )
+    load_engine()
+    out_dirs.claim(out, "verdict")
+    with long_job(out, lambda: f"every finished unit is kept in {out}"):
+        with progress_bar(total, "verdict", quiet) as update:
+            doc = V.run_verdict(plan, out, threads, update)
+    for line in V.words(doc):
+        typer.echo(line.replace("**", ""))
+    typer.echo(f"Wrote {out / V.RESULT_MD}, {out / V.RESULT_CSV}")
+
+
+def calibrate(
+    gene: Annotated[str, typer.Option("--gene", "-g", metavar="NAME", help="The gene to calibrate.")],
+    key: Annotated[
+        str, typer.Option("--key", "-k", help="The gene's numeric key scanned: price or mp.")
+    ] = "price",
+    values: Annotated[
+        str | None,
+        typer.Option(metavar="V,V,...", help="Values scanned (default: the rules' value - 3 .. + 3)."),
+    ] = None,
+    design: Annotated[
+        str,
+        typer.Option(
+            help="option: option value (allowed vs forbidden, both tuned) at each value; holding: holding "
+            "the gene minus holding its price in BP (--key price), else its holding value (no tuning, fast).",
+        ),
+    ] = "option",
+    players: Annotated[int, typer.Option("--players", "-p", help="Players: 3 to 6.")] = 4,
+    rules: Annotated[
+        Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Fresh games of every arm at every value.")
+    ] = DEFAULT_GAMES,
+    option_budget: Annotated[
+        int, typer.Option(help="Tuning games of each option-value arm at every value.")
+    ] = DEFAULT_OPTION_BUDGET,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the games.")] = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="DIR", help="Output directory (default results/calibrate-<gene>-<key>-<P>p-s<seed>)."
+        ),
+    ] = None,
+    threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = CPUS,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """What should this gene cost? Scan its price (or MP) and measure the gene at every value
+    on the same games; report the curve with 95% intervals (calibrate.md, .csv, .png) and the
+    value closest to neutral. Example: soup calibrate --gene Tentacle --design holding.
+    How to read it: docs/verdicts.md.
+    """
+    from sim.ursuppe.experiments import calibrate as C
+
+    try:
+        parsed = None
+        if values is not None:
+            try:
+                parsed = [int(v) for v in values.split(",") if v.strip()]
+            except ValueError:
+                fail(f"--values: expected comma-separated integers, got {values!r}")
+        cal = C.plan_calibration(gene, key, parsed, design, players, rules, games, option_budget, seed)
+        slug = C.V._slug(cal.plan.gene)
+        out = _out(out, Path("results") / f"calibrate-{slug}-{key}-{players}p-s{seed}", "calibrate")
+    except USER_ERRORS as e:
+        fail(str(e))
+    load_engine()
+    out_dirs.claim(out, "calibrate")
+    with long_job(out, lambda: f"every finished value is kept in {out}"):
+        with progress_bar(cal.games_per_value() * len(cal.values), "calibrate", quiet) as update:
+            doc = C.run_calibration(cal, out, threads, update)
+    for p in doc["points"]:
+        typer.echo(
+            f"  {key} {p['value']:>3}: {100 * p['estimate']:+5.1f} "
+            f"[{100 * p['low']:+.1f}, {100 * p['high']:+.1f}]"
+        )
+    if doc["neutral"] is not None:
+        found = f"the {key} closest to neutral is {doc['neutral']:.1f}"
+    else:
+        found = f"no {key} in the scan is neutral (the curve heads to 0 {doc['crossing']} it)"
+    typer.echo(f"{doc['gene']}: {found} (the rules' {key}: {doc['current']}); wrote {out / C.RESULT_MD}")

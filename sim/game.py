@@ -1,0 +1,188 @@
+"""The game protocol and its registry: what a game gives the game-agnostic kit.
+
+A game is one object satisfying :class:`Game` (Pgx's ``core.Env`` and OpenSpiel's ``GameType`` /
+``GameInfo`` are the models): its :class:`GameInfo` (name, player counts and variants, the
+packages holding its kernels, the core result columns it writes), and functions to load its
+rules and strategies, build a run for the chunked runner (``sim.runner.GameAdapter``), play and
+tell one game, run a scenario file and write a run's report. The command line dispatches on
+``--game``; a run's manifest names its game (``spec.game``), so a command on a run directory
+finds the game there (:func:`game_of_run`).
+
+Games are registered as Python entry points in the group ``soup.games`` (``pyproject.toml``:
+``ursuppe = "sim.ursuppe.game:GAME"``), so this module names no game; :func:`register` adds one in
+a process (a test's game). Looking a game up imports only its registration module, which must not
+import its compiled engine: every command checks its options before the engine loads.
+
+Every registered game passes the conformance suite (tests/test_conformance.py) by registering:
+determinism across threads and chunk sizes, resume, random strategies that finish every game,
+the core result columns, the scenario round trip and the invariants after every phase.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Protocol
+
+from sim.errors import UserError
+
+ENTRY_POINT_GROUP = "soup.games"
+
+# The result columns every game writes, one row per player per game (the generic analysis reads
+# only these; a game adds its own). Arrow type names (a string may be dictionary-encoded).
+CORE_COLUMNS: dict[str, str] = {
+    "game": "int64",  # game index in the run (with the seed it determines the game)
+    "seed": "int64",
+    "players": "int8",
+    "player": "int8",  # the player's index 0..P-1
+    "start_space": "int8",  # the seat, 1..P (which player starts where)
+    "strategy": "string",
+    "rank": "int8",  # 1 = a winner (shared wins share rank 1)
+    "won": "bool",
+    "rules_id": "string",
+}
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, read without loading its engine."""
+
+    name: str  # the --game value and spec.game of its runs
+    title: str
+    player_counts: tuple[int, ...]  # with the default rules
+    variants: dict[int, tuple[str, ...]] = field(default_factory=dict)  # player count -> variants
+    kernel_packages: tuple[str, ...] = ()  # packages of its kernels: its jit namespace (sim.jit)
+    default_pool: str = ""  # strategies drawn for every seat by default (comma-separated)
+    random_strategy: str = "random"  # the preset that decides uniformly among legal options
+    default_strategy: str = ""  # soup play's strategy for every seat by default
+
+
+class Game(Protocol):
+    """What the kit asks of a game (one object per game; see the module docs)."""
+
+    info: GameInfo
+
+    def load_rules(self, files: Sequence[Path] = ()) -> Any:
+        """The default rules with house-rules files on top (a UserError names a bad file/key)."""
+
+    def new_run(
+        self,
+        rules: Any,
+        players: int,
+        seed: int,
+        *,
+        strategies: str | None = None,
+        pool: str | None = None,
+        seating: str = "rotate",
+        variant: str | None = None,
+    ) -> Any:
+        """A run for sim.runner (a GameAdapter) from the command line's lists: ``strategies``
+        (comma-separated, one per player) or a ``pool`` to draw every seat from (default: the
+        game's). Checks everything, raising a UserError, before any engine code loads."""
+
+    def check_players(self, rules: Any, players: int, variant: str | None = None) -> None:
+        """A UserError unless the rules play ``players`` (with ``variant``)."""
+
+    def run_label(self, players: int, variant: str | None = None) -> str:
+        """The player count in directory names ('4p')."""
+
+    def rules_line(self, rules: Any) -> str:
+        """One line naming the rules of a run (its id, and what else identifies them)."""
+
+    def strategy_names(self) -> list[str]:
+        """The presets' names."""
+
+    def load_engine(self) -> None:
+        """Import (compile or load from the cache) the game's kernels."""
+
+    def check_play(self, rules: Any, players: int, strategies: str, variant: str | None = None) -> list[str]:
+        """``soup play``'s strategy per seat from its comma-separated list (one name: every
+        seat), checked (a UserError) before the engine loads."""
+
+    def play_text(
+        self,
+        rules: Any,
+        players: int,
+        strategies: list[str],
+        seed: int,
+        *,
+        variant: str | None = None,
+        as_json: bool = False,
+    ) -> str:
+        """Game 0 of ``seed`` told step by step (``soup play``), or as JSON."""
+
+    def scenario_files(self) -> list[Path]:
+        """The game's scenario files (positions as text, each with its expected outcome)."""
+
+    def load_scenario(self, source: Path | dict[str, Any]) -> Any:
+        """A scenario (a UserError names the file and key of bad input)."""
+
+    def scenario_document(self, scenario: Any) -> dict[str, Any]:
+        """The scenario's position as a document ``load_scenario`` reads back (the round trip)."""
+
+    def run_scenario(self, scenario: Any) -> dict[str, Any]:
+        """Play a scenario; the outcome the file's ``expect`` is compared with."""
+
+    def play_checked(self, rules: Any, players: int, strategies: Sequence[str], seed: int, games: int) -> int:
+        """Play ``games`` games with the invariants checked after every phase (debug mode);
+        return how many finished (an invariant broken raises)."""
+
+
+def strategy_list(names: str, option: str) -> list[str]:
+    """Comma-separated strategy names or .toml files; an empty list is a user error."""
+    out = [n.strip() for n in names.split(",") if n.strip()]
+    if not out:
+        raise UserError(f"{option}: expected comma-separated strategy names or .toml files")
+    return out
+
+
+class UnknownGameError(UserError):
+    """A --game or a run's spec.game that no game registered."""
+
+
+_REGISTERED: dict[str, Game] = {}
+_ENTRY_POINTS: dict[str, Any] | None = None
+
+
+def _entry_points() -> dict[str, Any]:
+    global _ENTRY_POINTS
+    if _ENTRY_POINTS is None:
+        _ENTRY_POINTS = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return _ENTRY_POINTS
+
+
+def register(game: Game) -> None:
+    """Register ``game`` in this process (a registered name is replaced)."""
+    _REGISTERED[game.info.name] = game
+
+
+def names() -> list[str]:
+    """Every registered game's name, sorted."""
+    return sorted(set(_entry_points()) | set(_REGISTERED))
+
+
+def get(name: str) -> Game:
+    """The game registered as ``name`` (a UserError naming the known games otherwise)."""
+    if name not in _REGISTERED:
+        point = _entry_points().get(name)
+        if point is None:
+            raise UnknownGameError(f"--game: expected one of {', '.join(names())}, got {name!r}")
+        game = point.load()
+        if game.info.name != name:
+            raise UnknownGameError(f"entry point {name!r} registers a game named {game.info.name!r}")
+        _REGISTERED[name] = game
+    return _REGISTERED[name]
+
+
+def game_of_spec(spec: dict[str, Any], where: str) -> Game:
+    """The game a run's spec names (``spec.game``; runs from before the protocol are Ursuppe's,
+    the only game then). ``where`` names the manifest in errors."""
+    name = spec.get("game", "ursuppe")
+    if not isinstance(name, str) or name not in names():
+        raise UnknownGameError(f"{where}: spec.game is {name!r}; expected one of {', '.join(names())}")
+    return get(name)
+
+
+def each(function: Callable[[Game], Any]) -> dict[str, Any]:
+    """``function`` applied to every registered game, by name."""
+    return {name: function(get(name)) for name in names()}

@@ -1,0 +1,304 @@
+"""Pig on the game protocol (sim.game): its registration ``GAME`` and its runner adapter.
+
+Result rows: the core columns (sim.game.CORE_COLUMNS) and ``final_score``, ``turns``.
+Scenario files (``tests/scenarios/pig/``): a position (``scores``, ``current``), forced
+``dice``, the ``strategies``, how far to ``run`` (``turn`` or ``game``) and what to expect.
+"""
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from sim.errors import GameError, UserError
+from sim.game import GameInfo, strategy_list
+from sim.pig.rules import PigRules, load_rules
+from strategies.pig import DEFAULT_POOL, PRESETS, hold_value
+
+SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "pig"
+STREAM_ASSIGNMENT = 3  # which strategies of a pool sit at the table (after the engine's streams)
+RUNS = ("turn", "game")
+
+
+class ScenarioError(UserError):
+    """A scenario file that cannot be used (one line naming the file and key)."""
+
+
+@dataclass
+class PigRun:
+    """Everything that determines a run's games (sim.runner's GameAdapter)."""
+
+    rules: PigRules
+    players: int
+    seed: int
+    names: list[str]  # the distinct strategies
+    seats: list[int] | None = None  # strategy index per player, or
+    pool: list[int] | None = None  # indices to draw every player of every game from
+
+    def spec(self) -> dict[str, Any]:
+        return {
+            "game": "pig",
+            "players": self.players,
+            "seed": self.seed,
+            "strategies": self.names,
+            "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
+            "rules_id": self.rules.rules_id,
+            "rules": self.rules.values,
+        }
+
+    def strategy_rows(self, games: np.ndarray) -> np.ndarray:
+        """Strategy index of every player of every game: int64 [len(games), P]."""
+        if self.seats is not None:
+            return np.tile(np.asarray(self.seats, dtype=np.int64), (len(games), 1))
+        from sim.random_stream import uniform_draws
+
+        draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(self.pool), self.players)
+        return np.asarray(self.pool, dtype=np.int64)[draws]
+
+    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
+        from sim.pig import batch, engine
+
+        games = np.arange(first, first + count, dtype=np.int64)
+        rows = self.strategy_rows(games)
+        hold = np.array([hold_value(n) for n in self.names], dtype=np.int32)[rows]
+        b = batch.play(batch.new_batch(self.rules, hold, self.seed, games), threads)
+        bad = np.flatnonzero(b.games[:, engine.ERROR])
+        if len(bad):
+            raise GameError(f"game {first + bad[0]}: invariant {b.games[bad[0], engine.ERROR]} broken")
+        P = self.players
+        rank = batch.ranks(b.scores)
+        return pa.table(
+            {
+                "game": pa.array(np.repeat(games, P)),
+                "seed": pa.array(np.full(count * P, self.seed, dtype=np.int64)),
+                "players": pa.array(np.full(count * P, P, dtype=np.int8)),
+                "player": pa.array(np.tile(np.arange(P, dtype=np.int8), count)),
+                "start_space": pa.array(b.seat.ravel()),
+                "strategy": pa.array([self.names[i] for i in rows.ravel()], type=pa.string()),
+                "rank": pa.array(rank.ravel()),
+                "won": pa.array(rank.ravel() == 1),
+                "rules_id": pa.array([self.rules.rules_id] * (count * P), type=pa.string()),
+                "final_score": pa.array(b.scores.ravel()),
+                "turns": pa.array(np.repeat(b.games[:, engine.TURNS].astype(np.int16), P)),
+            }
+        )
+
+
+@dataclass
+class PigScenario:
+    label: str
+    rules: PigRules
+    players: int
+    scores: list[int]
+    current: int
+    dice: list[int]
+    strategies: list[str]
+    run: str
+
+
+class Pig:
+    """Pig (PG1-PG6, sim/pig/__init__.py): 2-4 players race to a target score."""
+
+    info = GameInfo(
+        name="pig",
+        title="Pig (the protocol's example game)",
+        player_counts=(2, 3, 4),
+        kernel_packages=("sim.pig", "strategies.pig"),
+        default_pool=DEFAULT_POOL,
+        default_strategy="steady",
+    )
+
+    def load_rules(self, files: Sequence[Path] = ()) -> PigRules:
+        return load_rules(*files)
+
+    def check_players(self, rules: PigRules, players: int, variant: str | None = None) -> None:
+        if variant is not None:
+            raise UserError(f"--variant {variant}: pig has no variants")
+        if players not in rules.player_counts:
+            counts = ", ".join(map(str, rules.player_counts))
+            raise UserError(f"--players: expected one of {counts} (the rules' player_counts), got {players}")
+
+    def new_run(
+        self,
+        rules: PigRules,
+        players: int,
+        seed: int,
+        *,
+        strategies: str | None = None,
+        pool: str | None = None,
+        seating: str = "rotate",
+        variant: str | None = None,
+    ) -> PigRun:
+        self.check_players(rules, players, variant)
+        fixed = strategies is not None
+        names = (
+            strategy_list(strategies, "--strategies")
+            if fixed
+            else strategy_list(pool or DEFAULT_POOL, "--pool")
+        )
+        for name in names:
+            hold_value(name)
+        distinct = list(dict.fromkeys(names))
+        if fixed:
+            if len(names) != players:
+                raise UserError(f"--strategies: expected {players} names (one per player), got {len(names)}")
+            return PigRun(rules, players, seed, distinct, seats=[distinct.index(n) for n in names])
+        return PigRun(rules, players, seed, distinct, pool=list(range(len(distinct))))
+
+    def run_label(self, players: int, variant: str | None = None) -> str:
+        return f"{players}p"
+
+    def rules_line(self, rules: PigRules) -> str:
+        return f"rules {rules.rules_id}; target {rules.values['target']}"
+
+    def strategy_names(self) -> list[str]:
+        return list(PRESETS)
+
+    def load_engine(self) -> None:
+        import sim.pig.engine  # noqa: F401 (compiles or loads the kernels)
+
+    def check_play(
+        self, rules: PigRules, players: int, strategies: str, variant: str | None = None
+    ) -> list[str]:
+        self.check_players(rules, players, variant)
+        names = [n.strip() for n in strategies.split(",")]
+        names = names * players if len(names) == 1 else names
+        if len(names) != players:
+            raise UserError(f"--strategies: expected 1 or {players} names, got {len(names)}")
+        for name in names:
+            hold_value(name)
+        return names
+
+    def play_text(
+        self,
+        rules: PigRules,
+        players: int,
+        strategies: list[str],
+        seed: int,
+        *,
+        variant: str | None = None,
+        as_json: bool = False,
+    ) -> str:
+        from sim.pig import batch, engine
+
+        hold = np.array([[hold_value(n) for n in strategies]], dtype=np.int32)
+        b = batch.new_batch(rules, hold, seed, np.array([0]))
+        turns = []
+        while not b.games[0, engine.FINISHED]:
+            p = int(b.games[0, engine.CURRENT])
+            before = int(b.scores[0, p])
+            batch.play(b, check=True, turns=1)
+            turns.append({"player": p, "banked": int(b.scores[0, p]) - before, "score": int(b.scores[0, p])})
+        doc = {
+            "seed": seed,
+            "players": players,
+            "strategies": strategies,
+            "start_spaces": [int(x) for x in b.seat[0]],
+            "turns": turns,
+            "final_scores": [int(x) for x in b.scores[0]],
+            "rules_id": rules.rules_id,
+        }
+        if as_json:
+            return json.dumps(doc, indent=1)
+        lines = [f"soup play --game pig: seed {seed}, {players} players, rules {rules.rules_id}"]
+        lines += [
+            f"turn {i + 1}: P{t['player']} banks {t['banked']} -> {t['score']}" for i, t in enumerate(turns)
+        ]
+        lines.append("final scores: " + ", ".join(f"P{p} {s}" for p, s in enumerate(doc["final_scores"])))
+        return "\n".join(lines)
+
+    def scenario_files(self) -> list[Path]:
+        return sorted(SCENARIO_DIR.glob("*.json"))
+
+    def load_scenario(self, source: Path | dict[str, Any]) -> PigScenario:
+        if isinstance(source, dict):
+            label, data = "<scenario>", source
+        else:
+            label = str(source)
+            try:
+                data = json.loads(Path(source).read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError) as e:
+                raise ScenarioError(f"{label}: cannot read the scenario: {e}") from None
+        try:
+            rules = load_rules(overrides=data.get("rules") or None)
+        except UserError as e:
+            raise ScenarioError(f"{label}: rules: {e}") from None
+        players = data.get("players")
+        if players not in rules.player_counts:
+            raise ScenarioError(f"{label}: players: expected one of {rules.player_counts}, got {players!r}")
+        scores = data.get("scores", [0] * players)
+        if (
+            not isinstance(scores, list)
+            or len(scores) != players
+            or any(not isinstance(x, int) or x < 0 for x in scores)
+        ):
+            raise ScenarioError(f"{label}: scores: expected {players} non-negative integers, got {scores!r}")
+        current = data.get("current", 0)
+        if current not in range(players):
+            raise ScenarioError(f"{label}: current: expected a player 0 to {players - 1}, got {current!r}")
+        dice = data.get("dice", [])
+        faces = rules.values["faces"]
+        if not isinstance(dice, list) or any(not isinstance(d, int) or not 1 <= d <= faces for d in dice):
+            raise ScenarioError(f"{label}: dice: expected faces 1 to {faces}, got {dice!r}")
+        strategies = data.get("strategies", ["steady"] * players)
+        if not isinstance(strategies, list) or len(strategies) != players:
+            raise ScenarioError(f"{label}: strategies: expected {players} names, got {strategies!r}")
+        for name in strategies:
+            try:
+                hold_value(str(name))
+            except UserError as e:
+                raise ScenarioError(f"{label}: strategies: {e}") from None
+        run = data.get("run")
+        if run not in RUNS:
+            raise ScenarioError(f"{label}: run: expected one of {', '.join(RUNS)}, got {run!r}")
+        return PigScenario(label, rules, players, scores, current, dice, [str(n) for n in strategies], run)
+
+    def scenario_document(self, scenario: PigScenario) -> dict[str, Any]:
+        return {
+            "players": scenario.players,
+            "rules": {k: v for k, v in scenario.rules.values.items() if k != "player_counts"},
+            "scores": scenario.scores,
+            "current": scenario.current,
+            "dice": scenario.dice,
+            "strategies": scenario.strategies,
+            "run": scenario.run,
+        }
+
+    def run_scenario(self, scenario: PigScenario) -> dict[str, Any]:
+        from sim.pig import batch, engine
+
+        hold = np.array([[hold_value(n) for n in scenario.strategies]], dtype=np.int32)
+        dice = np.array([scenario.dice + [engine.NO_DIE]], dtype=np.int64)
+        b = batch.new_batch(scenario.rules, hold, 0, np.array([0]), dice)
+        b.scores[0] = scenario.scores
+        b.games[0, engine.CURRENT] = scenario.current
+        batch.play(b, check=True, turns=1 if scenario.run == "turn" else 0)
+        if b.games[0, engine.ERROR]:
+            raise GameError(f"{scenario.label}: invariant {b.games[0, engine.ERROR]} broken")
+        return {
+            "scores": [int(x) for x in b.scores[0]],
+            "current": int(b.games[0, engine.CURRENT]),
+            "turns": int(b.games[0, engine.TURNS]),
+            "finished": bool(b.games[0, engine.FINISHED]),
+            "dice_used": int(b.games[0, engine.DICE_USED]),
+            "ranks": [int(x) for x in batch.ranks(b.scores)[0]],
+        }
+
+    def play_checked(
+        self, rules: PigRules, players: int, strategies: Sequence[str], seed: int, games: int
+    ) -> int:
+        from sim.pig import batch, engine
+
+        hold = np.tile(np.array([hold_value(n) for n in strategies], dtype=np.int32), (games, 1))
+        b = batch.play(batch.new_batch(rules, hold[:, :players], seed, np.arange(games)), check=True)
+        bad = np.flatnonzero(b.games[:, engine.ERROR])
+        if len(bad):
+            raise GameError(f"game {bad[0]}: invariant {b.games[bad[0], engine.ERROR]} broken")
+        return int(b.games[:, engine.FINISHED].sum())
+
+
+GAME = Pig()

@@ -1,0 +1,1 @@
+"""Ursuppe's engine: the state of arrays, the phase kernels, the rule functions."""

@@ -1,0 +1,198 @@
+"""The decision points of spec §9 and how their options are encoded: one row each, in
+:data:`DECISION_KINDS`, from which every table of kinds is derived.
+
+Every decision a player makes goes through :func:`sim.ursuppe.engine.decisions.decide`: the engine
+writes the legal options into ``Workspace.options[b, :n]`` (one row of integers each, laid out
+as the kind's ``row`` says), then a forced choice from a scenario's tape or the player's strategy
+picks a row. Amoeba numbers are 1-based in options (as in the rulebook and scenario files).
+"""
+
+from typing import NamedTuple
+
+# Choice keys of a scenario's forced choices (scenario-format.md), stored in Workspace.tape_kind.
+# "buy" twice: CK_BUY_END is the implicit "stop" closing a {"buy": [...]} list.
+CHOICE_KEYS: tuple[str, ...] = (
+    "place",
+    "move",
+    "direction",
+    "second_move",
+    "carry",
+    "cling",
+    "eat",
+    "attack",
+    "respond",
+    "pay",
+    "buy",
+    "buy",
+    "divide",
+    "aggress",
+    "colour",
+    # The extra genes (docs/rules.md §18)
+    "order",
+    "clean",
+    "rebound",
+    "crust",
+    "exchange",
+    "heal",
+)
+(
+    CK_PLACE,
+    CK_MOVE,
+    CK_DIRECTION,
+    CK_SECOND_MOVE,
+    CK_CARRY,
+    CK_CLING,
+    CK_EAT,
+    CK_ATTACK,
+    CK_RESPOND,
+    CK_PAY,
+    CK_BUY,
+    CK_BUY_END,
+    CK_DIVIDE,
+    CK_AGGRESS,
+    CK_COLOUR,
+    CK_ORDER,
+    CK_CLEAN,
+    CK_REBOUND,
+    CK_CRUST,
+    CK_EXCHANGE,
+    CK_HEAL,
+) = range(len(CHOICE_KEYS))
+
+
+class DecisionKind(NamedTuple):
+    """One decision point: its name (also the tally's ``decision:<name>``), the rule that asks
+    it, how many integers of an option row identify an option (the rest are zero), the scenario
+    choice key that forces it, and the option row's layout."""
+
+    name: str
+    rule: str
+    width: int
+    choice_key: int
+    row: str
+
+
+DECISION_KINDS: tuple[DecisionKind, ...] = (
+    DecisionKind("place_setup", "S6", 2, CK_PLACE, "space, number"),
+    DecisionKind("move", "M1", 1, CK_MOVE, "0 drift / 1 active / 2 stay"),
+    DecisionKind("direction", "B2 6, Movement I, II", 1, CK_DIRECTION, "direction 0..3 N,E,S,W; 4 stay"),
+    DecisionKind("second_move", "Speed", 1, CK_SECOND_MOVE, "0 / 1"),
+    DecisionKind("carry", "Tentacle", 6, CK_CARRY, "cubes per colour (6 slots)"),
+    DecisionKind("cling", "Holding", 1, CK_CLING, "0 / 1"),
+    DecisionKind(
+        "eat",
+        "M4, F1-F4, XG-02, XG-12",
+        8,
+        CK_EAT,
+        "cubes per colour from the own space (6 slots), victim player or -1, suction cubes",
+    ),
+    DecisionKind("attack", "A1, A5 retry", 2, CK_ATTACK, "target player, number (-1, -1 = none)"),
+    DecisionKind("respond", "A2-A4", 1, CK_RESPOND, "RESP_* code"),
+    DecisionKind("pay", "E2", 3, CK_PAY, "gene mask low word, high word (gene_sets.py), BP"),
+    DecisionKind(
+        "buy",
+        "G1-G4, XG-10",
+        3,
+        CK_BUY,
+        "gene, gene given up (-1), 1 = taken from its holder (XG-10); (-1, -1) = stop",
+    ),
+    DecisionKind("place_free", "D2", 2, CK_PLACE, "space, number"),
+    DecisionKind("divide", "D3-D4", 2, CK_PLACE, "space, number; (-1, -1) = stop (also CK_DIVIDE)"),
+    DecisionKind("aggress", "R1", 3, CK_AGGRESS, "own number, target player, target number; all -1 = none"),
+    DecisionKind("colour", "TB4", 1, CK_COLOUR, "colour (double play II: which colour moves first)"),
+    # The extra genes (§18). Glutton's extra cube and Suction's cubes are part of the EAT row, the
+    # Social Gene taken from its holder a BUY row, Population Explosion's amoebas PLACE rows.
+    DecisionKind("fast_food", "XG-07", 1, CK_ORDER, "0 move then eat / 1 eat then move"),
+    DecisionKind("cleanliness", "XG-04", 1, CK_CLEAN, "space the excreted cubes go to"),
+    DecisionKind("rebound", "XG-16", 1, CK_REBOUND, "0 stay / 1 rebound to the opposite space"),
+    DecisionKind("hard_crust", "XG-05", 1, CK_CRUST, "0 let the attack fail / 1 pay the extra BP"),
+    DecisionKind("exchange", "XG-08", 2, CK_EXCHANGE, "gene given, gene taken; (-1, -1) = stop"),
+    DecisionKind(
+        "heal",
+        "XG-15, XG-25",
+        3,
+        CK_HEAL,
+        "own number, receiver player, receiver number (-1, -1: Healing 1); all -1 = stop",
+    ),
+    DecisionKind("place_explosion", "XG-20", 2, CK_PLACE, "space, number"),
+)
+# The kernels read plain module integers and tuples (numba globals), derived from the rows.
+(
+    PLACE_SETUP,
+    MOVE,
+    DIRECTION,
+    SECOND_MOVE,
+    CARRY,
+    CLING,
+    EAT,
+    ATTACK,
+    RESPOND,
+    PAY,
+    BUY,
+    PLACE_FREE,
+    DIVIDE,
+    AGGRESS,
+    COLOUR,
+    FAST_FOOD_ORDER,
+    CLEAN,
+    REBOUND_CHOICE,
+    HARD_CRUST_PAY,
+    EXCHANGE,
+    HEAL,
+    PLACE_EXPLOSION,
+) = range(len(DECISION_KINDS))
+N_KINDS = len(DECISION_KINDS)
+KIND_NAMES: tuple[str, ...] = tuple(k.name for k in DECISION_KINDS)
+KIND_WIDTH: tuple[int, ...] = tuple(k.width for k in DECISION_KINDS)
+# The choice key each decision kind accepts (DIVIDE also accepts CK_DIVIDE, BUY also CK_BUY_END).
+KIND_CHOICE_KEY: tuple[int, ...] = tuple(k.choice_key for k in DECISION_KINDS)
+# Each constant names its row (a constant out of order would silently decode the wrong kind).
+_CONSTANT_OF = {
+    "fast_food": "FAST_FOOD_ORDER",
+    "cleanliness": "CLEAN",
+    "rebound": "REBOUND_CHOICE",
+    "hard_crust": "HARD_CRUST_PAY",
+}
+assert all(globals()[_CONSTANT_OF.get(k.name, k.name.upper())] == i for i, k in enumerate(DECISION_KINDS))
+
+MOVE_DRIFT = 0
+MOVE_ACTIVE = 1
+MOVE_STAY = 2
+
+# Answers to an attack (A2): which of Escape and Defense, in which order.
+RESP_NONE = 0
+RESP_ESCAPE = 1
+RESP_DEFENSE = 2
+RESP_ESCAPE_DEFENSE = 3
+RESP_DEFENSE_ESCAPE = 4
+RESPONSE_NAMES: tuple[tuple[str, ...], ...] = (
+    (),
+    ("escape",),
+    ("defense",),
+    ("escape", "defense"),
+    ("defense", "escape"),
+)
+
+EAT_VICTIM_SLOT = 6  # column of the parasitized player in an EAT option
+# Column of an EAT option's cubes taken from neighbouring spaces (Suction, XG-12, XG-26): 0 = none,
+# else up to two cubes packed 11 bits each, a cube as 1 + 8 * space + colour (pack_suction).
+EAT_SUCTION_SLOT = 7
+SUCTION_BITS = 11
+
+
+def pack_suction(cubes: list[tuple[int, int]]) -> int:
+    """(space, colour) pairs -> the EAT row's suction column."""
+    packed = 0
+    for i, (space, colour) in enumerate(cubes):
+        packed |= (1 + 8 * space + colour) << (SUCTION_BITS * i)
+    return packed
+
+
+def unpack_suction(packed: int) -> list[tuple[int, int]]:
+    """The EAT row's suction column -> (space, colour) pairs."""
+    out = []
+    while packed:
+        cube = (packed & ((1 << SUCTION_BITS) - 1)) - 1
+        out.append((cube // 8, cube % 8))
+        packed >>= SUCTION_BITS
+    return out

@@ -1,0 +1,460 @@
+"""Feeding (M4) with Frugality, Substitution and Parasitism (F1-F4).
+
+A *shape* is a pattern's cube counts over the foreign colours, regardless of which colour gets
+which count (the owner assigns colours, M4). The shapes a player may eat depend only on the rules
+and on whether it holds Substitution and Frugality, so they are built when the rules are loaded
+(meal_shapes.py: the standard shape, Substitution's shapes (F2), each of those with Frugality's
+cubes fewer (F1, F3); Parasitism (F4) adds every such shape with its cubes fewer, paired with a
+victim). A meal option is a concrete cube vector: one distinct arrangement of a shape over the
+foreign colours that the space can supply.
+
+A feeding copies the player's shapes, sorted ascending, into the block's scratch row, because
+``next_permutation`` walks each shape's distinct arrangements exactly once by permuting it in
+place: ``scratch[b, NORMAL:NORMAL + 8k]`` and ``scratch[b, PARASITE:PARASITE + 8k]``.
+
+The extra genes (all behind ``Rules.extra_genes``, so a base game pays one branch):
+
+- XG-02 Glutton: the owner's shapes are Glutton's tables (rules.glutton_shapes: every shape with
+  one foreign cube more; the modifiers of F1-F4 add), walked one shape at a time in the
+  ``meal_extra`` scratch slot. Its set 0 is the pattern A1 asks for.
+- XG-12 / XG-26 Suction: each arrangement may also be eaten with one (two) of its cubes taken
+  from orthogonally adjacent spaces (:func:`_add_suction`); the EAT row's suction column names
+  them. M4's "must eat if a legal pattern is available" and A1 count those meals too.
+- XG-04 Cleanliness: the owner may put the excreted cubes on one neighbouring space (CLEAN).
+- XG-19 Toxic Excretions: an excretion lays a DP token (toxic.py).
+
+With extra genes a meal list that would overflow the option buffer keeps the first
+``MAX_OPTIONS - 1`` meals instead of stopping the game (docs/decisions.md).
+"""
+
+from sim.jit import always_inline, kernel
+from sim.ursuppe.engine import tally
+from sim.ursuppe.engine.decision_kinds import CLEAN, EAT, EAT_SUCTION_SLOT, EAT_VICTIM_SLOT, SUCTION_BITS
+from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
+from sim.ursuppe.engine.events import EV_CLEAN, EV_EAT, EV_EXCRETE, EV_STARVE, log
+from sim.ursuppe.engine.food import move_cubes, place_cubes, return_cubes
+from sim.ursuppe.engine.players import add_bp, amoebas_on_space, has, same_side
+from sim.ursuppe.engine.scratch import MEAL_EXTRA, NORMAL, PARASITE, SHAPE_STRIDE
+from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WIDTH
+from sim.ursuppe.engine.toxic import lay
+from sim.ursuppe.rules.extra_flags import (
+    XF_CLEANLINESS_COVERS_ATTACK_CUBES,
+    XF_SUCTION2_SAME_SPACE,
+    XF_TOXIC_INCLUDES_ATTACK_CUBES,
+)
+from sim.ursuppe.rules.genes import (
+    CLEANLINESS,
+    FRUGALITY,
+    GLUTTON,
+    PARASITISM,
+    SUBSTITUTION,
+    SUCTION_1,
+    SUCTION_2,
+    TOXIC,
+)
+from sim.ursuppe.rules.meal_shapes import WITH_FRUGALITY, WITH_SUBSTITUTION
+
+
+@kernel
+@always_inline
+def _next_permutation(row, start, k):
+    """Rearrange row[start:start+k] into the next lexicographic permutation; False after the last."""
+    i = k - 2
+    while i >= 0 and row[start + i] >= row[start + i + 1]:
+        i -= 1
+    if i < 0:
+        return False
+    j = k - 1
+    while row[start + j] <= row[start + i]:
+        j -= 1
+    x = row[start + i]
+    row[start + i] = row[start + j]
+    row[start + j] = x
+    lo = i + 1
+    hi = k - 1
+    while lo < hi:
+        x = row[start + lo]
+        row[start + lo] = row[start + hi]
+        row[start + hi] = x
+        lo += 1
+        hi -= 1
+    return True
+
+
+@kernel
+@always_inline
+def _shape_set(st, g, p):
+    """The index of player p's shape sets in the rules tables (F1, F2: the genes it holds)."""
+    c = 0
+    if has(st, g, p, SUBSTITUTION):
+        c |= WITH_SUBSTITUTION
+    if has(st, g, p, FRUGALITY):
+        c |= WITH_FRUGALITY
+    return c
+
+
+@kernel
+@always_inline
+def _fits(st, ru, wk, g, b, p, space, base, k):
+    """Does the arrangement at row[base:base+k] (counts per foreign colour of p) fit on ``space``?
+    TB1 (flag double2_eat_partner_colour false): none of ``ru.inedible[p]``'s cubes either."""
+    row = wk.scratch[b]
+    skip = ru.inedible[p]
+    if skip < 0:  # every game but one variant's: the loop as lean as it was (the hottest one)
+        for j in range(k):
+            # the foreign colours in colour order: every colour but p's own
+            if st.food[g, space, j + (j >= p)] < row[base + j]:
+                return False
+        return True
+    for j in range(k):
+        c = j + (j >= p)
+        if st.food[g, space, c] < row[base + j] or (c == skip and row[base + j] > 0):
+            return False
+    return True
+
+
+@kernel
+@always_inline
+def _suction_reach(st, ru, g, p):
+    """XG-12, XG-26: how many cubes player p's amoebas may take from neighbouring spaces."""
+    if not ru.extra_genes:
+        return 0
+    if has(st, g, p, SUCTION_2):
+        return 2
+    if has(st, g, p, SUCTION_1):
+        return 1
+    return 0
+
+
+@kernel
+@always_inline
+def _full(ru, wk, g, n):
+    """No room for option n: in a base game the game's error (option_overflow); with extra genes
+    (Glutton's and Suction's longer lists) the meals beyond the buffer are dropped, one row kept
+    for gene_meals_optional's decline (docs/decisions.md)."""
+    if ru.extra_genes:
+        return n >= MAX_OPTIONS - 1
+    return option_overflow(wk, g, n)
+
+
+@kernel
+@always_inline
+def _write_meal(wk, b, p, base, k, victim, suction, n):
+    """Option n: the arrangement at scratch[b, base:base+k] eaten from the own space (per colour),
+    ``victim`` (F4) and the ``suction`` cubes (XG-12)."""
+    row = wk.scratch[b]
+    opt = wk.options[b, n]
+    for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
+        opt[j] = 0
+    for j in range(k):
+        opt[j + (j >= p)] = row[base + j]
+    opt[EAT_VICTIM_SLOT] = victim
+    opt[EAT_SUCTION_SLOT] = suction
+
+
+@kernel
+def _add_suction(st, ru, wk, g, b, p, space, base, k, victim, n, reach, dry):
+    """XG-12, XG-26: the meals of the arrangement at row[base:base+k] with one (Suction 2: or two)
+    of its cubes taken from orthogonally adjacent spaces, the rest from ``space``; two cubes come
+    from one neighbour unless the flag suction2_same_space is false. Each pair is listed once,
+    its cubes in ascending (space, colour) order. Added as EAT options from row n on (returns the
+    new count); ``dry``: returns 1 if there is such a meal, 0 if not, and writes nothing."""
+    row = wk.scratch[b]
+    same = ru.xflag[XF_SUCTION2_SAME_SPACE] != 0
+    for d1 in range(4):
+        s1 = int(ru.neighbours[space, d1])
+        if s1 < 0:
+            continue
+        for j1 in range(k):
+            c1 = j1 + (j1 >= p)
+            if row[base + j1] == 0 or st.food[g, s1, c1] == 0:
+                continue
+            code1 = 8 * s1 + c1
+            row[base + j1] -= 1
+            if _fits(st, ru, wk, g, b, p, space, base, k):
+                if dry or _full(ru, wk, g, n):
+                    row[base + j1] += 1
+                    return 1 if dry else n
+                _write_meal(wk, b, p, base, k, victim, 1 + code1, n)
+                n += 1
+            if reach > 1:
+                for d2 in range(4):
+                    s2 = int(ru.neighbours[space, d2])
+                    if s2 < 0 or (same and s2 != s1):
+                        continue
+                    for j2 in range(k):
+                        c2 = j2 + (j2 >= p)
+                        code2 = 8 * s2 + c2
+                        if code2 < code1 or row[base + j2] == 0:
+                            continue
+                        if st.food[g, s2, c2] < (2 if code2 == code1 else 1):
+                            continue
+                        row[base + j2] -= 1
+                        if _fits(st, ru, wk, g, b, p, space, base, k):
+                            if dry or _full(ru, wk, g, n):
+                                row[base + j2] += 1
+                                row[base + j1] += 1
+                                return 1 if dry else n
+                            pair = (1 + code1) | ((1 + code2) << SUCTION_BITS)
+                            _write_meal(wk, b, p, base, k, victim, pair, n)
+                            n += 1
+                        row[base + j2] += 1
+            row[base + j1] += 1
+    return 0 if dry else n
+
+
+@kernel
+def _extra_standard_available(st, ru, wk, g, b, p, space):
+    """A1 for an owner of Glutton or Suction: Glutton's standard pattern (one cube more, XG-02)
+    or the standard one, also with neighbours' cubes (XG-12, XG-26)."""
+    row = wk.scratch[b]
+    k = ru.meal_shapes.shape[2]
+    reach = _suction_reach(st, ru, g, p)
+    glutton = has(st, g, p, GLUTTON)
+    n_shapes = ru.n_glutton_shapes[0] if glutton else 1
+    for s in range(n_shapes):
+        for j in range(k):
+            row[MEAL_EXTRA + j] = ru.glutton_shapes[0, s, j] if glutton else ru.meal_shapes[0, 0, j]
+        while True:
+            if _fits(st, ru, wk, g, b, p, space, MEAL_EXTRA, k):
+                return True
+            if reach > 0 and _add_suction(st, ru, wk, g, b, p, space, MEAL_EXTRA, k, -1, 0, reach, True) > 0:
+                return True
+            if not _next_permutation(row, MEAL_EXTRA, k):
+                break
+    return False
+
+
+@kernel
+def standard_available(st, ru, wk, g, b, p, space):
+    """A1: can player p's amoeba eat the standard pattern on ``space``? (Glutton's enlarged one,
+    with Suction counting neighbours' cubes: XG-02, XG-12.)"""
+    if ru.extra_genes and (has(st, g, p, GLUTTON) or _suction_reach(st, ru, g, p) > 0):
+        return _extra_standard_available(st, ru, wk, g, b, p, space)
+    row = wk.scratch[b]
+    k = ru.meal_shapes.shape[2]
+    for j in range(k):  # set 0, the standard shape alone
+        row[NORMAL + j] = ru.meal_shapes[0, 0, j]
+    base = NORMAL
+    while True:
+        if _fits(st, ru, wk, g, b, p, space, base, k):
+            return True
+        if not _next_permutation(row, base, k):
+            return False
+
+
+@kernel
+def _add_arrangements(st, ru, wk, g, b, p, space, base, k, victim, n, reach):
+    """Add every arrangement of the shape at ``base`` that fits, as EAT options with ``victim``
+    (with Suction, each also with neighbours' cubes: _add_suction)."""
+    row = wk.scratch[b]
+    while True:
+        if _fits(st, ru, wk, g, b, p, space, base, k):
+            if _full(ru, wk, g, n):
+                return n
+            _write_meal(wk, b, p, base, k, victim, 0, n)
+            n += 1
+        if reach > 0:
+            n = _add_suction(st, ru, wk, g, b, p, space, base, k, victim, n, reach, False)
+        if not _next_permutation(row, base, k):
+            return n
+
+
+@kernel
+def _add_glutton_set(st, ru, wk, g, b, p, space, c, k, victim, n, reach):
+    """XG-02: the arrangements of Glutton's shape set c (its parasite set when ``victim`` >= 0),
+    each shape copied in turn to the ``meal_extra`` slot (Glutton's sets are longer than the
+    normal slot)."""
+    row = wk.scratch[b]
+    count = ru.n_glutton_parasite_shapes[c] if victim >= 0 else ru.n_glutton_shapes[c]
+    for s in range(count):
+        for j in range(k):
+            if victim >= 0:
+                row[MEAL_EXTRA + j] = ru.glutton_parasite_shapes[c, s, j]
+            else:
+                row[MEAL_EXTRA + j] = ru.glutton_shapes[c, s, j]
+        n = _add_arrangements(st, ru, wk, g, b, p, space, MEAL_EXTRA, k, victim, n, reach)
+    return n
+
+
+@kernel
+def meal_options(st, ru, wk, g, b, p, a, space):
+    """Write every legal meal of amoeba (p, a) on ``space`` as EAT options; return their number."""
+    row = wk.scratch[b]
+    c = _shape_set(st, g, p)
+    k = ru.meal_shapes.shape[2]
+    reach = _suction_reach(st, ru, g, p)
+    glutton = ru.extra_genes and has(st, g, p, GLUTTON)
+    n = 0
+    if glutton:
+        n = _add_glutton_set(st, ru, wk, g, b, p, space, c, k, -1, n, reach)
+    else:
+        n_shapes = ru.n_meal_shapes[c]
+        for s in range(n_shapes):
+            for j in range(k):
+                row[NORMAL + s * SHAPE_STRIDE + j] = ru.meal_shapes[c, s, j]
+        for s in range(n_shapes):
+            n = _add_arrangements(st, ru, wk, g, b, p, space, NORMAL + s * SHAPE_STRIDE, k, -1, n, reach)
+    if has(st, g, p, PARASITISM) and ru.parasitism_fewer > 0:
+        n_par = ru.n_parasite_shapes[c]
+        P = st.supply.shape[1]
+        for q in range(P):
+            # F4: another player's amoeba (TB10: not a double play II partner colour's)
+            if same_side(ru, p, q) or st.bp[g, q] < max(ru.parasitism_victim_pays, 1):
+                continue
+            if amoebas_on_space(st, g, q, space) == 0:
+                continue
+            if glutton:
+                n = _add_glutton_set(st, ru, wk, g, b, p, space, c, k, q, n, reach)
+                continue
+            # Copied for each victim: the walk below leaves every shape at its last arrangement
+            # (until 2026-11-22 the set was built once, so a second victim was offered only
+            # that arrangement, against F4).
+            for s in range(n_par):
+                for j in range(k):
+                    row[PARASITE + s * SHAPE_STRIDE + j] = ru.parasite_shapes[c, s, j]
+            for s in range(n_par):
+                n = _add_arrangements(st, ru, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n, reach)
+    return n
+
+
+@kernel
+def clean_destination(st, ru, wk, g, b, p, a, space, phase):
+    """XG-04 Cleanliness: the space the cubes amoeba (p, a) produces on ``space`` go to: the own
+    space (the first option) or one orthogonally adjacent space (B1), the owner's choice."""
+    set_option(wk.options, b, 0, space, 0, 0)
+    n = 1
+    for d in range(4):
+        s = ru.neighbours[space, d]
+        if s >= 0:
+            set_option(wk.options, b, n, s, 0, 0)
+            n += 1
+    target = wk.options[b, decide(st, ru, wk, g, b, p, a, CLEAN, n), 0]
+    if target != space:
+        wk.tally[b, tally.CLEANLINESS_MOVED] += 1
+        log(st, wk, g, EV_CLEAN, phase, p, a + 1, space, target, 0, 0, 0, 0, 0)
+    return target
+
+
+@kernel
+@always_inline
+def excrete(st, ru, wk, g, b, p, a, space, phase):
+    """M4: the amoeba excretes ``ru.excretion`` cubes of its colour on its space (C3: as many as
+    the supply has); with Cleanliness on a neighbour instead (XG-04), with Toxic Excretions a DP
+    token follows (XG-19)."""
+    if not ru.extra_genes:
+        excreted = place_cubes(st, g, space, p, ru.excretion)
+        log(st, wk, g, EV_EXCRETE, phase, p, a + 1, space, excreted, 0, 0, 0, 0, 0)
+        return
+    target = space
+    if has(st, g, p, CLEANLINESS) and min(ru.excretion, st.supply[g, p]) > 0:
+        target = clean_destination(st, ru, wk, g, b, p, a, space, phase)
+    excreted = place_cubes(st, g, target, p, ru.excretion)
+    log(st, wk, g, EV_EXCRETE, phase, p, a + 1, target, excreted, 0, 0, 0, 0, 0)
+    if has(st, g, p, TOXIC):
+        lay(st, ru, wk, g, b, p, a, space, target, excreted, phase)
+
+
+@kernel
+def eat(st, ru, wk, g, b, p, a, space, i, phase):
+    """Eat option i: cubes to the supply (Suction's from the neighbours too), the parasite's victim
+    pays (F4), then excrete (M4)."""
+    opt = wk.options[b, i]
+    packed = 0
+    for c in range(st.supply.shape[1]):
+        if opt[c] > 0:
+            return_cubes(st, g, space, c, opt[c])
+            packed |= opt[c] << (4 * c)
+    victim = opt[EAT_VICTIM_SLOT]
+    suction = opt[EAT_SUCTION_SLOT]  # read before the excretion's CLEAN decision reuses the rows
+    if victim >= 0:
+        add_bp(st, ru, g, victim, -ru.parasitism_victim_pays)
+        wk.tally[b, tally.PARASITE_MEAL] += 1
+    if ru.extra_genes:
+        if suction != 0:
+            rest = suction
+            while rest != 0:
+                cube = (rest & ((1 << SUCTION_BITS) - 1)) - 1
+                return_cubes(st, g, cube // 8, cube % 8, 1)
+                rest >>= SUCTION_BITS
+            wk.tally[b, tally.SUCTION_MEAL] += 1
+        if has(st, g, p, GLUTTON):
+            wk.tally[b, tally.GLUTTON_MEAL] += 1
+    st.amoeba_flags[g, p, a] |= AF_FED
+    log(st, wk, g, EV_EAT, phase, p, a + 1, space, packed, victim, suction, 0, 0, 0)
+    excrete(st, ru, wk, g, b, p, a, space, phase)
+
+
+@kernel
+def attack_cubes_watch(st, ru, wk, g, b, p):
+    """A6 with XG-04 (flag cleanliness_covers_attack_cubes) or XG-19 (flag
+    toxic_includes_attack_cubes): does player p's successful attack need its cubes followed? If so
+    the supply is noted (scratch ``meal_extra``) before the target dies, for attack_cubes_placed."""
+    if not ru.extra_genes:
+        return False
+    clean = has(st, g, p, CLEANLINESS) and ru.xflag[XF_CLEANLINESS_COVERS_ATTACK_CUBES] != 0
+    toxic = has(st, g, p, TOXIC) and ru.xflag[XF_TOXIC_INCLUDES_ATTACK_CUBES] != 0
+    if not (clean or toxic):
+        return False
+    for c in range(st.supply.shape[1]):
+        wk.scratch[b, MEAL_EXTRA + c] = st.supply[g, c]
+    return True
+
+
+@kernel
+def attack_cubes_placed(st, ru, wk, g, b, p, a, space, phase):
+    """A6's cubes (one of each colour, placed on ``space`` by the kill) as the attacker's
+    production: with Cleanliness and the flag cleanliness_covers_attack_cubes the owner may move
+    them all to one neighbouring space (XG-04); with Toxic Excretions and the flag
+    toxic_includes_attack_cubes the attacker's own-colour cube lays a token (XG-19)."""
+    P = st.supply.shape[1]
+    total = 0
+    for c in range(P):
+        total += wk.scratch[b, MEAL_EXTRA + c] - st.supply[g, c]
+    own = wk.scratch[b, MEAL_EXTRA + p] - st.supply[g, p]
+    target = space
+    if total > 0 and has(st, g, p, CLEANLINESS) and ru.xflag[XF_CLEANLINESS_COVERS_ATTACK_CUBES] != 0:
+        placed_from = MEAL_EXTRA + 8  # the counts survive the CLEAN decision (options, not scratch)
+        for c in range(P):
+            wk.scratch[b, placed_from + c] = wk.scratch[b, MEAL_EXTRA + c] - st.supply[g, c]
+        target = clean_destination(st, ru, wk, g, b, p, a, space, phase)
+        if target != space:
+            for c in range(P):
+                if wk.scratch[b, placed_from + c] > 0:
+                    move_cubes(st, g, space, target, c, wk.scratch[b, placed_from + c])
+    if has(st, g, p, TOXIC) and ru.xflag[XF_TOXIC_INCLUDES_ATTACK_CUBES] != 0:
+        lay(st, ru, wk, g, b, p, a, space, target, own, phase)
+
+
+@kernel
+def starve(st, ru, wk, g, p, a, phase):
+    """M4/A6: the amoeba eats nothing, excretes nothing and gets DP."""
+    st.dp[g, p, a] += ru.starvation_dp
+    st.amoeba_flags[g, p, a] |= AF_STARVED
+    log(st, wk, g, EV_STARVE, phase, p, a + 1, st.space[g, p, a], st.dp[g, p, a], 0, 0, 0, 0, 0)
+
+
+@kernel
+def eat_or_starve(st, ru, wk, g, b, p, a, phase):
+    """M4: eat a legal meal if there is one (owner's choice), else starve. True if it ate.
+
+    With the flag gene_meals_optional, gene patterns may be declined: when the standard pattern
+    is not available, a last option eats nothing (cubes all 0, no victim) and starves."""
+    space = st.space[g, p, a]
+    n = meal_options(st, ru, wk, g, b, p, a, space)
+    if n == 0:
+        starve(st, ru, wk, g, p, a, phase)
+        return False
+    decline = -1
+    if ru.gene_meals_optional and not option_overflow(wk, g, n):
+        if not standard_available(st, ru, wk, g, b, p, space):  # reads only the scratch row
+            decline = n
+            set_option(wk.options, b, n, 0, 0, 0)
+            wk.options[b, n, EAT_VICTIM_SLOT] = -1
+            n += 1
+    i = decide(st, ru, wk, g, b, p, a, EAT, n)
+    if i == decline:
+        starve(st, ru, wk, g, p, a, phase)
+        return False
+    eat(st, ru, wk, g, b, p, a, space, i, phase)
+    return True

@@ -1,0 +1,276 @@
+"""Movement (M1-M3, B1-B2) with Movement I/II, Speed, Persistence, Streamlining, Tentacle, Holding.
+
+A *movement* is everything one amoeba does to change space in one go: a drift, an active move
+(with Speed's optional second move), or an escape (A3). Tentacle cubes and Holding's clinging
+belong to the whole movement: the cubes go from the space where the movement started to the
+space where it ended, and clinging is decided once the whole movement is known (§8). A movement
+that ends where it started carries nothing and lets nobody cling.
+
+With the flag clinging_after_first_step (the other reading of §8), a mover with Speed (or
+Persistence) lets the Holding amoebas on its start space decide after its first step, before its
+second move is chosen; the ones that cling arrive with it where the movement ends. After a second
+step the Holding amoebas on the intermediate space may cling too (seeing the Tentacle cubes, as
+in the default). Tentacle still carries once, from start to end.
+
+Rebound (XG-16): a step of the owner's amoeba that runs into an obstacle (edge or island, B1; a
+no-drift card or a die 5 is none) may go one space the opposite way instead; the rebound space is
+where that step ends, so Tentacle carries to it, clingers arrive there and Speed's second move
+starts there. Flag rebound_applies_to says which steps may rebound (drift, the active move, Speed's
+second move, an escape).
+"""
+
+from sim.jit import kernel
+from sim.ursuppe.engine import tally
+from sim.ursuppe.engine.board import CHOICE, STAY, step
+from sim.ursuppe.engine.decision_kinds import CARRY, CLING, DIRECTION, REBOUND_CHOICE, SECOND_MOVE
+from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
+from sim.ursuppe.engine.dice import roll_die
+from sim.ursuppe.engine.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, EV_REBOUND, log
+from sim.ursuppe.engine.food import move_cubes
+from sim.ursuppe.engine.players import active_move_cost, add_bp, has, put_amoeba, same_side
+from sim.ursuppe.engine.scratch import CARRY_SCRATCH, RIDERS
+from sim.ursuppe.engine.state import AF_CLUNG, OPTION_WIDTH
+from sim.ursuppe.engine.toxic import arrive
+from sim.ursuppe.rules.extra_flags import (
+    REBOUND_ACTIVE,
+    REBOUND_DRIFT,
+    REBOUND_ESCAPE,
+    REBOUND_SPEED_STEPS,
+    XF_REBOUND_APPLIES_TO,
+    XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE,
+)
+from sim.ursuppe.rules.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, REBOUND, SPEED, TENTACLE
+
+# EV_ACTIVE's "how", by its name in the event log
+MOVE_HOW: tuple[str, ...] = ("move", "second_move", "escape")
+MOVE_HOW_ACTIVE, MOVE_HOW_SECOND, MOVE_HOW_ESCAPE = range(len(MOVE_HOW))
+
+# scratch.py: CARRY_SCRATCH holds the cube vector being enumerated; RIDERS how many amoebas clung
+# after a first step (flag clinging_after_first_step), then each one as 8 * player + amoeba.
+
+
+@kernel
+def can_move_actively(st, ru, g, p):
+    """M3: without BP (and without Streamlining) an amoeba cannot move actively."""
+    return st.bp[g, p] >= active_move_cost(st, ru, g, p, False)
+
+
+@kernel
+def _carry(st, ru, wk, g, b, p, a, start, end, phase):
+    """Tentacle: choose up to T cubes of any colours on ``start`` and carry them to ``end``."""
+    P = st.supply.shape[1]
+    T = ru.tentacle_cubes
+    # Odometer over cube vectors with sum <= T and each count <= the cubes on the start space,
+    # colour 0 turning fastest. A digit that would push the sum over T carries at once: the
+    # lower digits are 0 then, so every vector skipped that way has a sum over T too.
+    n = 0
+    opt = wk.scratch[b]
+    base = CARRY_SCRATCH
+    for c in range(P):
+        opt[base + c] = 0
+    total = 0
+    while True:
+        if option_overflow(wk, g, n):
+            break
+        row = wk.options[b, n]
+        for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
+            row[j] = 0
+        for c in range(P):
+            row[c] = opt[base + c]
+        n += 1
+        # next vector
+        c = 0
+        while c < P:
+            if total < T and opt[base + c] < st.food[g, start, c]:
+                opt[base + c] += 1
+                total += 1
+                break
+            total -= opt[base + c]
+            opt[base + c] = 0
+            c += 1
+        if c == P:
+            break
+    i = decide(st, ru, wk, g, b, p, a, CARRY, n)
+    packed = 0
+    for c in range(P):
+        k = wk.options[b, i, c]
+        if k > 0:
+            move_cubes(st, g, start, end, c, k)
+            packed |= k << (4 * c)
+    if packed != 0:
+        wk.tally[b, tally.CARRIED] += 1
+        log(st, wk, g, EV_CARRY, phase, p, a + 1, start, end, packed, 0, 0, 0, 0)
+
+
+@kernel
+def _cling(st, wk, g, b, q, t, start, end, p, a, phase):
+    """Holding: amoeba (q, t) clung to (p, a) and arrives with it on ``end``."""
+    put_amoeba(st, g, q, t, end)
+    st.amoeba_flags[g, q, t] |= AF_CLUNG
+    wk.tally[b, tally.CLUNG] += 1
+    log(st, wk, g, EV_CLING, phase, q, t + 1, start, end, p, a + 1, 0, 0, 0)
+
+
+@kernel
+def _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, defer):
+    """Holding: each amoeba of a Holding owner on ``start`` (another player's; with the flag
+    holding_clings_to_own also p's own others) may cling to (p, a), which moved to ``end``.
+    ``defer`` (flag clinging_after_first_step, after a first step): the ones that cling are
+    listed at RIDERS and arrive when the movement ends (_arrive_riders)."""
+    P = st.supply.shape[1]
+    for q in range(P):
+        if not has(st, g, q, HOLDING):
+            continue
+        if same_side(ru, p, q) and not ru.holding_clings_to_own:
+            continue  # one's own (TB10: a double play II partner colour is one's own)
+        for t in range(st.space.shape[2]):
+            if st.space[g, q, t] != start or (q == p and t == a):
+                continue
+            set_option(wk.options, b, 0, 0, 0, 0)
+            set_option(wk.options, b, 1, 1, 0, 0)
+            if decide(st, ru, wk, g, b, q, t, CLING, 2) == 1:
+                if defer != 0:
+                    k = wk.scratch[b, RIDERS]
+                    wk.scratch[b, RIDERS + 1 + k] = 8 * q + t
+                    wk.scratch[b, RIDERS] = k + 1
+                else:
+                    _cling(st, wk, g, b, q, t, start, end, p, a, phase)
+
+
+@kernel
+def _arrive_riders(st, wk, g, b, p, a, start, end, phase):
+    """Flag clinging_after_first_step: the amoebas that clung after the first step arrive with
+    (p, a) where its movement ended (on ``start`` again if its second step led back)."""
+    for k in range(wk.scratch[b, RIDERS]):
+        code = wk.scratch[b, RIDERS + 1 + k]
+        _cling(st, wk, g, b, code // 8, code % 8, start, end, p, a, phase)
+    wk.scratch[b, RIDERS] = 0
+
+
+@kernel
+def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
+    """Toxic tokens (XG-19: the mover arrives first), Tentacle's cubes, then Holding's clinging,
+    for a movement from ``start`` to ``end``."""
+    if end == start:
+        return
+    arrive(st, ru, wk, g, b, p, a, end, phase)
+    if has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
+        _carry(st, ru, wk, g, b, p, a, start, end, phase)
+    _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, 0)
+
+
+@kernel
+def _rebound(st, ru, wk, g, b, p, a, here, direction, which, phase):
+    """XG-16: the step of (p, a) from ``here`` in ``direction`` ran into an obstacle. With Rebound
+    (and ``which`` in the flag rebound_applies_to) the owner may move it one space the opposite
+    way instead; if that is an obstacle too it stays. Returns where the step ends."""
+    if not (has(st, g, p, REBOUND) and (ru.xflag[XF_REBOUND_APPLIES_TO] & which)):
+        return here
+    back = step(ru.neighbours, here, (direction + 2) % 4)
+    if back == here:
+        return here  # the opposite space is an obstacle too: nothing to choose
+    # (0 stay / 1 rebound; then the space it leads to and the step's bit, for the strategy)
+    set_option(wk.options, b, 0, 0, here, which)
+    set_option(wk.options, b, 1, 1, back, which)
+    if decide(st, ru, wk, g, b, p, a, REBOUND_CHOICE, 2) == 0:
+        return here
+    wk.tally[b, tally.REBOUND_MADE] += 1
+    log(st, wk, g, EV_REBOUND, phase, p, a + 1, here, back, 0, 0, 0, 0, 0)
+    return back
+
+
+@kernel
+def step_or_rebound(st, ru, wk, g, b, p, a, here, direction, which, phase):
+    """B1 with XG-16: the space one step of (p, a) from ``here`` in ``direction`` leads to: an
+    obstacle keeps it, unless it rebounds (_rebound; ``which``: the REBOUND_* bit of the step)."""
+    there = step(ru.neighbours, here, direction)
+    if there == here and direction < STAY and ru.extra_genes:
+        there = _rebound(st, ru, wk, g, b, p, a, here, direction, which, phase)
+    return there
+
+
+@kernel
+def drift(st, ru, wk, g, b, p, a, phase):
+    """M2: one space in the current card's drift direction; an obstacle or no drift keeps it
+    (an obstacle may rebound, XG-16). Returns the space where the drift ended."""
+    start = st.space[g, p, a]
+    direction = st.card_drift[g, st.deck_pos[g]]
+    end = step_or_rebound(st, ru, wk, g, b, p, a, start, direction, REBOUND_DRIFT, phase)
+    put_amoeba(st, g, p, a, end)
+    log(st, wk, g, EV_DRIFT, phase, p, a + 1, start, end, direction, 0, 0, 0, 0)
+    finish_movement(st, ru, wk, g, b, p, a, start, end, phase)
+    return end
+
+
+@kernel
+def _direction_options(wk, b, mask):
+    n = 0
+    for d in range(5):
+        if mask & (1 << d):
+            set_option(wk.options, b, n, d, 0, 0)
+            n += 1
+    return n
+
+
+@kernel
+def _choose_direction(st, ru, wk, g, b, p, a, phase):
+    """B2, Movement I, Movement II: the direction of one active move, with the dice rolled."""
+    if has(st, g, p, MOVEMENT_II):
+        n = _direction_options(wk, b, 0b11111)
+        i = decide(st, ru, wk, g, b, p, a, DIRECTION, n)
+        return wk.options[b, i, 0], -1, -1
+    d1 = roll_die(st, wk, g)
+    d2 = -1
+    mask = 0
+    c = ru.compass[d1]
+    mask |= 0b1111 if c == CHOICE else (1 << c)
+    if has(st, g, p, MOVEMENT_I):
+        d2 = roll_die(st, wk, g)
+        c = ru.compass[d2]
+        mask |= 0b1111 if c == CHOICE else (1 << c)
+    n = _direction_options(wk, b, mask)
+    i = decide(st, ru, wk, g, b, p, a, DIRECTION, n)
+    return wk.options[b, i, 0], d1, d2
+
+
+@kernel
+def active_movement(st, ru, wk, g, b, p, a, escape, phase):
+    """M3 (or A3's escape): pay, roll or choose, move; Speed's free second move; then the
+    movement's Tentacle cubes and clinging (with the flag clinging_after_first_step and Speed,
+    clinging from the start space is decided after the first step: module docs). The caller has
+    checked the cost can be paid."""
+    start = st.space[g, p, a]
+    cost = active_move_cost(st, ru, g, p, escape)
+    add_bp(st, ru, g, p, -cost)
+    direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
+    which = REBOUND_ESCAPE if escape else REBOUND_ACTIVE
+    here = step_or_rebound(st, ru, wk, g, b, p, a, start, direction, which, phase)
+    put_amoeba(st, g, p, a, here)
+    how = MOVE_HOW_ESCAPE if escape else MOVE_HOW_ACTIVE
+    log(st, wk, g, EV_ACTIVE, phase, p, a + 1, start, here, d1, d2, direction, cost, how)
+    if has(st, g, p, SPEED) or has(st, g, p, PERSISTENCE):
+        per_step = ru.clinging_after_first_step
+        if per_step:
+            wk.scratch[b, RIDERS] = 0
+            if here != start:
+                _offer_clinging(st, ru, wk, g, b, p, a, start, here, phase, 1)
+        set_option(wk.options, b, 0, 0, 0, 0)
+        set_option(wk.options, b, 1, 1, 0, 0)
+        if decide(st, ru, wk, g, b, p, a, SECOND_MOVE, 2) == 1:
+            if here != start and ru.extra_genes and ru.xflag[XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE] != 0:
+                arrive(st, ru, wk, g, b, p, a, here, phase)  # XG-19: each Speed step moves into a space
+            direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
+            there = step_or_rebound(st, ru, wk, g, b, p, a, here, direction, REBOUND_SPEED_STEPS, phase)
+            put_amoeba(st, g, p, a, there)
+            log(st, wk, g, EV_ACTIVE, phase, p, a + 1, here, there, d1, d2, direction, 0, MOVE_HOW_SECOND)
+        if per_step:
+            end = st.space[g, p, a]
+            if end != start:
+                arrive(st, ru, wk, g, b, p, a, end, phase)  # XG-19, before the riders arrive
+            if end != start and has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
+                _carry(st, ru, wk, g, b, p, a, start, end, phase)
+            if end != here:
+                _offer_clinging(st, ru, wk, g, b, p, a, here, end, phase, 0)
+            _arrive_riders(st, wk, g, b, p, a, start, end, phase)
+            return
+    finish_movement(st, ru, wk, g, b, p, a, start, st.space[g, p, a], phase)

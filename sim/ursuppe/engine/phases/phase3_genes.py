@@ -1,0 +1,244 @@
+"""Phase 3 - new genes (G1-G5), in descending order; with the extra genes the market's reveals
+(XM4, XM5), the Social Gene taken from its holder (XG-10), Flexible's discount (XG-14, through
+players.gene_cost), Highly Adaptable's exchanges (XG-08) and, with flag healing2_phase =
+any_own_turn, Healing 2's heals at a player's turn before it buys (XG-25)."""
+
+import numpy as np
+
+from sim.jit import kernel
+from sim.ursuppe.engine import tally
+from sim.ursuppe.engine.decision_kinds import BUY, CK_BUY_END, EXCHANGE
+from sim.ursuppe.engine.decisions import consume_marker, decide, option_overflow, set_option
+from sim.ursuppe.engine.events import EV_BUY, EV_EXCHANGE, EV_TAKE, log
+from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
+from sim.ursuppe.engine.market import discard_unbought, reveal, reveal_round
+from sim.ursuppe.engine.players import (
+    ORDER_SLOT,
+    SOURCE_HOLDER,
+    SOURCE_NONE,
+    SOURCE_POOL,
+    acts_for_player,
+    add_bp,
+    blocked_by_advanced,
+    exchange_cost,
+    gene_cost,
+    gene_holder,
+    gene_source,
+    kept_gift,
+    lower_gene_ok,
+    share_with_partner,
+    turn_order,
+)
+from sim.ursuppe.engine.state import PF_EXCHANGED
+from sim.ursuppe.rules.book import GIFT_NO_EXCHANGE
+from sim.ursuppe.rules.extra_flags import (
+    HA_ADVANCED_WITH_LOWER,
+    HA_ONCE,
+    STEAL_TO_HOLDER,
+    TIMING_AFTER_EACH_PURCHASE,
+    TIMING_AFTER_FIRST_PLAYER,
+    TIMING_START_OF_PHASE3,
+    XF_HA_EXCHANGES_PER_ROUND,
+    XF_HA_INTO_ADVANCED,
+    XF_REVEAL_PER_ROUND,
+    XF_REVEAL_TIMING,
+    XF_SOCIAL_GENE_STEAL_PAYMENT_TO,
+)
+from sim.ursuppe.rules.genes import FLEXIBLE, HIGHLY_ADAPTABLE, SOCIAL_GENE
+
+PHASE = 3
+
+
+@kernel
+def purchase_options(st, ru, wk, g, b, p):
+    """G1-G4: 'stop', then every gene player p may buy now, with the lower gene it gives up; with
+    the extra genes the Social Gene taken from its holder is the row (gene, -1, 1) (XG-10).
+    Prices are gene_cost's (Flexible, XG-14)."""
+    set_option(wk.options, b, 0, -1, -1, 0)
+    n = 1
+    blocked = blocked_by_advanced(st, ru, g, p)
+    for gene in range(ru.n_genes):
+        if st.genes[g, p, gene] != 0:
+            continue
+        if st.pool[g, gene] <= 0 and not (ru.extra_genes and gene == SOCIAL_GENE):
+            continue
+        source = gene_source(st, ru, g, p, gene, blocked)
+        if source == SOURCE_NONE or gene_cost(st, ru, g, p, gene) > st.bp[g, p]:
+            continue
+        if source == SOURCE_HOLDER:
+            set_option(wk.options, b, n, gene, -1, 1)
+            n += 1
+            continue
+        if ru.gene_lower[gene, 0] < 0:
+            set_option(wk.options, b, n, gene, -1, 0)
+            n += 1
+            continue
+        # G3: an advanced gene needs a lower gene held since an earlier round, given up.
+        for j in range(ru.gene_lower.shape[1]):
+            lower = ru.gene_lower[gene, j]
+            if lower_gene_ok(st, ru, g, p, gene, lower):
+                set_option(wk.options, b, n, gene, lower, 0)
+                n += 1
+    return n
+
+
+@kernel
+def _acquire(st, ru, g, p, gene):
+    """G2, G3: player p now holds ``gene``, acquired this round."""
+    st.genes[g, p, gene] = 1
+    st.gene_since[g, p, gene] = st.round[g]
+    if st.first_bought[g, p, gene] == 0:
+        st.first_bought[g, p, gene] = st.round[g]
+    st.genes_bought[g, p] |= np.int64(1) << gene
+
+
+@kernel
+def buy(st, ru, wk, g, b, p, gene, gave_up, taken):
+    """G1-G3: pay gene_cost; the card comes from the pool; a lower gene given up returns to it.
+    XG-10: ``taken`` = the Social Gene taken from its holder, who gets the BP (flag
+    social_gene_steal_payment_to) and gives the card up. XG-14: Flexible's discount is tallied."""
+    cost = gene_cost(st, ru, g, p, gene)
+    holder = gene_holder(st, g, gene) if taken else -1
+    add_bp(st, ru, g, p, -cost)
+    if ru.extra_genes and cost < ru.gene_price[gene] and not taken and st.genes[g, p, FLEXIBLE] != 0:
+        wk.tally[b, tally.FLEXIBLE_DISCOUNT] += 1
+    if holder >= 0:
+        st.genes[g, holder, gene] = 0
+        if ru.xflag[XF_SOCIAL_GENE_STEAL_PAYMENT_TO] == STEAL_TO_HOLDER:
+            add_bp(st, ru, g, holder, cost)
+        share_with_partner(st, ru, g, holder)
+        wk.tally[b, tally.SOCIAL_TAKEN] += 1
+    else:
+        st.pool[g, gene] -= 1
+    _acquire(st, ru, g, p, gene)
+    if gave_up >= 0:
+        st.genes[g, p, gave_up] = 0
+        st.pool[g, gave_up] += 1
+    if holder >= 0:
+        log(st, wk, g, EV_TAKE, PHASE, p, -1, gene, holder, cost, 0, 0, 0, 0)
+    else:
+        log(st, wk, g, EV_BUY, PHASE, p, -1, gene, cost, gave_up, 0, 0, 0, 0)
+
+
+@kernel
+def _blocked_without(st, ru, g, p, given):
+    """G4's blocked mask of player p as if it had given up ``given`` (XG-08)."""
+    blocked = np.int64(0)
+    for gene in range(ru.n_genes):
+        if gene != given and st.genes[g, p, gene] != 0:
+            blocked |= ru.gene_blocks[gene]
+    return blocked
+
+
+@kernel
+def exchange_options(st, ru, wk, g, b, p):
+    """XG-08: 'stop', then (gene given, pool gene taken) for every held gene (Highly Adaptable
+    included) and every pool card p may take instead, as a purchase would (G2, G4, the Social
+    Gene's last player, XG-10), affordable. An advanced gene only with flag ha_into_advanced =
+    with_lower_given_up, and then only for its lower gene held since an earlier round (G3)."""
+    set_option(wk.options, b, 0, -1, -1, 0)
+    n = 1
+    into_advanced = ru.xflag[XF_HA_INTO_ADVANCED] == HA_ADVANCED_WITH_LOWER
+    for given in range(ru.n_genes):
+        if st.genes[g, p, given] == 0 or kept_gift(st, ru, g, p, given, GIFT_NO_EXCHANGE):
+            continue
+        blocked = _blocked_without(st, ru, g, p, given)
+        for taken in range(ru.n_genes):
+            if taken == given or st.pool[g, taken] <= 0:
+                continue
+            if gene_source(st, ru, g, p, taken, blocked) != SOURCE_POOL:
+                continue
+            if ru.gene_lower[taken, 0] >= 0:
+                if not into_advanced:
+                    continue
+                ok = False
+                for j in range(ru.gene_lower.shape[1]):
+                    if ru.gene_lower[taken, j] == given and lower_gene_ok(st, ru, g, p, taken, given):
+                        ok = True
+                if not ok:
+                    continue
+            if exchange_cost(st, ru, g, p, given, taken) > st.bp[g, p]:
+                continue
+            if option_overflow(wk, g, n):
+                return n
+            set_option(wk.options, b, n, given, taken, 0)
+            n += 1
+    return n
+
+
+@kernel
+def exchanges(st, ru, wk, g, b, p):
+    """XG-08: Highly Adaptable's exchanges on player p's Phase-3 turn, after its purchases
+    (docs/decisions.md), as many as it likes or one (flag ha_exchanges_per_round). The old card
+    returns to the pool; the new one counts as acquired this round (G3)."""
+    while st.genes[g, p, HIGHLY_ADAPTABLE] != 0:
+        if ru.xflag[XF_HA_EXCHANGES_PER_ROUND] == HA_ONCE and st.player_flags[g, p] & PF_EXCHANGED:
+            return
+        n = exchange_options(st, ru, wk, g, b, p)
+        if n <= 1:
+            return
+        i = decide(st, ru, wk, g, b, p, -1, EXCHANGE, n)
+        given = wk.options[b, i, 0]
+        taken = wk.options[b, i, 1]
+        if given < 0 or wk.error[g, 0] != 0:
+            return
+        cost = exchange_cost(st, ru, g, p, given, taken)
+        add_bp(st, ru, g, p, -cost)
+        st.genes[g, p, given] = 0
+        st.pool[g, given] += 1
+        st.pool[g, taken] -= 1
+        _acquire(st, ru, g, p, taken)
+        st.player_flags[g, p] |= PF_EXCHANGED
+        share_with_partner(st, ru, g, p)
+        wk.tally[b, tally.EXCHANGE_MADE] += 1
+        log(st, wk, g, EV_EXCHANGE, PHASE, p, -1, given, taken, cost, 0, 0, 0, 0)
+
+
+@kernel
+def phase3(st, ru, wk, g, b):
+    """G1-G5 in descending order; with the extra genes the market's reveals (XM4, XM5)."""
+    P = st.seat.shape[1]
+    turn_order(st, wk, g, b, True)
+    timing = ru.xflag[XF_REVEAL_TIMING]
+    first_revealed = st.extra_top[g]
+    to_reveal = ru.xflag[XF_REVEAL_PER_ROUND] if ru.extra_genes else 0
+    heal_turns = ru.extra_genes and healing2_now(ru, PHASE)  # XG-25: healing2_phase = any_own_turn
+    if to_reveal > 0 and timing == TIMING_START_OF_PHASE3:
+        reveal_round(st, ru, wk, g, b)
+        to_reveal = 0
+    for k in range(P):
+        p = wk.scratch[b, ORDER_SLOT + k]
+        if not acts_for_player(ru, p):
+            continue  # TB6: double play II's genes are bought once per player, for both colours
+        if heal_turns:
+            heals_in_phase(st, ru, wk, g, b, p, PHASE)  # at its turn, before it buys
+            if wk.error[g, 0] != 0:
+                return
+        forced = wk.tape_pos[g]
+        while True:
+            n = purchase_options(st, ru, wk, g, b, p)
+            i = decide(st, ru, wk, g, b, p, -1, BUY, n)
+            gene = wk.options[b, i, 0]
+            if gene < 0:
+                break
+            buy(st, ru, wk, g, b, p, gene, wk.options[b, i, 1], wk.options[b, i, 2])
+            share_with_partner(st, ru, g, p)
+            if wk.error[g, 0] != 0:
+                return
+            if to_reveal > 0 and timing == TIMING_AFTER_EACH_PURCHASE:
+                reveal(st, ru, wk, g, b, 1)  # XM4 reading: the round's cards one after each purchase
+                to_reveal -= 1
+        if to_reveal > 0 and timing == TIMING_AFTER_FIRST_PLAYER and k == 0:
+            reveal_round(st, ru, wk, g, b)  # XM4: "so the second player is the first who can buy"
+            to_reveal = 0
+        if wk.tape_pos[g] > forced:
+            # This player's forced buy list ended without its "stop" being needed (nothing else
+            # was affordable): its end marker is spent. A player that took no forced choice leaves
+            # the next list to the player it belongs to.
+            consume_marker(wk, g, CK_BUY_END)
+        if ru.extra_genes:
+            exchanges(st, ru, wk, g, b, p)
+            if wk.error[g, 0] != 0:
+                return
+    if ru.extra_genes:
+        discard_unbought(st, ru, wk, g, b, first_revealed, st.extra_top[g])

@@ -1,0 +1,1 @@
+"""Experiments on Ursuppe: paired arms, tuning, gene value, combos, verdicts."""

@@ -1,0 +1,289 @@
+"""``soup calibrate``: what should a gene cost? Scan one numeric key of the gene (docs/verdicts.md).
+
+For every value of the key (``price`` or ``mp``) the gene is measured by one design of
+sim/ursuppe/experiments/gene_value.py in the verdict's headline cell (holder breeder, every other seat drawn
+from the default mix, the rules' deck and readings), on the same fresh games at every value:
+
+- ``option`` (default): option value, allowed vs forbidden to buy it, both arms tuned. A gene
+  priced right is worth little as an option; a gene too cheap is worth a lot.
+- ``holding``: with ``--key price``, holding the gene from setup minus holding its price in BP
+  (both given at setup, paired game by game): 0 where the gene is worth exactly its price; with
+  another key, the holding value itself (0 where holding it is worth nothing).
+
+The *neutral value* is where the curve crosses 0 (linear interpolation between the two scanned
+values around the first sign change), else the scanned value closest to 0. Each value is a
+directory of its own under ``values/`` (units written as measured): Ctrl-C keeps them and the
+same command continues.
+"""
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.errors import UserError
+from sim.runner import write_atomic
+from sim.ursuppe.experiments import gene_value as G
+from sim.ursuppe.experiments import tuning as T
+from sim.ursuppe.experiments import verdict as V
+
+KEYS = ("price", "mp")
+DESIGNS = ("option", "holding")
+RESULT_MD = "calibrate.md"
+RESULT_CSV = "calibrate.csv"
+RESULT_JSON = "calibrate.json"
+RESULT_PNG = "calibrate.png"
+
+
+@dataclass
+class Calibration:
+    plan: V.Plan
+    key: str
+    values: list[int]
+    design: str
+    current: int
+
+    def config(self, value: int) -> T.TuneConfig:
+        head = self.plan.conditions[0]
+        book = head.setting.book.derive({"genes": {self.plan.gene: {self.key: value}}})
+        setting = replace(head.setting, book=book)
+        if self.design == "holding":
+            return T.TuneConfig(
+                setting, head.holder, head.fld, (), 0, seed=self.plan.seed, eval_games=self.plan.games
+            )
+        # the gene's two arms only: option_budget tuning games each
+        return replace(self.plan.option_config(), setting=setting, budget=2 * self.plan.option_budget)
+
+    def units(self) -> list[G.Unit]:
+        if self.design == "holding" and self.key == "price":
+            return [G.Unit("gene", self.plan.gene), G.Unit("bp", self.plan.gene)]
+        return [G.Unit("gene", self.plan.gene)]
+
+    def games_per_value(self) -> int:
+        if self.design == "holding":
+            return (len(self.units()) + 1) * self.plan.games
+        return G.study_games(self.config(self.values[0]), [self.plan.gene], "option", ())
+
+
+def plan_calibration(
+    gene: str,
+    key: str = "price",
+    values: list[int] | None = None,
+    design: str = "option",
+    players: int = 4,
+    rules_file: str | Path | None = None,
+    games: int = V.DEFAULT_GAMES,
+    option_budget: int = V.DEFAULT_OPTION_BUDGET,
+    seed: int = 1,
+) -> Calibration:
+    """Check every option (UserError, one line) and fix the values scanned (default: the
+    current value - 3 .. + 3, within the key's range)."""
+    if key not in KEYS:
+        raise UserError(f"--key: expected one of {', '.join(KEYS)}, got {key!r}")
+    if design not in DESIGNS:
+        raise UserError(f"--design: expected one of {', '.join(DESIGNS)}, got {design!r}")
+    if design == "option" and option_budget <= 0:
+        raise UserError("--option-budget: option value tunes both arms; expected a positive budget")
+    plan = V.plan_verdict(
+        gene,
+        players,
+        rules_file,
+        games,
+        decks=1,
+        with_readings=False,
+        option_budget=option_budget if design == "option" else 0,
+        seed=seed,
+    )
+    row = plan.book.data["genes"][plan.gene]
+    current = int(row[key])
+    if values is None:
+        values = [v for v in range(current - 3, current + 4) if v >= 0]
+    values = sorted(dict.fromkeys(values))
+    if len(values) < 2:
+        raise UserError(f"--values: expected at least 2 distinct values, got {values}")
+    cal = Calibration(plan, key, values, design, current)
+    for v in values:
+        try:
+            cfg = cal.config(v)  # a value the rules refuse is a one-line error naming it
+        except UserError as e:
+            raise UserError(f"--values: {v}: {e}") from None
+        if design == "option":
+            G.check_study(cfg, [plan.gene], "option", ())
+    return cal
+
+
+def _curve_point(cal: Calibration, measured: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    gene = measured[G.Unit("gene", cal.plan.gene).key]
+    if cal.design == "holding" and cal.key == "price":
+        bp = measured[G.Unit("bp", cal.plan.gene).key]
+        c = G._contrast(gene["won_with"], bp["won_with"])
+    else:
+        c = G._contrast(gene["won_with"], gene["won_without"])
+    return {"estimate": c["estimate"], "low": c["ci_low"], "high": c["ci_high"], "p_value": c["p_value"]}
+
+
+def neutral(values: list[int], estimates: list[float]) -> tuple[float | None, int, str]:
+    """(where the curve crosses 0, interpolated between the values around the first sign change,
+    or None when it does not cross 0 in the scan; the scanned value closest to 0; where the
+    crossing lies: "in" the scan, or "above"/"below" it, on the side the curve heads to 0)."""
+    nearest = values[int(np.argmin(np.abs(estimates)))]
+    pairs = list(zip(values, estimates, strict=True))
+    for (v0, e0), (v1, e1) in zip(pairs, pairs[1:], strict=False):
+        if e0 == 0:
+            return float(v0), nearest, "in"
+        if (e0 > 0) != (e1 > 0):
+            return v0 + (v1 - v0) * e0 / (e0 - e1), nearest, "in"
+    if estimates[-1] == 0:
+        return float(values[-1]), nearest, "in"
+    heads_up = abs(estimates[-1]) < abs(estimates[0])  # closer to 0 at the top of the scan
+    return None, nearest, "above" if heads_up else "below"
+
+
+def run_calibration(
+    cal: Calibration, out: Path, threads: int, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    step = G.GameCount(cal.games_per_value() * len(cal.values), progress)
+
+    t0 = time.perf_counter()
+    points = []
+    for v in cal.values:
+        cfg = cal.config(v)
+        where = out / "values" / f"{cal.key}-{v}"
+        before = step.done
+        measured = {}
+        units = cal.units()
+        arm_budget = G._arm_budget(G.fixed_field(cfg), units) if cal.design == "option" else 0
+        for unit in units:
+            measured[unit.key] = G.measure_unit(
+                cal.design, G.fixed_field(cfg), unit, where, arm_budget, threads, step
+            )
+        step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
+        points.append({"value": v, **_curve_point(cal, measured)})
+    cross, nearest, where_ = neutral([p["value"] for p in points], [p["estimate"] for p in points])
+    if cross is None:  # beyond the scan: a direction only if the rules' value is inside it
+        if where_ == "above":
+            direction = "up" if cal.values[-1] >= cal.current else "unknown"
+        else:
+            direction = "down" if cal.values[0] <= cal.current else "unknown"
+    else:
+        direction = "up" if cross > cal.current else "down" if cross < cal.current else "none"
+    what = (
+        "holding the gene minus holding its price in BP"
+        if cal.design == "holding" and cal.key == "price"
+        else G.DESIGNS[cal.design].label
+    )
+    doc = {
+        "gene": cal.plan.gene,
+        "key": cal.key,
+        "current": cal.current,
+        "design": cal.design,
+        "measure": what,
+        "players": cal.plan.players,
+        "condition": cal.plan.conditions[0].label,
+        "rules_id": cal.plan.book.rules_id,
+        "deck": cal.plan.book.deck_description(),
+        "placeholders": cal.plan.book.placeholders(cal.plan.players),
+        "games": cal.plan.games,
+        "seed": cal.plan.seed,
+        "points": points,
+        "neutral": cross,
+        "crossing": where_,
+        "nearest": nearest,
+        "direction": direction,
+    }
+    write_outputs(doc, out, time.perf_counter() - t0)
+    return doc
+
+
+def markdown(doc: dict[str, Any], seconds: float) -> str:
+    g, k = doc["gene"], doc["key"]
+    move = {"up": "higher than", "down": "lower than", "none": "at", "unknown": "nowhere certain from"}[
+        doc["direction"]
+    ]
+    if doc["neutral"] is None:
+        edge = (
+            max(p["value"] for p in doc["points"])
+            if doc["crossing"] == "above"
+            else min(p["value"] for p in doc["points"])
+        )
+        head = (
+            f"**No {k} in the scan is neutral:** the curve does not cross 0 between "
+            f"{doc['points'][0]['value']} and {doc['points'][-1]['value']}; it heads to 0 "
+            f"{doc['crossing']} {edge} (scan further with --values). The rules' {k} is {doc['current']}, "
+            f"so the scan points {move} it."
+        )
+    else:
+        head = (
+            f"**The {k} closest to neutral is {doc['neutral']:.1f}** "
+            f"(scanned value nearest to 0: {doc['nearest']}); "
+            f"the rules' {k} is {doc['current']}, so the scan points {move} it."
+        )
+    lines = [
+        f"# Calibration: {g}, {k} ({doc['players']} players)",
+        "",
+        head,
+        "",
+        f"Measured: {doc['measure']}, win-rate points of player 0 with 95% intervals, {doc['games']:,} fresh "
+        f"games a value (seed {doc['seed']}); condition: {doc['condition']}. Rules {doc['rules_id']}; deck "
+        f"{doc['deck']}; placeholders used: {', '.join(doc['placeholders']) or 'none'}. The intervals cover "
+        "sampling noise only; another field, holder, deck or reading can move the curve (`soup verdict`).",
+        "",
+        f"| {k} | estimate [95%] | p |",
+        "|---|---|---|",
+    ]
+    for p in doc["points"]:
+        mark = " (the rules')" if p["value"] == doc["current"] else ""
+        lines.append(
+            f"| {p['value']}{mark} | {100 * p['estimate']:+.1f} "
+            f"[{100 * p['low']:+.1f}, {100 * p['high']:+.1f}] | "
+            f"{p['p_value']:.2g} |"
+        )
+    lines += [
+        "",
+        f"![curve]({RESULT_PNG})",
+        "",
+        f"Played in {seconds:.0f} s. How to read this: docs/verdicts.md.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_outputs(doc: dict[str, Any], out: Path, seconds: float) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    csv_text = "value,estimate,low,high,p_value\n" + "".join(
+        f"{p['value']},{p['estimate']:.6g},{p['low']:.6g},{p['high']:.6g},{p['p_value']:.6g}\n"
+        for p in doc["points"]
+    )
+    write_atomic(out / RESULT_CSV, lambda p: p.write_text(csv_text, encoding="utf-8"))
+    js = json.dumps(doc, indent=1)
+    write_atomic(out / RESULT_JSON, lambda p: p.write_text(js, encoding="utf-8"))
+    md = markdown(doc, seconds)
+    write_atomic(out / RESULT_MD, lambda p: p.write_text(md, encoding="utf-8"))
+    write_atomic(out / RESULT_PNG, lambda p: _figure(doc, p))
+
+
+def _figure(doc: dict[str, Any], path: Path) -> None:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6, 3.6))
+    ax = fig.add_subplot()
+    xs = [p["value"] for p in doc["points"]]
+    ys = [100 * p["estimate"] for p in doc["points"]]
+    lo = [100 * p["low"] for p in doc["points"]]
+    hi = [100 * p["high"] for p in doc["points"]]
+    ax.fill_between(xs, lo, hi, alpha=0.25, label="95% interval")
+    ax.plot(xs, ys, marker="o", label=doc["measure"])
+    ax.axhline(0, color="black", lw=0.8)
+    ax.axvline(doc["current"], color="grey", ls=":", label=f"rules' {doc['key']}")
+    if doc["neutral"] is not None:
+        ax.axvline(doc["neutral"], color="red", ls="--", label="neutral")
+    ax.set_xlabel(f"{doc['gene']}: {doc['key']}")
+    ax.set_ylabel("win-rate points")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    with open(path, "wb") as f:
+        fig.savefig(f, format="png", dpi=100)

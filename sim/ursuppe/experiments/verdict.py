@@ -1,0 +1,575 @@
+"""``soup verdict``: is this gene too strong? One gene, every design, every condition we can vary.
+
+A gene's value depends on who holds it, who plays against it, the environment deck (10 of its 11
+cards are PLACEHOLDERs, V5-V6) and the readings of the rules that touch it. A verdict measures
+the gene by the designs of sim/ursuppe/experiments/gene_value.py and varies each of these in turn:
+
+- **holding value** (the gene given at setup to player 0 and never given up, vs not given; the
+  same strategy), with its plain card and its BP gift beside it, under every condition:
+  the **headline** cell (holder breeder, every other seat drawn from the default mix, the rules'
+  deck and readings), a **panel** of fields x holders (PANEL_FIELDS x PANEL_HOLDERS), **K decks**
+  of the V6 family (sim/ursuppe/experiments/deck_family.py: deck 0 is the rules' own deck; every deck plays
+  the same games) and every **reading** that touches the gene (sim/ursuppe/experiments/readings.py) set to
+  each of its other values;
+- **option value** (allowed vs forbidden to buy it, both arms tuned from the holder on the same
+  seeds) in the headline cell, with the null gene and the plain card beside it;
+- the **null gene** in the headline cell under both designs: it must read 0.
+
+Each design's headline is then labelled **robust** (the same sign and significant, p < 0.05,
+in every condition tried), **conditional** (naming the conditions that flip or erase it) or
+**not shown** (the headline cell itself is not significant). Every unit is written as it is
+measured (``<condition>/units/``, tunings under ``<condition>/arms/``): Ctrl-C keeps them and the
+same command continues.
+"""
+
+import csv
+import io
+import json
+import math
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.errors import UserError
+from sim.runner import write_atomic
+from sim.ursuppe.experiments import gene_value as G
+from sim.ursuppe.experiments import tuning as T
+from sim.ursuppe.rules.book import RuleBook, load_rules
+from sim.ursuppe.rules.seating import rotate_block
+from strategies.ursuppe import DEFAULT_POOL
+
+# The default panel (docs/verdicts.md): three fields that play differently (a simple buyer's
+# mirror, the default mix, an aggressive field) and two holders (breeder, the strongest preset
+# against the mix at 4 players: 39% where greedy wins 3%; geneticist, a gene collector). The
+# headline cell is breeder against the mix: a holder that wins often enough for a gene to move it.
+PANEL_FIELDS: tuple[str, ...] = ("greedy", "mix", "predator")
+PANEL_HOLDERS: tuple[str, ...] = ("breeder", "geneticist")
+HEADLINE = ("breeder", "mix")  # holder, field
+DEFAULT_GAMES = 12_000  # fresh games of every arm (a multiple of every rotate block)
+DEFAULT_DECKS = 4
+DEFAULT_OPTION_BUDGET = 120_000  # tuning games of each option-value arm
+OPTION_KEYS = T.DEFAULT_SCALARS
+OPTION_GAMES_PER_CANDIDATE = 1_200
+ALPHA = 0.05
+Z80 = 0.8416  # the normal quantile of 80% power
+Z975 = 1.96
+RESULT_MD = "verdict.md"
+RESULT_CSV = "verdict.csv"
+RESULT_JSON = "verdict.json"
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of a verdict: which of the varied things it varies (kind: headline, panel,
+    deck, reading), its words, its directory and what it plays."""
+
+    kind: str
+    label: str
+    key: str
+    setting: T.Setting
+    fld: T.Field
+    holder: Any  # strategies.ursuppe.params.Strategy
+
+
+@dataclass
+class Plan:
+    """Everything a verdict plays, checked before any game."""
+
+    gene: str
+    players: int
+    book: RuleBook
+    conditions: list[Condition]
+    games: int
+    seed: int
+    option_budget: int
+    decks: int
+    deck_labels: list[str]
+    readings: list[str]
+    rules_file: str | None
+
+    def holding_units(self) -> list[G.Unit]:
+        return [G.Unit("gene", self.gene), G.Unit("plain", self.gene), G.Unit("bp", self.gene)]
+
+    def option_config(self) -> T.TuneConfig:
+        c = self.conditions[0]
+        return T.TuneConfig(
+            c.setting,
+            c.holder,
+            c.fld,
+            OPTION_KEYS,
+            self.option_budget * 2 * len(self.option_units()),  # option_budget games for every arm
+            seed=self.seed,
+            games_per_candidate=OPTION_GAMES_PER_CANDIDATE,
+            eval_games=self.games,
+        )
+
+    def option_units(self) -> list[G.Unit]:
+        return [G.Unit("gene", self.gene), G.Unit("plain", self.gene), G.Unit("null", None)]
+
+    def total_games(self) -> int:
+        holding = len(self.conditions) * (len(self.holding_units()) + 1) * self.games + self.games  # + null
+        if self.option_budget <= 0:
+            return holding
+        return holding + G.study_games(self.option_config(), [self.gene], "option", ("null", "plain"))
+
+    def detectable(self) -> float:
+        """The smallest effect (win-rate points) found at 80% power by a two-sided test at 5% with
+        this many games a condition, in the worst case of a paired binary outcome (every game
+        discordant with probability 1/2)."""
+        return 100 * (Z975 + Z80) * math.sqrt(0.5 / self.games)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _field(name: str, players: int) -> tuple[T.Field, str]:
+    from strategies.ursuppe.params import load_strategy
+
+    if name == "mix":
+        return (
+            T.Field("mix", tuple(load_strategy(n) for n in DEFAULT_POOL)),
+            f"every other seat drawn from the default mix ({', '.join(DEFAULT_POOL)})",
+        )
+    s = load_strategy(name)
+    return T.Field("against", (s,) * (players - 1)), f"every other seat {s.name}"
+
+
+def plan_verdict(
+    gene: str,
+    players: int = 4,
+    rules_file: str | Path | None = None,
+    games: int = DEFAULT_GAMES,
+    decks: int = DEFAULT_DECKS,
+    with_readings: bool = True,
+    option_budget: int = DEFAULT_OPTION_BUDGET,
+    seed: int = 1,
+    fields: tuple[str, ...] = PANEL_FIELDS,
+    holders: tuple[str, ...] = PANEL_HOLDERS,
+) -> Plan:
+    """Check every option and build the conditions; a UserError (one line) on bad input."""
+    from strategies.ursuppe.params import load_strategy
+
+    book = load_rules(rules_file)
+    try:
+        index = book.gene_index(gene)
+    except KeyError:
+        raise UserError(f"--gene: unknown gene {gene!r} (genes: {', '.join(book.gene_names)})") from None
+    name = book.gene_names[index]
+    if 20 <= index < 46 and not book.data["flags"]["extra_genes"]:
+        book = book.derive({"flags": {"extra_genes": True}})  # an extra gene is played with the module (XM1)
+    if players not in book.player_counts:
+        counts = ", ".join(str(p) for p in book.player_counts)
+        raise UserError(f"--players: expected one of {counts} (components.player_counts), got {players}")
+    rules = book.for_players(players)
+    if rules.gene_copies[index] <= 0:
+        raise UserError(f"--gene: {name} has no copies with {players} players: it cannot be in play")
+    block = rotate_block(players)
+    if games < block or games % block:
+        raise UserError(
+            f"--games: expected a positive multiple of {block} (the rotate seating block), got {games}"
+        )
+    if decks < 1:
+        raise UserError(f"--decks: expected at least 1, got {decks}")
+    if option_budget < 0:
+        raise UserError(f"--option-budget: expected 0 (no option value) or more games, got {option_budget}")
+    for f in fields:
+        if f != "mix":
+            load_strategy(f)
+    for h in holders:
+        load_strategy(h)
+    if not fields or not holders:
+        raise UserError("--fields and --holders: expected at least one of each")
+
+    setting = T.Setting(book, players)
+    holder0 = load_strategy(HEADLINE[0])
+    fld0, fld0_text = _field(HEADLINE[1], players)
+    conditions = [
+        Condition(
+            "headline",
+            f"holder {holder0.name}; {fld0_text}; the rules' deck and readings",
+            "headline",
+            setting,
+            fld0,
+            holder0,
+        )
+    ]
+    for h in holders:
+        for f in fields:
+            if (h, f) == HEADLINE:
+                continue
+            fld, text = _field(f, players)
+            s = load_strategy(h)
+            conditions.append(
+                Condition(
+                    "panel", f"holder {s.name}; {text}", f"panel-{_slug(h)}-{_slug(f)}", setting, fld, s
+                )
+            )
+    labels = []
+    if decks > 1:
+        from sim.ursuppe.experiments.deck_family import deck_label, deck_overrides, plausible_decks
+
+        family = plausible_decks(book, decks, seed)
+        labels = [deck_label(d) for d in family]
+        for k, deck in enumerate(family[1:], start=1):
+            deck_book = book.derive(deck_overrides(deck))
+            conditions.append(
+                Condition(
+                    "deck",
+                    f"deck {k} of the V6 family ({labels[k]})",
+                    f"deck-{k}",
+                    replace(setting, book=deck_book),
+                    fld0,
+                    holder0,
+                )
+            )
+    reading_labels = []
+    if with_readings:
+        from sim.ursuppe.experiments.readings import readings
+
+        for label, layer in readings(book, name):
+            try:
+                read_book = book.derive(layer)
+            except UserError:
+                continue  # a value these rules cannot take (another flag pins it)
+            reading_labels.append(label)
+            conditions.append(
+                Condition(
+                    "reading",
+                    label,
+                    f"reading-{_slug(label)}",
+                    replace(setting, book=read_book),
+                    fld0,
+                    holder0,
+                )
+            )
+    plan = Plan(
+        name,
+        players,
+        book,
+        conditions,
+        games,
+        seed,
+        option_budget,
+        decks,
+        labels,
+        reading_labels,
+        str(rules_file) if rules_file else None,
+    )
+    if option_budget > 0:
+        try:
+            G.check_study(plan.option_config(), [name], "option", ("null", "plain"))
+        except T.TuningError as e:
+            raise UserError(str(e).replace("--budget", "--option-budget")) from None
+    return plan
+
+
+def _row(design: str, cond: Condition, unit: G.Unit, m: dict[str, Any], games: int) -> dict[str, Any]:
+    c = G._contrast(m["won_with"], m["won_without"])
+    return {
+        "design": design,
+        "kind": cond.kind,
+        "condition": cond.label,
+        "arm": unit.label,
+        "reference": unit.kind,
+        "estimate": c["estimate"],
+        "low": c["ci_low"],
+        "high": c["ci_high"],
+        "p_value": c["p_value"],
+        "with": float(m["won_with"].mean()),
+        "without": float(m["won_without"].mean()),
+        "games": games,
+    }
+
+
+def run_verdict(
+    plan: Plan, out: Path, threads: int, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """Play (or resume) every unit of the plan and write verdict.md, verdict.csv and verdict.json."""
+    step = G.GameCount(plan.total_games(), progress)
+
+    t0 = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    measured: dict[tuple[str, str], dict[str, Any]] = {}
+    for cond in plan.conditions:
+        base = T.TuneConfig(cond.setting, cond.holder, cond.fld, (), 0, seed=plan.seed, eval_games=plan.games)
+        units = plan.holding_units() + ([G.Unit("null", None)] if cond.kind == "headline" else [])
+        for unit in units:
+            have = (out / cond.key / "units" / f"{unit.key}.npz").exists()
+            first = not (out / cond.key / "units" / "no-gift.npz").exists()
+            before = step.done
+            m = G.measure_unit("holding", base, unit, out / cond.key, 0, threads, step)
+            if have:
+                step((2 if first else 1) * plan.games - (step.done - before))
+            measured[(cond.key, unit.key)] = m
+            rows.append(_row("holding", cond, unit, m, plan.games))
+    if plan.option_budget > 0:
+        cfg = G.fixed_field(plan.option_config())
+        units = plan.option_units()
+        arm_budget = G._arm_budget(cfg, units)
+        cond = plan.conditions[0]
+        for unit in units:
+            have = (out / "option" / "units" / f"{unit.key}.npz").exists()
+            before = step.done
+            m = G.measure_unit("option", cfg, unit, out / "option", arm_budget, threads, step)
+            if have:
+                step(
+                    G._unit_games(cfg, G.DESIGNS["option"], unit, units, arm_budget, "option")
+                    - (step.done - before)
+                )
+            measured[("option", unit.key)] = m
+            rows.append(_row("option", cond, unit, m, plan.games))
+    seconds = time.perf_counter() - t0
+    doc = summarise(plan, rows, measured, seconds)
+    write_outputs(plan, doc, rows, out)
+    return doc
+
+
+def _beyond(measured: dict[tuple[str, str], dict[str, Any]], where: str, gene: str) -> dict[str, Any] | None:
+    a = measured.get((where, G.Unit("gene", gene).key))
+    b = measured.get((where, G.Unit("plain", gene).key))
+    if a is None or b is None:
+        return None
+    return G.contrast_of_contrasts((a["won_with"], a["won_without"]), (b["won_with"], b["won_without"]))
+
+
+def label(rows: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """robust / conditional / headline only / not shown, and the conditions that flip or erase
+    the headline (``rows``: one design's gene rows, the headline first)."""
+    head = rows[0]
+    if head["p_value"] >= ALPHA or head["estimate"] == 0:
+        return "not shown", []
+    if len(rows) == 1:
+        return "headline only", []  # significant, but tried under no other condition
+    sign = math.copysign(1.0, head["estimate"])
+    against = [
+        r["condition"]
+        for r in rows[1:]
+        if r["p_value"] >= ALPHA or math.copysign(1.0, r["estimate"]) != sign or r["estimate"] == 0
+    ]
+    return ("robust", []) if not against else ("conditional", against)
+
+
+def summarise(
+    plan: Plan, rows: list[dict[str, Any]], measured: dict[tuple[str, str], dict[str, Any]], seconds: float
+) -> dict[str, Any]:
+    """The verdict: per design its headline row, label and the conditions against it; the
+    references; the spread across decks; the words."""
+    designs: dict[str, Any] = {}
+    for design in ("holding", "option"):
+        gene_rows = [r for r in rows if r["design"] == design and r["reference"] == "gene"]
+        if not gene_rows:
+            continue
+        verdict, against = label(gene_rows)
+        deck_rows = [r for r in gene_rows if r["kind"] in ("headline", "deck")]
+        refs = {
+            r["reference"]: r
+            for r in rows
+            if r["design"] == design and r["kind"] == "headline" and r["reference"] != "gene"
+        }
+        designs[design] = {
+            "label": G.DESIGNS[design].label,
+            "headline": gene_rows[0],
+            "verdict": verdict,
+            "against": against,
+            "conditions": len(gene_rows),
+            "beyond_card": _beyond(measured, "headline" if design == "holding" else "option", plan.gene),
+            "references": refs,
+            "deck_spread": [min(r["estimate"] for r in deck_rows), max(r["estimate"] for r in deck_rows)]
+            if len(deck_rows) > 1
+            else None,
+            "same_sign_every_deck": (
+                _same_sign([r["estimate"] for r in deck_rows]) if len(deck_rows) > 1 else None
+            ),
+        }
+    ses = [(r["high"] - r["low"]) / (2 * Z975) for r in rows if r["reference"] == "gene"]
+    return {
+        "gene": plan.gene,
+        "players": plan.players,
+        "rules_id": plan.book.rules_id,
+        "rules_file": plan.rules_file,
+        "deck": plan.book.deck_description(),
+        "deck_family": plan.deck_labels,
+        "readings": plan.readings,
+        "placeholders": plan.book.placeholders(plan.players),
+        "games": plan.games,
+        "seed": plan.seed,
+        "option_budget": plan.option_budget,
+        "detectable_planned": plan.detectable(),
+        "detectable_measured": 100 * (Z975 + Z80) * max(ses) if ses else None,
+        "designs": designs,
+        "seconds": seconds,
+    }
+
+
+def _same_sign(estimates: list[float]) -> bool:
+    """Every estimate above 0, or every one below (a 0 is neither sign)."""
+    return all(e > 0 for e in estimates) or all(e < 0 for e in estimates)
+
+
+def _pts(r: dict[str, Any] | None, low: str = "low", high: str = "high") -> str:
+    if not r:
+        return "—"
+    return f"{100 * r['estimate']:+.1f} [{100 * r[low]:+.1f}, {100 * r[high]:+.1f}]"
+
+
+def words(doc: dict[str, Any]) -> list[str]:
+    """The plain-words verdict, one paragraph a design."""
+    out = []
+    g = doc["gene"]
+    for design, d in doc["designs"].items():
+        h = d["headline"]
+        what = {
+            "holding": f"Holding {g} from setup to the end is worth",
+            "option": f"Being allowed to buy {g} is worth",
+        }[design]
+        text = (
+            f"**{d['label'].capitalize()}: {d['verdict'].upper()}.** {what} {_pts(h)} win-rate points "
+            f"to player 0 ({h['condition']})."
+        )
+        if d["verdict"] == "robust":
+            text += f" The same sign, significant, in all {d['conditions']} conditions tried."
+        elif d["verdict"] == "conditional":
+            text += (
+                f" It does not hold in {len(d['against'])} of {d['conditions']} conditions: "
+                + "; ".join(d["against"])
+                + "."
+            )
+        elif d["verdict"] == "headline only":
+            text += (
+                " Significant in the headline cell, the only condition it was tried under (option value tunes"
+                " two arms a condition): not checked against other fields, decks or readings."
+            )
+        else:
+            text += " The headline cell itself is not significant at 5%: no verdict."
+        beyond = d.get("beyond_card")
+        if beyond:
+            text += (
+                f" Beyond being a card (minus its plain card, paired): {_pts(beyond, 'ci_low', 'ci_high')}."
+            )
+        bp = d["references"].get("bp")
+        if bp:
+            text += f" Its price as a BP gift is worth {_pts(bp)}"
+            text += (
+                " — the gene is worth more than its price in BP."
+                if h["estimate"] > bp["high"]
+                else " — the gene is worth less than its price in BP."
+                if h["estimate"] < bp["low"]
+                else " — about the gene's worth."
+            )
+        out.append(text)
+    return out
+
+
+def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    lines = [
+        f"# Verdict: {doc['gene']} ({doc['players']} players)",
+        "",
+        *[w + "\n" for w in words(doc)],
+        "## Conditions",
+        "",
+        f"- Rules {doc['rules_id']}"
+        + (f" ({doc['rules_file']})" if doc["rules_file"] else "")
+        + f"; deck {doc['deck']}.",
+        f"- Placeholders used: {', '.join(doc['placeholders']) or 'none'}.",
+        f"- {doc['games']:,} fresh games an arm (seed {doc['seed']}); detectable at 80% power: "
+        f"{doc['detectable_planned']:.1f} points planned (worst case), "
+        + (
+            f"{doc['detectable_measured']:.1f} points measured (the widest interval)."
+            if doc["detectable_measured"]
+            else ""
+        ),
+        "- Decks: "
+        + (
+            "; ".join(f"{k}: {lab}" for k, lab in enumerate(doc["deck_family"]))
+            if doc["deck_family"]
+            else "the rules' deck only"
+        )
+        + (
+            " (V6 plausible-deck family, deck 0 = the rules' own; every deck plays the same games)"
+            if doc["deck_family"]
+            else ""
+        ),
+        "- Readings toggled: "
+        + (", ".join(doc["readings"]) if doc["readings"] else "none touch this gene")
+        + ".",
+        "- Intervals cover sampling noise only; a condition not tried here (another holder, field, deck or "
+        "reading) can move the answer (docs/verdicts.md).",
+        "",
+    ]
+    for design, d in doc["designs"].items():
+        lines += [f"## {d['label'].capitalize()}", ""]
+        refs = d["references"]
+        if "null" in refs:
+            n = refs["null"]
+            ok = n["low"] <= 0 <= n["high"]
+            lines += [
+                f"Null gene (must read 0): {_pts(n)}"
+                + ("" if ok else " **— it does not: distrust this design here**"),
+                "",
+            ]
+        if d["deck_spread"]:
+            lo, hi = d["deck_spread"]
+            lines += [
+                f"Across the {len(doc['deck_family'])} decks: {100 * lo:+.1f} to {100 * hi:+.1f} points; "
+                "same sign on every deck: " + ("yes" if d["same_sign_every_deck"] else "**no**"),
+                "",
+            ]
+        lines += [
+            "| condition | kind | arm | estimate [95%] | p | with | without |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for r in rows:
+            if r["design"] != design:
+                continue
+            lines.append(
+                f"| {r['condition']} | {r['kind']} | {r['arm']} | {_pts(r)} | {r['p_value']:.2g} | "
+                f"{100 * r['with']:.1f}% | {100 * r['without']:.1f}% |"
+            )
+        lines.append("")
+    lines += [f"Played in {doc['seconds']:.0f} s (this session). How to read this: docs/verdicts.md.", ""]
+    return "\n".join(lines)
+
+
+def write_outputs(plan: Plan, doc: dict[str, Any], rows: list[dict[str, Any]], out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    buf = io.StringIO()
+    fields = [
+        "design",
+        "kind",
+        "condition",
+        "arm",
+        "reference",
+        "estimate",
+        "low",
+        "high",
+        "p_value",
+        "with",
+        "without",
+        "games",
+    ]
+    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow({k: (f"{r[k]:.6g}" if isinstance(r[k], float) else r[k]) for k in fields})
+    text = buf.getvalue()
+    write_atomic(out / RESULT_CSV, lambda p: p.write_text(text, encoding="utf-8"))
+    md = markdown(doc, rows)
+    write_atomic(out / RESULT_MD, lambda p: p.write_text(md, encoding="utf-8"))
+    js = json.dumps(_plain(doc), indent=1)
+    write_atomic(out / RESULT_JSON, lambda p: p.write_text(js, encoding="utf-8"))
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items() if k != "seconds"}
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x]
+    if isinstance(x, np.generic):
+        return x.item()
+    return x

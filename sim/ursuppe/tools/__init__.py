@@ -1,0 +1,1 @@
+"""Tools over the engine: scenarios, traces, play logs, the bench, the rule index."""

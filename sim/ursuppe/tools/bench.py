@@ -1,0 +1,517 @@
+"""``soup bench``: how fast the engine plays, and how much memory a run takes, measured in one run.
+
+- games/s for 3-, 4-, 5- and 6-player full-gene games (and 2-player double play II games,
+  ``"2p-double2"``, and 4-player games with the 26 extra genes, ``"4p-extra"``, whose ratio to
+  ``"4p"`` is ``extra_over_4p``, target ``EXTRA_TARGET``) of the default strategy mix at 1 and 2
+  threads (warm kernels, invariants off, one batch in memory), the best of ``repeats`` runs taken
+  in turns (another process on the machine only ever slows a run down; every run is reported);
+- ``pipeline_efficiency``: a whole 4-player ``soup simulate`` run through the chunked runner
+  (``PIPELINE_CHUNKS`` chunks: playing, building rows, encoding, writing and hashing every chunk)
+  over the engine alone on the same games, in games/s, per thread count, measured in turns in this
+  process (issue 12; target ``PIPELINE_TARGET`` on 2 threads);
+- ``6p_over_4p``: 6-player over 4-player games/s per thread count, from the same run (target
+  ``RATIO_6P_TARGET``: a 6-player game has 1.5x the players and more options per meal, PX);
+- the same 4-player games on the plain-Python path (NUMBA_DISABLE_JIT=1, in a subprocess) and the
+  ratio of the compiled 1-thread rate to it;
+- peak memory of the whole ``soup simulate`` command as a user runs it (its closing summary
+  included) for N and 10·N games, each in a subprocess of its own: the target is flat in N; and
+  the peak memory and wall time of ``soup report`` of each of those runs (issue 21.11: flat too);
+- cold start (a fresh process with an empty kernel cache: import, compile, first game) and warm
+  start (a fresh process with the cache: import and first game), and the wall time of the whole
+  warm ``soup play`` command (``warm_command_s``: what the README's "later runs start in" means);
+- with ``compare``: the same games/s figures of another git revision, measured side by side with
+  the working tree in the same run (subprocesses in turns: working tree, revision, working tree,
+  ...), so a change's speed-up or slow-down is a ratio taken under the same machine load.
+"""
+
+import contextlib
+import fcntl
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.errors import UserError
+from sim.jit import soup_cache_dir
+from sim.ursuppe.engine import batch as batch_mod
+from sim.ursuppe.rules.book import count_label, load_rules
+from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun, colour_assignment
+from strategies.ursuppe.params import load_strategy, parameter_table
+
+ROOT = Path(__file__).resolve().parents[3]  # the tree this module belongs to
+PLAYERS = (3, 4, 5, 6)  # every player count of the default rules (PX: 5-6 players)
+# The games/s figures: a key each (games_per_s), with its player count, 2-player variant and
+# whether the extra genes are on (docs/rules.md §18).
+FIGURES: tuple[tuple[str, int, str | None, bool], ...] = (
+    *((count_label(p), p, None, False) for p in PLAYERS),
+    (count_label(2, "double2"), 2, "double2", False),  # double play II (TB)
+    (count_label(4) + "-extra", 4, None, True),  # the extra genes and their market (XM, XG)
+)
+EXTRA_TARGET = 0.6  # issue 14: 4-player games with the extra genes at least 0.6x the base ones
+COMPARED_PLAYERS = (3, 4)  # --compare: what every revision since 49ac8fd can play (_TREE_RATES)
+THREADS = (1, 2)
+RATIO_6P_TARGET = 0.45  # issue 11: 6-player games at least 0.45x as fast as 4-player ones
+PIPELINE_CHUNKS = 5  # chunks of a measured whole run (pipeline_efficiency)
+PIPELINE_TARGET = 0.9  # issue 12: a whole run at least 0.9x the engine's games/s on 2 threads
+_KEEP_COMPARED = 3  # compared commits whose kernel caches are kept
+
+_FIRST_GAME = (
+    "import time; t = time.perf_counter(); "
+    "from sim.ursuppe.tools.bench import games_per_second; games_per_second(4, 8, 1); "
+    "print(time.perf_counter() - t)"
+)
+# Runs its arguments as the only child and prints that child's exit status and peak resident
+# memory (MB): RUSAGE_CHILDREN of a process that has no other child.
+_PEAK_OF_CHILD = (
+    "import resource, subprocess, sys; "
+    "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True); "
+    "sys.stderr.write(r.stderr[-4000:]); "
+    "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)"
+)
+# The games/s of one tree, run in a subprocess whose cwd and PYTHONPATH are that tree. It may only
+# use what every revision since 49ac8fd has: games_per_second(players, games, threads, mix=...).
+_TREE_RATES = (
+    # the tree compared may be laid out before issue 22 (sim/ursuppe/bench.py)
+    "import json, sys, importlib.util as u\n"
+    "b = __import__('sim.ursuppe.tools.bench' if u.find_spec('sim.ursuppe.tools') else 'sim.ursuppe.bench', "
+    "fromlist=['bench'])\n"
+    "games, mix = int(sys.argv[1]), sys.argv[2]; b.games_per_second(4, 64, 1, mix=mix); "
+    "rates = {f'{p}p': {str(t): b.games_per_second(p, games, t, mix=mix) for t in (1, 2)} for p in (3, 4)}; "
+    "print(json.dumps({'file': b.__file__, 'rates': rates}))"
+)
+
+
+class CompareError(UserError):
+    """A revision to compare with that git cannot resolve or extract (a user error)."""
+
+
+def default_run(
+    players: int, seed: int = 1, mix: str = "", variant: str | None = None, extra: bool = False
+) -> UrsuppeRun:
+    """Every player of every game drawn from ``mix`` (comma-separated strategies; default:
+    DEFAULT_POOL), rotated seating; ``extra``: the default rules with the extra genes on."""
+    strategies = [load_strategy(n) for n in (mix.split(",") if mix else DEFAULT_POOL)]
+    return UrsuppeRun(
+        load_rules(overrides={"flags": {"extra_genes": True}}) if extra else load_rules(),
+        players,
+        seed,
+        strategies,
+        pool=list(range(len(strategies))),
+        seating="rotate",
+        variant=variant,
+    )
+
+
+def games_per_second(
+    players: int,
+    games: int,
+    threads: int,
+    seed: int = 1,
+    mix: str = "",
+    variant: str | None = None,
+    extra: bool = False,
+) -> float:
+    """Play ``games`` games of the mix (comma-separated; default DEFAULT_POOL) in one batch and
+    return games per second (``variant``: a 2-player variant's, with ``players`` 2; ``extra``:
+    with the extra genes)."""
+    run = default_run(players, seed, mix, variant, extra)
+    indices = np.arange(games)
+    rules = run.rulebook.for_players(players, variant)
+    rows = colour_assignment(run.assignment(indices), variant)
+    b = batch_mod.new_batch(rules, parameter_table(run.strategies), rows, seed, indices)
+    t = time.perf_counter()
+    batch_mod.play(b, seating="rotate", threads=threads)
+    elapsed = time.perf_counter() - t
+    err = batch_mod.first_error(b)
+    if err is not None:
+        raise batch_mod.GameError(f"engine error {err[1].tolist()} in game {err[0]}")
+    return games / elapsed
+
+
+def simulate_games_per_second(games: int, chunk_size: int, threads: int, out: Path, mix: str = "") -> float:
+    """games/s of a whole 4-player run through the chunked runner, as ``soup simulate`` runs it
+    (play, build the rows, encode, write and hash every chunk, update the manifest) into ``out``."""
+    from sim import runner
+
+    summary = runner.run(default_run(4, mix=mix), out, games, chunk_size, threads)
+    return games / summary.seconds
+
+
+def _python(code: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        cwd=cwd,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(
+            f"benchmark subprocess failed (exit {result.returncode}): {result.stderr.strip()[-2000:]}"
+        )
+    return result.stdout.strip().splitlines()[-1]
+
+
+def simulate_command(games: int, out: Path, mix: str = "") -> list[str]:
+    """The ``soup simulate`` command line whose peak memory is measured."""
+    command = [sys.executable, "-m", "sim.cli.app", "simulate", "--games", str(games), "--out", str(out)]
+    return command + ["-q", "--threads", "2"] + (["--pool", mix] if mix else [])
+
+
+def report_command(run: Path, out: Path) -> list[str]:
+    """The ``soup report`` command line whose peak memory and time are measured (issue 21.11)."""
+    return [sys.executable, "-m", "sim.cli.app", "report", str(run), "--out", str(out), "-q"]
+
+
+# The whole `soup play` command as a user runs it, warm: what "later runs start in" means.
+PLAY_COMMAND = ("play", "--players", "4", "--seed", "1")
+
+
+def command_peak_rss_mb(command: list[str], cwd: Path = ROOT) -> float:
+    """Peak resident memory (MB) of ``command`` run to its end as the only child of a wrapper."""
+    return command_peak_rss_and_seconds(command, cwd)[0]
+
+
+def command_peak_rss_and_seconds(command: list[str], cwd: Path = ROOT) -> tuple[float, float]:
+    """Peak resident memory (MB) and wall time (s) of ``command`` run to its end as the only
+    child of a wrapper."""
+    env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(cwd), os.environ.get("PYTHONPATH")]))}
+    t = time.perf_counter()
+    status, peak = _python(_PEAK_OF_CHILD, *command, env=env, cwd=cwd).split()
+    seconds = time.perf_counter() - t
+    if status != "0":
+        raise RuntimeError(f"{' '.join(command[2:])} failed with exit status {status}")
+    return float(peak), seconds
+
+
+def warm_command_seconds(repeats: int) -> float:
+    """The best wall time of the whole ``soup play`` command (a fresh process: imports, the
+    compiled engine loaded from the cache, one game printed), ``repeats`` times."""
+    command = [sys.executable, "-m", "sim.cli.app", *PLAY_COMMAND]
+    best = math.inf
+    for _ in range(repeats):
+        t = time.perf_counter()
+        subprocess.run(command, capture_output=True, check=True, cwd=ROOT)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def _git(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True)
+
+
+def resolve_revision(rev: str) -> str:
+    """The full commit id of ``rev``; CompareError (one line) if git cannot resolve it."""
+    found = None if rev.startswith("-") else _git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    if found is None or found.returncode != 0:
+        where = "" if _git("rev-parse", "--git-dir").returncode == 0 else " (not a git checkout)"
+        raise CompareError(f"--compare: git cannot resolve the revision {rev!r} in {ROOT}{where}")
+    return found.stdout.strip()
+
+
+def _extract(commit: str, dest: Path) -> Path:
+    """The files of ``commit`` under ``dest`` (git archive of a commit: every file's mtime is the
+    commit's, so a tree extracted again at the same place finds its kernel cache valid); returns
+    the project's directory in it."""
+    prefix = _git("rev-parse", "--show-prefix").stdout.strip()
+    archive = subprocess.Popen(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, *(["--", prefix] if prefix else [])],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    tar = subprocess.run(["tar", "-x", "-C", str(dest)], stdin=archive.stdout, capture_output=True)
+    archive.stdout.close()
+    err = archive.stderr.read().decode().strip()
+    archive.stderr.close()
+    if archive.wait() != 0 or tar.returncode != 0:
+        raise CompareError(f"--compare: cannot extract {commit[:12]}: {err or tar.stderr.decode().strip()}")
+    return dest / prefix
+
+
+@contextlib.contextmanager
+def _revision_place(commit: str) -> Iterator[tuple[Path, Path]]:
+    """A directory for the files of ``commit`` (removed at the end, Ctrl-C included) and a kernel
+    cache for them. The cache is kept for the next comparison with the same commit (under the
+    user's cache directory, the last ``_KEEP_COMPARED`` commits); the files go to the same place
+    each time, so the cache stays valid. A place in use by another run, or none writable: a
+    temporary directory (compiled afresh)."""
+    base = soup_cache_dir() / "bench-compare"
+    with tempfile.TemporaryDirectory(prefix="soup-bench-compare-") as tmp:
+        lock = None
+        try:
+            place = base / commit
+            place.mkdir(parents=True, exist_ok=True)
+            lock = open(place / "lock", "w")  # noqa: SIM115 (held until the end)
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.utime(place)
+            _prune(base, keep=place)
+        except OSError:
+            if lock is not None:
+                lock.close()
+            lock, place = None, Path(tmp)
+        tree = place / "tree"
+        try:
+            shutil.rmtree(tree, ignore_errors=True)  # left by a run that was killed
+            tree.mkdir()
+            yield tree, place / "numba-cache"
+        finally:
+            shutil.rmtree(tree, ignore_errors=True)
+            if lock is not None:
+                lock.close()
+
+
+def _prune(base: Path, keep: Path) -> None:
+    """Remove the kernel caches of all but the last ``_KEEP_COMPARED`` compared commits (not one
+    in use)."""
+    old = sorted((d for d in base.iterdir() if d.is_dir() and d != keep), key=lambda d: d.stat().st_mtime)
+    for d in old[: max(0, len(old) - (_KEEP_COMPARED - 1))]:
+        with open(d / "lock", "w") as other:
+            try:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _engine_files(root: Path) -> dict[str, bytes]:
+    """What a games/s measurement runs: every file of sim/ and strategies/ but the command-line
+    layers (cli*.py) and caches."""
+    files = {}
+    for package in ("sim", "strategies"):
+        for path in (root / package).rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts and not path.name.startswith("cli"):
+                files[str(path.relative_to(root))] = path.read_bytes()
+    return files
+
+
+def _tree_rates(tree: Path, games: int, mix: str, cache: str | None) -> dict[str, dict[str, float]]:
+    env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(tree), os.environ.get("PYTHONPATH")]))}
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
+    doc = json.loads(_python(_TREE_RATES, str(games), mix, env=env, cwd=tree))
+    if not Path(doc["file"]).resolve().is_relative_to(tree.resolve()):  # measured the wrong tree
+        raise RuntimeError(f"the benchmark of {tree} imported {doc['file']}")
+    return doc["rates"]
+
+
+def compare_revision(rev: str, games: int, repeats: int, mix: str = "", commit: str = "") -> dict[str, Any]:
+    """games/s of the working tree and of git revision ``rev``, measured in subprocesses taken in
+    turns (working tree, rev, working tree, rev, ...; ``repeats`` rounds), the same games (mix,
+    seeds) in both. Each tree has its own kernel cache, kept across the rounds, so compiling is
+    paid once per tree and never timed (and kept for the next comparison with the same commit).
+    A revision whose engine files (sim/, strategies/ but the cli layers) equal the working tree's
+    is measured from the working tree's files (same code, same cache). ``ratios`` are working
+    tree over rev: above 1, the working tree is faster."""
+    commit = commit or resolve_revision(rev)
+    names = mix or ",".join(DEFAULT_POOL)  # the same strategies in both trees, by name
+    with _revision_place(commit) as (tree, cache):
+        rev_root = _extract(commit, tree)
+        same = _engine_files(rev_root) == _engine_files(ROOT)
+        trees = {"working_tree": (ROOT, None), "rev": (ROOT, None) if same else (rev_root, str(cache))}
+        runs: dict[str, dict[str, dict[str, list[float]]]] = {
+            side: {f"{p}p": {str(t): [] for t in THREADS} for p in COMPARED_PLAYERS} for side in trees
+        }
+        for _ in range(repeats):
+            for side, (root, cache_dir) in trees.items():
+                for key, by_threads in _tree_rates(root, games, names, cache_dir).items():
+                    for t, rate in by_threads.items():
+                        runs[side][key][t].append(round(rate, 1))
+    best = {
+        side: {key: {t: max(v) for t, v in by_threads.items()} for key, by_threads in by_side.items()}
+        for side, by_side in runs.items()
+    }
+    return {
+        "rev": rev,
+        "commit": commit,
+        "same_engine_files": same,
+        "working_tree_games_per_s": best["working_tree"],
+        "rev_games_per_s": best["rev"],
+        "ratios": {
+            key: {t: round(best["working_tree"][key][t] / best["rev"][key][t], 3) for t in by_threads}
+            for key, by_threads in best["rev"].items()
+        },
+        "runs": runs,
+        "games": games,
+        "repeats": repeats,
+        "mix": names.split(","),
+    }
+
+
+def bench(
+    games: int = 20_000,
+    plain_games: int = 100,
+    rss_games: int = 20_000,
+    cold: bool = True,
+    mix: str = "",
+    repeats: int = 3,
+    compare: str | None = None,
+) -> dict[str, Any]:
+    """Run every measurement and return the JSON document of ``soup bench --json``."""
+    commit = resolve_revision(compare) if compare is not None else ""  # a bad revision fails first
+    games_per_second(4, 64, 1, mix=mix)  # compile or load the kernels (this process's cache) first
+    runs: dict[str, dict[str, list[float]]] = {key: {str(t): [] for t in THREADS} for key, *_ in FIGURES}
+    for _ in range(repeats):
+        for key, players, variant, extra in FIGURES:
+            for t in THREADS:
+                rate = games_per_second(players, games, t, mix=mix, variant=variant, extra=extra)
+                runs[key][str(t)].append(round(rate, 1))
+    rates = {key: {t: max(values) for t, values in by_threads.items()} for key, by_threads in runs.items()}
+    # The pipeline (issue 12): whole runs of PIPELINE_CHUNKS chunks of ``games`` games through the
+    # runner, taken in turns with the engine alone on the same games, best of each.
+    pipeline: dict[str, dict[str, list[float]]] = {"engine": {}, "simulate": {}}
+    with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
+        for r in range(repeats):
+            for t in THREADS:
+                pipeline["engine"].setdefault(str(t), []).append(
+                    round(games_per_second(4, games, t, mix=mix), 1)
+                )
+                out = Path(tmp) / f"run-{t}-{r}"
+                rate = simulate_games_per_second(PIPELINE_CHUNKS * games, games, t, out, mix)
+                pipeline["simulate"].setdefault(str(t), []).append(round(rate, 1))
+                shutil.rmtree(out)
+    best = {k: {t: max(v) for t, v in by_threads.items()} for k, by_threads in pipeline.items()}
+    plain = float(
+        _python(
+            "import sys; from sim.ursuppe.tools.bench import games_per_second; "
+            "print(games_per_second(4, int(sys.argv[1]), 1, mix=sys.argv[2]))",
+            str(plain_games),
+            mix,
+            env={"NUMBA_DISABLE_JIT": "1"},
+        )
+    )
+    with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
+        # Unmeasured first: a kernel the command imports and this process did not compiles into the
+        # cache here, not inside a measured run.
+        command_peak_rss_mb(simulate_command(50, Path(tmp) / "warm-up", mix))
+        rss, report_rss, report_s = {}, {}, {}
+        for n in (rss_games, 10 * rss_games):
+            run = Path(tmp) / f"run{n}"
+            rss[str(n)] = round(command_peak_rss_mb(simulate_command(n, run, mix)), 1)
+            # soup report of that very run (issue 21.11: its memory is flat in the run's size too)
+            peak, seconds = command_peak_rss_and_seconds(report_command(run, Path(tmp) / f"report{n}"))
+            report_rss[str(n)], report_s[str(n)] = round(peak, 1), round(seconds, 1)
+        cold_s = None
+        if cold:
+            cold_s = round(
+                float(_python(_FIRST_GAME, env={"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")})), 2
+            )
+    warm_s = round(float(_python(_FIRST_GAME)), 2)
+    warm_command_s = round(warm_command_seconds(repeats), 2)
+    doc = {
+        "games_per_s": rates,
+        "games_per_s_runs": runs,
+        "6p_over_4p": {t: round(rates["6p"][t] / rates["4p"][t], 3) for t in rates["4p"]},
+        "6p_over_4p_target": RATIO_6P_TARGET,
+        "extra_over_4p": {t: round(rates["4p-extra"][t] / rates["4p"][t], 3) for t in rates["4p"]},
+        "extra_over_4p_target": EXTRA_TARGET,
+        "speedup_vs_python": round(rates["4p"]["1"] / plain, 1),
+        "pipeline_efficiency": {t: round(best["simulate"][t] / best["engine"][t], 3) for t in best["engine"]},
+        "pipeline_efficiency_target": PIPELINE_TARGET,
+        "simulate_games_per_s": best["simulate"],
+        "engine_games_per_s": best["engine"],
+        "pipeline_runs": pipeline,
+        "pipeline_games": PIPELINE_CHUNKS * games,
+        "plain_python_games_per_s": round(plain, 2),
+        "peak_rss_mb": max(rss.values()),
+        "peak_rss_mb_by_games": rss,
+        "peak_rss_ratio": round(rss[str(10 * rss_games)] / rss[str(rss_games)], 3),
+        "peak_rss_command": "soup simulate --games N --out DIR -q --threads 2"
+        + (f" --pool {mix}" if mix else ""),
+        "report_peak_rss_mb_by_games": report_rss,
+        "report_peak_rss_ratio": round(report_rss[str(10 * rss_games)] / report_rss[str(rss_games)], 3),
+        "report_seconds_by_games": report_s,
+        "report_command": "soup report RUN --out DIR -q (RUN: the runs above)",
+        "cold_start_s": cold_s,
+        "warm_start_s": warm_s,
+        "warm_command_s": warm_command_s,
+        "warm_command": "soup " + " ".join(PLAY_COMMAND),
+        "games": games,
+        "repeats": repeats,
+        "mix": mix.split(",") if mix else list(DEFAULT_POOL),
+        "threads_available": os.cpu_count(),
+    }
+    if compare is not None:
+        doc["compare"] = compare_revision(compare, games, repeats, mix, commit)
+    return doc
+
+
+def compare_text(c: dict[str, Any]) -> list[str]:
+    rev = c["rev"] if c["commit"].startswith(c["rev"]) else f"{c['rev']} ({c['commit'][:10]})"
+    lines = [
+        f"compared with {rev}: games/s, best of {c['repeats']} runs each, working tree and {c['rev']} "
+        "in turns" + (" (same engine files as the working tree)" if c["same_engine_files"] else ""),
+        f"  {'':<18}{'working tree':>14}{c['rev'][:14]:>16}{'ratio':>9}",
+    ]
+    for key in c["ratios"]:
+        for t in c["ratios"][key]:
+            label = f"{key[:-1]} players, {t} thr"
+            lines.append(
+                f"  {label:<18}{c['working_tree_games_per_s'][key][t]:>14,.0f}"
+                f"{c['rev_games_per_s'][key][t]:>16,.0f}{c['ratios'][key][t]:>8.3f}x"
+            )
+    return lines
+
+
+def _figure_label(key: str) -> str:
+    """'4p' -> '4 players'; '2p-double2' -> '2 players, double2'; '4p-extra' -> '4 players, extra genes'."""
+    count, _, variant = key.partition("-")
+    variant = "extra genes" if variant == "extra" else variant
+    return f"{count[:-1]} players" + (f", {variant}" if variant else "")
+
+
+def as_text(doc: dict[str, Any]) -> str:
+    r = doc["games_per_s"]
+    by_games = doc["peak_rss_mb_by_games"]
+    lines = [
+        f"mix ({', '.join(doc['mix'])}), {doc['games']:,} games per measurement, full genes, "
+        f"best of {doc['repeats']}",
+        *(
+            f"  {_figure_label(key)}: {r[key]['1']:>10,.0f} games/s on 1 thread, {r[key]['2']:>10,.0f} on 2 "
+            f"({r[key]['2'] / r[key]['1']:.2f}x)"
+            for key in r
+        ),
+        f"  6 players over 4: {doc['6p_over_4p']['1']:.2f}x on 1 thread, {doc['6p_over_4p']['2']:.2f}x on 2 "
+        f"(target {doc['6p_over_4p_target']:.2f}x or more)",
+        f"  4 players with the extra genes over without: {doc['extra_over_4p']['1']:.2f}x on 1 thread, "
+        f"{doc['extra_over_4p']['2']:.2f}x on 2 (target {doc['extra_over_4p_target']:.2f}x or more)",
+        "  soup simulate (whole run, 4 players): "
+        + ", ".join(
+            f"{doc['simulate_games_per_s'][t]:,.0f} games/s on {t} thread{'s' if t != '1' else ''} "
+            f"({doc['pipeline_efficiency'][t]:.2f}x the engine's)"
+            for t in doc["pipeline_efficiency"]
+        )
+        + f" (target {doc['pipeline_efficiency_target']:.2f}x on 2 threads)",
+        f"  plain Python: {doc['plain_python_games_per_s']:.1f} games/s "
+        f"-> speed-up {doc['speedup_vs_python']}x",
+        "  peak memory of soup simulate: "
+        + ", ".join(f"{v:.0f} MB for {int(k):,} games" for k, v in by_games.items())
+        + f" ({doc['peak_rss_ratio']:.2f}x)",
+        "  soup report of those runs: "
+        + ", ".join(
+            f"{v:.0f} MB in {doc['report_seconds_by_games'][k]:.0f} s for {int(k):,} games"
+            for k, v in doc["report_peak_rss_mb_by_games"].items()
+        )
+        + f" ({doc['report_peak_rss_ratio']:.2f}x)",
+        (
+            f"  start: cold {doc['cold_start_s']} s (compile), "
+            if doc["cold_start_s"] is not None
+            else "  start: "
+        )
+        + f"warm {doc['warm_start_s']} s; the whole warm `{doc['warm_command']}`: {doc['warm_command_s']} s",
+    ]
+    if "compare" in doc:
+        lines += compare_text(doc["compare"])
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(json.dumps(bench(), indent=1))

@@ -1,0 +1,844 @@
+"""Policy kernels: how a strategy's parameter row picks one of the legal options.
+
+``choose`` is called by the engine's ``decide`` (sim/ursuppe/engine/decisions.py) with the legal
+options already in ``wk.options[b, :n]`` (layouts in sim/ursuppe/engine/decision_kinds.py). With
+probability ``randomness`` the choice is uniform over the options (drawn from the game's own
+strategy stream); otherwise every option gets a value from the heuristics below and the first
+best one is taken. The propensities (attack, retry, Aggression, answer, between 0 and 1) draw
+from the same stream only when they are strictly between 0 and 1, so a strategy whose
+parameters are all 0/1 or larger chooses deterministically.
+
+The heuristics are deliberately simple and readable, one kernel per decision kind: a space is
+worth its food minus its crowding (plus prey for a hunter), BP above the reserve may be spent,
+genes are bought by their ``gene_value``, attacks go to other players' amoebas, the leader's
+first. Every weight is a parameter (strategies/ursuppe/params.py, docs/strategies.md); with the
+parameters' defaults the heuristics are the original greedy ones.
+"""
+
+import numpy as np
+from numba import types
+
+from sim.jit import always_inline, kernel, register_argument_types
+from sim.random_stream import below, next_u64
+from sim.ursuppe.engine.board import CHOICE, STAY, step
+from sim.ursuppe.engine.decision_kinds import (
+    AGGRESS,
+    ATTACK,
+    BUY,
+    CARRY,
+    CLEAN,
+    CLING,
+    COLOUR,
+    DIRECTION,
+    DIVIDE,
+    EAT,
+    EAT_SUCTION_SLOT,
+    EAT_VICTIM_SLOT,
+    EXCHANGE,
+    FAST_FOOD_ORDER,
+    HARD_CRUST_PAY,
+    HEAL,
+    MOVE,
+    MOVE_ACTIVE,
+    MOVE_DRIFT,
+    PAY,
+    PLACE_EXPLOSION,
+    PLACE_FREE,
+    PLACE_SETUP,
+    REBOUND_CHOICE,
+    RESP_DEFENSE,
+    RESP_DEFENSE_ESCAPE,
+    RESP_ESCAPE,
+    RESP_ESCAPE_DEFENSE,
+    RESP_NONE,
+    RESPOND,
+    SECOND_MOVE,
+    SUCTION_BITS,
+)
+from sim.ursuppe.engine.food import FOOD_CAP
+from sim.ursuppe.engine.gene_sets import join_words
+from sim.ursuppe.engine.players import (
+    active_move_cost,
+    amoebas_on_board,
+    blocked_by_advanced,
+    death_threshold,
+    division_cost,
+    exchange_cost,
+    gene_cost,
+    mutation_points,
+    within_reach,
+)
+from sim.ursuppe.engine.state import AF_ATTACKED, PF_AGGRESSED, PF_ALARM, STREAM_STRATEGY
+from sim.ursuppe.rules.extra_flags import (
+    REBOUND_ESCAPE,
+    XF_HARD_CRUST_EXTRA_BP,
+    XF_HEALING1_COST,
+    XF_HEALING2_COST,
+    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
+)
+from sim.ursuppe.rules.genes import (
+    AGGRESSION,
+    ARMOR,
+    CAMOUFLAGE_2,
+    DEFENSE,
+    ESCAPE,
+    HARD_CRUST,
+    MOUTHFUL,
+    MOVEMENT_I,
+    MOVEMENT_II,
+    PARASITISM,
+    STRUGGLE,
+)
+from strategies.ursuppe.params import (
+    ACTIVE_MOVE_MARGIN,
+    ACTIVE_MOVES,
+    AGGRESS_PROPENSITY,
+    ANSWER_BOTH,
+    ANSWER_ESCAPE_FIRST,
+    ANSWER_PROPENSITY,
+    ARMOR_TARGET_PENALTY,
+    ATTACK_OWN,
+    ATTACK_PROPENSITY,
+    BP_RESERVE,
+    CARRY_FOREIGN,
+    CARRY_MAX,
+    CARRY_NEED,
+    CARRY_OWN,
+    CLEAN_OPPONENT_WEIGHT,
+    CLING_THRESHOLD,
+    CROWDING_PENALTY,
+    DEFECT_GENE_WEIGHT,
+    DEFENDED_PENALTY,
+    DIVISION_BASE,
+    DIVISION_RESERVE,
+    EAT_CUBE_COST,
+    EAT_LEADER_COLOUR,
+    EXCHANGE_MARGIN,
+    FOOD_WEIGHT,
+    GENE_VALUE_BASE,
+    GENE_VALUE_HIGH,
+    GIVE_UP_WEIGHT,
+    HARD_CRUST_MAX_BP,
+    HEAL_RESERVE,
+    HEAL_WITHIN,
+    HUNGRY_COLOUR_FIRST,
+    MAX_AMOEBAS,
+    MOUTHFUL_TARGET_PENALTY,
+    MOVE_LOOKAHEAD,
+    MP_LIMIT,
+    PARASITE_BONUS,
+    PREY_BONUS,
+    RANDOM_TIES,
+    RANDOMNESS,
+    RETRY_PROPENSITY,
+    SAVE_FOR_VALUE,
+    SECOND_MOVE_THRESHOLD,
+    SPREAD_WEIGHT,
+    STAY_MARGIN,
+    SUCTION_WEIGHT,
+    TARGET_SCORE_WEIGHT,
+    VICTIM_SCORE_WEIGHT,
+)
+
+_INV_2_53 = 1.0 / 9007199254740992.0
+NEVER = -1.0e9  # the value of an option the strategy rules out (another one is always better)
+FACE_SLOT = 8  # Workspace.scores[b, 8:13]: values of the four directions and of staying (MOVE)
+
+register_argument_types("ursuppe", {"prm": types.Array(types.float64, 1, "C")})
+
+
+@kernel
+def _uniform01(st, g):
+    return np.float64(next_u64(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY) >> np.uint64(11)) * _INV_2_53
+
+
+@kernel
+def _willing(st, g, prm, k):
+    """A propensity ``prm[k]``: 1 (or more) always, 0 never, in between a draw."""
+    if prm[k] >= 1.0:
+        return True
+    if prm[k] <= 0.0:
+        return False
+    return _uniform01(st, g) < prm[k]
+
+
+@kernel
+def food_value(st, g, p, space):
+    """How well ``space`` could feed player p's amoeba: foreign cubes there, up to FOOD_CAP (2)
+    per colour: the state's capped sum over all colours, the own colour taken off."""
+    return float(st.food_capped[g, space] - min(st.food[g, space, p], FOOD_CAP))
+
+
+@kernel
+def _space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
+    """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding (amoebas there
+    other than this one), prey (other players' amoebas there). The amoebas per space are read
+    from the state's ``occupancy`` counts."""
+    slot = int(space) + 1  # may be int8: plain Python would overflow
+    P = st.space.shape[1]
+    everyone = int(st.occupancy[g, P, slot])
+    crowd = everyone
+    if skip_a >= 0 and st.space[g, p, skip_a] == space:
+        crowd -= 1
+    v = prm[FOOD_WEIGHT] * food_value(st, g, p, space) - prm[CROWDING_PENALTY] * crowd
+    if hunter != 0:
+        v += prm[PREY_BONUS] * (everyone - st.occupancy[g, p, slot])
+    return v
+
+
+@kernel
+def _own_neighbours(st, neighbours, g, p, space):
+    """Amoebas of player p on the spaces next to ``space`` (a missing neighbour, -1, reads the
+    always-empty slot 0 of ``occupancy``)."""
+    n = 0
+    for d in range(4):
+        n += st.occupancy[g, p, int(neighbours[space, d]) + 1]
+    return n
+
+
+@kernel
+def _is_hunter(st, g, p):
+    """Holds a gene that profits from other players' amoebas nearby (attack or parasitism)."""
+    return st.genes[g, p, STRUGGLE] != 0 or st.genes[g, p, AGGRESSION] != 0 or st.genes[g, p, PARASITISM] != 0
+
+
+@kernel
+def _leader(st, ru, g, p):
+    """The opponent furthest ahead on the score track (a double play's other colour of the same
+    player is no opponent: rules.team)."""
+    best = -1
+    for q in range(st.score.shape[1]):
+        if ru.team[q] != ru.team[p] and (best < 0 or st.score[g, q] > st.score[g, best]):
+            best = q
+    return best
+
+
+@kernel
+@always_inline
+def _can_answer(st, g, q):
+    """Player q could answer an attack (holds Escape or Defense, or has Alarm's Escape (XG-03),
+    and has BP)."""
+    alarm = (st.player_flags[g, q] & PF_ALARM) != 0
+    answers = st.genes[g, q, ESCAPE] != 0 or st.genes[g, q, DEFENSE] != 0 or alarm
+    return answers and st.bp[g, q] > 0
+
+
+@kernel
+def _saving(st, ru, g, p, prm):
+    """BP saved for the most valuable gene above ``save_for_value`` that the player could buy
+    (the engine's players.within_reach: in the pool, not held, not blocked by an advanced gene
+    it holds, its lower gene held; the Social Gene's last player), at what it would pay
+    (players.gene_cost)."""
+    best = -1
+    blocked = blocked_by_advanced(st, ru, g, p)
+    for gene in range(ru.n_genes):
+        value = prm[GENE_VALUE_BASE + gene]
+        if value <= prm[SAVE_FOR_VALUE] or value > GENE_VALUE_HIGH:
+            continue  # a forced gene (params.FORCED_GENE_VALUE) is bought when affordable, never saved for
+        if not within_reach(st, ru, g, p, gene, blocked):
+            continue
+        if best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]:
+            best = gene
+    return gene_cost(st, ru, g, p, best) if best >= 0 else 0
+
+
+@kernel
+def sensed_ozone(st, g, p):
+    """XG-06, XG-23: the ozone of the card the coming Phase 2 reveals (the next card after the
+    current one), if player p has seen it; -1 if not. It reads p's own private knowledge only
+    (State.seen_card[g, p]): a strategy calls it for the deciding player, never another."""
+    s = st.seen_card[g, p]
+    if s >= 0 and s == st.deck_pos[g] + 1:
+        return int(st.card_ozone[g, s])
+    return -1
+
+
+@kernel
+def _sensed_deficit(st, ru, g, p):
+    """E2 foreseen (XG-06, XG-23): the deficit player p's genes will have at the coming gene-defect
+    check on the card it has seen (0: none, or not seen)."""
+    ozone = sensed_ozone(st, g, p)
+    if ozone < 0:
+        return 0
+    return max(mutation_points(st, ru, g, p) - ozone, 0)
+
+
+# --- one kernel per decision kind: write the value of option i into wk.scores[b, i] -------------
+
+
+@kernel
+def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
+    """S6, D2, D3-D4: (space, number) rows; DIVIDE's (-1, -1) = stop."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    hunter = 1 if _is_hunter(st, g, p) else 0
+    ok = True
+    if kind == DIVIDE:
+        on_board = amoebas_on_board(st, g, p)
+        cost = division_cost(st, ru, g, p)  # D3, XG-18
+        reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, g, p, prm)))
+        ok = on_board < prm[MAX_AMOEBAS] and st.bp[g, p] - cost >= reserve
+    last = -1  # the options come grouped by space: value each space once
+    v = 0.0
+    for i in range(n):
+        o = opts[i]
+        if o[0] < 0:
+            val[i] = 0.0
+            continue
+        if kind == DIVIDE and not ok:
+            val[i] = -1.0
+            continue
+        if o[0] != last:
+            last = o[0]
+            v = _space_value(st, wk, g, b, p, last, prm, -1, hunter)
+            if kind == DIVIDE:
+                v = prm[DIVISION_BASE] + v
+            if prm[SPREAD_WEIGHT] != 0.0:
+                v += prm[SPREAD_WEIGHT] * _own_neighbours(st, ru.neighbours, g, p, last)
+        val[i] = v - 0.001 * o[1]  # D4: the lowest free number
+
+
+@kernel
+def _active_value(st, ru, wk, g, b, p, a, here, hunter, prm):
+    """M1: the expected value of an active move's destination (before its margin)."""
+    val = wk.scores[b]
+    if prm[MOVE_LOOKAHEAD] < 0.5:
+        best = 0.0
+        for d in range(4):
+            best += _space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
+        return best / 4.0
+    # The destinations' values: the four directions and staying.
+    for d in range(5):
+        val[FACE_SLOT + d] = _space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
+    top = val[FACE_SLOT]
+    for d in range(1, 4):
+        top = max(top, val[FACE_SLOT + d])
+    if st.genes[g, p, MOVEMENT_II] != 0:
+        return max(top, val[FACE_SLOT + STAY])
+    # A die face's value: its direction, the best of the four on a 6 (B2).
+    total = 0.0
+    for f1 in range(1, 7):
+        c1 = ru.compass[f1]
+        v1 = top if c1 == CHOICE else val[FACE_SLOT + min(c1, STAY)]
+        if st.genes[g, p, MOVEMENT_I] == 0:
+            total += v1 * 6.0
+            continue
+        for f2 in range(1, 7):
+            c2 = ru.compass[f2]
+            v2 = top if c2 == CHOICE else val[FACE_SLOT + min(c2, STAY)]
+            total += max(v1, v2)
+    return total / 36.0
+
+
+@kernel
+def _value_moves(st, ru, wk, g, b, p, a, n, prm):
+    """M1: 0 drift / 1 active / 2 stay (Holding)."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    here = st.space[g, p, a] if a >= 0 else -1
+    hunter = 1 if _is_hunter(st, g, p) else 0
+    # XG-06: a player that has seen a coming gene defect keeps the BP to pay it (no active move
+    # that would leave fewer).
+    keep = _sensed_deficit(st, ru, g, p) if ru.extra_genes else 0
+    cost = active_move_cost(st, ru, g, p, False)  # M3
+    for i in range(n):
+        o = opts[i]
+        v = 0.0
+        if here < 0:
+            v = 0.0
+        elif o[0] == MOVE_DRIFT:
+            dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
+            v = _space_value(st, wk, g, b, p, dest, prm, a, hunter)
+        elif o[0] == MOVE_ACTIVE:
+            if prm[ACTIVE_MOVES] < 0.5 or st.bp[g, p] - cost < keep:
+                v = NEVER
+            else:
+                v = _active_value(st, ru, wk, g, b, p, a, here, hunter, prm) - prm[ACTIVE_MOVE_MARGIN]
+        else:
+            v = _space_value(st, wk, g, b, p, here, prm, a, hunter) - prm[STAY_MARGIN]
+        val[i] = v
+
+
+@kernel
+def _value_carry(st, wk, g, b, p, a, n, prm):
+    """Tentacle: cubes per colour carried to the amoeba's new space (where it is now)."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    here = st.space[g, p, a]
+    P = st.supply.shape[1]
+    for i in range(n):
+        o = opts[i]
+        total = 0
+        foreign = 0
+        gain = 0
+        for c in range(P):
+            total += o[c]
+            if c != p:
+                foreign += o[c]
+                gain += min(st.food[g, here, c] + o[c], 2) - min(st.food[g, here, c], 2)
+        if total > prm[CARRY_MAX]:
+            val[i] = NEVER
+        else:
+            val[i] = (
+                prm[CARRY_FOREIGN] * foreign + prm[CARRY_OWN] * (total - foreign) + prm[CARRY_NEED] * gain
+            )
+
+
+@kernel
+def _food_pressure(st, ru, g, p, space, self_here):
+    """How much taking a cube from ``space`` hurts others rather than player p: other players'
+    amoebas there minus p's own (``self_here``: the eating amoeba, not counted)."""
+    slot = int(space) + 1
+    P = st.space.shape[1]
+    own = 0
+    for q in range(P):
+        if ru.team[q] == ru.team[p]:
+            own += st.occupancy[g, q, slot]
+    return float(st.occupancy[g, P, slot] - own) - float(own - self_here)
+
+
+@kernel
+def _value_eat(st, ru, wk, g, b, p, a, n, prm):
+    """M4, F1-F4: cubes per colour eaten, and the parasitized player (-1 none); Glutton's extra
+    cube is one more of some colour (XG-02); Suction's cubes (XG-12, XG-26) count like the others
+    and are worth ``suction_weight`` per cube by where they are taken from (_food_pressure)."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    leader = _leader(st, ru, g, p)
+    here = st.space[g, p, a] if a >= 0 else -1
+    # what taking a cube from the own space would press (Suction's cubes only, XG-12: extra genes)
+    own = _food_pressure(st, ru, g, p, here, 1) if ru.extra_genes and here >= 0 else 0.0
+    for i in range(n):
+        o = opts[i]
+        cubes = 0
+        for c in range(st.supply.shape[1]):
+            cubes += o[c]
+        suction = o[EAT_SUCTION_SLOT]
+        pressure = 0.0
+        led = 0
+        while suction != 0:
+            cube = (suction & ((1 << SUCTION_BITS) - 1)) - 1
+            suction >>= SUCTION_BITS
+            cubes += 1
+            if cube % 8 == leader:
+                led += 1
+            if here >= 0:
+                pressure += _food_pressure(st, ru, g, p, cube // 8, 0) - own
+        if cubes == 0:  # declining gene patterns (flag gene_meals_optional) starves: never chosen
+            val[i] = NEVER
+            continue
+        v = -(prm[EAT_CUBE_COST] * cubes)
+        victim = o[EAT_VICTIM_SLOT]
+        v += (prm[PARASITE_BONUS] + prm[VICTIM_SCORE_WEIGHT] * st.score[g, victim]) if victim >= 0 else 0.0
+        if leader >= 0:
+            v += prm[EAT_LEADER_COLOUR] * (o[leader] + led)
+        if pressure != 0.0:
+            v += prm[SUCTION_WEIGHT] * pressure
+        val[i] = v
+
+
+@kernel
+@always_inline
+def _target_value(st, ru, g, p, q, prm, bp_left, phase1):
+    """An attack target of player q: the leader first; less if it can answer or has Armor.
+    Extra genes: no answer against Camouflage 2 (XG-24); a Hard Crust target (XG-05) only if
+    ``bp_left`` (the attacker's BP once the attack is paid) covers the extra BP it would be
+    willing to pay; a Mouthful target (XG-09) that would only take 1 DP is worth less."""
+    v = max(1.0 + prm[TARGET_SCORE_WEIGHT] * st.score[g, q], 0.01)
+    if _can_answer(st, g, q) and st.genes[g, p, CAMOUFLAGE_2] == 0:
+        v -= prm[DEFENDED_PENALTY]
+    if st.genes[g, q, ARMOR] != 0:
+        v -= prm[ARMOR_TARGET_PENALTY]
+    if ru.extra_genes:
+        if st.genes[g, q, HARD_CRUST] != 0:
+            extra = ru.xflag[XF_HARD_CRUST_EXTRA_BP]
+            if extra > bp_left or extra > prm[HARD_CRUST_MAX_BP]:
+                return -1.0
+        if st.genes[g, q, MOUTHFUL] != 0 and phase1:
+            if st.genes[g, p, STRUGGLE] != 0 or ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE1] != 0:
+                v -= prm[MOUTHFUL_TARGET_PENALTY]
+    return v if v > 0.0 else -1.0  # never below 'none', not even by a random tie-break
+
+
+@kernel
+def _value_attack(st, ru, wk, g, b, p, a, n, prm):
+    """A1, A5: (target player, number); (-1, -1) = none. Returns False to take 'none' at once."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    retry = (st.amoeba_flags[g, p, a] & AF_ATTACKED) != 0 or (st.player_flags[g, p] & PF_AGGRESSED) != 0
+    phase5 = (st.player_flags[g, p] & PF_AGGRESSED) != 0  # Aggression's retry (A5 in Phase 5)
+    if not _willing(st, g, prm, RETRY_PROPENSITY if retry else ATTACK_PROPENSITY):
+        return False
+    foreign = False
+    for i in range(n):
+        if opts[i, 0] >= 0 and ru.team[opts[i, 0]] != ru.team[p]:
+            foreign = True
+    for i in range(n):
+        q = opts[i, 0]
+        if q < 0:
+            val[i] = 0.0
+        elif ru.team[q] == ru.team[p]:  # its own (a double play: its other colour's too)
+            val[i] = 0.5 if (prm[ATTACK_OWN] >= 0.5 and not foreign) else -1.0
+        else:
+            bp_left = st.bp[g, p] - (0 if retry else ru.attack_cost)
+            val[i] = _target_value(st, ru, g, p, q, prm, bp_left, not phase5)
+    return True
+
+
+@kernel
+def _value_aggress(st, ru, wk, g, b, p, n, prm):
+    """R1: (own number, target player, target number); all -1 = none."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    if not _willing(st, g, prm, AGGRESS_PROPENSITY):
+        return False
+    for i in range(n):
+        if opts[i, 0] < 0:
+            val[i] = 0.0
+        elif ru.team[opts[i, 1]] == ru.team[p]:  # double play I: its own other seat
+            val[i] = -1.0
+        else:
+            val[i] = _target_value(st, ru, g, p, opts[i, 1], prm, st.bp[g, p] - ru.attack_cost, False)
+    return True
+
+
+@kernel
+def _hunger(st, g, c):
+    """TB4: how badly colour c needs to move (and eat) before the others: the food its amoebas
+    lack where they stand (double play II's first colour is the hungrier one)."""
+    lack = 0.0
+    for a in range(st.space.shape[2]):
+        s = st.space[g, c, a]
+        if s >= 0:
+            lack += max(3.0 - food_value(st, g, c, s), 0.0)
+    return lack
+
+
+@kernel
+def _value_respond(st, wk, g, b, p, n, prm):
+    """A2-A4: RESP_* codes. Returns False to take 'none' at once."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    if not _willing(st, g, prm, ANSWER_PROPENSITY):
+        return False
+    escape_first = prm[ANSWER_ESCAPE_FIRST] >= 0.5
+    both = prm[ANSWER_BOTH] >= 0.5
+    for i in range(n):
+        code = opts[i, 0]
+        # rank: the preferred pair, the other pair, the preferred single, the other single
+        rank = 0
+        if code == RESP_NONE:
+            rank = 0
+        elif code == RESP_DEFENSE_ESCAPE:
+            rank = (3 if escape_first else 4) if both else -10
+        elif code == RESP_ESCAPE_DEFENSE:
+            rank = (4 if escape_first else 3) if both else -10
+        elif code == RESP_DEFENSE:
+            rank = 1 if escape_first else 2
+        elif code == RESP_ESCAPE:
+            rank = 2 if escape_first else 1
+        val[i] = 0.0 if rank == 0 else 1.0 + 0.1 * rank
+    return True
+
+
+@kernel
+def pay_value(st, ru, wk, g, p, mask, bp):
+    """E2: player p's value of the payment (returned genes ``mask``, ``bp`` BP). Phase 2 streams
+    the payments through it without listing them (phase2_environment.choose_payment)."""
+    prm = wk.params[st.strategy[g, p]]
+    lost = 0.0
+    for gene in range(ru.n_genes):
+        if mask & (np.int64(1) << gene):
+            lost += ru.gene_price[gene] + prm[GENE_VALUE_BASE + gene]
+    return -(bp + prm[DEFECT_GENE_WEIGHT] * lost)
+
+
+@kernel
+def _value_pay(st, ru, wk, g, b, p, n):
+    """E2: (gene mask low word, high word, BP)."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    for i in range(n):
+        val[i] = pay_value(
+            st, ru, wk, g, p, join_words(np.int64(opts[i, 0]), np.int64(opts[i, 1])), opts[i, 2]
+        )
+
+
+@kernel
+def _value_buy(st, ru, wk, g, b, p, n, prm):
+    """G1-G4: (gene, gene given up or -1, taken from its holder: XG-10); (-1, -1) = stop. The
+    price is the engine's (players.gene_cost: Flexible, XG-14; the Social Gene's taking price)."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    mp = mutation_points(st, ru, g, p)  # E2
+    saving = max(prm[BP_RESERVE], float(_saving(st, ru, g, p, prm)))
+    # XG-23: the ozone of the next gene-defect check, if the player has seen that card
+    ozone = sensed_ozone(st, g, p) if ru.extra_genes else -1
+    for i in range(n):
+        gene = opts[i, 0]
+        lower = opts[i, 1]
+        if gene < 0:
+            val[i] = 0.0
+            continue
+        wanted = prm[GENE_VALUE_BASE + gene] > prm[SAVE_FOR_VALUE]
+        cost = gene_cost(st, ru, g, p, gene) if ru.extra_genes else ru.gene_price[gene]
+        if st.bp[g, p] - cost < (prm[BP_RESERVE] if wanted else saving):
+            val[i] = -1.0
+            continue
+        mp_after = mp + ru.gene_mp[gene] - (ru.gene_mp[lower] if lower >= 0 else 0)
+        if mp_after > prm[MP_LIMIT] and mp_after > mp:
+            val[i] = -1.0
+            continue
+        if ozone >= 0 and mp_after > ozone and mp_after > mp:
+            val[i] = -1.0  # a sure gene defect at the next check: the card was seen (XG-23)
+            continue
+        v = prm[GENE_VALUE_BASE + gene]
+        if lower >= 0:
+            v -= prm[GIVE_UP_WEIGHT] * prm[GENE_VALUE_BASE + lower]
+            if gene == ARMOR:  # Defense or Escape: give up the less valuable one
+                v -= 1e-9 * prm[GENE_VALUE_BASE + lower]
+        val[i] = v if v > 0.0 else -1.0  # a gene valued at 0 or less is never bought
+
+
+# --- the extra genes' decisions (docs/rules.md §18) ------------------------------------------------
+
+
+@kernel
+def _value_fast_food(st, ru, wk, g, b, p, a, n, prm):
+    """XG-07: (0 move then eat / 1 eat then move). Eat first when the amoeba's space is worth at
+    least as much as where its drift leads (the food here is sure; the amoebas still to move may
+    eat it), else move first."""
+    here = st.space[g, p, a]
+    hunter = 1 if _is_hunter(st, g, p) else 0
+    dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
+    here_value = _space_value(st, wk, g, b, p, here, prm, a, hunter)
+    first = here_value >= _space_value(st, wk, g, b, p, dest, prm, a, hunter)
+    for i in range(n):
+        wk.scores[b, i] = 1.0 if (wk.options[b, i, 0] == 1) == first else 0.0
+
+
+@kernel
+def _value_clean(st, ru, wk, g, b, p, a, n, prm):
+    """XG-04: (space the excreted cubes go to). Own-colour cubes feed only the other players'
+    amoebas: a destination loses ``clean_opponent_weight`` per other player's amoeba on it, so the
+    cubes go where no opponent is (the own space, listed first, on a tie)."""
+    P = st.space.shape[1]
+    for i in range(n):
+        slot = int(wk.options[b, i, 0]) + 1
+        others = 0
+        for q in range(P):
+            if ru.team[q] != ru.team[p]:
+                others += st.occupancy[g, q, slot]
+        wk.scores[b, i] = -prm[CLEAN_OPPONENT_WEIGHT] * float(others)
+
+
+@kernel
+def _value_rebound(st, ru, wk, g, b, p, a, n, prm):
+    """XG-16: (0 stay / 1 rebound; the space it leads to, the REBOUND_* bit of the step). An
+    escape always rebounds (staying lets the attack go on); otherwise the better space, staying
+    on a tie."""
+    hunter = 1 if _is_hunter(st, g, p) else 0
+    for i in range(n):
+        o = wk.options[b, i]
+        if o[2] == REBOUND_ESCAPE:
+            wk.scores[b, i] = float(o[0])
+        else:
+            wk.scores[b, i] = _space_value(st, wk, g, b, p, o[1], prm, a, hunter) + 1e-6 * (1 - o[0])
+
+
+# (a gap between the Phase-1 and attack kernels above and the Phase 3-4 kernels below)
+
+
+@kernel
+def _value_hard_crust(st, ru, wk, g, b, p, a, n, prm):
+    """XG-05: (0 let the attack fail / 1 pay the extra BP); ``a``: the attacking amoeba. Pays
+    up to ``hard_crust_max_bp``: the target was chosen as worth the attack, and letting it fail
+    costs the attacker its life (or a starvation DP)."""
+    extra = ru.xflag[XF_HARD_CRUST_EXTRA_BP]
+    for i in range(n):
+        pay = wk.options[b, i, 0] == 1
+        wk.scores[b, i] = (1.0 if extra <= prm[HARD_CRUST_MAX_BP] else -1.0) if pay else 0.0
+
+
+# (a gap between the attack kernels above and the Phase 3-4 kernels below)
+
+
+@kernel
+def _value_exchange(st, ru, wk, g, b, p, n, prm):
+    """XG-08: (gene given, gene taken); (-1, -1) = stop. An exchange is worth the taken gene's
+    value minus its BP cost (the engine's players.exchange_cost)
+    minus the given gene's value and ``exchange_margin``; one that would dip below
+    ``bp_reserve`` is never made."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    for i in range(n):
+        given = opts[i, 0]
+        taken = opts[i, 1]
+        if given < 0:
+            val[i] = 0.0
+            continue
+        cost = exchange_cost(st, ru, g, p, given, taken)
+        if st.bp[g, p] - cost < prm[BP_RESERVE]:
+            val[i] = -1.0
+            continue
+        v = prm[GENE_VALUE_BASE + taken] - cost - prm[GENE_VALUE_BASE + given] - prm[EXCHANGE_MARGIN]
+        val[i] = v if v > 0.0 else -1.0
+
+
+@kernel
+def _value_heal(st, ru, wk, g, b, p, n, prm):
+    """XG-15, XG-25: (own number, receiver player, receiver number); all -1 = stop. Heal an
+    amoeba within ``heal_within`` DP of its death threshold, the most damaged first, while
+    ``heal_reserve`` BP are kept; Healing 2 prefers a receiver of the leader's or one the DP
+    kills, and never gives the DP to its own amoeba."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    threshold = death_threshold(st, ru, g, p)
+    leader = _leader(st, ru, g, p)
+    for i in range(n):
+        a = opts[i, 0] - 1
+        q = opts[i, 1]
+        if a < 0:
+            val[i] = 0.0
+            continue
+        cost = ru.xflag[XF_HEALING1_COST] if q < 0 else ru.xflag[XF_HEALING2_COST]
+        if st.bp[g, p] - cost < prm[HEAL_RESERVE] or threshold - st.dp[g, p, a] > prm[HEAL_WITHIN]:
+            val[i] = -1.0
+            continue
+        v = 1.0 + 0.1 * st.dp[g, p, a]
+        if q >= 0:
+            if ru.team[q] == ru.team[p]:
+                val[i] = -1.0
+                continue
+            t = opts[i, 2] - 1
+            if st.dp[g, q, t] + 1 >= death_threshold(st, ru, g, q):
+                v += 0.5
+            if q == leader:
+                v += 0.2
+        val[i] = v
+
+
+@kernel
+def _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm):
+    """The extra genes' decisions (§18), apart from choose so that its code stays as small as
+    in the base game."""
+    if kind == FAST_FOOD_ORDER:
+        _value_fast_food(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == CLEAN:
+        _value_clean(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == REBOUND_CHOICE:
+        _value_rebound(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == HARD_CRUST_PAY:
+        _value_hard_crust(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == EXCHANGE:
+        _value_exchange(st, ru, wk, g, b, p, n, prm)
+    elif kind == HEAL:
+        _value_heal(st, ru, wk, g, b, p, n, prm)
+    elif kind == PLACE_EXPLOSION:
+        _value_placements(st, ru, wk, g, b, p, PLACE_FREE, n, prm)
+
+
+@kernel
+def needs_every_option(st, wk, g, p):
+    """Does player p's strategy need a decision's options listed in full? Only when it draws
+    uniformly among them (``randomness``): its values never prefer an equal option listed later
+    (decisions.decide_placement relies on this)."""
+    return wk.params[st.strategy[g, p], RANDOMNESS] > 0.0
+
+
+@kernel
+@always_inline
+def draw_uniform(st, wk, g, p, n):
+    """choose's first step: with probability ``randomness`` player p's strategy draws one of the
+    ``n`` options uniformly: its index, else -1. (A decision that is not listed, E2's payments,
+    takes the same steps in the same order as choose, so its random draws are choose's.)"""
+    r = wk.params[st.strategy[g, p], RANDOMNESS]
+    if r > 0.0 and (r >= 1.0 or _uniform01(st, g) < r):
+        return below(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY, n)
+    return -1
+
+
+@kernel
+@always_inline
+def break_tie(st, wk, g, p, ties):
+    """choose's last step: which of ``ties`` equally valued best options player p takes (0: the
+    first listed; with ``random_ties``, a draw)."""
+    if ties > 1 and wk.params[st.strategy[g, p], RANDOM_TIES] >= 0.5:
+        return below(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY, ties)
+    return 0
+
+
+@kernel
+def choose(st, ru, wk, g, b, p, a, kind, n):
+    """Index of the option player p's strategy picks among ``wk.options[b, :n]`` (``a``: the
+    deciding amoeba, or -1)."""
+    prm = wk.params[st.strategy[g, p]]
+    drawn = draw_uniform(st, wk, g, p, n)
+    if drawn >= 0:
+        return drawn
+    opts = wk.options[b]
+    val = wk.scores[b]
+    if kind == PLACE_SETUP or kind == PLACE_FREE or kind == DIVIDE:
+        _value_placements(st, ru, wk, g, b, p, kind, n, prm)
+    elif kind == MOVE:
+        _value_moves(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == DIRECTION:
+        here = st.space[g, p, a] if a >= 0 else -1
+        hunter = 1 if _is_hunter(st, g, p) else 0
+        for i in range(n):
+            val[i] = (
+                _space_value(st, wk, g, b, p, step(ru.neighbours, here, opts[i, 0]), prm, a, hunter)
+                if here >= 0
+                else 0.0
+            )
+    elif kind == SECOND_MOVE:
+        here = st.space[g, p, a] if a >= 0 else -1
+        need = food_value(st, g, p, here) < prm[SECOND_MOVE_THRESHOLD] if here >= 0 else False
+        for i in range(n):
+            val[i] = 1.0 if (opts[i, 0] == 1) == need else 0.0
+    elif kind == CARRY:
+        _value_carry(st, wk, g, b, p, a, n, prm)
+    elif kind == CLING:
+        want = food_value(st, g, p, st.space[g, p, a]) < prm[CLING_THRESHOLD]
+        for i in range(n):
+            val[i] = float(opts[i, 0]) if want else float(1 - opts[i, 0])
+    elif kind == EAT:
+        _value_eat(st, ru, wk, g, b, p, a, n, prm)
+    elif kind == ATTACK:
+        if not _value_attack(st, ru, wk, g, b, p, a, n, prm):
+            return 0
+    elif kind == AGGRESS:
+        if not _value_aggress(st, ru, wk, g, b, p, n, prm):
+            return 0
+    elif kind == RESPOND:
+        if not _value_respond(st, wk, g, b, p, n, prm):
+            return 0
+    elif kind == PAY:
+        _value_pay(st, ru, wk, g, b, p, n)
+    elif kind == BUY:
+        _value_buy(st, ru, wk, g, b, p, n, prm)
+    elif kind == COLOUR:
+        sign = 1.0 if prm[HUNGRY_COLOUR_FIRST] >= 0.5 else -1.0
+        for i in range(n):
+            val[i] = sign * _hunger(st, g, opts[i, 0])
+    elif kind >= FAST_FOOD_ORDER:
+        _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm)
+    else:
+        for i in range(n):
+            val[i] = 0.0
+    best = 0
+    ties = 1
+    for i in range(1, n):
+        if val[i] > val[best]:
+            best = i
+            ties = 1
+        elif val[i] == val[best]:
+            ties += 1
+    if ties > 1:
+        k = break_tie(st, wk, g, p, ties)
+        for i in range(best, n):
+            if val[i] == val[best]:
+                if k == 0:
+                    return i
+                k -= 1
+    return best

@@ -1,0 +1,68 @@
+"""Pig, the protocol's example game (sim/pig): its rules PG1-PG6 by scenario, its rules file's
+errors, and the command line with --game pig."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim import game as games
+from sim.errors import UserError
+
+PIG = games.get("pig")
+SCENARIOS = PIG.scenario_files()
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario(path):
+    expect = json.loads(path.read_text())["test"]["expect"]
+    outcome = PIG.run_scenario(PIG.load_scenario(path))
+    assert {key: outcome[key] for key in expect} == expect
+
+
+def test_every_pig_rule_has_a_scenario_or_test():
+    cited = {rule for p in SCENARIOS for rule in json.loads(p.read_text())["test"]["rules"]}
+    assert {"PG2", "PG3", "PG4", "PG5", "PG6"} <= cited
+    # PG1 (seat order): tests/test_conformance.py's seats and this file's play test
+
+
+def test_PG1_turns_follow_the_seats():
+    text = PIG.play_text(PIG.load_rules(), 3, ["steady"] * 3, seed=4, as_json=True)
+    doc = json.loads(text)
+    order = sorted(range(3), key=lambda p: doc["start_spaces"][p])
+    assert [t["player"] for t in doc["turns"][:6]] == order + order
+
+
+@pytest.mark.parametrize(
+    "overrides, key",
+    [
+        ({"target": 0}, "target"),
+        ({"bust": 9}, "bust"),
+        ({"colour": 1}, "colour"),
+        ({"player_counts": [1]}, "player_counts"),
+    ],
+)
+def test_bad_rules_name_the_key(overrides, key):
+    from sim.pig.rules import load_rules
+
+    with pytest.raises(UserError, match=key):
+        load_rules(overrides=overrides)
+
+
+def test_simulate_and_play_from_the_command_line(tmp_path):
+    def soup(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True, cwd=ROOT
+        )
+
+    run = soup("simulate", "--game", "pig", "-n", "300", "--players", "2", "-q", "--out", str(tmp_path / "r"))
+    assert run.returncode == 0, run.stderr
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["spec"]["game"] == "pig"
+    play = soup("play", "--game", "pig", "--players", "2", "--seed", "3")
+    assert play.returncode == 0 and "final scores" in play.stdout
+    bad = soup("simulate", "--game", "chess", "-n", "10")
+    assert bad.returncode == 2 and "--game: expected one of" in bad.stderr and "Traceback" not in bad.stderr
