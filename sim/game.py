@@ -123,6 +123,17 @@ class Game(Protocol):
     def run_scenario(self, scenario: Any) -> dict[str, Any]:
         """Play a scenario; the outcome the file's ``expect`` is compared with."""
 
+    def strategy_space(self, name: str) -> tuple[Any, Any, Any]:
+        """The numbers CMA-ES tunes in strategy ``name`` (sim.experiments.tuning): its values, the
+        lower and the upper bounds (numpy vectors)."""
+
+    def strategy_spec(self, name: str, vector: Any, path: Path) -> str:
+        """Strategy ``name`` with its tuned numbers set to ``vector``, as a strategy its runs
+        accept (a name, or a file written at ``path`` with the game's suffix)."""
+
+    def build_report(self, run_dirs: Sequence[Path], out: Path, **options: Any) -> Path:
+        """Write the report of the game's runs into ``out`` (report.md and report.html)."""
+
     def play_checked(self, rules: Any, players: int, strategies: Sequence[str], seed: int, games: int) -> int:
         """Play ``games`` games with the invariants checked after every phase (debug mode);
         return how many finished (an invariant broken raises)."""

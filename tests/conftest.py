@@ -44,3 +44,10 @@ def outcome_digest(state) -> np.ndarray:
         state.genes_bought,
     ]
     return np.concatenate([np.asarray(p, dtype=np.int64) for p in parts], axis=1)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that starts a Ray instance is in the slow tier (README: pytest -m "not slow")."""
+    for item in items:
+        if {"ray_cluster", "ray_backend"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)

@@ -15,6 +15,7 @@ import pytest
 from sim import runner
 from sim.backends import LocalBackend, encode_chunk
 from sim.errors import GameError
+from tests.interrupting import soup_interrupted
 
 # One xdist worker runs this module (pyproject's --dist loadgroup): one local Ray instance at a time.
 pytestmark = pytest.mark.xdist_group("ray")
@@ -345,30 +346,14 @@ def test_ctrl_c_on_ray_keeps_the_complete_chunks_and_resumes_locally(tmp_path):
     """Ctrl-C in a terminal reaches the whole process group (soup, and the Ray instance it
     started): one line saying what was kept, only complete chunks listed; the run then finishes
     on the local backend to the bytes of a clean local run."""
-    import subprocess
-    import time
 
     pytest.importorskip("ray")
-    from tests.test_cli import ROOT, soup, soup_exe
+    from tests.test_cli import ROOT, soup
 
     out = tmp_path / "run"
     args = ["simulate", "--games", "20000", "--chunk-size", "1000", "--threads", "2", "--out", str(out), "-q"]
-    pipe = subprocess.PIPE
-    p = subprocess.Popen(
-        [soup_exe(), *args, "--backend", "ray"],
-        cwd=ROOT,
-        stdout=pipe,
-        stderr=pipe,
-        text=True,
-        start_new_session=True,
-    )
-    deadline = time.time() + 300
-    while time.time() < deadline and not (out / runner.chunk_name(1)).exists():
-        time.sleep(0.05)
-    os.killpg(p.pid, signal.SIGINT)
-    _, stderr = p.communicate(timeout=120)
-    if p.returncode == 0:
-        pytest.skip("the run finished before the interrupt")
+    p = soup_interrupted([*args, "--backend", "ray"], ROOT, group=True)
+    stderr = p.stderr
     assert p.returncode == 130 and "Traceback" not in stderr, stderr
     assert any(line.startswith("soup: interrupted: ") for line in stderr.splitlines()), stderr
     kept = json.loads((out / "manifest.json").read_text())["chunks"]

@@ -11,6 +11,9 @@ from sim.ursuppe.rules.book import load_rules
 from sim.ursuppe.rules.genes import GENE_NAMES
 from tests.fuzzing import fail_on_error
 
+# The slow tier (README: pytest -m "not slow" is the fast one); CI runs both.
+pytestmark = pytest.mark.slow
+
 FLAG_SETS = {
     "defaults": {},
     "first_round_flip=false": {"first_round_flip": False},

@@ -13,6 +13,9 @@ from sim.ursuppe.engine import tally
 from sim.ursuppe.rules.book import load_rules
 from tests.fuzzing import fail_on_error
 
+# The slow tier (README: pytest -m "not slow" is the fast one); CI runs both.
+pytestmark = pytest.mark.slow
+
 FLAGS = {
     "defaults": {"extra_genes": True},
     "other readings": {

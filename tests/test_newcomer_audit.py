@@ -6,10 +6,8 @@ subprocess."""
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +15,7 @@ import polars as pl
 import pytest
 
 from sim.ursuppe.rules.book import load_rules
+from tests.interrupting import soup_interrupted
 from tests.test_cli import ROOT, soup, soup_exe
 from tests.test_trustworthy_runs import _one_line_error
 
@@ -248,15 +247,8 @@ def test_ctrl_c_in_a_tournament_says_what_the_whole_tournament_kept(tmp_path):
     out = tmp_path / "t"
     args = ["tournament", "--strategies", "greedy,random,breeder", "--games", "12000", "--chunk-size", "1000"]
     args += ["--threads", "1", "-q", "--no-plot", "--out", str(out)]
-    pipe = subprocess.PIPE
-    p = subprocess.Popen([soup_exe(), *args], cwd=ROOT, stdout=pipe, stderr=pipe, text=True)
-    deadline = time.time() + 300
-    while time.time() < deadline and not list(out.glob("01-*/chunk-000001.parquet")):
-        time.sleep(0.05)
-    p.send_signal(signal.SIGINT)
-    _, stderr = p.communicate(timeout=120)
-    if p.returncode == 0:
-        pytest.skip("the tournament finished before the interrupt")
+    p = soup_interrupted(args, ROOT, where="/01-")  # in the second pair, after two chunks
+    stderr = p.stderr
     assert p.returncode == 130 and "Traceback" not in stderr, stderr
     (line,) = [x for x in stderr.splitlines() if x.startswith("soup: interrupted")]
     assert line.startswith("soup: interrupted: 1 of 3 pairs complete and ")

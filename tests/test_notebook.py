@@ -3,7 +3,10 @@
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
+
+pytestmark = pytest.mark.slow  # the slow tier (README); CI runs both
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "gene_balance.ipynb"
 

@@ -62,6 +62,10 @@ def test_simulate_and_play_from_the_command_line(tmp_path):
     assert run.returncode == 0, run.stderr
     manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
     assert manifest["spec"]["game"] == "pig"
+    report = soup("report", str(tmp_path / "r"), "-q")  # the game is read from the manifest
+    assert report.returncode == 0, report.stderr
+    assert "## Win rate by strategy" in (tmp_path / "r" / "report" / "report.md").read_text()
+    assert "rounds" not in run.stdout  # Pig has no rounds: no column of NaN
     play = soup("play", "--game", "pig", "--players", "2", "--seed", "3")
     assert play.returncode == 0 and "final scores" in play.stdout
     bad = soup("simulate", "--game", "chess", "-n", "10")

@@ -11,6 +11,9 @@ from typer.testing import CliRunner
 
 from sim.cli.app import app
 
+# The slow tier (README: pytest -m "not slow" is the fast one); CI runs both.
+pytestmark = pytest.mark.slow
+
 # A house rule that makes Division Rate harmful: a new amoeba costs 40 BP with it (6 without).
 HARMFUL_DIVISION_RATE = "[economy]\ndivision_cost_division_rate = 40\n"
 # Tiny but robust: one parameter, population 4 (+ start and incumbent), 240 games a candidate,

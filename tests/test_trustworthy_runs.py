@@ -4,10 +4,8 @@ as the user does (the installed ``soup`` in a subprocess) wherever it can."""
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import polars as pl
@@ -16,7 +14,8 @@ import pytest
 
 from sim import runner
 from sim.errors import GameError
-from tests.test_cli import ROOT, soup, soup_exe
+from tests.interrupting import soup_interrupted
+from tests.test_cli import ROOT, soup
 
 
 def _one_line_error(r: subprocess.CompletedProcess, code: int = 2) -> str:
@@ -210,15 +209,8 @@ def test_ctrl_c_says_what_was_kept_and_the_same_command_resumes(tmp_path):
     out = tmp_path / "run"
     args = ["simulate", "--games", "30000", "--chunk-size", "1000", "--threads", "1"]
     args += ["--out", str(out), "-q"]
-    pipe = subprocess.PIPE
-    p = subprocess.Popen([soup_exe(), *args], cwd=ROOT, stdout=pipe, stderr=pipe, text=True)
-    deadline = time.time() + 300
-    while time.time() < deadline and not list(out.glob("chunk-000001.parquet")):
-        time.sleep(0.05)
-    p.send_signal(signal.SIGINT)
-    stdout, stderr = p.communicate(timeout=120)
-    if p.returncode == 0:
-        pytest.skip("the run finished before the interrupt")
+    p = soup_interrupted(args, ROOT)
+    stderr = p.stderr
     assert p.returncode == 130, stderr
     assert "Traceback" not in stderr
     line = next(x for x in stderr.splitlines() if x.startswith("soup: interrupted"))

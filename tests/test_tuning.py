@@ -18,6 +18,9 @@ from sim.ursuppe.rules.genes import GENE_NAMES, N_BASE_GENES, gene_index
 from strategies.ursuppe import DEFAULT_POOL
 from strategies.ursuppe.params import GENE_VALUE_BASE, load_strategy
 
+# The slow tier (README: pytest -m "not slow" is the fast one); CI runs both.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -26,6 +26,7 @@ from typing import Any
 import polars as pl
 
 from analysis import at_equilibrium, win_rates
+from analysis.pages import heading_id, render_html
 from analysis.tables import fmt, markdown_table, plural, round_floats
 from analysis.ursuppe import deck_order, figures, genes
 from analysis.ursuppe.streamed import Analyses, RunCounts, Streamed, analyse_runs, readable_end
@@ -263,14 +264,6 @@ class Report:
         )
 
 
-def heading_id(text: str) -> str:
-    """The anchor of a heading, as GitHub makes it (lower case, punctuation dropped, spaces to
-    hyphens); render_html gives its h2 the same id, so the contents link in both."""
-    import re
-
-    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
-
-
 def build_report(
     run_dirs: Sequence[str | Path],
     out: str | Path,
@@ -342,7 +335,7 @@ def build_report(
             section_at_equilibrium(report, weighted, mix, Path(equilibrium))
         markdown = report.markdown()
         (tmp / "report.md").write_text(markdown)
-        (tmp / "report.html").write_text(render_html(markdown))
+        (tmp / "report.html").write_text(render_html(markdown, "Ursuppe balance report"))
         if out.exists():
             old = out.with_name(f".{out.name}.old-{os.getpid()}")
             out.rename(old)
@@ -1103,30 +1096,3 @@ def section_deck_outcomes(r: Report, outcomes: dict[str, pl.DataFrame]) -> None:
                 ("bp_paid_p_holm", "p (Holm)", "p"),
             ],
         )
-
-
-def render_html(markdown: str, title: str = "Ursuppe balance report") -> str:
-    """The report's Markdown as a standalone HTML page (tables, figures linked relatively)."""
-    import html
-    import re
-
-    from markdown_it import MarkdownIt
-
-    body = MarkdownIt("commonmark").enable("table").render(markdown)
-
-    def with_id(m: re.Match) -> str:
-        text = html.unescape(re.sub("<[^>]+>", "", m.group(1)))
-        return f'<h2 id="{heading_id(text)}">{m.group(1)}</h2>'
-
-    body = re.sub(r"<h2>(.*?)</h2>", with_id, body)
-    style = (
-        "body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;"
-        "line-height:1.45}"
-        "table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0}"
-        "th,td{border:1px solid #ccc;padding:2px 6px}th{background:#f2f2f2}"
-        "img{max-width:100%}"
-        "blockquote{background:#fff3cd;border-left:4px solid #e0a800;margin:1em 0;padding:0.5em 1em}"
-        "code{background:#f5f5f5;padding:0 3px}"
-    )
-    head = f"<meta charset='utf-8'><title>{title}</title><style>{style}</style>"
-    return f"<!DOCTYPE html>\n<html><head>{head}</head>\n<body>\n{body}</body></html>\n"

@@ -39,12 +39,19 @@ def report(
     "At equilibrium": the seat and gene tables with each player row weighted by its strategy's
     weight in the tournament's equilibrium mix over its share of the run.
     """
-    from analysis.ursuppe.report import ReportError, build_report
+    from analysis.ursuppe.report import ReportError
+    from sim import game as games
+    from sim.runner import read_manifest
 
     target = out if out is not None else results[0] / "report"
+    manifest = read_manifest(results[0]) if results[0].is_dir() else None
+    try:
+        game = games.game_of_spec((manifest or {}).get("spec", {}), str(results[0] / "manifest.json"))
+    except games.UnknownGameError as e:
+        fail(str(e))
     try:
         with _progress(quiet) as progress:
-            path = build_report(
+            path = game.build_report(
                 results, target, top_sets=top_sets, equilibrium=equilibrium, progress=progress
             )
     except ReportError as e:

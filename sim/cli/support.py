@@ -338,11 +338,15 @@ def long_job(out: Path, kept: Callable[[], str]) -> Iterator[None]:
 
 def print_rates(df: Any, key: str, title: str) -> None:
     """A win-rate table (analysis.win_rates' columns) with 95% intervals, on stdout."""
+    import math
+
     from rich.console import Console
     from rich.table import Table
 
     table = Table(title=title)
-    for col in (key, "n", "wins", "win rate", "95% CI", "fair", "rounds"):
+    # a game without rounds (sim.game's core columns have none) shows no column of NaN
+    rounds = any(not math.isnan(x) for x in df["mean_rounds"])
+    for col in (key, "n", "wins", "win rate", "95% CI", "fair", *(["rounds"] if rounds else [])):
         table.add_column(col, justify="right" if col != key else "left")
     for r in df.iter_rows(named=True):
         table.add_row(
@@ -352,6 +356,6 @@ def print_rates(df: Any, key: str, title: str) -> None:
             f"{r['win_rate']:.3f}",
             f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
             f"{r['fair_share']:.3f}",
-            f"{r['mean_rounds']:.2f}",
+            *([f"{r['mean_rounds']:.2f}"] if rounds else []),
         )
     Console().print(table)

@@ -288,6 +288,20 @@ class Pig:
             "ranks": [int(x) for x in batch.ranks(b.scores)[0]],
         }
 
+    def strategy_space(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        start = hold_value(name) or PRESETS["steady"]  # the random strategy starts as steady
+        return np.array([float(start)]), np.array([1.0]), np.array([100.0])
+
+    def strategy_spec(self, name: str, vector: np.ndarray, path: Path) -> str:
+        return str(int(round(float(vector[0]))))  # a threshold is a strategy's whole text
+
+    def build_report(self, run_dirs: Sequence[Path], out: Path, **options: Any) -> Path:
+        from analysis.run_report import build_report
+
+        if options.get("equilibrium") is not None:
+            raise UserError("--equilibrium: Pig's report has no equilibrium section")
+        return build_report(run_dirs, out, "Pig report")
+
     def play_checked(
         self, rules: PigRules, players: int, strategies: Sequence[str], seed: int, games: int
     ) -> int:

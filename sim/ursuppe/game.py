@@ -20,6 +20,10 @@ from strategies.ursuppe.params import load_strategy, parameter_table
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios"
 
+# The numbers sim.experiments.tuning tunes in an Ursuppe strategy (soup tune has its own --params).
+TUNED_BY_DEFAULT = ("bp_reserve", "active_move_margin")
+
+
 class Ursuppe:
     """Primordial Soup: 3-6 players, and 2 with a variant (dummy, double1, double2)."""
 
@@ -109,6 +113,26 @@ class Ursuppe:
         from sim.ursuppe.tools.scenario import run_scenario
 
         return run_scenario(scenario)
+
+    def strategy_space(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        from sim.ursuppe.experiments.tuning import search_space
+
+        vector = load_strategy(name).vector
+        space = search_space(TUNED_BY_DEFAULT, vector)
+        return vector[space.index].astype(float), space.low, space.high
+
+    def strategy_spec(self, name: str, vector: np.ndarray, path: Path) -> str:
+        lines = [f"name = {json.dumps(Path(path).name)}", f"extends = {json.dumps(name)}"]
+        lines += [f"{key} = {float(x)!r}" for key, x in zip(TUNED_BY_DEFAULT, vector, strict=True)]
+        target = Path(path).with_suffix(".toml")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return str(target)
+
+    def build_report(self, run_dirs: Sequence[Path], out: Path, **options: Any) -> Path:
+        from analysis.ursuppe.report import build_report
+
+        return build_report(run_dirs, out, **options)
 
     def play_checked(
         self, rules: RuleBook, players: int, strategies: Sequence[str], seed: int, games: int

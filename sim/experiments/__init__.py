@@ -1,0 +1,4 @@
+"""Game-agnostic experiments over the game protocol (sim.game): arms on common random numbers,
+paired comparisons, round robins with their equilibrium, and CMA-ES tuning of a strategy. Each
+plays its arms through sim.runner on any backend; nothing here names a game or imports the CLI.
+A game's own richer experiments (Ursuppe's: sim/ursuppe/experiments/) build on the same runner."""

@@ -1,0 +1,49 @@
+"""A round robin of strategies and its equilibrium: every pair of strategies plays head to head
+(half the seats each, seats alternating), giving a win-rate matrix; analysis.equilibrium finds
+the meta-game's Nash mix."""
+
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from analysis.equilibrium import Equilibrium, equilibrium
+from sim.experiments.arms import Arm, play_arm
+from sim.game import Game
+
+
+def round_robin(
+    game: Game,
+    rules: Any,
+    strategies: list[str],
+    players: int,
+    seed: int,
+    games: int,
+    out: Path,
+    threads: int = 1,
+    backend: Any = None,
+) -> tuple[np.ndarray, Equilibrium]:
+    """The win-rate matrix (row strategy's win rate against the column's, among the pair's wins)
+    and its equilibrium. Pair (i, j) seats i on the even players and j on the odd ones, so the
+    start spaces, drawn per game, rotate between them."""
+    k = len(strategies)
+    w = np.full((k, k), 0.5)
+    for i, j in combinations(range(k), 2):
+        seats = ",".join(strategies[i] if p % 2 == 0 else strategies[j] for p in range(players))
+        rows = play_arm(
+            game,
+            Arm(f"{i}-{j}", rules, strategies=seats),
+            players,
+            seed,
+            games,
+            Path(out) / f"{i:02d}-{j:02d}",
+            threads,
+            backend,
+        )
+        wins_i = rows.filter(rows["strategy"] == strategies[i])["won"].sum()
+        wins_j = rows.filter(rows["strategy"] == strategies[j])["won"].sum()
+        total = wins_i + wins_j
+        w[i, j] = wins_i / total if total else 0.5
+        w[j, i] = 1.0 - w[i, j]
+    return w, equilibrium(w, strategies)

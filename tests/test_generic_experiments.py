@@ -1,0 +1,73 @@
+"""The game-agnostic experiments (sim/experiments) with every registered game: arms on common
+random numbers, paired comparison, round robin and equilibrium, CMA-ES tuning, and the backend
+they are played on."""
+
+import numpy as np
+import pytest
+
+from sim import game as games
+from sim.backends import LocalBackend
+from sim.experiments.arms import Arm, play_arm
+from sim.experiments.compare import compare, paired_win_rates
+from sim.experiments.tournament import round_robin
+from sim.experiments.tuning import tune
+
+GAMES = games.names()
+
+
+def _setup(name):
+    g = games.get(name)
+    return g, g.load_rules(), g.info.player_counts[0]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_arm_against_itself_reads_zero_everywhere(name, tmp_path):
+    """The reference arm: the same rules twice on common random numbers differ by exactly 0."""
+    g, rules, P = _setup(name)
+    table = compare(g, Arm("a", rules), Arm("b", rules), P, 5, 120, tmp_path)
+    assert (table["difference"] == 0).all() and (table["low"] == 0).all() and (table["high"] == 0).all()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_arms_share_their_random_numbers_and_any_backend_plays_the_same_rows(name, tmp_path):
+    g, rules, P = _setup(name)
+    one = play_arm(g, Arm("x", rules), P, 9, 100, tmp_path / "one", threads=1)
+    two = play_arm(g, Arm("x", rules), P, 9, 100, tmp_path / "two", backend=LocalBackend(2), chunk_size=30)
+    assert one.equals(two)
+    assert paired_win_rates(one, two, "start_space")["difference"].abs().max() == 0
+
+
+def test_a_stronger_strategy_reads_positive_in_pig(tmp_path):
+    """Pig: player 0 holding at 30 instead of 10 against a steady player wins clearly more."""
+    g = games.get("pig")
+    rules = g.load_rules()
+    a, b = Arm("cautious", rules, strategies="cautious,steady"), Arm("bold", rules, strategies="bold,steady")
+    table = compare(g, a, b, 2, 3, 2000, tmp_path, by="player")
+    assert table.filter(table["player"] == 0)["low"][0] > 0  # the interval excludes no effect
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_round_robin_and_its_equilibrium(name, tmp_path):
+    g, rules, P = _setup(name)
+    strategies = [g.info.random_strategy, g.info.default_strategy]
+    w, eq = round_robin(g, rules, strategies, P, 3, 200, tmp_path)
+    assert np.allclose(w + w.T, 1.0)
+    assert w[1, 0] > 0.5  # the default strategy beats random
+    assert eq.mix[g.info.default_strategy] > 0.99
+
+
+def test_tuning_pig_moves_a_timid_threshold_up(tmp_path):
+    g = games.get("pig")
+    tuned = tune(g, g.load_rules(), "cautious", "steady", 2, 1, generations=4, games=400, directory=tmp_path)
+    assert tuned.vector[0] > 10  # cautious holds at 10; the best reply to steady holds later
+    assert int(tuned.spec) == round(tuned.vector[0])
+
+
+@pytest.mark.slow
+def test_tuning_ursuppe_runs_on_the_protocol(tmp_path):
+    g = games.get("ursuppe")
+    tuned = tune(
+        g, g.load_rules(), "greedy", "greedy", 3, 1, generations=1, games=60, directory=tmp_path, population=4
+    )
+    assert tuned.spec.endswith(".toml") and 0 <= tuned.win_rate <= 1
+    assert len(tuned.history) == 1
