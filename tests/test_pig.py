@@ -68,5 +68,11 @@ def test_simulate_and_play_from_the_command_line(tmp_path):
     assert "rounds" not in run.stdout  # Pig has no rounds: no column of NaN
     play = soup("play", "--game", "pig", "--players", "2", "--seed", "3")
     assert play.returncode == 0 and "final scores" in play.stdout
+    bench = soup(
+        "bench", "--game", "pig", "--json", "--games", "200", "--plain-games", "50", "--repeats", "1"
+    )
+    assert bench.returncode == 0, bench.stderr
+    doc = json.loads(bench.stdout)
+    assert set(doc["games_per_second"]) == {"2p", "3p", "4p"} and doc["speedup_over_plain_python"] > 1
     bad = soup("simulate", "--game", "chess", "-n", "10")
     assert bad.returncode == 2 and "--game: expected one of" in bad.stderr and "Traceback" not in bad.stderr

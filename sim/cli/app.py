@@ -264,6 +264,7 @@ def simulate(
 
 @app.command()
 def bench(
+    game: GameName = DEFAULT_GAME,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     games: Annotated[int, typer.Option(min=100, help="Games per speed measurement.")] = 20_000,
     plain_games: Annotated[int, typer.Option(min=1, help="Games on the plain-Python path.")] = 100,
@@ -304,9 +305,20 @@ def bench(
     ever slows a run down. Run it on an otherwise idle machine. `--compare REV` (a commit,
     branch or tag) measures that revision's games/s too, in subprocesses taken in turns with the
     working tree's, and reports working tree / REV ratios: above 1, the working tree is faster.
-    Example: soup bench --compare main --no-cold"""
+    Example: soup bench --compare main --no-cold
+
+    With --game another than ursuppe: games/s at each of its player counts on 1 and 2 threads
+    and the speed-up over its plain-Python path (the other options do not apply)."""
     import json
 
+    chosen = game_named(game)
+    if game != DEFAULT_GAME:  # another game: games/s and the speed-up over plain Python
+        from sim import bench_games
+
+        load_engine(chosen)
+        doc = bench_games.bench(chosen, games, plain_games, repeats)
+        typer.echo(json.dumps(doc, indent=1) if as_json else bench_games.as_text(doc))
+        return
     from sim.ursuppe.tools.bench import as_text
     from sim.ursuppe.tools.bench import bench as run_bench
     from strategies.ursuppe.params import load_strategy
