@@ -15,7 +15,7 @@ from analysis.ursuppe import combos as combo_stats
 from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.engine.state import NO_CARD
 from sim.ursuppe.experiments import combos, combos_run
-from sim.ursuppe.rules.genes import GENE_INDEX
+from sim.ursuppe.rules.genes import GENE_INDEX, GENE_NAMES
 from strategies.ursuppe.params import load_strategy, parameter_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,7 +112,7 @@ def test_statistics_on_synthetic_outcomes():
     arms = [(), (0,), (1,), (2,), (0, 1), (0, 2), (1, 2)]
     won = (rng.random((len(arms), n)) < [[0.25], [0.3], [0.3], [0.25], [0.6], [0.3], [0.3]]).astype(np.int8)
     position = rng.integers(20, 50, (len(arms), n)).astype(np.int16)
-    table = combo_stats.combo_table(arms, won, position)
+    table = combo_stats.combo_table(arms, won, position, names=GENE_NAMES)
     w = won.astype(float)
     pair = table.filter(pl.col("kind") == "pair").row(0, named=True)  # (0, 1)
     assert pair["gain"] == pytest.approx((w[4] - w[0]).mean())
@@ -166,7 +166,9 @@ def test_log_odds_interaction_interval_matches_a_bootstrap():
         boot.append(combo_stats.logit_interaction(w0[i], wa[i], wb[i], wab[i])["estimate"])
     assert r["se"] == pytest.approx(np.std(boot, ddof=1), rel=0.1)
     arms = [(), (0,), (1,), (0, 1)]
-    table = combo_stats.combo_table(arms, np.stack([w0, wa, wb, wab]), np.zeros((4, n), np.int16))
+    table = combo_stats.combo_table(
+        arms, np.stack([w0, wa, wb, wab]), np.zeros((4, n), np.int16), names=GENE_NAMES
+    )
     pair = table.filter(pl.col("kind") == "pair").row(0, named=True)
     assert pair["logit_interaction"] == pytest.approx(r["estimate"])
     assert pair["logit_interaction_q"] == pytest.approx(pair["logit_interaction_p"])  # a family of one
@@ -182,7 +184,7 @@ def test_observed_lift_counts_holders():
             "genes_held": [both, 0, 1 << 3, 0, both, 0, 0, 1 << 5],
         }
     )
-    t = combo_stats.observed_pairs(rows, [3, 5], 4).row(0, named=True)
+    t = combo_stats.observed_pairs(rows, [3, 5], 4, GENE_NAMES).row(0, named=True)
     assert t["holders"] == 2 and t["holder_win_rate"] == 0.5 and t["lift"] == 2.0
     assert t["winners_holding"] == 0.5
 
@@ -191,7 +193,7 @@ def test_a_gifted_base_gene_gains(rules):
     """Division Rate given at setup (a real effect in this branch) wins more, clearly."""
     arms = [(), (DIVISION_RATE,)]
     won, position, _ = combos.play_scan(rules, arms, load_strategy("greedy"), 1, 300, 2)
-    row = combo_stats.combo_table(arms, won, position).row(0, named=True)
+    row = combo_stats.combo_table(arms, won, position, names=GENE_NAMES).row(0, named=True)
     assert row["gain_low"] > 0 and row["position_gain_low"] > 0
 
 
@@ -395,7 +397,7 @@ def test_holding_rate_is_read_from_the_final_state(rules):
     held[2, 0] = [1, 1, 1, 0]
     held[3] = [[1, 1, 1, 1], [0, 0, 0, 1]]
     arms = [(), (5,), (6,), (5, 6)]
-    table = combo_stats.combo_table(arms, np.zeros((4, 4), np.int8), np.zeros((4, 4)), held)
+    table = combo_stats.combo_table(arms, np.zeros((4, 4), np.int8), np.zeros((4, 4)), held, names=GENE_NAMES)
     assert table["held_a"].to_list() == [0.5, 0.75, 1.0] and table["held_b"][2] == 0.25
     assert np.isnan(table["held_b"][0])
     text = combo_stats.held_text(table)

@@ -168,8 +168,11 @@ def test_gene_sets_are_64_bit_words_round_trip():
 def test_run_gene_names_reads_old_and_new_manifests():
     assert run_gene_names([{"spec": {}}]) == BASE_GENE_NAMES  # written before the extra genes
     assert run_gene_names([{"spec": {}}, {"spec": {"gene_names": list(GENE_NAMES)}}]) == GENE_NAMES
-    with pytest.raises(UserError, match="gene_names"):
-        run_gene_names([{"spec": {"gene_names": ["Speed", "Intelligence"]}, "directory": "old"}])
+    # a run names its own bits (issue 22.4: read from the manifest, not this version's table)
+    assert run_gene_names([{"spec": {"gene_names": ["Speed", "Intelligence"]}}]) == ("Speed", "Intelligence")
+    with pytest.raises(UserError, match="gene_names"):  # two runs whose bits mean other genes
+        other = {"spec": {"gene_names": ["Speed"]}, "directory": "old"}
+        run_gene_names([{"spec": {"gene_names": list(GENE_NAMES)}}, other])
 
 
 def _run(players=4, seed=11, flags=None, strategies=("random",)):

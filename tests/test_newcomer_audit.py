@@ -456,8 +456,8 @@ def test_streamed_tables_are_the_in_memory_tables(mixed_runs):
         _same(table, deck_order.deck_outcomes(featured, feature), feature)
     for among in ("winners", "all"):
         _same(
-            genes.gene_sets_from_counts(streamed.gene_set_counts, 15, among),
-            genes.frequent_gene_sets(rows, "held", 15, among),
+            genes.gene_sets_from_counts(streamed.gene_set_counts, names, 15, among),
+            genes.frequent_gene_sets(rows, "held", 15, among, names),
             among,
         )
     assert streamed.counts == R.RunCounts.of(rows)

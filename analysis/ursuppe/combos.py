@@ -37,6 +37,7 @@ the win rate of the players who held both at the end, and its *lift over chance*
 """
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib
@@ -50,7 +51,6 @@ from analysis.intervals import cluster_wilson
 from analysis.multiple_testing import benjamini_hochberg
 from analysis.tables import fmt, markdown_table, plural
 from analysis.ursuppe.paired import EXACT_BELOW, sign_flip_p
-from sim.ursuppe.rules.genes import GENE_NAMES
 
 ALPHA = 0.05
 POWER = 0.8
@@ -128,7 +128,7 @@ def combo_table(
     won: np.ndarray,
     position: np.ndarray,
     held: np.ndarray | None = None,
-    names: list[str] | None = None,
+    names: Sequence[str] = (),
 ) -> pl.DataFrame:
     """One row per single gene and per pair (arms[1:]; arms[0] is the baseline): the gifted
     player's win rate, the gain in win rate and in final position over the baseline, and for
@@ -136,10 +136,11 @@ def combo_table(
     BH q-values (``gain_q``, ``interaction_q``: across the pairs; singles: across the singles).
     ``held`` (int8 [arms, 2, games]): whether the gifted player still holds gene a / b at the end,
     as ``held_a`` / ``held_b``, the share of games (NaN without it). ``names``: gene names by
-    index (default genes.GENE_NAMES; a rules file's number-only genes come after them)."""
+    index (the scan's rules' gene_names: a rules file's number-only genes under their declared
+    names); an arm's index beyond them is named "gene <index>"."""
     if not arms or arms[0] != ():
         raise ValueError("arms[0] must be the baseline (no gift)")
-    names = names or list(GENE_NAMES)
+    names = list(names) + [f"gene {i}" for i in range(len(names), 64)]
     index = {arm: k for k, arm in enumerate(arms)}
     w = won.astype(np.float64)
     y = position.astype(np.float64)
@@ -224,7 +225,7 @@ def detectable_effects(table: pl.DataFrame) -> dict[str, float]:
 # --------------------------------------------------------------------------------------------
 
 
-def observed_pairs(rows: pl.DataFrame, genes: list[int], players: int) -> pl.DataFrame:
+def observed_pairs(rows: pl.DataFrame, genes: list[int], players: int, names: Sequence[str]) -> pl.DataFrame:
     """Per pair of ``genes``, from result rows of normal games (``won``, ``genes_held``,
     ``game``; one player count): players who held both at the end, the share of winners who
     held both, the holders' win rate and its lift over chance (players * win rate) with a
@@ -250,8 +251,8 @@ def observed_pairs(rows: pl.DataFrame, genes: list[int], players: int) -> pl.Dat
                 lo = hi = p = math.nan
             out.append(
                 {
-                    "gene_a": GENE_NAMES[a],
-                    "gene_b": GENE_NAMES[b],
+                    "gene_a": names[a],
+                    "gene_b": names[b],
                     "holders": k_all,
                     "winners_holding": k_won / n_games if n_games else math.nan,
                     "holder_win_rate": rate,

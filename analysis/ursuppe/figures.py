@@ -15,7 +15,6 @@ from matplotlib.figure import Figure
 
 from analysis.ursuppe.deck_order import level_order
 from analysis.ursuppe.genes import synergy_matrix, synergy_names
-from sim.ursuppe.rules.genes import GENE_NAMES
 
 
 def save(fig: Figure, path: Path) -> None:
@@ -283,9 +282,7 @@ def purchase_heatmap(timing: pl.DataFrame) -> Figure:
     if "players" in timing.columns and timing["players"].n_unique() > 1:
         raise ValueError("purchase_heatmap: filter the timing table to one player count")
     rounds = sorted(set(timing["round"].to_list()))
-    present = set(timing["gene"].to_list())
-    names = [n for n in GENE_NAMES if n in present]  # the run's genes, in order
-    names += sorted(present - set(names))  # number-only genes under their declared names
+    names = list(dict.fromkeys(timing["gene"].to_list()))  # the run's genes, in its bit order
     m = np.zeros((len(names), len(rounds)))
     index = {name: i for i, name in enumerate(names)}
     for gene, r, share in timing.select("gene", "round", "share").iter_rows():

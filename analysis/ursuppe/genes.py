@@ -11,13 +11,13 @@ exist?".
 Player counts are never pooled: the fair share (1/3 vs 1/4) and the gene copies differ between
 them, so every table has a ``players`` column and its tests are corrected over the whole table.
 
-Gene bit i of ``genes_held``/``genes_bought`` is ``sim.ursuppe.rules.genes.GENE_NAMES[i]``;
+Gene bit i of ``genes_held``/``genes_bought`` is the run's ``spec.gene_names[i]``;
 ``first_bought`` lists, per gene, the round it was first bought (0 = never). Which genes a run
 could hold is the manifest's ``spec.gene_names`` (the 20 base genes, or all 46 with the extra
 genes; a run written before the extra genes has no key and means the 20): :func:`run_gene_names`.
 The base genes keep their bits in every run, so runs with and without the extra genes read alike.
-Each function takes those names as ``genes``; left out, they are read off the rows (the longest
-``first_bought`` list: every gene of the run has an entry there).
+Each function takes those names as ``genes``; left out (rows without their manifest), this
+version's genes are assumed, as many as the longest ``first_bought`` list.
 """
 
 from collections.abc import Sequence
@@ -38,31 +38,29 @@ from analysis.intervals import (
 from analysis.multiple_testing import benjamini_hochberg, holm
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
 from sim.errors import UserError
-from sim.ursuppe.rules.genes import GENE_NAMES, N_BASE_GENES, N_EXTRA_END
+from sim.ursuppe.rules.genes import GENE_NAMES, N_BASE_GENES
 
 BASES = ("held", "bought")
 BASE_GENE_NAMES: tuple[str, ...] = GENE_NAMES[:N_BASE_GENES]  # a run without spec.gene_names
 
 
 def run_gene_names(manifests: Sequence[dict[str, Any]]) -> tuple[str, ...]:
-    """The genes the runs could hold (their manifests' ``spec.gene_names``), in bit order: the
-    longest of them, since every run's list is a prefix of :data:`GENE_NAMES` (one line naming
-    the run otherwise: it was written by a version with other genes)."""
+    """The genes the runs could hold, in bit order, as their manifests name them
+    (``spec.gene_names``; a run written before the extra genes has none and means the 20 base
+    genes): the longest list, since the runs' lists must agree bit by bit (one line naming the
+    run otherwise: its bits mean other genes, and its rows cannot be pooled with the others)."""
     names: tuple[str, ...] = ()
     for m in manifests:
         spec = m.get("spec", m)
         own = tuple(spec.get("gene_names", BASE_GENE_NAMES))
-        # the number-only slots (46..) carry the names a run's rules declared (docs/verdicts.md)
-        fixed = own[:N_EXTRA_END]
-        if fixed != GENE_NAMES[: len(fixed)] or (
-            len(own) > N_EXTRA_END and names[N_EXTRA_END:] not in ((), own[N_EXTRA_END:])
-        ):
+        short, long = sorted((names, own), key=len)
+        if long[: len(short)] != short:
             where = m.get("directory", "a run")
             raise UserError(
-                f"{where}: its manifest's gene_names ({len(own)} genes) are not this version's genes in "
-                "the same bit order; read it with the version that wrote it"
+                f"{where}: its manifest's gene_names ({len(own)} genes) name other genes in the same bits "
+                "than the other runs'; report it on its own"
             )
-        names = max(names, own, key=len)
+        names = long
     return names or BASE_GENE_NAMES
 
 
@@ -282,20 +280,28 @@ def gene_synergy(
                 if usable.any():
                     within = cluster_contrast(won, group, np.outer(weight, interaction).ravel(), cluster)
                     label = _strata_label(names, by_stratum, usable)
-            out.append(synergy_row(int(players), i, j, counts, rates, raw, within, label))
+            out.append(synergy_row(int(players), i, j, counts, rates, raw, within, label, names_of_genes))
     return synergy_frame(out)
 
 
 def synergy_row(
-    players: int, i: int, j: int, counts: np.ndarray, rates: np.ndarray, raw: dict, within: dict, label: str
+    players: int,
+    i: int,
+    j: int,
+    counts: np.ndarray,
+    rates: np.ndarray,
+    raw: dict,
+    within: dict,
+    label: str,
+    names: Sequence[str],
 ) -> dict[str, Any]:
     """One row of :func:`gene_synergy` (also built by analysis.ursuppe.streamed, chunk by chunk): the pair
     (i, j), the four cells' counts and rates (both, a only, b only, neither), the raw and the
     within-strategy contrasts."""
     return {
         "players": players,
-        "gene_a": GENE_NAMES[i],
-        "gene_b": GENE_NAMES[j],
+        "gene_a": names[i],
+        "gene_b": names[j],
         "rows_both": int(counts[0]),
         "observed": rates[0] if counts[0] else np.nan,
         "additive_prediction": rates[1] + rates[2] - rates[3] if counts[1:].all() else np.nan,
@@ -315,11 +321,10 @@ def synergy_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
 
 
 def synergy_names(synergy: pl.DataFrame) -> list[str]:
-    """The genes of :func:`synergy_matrix`'s rows: GENE_NAMES (the slots of number-only genes
-    left out), then the names of number-only genes a run declared, as they appear."""
-    seen = set(synergy["gene_a"].to_list()) | set(synergy["gene_b"].to_list())
-    known = list(GENE_NAMES[:N_EXTRA_END])
-    return known + sorted(seen - set(known))
+    """The genes of :func:`synergy_matrix`'s rows, in the runs' bit order: the table lists its
+    pairs (i, j), i < j, in that order, so a gene appears first in its bit order."""
+    pairs = synergy.select("gene_a", "gene_b").rows()
+    return list(dict.fromkeys(name for pair in pairs for name in pair))
 
 
 def synergy_matrix(synergy: pl.DataFrame, column: str = "synergy") -> np.ndarray:
@@ -333,14 +338,19 @@ def synergy_matrix(synergy: pl.DataFrame, column: str = "synergy") -> np.ndarray
     return m
 
 
-def gene_set_names(mask: int) -> str:
-    """A gene bit mask as names, e.g. "Speed + Tentacle"; 0 is "(none)"."""
-    names = [name for i, name in enumerate(GENE_NAMES) if mask >> i & 1]
-    return " + ".join(names) if names else "(none)"
+def gene_set_names(mask: int, names: Sequence[str]) -> str:
+    """A gene bit mask as names (bit i is ``names[i]``, the runs' gene_names), e.g. "Speed +
+    Tentacle"; 0 is "(none)"."""
+    held = [name for i, name in enumerate(names) if mask >> i & 1]
+    return " + ".join(held) if held else "(none)"
 
 
 def frequent_gene_sets(
-    rows: pl.LazyFrame | pl.DataFrame, basis: str = "held", top: int = 15, among: str = "winners"
+    rows: pl.LazyFrame | pl.DataFrame,
+    basis: str = "held",
+    top: int = 15,
+    among: str = "winners",
+    genes: Sequence[str] | None = None,
 ) -> pl.DataFrame:
     """Per player count, the ``top`` most frequent gene sets among winners (``among="winners"``)
     or among all players (``"all"``), with the set's share among winners and among all players,
@@ -350,10 +360,12 @@ def frequent_gene_sets(
         raise ValueError(f"among: expected 'winners' or 'all', got {among!r}")
     df = _frame(rows, basis)
     counted = df.group_by("players", "mask").agg(pl.len().alias("rows"), pl.col("won").sum().alias("wins"))
-    return gene_sets_from_counts(counted, top, among)
+    return gene_sets_from_counts(counted, _genes_of(rows, genes), top, among)
 
 
-def gene_sets_from_counts(counted: pl.DataFrame, top: int = 15, among: str = "winners") -> pl.DataFrame:
+def gene_sets_from_counts(
+    counted: pl.DataFrame, names: Sequence[str], top: int = 15, among: str = "winners"
+) -> pl.DataFrame:
     """:func:`frequent_gene_sets` from the rows and wins per (players, mask): counts of disjoint
     sets of games add up, so a report reading one chunk at a time sums them (analysis.ursuppe.streamed)."""
     if among not in ("winners", "all"):
@@ -370,7 +382,9 @@ def gene_sets_from_counts(counted: pl.DataFrame, top: int = 15, among: str = "wi
     lo, hi = wilson(counts["wins"].to_numpy(), counts["rows"].to_numpy())
     return counts.select(
         "players",
-        pl.col("mask").map_elements(gene_set_names, return_dtype=pl.String).alias("gene_set"),
+        pl.col("mask")
+        .map_elements(lambda m: gene_set_names(m, names), return_dtype=pl.String)
+        .alias("gene_set"),
         pl.col("mask").map_elements(lambda m: bin(m).count("1"), return_dtype=pl.Int64).alias("genes"),
         "rows",
         "wins",

@@ -224,13 +224,15 @@ def paired_tests(
     rows_a: pl.LazyFrame | pl.DataFrame,
     rows_b: pl.LazyFrame | pl.DataFrame,
     removed: Sequence[str] = (),
+    genes: Sequence[str] | None = None,
 ) -> pl.DataFrame:
     """Every paired test of B against A, uncorrected: one row per (family, metric, group).
 
     Families: win rate by strategy (share of a strategy's player-games won), win rate by seat
     (start space), game (mean rounds; share of games ended by a marker in the finish zone rather
     than by the last environment card), gene purchase rate (share of player-games in which the
-    gene was bought at least once; bit i of ``genes_bought``). ``n`` is the number of rows per
+    gene was bought at least once; bit i of ``genes_bought`` is ``genes[i]``, the runs'
+    spec.gene_names; None: this version's genes, for rows without a manifest). ``n`` is the number of rows per
     arm (player-games, or games for the game family); ``kind`` is ``rate`` or ``mean``;
     ``discordant`` the number of games whose outcome changed; ``test`` the p-value's reference
     (``sign`` for a rate with fewer than :data:`EXACT_BELOW` discordant games, else ``t``).
@@ -266,7 +268,7 @@ def paired_tests(
     either = (
         int(np.bitwise_or.reduce(np.concatenate([bought_a, bought_b]).astype(np.int64))) if a.height else 0
     )
-    for i, name in enumerate(GENE_NAMES):
+    for i, name in enumerate(GENE_NAMES if genes is None else genes):
         if i >= N_BASE_GENES and not either >> i & 1:
             continue  # an extra gene neither arm bought (or a run without them): nothing to test
         ya = ((bought_a >> i) & 1).astype(np.float64)
@@ -304,11 +306,15 @@ def correct(tests: pl.DataFrame, family: list[str] | None = None, alpha: float =
 
 
 def compare_runs(
-    rows_a: pl.LazyFrame | pl.DataFrame, rows_b: pl.LazyFrame | pl.DataFrame, removed: Sequence[str] = ()
+    rows_a: pl.LazyFrame | pl.DataFrame,
+    rows_b: pl.LazyFrame | pl.DataFrame,
+    removed: Sequence[str] = (),
+    genes: Sequence[str] | None = None,
 ) -> pl.DataFrame:
     """The comparison table of a paired experiment: :func:`paired_tests`, corrected per family
-    (``removed``: genes absent from B's deck, see :func:`paired_tests`)."""
-    return correct(paired_tests(rows_a, rows_b, removed))
+    (``removed``: genes absent from B's deck, see :func:`paired_tests`; ``genes``: the runs'
+    genes in bit order, their manifests' spec.gene_names)."""
+    return correct(paired_tests(rows_a, rows_b, removed, genes))
 
 
 def removed_genes(label: str) -> list[str]:
@@ -317,7 +323,9 @@ def removed_genes(label: str) -> list[str]:
 
 
 def ablation_table(
-    baseline: pl.LazyFrame | pl.DataFrame, ablated: dict[str, pl.LazyFrame | pl.DataFrame]
+    baseline: pl.LazyFrame | pl.DataFrame,
+    ablated: dict[str, pl.LazyFrame | pl.DataFrame],
+    genes: Sequence[str] | None = None,
 ) -> pl.DataFrame:
     """Paired tests of every ablated run (key: the removed gene or gene set, genes joined by
     ``" + "``) against the baseline, with a ``removed`` column, corrected over the whole family (a
@@ -326,7 +334,7 @@ def ablation_table(
     out of the gene family."""
     base = _frame(baseline)
     parts = [
-        paired_tests(base, rows, removed_genes(gene)).select(pl.lit(gene).alias("removed"), pl.all())
+        paired_tests(base, rows, removed_genes(gene), genes).select(pl.lit(gene).alias("removed"), pl.all())
         for gene, rows in ablated.items()
     ]
     return correct(pl.concat(parts))

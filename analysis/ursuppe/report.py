@@ -628,7 +628,7 @@ def _write(
         ("gene effects", lambda: section_gene_effects(r, a.held, a.bought)),
         ("purchases", lambda: section_purchases(r, a.purchases, a.timing)),
         ("synergy", lambda: section_synergy(r, a.synergy)),
-        ("gene sets", lambda: section_gene_sets(r, s.gene_set_counts, top_sets)),
+        ("gene sets", lambda: section_gene_sets(r, s.gene_set_counts, top_sets, s.gene_names)),
         ("deck order", lambda: section_deck_order(r, s, manifests)),
     ]
     for k, (name, step) in enumerate(steps):
@@ -976,7 +976,7 @@ SET_COLUMNS = [
 ]
 
 
-def section_gene_sets(r: Report, counted: pl.DataFrame, top_sets: int) -> None:
+def section_gene_sets(r: Report, counted: pl.DataFrame, top_sets: int, names: Sequence[str]) -> None:
     """The gene sets winners (and all players) end with most often, and their lift
     (analysis.ursuppe.genes.gene_sets_from_counts of the rows and wins per held set, ``counted``)."""
     r.text(
@@ -986,10 +986,12 @@ def section_gene_sets(r: Report, counted: pl.DataFrame, top_sets: int) -> None:
     )
     r.table(
         "gene_sets_winners",
-        genes.gene_sets_from_counts(counted, top=top_sets, among="winners"),
+        genes.gene_sets_from_counts(counted, names, top=top_sets, among="winners"),
         SET_COLUMNS,
     )
-    r.table("gene_sets_all", genes.gene_sets_from_counts(counted, top=top_sets, among="all"), SET_COLUMNS)
+    r.table(
+        "gene_sets_all", genes.gene_sets_from_counts(counted, names, top=top_sets, among="all"), SET_COLUMNS
+    )
 
 
 def section_deck_order(r: Report, s: Streamed, manifests: list[dict[str, Any]]) -> None:

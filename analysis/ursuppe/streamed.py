@@ -331,6 +331,7 @@ class Streamed:
     gene_set_counts: pl.DataFrame  # players, mask, rows, wins (held at the end)
     deck_effects: dict[tuple[str, str], pl.DataFrame] | None
     deck_outcomes: dict[str, pl.DataFrame] | None
+    gene_names: tuple[str, ...]  # the runs' genes in bit order (their manifests' spec.gene_names)
 
 
 def _chunk(path: Path, run: int, columns: list[str]) -> tuple[pl.DataFrame, int]:
@@ -447,7 +448,7 @@ def analyse_runs(
         ends=readable_end(_end_reasons(counted)),
         held=_gene_effects(by_count, "held", gene_names),
         bought=_gene_effects(by_count, "bought", gene_names),
-        synergy=_synergy(by_count),
+        synergy=_synergy(by_count, gene_names),
         purchases=_purchase_rates(by_count, gene_names),
         timing=_purchase_timing(by_count, gene_names),
     )
@@ -456,7 +457,7 @@ def analyse_runs(
     if kit is not None:
         effects = {key: _deck_effects(by_count, *key) for key in REPORT_DECK_EFFECTS}
         outcomes = {feature: _deck_outcomes(by_count, feature) for feature in deck_order.FEATURES}
-    return Streamed(analyses, counts, set_counts, effects, outcomes)
+    return Streamed(analyses, counts, set_counts, effects, outcomes, tuple(gene_names))
 
 
 def _add_chunk(c: _Count, df: pl.DataFrame, per: int) -> None:
@@ -661,7 +662,7 @@ def _gene_effects(by_count: dict[int, _Count], basis: str, gene_names: Sequence[
     return effects_frame(out)
 
 
-def _synergy(by_count: dict[int, _Count]) -> pl.DataFrame:
+def _synergy(by_count: dict[int, _Count], gene_names: Sequence[str]) -> pl.DataFrame:
     """analysis.ursuppe.genes.gene_synergy(rows, "held", genes=...)."""
     from analysis.ursuppe.genes import _strata_label, _strata_weights, synergy_frame, synergy_row
 
@@ -687,7 +688,7 @@ def _synergy(by_count: dict[int, _Count]) -> pl.DataFrame:
                     full[present] = weight
                     within = m.contrast(np.outer(full, _INTERACTION).ravel(), c.games)
                     label = _strata_label(names[present], by_stratum[present].astype(np.int64), usable)
-            out.append(synergy_row(c.players, i, j, counts, rates, raw, within, label))
+            out.append(synergy_row(c.players, i, j, counts, rates, raw, within, label, gene_names))
     return synergy_frame(out)
 
 

@@ -183,6 +183,13 @@ def small_warning(games: int) -> str | None:
     )
 
 
+def run_genes(run: Path) -> tuple[str, ...]:
+    """A run's genes in bit order, as its manifest names them (spec.gene_names)."""
+    from sim.runner import read_manifest
+
+    return tuple((read_manifest(run) or {}).get("spec", {}).get("gene_names", ()))
+
+
 def write_tables(out: Path, stem: str, table: Any, markdown: str) -> list[Path]:
     """``stem``.csv and ``stem``.md in ``out``, each written atomically."""
     from analysis.tables import write_csv_atomic, write_text_atomic
@@ -363,7 +370,8 @@ def compare(
     from analysis.win_rates import load_results
 
     rows_a, rows_b = load_results(out / "a"), load_results(out / "b")
-    table = compare_runs(rows_a, rows_b)
+    genes = run_genes(out / "a")
+    table = compare_runs(rows_a, rows_b, genes=genes)
     per_deck = None
     name_a, name_b = path_a or "default rules", path_b or "default rules"
     lines = [
@@ -373,7 +381,7 @@ def compare(
     ]
     files: list[Path] = []
     if plan is not None:
-        per_deck = per_deck_tables(plan, compare_runs, [rows_a, rows_b])
+        per_deck = per_deck_tables(plan, lambda a, b: compare_runs(a, b, genes=genes), [rows_a, rows_b])
         table = deck_spread(table, per_deck)
         lines += plan.lines()
         head = header("soup compare: each deck's games", lines) + DECK_NOTE
@@ -566,17 +574,18 @@ def ablate(
     small = small_warning(games)
     notes = ["warning: " + small] if small else []
     baseline = load_results(out / "baseline")
+    genes = run_genes(out / "baseline")
     arm_rows = {label: load_results(arm) for label, arm in arms.items()}
     if not each:
         ((label, arm),) = arms.items()
         lines.insert(1, f"B: without {label}, run {arm}")
 
         def tabulate(base_rows: Any, *rows: Any) -> Any:
-            return compare_runs(base_rows, rows[0], removed=removed[0])
+            return compare_runs(base_rows, rows[0], removed=removed[0], genes=genes)
     else:
 
         def tabulate(base_rows: Any, *rows: Any) -> Any:
-            return ablation_table(base_rows, dict(zip(arm_rows, rows, strict=True)))
+            return ablation_table(base_rows, dict(zip(arm_rows, rows, strict=True)), genes)
 
     table = tabulate(baseline, *arm_rows.values())
     per_deck, deck_files, deck_note = None, [], ""

@@ -141,14 +141,18 @@ def run_plan(
     table = stats.combo_table(arms, outcome.won, outcome.position, outcome.held, all_gene_names(plan.book))
     observed_line = ""
     if plan.observed_rows is not None:
-        observed = stats.observed_pairs(plan.observed_rows, plan.scanned, plan.rules.players)
+        observed = stats.observed_pairs(
+            plan.observed_rows, plan.scanned, plan.rules.players, all_gene_names(plan.book)
+        )
         n_observed = (
             plan.observed_rows.filter(pl.col("players") == plan.rules.players).height // plan.rules.players
         )
         observed_line = f"From {plan.observed_dir}: {n_observed:,} games."
     elif plan.observed_games:
         if observed is None:
-            observed = stats.observed_pairs(pl.concat(tables), plan.scanned, plan.rules.players)
+            observed = stats.observed_pairs(
+                pl.concat(tables), plan.scanned, plan.rules.players, all_gene_names(plan.book)
+            )
         observed_line = (
             f"From the baseline arm extended to {max(games, plan.observed_games):,} normal games (no gift,"
             f" {plan.players.describe()}, extra genes on)."
@@ -166,6 +170,7 @@ def run_plan(
         out, table, observed, files, lines, spent, seconds, detectable, len(arms), all_arms, None, resumed
     )
     if confirm_plan is not None and len(arms) == all_arms:
+
         def confirm_progress(done: int, total: int) -> None:
             if progress is not None:
                 progress(scan_total + done, scan_total + total)
