@@ -147,7 +147,9 @@ ADVANCED_GENES: tuple[int, ...] = (
     HEALING_2,
     SUCTION_2,
 )
-EXTRA_GENES: tuple[int, ...] = tuple(range(N_BASE_GENES, N_EXTRA_END))
+# The gene modules' genes added since (after the number-only slots) are extra genes too (§18).
+ADDED_GENES: tuple[int, ...] = tuple(range(len(HISTORIC_GENE_NAMES), N_GENES))
+EXTRA_GENES: tuple[int, ...] = (*range(N_BASE_GENES, N_EXTRA_END), *ADDED_GENES)
 
 
 def xg_id(gene: int) -> str:
