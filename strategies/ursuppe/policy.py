@@ -45,7 +45,6 @@ from sim.ursuppe.engine.decision_kinds import (
     PLACE_EXPLOSION,
     PLACE_FREE,
     PLACE_SETUP,
-    REBOUND_CHOICE,
     RESP_DEFENSE,
     RESP_DEFENSE_ESCAPE,
     RESP_ESCAPE,
@@ -70,7 +69,6 @@ from sim.ursuppe.engine.players import (
 )
 from sim.ursuppe.engine.state import AF_ATTACKED, PF_AGGRESSED, PF_ALARM, STREAM_STRATEGY
 from sim.ursuppe.rules.extra_flags import (
-    REBOUND_ESCAPE,
     XF_HARD_CRUST_EXTRA_BP,
     XF_HEALING1_COST,
     XF_HEALING2_COST,
@@ -170,7 +168,7 @@ def food_value(st, g, p, space):
 
 
 @kernel
-def _space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
+def space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding (amoebas there
     other than this one), prey (other players' amoebas there). The amoebas per space are read
     from the state's ``occupancy`` counts."""
@@ -197,7 +195,7 @@ def _own_neighbours(st, neighbours, g, p, space):
 
 
 @kernel
-def _is_hunter(st, g, p):
+def is_hunter(st, g, p):
     """Holds a gene that profits from other players' amoebas nearby (attack or parasitism)."""
     return st.genes[g, p, STRUGGLE] != 0 or st.genes[g, p, AGGRESSION] != 0 or st.genes[g, p, PARASITISM] != 0
 
@@ -271,7 +269,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
     """S6, D2, D3-D4: (space, number) rows; DIVIDE's (-1, -1) = stop."""
     opts = wk.options[b]
     val = wk.scores[b]
-    hunter = 1 if _is_hunter(st, g, p) else 0
+    hunter = 1 if is_hunter(st, g, p) else 0
     ok = True
     if kind == DIVIDE:
         on_board = amoebas_on_board(st, g, p)
@@ -290,7 +288,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
             continue
         if o[0] != last:
             last = o[0]
-            v = _space_value(st, wk, g, b, p, last, prm, -1, hunter)
+            v = space_value(st, wk, g, b, p, last, prm, -1, hunter)
             if kind == DIVIDE:
                 v = prm[DIVISION_BASE] + v
             if prm[SPREAD_WEIGHT] != 0.0:
@@ -305,11 +303,11 @@ def _active_value(st, ru, wk, g, b, p, a, here, hunter, prm):
     if prm[MOVE_LOOKAHEAD] < 0.5:
         best = 0.0
         for d in range(4):
-            best += _space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
+            best += space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
         return best / 4.0
     # The destinations' values: the four directions and staying.
     for d in range(5):
-        val[FACE_SLOT + d] = _space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
+        val[FACE_SLOT + d] = space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
     top = val[FACE_SLOT]
     for d in range(1, 4):
         top = max(top, val[FACE_SLOT + d])
@@ -336,7 +334,7 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
     opts = wk.options[b]
     val = wk.scores[b]
     here = st.space[g, p, a] if a >= 0 else -1
-    hunter = 1 if _is_hunter(st, g, p) else 0
+    hunter = 1 if is_hunter(st, g, p) else 0
     # XG-06: a player that has seen a coming gene defect keeps the BP to pay it (no active move
     # that would leave fewer).
     keep = _sensed_deficit(st, ru, g, p) if ru.extra_genes else 0
@@ -348,14 +346,14 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
             v = 0.0
         elif o[0] == MOVE_DRIFT:
             dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
-            v = _space_value(st, wk, g, b, p, dest, prm, a, hunter)
+            v = space_value(st, wk, g, b, p, dest, prm, a, hunter)
         elif o[0] == MOVE_ACTIVE:
             if prm[ACTIVE_MOVES] < 0.5 or st.bp[g, p] - cost < keep:
                 v = NEVER
             else:
                 v = _active_value(st, ru, wk, g, b, p, a, here, hunter, prm) - prm[ACTIVE_MOVE_MARGIN]
         else:
-            v = _space_value(st, wk, g, b, p, here, prm, a, hunter) - prm[STAY_MARGIN]
+            v = space_value(st, wk, g, b, p, here, prm, a, hunter) - prm[STAY_MARGIN]
         val[i] = v
 
 
@@ -609,10 +607,10 @@ def _value_fast_food(st, ru, wk, g, b, p, a, n, prm):
     least as much as where its drift leads (the food here is sure; the amoebas still to move may
     eat it), else move first."""
     here = st.space[g, p, a]
-    hunter = 1 if _is_hunter(st, g, p) else 0
+    hunter = 1 if is_hunter(st, g, p) else 0
     dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
-    here_value = _space_value(st, wk, g, b, p, here, prm, a, hunter)
-    first = here_value >= _space_value(st, wk, g, b, p, dest, prm, a, hunter)
+    here_value = space_value(st, wk, g, b, p, here, prm, a, hunter)
+    first = here_value >= space_value(st, wk, g, b, p, dest, prm, a, hunter)
     for i in range(n):
         wk.scores[b, i] = 1.0 if (wk.options[b, i, 0] == 1) == first else 0.0
 
@@ -630,20 +628,6 @@ def _value_clean(st, ru, wk, g, b, p, a, n, prm):
             if ru.team[q] != ru.team[p]:
                 others += st.occupancy[g, q, slot]
         wk.scores[b, i] = -prm[CLEAN_OPPONENT_WEIGHT] * float(others)
-
-
-@kernel
-def _value_rebound(st, ru, wk, g, b, p, a, n, prm):
-    """XG-16: (0 stay / 1 rebound; the space it leads to, the REBOUND_* bit of the step). An
-    escape always rebounds (staying lets the attack go on); otherwise the better space, staying
-    on a tie."""
-    hunter = 1 if _is_hunter(st, g, p) else 0
-    for i in range(n):
-        o = wk.options[b, i]
-        if o[2] == REBOUND_ESCAPE:
-            wk.scores[b, i] = float(o[0])
-        else:
-            wk.scores[b, i] = _space_value(st, wk, g, b, p, o[1], prm, a, hunter) + 1e-6 * (1 - o[0])
 
 
 # (a gap between the Phase-1 and attack kernels above and the Phase 3-4 kernels below)
@@ -721,13 +705,13 @@ def _value_heal(st, ru, wk, g, b, p, n, prm):
 @kernel
 def _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm):
     """The extra genes' decisions (§18), apart from choose so that its code stays as small as
-    in the base game."""
+    in the base game. The kinds of a gene module (sim/ursuppe/engine/genes/) are not here: its
+    hook sets their scores with the module's own ``value`` kernel before it calls decide, and
+    they are left as they are (this module cannot import a gene module: it calls decide)."""
     if kind == FAST_FOOD_ORDER:
         _value_fast_food(st, ru, wk, g, b, p, a, n, prm)
     elif kind == CLEAN:
         _value_clean(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == REBOUND_CHOICE:
-        _value_rebound(st, ru, wk, g, b, p, a, n, prm)
     elif kind == HARD_CRUST_PAY:
         _value_hard_crust(st, ru, wk, g, b, p, a, n, prm)
     elif kind == EXCHANGE:
@@ -784,10 +768,10 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         _value_moves(st, ru, wk, g, b, p, a, n, prm)
     elif kind == DIRECTION:
         here = st.space[g, p, a] if a >= 0 else -1
-        hunter = 1 if _is_hunter(st, g, p) else 0
+        hunter = 1 if is_hunter(st, g, p) else 0
         for i in range(n):
             val[i] = (
-                _space_value(st, wk, g, b, p, step(ru.neighbours, here, opts[i, 0]), prm, a, hunter)
+                space_value(st, wk, g, b, p, step(ru.neighbours, here, opts[i, 0]), prm, a, hunter)
                 if here >= 0
                 else 0.0
             )

@@ -9,6 +9,8 @@ picks a row. Amoeba numbers are 1-based in options (as in the rulebook and scena
 
 from typing import NamedTuple
 
+from sim.ursuppe.rules import gene_tables
+
 # Choice keys of a scenario's forced choices (scenario-format.md), stored in Workspace.tape_kind.
 # "buy" twice: CK_BUY_END is the implicit "stop" closing a {"buy": [...]} list.
 CHOICE_KEYS: tuple[str, ...] = (
@@ -30,10 +32,11 @@ CHOICE_KEYS: tuple[str, ...] = (
     # The extra genes (docs/rules.md §18)
     "order",
     "clean",
-    "rebound",
+    *gene_tables.REBOUND_CHOICE_KEYS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     "crust",
     "exchange",
     "heal",
+    *gene_tables.APPENDED_CHOICE_KEYS,  # the gene modules' (docs/adding-a-gene.md)
 )
 (
     CK_PLACE,
@@ -53,11 +56,11 @@ CHOICE_KEYS: tuple[str, ...] = (
     CK_COLOUR,
     CK_ORDER,
     CK_CLEAN,
-    CK_REBOUND,
+    _,  # a gene module's key (rebound.py)
     CK_CRUST,
     CK_EXCHANGE,
     CK_HEAL,
-) = range(len(CHOICE_KEYS))
+) = range(len(CHOICE_KEYS) - len(gene_tables.APPENDED_CHOICE_KEYS))
 
 
 class DecisionKind(NamedTuple):
@@ -70,6 +73,11 @@ class DecisionKind(NamedTuple):
     width: int
     choice_key: int
     row: str
+
+
+def _declared(rows: tuple[tuple[str, str, int, str, str], ...]) -> tuple[DecisionKind, ...]:
+    """A gene module's decision rows (gene_tables.py), their choice keys by name."""
+    return tuple(DecisionKind(n, rule, w, CHOICE_KEYS.index(key), row) for n, rule, w, key, row in rows)
 
 
 DECISION_KINDS: tuple[DecisionKind, ...] = (
@@ -104,7 +112,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     # Social Gene taken from its holder a BUY row, Population Explosion's amoebas PLACE rows.
     DecisionKind("fast_food", "XG-07", 1, CK_ORDER, "0 move then eat / 1 eat then move"),
     DecisionKind("cleanliness", "XG-04", 1, CK_CLEAN, "space the excreted cubes go to"),
-    DecisionKind("rebound", "XG-16", 1, CK_REBOUND, "0 stay / 1 rebound to the opposite space"),
+    *_declared(gene_tables.REBOUND_DECISIONS),  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     DecisionKind("hard_crust", "XG-05", 1, CK_CRUST, "0 let the attack fail / 1 pay the extra BP"),
     DecisionKind("exchange", "XG-08", 2, CK_EXCHANGE, "gene given, gene taken; (-1, -1) = stop"),
     DecisionKind(
@@ -115,6 +123,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
         "own number, receiver player, receiver number (-1, -1: Healing 1); all -1 = stop",
     ),
     DecisionKind("place_explosion", "XG-20", 2, CK_PLACE, "space, number"),
+    *_declared(gene_tables.APPENDED_DECISIONS),  # the gene modules' (docs/adding-a-gene.md)
 )
 # The kernels read plain module integers and tuples (numba globals), derived from the rows.
 (
@@ -135,14 +144,15 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     COLOUR,
     FAST_FOOD_ORDER,
     CLEAN,
-    REBOUND_CHOICE,
+    _,  # a gene module's kind (rebound.py): it names its index itself (KIND_INDEX)
     HARD_CRUST_PAY,
     EXCHANGE,
     HEAL,
     PLACE_EXPLOSION,
-) = range(len(DECISION_KINDS))
+) = range(len(DECISION_KINDS) - len(gene_tables.APPENDED_DECISIONS))
 N_KINDS = len(DECISION_KINDS)
 KIND_NAMES: tuple[str, ...] = tuple(k.name for k in DECISION_KINDS)
+KIND_INDEX: dict[str, int] = {name: i for i, name in enumerate(KIND_NAMES)}
 KIND_WIDTH: tuple[int, ...] = tuple(k.width for k in DECISION_KINDS)
 # The choice key each decision kind accepts (DIVIDE also accepts CK_DIVIDE, BUY also CK_BUY_END).
 KIND_CHOICE_KEY: tuple[int, ...] = tuple(k.choice_key for k in DECISION_KINDS)
@@ -150,10 +160,16 @@ KIND_CHOICE_KEY: tuple[int, ...] = tuple(k.choice_key for k in DECISION_KINDS)
 _CONSTANT_OF = {
     "fast_food": "FAST_FOOD_ORDER",
     "cleanliness": "CLEAN",
-    "rebound": "REBOUND_CHOICE",
     "hard_crust": "HARD_CRUST_PAY",
 }
-assert all(globals()[_CONSTANT_OF.get(k.name, k.name.upper())] == i for i, k in enumerate(DECISION_KINDS))
+_GENE_MODULE_KINDS = {
+    row[0] for n in dir(gene_tables) if n.endswith("_DECISIONS") for row in getattr(gene_tables, n)
+}
+assert all(
+    globals()[_CONSTANT_OF.get(k.name, k.name.upper())] == i
+    for i, k in enumerate(DECISION_KINDS)
+    if k.name not in _GENE_MODULE_KINDS
+)
 
 MOVE_DRIFT = 0
 MOVE_ACTIVE = 1

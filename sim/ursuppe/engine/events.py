@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from sim.jit import kernel
 from sim.ursuppe.engine.state import ERR_EVENT_OVERFLOW
+from sim.ursuppe.rules import gene_tables
 
 
 class EventKind(NamedTuple):
@@ -60,12 +61,13 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("camouflage", ("roll", "defence_allowed")),  # XG-11, XG-24
     EventKind("hard_crust", ("paid", "bp")),  # XG-05
     EventKind("mouthful", ("dp",)),  # XG-09: the target took DP instead of being eaten
-    EventKind("rebound", ("from", "to")),  # XG-16
+    *(EventKind(*row) for row in gene_tables.REBOUND_EVENTS),  # XG-16 (engine/genes/rebound.py)
     EventKind("gene_income", ("gene", "bp")),  # XG-10, XG-21: BP a gene gave
     EventKind("explosion", ("placed", "bp_returned")),  # XG-20
     EventKind("sense", ("position", "ozone")),  # XG-06, XG-23: the next card (deck position), seen privately
     EventKind("order", ("eat_first",)),  # XG-07
     EventKind("clean", ("from", "to")),  # XG-04
+    *(EventKind(*row) for row in gene_tables.APPENDED_EVENTS),  # the gene modules' (docs/adding-a-gene.md)
 )
 # The kernels log plain module integers (numba globals), one a row, in the rows' order.
 (
@@ -104,18 +106,22 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_CAMOUFLAGE,
     EV_HARD_CRUST,
     EV_MOUTHFUL,
-    EV_REBOUND,
+    _,  # a gene module's event (rebound.py): it names its index itself (EVENT_INDEX)
     EV_GENE_INCOME,
     EV_EXPLOSION,
     EV_SENSE,
     EV_ORDER,
     EV_CLEAN,
-) = range(len(EVENT_KINDS))
+) = range(len(EVENT_KINDS) - len(gene_tables.APPENDED_EVENTS))
+_GENE_MODULE_EVENTS = {
+    row[0] for n in dir(gene_tables) if n.endswith("_EVENTS") for row in getattr(gene_tables, n)
+}
 assert all(
     globals()["EV_" + k.name.upper()] == i
     for i, k in enumerate(EVENT_KINDS)
-    if k.name not in ("active_move", "damage", "gene_defect", "attack_result")
+    if k.name not in ("active_move", "damage", "gene_defect", "attack_result", *_GENE_MODULE_EVENTS)
 )
+EVENT_INDEX: dict[str, int] = {kind.name: code for code, kind in enumerate(EVENT_KINDS)}
 EVENT_NAMES: dict[int, str] = {code: kind.name for code, kind in enumerate(EVENT_KINDS)}
 EVENT_FIELDS: dict[int, tuple[str, ...]] = {code: kind.fields for code, kind in enumerate(EVENT_KINDS)}
 

@@ -12,34 +12,31 @@ second move is chosen; the ones that cling arrive with it where the movement end
 step the Holding amoebas on the intermediate space may cling too (seeing the Tentacle cubes, as
 in the default). Tentacle still carries once, from start to end.
 
-Rebound (XG-16): a step of the owner's amoeba that runs into an obstacle (edge or island, B1; a
-no-drift card or a die 5 is none) may go one space the opposite way instead; the rebound space is
-where that step ends, so Tentacle carries to it, clingers arrive there and Speed's second move
-starts there. Flag rebound_applies_to says which steps may rebound (drift, the active move, Speed's
-second move, an escape).
+Rebound (XG-16, sim/ursuppe/engine/genes/rebound.py): each step goes through its step_or_rebound,
+passing the step's bit; the rebound space is where that step ends.
 """
 
 from sim.jit import kernel
 from sim.ursuppe.engine import tally
-from sim.ursuppe.engine.board import CHOICE, STAY, step
-from sim.ursuppe.engine.decision_kinds import CARRY, CLING, DIRECTION, REBOUND_CHOICE, SECOND_MOVE
+from sim.ursuppe.engine.board import CHOICE
+from sim.ursuppe.engine.decision_kinds import CARRY, CLING, DIRECTION, SECOND_MOVE
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
 from sim.ursuppe.engine.dice import roll_die
-from sim.ursuppe.engine.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, EV_REBOUND, log
+from sim.ursuppe.engine.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, log
 from sim.ursuppe.engine.food import move_cubes
-from sim.ursuppe.engine.players import active_move_cost, add_bp, has, put_amoeba, same_side
-from sim.ursuppe.engine.scratch import CARRY_SCRATCH, RIDERS
-from sim.ursuppe.engine.state import AF_CLUNG, OPTION_WIDTH
-from sim.ursuppe.engine.toxic import arrive
-from sim.ursuppe.rules.extra_flags import (
+from sim.ursuppe.engine.genes.rebound import (
     REBOUND_ACTIVE,
     REBOUND_DRIFT,
     REBOUND_ESCAPE,
     REBOUND_SPEED_STEPS,
-    XF_REBOUND_APPLIES_TO,
-    XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE,
+    step_or_rebound,
 )
-from sim.ursuppe.rules.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, REBOUND, SPEED, TENTACLE
+from sim.ursuppe.engine.players import active_move_cost, add_bp, has, put_amoeba, same_side
+from sim.ursuppe.engine.scratch import CARRY_SCRATCH, RIDERS
+from sim.ursuppe.engine.state import AF_CLUNG, OPTION_WIDTH
+from sim.ursuppe.engine.toxic import arrive
+from sim.ursuppe.rules.extra_flags import XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE
+from sim.ursuppe.rules.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, SPEED, TENTACLE
 
 # EV_ACTIVE's "how", by its name in the event log
 MOVE_HOW: tuple[str, ...] = ("move", "second_move", "escape")
@@ -157,36 +154,6 @@ def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
     if has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
         _carry(st, ru, wk, g, b, p, a, start, end, phase)
     _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, 0)
-
-
-@kernel
-def _rebound(st, ru, wk, g, b, p, a, here, direction, which, phase):
-    """XG-16: the step of (p, a) from ``here`` in ``direction`` ran into an obstacle. With Rebound
-    (and ``which`` in the flag rebound_applies_to) the owner may move it one space the opposite
-    way instead; if that is an obstacle too it stays. Returns where the step ends."""
-    if not (has(st, g, p, REBOUND) and (ru.xflag[XF_REBOUND_APPLIES_TO] & which)):
-        return here
-    back = step(ru.neighbours, here, (direction + 2) % 4)
-    if back == here:
-        return here  # the opposite space is an obstacle too: nothing to choose
-    # (0 stay / 1 rebound; then the space it leads to and the step's bit, for the strategy)
-    set_option(wk.options, b, 0, 0, here, which)
-    set_option(wk.options, b, 1, 1, back, which)
-    if decide(st, ru, wk, g, b, p, a, REBOUND_CHOICE, 2) == 0:
-        return here
-    wk.tally[b, tally.REBOUND_MADE] += 1
-    log(st, wk, g, EV_REBOUND, phase, p, a + 1, here, back, 0, 0, 0, 0, 0)
-    return back
-
-
-@kernel
-def step_or_rebound(st, ru, wk, g, b, p, a, here, direction, which, phase):
-    """B1 with XG-16: the space one step of (p, a) from ``here`` in ``direction`` leads to: an
-    obstacle keeps it, unless it rebounds (_rebound; ``which``: the REBOUND_* bit of the step)."""
-    there = step(ru.neighbours, here, direction)
-    if there == here and direction < STAY and ru.extra_genes:
-        there = _rebound(st, ru, wk, g, b, p, a, here, direction, which, phase)
-    return there
 
 
 @kernel

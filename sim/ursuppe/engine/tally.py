@@ -8,6 +8,7 @@ decision_kinds.DECISION_KINDS; then one per row of :data:`OUTCOMES` (name, what 
 """
 
 from sim.ursuppe.engine.decision_kinds import DECISION_KINDS, KIND_NAMES, N_KINDS
+from sim.ursuppe.rules import gene_tables
 
 DECISION = 0  # DECISION + kind: a decision with at least two legal options
 
@@ -46,7 +47,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("flexible:discount", "XG-14"),
     ("healing:dp_removed", "XG-15, XG-25"),
     ("healing2:dp_given", "XG-25"),
-    ("rebound:made", "XG-16"),
+    *gene_tables.REBOUND_TALLIES,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     ("bang:dp", "XG-17: an amoeba hit by a bang"),
     ("short_life:death", "XG-18: a death at the lowered threshold"),
     ("toxic:token", "XG-19"),
@@ -54,9 +55,11 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("explosion:placed", "XG-20"),
     ("energy:bp", "XG-21"),
     ("sensing:seen", "XG-06, XG-23"),
+    *gene_tables.APPENDED_TALLIES,  # the gene modules' (docs/adding-a-gene.md)
 )
 TALLY_NAMES: tuple[str, ...] = tuple(f"decision:{k}" for k in KIND_NAMES) + tuple(n for n, _ in OUTCOMES)
 N_TALLIES = len(TALLY_NAMES)
+TALLY_INDEX: dict[str, int] = {name: i for i, name in enumerate(TALLY_NAMES)}
 # The tallies only a game with the extra genes can reach (rule ids XM.., XG..): the base fuzz
 # test leaves them out, the extra-gene fuzz test asks for every one.
 EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
@@ -97,7 +100,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     FLEXIBLE_DISCOUNT,
     HEALING_DP_REMOVED,
     HEALING2_DP_GIVEN,
-    REBOUND_MADE,
+    _,  # a gene module's tally (rebound.py): it names its index itself (TALLY_INDEX)
     BANG_DP,
     SHORT_LIFE_DEATH,
     TOXIC_TOKEN,
@@ -105,4 +108,4 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     EXPLOSION_PLACED,
     ENERGY_BP,
     SENSING_SEEN,
-) = range(N_KINDS, N_TALLIES)
+) = range(N_KINDS, N_TALLIES - len(gene_tables.APPENDED_TALLIES))

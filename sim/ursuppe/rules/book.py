@@ -22,6 +22,7 @@ from sim.errors import UserError
 from sim.ursuppe.rules.directions import DIRECTION_CODE, STAY
 from sim.ursuppe.rules.extra_flags import EXTRA_FLAGS, MARKET_FLAGS, XFLAG_NAMES, encode
 from sim.ursuppe.rules.genes import (
+    ADDED_GENES,
     ADVANCED_GENES,
     EXTRA_GENES,
     GENE_ALIASES,
@@ -1564,8 +1565,13 @@ class RuleBook:
             inedible=arr([-1] * players, np.int8),
             extra_genes=extra,
             # a number-only gene in play widens the loops to every slot (the extra genes' copies
-            # stay 0 without the module, so none is ever held)
-            n_genes=N_GENES if self.number_only else N_EXTRA_END if extra else N_BASE_GENES,
+            # stay 0 without the module, so none is ever held); so do the gene modules' genes that
+            # come after the slots (genes.ADDED_GENES: extra genes too)
+            n_genes=N_GENES
+            if self.number_only or (extra and ADDED_GENES)
+            else N_EXTRA_END
+            if extra
+            else N_BASE_GENES,
             extra_start=arr(start, np.int8),
             extra_deck=arr(deck, np.int8),
             xflag=arr([encode(f, flags[f.name]) for f in EXTRA_FLAGS], np.int16),

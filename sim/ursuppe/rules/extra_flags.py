@@ -12,18 +12,8 @@ file: Glutton's return value (``glutton_return_value``) is ``genes.Glutton.defec
 card value (``glutton_card_value``) and PhD's (``phd_card_value``) are the genes' ``weight``.
 """
 
-from typing import NamedTuple
-
-
-class ExtraFlag(NamedTuple):
-    name: str  # the key in [flags]
-    rule: str  # the rule id it completes
-    default: bool | int | str | tuple[str, ...]
-    choices: tuple[str, ...] = ()  # a string flag (or a list flag: a subset of them)
-    lo: int = 0  # an integer flag's range
-    hi: int = 0
-    placeholder: bool = False  # PLACEHOLDER: no source has the value (reports name it)
-
+from sim.ursuppe.rules import gene_tables
+from sim.ursuppe.rules.gene_rows import ExtraFlag
 
 EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ExtraFlag("extra_reveal_per_round", "XM4", 3, lo=0, hi=26),
@@ -64,12 +54,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ExtraFlag("flexible_on_exchange", "XG-14", False),
     ExtraFlag("healing1_limit", "XG-15", "unlimited", ("unlimited", "once_per_amoeba")),
     ExtraFlag("healing1_cost", "XG-15", 3, lo=0, hi=100),
-    ExtraFlag(
-        "rebound_applies_to",
-        "XG-16",
-        ("drift", "active", "speed_steps", "escape"),
-        ("drift", "active", "speed_steps", "escape"),
-    ),
+    *gene_tables.REBOUND_FLAGS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     ExtraFlag("bang_immediate_death", "XG-17", False),
     ExtraFlag("sls_division_cost", "XG-18", 4, lo=0, hi=100),
     ExtraFlag("sls_with_division_rate", "XG-18", 4, lo=0, hi=100, placeholder=True),
@@ -92,6 +77,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ExtraFlag("healing2_target_any_colour", "XG-25", True),
     ExtraFlag("healing2_cost", "XG-25", 4, lo=0, hi=100),
     ExtraFlag("suction2_same_space", "XG-26", True),
+    *gene_tables.APPENDED_FLAGS,  # the gene modules' flags (docs/adding-a-gene.md)
 )
 XFLAG_NAMES: tuple[str, ...] = tuple(f.name for f in EXTRA_FLAGS)
 XFLAG_INDEX: dict[str, int] = {name: i for i, name in enumerate(XFLAG_NAMES)}
@@ -126,7 +112,7 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     XF_FLEXIBLE_ON_EXCHANGE,
     XF_HEALING1_LIMIT,
     XF_HEALING1_COST,
-    XF_REBOUND_APPLIES_TO,
+    _,  # a gene module's flag (rebound.py): it names its index itself (XFLAG_INDEX)
     XF_BANG_IMMEDIATE_DEATH,
     XF_SLS_DIVISION_COST,
     XF_SLS_WITH_DIVISION_RATE,
@@ -143,7 +129,7 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     XF_HEALING2_TARGET_ANY_COLOUR,
     XF_HEALING2_COST,
     XF_SUCTION2_SAME_SPACE,
-) = range(N_XFLAGS)
+) = range(N_XFLAGS - len(gene_tables.APPENDED_FLAGS))
 for _name, _value in list(globals().items()):
     if _name.startswith("XF_"):
         _row = _name[3:].lower()
@@ -160,7 +146,6 @@ SOCIAL_END_OF_PHASE6, SOCIAL_BEFORE_ADVANCE, SOCIAL_AFTER_ADVANCE = range(3)  # 
 STEAL_TO_HOLDER, STEAL_TO_NOBODY = range(2)  # XG-10
 THREAT_FORBIDDEN, THREAT_NUMBER_RULE, THREAT_UNRESTRICTED = range(3)  # XG-13
 HEALING_UNLIMITED, HEALING_ONCE_PER_AMOEBA = range(2)  # XG-15
-REBOUND_DRIFT, REBOUND_ACTIVE, REBOUND_SPEED_STEPS, REBOUND_ESCAPE = (1, 2, 4, 8)  # XG-16 bits
 POP_TOP_UP, POP_ADD_LEADER_COUNT = range(2)  # XG-20
 HEALING2_PHASE4, HEALING2_ANY_OWN_TURN, HEALING2_PHASE5 = range(3)  # XG-25
 

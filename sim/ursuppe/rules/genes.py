@@ -8,7 +8,11 @@ the order of the extra-gene table (XG-01..XG-26), and is the gene index used in 
 genes, so a run written then reads the same.
 """
 
-GENE_NAMES: tuple[str, ...] = (
+from sim.ursuppe.rules import gene_tables
+
+# The genes this file has always named, in their index order. A gene added since (a gene module,
+# docs/adding-a-gene.md) is not named here: the generated gene_tables.APPENDED_GENES come after them.
+HISTORIC_GENE_NAMES: tuple[str, ...] = (
     "Intelligence",
     "Movement I",
     "Spores",
@@ -63,11 +67,17 @@ GENE_NAMES: tuple[str, ...] = (
     # (RuleBook.gene_names); an undeclared slot has no copies. No kernel names these indices.
     *(f"Numbers-only gene {k}" for k in range(1, 5)),
 )
+GENE_NAMES: tuple[str, ...] = HISTORIC_GENE_NAMES + gene_tables.APPENDED_GENES
 N_GENES = len(GENE_NAMES)
+GENE_SET_BITS = 64  # gene sets are 64-bit masks (State.genes_bought, results, events, gene_sets.py)
 N_BASE_GENES = 20  # §7: genes 0..19; the extra genes are N_BASE_GENES..N_EXTRA_END-1
 N_EXTRA_END = 46  # XG-01..XG-26 end here; the number-only slots follow
-NUMBER_ONLY_GENES: tuple[int, ...] = tuple(range(N_EXTRA_END, N_GENES))
-assert N_GENES <= 64, "gene sets are 64-bit masks (State.genes_bought, results, events)"
+NUMBER_ONLY_GENES: tuple[int, ...] = tuple(range(N_EXTRA_END, len(HISTORIC_GENE_NAMES)))
+if N_GENES > GENE_SET_BITS:
+    raise ValueError(
+        f"{N_GENES} genes (genes.GENE_NAMES with the gene modules' gene_tables.APPENDED_GENES) do not fit "
+        f"the {GENE_SET_BITS}-bit gene sets (State.genes_bought, results, events, engine/gene_sets.py)"
+    )
 GENE_INDEX: dict[str, int] = {name: i for i, name in enumerate(GENE_NAMES)}
 # "Endurance" is another translation of Persistence (§7).
 GENE_ALIASES: dict[str, str] = {
@@ -114,7 +124,7 @@ SUCTION_1 = 31  # XG-12
 THREAT_DISPLAY = 32  # XG-13
 FLEXIBLE = 33  # XG-14
 HEALING_1 = 34  # XG-15
-REBOUND = 35  # XG-16
+# XG-16 Rebound (35): sim/ursuppe/engine/genes/rebound.py
 BANG = 36  # XG-17
 SHORT_LIFE_SPAN = 37  # XG-18
 TOXIC = 38  # XG-19
@@ -137,7 +147,9 @@ ADVANCED_GENES: tuple[int, ...] = (
     HEALING_2,
     SUCTION_2,
 )
-EXTRA_GENES: tuple[int, ...] = tuple(range(N_BASE_GENES, N_EXTRA_END))
+# The gene modules' genes added since (after the number-only slots) are extra genes too (§18).
+ADDED_GENES: tuple[int, ...] = tuple(range(len(HISTORIC_GENE_NAMES), N_GENES))
+EXTRA_GENES: tuple[int, ...] = (*range(N_BASE_GENES, N_EXTRA_END), *ADDED_GENES)
 
 
 def xg_id(gene: int) -> str:

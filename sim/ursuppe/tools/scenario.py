@@ -42,7 +42,6 @@ from sim.ursuppe.engine.decision_kinds import (
     CK_ORDER,
     CK_PAY,
     CK_PLACE,
-    CK_REBOUND,
     CK_RESPOND,
     CK_SECOND_MOVE,
     EAT_SUCTION_SLOT,
@@ -55,6 +54,7 @@ from sim.ursuppe.engine.decision_kinds import (
 )
 from sim.ursuppe.engine.decisions import WILDCARD
 from sim.ursuppe.engine.gene_sets import WORD_BITS, gene_names, words
+from sim.ursuppe.engine.genes import gene_modules
 from sim.ursuppe.engine.state import (
     ERR_EVENT_OVERFLOW,
     ERR_ILLEGAL_CHOICE,
@@ -229,11 +229,30 @@ def _heal(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[i
 _EXTRA_CHOICES = {
     "order": _flag_choice(CK_ORDER, ("move_first", "eat_first")),
     "clean": _clean,
-    "rebound": _flag_choice(CK_REBOUND, ("stay", "rebound")),
     "crust": _flag_choice(CK_CRUST, ("let_fail", "pay")),
     "exchange": _exchange,
     "heal": _heal,
 }
+
+
+def _gene_choice(ck: int, parse):
+    """A gene module's scenario choice (rules.gene_rows.Decision.parse: a ValueError is the message)."""
+
+    def parsed(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
+        try:
+            return ck, parse(v, row, players)
+        except ValueError as exc:
+            raise _err(label, key, str(exc)) from None
+
+    return parsed
+
+
+# The gene modules' decisions (sim/ursuppe/engine/genes/): their choice keys' parse, their render
+_GENE_RENDER = {}
+for _module in gene_modules():
+    for _d in _module.GENE.decisions:
+        _EXTRA_CHOICES.setdefault(_d.choice_key, _gene_choice(CHOICE_KEYS.index(_d.choice_key), _d.parse))
+        _GENE_RENDER[_d.name] = _d.render
 
 
 def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[int, list[int]]]:
@@ -696,6 +715,8 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
     """An option row rendered as the scenario choice that selects it."""
     key = CHOICE_KEYS[KIND_CHOICE_KEY[kind]]
     name = KIND_NAMES[kind]
+    if name in _GENE_RENDER:
+        return _GENE_RENDER[name](list(row))
     if name == "move":
         return {"move": ("drift", "active", "stay")[row[0]]}
     if name == "direction":
@@ -716,8 +737,6 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
         return {"order": ("move_first", "eat_first")[row[0]]}
     if name == "cleanliness":
         return {"clean": int(row[0])}
-    if name == "rebound":
-        return {"rebound": bool(row[0])}
     if name == "hard_crust":
         return {"crust": bool(row[0])}
     if name == "exchange":

@@ -1,0 +1,81 @@
+"""The rows a gene module declares (docs/adding-a-gene.md): plain data, no kernels.
+
+A gene with code lives in one module of sim/ursuppe/engine/genes/, which declares one
+:class:`Gene` row at module level: its flags, its decision kinds (with the scenario choice's
+parse and render), its events and its tallies. The central tables (extra_flags.EXTRA_FLAGS,
+decision_kinds.DECISION_KINDS and CHOICE_KEYS, events.EVENT_KINDS, tally.OUTCOMES) are built from
+these rows; since they sit below the gene modules (a gene's kernels import them), they read the
+rows from the generated module sim/ursuppe/rules/gene_tables.py (``python -m
+sim.ursuppe.tools.gene_tables`` writes it; tests/test_adding_a_gene.py checks it is current).
+"""
+
+import json
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+
+class ExtraFlag(NamedTuple):
+    """One key of ``[flags]`` in a rules file (extra_flags.py): its rule id, its default and what
+    it may be."""
+
+    name: str  # the key in [flags]
+    rule: str  # the rule id it completes
+    default: bool | int | str | tuple[str, ...]
+    choices: tuple[str, ...] = ()  # a string flag (or a list flag: a subset of them)
+    lo: int = 0  # an integer flag's range
+    hi: int = 0
+    placeholder: bool = False  # PLACEHOLDER: no source has the value (reports name it)
+
+
+# A scenario choice's value -> the option row it forces (row[:width] filled in, the rest left 0);
+# raises ValueError with the message the scenario loader shows.
+Parse = Callable[[Any, list[int], int], list[int]]  # (value, row of zeros, players) -> row
+Render = Callable[[list[int]], dict[str, Any]]  # an option row -> the scenario choice object
+
+
+class Decision(NamedTuple):
+    """One decision kind a gene asks (decision_kinds.DecisionKind, §9): its name (also the tally
+    ``decision:<name>``), the rule, how many integers of an option row identify an option, the
+    scenario choice key that forces it (a new key unless another row declares it), the option
+    row's layout, and the scenario choice's parse and render."""
+
+    name: str
+    rule: str
+    width: int
+    choice_key: str
+    row: str
+    parse: Parse
+    render: Render
+
+
+class Gene(NamedTuple):
+    """What a gene module declares: the gene's name (genes.GENE_NAMES) and rule id, then its rows
+    in the central tables, in order. ``events``: (name, field names a..h); ``tallies``: (name,
+    what it counts)."""
+
+    name: str
+    rule: str
+    flags: tuple[ExtraFlag, ...] = ()
+    decisions: tuple[Decision, ...] = ()
+    events: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    tallies: tuple[tuple[str, str], ...] = ()
+
+
+def two_way(key: str, words: tuple[str, str]) -> tuple[Parse, Render]:
+    """Parse and render of a two-way choice (row[0] = 0 / 1): one of two words or a boolean;
+    rendered as a boolean under ``key``."""
+
+    def parse(value: Any, row: list[int], players: int) -> list[int]:
+        if isinstance(value, bool):
+            row[0] = int(value)
+        elif value in words:
+            row[0] = words.index(value)
+        else:
+            first, second = (json.dumps(w) for w in words)
+            raise ValueError(f"expected {first} or {second}, got {json.dumps(value)}")
+        return row
+
+    def render(row: list[int]) -> dict[str, Any]:
+        return {key: bool(row[0])}
+
+    return parse, render
