@@ -1104,12 +1104,14 @@ class _Checker:
 
     def genes(self, value: Any) -> dict[str, Any]:
         """§7: every base-game gene, in gene-index order, with weight/defect_payment/gives_up
-        filled; then the number-only genes the files declare (``effect = "none"``), in the order
-        they were declared, each in the next slot of genes.NUMBER_ONLY_GENES."""
+        filled (and every gene module's gene after the number-only slots, genes.ADDED_GENES: its
+        data row is required like any other); then the number-only genes the files declare
+        (``effect = "none"``), in the order they were declared, each in the next slot of
+        genes.NUMBER_ONLY_GENES."""
         path: KeyPath = ("genes",)
         if not isinstance(value, dict):
             self.bad(path, "a table", value)
-        known = GENE_NAMES[: NUMBER_ONLY_GENES[0]]
+        known = GENE_NAMES[: NUMBER_ONLY_GENES[0]] + tuple(GENE_NAMES[i] for i in ADDED_GENES)
         declared = [name for name in value if name not in known]
         for name in declared:
             entry = value[name]

@@ -12,7 +12,8 @@ the order of the current GENE_MODULES; a new module comes after them (by name), 
 never moves another's rows. tests/test_adding_a_gene.py checks the module is current.
 """
 
-import importlib
+import ast
+import importlib.util
 import pkgutil
 import sys
 from pathlib import Path
@@ -89,9 +90,47 @@ def _tuple(rows) -> str:
     return "(\n" + "".join(f"    {r!r},\n" for r in rows) + ")" if rows else "()"
 
 
+def _imports_the_engine(node: ast.stmt) -> bool:
+    """An import of the project's code other than gene_rows (the engine, the policy, the tables)."""
+    if isinstance(node, ast.ImportFrom):
+        names = [node.module or ""] if node.level == 0 else ["."]
+    elif isinstance(node, ast.Import):
+        names = [a.name for a in node.names]
+    else:
+        return False
+    own = ("sim", "strategies", "analysis", ".")
+    return any(n.split(".")[0] in own and n != "sim.ursuppe.rules.gene_rows" for n in names)
+
+
+def declared_gene(module: str) -> Gene:
+    """The ``GENE`` row of a gene module, read without importing the module: its statements up to
+    the ``GENE = ...`` assignment are run, less its imports of the project's code. Importing it
+    would load the engine, and the engine needs these tables first: a new gene's module looks its
+    constants up in them (GENE_INDEX[GENE.name], ...) and the rules file's row names a gene
+    genes.GENE_NAMES does not know yet. So the row may use gene_rows, other libraries and the
+    module's constants above it."""
+    path = importlib.util.find_spec(module).origin
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"), path)
+    namespace: dict = {"__name__": module, "__file__": path}
+    for node in tree.body:
+        if _imports_the_engine(node):
+            continue
+        try:
+            exec(compile(ast.Module([node], []), path, "exec"), namespace)
+        except NameError as e:
+            raise SystemExit(
+                f"{path}:{node.lineno}: {e}: the GENE row (and what it uses above it) may use only "
+                "sim.ursuppe.rules.gene_rows, other libraries and the module's own constants"
+            ) from e
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if any(isinstance(t, ast.Name) and t.id == "GENE" for t in targets):
+            return namespace["GENE"]
+    raise SystemExit(f"{path}: no module-level GENE = Gene(...) row")
+
+
 def current() -> str:
     """What gene_tables.py should say now."""
-    modules = {m: importlib.import_module(m).GENE for m in module_names()}
+    modules = {m: declared_gene(m) for m in module_names()}
     # The choice keys no gene module declares (decision_kinds.CHOICE_KEYS less the generated ones)
     generated = {k for n in dir(gene_tables) if n.endswith("_CHOICE_KEYS") for k in getattr(gene_tables, n)}
     return render(modules, set(CHOICE_KEYS) - generated)
