@@ -135,3 +135,194 @@ def test_gene_sets_hold_every_gene_or_say_why_not(monkeypatch):
     with pytest.raises(ValueError, match=r"^\d+ genes .* do not fit the 64-bit gene sets") as e:
         _genes_module_with(tuple(f"New {k}" for k in range(room + 1)), monkeypatch)
     assert "\n" not in str(e.value)
+
+
+# --- The claim end to end (issue 22.5): a brand-new gene with a decision point, added to a copy of
+# the tree by editing 3 files (its data row, its module, its hook's call site) and running the
+# generator, is played in a scenario and in whole games. Plain Python (NUMBA_DISABLE_JIT=1) in a
+# subprocess whose `sim` is the copy's.
+
+_NEW_MODULE = '''"""Sunbathing (XG-99, made up by tests/test_adding_a_gene.py): in Phase 6, before the markers
+advance, the owner may take 1 BP or not."""
+
+from sim.jit import kernel
+from sim.ursuppe.engine.decision_kinds import KIND_INDEX
+from sim.ursuppe.engine.decisions import decide, set_option
+from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.players import add_bp, has
+from sim.ursuppe.engine.tally import TALLY_INDEX
+from sim.ursuppe.rules.gene_rows import Decision, Gene, two_way
+from sim.ursuppe.rules.genes import GENE_INDEX
+
+GENE = Gene(
+    "Sunbathing",
+    "XG-99",
+    decisions=(
+        Decision(
+            "sunbathe", "XG-99", 1, "sunbathe", "0 rest / 1 take 1 BP", *two_way("sunbathe", ("rest", "take"))
+        ),
+    ),
+    events=(("sunbathe", ("bp",)),),
+    tallies=(("sunbathe:made", "XG-99"),),
+)
+
+SUNBATHING = GENE_INDEX[GENE.name]
+SUNBATHE_CHOICE = KIND_INDEX["sunbathe"]
+EV_SUNBATHE = EVENT_INDEX["sunbathe"]
+SUNBATHE_MADE = TALLY_INDEX["sunbathe:made"]
+
+
+@kernel
+def sunbathe(st, ru, wk, g, b, phase):
+    """XG-99: each holder may take 1 BP (0 rest / 1 take; the policy values taking it)."""
+    if not ru.extra_genes:
+        return
+    for p in range(st.score.shape[1]):
+        if p == ru.dummy or not has(st, g, p, SUNBATHING):
+            continue
+        set_option(wk.options, b, 0, 0, 0, 0)
+        set_option(wk.options, b, 1, 1, 0, 0)
+        wk.scores[b, 0] = 0.0
+        wk.scores[b, 1] = 1.0
+        if decide(st, ru, wk, g, b, p, -1, SUNBATHE_CHOICE, 2) == 1:
+            add_bp(st, ru, g, p, 1)
+            wk.tally[b, SUNBATHE_MADE] += 1
+            log(st, wk, g, EV_SUNBATHE, phase, p, -1, 1, 0, 0, 0, 0, 0, 0)
+'''
+
+_DATA_ROW = """[genes."Sunbathing"]  # XG-99 (tests/test_adding_a_gene.py)
+price = 3
+mp = 3
+copies = 1
+"""
+
+_CALL_SITE = "sim/ursuppe/engine/phases/phase6_scoring.py"
+
+_PLAY = r"""
+import json, sys
+import numpy as np
+import sim
+from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.genes.sunbathing import SUNBATHE_MADE, SUNBATHING
+from sim.ursuppe.rules.book import load_rules
+from sim.ursuppe.simulation import UrsuppeRun
+from sim.ursuppe.tools.scenario import load_scenario, run_scenario
+from strategies.ursuppe.params import load_strategy, parameter_table
+
+out = {"sim": sim.__file__, "index": SUNBATHING}
+scenario = {
+    "players": 4, "rules": {"flags": {"extra_genes": True}}, "round": 3,
+    "current_card": {"ozone": 11, "drift": "none"},
+    "state": [
+        {"score": 10, "bp": 1, "genes": ["Sunbathing"], "amoebas": [{"number": 1, "space": 3}]},
+        {"score": 15, "bp": 0, "amoebas": [{"number": 1, "space": 4}]},
+        {"score": 16, "bp": 0, "amoebas": [{"number": 1, "space": 5}]},
+        {"score": 20, "bp": 0, "amoebas": [{"number": 1, "space": 6}]},
+    ],
+    "run": "phase6",
+}
+for take in (True, "rest"):
+    doc = run_scenario(load_scenario({**scenario, "choices": [{"sunbathe": take}]}))
+    out[str(take)] = {
+        "bp": [s["bp"] for s in doc["state"]],
+        "events": [e for e in doc["events"] if e["type"] == "sunbathe"],
+        "unused": doc["unused_choices"],
+        "genes": [g["name"] for g in doc["state"][0]["genes"]],
+    }
+
+# Whole games: Sunbathing face up from round 1 (XM2), invariants checked after every phase.
+book = load_rules(overrides={"flags": {"extra_genes": True, "extra_start_pair": ["Sunbathing", "Glutton"]}})
+strategies = [load_strategy("greedy"), load_strategy("random")]
+b = B.new_batch(book.for_players(4), parameter_table(strategies), np.array([0, 1, 0, 1]), 7, np.arange(8),
+                check_invariants=True)
+B.play(b)
+out["error"] = None if B.first_error(b) is None else B.describe_error(B.first_error(b)[1])
+out["finished"] = bool(b.state.finished.all())
+out["bought"] = int(((b.state.genes_bought >> SUNBATHING) & 1).sum())
+out["made"] = int(b.workspace.tally[:, SUNBATHE_MADE].sum())
+# The market's face-down extra deck holds it (XM1) when it is not a start card
+plain = B.new_batch(load_rules(overrides={"flags": {"extra_genes": True}}).for_players(3),
+                    parameter_table(strategies), np.array([0, 1, 0]), 3, np.arange(4), check_invariants=True)
+B.play(plain)
+out["plain_error"] = B.first_error(plain) is not None
+out["in_extra_deck"] = [bool(SUNBATHING in list(d)) for d in plain.state.extra_deck]
+# A run's rows and manifest: bit 50 of the masks, first_bought's 51st entry, spec.gene_names
+run = UrsuppeRun(book, 4, 7, strategies, seats=[0, 1, 0, 1], n_blocks=4)
+table = run.play_chunk(0, 4, 1)
+out["gene_names_last"] = run.spec()["gene_names"][-1]
+out["rows_bought"] = int(((table["genes_bought"].to_numpy() >> SUNBATHING) & 1).sum())
+out["rows_held"] = int(((table["genes_held"].to_numpy() >> SUNBATHING) & 1).sum())
+out["first_bought_len"] = len(table["first_bought"][0])
+json.dump(out, sys.stdout)
+"""
+
+_COPIED = ("sim", "strategies", "analysis")
+
+
+def _tree_files(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for package in _COPIED
+        for p in (root / package).rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+    }
+
+
+def test_a_brand_new_gene_is_three_files_and_plays(tmp_path):
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    copy = tmp_path / "tree"
+    for package in _COPIED:
+        shutil.copytree(ROOT / package, copy / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env.update(PYTHONPATH=str(copy), NUMBA_DISABLE_JIT="1", PYTHONDONTWRITEBYTECODE="1")
+
+    # The three files: the data row, the module, the call site (Phase 6, before the markers advance)
+    rules_file = copy / "sim/ursuppe/rules/default_rules.toml"
+    rules_file.write_text(rules_file.read_text(encoding="utf-8") + _DATA_ROW, encoding="utf-8")
+    (copy / "sim/ursuppe/engine/genes/sunbathing.py").write_text(_NEW_MODULE, encoding="utf-8")
+    site = copy / _CALL_SITE
+    text = site.read_text(encoding="utf-8")
+    hook = "    turn_order(st, wk, g, b, True)\n"
+    imports = "from sim.ursuppe.engine.players import (\n"
+    assert text.count(hook) == 1 and text.count(imports) == 1
+    text = text.replace(hook, "    sunbathe(st, ru, wk, g, b, PHASE)\n" + hook)
+    text = text.replace(imports, "from sim.ursuppe.engine.genes.sunbathing import sunbathe\n" + imports)
+    site.write_text(text, encoding="utf-8")
+
+    # Then the generator, in the copy
+    subprocess.run([sys.executable, "-m", "sim.ursuppe.tools.gene_tables"], cwd=copy, env=env, check=True)
+
+    # The touch count: the 3 files and the generated tables, nothing else
+    before, after = _tree_files(ROOT), _tree_files(copy)
+    changed = sorted(f for f in before.keys() | after.keys() if before.get(f) != after.get(f))
+    assert changed == [
+        "sim/ursuppe/engine/genes/sunbathing.py",
+        _CALL_SITE,
+        "sim/ursuppe/rules/default_rules.toml",
+        "sim/ursuppe/rules/gene_tables.py",
+    ]
+
+    done = subprocess.run(
+        [sys.executable, "-c", _PLAY], cwd=copy, env=env, check=True, capture_output=True, text=True
+    )
+    out = json.loads(done.stdout)
+    assert out["sim"] == str(copy / "sim" / "__init__.py")
+    assert out["index"] == len(genes.HISTORIC_GENE_NAMES) == 50  # after the number-only slots
+    # The forced choice is taken: +1 BP and the event; declined: nothing
+    taken, rested = out["True"], out["rest"]
+    assert taken["genes"] == ["Sunbathing"] and taken["unused"] == [] and rested["unused"] == []
+    assert taken["bp"] == [2, 0, 0, 0] and taken["events"] == [
+        {"type": "sunbathe", "round": 3, "phase": 6, "player": 0, "bp": 1}
+    ]
+    assert rested["bp"] == [1, 0, 0, 0] and rested["events"] == []
+    # Whole games with it in play: no invariant broken, it was bought and used
+    assert out["error"] is None and out["finished"] and not out["plain_error"]
+    assert out["bought"] > 0 and out["made"] > 0
+    assert all(out["in_extra_deck"])
+    assert out["gene_names_last"] == "Sunbathing" and out["first_bought_len"] == 51
+    assert out["rows_bought"] > 0
