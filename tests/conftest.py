@@ -46,8 +46,39 @@ def outcome_digest(state) -> np.ndarray:
     return np.concatenate([np.asarray(p, dtype=np.int64) for p in parts], axis=1)
 
 
+# The slow tier, by file: tests that run `soup` in subprocesses (each loads the compiled engine,
+# seconds apiece), play thousands of games, tune, fuzz, start Ray or execute the notebook. The
+# fast tier, `pytest -m "not slow"` (README), keeps the rules, scenarios, conformance, layers,
+# jit cache and statistics tests: under two minutes on two cores. CI runs both.
+SLOW_FILES = frozenset(
+    {
+        "test_newcomer_audit.py",
+        "test_trustworthy_runs.py",
+        "test_double_play.py",
+        "test_combos.py",
+        "test_verdict.py",
+        "test_paired.py",
+        "test_two_players.py",
+        "test_players.py",
+        "test_extra_genes.py",
+        "test_decks.py",
+        "test_deck_family.py",
+        "test_reference_arms.py",
+        "test_tournament.py",
+        "test_equilibrium.py",
+        "test_report_equilibrium.py",
+        "test_report.py",
+        "test_report_sections.py",
+        "test_simulate.py",
+        "test_strategies.py",
+        "test_generic_experiments.py",
+    }
+)
+
+
 def pytest_collection_modifyitems(config, items):
-    """Every test that starts a Ray instance is in the slow tier (README: pytest -m "not slow")."""
+    """The slow tier: the files of SLOW_FILES, and every test that starts a Ray instance."""
     for item in items:
-        if {"ray_cluster", "ray_backend"} & set(getattr(item, "fixturenames", ())):
+        ray = {"ray_cluster", "ray_backend"} & set(getattr(item, "fixturenames", ()))
+        if ray or item.path.name in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
