@@ -55,8 +55,10 @@ to the kit. Each namespace has its own argument names (:func:`register_argument_
 cache directory keyed by its own sources, and its own "compiled" marker: editing one game
 recompiles that game only.
 
-**Private numba.** By-reference linking, borrowed references, ``_nrt=False`` and
-``no_cfunc_wrapper`` use numba internals (``CPUCodeLibrary._get_module_for_linking``, the
+**Private numba, here only.** This module is the one adapter to numba's internals
+(tests/test_layers.py checks no other module imports them): by-reference linking, borrowed
+references, the StructRef types (:func:`reference_type`, :func:`reference_proxy`), ``_nrt=False``
+and ``no_cfunc_wrapper`` use numba internals (``CPUCodeLibrary._get_module_for_linking``, the
 mangler's ``uid``, ``StructRefProxy._meminfo``); they were tested up to :data:`TESTED_NUMBA`, and
 ``pyproject.toml`` bounds numba below the next release. Where the linking hooks are missing the
 kernels are linked by numba's own copying, with a warning; ``SOUP_JIT_LINK=copy`` asks for that
@@ -419,6 +421,24 @@ class TupleReference(types.StructRef):
 
     def preprocess_fields(self, fields):
         return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+def reference_type(cls: type) -> type:
+    """Register a :class:`TupleReference` subclass with numba (a StructRef type): a game's state
+    module decorates one module-level class per NamedTuple it passes by reference."""
+    from numba.experimental import structref
+
+    return structref.register(cls)
+
+
+def reference_proxy(struct_type: type, fields: "tuple[str, ...] | list[str]") -> type:
+    """The Python-side proxy class of a registered reference type with these fields: an instance
+    made of a NamedTuple's arrays (``proxy(*nt)``) is what :class:`Borrowed` wraps."""
+    from numba.experimental import structref
+
+    proxy = type(f"{struct_type.__name__}Proxy", (structref.StructRefProxy,), {"__module__": __name__})
+    structref.define_proxy(proxy, struct_type, list(fields))
+    return proxy
 
 
 class BorrowedReference(types.Type):

@@ -105,3 +105,16 @@ def test_nothing_below_the_cli_imports_it():
         for m in below
         if any(d.startswith("sim.cli") for d in GRAPH[m])
     } == {}
+
+
+def test_numba_internals_stay_in_the_jit_adapter():
+    """Every use of numba's internals (numba.core, numba.experimental, numba.extending: linking by
+    reference, borrowed references, StructRef types) is in sim/jit.py, which checks numba's
+    version (TESTED_NUMBA, pyproject's bound) and warns once when it falls back."""
+    private = ("numba.core", "numba.experimental", "numba.extending")
+    users = {
+        name
+        for name, path in MODULES.items()
+        if any(f"from {p}" in path.read_text() or f"import {p}" in path.read_text() for p in private)
+    }
+    assert users == {"sim.jit"}

@@ -11,7 +11,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.jit import PLAIN_PYTHON, Borrowed, BorrowedReference, TupleReference, register_argument_types
+from sim.jit import (
+    PLAIN_PYTHON,
+    Borrowed,
+    BorrowedReference,
+    TupleReference,
+    reference_proxy,
+    reference_type,
+    register_argument_types,
+)
 from sim.random_stream import seed_streams
 from sim.ursuppe.engine.scratch import SCRATCH_WIDTH  # the per-block buffers, laid out in scratch.py
 from sim.ursuppe.engine.tally import N_TALLIES
@@ -253,32 +261,23 @@ def allocate_workspace(
 
 
 if not PLAIN_PYTHON:
-    from numba.experimental import structref
+    # Module-level classes: numba's cache names the kernels' argument types by their import path.
 
-    @structref.register
+    @reference_type
     class StateReference(TupleReference):
         """numba type of a State passed to kernels by reference."""
 
-    @structref.register
+    @reference_type
     class RulesReference(TupleReference):
         """numba type of a Rules passed to kernels by reference."""
 
-    @structref.register
+    @reference_type
     class WorkspaceReference(TupleReference):
         """numba type of a Workspace passed to kernels by reference."""
 
-    class _StateRef(structref.StructRefProxy):
-        pass
-
-    class _RulesRef(structref.StructRefProxy):
-        pass
-
-    class _WorkspaceRef(structref.StructRefProxy):
-        pass
-
-    structref.define_proxy(_StateRef, StateReference, list(State._fields))
-    structref.define_proxy(_RulesRef, RulesReference, list(Rules._fields))
-    structref.define_proxy(_WorkspaceRef, WorkspaceReference, list(Workspace._fields))
+    _StateRef = reference_proxy(StateReference, State._fields)
+    _RulesRef = reference_proxy(RulesReference, Rules._fields)
+    _WorkspaceRef = reference_proxy(WorkspaceReference, Workspace._fields)
 
 
 _BORROWED: dict = {}  # the kernels' types of st, ru and wk (filled in below)
