@@ -9,8 +9,8 @@ a subprocess.
 **One signature per kernel.** Left to itself numba compiles a callee once per combination of
 argument types it is called with (int8 from one array, int16 from another, each literal
 constant...), which multiplied the compile time of the engine by five. So every kernel gets one
-explicit signature, derived from its parameter names: the names a game registers with
-:func:`register_argument_types` (``st``, ``ru``, ``wk`` for Ursuppe), a few generic names below,
+explicit signature, derived from its parameter names: a game's own names, typed by
+``sim.<game>.kernel_types.argument_types()`` (``st``, ``ru``, ``wk`` for Ursuppe), a few generic names below,
 ``BOOLEAN_NAMES`` as booleans, and every other parameter as int64. Arguments of other integer
 types are converted at the call. Kernels then compile once, eagerly, at import (or load from the
 on-disk cache).
@@ -51,7 +51,7 @@ A kernel that calls one defined below it fails to compile ("Untyped global name"
 
 **One namespace per game.** A kernel's module names its namespace (:func:`namespace_of`):
 ``sim.<game>.…`` and ``strategies.<game>.…`` belong to that game, the rest (``sim.random_stream``)
-to the kit. Each namespace has its own argument names (:func:`register_argument_types`), its own
+to the kit. Each namespace has its own argument names (``sim.<game>.kernel_types``), its own
 cache directory keyed by its own sources, and its own "compiled" marker: editing one game
 recompiles that game only.
 
@@ -66,6 +66,7 @@ path, which tests/test_jit_copy_link.py plays in CI.
 """
 
 import hashlib
+import importlib
 import inspect
 import json
 import os
@@ -106,7 +107,7 @@ _IMPORT = re.compile(
 )
 _KERNEL_DEF = re.compile(r"^@kernel[ \t]*\n(?:@[^\n]*\n)*def[ \t]+(\w+)", re.MULTILINE)
 _COMMENT = re.compile(r"#[^\n]*")
-_REGISTERS = re.compile(r"^[ \t]*register_argument_types\(", re.MULTILINE)
+_REGISTERS = re.compile(r"^def argument_types\(", re.MULTILINE)  # a game's kernel_types module
 
 
 def _module_files(root: Path) -> dict[str, Path]:
@@ -515,29 +516,36 @@ if not PLAIN_PYTHON:
 
 # Each game's own argument names (its state tuples...), by namespace (see namespace_of).
 _GAME_TYPES: dict[str, dict[str, types.Type]] = {}
+KERNEL_TYPES_MODULE = "kernel_types"  # sim.<game>.kernel_types.argument_types(): a game's names
 
 
-def register_argument_types(namespace: str, mapping: dict[str, types.Type]) -> None:
-    """Declare the numba type of every parameter with one of these names, for the kernels of
-    ``namespace`` (a game's name: its kernels' modules are ``sim.<game>.…`` and
-    ``strategies.<game>.…``). Games never see each other's names; the kit's names hold for all."""
-    _GAME_TYPES.setdefault(namespace, {}).update(mapping)
+def argument_types(namespace: str) -> dict[str, types.Type]:
+    """The numba types of a namespace's own parameter names: ``sim.<game>.kernel_types``'s
+    ``argument_types()``, asked once, before the namespace's first kernel compiles (none for the
+    kit, or a game without such a module). Games never see each other's names; the kit's names
+    hold for all."""
+    if namespace not in _GAME_TYPES:
+        try:
+            module = importlib.import_module(f"sim.{namespace}.{KERNEL_TYPES_MODULE}")
+        except ModuleNotFoundError:
+            _GAME_TYPES[namespace] = {}
+        else:
+            _GAME_TYPES[namespace] = dict(module.argument_types())
+    return _GAME_TYPES[namespace]
 
 
 def _signature(fn) -> tuple[types.Type, ...]:
-    own = _GAME_TYPES.get(namespace_of(fn.__module__), {})
-    others = {name for ns, table in _GAME_TYPES.items() for name in table if table is not own}
+    own = argument_types(namespace_of(fn.__module__))
     sig = []
     for name in inspect.signature(fn).parameters:
         if name in own:
             sig.append(own[name])
         elif name in _KIT_TYPES:
             sig.append(_KIT_TYPES[name])
-        elif name in others or name in ("st", "ru", "wk"):
+        elif name in ("st", "ru", "wk"):
             raise RuntimeError(
-                f"{fn.__module__}.{fn.__qualname__}: parameter {name!r} has no registered type in "
-                f"namespace {namespace_of(fn.__module__)!r}; register the game's argument types "
-                "(its state module) before defining kernels"
+                f"{fn.__module__}.{fn.__qualname__}: parameter {name!r} has no type in namespace "
+                f"{namespace_of(fn.__module__)!r} (sim.<game>.{KERNEL_TYPES_MODULE}.argument_types)"
             )
         elif name in BOOLEAN_NAMES:
             sig.append(types.boolean)

@@ -8,9 +8,8 @@ invariants are checked after every turn (debug mode); a broken one stops the gam
 number in ``pig_games[g, ERROR]``.
 """
 
-from numba import types
 
-from sim.jit import kernel, register_argument_types
+from sim.jit import kernel
 from sim.pig.rules import RULE_BUST, RULE_FACES, RULE_MAX_TURNS, RULE_TARGET
 from sim.random_stream import below
 from strategies.pig.policy import rolls_again
@@ -22,17 +21,6 @@ STREAM_DICE, STREAM_POLICY, STREAM_SEATING = range(3)  # a game's streams (the a
 N_STREAMS = 3
 NO_DIE = -1  # a scenario's dice tape: draw from the stream past its end
 
-register_argument_types(
-    "pig",
-    {
-        "pig_games": types.Array(types.int64, 2, "C"),
-        "pig_scores": types.Array(types.int32, 2, "C"),
-        "pig_hold": types.Array(types.int32, 2, "C"),
-        "pig_seat": types.Array(types.int8, 2, "C"),
-        "pig_dice": types.Array(types.int64, 2, "C"),
-        "pig_rules": types.Array(types.int64, 1, "C"),
-    },
-)
 
 
 @kernel

@@ -16,9 +16,8 @@ parameters' defaults the heuristics are the original greedy ones.
 """
 
 import numpy as np
-from numba import types
 
-from sim.jit import always_inline, kernel, register_argument_types
+from sim.jit import always_inline, kernel
 from sim.random_stream import below, next_u64
 from sim.ursuppe.engine.board import CHOICE, STAY, step
 from sim.ursuppe.engine.decision_kinds import (
@@ -142,7 +141,6 @@ _INV_2_53 = 1.0 / 9007199254740992.0
 NEVER = -1.0e9  # the value of an option the strategy rules out (another one is always better)
 FACE_SLOT = 8  # Workspace.scores[b, 8:13]: values of the four directions and of staying (MOVE)
 
-register_argument_types("ursuppe", {"prm": types.Array(types.float64, 1, "C")})
 
 
 @kernel

@@ -14,7 +14,6 @@ from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import COLOUR
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.players import ORDER_SLOT
-from sim.ursuppe.engine.state import State  # noqa: F401  (registers the kernel argument types)
 
 
 @kernel

@@ -5,7 +5,7 @@ space counting at most FOOD_CAP of a colour) stays its sum.
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine.state import FOOD_CAP  # (state.py registers the kernels' argument types)
+from sim.ursuppe.engine.state import FOOD_CAP
 
 
 @kernel

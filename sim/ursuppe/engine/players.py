@@ -4,7 +4,6 @@ import numpy as np
 
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.scratch import ORDER_SLOT
-from sim.ursuppe.engine.state import State  # noqa: F401  (registers the kernel argument types)
 from sim.ursuppe.rules.book import GIFT_KEPT
 from sim.ursuppe.rules.extra_flags import (
     XF_FLEXIBLE_ON_EXCHANGE,

@@ -18,7 +18,6 @@ from sim.jit import (
     TupleReference,
     reference_proxy,
     reference_type,
-    register_argument_types,
 )
 from sim.random_stream import seed_streams
 from sim.ursuppe.engine.scratch import SCRATCH_WIDTH  # the per-block buffers, laid out in scratch.py
@@ -280,7 +279,7 @@ if not PLAIN_PYTHON:
     _WorkspaceRef = reference_proxy(WorkspaceReference, Workspace._fields)
 
 
-_BORROWED: dict = {}  # the kernels' types of st, ru and wk (filled in below)
+_BORROWED: dict = {}  # the kernels' types of st, ru and wk (borrowed_types)
 
 
 def by_reference(state: State, rules: Rules, workspace: Workspace) -> tuple:
@@ -288,14 +287,17 @@ def by_reference(state: State, rules: Rules, workspace: Workspace) -> tuple:
     if PLAIN_PYTHON:
         return state, rules, workspace
     return (
-        Borrowed(_StateRef(*state), _BORROWED["st"]),
-        Borrowed(_RulesRef(*rules), _BORROWED["ru"]),
-        Borrowed(_WorkspaceRef(*workspace), _BORROWED["wk"]),
+        Borrowed(_StateRef(*state), borrowed_types()["st"]),
+        Borrowed(_RulesRef(*rules), borrowed_types()["ru"]),
+        Borrowed(_WorkspaceRef(*workspace), borrowed_types()["wk"]),
     )
 
 
-def _register_kernel_types() -> None:
-    """Tell sim.jit the numba types of ``st``, ``ru`` and ``wk`` (one signature per kernel)."""
+def borrowed_types() -> dict:
+    """The numba types of ``st``, ``ru`` and ``wk`` (sim/ursuppe/kernel_types.py gives them to
+    sim.jit: one signature per kernel), made once."""
+    if _BORROWED:
+        return _BORROWED
     from numba import typeof
 
     from sim.ursuppe.rules.book import load_rules
@@ -311,8 +313,4 @@ def _register_kernel_types() -> None:
             "wk": BorrowedReference(WorkspaceReference(fields(allocate_workspace(1, 4, np.zeros((1, 1)))))),
         }
     )
-    register_argument_types("ursuppe", _BORROWED)
-
-
-if not PLAIN_PYTHON:
-    _register_kernel_types()
+    return _BORROWED

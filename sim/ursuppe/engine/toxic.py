@@ -13,7 +13,6 @@ tokens; amoebas already on the space are unaffected.
 from sim.jit import kernel
 from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.events import EV_TOXIC_PICKUP, EV_TOXIC_TOKEN, log
-from sim.ursuppe.engine.state import State  # noqa: F401  (registers the kernel argument types)
 from sim.ursuppe.rules.extra_flags import XF_TOXIC_TOKEN_FOLLOWS_CUBES, XF_TOXIC_ZERO_CUBE_EXCRETION
 
 
