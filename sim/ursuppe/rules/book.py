@@ -20,7 +20,7 @@ import numpy as np
 
 from sim.errors import UserError
 from sim.ursuppe.rules.directions import DIRECTION_CODE, STAY
-from sim.ursuppe.rules.extra_flags import EXTRA_FLAGS, MARKET_FLAGS, XFLAG_NAMES, encode
+from sim.ursuppe.rules.extra_flags import EXTRA_FLAGS, MARKET_FLAGS, encode
 from sim.ursuppe.rules.genes import (
     ADDED_GENES,
     ADVANCED_GENES,
@@ -177,63 +177,6 @@ OVERRIDES_LABEL = "<overrides>"  # the source label of an overrides dict (scenar
 PLAYER_COUNTS: tuple[int, ...] = (3, 4, 5, 6)
 MIN_PLAYERS, MAX_PLAYERS = PLAYER_COUNTS[0], PLAYER_COUNTS[-1]
 FIVE_SIX: tuple[int, ...] = (5, 6)  # the counts of the 5-6 expansion (PX): their values come from *_5_6 flags
-# The flags of §10 and of the 5-6 player spec §9 (PX); in a house-rules file or an overrides
-# dict each may also be given at top level as shorthand for ``flags.<name>``.
-FLAG_NAMES: tuple[str, ...] = (
-    "first_round_flip",
-    "finish_zone_start",
-    "substitution_3_1",
-    "defense_and_escape_same_attack",
-    "holding_clings_to_own",
-    "defect_genes_may_overpay",
-    "answers_once_per_round",
-    "attack_only_when_starving",
-    "armor_blocks_own_attacks",
-    "clinging_after_first_step",
-    "persistence_copies_4p",
-    "gene_meals_optional",
-    "aggression_lost_fight_dp",
-    "persistence_after_clinging",
-    "deck_5_6",
-    "setup_dp_5_6",
-    "price_5_6",
-    "feeding_5_6_substitution",
-    "tentacle_capacity",
-    "amoebas_per_player",
-    "income_bp",
-    "amoeba_score_table_5_6",
-    # The 2-player dummy variant (TD, docs/rules.md §16): read only when --variant dummy.
-    "dummy_policy",
-    "dummy_feeding",
-    "dummy_placement",
-    "dummy_amoebas_per_round",
-    "dummy_scores",
-    "dummy_bp",
-    "dummy_le_from_pool",
-    # Double play I and II (TA, TB; docs/rules.md §17): read only with --variant double1 / double2.
-    "double1_partner_is_opponent",
-    "double2_eat_partner_colour",
-    "double2_partner_is_opponent",
-    "double2_colour_order",
-    "double2_start_bp",
-    "double2_income",
-    "double2_division_cost",
-    "double2_division_cost_division_rate",
-    # The extra genes (XM, XG; docs/rules.md §18): extra_flags.py declares each.
-    *MARKET_FLAGS,
-    *XFLAG_NAMES,
-)
-# The flags of the 5-6 player spec's §9 (PX), of the 2-player dummy variant (TD) and of double
-# play I (TA) and II (TB).
-PX_FLAGS: tuple[str, ...] = FLAG_NAMES[FLAG_NAMES.index("deck_5_6") : FLAG_NAMES.index("dummy_policy")]
-TD_FLAGS: tuple[str, ...] = FLAG_NAMES[
-    FLAG_NAMES.index("dummy_policy") : FLAG_NAMES.index("double1_partner_is_opponent")
-]
-TA_FLAGS: tuple[str, ...] = ("double1_partner_is_opponent",)
-TB_FLAGS: tuple[str, ...] = FLAG_NAMES[
-    FLAG_NAMES.index("double2_eat_partner_colour") : FLAG_NAMES.index("extra_genes")
-]
-X_FLAGS: tuple[str, ...] = (*MARKET_FLAGS, *XFLAG_NAMES)
 # The 2-player variants (spec ursuppe-2-players.md): --players 2 needs one. Each plays as the
 # player count it names (TD1: the dummy is a third colour of a 3-player game; TA1, TB1: the two
 # double plays are 4-player games, two colours a player).
@@ -432,14 +375,83 @@ _COMPONENT_RANGES = {
 }
 _SETUP_FIRST_DP_MAX = MAX_DP_STEP
 # §10: the flags that are integers, with their ranges (the others are booleans).
-_INTEGER_FLAGS = {
-    "finish_zone_start": (1, MAX_FINISH_ZONE),
-    "persistence_copies_4p": (0, MAX_COPIES),
-    "double2_start_bp": (0, MAX_BP_AMOUNT),
-    "double2_income": (0, MAX_BP_AMOUNT),
-    "double2_division_cost": (0, MAX_BP_AMOUNT),
-    "double2_division_cost_division_rate": (0, MAX_BP_AMOUNT),
-}
+class FlagRow(NamedTuple):
+    """One flag of the rules file: its name, the spec part it belongs to (``group``: §10 base,
+    PX 5-6 players, TD dummy, TA double play I, TB double play II, XM the extra-gene market, XG
+    an extra gene's reading) and how its value is validated (``kind`` and its ``args``)."""
+
+    name: str
+    group: str
+    kind: str  # bool, int (lo, hi), choice (choices), prices, by_players (hi, lo), ints (lo, hi),
+    # extra_genes (XM2, XM8 names), extra_flag (its extra_flags.EXTRA_FLAGS row)
+    args: tuple = ()
+
+
+# Every flag, in the rules file's order; in a house-rules file or an overrides dict each may also
+# be given at top level as shorthand for ``flags.<name>``. The groups and the validation are
+# read from the rows (issue 22: no list cut by position, no chain of names).
+FLAG_ROWS: tuple[FlagRow, ...] = (
+    FlagRow("first_round_flip", "base", "bool"),
+    FlagRow("finish_zone_start", "base", "int", (1, MAX_FINISH_ZONE)),
+    FlagRow("substitution_3_1", "base", "bool"),
+    FlagRow("defense_and_escape_same_attack", "base", "bool"),
+    FlagRow("holding_clings_to_own", "base", "bool"),
+    FlagRow("defect_genes_may_overpay", "base", "bool"),
+    FlagRow("answers_once_per_round", "base", "bool"),
+    FlagRow("attack_only_when_starving", "base", "bool"),
+    FlagRow("armor_blocks_own_attacks", "base", "bool"),
+    FlagRow("clinging_after_first_step", "base", "bool"),
+    FlagRow("persistence_copies_4p", "base", "int", (0, MAX_COPIES)),
+    FlagRow("gene_meals_optional", "base", "bool"),
+    FlagRow("aggression_lost_fight_dp", "base", "bool"),
+    FlagRow("persistence_after_clinging", "base", "bool"),
+    FlagRow("deck_5_6", "PX", "choice", (DECK_5_6,)),
+    FlagRow("setup_dp_5_6", "PX", "int", (0, _SETUP_FIRST_DP_MAX)),
+    FlagRow("price_5_6", "PX", "prices"),
+    FlagRow("feeding_5_6_substitution", "PX", "choice", (FEEDING_5_6_SUBSTITUTION,)),
+    FlagRow("tentacle_capacity", "PX", "by_players", (MAX_TENTACLE_CUBES, 0)),
+    FlagRow("amoebas_per_player", "PX", "by_players", (MAX_AMOEBAS, 1)),
+    FlagRow("income_bp", "PX", "by_players", (MAX_BP_AMOUNT, 0)),
+    FlagRow("amoeba_score_table_5_6", "PX", "ints", (0, MAX_ADVANCE)),
+    # The 2-player dummy variant (TD, docs/rules.md §16): read only when --variant dummy.
+    FlagRow("dummy_policy", "TD", "choice", (DUMMY_POLICY,)),
+    FlagRow("dummy_feeding", "TD", "choice", (DUMMY_FEEDING,)),
+    FlagRow("dummy_placement", "TD", "choice", (DUMMY_PLACEMENT,)),
+    FlagRow("dummy_amoebas_per_round", "TD", "int", (0, MAX_AMOEBAS)),
+    FlagRow("dummy_scores", "TD", "bool"),
+    FlagRow("dummy_bp", "TD", "choice", (DUMMY_BP,)),
+    FlagRow("dummy_le_from_pool", "TD", "bool"),
+    # Double play I and II (TA, TB; docs/rules.md §17): read only with --variant double1 / double2.
+    FlagRow("double1_partner_is_opponent", "TA", "bool"),
+    FlagRow("double2_eat_partner_colour", "TB", "bool"),
+    FlagRow("double2_partner_is_opponent", "TB", "bool"),
+    FlagRow("double2_colour_order", "TB", "choice", (DOUBLE2_COLOUR_ORDER,)),
+    FlagRow("double2_start_bp", "TB", "int", (0, MAX_BP_AMOUNT)),
+    FlagRow("double2_income", "TB", "int", (0, MAX_BP_AMOUNT)),
+    FlagRow("double2_division_cost", "TB", "int", (0, MAX_BP_AMOUNT)),
+    FlagRow("double2_division_cost_division_rate", "TB", "int", (0, MAX_BP_AMOUNT)),
+    # The extra genes (XM, XG; docs/rules.md §18): extra_flags.py declares the XG readings.
+    FlagRow("extra_genes", "XM", "bool"),
+    FlagRow("extra_start_pair", "XM", "extra_genes"),
+    FlagRow("extra_excluded", "XM", "extra_genes"),
+    *(FlagRow(f.name, "XG", "extra_flag", (f,)) for f in EXTRA_FLAGS),
+)
+assert tuple(r.name for r in FLAG_ROWS if r.group == "XM") == MARKET_FLAGS
+
+
+def _flags(*groups: str) -> tuple[str, ...]:
+    return tuple(r.name for r in FLAG_ROWS if r.group in groups)
+
+
+FLAG_NAMES: tuple[str, ...] = _flags("base", "PX", "TD", "TA", "TB", "XM", "XG")
+FLAG_ROW: dict[str, FlagRow] = {r.name: r for r in FLAG_ROWS}
+# The flags of the 5-6 player spec's §9 (PX), of the 2-player dummy variant (TD), of double play
+# I (TA) and II (TB), and of the extra genes (XM, XG).
+PX_FLAGS = _flags("PX")
+TD_FLAGS = _flags("TD")
+TA_FLAGS = _flags("TA")
+TB_FLAGS = _flags("TB")
+X_FLAGS = _flags("XM", "XG")
 _ECONOMY_RANGES = {
     "division_cost": (0, MAX_BP_AMOUNT),
     "division_cost_division_rate": (0, MAX_BP_AMOUNT),
@@ -800,47 +812,29 @@ class _Checker:
         path: KeyPath = ("flags",)
         table = self.table(value, path, FLAG_NAMES)
         out: dict[str, Any] = {}
-        for name in FLAG_NAMES:
-            item, here = table[name], (*path, name)
-            if name in _INTEGER_FLAGS:
-                out[name] = self.integer(item, here, *_INTEGER_FLAGS[name])
-            elif name == "deck_5_6":
-                out[name] = self.string(item, here, DECK_5_6)
-            elif name == "feeding_5_6_substitution":
-                out[name] = self.string(item, here, FEEDING_5_6_SUBSTITUTION)
-            elif name == "setup_dp_5_6":
-                out[name] = self.integer(item, here, 0, _SETUP_FIRST_DP_MAX)
-            elif name == "price_5_6":
-                if not isinstance(item, dict):
-                    self.bad(here, "a table of gene prices", item)
-                out[name] = dict(item)
-            elif name == "tentacle_capacity":
-                out[name] = self.by_players(item, here, MAX_TENTACLE_CUBES, self.counts)
-            elif name == "amoebas_per_player":
-                out[name] = self.by_players(item, here, MAX_AMOEBAS, self.counts, lo=1)
-            elif name == "income_bp":
-                out[name] = self.by_players(item, here, MAX_BP_AMOUNT, self.counts)
-            elif name == "dummy_policy":
-                out[name] = self.string(item, here, DUMMY_POLICY)
-            elif name == "dummy_feeding":
-                out[name] = self.string(item, here, DUMMY_FEEDING)
-            elif name == "dummy_placement":
-                out[name] = self.string(item, here, DUMMY_PLACEMENT)
-            elif name == "dummy_bp":
-                out[name] = self.string(item, here, DUMMY_BP)
-            elif name == "double2_colour_order":
-                out[name] = self.string(item, here, DOUBLE2_COLOUR_ORDER)
-            elif name == "dummy_amoebas_per_round":
-                out[name] = self.integer(item, here, 0, MAX_AMOEBAS)
-            elif name == "amoeba_score_table_5_6":
-                out[name] = self.integers(item, here, 0, MAX_ADVANCE, min_len=1)
-            elif name in ("extra_start_pair", "extra_excluded"):
-                out[name] = self.extra_gene_names(item, here)
-            elif name in XFLAG_NAMES:
-                out[name] = self.extra_flag(EXTRA_FLAGS[XFLAG_NAMES.index(name)], item, here)
-            else:
-                out[name] = self.boolean(item, here)
+        for row in FLAG_ROWS:
+            out[row.name] = self.flag(row, table[row.name], (*path, row.name))
         return out
+
+    def flag(self, row: FlagRow, item: Any, here: KeyPath) -> Any:
+        """One flag's value, validated as its row says."""
+        if row.kind == "bool":
+            return self.boolean(item, here)
+        if row.kind == "int":
+            return self.integer(item, here, *row.args)
+        if row.kind == "choice":
+            return self.string(item, here, row.args[0])
+        if row.kind == "prices":
+            if not isinstance(item, dict):
+                self.bad(here, "a table of gene prices", item)
+            return dict(item)
+        if row.kind == "by_players":
+            return self.by_players(item, here, row.args[0], self.counts, lo=row.args[1])
+        if row.kind == "ints":
+            return self.integers(item, here, *row.args, min_len=1)
+        if row.kind == "extra_genes":
+            return self.extra_gene_names(item, here)
+        return self.extra_flag(row.args[0], item, here)
 
     def extra_gene_names(self, value: Any, path: KeyPath) -> list[str]:
         """XM2, XM8: distinct extra-gene names (the table's spelling or a known alias)."""
