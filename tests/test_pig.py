@@ -76,3 +76,36 @@ def test_simulate_and_play_from_the_command_line(tmp_path):
     assert set(doc["games_per_second"]) == {"2p", "3p", "4p"} and doc["speedup_over_plain_python"] > 1
     bad = soup("simulate", "--game", "chess", "-n", "10")
     assert bad.returncode == 2 and "--game: expected one of" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_compare_and_tournament_with_another_game(tmp_path):
+    """soup compare/tournament --game pig run the game-agnostic experiments (sim/experiments)."""
+
+    def soup(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True, cwd=ROOT
+        )
+
+    house = tmp_path / "house.toml"
+    house.write_text("target = 100\n")
+    args = ["--players", "2", "--games", "300", "-q", "--out"]
+    same = soup(
+        "compare", "--game", "pig", "--rules", "default", "--rules", "default", *args, str(tmp_path / "c")
+    )
+    assert same.returncode == 0, same.stderr
+    assert "+0.000   [+0.000, +0.000]" in same.stdout  # the reference arm: a rule set against itself
+    assert (tmp_path / "c" / "comparison.md").is_file()
+    ranked = soup(
+        "tournament",
+        "--game",
+        "pig",
+        "--strategies",
+        "random,steady",
+        *args[:-2],
+        "--out",
+        str(tmp_path / "t"),
+    )
+    assert ranked.returncode == 0, ranked.stderr
+    assert "Equilibrium of the meta-game" in ranked.stdout
+    bad = soup("compare", "--game", "pig", "--rules", str(house), "--decks", "3")
+    assert bad.returncode == 2 and "--decks: only with --game ursuppe" in bad.stderr

@@ -16,13 +16,16 @@ import typer
 
 from sim.cli.support import (
     BACKEND_HELP,
+    DEFAULT_GAME,
     MAX_SEED,
     PLAYERS_HELP,
     RAY_ADDRESS_HELP,
     USER_ERRORS,
+    GameName,
     Variant,
     check_resources,
     fail,
+    game_named,
     open_backend,
     plural,
     run_with_progress,
@@ -314,6 +317,7 @@ def _interval(r: dict[str, Any], kind: str) -> str:
 
 
 def compare(
+    game: GameName = DEFAULT_GAME,
     rules: Annotated[
         list[str] | None,
         typer.Option(
@@ -356,7 +360,26 @@ def compare(
 
     With --retune every strategy is first re-tuned under each arm's rules (docs/experiments.md).
     With --decks K both arms are played over the same K plausible environment decks (V6).
+    With --game another than ursuppe: the win rates by strategy and by seat, paired
+    (sim.experiments.compare); --variant, --retune and --decks are Ursuppe's.
     """
+    if game != DEFAULT_GAME:
+        _only_ursuppe(variant=variant is not None, retune=retune, decks=decks != 1)
+        _compare_other(
+            game,
+            rules,
+            players,
+            games,
+            strategies,
+            pool,
+            seed,
+            threads,
+            chunk_size,
+            out,
+            backend,
+            ray_address,
+        )
+        return
     from sim.ursuppe.experiments import arms as experiments
 
     _check_decks(decks, games)
@@ -575,10 +598,14 @@ def _print_ablation_summary(summary: Any, table: Any) -> None:
 
 
 def tournament(
+    game: GameName = DEFAULT_GAME,
     strategies: Annotated[
-        str,
-        typer.Option(help="Strategies, comma-separated (presets or .toml files); every pair plays."),
-    ] = ",".join(PRESET_ORDER),
+        str | None,
+        typer.Option(
+            help="Strategies, comma-separated (presets or .toml files); every pair plays. Default: the "
+            f"game's presets (ursuppe: {','.join(PRESET_ORDER)})."
+        ),
+    ] = None,
     players: Players = 4,
     variant: Variant = None,
     games: Annotated[
@@ -621,7 +648,15 @@ def tournament(
     Fisher information. Pair k plays with seed SEED*10000+k. Example:
 
     soup tournament --strategies greedy,breeder,predator,forager --games 4000 --anchor greedy
+
+    With --game another than ursuppe: the win-rate matrix and its equilibrium
+    (sim.experiments.tournament); --variant and --anchor are Ursuppe's.
     """
+    if game != DEFAULT_GAME:
+        _only_ursuppe(variant=variant is not None, anchor=anchor is not None)
+        _tournament_other(game, strategies, players, games, rules, seed, threads, chunk_size, out)
+        return
+    strategies = strategies or ",".join(PRESET_ORDER)
     from sim.ursuppe.experiments import arms as experiments
 
     if games >= 1:
@@ -691,3 +726,112 @@ def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: 
         support = "yes" if r["in_support"] else "no"
         e.add_row(r["strategy"], f"{r['weight']:.3f}", support, f"{r['regret']:.3f}")
     console.print(e)
+
+
+# --- another game than Ursuppe: the game-agnostic experiments (sim/experiments) -------------------
+
+
+def _only_ursuppe(**used: bool) -> None:
+    for name, given in used.items():
+        if given:
+            fail(f"--{name}: only with --game ursuppe (the game-agnostic experiments have no such option)")
+
+
+def _paired_table(title: str, table: Any, key: str) -> None:
+    from rich import box
+    from rich.table import Table
+
+    t = Table(title=title, box=box.SIMPLE_HEAD)
+    for col in (key, "rows", "A", "B", "B - A", "95% CI"):
+        t.add_column(col, justify="left" if col == key else "right")
+    for r in table.iter_rows(named=True):
+        t.add_row(
+            str(r[key]),
+            f"{r['rows']:,}",
+            f"{r['win_rate_a']:.3f}",
+            f"{r['win_rate_b']:.3f}",
+            f"{r['difference']:+.3f}",
+            f"[{r['low']:+.3f}, {r['high']:+.3f}]",
+        )
+    _console().print(t)
+
+
+def _compare_other(
+    game: str,
+    rules: list[str] | None,
+    players: int,
+    games: int,
+    strategies: str | None,
+    pool: str,
+    seed: int,
+    threads: int,
+    chunk_size: int,
+    out: Path | None,
+    backend: str,
+    ray_address: str | None,
+) -> None:
+    """soup compare --game NAME: two rule sets on common random numbers, paired win rates."""
+    from analysis.tables import frame_markdown, write_text_atomic
+    from sim.experiments.arms import Arm
+    from sim.experiments.compare import compare as compare_arms
+
+    chosen = game_named(game)
+    if not rules or len(rules) > 2:
+        fail("--rules: expected one house-rules file (B, against the defaults) or two (A, B; 'default')")
+    files = (["default"] + rules)[-2:]
+    a, b = (chosen.load_rules([] if f == "default" else [Path(f)]) for f in files)
+    # the Ursuppe mix is the option's default: another game plays its own unless --pool names one
+    mix = None if pool == DEFAULT_POOL else pool
+    out = out or Path("results") / f"compare-{game}-{players}p-seed{seed}-{games}"
+    check_resources(threads, 2 * games)
+    with open_backend(backend, threads, ray_address) as engine:
+        arm_a, arm_b = Arm("A", a, strategies, mix), Arm("B", b, strategies, mix)
+        by_strategy = compare_arms(chosen, arm_a, arm_b, players, seed, games, out, threads, engine)
+        by_seat = compare_arms(
+            chosen, arm_a, arm_b, players, seed, games, out, threads, engine, "start_space"
+        )
+    typer.echo(
+        f"A: {files[0]} ({chosen.rules_line(a)}), B: {files[1]} ({chosen.rules_line(b)}); runs in {out}"
+    )
+    _paired_table("Win rate by strategy, B - A (paired by game)", by_strategy, "strategy")
+    _paired_table("Win rate by start space, B - A (paired by game)", by_seat, "start_space")
+    markdown = frame_markdown(by_strategy) + "\n" + frame_markdown(by_seat)
+    write_text_atomic(out / "comparison.md", f"# soup compare --game {game}\n\n" + markdown)
+    typer.echo(f"table: {out / 'comparison.md'}")
+
+
+def _tournament_other(
+    game: str,
+    strategies: str | None,
+    players: int,
+    games: int,
+    rules: Path | None,
+    seed: int,
+    threads: int,
+    chunk_size: int,
+    out: Path | None,
+) -> None:
+    """soup tournament --game NAME: the round robin's win-rate matrix and its equilibrium."""
+    from rich import box
+    from rich.table import Table
+
+    from sim.experiments.tournament import round_robin
+
+    chosen = game_named(game)
+    names = strategy_list(strategies or ",".join(chosen.strategy_names()), "--strategies")
+    book = chosen.load_rules([rules] if rules is not None else [])
+    out = out or Path("results") / f"tournament-{game}-{players}p-seed{seed}-{games}"
+    check_resources(threads, games)
+    w, eq = round_robin(chosen, book, names, players, seed, games, out, threads)
+    m = Table(title="Share of the pair's wins of the row strategy", box=box.SIMPLE_HEAD)
+    for col in ("strategy", *names):
+        m.add_column(col, justify="left" if col == "strategy" else "right")
+    for i, a in enumerate(names):
+        m.add_row(a, *("—" if i == j else f"{w[i, j]:.3f}" for j in range(len(names))))
+    _console().print(m)
+    e = Table(title="Equilibrium of the meta-game", box=box.SIMPLE_HEAD)
+    for col in ("strategy", "weight", "regret"):
+        e.add_column(col, justify="left" if col == "strategy" else "right")
+    for r in eq.frame().iter_rows(named=True):
+        e.add_row(r["strategy"], f"{r['weight']:.3f}", f"{r['regret']:.3f}")
+    _console().print(e)
