@@ -1,8 +1,10 @@
 """A gene in one place (issue 22, docs/adding-a-gene.md): a gene module of sim/ursuppe/engine/genes/
 declares the gene's rows, and the central tables are built from them (through the generated
-sim/ursuppe/rules/gene_tables.py, which must be current); Rebound's names appear nowhere else.
+sim/ursuppe/rules/gene_tables.py, which must be current); the names of Rebound (a gene with a
+decision point) and Toxic Excretions (one without) appear nowhere else but at their call sites.
 Gene sets hold every gene: more than 64 is a clear error."""
 
+import ast
 import importlib.util
 import re
 import types
@@ -12,7 +14,7 @@ import pytest
 
 import sim.ursuppe.rules as rules_package
 from sim.ursuppe.engine import decision_kinds, events, tally
-from sim.ursuppe.engine.genes import gene_modules, rebound
+from sim.ursuppe.engine.genes import gene_modules, rebound, toxic_excretions
 from sim.ursuppe.rules import extra_flags, gene_tables, genes
 from sim.ursuppe.rules.gene_rows import Decision, Gene, two_way
 from sim.ursuppe.tools import gene_tables as generator
@@ -59,35 +61,101 @@ def test_the_scenario_choice_is_parsed_and_rendered_by_the_modules_row():
     assert scenario._option_as_choice(rebound.REBOUND_CHOICE, row, 4) == {"rebound": False}
 
 
-# Where Rebound may be named: its module, the generated tables, its historic slot in genes.py, and
-# the call sites of its hook (movement.py passes each step's bit).
+def test_the_tables_hold_toxic_excretions_rows_at_the_indices_its_module_names():
+    """A gene without a decision point: flags, events and tallies only."""
+    m, g = toxic_excretions, toxic_excretions.GENE
+    assert g.decisions == () and gene_tables.TOXIC_EXCRETIONS_DECISIONS == ()
+    flags = (
+        m.XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE,
+        m.XF_TOXIC_PICKUP_BY_PLACEMENT,
+        m.XF_TOXIC_ZERO_CUBE_EXCRETION,
+        m.XF_TOXIC_INCLUDES_ATTACK_CUBES,
+        m.XF_TOXIC_TOKEN_FOLLOWS_CUBES,
+    )
+    assert tuple(extra_flags.EXTRA_FLAGS[i] for i in flags) == g.flags
+    assert tuple(events.EVENT_KINDS[i] for i in (m.EV_TOXIC_TOKEN, m.EV_TOXIC_PICKUP)) == tuple(
+        events.EventKind(*row) for row in g.events
+    )
+    assert tuple(tally.OUTCOMES[i - tally.N_KINDS] for i in (m.TOXIC_TOKEN, m.TOXIC_PICKUP)) == g.tallies
+    assert genes.GENE_NAMES[m.TOXIC] == g.name
+    # the indices results, tallies, rules files and tapes have always had
+    assert m.TOXIC == 38 and flags == (29, 30, 31, 32, 33)
+    assert (m.EV_TOXIC_TOKEN, m.EV_TOXIC_PICKUP) == (28, 29)
+    names = (tally.TALLY_NAMES[m.TOXIC_TOKEN], tally.TALLY_NAMES[m.TOXIC_PICKUP])
+    assert names == ("toxic:token", "toxic:pickup")
+    assert (m.TOXIC_TOKEN, m.TOXIC_PICKUP) == (tally.N_KINDS + 36, tally.N_KINDS + 37)  # (58, 59)
+
+
+# Where a gene module's gene may be named: its module, the generated tables, its historic slot in
+# genes.py, and the call sites of its hooks (the names they import). The state field
+# ``State.toxic`` and the scenario's position key "toxic" are shared formats, not the gene's rows.
 _ALLOWED = {
-    "sim/ursuppe/engine/genes/rebound.py": None,
-    "sim/ursuppe/rules/gene_tables.py": None,
-    "sim/ursuppe/rules/genes.py": {'"Rebound"'},
-    "sim/ursuppe/engine/movement.py": {
-        "REBOUND_DRIFT",
-        "REBOUND_ACTIVE",
-        "REBOUND_ESCAPE",
-        "REBOUND_SPEED_STEPS",
-        "step_or_rebound",
-        "genes.rebound",
+    "Rebound": {
+        "sim/ursuppe/engine/genes/rebound.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Rebound"'},
+        "sim/ursuppe/engine/movement.py": {
+            "REBOUND_DRIFT",
+            "REBOUND_ACTIVE",
+            "REBOUND_ESCAPE",
+            "REBOUND_SPEED_STEPS",
+            "step_or_rebound",
+            "genes.rebound",
+        },
+    },
+    "Toxic Excretions": {
+        "sim/ursuppe/engine/genes/toxic_excretions.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Toxic Excretions"'},
+        "sim/ursuppe/engine/feeding.py": {
+            "toxic_excretion",
+            "toxic_attack_cubes",
+            "toxic_attack_cubes_followed",
+            "genes.toxic_excretions",
+        },
+        "sim/ursuppe/engine/movement.py": {"toxic_arrival", "toxic_speed_step", "genes.toxic_excretions"},
+        "sim/ursuppe/engine/phases/phase4_division.py": {"toxic_placement", "genes.toxic_excretions"},
     },
 }
-_NAME = re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound')
+_NAME = {
+    "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
+    # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
+    "Toxic Excretions": re.compile(
+        r'"toxic[_:][^"]*"|"Toxic Excretions"|\b\w*TOXIC\w*|\btoxic_\w+|\w+_toxic\b|engine\.toxic\b'
+        r"|genes\.toxic_excretions"
+    ),
+}
+# A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
+_SPLICE = {
+    "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
+    "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
+}
 
 
-def test_rebounds_rows_constants_and_kernels_are_declared_in_its_module_only():
+def _code(path: Path) -> str:
+    """A module's code without its comments and docstrings (prose may cite a flag's name)."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    for node in ast.walk(ast.parse(text)):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body:
+            first = body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                if isinstance(first.value.value, str):
+                    lines[first.lineno - 1 : first.end_lineno] = [""] * (first.end_lineno - first.lineno + 1)
+    return "\n".join(line.split("#", 1)[0] for line in lines)
+
+
+@pytest.mark.parametrize("gene", list(_ALLOWED))
+def test_a_gene_modules_rows_constants_and_kernels_are_declared_in_its_module_only(gene):
     found = {}
     for package in ("sim", "strategies"):
         for path in sorted((ROOT / package).rglob("*.py")):
             rel = path.relative_to(ROOT).as_posix()
-            allowed = _ALLOWED.get(rel, set())
+            allowed = _ALLOWED[gene].get(rel, set())
             if allowed is None:
                 continue
-            code = "\n".join(line.split("#", 1)[0] for line in path.read_text(encoding="utf-8").splitlines())
-            # a historic gene's rows are spliced where they always were: gene_tables.REBOUND_<ROWS>
-            names = set(_NAME.findall(re.sub(r"gene_tables\.REBOUND_[A-Z_]+", "", code))) - allowed
+            names = set(_NAME[gene].findall(_SPLICE[gene].sub("", _code(path)))) - allowed
             if names:
                 found[rel] = sorted(names)
     assert found == {}
@@ -116,6 +184,7 @@ def test_a_new_gene_module_is_appended_after_every_row():
     assert namespace["APPENDED_EVENTS"] == (("fake", ("space",)),)
     assert namespace["APPENDED_TALLIES"] == (("fake:made", "XG-99"),)
     assert namespace["REBOUND_DECISIONS"] == gene_tables.REBOUND_DECISIONS  # a historic gene stays put
+    assert namespace["TOXIC_EXCRETIONS_FLAGS"] == gene_tables.TOXIC_EXCRETIONS_FLAGS
 
 
 def _genes_module_with(appended: tuple[str, ...], monkeypatch) -> types.ModuleType:

@@ -10,6 +10,7 @@ import pytest
 
 from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine import tally
+from sim.ursuppe.engine.genes import toxic_excretions
 from sim.ursuppe.rules.book import load_rules
 from tests.fuzzing import fail_on_error
 
@@ -35,8 +36,8 @@ FEEDING_TALLIES = (
     tally.GLUTTON_MEAL,
     tally.SUCTION_MEAL,
     tally.CLEANLINESS_MOVED,
-    tally.TOXIC_TOKEN,
-    tally.TOXIC_PICKUP,
+    toxic_excretions.TOXIC_TOKEN,
+    toxic_excretions.TOXIC_PICKUP,
 )
 
 

@@ -54,8 +54,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("take", ("gene", "holder", "price")),  # XG-10: the Social Gene taken from its holder
     EventKind("exchange", ("gave", "took", "cost")),  # XG-08
     EventKind("heal", ("dp", "cost", "receiver_player", "receiver_amoeba")),  # XG-15, XG-25
-    EventKind("toxic_token", ("space", "tokens")),  # XG-19: a token laid; tokens now on the space
-    EventKind("toxic_pickup", ("space", "dp")),  # XG-19
+    *(EventKind(*row) for row in gene_tables.TOXIC_EXCRETIONS_EVENTS),  # XG-19 (genes/toxic_excretions.py)
     EventKind("bang", ("space", "hit")),  # XG-17: amoebas that took +1 DP
     EventKind("alarm", ()),  # XG-03: the owner's amoebas have Escape
     EventKind("camouflage", ("roll", "defence_allowed")),  # XG-11, XG-24
@@ -99,8 +98,8 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_TAKE,
     EV_EXCHANGE,
     EV_HEAL,
-    EV_TOXIC_TOKEN,
-    EV_TOXIC_PICKUP,
+    _,  # the 2 events of a gene module (toxic_excretions.py): it names their indices itself
+    _,
     EV_BANG,
     EV_ALARM,
     EV_CAMOUFLAGE,

@@ -21,7 +21,7 @@ The extra genes (all behind ``Rules.extra_genes``, so a base game pays one branc
   from orthogonally adjacent spaces (:func:`_add_suction`); the EAT row's suction column names
   them. M4's "must eat if a legal pattern is available" and A1 count those meals too.
 - XG-04 Cleanliness: the owner may put the excreted cubes on one neighbouring space (CLEAN).
-- XG-19 Toxic Excretions: an excretion lays a DP token (toxic.py).
+- XG-19 Toxic Excretions: an excretion lays a DP token (genes/toxic_excretions.py).
 
 With extra genes a meal list that would overflow the option buffer keeps the first
 ``MAX_OPTIONS - 1`` meals instead of stopping the game (docs/decisions.md).
@@ -33,15 +33,15 @@ from sim.ursuppe.engine.decision_kinds import CLEAN, EAT, EAT_SUCTION_SLOT, EAT_
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
 from sim.ursuppe.engine.events import EV_CLEAN, EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.engine.food import move_cubes, place_cubes, return_cubes
+from sim.ursuppe.engine.genes.toxic_excretions import (
+    toxic_attack_cubes,
+    toxic_attack_cubes_followed,
+    toxic_excretion,
+)
 from sim.ursuppe.engine.players import add_bp, amoebas_on_space, has, same_side
 from sim.ursuppe.engine.scratch import MEAL_EXTRA, NORMAL, PARASITE, SHAPE_STRIDE
 from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WIDTH
-from sim.ursuppe.engine.toxic import lay
-from sim.ursuppe.rules.extra_flags import (
-    XF_CLEANLINESS_COVERS_ATTACK_CUBES,
-    XF_SUCTION2_SAME_SPACE,
-    XF_TOXIC_INCLUDES_ATTACK_CUBES,
-)
+from sim.ursuppe.rules.extra_flags import XF_CLEANLINESS_COVERS_ATTACK_CUBES, XF_SUCTION2_SAME_SPACE
 from sim.ursuppe.rules.genes import (
     CLEANLINESS,
     FRUGALITY,
@@ -50,7 +50,6 @@ from sim.ursuppe.rules.genes import (
     SUBSTITUTION,
     SUCTION_1,
     SUCTION_2,
-    TOXIC,
 )
 from sim.ursuppe.rules.meal_shapes import WITH_FRUGALITY, WITH_SUBSTITUTION
 
@@ -351,8 +350,7 @@ def excrete(st, ru, wk, g, b, p, a, space, phase):
         target = clean_destination(st, ru, wk, g, b, p, a, space, phase)
     excreted = place_cubes(st, g, target, p, ru.excretion)
     log(st, wk, g, EV_EXCRETE, phase, p, a + 1, target, excreted, 0, 0, 0, 0, 0)
-    if has(st, g, p, TOXIC):
-        lay(st, ru, wk, g, b, p, a, space, target, excreted, phase)
+    toxic_excretion(st, ru, wk, g, b, p, a, space, target, excreted, phase)
 
 
 @kernel
@@ -393,7 +391,7 @@ def attack_cubes_watch(st, ru, wk, g, b, p):
     if not ru.extra_genes:
         return False
     clean = has(st, g, p, CLEANLINESS) and ru.xflag[XF_CLEANLINESS_COVERS_ATTACK_CUBES] != 0
-    toxic = has(st, g, p, TOXIC) and ru.xflag[XF_TOXIC_INCLUDES_ATTACK_CUBES] != 0
+    toxic = toxic_attack_cubes_followed(st, ru, g, p)
     if not (clean or toxic):
         return False
     for c in range(st.supply.shape[1]):
@@ -422,8 +420,7 @@ def attack_cubes_placed(st, ru, wk, g, b, p, a, space, phase):
             for c in range(P):
                 if wk.scratch[b, placed_from + c] > 0:
                     move_cubes(st, g, space, target, c, wk.scratch[b, placed_from + c])
-    if has(st, g, p, TOXIC) and ru.xflag[XF_TOXIC_INCLUDES_ATTACK_CUBES] != 0:
-        lay(st, ru, wk, g, b, p, a, space, target, own, phase)
+    toxic_attack_cubes(st, ru, wk, g, b, p, a, space, target, own, phase)
 
 
 @kernel

@@ -31,11 +31,10 @@ from sim.ursuppe.engine.genes.rebound import (
     REBOUND_SPEED_STEPS,
     step_or_rebound,
 )
+from sim.ursuppe.engine.genes.toxic_excretions import toxic_arrival, toxic_speed_step
 from sim.ursuppe.engine.players import active_move_cost, add_bp, has, put_amoeba, same_side
 from sim.ursuppe.engine.scratch import CARRY_SCRATCH, RIDERS
 from sim.ursuppe.engine.state import AF_CLUNG, OPTION_WIDTH
-from sim.ursuppe.engine.toxic import arrive
-from sim.ursuppe.rules.extra_flags import XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE
 from sim.ursuppe.rules.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, SPEED, TENTACLE
 
 # EV_ACTIVE's "how", by its name in the event log
@@ -150,7 +149,7 @@ def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
     for a movement from ``start`` to ``end``."""
     if end == start:
         return
-    arrive(st, ru, wk, g, b, p, a, end, phase)
+    toxic_arrival(st, ru, wk, g, b, p, a, end, phase)
     if has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
         _carry(st, ru, wk, g, b, p, a, start, end, phase)
     _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, 0)
@@ -224,8 +223,8 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
         set_option(wk.options, b, 0, 0, 0, 0)
         set_option(wk.options, b, 1, 1, 0, 0)
         if decide(st, ru, wk, g, b, p, a, SECOND_MOVE, 2) == 1:
-            if here != start and ru.extra_genes and ru.xflag[XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE] != 0:
-                arrive(st, ru, wk, g, b, p, a, here, phase)  # XG-19: each Speed step moves into a space
+            if here != start:
+                toxic_speed_step(st, ru, wk, g, b, p, a, here, phase)  # XG-19: a step moves into a space
             direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
             there = step_or_rebound(st, ru, wk, g, b, p, a, here, direction, REBOUND_SPEED_STEPS, phase)
             put_amoeba(st, g, p, a, there)
@@ -233,7 +232,7 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
         if per_step:
             end = st.space[g, p, a]
             if end != start:
-                arrive(st, ru, wk, g, b, p, a, end, phase)  # XG-19, before the riders arrive
+                toxic_arrival(st, ru, wk, g, b, p, a, end, phase)  # XG-19, before the riders arrive
             if end != start and has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
                 _carry(st, ru, wk, g, b, p, a, start, end, phase)
             if end != here:

@@ -50,8 +50,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.REBOUND_TALLIES,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     ("bang:dp", "XG-17: an amoeba hit by a bang"),
     ("short_life:death", "XG-18: a death at the lowered threshold"),
-    ("toxic:token", "XG-19"),
-    ("toxic:pickup", "XG-19"),
+    *gene_tables.TOXIC_EXCRETIONS_TALLIES,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
     ("explosion:placed", "XG-20"),
     ("energy:bp", "XG-21"),
     ("sensing:seen", "XG-06, XG-23"),
@@ -103,8 +102,8 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # a gene module's tally (rebound.py): it names its index itself (TALLY_INDEX)
     BANG_DP,
     SHORT_LIFE_DEATH,
-    TOXIC_TOKEN,
-    TOXIC_PICKUP,
+    _,  # the 2 tallies of a gene module (toxic_excretions.py): it names their indices itself
+    _,
     EXPLOSION_PLACED,
     ENERGY_BP,
     SENSING_SEEN,

@@ -127,7 +127,7 @@ HEALING_1 = 34  # XG-15
 # XG-16 Rebound (35): sim/ursuppe/engine/genes/rebound.py
 BANG = 36  # XG-17
 SHORT_LIFE_SPAN = 37  # XG-18
-TOXIC = 38  # XG-19
+# XG-19 Toxic Excretions (38): sim/ursuppe/engine/genes/toxic_excretions.py
 POP_EXPLOSION = 39  # XG-20
 ENERGY_CONSERVATION = 40  # XG-21
 PHD = 41  # XG-22

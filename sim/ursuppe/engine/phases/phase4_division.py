@@ -10,6 +10,7 @@ from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import DIVIDE, PLACE_EXPLOSION, PLACE_FREE
 from sim.ursuppe.engine.decisions import FREE_NUMBERS, decide, decide_placement, free_numbers, set_option
 from sim.ursuppe.engine.events import EV_EXPLOSION, EV_INCOME, EV_PLACE, log
+from sim.ursuppe.engine.genes.toxic_excretions import toxic_placement
 from sim.ursuppe.engine.healing import heals_in_phase
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
@@ -22,12 +23,10 @@ from sim.ursuppe.engine.players import (
     share_with_partner,
     turn_order,
 )
-from sim.ursuppe.engine.toxic import arrive
 from sim.ursuppe.rules.extra_flags import (
     POP_ADD_LEADER_COUNT,
     XF_POP_EXPLOSION_EACH_ROUND,
     XF_POP_EXPLOSION_MODE,
-    XF_TOXIC_PICKUP_BY_PLACEMENT,
 )
 from sim.ursuppe.rules.genes import POP_EXPLOSION, SPORES
 
@@ -48,13 +47,6 @@ def _place(st, ru, wk, g, p, space, number, cost, how):
 
 
 @kernel
-def placed_on_tokens(st, ru, wk, g, b, p, a):
-    """XG-19 (flag toxic_pickup_by_placement): a placed amoeba takes the DP tokens on its space."""
-    if ru.extra_genes and ru.xflag[XF_TOXIC_PICKUP_BY_PLACEMENT] != 0:
-        arrive(st, ru, wk, g, b, p, a, st.space[g, p, a], PHASE)
-
-
-@kernel
 def free_placement(st, ru, wk, g, b, p):
     """D2: a player with no amoeba on the board places one free on any space (any number, D4)."""
     n_free = free_numbers(st, wk, g, b, p)
@@ -65,7 +57,7 @@ def free_placement(st, ru, wk, g, b, p):
         set_option(wk.options, b, s, s, lowest, 0)
     i = decide_placement(st, ru, wk, g, b, p, PLACE_FREE, ru.n_spaces, n_free)
     _place(st, ru, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_FREE)
-    placed_on_tokens(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1)
+    toxic_placement(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1, PHASE)
 
 
 @kernel
@@ -116,7 +108,7 @@ def divide(st, ru, wk, g, b, p):
         if space < 0:
             return
         _place(st, ru, wk, g, p, space, wk.options[b, i, 1], cost, PLACED_DIVISION)
-        placed_on_tokens(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1)
+        toxic_placement(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1, PHASE)
 
 
 @kernel
@@ -182,7 +174,7 @@ def population_explosion(st, ru, wk, g, b, p):
             break
         i = decide_placement(st, ru, wk, g, b, p, PLACE_EXPLOSION, n, n_free)
         _place(st, ru, wk, g, p, wk.options[b, i, 0], wk.options[b, i, 1], 0, PLACED_EXPLOSION)
-        placed_on_tokens(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1)  # XG-19 flag toxic_pickup_by_placement
+        toxic_placement(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1, PHASE)  # XG-19
         own += 1
         placed += 1
         wk.tally[b, tally.EXPLOSION_PLACED] += 1
