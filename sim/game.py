@@ -20,7 +20,6 @@ the core result columns, the scenario round trip and the invariants after every 
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -158,6 +157,8 @@ _ENTRY_POINTS: dict[str, Any] | None = None
 def _entry_points() -> dict[str, Any]:
     global _ENTRY_POINTS
     if _ENTRY_POINTS is None:
+        from importlib.metadata import entry_points  # (12 ms: only when a game is looked up)
+
         _ENTRY_POINTS = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
     return _ENTRY_POINTS
 

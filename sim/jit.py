@@ -65,6 +65,7 @@ kernels are linked by numba's own copying, with a warning; ``SOUP_JIT_LINK=copy`
 path, which tests/test_jit_copy_link.py plays in CI.
 """
 
+import functools
 import hashlib
 import importlib
 import inspect
@@ -149,10 +150,38 @@ def namespace_of(module: str, root: Path | None = None) -> str:
     ``strategies.<game>.…``), or ``kit`` for the game-agnostic modules (``sim.random_stream``).
     Each namespace has its own argument types and its own cache directory and key."""
     parts = module.split(".")
-    root = _ROOT if root is None else root
-    if len(parts) > 2 and parts[0] in _KERNEL_PACKAGES and (root / parts[0] / parts[1]).is_dir():
+    if (
+        len(parts) > 2
+        and parts[0] in _KERNEL_PACKAGES
+        and _is_directory(_ROOT if root is None else root, *parts[:2])
+    ):
         return parts[1]
     return KIT
+
+
+@functools.cache
+def _is_directory(root: Path, package: str, sub: str) -> bool:
+    return (root / package / sub).is_dir()
+
+
+_PARSED: dict[Path, tuple] = {}  # the installed tree's modules, read once a process
+
+
+def _parse(root: Path) -> tuple[dict[str, Path], dict[str, str], dict[str, set[str]]]:
+    """Every module of the kernel packages: its file, its text (comments dropped) and the project
+    modules it imports. The installed tree is read once a process (every command asks for several
+    namespaces' keys); another root (a test's copy, edited between calls) is read every time."""
+    if root == _ROOT and root in _PARSED:
+        return _PARSED[root]
+    modules = _module_files(root)
+    texts = {name: _COMMENT.sub("", path.read_text(encoding="utf-8")) for name, path in modules.items()}
+    imports = {
+        name: _imported_modules(text, name, modules[name].name == "__init__.py", modules)
+        for name, text in texts.items()
+    }
+    if root == _ROOT:
+        _PARSED[root] = (modules, texts, imports)
+    return modules, texts, imports
 
 
 def _scan(root: Path, namespace: str | None = None) -> tuple[list[Path], frozenset[tuple[str, str]]]:
@@ -168,12 +197,7 @@ def _scan(root: Path, namespace: str | None = None) -> tuple[list[Path], frozens
     only call kernels (the runner, the simulation, bench, trace, scenario, analysis, the CLI) are
     left out: editing one keeps the compiled engine.
     """
-    modules = _module_files(root)
-    texts = {name: _COMMENT.sub("", path.read_text(encoding="utf-8")) for name, path in modules.items()}
-    imports = {
-        name: _imported_modules(text, name, modules[name].name == "__init__.py", modules)
-        for name, text in texts.items()
-    }
+    modules, texts, imports = _parse(root)
     pending = [
         name
         for name, text in texts.items()
@@ -220,11 +244,18 @@ def _source_hash(files: list[Path], root: Path) -> str:
     return h.hexdigest()[:16]
 
 
+_HASHES: dict[str | None, str] = {}  # the installed tree's hash of each namespace, made once
+
+
 def _kernel_source_hash(root: Path | None = None, namespace: str | None = None) -> str:
     """A hash of the files the kernels of ``namespace`` (None: all) depend on
     (:func:`_kernel_files`) and of numba's version."""
     root = _ROOT if root is None else root
-    return _source_hash(_kernel_files(root, namespace), root)
+    if root != _ROOT:
+        return _source_hash(_kernel_files(root, namespace), root)
+    if namespace not in _HASHES:
+        _HASHES[namespace] = _source_hash(_kernel_files(root, namespace), root)
+    return _HASHES[namespace]
 
 
 _MARKER = "engine-complete.json"
@@ -240,8 +271,8 @@ class _Namespace:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        files, self.expected = _scan(_ROOT, name)
-        self.directory = _use_source_keyed_cache(name, _source_hash(files, _ROOT))
+        self.expected = _scan(_ROOT, name)[1]
+        self.directory = _use_source_keyed_cache(name, _kernel_source_hash(_ROOT, name))
         self.seen: set[tuple[str, str]] = set()
         self.compiled = 0
         self.first: float | None = None  # when its first kernel was compiled or loaded here
@@ -322,8 +353,7 @@ def engine_compiled(names: tuple[str, ...] | None = None) -> bool:
     if PLAIN_PYTHON:
         return True
     for name in namespaces() if names is None else names:
-        files = _kernel_files(_ROOT, name)
-        directory = _cache_base() / f"{name}-{_source_hash(files, _ROOT)}"
+        directory = _cache_base() / f"{name}-{_kernel_source_hash(_ROOT, name)}"
         if not (directory / _MARKER).is_file():
             return False
     return True

@@ -11,6 +11,7 @@ not when it checks (:func:`check`): bad input must leave nothing behind.
 """
 
 import os
+import re
 from pathlib import Path
 
 from sim.errors import UserError
@@ -75,3 +76,8 @@ def claim(out: Path, command: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
     if owner(out) != command:
         (out / MARK).write_text(f"soup {command}\n", encoding="utf-8")
+
+
+def slug(text: str) -> str:
+    """A name for a file or directory made of ``text``'s letters and digits."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"

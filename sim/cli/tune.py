@@ -21,7 +21,6 @@ from sim.cli.support import (
 )
 from sim.errors import UserError
 from sim.game import strategy_list
-from sim.ursuppe.simulation import check_players
 from strategies.ursuppe import DEFAULT_POOL
 
 # Defaults measured on the 2-core reference machine (docs/tuning.md): a useful `soup tune` in a
@@ -190,6 +189,8 @@ def tune(
         if given:
             fail(f"{', '.join(given)}: only with --gene-value")
     book = load_rules(rules)
+    from sim.ursuppe.simulation import check_players  # (pyarrow: not on every command's import)
+
     check_players(book, players, variant)
     start = load_strategy(strategy)
     # `is not None` throughout (issue 21.1): an empty value given is a mistake to name, never the default.

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sim.errors import UserError
-from sim.ursuppe.experiments.retune import slug
+from sim.out_dirs import slug
 
 if TYPE_CHECKING:
     from sim.ursuppe.rules.book import RuleBook

@@ -24,7 +24,6 @@ with them exactly as without ``--retune``. Every tuning checkpoints after each g
 run and gives the same tables.
 """
 
-import re
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -35,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import UserError
+from sim.out_dirs import slug
 from sim.ursuppe.experiments import tuning as T
 
 # Tuning games per strategy and arm. Sized on the 2-core reference machine: the default pool (5
@@ -113,10 +113,6 @@ class Retuned:
             out.append(f"{label} tuned strategies: " + "; ".join(items))
         return out
 
-
-def slug(text: str) -> str:
-    """A name for a file or directory made of ``text``'s letters and digits."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 
 
 def plan(
