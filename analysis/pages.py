@@ -1,4 +1,11 @@
-"""A report's Markdown as a standalone HTML page (game-agnostic)."""
+"""A report's pages (game-agnostic): its Markdown as a standalone HTML page, and its directory
+built beside its destination and swapped into place."""
+
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 
 def heading_id(text: str) -> str:
@@ -34,3 +41,26 @@ def render_html(markdown: str, title: str = "soup report") -> str:
     )
     head = f"<meta charset='utf-8'><title>{title}</title><style>{style}</style>"
     return f"<!DOCTYPE html>\n<html><head>{head}</head>\n<body>\n{body}</body></html>\n"
+
+
+@contextmanager
+def built_beside(out: Path) -> Iterator[Path]:
+    """A temporary directory beside ``out`` to build a report in; when the block ends without an
+    error it replaces ``out`` (the old report is kept until the new one is in place), and it is
+    removed in any case: an interrupted report leaves the old one or none, never half of one."""
+    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    try:
+        yield tmp
+        if out.exists():
+            old = out.with_name(f".{out.name}.old-{os.getpid()}")
+            out.rename(old)
+            tmp.rename(out)
+            shutil.rmtree(old)
+        else:
+            tmp.rename(out)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)

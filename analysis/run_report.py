@@ -4,14 +4,13 @@ share, and what the runs were (their manifests' specs). A game adds its own sect
 of its own (Ursuppe: analysis/ursuppe/report.py)."""
 
 import json
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
 
-from analysis.pages import render_html
-from analysis.tables import frame_markdown, write_text_atomic
+from analysis.pages import built_beside, render_html
+from analysis.tables import frame_markdown
 from analysis.win_rates import win_rates_by_chunk
 from sim.runner import chunk_files, read_manifest
 
@@ -39,11 +38,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path, title: str) ->
         df = table.select(key, *SHOWN).with_columns(pl.col(key).cast(pl.String))
         parts += [f"## {heading}\n", frame_markdown(df)]
     markdown = "\n".join(parts)
-    tmp = out.with_name(f".{out.name}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    write_text_atomic(tmp / "report.md", markdown)
-    write_text_atomic(tmp / "report.html", render_html(markdown, title))
-    shutil.rmtree(out, ignore_errors=True)
-    tmp.rename(out)
+    with built_beside(out) as tmp:
+        (tmp / "report.md").write_text(markdown)
+        (tmp / "report.html").write_text(render_html(markdown, title))
     return out

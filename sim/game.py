@@ -146,6 +146,39 @@ def strategy_list(names: str, option: str) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class Assignment:
+    """Which strategy sits where in a run: the distinct strategies, and either each player's
+    index into them (``seats``) or the indices every seat is drawn from (``pool``)."""
+
+    names: list[str]
+    seats: list[int] | None = None
+    pool: list[int] | None = None
+
+
+def assign_strategies(strategies: str | None, pool: str, players: int) -> Assignment:
+    """A run's assignment from the command line's lists: ``strategies`` (one per player) wins over
+    ``pool``. A UserError on bad input."""
+    # `is not None`, not truthiness: --strategies "" is a mistake to name, not "use the pool".
+    fixed = strategies is not None
+    names = strategy_list(strategies, "--strategies") if fixed else strategy_list(pool, "--pool")
+    distinct = list(dict.fromkeys(names))
+    if not fixed:
+        return Assignment(distinct, pool=list(range(len(distinct))))
+    if len(names) != players:
+        raise UserError(f"--strategies: expected {players} names (one per player), got {len(names)}")
+    return Assignment(distinct, seats=[distinct.index(n) for n in names])
+
+
+def play_strategies(strategies: str, players: int) -> list[str]:
+    """``soup play``'s strategy per seat: a comma-separated list, one name for every seat."""
+    names = [n.strip() for n in strategies.split(",")]
+    names = names * players if len(names) == 1 else names
+    if len(names) != players:
+        raise UserError(f"--strategies: expected 1 or {players} names, got {len(names)}")
+    return names
+
+
 class UnknownGameError(UserError):
     """A --game or a run's spec.game that no game registered."""
 

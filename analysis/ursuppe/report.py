@@ -18,7 +18,6 @@ import datetime
 import json
 import math
 import os
-import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from typing import Any
 import polars as pl
 
 from analysis import at_equilibrium, win_rates
-from analysis.pages import heading_id, render_html
+from analysis.pages import built_beside, heading_id, render_html
 from analysis.tables import fmt, markdown_table, plural, round_floats
 from analysis.ursuppe import deck_order, figures, genes
 from analysis.ursuppe.streamed import Analyses, RunCounts, Streamed, analyse_runs, readable_end
@@ -325,10 +324,7 @@ def build_report(
             f"{', '.join(map(str, dirs))}: no readable results ({e.__class__.__name__})"
         ) from None
 
-    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    try:
+    with built_beside(out) as tmp:
         report = Report(tmp)
         _write(report, streamed, manifests, dirs, top_sets, progress)
         if weighted is not None:
@@ -336,16 +332,6 @@ def build_report(
         markdown = report.markdown()
         (tmp / "report.md").write_text(markdown)
         (tmp / "report.html").write_text(render_html(markdown, "Ursuppe balance report"))
-        if out.exists():
-            old = out.with_name(f".{out.name}.old-{os.getpid()}")
-            out.rename(old)
-            tmp.rename(out)
-            shutil.rmtree(old)
-        else:
-            tmp.rename(out)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
     return out
 
 

@@ -773,7 +773,7 @@ def _compare_other(
     """soup compare --game NAME: two rule sets on common random numbers, paired win rates."""
     from analysis.tables import frame_markdown, write_text_atomic
     from sim.experiments.arms import Arm
-    from sim.experiments.compare import compare as compare_arms
+    from sim.experiments.compare import compare_tables
 
     chosen = game_named(game)
     if not rules or len(rules) > 2:
@@ -786,10 +786,9 @@ def _compare_other(
     check_resources(threads, 2 * games)
     with open_backend(backend, threads, ray_address) as engine:
         arm_a, arm_b = Arm("A", a, strategies, mix), Arm("B", b, strategies, mix)
-        by_strategy = compare_arms(chosen, arm_a, arm_b, players, seed, games, out, threads, engine)
-        by_seat = compare_arms(
-            chosen, arm_a, arm_b, players, seed, games, out, threads, engine, "start_space"
-        )
+        keys = ("strategy", "start_space")
+        tables = compare_tables(chosen, arm_a, arm_b, players, seed, games, out, threads, engine, keys)
+    by_strategy, by_seat = tables["strategy"], tables["start_space"]
     typer.echo(
         f"A: {files[0]} ({chosen.rules_line(a)}), B: {files[1]} ({chosen.rules_line(b)}); runs in {out}"
     )

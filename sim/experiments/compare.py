@@ -2,6 +2,7 @@
 by seat, with cluster-robust 95% intervals (the game is the cluster: its rows are not
 independent, and the arms' rows of one game are paired)."""
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ def paired_win_rates(a: pl.DataFrame, b: pl.DataFrame, by: str) -> pl.DataFrame:
     if a.select(keys).to_numpy().tolist() != b.select(keys).to_numpy().tolist():
         raise ValueError(f"paired arms: the rows differ in game, player or {by}")
     d = b["won"].cast(pl.Float64).to_numpy() - a["won"].cast(pl.Float64).to_numpy()
-    games = a["game"].to_numpy()
+    cluster = np.unique(a["game"].to_numpy(), return_inverse=True)[1]  # a game's rows: one cluster
     key = a[by].to_numpy()
     out = []
     for value in sorted(set(key.tolist())):
@@ -30,7 +31,7 @@ def paired_win_rates(a: pl.DataFrame, b: pl.DataFrame, by: str) -> pl.DataFrame:
         diff = float(d[rows].mean())
         # cluster-robust variance of a mean: sum over games of (sum of the game's residuals)^2 / n^2
         residual = np.where(rows, d - diff, 0.0)
-        per_game = np.bincount(np.unique(games, return_inverse=True)[1], weights=residual)
+        per_game = np.bincount(cluster, weights=residual)
         se = float(np.sqrt((per_game**2).sum())) / n
         out.append(
             {
@@ -46,6 +47,25 @@ def paired_win_rates(a: pl.DataFrame, b: pl.DataFrame, by: str) -> pl.DataFrame:
     return pl.DataFrame(out)
 
 
+def compare_tables(
+    game: Game,
+    a: Arm,
+    b: Arm,
+    players: int,
+    seed: int,
+    games: int,
+    out: Path,
+    threads: int = 1,
+    backend: Any = None,
+    keys: Sequence[str] = ("strategy",),
+) -> dict[str, pl.DataFrame]:
+    """Play arms ``a`` and ``b`` (into ``out``/a and ``out``/b) once and return their paired
+    table for each of ``keys``."""
+    rows_a = play_arm(game, a, players, seed, games, Path(out) / "a", threads, backend)
+    rows_b = play_arm(game, b, players, seed, games, Path(out) / "b", threads, backend)
+    return {key: paired_win_rates(rows_a, rows_b, key) for key in keys}
+
+
 def compare(
     game: Game,
     a: Arm,
@@ -58,7 +78,5 @@ def compare(
     backend: Any = None,
     by: str = "strategy",
 ) -> pl.DataFrame:
-    """Play arms ``a`` and ``b`` (into ``out``/a and ``out``/b) and return their paired table."""
-    rows_a = play_arm(game, a, players, seed, games, Path(out) / "a", threads, backend)
-    rows_b = play_arm(game, b, players, seed, games, Path(out) / "b", threads, backend)
-    return paired_win_rates(rows_a, rows_b, by)
+    """Play arms ``a`` and ``b`` and return their paired table by ``by``."""
+    return compare_tables(game, a, b, players, seed, games, out, threads, backend, (by,))[by]

@@ -15,13 +15,18 @@ import numpy as np
 import pyarrow as pa
 
 from sim.errors import GameError, UserError
-from sim.game import GameInfo, strategy_list
+from sim.game import GameInfo, assign_strategies, play_strategies
 from sim.pig.rules import PigRules, load_rules
 from strategies.pig import DEFAULT_POOL, PRESETS, hold_value
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "pig"
 STREAM_ASSIGNMENT = 3  # which strategies of a pool sit at the table (after the engine's streams)
 RUNS = ("turn", "game")
+
+
+def holds(names: Sequence[str]) -> np.ndarray:
+    """The engine's row of strategies: each one's hold threshold (int32)."""
+    return np.array([hold_value(n) for n in names], dtype=np.int32)
 
 
 class ScenarioError(UserError):
@@ -64,7 +69,7 @@ class PigRun:
 
         games = np.arange(first, first + count, dtype=np.int64)
         rows = self.strategy_rows(games)
-        hold = np.array([hold_value(n) for n in self.names], dtype=np.int32)[rows]
+        hold = holds(self.names)[rows]
         b = batch.play(batch.new_batch(self.rules, hold, self.seed, games), threads)
         bad = np.flatnonzero(b.games[:, engine.ERROR])
         if len(bad):
@@ -134,20 +139,10 @@ class Pig:
         variant: str | None = None,
     ) -> PigRun:
         self.check_players(rules, players, variant)
-        fixed = strategies is not None
-        names = (
-            strategy_list(strategies, "--strategies")
-            if fixed
-            else strategy_list(pool or DEFAULT_POOL, "--pool")
-        )
-        for name in names:
+        who = assign_strategies(strategies, pool or DEFAULT_POOL, players)
+        for name in who.names:
             hold_value(name)
-        distinct = list(dict.fromkeys(names))
-        if fixed:
-            if len(names) != players:
-                raise UserError(f"--strategies: expected {players} names (one per player), got {len(names)}")
-            return PigRun(rules, players, seed, distinct, seats=[distinct.index(n) for n in names])
-        return PigRun(rules, players, seed, distinct, pool=list(range(len(distinct))))
+        return PigRun(rules, players, seed, who.names, who.seats, who.pool)
 
     def run_label(self, players: int, variant: str | None = None) -> str:
         return f"{players}p"
@@ -165,10 +160,7 @@ class Pig:
         self, rules: PigRules, players: int, strategies: str, variant: str | None = None
     ) -> list[str]:
         self.check_players(rules, players, variant)
-        names = [n.strip() for n in strategies.split(",")]
-        names = names * players if len(names) == 1 else names
-        if len(names) != players:
-            raise UserError(f"--strategies: expected 1 or {players} names, got {len(names)}")
+        names = play_strategies(strategies, players)
         for name in names:
             hold_value(name)
         return names
@@ -185,7 +177,7 @@ class Pig:
     ) -> str:
         from sim.pig import batch, engine
 
-        hold = np.array([[hold_value(n) for n in strategies]], dtype=np.int32)
+        hold = holds(strategies)[None, :]
         b = batch.new_batch(rules, hold, seed, np.array([0]))
         turns = []
         while not b.games[0, engine.FINISHED]:
@@ -271,7 +263,7 @@ class Pig:
     def run_scenario(self, scenario: PigScenario) -> dict[str, Any]:
         from sim.pig import batch, engine
 
-        hold = np.array([[hold_value(n) for n in scenario.strategies]], dtype=np.int32)
+        hold = holds(scenario.strategies)[None, :]
         dice = np.array([scenario.dice + [engine.NO_DIE]], dtype=np.int64)
         b = batch.new_batch(scenario.rules, hold, 0, np.array([0]), dice)
         b.scores[0] = scenario.scores
@@ -307,7 +299,7 @@ class Pig:
     ) -> int:
         from sim.pig import batch, engine
 
-        hold = np.tile(np.array([hold_value(n) for n in strategies], dtype=np.int32), (games, 1))
+        hold = np.tile(holds(strategies), (games, 1))
         b = batch.play(batch.new_batch(rules, hold[:, :players], seed, np.arange(games)), check=True)
         bad = np.flatnonzero(b.games[:, engine.ERROR])
         if len(bad):

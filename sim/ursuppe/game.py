@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import UserError
-from sim.game import GameInfo
+from sim.game import GameInfo, play_strategies
 from sim.ursuppe.rules.book import RuleBook, count_label, load_rules
 from sim.ursuppe.simulation import UrsuppeRun, build_run, check_players
 from strategies.ursuppe import DEFAULT_POOL, preset_names
@@ -72,11 +71,7 @@ class Ursuppe:
         self, rules: RuleBook, players: int, strategies: str, variant: str | None = None
     ) -> list[str]:
         check_players(rules, players, variant)
-        names = [n.strip() for n in strategies.split(",")]
-        if len(names) == 1:
-            names = names * players
-        if len(names) != players:
-            raise UserError(f"--strategies: expected 1 or {players} names, got {len(names)}")
+        names = play_strategies(strategies, players)
         for name in names:
             load_strategy(name)
         return names

@@ -51,7 +51,7 @@ import numpy as np
 import pyarrow as pa
 
 from sim.errors import UserError
-from sim.game import strategy_list
+from sim.game import assign_strategies
 from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook
 from sim.ursuppe.rules.seating import rotate_block
 from strategies.ursuppe import DEFAULT_POOL  # noqa: F401 (the default mix, re-exported)
@@ -371,24 +371,6 @@ def build_run(
     check_players(book, players, variant)
     if seating not in ("random", "rotate"):
         raise UserError(f"--seating: expected random or rotate, got {seating!r}")
-
-    # `is not None`, not truthiness: --strategies "" is a mistake to name, not "use the pool".
-    fixed = strategies is not None
-    names = strategy_list(strategies, "--strategies") if fixed else strategy_list(pool, "--pool")
-    distinct = list(dict.fromkeys(names))
-    loaded = [load_strategy(n) for n in distinct]
-    if fixed:
-        if len(names) != players:
-            raise UserError(f"--strategies: expected {players} names (one per player), got {len(names)}")
-        return UrsuppeRun(
-            book,
-            players,
-            seed,
-            loaded,
-            seats=[distinct.index(n) for n in names],
-            seating=seating,
-            variant=variant,
-        )
-    return UrsuppeRun(
-        book, players, seed, loaded, pool=list(range(len(distinct))), seating=seating, variant=variant
-    )
+    who = assign_strategies(strategies, pool, players)
+    loaded = [load_strategy(n) for n in who.names]
+    return UrsuppeRun(book, players, seed, loaded, who.seats, who.pool, seating=seating, variant=variant)
