@@ -54,6 +54,10 @@ class GameInfo:
     default_pool: str = ""  # strategies drawn for every seat by default (comma-separated)
     random_strategy: str = "random"  # the preset that decides uniformly among legal options
     default_strategy: str = ""  # soup play's strategy for every seat by default
+    # Commands of the game's own beyond the kit's (simulate, play, bench, compare, tournament,
+    # tune, scenario, rules, report), e.g. Ursuppe's gene experiments: another game is refused them
+    # in one line (sim.cli.support.game_for).
+    own_commands: tuple[str, ...] = ()
 
 
 class Game(Protocol):
@@ -88,6 +92,9 @@ class Game(Protocol):
     def rules_line(self, rules: Any) -> str:
         """One line naming the rules of a run (its id, and what else identifies them)."""
 
+    def rules_document(self, rules: Any) -> dict[str, Any]:
+        """The merged rules as JSON data (``soup rules``): at least ``rules_id`` and ``rules``."""
+
     def strategy_names(self) -> list[str]:
         """The presets' names."""
 
@@ -113,8 +120,9 @@ class Game(Protocol):
     def scenario_files(self) -> list[Path]:
         """The game's scenario files (positions as text, each with its expected outcome)."""
 
-    def load_scenario(self, source: Path | dict[str, Any]) -> Any:
-        """A scenario (a UserError names the file and key of bad input)."""
+    def load_scenario(self, source: Path | dict[str, Any], check_invariants: bool = True) -> Any:
+        """A scenario (a UserError names the file and key of bad input); ``check_invariants``:
+        whether playing it checks the invariants after every step (debug mode)."""
 
     def scenario_document(self, scenario: Any) -> dict[str, Any]:
         """The scenario's position as a document ``load_scenario`` reads back (the round trip)."""

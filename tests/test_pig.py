@@ -109,3 +109,40 @@ def test_compare_and_tournament_with_another_game(tmp_path):
     assert "Equilibrium of the meta-game" in ranked.stdout
     bad = soup("compare", "--game", "pig", "--rules", str(house), "--decks", "3")
     assert bad.returncode == 2 and "--decks: only with --game ursuppe" in bad.stderr
+
+
+def test_tune_scenario_and_rules_with_another_game(tmp_path):
+    """soup tune/scenario/rules --game pig go through the protocol; Ursuppe's own experiments
+    (GameInfo.own_commands) and options are refused for it in one line, exit 2."""
+
+    def soup(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True, cwd=ROOT
+        )
+
+    rules = soup("rules", "--game", "pig")
+    assert rules.returncode == 0, rules.stderr
+    assert json.loads(rules.stdout)["rules_id"] == PIG.load_rules().rules_id
+    path = next(p for p in SCENARIOS if p.stem.startswith("PG3"))
+    played = soup("scenario", "--game", "pig", str(path))
+    assert played.returncode == 0, played.stderr
+    expected = json.loads(path.read_text())["test"]["expect"]
+    assert {k: json.loads(played.stdout)[k] for k in expected} == expected
+    out = tmp_path / "tune"
+    tuned = soup(
+        "tune", "--game", "pig", "--strategy", "cautious", "--players", "2", "--budget", "8000",
+        "--games-per-candidate", "400", "-q", "--out", str(out),
+    )  # fmt: skip
+    assert tuned.returncode == 0, tuned.stderr
+    threshold = int((out / "tuned.txt").read_text())  # a Pig strategy is its threshold
+    assert threshold > PIG.strategy_space("cautious")[0][0]  # a timid threshold moves up
+    assert "| tuned |" in (out / "report.md").read_text()
+    for args, line in (
+        (("verdict", "--gene", "Tentacle"), "soup verdict is an experiment of ursuppe only"),
+        (("ablate",), "soup ablate is an experiment of ursuppe only"),
+        (("combos",), "soup combos is an experiment of ursuppe only"),
+        (("calibrate", "--gene", "Tentacle"), "soup calibrate is an experiment of ursuppe only"),
+        (("tune", "--gene-value"), "--gene-value: only with --game ursuppe"),
+    ):
+        bad = soup(args[0], "--game", "pig", *args[1:])
+        assert bad.returncode == 2 and line in bad.stderr and len(bad.stderr.splitlines()) == 1, bad.stderr

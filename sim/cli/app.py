@@ -113,19 +113,27 @@ def play(
 @app.command()
 def scenario(
     file: Annotated[Path, typer.Argument(help="Scenario file (JSON, see docs/scenario-format.md).")],
+    game: GameName = DEFAULT_GAME,
     no_invariants: Annotated[
-        bool, typer.Option("--no-invariants", help="Do not check the invariants of §11 after every phase.")
+        bool,
+        typer.Option(
+            "--no-invariants", help="Do not check the invariants (Ursuppe: §11) after every phase or turn."
+        ),
     ] = False,
 ) -> None:
-    """Run a scenario file (a pinned position, forced dice and choices) and print the result as JSON."""
+    """Run a scenario file (a pinned position, forced dice and choices) and print the result as JSON.
+
+    Examples: soup scenario tests/scenarios/M1_drift.json;
+    soup scenario --game pig tests/scenarios/pig/PG3_bust_loses_the_turn_total.json"""
     import json
 
-    from sim.cli.support import load_engine
-
-    load_engine()
-    from sim.ursuppe.tools.scenario import load_scenario, run_scenario
-
-    result = run_scenario(load_scenario(file, check_invariants=not no_invariants))
+    chosen = game_named(game)
+    loaded = chosen.load_scenario(file, check_invariants=not no_invariants)  # bad input: before compiling
+    load_engine(chosen)
+    try:
+        result = chosen.run_scenario(loaded)
+    except GameError as e:
+        fail(str(e), EXIT_GAME_FAILED)
     typer.echo(json.dumps(result, indent=1))
 
 
@@ -343,18 +351,15 @@ def rules_cmd(
     files: Annotated[
         list[Path] | None, typer.Argument(help="House-rules files to merge over the defaults.")
     ] = None,
+    game: GameName = DEFAULT_GAME,
 ) -> None:
-    """Validate rules files and print the merged rules (JSON) with their id and deck.
+    """Validate rules files and print the merged rules (JSON) with their id (Ursuppe: and deck).
 
-    Example: soup rules my_house_rules.toml"""
+    Examples: soup rules my_house_rules.toml;  soup rules --game pig"""
     import json
 
-    from sim.ursuppe.rules.book import load_rules
-
-    book = load_rules(*(files or []))
-    typer.echo(
-        json.dumps({"rules_id": book.rules_id, "deck": book.deck_description(), "rules": book.data}, indent=1)
-    )
+    chosen = game_named(game)
+    typer.echo(json.dumps(chosen.rules_document(chosen.load_rules(files or [])), indent=1))
 
 
 from sim.cli.experiments import ablate, compare, tournament  # noqa: E402 (commands of their own module)

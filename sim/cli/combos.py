@@ -13,11 +13,14 @@ from typing import Annotated, Any
 import typer
 
 from sim.cli.support import (
+    DEFAULT_GAME,
     EXIT_INTERRUPTED,
     MAX_SEED,
     USER_ERRORS,
+    GameName,
     command_line,
     fail,
+    game_for,
     load_engine,
     long_job,
     progress_bar,
@@ -191,6 +194,7 @@ def combos(
         ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    game: GameName = DEFAULT_GAME,
 ) -> None:
     """Killer combinations: gift one player a gene or a pair of genes at setup; what is it worth?
 
@@ -219,6 +223,7 @@ def combos(
 
     soup combos --players 3 --genes all --games-per-arm 5000 --top 20
     """
+    game_for(game, "combos")
     try:
         from analysis.tables import plural
         from sim.ursuppe.experiments import combos as experiment

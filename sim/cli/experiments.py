@@ -25,7 +25,9 @@ from sim.cli.support import (
     Variant,
     check_resources,
     fail,
+    game_for,
     game_named,
+    only_with_ursuppe,
     open_backend,
     plural,
     run_with_progress,
@@ -364,7 +366,7 @@ def compare(
     (sim.experiments.compare); --variant, --retune and --decks are Ursuppe's.
     """
     if game != DEFAULT_GAME:
-        _only_ursuppe(variant=variant is not None, retune=retune, decks=decks != 1)
+        only_with_ursuppe(variant=variant is not None, retune=retune, decks=decks != 1)
         _compare_other(
             game,
             rules,
@@ -496,6 +498,7 @@ def ablate(
     retune_params: RetuneParams = "default",
     retune_games_per_candidate: RetuneGames = 1200,
     decks: Decks = 1,
+    game: GameName = DEFAULT_GAME,
 ) -> None:
     """Remove genes from the deck (0 copies) and report what changes against the full deck, paired by game.
 
@@ -508,6 +511,7 @@ def ablate(
 
     soup ablate --each --games 5000 --pool greedy,breeder,predator
     """
+    game_for(game, "ablate")
     from sim.ursuppe.experiments import arms as experiments
 
     if each == bool(gene):
@@ -653,7 +657,7 @@ def tournament(
     (sim.experiments.tournament); --variant and --anchor are Ursuppe's.
     """
     if game != DEFAULT_GAME:
-        _only_ursuppe(variant=variant is not None, anchor=anchor is not None)
+        only_with_ursuppe(variant=variant is not None, anchor=anchor is not None)
         _tournament_other(game, strategies, players, games, rules, seed, threads, chunk_size, out)
         return
     strategies = strategies or ",".join(PRESET_ORDER)
@@ -729,12 +733,6 @@ def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: 
 
 
 # --- another game than Ursuppe: the game-agnostic experiments (sim/experiments) -------------------
-
-
-def _only_ursuppe(**used: bool) -> None:
-    for name, given in used.items():
-        if given:
-            fail(f"--{name}: only with --game ursuppe (the game-agnostic experiments have no such option)")
 
 
 def _paired_table(title: str, table: Any, key: str) -> None:

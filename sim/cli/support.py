@@ -134,6 +134,29 @@ def game_named(name: str) -> Any:
         fail(str(e))
 
 
+def only_with_ursuppe(**used: bool) -> None:
+    """A one-line error for the first of Ursuppe's options given with another game."""
+    for name, given in used.items():
+        if given:
+            fail(f"--{name}: only with --game ursuppe (the game-agnostic experiments have no such option)")
+
+
+def game_for(name: str, command: str) -> Any:
+    """The registered game ``name`` for a command of a game's own (GameInfo.own_commands: Ursuppe's
+    gene experiments), or a one-line error saying which games have it and what this one runs."""
+    chosen = game_named(name)
+    if command not in chosen.info.own_commands:
+        from sim import game as games
+
+        having = [n for n in games.names() if command in games.get(n).info.own_commands]
+        fail(
+            f"--game {name}: soup {command} is an experiment of {', '.join(having) or 'no game'} only; "
+            f"{name} runs the game-agnostic commands (simulate, play, bench, compare, tournament, tune, "
+            "scenario, rules, report)"
+        )
+    return chosen
+
+
 PLAYERS_HELP = (
     "Players: one of the rules' player counts (components.player_counts; 3 to 6 by default), or 2 "
     "with --variant."

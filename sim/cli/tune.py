@@ -11,11 +11,15 @@ import typer
 
 from sim import out_dirs
 from sim.cli.support import (
+    DEFAULT_GAME,
     MAX_SEED,
     PLAYERS_HELP,
+    GameName,
     fail,
+    game_named,
     load_engine,
     long_job,
+    only_with_ursuppe,
     progress_bar,
     warn,
 )
@@ -41,6 +45,7 @@ def tune(
         ),
     ] = "greedy",
     players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
+    game: GameName = DEFAULT_GAME,
     variant: Annotated[
         str | None,
         typer.Option(
@@ -171,7 +176,34 @@ def tune(
     continues from the last generation. How to read it: docs/tuning.md. Examples:
     soup tune --strategy greedy;  soup tune --against predator --players 3;
     soup tune --gene-value --strategy results/tune-greedy-4p-seed1/tuned.toml
+
+    With --game another than ursuppe: the game's own tunable numbers (CMA-ES over the game
+    protocol), the strategy against --against at every other seat (default: the game's play
+    strategy), e.g. soup tune --game pig --strategy cautious --players 2 --budget 200000
     """
+    if game != DEFAULT_GAME:
+        only_with_ursuppe(
+            variant=variant is not None,
+            **{"self-play": self_play, "gene-value": gene_value, "resume": resume},
+            pool=pool != ",".join(DEFAULT_POOL),
+            params=params != "default",
+            sigma=sigma is not None,
+        )
+        _tune_other(
+            game,
+            strategy,
+            players,
+            against,
+            rules,
+            budget,
+            games_per_candidate,
+            population,
+            seed,
+            out,
+            threads,
+            quiet,
+        )
+        return
     from sim.ursuppe.experiments import tuning as T
     from sim.ursuppe.rules.book import count_label, load_rules
     from strategies.ursuppe.params import load_strategy
@@ -291,6 +323,112 @@ def tune(
             "--games-per-candidate"
         )
     typer.echo(f"Wrote {out / T.TUNED} (use it as a strategy) and {out / 'report.md'}")
+
+
+def _tune_other(
+    game: str,
+    strategy: str,
+    players: int,
+    against: str | None,
+    rules: Path | None,
+    budget: int | None,
+    games_per_candidate: int,
+    population: int | None,
+    seed: int,
+    out: Path | None,
+    threads: int,
+    quiet: bool,
+) -> None:
+    """soup tune --game NAME: sim.experiments.tuning over the game protocol; writes tuned.txt (the
+    tuned strategy, as the game's runs accept it) and report.md."""
+    import math
+
+    from analysis.intervals import wilson
+    from analysis.tables import write_text_atomic
+    from sim.experiments.tuning import tune as tune_game
+
+    chosen = game_named(game)
+    book = chosen.load_rules([rules] if rules is not None else [])
+    chosen.check_players(book, players)
+    name = strategy
+    field = against if against is not None else chosen.info.default_strategy
+    names = strategy_list(field, "--against")
+    if len(names) != 1:
+        fail(f"--against: expected one strategy for every other seat with --game {game}, got {len(names)}")
+    try:
+        start, _, _ = chosen.strategy_space(name)
+        chosen.check_play(book, players, ",".join([name] + names * (players - 1)))
+    except UserError as e:
+        fail(str(e))
+    size = population or 4 + int(3 * math.log(len(start)))  # CMA-ES's default population
+    total = budget if budget is not None else TUNE_BUDGET
+    generations = total // (size * games_per_candidate)
+    if generations < 1:
+        fail(
+            f"--budget: {total:,} games is less than one generation ({size} candidates x "
+            f"{games_per_candidate:,} games); give a larger --budget or a smaller --games-per-candidate"
+        )
+    if out is None:
+        out = Path("results") / f"tune-{game}-{name}-{players}p-seed{seed}"
+    try:
+        out_dirs.check(out, "tune")
+    except UserError as e:
+        fail(str(e))
+    load_engine(chosen)
+    out_dirs.claim(out, "tune")
+    with long_job(out, lambda: f"nothing is kept in {out}: the same command starts again"):
+        total_games = (generations * size + 2) * games_per_candidate
+        with progress_bar(total_games, "tuning", quiet) as update:
+            played = 0
+
+            def advance(games: int) -> None:
+                nonlocal played
+                played += games
+                update(played, total_games)
+
+            tuned = tune_game(
+                chosen,
+                book,
+                name,
+                names[0],
+                players,
+                seed,
+                generations,
+                games_per_candidate,
+                out / "candidates",
+                threads,
+                population,
+                advance,
+            )
+    n = games_per_candidate
+    rows = []
+    for label, rate in (("start", tuned.start_win_rate), ("tuned", tuned.win_rate)):
+        lo, hi = wilson(round(rate * n), n)
+        rows.append(f"| {label} | {rate:.3f} | [{float(lo):.3f}, {float(hi):.3f}] |")
+    write_text_atomic(out / "tuned.txt", tuned.spec + "\n")
+    report = [
+        f"# soup tune --game {game}: {name} against {names[0]} at {players} players",
+        "",
+        f"{chosen.rules_line(book)}; {generations} generations of {size} candidates, {n:,} games each "
+        f"(seed {seed} on); tuned numbers {', '.join(f'{x:g}' for x in tuned.vector)}; the tuned "
+        f"strategy: `{tuned.spec}`.",
+        "",
+        f"Win rate of the seat tuned (player 0) on {n:,} fresh games (seed {seed + generations}), the same "
+        "for both; 95% Wilson intervals (sampling noise only):",
+        "",
+        "| strategy | win rate | 95% interval |",
+        "|---|---|---|",
+        *rows,
+        "",
+        "Best win rate of each generation: " + ", ".join(f"{r:.3f}" for r in tuned.history),
+        "",
+    ]
+    write_text_atomic(out / "report.md", "\n".join(report))
+    typer.echo(
+        f"{name} tuned against {names[0]}: start {tuned.start_win_rate:.3f}, tuned {tuned.win_rate:.3f} "
+        f"on {n:,} fresh games; the tuned strategy: {tuned.spec}"
+    )
+    typer.echo(f"Wrote {out / 'tuned.txt'} and {out / 'report.md'}")
 
 
 def p_text(p: float) -> str:

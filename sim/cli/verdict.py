@@ -13,7 +13,17 @@ from typing import Annotated
 import typer
 
 from sim import out_dirs
-from sim.cli.support import MAX_SEED, USER_ERRORS, fail, load_engine, long_job, progress_bar
+from sim.cli.support import (
+    DEFAULT_GAME,
+    MAX_SEED,
+    USER_ERRORS,
+    GameName,
+    fail,
+    game_for,
+    load_engine,
+    long_job,
+    progress_bar,
+)
 
 CPUS = os.cpu_count() or 1
 # sim.ursuppe.experiments.verdict's defaults, not imported here (tests/test_verdict.py checks they agree)
@@ -84,6 +94,7 @@ def verdict(
     ] = None,
     threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = CPUS,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    game: GameName = DEFAULT_GAME,
 ) -> None:
     """Is this gene too strong? One command: its holding value (given at setup and kept, vs not)
     under a panel of fields x holders, K environment decks and every reading of the rules that
@@ -93,6 +104,7 @@ def verdict(
     design x condition) and verdict.json. Interrupted? The same command continues.
     Example: soup verdict --gene Tentacle. How to read it: docs/verdicts.md.
     """
+    game_for(game, "verdict")
     from sim.ursuppe.experiments import verdict as V
 
     try:
@@ -165,12 +177,14 @@ def calibrate(
     ] = None,
     threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = CPUS,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    game: GameName = DEFAULT_GAME,
 ) -> None:
     """What should this gene cost? Scan its price (or MP) and measure the gene at every value
     on the same games; report the curve with 95% intervals (calibrate.md, .csv, .png) and the
     value closest to neutral. Example: soup calibrate --gene Tentacle --design holding.
     How to read it: docs/verdicts.md.
     """
+    game_for(game, "calibrate")
     from sim.ursuppe.experiments import calibrate as C
 
     try:

@@ -7,6 +7,7 @@ its fitness is its win rate. The best mean of the last generation is the result.
 (the package) runs the search."""
 
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,9 @@ from sim.game import Game
 class Tuned:
     vector: np.ndarray
     spec: str  # the tuned strategy, as the game's runs accept it
-    win_rate: float  # of the tuned strategy in its last evaluation
+    win_rate: float  # of the tuned strategy on fresh games (the seed after the generations')
     history: list[float]  # the best win rate of each generation
+    start_win_rate: float = float("nan")  # of the start, on the same fresh games
 
 
 def tune(
@@ -38,8 +40,11 @@ def tune(
     directory: Path,
     threads: int = 1,
     population: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Tuned:
-    """Tune strategy ``name`` (its start point) against ``field`` (a strategy for every other seat)."""
+    """Tune strategy ``name`` (its start point) against ``field`` (a strategy for every other seat);
+    ``progress`` is told the games of every evaluation. The start and the tuned strategy are then
+    compared on the same fresh games (the seed after the generations')."""
     start, low, high = game.strategy_space(name)
     sigma = float(np.mean(high - low)) / 4
     optimizer = CMA(
@@ -65,6 +70,8 @@ def tune(
                 Path(tmp) / "run",
                 threads,
             )
+        if progress is not None:
+            progress(games)
         return float(rows.filter(rows["player"] == 0)["won"].mean())
 
     for generation in range(generations):
@@ -74,4 +81,5 @@ def tune(
         history.append(max(rates))
     best = np.clip(optimizer.mean, low, high)
     spec = game.strategy_spec(name, best, directory / "tuned")
-    return Tuned(best, spec, fitness(best, generations, 0), history)
+    tuned_rate = fitness(best, generations, 0)
+    return Tuned(best, spec, tuned_rate, history, fitness(start.astype(float), generations, 1))

@@ -34,6 +34,7 @@ class Ursuppe:
         kernel_packages=("sim.ursuppe", "strategies.ursuppe"),
         default_pool=",".join(DEFAULT_POOL),
         default_strategy="greedy",
+        own_commands=("ablate", "combos", "verdict", "calibrate"),
     )
 
     def load_rules(self, files: Sequence[Path] = ()) -> RuleBook:
@@ -60,6 +61,9 @@ class Ursuppe:
 
     def rules_line(self, rules: RuleBook) -> str:
         return f"rules {rules.rules_id}; deck: {rules.deck_description()}"
+
+    def rules_document(self, rules: RuleBook) -> dict[str, Any]:
+        return {"rules_id": rules.rules_id, "deck": rules.deck_description(), "rules": rules.data}
 
     def strategy_names(self) -> list[str]:
         return preset_names()
@@ -94,10 +98,10 @@ class Ursuppe:
     def scenario_files(self) -> list[Path]:
         return sorted(SCENARIO_DIR.glob("*.json"))
 
-    def load_scenario(self, source: Path | dict[str, Any]) -> Any:
+    def load_scenario(self, source: Path | dict[str, Any], check_invariants: bool = True) -> Any:
         from sim.ursuppe.tools.scenario import load_scenario
 
-        return load_scenario(source)
+        return load_scenario(source, check_invariants=check_invariants)
 
     def scenario_document(self, scenario: Any) -> dict[str, Any]:
         from sim.ursuppe.tools.scenario import scenario_document
