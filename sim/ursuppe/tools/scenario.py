@@ -15,7 +15,7 @@ the output also has ``pool`` (gene copies left) and ``rules_id``.
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -432,28 +432,30 @@ def _toxic(label: str, data: dict[str, Any], spaces: int) -> np.ndarray:
     return tokens
 
 
-def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool = True) -> Scenario:
-    """Validate a scenario file (path) or dict and build its one-game batch."""
+def _document(source: str | Path | dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The scenario's label (its path) and its JSON object."""
     if isinstance(source, dict):
-        label, data = "<scenario>", source
-    else:
-        label = str(source)
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except OSError as e:
-            raise ScenarioError(f"{label}: cannot read the scenario file: {e.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ScenarioError(
-                f"{label}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})"
-            ) from None
+        return "<scenario>", source
+    label = str(source)
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except OSError as e:
+        raise ScenarioError(f"{label}: cannot read the scenario file: {e.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError(f"{label}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{label}: expected a JSON object at the top level")
+    return label, data
 
+
+def _rules(label: str, data: dict[str, Any]) -> tuple[RuleBook, Any, int, str | None]:
+    """The rule book (defaults with the scenario's overrides), its rules for the table, the number
+    of colours and the 2-player variant (TD1: a variant plays as its colours' count, the dummy a
+    third, last colour)."""
     variant = data.get("variant")
     if data.get("players") == 2 or variant is not None:
-        # A 2-player variant plays as its colours' count (TD1: the dummy is a third, last colour)
         try:
             check_variant(data.get("players"), variant)
         except RulesError as e:
@@ -474,12 +476,12 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         counts = ", ".join(map(str, rulebook.player_counts))
         raise _err(label, "players", f"expected one of {counts} (components.player_counts), got {P}")
     rules = rulebook.for_players(2, variant) if variant is not None else rulebook.for_players(P)
-    S, A = rules.n_spaces, rules.amoebas_per_player
-    limit = len(rules.deck_ozone) - (1 if rules.first_round_flip else 0)
-    rnd = _int(label, "round", data.get("round", 1), 1, limit)
+    return rulebook, rules, P, variant
 
-    # Environment: the current card, then the remaining deck (default: the rest of the rules' deck).
-    default_cards = [(int(o), int(d)) for o, d in zip(rules.deck_ozone, rules.deck_drift, strict=True)]
+
+def _cards(label: str, data: dict[str, Any], default_cards: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The environment: the current card, then the remaining deck (default: the rest of the rules'
+    deck)."""
     current = (
         _card(label, "current_card", data["current_card"]) if "current_card" in data else default_cards[0]
     )
@@ -494,8 +496,12 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
     cards = [current, *rest]
     if len(cards) > 127:
         raise _err(label, "deck", "at most 126 cards")
+    return cards
 
-    # Food and supply (C3, I1).
+
+def _food_and_supply(label: str, data: dict[str, Any], rules: Any, P: int) -> tuple[np.ndarray, list[int]]:
+    """The cubes on every space and in the supply; every colour's cubes add up (C3, I1)."""
+    S = rules.n_spaces
     food = np.full((S, P), rules.cubes_per_space, dtype=np.int64)
     food_in = data.get("food", {})
     if not isinstance(food_in, dict):
@@ -515,26 +521,38 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
                 f"{on_board[c]} cubes of colour {c} on the board, more than the "
                 f"{rules.cubes_per_colour} there are (I1)",
             )
-    if "supply" in data:
-        raw = data["supply"]
-        if not isinstance(raw, list) or len(raw) != P:
-            raise _err(label, "supply", f"expected a list of {P} cube counts, got {json.dumps(raw)}")
-        supply = [_int(label, f"supply[{i}]", v, 0) for i, v in enumerate(raw)]
-        for c in range(P):
-            if on_board[c] + supply[c] != rules.cubes_per_colour:
-                raise _err(
-                    label,
-                    f"supply[{c}]",
-                    f"board ({on_board[c]}) + supply ({supply[c]}) must be "
-                    f"{rules.cubes_per_colour} for colour {c} (I1)",
-                )
-    else:
-        supply = [int(rules.cubes_per_colour - on_board[c]) for c in range(P)]
+    if "supply" not in data:
+        return food, [int(rules.cubes_per_colour - on_board[c]) for c in range(P)]
+    raw = data["supply"]
+    if not isinstance(raw, list) or len(raw) != P:
+        raise _err(label, "supply", f"expected a list of {P} cube counts, got {json.dumps(raw)}")
+    supply = [_int(label, f"supply[{i}]", v, 0) for i, v in enumerate(raw)]
+    for c in range(P):
+        if on_board[c] + supply[c] != rules.cubes_per_colour:
+            raise _err(
+                label,
+                f"supply[{c}]",
+                f"board ({on_board[c]}) + supply ({supply[c]}) must be "
+                f"{rules.cubes_per_colour} for colour {c} (I1)",
+            )
+    return food, supply
 
-    # Players.
-    entries = data.get("state", [{} for _ in range(P)])
-    if not isinstance(entries, list) or len(entries) != P:
-        raise _err(label, "state", f"expected a list of {P} player entries (in colour order)")
+
+class _Play(NamedTuple):
+    """How a scenario plays (its keys of HOW_KEYS but the rules)."""
+
+    strategies: list[Any]
+    choices: list[Any]  # as written
+    tape: list[tuple[int, list[int]]]  # the choices as (choice key, option row) entries
+    origin: list[int]  # tape entry -> index in choices
+    dice: list[int] | None
+    seed: int
+    run: str
+
+
+def _how(label: str, data: dict[str, Any], P: int) -> _Play:
+    """How the scenario plays: the strategies, the forced choices, the forced dice, the seed and
+    how far it runs."""
     strategies_in = data.get("strategies", ["greedy"] * P)
     if not isinstance(strategies_in, list) or len(strategies_in) != P:
         raise _err(label, "strategies", f"expected a list of {P} strategy names")
@@ -542,7 +560,6 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         strategies = [load_strategy(s) for s in strategies_in]
     except StrategyError as e:
         raise ScenarioError(f"{label}: strategies: {e}") from None
-
     choices = data.get("choices", [])
     if not isinstance(choices, list):
         raise _err(label, "choices", "expected a list of choices")
@@ -563,36 +580,68 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
     run = data["run"]
     if run not in RUNS:
         raise _err(label, "run", f"expected one of {', '.join(RUNS)}, got {json.dumps(run)}")
+    return _Play(strategies, choices, tape, origin, dice, seed, run)
 
-    b = batch_mod.new_batch(
-        rules,
-        parameter_table(strategies),
-        np.arange(P),
-        seed,
-        np.array([0]),
-        check_invariants=check_invariants,
-        log_events=True,
-        n_cards=len(cards),
-        tape_capacity=len(tape),
-        dice_capacity=len(dice) if dice is not None else 0,
-    )
-    st, wk = b.state, b.workspace
-    st.round[0] = rnd
-    st.n_cards[0] = len(cards)
-    st.deck_pos[0] = 0
-    unused = list(range(len(default_cards)))
-    for i, (ozone, drift) in enumerate(cards):
-        st.card_ozone[0, i] = ozone
-        st.card_drift[0, i] = drift
-        match = next((j for j in unused if default_cards[j] == (ozone, drift)), -1)
-        if match >= 0:
-            unused.remove(match)
-        st.card_index[0, i] = match
-    st.food[0] = food
-    st.supply[0] = supply
-    copies = rules.gene_copies.astype(np.int64)
+
+def _genes(label: str, key: str, entry: dict[str, Any], st: Any, p: int, rules: Any, rnd: int) -> list[int]:
+    """Player p's genes (a name, or {"name", "since_round"}) into the state; the genes it holds."""
+    genes = entry.get("genes", [])
+    if not isinstance(genes, list):
+        raise _err(label, f"{key}.genes", 'expected a list of gene names or {"name", "since_round"}')
+    held = []
+    for i, item in enumerate(genes):
+        gk = f"{key}.genes[{i}]"
+        if isinstance(item, dict):
+            if set(item) - {"name", "since_round"} or "name" not in item:
+                raise _err(label, gk, 'expected {"name": gene, "since_round": n}')
+            gid = _gene(label, f"{gk}.name", item["name"])
+            since = _int(label, f"{gk}.since_round", item.get("since_round", rnd - 1), 0, rnd)
+        else:
+            gid = _gene(label, gk, item)
+            since = rnd - 1  # a plain name: held since before this round
+        if st.genes[0, p, gid]:
+            raise _err(label, gk, f"{GENE_NAMES[gid]} twice: a player holds at most one copy (G2, I5)")
+        st.genes[0, p, gid] = 1
+        st.gene_since[0, p, gid] = since
+        held.append(gid)
+    for gid in range(N_GENES):
+        lower = [x for x in rules.gene_lower[gid] if x >= 0]
+        if st.genes[0, p, gid] and len(lower) == 1 and st.genes[0, p, lower[0]]:
+            raise _err(
+                label,
+                f"{key}.genes",
+                f"{GENE_NAMES[gid]} with {GENE_NAMES[lower[0]]}: an advanced gene replaces its lower gene "
+                "(G3, I5)",
+            )
+    return held
+
+
+def _amoebas(label: str, key: str, entry: dict[str, Any], st: Any, p: int, rules: Any) -> None:
+    """Player p's amoebas ({"number", "space", "dp"}) into the state (I2: numbers distinct)."""
+    A, S = rules.amoebas_per_player, rules.n_spaces
+    amoebas = entry.get("amoebas", [])
+    if not isinstance(amoebas, list) or len(amoebas) > A:
+        raise _err(label, f"{key}.amoebas", f"expected a list of at most {A} amoebas")
+    for i, am in enumerate(amoebas):
+        ak = f"{key}.amoebas[{i}]"
+        if (
+            not isinstance(am, dict)
+            or set(am) - {"number", "space", "dp"}
+            or not {"number", "space"} <= set(am)
+        ):
+            raise _err(label, ak, 'expected {"number": n, "space": s, "dp": d}')
+        n = _int(label, f"{ak}.number", am["number"], 1, A)
+        if st.space[0, p, n - 1] >= 0:
+            raise _err(label, f"{ak}.number", f"amoeba number {n} is used twice (I2)")
+        st.space[0, p, n - 1] = _int(label, f"{ak}.space", am["space"], 0, S - 1)
+        st.dp[0, p, n - 1] = _int(label, f"{ak}.dp", am.get("dp", 0), 0, 127)
+
+
+def _players(label: str, entries: list[Any], st: Any, rules: Any, rnd: int) -> np.ndarray:
+    """Every colour's entry of "state" (score, bp, genes, amoebas, alarm) into the state; the
+    number of players holding each gene."""
     held_total = np.zeros(N_GENES, dtype=np.int64)
-    scores = []
+    scores: list[int] = []
     for p, entry in enumerate(entries):
         key = f"state[{p}]"
         if not isinstance(entry, dict):
@@ -633,49 +682,17 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
         st.seat[0, p] = p + 1
         # BP stays within the rules' bound, so that a scenario's income cannot overflow int32.
         st.bp[0, p] = _int(label, f"{key}.bp", entry.get("bp", rules.start_bp), 0, MAX_BP_AMOUNT)
-        genes = entry.get("genes", [])
-        if not isinstance(genes, list):
-            raise _err(label, f"{key}.genes", 'expected a list of gene names or {"name", "since_round"}')
-        for i, item in enumerate(genes):
-            gk = f"{key}.genes[{i}]"
-            if isinstance(item, dict):
-                if set(item) - {"name", "since_round"} or "name" not in item:
-                    raise _err(label, gk, 'expected {"name": gene, "since_round": n}')
-                gid = _gene(label, f"{gk}.name", item["name"])
-                since = _int(label, f"{gk}.since_round", item.get("since_round", rnd - 1), 0, rnd)
-            else:
-                gid = _gene(label, gk, item)
-                since = rnd - 1  # a plain name: held since before this round
-            if st.genes[0, p, gid]:
-                raise _err(label, gk, f"{GENE_NAMES[gid]} twice: a player holds at most one copy (G2, I5)")
-            st.genes[0, p, gid] = 1
-            st.gene_since[0, p, gid] = since
+        for gid in _genes(label, key, entry, st, p, rules, rnd):
             held_total[gid] += 1
-        for gid in range(N_GENES):
-            lower = [x for x in rules.gene_lower[gid] if x >= 0]
-            if st.genes[0, p, gid] and len(lower) == 1 and st.genes[0, p, lower[0]]:
-                raise _err(
-                    label,
-                    f"{key}.genes",
-                    f"{GENE_NAMES[gid]} with {GENE_NAMES[lower[0]]}: an advanced "
-                    "gene replaces its lower gene (G3, I5)",
-                )
-        amoebas = entry.get("amoebas", [])
-        if not isinstance(amoebas, list) or len(amoebas) > A:
-            raise _err(label, f"{key}.amoebas", f"expected a list of at most {A} amoebas")
-        for i, am in enumerate(amoebas):
-            ak = f"{key}.amoebas[{i}]"
-            if (
-                not isinstance(am, dict)
-                or set(am) - {"number", "space", "dp"}
-                or not {"number", "space"} <= set(am)
-            ):
-                raise _err(label, ak, 'expected {"number": n, "space": s, "dp": d}')
-            n = _int(label, f"{ak}.number", am["number"], 1, A)
-            if st.space[0, p, n - 1] >= 0:
-                raise _err(label, f"{ak}.number", f"amoeba number {n} is used twice (I2)")
-            st.space[0, p, n - 1] = _int(label, f"{ak}.space", am["space"], 0, S - 1)
-            st.dp[0, p, n - 1] = _int(label, f"{ak}.dp", am.get("dp", 0), 0, 127)
+        _amoebas(label, key, entry, st, p, rules)
+    return held_total
+
+
+def _gene_supply(
+    label: str, data: dict[str, Any], st: Any, rules: Any, P: int, held_total: np.ndarray
+) -> None:
+    """The genes' pool and the extra deck's face-down cards: no more copies than the game has (I4)."""
+    copies = rules.gene_copies.astype(np.int64)
     face_down = _extra_deck(label, data, rules, held_total)
     for gid in range(N_GENES):
         if held_total[gid] + face_down.count(gid) > copies[gid]:
@@ -697,18 +714,64 @@ def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool
     st.extra_deck[0, :] = NO_CARD
     st.extra_top[0] = st.extra_deck.shape[1] - len(face_down)  # the deck's cards fill its last slots
     st.extra_deck[0, st.extra_top[0] :] = face_down
-    st.toxic[0] = _toxic(label, data, S)
+
+
+def load_scenario(source: str | Path | dict[str, Any], *, check_invariants: bool = True) -> Scenario:
+    """Validate a scenario file (path) or dict and build its one-game batch: the position
+    (players, round, cards, food, supply, state, extra deck, toxic tokens) and how it plays
+    (strategies, forced choices and dice, seed, run); docs/scenario-format.md."""
+    label, data = _document(source)
+    rulebook, rules, P, variant = _rules(label, data)
+    limit = len(rules.deck_ozone) - (1 if rules.first_round_flip else 0)
+    rnd = _int(label, "round", data.get("round", 1), 1, limit)
+    default_cards = [(int(o), int(d)) for o, d in zip(rules.deck_ozone, rules.deck_drift, strict=True)]
+    cards = _cards(label, data, default_cards)
+    food, supply = _food_and_supply(label, data, rules, P)
+    entries = data.get("state", [{} for _ in range(P)])
+    if not isinstance(entries, list) or len(entries) != P:
+        raise _err(label, "state", f"expected a list of {P} player entries (in colour order)")
+    how = _how(label, data, P)
+
+    b = batch_mod.new_batch(
+        rules,
+        parameter_table(how.strategies),
+        np.arange(P),
+        how.seed,
+        np.array([0]),
+        check_invariants=check_invariants,
+        log_events=True,
+        n_cards=len(cards),
+        tape_capacity=len(how.tape),
+        dice_capacity=len(how.dice) if how.dice is not None else 0,
+    )
+    st, wk = b.state, b.workspace
+    st.round[0] = rnd
+    st.n_cards[0] = len(cards)
+    st.deck_pos[0] = 0
+    unused = list(range(len(default_cards)))
+    for i, (ozone, drift) in enumerate(cards):
+        st.card_ozone[0, i] = ozone
+        st.card_drift[0, i] = drift
+        match = next((j for j in unused if default_cards[j] == (ozone, drift)), -1)
+        if match >= 0:
+            unused.remove(match)
+        st.card_index[0, i] = match
+    st.food[0] = food
+    st.supply[0] = supply
+    held_total = _players(label, entries, st, rules, rnd)
+    _gene_supply(label, data, st, rules, P, held_total)
+    st.toxic[0] = _toxic(label, data, rules.n_spaces)
     recount_derived(st)
     wk.score_seen[0, :] = st.score[0]
 
-    for t, (ck, row) in enumerate(tape):
+    for t, (ck, row) in enumerate(how.tape):
         wk.tape_kind[0, t] = ck
         wk.tape_value[0, t] = row
-    wk.tape_len[0] = len(tape)
-    if dice is not None:
-        wk.dice[0, : len(dice)] = dice
-        wk.dice_len[0] = len(dice)
-    return Scenario(label, rulebook, b, run, choices, origin, variant, data)
+    wk.tape_len[0] = len(how.tape)
+    if how.dice is not None:
+        wk.dice[0, : len(how.dice)] = how.dice
+        wk.dice_len[0] = len(how.dice)
+    return Scenario(label, rulebook, b, how.run, how.choices, how.origin, variant, data)
 
 
 def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any]:
