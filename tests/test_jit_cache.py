@@ -159,13 +159,15 @@ def test_namespaces():
     assert jit.namespace_of("sim.ursuppe.engine.state") == "ursuppe"
     assert jit.namespace_of("strategies.pig.policy") == "pig"
     assert jit.namespace_of("sim.random_stream") == jit.KIT
-    assert set(jit.namespaces()) == {"ursuppe", "pig", jit.KIT}
+    assert set(jit.namespaces()) == {"ursuppe", "pig", "chromosome", jit.KIT}
 
 
 def test_every_kernel_is_found_by_the_scan():
     """The completion mark needs the scan's kernels to be exactly those the engine compiles."""
     code = (
-        "import sim.ursuppe.engine.round, sim.pig.engine; from sim import jit; "
+        "import sim.ursuppe.engine.round, sim.pig.engine; "
+        "import sim.chromosome.engine.invariants, sim.chromosome.engine.rounds; "
+        "import sim.chromosome.engine.radiation, sim.chromosome.engine.scoring; from sim import jit; "
         "print(sorted(jit._SEEN_KERNELS))"
     )
     seen = _python(code, NUMBA_DISABLE_JIT="1")

@@ -1,0 +1,87 @@
+"""Groups and movement (spec §4.2, C2, I2): counting a player's tokens and groups, and whether
+k tokens of a group may move into a room (M1-M7)."""
+
+from sim.chromosome.engine.state import NO_OWNER, F
+from sim.jit import kernel
+
+# The flags' places in Rules.flag (numba globals).
+FL_STERILITY_CHECK = F["sterility_check"]
+
+STERILITY_RESULTING = 1  # flag sterility_check's second reading (M3)
+
+
+@kernel
+def board_tokens(cs, g, p):
+    """C2: player p's tokens on the board (charged and discharged alike)."""
+    n = 0
+    for r in range(cs.owner.shape[1]):
+        if cs.owner[g, r] == p:
+            n += cs.size[g, r]
+    return n
+
+
+@kernel
+def board_groups(cs, g, p):
+    """Player p's groups on the board (one a room, I2)."""
+    n = 0
+    for r in range(cs.owner.shape[1]):
+        if cs.owner[g, r] == p:
+            n += 1
+    return n
+
+
+@kernel
+def charged_tokens(cs, g, p):
+    """Player p's tokens in charged groups (K3: the energy it could pay by turning them)."""
+    n = 0
+    for r in range(cs.owner.shape[1]):
+        if cs.owner[g, r] == p and cs.charged[g, r] != 0:
+            n += cs.size[g, r]
+    return n
+
+
+@kernel
+def adjacent(cr, a, b):
+    """L1: rooms a and b are neighbours."""
+    for i in range(cr.degree[a]):
+        if cr.neighbours[a, i] == b:
+            return True
+    return False
+
+
+@kernel
+def may_move(cs, cr, g, p, src, dst, k):
+    """M1-M7: may player p move k tokens of its group in room ``src`` to room ``dst``? One
+    adjacent room (M1), not another player's (M2), sterility met by the moving tokens (M3; flag
+    sterility_check: by the size after merging), at most 3 after merging with an own group (M4),
+    never into a removed room (M7)."""
+    if cs.owner[g, src] != p or k < 1 or k > cs.size[g, src]:
+        return False
+    if src == dst or cs.removed[g, dst] != 0 or not adjacent(cr, src, dst):
+        return False
+    there = cs.owner[g, dst]
+    if there != NO_OWNER and there != p:
+        return False
+    merged = k + (cs.size[g, dst] if there == p else 0)
+    if merged > 3:
+        return False
+    entering = merged if cr.flag[FL_STERILITY_CHECK] == STERILITY_RESULTING else k
+    return entering >= cr.sterility[dst]
+
+
+@kernel
+def move(cs, g, p, src, dst, k):
+    """M1, M4, M5: move k tokens of p's group in ``src`` to ``dst`` (checked by may_move). The
+    tokens keep their group's side; a merged group is charged only if both parts were."""
+    side = cs.charged[g, src]
+    if cs.owner[g, dst] == p:
+        cs.charged[g, dst] = 1 if (cs.charged[g, dst] != 0 and side != 0) else 0
+        cs.size[g, dst] += k
+    else:
+        cs.owner[g, dst] = p
+        cs.size[g, dst] = k
+        cs.charged[g, dst] = side
+    cs.size[g, src] -= k
+    if cs.size[g, src] == 0:
+        cs.owner[g, src] = NO_OWNER
+        cs.charged[g, src] = 0

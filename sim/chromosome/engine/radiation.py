@@ -1,0 +1,76 @@
+"""Radiation (spec §5): areas, the resistance test's threat (X3), absorption (X5) and decay (X6).
+
+An area is the cubes on one room (X1); ``cs.cubes[g, r]`` is its strength. A group is adjacent
+to an area when it stands in the area's room or in a room next to it (§0, l.526).
+"""
+
+from sim.chromosome.engine.population import adjacent
+from sim.chromosome.engine.state import NO_OWNER, F
+from sim.jit import kernel
+
+# The flags' places in Rules.flag (numba globals).
+FL_CHARGE_SIZE_LIMIT = F["charge_size_limit"]
+FL_AREA_ROOM_ADJACENT_FOR_CHARGE = F["area_room_adjacent_for_charge"]
+BLACK = 3  # the B gene colour (COLOURS order)
+
+
+@kernel
+def near_area(cr, room, area):
+    """§0: a group in ``room`` is adjacent to the area on room ``area`` (its own room counts)."""
+    return room == area or adjacent(cr, room, area)
+
+
+@kernel
+def threat(cs, cr, g, p, area, strength):
+    """X3: the threat an area of ``strength`` on room ``area`` makes to player p: the strength
+    plus p's groups (not tokens) adjacent to it."""
+    t = strength
+    for r in range(cs.owner.shape[1]):
+        if cs.owner[g, r] == p and near_area(cr, r, area):
+            t += 1
+    return t
+
+
+@kernel
+def irradiation_gain(cs, g, p, t, roll):
+    """X3: what a test of threat ``t`` with the final ``roll`` adds to p's irradiation: the
+    excess of the threat over roll + p's active B genes (G4a), or nothing."""
+    result = roll + cs.active_genes[g, p, BLACK]
+    return t - result if t > result else 0
+
+
+@kernel
+def charges(cs, cr, g, room, area):
+    """X5: does the area on room ``area`` charge the group in ``room``? Adjacent (flag
+    area_room_adjacent_for_charge false: the area's own room does not count) and, with the flag
+    charge_size_limit, no larger than the area's strength."""
+    if cs.owner[g, room] == NO_OWNER or cs.cubes[g, area] <= 0:
+        return False
+    if room == area:
+        if cr.flag[FL_AREA_ROOM_ADJACENT_FOR_CHARGE] != 0:
+            return False
+    elif not adjacent(cr, room, area):
+        return False
+    return cr.flag[FL_CHARGE_SIZE_LIMIT] != 0 or cs.size[g, room] <= cs.cubes[g, area]
+
+
+@kernel
+def absorb(cs, cr, g):
+    """X5 (Phase III.2): every group of every player that an area charges becomes charged."""
+    R = cs.owner.shape[1]
+    for room in range(R):
+        if cs.owner[g, room] == NO_OWNER or cs.charged[g, room] != 0:
+            continue
+        for area in range(R):
+            if charges(cs, cr, g, room, area):
+                cs.charged[g, room] = 1
+                break
+
+
+@kernel
+def decay(cs, g):
+    """X6 (Phase III.3): every area loses one cube to the pool; at 0 it is gone."""
+    for r in range(cs.cubes.shape[1]):
+        if cs.cubes[g, r] > 0:
+            cs.cubes[g, r] -= 1
+            cs.pool[g] += 1

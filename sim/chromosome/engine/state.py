@@ -1,0 +1,253 @@
+"""Chromosome's position as a struct of arrays (leading axis = game) and the rules as the kernels
+read them (:class:`Rules`, one player count).
+
+Rooms are indexed 0..R-1 in the layout's order (rules/board.py); a room holds at most one group
+(I2), so the groups are the room arrays ``owner``/``size``/``charged``. Gene colours are indexed
+in rules.book.COLOURS order (Y, P, R, B); species in rules.book.SPECIES order.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from sim.chromosome.rules.book import COLOURS, FLAGS, SPECIES, ChromosomeRules
+from sim.jit import PLAIN_PYTHON, Borrowed, BorrowedReference, TupleReference, reference_proxy, reference_type
+from sim.random_stream import seed_streams
+
+Y, P_, R, B = range(len(COLOURS))  # gene colours (P_: P is the player count everywhere else)
+NO_OWNER = -1
+UNBOUNDED = 127  # fate_max = 0 (unbounded): a bound no game reaches
+
+# A game's random streams (sim.random_stream): seating and species (S4, S6) apart from the dice
+# and a strategy's own draws, so that a house rule that rolls more leaves the seating as it was.
+STREAM_SETUP, STREAM_DICE, STREAM_STRATEGY = range(3)
+N_STREAMS = 3
+
+# Why a game ended (State.end_reason).
+END_NONE, END_ROUNDS, END_ELIMINATION = range(3)  # E1, E3
+
+# Rules.numbers: every integer of the rules a kernel reads, by constant.
+NUMBER_KEYS: tuple[str, ...] = (
+    "components.tokens_per_species",
+    "components.gene_cubes_per_colour",
+    "components.radiation_cubes",
+    "components.max_genes",
+    "components.irradiation_max",
+    "components.max_turns_per_round",
+    "setup.start_fate",
+    "setup.start_group",
+    "costs.fate_restore_energy",
+    "costs.trophy_energy",
+    "costs.black_discard_irradiation",
+    "costs.evolution_random_energy",
+    "costs.impulse_cubes",
+    "flags.die_sides",
+    "flags.fate_max",
+)
+(
+    N_TOKENS,
+    N_GENE_CUBES,
+    N_RADIATION_CUBES,
+    N_MAX_GENES,
+    N_IRRADIATION_MAX,
+    N_MAX_TURNS,
+    N_START_FATE,
+    N_START_GROUP,
+    N_FATE_RESTORE,
+    N_TROPHY_ENERGY,
+    N_BLACK_DISCARD,
+    N_EVOLUTION_RANDOM,
+    N_IMPULSE_CUBES,
+    N_DIE_SIDES,
+    N_FATE_MAX,
+) = range(len(NUMBER_KEYS))
+
+# Rules.flag: each §14 flag as the index of its reading in rules.book.FLAGS' choices (0 = default).
+F = {f.name: i for i, f in enumerate(FLAGS)}
+
+
+class Rules(NamedTuple):
+    """The rules of one player count as the kernels read them."""
+
+    players: int
+    rounds: int  # S2: R(P)
+    tile: np.ndarray  # int16 [R]
+    sterility: np.ndarray  # int8 [R]
+    start: np.ndarray  # int8 [R]: 1 = a start room
+    neighbours: np.ndarray  # int8 [R, 6], -1 padded
+    degree: np.ndarray  # int8 [R]
+    distance: np.ndarray  # int8 [R, R] (L4)
+    numbers: np.ndarray  # int32 [len(NUMBER_KEYS)]
+    flag: np.ndarray  # int8 [len(FLAGS)]: the reading's index
+    fate_values: np.ndarray  # int8 [die_sides]: face k+1 -> gene colour (D2)
+    start_genes: np.ndarray  # int8 [4] (S5)
+    evolution_energy: np.ndarray  # int8 [4]: -1 = held of that colour + 1 (G1)
+
+
+def rules_for(book: ChromosomeRules, players: int) -> Rules:
+    """The kernels' view of ``book`` for ``players``."""
+    board = book.board(players)
+    data = book.data
+    numbers = []
+    for key in NUMBER_KEYS:
+        section, name = key.split(".")
+        numbers.append(data[section][name])
+    numbers[N_FATE_MAX] = numbers[N_FATE_MAX] or UNBOUNDED
+    flag = [f.choices.index(data["flags"][f.name]) for f in FLAGS]
+    sides = data["flags"]["die_sides"]
+    energy = [
+        -1,
+        -1,
+        data["costs"]["evolution_energy"].get("R", 2),
+        data["costs"]["evolution_energy"].get("B", 1),
+    ]
+    return Rules(
+        players=players,
+        rounds=book.rounds(players),
+        tile=board.tile.copy(),
+        sterility=board.sterility.copy(),
+        start=board.start.astype(np.int8),
+        neighbours=board.neighbours.copy(),
+        degree=board.degree.copy(),
+        distance=board.distance.copy(),
+        numbers=np.array(numbers, dtype=np.int32),
+        flag=np.array(flag, dtype=np.int8),
+        fate_values=np.array([COLOURS.index(c) for c in data["die"]["fate_values"][:sides]], dtype=np.int8),
+        start_genes=np.array([data["setup"]["start_genes"].get(c, 0) for c in COLOURS], dtype=np.int8),
+        evolution_energy=np.array(energy, dtype=np.int8),
+    )
+
+
+class State(NamedTuple):
+    """A batch of G Chromosome positions: P players, R rooms."""
+
+    game_index: np.ndarray  # int64 [G]: the game's index in the run (its random streams' key)
+    rng_key: np.ndarray  # uint64 [G, N_STREAMS]
+    rng_ctr: np.ndarray  # uint64 [G, N_STREAMS]
+    strategy: np.ndarray  # int16 [G, P]: the strategy deciding for player p
+    species: np.ndarray  # int8 [G, P]: index into SPECIES (S4)
+    round: np.ndarray  # int8 [G]: 1-based
+    clock: np.ndarray  # int8 [G]: R(P) - round + 1 (I10)
+    start_player: np.ndarray  # int8 [G]: this round's starting player (S6, R5)
+    active: np.ndarray  # int8 [G]: the player whose turn it is (Phase II)
+    finished: np.ndarray  # bool [G]
+    end_reason: np.ndarray  # int8 [G]: END_*
+    owner: np.ndarray  # int8 [G, R]: the player whose group stands in room r, NO_OWNER if none (I2)
+    size: np.ndarray  # int8 [G, R]: tokens of that group, 0 if none (1-3)
+    charged: np.ndarray  # int8 [G, R]: 1 if that group is charged
+    cubes: np.ndarray  # int8 [G, R]: radiation cubes: the strength of room r's area (X1)
+    removed: np.ndarray  # int8 [G, R]: 1 once an event removed the room (V3)
+    pool: np.ndarray  # int8 [G]: radiation cubes not on the board (I4)
+    supply: np.ndarray  # int8 [G, P]: player p's tokens in its supply (I1)
+    trophies: np.ndarray  # int8 [G, P, P]: [holder, owner]: owner's tokens the holder holds (F8)
+    active_genes: np.ndarray  # int8 [G, P, 4]: by colour (K1)
+    passive_genes: np.ndarray  # int8 [G, P, 4]
+    gene_supply: np.ndarray  # int8 [G, 4] (I6)
+    fate: np.ndarray  # int8 [G, P]
+    fate_exhausted: np.ndarray  # int8 [G, P]: the fate token's exhausted side (K2, I8)
+    irradiation: np.ndarray  # int8 [G, P]: 0 = off the track (C3)
+    eliminated: np.ndarray  # int8 [G, P] (E2)
+    passed: np.ndarray  # int8 [G, P]: has passed this round (R6)
+
+
+def allocate_state(games: int, rules: Rules) -> State:
+    """Zeroed arrays for ``games`` games of ``rules`` (allocated once per batch)."""
+    G, P, Rn = games, rules.players, len(rules.tile)
+    return State(
+        game_index=np.zeros(G, np.int64),
+        rng_key=np.zeros((G, N_STREAMS), np.uint64),
+        rng_ctr=np.zeros((G, N_STREAMS), np.uint64),
+        strategy=np.zeros((G, P), np.int16),
+        species=np.zeros((G, P), np.int8),
+        round=np.zeros(G, np.int8),
+        clock=np.zeros(G, np.int8),
+        start_player=np.zeros(G, np.int8),
+        active=np.zeros(G, np.int8),
+        finished=np.zeros(G, np.bool_),
+        end_reason=np.zeros(G, np.int8),
+        owner=np.full((G, Rn), NO_OWNER, np.int8),
+        size=np.zeros((G, Rn), np.int8),
+        charged=np.zeros((G, Rn), np.int8),
+        cubes=np.zeros((G, Rn), np.int8),
+        removed=np.zeros((G, Rn), np.int8),
+        pool=np.zeros(G, np.int8),
+        supply=np.zeros((G, P), np.int8),
+        trophies=np.zeros((G, P, P), np.int8),
+        active_genes=np.zeros((G, P, len(COLOURS)), np.int8),
+        passive_genes=np.zeros((G, P, len(COLOURS)), np.int8),
+        gene_supply=np.zeros((G, len(COLOURS)), np.int8),
+        fate=np.zeros((G, P), np.int8),
+        fate_exhausted=np.zeros((G, P), np.int8),
+        irradiation=np.zeros((G, P), np.int8),
+        eliminated=np.zeros((G, P), np.int8),
+        passed=np.zeros((G, P), np.int8),
+    )
+
+
+def seed_state(state: State, seed: int, game_indices: np.ndarray) -> None:
+    """Key every game's random streams by (seed, game index) (§0: a game is a pure function of
+    rules, strategies, seed and game index)."""
+    key, ctr = seed_streams(seed, game_indices, N_STREAMS)
+    state.game_index[:] = game_indices
+    state.rng_key[:] = key
+    state.rng_ctr[:] = ctr
+
+
+# --- by reference (sim.jit): the kernels take ``cs`` (State) and ``cr`` (Rules) as one pointer each
+_BORROWED: dict = {}
+if not PLAIN_PYTHON:
+
+    @reference_type
+    class StateReference(TupleReference):
+        pass
+
+    @reference_type
+    class RulesReference(TupleReference):
+        pass
+
+    _StateRef = reference_proxy(StateReference, State._fields)
+    _RulesRef = reference_proxy(RulesReference, Rules._fields)
+
+
+def borrowed_types() -> dict:
+    """The numba types of ``cs`` and ``cr`` (kernel_types.py gives them to sim.jit), made once."""
+    if _BORROWED:
+        return _BORROWED
+    from numba import typeof
+
+    from sim.chromosome.rules.book import load_rules
+
+    def fields(nt) -> list:
+        return [(name, typeof(value)) for name, value in zip(nt._fields, nt, strict=True)]
+
+    rules = rules_for(load_rules(), 4)
+    _BORROWED.update(
+        {
+            "cs": BorrowedReference(StateReference(fields(allocate_state(1, rules)))),
+            "cr": BorrowedReference(RulesReference(fields(rules))),
+        }
+    )
+    return _BORROWED
+
+
+def by_reference(state: State, rules: Rules) -> tuple:
+    """``(cs, cr)`` for the kernels (plain Python: the tuples themselves)."""
+    if PLAIN_PYTHON:
+        return state, rules
+    types = borrowed_types()
+    return Borrowed(_StateRef(*state), types["cs"]), Borrowed(_RulesRef(*rules), types["cr"])
+
+
+SPECIES_COUNT = len(SPECIES)
+
+
+def derive_supplies(state: State, rules: Rules, g: int = 0) -> None:
+    """Set game g's supplies from the rest of its position (I1, I4, I6): tokens 12 - board -
+    trophies held by others, genes 16 - held, radiation cubes 10 - board (a scenario's position)."""
+    n = rules.numbers
+    for p in range(rules.players):
+        on_board = int(state.size[g][state.owner[g] == p].sum())
+        state.supply[g, p] = n[N_TOKENS] - on_board - int(state.trophies[g, :, p].sum())
+    held = state.active_genes[g].sum(axis=0) + state.passive_genes[g].sum(axis=0)
+    state.gene_supply[g] = n[N_GENE_CUBES] - held
+    state.pool[g] = n[N_RADIATION_CUBES] - int(state.cubes[g].sum())

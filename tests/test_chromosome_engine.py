@@ -1,0 +1,143 @@
+"""Chromosome's rule kernels on positions written by hand (compiled, as the engine runs them):
+movement and sterility (M1-M7, W3), the starting player (R5, W8), resistance-test threats,
+absorption and decay (X3, X5, X6, W5), the score and the winners (E4, E5, W10), and the
+invariants of §12."""
+
+import numpy as np
+import pytest
+
+from sim.chromosome.engine import invariants, population, radiation, rounds, scoring
+from sim.chromosome.engine.state import allocate_state, by_reference, derive_supplies, rules_for
+from sim.chromosome.rules.book import load_rules
+
+# One worker compiles Chromosome's kernels (the game is not registered yet, so the controller's
+# compile-once in conftest.py does not know it).
+pytestmark = pytest.mark.xdist_group("chromosome")
+
+
+def position(players: int, groups: dict[int, tuple[int, int, bool]], **flags):
+    """One game: ``groups`` {tile: (player, size, charged)}; the rest at its start values."""
+    rules = rules_for(load_rules(overrides={"flags": flags} if flags else None), players)
+    st = allocate_state(1, rules)
+    room = {int(t): i for i, t in enumerate(rules.tile)}
+    for tile, (p, size, charged) in groups.items():
+        st.owner[0, room[tile]], st.size[0, room[tile]], st.charged[0, room[tile]] = p, size, int(charged)
+    st.round[0], st.clock[0] = 1, rules.rounds
+    st.fate[0] = 4
+    st.active_genes[0, :, 0], st.active_genes[0, :, 1] = 2, 1
+    derive_supplies(st, rules)
+    return st, rules, room
+
+
+def test_M1_M3_M4_M6_W3_movement_and_sterility():
+    st, ru, room = position(2, {17: (0, 3, True), 10: (0, 2, False), 9: (1, 2, True)})
+    cs, cr = by_reference(st, ru)
+
+    def may(p, a, b, k):
+        return population.may_move(cs, cr, 0, p, room[a], room[b], k)
+
+    assert may(0, 17, 8, 3) and may(0, 17, 8, 2)  # W3: 3 or 2 tokens 17 -> 8
+    assert may(0, 17, 5, 1)  # one token may enter sterility 1 (splitting 17 over 8 and 5 is two moves)
+    assert may(0, 17, 10, 1) and not may(0, 17, 10, 2)  # M4: 2 + 2 > 3
+    assert may(1, 9, 14, 2) and not may(1, 9, 18, 2)  # l.227: sterility 2 yes, 3 no
+    assert not may(1, 9, 17, 2)  # M2: another player's room
+    population.move(cs, 0, 0, room[17], room[10], 1)
+    assert (st.size[0, room[10]], st.charged[0, room[10]]) == (3, 0)  # M4: discharged part
+    assert (st.size[0, room[17]], st.charged[0, room[17]]) == (2, 1)  # M5/M6: stays on 17
+    assert not may(0, 10, 17, 2)  # M6: may not re-enter 17 with 2
+    assert may(0, 10, 17, 3) is False  # 17 holds its own 2: 3 + 2 > 3 (M4)
+    st.removed[0, room[8]] = 1
+    assert not may(0, 17, 8, 2)  # M7
+
+
+def test_M3_sterility_check_resulting():
+    st, ru, room = position(2, {6: (0, 1, True), 8: (0, 1, True)}, sterility_check="resulting")
+    st.owner[0, room[8]], st.size[0, room[8]] = 0, 1
+    cs, cr = by_reference(st, ru)
+    # 17 (sterility 3) is empty: 1 token never enters; with 'resulting' merging would count
+    assert not population.may_move(cs, cr, 0, 0, room[6], room[17], 1)
+
+
+def test_R5_W8_starting_player():
+    groups = {5: (0, 3, True), 9: (0, 2, False), 11: (1, 3, False), 14: (2, 3, True)}
+    st, ru, room = position(3, groups)
+    cs, cr = by_reference(st, ru)
+    st.start_player[0] = 0
+    assert rounds.next_start_player(cs, cr, 0) == 1  # 5, 3, 3: first tied clockwise
+    st.start_player[0] = 1
+    assert rounds.next_start_player(cs, cr, 0) == 2  # the previous starter is reached last
+    st2, ru2, _ = position(3, groups, start_tie_previous_last=False)
+    cs2, cr2 = by_reference(st2, ru2)
+    st2.start_player[0] = 1
+    assert rounds.next_start_player(cs2, cr2, 0) == 1  # a tied previous starter keeps it
+
+
+def test_X3_X5_X6_W5_tests_absorption_decay():
+    groups = {5: (0, 1, False), 6: (0, 1, False), 18: (1, 3, False), 2: (1, 2, False), 12: (2, 1, False)}
+    st, ru, room = position(3, groups)
+    st.cubes[0, room[17]], st.cubes[0, room[12]] = 4, 2
+    derive_supplies(st, ru)
+    cs, cr = by_reference(st, ru)
+    assert radiation.threat(cs, cr, 0, 0, room[17], 4) == 6
+    assert radiation.threat(cs, cr, 0, 1, room[12], 2) == 4
+    assert radiation.threat(cs, cr, 0, 2, room[12], 2) == 3
+    assert radiation.irradiation_gain(cs, 0, 1, 4, 3) == 1 and radiation.irradiation_gain(cs, 0, 2, 3, 4) == 0
+    st.active_genes[0, 1, 3] = 1  # G4a: an active B adds 1 to the roll
+    assert radiation.irradiation_gain(cs, 0, 1, 4, 3) == 0
+    radiation.absorb(cs, cr, 0)
+    charged = {t: int(st.charged[0, room[t]]) for t in groups}
+    assert charged == {5: 1, 6: 1, 18: 0, 2: 1, 12: 1}
+    pool = int(st.pool[0])
+    radiation.decay(cs, 0)
+    assert (st.cubes[0, room[17]], st.cubes[0, room[12]], st.pool[0]) == (3, 1, pool + 2)
+
+
+def test_X5_flags_charge_size_limit_and_area_room():
+    groups = {18: (1, 3, False), 12: (2, 1, False)}
+    st, ru, room = position(3, groups, charge_size_limit=False, area_room_adjacent_for_charge=False)
+    st.cubes[0, room[12]] = 2
+    derive_supplies(st, ru)
+    cs, cr = by_reference(st, ru)
+    radiation.absorb(cs, cr, 0)
+    assert st.charged[0, room[18]] == 1  # no size limit: 3 > 2 is charged
+    assert st.charged[0, room[12]] == 0  # the area's own room does not count
+
+
+def test_E4_E5_W10_score_and_shared_wins():
+    st, ru, room = position(3, {5: (0, 3, True), 9: (0, 3, True), 11: (1, 3, True), 14: (2, 1, True)})
+    st.trophies[0, 0, 1], st.trophies[0, 0, 2] = 1, 1
+    st.fate[0] = [3, 4, 4]
+    st.irradiation[0] = [4, 1, 0]
+    derive_supplies(st, ru)
+    cs, cr = by_reference(st, ru)
+    assert scoring.score(cs, 0, 0) == 6 + 2 + 6 - 4 == 10
+    assert scoring.score(cs, 0, 1) == 3 + 8 - 1 == 10
+    mark = np.zeros(3, np.int8)
+    assert scoring.winners(cs, 0, mark) == 2 and list(mark) == [1, 1, 0]  # both at 10 win
+    st.eliminated[0, 1] = 1
+    assert scoring.winners(cs, 0, mark) == 1 and list(mark) == [1, 0, 0]  # E5: eliminated lose
+
+
+@pytest.mark.parametrize(
+    "breaks, number",
+    [
+        (lambda st, room: st.supply.__setitem__((0, 0), 3), 1),
+        (lambda st, room: st.size.__setitem__((0, room[5]), 4), 2),
+        (lambda st, room: st.trophies.__setitem__((0, 1, 1), 1), 3),
+        (lambda st, room: st.cubes.__setitem__((0, room[9]), 1), 4),
+        (lambda st, room: st.passive_genes.__setitem__((0, 0, 3), 7), 5),
+        (lambda st, room: st.gene_supply.__setitem__((0, 2), 3), 6),
+        (lambda st, room: st.irradiation.__setitem__((0, 1), 8), 7),
+        (lambda st, room: st.fate.__setitem__((0, 1), 5), 8),
+        (lambda st, room: st.eliminated.__setitem__((0, 1), 1), 9),
+        (lambda st, room: st.clock.__setitem__(0, 2), 10),
+    ],
+)
+def test_I1_I10_invariants(breaks, number):
+    st, ru, room = position(2, {5: (0, 2, True), 9: (1, 2, True)})
+    cs, cr = by_reference(st, ru)
+    assert invariants.broken(cs, cr, 0) == 0
+    if number == 5:  # I5 by too many genes, supply adjusted so that I6 holds
+        st.gene_supply[0, 3] -= 7
+    breaks(st, room)
+    assert invariants.broken(cs, cr, 0) == number
