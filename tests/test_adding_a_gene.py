@@ -116,6 +116,16 @@ _ALLOWED = {
         "sim/ursuppe/engine/movement.py": {"toxic_arrival", "toxic_speed_step", "genes.toxic_excretions"},
         "sim/ursuppe/engine/phases/phase4_division.py": {"toxic_placement", "genes.toxic_excretions"},
     },
+    "Migration Sensing": {
+        "sim/ursuppe/engine/genes/migration_sensing.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Migration Sensing"'},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "migration_sensing_look",
+            "genes.migration_sensing",
+        },
+        "sim/ursuppe/engine/phases/phase2_environment.py": {"sense_next_card", "genes.migration_sensing"},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -124,11 +134,17 @@ _NAME = {
         r'"toxic[_:][^"]*"|"Toxic Excretions"|\b\w*TOXIC\w*|\btoxic_\w+|\w+_toxic\b|engine\.toxic\b'
         r"|genes\.toxic_excretions"
     ),
+    # its event and tally (shared with Environmental Sensing, XG-23), constants, kernels and module
+    "Migration Sensing": re.compile(
+        r'"Migration Sensing"|"sense"|"sensing:seen"|\b\w*MIGRATION_SENSING\w*|\bEV_SENSE\b|\bSENSING_SEEN\b'
+        r"|\bsense_next_card\b|genes\.migration_sensing|\bmigration_sensing\w*"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
+    "Migration Sensing": re.compile(r"gene_tables\.MIGRATION_SENSING_[A-Z_]+"),
 }
 
 

@@ -63,7 +63,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     *(EventKind(*row) for row in gene_tables.REBOUND_EVENTS),  # XG-16 (engine/genes/rebound.py)
     EventKind("gene_income", ("gene", "bp")),  # XG-10, XG-21: BP a gene gave
     EventKind("explosion", ("placed", "bp_returned")),  # XG-20
-    EventKind("sense", ("position", "ozone")),  # XG-06, XG-23: the next card (deck position), seen privately
+    *(EventKind(*row) for row in gene_tables.MIGRATION_SENSING_EVENTS),  # XG-06 (genes/migration_sensing.py)
     EventKind("order", ("eat_first",)),  # XG-07
     EventKind("clean", ("from", "to")),  # XG-04
     *(EventKind(*row) for row in gene_tables.APPENDED_EVENTS),  # the gene modules' (docs/adding-a-gene.md)
@@ -108,7 +108,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     _,  # a gene module's event (rebound.py): it names its index itself (EVENT_INDEX)
     EV_GENE_INCOME,
     EV_EXPLOSION,
-    EV_SENSE,
+    _,  # a gene module's event (migration_sensing.py): it names its index itself (EVENT_INDEX)
     EV_ORDER,
     EV_CLEAN,
 ) = range(len(EVENT_KINDS) - len(gene_tables.APPENDED_EVENTS))

@@ -53,7 +53,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.TOXIC_EXCRETIONS_TALLIES,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
     ("explosion:placed", "XG-20"),
     ("energy:bp", "XG-21"),
-    ("sensing:seen", "XG-06, XG-23"),
+    *gene_tables.MIGRATION_SENSING_TALLIES,  # XG-06 (sim/ursuppe/engine/genes/migration_sensing.py)
     *gene_tables.APPENDED_TALLIES,  # the gene modules' (docs/adding-a-gene.md)
 )
 TALLY_NAMES: tuple[str, ...] = tuple(f"decision:{k}" for k in KIND_NAMES) + tuple(n for n, _ in OUTCOMES)
@@ -106,5 +106,5 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,
     EXPLOSION_PLACED,
     ENERGY_BP,
-    SENSING_SEEN,
+    _,  # a gene module's tally (migration_sensing.py): it names its index itself (TALLY_INDEX)
 ) = range(N_KINDS, N_TALLIES - len(gene_tables.APPENDED_TALLIES))

@@ -11,6 +11,7 @@ from sim.ursuppe.rules.gene_rows import ExtraFlag
 GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.rebound',
     'sim.ursuppe.engine.genes.toxic_excretions',
+    'sim.ursuppe.engine.genes.migration_sensing',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -47,6 +48,17 @@ TOXIC_EXCRETIONS_EVENTS = (
 TOXIC_EXCRETIONS_TALLIES = (
     ('toxic:token', 'XG-19'),
     ('toxic:pickup', 'XG-19'),
+)
+
+# Migration Sensing (XG-06): sim.ursuppe.engine.genes.migration_sensing, spliced where its rows always were
+MIGRATION_SENSING_FLAGS = ()
+MIGRATION_SENSING_CHOICE_KEYS = ()
+MIGRATION_SENSING_DECISIONS = ()
+MIGRATION_SENSING_EVENTS = (
+    ('sense', ('position', 'ozone')),
+)
+MIGRATION_SENSING_TALLIES = (
+    ('sensing:seen', 'XG-06, XG-23'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

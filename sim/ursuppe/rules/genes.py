@@ -114,7 +114,7 @@ GLUTTON = 21  # XG-02
 ALARM = 22  # XG-03
 CLEANLINESS = 23  # XG-04
 HARD_CRUST = 24  # XG-05
-MIGRATION_SENSING = 25  # XG-06
+# XG-06 Migration Sensing (25): sim/ursuppe/engine/genes/migration_sensing.py
 FAST_FOOD = 26  # XG-07
 HIGHLY_ADAPTABLE = 27  # XG-08
 MOUTHFUL = 28  # XG-09

@@ -57,9 +57,9 @@ from sim.ursuppe.engine.feeding import (
     standard_available,
     starve,
 )
+from sim.ursuppe.engine.genes.migration_sensing import migration_sensing_look
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift
-from sim.ursuppe.engine.phases.phase2_environment import sense_next_card
 from sim.ursuppe.engine.players import ORDER_SLOT, add_bp, has, same_side, turn_order
 from sim.ursuppe.engine.state import AF_ATTACKED, AF_FED, PF_ALARM
 from sim.ursuppe.rules.extra_flags import (
@@ -74,11 +74,9 @@ from sim.ursuppe.rules.genes import (
     AGGRESSION,
     ALARM,
     ENERGY_CONSERVATION,
-    ENVIRONMENTAL_SENSING,
     ESCAPE,
     FAST_FOOD,
     HOLDING,
-    MIGRATION_SENSING,
     MOUTHFUL,
     PERSISTENCE,
     STRUGGLE,
@@ -264,10 +262,7 @@ def phase1(st, ru, wk, g, b):
         colour_order(st, ru, wk, g, b)  # TB4: double play II's order of colours
     else:
         turn_order(st, wk, g, b, False)
-    if ru.extra_genes:
-        for p in range(P):  # XG-06 (and XG-23, which includes it): the start of Phase 1
-            if has(st, g, p, MIGRATION_SENSING) or has(st, g, p, ENVIRONMENTAL_SENSING):
-                sense_next_card(st, wk, g, b, p, PHASE)
+    migration_sensing_look(st, ru, wk, g, b, PHASE)  # XG-06 (and XG-23): the start of Phase 1
     heal_turns = ru.extra_genes and healing2_now(ru, PHASE)  # XG-25: healing2_phase = any_own_turn
     for i in range(P):
         p = wk.scratch[b, ORDER_SLOT + i]

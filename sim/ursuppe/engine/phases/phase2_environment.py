@@ -11,8 +11,9 @@ from sim.jit import kernel
 from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import PAY
 from sim.ursuppe.engine.decisions import forced_choice, reject_forced, set_option
-from sim.ursuppe.engine.events import EV_CARD, EV_DEFECT, EV_SENSE, log
+from sim.ursuppe.engine.events import EV_CARD, EV_DEFECT, log
 from sim.ursuppe.engine.gene_sets import high_word, join_words, low_word
+from sim.ursuppe.engine.genes.migration_sensing import sense_next_card
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
     acts_for_player,
@@ -216,20 +217,6 @@ def pay_defect(st, ru, wk, g, b, p, m, ozone):
     add_bp(st, ru, g, p, -bp)
     st.defect_bp_paid[g, p] += bp
     log(st, wk, g, EV_DEFECT, PHASE, p, -1, m, ozone, deficit, low_word(mask), high_word(mask), bp, 0)
-
-
-@kernel
-def sense_next_card(st, wk, g, b, p, phase):
-    """XG-06, XG-23: player p looks at the next environment card (the one after the current
-    card, which the coming Phase 2 reveals) and keeps it secret: ``State.seen_card[g, p]`` is its
-    deck position, read by p's own strategy only (strategies/ursuppe/policy.py). Nothing to see at the
-    deck's end."""
-    nxt = st.deck_pos[g] + 1
-    if nxt >= st.n_cards[g] or st.seen_card[g, p] == nxt:
-        return
-    st.seen_card[g, p] = nxt
-    wk.tally[b, tally.SENSING_SEEN] += 1
-    log(st, wk, g, EV_SENSE, phase, p, -1, nxt, st.card_ozone[g, nxt], 0, 0, 0, 0, 0)
 
 
 @kernel
