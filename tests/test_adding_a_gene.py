@@ -124,7 +124,18 @@ _ALLOWED = {
             "migration_sensing_look",
             "genes.migration_sensing",
         },
-        "sim/ursuppe/engine/phases/phase2_environment.py": {"sense_next_card", "genes.migration_sensing"},
+        "sim/ursuppe/engine/genes/environmental_sensing.py": {"sense_next_card", "genes.migration_sensing"},
+    },
+    "Environmental Sensing": {
+        "sim/ursuppe/engine/genes/environmental_sensing.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Environmental Sensing"'},
+        # XG-23 includes XG-06: Migration Sensing's look checks it (by name: this module imports that one)
+        "sim/ursuppe/engine/genes/migration_sensing.py": {'"Environmental Sensing"'},
+        "sim/ursuppe/engine/phases/phase2_environment.py": {
+            "environmental_sensing_look",
+            "genes.environmental_sensing",
+        },
     },
 }
 _NAME = {
@@ -139,12 +150,17 @@ _NAME = {
         r'"Migration Sensing"|"sense"|"sensing:seen"|\b\w*MIGRATION_SENSING\w*|\bEV_SENSE\b|\bSENSING_SEEN\b'
         r"|\bsense_next_card\b|genes\.migration_sensing|\bmigration_sensing\w*"
     ),
+    "Environmental Sensing": re.compile(
+        r'"Environmental Sensing"|\b\w*ENVIRONMENTAL_SENSING\w*'
+        r"|genes\.environmental_sensing|\benvironmental_sensing\w*"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
     "Migration Sensing": re.compile(r"gene_tables\.MIGRATION_SENSING_[A-Z_]+"),
+    "Environmental Sensing": re.compile(r"gene_tables\.ENVIRONMENTAL_SENSING_[A-Z_]+"),
 }
 
 

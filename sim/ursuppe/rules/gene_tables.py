@@ -12,6 +12,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.rebound',
     'sim.ursuppe.engine.genes.toxic_excretions',
     'sim.ursuppe.engine.genes.migration_sensing',
+    'sim.ursuppe.engine.genes.environmental_sensing',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -60,6 +61,13 @@ MIGRATION_SENSING_EVENTS = (
 MIGRATION_SENSING_TALLIES = (
     ('sensing:seen', 'XG-06, XG-23'),
 )
+
+# Environmental Sensing (XG-23): sim.ursuppe.engine.genes.environmental_sensing, spliced where its rows always were
+ENVIRONMENTAL_SENSING_FLAGS = ()
+ENVIRONMENTAL_SENSING_CHOICE_KEYS = ()
+ENVIRONMENTAL_SENSING_DECISIONS = ()
+ENVIRONMENTAL_SENSING_EVENTS = ()
+ENVIRONMENTAL_SENSING_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

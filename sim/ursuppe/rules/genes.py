@@ -131,7 +131,7 @@ SHORT_LIFE_SPAN = 37  # XG-18
 POP_EXPLOSION = 39  # XG-20
 ENERGY_CONSERVATION = 40  # XG-21
 PHD = 41  # XG-22
-ENVIRONMENTAL_SENSING = 42  # XG-23
+# XG-23 Environmental Sensing (42): sim/ursuppe/engine/genes/environmental_sensing.py
 CAMOUFLAGE_2 = 43  # XG-24
 HEALING_2 = 44  # XG-25
 SUCTION_2 = 45  # XG-26
@@ -142,7 +142,7 @@ ADVANCED_GENES: tuple[int, ...] = (
     AGGRESSION,
     ARMOR,
     PHD,
-    ENVIRONMENTAL_SENSING,
+    GENE_INDEX["Environmental Sensing"],  # XG-23 (sim/ursuppe/engine/genes/environmental_sensing.py)
     CAMOUFLAGE_2,
     HEALING_2,
     SUCTION_2,

@@ -26,7 +26,8 @@ GENE = Gene(
 # The kernels' constants (numba globals): the gene, the gene that includes it (XG-23), the event
 # and the tally.
 MIGRATION_SENSING = GENE_INDEX[GENE.name]
-_INCLUDED_IN = GENE_INDEX["Environmental Sensing"]  # XG-23 includes XG-06
+# XG-23 includes XG-06 (genes/environmental_sensing.py imports this module, so it is named here)
+_INCLUDED_IN = GENE_INDEX["Environmental Sensing"]
 EV_SENSE = EVENT_INDEX["sense"]
 SENSING_SEEN = TALLY_INDEX["sensing:seen"]
 
