@@ -137,6 +137,13 @@ _ALLOWED = {
             "genes.environmental_sensing",
         },
     },
+    "Fast Food": {
+        "sim/ursuppe/engine/genes/fast_food.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Fast Food"'},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"fast_food_eats_first", "genes.fast_food"},
+        "sim/ursuppe/engine/scratch.py": {'"order"'},  # the scratch slot of the turn order, another "order"
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -154,6 +161,11 @@ _NAME = {
         r'"Environmental Sensing"|\b\w*ENVIRONMENTAL_SENSING\w*'
         r"|genes\.environmental_sensing|\benvironmental_sensing\w*"
     ),
+    # its decision kind and tally ("fast_food..."), choice key and event ("order"), constants, kernels
+    "Fast Food": re.compile(
+        r'"Fast Food"|"fast_food[^"]*"|"order"|\b\w*FAST_FOOD\w*|\bEV_ORDER\b|\bCK_ORDER\b'
+        r"|genes\.fast_food|\bfast_food_\w+"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -161,6 +173,7 @@ _SPLICE = {
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
     "Migration Sensing": re.compile(r"gene_tables\.MIGRATION_SENSING_[A-Z_]+"),
     "Environmental Sensing": re.compile(r"gene_tables\.ENVIRONMENTAL_SENSING_[A-Z_]+"),
+    "Fast Food": re.compile(r"gene_tables\.FAST_FOOD_[A-Z_]+"),
 }
 
 

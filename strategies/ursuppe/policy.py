@@ -34,7 +34,6 @@ from sim.ursuppe.engine.decision_kinds import (
     EAT_SUCTION_SLOT,
     EAT_VICTIM_SLOT,
     EXCHANGE,
-    FAST_FOOD_ORDER,
     HARD_CRUST_PAY,
     HEAL,
     MOVE,
@@ -600,20 +599,6 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
 
 
 @kernel
-def _value_fast_food(st, ru, wk, g, b, p, a, n, prm):
-    """XG-07: (0 move then eat / 1 eat then move). Eat first when the amoeba's space is worth at
-    least as much as where its drift leads (the food here is sure; the amoebas still to move may
-    eat it), else move first."""
-    here = st.space[g, p, a]
-    hunter = 1 if is_hunter(st, g, p) else 0
-    dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
-    here_value = space_value(st, wk, g, b, p, here, prm, a, hunter)
-    first = here_value >= space_value(st, wk, g, b, p, dest, prm, a, hunter)
-    for i in range(n):
-        wk.scores[b, i] = 1.0 if (wk.options[b, i, 0] == 1) == first else 0.0
-
-
-@kernel
 def _value_clean(st, ru, wk, g, b, p, a, n, prm):
     """XG-04: (space the excreted cubes go to). Own-colour cubes feed only the other players'
     amoebas: a destination loses ``clean_opponent_weight`` per other player's amoeba on it, so the
@@ -706,9 +691,7 @@ def _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm):
     in the base game. The kinds of a gene module (sim/ursuppe/engine/genes/) are not here: its
     hook sets their scores with the module's own ``value`` kernel before it calls decide, and
     they are left as they are (this module cannot import a gene module: it calls decide)."""
-    if kind == FAST_FOOD_ORDER:
-        _value_fast_food(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == CLEAN:
+    if kind == CLEAN:
         _value_clean(st, ru, wk, g, b, p, a, n, prm)
     elif kind == HARD_CRUST_PAY:
         _value_hard_crust(st, ru, wk, g, b, p, a, n, prm)
@@ -803,7 +786,7 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         sign = 1.0 if prm[HUNGRY_COLOUR_FIRST] >= 0.5 else -1.0
         for i in range(n):
             val[i] = sign * _hunger(st, g, opts[i, 0])
-    elif kind >= FAST_FOOD_ORDER:
+    elif kind > COLOUR:  # the extra genes' kinds come after the base game's
         _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm)
     else:
         for i in range(n):

@@ -30,7 +30,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     "aggress",
     "colour",
     # The extra genes (docs/rules.md §18)
-    "order",
+    *gene_tables.FAST_FOOD_CHOICE_KEYS,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
     "clean",
     *gene_tables.REBOUND_CHOICE_KEYS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     "crust",
@@ -54,7 +54,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     CK_DIVIDE,
     CK_AGGRESS,
     CK_COLOUR,
-    CK_ORDER,
+    _,  # a gene module's key (fast_food.py)
     CK_CLEAN,
     _,  # a gene module's key (rebound.py)
     CK_CRUST,
@@ -110,7 +110,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind("colour", "TB4", 1, CK_COLOUR, "colour (double play II: which colour moves first)"),
     # The extra genes (§18). Glutton's extra cube and Suction's cubes are part of the EAT row, the
     # Social Gene taken from its holder a BUY row, Population Explosion's amoebas PLACE rows.
-    DecisionKind("fast_food", "XG-07", 1, CK_ORDER, "0 move then eat / 1 eat then move"),
+    *_declared(gene_tables.FAST_FOOD_DECISIONS),  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
     DecisionKind("cleanliness", "XG-04", 1, CK_CLEAN, "space the excreted cubes go to"),
     *_declared(gene_tables.REBOUND_DECISIONS),  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     DecisionKind("hard_crust", "XG-05", 1, CK_CRUST, "0 let the attack fail / 1 pay the extra BP"),
@@ -142,7 +142,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DIVIDE,
     AGGRESS,
     COLOUR,
-    FAST_FOOD_ORDER,
+    _,  # a gene module's kind (fast_food.py): it names its index itself (KIND_INDEX)
     CLEAN,
     _,  # a gene module's kind (rebound.py): it names its index itself (KIND_INDEX)
     HARD_CRUST_PAY,
@@ -158,7 +158,6 @@ KIND_WIDTH: tuple[int, ...] = tuple(k.width for k in DECISION_KINDS)
 KIND_CHOICE_KEY: tuple[int, ...] = tuple(k.choice_key for k in DECISION_KINDS)
 # Each constant names its row (a constant out of order would silently decode the wrong kind).
 _CONSTANT_OF = {
-    "fast_food": "FAST_FOOD_ORDER",
     "cleanliness": "CLEAN",
     "hard_crust": "HARD_CRUST_PAY",
 }

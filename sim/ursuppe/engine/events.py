@@ -64,7 +64,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("gene_income", ("gene", "bp")),  # XG-10, XG-21: BP a gene gave
     EventKind("explosion", ("placed", "bp_returned")),  # XG-20
     *(EventKind(*row) for row in gene_tables.MIGRATION_SENSING_EVENTS),  # XG-06 (genes/migration_sensing.py)
-    EventKind("order", ("eat_first",)),  # XG-07
+    *(EventKind(*row) for row in gene_tables.FAST_FOOD_EVENTS),  # XG-07 (genes/fast_food.py)
     EventKind("clean", ("from", "to")),  # XG-04
     *(EventKind(*row) for row in gene_tables.APPENDED_EVENTS),  # the gene modules' (docs/adding-a-gene.md)
 )
@@ -109,7 +109,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_GENE_INCOME,
     EV_EXPLOSION,
     _,  # a gene module's event (migration_sensing.py): it names its index itself (EVENT_INDEX)
-    EV_ORDER,
+    _,  # a gene module's event (fast_food.py): it names its index itself (EVENT_INDEX)
     EV_CLEAN,
 ) = range(len(EVENT_KINDS) - len(gene_tables.APPENDED_EVENTS))
 _GENE_MODULE_EVENTS = {

@@ -36,7 +36,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("cleanliness:moved", "XG-04: excreted cubes put on a neighbouring space"),
     ("hard_crust:paid", "XG-05"),
     ("hard_crust:refused", "XG-05: the attack failed for want of the extra BP"),
-    ("fast_food:eat_first", "XG-07"),
+    *gene_tables.FAST_FOOD_TALLIES,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
     ("exchange:made", "XG-08"),
     ("mouthful:survived", "XG-09"),
     ("social:income", "XG-10: Phase-6 BP"),
@@ -88,7 +88,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     CLEANLINESS_MOVED,
     HARD_CRUST_PAID,
     HARD_CRUST_REFUSED,
-    FAST_FOOD_EAT_FIRST,
+    _,  # a gene module's tally (fast_food.py): it names its index itself (TALLY_INDEX)
     EXCHANGE_MADE,
     MOUTHFUL_SURVIVED,
     SOCIAL_INCOME,

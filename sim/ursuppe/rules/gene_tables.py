@@ -13,6 +13,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.toxic_excretions',
     'sim.ursuppe.engine.genes.migration_sensing',
     'sim.ursuppe.engine.genes.environmental_sensing',
+    'sim.ursuppe.engine.genes.fast_food',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -68,6 +69,21 @@ ENVIRONMENTAL_SENSING_CHOICE_KEYS = ()
 ENVIRONMENTAL_SENSING_DECISIONS = ()
 ENVIRONMENTAL_SENSING_EVENTS = ()
 ENVIRONMENTAL_SENSING_TALLIES = ()
+
+# Fast Food (XG-07): sim.ursuppe.engine.genes.fast_food, spliced where its rows always were
+FAST_FOOD_FLAGS = ()
+FAST_FOOD_CHOICE_KEYS = (
+    'order',
+)
+FAST_FOOD_DECISIONS = (
+    ('fast_food', 'XG-07', 1, 'order', '0 move then eat / 1 eat then move'),
+)
+FAST_FOOD_EVENTS = (
+    ('order', ('eat_first',)),
+)
+FAST_FOOD_TALLIES = (
+    ('fast_food:eat_first', 'XG-07'),
+)
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

@@ -115,7 +115,7 @@ ALARM = 22  # XG-03
 CLEANLINESS = 23  # XG-04
 HARD_CRUST = 24  # XG-05
 # XG-06 Migration Sensing (25): sim/ursuppe/engine/genes/migration_sensing.py
-FAST_FOOD = 26  # XG-07
+# XG-07 Fast Food (26): sim/ursuppe/engine/genes/fast_food.py
 HIGHLY_ADAPTABLE = 27  # XG-08
 MOUTHFUL = 28  # XG-09
 SOCIAL_GENE = 29  # XG-10

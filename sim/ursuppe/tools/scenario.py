@@ -39,7 +39,6 @@ from sim.ursuppe.engine.decision_kinds import (
     CK_EXCHANGE,
     CK_HEAL,
     CK_MOVE,
-    CK_ORDER,
     CK_PAY,
     CK_PLACE,
     CK_RESPOND,
@@ -227,7 +226,6 @@ def _heal(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[i
 
 # The extra genes' choice keys (docs/rules.md §18, docs/scenarios.md).
 _EXTRA_CHOICES = {
-    "order": _flag_choice(CK_ORDER, ("move_first", "eat_first")),
     "clean": _clean,
     "crust": _flag_choice(CK_CRUST, ("let_fail", "pay")),
     "exchange": _exchange,
@@ -733,8 +731,6 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
                 {"space": s, "colour": c} for s, c in unpack_suction(int(row[EAT_SUCTION_SLOT]))
             ]
         return out
-    if name == "fast_food":
-        return {"order": ("move_first", "eat_first")[row[0]]}
     if name == "cleanliness":
         return {"clean": int(row[0])}
     if name == "hard_crust":

@@ -31,7 +31,6 @@ from sim.ursuppe.engine.attacks import (
 )
 from sim.ursuppe.engine.decision_kinds import (
     ATTACK,
-    FAST_FOOD_ORDER,
     MOVE,
     MOVE_ACTIVE,
     MOVE_DRIFT,
@@ -45,7 +44,6 @@ from sim.ursuppe.engine.events import (
     EV_ATTACK_RESULT,
     EV_GENE_INCOME,
     EV_MOUTHFUL,
-    EV_ORDER,
     EV_STAY,
     log,
 )
@@ -57,6 +55,7 @@ from sim.ursuppe.engine.feeding import (
     standard_available,
     starve,
 )
+from sim.ursuppe.engine.genes.fast_food import fast_food_eats_first
 from sim.ursuppe.engine.genes.migration_sensing import migration_sensing_look
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift
@@ -75,7 +74,6 @@ from sim.ursuppe.rules.genes import (
     ALARM,
     ENERGY_CONSERVATION,
     ESCAPE,
-    FAST_FOOD,
     HOLDING,
     MOUTHFUL,
     PERSISTENCE,
@@ -239,17 +237,11 @@ def move_amoeba(st, ru, wk, g, b, p, a):
 def amoeba_turn(st, ru, wk, g, b, p, a):
     """M1-M4 for one amoeba; with Fast Food (XG-07) the owner may let it feed first, on its
     starting space, and move afterwards (if it is still on the board)."""
-    if ru.extra_genes and has(st, g, p, FAST_FOOD):
-        set_option(wk.options, b, 0, 0, 0, 0)
-        set_option(wk.options, b, 1, 1, 0, 0)
-        eat_first = decide(st, ru, wk, g, b, p, a, FAST_FOOD_ORDER, 2)
-        log(st, wk, g, EV_ORDER, PHASE, p, a + 1, eat_first, 0, 0, 0, 0, 0, 0)
-        if eat_first == 1:
-            wk.tally[b, tally.FAST_FOOD_EAT_FIRST] += 1
-            feed(st, ru, wk, g, b, p, a)
-            if st.space[g, p, a] >= 0 and wk.error[g, 0] == 0:
-                move_amoeba(st, ru, wk, g, b, p, a)
-            return
+    if fast_food_eats_first(st, ru, wk, g, b, p, a, PHASE):  # XG-07
+        feed(st, ru, wk, g, b, p, a)
+        if st.space[g, p, a] >= 0 and wk.error[g, 0] == 0:
+            move_amoeba(st, ru, wk, g, b, p, a)
+        return
     move_amoeba(st, ru, wk, g, b, p, a)
     feed(st, ru, wk, g, b, p, a)
 
