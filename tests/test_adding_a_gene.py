@@ -144,6 +144,18 @@ _ALLOWED = {
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"fast_food_eats_first", "genes.fast_food"},
         "sim/ursuppe/engine/scratch.py": {'"order"'},  # the scratch slot of the turn order, another "order"
     },
+    "Energy Conservation": {
+        "sim/ursuppe/engine/genes/energy_conservation.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Energy Conservation"'},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "energy_conservation_drift",
+            "genes.energy_conservation",
+        },
+        # the Social Gene's Phase-6 income (XG-10) logs the event the two genes share
+        "sim/ursuppe/engine/phases/phase6_scoring.py": {"EV_GENE_INCOME", "genes.energy_conservation"},
+        "sim/ursuppe/tools/trace.py": {'"gene_income"'},  # the readable log renders events by name
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -166,6 +178,11 @@ _NAME = {
         r'"Fast Food"|"fast_food[^"]*"|"order"|\b\w*FAST_FOOD\w*|\bEV_ORDER\b|\bCK_ORDER\b'
         r"|genes\.fast_food|\bfast_food_\w+"
     ),
+    # its flag and tally ("energy..."), the event gene_income (shared with the Social Gene, XG-10)
+    "Energy Conservation": re.compile(
+        r'"Energy Conservation"|"energy[_:][^"]*"|"gene_income"|\b\w*ENERGY_CONSERVATION\w*'
+        r"|\bEV_GENE_INCOME\b|\bENERGY_BP\b|genes\.energy_conservation|\benergy_conservation_\w+"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -174,6 +191,7 @@ _SPLICE = {
     "Migration Sensing": re.compile(r"gene_tables\.MIGRATION_SENSING_[A-Z_]+"),
     "Environmental Sensing": re.compile(r"gene_tables\.ENVIRONMENTAL_SENSING_[A-Z_]+"),
     "Fast Food": re.compile(r"gene_tables\.FAST_FOOD_[A-Z_]+"),
+    "Energy Conservation": re.compile(r"gene_tables\.ENERGY_CONSERVATION_[A-Z_]+"),
 }
 
 

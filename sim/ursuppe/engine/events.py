@@ -61,7 +61,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("hard_crust", ("paid", "bp")),  # XG-05
     EventKind("mouthful", ("dp",)),  # XG-09: the target took DP instead of being eaten
     *(EventKind(*row) for row in gene_tables.REBOUND_EVENTS),  # XG-16 (engine/genes/rebound.py)
-    EventKind("gene_income", ("gene", "bp")),  # XG-10, XG-21: BP a gene gave
+    *(EventKind(*row) for row in gene_tables.ENERGY_CONSERVATION_EVENTS),  # XG-21 (and XG-10)
     EventKind("explosion", ("placed", "bp_returned")),  # XG-20
     *(EventKind(*row) for row in gene_tables.MIGRATION_SENSING_EVENTS),  # XG-06 (genes/migration_sensing.py)
     *(EventKind(*row) for row in gene_tables.FAST_FOOD_EVENTS),  # XG-07 (genes/fast_food.py)
@@ -106,7 +106,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_HARD_CRUST,
     EV_MOUTHFUL,
     _,  # a gene module's event (rebound.py): it names its index itself (EVENT_INDEX)
-    EV_GENE_INCOME,
+    _,  # a gene module's event (energy_conservation.py): it names its index itself (EVENT_INDEX)
     EV_EXPLOSION,
     _,  # a gene module's event (migration_sensing.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (fast_food.py): it names its index itself (EVENT_INDEX)

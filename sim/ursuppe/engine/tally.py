@@ -52,7 +52,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("short_life:death", "XG-18: a death at the lowered threshold"),
     *gene_tables.TOXIC_EXCRETIONS_TALLIES,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
     ("explosion:placed", "XG-20"),
-    ("energy:bp", "XG-21"),
+    *gene_tables.ENERGY_CONSERVATION_TALLIES,  # XG-21 (sim/ursuppe/engine/genes/energy_conservation.py)
     *gene_tables.MIGRATION_SENSING_TALLIES,  # XG-06 (sim/ursuppe/engine/genes/migration_sensing.py)
     *gene_tables.APPENDED_TALLIES,  # the gene modules' (docs/adding-a-gene.md)
 )
@@ -105,6 +105,6 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # the 2 tallies of a gene module (toxic_excretions.py): it names their indices itself
     _,
     EXPLOSION_PLACED,
-    ENERGY_BP,
+    _,  # a gene module's tally (energy_conservation.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (migration_sensing.py): it names its index itself (TALLY_INDEX)
 ) = range(N_KINDS, N_TALLIES - len(gene_tables.APPENDED_TALLIES))

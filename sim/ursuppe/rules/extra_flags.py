@@ -61,7 +61,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     *gene_tables.TOXIC_EXCRETIONS_FLAGS,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
     ExtraFlag("pop_explosion_mode", "XG-20", "top_up", ("top_up", "add_leader_count")),
     ExtraFlag("pop_explosion_each_round", "XG-20", True),
-    ExtraFlag("energy_conservation_requires_move", "XG-21", False),
+    *gene_tables.ENERGY_CONSERVATION_FLAGS,  # XG-21 (sim/ursuppe/engine/genes/energy_conservation.py)
     ExtraFlag(
         "healing2_phase",
         "XG-25",
@@ -119,7 +119,7 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     _,
     XF_POP_EXPLOSION_MODE,
     XF_POP_EXPLOSION_EACH_ROUND,
-    XF_ENERGY_CONSERVATION_REQUIRES_MOVE,
+    _,  # a gene module's flag (energy_conservation.py): it names its index itself (XFLAG_INDEX)
     XF_HEALING2_PHASE,
     XF_HEALING2_INCLUDES_HEALING1,
     XF_HEALING2_TARGET_ANY_COLOUR,

@@ -14,6 +14,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.migration_sensing',
     'sim.ursuppe.engine.genes.environmental_sensing',
     'sim.ursuppe.engine.genes.fast_food',
+    'sim.ursuppe.engine.genes.energy_conservation',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -83,6 +84,19 @@ FAST_FOOD_EVENTS = (
 )
 FAST_FOOD_TALLIES = (
     ('fast_food:eat_first', 'XG-07'),
+)
+
+# Energy Conservation (XG-21): sim.ursuppe.engine.genes.energy_conservation, spliced where its rows always were
+ENERGY_CONSERVATION_FLAGS = (
+    ExtraFlag(name='energy_conservation_requires_move', rule='XG-21', default=False, choices=(), lo=0, hi=0, placeholder=False),
+)
+ENERGY_CONSERVATION_CHOICE_KEYS = ()
+ENERGY_CONSERVATION_DECISIONS = ()
+ENERGY_CONSERVATION_EVENTS = (
+    ('gene_income', ('gene', 'bp')),
+)
+ENERGY_CONSERVATION_TALLIES = (
+    ('energy:bp', 'XG-21'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

@@ -129,7 +129,7 @@ BANG = 36  # XG-17
 SHORT_LIFE_SPAN = 37  # XG-18
 # XG-19 Toxic Excretions (38): sim/ursuppe/engine/genes/toxic_excretions.py
 POP_EXPLOSION = 39  # XG-20
-ENERGY_CONSERVATION = 40  # XG-21
+# XG-21 Energy Conservation (40): sim/ursuppe/engine/genes/energy_conservation.py
 PHD = 41  # XG-22
 # XG-23 Environmental Sensing (42): sim/ursuppe/engine/genes/environmental_sensing.py
 CAMOUFLAGE_2 = 43  # XG-24

@@ -42,7 +42,6 @@ from sim.ursuppe.engine.events import (
     EV_ALARM,
     EV_ATTACK,
     EV_ATTACK_RESULT,
-    EV_GENE_INCOME,
     EV_MOUTHFUL,
     EV_STAY,
     log,
@@ -55,6 +54,7 @@ from sim.ursuppe.engine.feeding import (
     standard_available,
     starve,
 )
+from sim.ursuppe.engine.genes.energy_conservation import energy_conservation_drift
 from sim.ursuppe.engine.genes.fast_food import fast_food_eats_first
 from sim.ursuppe.engine.genes.migration_sensing import migration_sensing_look
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
@@ -66,13 +66,11 @@ from sim.ursuppe.rules.extra_flags import (
     XF_ALARM_DURATION,
     XF_ALARM_TRIGGER_OWN_COLOUR,
     XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
-    XF_ENERGY_CONSERVATION_REQUIRES_MOVE,
     XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
 )
 from sim.ursuppe.rules.genes import (
     AGGRESSION,
     ALARM,
-    ENERGY_CONSERVATION,
     ESCAPE,
     HOLDING,
     MOUTHFUL,
@@ -199,17 +197,6 @@ def feed(st, ru, wk, g, b, p, a):
 
 
 @kernel
-def energy_conservation(st, ru, wk, g, b, p, start, end):
-    """XG-21: the owner of Energy Conservation gains 1 BP for a drift of its amoeba (with the flag
-    energy_conservation_requires_move only when the drift left its space)."""
-    if ru.xflag[XF_ENERGY_CONSERVATION_REQUIRES_MOVE] and end == start:
-        return
-    add_bp(st, ru, g, p, 1)
-    wk.tally[b, tally.ENERGY_BP] += 1
-    log(st, wk, g, EV_GENE_INCOME, PHASE, p, -1, ENERGY_CONSERVATION, 1, 0, 0, 0, 0, 0)
-
-
-@kernel
 @always_inline
 def move_amoeba(st, ru, wk, g, b, p, a):
     """M1-M3: drift, active move or (Holding) stay, as the owner chooses."""
@@ -225,8 +212,7 @@ def move_amoeba(st, ru, wk, g, b, p, a):
     if move == MOVE_DRIFT:
         start = st.space[g, p, a]
         end = drift(st, ru, wk, g, b, p, a, PHASE)
-        if ru.extra_genes and has(st, g, p, ENERGY_CONSERVATION):
-            energy_conservation(st, ru, wk, g, b, p, start, end)
+        energy_conservation_drift(st, ru, wk, g, b, p, start, end, PHASE)  # XG-21
     elif move == MOVE_ACTIVE:
         active_movement(st, ru, wk, g, b, p, a, False, PHASE)
     else:

@@ -5,7 +5,8 @@ plus the gene table once; the second colour's copy of the marker follows."""
 
 from sim.jit import kernel
 from sim.ursuppe.engine import tally
-from sim.ursuppe.engine.events import EV_GENE_INCOME, EV_SCORE, log
+from sim.ursuppe.engine.events import EV_SCORE, log
+from sim.ursuppe.engine.genes.energy_conservation import EV_GENE_INCOME  # XG-10 shares XG-21's event
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
     acts_for_player,
