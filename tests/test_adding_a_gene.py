@@ -156,6 +156,13 @@ _ALLOWED = {
         "sim/ursuppe/engine/phases/phase6_scoring.py": {"EV_GENE_INCOME", "genes.energy_conservation"},
         "sim/ursuppe/tools/trace.py": {'"gene_income"'},  # the readable log renders events by name
     },
+    "Glutton": {
+        "sim/ursuppe/engine/genes/glutton.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Glutton"'},
+        "sim/ursuppe/rules/book.py": {'"Glutton"'},  # its data row's defect payment (a rules file's numbers)
+        "sim/ursuppe/engine/feeding.py": {"glutton_eats", "glutton_meal", "genes.glutton"},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -183,6 +190,10 @@ _NAME = {
         r'"Energy Conservation"|"energy[_:][^"]*"|"gene_income"|\b\w*ENERGY_CONSERVATION\w*'
         r"|\bEV_GENE_INCOME\b|\bENERGY_BP\b|genes\.energy_conservation|\benergy_conservation_\w+"
     ),
+    # its tally and hooks; Glutton's shapes (rules.glutton_shapes ...) are rules data
+    "Glutton": re.compile(
+        r'"Glutton"|"glutton:[^"]*"|\bGLUTTON\w*|genes\.glutton\b|\bglutton_(?:eats|meal)\b'
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -192,6 +203,7 @@ _SPLICE = {
     "Environmental Sensing": re.compile(r"gene_tables\.ENVIRONMENTAL_SENSING_[A-Z_]+"),
     "Fast Food": re.compile(r"gene_tables\.FAST_FOOD_[A-Z_]+"),
     "Energy Conservation": re.compile(r"gene_tables\.ENERGY_CONSERVATION_[A-Z_]+"),
+    "Glutton": re.compile(r"gene_tables\.GLUTTON_[A-Z_]+"),
 }
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine import tally
-from sim.ursuppe.engine.genes import toxic_excretions
+from sim.ursuppe.engine.genes import glutton, toxic_excretions
 from sim.ursuppe.rules.book import load_rules
 from tests.fuzzing import fail_on_error
 
@@ -33,7 +33,7 @@ FLAGS = {
     },
 }
 FEEDING_TALLIES = (
-    tally.GLUTTON_MEAL,
+    glutton.GLUTTON_MEAL,
     tally.SUCTION_MEAL,
     tally.CLEANLINESS_MOVED,
     toxic_excretions.TOXIC_TOKEN,

@@ -14,9 +14,10 @@ place: ``scratch[b, NORMAL:NORMAL + 8k]`` and ``scratch[b, PARASITE:PARASITE + 8
 
 The extra genes (all behind ``Rules.extra_genes``, so a base game pays one branch):
 
-- XG-02 Glutton: the owner's shapes are Glutton's tables (rules.glutton_shapes: every shape with
-  one foreign cube more; the modifiers of F1-F4 add), walked one shape at a time in the
-  ``meal_extra`` scratch slot. Its set 0 is the pattern A1 asks for.
+- XG-02 Glutton (genes/glutton.py: whether it applies, its tally): the owner's shapes are
+  Glutton's tables (rules.glutton_shapes: every shape with one foreign cube more; the modifiers
+  of F1-F4 add), walked here one shape at a time in the ``meal_extra`` scratch slot. Its set 0
+  is the pattern A1 asks for.
 - XG-12 / XG-26 Suction: each arrangement may also be eaten with one (two) of its cubes taken
   from orthogonally adjacent spaces (:func:`_add_suction`); the EAT row's suction column names
   them. M4's "must eat if a legal pattern is available" and A1 count those meals too.
@@ -33,6 +34,7 @@ from sim.ursuppe.engine.decision_kinds import CLEAN, EAT, EAT_SUCTION_SLOT, EAT_
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
 from sim.ursuppe.engine.events import EV_CLEAN, EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.engine.food import move_cubes, place_cubes, return_cubes
+from sim.ursuppe.engine.genes.glutton import glutton_eats, glutton_meal
 from sim.ursuppe.engine.genes.toxic_excretions import (
     toxic_attack_cubes,
     toxic_attack_cubes_followed,
@@ -45,7 +47,6 @@ from sim.ursuppe.rules.extra_flags import XF_CLEANLINESS_COVERS_ATTACK_CUBES, XF
 from sim.ursuppe.rules.genes import (
     CLEANLINESS,
     FRUGALITY,
-    GLUTTON,
     PARASITISM,
     SUBSTITUTION,
     SUCTION_1,
@@ -209,7 +210,7 @@ def _extra_standard_available(st, ru, wk, g, b, p, space):
     row = wk.scratch[b]
     k = ru.meal_shapes.shape[2]
     reach = _suction_reach(st, ru, g, p)
-    glutton = has(st, g, p, GLUTTON)
+    glutton = glutton_eats(st, ru, g, p)  # extra genes are on here
     n_shapes = ru.n_glutton_shapes[0] if glutton else 1
     for s in range(n_shapes):
         for j in range(k):
@@ -228,7 +229,7 @@ def _extra_standard_available(st, ru, wk, g, b, p, space):
 def standard_available(st, ru, wk, g, b, p, space):
     """A1: can player p's amoeba eat the standard pattern on ``space``? (Glutton's enlarged one,
     with Suction counting neighbours' cubes: XG-02, XG-12.)"""
-    if ru.extra_genes and (has(st, g, p, GLUTTON) or _suction_reach(st, ru, g, p) > 0):
+    if glutton_eats(st, ru, g, p) or _suction_reach(st, ru, g, p) > 0:  # both False in a base game
         return _extra_standard_available(st, ru, wk, g, b, p, space)
     row = wk.scratch[b]
     k = ru.meal_shapes.shape[2]
@@ -283,7 +284,7 @@ def meal_options(st, ru, wk, g, b, p, a, space):
     c = _shape_set(st, g, p)
     k = ru.meal_shapes.shape[2]
     reach = _suction_reach(st, ru, g, p)
-    glutton = ru.extra_genes and has(st, g, p, GLUTTON)
+    glutton = glutton_eats(st, ru, g, p)
     n = 0
     if glutton:
         n = _add_glutton_set(st, ru, wk, g, b, p, space, c, k, -1, n, reach)
@@ -376,8 +377,7 @@ def eat(st, ru, wk, g, b, p, a, space, i, phase):
                 return_cubes(st, g, cube // 8, cube % 8, 1)
                 rest >>= SUCTION_BITS
             wk.tally[b, tally.SUCTION_MEAL] += 1
-        if has(st, g, p, GLUTTON):
-            wk.tally[b, tally.GLUTTON_MEAL] += 1
+        glutton_meal(st, wk, g, b, p)
     st.amoeba_flags[g, p, a] |= AF_FED
     log(st, wk, g, EV_EAT, phase, p, a + 1, space, packed, victim, suction, 0, 0, 0)
     excrete(st, ru, wk, g, b, p, a, space, phase)

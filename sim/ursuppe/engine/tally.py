@@ -30,7 +30,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     # The extra genes (docs/rules.md §18)
     ("market:reveal", "XM4"),
     ("market:discard", "XM5"),
-    ("glutton:meal", "XG-02: a meal with the extra cube"),
+    *gene_tables.GLUTTON_TALLIES,  # XG-02 (sim/ursuppe/engine/genes/glutton.py)
     ("alarm:granted", "XG-03"),
     ("alarm:escape", "XG-03: an escape the Alarm granted"),
     ("cleanliness:moved", "XG-04: excreted cubes put on a neighbouring space"),
@@ -82,7 +82,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     CARRIED,
     MARKET_REVEAL,
     MARKET_DISCARD,
-    GLUTTON_MEAL,
+    _,  # a gene module's tally (glutton.py): it names its index itself (TALLY_INDEX)
     ALARM_GRANTED,
     ALARM_ESCAPE,
     CLEANLINESS_MOVED,

@@ -15,6 +15,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.environmental_sensing',
     'sim.ursuppe.engine.genes.fast_food',
     'sim.ursuppe.engine.genes.energy_conservation',
+    'sim.ursuppe.engine.genes.glutton',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -97,6 +98,15 @@ ENERGY_CONSERVATION_EVENTS = (
 )
 ENERGY_CONSERVATION_TALLIES = (
     ('energy:bp', 'XG-21'),
+)
+
+# Glutton (XG-02): sim.ursuppe.engine.genes.glutton, spliced where its rows always were
+GLUTTON_FLAGS = ()
+GLUTTON_CHOICE_KEYS = ()
+GLUTTON_DECISIONS = ()
+GLUTTON_EVENTS = ()
+GLUTTON_TALLIES = (
+    ('glutton:meal', 'XG-02: a meal with the extra cube'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

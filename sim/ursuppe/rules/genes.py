@@ -110,7 +110,7 @@ AGGRESSION = 18
 ARMOR = 19
 
 DORIS_FRANK = 20  # XG-01
-GLUTTON = 21  # XG-02
+# XG-02 Glutton (21): sim/ursuppe/engine/genes/glutton.py
 ALARM = 22  # XG-03
 CLEANLINESS = 23  # XG-04
 HARD_CRUST = 24  # XG-05
