@@ -163,6 +163,19 @@ _ALLOWED = {
         "sim/ursuppe/rules/book.py": {'"Glutton"'},  # its data row's defect payment (a rules file's numbers)
         "sim/ursuppe/engine/feeding.py": {"glutton_eats", "glutton_meal", "genes.glutton"},
     },
+    "Cleanliness": {
+        "sim/ursuppe/engine/genes/cleanliness.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Cleanliness"'},
+        "sim/ursuppe/engine/feeding.py": {
+            "cleanliness_target",
+            "cleanliness_attack_cubes",
+            "cleanliness_attack_cubes_followed",
+            "genes.cleanliness",
+        },
+        # the strategy parameter clean_opponent_weight (the parameter table is shared) says what it weighs
+        "strategies/ursuppe/params.py": {'"cleanliness (XG-04)"'},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -194,6 +207,11 @@ _NAME = {
     "Glutton": re.compile(
         r'"Glutton"|"glutton:[^"]*"|\bGLUTTON\w*|genes\.glutton\b|\bglutton_(?:eats|meal)\b'
     ),
+    # its flag, kind and tally ("cleanliness..."), choice key and event ("clean"), constants, kernels
+    "Cleanliness": re.compile(
+        r'"Cleanliness"|"clean"|"cleanliness[^"]*"|\b\w*CLEANLINESS\w*|\bCK_CLEAN\b|\bCLEAN\b|\bEV_CLEAN\b'
+        r"|genes\.cleanliness\b|\bcleanliness_\w+|\bclean_destination\b"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -204,6 +222,7 @@ _SPLICE = {
     "Fast Food": re.compile(r"gene_tables\.FAST_FOOD_[A-Z_]+"),
     "Energy Conservation": re.compile(r"gene_tables\.ENERGY_CONSERVATION_[A-Z_]+"),
     "Glutton": re.compile(r"gene_tables\.GLUTTON_[A-Z_]+"),
+    "Cleanliness": re.compile(r"gene_tables\.CLEANLINESS_[A-Z_]+"),
 }
 
 

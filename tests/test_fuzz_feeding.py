@@ -10,7 +10,7 @@ import pytest
 
 from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine import tally
-from sim.ursuppe.engine.genes import glutton, toxic_excretions
+from sim.ursuppe.engine.genes import cleanliness, glutton, toxic_excretions
 from sim.ursuppe.rules.book import load_rules
 from tests.fuzzing import fail_on_error
 
@@ -35,7 +35,7 @@ FLAGS = {
 FEEDING_TALLIES = (
     glutton.GLUTTON_MEAL,
     tally.SUCTION_MEAL,
-    tally.CLEANLINESS_MOVED,
+    cleanliness.CLEANLINESS_MOVED,
     toxic_excretions.TOXIC_TOKEN,
     toxic_excretions.TOXIC_PICKUP,
 )

@@ -25,7 +25,6 @@ from sim.ursuppe.engine.decision_kinds import (
     ATTACK,
     BUY,
     CARRY,
-    CLEAN,
     CLING,
     COLOUR,
     DIRECTION,
@@ -100,7 +99,6 @@ from strategies.ursuppe.params import (
     CARRY_MAX,
     CARRY_NEED,
     CARRY_OWN,
-    CLEAN_OPPONENT_WEIGHT,
     CLING_THRESHOLD,
     CROWDING_PENALTY,
     DEFECT_GENE_WEIGHT,
@@ -598,21 +596,6 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
 # --- the extra genes' decisions (docs/rules.md §18) ------------------------------------------------
 
 
-@kernel
-def _value_clean(st, ru, wk, g, b, p, a, n, prm):
-    """XG-04: (space the excreted cubes go to). Own-colour cubes feed only the other players'
-    amoebas: a destination loses ``clean_opponent_weight`` per other player's amoeba on it, so the
-    cubes go where no opponent is (the own space, listed first, on a tie)."""
-    P = st.space.shape[1]
-    for i in range(n):
-        slot = int(wk.options[b, i, 0]) + 1
-        others = 0
-        for q in range(P):
-            if ru.team[q] != ru.team[p]:
-                others += st.occupancy[g, q, slot]
-        wk.scores[b, i] = -prm[CLEAN_OPPONENT_WEIGHT] * float(others)
-
-
 # (a gap between the Phase-1 and attack kernels above and the Phase 3-4 kernels below)
 
 
@@ -691,9 +674,7 @@ def _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm):
     in the base game. The kinds of a gene module (sim/ursuppe/engine/genes/) are not here: its
     hook sets their scores with the module's own ``value`` kernel before it calls decide, and
     they are left as they are (this module cannot import a gene module: it calls decide)."""
-    if kind == CLEAN:
-        _value_clean(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == HARD_CRUST_PAY:
+    if kind == HARD_CRUST_PAY:
         _value_hard_crust(st, ru, wk, g, b, p, a, n, prm)
     elif kind == EXCHANGE:
         _value_exchange(st, ru, wk, g, b, p, n, prm)

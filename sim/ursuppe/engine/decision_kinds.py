@@ -31,7 +31,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     "colour",
     # The extra genes (docs/rules.md §18)
     *gene_tables.FAST_FOOD_CHOICE_KEYS,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
-    "clean",
+    *gene_tables.CLEANLINESS_CHOICE_KEYS,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     *gene_tables.REBOUND_CHOICE_KEYS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     "crust",
     "exchange",
@@ -55,7 +55,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     CK_AGGRESS,
     CK_COLOUR,
     _,  # a gene module's key (fast_food.py)
-    CK_CLEAN,
+    _,  # a gene module's key (cleanliness.py)
     _,  # a gene module's key (rebound.py)
     CK_CRUST,
     CK_EXCHANGE,
@@ -111,7 +111,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     # The extra genes (§18). Glutton's extra cube and Suction's cubes are part of the EAT row, the
     # Social Gene taken from its holder a BUY row, Population Explosion's amoebas PLACE rows.
     *_declared(gene_tables.FAST_FOOD_DECISIONS),  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
-    DecisionKind("cleanliness", "XG-04", 1, CK_CLEAN, "space the excreted cubes go to"),
+    *_declared(gene_tables.CLEANLINESS_DECISIONS),  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     *_declared(gene_tables.REBOUND_DECISIONS),  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     DecisionKind("hard_crust", "XG-05", 1, CK_CRUST, "0 let the attack fail / 1 pay the extra BP"),
     DecisionKind("exchange", "XG-08", 2, CK_EXCHANGE, "gene given, gene taken; (-1, -1) = stop"),
@@ -143,7 +143,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     AGGRESS,
     COLOUR,
     _,  # a gene module's kind (fast_food.py): it names its index itself (KIND_INDEX)
-    CLEAN,
+    _,  # a gene module's kind (cleanliness.py): it names its index itself (KIND_INDEX)
     _,  # a gene module's kind (rebound.py): it names its index itself (KIND_INDEX)
     HARD_CRUST_PAY,
     EXCHANGE,
@@ -158,7 +158,6 @@ KIND_WIDTH: tuple[int, ...] = tuple(k.width for k in DECISION_KINDS)
 KIND_CHOICE_KEY: tuple[int, ...] = tuple(k.choice_key for k in DECISION_KINDS)
 # Each constant names its row (a constant out of order would silently decode the wrong kind).
 _CONSTANT_OF = {
-    "cleanliness": "CLEAN",
     "hard_crust": "HARD_CRUST_PAY",
 }
 _GENE_MODULE_KINDS = {

@@ -65,7 +65,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("explosion", ("placed", "bp_returned")),  # XG-20
     *(EventKind(*row) for row in gene_tables.MIGRATION_SENSING_EVENTS),  # XG-06 (genes/migration_sensing.py)
     *(EventKind(*row) for row in gene_tables.FAST_FOOD_EVENTS),  # XG-07 (genes/fast_food.py)
-    EventKind("clean", ("from", "to")),  # XG-04
+    *(EventKind(*row) for row in gene_tables.CLEANLINESS_EVENTS),  # XG-04 (genes/cleanliness.py)
     *(EventKind(*row) for row in gene_tables.APPENDED_EVENTS),  # the gene modules' (docs/adding-a-gene.md)
 )
 # The kernels log plain module integers (numba globals), one a row, in the rows' order.
@@ -110,7 +110,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_EXPLOSION,
     _,  # a gene module's event (migration_sensing.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (fast_food.py): it names its index itself (EVENT_INDEX)
-    EV_CLEAN,
+    _,  # a gene module's event (cleanliness.py): it names its index itself (EVENT_INDEX)
 ) = range(len(EVENT_KINDS) - len(gene_tables.APPENDED_EVENTS))
 _GENE_MODULE_EVENTS = {
     row[0] for n in dir(gene_tables) if n.endswith("_EVENTS") for row in getattr(gene_tables, n)

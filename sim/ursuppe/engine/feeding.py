@@ -21,7 +21,8 @@ The extra genes (all behind ``Rules.extra_genes``, so a base game pays one branc
 - XG-12 / XG-26 Suction: each arrangement may also be eaten with one (two) of its cubes taken
   from orthogonally adjacent spaces (:func:`_add_suction`); the EAT row's suction column names
   them. M4's "must eat if a legal pattern is available" and A1 count those meals too.
-- XG-04 Cleanliness: the owner may put the excreted cubes on one neighbouring space (CLEAN).
+- XG-04 Cleanliness: the owner may put the excreted cubes on one neighbouring space
+  (genes/cleanliness.py).
 - XG-19 Toxic Excretions: an excretion lays a DP token (genes/toxic_excretions.py).
 
 With extra genes a meal list that would overflow the option buffer keeps the first
@@ -30,10 +31,15 @@ With extra genes a meal list that would overflow the option buffer keeps the fir
 
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine import tally
-from sim.ursuppe.engine.decision_kinds import CLEAN, EAT, EAT_SUCTION_SLOT, EAT_VICTIM_SLOT, SUCTION_BITS
+from sim.ursuppe.engine.decision_kinds import EAT, EAT_SUCTION_SLOT, EAT_VICTIM_SLOT, SUCTION_BITS
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
-from sim.ursuppe.engine.events import EV_CLEAN, EV_EAT, EV_EXCRETE, EV_STARVE, log
-from sim.ursuppe.engine.food import move_cubes, place_cubes, return_cubes
+from sim.ursuppe.engine.events import EV_EAT, EV_EXCRETE, EV_STARVE, log
+from sim.ursuppe.engine.food import place_cubes, return_cubes
+from sim.ursuppe.engine.genes.cleanliness import (
+    cleanliness_attack_cubes,
+    cleanliness_attack_cubes_followed,
+    cleanliness_target,
+)
 from sim.ursuppe.engine.genes.glutton import glutton_eats, glutton_meal
 from sim.ursuppe.engine.genes.toxic_excretions import (
     toxic_attack_cubes,
@@ -43,9 +49,8 @@ from sim.ursuppe.engine.genes.toxic_excretions import (
 from sim.ursuppe.engine.players import add_bp, amoebas_on_space, has, same_side
 from sim.ursuppe.engine.scratch import MEAL_EXTRA, NORMAL, PARASITE, SHAPE_STRIDE
 from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WIDTH
-from sim.ursuppe.rules.extra_flags import XF_CLEANLINESS_COVERS_ATTACK_CUBES, XF_SUCTION2_SAME_SPACE
+from sim.ursuppe.rules.extra_flags import XF_SUCTION2_SAME_SPACE
 from sim.ursuppe.rules.genes import (
-    CLEANLINESS,
     FRUGALITY,
     PARASITISM,
     SUBSTITUTION,
@@ -319,24 +324,6 @@ def meal_options(st, ru, wk, g, b, p, a, space):
 
 
 @kernel
-def clean_destination(st, ru, wk, g, b, p, a, space, phase):
-    """XG-04 Cleanliness: the space the cubes amoeba (p, a) produces on ``space`` go to: the own
-    space (the first option) or one orthogonally adjacent space (B1), the owner's choice."""
-    set_option(wk.options, b, 0, space, 0, 0)
-    n = 1
-    for d in range(4):
-        s = ru.neighbours[space, d]
-        if s >= 0:
-            set_option(wk.options, b, n, s, 0, 0)
-            n += 1
-    target = wk.options[b, decide(st, ru, wk, g, b, p, a, CLEAN, n), 0]
-    if target != space:
-        wk.tally[b, tally.CLEANLINESS_MOVED] += 1
-        log(st, wk, g, EV_CLEAN, phase, p, a + 1, space, target, 0, 0, 0, 0, 0)
-    return target
-
-
-@kernel
 @always_inline
 def excrete(st, ru, wk, g, b, p, a, space, phase):
     """M4: the amoeba excretes ``ru.excretion`` cubes of its colour on its space (C3: as many as
@@ -346,9 +333,7 @@ def excrete(st, ru, wk, g, b, p, a, space, phase):
         excreted = place_cubes(st, g, space, p, ru.excretion)
         log(st, wk, g, EV_EXCRETE, phase, p, a + 1, space, excreted, 0, 0, 0, 0, 0)
         return
-    target = space
-    if has(st, g, p, CLEANLINESS) and min(ru.excretion, st.supply[g, p]) > 0:
-        target = clean_destination(st, ru, wk, g, b, p, a, space, phase)
+    target = cleanliness_target(st, ru, wk, g, b, p, a, space, phase)  # XG-04
     excreted = place_cubes(st, g, target, p, ru.excretion)
     log(st, wk, g, EV_EXCRETE, phase, p, a + 1, target, excreted, 0, 0, 0, 0, 0)
     toxic_excretion(st, ru, wk, g, b, p, a, space, target, excreted, phase)
@@ -390,7 +375,7 @@ def attack_cubes_watch(st, ru, wk, g, b, p):
     the supply is noted (scratch ``meal_extra``) before the target dies, for attack_cubes_placed."""
     if not ru.extra_genes:
         return False
-    clean = has(st, g, p, CLEANLINESS) and ru.xflag[XF_CLEANLINESS_COVERS_ATTACK_CUBES] != 0
+    clean = cleanliness_attack_cubes_followed(st, ru, g, p)
     toxic = toxic_attack_cubes_followed(st, ru, g, p)
     if not (clean or toxic):
         return False
@@ -410,16 +395,7 @@ def attack_cubes_placed(st, ru, wk, g, b, p, a, space, phase):
     for c in range(P):
         total += wk.scratch[b, MEAL_EXTRA + c] - st.supply[g, c]
     own = wk.scratch[b, MEAL_EXTRA + p] - st.supply[g, p]
-    target = space
-    if total > 0 and has(st, g, p, CLEANLINESS) and ru.xflag[XF_CLEANLINESS_COVERS_ATTACK_CUBES] != 0:
-        placed_from = MEAL_EXTRA + 8  # the counts survive the CLEAN decision (options, not scratch)
-        for c in range(P):
-            wk.scratch[b, placed_from + c] = wk.scratch[b, MEAL_EXTRA + c] - st.supply[g, c]
-        target = clean_destination(st, ru, wk, g, b, p, a, space, phase)
-        if target != space:
-            for c in range(P):
-                if wk.scratch[b, placed_from + c] > 0:
-                    move_cubes(st, g, space, target, c, wk.scratch[b, placed_from + c])
+    target = cleanliness_attack_cubes(st, ru, wk, g, b, p, a, space, total, phase)  # XG-04
     toxic_attack_cubes(st, ru, wk, g, b, p, a, space, target, own, phase)
 
 

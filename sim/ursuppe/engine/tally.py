@@ -33,7 +33,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.GLUTTON_TALLIES,  # XG-02 (sim/ursuppe/engine/genes/glutton.py)
     ("alarm:granted", "XG-03"),
     ("alarm:escape", "XG-03: an escape the Alarm granted"),
-    ("cleanliness:moved", "XG-04: excreted cubes put on a neighbouring space"),
+    *gene_tables.CLEANLINESS_TALLIES,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     ("hard_crust:paid", "XG-05"),
     ("hard_crust:refused", "XG-05: the attack failed for want of the extra BP"),
     *gene_tables.FAST_FOOD_TALLIES,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
@@ -85,7 +85,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # a gene module's tally (glutton.py): it names its index itself (TALLY_INDEX)
     ALARM_GRANTED,
     ALARM_ESCAPE,
-    CLEANLINESS_MOVED,
+    _,  # a gene module's tally (cleanliness.py): it names its index itself (TALLY_INDEX)
     HARD_CRUST_PAID,
     HARD_CRUST_REFUSED,
     _,  # a gene module's tally (fast_food.py): it names its index itself (TALLY_INDEX)

@@ -27,7 +27,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ExtraFlag("extra_deck_mixed_with_base", "XM3", False),
     ExtraFlag("alarm_duration", "XG-03", "rest_of_phase1", ("rest_of_phase1", "rest_of_round")),
     ExtraFlag("alarm_trigger_own_colour", "XG-03", True),
-    ExtraFlag("cleanliness_covers_attack_cubes", "XG-04", False),
+    *gene_tables.CLEANLINESS_FLAGS,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     ExtraFlag("hard_crust_refusal", "XG-05", "attacker_dies", ("attacker_dies", "attacker_starves")),
     ExtraFlag("hard_crust_death_cubes", "XG-05", "2_each", ("2_each", "1_each", "none"), placeholder=True),
     ExtraFlag("hard_crust_after_failed_defence", "XG-05", False),
@@ -89,7 +89,7 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     XF_DECK_MIXED_WITH_BASE,
     XF_ALARM_DURATION,
     XF_ALARM_TRIGGER_OWN_COLOUR,
-    XF_CLEANLINESS_COVERS_ATTACK_CUBES,
+    _,  # a gene module's flag (cleanliness.py): it names its index itself (XFLAG_INDEX)
     XF_HARD_CRUST_REFUSAL,
     XF_HARD_CRUST_DEATH_CUBES,
     XF_HARD_CRUST_AFTER_FAILED_DEFENCE,

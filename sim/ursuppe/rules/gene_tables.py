@@ -16,6 +16,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.fast_food',
     'sim.ursuppe.engine.genes.energy_conservation',
     'sim.ursuppe.engine.genes.glutton',
+    'sim.ursuppe.engine.genes.cleanliness',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -107,6 +108,23 @@ GLUTTON_DECISIONS = ()
 GLUTTON_EVENTS = ()
 GLUTTON_TALLIES = (
     ('glutton:meal', 'XG-02: a meal with the extra cube'),
+)
+
+# Cleanliness (XG-04): sim.ursuppe.engine.genes.cleanliness, spliced where its rows always were
+CLEANLINESS_FLAGS = (
+    ExtraFlag(name='cleanliness_covers_attack_cubes', rule='XG-04', default=False, choices=(), lo=0, hi=0, placeholder=False),
+)
+CLEANLINESS_CHOICE_KEYS = (
+    'clean',
+)
+CLEANLINESS_DECISIONS = (
+    ('cleanliness', 'XG-04', 1, 'clean', 'space the excreted cubes go to'),
+)
+CLEANLINESS_EVENTS = (
+    ('clean', ('from', 'to')),
+)
+CLEANLINESS_TALLIES = (
+    ('cleanliness:moved', 'XG-04: excreted cubes put on a neighbouring space'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

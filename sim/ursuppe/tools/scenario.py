@@ -29,7 +29,6 @@ from sim.ursuppe.engine.decision_kinds import (
     CK_BUY,
     CK_BUY_END,
     CK_CARRY,
-    CK_CLEAN,
     CK_CLING,
     CK_COLOUR,
     CK_CRUST,
@@ -182,11 +181,6 @@ def _flag_choice(ck: int, words: tuple[str, str]):
     return parse
 
 
-def _clean(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
-    row[0] = _int(label, key, v, 0, 126)
-    return CK_CLEAN, row
-
-
 def _exchange(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
     if v == "stop":
         row[0], row[1] = -1, -1
@@ -226,7 +220,6 @@ def _heal(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[i
 
 # The extra genes' choice keys (docs/rules.md §18, docs/scenarios.md).
 _EXTRA_CHOICES = {
-    "clean": _clean,
     "crust": _flag_choice(CK_CRUST, ("let_fail", "pay")),
     "exchange": _exchange,
     "heal": _heal,
@@ -731,8 +724,6 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
                 {"space": s, "colour": c} for s, c in unpack_suction(int(row[EAT_SUCTION_SLOT]))
             ]
         return out
-    if name == "cleanliness":
-        return {"clean": int(row[0])}
     if name == "hard_crust":
         return {"crust": bool(row[0])}
     if name == "exchange":
