@@ -176,6 +176,12 @@ _ALLOWED = {
         # the strategy parameter clean_opponent_weight (the parameter table is shared) says what it weighs
         "strategies/ursuppe/params.py": {'"cleanliness (XG-04)"'},
     },
+    "Suction 1": {
+        "sim/ursuppe/engine/genes/suction_1.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Suction 1"'},
+        "sim/ursuppe/engine/feeding.py": {"suction_reach", "suction_meal", "genes.suction_1"},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -212,6 +218,12 @@ _NAME = {
         r'"Cleanliness"|"clean"|"cleanliness[^"]*"|\b\w*CLEANLINESS\w*|\bCK_CLEAN\b|\bCLEAN\b|\bEV_CLEAN\b'
         r"|genes\.cleanliness\b|\bcleanliness_\w+|\bclean_destination\b"
     ),
+    # its tally (shared with Suction 2, XG-26), constants, kernels and module; the EAT row's
+    # suction column (EAT_SUCTION_SLOT, pack_suction) is the shared EAT row's format
+    "Suction 1": re.compile(
+        r'"Suction 1"|"suction:[^"]*"|\bSUCTION_1\b|\bSUCTION_MEAL\b|genes\.suction_1\b'
+        r"|\bsuction_(?:reach|meal)\b"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -223,6 +235,7 @@ _SPLICE = {
     "Energy Conservation": re.compile(r"gene_tables\.ENERGY_CONSERVATION_[A-Z_]+"),
     "Glutton": re.compile(r"gene_tables\.GLUTTON_[A-Z_]+"),
     "Cleanliness": re.compile(r"gene_tables\.CLEANLINESS_[A-Z_]+"),
+    "Suction 1": re.compile(r"gene_tables\.SUCTION_1_[A-Z_]+"),
 }
 
 

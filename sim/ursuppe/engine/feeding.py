@@ -18,9 +18,10 @@ The extra genes (all behind ``Rules.extra_genes``, so a base game pays one branc
   Glutton's tables (rules.glutton_shapes: every shape with one foreign cube more; the modifiers
   of F1-F4 add), walked here one shape at a time in the ``meal_extra`` scratch slot. Its set 0
   is the pattern A1 asks for.
-- XG-12 / XG-26 Suction: each arrangement may also be eaten with one (two) of its cubes taken
-  from orthogonally adjacent spaces (:func:`_add_suction`); the EAT row's suction column names
-  them. M4's "must eat if a legal pattern is available" and A1 count those meals too.
+- XG-12 / XG-26 Suction (genes/suction_1.py: how many cubes, the meal's cubes and tally): each
+  arrangement may also be eaten with one (two) of its cubes taken from orthogonally adjacent
+  spaces (:func:`_add_suction`); the EAT row's suction column names them. M4's "must eat if a
+  legal pattern is available" and A1 count those meals too.
 - XG-04 Cleanliness: the owner may put the excreted cubes on one neighbouring space
   (genes/cleanliness.py).
 - XG-19 Toxic Excretions: an excretion lays a DP token (genes/toxic_excretions.py).
@@ -41,6 +42,7 @@ from sim.ursuppe.engine.genes.cleanliness import (
     cleanliness_target,
 )
 from sim.ursuppe.engine.genes.glutton import glutton_eats, glutton_meal
+from sim.ursuppe.engine.genes.suction_1 import suction_meal, suction_reach
 from sim.ursuppe.engine.genes.toxic_excretions import (
     toxic_attack_cubes,
     toxic_attack_cubes_followed,
@@ -54,8 +56,6 @@ from sim.ursuppe.rules.genes import (
     FRUGALITY,
     PARASITISM,
     SUBSTITUTION,
-    SUCTION_1,
-    SUCTION_2,
 )
 from sim.ursuppe.rules.meal_shapes import WITH_FRUGALITY, WITH_SUBSTITUTION
 
@@ -116,19 +116,6 @@ def _fits(st, ru, wk, g, b, p, space, base, k):
         if st.food[g, space, c] < row[base + j] or (c == skip and row[base + j] > 0):
             return False
     return True
-
-
-@kernel
-@always_inline
-def _suction_reach(st, ru, g, p):
-    """XG-12, XG-26: how many cubes player p's amoebas may take from neighbouring spaces."""
-    if not ru.extra_genes:
-        return 0
-    if has(st, g, p, SUCTION_2):
-        return 2
-    if has(st, g, p, SUCTION_1):
-        return 1
-    return 0
 
 
 @kernel
@@ -214,7 +201,7 @@ def _extra_standard_available(st, ru, wk, g, b, p, space):
     or the standard one, also with neighbours' cubes (XG-12, XG-26)."""
     row = wk.scratch[b]
     k = ru.meal_shapes.shape[2]
-    reach = _suction_reach(st, ru, g, p)
+    reach = suction_reach(st, ru, g, p)
     glutton = glutton_eats(st, ru, g, p)  # extra genes are on here
     n_shapes = ru.n_glutton_shapes[0] if glutton else 1
     for s in range(n_shapes):
@@ -234,7 +221,7 @@ def _extra_standard_available(st, ru, wk, g, b, p, space):
 def standard_available(st, ru, wk, g, b, p, space):
     """A1: can player p's amoeba eat the standard pattern on ``space``? (Glutton's enlarged one,
     with Suction counting neighbours' cubes: XG-02, XG-12.)"""
-    if glutton_eats(st, ru, g, p) or _suction_reach(st, ru, g, p) > 0:  # both False in a base game
+    if glutton_eats(st, ru, g, p) or suction_reach(st, ru, g, p) > 0:  # both False in a base game
         return _extra_standard_available(st, ru, wk, g, b, p, space)
     row = wk.scratch[b]
     k = ru.meal_shapes.shape[2]
@@ -288,7 +275,7 @@ def meal_options(st, ru, wk, g, b, p, a, space):
     row = wk.scratch[b]
     c = _shape_set(st, g, p)
     k = ru.meal_shapes.shape[2]
-    reach = _suction_reach(st, ru, g, p)
+    reach = suction_reach(st, ru, g, p)
     glutton = glutton_eats(st, ru, g, p)
     n = 0
     if glutton:
@@ -355,13 +342,7 @@ def eat(st, ru, wk, g, b, p, a, space, i, phase):
         add_bp(st, ru, g, victim, -ru.parasitism_victim_pays)
         wk.tally[b, tally.PARASITE_MEAL] += 1
     if ru.extra_genes:
-        if suction != 0:
-            rest = suction
-            while rest != 0:
-                cube = (rest & ((1 << SUCTION_BITS) - 1)) - 1
-                return_cubes(st, g, cube // 8, cube % 8, 1)
-                rest >>= SUCTION_BITS
-            wk.tally[b, tally.SUCTION_MEAL] += 1
+        suction_meal(st, wk, g, b, suction)  # XG-12, XG-26: the neighbours' cubes
         glutton_meal(st, wk, g, b, p)
     st.amoeba_flags[g, p, a] |= AF_FED
     log(st, wk, g, EV_EAT, phase, p, a + 1, space, packed, victim, suction, 0, 0, 0)

@@ -42,7 +42,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("social:income", "XG-10: Phase-6 BP"),
     ("social:taken", "XG-10: taken from its holder"),
     ("camouflage:no_defence", "XG-11, XG-24: an attack the target could not answer"),
-    ("suction:meal", "XG-12, XG-26: a meal with a neighbour's cube"),
+    *gene_tables.SUCTION_1_TALLIES,  # XG-12, XG-26 (sim/ursuppe/engine/genes/suction_1.py)
     ("threat_display:protected", "XG-13: a target an attacker could not choose"),
     ("flexible:discount", "XG-14"),
     ("healing:dp_removed", "XG-15, XG-25"),
@@ -94,7 +94,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     SOCIAL_INCOME,
     SOCIAL_TAKEN,
     CAMOUFLAGE_NO_DEFENCE,
-    SUCTION_MEAL,
+    _,  # a gene module's tally (suction_1.py): it names its index itself (TALLY_INDEX)
     THREAT_DISPLAY_PROTECTED,
     FLEXIBLE_DISCOUNT,
     HEALING_DP_REMOVED,

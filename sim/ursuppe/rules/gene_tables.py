@@ -17,6 +17,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.energy_conservation',
     'sim.ursuppe.engine.genes.glutton',
     'sim.ursuppe.engine.genes.cleanliness',
+    'sim.ursuppe.engine.genes.suction_1',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -125,6 +126,15 @@ CLEANLINESS_EVENTS = (
 )
 CLEANLINESS_TALLIES = (
     ('cleanliness:moved', 'XG-04: excreted cubes put on a neighbouring space'),
+)
+
+# Suction 1 (XG-12): sim.ursuppe.engine.genes.suction_1, spliced where its rows always were
+SUCTION_1_FLAGS = ()
+SUCTION_1_CHOICE_KEYS = ()
+SUCTION_1_DECISIONS = ()
+SUCTION_1_EVENTS = ()
+SUCTION_1_TALLIES = (
+    ('suction:meal', "XG-12, XG-26: a meal with a neighbour's cube"),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

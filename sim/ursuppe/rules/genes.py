@@ -120,7 +120,7 @@ HIGHLY_ADAPTABLE = 27  # XG-08
 MOUTHFUL = 28  # XG-09
 SOCIAL_GENE = 29  # XG-10
 CAMOUFLAGE_1 = 30  # XG-11
-SUCTION_1 = 31  # XG-12
+# XG-12 Suction 1 (31): sim/ursuppe/engine/genes/suction_1.py
 THREAT_DISPLAY = 32  # XG-13
 FLEXIBLE = 33  # XG-14
 HEALING_1 = 34  # XG-15
