@@ -182,6 +182,13 @@ _ALLOWED = {
         "sim/ursuppe/rules/genes.py": {'"Suction 1"'},
         "sim/ursuppe/engine/feeding.py": {"suction_reach", "suction_meal", "genes.suction_1"},
     },
+    "Suction 2": {
+        "sim/ursuppe/engine/genes/suction_2.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Suction 2"'},
+        "sim/ursuppe/engine/genes/suction_1.py": {"SUCTION_2", "genes.suction_2"},  # its reach: 2
+        "sim/ursuppe/engine/feeding.py": {"suction2_same_space", "genes.suction_2"},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -224,6 +231,9 @@ _NAME = {
         r'"Suction 1"|"suction:[^"]*"|\bSUCTION_1\b|\bSUCTION_MEAL\b|genes\.suction_1\b'
         r"|\bsuction_(?:reach|meal)\b"
     ),
+    "Suction 2": re.compile(
+        r'"Suction 2"|"suction2_[^"]*"|\b\w*SUCTION_?2\w*|genes\.suction_2\b|\bsuction2_\w+'
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -236,6 +246,7 @@ _SPLICE = {
     "Glutton": re.compile(r"gene_tables\.GLUTTON_[A-Z_]+"),
     "Cleanliness": re.compile(r"gene_tables\.CLEANLINESS_[A-Z_]+"),
     "Suction 1": re.compile(r"gene_tables\.SUCTION_1_[A-Z_]+"),
+    "Suction 2": re.compile(r"gene_tables\.SUCTION_2_[A-Z_]+"),
 }
 
 

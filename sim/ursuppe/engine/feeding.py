@@ -43,6 +43,7 @@ from sim.ursuppe.engine.genes.cleanliness import (
 )
 from sim.ursuppe.engine.genes.glutton import glutton_eats, glutton_meal
 from sim.ursuppe.engine.genes.suction_1 import suction_meal, suction_reach
+from sim.ursuppe.engine.genes.suction_2 import suction2_same_space
 from sim.ursuppe.engine.genes.toxic_excretions import (
     toxic_attack_cubes,
     toxic_attack_cubes_followed,
@@ -51,7 +52,6 @@ from sim.ursuppe.engine.genes.toxic_excretions import (
 from sim.ursuppe.engine.players import add_bp, amoebas_on_space, has, same_side
 from sim.ursuppe.engine.scratch import MEAL_EXTRA, NORMAL, PARASITE, SHAPE_STRIDE
 from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WIDTH
-from sim.ursuppe.rules.extra_flags import XF_SUCTION2_SAME_SPACE
 from sim.ursuppe.rules.genes import (
     FRUGALITY,
     PARASITISM,
@@ -152,7 +152,7 @@ def _add_suction(st, ru, wk, g, b, p, space, base, k, victim, n, reach, dry):
     its cubes in ascending (space, colour) order. Added as EAT options from row n on (returns the
     new count); ``dry``: returns 1 if there is such a meal, 0 if not, and writes nothing."""
     row = wk.scratch[b]
-    same = ru.xflag[XF_SUCTION2_SAME_SPACE] != 0
+    same = suction2_same_space(ru)  # XG-26
     for d1 in range(4):
         s1 = int(ru.neighbours[space, d1])
         if s1 < 0:

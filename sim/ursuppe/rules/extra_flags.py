@@ -72,7 +72,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ExtraFlag("healing2_includes_healing1", "XG-25", False),
     ExtraFlag("healing2_target_any_colour", "XG-25", True),
     ExtraFlag("healing2_cost", "XG-25", 4, lo=0, hi=100),
-    ExtraFlag("suction2_same_space", "XG-26", True),
+    *gene_tables.SUCTION_2_FLAGS,  # XG-26 (sim/ursuppe/engine/genes/suction_2.py)
     *gene_tables.APPENDED_FLAGS,  # the gene modules' flags (docs/adding-a-gene.md)
 )
 XFLAG_NAMES: tuple[str, ...] = tuple(f.name for f in EXTRA_FLAGS)
@@ -124,7 +124,7 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     XF_HEALING2_INCLUDES_HEALING1,
     XF_HEALING2_TARGET_ANY_COLOUR,
     XF_HEALING2_COST,
-    XF_SUCTION2_SAME_SPACE,
+    _,  # a gene module's flag (suction_2.py): it names its index itself (XFLAG_INDEX)
 ) = range(N_XFLAGS - len(gene_tables.APPENDED_FLAGS))
 for _name, _value in list(globals().items()):
     if _name.startswith("XF_"):

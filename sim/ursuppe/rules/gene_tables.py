@@ -18,6 +18,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.glutton',
     'sim.ursuppe.engine.genes.cleanliness',
     'sim.ursuppe.engine.genes.suction_1',
+    'sim.ursuppe.engine.genes.suction_2',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -136,6 +137,15 @@ SUCTION_1_EVENTS = ()
 SUCTION_1_TALLIES = (
     ('suction:meal', "XG-12, XG-26: a meal with a neighbour's cube"),
 )
+
+# Suction 2 (XG-26): sim.ursuppe.engine.genes.suction_2, spliced where its rows always were
+SUCTION_2_FLAGS = (
+    ExtraFlag(name='suction2_same_space', rule='XG-26', default=True, choices=(), lo=0, hi=0, placeholder=False),
+)
+SUCTION_2_CHOICE_KEYS = ()
+SUCTION_2_DECISIONS = ()
+SUCTION_2_EVENTS = ()
+SUCTION_2_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

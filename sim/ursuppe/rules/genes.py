@@ -134,7 +134,7 @@ PHD = 41  # XG-22
 # XG-23 Environmental Sensing (42): sim/ursuppe/engine/genes/environmental_sensing.py
 CAMOUFLAGE_2 = 43  # XG-24
 HEALING_2 = 44  # XG-25
-SUCTION_2 = 45  # XG-26
+# XG-26 Suction 2 (45): sim/ursuppe/engine/genes/suction_2.py
 
 ADVANCED_GENES: tuple[int, ...] = (
     PERSISTENCE,
@@ -145,7 +145,7 @@ ADVANCED_GENES: tuple[int, ...] = (
     GENE_INDEX["Environmental Sensing"],  # XG-23 (sim/ursuppe/engine/genes/environmental_sensing.py)
     CAMOUFLAGE_2,
     HEALING_2,
-    SUCTION_2,
+    GENE_INDEX["Suction 2"],  # XG-26 (sim/ursuppe/engine/genes/suction_2.py)
 )
 # The gene modules' genes added since (after the number-only slots) are extra genes too (§18).
 ADDED_GENES: tuple[int, ...] = tuple(range(len(HISTORIC_GENE_NAMES), N_GENES))

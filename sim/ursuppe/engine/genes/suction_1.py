@@ -12,6 +12,7 @@ Eating such a meal takes the cubes from the neighbours and counts in the tally `
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.decision_kinds import SUCTION_BITS
 from sim.ursuppe.engine.food import return_cubes
+from sim.ursuppe.engine.genes.suction_2 import SUCTION_2
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
@@ -23,10 +24,8 @@ GENE = Gene(
     tallies=(("suction:meal", "XG-12, XG-26: a meal with a neighbour's cube"),),
 )
 
-# The kernels' constants (numba globals): the gene, Suction 2 (its reach is 2; genes/suction_2.py
-# imports this module, so it is named here) and the tally the two share.
+# The kernels' constants (numba globals): the gene and the tally it shares with Suction 2.
 SUCTION_1 = GENE_INDEX[GENE.name]
-_SUCTION_2 = GENE_INDEX["Suction 2"]
 SUCTION_MEAL = TALLY_INDEX["suction:meal"]
 
 
@@ -36,7 +35,7 @@ def suction_reach(st, ru, g, p):
     """XG-12, XG-26: how many cubes player p's amoebas may take from neighbouring spaces."""
     if not ru.extra_genes:
         return 0
-    if has(st, g, p, _SUCTION_2):
+    if has(st, g, p, SUCTION_2):
         return 2
     if has(st, g, p, SUCTION_1):
         return 1
