@@ -189,6 +189,15 @@ _ALLOWED = {
         "sim/ursuppe/engine/genes/suction_1.py": {"SUCTION_2", "genes.suction_2"},  # its reach: 2
         "sim/ursuppe/engine/feeding.py": {"suction2_same_space", "genes.suction_2"},
     },
+    "Highly Adaptable": {
+        "sim/ursuppe/engine/genes/highly_adaptable.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Highly Adaptable"'},
+        "sim/ursuppe/engine/phases/phase3_genes.py": {"exchanges", "genes.highly_adaptable"},
+        "sim/ursuppe/tools/trace.py": {'"exchange"', "exchanges"},  # the readable log renders events by name
+        # the strategy parameter exchange_margin (the parameter table is shared) and what it weighs
+        "strategies/ursuppe/params.py": {'"exchange_margin"', '"exchange (XG-08)"'},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -234,6 +243,11 @@ _NAME = {
     "Suction 2": re.compile(
         r'"Suction 2"|"suction2_[^"]*"|\b\w*SUCTION_?2\w*|genes\.suction_2\b|\bsuction2_\w+'
     ),
+    # its flags ("ha_..."), kind, choice key, event and tally ("exchange..."), constants, kernels
+    "Highly Adaptable": re.compile(
+        r'"Highly Adaptable"|"exchange[^"]*"|"ha_[^"]*"|\b\w*HIGHLY_ADAPTABLE\w*|\bXF_HA_\w+|\bHA_[A-Z_]+'
+        r"|\b(?:CK_|EV_)?EXCHANGE(?:_MADE)?\b|genes\.highly_adaptable\b|\bexchange(?:s|_options|_cost)\b"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -247,6 +261,7 @@ _SPLICE = {
     "Cleanliness": re.compile(r"gene_tables\.CLEANLINESS_[A-Z_]+"),
     "Suction 1": re.compile(r"gene_tables\.SUCTION_1_[A-Z_]+"),
     "Suction 2": re.compile(r"gene_tables\.SUCTION_2_[A-Z_]+"),
+    "Highly Adaptable": re.compile(r"gene_tables\.HIGHLY_ADAPTABLE_[A-Z_]+"),
 }
 
 

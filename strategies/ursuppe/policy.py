@@ -32,7 +32,6 @@ from sim.ursuppe.engine.decision_kinds import (
     EAT,
     EAT_SUCTION_SLOT,
     EAT_VICTIM_SLOT,
-    EXCHANGE,
     HARD_CRUST_PAY,
     HEAL,
     MOVE,
@@ -59,7 +58,6 @@ from sim.ursuppe.engine.players import (
     blocked_by_advanced,
     death_threshold,
     division_cost,
-    exchange_cost,
     gene_cost,
     mutation_points,
     within_reach,
@@ -107,7 +105,6 @@ from strategies.ursuppe.params import (
     DIVISION_RESERVE,
     EAT_CUBE_COST,
     EAT_LEADER_COLOUR,
-    EXCHANGE_MARGIN,
     FOOD_WEIGHT,
     GENE_VALUE_BASE,
     GENE_VALUE_HIGH,
@@ -614,28 +611,6 @@ def _value_hard_crust(st, ru, wk, g, b, p, a, n, prm):
 
 
 @kernel
-def _value_exchange(st, ru, wk, g, b, p, n, prm):
-    """XG-08: (gene given, gene taken); (-1, -1) = stop. An exchange is worth the taken gene's
-    value minus its BP cost (the engine's players.exchange_cost)
-    minus the given gene's value and ``exchange_margin``; one that would dip below
-    ``bp_reserve`` is never made."""
-    opts = wk.options[b]
-    val = wk.scores[b]
-    for i in range(n):
-        given = opts[i, 0]
-        taken = opts[i, 1]
-        if given < 0:
-            val[i] = 0.0
-            continue
-        cost = exchange_cost(st, ru, g, p, given, taken)
-        if st.bp[g, p] - cost < prm[BP_RESERVE]:
-            val[i] = -1.0
-            continue
-        v = prm[GENE_VALUE_BASE + taken] - cost - prm[GENE_VALUE_BASE + given] - prm[EXCHANGE_MARGIN]
-        val[i] = v if v > 0.0 else -1.0
-
-
-@kernel
 def _value_heal(st, ru, wk, g, b, p, n, prm):
     """XG-15, XG-25: (own number, receiver player, receiver number); all -1 = stop. Heal an
     amoeba within ``heal_within`` DP of its death threshold, the most damaged first, while
@@ -676,8 +651,6 @@ def _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm):
     they are left as they are (this module cannot import a gene module: it calls decide)."""
     if kind == HARD_CRUST_PAY:
         _value_hard_crust(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == EXCHANGE:
-        _value_exchange(st, ru, wk, g, b, p, n, prm)
     elif kind == HEAL:
         _value_heal(st, ru, wk, g, b, p, n, prm)
     elif kind == PLACE_EXPLOSION:

@@ -34,7 +34,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     *gene_tables.CLEANLINESS_CHOICE_KEYS,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     *gene_tables.REBOUND_CHOICE_KEYS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     "crust",
-    "exchange",
+    *gene_tables.HIGHLY_ADAPTABLE_CHOICE_KEYS,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
     "heal",
     *gene_tables.APPENDED_CHOICE_KEYS,  # the gene modules' (docs/adding-a-gene.md)
 )
@@ -58,7 +58,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     _,  # a gene module's key (cleanliness.py)
     _,  # a gene module's key (rebound.py)
     CK_CRUST,
-    CK_EXCHANGE,
+    _,  # a gene module's key (highly_adaptable.py)
     CK_HEAL,
 ) = range(len(CHOICE_KEYS) - len(gene_tables.APPENDED_CHOICE_KEYS))
 
@@ -114,7 +114,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     *_declared(gene_tables.CLEANLINESS_DECISIONS),  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     *_declared(gene_tables.REBOUND_DECISIONS),  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     DecisionKind("hard_crust", "XG-05", 1, CK_CRUST, "0 let the attack fail / 1 pay the extra BP"),
-    DecisionKind("exchange", "XG-08", 2, CK_EXCHANGE, "gene given, gene taken; (-1, -1) = stop"),
+    *_declared(gene_tables.HIGHLY_ADAPTABLE_DECISIONS),  # XG-08 (engine/genes/highly_adaptable.py)
     DecisionKind(
         "heal",
         "XG-15, XG-25",
@@ -146,7 +146,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     _,  # a gene module's kind (cleanliness.py): it names its index itself (KIND_INDEX)
     _,  # a gene module's kind (rebound.py): it names its index itself (KIND_INDEX)
     HARD_CRUST_PAY,
-    EXCHANGE,
+    _,  # a gene module's kind (highly_adaptable.py): it names its index itself (KIND_INDEX)
     HEAL,
     PLACE_EXPLOSION,
 ) = range(len(DECISION_KINDS) - len(gene_tables.APPENDED_DECISIONS))

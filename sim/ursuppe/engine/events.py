@@ -52,7 +52,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("discard", ("gene",)),  # XM5 flag extra_unbought_discarded
     EventKind("gift", ("gene",)),  # soup combos: a gene given at setup, paid for by nobody
     EventKind("take", ("gene", "holder", "price")),  # XG-10: the Social Gene taken from its holder
-    EventKind("exchange", ("gave", "took", "cost")),  # XG-08
+    *(EventKind(*row) for row in gene_tables.HIGHLY_ADAPTABLE_EVENTS),  # XG-08 (genes/highly_adaptable.py)
     EventKind("heal", ("dp", "cost", "receiver_player", "receiver_amoeba")),  # XG-15, XG-25
     *(EventKind(*row) for row in gene_tables.TOXIC_EXCRETIONS_EVENTS),  # XG-19 (genes/toxic_excretions.py)
     EventKind("bang", ("space", "hit")),  # XG-17: amoebas that took +1 DP
@@ -96,7 +96,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_DISCARD,
     EV_GIFT,
     EV_TAKE,
-    EV_EXCHANGE,
+    _,  # a gene module's event (highly_adaptable.py): it names its index itself (EVENT_INDEX)
     EV_HEAL,
     _,  # the 2 events of a gene module (toxic_excretions.py): it names their indices itself
     _,

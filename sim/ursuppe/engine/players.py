@@ -6,7 +6,6 @@ from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.scratch import ORDER_SLOT
 from sim.ursuppe.rules.book import GIFT_KEPT
 from sim.ursuppe.rules.extra_flags import (
-    XF_FLEXIBLE_ON_EXCHANGE,
     XF_FLEXIBLE_ON_SOCIAL_STEAL,
     XF_SLS_DIVISION_COST,
     XF_SLS_WITH_DIVISION_RATE,
@@ -280,13 +279,13 @@ def gene_cost(st, ru, g, p, gene):
 
 
 @kernel
-def exchange_cost(st, ru, g, p, given, taken):
-    """XG-08: max(0, new price - old price) BP to the bank; Flexible takes 1 BP off it only with
-    flag flexible_on_exchange (XG-14)."""
-    cost = int(ru.gene_price[taken]) - int(ru.gene_price[given])
-    if ru.xflag[XF_FLEXIBLE_ON_EXCHANGE] != 0 and st.genes[g, p, FLEXIBLE] != 0:
-        cost -= 1
-    return max(cost, 0)
+def acquire(st, ru, g, p, gene):
+    """G2, G3: player p now holds ``gene``, acquired this round (a purchase, an exchange: XG-08)."""
+    st.genes[g, p, gene] = 1
+    st.gene_since[g, p, gene] = st.round[g]
+    if st.first_bought[g, p, gene] == 0:
+        st.first_bought[g, p, gene] = st.round[g]
+    st.genes_bought[g, p] |= np.int64(1) << gene
 
 
 @kernel

@@ -37,7 +37,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("hard_crust:paid", "XG-05"),
     ("hard_crust:refused", "XG-05: the attack failed for want of the extra BP"),
     *gene_tables.FAST_FOOD_TALLIES,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
-    ("exchange:made", "XG-08"),
+    *gene_tables.HIGHLY_ADAPTABLE_TALLIES,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
     ("mouthful:survived", "XG-09"),
     ("social:income", "XG-10: Phase-6 BP"),
     ("social:taken", "XG-10: taken from its holder"),
@@ -89,7 +89,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     HARD_CRUST_PAID,
     HARD_CRUST_REFUSED,
     _,  # a gene module's tally (fast_food.py): it names its index itself (TALLY_INDEX)
-    EXCHANGE_MADE,
+    _,  # a gene module's tally (highly_adaptable.py): it names its index itself (TALLY_INDEX)
     MOUTHFUL_SURVIVED,
     SOCIAL_INCOME,
     SOCIAL_TAKEN,

@@ -32,8 +32,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ExtraFlag("hard_crust_death_cubes", "XG-05", "2_each", ("2_each", "1_each", "none"), placeholder=True),
     ExtraFlag("hard_crust_after_failed_defence", "XG-05", False),
     ExtraFlag("hard_crust_extra_bp", "XG-05", 1, lo=0, hi=100),
-    ExtraFlag("ha_exchanges_per_round", "XG-08", "unlimited", ("unlimited", "once")),
-    ExtraFlag("ha_into_advanced", "XG-08", "forbidden", ("forbidden", "with_lower_given_up")),
+    *gene_tables.HIGHLY_ADAPTABLE_FLAGS,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
     ExtraFlag("mouthful_vs_aggression_phase1", "XG-09", True),
     ExtraFlag("mouthful_vs_aggression_phase5", "XG-09", False),
     ExtraFlag(
@@ -94,8 +93,8 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     XF_HARD_CRUST_DEATH_CUBES,
     XF_HARD_CRUST_AFTER_FAILED_DEFENCE,
     XF_HARD_CRUST_EXTRA_BP,
-    XF_HA_EXCHANGES_PER_ROUND,
-    XF_HA_INTO_ADVANCED,
+    _,  # the 2 flags of a gene module (highly_adaptable.py): it names their indices itself
+    _,
     XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
     XF_MOUTHFUL_VS_AGGRESSION_PHASE5,
     XF_SOCIAL_GENE_TIMING,
@@ -136,8 +135,6 @@ TIMING_AFTER_FIRST_PLAYER, TIMING_START_OF_PHASE3, TIMING_AFTER_EACH_PURCHASE = 
 ALARM_REST_OF_PHASE1, ALARM_REST_OF_ROUND = range(2)  # XG-03
 CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(2)  # XG-05
 CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(3)  # XG-05
-HA_UNLIMITED, HA_ONCE = range(2)  # XG-08
-HA_ADVANCED_FORBIDDEN, HA_ADVANCED_WITH_LOWER = range(2)  # XG-08
 SOCIAL_END_OF_PHASE6, SOCIAL_BEFORE_ADVANCE, SOCIAL_AFTER_ADVANCE = range(3)  # XG-10
 STEAL_TO_HOLDER, STEAL_TO_NOBODY = range(2)  # XG-10
 THREAT_FORBIDDEN, THREAT_NUMBER_RULE, THREAT_UNRESTRICTED = range(3)  # XG-13

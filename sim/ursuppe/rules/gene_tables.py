@@ -19,6 +19,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.cleanliness',
     'sim.ursuppe.engine.genes.suction_1',
     'sim.ursuppe.engine.genes.suction_2',
+    'sim.ursuppe.engine.genes.highly_adaptable',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -146,6 +147,24 @@ SUCTION_2_CHOICE_KEYS = ()
 SUCTION_2_DECISIONS = ()
 SUCTION_2_EVENTS = ()
 SUCTION_2_TALLIES = ()
+
+# Highly Adaptable (XG-08): sim.ursuppe.engine.genes.highly_adaptable, spliced where its rows always were
+HIGHLY_ADAPTABLE_FLAGS = (
+    ExtraFlag(name='ha_exchanges_per_round', rule='XG-08', default='unlimited', choices=('unlimited', 'once'), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='ha_into_advanced', rule='XG-08', default='forbidden', choices=('forbidden', 'with_lower_given_up'), lo=0, hi=0, placeholder=False),
+)
+HIGHLY_ADAPTABLE_CHOICE_KEYS = (
+    'exchange',
+)
+HIGHLY_ADAPTABLE_DECISIONS = (
+    ('exchange', 'XG-08', 2, 'exchange', 'gene given, gene taken; (-1, -1) = stop'),
+)
+HIGHLY_ADAPTABLE_EVENTS = (
+    ('exchange', ('gave', 'took', 'cost')),
+)
+HIGHLY_ADAPTABLE_TALLIES = (
+    ('exchange:made', 'XG-08'),
+)
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

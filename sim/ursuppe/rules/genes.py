@@ -116,7 +116,7 @@ ALARM = 22  # XG-03
 HARD_CRUST = 24  # XG-05
 # XG-06 Migration Sensing (25): sim/ursuppe/engine/genes/migration_sensing.py
 # XG-07 Fast Food (26): sim/ursuppe/engine/genes/fast_food.py
-HIGHLY_ADAPTABLE = 27  # XG-08
+# XG-08 Highly Adaptable (27): sim/ursuppe/engine/genes/highly_adaptable.py
 MOUTHFUL = 28  # XG-09
 SOCIAL_GENE = 29  # XG-10
 CAMOUFLAGE_1 = 30  # XG-11

@@ -35,7 +35,6 @@ from sim.ursuppe.engine.decision_kinds import (
     CK_DIRECTION,
     CK_DIVIDE,
     CK_EAT,
-    CK_EXCHANGE,
     CK_HEAL,
     CK_MOVE,
     CK_PAY,
@@ -181,17 +180,6 @@ def _flag_choice(ck: int, words: tuple[str, str]):
     return parse
 
 
-def _exchange(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
-    if v == "stop":
-        row[0], row[1] = -1, -1
-    elif isinstance(v, dict) and set(v) == {"give", "take"}:
-        row[0] = _gene(label, f"{key}.give", v["give"])
-        row[1] = _gene(label, f"{key}.take", v["take"])
-    else:
-        raise _err(label, key, f'expected "stop" or {{"give": gene, "take": gene}}, got {json.dumps(v)}')
-    return CK_EXCHANGE, row
-
-
 def _amoeba_or_none(label: str, key: str, v: Any, players: int) -> tuple[int, int]:
     """``null`` or ``{"player": p, "number": n}`` (an attack's target, Healing 2's receiver) as
     (player, number), (-1, -1) for null."""
@@ -221,7 +209,6 @@ def _heal(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[i
 # The extra genes' choice keys (docs/rules.md §18, docs/scenarios.md).
 _EXTRA_CHOICES = {
     "crust": _flag_choice(CK_CRUST, ("let_fail", "pay")),
-    "exchange": _exchange,
     "heal": _heal,
 }
 
@@ -233,7 +220,7 @@ def _gene_choice(ck: int, parse):
         try:
             return ck, parse(v, row, players)
         except ValueError as exc:
-            raise _err(label, key, str(exc)) from None
+            raise _err(label, key + getattr(exc, "key", ""), str(exc)) from None
 
     return parsed
 
@@ -726,10 +713,6 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
         return out
     if name == "hard_crust":
         return {"crust": bool(row[0])}
-    if name == "exchange":
-        return {
-            "exchange": "stop" if row[0] < 0 else {"give": GENE_NAMES[row[0]], "take": GENE_NAMES[row[1]]}
-        }
     if name == "heal":
         if row[0] < 0:
             return {"heal": "stop"}
