@@ -198,6 +198,27 @@ _ALLOWED = {
         # the strategy parameter exchange_margin (the parameter table is shared) and what it weighs
         "strategies/ursuppe/params.py": {'"exchange_margin"', '"exchange (XG-08)"'},
     },
+    "More Than a Mouthful": {
+        "sim/ursuppe/engine/genes/more_than_a_mouthful.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"More Than a Mouthful"'},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "mouthful_saves",
+            "genes.more_than_a_mouthful",
+        },
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {
+            "mouthful_saves_from_aggression",
+            "genes.more_than_a_mouthful",
+        },
+        "sim/ursuppe/tools/trace.py": {'"mouthful"'},  # the readable log renders events by name
+        # the attack target's valuation (a shared decision) and its parameter mouthful_target_penalty
+        "strategies/ursuppe/policy.py": {
+            "mouthful_deters",
+            "genes.more_than_a_mouthful",
+            "MOUTHFUL_TARGET_PENALTY",
+        },
+        "strategies/ursuppe/params.py": {'"mouthful_target_penalty"', "MOUTHFUL_TARGET_PENALTY"},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -248,6 +269,10 @@ _NAME = {
         r'"Highly Adaptable"|"exchange[^"]*"|"ha_[^"]*"|\b\w*HIGHLY_ADAPTABLE\w*|\bXF_HA_\w+|\bHA_[A-Z_]+'
         r"|\b(?:CK_|EV_)?EXCHANGE(?:_MADE)?\b|genes\.highly_adaptable\b|\bexchange(?:s|_options|_cost)\b"
     ),
+    "More Than a Mouthful": re.compile(
+        r'"More Than a Mouthful"|"mouthful[^"]*"|\b\w*MOUTHFUL\w*|genes\.more_than_a_mouthful\b'
+        r"|\bmouthful_\w+"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -262,6 +287,7 @@ _SPLICE = {
     "Suction 1": re.compile(r"gene_tables\.SUCTION_1_[A-Z_]+"),
     "Suction 2": re.compile(r"gene_tables\.SUCTION_2_[A-Z_]+"),
     "Highly Adaptable": re.compile(r"gene_tables\.HIGHLY_ADAPTABLE_[A-Z_]+"),
+    "More Than a Mouthful": re.compile(r"gene_tables\.MORE_THAN_A_MOUTHFUL_[A-Z_]+"),
 }
 
 

@@ -52,6 +52,7 @@ from sim.ursuppe.engine.decision_kinds import (
 )
 from sim.ursuppe.engine.food import FOOD_CAP
 from sim.ursuppe.engine.gene_sets import join_words
+from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_deters
 from sim.ursuppe.engine.players import (
     active_move_cost,
     amoebas_on_board,
@@ -67,7 +68,6 @@ from sim.ursuppe.rules.extra_flags import (
     XF_HARD_CRUST_EXTRA_BP,
     XF_HEALING1_COST,
     XF_HEALING2_COST,
-    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
 )
 from sim.ursuppe.rules.genes import (
     AGGRESSION,
@@ -76,7 +76,6 @@ from sim.ursuppe.rules.genes import (
     DEFENSE,
     ESCAPE,
     HARD_CRUST,
-    MOUTHFUL,
     MOVEMENT_I,
     MOVEMENT_II,
     PARASITISM,
@@ -444,9 +443,8 @@ def _target_value(st, ru, g, p, q, prm, bp_left, phase1):
             extra = ru.xflag[XF_HARD_CRUST_EXTRA_BP]
             if extra > bp_left or extra > prm[HARD_CRUST_MAX_BP]:
                 return -1.0
-        if st.genes[g, q, MOUTHFUL] != 0 and phase1:
-            if st.genes[g, p, STRUGGLE] != 0 or ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE1] != 0:
-                v -= prm[MOUTHFUL_TARGET_PENALTY]
+        if phase1 and mouthful_deters(st, ru, g, p, q):
+            v -= prm[MOUTHFUL_TARGET_PENALTY]
     return v if v > 0.0 else -1.0  # never below 'none', not even by a random tie-break
 
 

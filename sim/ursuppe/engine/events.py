@@ -59,7 +59,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("alarm", ()),  # XG-03: the owner's amoebas have Escape
     EventKind("camouflage", ("roll", "defence_allowed")),  # XG-11, XG-24
     EventKind("hard_crust", ("paid", "bp")),  # XG-05
-    EventKind("mouthful", ("dp",)),  # XG-09: the target took DP instead of being eaten
+    *(EventKind(*row) for row in gene_tables.MORE_THAN_A_MOUTHFUL_EVENTS),  # XG-09 (genes/)
     *(EventKind(*row) for row in gene_tables.REBOUND_EVENTS),  # XG-16 (engine/genes/rebound.py)
     *(EventKind(*row) for row in gene_tables.ENERGY_CONSERVATION_EVENTS),  # XG-21 (and XG-10)
     EventKind("explosion", ("placed", "bp_returned")),  # XG-20
@@ -104,7 +104,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_ALARM,
     EV_CAMOUFLAGE,
     EV_HARD_CRUST,
-    EV_MOUTHFUL,
+    _,  # a gene module's event (more_than_a_mouthful.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (rebound.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (energy_conservation.py): it names its index itself (EVENT_INDEX)
     EV_EXPLOSION,

@@ -38,7 +38,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("hard_crust:refused", "XG-05: the attack failed for want of the extra BP"),
     *gene_tables.FAST_FOOD_TALLIES,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
     *gene_tables.HIGHLY_ADAPTABLE_TALLIES,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
-    ("mouthful:survived", "XG-09"),
+    *gene_tables.MORE_THAN_A_MOUTHFUL_TALLIES,  # XG-09 (sim/ursuppe/engine/genes/more_than_a_mouthful.py)
     ("social:income", "XG-10: Phase-6 BP"),
     ("social:taken", "XG-10: taken from its holder"),
     ("camouflage:no_defence", "XG-11, XG-24: an attack the target could not answer"),
@@ -90,7 +90,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     HARD_CRUST_REFUSED,
     _,  # a gene module's tally (fast_food.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (highly_adaptable.py): it names its index itself (TALLY_INDEX)
-    MOUTHFUL_SURVIVED,
+    _,  # a gene module's tally (more_than_a_mouthful.py): it names its index itself (TALLY_INDEX)
     SOCIAL_INCOME,
     SOCIAL_TAKEN,
     CAMOUFLAGE_NO_DEFENCE,

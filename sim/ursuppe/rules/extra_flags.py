@@ -33,8 +33,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ExtraFlag("hard_crust_after_failed_defence", "XG-05", False),
     ExtraFlag("hard_crust_extra_bp", "XG-05", 1, lo=0, hi=100),
     *gene_tables.HIGHLY_ADAPTABLE_FLAGS,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
-    ExtraFlag("mouthful_vs_aggression_phase1", "XG-09", True),
-    ExtraFlag("mouthful_vs_aggression_phase5", "XG-09", False),
+    *gene_tables.MORE_THAN_A_MOUTHFUL_FLAGS,  # XG-09 (sim/ursuppe/engine/genes/more_than_a_mouthful.py)
     ExtraFlag(
         "social_gene_timing",
         "XG-10",
@@ -95,8 +94,8 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     XF_HARD_CRUST_EXTRA_BP,
     _,  # the 2 flags of a gene module (highly_adaptable.py): it names their indices itself
     _,
-    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
-    XF_MOUTHFUL_VS_AGGRESSION_PHASE5,
+    _,  # the 2 flags of a gene module (more_than_a_mouthful.py): it names their indices itself
+    _,
     XF_SOCIAL_GENE_TIMING,
     XF_SOCIAL_GENE_STEAL_PAYMENT_TO,
     XF_SOCIAL_GENE_STEAL_PRICE,

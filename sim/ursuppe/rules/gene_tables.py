@@ -20,6 +20,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.suction_1',
     'sim.ursuppe.engine.genes.suction_2',
     'sim.ursuppe.engine.genes.highly_adaptable',
+    'sim.ursuppe.engine.genes.more_than_a_mouthful',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -164,6 +165,20 @@ HIGHLY_ADAPTABLE_EVENTS = (
 )
 HIGHLY_ADAPTABLE_TALLIES = (
     ('exchange:made', 'XG-08'),
+)
+
+# More Than a Mouthful (XG-09): sim.ursuppe.engine.genes.more_than_a_mouthful, spliced where its rows always were
+MORE_THAN_A_MOUTHFUL_FLAGS = (
+    ExtraFlag(name='mouthful_vs_aggression_phase1', rule='XG-09', default=True, choices=(), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='mouthful_vs_aggression_phase5', rule='XG-09', default=False, choices=(), lo=0, hi=0, placeholder=False),
+)
+MORE_THAN_A_MOUTHFUL_CHOICE_KEYS = ()
+MORE_THAN_A_MOUTHFUL_DECISIONS = ()
+MORE_THAN_A_MOUTHFUL_EVENTS = (
+    ('mouthful', ('dp',)),
+)
+MORE_THAN_A_MOUTHFUL_TALLIES = (
+    ('mouthful:survived', 'XG-09'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

@@ -117,7 +117,7 @@ HARD_CRUST = 24  # XG-05
 # XG-06 Migration Sensing (25): sim/ursuppe/engine/genes/migration_sensing.py
 # XG-07 Fast Food (26): sim/ursuppe/engine/genes/fast_food.py
 # XG-08 Highly Adaptable (27): sim/ursuppe/engine/genes/highly_adaptable.py
-MOUTHFUL = 28  # XG-09
+# XG-09 More Than a Mouthful (28): sim/ursuppe/engine/genes/more_than_a_mouthful.py
 SOCIAL_GENE = 29  # XG-10
 CAMOUFLAGE_1 = 30  # XG-11
 # XG-12 Suction 1 (31): sim/ursuppe/engine/genes/suction_1.py

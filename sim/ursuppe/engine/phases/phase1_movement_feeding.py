@@ -42,7 +42,6 @@ from sim.ursuppe.engine.events import (
     EV_ALARM,
     EV_ATTACK,
     EV_ATTACK_RESULT,
-    EV_MOUTHFUL,
     EV_STAY,
     log,
 )
@@ -57,6 +56,7 @@ from sim.ursuppe.engine.feeding import (
 from sim.ursuppe.engine.genes.energy_conservation import energy_conservation_drift
 from sim.ursuppe.engine.genes.fast_food import fast_food_eats_first
 from sim.ursuppe.engine.genes.migration_sensing import migration_sensing_look
+from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift
 from sim.ursuppe.engine.players import ORDER_SLOT, add_bp, has, same_side, turn_order
@@ -66,14 +66,12 @@ from sim.ursuppe.rules.extra_flags import (
     XF_ALARM_DURATION,
     XF_ALARM_TRIGGER_OWN_COLOUR,
     XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
-    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
 )
 from sim.ursuppe.rules.genes import (
     AGGRESSION,
     ALARM,
     ESCAPE,
     HOLDING,
-    MOUTHFUL,
     PERSISTENCE,
     STRUGGLE,
 )
@@ -90,16 +88,6 @@ def may_attack(st, ru, g, p, a):
     if st.amoeba_flags[g, p, a] & AF_ATTACKED:
         return False
     return st.bp[g, p] >= ru.attack_cost
-
-
-@kernel
-def _mouthful(st, ru, g, p, q):
-    """XG-09: does (q's) More Than a Mouthful save its amoeba from p's successful Phase-1 attack?
-    Only against an enemy using Struggle for Survival (an Aggression holder's attack too, flag
-    mouthful_vs_aggression_phase1)."""
-    if not ru.extra_genes or not has(st, g, q, MOUTHFUL) or same_side(ru, p, q):
-        return False
-    return has(st, g, p, STRUGGLE) or ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE1] != 0
 
 
 @kernel
@@ -147,11 +135,7 @@ def attack(st, ru, wk, g, b, p, a, q, t):
             log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
     if result == ATTACK_SUCCESS:
         st.amoeba_flags[g, p, a] |= AF_FED
-        if _mouthful(st, ru, g, p, q):
-            st.dp[g, q, t] += 1
-            wk.tally[b, tally.MOUTHFUL_SURVIVED] += 1
-            log(st, wk, g, EV_MOUTHFUL, PHASE, q, t + 1, st.dp[g, q, t], 0, 0, 0, 0, 0, 0)
-        else:
+        if not mouthful_saves(st, ru, wk, g, b, p, q, t, PHASE):  # XG-09: 1 DP instead
             # A6: the target dies; the attacker counts as fed, and instead of its excretion one
             # cube of each colour in play is placed on the space.
             where = st.space[g, q, t]

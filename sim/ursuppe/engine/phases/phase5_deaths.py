@@ -25,7 +25,8 @@ from sim.ursuppe.engine.attacks import (
 )
 from sim.ursuppe.engine.decision_kinds import AGGRESS
 from sim.ursuppe.engine.decisions import decide, set_option
-from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, EV_MOUTHFUL, log
+from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, log
+from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves_from_aggression
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.invariants import check_no_doomed_amoebas
 from sim.ursuppe.engine.players import (
@@ -38,8 +39,8 @@ from sim.ursuppe.engine.players import (
     turn_order,
 )
 from sim.ursuppe.engine.state import PF_AGGRESSED
-from sim.ursuppe.rules.extra_flags import XF_CAMOUFLAGE_ROLL_PER_ATTEMPT, XF_MOUTHFUL_VS_AGGRESSION_PHASE5
-from sim.ursuppe.rules.genes import AGGRESSION, ARMOR, MOUTHFUL, PERSISTENCE, SHORT_LIFE_SPAN
+from sim.ursuppe.rules.extra_flags import XF_CAMOUFLAGE_ROLL_PER_ATTEMPT
+from sim.ursuppe.rules.genes import AGGRESSION, ARMOR, PERSISTENCE, SHORT_LIFE_SPAN
 
 PHASE = 5
 # EV_DP's reason, by its name in the event log: Armor (R3), a lost Defense fight (R4), and with
@@ -84,12 +85,7 @@ def _attack_once(st, ru, wk, g, b, p, a, q, t, denied):
             st.dp[g, q, t] += ru.aggression_armor_dp
             wk.tally[b, tally.ARMOR_DP] += 1
             log(st, wk, g, EV_DP, PHASE, q, t + 1, st.dp[g, q, t], DP_ARMOR, 0, 0, 0, 0, 0)
-        elif ru.extra_genes and ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE5] != 0 and has(st, g, q, MOUTHFUL):
-            # XG-09 with the flag mouthful_vs_aggression_phase5: 1 DP instead of death, no cubes.
-            st.dp[g, q, t] += 1
-            wk.tally[b, tally.MOUTHFUL_SURVIVED] += 1
-            log(st, wk, g, EV_MOUTHFUL, PHASE, q, t + 1, st.dp[g, q, t], 0, 0, 0, 0, 0, 0)
-        else:
+        elif not mouthful_saves_from_aggression(st, ru, wk, g, b, q, t, PHASE):  # XG-09: 1 DP instead
             die(st, ru, wk, g, b, q, t, ru.aggression_death_cubes, DEATH_AGGRESSION, PHASE)
     elif result == ATTACK_DEFENDED and ru.aggression_lost_fight_dp:
         st.dp[g, p, a] += ru.lost_defense_dp  # R4 (flag false: the 2004 English FAQ, no DP)
