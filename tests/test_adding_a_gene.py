@@ -153,7 +153,7 @@ _ALLOWED = {
             "genes.energy_conservation",
         },
         # the Social Gene's Phase-6 income (XG-10) logs the event the two genes share
-        "sim/ursuppe/engine/phases/phase6_scoring.py": {"EV_GENE_INCOME", "genes.energy_conservation"},
+        "sim/ursuppe/engine/genes/social_gene.py": {"EV_GENE_INCOME", "genes.energy_conservation"},
         "sim/ursuppe/tools/trace.py": {'"gene_income"'},  # the readable log renders events by name
     },
     "Glutton": {
@@ -219,6 +219,34 @@ _ALLOWED = {
         },
         "strategies/ursuppe/params.py": {'"mouthful_target_penalty"', "MOUTHFUL_TARGET_PENALTY"},
     },
+    "Social Gene": {
+        "sim/ursuppe/engine/genes/social_gene.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Social Gene"'},
+        "sim/ursuppe/rules/extra_flags.py": {'"Social Gene"'},  # XM2's default start pair (a market flag)
+        # every gene's price and source (G1, G2, G4) know its taking; this module imports players.py
+        "sim/ursuppe/engine/players.py": {
+            '"Social Gene"',
+            '"social_gene_steal_price"',
+            "_SOCIAL_GENE",
+            "_XF_STEAL_PRICE",
+        },
+        "sim/ursuppe/engine/phases/phase3_genes.py": {
+            "social_gene_takeable",
+            "social_gene_taken",
+            "genes.social_gene",
+        },
+        "sim/ursuppe/engine/phases/phase6_scoring.py": {
+            "social_gene_holder",
+            "social_income_before_advance",
+            "social_income_after_advance",
+            "social_income_end_of_phase",
+            "genes.social_gene",
+        },
+        "sim/ursuppe/tools/trace.py": {'"take"'},  # the readable log renders events by name
+        # Highly Adaptable's choice {"give": gene, "take": gene}: another "take"
+        "sim/ursuppe/engine/genes/highly_adaptable.py": {'"take"'},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -273,6 +301,11 @@ _NAME = {
         r'"More Than a Mouthful"|"mouthful[^"]*"|\b\w*MOUTHFUL\w*|genes\.more_than_a_mouthful\b'
         r"|\bmouthful_\w+"
     ),
+    # its flags and tallies ("social..."), the event take, constants, kernels and module
+    "Social Gene": re.compile(
+        r'"Social Gene"|"social[_:][^"]*"|"take"|\b(?:_|XF_)?SOCIAL_\w*|\bSTEAL_TO_\w+|\b_?XF_STEAL_PRICE\b'
+        r"|\bEV_TAKE\b|genes\.social_gene\b|\bsocial_(?:gene|income)_\w+"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -288,6 +321,7 @@ _SPLICE = {
     "Suction 2": re.compile(r"gene_tables\.SUCTION_2_[A-Z_]+"),
     "Highly Adaptable": re.compile(r"gene_tables\.HIGHLY_ADAPTABLE_[A-Z_]+"),
     "More Than a Mouthful": re.compile(r"gene_tables\.MORE_THAN_A_MOUTHFUL_[A-Z_]+"),
+    "Social Gene": re.compile(r"gene_tables\.SOCIAL_GENE_[A-Z_]+"),
 }
 
 

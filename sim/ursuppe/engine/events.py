@@ -51,7 +51,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("reveal", ("gene",)),  # XM4: an extra-deck card face up into the pool
     EventKind("discard", ("gene",)),  # XM5 flag extra_unbought_discarded
     EventKind("gift", ("gene",)),  # soup combos: a gene given at setup, paid for by nobody
-    EventKind("take", ("gene", "holder", "price")),  # XG-10: the Social Gene taken from its holder
+    *(EventKind(*row) for row in gene_tables.SOCIAL_GENE_EVENTS),  # XG-10 (genes/social_gene.py)
     *(EventKind(*row) for row in gene_tables.HIGHLY_ADAPTABLE_EVENTS),  # XG-08 (genes/highly_adaptable.py)
     EventKind("heal", ("dp", "cost", "receiver_player", "receiver_amoeba")),  # XG-15, XG-25
     *(EventKind(*row) for row in gene_tables.TOXIC_EXCRETIONS_EVENTS),  # XG-19 (genes/toxic_excretions.py)
@@ -95,7 +95,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_REVEAL,
     EV_DISCARD,
     EV_GIFT,
-    EV_TAKE,
+    _,  # a gene module's event (social_gene.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (highly_adaptable.py): it names its index itself (EVENT_INDEX)
     EV_HEAL,
     _,  # the 2 events of a gene module (toxic_excretions.py): it names their indices itself

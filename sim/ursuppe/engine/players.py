@@ -9,16 +9,21 @@ from sim.ursuppe.rules.extra_flags import (
     XF_FLEXIBLE_ON_SOCIAL_STEAL,
     XF_SLS_DIVISION_COST,
     XF_SLS_WITH_DIVISION_RATE,
-    XF_SOCIAL_GENE_STEAL_PRICE,
+    XFLAG_INDEX,
 )
 from sim.ursuppe.rules.genes import (
     DIVISION_RATE,
     FLEXIBLE,
+    GENE_INDEX,
     LIFE_EXPECTANCY,
     SHORT_LIFE_SPAN,
-    SOCIAL_GENE,
     STREAMLINING,
 )
+
+# XG-10: every gene's price and source (gene_cost, gene_source: G1, G2, G4) know the Social Gene's
+# taking from its holder. Its module (genes/social_gene.py) imports this one, so they are named here.
+_SOCIAL_GENE = GENE_INDEX["Social Gene"]
+_XF_STEAL_PRICE = XFLAG_INDEX["social_gene_steal_price"]
 
 # gene_source: where a gene would come from (XG-10: the Social Gene from its holder)
 SOURCE_NONE = 0
@@ -270,8 +275,8 @@ def gene_cost(st, ru, g, p, gene):
     if not ru.extra_genes:
         return price
     flexible = st.genes[g, p, FLEXIBLE] != 0
-    if gene == SOCIAL_GENE and st.pool[g, gene] <= 0:
-        price = int(ru.xflag[XF_SOCIAL_GENE_STEAL_PRICE])
+    if gene == _SOCIAL_GENE and st.pool[g, gene] <= 0:
+        price = int(ru.xflag[_XF_STEAL_PRICE])
         flexible = flexible and ru.xflag[XF_FLEXIBLE_ON_SOCIAL_STEAL] != 0
     if flexible and price > 0:
         price -= 1
@@ -296,7 +301,7 @@ def gene_source(st, ru, g, p, gene, blocked):
     p's blocked_by_advanced mask. Only the last player may acquire the Social Gene."""
     if st.genes[g, p, gene] != 0 or blocked & (np.int64(1) << gene):
         return SOURCE_NONE
-    if ru.extra_genes and gene == SOCIAL_GENE:
+    if ru.extra_genes and gene == _SOCIAL_GENE:
         if not is_last(st, g, p):
             return SOURCE_NONE
         if st.pool[g, gene] <= 0:

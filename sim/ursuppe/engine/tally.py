@@ -39,8 +39,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.FAST_FOOD_TALLIES,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
     *gene_tables.HIGHLY_ADAPTABLE_TALLIES,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
     *gene_tables.MORE_THAN_A_MOUTHFUL_TALLIES,  # XG-09 (sim/ursuppe/engine/genes/more_than_a_mouthful.py)
-    ("social:income", "XG-10: Phase-6 BP"),
-    ("social:taken", "XG-10: taken from its holder"),
+    *gene_tables.SOCIAL_GENE_TALLIES,  # XG-10 (sim/ursuppe/engine/genes/social_gene.py)
     ("camouflage:no_defence", "XG-11, XG-24: an attack the target could not answer"),
     *gene_tables.SUCTION_1_TALLIES,  # XG-12, XG-26 (sim/ursuppe/engine/genes/suction_1.py)
     ("threat_display:protected", "XG-13: a target an attacker could not choose"),
@@ -91,8 +90,8 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # a gene module's tally (fast_food.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (highly_adaptable.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (more_than_a_mouthful.py): it names its index itself (TALLY_INDEX)
-    SOCIAL_INCOME,
-    SOCIAL_TAKEN,
+    _,  # the 2 tallies of a gene module (social_gene.py): it names their indices itself
+    _,
     CAMOUFLAGE_NO_DEFENCE,
     _,  # a gene module's tally (suction_1.py): it names its index itself (TALLY_INDEX)
     THREAT_DISPLAY_PROTECTED,

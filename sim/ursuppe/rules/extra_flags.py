@@ -34,16 +34,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ExtraFlag("hard_crust_extra_bp", "XG-05", 1, lo=0, hi=100),
     *gene_tables.HIGHLY_ADAPTABLE_FLAGS,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
     *gene_tables.MORE_THAN_A_MOUTHFUL_FLAGS,  # XG-09 (sim/ursuppe/engine/genes/more_than_a_mouthful.py)
-    ExtraFlag(
-        "social_gene_timing",
-        "XG-10",
-        "end_of_phase6",
-        ("end_of_phase6", "at_owner_turn_before_advance", "at_owner_turn_after_advance"),
-        placeholder=True,
-    ),
-    ExtraFlag("social_gene_steal_payment_to", "XG-10", "holder", ("holder", "nobody"), placeholder=True),
-    ExtraFlag("social_gene_steal_price", "XG-10", 2, lo=0, hi=100),
-    ExtraFlag("social_gene_gap", "XG-10", 6, lo=1, hi=1000),
+    *gene_tables.SOCIAL_GENE_FLAGS,  # XG-10 (sim/ursuppe/engine/genes/social_gene.py)
     ExtraFlag("camouflage_roll_per_attempt", "XG-11", True),
     ExtraFlag(
         "threat_display_own_attackers", "XG-13", "forbidden", ("forbidden", "number_rule", "unrestricted")
@@ -96,10 +87,10 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     _,
     _,  # the 2 flags of a gene module (more_than_a_mouthful.py): it names their indices itself
     _,
-    XF_SOCIAL_GENE_TIMING,
-    XF_SOCIAL_GENE_STEAL_PAYMENT_TO,
-    XF_SOCIAL_GENE_STEAL_PRICE,
-    XF_SOCIAL_GENE_GAP,
+    _,  # the 4 flags of a gene module (social_gene.py): it names their indices itself
+    _,
+    _,
+    _,
     XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
     XF_THREAT_DISPLAY_OWN_ATTACKERS,
     XF_FLEXIBLE_ON_SOCIAL_STEAL,
@@ -134,8 +125,6 @@ TIMING_AFTER_FIRST_PLAYER, TIMING_START_OF_PHASE3, TIMING_AFTER_EACH_PURCHASE = 
 ALARM_REST_OF_PHASE1, ALARM_REST_OF_ROUND = range(2)  # XG-03
 CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(2)  # XG-05
 CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(3)  # XG-05
-SOCIAL_END_OF_PHASE6, SOCIAL_BEFORE_ADVANCE, SOCIAL_AFTER_ADVANCE = range(3)  # XG-10
-STEAL_TO_HOLDER, STEAL_TO_NOBODY = range(2)  # XG-10
 THREAT_FORBIDDEN, THREAT_NUMBER_RULE, THREAT_UNRESTRICTED = range(3)  # XG-13
 HEALING_UNLIMITED, HEALING_ONCE_PER_AMOEBA = range(2)  # XG-15
 POP_TOP_UP, POP_ADD_LEADER_COUNT = range(2)  # XG-20

@@ -21,6 +21,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.suction_2',
     'sim.ursuppe.engine.genes.highly_adaptable',
     'sim.ursuppe.engine.genes.more_than_a_mouthful',
+    'sim.ursuppe.engine.genes.social_gene',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -179,6 +180,23 @@ MORE_THAN_A_MOUTHFUL_EVENTS = (
 )
 MORE_THAN_A_MOUTHFUL_TALLIES = (
     ('mouthful:survived', 'XG-09'),
+)
+
+# Social Gene (XG-10): sim.ursuppe.engine.genes.social_gene, spliced where its rows always were
+SOCIAL_GENE_FLAGS = (
+    ExtraFlag(name='social_gene_timing', rule='XG-10', default='end_of_phase6', choices=('end_of_phase6', 'at_owner_turn_before_advance', 'at_owner_turn_after_advance'), lo=0, hi=0, placeholder=True),
+    ExtraFlag(name='social_gene_steal_payment_to', rule='XG-10', default='holder', choices=('holder', 'nobody'), lo=0, hi=0, placeholder=True),
+    ExtraFlag(name='social_gene_steal_price', rule='XG-10', default=2, choices=(), lo=0, hi=100, placeholder=False),
+    ExtraFlag(name='social_gene_gap', rule='XG-10', default=6, choices=(), lo=1, hi=1000, placeholder=False),
+)
+SOCIAL_GENE_CHOICE_KEYS = ()
+SOCIAL_GENE_DECISIONS = ()
+SOCIAL_GENE_EVENTS = (
+    ('take', ('gene', 'holder', 'price')),
+)
+SOCIAL_GENE_TALLIES = (
+    ('social:income', 'XG-10: Phase-6 BP'),
+    ('social:taken', 'XG-10: taken from its holder'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

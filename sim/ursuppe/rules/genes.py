@@ -118,7 +118,7 @@ HARD_CRUST = 24  # XG-05
 # XG-07 Fast Food (26): sim/ursuppe/engine/genes/fast_food.py
 # XG-08 Highly Adaptable (27): sim/ursuppe/engine/genes/highly_adaptable.py
 # XG-09 More Than a Mouthful (28): sim/ursuppe/engine/genes/more_than_a_mouthful.py
-SOCIAL_GENE = 29  # XG-10
+# XG-10 Social Gene (29): sim/ursuppe/engine/genes/social_gene.py
 CAMOUFLAGE_1 = 30  # XG-11
 # XG-12 Suction 1 (31): sim/ursuppe/engine/genes/suction_1.py
 THREAT_DISPLAY = 32  # XG-13

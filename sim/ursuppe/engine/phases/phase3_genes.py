@@ -7,8 +7,9 @@ from sim.jit import kernel
 from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import BUY, CK_BUY_END
 from sim.ursuppe.engine.decisions import consume_marker, decide, set_option
-from sim.ursuppe.engine.events import EV_BUY, EV_TAKE, log
+from sim.ursuppe.engine.events import EV_BUY, log
 from sim.ursuppe.engine.genes.highly_adaptable import exchanges
+from sim.ursuppe.engine.genes.social_gene import social_gene_takeable, social_gene_taken
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.market import discard_unbought, reveal, reveal_round
 from sim.ursuppe.engine.players import (
@@ -27,15 +28,13 @@ from sim.ursuppe.engine.players import (
     turn_order,
 )
 from sim.ursuppe.rules.extra_flags import (
-    STEAL_TO_HOLDER,
     TIMING_AFTER_EACH_PURCHASE,
     TIMING_AFTER_FIRST_PLAYER,
     TIMING_START_OF_PHASE3,
     XF_REVEAL_PER_ROUND,
     XF_REVEAL_TIMING,
-    XF_SOCIAL_GENE_STEAL_PAYMENT_TO,
 )
-from sim.ursuppe.rules.genes import FLEXIBLE, SOCIAL_GENE
+from sim.ursuppe.rules.genes import FLEXIBLE
 
 PHASE = 3
 
@@ -51,7 +50,7 @@ def purchase_options(st, ru, wk, g, b, p):
     for gene in range(ru.n_genes):
         if st.genes[g, p, gene] != 0:
             continue
-        if st.pool[g, gene] <= 0 and not (ru.extra_genes and gene == SOCIAL_GENE):
+        if st.pool[g, gene] <= 0 and not social_gene_takeable(ru, gene):  # XG-10
             continue
         source = gene_source(st, ru, g, p, gene, blocked)
         if source == SOURCE_NONE or gene_cost(st, ru, g, p, gene) > st.bp[g, p]:
@@ -84,20 +83,14 @@ def buy(st, ru, wk, g, b, p, gene, gave_up, taken):
     if ru.extra_genes and cost < ru.gene_price[gene] and not taken and st.genes[g, p, FLEXIBLE] != 0:
         wk.tally[b, tally.FLEXIBLE_DISCOUNT] += 1
     if holder >= 0:
-        st.genes[g, holder, gene] = 0
-        if ru.xflag[XF_SOCIAL_GENE_STEAL_PAYMENT_TO] == STEAL_TO_HOLDER:
-            add_bp(st, ru, g, holder, cost)
-        share_with_partner(st, ru, g, holder)
-        wk.tally[b, tally.SOCIAL_TAKEN] += 1
+        social_gene_taken(st, ru, wk, g, b, p, holder, gene, cost, PHASE)  # XG-10, the event take
     else:
         st.pool[g, gene] -= 1
     acquire(st, ru, g, p, gene)
     if gave_up >= 0:
         st.genes[g, p, gave_up] = 0
         st.pool[g, gave_up] += 1
-    if holder >= 0:
-        log(st, wk, g, EV_TAKE, PHASE, p, -1, gene, holder, cost, 0, 0, 0, 0)
-    else:
+    if holder < 0:
         log(st, wk, g, EV_BUY, PHASE, p, -1, gene, cost, gave_up, 0, 0, 0, 0)
 
 
