@@ -247,6 +247,23 @@ _ALLOWED = {
         # Highly Adaptable's choice {"give": gene, "take": gene}: another "take"
         "sim/ursuppe/engine/genes/highly_adaptable.py": {'"take"'},
     },
+    "Camouflage 1": {
+        "sim/ursuppe/engine/genes/camouflage_1.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Camouflage 1"'},
+        "sim/ursuppe/engine/attacks.py": {"camouflage_no_defence", "genes.camouflage_1"},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "camouflage",
+            "camouflage_retry",
+            "genes.camouflage_1",
+        },
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {
+            "camouflage",
+            "camouflage_retry",
+            "genes.camouflage_1",
+        },
+        "sim/ursuppe/tools/trace.py": {'"camouflage"'},  # the readable log renders events by name
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -306,6 +323,11 @@ _NAME = {
         r'"Social Gene"|"social[_:][^"]*"|"take"|\b(?:_|XF_)?SOCIAL_\w*|\bSTEAL_TO_\w+|\b_?XF_STEAL_PRICE\b'
         r"|\bEV_TAKE\b|genes\.social_gene\b|\bsocial_(?:gene|income)_\w+"
     ),
+    # its flag, event and tally ("camouflage..."; the event and tally shared with Camouflage 2)
+    "Camouflage 1": re.compile(
+        r'"Camouflage 1"|"camouflage[^"]*"|\bCAMOUFLAGE_1\b|\bXF_CAMOUFLAGE\w*'
+        r"|\b(?:EV_)?CAMOUFLAGE(?:_NO_DEFENCE)?\b|genes\.camouflage_1\b|\bcamouflage(?:_retry|_no_defence)?\b"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -322,6 +344,7 @@ _SPLICE = {
     "Highly Adaptable": re.compile(r"gene_tables\.HIGHLY_ADAPTABLE_[A-Z_]+"),
     "More Than a Mouthful": re.compile(r"gene_tables\.MORE_THAN_A_MOUTHFUL_[A-Z_]+"),
     "Social Gene": re.compile(r"gene_tables\.SOCIAL_GENE_[A-Z_]+"),
+    "Camouflage 1": re.compile(r"gene_tables\.CAMOUFLAGE_1_[A-Z_]+"),
 }
 
 

@@ -7,7 +7,7 @@ Defense fight won by the target ends it; otherwise the attack succeeds. What suc
 mean differs by phase and is decided by the callers in phases/.
 
 The extra genes (XG-03, XG-05, XG-11, XG-13, XG-17, XG-24) hook in here: Alarm's granted
-Escape is one more answer, Camouflage's roll (``camouflage``) can take every answer away,
+Escape is one more answer, Camouflage's roll (genes/camouflage_1.py) can take every answer away,
 Hard Crust makes an unanswered attack cost more (else it fails: ATTACK_CRUSHED), Thread Display
 shortens the target lists, and every death goes through ``die`` for Go Out With a Bang.
 """
@@ -28,7 +28,6 @@ from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.dice import roll_die
 from sim.ursuppe.engine.events import (
     EV_BANG,
-    EV_CAMOUFLAGE,
     EV_DEATH,
     EV_FIGHT,
     EV_HARD_CRUST,
@@ -36,6 +35,7 @@ from sim.ursuppe.engine.events import (
     log,
 )
 from sim.ursuppe.engine.food import place_each_colour
+from sim.ursuppe.engine.genes.camouflage_1 import camouflage_no_defence
 from sim.ursuppe.engine.movement import active_movement
 from sim.ursuppe.engine.players import active_move_cost, add_bp, death_threshold, has, put_amoeba, same_side
 from sim.ursuppe.engine.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED, PF_ALARM
@@ -58,8 +58,6 @@ from sim.ursuppe.rules.genes import (
     ALARM,
     ARMOR,
     BANG,
-    CAMOUFLAGE_1,
-    CAMOUFLAGE_2,
     DEFENSE,
     ESCAPE,
     HARD_CRUST,
@@ -182,23 +180,6 @@ def _fight(st, ru, wk, g, b, q, t, phase, persistence):
 
 
 @kernel
-def camouflage(st, ru, wk, g, p, a, phase):
-    """XG-11, XG-24: may the target of amoeba (p, a)'s attack not answer it? Camouflage 2: never
-    (no roll); Camouflage 1: the attacker's owner rolls a die, 4-6 takes every answer away
-    (Escape, Defense, Alarm's Escape); Armor is no answer and still protects."""
-    if not ru.extra_genes:
-        return False
-    if has(st, g, p, CAMOUFLAGE_2):
-        log(st, wk, g, EV_CAMOUFLAGE, phase, p, a + 1, 0, 0, 0, 0, 0, 0, 0)
-        return True
-    if has(st, g, p, CAMOUFLAGE_1):
-        roll = roll_die(st, wk, g)
-        log(st, wk, g, EV_CAMOUFLAGE, phase, p, a + 1, roll, 1 if roll <= 3 else 0, 0, 0, 0, 0, 0)
-        return roll >= 4
-    return False
-
-
-@kernel
 def _hard_crust(st, ru, wk, g, b, p, a, phase):
     """XG-05: the attacker's owner pays the extra BP to go on (its choice, if it has them);
     True if it paid."""
@@ -233,13 +214,13 @@ def _succeeds(st, ru, wk, g, b, p, a, q, phase, answered):
 @kernel
 def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase, denied):
     """Resolve an attack of amoeba (p, a) on (q, t) on their common space; returns ATTACK_*.
-    ``denied``: Camouflage took the target's answers away (``camouflage``, XG-11/XG-24)."""
+    ``denied``: Camouflage took the target's answers away (genes/camouflage_1.py, XG-11/XG-24)."""
     space = st.space[g, p, a]
     st.amoeba_flags[g, q, t] |= AF_WAS_ATTACKED
     n = 1
     if denied:
         set_option(wk.options, b, 0, RESP_NONE, 0, 0)
-        wk.tally[b, tally.CAMOUFLAGE_NO_DEFENCE] += 1
+        camouflage_no_defence(wk, b)  # XG-11, XG-24
     else:
         n = _response_options(st, ru, wk, g, b, q, t, phase)
     response = wk.options[b, decide(st, ru, wk, g, b, q, t, RESPOND, n), 0]

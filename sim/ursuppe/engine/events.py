@@ -57,7 +57,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     *(EventKind(*row) for row in gene_tables.TOXIC_EXCRETIONS_EVENTS),  # XG-19 (genes/toxic_excretions.py)
     EventKind("bang", ("space", "hit")),  # XG-17: amoebas that took +1 DP
     EventKind("alarm", ()),  # XG-03: the owner's amoebas have Escape
-    EventKind("camouflage", ("roll", "defence_allowed")),  # XG-11, XG-24
+    *(EventKind(*row) for row in gene_tables.CAMOUFLAGE_1_EVENTS),  # XG-11, XG-24 (genes/camouflage_1.py)
     EventKind("hard_crust", ("paid", "bp")),  # XG-05
     *(EventKind(*row) for row in gene_tables.MORE_THAN_A_MOUTHFUL_EVENTS),  # XG-09 (genes/)
     *(EventKind(*row) for row in gene_tables.REBOUND_EVENTS),  # XG-16 (engine/genes/rebound.py)
@@ -102,7 +102,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     _,
     EV_BANG,
     EV_ALARM,
-    EV_CAMOUFLAGE,
+    _,  # a gene module's event (camouflage_1.py): it names its index itself (EVENT_INDEX)
     EV_HARD_CRUST,
     _,  # a gene module's event (more_than_a_mouthful.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (rebound.py): it names its index itself (EVENT_INDEX)

@@ -40,7 +40,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.HIGHLY_ADAPTABLE_TALLIES,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
     *gene_tables.MORE_THAN_A_MOUTHFUL_TALLIES,  # XG-09 (sim/ursuppe/engine/genes/more_than_a_mouthful.py)
     *gene_tables.SOCIAL_GENE_TALLIES,  # XG-10 (sim/ursuppe/engine/genes/social_gene.py)
-    ("camouflage:no_defence", "XG-11, XG-24: an attack the target could not answer"),
+    *gene_tables.CAMOUFLAGE_1_TALLIES,  # XG-11, XG-24 (sim/ursuppe/engine/genes/camouflage_1.py)
     *gene_tables.SUCTION_1_TALLIES,  # XG-12, XG-26 (sim/ursuppe/engine/genes/suction_1.py)
     ("threat_display:protected", "XG-13: a target an attacker could not choose"),
     ("flexible:discount", "XG-14"),
@@ -92,7 +92,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # a gene module's tally (more_than_a_mouthful.py): it names its index itself (TALLY_INDEX)
     _,  # the 2 tallies of a gene module (social_gene.py): it names their indices itself
     _,
-    CAMOUFLAGE_NO_DEFENCE,
+    _,  # a gene module's tally (camouflage_1.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (suction_1.py): it names its index itself (TALLY_INDEX)
     THREAT_DISPLAY_PROTECTED,
     FLEXIBLE_DISCOUNT,

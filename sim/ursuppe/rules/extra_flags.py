@@ -35,7 +35,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     *gene_tables.HIGHLY_ADAPTABLE_FLAGS,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
     *gene_tables.MORE_THAN_A_MOUTHFUL_FLAGS,  # XG-09 (sim/ursuppe/engine/genes/more_than_a_mouthful.py)
     *gene_tables.SOCIAL_GENE_FLAGS,  # XG-10 (sim/ursuppe/engine/genes/social_gene.py)
-    ExtraFlag("camouflage_roll_per_attempt", "XG-11", True),
+    *gene_tables.CAMOUFLAGE_1_FLAGS,  # XG-11 (sim/ursuppe/engine/genes/camouflage_1.py)
     ExtraFlag(
         "threat_display_own_attackers", "XG-13", "forbidden", ("forbidden", "number_rule", "unrestricted")
     ),
@@ -91,7 +91,7 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     _,
     _,
     _,
-    XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
+    _,  # a gene module's flag (camouflage_1.py): it names its index itself (XFLAG_INDEX)
     XF_THREAT_DISPLAY_OWN_ATTACKERS,
     XF_FLEXIBLE_ON_SOCIAL_STEAL,
     XF_FLEXIBLE_ON_EXCHANGE,

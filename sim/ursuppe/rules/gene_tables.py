@@ -22,6 +22,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.highly_adaptable',
     'sim.ursuppe.engine.genes.more_than_a_mouthful',
     'sim.ursuppe.engine.genes.social_gene',
+    'sim.ursuppe.engine.genes.camouflage_1',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -197,6 +198,19 @@ SOCIAL_GENE_EVENTS = (
 SOCIAL_GENE_TALLIES = (
     ('social:income', 'XG-10: Phase-6 BP'),
     ('social:taken', 'XG-10: taken from its holder'),
+)
+
+# Camouflage 1 (XG-11): sim.ursuppe.engine.genes.camouflage_1, spliced where its rows always were
+CAMOUFLAGE_1_FLAGS = (
+    ExtraFlag(name='camouflage_roll_per_attempt', rule='XG-11', default=True, choices=(), lo=0, hi=0, placeholder=False),
+)
+CAMOUFLAGE_1_CHOICE_KEYS = ()
+CAMOUFLAGE_1_DECISIONS = ()
+CAMOUFLAGE_1_EVENTS = (
+    ('camouflage', ('roll', 'defence_allowed')),
+)
+CAMOUFLAGE_1_TALLIES = (
+    ('camouflage:no_defence', 'XG-11, XG-24: an attack the target could not answer'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

@@ -119,7 +119,7 @@ HARD_CRUST = 24  # XG-05
 # XG-08 Highly Adaptable (27): sim/ursuppe/engine/genes/highly_adaptable.py
 # XG-09 More Than a Mouthful (28): sim/ursuppe/engine/genes/more_than_a_mouthful.py
 # XG-10 Social Gene (29): sim/ursuppe/engine/genes/social_gene.py
-CAMOUFLAGE_1 = 30  # XG-11
+# XG-11 Camouflage 1 (30): sim/ursuppe/engine/genes/camouflage_1.py
 # XG-12 Suction 1 (31): sim/ursuppe/engine/genes/suction_1.py
 THREAT_DISPLAY = 32  # XG-13
 FLEXIBLE = 33  # XG-14

@@ -22,7 +22,6 @@ from sim.ursuppe.engine.attacks import (
     ATTACK_SUCCESS,
     DEATH_VIOLENT,
     bang,
-    camouflage,
     hard_crust_refused,
     kill,
     resolve_attack,
@@ -53,6 +52,7 @@ from sim.ursuppe.engine.feeding import (
     standard_available,
     starve,
 )
+from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
 from sim.ursuppe.engine.genes.energy_conservation import energy_conservation_drift
 from sim.ursuppe.engine.genes.fast_food import fast_food_eats_first
 from sim.ursuppe.engine.genes.migration_sensing import migration_sensing_look
@@ -65,7 +65,6 @@ from sim.ursuppe.rules.extra_flags import (
     ALARM_REST_OF_PHASE1,
     XF_ALARM_DURATION,
     XF_ALARM_TRIGGER_OWN_COLOUR,
-    XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
 )
 from sim.ursuppe.rules.genes import (
     AGGRESSION,
@@ -129,8 +128,7 @@ def attack(st, ru, wk, g, b, p, a, q, t):
         q, t = retry_target(st, ru, wk, g, b, p, a, True, False)
         if q >= 0:
             log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)
-            if ru.xflag[XF_CAMOUFLAGE_ROLL_PER_ATTEMPT] != 0:
-                denied = camouflage(st, ru, wk, g, p, a, PHASE)
+            denied = camouflage_retry(st, ru, wk, g, p, a, denied, PHASE)  # XG-11
             result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE, denied)
             log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
     if result == ATTACK_SUCCESS:

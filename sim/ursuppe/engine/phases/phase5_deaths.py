@@ -16,7 +16,6 @@ from sim.ursuppe.engine.attacks import (
     ATTACK_SUCCESS,
     DEATH_AGGRESSION,
     DEATH_NATURAL,
-    camouflage,
     die,
     hard_crust_refused,
     resolve_attack,
@@ -26,6 +25,7 @@ from sim.ursuppe.engine.attacks import (
 from sim.ursuppe.engine.decision_kinds import AGGRESS
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, log
+from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
 from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves_from_aggression
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.invariants import check_no_doomed_amoebas
@@ -39,7 +39,6 @@ from sim.ursuppe.engine.players import (
     turn_order,
 )
 from sim.ursuppe.engine.state import PF_AGGRESSED
-from sim.ursuppe.rules.extra_flags import XF_CAMOUFLAGE_ROLL_PER_ATTEMPT
 from sim.ursuppe.rules.genes import AGGRESSION, ARMOR, PERSISTENCE, SHORT_LIFE_SPAN
 
 PHASE = 5
@@ -123,8 +122,7 @@ def aggression(st, ru, wk, g, b, p):
         q, t = retry_target(st, ru, wk, g, b, p, a, False, True)
         if q >= 0:
             log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)
-            if ru.xflag[XF_CAMOUFLAGE_ROLL_PER_ATTEMPT] != 0:
-                denied = camouflage(st, ru, wk, g, p, a, PHASE)
+            denied = camouflage_retry(st, ru, wk, g, p, a, denied, PHASE)  # XG-11
             _attack_once(st, ru, wk, g, b, p, a, q, t, denied)
 
 
