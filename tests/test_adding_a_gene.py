@@ -264,6 +264,15 @@ _ALLOWED = {
         },
         "sim/ursuppe/tools/trace.py": {'"camouflage"'},  # the readable log renders events by name
     },
+    "Camouflage 2": {
+        "sim/ursuppe/engine/genes/camouflage_2.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Camouflage 2"'},
+        "sim/ursuppe/engine/genes/camouflage_1.py": {"CAMOUFLAGE_2", "genes.camouflage_2"},  # no roll for it
+        # the attack target's valuation (a shared decision): no answer counts against it
+        "strategies/ursuppe/policy.py": {"CAMOUFLAGE_2", "genes.camouflage_2"},
+        "sim/ursuppe/tools/trace.py": {'"Camouflage 2"'},  # the readable log's words for a camouflage event
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -328,6 +337,7 @@ _NAME = {
         r'"Camouflage 1"|"camouflage[^"]*"|\bCAMOUFLAGE_1\b|\bXF_CAMOUFLAGE\w*'
         r"|\b(?:EV_)?CAMOUFLAGE(?:_NO_DEFENCE)?\b|genes\.camouflage_1\b|\bcamouflage(?:_retry|_no_defence)?\b"
     ),
+    "Camouflage 2": re.compile(r'"Camouflage 2"|\bCAMOUFLAGE_2\b|genes\.camouflage_2\b'),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -345,6 +355,7 @@ _SPLICE = {
     "More Than a Mouthful": re.compile(r"gene_tables\.MORE_THAN_A_MOUTHFUL_[A-Z_]+"),
     "Social Gene": re.compile(r"gene_tables\.SOCIAL_GENE_[A-Z_]+"),
     "Camouflage 1": re.compile(r"gene_tables\.CAMOUFLAGE_1_[A-Z_]+"),
+    "Camouflage 2": re.compile(r"gene_tables\.CAMOUFLAGE_2_[A-Z_]+"),
 }
 
 

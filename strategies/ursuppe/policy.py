@@ -52,6 +52,7 @@ from sim.ursuppe.engine.decision_kinds import (
 )
 from sim.ursuppe.engine.food import FOOD_CAP
 from sim.ursuppe.engine.gene_sets import join_words
+from sim.ursuppe.engine.genes.camouflage_2 import CAMOUFLAGE_2
 from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_deters
 from sim.ursuppe.engine.players import (
     active_move_cost,
@@ -72,7 +73,6 @@ from sim.ursuppe.rules.extra_flags import (
 from sim.ursuppe.rules.genes import (
     AGGRESSION,
     ARMOR,
-    CAMOUFLAGE_2,
     DEFENSE,
     ESCAPE,
     HARD_CRUST,

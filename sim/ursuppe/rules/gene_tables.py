@@ -23,6 +23,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.more_than_a_mouthful',
     'sim.ursuppe.engine.genes.social_gene',
     'sim.ursuppe.engine.genes.camouflage_1',
+    'sim.ursuppe.engine.genes.camouflage_2',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -212,6 +213,13 @@ CAMOUFLAGE_1_EVENTS = (
 CAMOUFLAGE_1_TALLIES = (
     ('camouflage:no_defence', 'XG-11, XG-24: an attack the target could not answer'),
 )
+
+# Camouflage 2 (XG-24): sim.ursuppe.engine.genes.camouflage_2, spliced where its rows always were
+CAMOUFLAGE_2_FLAGS = ()
+CAMOUFLAGE_2_CHOICE_KEYS = ()
+CAMOUFLAGE_2_DECISIONS = ()
+CAMOUFLAGE_2_EVENTS = ()
+CAMOUFLAGE_2_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

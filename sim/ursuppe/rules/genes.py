@@ -132,7 +132,7 @@ POP_EXPLOSION = 39  # XG-20
 # XG-21 Energy Conservation (40): sim/ursuppe/engine/genes/energy_conservation.py
 PHD = 41  # XG-22
 # XG-23 Environmental Sensing (42): sim/ursuppe/engine/genes/environmental_sensing.py
-CAMOUFLAGE_2 = 43  # XG-24
+# XG-24 Camouflage 2 (43): sim/ursuppe/engine/genes/camouflage_2.py
 HEALING_2 = 44  # XG-25
 # XG-26 Suction 2 (45): sim/ursuppe/engine/genes/suction_2.py
 
@@ -143,7 +143,7 @@ ADVANCED_GENES: tuple[int, ...] = (
     ARMOR,
     PHD,
     GENE_INDEX["Environmental Sensing"],  # XG-23 (sim/ursuppe/engine/genes/environmental_sensing.py)
-    CAMOUFLAGE_2,
+    GENE_INDEX["Camouflage 2"],  # XG-24 (sim/ursuppe/engine/genes/camouflage_2.py)
     HEALING_2,
     GENE_INDEX["Suction 2"],  # XG-26 (sim/ursuppe/engine/genes/suction_2.py)
 )

@@ -13,11 +13,12 @@ event and the tally are the two genes' rows, declared here.
 from sim.jit import kernel
 from sim.ursuppe.engine.dice import roll_die
 from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.genes.camouflage_2 import CAMOUFLAGE_2
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import CAMOUFLAGE_2, GENE_INDEX
+from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Camouflage 1",
