@@ -273,6 +273,13 @@ _ALLOWED = {
         "strategies/ursuppe/policy.py": {"CAMOUFLAGE_2", "genes.camouflage_2"},
         "sim/ursuppe/tools/trace.py": {'"Camouflage 2"'},  # the readable log's words for a camouflage event
     },
+    "Thread Display": {
+        "sim/ursuppe/engine/genes/threat_display.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Thread Display"', '"Threat Display"'},  # its name and alias
+        "sim/ursuppe/engine/attacks.py": {"threat_display_protects", "genes.threat_display"},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"threat_display_protects", "genes.threat_display"},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -338,6 +345,12 @@ _NAME = {
         r"|\b(?:EV_)?CAMOUFLAGE(?:_NO_DEFENCE)?\b|genes\.camouflage_1\b|\bcamouflage(?:_retry|_no_defence)?\b"
     ),
     "Camouflage 2": re.compile(r'"Camouflage 2"|\bCAMOUFLAGE_2\b|genes\.camouflage_2\b'),
+    # XG-13 (Threat Display, "Thread Display" in the seed): its flag and tally ("threat_display..."),
+    # the values of its flag (THREAT_*), constants, kernels and module
+    "Thread Display": re.compile(
+        r'"Thread Display"|"Threat Display"|"threat_display[^"]*"|\b\w*THREAT_\w*|genes\.threat_display\b'
+        r"|\bthreat_display_\w+"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -356,6 +369,7 @@ _SPLICE = {
     "Social Gene": re.compile(r"gene_tables\.SOCIAL_GENE_[A-Z_]+"),
     "Camouflage 1": re.compile(r"gene_tables\.CAMOUFLAGE_1_[A-Z_]+"),
     "Camouflage 2": re.compile(r"gene_tables\.CAMOUFLAGE_2_[A-Z_]+"),
+    "Thread Display": re.compile(r"gene_tables\.THREAT_DISPLAY_[A-Z_]+"),
 }
 
 

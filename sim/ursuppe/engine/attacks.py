@@ -36,6 +36,7 @@ from sim.ursuppe.engine.events import (
 )
 from sim.ursuppe.engine.food import place_each_colour
 from sim.ursuppe.engine.genes.camouflage_1 import camouflage_no_defence
+from sim.ursuppe.engine.genes.threat_display import threat_display_protects
 from sim.ursuppe.engine.movement import active_movement
 from sim.ursuppe.engine.players import active_move_cost, add_bp, death_threshold, has, put_amoeba, same_side
 from sim.ursuppe.engine.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED, PF_ALARM
@@ -44,15 +45,12 @@ from sim.ursuppe.rules.extra_flags import (
     CRUST_ATTACKER_DIES,
     CRUST_CUBES_1_EACH,
     CRUST_CUBES_2_EACH,
-    THREAT_FORBIDDEN,
-    THREAT_UNRESTRICTED,
     XF_ALARM_DURATION,
     XF_BANG_IMMEDIATE_DEATH,
     XF_HARD_CRUST_AFTER_FAILED_DEFENCE,
     XF_HARD_CRUST_DEATH_CUBES,
     XF_HARD_CRUST_EXTRA_BP,
     XF_HARD_CRUST_REFUSAL,
-    XF_THREAT_DISPLAY_OWN_ATTACKERS,
 )
 from sim.ursuppe.rules.genes import (
     ALARM,
@@ -62,7 +60,6 @@ from sim.ursuppe.rules.genes import (
     ESCAPE,
     HARD_CRUST,
     PERSISTENCE,
-    THREAT_DISPLAY,
 )
 
 ATTACK_SUCCESS = 0
@@ -77,22 +74,6 @@ ATTACK_RESULT_NAMES: tuple[str, ...] = ("success", "escaped", "defended", "clung
 # Hard Crust (XG-05), a bang's at once (XG-17 flag bang_immediate_death).
 DEATH_HOW: tuple[str, ...] = ("natural", "violent", "aggression", "hard_crust", "bang")
 DEATH_NATURAL, DEATH_VIOLENT, DEATH_AGGRESSION, DEATH_HARD_CRUST, DEATH_BANG = range(len(DEATH_HOW))
-
-
-@kernel
-def threat_display_allows(st, ru, g, p, a, q, t):
-    """XG-13: may amoeba (p, a) attack (q, t)? An owner with Thread Display can be attacked only
-    by enemy amoebas whose number is at most the target's; its own colour (and a double play
-    partner's) as the flag threat_display_own_attackers says (forbidden, number rule, anyone)."""
-    if not ru.extra_genes or not has(st, g, q, THREAT_DISPLAY):
-        return True
-    if same_side(ru, p, q):
-        mode = ru.xflag[XF_THREAT_DISPLAY_OWN_ATTACKERS]
-        if mode == THREAT_FORBIDDEN:
-            return False
-        if mode == THREAT_UNRESTRICTED:
-            return True
-    return a <= t
 
 
 @kernel
@@ -116,8 +97,7 @@ def target_options(st, ru, wk, g, b, p, a, own_allowed, armor_allowed):
             continue
         for t in range(st.space.shape[2]):
             if st.space[g, q, t] == space and not (q == p and t == a):
-                if not threat_display_allows(st, ru, g, p, a, q, t):
-                    wk.tally[b, tally.THREAT_DISPLAY_PROTECTED] += 1
+                if threat_display_protects(st, ru, wk, g, b, p, a, q, t):  # XG-13
                     continue
                 set_option(wk.options, b, n, q, t + 1, 0)
                 n += 1

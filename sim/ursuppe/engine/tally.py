@@ -42,7 +42,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.SOCIAL_GENE_TALLIES,  # XG-10 (sim/ursuppe/engine/genes/social_gene.py)
     *gene_tables.CAMOUFLAGE_1_TALLIES,  # XG-11, XG-24 (sim/ursuppe/engine/genes/camouflage_1.py)
     *gene_tables.SUCTION_1_TALLIES,  # XG-12, XG-26 (sim/ursuppe/engine/genes/suction_1.py)
-    ("threat_display:protected", "XG-13: a target an attacker could not choose"),
+    *gene_tables.THREAT_DISPLAY_TALLIES,  # XG-13 (sim/ursuppe/engine/genes/threat_display.py)
     ("flexible:discount", "XG-14"),
     ("healing:dp_removed", "XG-15, XG-25"),
     ("healing2:dp_given", "XG-25"),
@@ -94,7 +94,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,
     _,  # a gene module's tally (camouflage_1.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (suction_1.py): it names its index itself (TALLY_INDEX)
-    THREAT_DISPLAY_PROTECTED,
+    _,  # a gene module's tally (threat_display.py): it names its index itself (TALLY_INDEX)
     FLEXIBLE_DISCOUNT,
     HEALING_DP_REMOVED,
     HEALING2_DP_GIVEN,

@@ -36,9 +36,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     *gene_tables.MORE_THAN_A_MOUTHFUL_FLAGS,  # XG-09 (sim/ursuppe/engine/genes/more_than_a_mouthful.py)
     *gene_tables.SOCIAL_GENE_FLAGS,  # XG-10 (sim/ursuppe/engine/genes/social_gene.py)
     *gene_tables.CAMOUFLAGE_1_FLAGS,  # XG-11 (sim/ursuppe/engine/genes/camouflage_1.py)
-    ExtraFlag(
-        "threat_display_own_attackers", "XG-13", "forbidden", ("forbidden", "number_rule", "unrestricted")
-    ),
+    *gene_tables.THREAT_DISPLAY_FLAGS,  # XG-13 (sim/ursuppe/engine/genes/threat_display.py)
     ExtraFlag("flexible_on_social_steal", "XG-14", True),
     ExtraFlag("flexible_on_exchange", "XG-14", False),
     ExtraFlag("healing1_limit", "XG-15", "unlimited", ("unlimited", "once_per_amoeba")),
@@ -92,7 +90,7 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     _,
     _,
     _,  # a gene module's flag (camouflage_1.py): it names its index itself (XFLAG_INDEX)
-    XF_THREAT_DISPLAY_OWN_ATTACKERS,
+    _,  # a gene module's flag (threat_display.py): it names its index itself (XFLAG_INDEX)
     XF_FLEXIBLE_ON_SOCIAL_STEAL,
     XF_FLEXIBLE_ON_EXCHANGE,
     XF_HEALING1_LIMIT,
@@ -125,7 +123,6 @@ TIMING_AFTER_FIRST_PLAYER, TIMING_START_OF_PHASE3, TIMING_AFTER_EACH_PURCHASE = 
 ALARM_REST_OF_PHASE1, ALARM_REST_OF_ROUND = range(2)  # XG-03
 CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(2)  # XG-05
 CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(3)  # XG-05
-THREAT_FORBIDDEN, THREAT_NUMBER_RULE, THREAT_UNRESTRICTED = range(3)  # XG-13
 HEALING_UNLIMITED, HEALING_ONCE_PER_AMOEBA = range(2)  # XG-15
 POP_TOP_UP, POP_ADD_LEADER_COUNT = range(2)  # XG-20
 HEALING2_PHASE4, HEALING2_ANY_OWN_TURN, HEALING2_PHASE5 = range(3)  # XG-25

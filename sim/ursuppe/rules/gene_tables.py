@@ -24,6 +24,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.social_gene',
     'sim.ursuppe.engine.genes.camouflage_1',
     'sim.ursuppe.engine.genes.camouflage_2',
+    'sim.ursuppe.engine.genes.threat_display',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -220,6 +221,17 @@ CAMOUFLAGE_2_CHOICE_KEYS = ()
 CAMOUFLAGE_2_DECISIONS = ()
 CAMOUFLAGE_2_EVENTS = ()
 CAMOUFLAGE_2_TALLIES = ()
+
+# Thread Display (XG-13): sim.ursuppe.engine.genes.threat_display, spliced where its rows always were
+THREAT_DISPLAY_FLAGS = (
+    ExtraFlag(name='threat_display_own_attackers', rule='XG-13', default='forbidden', choices=('forbidden', 'number_rule', 'unrestricted'), lo=0, hi=0, placeholder=False),
+)
+THREAT_DISPLAY_CHOICE_KEYS = ()
+THREAT_DISPLAY_DECISIONS = ()
+THREAT_DISPLAY_EVENTS = ()
+THREAT_DISPLAY_TALLIES = (
+    ('threat_display:protected', 'XG-13: a target an attacker could not choose'),
+)
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

@@ -121,7 +121,7 @@ HARD_CRUST = 24  # XG-05
 # XG-10 Social Gene (29): sim/ursuppe/engine/genes/social_gene.py
 # XG-11 Camouflage 1 (30): sim/ursuppe/engine/genes/camouflage_1.py
 # XG-12 Suction 1 (31): sim/ursuppe/engine/genes/suction_1.py
-THREAT_DISPLAY = 32  # XG-13
+# XG-13 Thread Display (32): sim/ursuppe/engine/genes/threat_display.py
 FLEXIBLE = 33  # XG-14
 HEALING_1 = 34  # XG-15
 # XG-16 Rebound (35): sim/ursuppe/engine/genes/rebound.py

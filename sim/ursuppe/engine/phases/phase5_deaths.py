@@ -20,13 +20,13 @@ from sim.ursuppe.engine.attacks import (
     hard_crust_refused,
     resolve_attack,
     retry_target,
-    threat_display_allows,
 )
 from sim.ursuppe.engine.decision_kinds import AGGRESS
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, log
 from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
 from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves_from_aggression
+from sim.ursuppe.engine.genes.threat_display import threat_display_protects
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.invariants import check_no_doomed_amoebas
 from sim.ursuppe.engine.players import (
@@ -63,8 +63,7 @@ def aggression_options(st, ru, wk, g, b, p):
                 continue
             for t in range(st.space.shape[2]):
                 if st.space[g, q, t] == s:
-                    if not threat_display_allows(st, ru, g, p, a, q, t):
-                        wk.tally[b, tally.THREAT_DISPLAY_PROTECTED] += 1
+                    if threat_display_protects(st, ru, wk, g, b, p, a, q, t):  # XG-13
                         continue
                     set_option(wk.options, b, n, a + 1, q, t + 1)
                     n += 1
