@@ -280,6 +280,14 @@ _ALLOWED = {
         "sim/ursuppe/engine/attacks.py": {"threat_display_protects", "genes.threat_display"},
         "sim/ursuppe/engine/phases/phase5_deaths.py": {"threat_display_protects", "genes.threat_display"},
     },
+    "Flexible": {
+        "sim/ursuppe/engine/genes/flexible.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Flexible"'},
+        "sim/ursuppe/engine/players.py": {"flexible_price", "genes.flexible"},  # every gene's price (G1)
+        "sim/ursuppe/engine/genes/highly_adaptable.py": {"flexible_exchange_discount", "genes.flexible"},
+        "sim/ursuppe/engine/phases/phase3_genes.py": {"flexible_discount_tally", "genes.flexible"},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -351,6 +359,9 @@ _NAME = {
         r'"Thread Display"|"Threat Display"|"threat_display[^"]*"|\b\w*THREAT_\w*|genes\.threat_display\b'
         r"|\bthreat_display_\w+"
     ),
+    "Flexible": re.compile(
+        r'"Flexible"|"flexible[_:][^"]*"|\b\w*FLEXIBLE\w*|genes\.flexible\b|\bflexible_\w+'
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -370,6 +381,7 @@ _SPLICE = {
     "Camouflage 1": re.compile(r"gene_tables\.CAMOUFLAGE_1_[A-Z_]+"),
     "Camouflage 2": re.compile(r"gene_tables\.CAMOUFLAGE_2_[A-Z_]+"),
     "Thread Display": re.compile(r"gene_tables\.THREAT_DISPLAY_[A-Z_]+"),
+    "Flexible": re.compile(r"gene_tables\.FLEXIBLE_[A-Z_]+"),
 }
 
 

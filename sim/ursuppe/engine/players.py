@@ -3,17 +3,16 @@
 import numpy as np
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes.flexible import flexible_price
 from sim.ursuppe.engine.scratch import ORDER_SLOT
 from sim.ursuppe.rules.book import GIFT_KEPT
 from sim.ursuppe.rules.extra_flags import (
-    XF_FLEXIBLE_ON_SOCIAL_STEAL,
     XF_SLS_DIVISION_COST,
     XF_SLS_WITH_DIVISION_RATE,
     XFLAG_INDEX,
 )
 from sim.ursuppe.rules.genes import (
     DIVISION_RATE,
-    FLEXIBLE,
     GENE_INDEX,
     LIFE_EXPECTANCY,
     SHORT_LIFE_SPAN,
@@ -274,13 +273,10 @@ def gene_cost(st, ru, g, p, gene):
     price = int(ru.gene_price[gene])
     if not ru.extra_genes:
         return price
-    flexible = st.genes[g, p, FLEXIBLE] != 0
-    if gene == _SOCIAL_GENE and st.pool[g, gene] <= 0:
+    taking = gene == _SOCIAL_GENE and st.pool[g, gene] <= 0
+    if taking:
         price = int(ru.xflag[_XF_STEAL_PRICE])
-        flexible = flexible and ru.xflag[XF_FLEXIBLE_ON_SOCIAL_STEAL] != 0
-    if flexible and price > 0:
-        price -= 1
-    return price
+    return flexible_price(st, ru, g, p, price, taking)  # XG-14
 
 
 @kernel

@@ -43,7 +43,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.CAMOUFLAGE_1_TALLIES,  # XG-11, XG-24 (sim/ursuppe/engine/genes/camouflage_1.py)
     *gene_tables.SUCTION_1_TALLIES,  # XG-12, XG-26 (sim/ursuppe/engine/genes/suction_1.py)
     *gene_tables.THREAT_DISPLAY_TALLIES,  # XG-13 (sim/ursuppe/engine/genes/threat_display.py)
-    ("flexible:discount", "XG-14"),
+    *gene_tables.FLEXIBLE_TALLIES,  # XG-14 (sim/ursuppe/engine/genes/flexible.py)
     ("healing:dp_removed", "XG-15, XG-25"),
     ("healing2:dp_given", "XG-25"),
     *gene_tables.REBOUND_TALLIES,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
@@ -95,7 +95,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # a gene module's tally (camouflage_1.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (suction_1.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (threat_display.py): it names its index itself (TALLY_INDEX)
-    FLEXIBLE_DISCOUNT,
+    _,  # a gene module's tally (flexible.py): it names its index itself (TALLY_INDEX)
     HEALING_DP_REMOVED,
     HEALING2_DP_GIVEN,
     _,  # a gene module's tally (rebound.py): it names its index itself (TALLY_INDEX)

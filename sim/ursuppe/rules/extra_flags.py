@@ -37,8 +37,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     *gene_tables.SOCIAL_GENE_FLAGS,  # XG-10 (sim/ursuppe/engine/genes/social_gene.py)
     *gene_tables.CAMOUFLAGE_1_FLAGS,  # XG-11 (sim/ursuppe/engine/genes/camouflage_1.py)
     *gene_tables.THREAT_DISPLAY_FLAGS,  # XG-13 (sim/ursuppe/engine/genes/threat_display.py)
-    ExtraFlag("flexible_on_social_steal", "XG-14", True),
-    ExtraFlag("flexible_on_exchange", "XG-14", False),
+    *gene_tables.FLEXIBLE_FLAGS,  # XG-14 (sim/ursuppe/engine/genes/flexible.py)
     ExtraFlag("healing1_limit", "XG-15", "unlimited", ("unlimited", "once_per_amoeba")),
     ExtraFlag("healing1_cost", "XG-15", 3, lo=0, hi=100),
     *gene_tables.REBOUND_FLAGS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
@@ -91,8 +90,8 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     _,
     _,  # a gene module's flag (camouflage_1.py): it names its index itself (XFLAG_INDEX)
     _,  # a gene module's flag (threat_display.py): it names its index itself (XFLAG_INDEX)
-    XF_FLEXIBLE_ON_SOCIAL_STEAL,
-    XF_FLEXIBLE_ON_EXCHANGE,
+    _,  # the 2 flags of a gene module (flexible.py): it names their indices itself
+    _,
     XF_HEALING1_LIMIT,
     XF_HEALING1_COST,
     _,  # a gene module's flag (rebound.py): it names its index itself (XFLAG_INDEX)

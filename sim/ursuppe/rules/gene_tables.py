@@ -25,6 +25,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.camouflage_1',
     'sim.ursuppe.engine.genes.camouflage_2',
     'sim.ursuppe.engine.genes.threat_display',
+    'sim.ursuppe.engine.genes.flexible',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -231,6 +232,18 @@ THREAT_DISPLAY_DECISIONS = ()
 THREAT_DISPLAY_EVENTS = ()
 THREAT_DISPLAY_TALLIES = (
     ('threat_display:protected', 'XG-13: a target an attacker could not choose'),
+)
+
+# Flexible (XG-14): sim.ursuppe.engine.genes.flexible, spliced where its rows always were
+FLEXIBLE_FLAGS = (
+    ExtraFlag(name='flexible_on_social_steal', rule='XG-14', default=True, choices=(), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='flexible_on_exchange', rule='XG-14', default=False, choices=(), lo=0, hi=0, placeholder=False),
+)
+FLEXIBLE_CHOICE_KEYS = ()
+FLEXIBLE_DECISIONS = ()
+FLEXIBLE_EVENTS = ()
+FLEXIBLE_TALLIES = (
+    ('flexible:discount', 'XG-14'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

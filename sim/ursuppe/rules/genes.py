@@ -122,7 +122,7 @@ HARD_CRUST = 24  # XG-05
 # XG-11 Camouflage 1 (30): sim/ursuppe/engine/genes/camouflage_1.py
 # XG-12 Suction 1 (31): sim/ursuppe/engine/genes/suction_1.py
 # XG-13 Thread Display (32): sim/ursuppe/engine/genes/threat_display.py
-FLEXIBLE = 33  # XG-14
+# XG-14 Flexible (33): sim/ursuppe/engine/genes/flexible.py
 HEALING_1 = 34  # XG-15
 # XG-16 Rebound (35): sim/ursuppe/engine/genes/rebound.py
 BANG = 36  # XG-17

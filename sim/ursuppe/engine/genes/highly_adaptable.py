@@ -20,6 +20,7 @@ from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
 from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.genes.flexible import flexible_exchange_discount
 from sim.ursuppe.engine.players import (
     SOURCE_POOL,
     acquire,
@@ -32,9 +33,9 @@ from sim.ursuppe.engine.players import (
 from sim.ursuppe.engine.state import PF_EXCHANGED
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.book import GIFT_NO_EXCHANGE
-from sim.ursuppe.rules.extra_flags import XF_FLEXIBLE_ON_EXCHANGE, XFLAG_INDEX
+from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ChoiceError, Decision, ExtraFlag, Gene
-from sim.ursuppe.rules.genes import FLEXIBLE, GENE_INDEX, GENE_NAMES, gene_index
+from sim.ursuppe.rules.genes import GENE_INDEX, GENE_NAMES, gene_index
 from strategies.ursuppe.params import BP_RESERVE, EXCHANGE_MARGIN, GENE_VALUE_BASE
 
 PER_ROUND = ("unlimited", "once")  # flag ha_exchanges_per_round
@@ -101,8 +102,7 @@ def exchange_cost(st, ru, g, p, given, taken):
     """XG-08: max(0, new price - old price) BP to the bank; Flexible takes 1 BP off it only with
     flag flexible_on_exchange (XG-14)."""
     cost = int(ru.gene_price[taken]) - int(ru.gene_price[given])
-    if ru.xflag[XF_FLEXIBLE_ON_EXCHANGE] != 0 and st.genes[g, p, FLEXIBLE] != 0:
-        cost -= 1
+    cost -= flexible_exchange_discount(st, ru, g, p)  # XG-14
     return max(cost, 0)
 
 

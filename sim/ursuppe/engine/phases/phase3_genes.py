@@ -4,10 +4,10 @@ players.gene_cost), Highly Adaptable's exchanges (XG-08, genes/highly_adaptable.
 flag healing2_phase = any_own_turn, Healing 2's heals at a player's turn before it buys (XG-25)."""
 
 from sim.jit import kernel
-from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import BUY, CK_BUY_END
 from sim.ursuppe.engine.decisions import consume_marker, decide, set_option
 from sim.ursuppe.engine.events import EV_BUY, log
+from sim.ursuppe.engine.genes.flexible import flexible_discount_tally
 from sim.ursuppe.engine.genes.highly_adaptable import exchanges
 from sim.ursuppe.engine.genes.social_gene import social_gene_takeable, social_gene_taken
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
@@ -34,7 +34,6 @@ from sim.ursuppe.rules.extra_flags import (
     XF_REVEAL_PER_ROUND,
     XF_REVEAL_TIMING,
 )
-from sim.ursuppe.rules.genes import FLEXIBLE
 
 PHASE = 3
 
@@ -80,8 +79,7 @@ def buy(st, ru, wk, g, b, p, gene, gave_up, taken):
     cost = gene_cost(st, ru, g, p, gene)
     holder = gene_holder(st, g, gene) if taken else -1
     add_bp(st, ru, g, p, -cost)
-    if ru.extra_genes and cost < ru.gene_price[gene] and not taken and st.genes[g, p, FLEXIBLE] != 0:
-        wk.tally[b, tally.FLEXIBLE_DISCOUNT] += 1
+    flexible_discount_tally(st, ru, wk, g, b, p, gene, cost, taken)  # XG-14
     if holder >= 0:
         social_gene_taken(st, ru, wk, g, b, p, holder, gene, cost, PHASE)  # XG-10, the event take
     else:
