@@ -288,6 +288,17 @@ _ALLOWED = {
         "sim/ursuppe/engine/genes/highly_adaptable.py": {"flexible_exchange_discount", "genes.flexible"},
         "sim/ursuppe/engine/phases/phase3_genes.py": {"flexible_discount_tally", "genes.flexible"},
     },
+    "Healing 1": {
+        "sim/ursuppe/engine/genes/healing_1.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Healing 1"'},
+        # the owner's turn in each phase where a heal may come (Healing 2's flag healing2_phase)
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"heals_in_phase", "genes.healing_1"},
+        "sim/ursuppe/engine/phases/phase3_genes.py": {"heals_in_phase", "genes.healing_1"},
+        "sim/ursuppe/engine/phases/phase4_division.py": {"heals_in_phase", "genes.healing_1"},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"heals_in_phase", "genes.healing_1"},
+        "sim/ursuppe/tools/trace.py": {'"heal"'},  # the readable log renders events by name
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -362,6 +373,13 @@ _NAME = {
     "Flexible": re.compile(
         r'"Flexible"|"flexible[_:][^"]*"|\b\w*FLEXIBLE\w*|genes\.flexible\b|\bflexible_\w+'
     ),
+    # its flags ("healing1_..."), the kind, choice key, event and tally it shares with Healing 2
+    # ("heal", "healing:..."), constants, kernels and module (engine/healing.py until now)
+    "Healing 1": re.compile(
+        r'"Healing 1"|"heal"|"healing1_[^"]*"|"healing:[^"]*"|\bHEALING_1\w*|\bXF_HEALING1_\w+'
+        r"|\bHEALING_(?:UNLIMITED|ONCE_PER_AMOEBA|DP_REMOVED)\b|\b(?:CK_|EV_)?HEAL\b|genes\.healing_1\b"
+        r"|\bheal(?:s_in_phase|_options)\b|engine\.healing\b"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -382,6 +400,7 @@ _SPLICE = {
     "Camouflage 2": re.compile(r"gene_tables\.CAMOUFLAGE_2_[A-Z_]+"),
     "Thread Display": re.compile(r"gene_tables\.THREAT_DISPLAY_[A-Z_]+"),
     "Flexible": re.compile(r"gene_tables\.FLEXIBLE_[A-Z_]+"),
+    "Healing 1": re.compile(r"gene_tables\.HEALING_1_[A-Z_]+"),
 }
 
 

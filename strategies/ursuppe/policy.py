@@ -33,7 +33,6 @@ from sim.ursuppe.engine.decision_kinds import (
     EAT_SUCTION_SLOT,
     EAT_VICTIM_SLOT,
     HARD_CRUST_PAY,
-    HEAL,
     MOVE,
     MOVE_ACTIVE,
     MOVE_DRIFT,
@@ -58,7 +57,6 @@ from sim.ursuppe.engine.players import (
     active_move_cost,
     amoebas_on_board,
     blocked_by_advanced,
-    death_threshold,
     division_cost,
     gene_cost,
     mutation_points,
@@ -67,8 +65,6 @@ from sim.ursuppe.engine.players import (
 from sim.ursuppe.engine.state import AF_ATTACKED, PF_AGGRESSED, PF_ALARM, STREAM_STRATEGY
 from sim.ursuppe.rules.extra_flags import (
     XF_HARD_CRUST_EXTRA_BP,
-    XF_HEALING1_COST,
-    XF_HEALING2_COST,
 )
 from sim.ursuppe.rules.genes import (
     AGGRESSION,
@@ -109,8 +105,6 @@ from strategies.ursuppe.params import (
     GENE_VALUE_HIGH,
     GIVE_UP_WEIGHT,
     HARD_CRUST_MAX_BP,
-    HEAL_RESERVE,
-    HEAL_WITHIN,
     HUNGRY_COLOUR_FIRST,
     MAX_AMOEBAS,
     MOUTHFUL_TARGET_PENALTY,
@@ -192,7 +186,7 @@ def is_hunter(st, g, p):
 
 
 @kernel
-def _leader(st, ru, g, p):
+def leading_opponent(st, ru, g, p):
     """The opponent furthest ahead on the score track (a double play's other colour of the same
     player is no opponent: rules.team)."""
     best = -1
@@ -393,7 +387,7 @@ def _value_eat(st, ru, wk, g, b, p, a, n, prm):
     and are worth ``suction_weight`` per cube by where they are taken from (_food_pressure)."""
     opts = wk.options[b]
     val = wk.scores[b]
-    leader = _leader(st, ru, g, p)
+    leader = leading_opponent(st, ru, g, p)
     here = st.space[g, p, a] if a >= 0 else -1
     # what taking a cube from the own space would press (Suction's cubes only, XG-12: extra genes)
     own = _food_pressure(st, ru, g, p, here, 1) if ru.extra_genes and here >= 0 else 0.0
@@ -609,39 +603,6 @@ def _value_hard_crust(st, ru, wk, g, b, p, a, n, prm):
 
 
 @kernel
-def _value_heal(st, ru, wk, g, b, p, n, prm):
-    """XG-15, XG-25: (own number, receiver player, receiver number); all -1 = stop. Heal an
-    amoeba within ``heal_within`` DP of its death threshold, the most damaged first, while
-    ``heal_reserve`` BP are kept; Healing 2 prefers a receiver of the leader's or one the DP
-    kills, and never gives the DP to its own amoeba."""
-    opts = wk.options[b]
-    val = wk.scores[b]
-    threshold = death_threshold(st, ru, g, p)
-    leader = _leader(st, ru, g, p)
-    for i in range(n):
-        a = opts[i, 0] - 1
-        q = opts[i, 1]
-        if a < 0:
-            val[i] = 0.0
-            continue
-        cost = ru.xflag[XF_HEALING1_COST] if q < 0 else ru.xflag[XF_HEALING2_COST]
-        if st.bp[g, p] - cost < prm[HEAL_RESERVE] or threshold - st.dp[g, p, a] > prm[HEAL_WITHIN]:
-            val[i] = -1.0
-            continue
-        v = 1.0 + 0.1 * st.dp[g, p, a]
-        if q >= 0:
-            if ru.team[q] == ru.team[p]:
-                val[i] = -1.0
-                continue
-            t = opts[i, 2] - 1
-            if st.dp[g, q, t] + 1 >= death_threshold(st, ru, g, q):
-                v += 0.5
-            if q == leader:
-                v += 0.2
-        val[i] = v
-
-
-@kernel
 def _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm):
     """The extra genes' decisions (§18), apart from choose so that its code stays as small as
     in the base game. The kinds of a gene module (sim/ursuppe/engine/genes/) are not here: its
@@ -649,8 +610,6 @@ def _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm):
     they are left as they are (this module cannot import a gene module: it calls decide)."""
     if kind == HARD_CRUST_PAY:
         _value_hard_crust(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == HEAL:
-        _value_heal(st, ru, wk, g, b, p, n, prm)
     elif kind == PLACE_EXPLOSION:
         _value_placements(st, ru, wk, g, b, p, PLACE_FREE, n, prm)
 

@@ -35,7 +35,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     *gene_tables.REBOUND_CHOICE_KEYS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     "crust",
     *gene_tables.HIGHLY_ADAPTABLE_CHOICE_KEYS,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
-    "heal",
+    *gene_tables.HEALING_1_CHOICE_KEYS,  # XG-15, XG-25 (sim/ursuppe/engine/genes/healing_1.py)
     *gene_tables.APPENDED_CHOICE_KEYS,  # the gene modules' (docs/adding-a-gene.md)
 )
 (
@@ -59,7 +59,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     _,  # a gene module's key (rebound.py)
     CK_CRUST,
     _,  # a gene module's key (highly_adaptable.py)
-    CK_HEAL,
+    _,  # a gene module's key (healing_1.py)
 ) = range(len(CHOICE_KEYS) - len(gene_tables.APPENDED_CHOICE_KEYS))
 
 
@@ -115,13 +115,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     *_declared(gene_tables.REBOUND_DECISIONS),  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     DecisionKind("hard_crust", "XG-05", 1, CK_CRUST, "0 let the attack fail / 1 pay the extra BP"),
     *_declared(gene_tables.HIGHLY_ADAPTABLE_DECISIONS),  # XG-08 (engine/genes/highly_adaptable.py)
-    DecisionKind(
-        "heal",
-        "XG-15, XG-25",
-        3,
-        CK_HEAL,
-        "own number, receiver player, receiver number (-1, -1: Healing 1); all -1 = stop",
-    ),
+    *_declared(gene_tables.HEALING_1_DECISIONS),  # XG-15, XG-25 (sim/ursuppe/engine/genes/healing_1.py)
     DecisionKind("place_explosion", "XG-20", 2, CK_PLACE, "space, number"),
     *_declared(gene_tables.APPENDED_DECISIONS),  # the gene modules' (docs/adding-a-gene.md)
 )
@@ -147,7 +141,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     _,  # a gene module's kind (rebound.py): it names its index itself (KIND_INDEX)
     HARD_CRUST_PAY,
     _,  # a gene module's kind (highly_adaptable.py): it names its index itself (KIND_INDEX)
-    HEAL,
+    _,  # a gene module's kind (healing_1.py): it names its index itself (KIND_INDEX)
     PLACE_EXPLOSION,
 ) = range(len(DECISION_KINDS) - len(gene_tables.APPENDED_DECISIONS))
 N_KINDS = len(DECISION_KINDS)

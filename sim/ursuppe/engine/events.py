@@ -53,7 +53,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("gift", ("gene",)),  # soup combos: a gene given at setup, paid for by nobody
     *(EventKind(*row) for row in gene_tables.SOCIAL_GENE_EVENTS),  # XG-10 (genes/social_gene.py)
     *(EventKind(*row) for row in gene_tables.HIGHLY_ADAPTABLE_EVENTS),  # XG-08 (genes/highly_adaptable.py)
-    EventKind("heal", ("dp", "cost", "receiver_player", "receiver_amoeba")),  # XG-15, XG-25
+    *(EventKind(*row) for row in gene_tables.HEALING_1_EVENTS),  # XG-15, XG-25 (genes/healing_1.py)
     *(EventKind(*row) for row in gene_tables.TOXIC_EXCRETIONS_EVENTS),  # XG-19 (genes/toxic_excretions.py)
     EventKind("bang", ("space", "hit")),  # XG-17: amoebas that took +1 DP
     EventKind("alarm", ()),  # XG-03: the owner's amoebas have Escape
@@ -97,7 +97,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_GIFT,
     _,  # a gene module's event (social_gene.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (highly_adaptable.py): it names its index itself (EVENT_INDEX)
-    EV_HEAL,
+    _,  # a gene module's event (healing_1.py): it names its index itself (EVENT_INDEX)
     _,  # the 2 events of a gene module (toxic_excretions.py): it names their indices itself
     _,
     EV_BANG,

@@ -38,8 +38,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     *gene_tables.CAMOUFLAGE_1_FLAGS,  # XG-11 (sim/ursuppe/engine/genes/camouflage_1.py)
     *gene_tables.THREAT_DISPLAY_FLAGS,  # XG-13 (sim/ursuppe/engine/genes/threat_display.py)
     *gene_tables.FLEXIBLE_FLAGS,  # XG-14 (sim/ursuppe/engine/genes/flexible.py)
-    ExtraFlag("healing1_limit", "XG-15", "unlimited", ("unlimited", "once_per_amoeba")),
-    ExtraFlag("healing1_cost", "XG-15", 3, lo=0, hi=100),
+    *gene_tables.HEALING_1_FLAGS,  # XG-15 (sim/ursuppe/engine/genes/healing_1.py)
     *gene_tables.REBOUND_FLAGS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     ExtraFlag("bang_immediate_death", "XG-17", False),
     ExtraFlag("sls_division_cost", "XG-18", 4, lo=0, hi=100),
@@ -92,8 +91,8 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     _,  # a gene module's flag (threat_display.py): it names its index itself (XFLAG_INDEX)
     _,  # the 2 flags of a gene module (flexible.py): it names their indices itself
     _,
-    XF_HEALING1_LIMIT,
-    XF_HEALING1_COST,
+    _,  # the 2 flags of a gene module (healing_1.py): it names their indices itself
+    _,
     _,  # a gene module's flag (rebound.py): it names its index itself (XFLAG_INDEX)
     XF_BANG_IMMEDIATE_DEATH,
     XF_SLS_DIVISION_COST,
@@ -122,7 +121,6 @@ TIMING_AFTER_FIRST_PLAYER, TIMING_START_OF_PHASE3, TIMING_AFTER_EACH_PURCHASE = 
 ALARM_REST_OF_PHASE1, ALARM_REST_OF_ROUND = range(2)  # XG-03
 CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(2)  # XG-05
 CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(3)  # XG-05
-HEALING_UNLIMITED, HEALING_ONCE_PER_AMOEBA = range(2)  # XG-15
 POP_TOP_UP, POP_ADD_LEADER_COUNT = range(2)  # XG-20
 HEALING2_PHASE4, HEALING2_ANY_OWN_TURN, HEALING2_PHASE5 = range(3)  # XG-25
 

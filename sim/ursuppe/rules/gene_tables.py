@@ -26,6 +26,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.camouflage_2',
     'sim.ursuppe.engine.genes.threat_display',
     'sim.ursuppe.engine.genes.flexible',
+    'sim.ursuppe.engine.genes.healing_1',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -244,6 +245,24 @@ FLEXIBLE_DECISIONS = ()
 FLEXIBLE_EVENTS = ()
 FLEXIBLE_TALLIES = (
     ('flexible:discount', 'XG-14'),
+)
+
+# Healing 1 (XG-15): sim.ursuppe.engine.genes.healing_1, spliced where its rows always were
+HEALING_1_FLAGS = (
+    ExtraFlag(name='healing1_limit', rule='XG-15', default='unlimited', choices=('unlimited', 'once_per_amoeba'), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='healing1_cost', rule='XG-15', default=3, choices=(), lo=0, hi=100, placeholder=False),
+)
+HEALING_1_CHOICE_KEYS = (
+    'heal',
+)
+HEALING_1_DECISIONS = (
+    ('heal', 'XG-15, XG-25', 3, 'heal', 'own number, receiver player, receiver number (-1, -1: Healing 1); all -1 = stop'),
+)
+HEALING_1_EVENTS = (
+    ('heal', ('dp', 'cost', 'receiver_player', 'receiver_amoeba')),
+)
+HEALING_1_TALLIES = (
+    ('healing:dp_removed', 'XG-15, XG-25'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

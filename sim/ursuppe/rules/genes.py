@@ -123,7 +123,7 @@ HARD_CRUST = 24  # XG-05
 # XG-12 Suction 1 (31): sim/ursuppe/engine/genes/suction_1.py
 # XG-13 Thread Display (32): sim/ursuppe/engine/genes/threat_display.py
 # XG-14 Flexible (33): sim/ursuppe/engine/genes/flexible.py
-HEALING_1 = 34  # XG-15
+# XG-15 Healing 1 (34): sim/ursuppe/engine/genes/healing_1.py
 # XG-16 Rebound (35): sim/ursuppe/engine/genes/rebound.py
 BANG = 36  # XG-17
 SHORT_LIFE_SPAN = 37  # XG-18

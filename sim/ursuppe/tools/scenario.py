@@ -35,7 +35,6 @@ from sim.ursuppe.engine.decision_kinds import (
     CK_DIRECTION,
     CK_DIVIDE,
     CK_EAT,
-    CK_HEAL,
     CK_MOVE,
     CK_PAY,
     CK_PLACE,
@@ -181,7 +180,7 @@ def _flag_choice(ck: int, words: tuple[str, str]):
 
 
 def _amoeba_or_none(label: str, key: str, v: Any, players: int) -> tuple[int, int]:
-    """``null`` or ``{"player": p, "number": n}`` (an attack's target, Healing 2's receiver) as
+    """``null`` or ``{"player": p, "number": n}`` (an attack's target) as
     (player, number), (-1, -1) for null."""
     if v is None:
         return -1, -1
@@ -193,23 +192,9 @@ def _amoeba_or_none(label: str, key: str, v: Any, players: int) -> tuple[int, in
     raise _err(label, key, f'expected null or {{"player": p, "number": n}}, got {json.dumps(v)}')
 
 
-def _heal(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
-    if v == "stop":
-        row[0], row[1], row[2] = -1, -1, -1
-    elif isinstance(v, dict) and set(v) <= {"number", "receiver"} and "number" in v:
-        row[0] = _int(label, f"{key}.number", v["number"], 1, 7)
-        row[1], row[2] = _amoeba_or_none(label, f"{key}.receiver", v.get("receiver"), players)
-    else:
-        raise _err(
-            label, key, f'expected "stop" or {{"number": n, "receiver": null|{{...}}}}, got {json.dumps(v)}'
-        )
-    return CK_HEAL, row
-
-
 # The extra genes' choice keys (docs/rules.md §18, docs/scenarios.md).
 _EXTRA_CHOICES = {
     "crust": _flag_choice(CK_CRUST, ("let_fail", "pay")),
-    "heal": _heal,
 }
 
 
@@ -713,11 +698,6 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
         return out
     if name == "hard_crust":
         return {"crust": bool(row[0])}
-    if name == "heal":
-        if row[0] < 0:
-            return {"heal": "stop"}
-        receiver = None if row[1] < 0 else {"player": int(row[1]), "number": int(row[2])}
-        return {"heal": {"number": int(row[0]), "receiver": receiver}}
     if name == "attack":
         return {"attack": None if row[0] < 0 else {"player": int(row[0]), "number": int(row[1])}}
     if name == "respond":

@@ -1,5 +1,5 @@
 """Phase 4 - cell division (D1-D4), in descending order; with the extra genes Population
-Explosion's free amoebas (XG-20) and the healing of Healing 1 and 2 (XG-15, XG-25: healing.py)
+Explosion's free amoebas (XG-20) and the healing of Healing 1 and 2 (XG-15, XG-25: genes/healing_1.py)
 before a player divides.
 
 Double play II (TB7): every step is per colour (D2's free amoeba, D3's spaces next to the
@@ -10,8 +10,8 @@ from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import DIVIDE, PLACE_EXPLOSION, PLACE_FREE
 from sim.ursuppe.engine.decisions import FREE_NUMBERS, decide, decide_placement, free_numbers, set_option
 from sim.ursuppe.engine.events import EV_EXPLOSION, EV_INCOME, EV_PLACE, log
+from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
 from sim.ursuppe.engine.genes.toxic_excretions import toxic_placement
-from sim.ursuppe.engine.healing import heals_in_phase
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
     acts_for_player,
