@@ -299,6 +299,25 @@ _ALLOWED = {
         "sim/ursuppe/engine/phases/phase5_deaths.py": {"heals_in_phase", "genes.healing_1"},
         "sim/ursuppe/tools/trace.py": {'"heal"'},  # the readable log renders events by name
     },
+    "Healing 2": {
+        "sim/ursuppe/engine/genes/healing_2.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Healing 2"'},
+        # the healing both genes share (Healing 1's module) asks its phase, flags and receiver
+        "sim/ursuppe/engine/genes/healing_1.py": {
+            "HEALING_2",
+            "XF_HEALING2_COST",
+            "XF_HEALING2_INCLUDES_HEALING1",
+            "XF_HEALING2_TARGET_ANY_COLOUR",
+            "healing2_give",
+            "healing2_now",
+            "genes.healing_2",
+        },
+        # the owner's turns in Phases 1, 3 and 5 where it may heal (flag healing2_phase)
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"healing2_now", "genes.healing_2"},
+        "sim/ursuppe/engine/phases/phase3_genes.py": {"healing2_now", "genes.healing_2"},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"healing2_now", "genes.healing_2"},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -380,6 +399,9 @@ _NAME = {
         r"|\bHEALING_(?:UNLIMITED|ONCE_PER_AMOEBA|DP_REMOVED)\b|\b(?:CK_|EV_)?HEAL\b|genes\.healing_1\b"
         r"|\bheal(?:s_in_phase|_options)\b|engine\.healing\b"
     ),
+    "Healing 2": re.compile(
+        r'"Healing 2"|"healing2[_:][^"]*"|\bHEALING_?2\w*|\bXF_HEALING2_\w+|genes\.healing_2\b|\bhealing2_\w+'
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -401,6 +423,7 @@ _SPLICE = {
     "Thread Display": re.compile(r"gene_tables\.THREAT_DISPLAY_[A-Z_]+"),
     "Flexible": re.compile(r"gene_tables\.FLEXIBLE_[A-Z_]+"),
     "Healing 1": re.compile(r"gene_tables\.HEALING_1_[A-Z_]+"),
+    "Healing 2": re.compile(r"gene_tables\.HEALING_2_[A-Z_]+"),
 }
 
 

@@ -45,7 +45,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.THREAT_DISPLAY_TALLIES,  # XG-13 (sim/ursuppe/engine/genes/threat_display.py)
     *gene_tables.FLEXIBLE_TALLIES,  # XG-14 (sim/ursuppe/engine/genes/flexible.py)
     *gene_tables.HEALING_1_TALLIES,  # XG-15, XG-25 (sim/ursuppe/engine/genes/healing_1.py)
-    ("healing2:dp_given", "XG-25"),
+    *gene_tables.HEALING_2_TALLIES,  # XG-25 (sim/ursuppe/engine/genes/healing_2.py)
     *gene_tables.REBOUND_TALLIES,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     ("bang:dp", "XG-17: an amoeba hit by a bang"),
     ("short_life:death", "XG-18: a death at the lowered threshold"),
@@ -97,7 +97,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # a gene module's tally (threat_display.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (flexible.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (healing_1.py): it names its index itself (TALLY_INDEX)
-    HEALING2_DP_GIVEN,
+    _,  # a gene module's tally (healing_2.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (rebound.py): it names its index itself (TALLY_INDEX)
     BANG_DP,
     SHORT_LIFE_DEATH,

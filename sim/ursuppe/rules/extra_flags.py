@@ -47,16 +47,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ExtraFlag("pop_explosion_mode", "XG-20", "top_up", ("top_up", "add_leader_count")),
     ExtraFlag("pop_explosion_each_round", "XG-20", True),
     *gene_tables.ENERGY_CONSERVATION_FLAGS,  # XG-21 (sim/ursuppe/engine/genes/energy_conservation.py)
-    ExtraFlag(
-        "healing2_phase",
-        "XG-25",
-        "phase4",
-        ("phase4", "any_own_turn", "phase5_before_deaths"),
-        placeholder=True,
-    ),
-    ExtraFlag("healing2_includes_healing1", "XG-25", False),
-    ExtraFlag("healing2_target_any_colour", "XG-25", True),
-    ExtraFlag("healing2_cost", "XG-25", 4, lo=0, hi=100),
+    *gene_tables.HEALING_2_FLAGS,  # XG-25 (sim/ursuppe/engine/genes/healing_2.py)
     *gene_tables.SUCTION_2_FLAGS,  # XG-26 (sim/ursuppe/engine/genes/suction_2.py)
     *gene_tables.APPENDED_FLAGS,  # the gene modules' flags (docs/adding-a-gene.md)
 )
@@ -105,10 +96,10 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     XF_POP_EXPLOSION_MODE,
     XF_POP_EXPLOSION_EACH_ROUND,
     _,  # a gene module's flag (energy_conservation.py): it names its index itself (XFLAG_INDEX)
-    XF_HEALING2_PHASE,
-    XF_HEALING2_INCLUDES_HEALING1,
-    XF_HEALING2_TARGET_ANY_COLOUR,
-    XF_HEALING2_COST,
+    _,  # the 4 flags of a gene module (healing_2.py): it names their indices itself
+    _,
+    _,
+    _,
     _,  # a gene module's flag (suction_2.py): it names its index itself (XFLAG_INDEX)
 ) = range(N_XFLAGS - len(gene_tables.APPENDED_FLAGS))
 for _name, _value in list(globals().items()):
@@ -122,7 +113,6 @@ ALARM_REST_OF_PHASE1, ALARM_REST_OF_ROUND = range(2)  # XG-03
 CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(2)  # XG-05
 CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(3)  # XG-05
 POP_TOP_UP, POP_ADD_LEADER_COUNT = range(2)  # XG-20
-HEALING2_PHASE4, HEALING2_ANY_OWN_TURN, HEALING2_PHASE5 = range(3)  # XG-25
 
 
 def encode(flag: ExtraFlag, value: bool | int | str | tuple[str, ...] | list[str]) -> int:

@@ -27,6 +27,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.threat_display',
     'sim.ursuppe.engine.genes.flexible',
     'sim.ursuppe.engine.genes.healing_1',
+    'sim.ursuppe.engine.genes.healing_2',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -263,6 +264,20 @@ HEALING_1_EVENTS = (
 )
 HEALING_1_TALLIES = (
     ('healing:dp_removed', 'XG-15, XG-25'),
+)
+
+# Healing 2 (XG-25): sim.ursuppe.engine.genes.healing_2, spliced where its rows always were
+HEALING_2_FLAGS = (
+    ExtraFlag(name='healing2_phase', rule='XG-25', default='phase4', choices=('phase4', 'any_own_turn', 'phase5_before_deaths'), lo=0, hi=0, placeholder=True),
+    ExtraFlag(name='healing2_includes_healing1', rule='XG-25', default=False, choices=(), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='healing2_target_any_colour', rule='XG-25', default=True, choices=(), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='healing2_cost', rule='XG-25', default=4, choices=(), lo=0, hi=100, placeholder=False),
+)
+HEALING_2_CHOICE_KEYS = ()
+HEALING_2_DECISIONS = ()
+HEALING_2_EVENTS = ()
+HEALING_2_TALLIES = (
+    ('healing2:dp_given', 'XG-25'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

@@ -133,7 +133,7 @@ POP_EXPLOSION = 39  # XG-20
 PHD = 41  # XG-22
 # XG-23 Environmental Sensing (42): sim/ursuppe/engine/genes/environmental_sensing.py
 # XG-24 Camouflage 2 (43): sim/ursuppe/engine/genes/camouflage_2.py
-HEALING_2 = 44  # XG-25
+# XG-25 Healing 2 (44): sim/ursuppe/engine/genes/healing_2.py
 # XG-26 Suction 2 (45): sim/ursuppe/engine/genes/suction_2.py
 
 ADVANCED_GENES: tuple[int, ...] = (
@@ -144,7 +144,7 @@ ADVANCED_GENES: tuple[int, ...] = (
     PHD,
     GENE_INDEX["Environmental Sensing"],  # XG-23 (sim/ursuppe/engine/genes/environmental_sensing.py)
     GENE_INDEX["Camouflage 2"],  # XG-24 (sim/ursuppe/engine/genes/camouflage_2.py)
-    HEALING_2,
+    GENE_INDEX["Healing 2"],  # XG-25 (sim/ursuppe/engine/genes/healing_2.py)
     GENE_INDEX["Suction 2"],  # XG-26 (sim/ursuppe/engine/genes/suction_2.py)
 )
 # The gene modules' genes added since (after the number-only slots) are extra genes too (§18).

@@ -16,25 +16,23 @@ declared here (Healing 2's own tally, flags and phase are its module's).
 import json
 
 from sim.jit import kernel
-from sim.ursuppe.engine import tally
-from sim.ursuppe.engine.attacks import DEATH_NATURAL, die
 from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
 from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.genes.healing_2 import (
+    HEALING_2,
+    XF_HEALING2_COST,
+    XF_HEALING2_INCLUDES_HEALING1,
+    XF_HEALING2_TARGET_ANY_COLOUR,
+    healing2_give,
+    healing2_now,
+)
 from sim.ursuppe.engine.players import add_bp, death_threshold
 from sim.ursuppe.engine.state import AF_HEALED
 from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import (
-    HEALING2_ANY_OWN_TURN,
-    HEALING2_PHASE5,
-    XF_HEALING2_COST,
-    XF_HEALING2_INCLUDES_HEALING1,
-    XF_HEALING2_PHASE,
-    XF_HEALING2_TARGET_ANY_COLOUR,
-    XFLAG_INDEX,
-)
+from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ChoiceError, Decision, ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX, HEALING_2
+from sim.ursuppe.rules.genes import GENE_INDEX
 from strategies.ursuppe.params import HEAL_RESERVE, HEAL_WITHIN
 from strategies.ursuppe.policy import leading_opponent
 
@@ -211,24 +209,7 @@ def healing(st, ru, wk, g, b, p, phase, plain, giving):
         wk.tally[b, HEALING_DP_REMOVED] += 1
         log(st, wk, g, EV_HEAL, phase, p, a + 1, st.dp[g, p, a], cost, q, t + 1 if q >= 0 else -1, 0, 0, 0)
         if q >= 0:
-            st.dp[g, q, t] += 1
-            wk.tally[b, tally.HEALING2_DP_GIVEN] += 1
-            if st.dp[g, q, t] >= death_threshold(st, ru, g, q):
-                # XG-17: a death like any other (Go Out With a Bang)
-                die(st, ru, wk, g, b, q, t, ru.natural_death_cubes, DEATH_NATURAL, phase)
-
-
-@kernel
-def healing2_now(ru, phase):
-    """XG-25: may Healing 2 heal at its owner's turn in ``phase``? Flag healing2_phase: Phase 4
-    (as Healing 1), Phase 5 before the deaths, or any own turn: the owner's turn in Phase 1
-    (before its amoebas move), Phase 3 (before it buys) and Phase 4 (before it divides)."""
-    setting = ru.xflag[XF_HEALING2_PHASE]
-    if setting == HEALING2_ANY_OWN_TURN:
-        return phase == 1 or phase == 3 or phase == 4
-    if setting == HEALING2_PHASE5:
-        return phase == 5
-    return phase == 4
+            healing2_give(st, ru, wk, g, b, q, t, phase)  # XG-25: the DP to the receiver
 
 
 @kernel

@@ -55,7 +55,8 @@ from sim.ursuppe.engine.feeding import (
 from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
 from sim.ursuppe.engine.genes.energy_conservation import energy_conservation_drift
 from sim.ursuppe.engine.genes.fast_food import fast_food_eats_first
-from sim.ursuppe.engine.genes.healing_1 import healing2_now, heals_in_phase
+from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
+from sim.ursuppe.engine.genes.healing_2 import healing2_now
 from sim.ursuppe.engine.genes.migration_sensing import migration_sensing_look
 from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift

@@ -8,7 +8,8 @@ from sim.ursuppe.engine.decision_kinds import BUY, CK_BUY_END
 from sim.ursuppe.engine.decisions import consume_marker, decide, set_option
 from sim.ursuppe.engine.events import EV_BUY, log
 from sim.ursuppe.engine.genes.flexible import flexible_discount_tally
-from sim.ursuppe.engine.genes.healing_1 import healing2_now, heals_in_phase
+from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
+from sim.ursuppe.engine.genes.healing_2 import healing2_now
 from sim.ursuppe.engine.genes.highly_adaptable import exchanges
 from sim.ursuppe.engine.genes.social_gene import social_gene_takeable, social_gene_taken
 from sim.ursuppe.engine.market import discard_unbought, reveal, reveal_round

@@ -25,7 +25,8 @@ from sim.ursuppe.engine.decision_kinds import AGGRESS
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, log
 from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
-from sim.ursuppe.engine.genes.healing_1 import healing2_now, heals_in_phase
+from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
+from sim.ursuppe.engine.genes.healing_2 import healing2_now
 from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves_from_aggression
 from sim.ursuppe.engine.genes.threat_display import threat_display_protects
 from sim.ursuppe.engine.invariants import check_no_doomed_amoebas
