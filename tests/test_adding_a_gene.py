@@ -318,6 +318,15 @@ _ALLOWED = {
         "sim/ursuppe/engine/phases/phase3_genes.py": {"healing2_now", "genes.healing_2"},
         "sim/ursuppe/engine/phases/phase5_deaths.py": {"healing2_now", "genes.healing_2"},
     },
+    "Go Out With a Bang": {
+        "sim/ursuppe/engine/genes/go_out_with_a_bang.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Go Out With a Bang"'},
+        "sim/ursuppe/engine/attacks.py": {"bang", "genes.go_out_with_a_bang"},  # die: every death
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"bang", "genes.go_out_with_a_bang"},
+        "sim/ursuppe/engine/deaths.py": {"DEATH_BANG", '"bang"'},  # the death event's "how" (a shared format)
+        "sim/ursuppe/tools/trace.py": {'"bang"', "bang"},  # the readable log renders events by name
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -402,6 +411,9 @@ _NAME = {
     "Healing 2": re.compile(
         r'"Healing 2"|"healing2[_:][^"]*"|\bHEALING_?2\w*|\bXF_HEALING2_\w+|genes\.healing_2\b|\bhealing2_\w+'
     ),
+    "Go Out With a Bang": re.compile(
+        r'"Go Out With a Bang"|"bang[^"]*"|\b\w*BANG\w*|genes\.go_out_with_a_bang\b|\b_?bang(?:_hits)?\b'
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -424,6 +436,7 @@ _SPLICE = {
     "Flexible": re.compile(r"gene_tables\.FLEXIBLE_[A-Z_]+"),
     "Healing 1": re.compile(r"gene_tables\.HEALING_1_[A-Z_]+"),
     "Healing 2": re.compile(r"gene_tables\.HEALING_2_[A-Z_]+"),
+    "Go Out With a Bang": re.compile(r"gene_tables\.GO_OUT_WITH_A_BANG_[A-Z_]+"),
 }
 
 

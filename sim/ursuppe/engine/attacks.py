@@ -9,11 +9,13 @@ mean differs by phase and is decided by the callers in phases/.
 The extra genes (XG-03, XG-05, XG-11, XG-13, XG-17, XG-24) hook in here: Alarm's granted
 Escape is one more answer, Camouflage's roll (genes/camouflage_1.py) can take every answer away,
 Hard Crust makes an unanswered attack cost more (else it fails: ATTACK_CRUSHED), Thread Display
-shortens the target lists, and every death goes through ``die`` for Go Out With a Bang.
+shortens the target lists, and every death goes through ``die`` for Go Out With a Bang
+(genes/go_out_with_a_bang.py; ``kill`` is deaths.py's).
 """
 
 from sim.jit import kernel
 from sim.ursuppe.engine import tally
+from sim.ursuppe.engine.deaths import DEATH_HARD_CRUST, kill
 from sim.ursuppe.engine.decision_kinds import (
     ATTACK,
     HARD_CRUST_PAY,
@@ -27,18 +29,16 @@ from sim.ursuppe.engine.decision_kinds import (
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.dice import roll_die
 from sim.ursuppe.engine.events import (
-    EV_BANG,
-    EV_DEATH,
     EV_FIGHT,
     EV_HARD_CRUST,
     EV_RESPOND,
     log,
 )
-from sim.ursuppe.engine.food import place_each_colour
 from sim.ursuppe.engine.genes.camouflage_1 import camouflage_no_defence
+from sim.ursuppe.engine.genes.go_out_with_a_bang import bang
 from sim.ursuppe.engine.genes.threat_display import threat_display_protects
 from sim.ursuppe.engine.movement import active_movement
-from sim.ursuppe.engine.players import active_move_cost, add_bp, death_threshold, has, put_amoeba, same_side
+from sim.ursuppe.engine.players import active_move_cost, add_bp, has, same_side
 from sim.ursuppe.engine.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED, PF_ALARM
 from sim.ursuppe.rules.extra_flags import (
     ALARM_REST_OF_ROUND,
@@ -46,7 +46,6 @@ from sim.ursuppe.rules.extra_flags import (
     CRUST_CUBES_1_EACH,
     CRUST_CUBES_2_EACH,
     XF_ALARM_DURATION,
-    XF_BANG_IMMEDIATE_DEATH,
     XF_HARD_CRUST_AFTER_FAILED_DEFENCE,
     XF_HARD_CRUST_DEATH_CUBES,
     XF_HARD_CRUST_EXTRA_BP,
@@ -55,7 +54,6 @@ from sim.ursuppe.rules.extra_flags import (
 from sim.ursuppe.rules.genes import (
     ALARM,
     ARMOR,
-    BANG,
     DEFENSE,
     ESCAPE,
     HARD_CRUST,
@@ -68,12 +66,6 @@ ATTACK_DEFENDED = 2  # the target won a Defense fight (A4); in Phase 5 the attac
 ATTACK_CLUNG = 3  # the attacker clung to the escaping target: the attack ended (A3)
 ATTACK_CRUSHED = 4  # XG-05: the attacker did not pay Hard Crust's extra BP: the attack failed
 ATTACK_RESULT_NAMES: tuple[str, ...] = ("success", "escaped", "defended", "clung", "crust")
-
-# EV_DEATH's "how", by its name in the event log: X1's natural death (Phase 5, and Healing 2's
-# receiver, XG-25), A6's violent one (Phase 1), R3's (Aggression), the attacker that did not pay
-# Hard Crust (XG-05), a bang's at once (XG-17 flag bang_immediate_death).
-DEATH_HOW: tuple[str, ...] = ("natural", "violent", "aggression", "hard_crust", "bang")
-DEATH_NATURAL, DEATH_VIOLENT, DEATH_AGGRESSION, DEATH_HARD_CRUST, DEATH_BANG = range(len(DEATH_HOW))
 
 
 @kernel
@@ -250,58 +242,9 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase, denied):
 
 
 @kernel
-def kill(st, wk, g, q, t, cubes, how, phase):
-    """Remove amoeba (q, t) to its owner's supply and place ``cubes`` of each colour (X1/A6/R3).
-    The phases' deaths go through ``die``, which adds Go Out With a Bang (XG-17)."""
-    space = st.space[g, q, t]
-    dp = st.dp[g, q, t]
-    put_amoeba(st, g, q, t, -1)
-    st.dp[g, q, t] = 0
-    st.amoeba_flags[g, q, t] = 0
-    place_each_colour(st, g, space, cubes)
-    log(st, wk, g, EV_DEATH, phase, q, t + 1, space, dp, cubes, how, 0, 0, 0)
-
-
-@kernel
-def _bang_hits(st, wk, g, b, q, t, space, phase):
-    """XG-17: +1 DP to every amoeba on ``space`` (the dead one is gone already)."""
-    hit = 0
-    for r in range(st.space.shape[1]):
-        for u in range(st.space.shape[2]):
-            if st.space[g, r, u] == space:
-                st.dp[g, r, u] += 1
-                hit += 1
-    wk.tally[b, tally.BANG_DP] += hit
-    log(st, wk, g, EV_BANG, phase, q, t + 1, space, hit, 0, 0, 0, 0, 0)
-
-
-@kernel
-def bang(st, ru, wk, g, b, q, t, space, phase):
-    """XG-17 Go Out With a Bang, after amoeba (q, t) died on ``space``: if its owner has the gene,
-    every other amoeba on the space gets +1 DP. With the flag bang_immediate_death an amoeba
-    that reaches its threshold so dies at once (X1's cubes), and its own bang goes on (a chain on
-    one space); else the DP wait for Phase 5's check (phase5_deaths.natural_deaths)."""
-    if not ru.extra_genes or not has(st, g, q, BANG) or space < 0:
-        return
-    _bang_hits(st, wk, g, b, q, t, space, phase)
-    if ru.xflag[XF_BANG_IMMEDIATE_DEATH] == 0:
-        return
-    again = True
-    while again:
-        again = False
-        for r in range(st.space.shape[1]):
-            threshold = death_threshold(st, ru, g, r)
-            for u in range(st.space.shape[2]):
-                if st.space[g, r, u] == space and st.dp[g, r, u] >= threshold:
-                    kill(st, wk, g, r, u, ru.natural_death_cubes, DEATH_BANG, phase)
-                    if has(st, g, r, BANG):
-                        _bang_hits(st, wk, g, b, r, u, space, phase)
-                        again = True
-
-
-@kernel
 def die(st, ru, wk, g, b, q, t, cubes, how, phase):
-    """An amoeba dies (X1, A6, R3, XG-05's attacker, XG-25's receiver): ``kill``, then ``bang``."""
+    """An amoeba dies (X1, A6, R3, XG-05's attacker, XG-25's receiver): ``kill`` (deaths.py), then
+    Go Out With a Bang's hook (XG-17)."""
     space = st.space[g, q, t]
     kill(st, wk, g, q, t, cubes, how, phase)
     bang(st, ru, wk, g, b, q, t, space, phase)

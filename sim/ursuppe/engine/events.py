@@ -55,7 +55,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     *(EventKind(*row) for row in gene_tables.HIGHLY_ADAPTABLE_EVENTS),  # XG-08 (genes/highly_adaptable.py)
     *(EventKind(*row) for row in gene_tables.HEALING_1_EVENTS),  # XG-15, XG-25 (genes/healing_1.py)
     *(EventKind(*row) for row in gene_tables.TOXIC_EXCRETIONS_EVENTS),  # XG-19 (genes/toxic_excretions.py)
-    EventKind("bang", ("space", "hit")),  # XG-17: amoebas that took +1 DP
+    *(EventKind(*row) for row in gene_tables.GO_OUT_WITH_A_BANG_EVENTS),  # XG-17 (genes/)
     EventKind("alarm", ()),  # XG-03: the owner's amoebas have Escape
     *(EventKind(*row) for row in gene_tables.CAMOUFLAGE_1_EVENTS),  # XG-11, XG-24 (genes/camouflage_1.py)
     EventKind("hard_crust", ("paid", "bp")),  # XG-05
@@ -100,7 +100,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     _,  # a gene module's event (healing_1.py): it names its index itself (EVENT_INDEX)
     _,  # the 2 events of a gene module (toxic_excretions.py): it names their indices itself
     _,
-    EV_BANG,
+    _,  # a gene module's event (go_out_with_a_bang.py): it names its index itself (EVENT_INDEX)
     EV_ALARM,
     _,  # a gene module's event (camouflage_1.py): it names its index itself (EVENT_INDEX)
     EV_HARD_CRUST,

@@ -40,7 +40,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     *gene_tables.FLEXIBLE_FLAGS,  # XG-14 (sim/ursuppe/engine/genes/flexible.py)
     *gene_tables.HEALING_1_FLAGS,  # XG-15 (sim/ursuppe/engine/genes/healing_1.py)
     *gene_tables.REBOUND_FLAGS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
-    ExtraFlag("bang_immediate_death", "XG-17", False),
+    *gene_tables.GO_OUT_WITH_A_BANG_FLAGS,  # XG-17 (sim/ursuppe/engine/genes/go_out_with_a_bang.py)
     ExtraFlag("sls_division_cost", "XG-18", 4, lo=0, hi=100),
     ExtraFlag("sls_with_division_rate", "XG-18", 4, lo=0, hi=100, placeholder=True),
     *gene_tables.TOXIC_EXCRETIONS_FLAGS,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
@@ -85,7 +85,7 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     _,  # the 2 flags of a gene module (healing_1.py): it names their indices itself
     _,
     _,  # a gene module's flag (rebound.py): it names its index itself (XFLAG_INDEX)
-    XF_BANG_IMMEDIATE_DEATH,
+    _,  # a gene module's flag (go_out_with_a_bang.py): it names its index itself (XFLAG_INDEX)
     XF_SLS_DIVISION_COST,
     XF_SLS_WITH_DIVISION_RATE,
     _,  # the 5 flags of a gene module (toxic_excretions.py): it names their indices itself

@@ -28,6 +28,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.flexible',
     'sim.ursuppe.engine.genes.healing_1',
     'sim.ursuppe.engine.genes.healing_2',
+    'sim.ursuppe.engine.genes.go_out_with_a_bang',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -278,6 +279,19 @@ HEALING_2_DECISIONS = ()
 HEALING_2_EVENTS = ()
 HEALING_2_TALLIES = (
     ('healing2:dp_given', 'XG-25'),
+)
+
+# Go Out With a Bang (XG-17): sim.ursuppe.engine.genes.go_out_with_a_bang, spliced where its rows always were
+GO_OUT_WITH_A_BANG_FLAGS = (
+    ExtraFlag(name='bang_immediate_death', rule='XG-17', default=False, choices=(), lo=0, hi=0, placeholder=False),
+)
+GO_OUT_WITH_A_BANG_CHOICE_KEYS = ()
+GO_OUT_WITH_A_BANG_DECISIONS = ()
+GO_OUT_WITH_A_BANG_EVENTS = (
+    ('bang', ('space', 'hit')),
+)
+GO_OUT_WITH_A_BANG_TALLIES = (
+    ('bang:dp', 'XG-17: an amoeba hit by a bang'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

@@ -125,7 +125,7 @@ HARD_CRUST = 24  # XG-05
 # XG-14 Flexible (33): sim/ursuppe/engine/genes/flexible.py
 # XG-15 Healing 1 (34): sim/ursuppe/engine/genes/healing_1.py
 # XG-16 Rebound (35): sim/ursuppe/engine/genes/rebound.py
-BANG = 36  # XG-17
+# XG-17 Go Out With a Bang (36): sim/ursuppe/engine/genes/go_out_with_a_bang.py
 SHORT_LIFE_SPAN = 37  # XG-18
 # XG-19 Toxic Excretions (38): sim/ursuppe/engine/genes/toxic_excretions.py
 POP_EXPLOSION = 39  # XG-20

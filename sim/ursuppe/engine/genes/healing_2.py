@@ -12,7 +12,8 @@ imports no other gene module, so healing_1.py may import it.
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine.attacks import DEATH_NATURAL, die
+from sim.ursuppe.engine.attacks import die
+from sim.ursuppe.engine.deaths import DEATH_NATURAL
 from sim.ursuppe.engine.players import death_threshold
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX

@@ -20,14 +20,12 @@ from sim.ursuppe.engine.attacks import (
     ATTACK_DEFENDED,
     ATTACK_ESCAPED,
     ATTACK_SUCCESS,
-    DEATH_VIOLENT,
-    bang,
     hard_crust_refused,
-    kill,
     resolve_attack,
     retry_target,
     target_options,
 )
+from sim.ursuppe.engine.deaths import DEATH_VIOLENT, kill
 from sim.ursuppe.engine.decision_kinds import (
     ATTACK,
     MOVE,
@@ -55,6 +53,7 @@ from sim.ursuppe.engine.feeding import (
 from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
 from sim.ursuppe.engine.genes.energy_conservation import energy_conservation_drift
 from sim.ursuppe.engine.genes.fast_food import fast_food_eats_first
+from sim.ursuppe.engine.genes.go_out_with_a_bang import bang
 from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
 from sim.ursuppe.engine.genes.healing_2 import healing2_now
 from sim.ursuppe.engine.genes.migration_sensing import migration_sensing_look

@@ -14,13 +14,12 @@ from sim.ursuppe.engine.attacks import (
     ATTACK_DEFENDED,
     ATTACK_ESCAPED,
     ATTACK_SUCCESS,
-    DEATH_AGGRESSION,
-    DEATH_NATURAL,
     die,
     hard_crust_refused,
     resolve_attack,
     retry_target,
 )
+from sim.ursuppe.engine.deaths import DEATH_AGGRESSION, DEATH_NATURAL
 from sim.ursuppe.engine.decision_kinds import AGGRESS
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, log
