@@ -327,6 +327,19 @@ _ALLOWED = {
         "sim/ursuppe/engine/deaths.py": {"DEATH_BANG", '"bang"'},  # the death event's "how" (a shared format)
         "sim/ursuppe/tools/trace.py": {'"bang"', "bang"},  # the readable log renders events by name
     },
+    "Short Life Span": {
+        "sim/ursuppe/engine/genes/short_life_span.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Short Life Span"'},
+        # every amoeba's death threshold and division cost (X1, D3)
+        "sim/ursuppe/engine/players.py": {
+            "sls_threshold",
+            "sls_holds",
+            "sls_division_cost",
+            "genes.short_life_span",
+        },
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"short_life_death", "genes.short_life_span"},
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -414,6 +427,10 @@ _NAME = {
     "Go Out With a Bang": re.compile(
         r'"Go Out With a Bang"|"bang[^"]*"|\b\w*BANG\w*|genes\.go_out_with_a_bang\b|\b_?bang(?:_hits)?\b'
     ),
+    "Short Life Span": re.compile(
+        r'"Short Life Span"|"sls_[^"]*"|"short_life:[^"]*"|\b\w*SHORT_LIFE\w*|\bXF_SLS_\w+'
+        r"|genes\.short_life_span\b|\bsls_\w+|\bshort_life_\w+"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -437,6 +454,7 @@ _SPLICE = {
     "Healing 1": re.compile(r"gene_tables\.HEALING_1_[A-Z_]+"),
     "Healing 2": re.compile(r"gene_tables\.HEALING_2_[A-Z_]+"),
     "Go Out With a Bang": re.compile(r"gene_tables\.GO_OUT_WITH_A_BANG_[A-Z_]+"),
+    "Short Life Span": re.compile(r"gene_tables\.SHORT_LIFE_SPAN_[A-Z_]+"),
 }
 
 

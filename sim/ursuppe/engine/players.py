@@ -4,18 +4,14 @@ import numpy as np
 
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.genes.flexible import flexible_price
+from sim.ursuppe.engine.genes.short_life_span import sls_division_cost, sls_holds, sls_threshold
 from sim.ursuppe.engine.scratch import ORDER_SLOT
 from sim.ursuppe.rules.book import GIFT_KEPT
-from sim.ursuppe.rules.extra_flags import (
-    XF_SLS_DIVISION_COST,
-    XF_SLS_WITH_DIVISION_RATE,
-    XFLAG_INDEX,
-)
+from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.genes import (
     DIVISION_RATE,
     GENE_INDEX,
     LIFE_EXPECTANCY,
-    SHORT_LIFE_SPAN,
     STREAMLINING,
 )
 
@@ -140,9 +136,7 @@ def death_threshold(st, ru, g, p):
     threshold = ru.death_dp
     if st.genes[g, p, LIFE_EXPECTANCY] != 0 or p == ru.dummy:
         threshold = ru.death_dp_life_expectancy
-    if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
-        threshold -= 1
-    return threshold
+    return sls_threshold(st, g, p, threshold)  # XG-18
 
 
 @kernel
@@ -163,10 +157,8 @@ def division_cost(st, ru, g, p):
     """D3: 6 BP, 4 with Division Rate (TB7: 4 and 3 in double play II, the rules' values).
     XG-18: with Short Life Span the flags sls_division_cost and sls_with_division_rate.
     Phase 4 (phases/phase4_division.py) and the strategies both ask here."""
-    if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
-        if st.genes[g, p, DIVISION_RATE] != 0:
-            return ru.xflag[XF_SLS_WITH_DIVISION_RATE]
-        return ru.xflag[XF_SLS_DIVISION_COST]
+    if sls_holds(st, g, p):
+        return sls_division_cost(st, ru, g, p)  # XG-18
     if st.genes[g, p, DIVISION_RATE] != 0:
         return ru.division_cost_division_rate
     return ru.division_cost

@@ -48,7 +48,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.HEALING_2_TALLIES,  # XG-25 (sim/ursuppe/engine/genes/healing_2.py)
     *gene_tables.REBOUND_TALLIES,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     *gene_tables.GO_OUT_WITH_A_BANG_TALLIES,  # XG-17 (sim/ursuppe/engine/genes/go_out_with_a_bang.py)
-    ("short_life:death", "XG-18: a death at the lowered threshold"),
+    *gene_tables.SHORT_LIFE_SPAN_TALLIES,  # XG-18 (sim/ursuppe/engine/genes/short_life_span.py)
     *gene_tables.TOXIC_EXCRETIONS_TALLIES,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
     ("explosion:placed", "XG-20"),
     *gene_tables.ENERGY_CONSERVATION_TALLIES,  # XG-21 (sim/ursuppe/engine/genes/energy_conservation.py)
@@ -100,7 +100,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # a gene module's tally (healing_2.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (rebound.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (go_out_with_a_bang.py): it names its index itself (TALLY_INDEX)
-    SHORT_LIFE_DEATH,
+    _,  # a gene module's tally (short_life_span.py): it names its index itself (TALLY_INDEX)
     _,  # the 2 tallies of a gene module (toxic_excretions.py): it names their indices itself
     _,
     EXPLOSION_PLACED,

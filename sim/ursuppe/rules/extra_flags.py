@@ -41,8 +41,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     *gene_tables.HEALING_1_FLAGS,  # XG-15 (sim/ursuppe/engine/genes/healing_1.py)
     *gene_tables.REBOUND_FLAGS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
     *gene_tables.GO_OUT_WITH_A_BANG_FLAGS,  # XG-17 (sim/ursuppe/engine/genes/go_out_with_a_bang.py)
-    ExtraFlag("sls_division_cost", "XG-18", 4, lo=0, hi=100),
-    ExtraFlag("sls_with_division_rate", "XG-18", 4, lo=0, hi=100, placeholder=True),
+    *gene_tables.SHORT_LIFE_SPAN_FLAGS,  # XG-18 (sim/ursuppe/engine/genes/short_life_span.py)
     *gene_tables.TOXIC_EXCRETIONS_FLAGS,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
     ExtraFlag("pop_explosion_mode", "XG-20", "top_up", ("top_up", "add_leader_count")),
     ExtraFlag("pop_explosion_each_round", "XG-20", True),
@@ -86,8 +85,8 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     _,
     _,  # a gene module's flag (rebound.py): it names its index itself (XFLAG_INDEX)
     _,  # a gene module's flag (go_out_with_a_bang.py): it names its index itself (XFLAG_INDEX)
-    XF_SLS_DIVISION_COST,
-    XF_SLS_WITH_DIVISION_RATE,
+    _,  # the 2 flags of a gene module (short_life_span.py): it names their indices itself
+    _,
     _,  # the 5 flags of a gene module (toxic_excretions.py): it names their indices itself
     _,
     _,

@@ -29,6 +29,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.healing_1',
     'sim.ursuppe.engine.genes.healing_2',
     'sim.ursuppe.engine.genes.go_out_with_a_bang',
+    'sim.ursuppe.engine.genes.short_life_span',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -292,6 +293,18 @@ GO_OUT_WITH_A_BANG_EVENTS = (
 )
 GO_OUT_WITH_A_BANG_TALLIES = (
     ('bang:dp', 'XG-17: an amoeba hit by a bang'),
+)
+
+# Short Life Span (XG-18): sim.ursuppe.engine.genes.short_life_span, spliced where its rows always were
+SHORT_LIFE_SPAN_FLAGS = (
+    ExtraFlag(name='sls_division_cost', rule='XG-18', default=4, choices=(), lo=0, hi=100, placeholder=False),
+    ExtraFlag(name='sls_with_division_rate', rule='XG-18', default=4, choices=(), lo=0, hi=100, placeholder=True),
+)
+SHORT_LIFE_SPAN_CHOICE_KEYS = ()
+SHORT_LIFE_SPAN_DECISIONS = ()
+SHORT_LIFE_SPAN_EVENTS = ()
+SHORT_LIFE_SPAN_TALLIES = (
+    ('short_life:death', 'XG-18: a death at the lowered threshold'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

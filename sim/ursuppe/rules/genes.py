@@ -126,7 +126,7 @@ HARD_CRUST = 24  # XG-05
 # XG-15 Healing 1 (34): sim/ursuppe/engine/genes/healing_1.py
 # XG-16 Rebound (35): sim/ursuppe/engine/genes/rebound.py
 # XG-17 Go Out With a Bang (36): sim/ursuppe/engine/genes/go_out_with_a_bang.py
-SHORT_LIFE_SPAN = 37  # XG-18
+# XG-18 Short Life Span (37): sim/ursuppe/engine/genes/short_life_span.py
 # XG-19 Toxic Excretions (38): sim/ursuppe/engine/genes/toxic_excretions.py
 POP_EXPLOSION = 39  # XG-20
 # XG-21 Energy Conservation (40): sim/ursuppe/engine/genes/energy_conservation.py

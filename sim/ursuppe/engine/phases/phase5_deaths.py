@@ -27,6 +27,7 @@ from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
 from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
 from sim.ursuppe.engine.genes.healing_2 import healing2_now
 from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves_from_aggression
+from sim.ursuppe.engine.genes.short_life_span import short_life_death
 from sim.ursuppe.engine.genes.threat_display import threat_display_protects
 from sim.ursuppe.engine.invariants import check_no_doomed_amoebas
 from sim.ursuppe.engine.players import (
@@ -39,7 +40,7 @@ from sim.ursuppe.engine.players import (
     turn_order,
 )
 from sim.ursuppe.engine.state import PF_AGGRESSED
-from sim.ursuppe.rules.genes import AGGRESSION, ARMOR, PERSISTENCE, SHORT_LIFE_SPAN
+from sim.ursuppe.rules.genes import AGGRESSION, ARMOR, PERSISTENCE
 
 PHASE = 5
 # EV_DP's reason, by its name in the event log: Armor (R3), a lost Defense fight (R4), and with
@@ -140,8 +141,7 @@ def natural_deaths(st, ru, wk, g, b):
             threshold = death_threshold(st, ru, g, p)
             for a in range(st.space.shape[2]):
                 if st.space[g, p, a] >= 0 and st.dp[g, p, a] >= threshold:
-                    if has(st, g, p, SHORT_LIFE_SPAN) and st.dp[g, p, a] == threshold:
-                        wk.tally[b, tally.SHORT_LIFE_DEATH] += 1
+                    short_life_death(st, wk, g, b, p, a, threshold)  # XG-18
                     die(st, ru, wk, g, b, p, a, ru.natural_death_cubes, DEATH_NATURAL, PHASE)
                     again = ru.extra_genes
 
