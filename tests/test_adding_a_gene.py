@@ -340,6 +340,19 @@ _ALLOWED = {
         },
         "sim/ursuppe/engine/phases/phase5_deaths.py": {"short_life_death", "genes.short_life_span"},
     },
+    "Alarm": {
+        "sim/ursuppe/engine/genes/alarm.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Alarm"'},
+        "sim/ursuppe/engine/attacks.py": {"alarm_escape", "alarm_escape_taken", "genes.alarm"},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "alarm_raised",
+            "alarm_end_of_phase1",
+            "genes.alarm",
+        },
+        "sim/ursuppe/tools/trace.py": {'"alarm"'},  # the readable log renders events by name
+        "sim/ursuppe/tools/scenario.py": {'"alarm"'},  # the scenario format's state key (State.player_flags)
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -431,6 +444,11 @@ _NAME = {
         r'"Short Life Span"|"sls_[^"]*"|"short_life:[^"]*"|\b\w*SHORT_LIFE\w*|\bXF_SLS_\w+'
         r"|genes\.short_life_span\b|\bsls_\w+|\bshort_life_\w+"
     ),
+    # its flags, event and tallies ("alarm..."), constants, kernels and module; the player flag
+    # PF_ALARM (the state struct) and the policy's reading of it are shared
+    "Alarm": re.compile(
+        r'"Alarm"|"alarm[^"]*"|\bALARM\w*|\bXF_ALARM_\w+|\bEV_ALARM\b|genes\.alarm\b|\b_?alarm_\w+'
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -455,6 +473,7 @@ _SPLICE = {
     "Healing 2": re.compile(r"gene_tables\.HEALING_2_[A-Z_]+"),
     "Go Out With a Bang": re.compile(r"gene_tables\.GO_OUT_WITH_A_BANG_[A-Z_]+"),
     "Short Life Span": re.compile(r"gene_tables\.SHORT_LIFE_SPAN_[A-Z_]+"),
+    "Alarm": re.compile(r"gene_tables\.ALARM_[A-Z_]+"),
 }
 
 

@@ -34,25 +34,23 @@ from sim.ursuppe.engine.events import (
     EV_RESPOND,
     log,
 )
+from sim.ursuppe.engine.genes.alarm import alarm_escape, alarm_escape_taken
 from sim.ursuppe.engine.genes.camouflage_1 import camouflage_no_defence
 from sim.ursuppe.engine.genes.go_out_with_a_bang import bang
 from sim.ursuppe.engine.genes.threat_display import threat_display_protects
 from sim.ursuppe.engine.movement import active_movement
 from sim.ursuppe.engine.players import active_move_cost, add_bp, has, same_side
-from sim.ursuppe.engine.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED, PF_ALARM
+from sim.ursuppe.engine.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED
 from sim.ursuppe.rules.extra_flags import (
-    ALARM_REST_OF_ROUND,
     CRUST_ATTACKER_DIES,
     CRUST_CUBES_1_EACH,
     CRUST_CUBES_2_EACH,
-    XF_ALARM_DURATION,
     XF_HARD_CRUST_AFTER_FAILED_DEFENCE,
     XF_HARD_CRUST_DEATH_CUBES,
     XF_HARD_CRUST_EXTRA_BP,
     XF_HARD_CRUST_REFUSAL,
 )
 from sim.ursuppe.rules.genes import (
-    ALARM,
     ARMOR,
     DEFENSE,
     ESCAPE,
@@ -94,15 +92,6 @@ def target_options(st, ru, wk, g, b, p, a, own_allowed, armor_allowed):
                 set_option(wk.options, b, n, q, t + 1, 0)
                 n += 1
     return n
-
-
-@kernel
-def alarm_escape(st, ru, g, q, phase):
-    """XG-03: player q's amoebas have Escape by Alarm now (granted this round after one of its
-    amoebas was eaten in Phase 1; in Phase 5 too with the flag alarm_duration rest_of_round)."""
-    if not ru.extra_genes or (st.player_flags[g, q] & PF_ALARM) == 0 or not has(st, g, q, ALARM):
-        return False
-    return phase == 1 or ru.xflag[XF_ALARM_DURATION] == ALARM_REST_OF_ROUND
 
 
 @kernel
@@ -212,8 +201,7 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase, denied):
             if st.bp[g, q] < active_move_cost(st, ru, g, q, True):
                 continue
             answered = True
-            if not has(st, g, q, ESCAPE):
-                wk.tally[b, tally.ALARM_ESCAPE] += 1  # XG-03: the Escape Alarm granted
+            alarm_escape_taken(st, wk, g, b, q)  # XG-03: the Escape Alarm granted
             st.amoeba_flags[g, q, t] |= AF_ESCAPED  # an answer given (flag answers_once_per_round)
             active_movement(st, ru, wk, g, b, q, t, True, phase)
             if st.space[g, q, t] != space:

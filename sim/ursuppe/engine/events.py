@@ -56,7 +56,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     *(EventKind(*row) for row in gene_tables.HEALING_1_EVENTS),  # XG-15, XG-25 (genes/healing_1.py)
     *(EventKind(*row) for row in gene_tables.TOXIC_EXCRETIONS_EVENTS),  # XG-19 (genes/toxic_excretions.py)
     *(EventKind(*row) for row in gene_tables.GO_OUT_WITH_A_BANG_EVENTS),  # XG-17 (genes/)
-    EventKind("alarm", ()),  # XG-03: the owner's amoebas have Escape
+    *(EventKind(*row) for row in gene_tables.ALARM_EVENTS),  # XG-03 (genes/alarm.py)
     *(EventKind(*row) for row in gene_tables.CAMOUFLAGE_1_EVENTS),  # XG-11, XG-24 (genes/camouflage_1.py)
     EventKind("hard_crust", ("paid", "bp")),  # XG-05
     *(EventKind(*row) for row in gene_tables.MORE_THAN_A_MOUTHFUL_EVENTS),  # XG-09 (genes/)
@@ -101,7 +101,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     _,  # the 2 events of a gene module (toxic_excretions.py): it names their indices itself
     _,
     _,  # a gene module's event (go_out_with_a_bang.py): it names its index itself (EVENT_INDEX)
-    EV_ALARM,
+    _,  # a gene module's event (alarm.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (camouflage_1.py): it names its index itself (EVENT_INDEX)
     EV_HARD_CRUST,
     _,  # a gene module's event (more_than_a_mouthful.py): it names its index itself (EVENT_INDEX)

@@ -31,8 +31,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("market:reveal", "XM4"),
     ("market:discard", "XM5"),
     *gene_tables.GLUTTON_TALLIES,  # XG-02 (sim/ursuppe/engine/genes/glutton.py)
-    ("alarm:granted", "XG-03"),
-    ("alarm:escape", "XG-03: an escape the Alarm granted"),
+    *gene_tables.ALARM_TALLIES,  # XG-03 (sim/ursuppe/engine/genes/alarm.py)
     *gene_tables.CLEANLINESS_TALLIES,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     ("hard_crust:paid", "XG-05"),
     ("hard_crust:refused", "XG-05: the attack failed for want of the extra BP"),
@@ -82,8 +81,8 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     MARKET_REVEAL,
     MARKET_DISCARD,
     _,  # a gene module's tally (glutton.py): it names its index itself (TALLY_INDEX)
-    ALARM_GRANTED,
-    ALARM_ESCAPE,
+    _,  # the 2 tallies of a gene module (alarm.py): it names their indices itself
+    _,
     _,  # a gene module's tally (cleanliness.py): it names its index itself (TALLY_INDEX)
     HARD_CRUST_PAID,
     HARD_CRUST_REFUSED,

@@ -25,8 +25,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ),
     ExtraFlag("extra_unbought_discarded", "XM5", False),
     ExtraFlag("extra_deck_mixed_with_base", "XM3", False),
-    ExtraFlag("alarm_duration", "XG-03", "rest_of_phase1", ("rest_of_phase1", "rest_of_round")),
-    ExtraFlag("alarm_trigger_own_colour", "XG-03", True),
+    *gene_tables.ALARM_FLAGS,  # XG-03 (sim/ursuppe/engine/genes/alarm.py)
     *gene_tables.CLEANLINESS_FLAGS,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     ExtraFlag("hard_crust_refusal", "XG-05", "attacker_dies", ("attacker_dies", "attacker_starves")),
     ExtraFlag("hard_crust_death_cubes", "XG-05", "2_each", ("2_each", "1_each", "none"), placeholder=True),
@@ -62,8 +61,8 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     XF_REVEAL_TIMING,
     XF_UNBOUGHT_DISCARDED,
     XF_DECK_MIXED_WITH_BASE,
-    XF_ALARM_DURATION,
-    XF_ALARM_TRIGGER_OWN_COLOUR,
+    _,  # the 2 flags of a gene module (alarm.py): it names their indices itself
+    _,
     _,  # a gene module's flag (cleanliness.py): it names its index itself (XFLAG_INDEX)
     XF_HARD_CRUST_REFUSAL,
     XF_HARD_CRUST_DEATH_CUBES,
@@ -108,7 +107,6 @@ for _name, _value in list(globals().items()):
 
 # Choice values the kernels compare with (their index in the row's choices).
 TIMING_AFTER_FIRST_PLAYER, TIMING_START_OF_PHASE3, TIMING_AFTER_EACH_PURCHASE = range(3)  # XM4
-ALARM_REST_OF_PHASE1, ALARM_REST_OF_ROUND = range(2)  # XG-03
 CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(2)  # XG-05
 CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(3)  # XG-05
 POP_TOP_UP, POP_ADD_LEADER_COUNT = range(2)  # XG-20

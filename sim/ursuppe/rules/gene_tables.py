@@ -30,6 +30,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.healing_2',
     'sim.ursuppe.engine.genes.go_out_with_a_bang',
     'sim.ursuppe.engine.genes.short_life_span',
+    'sim.ursuppe.engine.genes.alarm',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -305,6 +306,21 @@ SHORT_LIFE_SPAN_DECISIONS = ()
 SHORT_LIFE_SPAN_EVENTS = ()
 SHORT_LIFE_SPAN_TALLIES = (
     ('short_life:death', 'XG-18: a death at the lowered threshold'),
+)
+
+# Alarm (XG-03): sim.ursuppe.engine.genes.alarm, spliced where its rows always were
+ALARM_FLAGS = (
+    ExtraFlag(name='alarm_duration', rule='XG-03', default='rest_of_phase1', choices=('rest_of_phase1', 'rest_of_round'), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='alarm_trigger_own_colour', rule='XG-03', default=True, choices=(), lo=0, hi=0, placeholder=False),
+)
+ALARM_CHOICE_KEYS = ()
+ALARM_DECISIONS = ()
+ALARM_EVENTS = (
+    ('alarm', ()),
+)
+ALARM_TALLIES = (
+    ('alarm:granted', 'XG-03'),
+    ('alarm:escape', 'XG-03: an escape the Alarm granted'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

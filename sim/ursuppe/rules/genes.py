@@ -111,7 +111,7 @@ ARMOR = 19
 
 DORIS_FRANK = 20  # XG-01
 # XG-02 Glutton (21): sim/ursuppe/engine/genes/glutton.py
-ALARM = 22  # XG-03
+# XG-03 Alarm (22): sim/ursuppe/engine/genes/alarm.py
 # XG-04 Cleanliness (23): sim/ursuppe/engine/genes/cleanliness.py
 HARD_CRUST = 24  # XG-05
 # XG-06 Migration Sensing (25): sim/ursuppe/engine/genes/migration_sensing.py

@@ -13,7 +13,6 @@ Alarm (XG-03), Hard Crust's failed attack (XG-05), Go Out With a Bang through ``
 """
 
 from sim.jit import always_inline, kernel
-from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.attacks import (
     ATTACK_CLUNG,
     ATTACK_CRUSHED,
@@ -36,7 +35,6 @@ from sim.ursuppe.engine.decision_kinds import (
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.double_play import colour_order
 from sim.ursuppe.engine.events import (
-    EV_ALARM,
     EV_ATTACK,
     EV_ATTACK_RESULT,
     EV_STAY,
@@ -50,6 +48,7 @@ from sim.ursuppe.engine.feeding import (
     standard_available,
     starve,
 )
+from sim.ursuppe.engine.genes.alarm import alarm_end_of_phase1, alarm_raised
 from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
 from sim.ursuppe.engine.genes.energy_conservation import energy_conservation_drift
 from sim.ursuppe.engine.genes.fast_food import fast_food_eats_first
@@ -59,17 +58,10 @@ from sim.ursuppe.engine.genes.healing_2 import healing2_now
 from sim.ursuppe.engine.genes.migration_sensing import migration_sensing_look
 from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift
-from sim.ursuppe.engine.players import ORDER_SLOT, add_bp, has, same_side, turn_order
-from sim.ursuppe.engine.state import AF_ATTACKED, AF_FED, PF_ALARM
-from sim.ursuppe.rules.extra_flags import (
-    ALARM_REST_OF_PHASE1,
-    XF_ALARM_DURATION,
-    XF_ALARM_TRIGGER_OWN_COLOUR,
-)
+from sim.ursuppe.engine.players import ORDER_SLOT, add_bp, has, turn_order
+from sim.ursuppe.engine.state import AF_ATTACKED, AF_FED
 from sim.ursuppe.rules.genes import (
     AGGRESSION,
-    ALARM,
-    ESCAPE,
     HOLDING,
     PERSISTENCE,
     STRUGGLE,
@@ -87,24 +79,6 @@ def may_attack(st, ru, g, p, a):
     if st.amoeba_flags[g, p, a] & AF_ATTACKED:
         return False
     return st.bp[g, p] >= ru.attack_cost
-
-
-@kernel
-def _alarm(st, ru, wk, g, b, p, q, t):
-    """XG-03: player q's amoeba was eaten: from now on its amoebas have Escape (not if q holds
-    Escape; an own-colour eater as the flag alarm_trigger_own_colour says)."""
-    if not ru.extra_genes or not has(st, g, q, ALARM) or has(st, g, q, ESCAPE):
-        return
-    if st.player_flags[g, q] & PF_ALARM:
-        return
-    if same_side(ru, p, q) and ru.xflag[XF_ALARM_TRIGGER_OWN_COLOUR] == 0:
-        return
-    st.player_flags[g, q] |= PF_ALARM
-    r = ru.partner[q]
-    if r >= 0:
-        st.player_flags[g, r] |= PF_ALARM  # TB3: one player, both colours
-    wk.tally[b, tally.ALARM_GRANTED] += 1
-    log(st, wk, g, EV_ALARM, PHASE, q, t + 1, 0, 0, 0, 0, 0, 0, 0)
 
 
 @kernel
@@ -142,7 +116,7 @@ def attack(st, ru, wk, g, b, p, a, q, t):
             if watched:
                 attack_cubes_placed(st, ru, wk, g, b, p, a, space, PHASE)
             bang(st, ru, wk, g, b, q, t, where, PHASE)  # XG-17
-            _alarm(st, ru, wk, g, b, p, q, t)
+            alarm_raised(st, ru, wk, g, b, p, q, t, PHASE)  # XG-03
     elif result == ATTACK_CLUNG:
         # A3: the attacker clung to the escaping target and may eat on the new space (no attack).
         eat_or_starve(st, ru, wk, g, b, p, a, PHASE)
@@ -236,6 +210,4 @@ def phase1(st, ru, wk, g, b):
             amoeba_turn(st, ru, wk, g, b, p, a)
             if wk.error[g, 0] != 0:
                 return
-    if ru.extra_genes and ru.xflag[XF_ALARM_DURATION] == ALARM_REST_OF_PHASE1:
-        for p in range(P):
-            st.player_flags[g, p] &= ~PF_ALARM  # XG-03: Alarm's Escape lasts the rest of Phase 1
+    alarm_end_of_phase1(st, ru, g)  # XG-03: Alarm's Escape may last the rest of Phase 1 only
