@@ -353,6 +353,39 @@ _ALLOWED = {
         "sim/ursuppe/tools/trace.py": {'"alarm"'},  # the readable log renders events by name
         "sim/ursuppe/tools/scenario.py": {'"alarm"'},  # the scenario format's state key (State.player_flags)
     },
+    "Hard Crust": {
+        "sim/ursuppe/engine/genes/hard_crust.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Hard Crust"'},
+        # the attack's outcome (shared by Phases 1 and 5); a refused attacker dies through attacks.die
+        "sim/ursuppe/engine/attacks.py": {
+            "hard_crust_stops",
+            "hard_crust_death_cubes",
+            "hard_crust_refused",
+            "DEATH_HARD_CRUST",
+            '"crust"',  # ATTACK_CRUSHED's name in the attack_result event (a shared format)
+            "genes.hard_crust",
+        },
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"hard_crust_refused"},
+        # the death and DP events' kinds (shared formats of the event log)
+        "sim/ursuppe/engine/deaths.py": {"DEATH_HARD_CRUST", '"hard_crust"'},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"hard_crust_refused", "DP_HARD_CRUST", '"hard_crust"'},
+        "sim/ursuppe/tools/trace.py": {'"hard_crust"'},  # the readable log renders events by name
+        # an attack target's valuation (a shared decision): the module calls decide, so by name
+        "strategies/ursuppe/policy.py": {
+            '"Hard Crust"',
+            '"hard_crust_extra_bp"',
+            "_HARD_CRUST",
+            "_XF_HARD_CRUST_EXTRA_BP",
+            "HARD_CRUST_MAX_BP",
+        },
+        # the strategy parameter hard_crust_max_bp (the parameter table is shared) and what it weighs
+        "strategies/ursuppe/params.py": {
+            '"hard_crust_max_bp"',
+            '"hard_crust (XG-05), attack, aggress (A1, R1)"',
+            "HARD_CRUST_MAX_BP",
+        },
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -449,6 +482,11 @@ _NAME = {
     "Alarm": re.compile(
         r'"Alarm"|"alarm[^"]*"|\bALARM\w*|\bXF_ALARM_\w+|\bEV_ALARM\b|genes\.alarm\b|\b_?alarm_\w+'
     ),
+    # its flags, kind, event and tallies ("hard_crust..."), choice key ("crust"), constants, kernels
+    "Hard Crust": re.compile(
+        r'"Hard Crust"|"crust"|"hard_crust[^"]*"|\b\w*HARD_CRUST\w*|\bCRUST_\w+|\bCK_CRUST\b'
+        r"|genes\.hard_crust\b|\bhard_crust_\w+|\b_pays\b"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -474,6 +512,7 @@ _SPLICE = {
     "Go Out With a Bang": re.compile(r"gene_tables\.GO_OUT_WITH_A_BANG_[A-Z_]+"),
     "Short Life Span": re.compile(r"gene_tables\.SHORT_LIFE_SPAN_[A-Z_]+"),
     "Alarm": re.compile(r"gene_tables\.ALARM_[A-Z_]+"),
+    "Hard Crust": re.compile(r"gene_tables\.HARD_CRUST_[A-Z_]+"),
 }
 
 

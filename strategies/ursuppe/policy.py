@@ -32,7 +32,6 @@ from sim.ursuppe.engine.decision_kinds import (
     EAT,
     EAT_SUCTION_SLOT,
     EAT_VICTIM_SLOT,
-    HARD_CRUST_PAY,
     MOVE,
     MOVE_ACTIVE,
     MOVE_DRIFT,
@@ -63,15 +62,13 @@ from sim.ursuppe.engine.players import (
     within_reach,
 )
 from sim.ursuppe.engine.state import AF_ATTACKED, PF_AGGRESSED, PF_ALARM, STREAM_STRATEGY
-from sim.ursuppe.rules.extra_flags import (
-    XF_HARD_CRUST_EXTRA_BP,
-)
+from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.genes import (
     AGGRESSION,
     ARMOR,
     DEFENSE,
     ESCAPE,
-    HARD_CRUST,
+    GENE_INDEX,
     MOVEMENT_I,
     MOVEMENT_II,
     PARASITISM,
@@ -123,6 +120,12 @@ from strategies.ursuppe.params import (
     TARGET_SCORE_WEIGHT,
     VICTIM_SCORE_WEIGHT,
 )
+
+# XG-05: an attack target's valuation (a shared decision) reads Hard Crust and its extra BP. The
+# gene's module (sim/ursuppe/engine/genes/hard_crust.py) calls decide, which calls this module, so
+# they are named here.
+_HARD_CRUST = GENE_INDEX["Hard Crust"]
+_XF_HARD_CRUST_EXTRA_BP = XFLAG_INDEX["hard_crust_extra_bp"]
 
 _INV_2_53 = 1.0 / 9007199254740992.0
 NEVER = -1.0e9  # the value of an option the strategy rules out (another one is always better)
@@ -433,8 +436,8 @@ def _target_value(st, ru, g, p, q, prm, bp_left, phase1):
     if st.genes[g, q, ARMOR] != 0:
         v -= prm[ARMOR_TARGET_PENALTY]
     if ru.extra_genes:
-        if st.genes[g, q, HARD_CRUST] != 0:
-            extra = ru.xflag[XF_HARD_CRUST_EXTRA_BP]
+        if st.genes[g, q, _HARD_CRUST] != 0:
+            extra = ru.xflag[_XF_HARD_CRUST_EXTRA_BP]
             if extra > bp_left or extra > prm[HARD_CRUST_MAX_BP]:
                 return -1.0
         if phase1 and mouthful_deters(st, ru, g, p, q):
@@ -588,17 +591,6 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
 # (a gap between the Phase-1 and attack kernels above and the Phase 3-4 kernels below)
 
 
-@kernel
-def _value_hard_crust(st, ru, wk, g, b, p, a, n, prm):
-    """XG-05: (0 let the attack fail / 1 pay the extra BP); ``a``: the attacking amoeba. Pays
-    up to ``hard_crust_max_bp``: the target was chosen as worth the attack, and letting it fail
-    costs the attacker its life (or a starvation DP)."""
-    extra = ru.xflag[XF_HARD_CRUST_EXTRA_BP]
-    for i in range(n):
-        pay = wk.options[b, i, 0] == 1
-        wk.scores[b, i] = (1.0 if extra <= prm[HARD_CRUST_MAX_BP] else -1.0) if pay else 0.0
-
-
 # (a gap between the attack kernels above and the Phase 3-4 kernels below)
 
 
@@ -608,9 +600,7 @@ def _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm):
     in the base game. The kinds of a gene module (sim/ursuppe/engine/genes/) are not here: its
     hook sets their scores with the module's own ``value`` kernel before it calls decide, and
     they are left as they are (this module cannot import a gene module: it calls decide)."""
-    if kind == HARD_CRUST_PAY:
-        _value_hard_crust(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == PLACE_EXPLOSION:
+    if kind == PLACE_EXPLOSION:
         _value_placements(st, ru, wk, g, b, p, PLACE_FREE, n, prm)
 
 

@@ -18,7 +18,6 @@ from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.deaths import DEATH_HARD_CRUST, kill
 from sim.ursuppe.engine.decision_kinds import (
     ATTACK,
-    HARD_CRUST_PAY,
     RESP_DEFENSE,
     RESP_DEFENSE_ESCAPE,
     RESP_ESCAPE,
@@ -30,31 +29,21 @@ from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.dice import roll_die
 from sim.ursuppe.engine.events import (
     EV_FIGHT,
-    EV_HARD_CRUST,
     EV_RESPOND,
     log,
 )
 from sim.ursuppe.engine.genes.alarm import alarm_escape, alarm_escape_taken
 from sim.ursuppe.engine.genes.camouflage_1 import camouflage_no_defence
 from sim.ursuppe.engine.genes.go_out_with_a_bang import bang
+from sim.ursuppe.engine.genes.hard_crust import hard_crust_death_cubes, hard_crust_stops
 from sim.ursuppe.engine.genes.threat_display import threat_display_protects
 from sim.ursuppe.engine.movement import active_movement
 from sim.ursuppe.engine.players import active_move_cost, add_bp, has, same_side
 from sim.ursuppe.engine.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED
-from sim.ursuppe.rules.extra_flags import (
-    CRUST_ATTACKER_DIES,
-    CRUST_CUBES_1_EACH,
-    CRUST_CUBES_2_EACH,
-    XF_HARD_CRUST_AFTER_FAILED_DEFENCE,
-    XF_HARD_CRUST_DEATH_CUBES,
-    XF_HARD_CRUST_EXTRA_BP,
-    XF_HARD_CRUST_REFUSAL,
-)
 from sim.ursuppe.rules.genes import (
     ARMOR,
     DEFENSE,
     ESCAPE,
-    HARD_CRUST,
     PERSISTENCE,
 )
 
@@ -141,33 +130,10 @@ def _fight(st, ru, wk, g, b, q, t, phase, persistence):
 
 
 @kernel
-def _hard_crust(st, ru, wk, g, b, p, a, phase):
-    """XG-05: the attacker's owner pays the extra BP to go on (its choice, if it has them);
-    True if it paid."""
-    cost = ru.xflag[XF_HARD_CRUST_EXTRA_BP]
-    set_option(wk.options, b, 0, 0, 0, 0)
-    n = 1
-    if st.bp[g, p] >= cost:
-        set_option(wk.options, b, 1, 1, 0, 0)
-        n = 2
-    paid = wk.options[b, decide(st, ru, wk, g, b, p, a, HARD_CRUST_PAY, n), 0] == 1
-    if paid:
-        add_bp(st, ru, g, p, -cost)
-        wk.tally[b, tally.HARD_CRUST_PAID] += 1
-        log(st, wk, g, EV_HARD_CRUST, phase, p, a + 1, 1, cost, 0, 0, 0, 0, 0)
-    else:
-        wk.tally[b, tally.HARD_CRUST_REFUSED] += 1
-        log(st, wk, g, EV_HARD_CRUST, phase, p, a + 1, 0, 0, 0, 0, 0, 0, 0)
-    return paid
-
-
-@kernel
 def _succeeds(st, ru, wk, g, b, p, a, q, phase, answered):
     """The attack got past the answers: ATTACK_SUCCESS, unless Hard Crust (XG-05) stops it."""
-    if ru.extra_genes and has(st, g, q, HARD_CRUST):
-        if not answered or ru.xflag[XF_HARD_CRUST_AFTER_FAILED_DEFENCE] != 0:
-            if not _hard_crust(st, ru, wk, g, b, p, a, phase):
-                return ATTACK_CRUSHED
+    if hard_crust_stops(st, ru, wk, g, b, p, a, q, phase, answered):  # XG-05
+        return ATTACK_CRUSHED
     wk.tally[b, tally.ATTACK_SUCCESS] += 1
     return ATTACK_SUCCESS
 
@@ -243,10 +209,9 @@ def hard_crust_refused(st, ru, wk, g, b, p, a, phase):
     """XG-05: the attack failed for want of the extra BP. With the flag hard_crust_refusal
     attacker_dies the attacker dies (cubes: flag hard_crust_death_cubes) and True is returned;
     with attacker_starves False: the caller treats it as a failed attack (A6 starvation, R4)."""
-    if ru.xflag[XF_HARD_CRUST_REFUSAL] != CRUST_ATTACKER_DIES:
+    cubes = hard_crust_death_cubes(ru)
+    if cubes < 0:
         return False
-    mode = ru.xflag[XF_HARD_CRUST_DEATH_CUBES]
-    cubes = 2 if mode == CRUST_CUBES_2_EACH else (1 if mode == CRUST_CUBES_1_EACH else 0)
     die(st, ru, wk, g, b, p, a, cubes, DEATH_HARD_CRUST, phase)
     return True
 

@@ -33,7 +33,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     *gene_tables.FAST_FOOD_CHOICE_KEYS,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
     *gene_tables.CLEANLINESS_CHOICE_KEYS,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     *gene_tables.REBOUND_CHOICE_KEYS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
-    "crust",
+    *gene_tables.HARD_CRUST_CHOICE_KEYS,  # XG-05 (sim/ursuppe/engine/genes/hard_crust.py)
     *gene_tables.HIGHLY_ADAPTABLE_CHOICE_KEYS,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
     *gene_tables.HEALING_1_CHOICE_KEYS,  # XG-15, XG-25 (sim/ursuppe/engine/genes/healing_1.py)
     *gene_tables.APPENDED_CHOICE_KEYS,  # the gene modules' (docs/adding-a-gene.md)
@@ -57,7 +57,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     _,  # a gene module's key (fast_food.py)
     _,  # a gene module's key (cleanliness.py)
     _,  # a gene module's key (rebound.py)
-    CK_CRUST,
+    _,  # a gene module's key (hard_crust.py)
     _,  # a gene module's key (highly_adaptable.py)
     _,  # a gene module's key (healing_1.py)
 ) = range(len(CHOICE_KEYS) - len(gene_tables.APPENDED_CHOICE_KEYS))
@@ -113,7 +113,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     *_declared(gene_tables.FAST_FOOD_DECISIONS),  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
     *_declared(gene_tables.CLEANLINESS_DECISIONS),  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     *_declared(gene_tables.REBOUND_DECISIONS),  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
-    DecisionKind("hard_crust", "XG-05", 1, CK_CRUST, "0 let the attack fail / 1 pay the extra BP"),
+    *_declared(gene_tables.HARD_CRUST_DECISIONS),  # XG-05 (sim/ursuppe/engine/genes/hard_crust.py)
     *_declared(gene_tables.HIGHLY_ADAPTABLE_DECISIONS),  # XG-08 (engine/genes/highly_adaptable.py)
     *_declared(gene_tables.HEALING_1_DECISIONS),  # XG-15, XG-25 (sim/ursuppe/engine/genes/healing_1.py)
     DecisionKind("place_explosion", "XG-20", 2, CK_PLACE, "space, number"),
@@ -139,7 +139,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     _,  # a gene module's kind (fast_food.py): it names its index itself (KIND_INDEX)
     _,  # a gene module's kind (cleanliness.py): it names its index itself (KIND_INDEX)
     _,  # a gene module's kind (rebound.py): it names its index itself (KIND_INDEX)
-    HARD_CRUST_PAY,
+    _,  # a gene module's kind (hard_crust.py): it names its index itself (KIND_INDEX)
     _,  # a gene module's kind (highly_adaptable.py): it names its index itself (KIND_INDEX)
     _,  # a gene module's kind (healing_1.py): it names its index itself (KIND_INDEX)
     PLACE_EXPLOSION,
@@ -151,9 +151,7 @@ KIND_WIDTH: tuple[int, ...] = tuple(k.width for k in DECISION_KINDS)
 # The choice key each decision kind accepts (DIVIDE also accepts CK_DIVIDE, BUY also CK_BUY_END).
 KIND_CHOICE_KEY: tuple[int, ...] = tuple(k.choice_key for k in DECISION_KINDS)
 # Each constant names its row (a constant out of order would silently decode the wrong kind).
-_CONSTANT_OF = {
-    "hard_crust": "HARD_CRUST_PAY",
-}
+_CONSTANT_OF = {}
 _GENE_MODULE_KINDS = {
     row[0] for n in dir(gene_tables) if n.endswith("_DECISIONS") for row in getattr(gene_tables, n)
 }

@@ -58,7 +58,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     *(EventKind(*row) for row in gene_tables.GO_OUT_WITH_A_BANG_EVENTS),  # XG-17 (genes/)
     *(EventKind(*row) for row in gene_tables.ALARM_EVENTS),  # XG-03 (genes/alarm.py)
     *(EventKind(*row) for row in gene_tables.CAMOUFLAGE_1_EVENTS),  # XG-11, XG-24 (genes/camouflage_1.py)
-    EventKind("hard_crust", ("paid", "bp")),  # XG-05
+    *(EventKind(*row) for row in gene_tables.HARD_CRUST_EVENTS),  # XG-05 (genes/hard_crust.py)
     *(EventKind(*row) for row in gene_tables.MORE_THAN_A_MOUTHFUL_EVENTS),  # XG-09 (genes/)
     *(EventKind(*row) for row in gene_tables.REBOUND_EVENTS),  # XG-16 (engine/genes/rebound.py)
     *(EventKind(*row) for row in gene_tables.ENERGY_CONSERVATION_EVENTS),  # XG-21 (and XG-10)
@@ -103,7 +103,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     _,  # a gene module's event (go_out_with_a_bang.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (alarm.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (camouflage_1.py): it names its index itself (EVENT_INDEX)
-    EV_HARD_CRUST,
+    _,  # a gene module's event (hard_crust.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (more_than_a_mouthful.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (rebound.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (energy_conservation.py): it names its index itself (EVENT_INDEX)

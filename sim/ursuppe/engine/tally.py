@@ -33,8 +33,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.GLUTTON_TALLIES,  # XG-02 (sim/ursuppe/engine/genes/glutton.py)
     *gene_tables.ALARM_TALLIES,  # XG-03 (sim/ursuppe/engine/genes/alarm.py)
     *gene_tables.CLEANLINESS_TALLIES,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
-    ("hard_crust:paid", "XG-05"),
-    ("hard_crust:refused", "XG-05: the attack failed for want of the extra BP"),
+    *gene_tables.HARD_CRUST_TALLIES,  # XG-05 (sim/ursuppe/engine/genes/hard_crust.py)
     *gene_tables.FAST_FOOD_TALLIES,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
     *gene_tables.HIGHLY_ADAPTABLE_TALLIES,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
     *gene_tables.MORE_THAN_A_MOUTHFUL_TALLIES,  # XG-09 (sim/ursuppe/engine/genes/more_than_a_mouthful.py)
@@ -84,8 +83,8 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # the 2 tallies of a gene module (alarm.py): it names their indices itself
     _,
     _,  # a gene module's tally (cleanliness.py): it names its index itself (TALLY_INDEX)
-    HARD_CRUST_PAID,
-    HARD_CRUST_REFUSED,
+    _,  # the 2 tallies of a gene module (hard_crust.py): it names their indices itself
+    _,
     _,  # a gene module's tally (fast_food.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (highly_adaptable.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (more_than_a_mouthful.py): it names its index itself (TALLY_INDEX)

@@ -27,10 +27,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ExtraFlag("extra_deck_mixed_with_base", "XM3", False),
     *gene_tables.ALARM_FLAGS,  # XG-03 (sim/ursuppe/engine/genes/alarm.py)
     *gene_tables.CLEANLINESS_FLAGS,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
-    ExtraFlag("hard_crust_refusal", "XG-05", "attacker_dies", ("attacker_dies", "attacker_starves")),
-    ExtraFlag("hard_crust_death_cubes", "XG-05", "2_each", ("2_each", "1_each", "none"), placeholder=True),
-    ExtraFlag("hard_crust_after_failed_defence", "XG-05", False),
-    ExtraFlag("hard_crust_extra_bp", "XG-05", 1, lo=0, hi=100),
+    *gene_tables.HARD_CRUST_FLAGS,  # XG-05 (sim/ursuppe/engine/genes/hard_crust.py)
     *gene_tables.HIGHLY_ADAPTABLE_FLAGS,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
     *gene_tables.MORE_THAN_A_MOUTHFUL_FLAGS,  # XG-09 (sim/ursuppe/engine/genes/more_than_a_mouthful.py)
     *gene_tables.SOCIAL_GENE_FLAGS,  # XG-10 (sim/ursuppe/engine/genes/social_gene.py)
@@ -64,10 +61,10 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     _,  # the 2 flags of a gene module (alarm.py): it names their indices itself
     _,
     _,  # a gene module's flag (cleanliness.py): it names its index itself (XFLAG_INDEX)
-    XF_HARD_CRUST_REFUSAL,
-    XF_HARD_CRUST_DEATH_CUBES,
-    XF_HARD_CRUST_AFTER_FAILED_DEFENCE,
-    XF_HARD_CRUST_EXTRA_BP,
+    _,  # the 4 flags of a gene module (hard_crust.py): it names their indices itself
+    _,
+    _,
+    _,
     _,  # the 2 flags of a gene module (highly_adaptable.py): it names their indices itself
     _,
     _,  # the 2 flags of a gene module (more_than_a_mouthful.py): it names their indices itself
@@ -107,8 +104,6 @@ for _name, _value in list(globals().items()):
 
 # Choice values the kernels compare with (their index in the row's choices).
 TIMING_AFTER_FIRST_PLAYER, TIMING_START_OF_PHASE3, TIMING_AFTER_EACH_PURCHASE = range(3)  # XM4
-CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(2)  # XG-05
-CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(3)  # XG-05
 POP_TOP_UP, POP_ADD_LEADER_COUNT = range(2)  # XG-20
 
 

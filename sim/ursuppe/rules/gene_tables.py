@@ -31,6 +31,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.go_out_with_a_bang',
     'sim.ursuppe.engine.genes.short_life_span',
     'sim.ursuppe.engine.genes.alarm',
+    'sim.ursuppe.engine.genes.hard_crust',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -321,6 +322,27 @@ ALARM_EVENTS = (
 ALARM_TALLIES = (
     ('alarm:granted', 'XG-03'),
     ('alarm:escape', 'XG-03: an escape the Alarm granted'),
+)
+
+# Hard Crust (XG-05): sim.ursuppe.engine.genes.hard_crust, spliced where its rows always were
+HARD_CRUST_FLAGS = (
+    ExtraFlag(name='hard_crust_refusal', rule='XG-05', default='attacker_dies', choices=('attacker_dies', 'attacker_starves'), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='hard_crust_death_cubes', rule='XG-05', default='2_each', choices=('2_each', '1_each', 'none'), lo=0, hi=0, placeholder=True),
+    ExtraFlag(name='hard_crust_after_failed_defence', rule='XG-05', default=False, choices=(), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='hard_crust_extra_bp', rule='XG-05', default=1, choices=(), lo=0, hi=100, placeholder=False),
+)
+HARD_CRUST_CHOICE_KEYS = (
+    'crust',
+)
+HARD_CRUST_DECISIONS = (
+    ('hard_crust', 'XG-05', 1, 'crust', '0 let the attack fail / 1 pay the extra BP'),
+)
+HARD_CRUST_EVENTS = (
+    ('hard_crust', ('paid', 'bp')),
+)
+HARD_CRUST_TALLIES = (
+    ('hard_crust:paid', 'XG-05'),
+    ('hard_crust:refused', 'XG-05: the attack failed for want of the extra BP'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

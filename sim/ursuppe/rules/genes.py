@@ -113,7 +113,7 @@ DORIS_FRANK = 20  # XG-01
 # XG-02 Glutton (21): sim/ursuppe/engine/genes/glutton.py
 # XG-03 Alarm (22): sim/ursuppe/engine/genes/alarm.py
 # XG-04 Cleanliness (23): sim/ursuppe/engine/genes/cleanliness.py
-HARD_CRUST = 24  # XG-05
+# XG-05 Hard Crust (24): sim/ursuppe/engine/genes/hard_crust.py
 # XG-06 Migration Sensing (25): sim/ursuppe/engine/genes/migration_sensing.py
 # XG-07 Fast Food (26): sim/ursuppe/engine/genes/fast_food.py
 # XG-08 Highly Adaptable (27): sim/ursuppe/engine/genes/highly_adaptable.py

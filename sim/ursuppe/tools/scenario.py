@@ -31,7 +31,6 @@ from sim.ursuppe.engine.decision_kinds import (
     CK_CARRY,
     CK_CLING,
     CK_COLOUR,
-    CK_CRUST,
     CK_DIRECTION,
     CK_DIVIDE,
     CK_EAT,
@@ -162,23 +161,6 @@ def _suction(label: str, key: str, value: Any) -> int:
     return pack_suction(sorted(cubes))  # the engine lists a pair in ascending (space, colour) order
 
 
-def _flag_choice(ck: int, words: tuple[str, str]):
-    """A two-way choice given as one of two words (row[0] = its index) or a boolean."""
-
-    def parse(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
-        if isinstance(v, bool):
-            row[0] = int(v)
-        elif v in words:
-            row[0] = words.index(v)
-        else:
-            raise _err(
-                label, key, f"expected {json.dumps(words[0])} or {json.dumps(words[1])}, got {json.dumps(v)}"
-            )
-        return ck, row
-
-    return parse
-
-
 def _amoeba_or_none(label: str, key: str, v: Any, players: int) -> tuple[int, int]:
     """``null`` or ``{"player": p, "number": n}`` (an attack's target) as
     (player, number), (-1, -1) for null."""
@@ -192,10 +174,8 @@ def _amoeba_or_none(label: str, key: str, v: Any, players: int) -> tuple[int, in
     raise _err(label, key, f'expected null or {{"player": p, "number": n}}, got {json.dumps(v)}')
 
 
-# The extra genes' choice keys (docs/rules.md §18, docs/scenarios.md).
-_EXTRA_CHOICES = {
-    "crust": _flag_choice(CK_CRUST, ("let_fail", "pay")),
-}
+# The extra genes' choice keys (docs/rules.md §18, docs/scenarios.md): each a gene module's (below).
+_EXTRA_CHOICES: dict = {}
 
 
 def _gene_choice(ck: int, parse):
@@ -696,8 +676,6 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
                 {"space": s, "colour": c} for s, c in unpack_suction(int(row[EAT_SUCTION_SLOT]))
             ]
         return out
-    if name == "hard_crust":
-        return {"crust": bool(row[0])}
     if name == "attack":
         return {"attack": None if row[0] < 0 else {"player": int(row[0]), "number": int(row[1])}}
     if name == "respond":
