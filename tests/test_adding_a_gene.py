@@ -386,6 +386,22 @@ _ALLOWED = {
             "HARD_CRUST_MAX_BP",
         },
     },
+    # its placements and their decision kind place_explosion stay the phase's (PLACE_EXPLOSION)
+    "Population Explosion": {
+        "sim/ursuppe/engine/genes/population_explosion.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Population Explosion"'},
+        "sim/ursuppe/rules/extra_flags.py": {'"Population Explosion"'},  # XM2's default start pair
+        "sim/ursuppe/engine/phases/phase4_division.py": {
+            "explodes",
+            "explosion_begin",
+            "explosion_placed",
+            "explosion_end",
+            "genes.population_explosion",
+            '"explosion"',  # EV_PLACE's how (a shared format of the event log)
+        },
+        "sim/ursuppe/tools/trace.py": {'"explosion"'},  # the readable log renders events by name
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -487,6 +503,10 @@ _NAME = {
         r'"Hard Crust"|"crust"|"hard_crust[^"]*"|\b\w*HARD_CRUST\w*|\bCRUST_\w+|\bCK_CRUST\b'
         r"|genes\.hard_crust\b|\bhard_crust_\w+|\b_pays\b"
     ),
+    "Population Explosion": re.compile(
+        r'"Population Explosion"|"pop_explosion_[^"]*"|"explosion(?::placed)?"|\b\w*POP_\w*|\bEV_EXPLOSION\b'
+        r"|\bEXPLOSION_PLACED\b|genes\.population_explosion\b|\bexplo(?:des|sion_\w+)\b"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
@@ -513,6 +533,7 @@ _SPLICE = {
     "Short Life Span": re.compile(r"gene_tables\.SHORT_LIFE_SPAN_[A-Z_]+"),
     "Alarm": re.compile(r"gene_tables\.ALARM_[A-Z_]+"),
     "Hard Crust": re.compile(r"gene_tables\.HARD_CRUST_[A-Z_]+"),
+    "Population Explosion": re.compile(r"gene_tables\.POPULATION_EXPLOSION_[A-Z_]+"),
 }
 
 

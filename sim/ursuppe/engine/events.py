@@ -62,7 +62,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     *(EventKind(*row) for row in gene_tables.MORE_THAN_A_MOUTHFUL_EVENTS),  # XG-09 (genes/)
     *(EventKind(*row) for row in gene_tables.REBOUND_EVENTS),  # XG-16 (engine/genes/rebound.py)
     *(EventKind(*row) for row in gene_tables.ENERGY_CONSERVATION_EVENTS),  # XG-21 (and XG-10)
-    EventKind("explosion", ("placed", "bp_returned")),  # XG-20
+    *(EventKind(*row) for row in gene_tables.POPULATION_EXPLOSION_EVENTS),  # XG-20 (genes/)
     *(EventKind(*row) for row in gene_tables.MIGRATION_SENSING_EVENTS),  # XG-06 (genes/migration_sensing.py)
     *(EventKind(*row) for row in gene_tables.FAST_FOOD_EVENTS),  # XG-07 (genes/fast_food.py)
     *(EventKind(*row) for row in gene_tables.CLEANLINESS_EVENTS),  # XG-04 (genes/cleanliness.py)
@@ -107,7 +107,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     _,  # a gene module's event (more_than_a_mouthful.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (rebound.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (energy_conservation.py): it names its index itself (EVENT_INDEX)
-    EV_EXPLOSION,
+    _,  # a gene module's event (population_explosion.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (migration_sensing.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (fast_food.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (cleanliness.py): it names its index itself (EVENT_INDEX)

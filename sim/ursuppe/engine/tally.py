@@ -48,7 +48,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.GO_OUT_WITH_A_BANG_TALLIES,  # XG-17 (sim/ursuppe/engine/genes/go_out_with_a_bang.py)
     *gene_tables.SHORT_LIFE_SPAN_TALLIES,  # XG-18 (sim/ursuppe/engine/genes/short_life_span.py)
     *gene_tables.TOXIC_EXCRETIONS_TALLIES,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
-    ("explosion:placed", "XG-20"),
+    *gene_tables.POPULATION_EXPLOSION_TALLIES,  # XG-20 (engine/genes/population_explosion.py)
     *gene_tables.ENERGY_CONSERVATION_TALLIES,  # XG-21 (sim/ursuppe/engine/genes/energy_conservation.py)
     *gene_tables.MIGRATION_SENSING_TALLIES,  # XG-06 (sim/ursuppe/engine/genes/migration_sensing.py)
     *gene_tables.APPENDED_TALLIES,  # the gene modules' (docs/adding-a-gene.md)
@@ -101,7 +101,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # a gene module's tally (short_life_span.py): it names its index itself (TALLY_INDEX)
     _,  # the 2 tallies of a gene module (toxic_excretions.py): it names their indices itself
     _,
-    EXPLOSION_PLACED,
+    _,  # a gene module's tally (population_explosion.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (energy_conservation.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (migration_sensing.py): it names its index itself (TALLY_INDEX)
 ) = range(N_KINDS, N_TALLIES - len(gene_tables.APPENDED_TALLIES))

@@ -39,8 +39,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     *gene_tables.GO_OUT_WITH_A_BANG_FLAGS,  # XG-17 (sim/ursuppe/engine/genes/go_out_with_a_bang.py)
     *gene_tables.SHORT_LIFE_SPAN_FLAGS,  # XG-18 (sim/ursuppe/engine/genes/short_life_span.py)
     *gene_tables.TOXIC_EXCRETIONS_FLAGS,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
-    ExtraFlag("pop_explosion_mode", "XG-20", "top_up", ("top_up", "add_leader_count")),
-    ExtraFlag("pop_explosion_each_round", "XG-20", True),
+    *gene_tables.POPULATION_EXPLOSION_FLAGS,  # XG-20 (sim/ursuppe/engine/genes/population_explosion.py)
     *gene_tables.ENERGY_CONSERVATION_FLAGS,  # XG-21 (sim/ursuppe/engine/genes/energy_conservation.py)
     *gene_tables.HEALING_2_FLAGS,  # XG-25 (sim/ursuppe/engine/genes/healing_2.py)
     *gene_tables.SUCTION_2_FLAGS,  # XG-26 (sim/ursuppe/engine/genes/suction_2.py)
@@ -88,8 +87,8 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     _,
     _,
     _,
-    XF_POP_EXPLOSION_MODE,
-    XF_POP_EXPLOSION_EACH_ROUND,
+    _,  # the 2 flags of a gene module (population_explosion.py): it names their indices itself
+    _,
     _,  # a gene module's flag (energy_conservation.py): it names its index itself (XFLAG_INDEX)
     _,  # the 4 flags of a gene module (healing_2.py): it names their indices itself
     _,
@@ -104,7 +103,6 @@ for _name, _value in list(globals().items()):
 
 # Choice values the kernels compare with (their index in the row's choices).
 TIMING_AFTER_FIRST_PLAYER, TIMING_START_OF_PHASE3, TIMING_AFTER_EACH_PURCHASE = range(3)  # XM4
-POP_TOP_UP, POP_ADD_LEADER_COUNT = range(2)  # XG-20
 
 
 def encode(flag: ExtraFlag, value: bool | int | str | tuple[str, ...] | list[str]) -> int:

@@ -32,6 +32,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.short_life_span',
     'sim.ursuppe.engine.genes.alarm',
     'sim.ursuppe.engine.genes.hard_crust',
+    'sim.ursuppe.engine.genes.population_explosion',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -343,6 +344,20 @@ HARD_CRUST_EVENTS = (
 HARD_CRUST_TALLIES = (
     ('hard_crust:paid', 'XG-05'),
     ('hard_crust:refused', 'XG-05: the attack failed for want of the extra BP'),
+)
+
+# Population Explosion (XG-20): sim.ursuppe.engine.genes.population_explosion, spliced where its rows always were
+POPULATION_EXPLOSION_FLAGS = (
+    ExtraFlag(name='pop_explosion_mode', rule='XG-20', default='top_up', choices=('top_up', 'add_leader_count'), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='pop_explosion_each_round', rule='XG-20', default=True, choices=(), lo=0, hi=0, placeholder=False),
+)
+POPULATION_EXPLOSION_CHOICE_KEYS = ()
+POPULATION_EXPLOSION_DECISIONS = ()
+POPULATION_EXPLOSION_EVENTS = (
+    ('explosion', ('placed', 'bp_returned')),
+)
+POPULATION_EXPLOSION_TALLIES = (
+    ('explosion:placed', 'XG-20'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

@@ -128,7 +128,7 @@ DORIS_FRANK = 20  # XG-01
 # XG-17 Go Out With a Bang (36): sim/ursuppe/engine/genes/go_out_with_a_bang.py
 # XG-18 Short Life Span (37): sim/ursuppe/engine/genes/short_life_span.py
 # XG-19 Toxic Excretions (38): sim/ursuppe/engine/genes/toxic_excretions.py
-POP_EXPLOSION = 39  # XG-20
+# XG-20 Population Explosion (39): sim/ursuppe/engine/genes/population_explosion.py
 # XG-21 Energy Conservation (40): sim/ursuppe/engine/genes/energy_conservation.py
 PHD = 41  # XG-22
 # XG-23 Environmental Sensing (42): sim/ursuppe/engine/genes/environmental_sensing.py
