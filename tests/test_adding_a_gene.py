@@ -116,6 +116,292 @@ _ALLOWED = {
         "sim/ursuppe/engine/movement.py": {"toxic_arrival", "toxic_speed_step", "genes.toxic_excretions"},
         "sim/ursuppe/engine/phases/phase4_division.py": {"toxic_placement", "genes.toxic_excretions"},
     },
+    "Migration Sensing": {
+        "sim/ursuppe/engine/genes/migration_sensing.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Migration Sensing"'},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "migration_sensing_look",
+            "genes.migration_sensing",
+        },
+        "sim/ursuppe/engine/genes/environmental_sensing.py": {"sense_next_card", "genes.migration_sensing"},
+    },
+    "Environmental Sensing": {
+        "sim/ursuppe/engine/genes/environmental_sensing.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Environmental Sensing"'},
+        # XG-23 includes XG-06: Migration Sensing's look checks it (by name: this module imports that one)
+        "sim/ursuppe/engine/genes/migration_sensing.py": {'"Environmental Sensing"'},
+        "sim/ursuppe/engine/phases/phase2_environment.py": {
+            "environmental_sensing_look",
+            "genes.environmental_sensing",
+        },
+    },
+    "Fast Food": {
+        "sim/ursuppe/engine/genes/fast_food.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Fast Food"'},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"fast_food_eats_first", "genes.fast_food"},
+        "sim/ursuppe/engine/scratch.py": {'"order"'},  # the scratch slot of the turn order, another "order"
+    },
+    "Energy Conservation": {
+        "sim/ursuppe/engine/genes/energy_conservation.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Energy Conservation"'},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "energy_conservation_drift",
+            "genes.energy_conservation",
+        },
+        # the Social Gene's Phase-6 income (XG-10) logs the event the two genes share
+        "sim/ursuppe/engine/genes/social_gene.py": {"EV_GENE_INCOME", "genes.energy_conservation"},
+        "sim/ursuppe/tools/trace.py": {'"gene_income"'},  # the readable log renders events by name
+    },
+    "Glutton": {
+        "sim/ursuppe/engine/genes/glutton.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Glutton"'},
+        "sim/ursuppe/rules/book.py": {'"Glutton"'},  # its data row's defect payment (a rules file's numbers)
+        "sim/ursuppe/engine/feeding.py": {"glutton_eats", "glutton_meal", "genes.glutton"},
+    },
+    "Cleanliness": {
+        "sim/ursuppe/engine/genes/cleanliness.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Cleanliness"'},
+        "sim/ursuppe/engine/feeding.py": {
+            "cleanliness_target",
+            "cleanliness_attack_cubes",
+            "cleanliness_attack_cubes_followed",
+            "genes.cleanliness",
+        },
+        # the strategy parameter clean_opponent_weight (the parameter table is shared) says what it weighs
+        "strategies/ursuppe/params.py": {'"cleanliness (XG-04)"'},
+    },
+    "Suction 1": {
+        "sim/ursuppe/engine/genes/suction_1.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Suction 1"'},
+        "sim/ursuppe/engine/feeding.py": {"suction_reach", "suction_meal", "genes.suction_1"},
+    },
+    "Suction 2": {
+        "sim/ursuppe/engine/genes/suction_2.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Suction 2"'},
+        "sim/ursuppe/engine/genes/suction_1.py": {"SUCTION_2", "genes.suction_2"},  # its reach: 2
+        "sim/ursuppe/engine/feeding.py": {"suction2_same_space", "genes.suction_2"},
+    },
+    "Highly Adaptable": {
+        "sim/ursuppe/engine/genes/highly_adaptable.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Highly Adaptable"'},
+        "sim/ursuppe/engine/phases/phase3_genes.py": {"exchanges", "genes.highly_adaptable"},
+        "sim/ursuppe/tools/trace.py": {'"exchange"', "exchanges"},  # the readable log renders events by name
+        # the strategy parameter exchange_margin (the parameter table is shared) and what it weighs
+        "strategies/ursuppe/params.py": {'"exchange_margin"', '"exchange (XG-08)"'},
+    },
+    "More Than a Mouthful": {
+        "sim/ursuppe/engine/genes/more_than_a_mouthful.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"More Than a Mouthful"'},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "mouthful_saves",
+            "genes.more_than_a_mouthful",
+        },
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {
+            "mouthful_saves_from_aggression",
+            "genes.more_than_a_mouthful",
+        },
+        "sim/ursuppe/tools/trace.py": {'"mouthful"'},  # the readable log renders events by name
+        # the attack target's valuation (a shared decision) and its parameter mouthful_target_penalty
+        "strategies/ursuppe/policy.py": {
+            "mouthful_deters",
+            "genes.more_than_a_mouthful",
+            "MOUTHFUL_TARGET_PENALTY",
+        },
+        "strategies/ursuppe/params.py": {'"mouthful_target_penalty"', "MOUTHFUL_TARGET_PENALTY"},
+    },
+    "Social Gene": {
+        "sim/ursuppe/engine/genes/social_gene.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Social Gene"'},
+        "sim/ursuppe/rules/extra_flags.py": {'"Social Gene"'},  # XM2's default start pair (a market flag)
+        # every gene's price and source (G1, G2, G4) know its taking; this module imports players.py
+        "sim/ursuppe/engine/players.py": {
+            '"Social Gene"',
+            '"social_gene_steal_price"',
+            "_SOCIAL_GENE",
+            "_XF_STEAL_PRICE",
+        },
+        "sim/ursuppe/engine/phases/phase3_genes.py": {
+            "social_gene_takeable",
+            "social_gene_taken",
+            "genes.social_gene",
+        },
+        "sim/ursuppe/engine/phases/phase6_scoring.py": {
+            "social_gene_holder",
+            "social_income_before_advance",
+            "social_income_after_advance",
+            "social_income_end_of_phase",
+            "genes.social_gene",
+        },
+        "sim/ursuppe/tools/trace.py": {'"take"'},  # the readable log renders events by name
+        # Highly Adaptable's choice {"give": gene, "take": gene}: another "take"
+        "sim/ursuppe/engine/genes/highly_adaptable.py": {'"take"'},
+    },
+    "Camouflage 1": {
+        "sim/ursuppe/engine/genes/camouflage_1.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Camouflage 1"'},
+        "sim/ursuppe/engine/attacks.py": {"camouflage_no_defence", "genes.camouflage_1"},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "camouflage",
+            "camouflage_retry",
+            "genes.camouflage_1",
+        },
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {
+            "camouflage",
+            "camouflage_retry",
+            "genes.camouflage_1",
+        },
+        "sim/ursuppe/tools/trace.py": {'"camouflage"'},  # the readable log renders events by name
+    },
+    "Camouflage 2": {
+        "sim/ursuppe/engine/genes/camouflage_2.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Camouflage 2"'},
+        "sim/ursuppe/engine/genes/camouflage_1.py": {"CAMOUFLAGE_2", "genes.camouflage_2"},  # no roll for it
+        # the attack target's valuation (a shared decision): no answer counts against it
+        "strategies/ursuppe/policy.py": {"CAMOUFLAGE_2", "genes.camouflage_2"},
+        "sim/ursuppe/tools/trace.py": {'"Camouflage 2"'},  # the readable log's words for a camouflage event
+    },
+    "Thread Display": {
+        "sim/ursuppe/engine/genes/threat_display.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Thread Display"', '"Threat Display"'},  # its name and alias
+        "sim/ursuppe/engine/attacks.py": {"threat_display_protects", "genes.threat_display"},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"threat_display_protects", "genes.threat_display"},
+    },
+    "Flexible": {
+        "sim/ursuppe/engine/genes/flexible.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Flexible"'},
+        "sim/ursuppe/engine/players.py": {"flexible_price", "genes.flexible"},  # every gene's price (G1)
+        "sim/ursuppe/engine/genes/highly_adaptable.py": {"flexible_exchange_discount", "genes.flexible"},
+        "sim/ursuppe/engine/phases/phase3_genes.py": {"flexible_discount_tally", "genes.flexible"},
+    },
+    "Healing 1": {
+        "sim/ursuppe/engine/genes/healing_1.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Healing 1"'},
+        # the owner's turn in each phase where a heal may come (Healing 2's flag healing2_phase)
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"heals_in_phase", "genes.healing_1"},
+        "sim/ursuppe/engine/phases/phase3_genes.py": {"heals_in_phase", "genes.healing_1"},
+        "sim/ursuppe/engine/phases/phase4_division.py": {"heals_in_phase", "genes.healing_1"},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"heals_in_phase", "genes.healing_1"},
+        "sim/ursuppe/tools/trace.py": {'"heal"'},  # the readable log renders events by name
+    },
+    "Healing 2": {
+        "sim/ursuppe/engine/genes/healing_2.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Healing 2"'},
+        # the healing both genes share (Healing 1's module) asks its phase, flags and receiver
+        "sim/ursuppe/engine/genes/healing_1.py": {
+            "HEALING_2",
+            "XF_HEALING2_COST",
+            "XF_HEALING2_INCLUDES_HEALING1",
+            "XF_HEALING2_TARGET_ANY_COLOUR",
+            "healing2_give",
+            "healing2_now",
+            "genes.healing_2",
+        },
+        # the owner's turns in Phases 1, 3 and 5 where it may heal (flag healing2_phase)
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"healing2_now", "genes.healing_2"},
+        "sim/ursuppe/engine/phases/phase3_genes.py": {"healing2_now", "genes.healing_2"},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"healing2_now", "genes.healing_2"},
+    },
+    "Go Out With a Bang": {
+        "sim/ursuppe/engine/genes/go_out_with_a_bang.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Go Out With a Bang"'},
+        "sim/ursuppe/engine/attacks.py": {"bang", "genes.go_out_with_a_bang"},  # die: every death
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"bang", "genes.go_out_with_a_bang"},
+        "sim/ursuppe/engine/deaths.py": {"DEATH_BANG", '"bang"'},  # the death event's "how" (a shared format)
+        "sim/ursuppe/tools/trace.py": {'"bang"', "bang"},  # the readable log renders events by name
+    },
+    "Short Life Span": {
+        "sim/ursuppe/engine/genes/short_life_span.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Short Life Span"'},
+        # every amoeba's death threshold and division cost (X1, D3)
+        "sim/ursuppe/engine/players.py": {
+            "sls_threshold",
+            "sls_holds",
+            "sls_division_cost",
+            "genes.short_life_span",
+        },
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"short_life_death", "genes.short_life_span"},
+    },
+    "Alarm": {
+        "sim/ursuppe/engine/genes/alarm.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Alarm"'},
+        "sim/ursuppe/engine/attacks.py": {"alarm_escape", "alarm_escape_taken", "genes.alarm"},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "alarm_raised",
+            "alarm_end_of_phase1",
+            "genes.alarm",
+        },
+        "sim/ursuppe/tools/trace.py": {'"alarm"'},  # the readable log renders events by name
+        "sim/ursuppe/tools/scenario.py": {'"alarm"'},  # the scenario format's state key (State.player_flags)
+    },
+    "Hard Crust": {
+        "sim/ursuppe/engine/genes/hard_crust.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Hard Crust"'},
+        # the attack's outcome (shared by Phases 1 and 5); a refused attacker dies through attacks.die
+        "sim/ursuppe/engine/attacks.py": {
+            "hard_crust_stops",
+            "hard_crust_death_cubes",
+            "hard_crust_refused",
+            "DEATH_HARD_CRUST",
+            '"crust"',  # ATTACK_CRUSHED's name in the attack_result event (a shared format)
+            "genes.hard_crust",
+        },
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"hard_crust_refused"},
+        # the death and DP events' kinds (shared formats of the event log)
+        "sim/ursuppe/engine/deaths.py": {"DEATH_HARD_CRUST", '"hard_crust"'},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"hard_crust_refused", "DP_HARD_CRUST", '"hard_crust"'},
+        "sim/ursuppe/tools/trace.py": {'"hard_crust"'},  # the readable log renders events by name
+        # an attack target's valuation (a shared decision): the module calls decide, so by name
+        "strategies/ursuppe/policy.py": {
+            '"Hard Crust"',
+            '"hard_crust_extra_bp"',
+            "_HARD_CRUST",
+            "_XF_HARD_CRUST_EXTRA_BP",
+            "HARD_CRUST_MAX_BP",
+        },
+        # the strategy parameter hard_crust_max_bp (the parameter table is shared) and what it weighs
+        "strategies/ursuppe/params.py": {
+            '"hard_crust_max_bp"',
+            '"hard_crust (XG-05), attack, aggress (A1, R1)"',
+            "HARD_CRUST_MAX_BP",
+        },
+    },
+    # its placements and their decision kind place_explosion stay the phase's (PLACE_EXPLOSION)
+    "Population Explosion": {
+        "sim/ursuppe/engine/genes/population_explosion.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Population Explosion"'},
+        "sim/ursuppe/rules/extra_flags.py": {'"Population Explosion"'},  # XM2's default start pair
+        "sim/ursuppe/engine/phases/phase4_division.py": {
+            "explodes",
+            "explosion_begin",
+            "explosion_placed",
+            "explosion_end",
+            "genes.population_explosion",
+            '"explosion"',  # EV_PLACE's how (a shared format of the event log)
+        },
+        "sim/ursuppe/tools/trace.py": {'"explosion"'},  # the readable log renders events by name
+    },
 }
 _NAME = {
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
@@ -124,11 +410,130 @@ _NAME = {
         r'"toxic[_:][^"]*"|"Toxic Excretions"|\b\w*TOXIC\w*|\btoxic_\w+|\w+_toxic\b|engine\.toxic\b'
         r"|genes\.toxic_excretions"
     ),
+    # its event and tally (shared with Environmental Sensing, XG-23), constants, kernels and module
+    "Migration Sensing": re.compile(
+        r'"Migration Sensing"|"sense"|"sensing:seen"|\b\w*MIGRATION_SENSING\w*|\bEV_SENSE\b|\bSENSING_SEEN\b'
+        r"|\bsense_next_card\b|genes\.migration_sensing|\bmigration_sensing\w*"
+    ),
+    "Environmental Sensing": re.compile(
+        r'"Environmental Sensing"|\b\w*ENVIRONMENTAL_SENSING\w*'
+        r"|genes\.environmental_sensing|\benvironmental_sensing\w*"
+    ),
+    # its decision kind and tally ("fast_food..."), choice key and event ("order"), constants, kernels
+    "Fast Food": re.compile(
+        r'"Fast Food"|"fast_food[^"]*"|"order"|\b\w*FAST_FOOD\w*|\bEV_ORDER\b|\bCK_ORDER\b'
+        r"|genes\.fast_food|\bfast_food_\w+"
+    ),
+    # its flag and tally ("energy..."), the event gene_income (shared with the Social Gene, XG-10)
+    "Energy Conservation": re.compile(
+        r'"Energy Conservation"|"energy[_:][^"]*"|"gene_income"|\b\w*ENERGY_CONSERVATION\w*'
+        r"|\bEV_GENE_INCOME\b|\bENERGY_BP\b|genes\.energy_conservation|\benergy_conservation_\w+"
+    ),
+    # its tally and hooks; Glutton's shapes (rules.glutton_shapes ...) are rules data
+    "Glutton": re.compile(
+        r'"Glutton"|"glutton:[^"]*"|\bGLUTTON\w*|genes\.glutton\b|\bglutton_(?:eats|meal)\b'
+    ),
+    # its flag, kind and tally ("cleanliness..."), choice key and event ("clean"), constants, kernels
+    "Cleanliness": re.compile(
+        r'"Cleanliness"|"clean"|"cleanliness[^"]*"|\b\w*CLEANLINESS\w*|\bCK_CLEAN\b|\bCLEAN\b|\bEV_CLEAN\b'
+        r"|genes\.cleanliness\b|\bcleanliness_\w+|\bclean_destination\b"
+    ),
+    # its tally (shared with Suction 2, XG-26), constants, kernels and module; the EAT row's
+    # suction column (EAT_SUCTION_SLOT, pack_suction) is the shared EAT row's format
+    "Suction 1": re.compile(
+        r'"Suction 1"|"suction:[^"]*"|\bSUCTION_1\b|\bSUCTION_MEAL\b|genes\.suction_1\b'
+        r"|\bsuction_(?:reach|meal)\b"
+    ),
+    "Suction 2": re.compile(
+        r'"Suction 2"|"suction2_[^"]*"|\b\w*SUCTION_?2\w*|genes\.suction_2\b|\bsuction2_\w+'
+    ),
+    # its flags ("ha_..."), kind, choice key, event and tally ("exchange..."), constants, kernels
+    "Highly Adaptable": re.compile(
+        r'"Highly Adaptable"|"exchange[^"]*"|"ha_[^"]*"|\b\w*HIGHLY_ADAPTABLE\w*|\bXF_HA_\w+|\bHA_[A-Z_]+'
+        r"|\b(?:CK_|EV_)?EXCHANGE(?:_MADE)?\b|genes\.highly_adaptable\b|\bexchange(?:s|_options|_cost)\b"
+    ),
+    "More Than a Mouthful": re.compile(
+        r'"More Than a Mouthful"|"mouthful[^"]*"|\b\w*MOUTHFUL\w*|genes\.more_than_a_mouthful\b'
+        r"|\bmouthful_\w+"
+    ),
+    # its flags and tallies ("social..."), the event take, constants, kernels and module
+    "Social Gene": re.compile(
+        r'"Social Gene"|"social[_:][^"]*"|"take"|\b(?:_|XF_)?SOCIAL_\w*|\bSTEAL_TO_\w+|\b_?XF_STEAL_PRICE\b'
+        r"|\bEV_TAKE\b|genes\.social_gene\b|\bsocial_(?:gene|income)_\w+"
+    ),
+    # its flag, event and tally ("camouflage..."; the event and tally shared with Camouflage 2)
+    "Camouflage 1": re.compile(
+        r'"Camouflage 1"|"camouflage[^"]*"|\bCAMOUFLAGE_1\b|\bXF_CAMOUFLAGE\w*'
+        r"|\b(?:EV_)?CAMOUFLAGE(?:_NO_DEFENCE)?\b|genes\.camouflage_1\b|\bcamouflage(?:_retry|_no_defence)?\b"
+    ),
+    "Camouflage 2": re.compile(r'"Camouflage 2"|\bCAMOUFLAGE_2\b|genes\.camouflage_2\b'),
+    # XG-13 (Threat Display, "Thread Display" in the seed): its flag and tally ("threat_display..."),
+    # the values of its flag (THREAT_*), constants, kernels and module
+    "Thread Display": re.compile(
+        r'"Thread Display"|"Threat Display"|"threat_display[^"]*"|\b\w*THREAT_\w*|genes\.threat_display\b'
+        r"|\bthreat_display_\w+"
+    ),
+    "Flexible": re.compile(
+        r'"Flexible"|"flexible[_:][^"]*"|\b\w*FLEXIBLE\w*|genes\.flexible\b|\bflexible_\w+'
+    ),
+    # its flags ("healing1_..."), the kind, choice key, event and tally it shares with Healing 2
+    # ("heal", "healing:..."), constants, kernels and module (engine/healing.py until now)
+    "Healing 1": re.compile(
+        r'"Healing 1"|"heal"|"healing1_[^"]*"|"healing:[^"]*"|\bHEALING_1\w*|\bXF_HEALING1_\w+'
+        r"|\bHEALING_(?:UNLIMITED|ONCE_PER_AMOEBA|DP_REMOVED)\b|\b(?:CK_|EV_)?HEAL\b|genes\.healing_1\b"
+        r"|\bheal(?:s_in_phase|_options)\b|engine\.healing\b"
+    ),
+    "Healing 2": re.compile(
+        r'"Healing 2"|"healing2[_:][^"]*"|\bHEALING_?2\w*|\bXF_HEALING2_\w+|genes\.healing_2\b|\bhealing2_\w+'
+    ),
+    "Go Out With a Bang": re.compile(
+        r'"Go Out With a Bang"|"bang[^"]*"|\b\w*BANG\w*|genes\.go_out_with_a_bang\b|\b_?bang(?:_hits)?\b'
+    ),
+    "Short Life Span": re.compile(
+        r'"Short Life Span"|"sls_[^"]*"|"short_life:[^"]*"|\b\w*SHORT_LIFE\w*|\bXF_SLS_\w+'
+        r"|genes\.short_life_span\b|\bsls_\w+|\bshort_life_\w+"
+    ),
+    # its flags, event and tallies ("alarm..."), constants, kernels and module; the player flag
+    # PF_ALARM (the state struct) and the policy's reading of it are shared
+    "Alarm": re.compile(
+        r'"Alarm"|"alarm[^"]*"|\bALARM\w*|\bXF_ALARM_\w+|\bEV_ALARM\b|genes\.alarm\b|\b_?alarm_\w+'
+    ),
+    # its flags, kind, event and tallies ("hard_crust..."), choice key ("crust"), constants, kernels
+    "Hard Crust": re.compile(
+        r'"Hard Crust"|"crust"|"hard_crust[^"]*"|\b\w*HARD_CRUST\w*|\bCRUST_\w+|\bCK_CRUST\b'
+        r"|genes\.hard_crust\b|\bhard_crust_\w+|\b_pays\b"
+    ),
+    "Population Explosion": re.compile(
+        r'"Population Explosion"|"pop_explosion_[^"]*"|"explosion(?::placed)?"|\b\w*POP_\w*|\bEV_EXPLOSION\b'
+        r"|\bEXPLOSION_PLACED\b|genes\.population_explosion\b|\bexplo(?:des|sion_\w+)\b"
+    ),
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
+    "Migration Sensing": re.compile(r"gene_tables\.MIGRATION_SENSING_[A-Z_]+"),
+    "Environmental Sensing": re.compile(r"gene_tables\.ENVIRONMENTAL_SENSING_[A-Z_]+"),
+    "Fast Food": re.compile(r"gene_tables\.FAST_FOOD_[A-Z_]+"),
+    "Energy Conservation": re.compile(r"gene_tables\.ENERGY_CONSERVATION_[A-Z_]+"),
+    "Glutton": re.compile(r"gene_tables\.GLUTTON_[A-Z_]+"),
+    "Cleanliness": re.compile(r"gene_tables\.CLEANLINESS_[A-Z_]+"),
+    "Suction 1": re.compile(r"gene_tables\.SUCTION_1_[A-Z_]+"),
+    "Suction 2": re.compile(r"gene_tables\.SUCTION_2_[A-Z_]+"),
+    "Highly Adaptable": re.compile(r"gene_tables\.HIGHLY_ADAPTABLE_[A-Z_]+"),
+    "More Than a Mouthful": re.compile(r"gene_tables\.MORE_THAN_A_MOUTHFUL_[A-Z_]+"),
+    "Social Gene": re.compile(r"gene_tables\.SOCIAL_GENE_[A-Z_]+"),
+    "Camouflage 1": re.compile(r"gene_tables\.CAMOUFLAGE_1_[A-Z_]+"),
+    "Camouflage 2": re.compile(r"gene_tables\.CAMOUFLAGE_2_[A-Z_]+"),
+    "Thread Display": re.compile(r"gene_tables\.THREAT_DISPLAY_[A-Z_]+"),
+    "Flexible": re.compile(r"gene_tables\.FLEXIBLE_[A-Z_]+"),
+    "Healing 1": re.compile(r"gene_tables\.HEALING_1_[A-Z_]+"),
+    "Healing 2": re.compile(r"gene_tables\.HEALING_2_[A-Z_]+"),
+    "Go Out With a Bang": re.compile(r"gene_tables\.GO_OUT_WITH_A_BANG_[A-Z_]+"),
+    "Short Life Span": re.compile(r"gene_tables\.SHORT_LIFE_SPAN_[A-Z_]+"),
+    "Alarm": re.compile(r"gene_tables\.ALARM_[A-Z_]+"),
+    "Hard Crust": re.compile(r"gene_tables\.HARD_CRUST_[A-Z_]+"),
+    "Population Explosion": re.compile(r"gene_tables\.POPULATION_EXPLOSION_[A-Z_]+"),
 }
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine import tally
-from sim.ursuppe.engine.genes import toxic_excretions
+from sim.ursuppe.engine.genes import cleanliness, glutton, suction_1, toxic_excretions
 from sim.ursuppe.rules.book import load_rules
 from tests.fuzzing import fail_on_error
 
@@ -33,9 +33,9 @@ FLAGS = {
     },
 }
 FEEDING_TALLIES = (
-    tally.GLUTTON_MEAL,
-    tally.SUCTION_MEAL,
-    tally.CLEANLINESS_MOVED,
+    glutton.GLUTTON_MEAL,
+    suction_1.SUCTION_MEAL,
+    cleanliness.CLEANLINESS_MOVED,
     toxic_excretions.TOXIC_TOKEN,
     toxic_excretions.TOXIC_PICKUP,
 )

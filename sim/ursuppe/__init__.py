@@ -16,8 +16,8 @@ gene combination, built with the rules), state.py (the struct of arrays), board.
 decision_kinds.py and decisions.py (every decision of §9), movement.py, feeding.py, attacks.py,
 phases/ (one module per phase), game.py (round and batch kernels), invariants.py (§11),
 scenario.py (scenario files), trace.py (the readable game log). The 26 extra genes (§18) add
-extra_flags.py (their flags), market.py (XM), healing.py (XG-15, XG-25) and combos.py (soup
-combos); the rest of their effects live in the phase or concept they change, except the genes
-that live in one module of engine/genes/ (Rebound XG-16, Toxic Excretions XG-19:
-docs/adding-a-gene.md).
+extra_flags.py (their flags), market.py (XM) and combos.py (soup combos); the rest of their
+effects live in the phase or concept they change, except the genes that live in one module of
+engine/genes/ (docs/adding-a-gene.md: Rebound XG-16, Toxic Excretions XG-19 and most of the
+others, each in the module named after it; Healing 1's holds the healing of XG-15 and XG-25).
 """

@@ -25,7 +25,6 @@ from sim.ursuppe.engine.decision_kinds import (
     ATTACK,
     BUY,
     CARRY,
-    CLEAN,
     CLING,
     COLOUR,
     DIRECTION,
@@ -33,10 +32,6 @@ from sim.ursuppe.engine.decision_kinds import (
     EAT,
     EAT_SUCTION_SLOT,
     EAT_VICTIM_SLOT,
-    EXCHANGE,
-    FAST_FOOD_ORDER,
-    HARD_CRUST_PAY,
-    HEAL,
     MOVE,
     MOVE_ACTIVE,
     MOVE_DRIFT,
@@ -55,32 +50,25 @@ from sim.ursuppe.engine.decision_kinds import (
 )
 from sim.ursuppe.engine.food import FOOD_CAP
 from sim.ursuppe.engine.gene_sets import join_words
+from sim.ursuppe.engine.genes.camouflage_2 import CAMOUFLAGE_2
+from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_deters
 from sim.ursuppe.engine.players import (
     active_move_cost,
     amoebas_on_board,
     blocked_by_advanced,
-    death_threshold,
     division_cost,
-    exchange_cost,
     gene_cost,
     mutation_points,
     within_reach,
 )
 from sim.ursuppe.engine.state import AF_ATTACKED, PF_AGGRESSED, PF_ALARM, STREAM_STRATEGY
-from sim.ursuppe.rules.extra_flags import (
-    XF_HARD_CRUST_EXTRA_BP,
-    XF_HEALING1_COST,
-    XF_HEALING2_COST,
-    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
-)
+from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.genes import (
     AGGRESSION,
     ARMOR,
-    CAMOUFLAGE_2,
     DEFENSE,
     ESCAPE,
-    HARD_CRUST,
-    MOUTHFUL,
+    GENE_INDEX,
     MOVEMENT_I,
     MOVEMENT_II,
     PARASITISM,
@@ -101,7 +89,6 @@ from strategies.ursuppe.params import (
     CARRY_MAX,
     CARRY_NEED,
     CARRY_OWN,
-    CLEAN_OPPONENT_WEIGHT,
     CLING_THRESHOLD,
     CROWDING_PENALTY,
     DEFECT_GENE_WEIGHT,
@@ -110,14 +97,11 @@ from strategies.ursuppe.params import (
     DIVISION_RESERVE,
     EAT_CUBE_COST,
     EAT_LEADER_COLOUR,
-    EXCHANGE_MARGIN,
     FOOD_WEIGHT,
     GENE_VALUE_BASE,
     GENE_VALUE_HIGH,
     GIVE_UP_WEIGHT,
     HARD_CRUST_MAX_BP,
-    HEAL_RESERVE,
-    HEAL_WITHIN,
     HUNGRY_COLOUR_FIRST,
     MAX_AMOEBAS,
     MOUTHFUL_TARGET_PENALTY,
@@ -136,6 +120,12 @@ from strategies.ursuppe.params import (
     TARGET_SCORE_WEIGHT,
     VICTIM_SCORE_WEIGHT,
 )
+
+# XG-05: an attack target's valuation (a shared decision) reads Hard Crust and its extra BP. The
+# gene's module (sim/ursuppe/engine/genes/hard_crust.py) calls decide, which calls this module, so
+# they are named here.
+_HARD_CRUST = GENE_INDEX["Hard Crust"]
+_XF_HARD_CRUST_EXTRA_BP = XFLAG_INDEX["hard_crust_extra_bp"]
 
 _INV_2_53 = 1.0 / 9007199254740992.0
 NEVER = -1.0e9  # the value of an option the strategy rules out (another one is always better)
@@ -199,7 +189,7 @@ def is_hunter(st, g, p):
 
 
 @kernel
-def _leader(st, ru, g, p):
+def leading_opponent(st, ru, g, p):
     """The opponent furthest ahead on the score track (a double play's other colour of the same
     player is no opponent: rules.team)."""
     best = -1
@@ -400,7 +390,7 @@ def _value_eat(st, ru, wk, g, b, p, a, n, prm):
     and are worth ``suction_weight`` per cube by where they are taken from (_food_pressure)."""
     opts = wk.options[b]
     val = wk.scores[b]
-    leader = _leader(st, ru, g, p)
+    leader = leading_opponent(st, ru, g, p)
     here = st.space[g, p, a] if a >= 0 else -1
     # what taking a cube from the own space would press (Suction's cubes only, XG-12: extra genes)
     own = _food_pressure(st, ru, g, p, here, 1) if ru.extra_genes and here >= 0 else 0.0
@@ -446,13 +436,12 @@ def _target_value(st, ru, g, p, q, prm, bp_left, phase1):
     if st.genes[g, q, ARMOR] != 0:
         v -= prm[ARMOR_TARGET_PENALTY]
     if ru.extra_genes:
-        if st.genes[g, q, HARD_CRUST] != 0:
-            extra = ru.xflag[XF_HARD_CRUST_EXTRA_BP]
+        if st.genes[g, q, _HARD_CRUST] != 0:
+            extra = ru.xflag[_XF_HARD_CRUST_EXTRA_BP]
             if extra > bp_left or extra > prm[HARD_CRUST_MAX_BP]:
                 return -1.0
-        if st.genes[g, q, MOUTHFUL] != 0 and phase1:
-            if st.genes[g, p, STRUGGLE] != 0 or ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE1] != 0:
-                v -= prm[MOUTHFUL_TARGET_PENALTY]
+        if phase1 and mouthful_deters(st, ru, g, p, q):
+            v -= prm[MOUTHFUL_TARGET_PENALTY]
     return v if v > 0.0 else -1.0  # never below 'none', not even by a random tie-break
 
 
@@ -599,105 +588,10 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
 # --- the extra genes' decisions (docs/rules.md §18) ------------------------------------------------
 
 
-@kernel
-def _value_fast_food(st, ru, wk, g, b, p, a, n, prm):
-    """XG-07: (0 move then eat / 1 eat then move). Eat first when the amoeba's space is worth at
-    least as much as where its drift leads (the food here is sure; the amoebas still to move may
-    eat it), else move first."""
-    here = st.space[g, p, a]
-    hunter = 1 if is_hunter(st, g, p) else 0
-    dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
-    here_value = space_value(st, wk, g, b, p, here, prm, a, hunter)
-    first = here_value >= space_value(st, wk, g, b, p, dest, prm, a, hunter)
-    for i in range(n):
-        wk.scores[b, i] = 1.0 if (wk.options[b, i, 0] == 1) == first else 0.0
-
-
-@kernel
-def _value_clean(st, ru, wk, g, b, p, a, n, prm):
-    """XG-04: (space the excreted cubes go to). Own-colour cubes feed only the other players'
-    amoebas: a destination loses ``clean_opponent_weight`` per other player's amoeba on it, so the
-    cubes go where no opponent is (the own space, listed first, on a tie)."""
-    P = st.space.shape[1]
-    for i in range(n):
-        slot = int(wk.options[b, i, 0]) + 1
-        others = 0
-        for q in range(P):
-            if ru.team[q] != ru.team[p]:
-                others += st.occupancy[g, q, slot]
-        wk.scores[b, i] = -prm[CLEAN_OPPONENT_WEIGHT] * float(others)
-
-
 # (a gap between the Phase-1 and attack kernels above and the Phase 3-4 kernels below)
 
 
-@kernel
-def _value_hard_crust(st, ru, wk, g, b, p, a, n, prm):
-    """XG-05: (0 let the attack fail / 1 pay the extra BP); ``a``: the attacking amoeba. Pays
-    up to ``hard_crust_max_bp``: the target was chosen as worth the attack, and letting it fail
-    costs the attacker its life (or a starvation DP)."""
-    extra = ru.xflag[XF_HARD_CRUST_EXTRA_BP]
-    for i in range(n):
-        pay = wk.options[b, i, 0] == 1
-        wk.scores[b, i] = (1.0 if extra <= prm[HARD_CRUST_MAX_BP] else -1.0) if pay else 0.0
-
-
 # (a gap between the attack kernels above and the Phase 3-4 kernels below)
-
-
-@kernel
-def _value_exchange(st, ru, wk, g, b, p, n, prm):
-    """XG-08: (gene given, gene taken); (-1, -1) = stop. An exchange is worth the taken gene's
-    value minus its BP cost (the engine's players.exchange_cost)
-    minus the given gene's value and ``exchange_margin``; one that would dip below
-    ``bp_reserve`` is never made."""
-    opts = wk.options[b]
-    val = wk.scores[b]
-    for i in range(n):
-        given = opts[i, 0]
-        taken = opts[i, 1]
-        if given < 0:
-            val[i] = 0.0
-            continue
-        cost = exchange_cost(st, ru, g, p, given, taken)
-        if st.bp[g, p] - cost < prm[BP_RESERVE]:
-            val[i] = -1.0
-            continue
-        v = prm[GENE_VALUE_BASE + taken] - cost - prm[GENE_VALUE_BASE + given] - prm[EXCHANGE_MARGIN]
-        val[i] = v if v > 0.0 else -1.0
-
-
-@kernel
-def _value_heal(st, ru, wk, g, b, p, n, prm):
-    """XG-15, XG-25: (own number, receiver player, receiver number); all -1 = stop. Heal an
-    amoeba within ``heal_within`` DP of its death threshold, the most damaged first, while
-    ``heal_reserve`` BP are kept; Healing 2 prefers a receiver of the leader's or one the DP
-    kills, and never gives the DP to its own amoeba."""
-    opts = wk.options[b]
-    val = wk.scores[b]
-    threshold = death_threshold(st, ru, g, p)
-    leader = _leader(st, ru, g, p)
-    for i in range(n):
-        a = opts[i, 0] - 1
-        q = opts[i, 1]
-        if a < 0:
-            val[i] = 0.0
-            continue
-        cost = ru.xflag[XF_HEALING1_COST] if q < 0 else ru.xflag[XF_HEALING2_COST]
-        if st.bp[g, p] - cost < prm[HEAL_RESERVE] or threshold - st.dp[g, p, a] > prm[HEAL_WITHIN]:
-            val[i] = -1.0
-            continue
-        v = 1.0 + 0.1 * st.dp[g, p, a]
-        if q >= 0:
-            if ru.team[q] == ru.team[p]:
-                val[i] = -1.0
-                continue
-            t = opts[i, 2] - 1
-            if st.dp[g, q, t] + 1 >= death_threshold(st, ru, g, q):
-                v += 0.5
-            if q == leader:
-                v += 0.2
-        val[i] = v
 
 
 @kernel
@@ -706,17 +600,7 @@ def _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm):
     in the base game. The kinds of a gene module (sim/ursuppe/engine/genes/) are not here: its
     hook sets their scores with the module's own ``value`` kernel before it calls decide, and
     they are left as they are (this module cannot import a gene module: it calls decide)."""
-    if kind == FAST_FOOD_ORDER:
-        _value_fast_food(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == CLEAN:
-        _value_clean(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == HARD_CRUST_PAY:
-        _value_hard_crust(st, ru, wk, g, b, p, a, n, prm)
-    elif kind == EXCHANGE:
-        _value_exchange(st, ru, wk, g, b, p, n, prm)
-    elif kind == HEAL:
-        _value_heal(st, ru, wk, g, b, p, n, prm)
-    elif kind == PLACE_EXPLOSION:
+    if kind == PLACE_EXPLOSION:
         _value_placements(st, ru, wk, g, b, p, PLACE_FREE, n, prm)
 
 
@@ -803,7 +687,7 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
         sign = 1.0 if prm[HUNGRY_COLOUR_FIRST] >= 0.5 else -1.0
         for i in range(n):
             val[i] = sign * _hunger(st, g, opts[i, 0])
-    elif kind >= FAST_FOOD_ORDER:
+    elif kind > COLOUR:  # the extra genes' kinds come after the base game's
         _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm)
     else:
         for i in range(n):

@@ -30,12 +30,12 @@ CHOICE_KEYS: tuple[str, ...] = (
     "aggress",
     "colour",
     # The extra genes (docs/rules.md §18)
-    "order",
-    "clean",
+    *gene_tables.FAST_FOOD_CHOICE_KEYS,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
+    *gene_tables.CLEANLINESS_CHOICE_KEYS,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     *gene_tables.REBOUND_CHOICE_KEYS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
-    "crust",
-    "exchange",
-    "heal",
+    *gene_tables.HARD_CRUST_CHOICE_KEYS,  # XG-05 (sim/ursuppe/engine/genes/hard_crust.py)
+    *gene_tables.HIGHLY_ADAPTABLE_CHOICE_KEYS,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
+    *gene_tables.HEALING_1_CHOICE_KEYS,  # XG-15, XG-25 (sim/ursuppe/engine/genes/healing_1.py)
     *gene_tables.APPENDED_CHOICE_KEYS,  # the gene modules' (docs/adding-a-gene.md)
 )
 (
@@ -54,12 +54,12 @@ CHOICE_KEYS: tuple[str, ...] = (
     CK_DIVIDE,
     CK_AGGRESS,
     CK_COLOUR,
-    CK_ORDER,
-    CK_CLEAN,
+    _,  # a gene module's key (fast_food.py)
+    _,  # a gene module's key (cleanliness.py)
     _,  # a gene module's key (rebound.py)
-    CK_CRUST,
-    CK_EXCHANGE,
-    CK_HEAL,
+    _,  # a gene module's key (hard_crust.py)
+    _,  # a gene module's key (highly_adaptable.py)
+    _,  # a gene module's key (healing_1.py)
 ) = range(len(CHOICE_KEYS) - len(gene_tables.APPENDED_CHOICE_KEYS))
 
 
@@ -110,18 +110,12 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind("colour", "TB4", 1, CK_COLOUR, "colour (double play II: which colour moves first)"),
     # The extra genes (§18). Glutton's extra cube and Suction's cubes are part of the EAT row, the
     # Social Gene taken from its holder a BUY row, Population Explosion's amoebas PLACE rows.
-    DecisionKind("fast_food", "XG-07", 1, CK_ORDER, "0 move then eat / 1 eat then move"),
-    DecisionKind("cleanliness", "XG-04", 1, CK_CLEAN, "space the excreted cubes go to"),
+    *_declared(gene_tables.FAST_FOOD_DECISIONS),  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
+    *_declared(gene_tables.CLEANLINESS_DECISIONS),  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
     *_declared(gene_tables.REBOUND_DECISIONS),  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
-    DecisionKind("hard_crust", "XG-05", 1, CK_CRUST, "0 let the attack fail / 1 pay the extra BP"),
-    DecisionKind("exchange", "XG-08", 2, CK_EXCHANGE, "gene given, gene taken; (-1, -1) = stop"),
-    DecisionKind(
-        "heal",
-        "XG-15, XG-25",
-        3,
-        CK_HEAL,
-        "own number, receiver player, receiver number (-1, -1: Healing 1); all -1 = stop",
-    ),
+    *_declared(gene_tables.HARD_CRUST_DECISIONS),  # XG-05 (sim/ursuppe/engine/genes/hard_crust.py)
+    *_declared(gene_tables.HIGHLY_ADAPTABLE_DECISIONS),  # XG-08 (engine/genes/highly_adaptable.py)
+    *_declared(gene_tables.HEALING_1_DECISIONS),  # XG-15, XG-25 (sim/ursuppe/engine/genes/healing_1.py)
     DecisionKind("place_explosion", "XG-20", 2, CK_PLACE, "space, number"),
     *_declared(gene_tables.APPENDED_DECISIONS),  # the gene modules' (docs/adding-a-gene.md)
 )
@@ -142,12 +136,12 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DIVIDE,
     AGGRESS,
     COLOUR,
-    FAST_FOOD_ORDER,
-    CLEAN,
+    _,  # a gene module's kind (fast_food.py): it names its index itself (KIND_INDEX)
+    _,  # a gene module's kind (cleanliness.py): it names its index itself (KIND_INDEX)
     _,  # a gene module's kind (rebound.py): it names its index itself (KIND_INDEX)
-    HARD_CRUST_PAY,
-    EXCHANGE,
-    HEAL,
+    _,  # a gene module's kind (hard_crust.py): it names its index itself (KIND_INDEX)
+    _,  # a gene module's kind (highly_adaptable.py): it names its index itself (KIND_INDEX)
+    _,  # a gene module's kind (healing_1.py): it names its index itself (KIND_INDEX)
     PLACE_EXPLOSION,
 ) = range(len(DECISION_KINDS) - len(gene_tables.APPENDED_DECISIONS))
 N_KINDS = len(DECISION_KINDS)
@@ -157,11 +151,7 @@ KIND_WIDTH: tuple[int, ...] = tuple(k.width for k in DECISION_KINDS)
 # The choice key each decision kind accepts (DIVIDE also accepts CK_DIVIDE, BUY also CK_BUY_END).
 KIND_CHOICE_KEY: tuple[int, ...] = tuple(k.choice_key for k in DECISION_KINDS)
 # Each constant names its row (a constant out of order would silently decode the wrong kind).
-_CONSTANT_OF = {
-    "fast_food": "FAST_FOOD_ORDER",
-    "cleanliness": "CLEAN",
-    "hard_crust": "HARD_CRUST_PAY",
-}
+_CONSTANT_OF = {}
 _GENE_MODULE_KINDS = {
     row[0] for n in dir(gene_tables) if n.endswith("_DECISIONS") for row in getattr(gene_tables, n)
 }

@@ -51,21 +51,21 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("reveal", ("gene",)),  # XM4: an extra-deck card face up into the pool
     EventKind("discard", ("gene",)),  # XM5 flag extra_unbought_discarded
     EventKind("gift", ("gene",)),  # soup combos: a gene given at setup, paid for by nobody
-    EventKind("take", ("gene", "holder", "price")),  # XG-10: the Social Gene taken from its holder
-    EventKind("exchange", ("gave", "took", "cost")),  # XG-08
-    EventKind("heal", ("dp", "cost", "receiver_player", "receiver_amoeba")),  # XG-15, XG-25
+    *(EventKind(*row) for row in gene_tables.SOCIAL_GENE_EVENTS),  # XG-10 (genes/social_gene.py)
+    *(EventKind(*row) for row in gene_tables.HIGHLY_ADAPTABLE_EVENTS),  # XG-08 (genes/highly_adaptable.py)
+    *(EventKind(*row) for row in gene_tables.HEALING_1_EVENTS),  # XG-15, XG-25 (genes/healing_1.py)
     *(EventKind(*row) for row in gene_tables.TOXIC_EXCRETIONS_EVENTS),  # XG-19 (genes/toxic_excretions.py)
-    EventKind("bang", ("space", "hit")),  # XG-17: amoebas that took +1 DP
-    EventKind("alarm", ()),  # XG-03: the owner's amoebas have Escape
-    EventKind("camouflage", ("roll", "defence_allowed")),  # XG-11, XG-24
-    EventKind("hard_crust", ("paid", "bp")),  # XG-05
-    EventKind("mouthful", ("dp",)),  # XG-09: the target took DP instead of being eaten
+    *(EventKind(*row) for row in gene_tables.GO_OUT_WITH_A_BANG_EVENTS),  # XG-17 (genes/)
+    *(EventKind(*row) for row in gene_tables.ALARM_EVENTS),  # XG-03 (genes/alarm.py)
+    *(EventKind(*row) for row in gene_tables.CAMOUFLAGE_1_EVENTS),  # XG-11, XG-24 (genes/camouflage_1.py)
+    *(EventKind(*row) for row in gene_tables.HARD_CRUST_EVENTS),  # XG-05 (genes/hard_crust.py)
+    *(EventKind(*row) for row in gene_tables.MORE_THAN_A_MOUTHFUL_EVENTS),  # XG-09 (genes/)
     *(EventKind(*row) for row in gene_tables.REBOUND_EVENTS),  # XG-16 (engine/genes/rebound.py)
-    EventKind("gene_income", ("gene", "bp")),  # XG-10, XG-21: BP a gene gave
-    EventKind("explosion", ("placed", "bp_returned")),  # XG-20
-    EventKind("sense", ("position", "ozone")),  # XG-06, XG-23: the next card (deck position), seen privately
-    EventKind("order", ("eat_first",)),  # XG-07
-    EventKind("clean", ("from", "to")),  # XG-04
+    *(EventKind(*row) for row in gene_tables.ENERGY_CONSERVATION_EVENTS),  # XG-21 (and XG-10)
+    *(EventKind(*row) for row in gene_tables.POPULATION_EXPLOSION_EVENTS),  # XG-20 (genes/)
+    *(EventKind(*row) for row in gene_tables.MIGRATION_SENSING_EVENTS),  # XG-06 (genes/migration_sensing.py)
+    *(EventKind(*row) for row in gene_tables.FAST_FOOD_EVENTS),  # XG-07 (genes/fast_food.py)
+    *(EventKind(*row) for row in gene_tables.CLEANLINESS_EVENTS),  # XG-04 (genes/cleanliness.py)
     *(EventKind(*row) for row in gene_tables.APPENDED_EVENTS),  # the gene modules' (docs/adding-a-gene.md)
 )
 # The kernels log plain module integers (numba globals), one a row, in the rows' order.
@@ -95,22 +95,22 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_REVEAL,
     EV_DISCARD,
     EV_GIFT,
-    EV_TAKE,
-    EV_EXCHANGE,
-    EV_HEAL,
+    _,  # a gene module's event (social_gene.py): it names its index itself (EVENT_INDEX)
+    _,  # a gene module's event (highly_adaptable.py): it names its index itself (EVENT_INDEX)
+    _,  # a gene module's event (healing_1.py): it names its index itself (EVENT_INDEX)
     _,  # the 2 events of a gene module (toxic_excretions.py): it names their indices itself
     _,
-    EV_BANG,
-    EV_ALARM,
-    EV_CAMOUFLAGE,
-    EV_HARD_CRUST,
-    EV_MOUTHFUL,
+    _,  # a gene module's event (go_out_with_a_bang.py): it names its index itself (EVENT_INDEX)
+    _,  # a gene module's event (alarm.py): it names its index itself (EVENT_INDEX)
+    _,  # a gene module's event (camouflage_1.py): it names its index itself (EVENT_INDEX)
+    _,  # a gene module's event (hard_crust.py): it names its index itself (EVENT_INDEX)
+    _,  # a gene module's event (more_than_a_mouthful.py): it names its index itself (EVENT_INDEX)
     _,  # a gene module's event (rebound.py): it names its index itself (EVENT_INDEX)
-    EV_GENE_INCOME,
-    EV_EXPLOSION,
-    EV_SENSE,
-    EV_ORDER,
-    EV_CLEAN,
+    _,  # a gene module's event (energy_conservation.py): it names its index itself (EVENT_INDEX)
+    _,  # a gene module's event (population_explosion.py): it names its index itself (EVENT_INDEX)
+    _,  # a gene module's event (migration_sensing.py): it names its index itself (EVENT_INDEX)
+    _,  # a gene module's event (fast_food.py): it names its index itself (EVENT_INDEX)
+    _,  # a gene module's event (cleanliness.py): it names its index itself (EVENT_INDEX)
 ) = range(len(EVENT_KINDS) - len(gene_tables.APPENDED_EVENTS))
 _GENE_MODULE_EVENTS = {
     row[0] for n in dir(gene_tables) if n.endswith("_EVENTS") for row in getattr(gene_tables, n)

@@ -14,13 +14,16 @@ place: ``scratch[b, NORMAL:NORMAL + 8k]`` and ``scratch[b, PARASITE:PARASITE + 8
 
 The extra genes (all behind ``Rules.extra_genes``, so a base game pays one branch):
 
-- XG-02 Glutton: the owner's shapes are Glutton's tables (rules.glutton_shapes: every shape with
-  one foreign cube more; the modifiers of F1-F4 add), walked one shape at a time in the
-  ``meal_extra`` scratch slot. Its set 0 is the pattern A1 asks for.
-- XG-12 / XG-26 Suction: each arrangement may also be eaten with one (two) of its cubes taken
-  from orthogonally adjacent spaces (:func:`_add_suction`); the EAT row's suction column names
-  them. M4's "must eat if a legal pattern is available" and A1 count those meals too.
-- XG-04 Cleanliness: the owner may put the excreted cubes on one neighbouring space (CLEAN).
+- XG-02 Glutton (genes/glutton.py: whether it applies, its tally): the owner's shapes are
+  Glutton's tables (rules.glutton_shapes: every shape with one foreign cube more; the modifiers
+  of F1-F4 add), walked here one shape at a time in the ``meal_extra`` scratch slot. Its set 0
+  is the pattern A1 asks for.
+- XG-12 / XG-26 Suction (genes/suction_1.py: how many cubes, the meal's cubes and tally): each
+  arrangement may also be eaten with one (two) of its cubes taken from orthogonally adjacent
+  spaces (:func:`_add_suction`); the EAT row's suction column names them. M4's "must eat if a
+  legal pattern is available" and A1 count those meals too.
+- XG-04 Cleanliness: the owner may put the excreted cubes on one neighbouring space
+  (genes/cleanliness.py).
 - XG-19 Toxic Excretions: an excretion lays a DP token (genes/toxic_excretions.py).
 
 With extra genes a meal list that would overflow the option buffer keeps the first
@@ -29,10 +32,18 @@ With extra genes a meal list that would overflow the option buffer keeps the fir
 
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine import tally
-from sim.ursuppe.engine.decision_kinds import CLEAN, EAT, EAT_SUCTION_SLOT, EAT_VICTIM_SLOT, SUCTION_BITS
+from sim.ursuppe.engine.decision_kinds import EAT, EAT_SUCTION_SLOT, EAT_VICTIM_SLOT, SUCTION_BITS
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
-from sim.ursuppe.engine.events import EV_CLEAN, EV_EAT, EV_EXCRETE, EV_STARVE, log
-from sim.ursuppe.engine.food import move_cubes, place_cubes, return_cubes
+from sim.ursuppe.engine.events import EV_EAT, EV_EXCRETE, EV_STARVE, log
+from sim.ursuppe.engine.food import place_cubes, return_cubes
+from sim.ursuppe.engine.genes.cleanliness import (
+    cleanliness_attack_cubes,
+    cleanliness_attack_cubes_followed,
+    cleanliness_target,
+)
+from sim.ursuppe.engine.genes.glutton import glutton_eats, glutton_meal
+from sim.ursuppe.engine.genes.suction_1 import suction_meal, suction_reach
+from sim.ursuppe.engine.genes.suction_2 import suction2_same_space
 from sim.ursuppe.engine.genes.toxic_excretions import (
     toxic_attack_cubes,
     toxic_attack_cubes_followed,
@@ -41,15 +52,10 @@ from sim.ursuppe.engine.genes.toxic_excretions import (
 from sim.ursuppe.engine.players import add_bp, amoebas_on_space, has, same_side
 from sim.ursuppe.engine.scratch import MEAL_EXTRA, NORMAL, PARASITE, SHAPE_STRIDE
 from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WIDTH
-from sim.ursuppe.rules.extra_flags import XF_CLEANLINESS_COVERS_ATTACK_CUBES, XF_SUCTION2_SAME_SPACE
 from sim.ursuppe.rules.genes import (
-    CLEANLINESS,
     FRUGALITY,
-    GLUTTON,
     PARASITISM,
     SUBSTITUTION,
-    SUCTION_1,
-    SUCTION_2,
 )
 from sim.ursuppe.rules.meal_shapes import WITH_FRUGALITY, WITH_SUBSTITUTION
 
@@ -114,19 +120,6 @@ def _fits(st, ru, wk, g, b, p, space, base, k):
 
 @kernel
 @always_inline
-def _suction_reach(st, ru, g, p):
-    """XG-12, XG-26: how many cubes player p's amoebas may take from neighbouring spaces."""
-    if not ru.extra_genes:
-        return 0
-    if has(st, g, p, SUCTION_2):
-        return 2
-    if has(st, g, p, SUCTION_1):
-        return 1
-    return 0
-
-
-@kernel
-@always_inline
 def _full(ru, wk, g, n):
     """No room for option n: in a base game the game's error (option_overflow); with extra genes
     (Glutton's and Suction's longer lists) the meals beyond the buffer are dropped, one row kept
@@ -159,7 +152,7 @@ def _add_suction(st, ru, wk, g, b, p, space, base, k, victim, n, reach, dry):
     its cubes in ascending (space, colour) order. Added as EAT options from row n on (returns the
     new count); ``dry``: returns 1 if there is such a meal, 0 if not, and writes nothing."""
     row = wk.scratch[b]
-    same = ru.xflag[XF_SUCTION2_SAME_SPACE] != 0
+    same = suction2_same_space(ru)  # XG-26
     for d1 in range(4):
         s1 = int(ru.neighbours[space, d1])
         if s1 < 0:
@@ -208,8 +201,8 @@ def _extra_standard_available(st, ru, wk, g, b, p, space):
     or the standard one, also with neighbours' cubes (XG-12, XG-26)."""
     row = wk.scratch[b]
     k = ru.meal_shapes.shape[2]
-    reach = _suction_reach(st, ru, g, p)
-    glutton = has(st, g, p, GLUTTON)
+    reach = suction_reach(st, ru, g, p)
+    glutton = glutton_eats(st, ru, g, p)  # extra genes are on here
     n_shapes = ru.n_glutton_shapes[0] if glutton else 1
     for s in range(n_shapes):
         for j in range(k):
@@ -228,7 +221,7 @@ def _extra_standard_available(st, ru, wk, g, b, p, space):
 def standard_available(st, ru, wk, g, b, p, space):
     """A1: can player p's amoeba eat the standard pattern on ``space``? (Glutton's enlarged one,
     with Suction counting neighbours' cubes: XG-02, XG-12.)"""
-    if ru.extra_genes and (has(st, g, p, GLUTTON) or _suction_reach(st, ru, g, p) > 0):
+    if glutton_eats(st, ru, g, p) or suction_reach(st, ru, g, p) > 0:  # both False in a base game
         return _extra_standard_available(st, ru, wk, g, b, p, space)
     row = wk.scratch[b]
     k = ru.meal_shapes.shape[2]
@@ -282,8 +275,8 @@ def meal_options(st, ru, wk, g, b, p, a, space):
     row = wk.scratch[b]
     c = _shape_set(st, g, p)
     k = ru.meal_shapes.shape[2]
-    reach = _suction_reach(st, ru, g, p)
-    glutton = ru.extra_genes and has(st, g, p, GLUTTON)
+    reach = suction_reach(st, ru, g, p)
+    glutton = glutton_eats(st, ru, g, p)
     n = 0
     if glutton:
         n = _add_glutton_set(st, ru, wk, g, b, p, space, c, k, -1, n, reach)
@@ -318,24 +311,6 @@ def meal_options(st, ru, wk, g, b, p, a, space):
 
 
 @kernel
-def clean_destination(st, ru, wk, g, b, p, a, space, phase):
-    """XG-04 Cleanliness: the space the cubes amoeba (p, a) produces on ``space`` go to: the own
-    space (the first option) or one orthogonally adjacent space (B1), the owner's choice."""
-    set_option(wk.options, b, 0, space, 0, 0)
-    n = 1
-    for d in range(4):
-        s = ru.neighbours[space, d]
-        if s >= 0:
-            set_option(wk.options, b, n, s, 0, 0)
-            n += 1
-    target = wk.options[b, decide(st, ru, wk, g, b, p, a, CLEAN, n), 0]
-    if target != space:
-        wk.tally[b, tally.CLEANLINESS_MOVED] += 1
-        log(st, wk, g, EV_CLEAN, phase, p, a + 1, space, target, 0, 0, 0, 0, 0)
-    return target
-
-
-@kernel
 @always_inline
 def excrete(st, ru, wk, g, b, p, a, space, phase):
     """M4: the amoeba excretes ``ru.excretion`` cubes of its colour on its space (C3: as many as
@@ -345,9 +320,7 @@ def excrete(st, ru, wk, g, b, p, a, space, phase):
         excreted = place_cubes(st, g, space, p, ru.excretion)
         log(st, wk, g, EV_EXCRETE, phase, p, a + 1, space, excreted, 0, 0, 0, 0, 0)
         return
-    target = space
-    if has(st, g, p, CLEANLINESS) and min(ru.excretion, st.supply[g, p]) > 0:
-        target = clean_destination(st, ru, wk, g, b, p, a, space, phase)
+    target = cleanliness_target(st, ru, wk, g, b, p, a, space, phase)  # XG-04
     excreted = place_cubes(st, g, target, p, ru.excretion)
     log(st, wk, g, EV_EXCRETE, phase, p, a + 1, target, excreted, 0, 0, 0, 0, 0)
     toxic_excretion(st, ru, wk, g, b, p, a, space, target, excreted, phase)
@@ -369,15 +342,8 @@ def eat(st, ru, wk, g, b, p, a, space, i, phase):
         add_bp(st, ru, g, victim, -ru.parasitism_victim_pays)
         wk.tally[b, tally.PARASITE_MEAL] += 1
     if ru.extra_genes:
-        if suction != 0:
-            rest = suction
-            while rest != 0:
-                cube = (rest & ((1 << SUCTION_BITS) - 1)) - 1
-                return_cubes(st, g, cube // 8, cube % 8, 1)
-                rest >>= SUCTION_BITS
-            wk.tally[b, tally.SUCTION_MEAL] += 1
-        if has(st, g, p, GLUTTON):
-            wk.tally[b, tally.GLUTTON_MEAL] += 1
+        suction_meal(st, wk, g, b, suction)  # XG-12, XG-26: the neighbours' cubes
+        glutton_meal(st, wk, g, b, p)
     st.amoeba_flags[g, p, a] |= AF_FED
     log(st, wk, g, EV_EAT, phase, p, a + 1, space, packed, victim, suction, 0, 0, 0)
     excrete(st, ru, wk, g, b, p, a, space, phase)
@@ -390,7 +356,7 @@ def attack_cubes_watch(st, ru, wk, g, b, p):
     the supply is noted (scratch ``meal_extra``) before the target dies, for attack_cubes_placed."""
     if not ru.extra_genes:
         return False
-    clean = has(st, g, p, CLEANLINESS) and ru.xflag[XF_CLEANLINESS_COVERS_ATTACK_CUBES] != 0
+    clean = cleanliness_attack_cubes_followed(st, ru, g, p)
     toxic = toxic_attack_cubes_followed(st, ru, g, p)
     if not (clean or toxic):
         return False
@@ -410,16 +376,7 @@ def attack_cubes_placed(st, ru, wk, g, b, p, a, space, phase):
     for c in range(P):
         total += wk.scratch[b, MEAL_EXTRA + c] - st.supply[g, c]
     own = wk.scratch[b, MEAL_EXTRA + p] - st.supply[g, p]
-    target = space
-    if total > 0 and has(st, g, p, CLEANLINESS) and ru.xflag[XF_CLEANLINESS_COVERS_ATTACK_CUBES] != 0:
-        placed_from = MEAL_EXTRA + 8  # the counts survive the CLEAN decision (options, not scratch)
-        for c in range(P):
-            wk.scratch[b, placed_from + c] = wk.scratch[b, MEAL_EXTRA + c] - st.supply[g, c]
-        target = clean_destination(st, ru, wk, g, b, p, a, space, phase)
-        if target != space:
-            for c in range(P):
-                if wk.scratch[b, placed_from + c] > 0:
-                    move_cubes(st, g, space, target, c, wk.scratch[b, placed_from + c])
+    target = cleanliness_attack_cubes(st, ru, wk, g, b, p, a, space, total, phase)  # XG-04
     toxic_attack_cubes(st, ru, wk, g, b, p, a, space, target, own, phase)
 
 

@@ -3,23 +3,22 @@
 import numpy as np
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes.flexible import flexible_price
+from sim.ursuppe.engine.genes.short_life_span import sls_division_cost, sls_holds, sls_threshold
 from sim.ursuppe.engine.scratch import ORDER_SLOT
 from sim.ursuppe.rules.book import GIFT_KEPT
-from sim.ursuppe.rules.extra_flags import (
-    XF_FLEXIBLE_ON_EXCHANGE,
-    XF_FLEXIBLE_ON_SOCIAL_STEAL,
-    XF_SLS_DIVISION_COST,
-    XF_SLS_WITH_DIVISION_RATE,
-    XF_SOCIAL_GENE_STEAL_PRICE,
-)
+from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.genes import (
     DIVISION_RATE,
-    FLEXIBLE,
+    GENE_INDEX,
     LIFE_EXPECTANCY,
-    SHORT_LIFE_SPAN,
-    SOCIAL_GENE,
     STREAMLINING,
 )
+
+# XG-10: every gene's price and source (gene_cost, gene_source: G1, G2, G4) know the Social Gene's
+# taking from its holder. Its module (genes/social_gene.py) imports this one, so they are named here.
+_SOCIAL_GENE = GENE_INDEX["Social Gene"]
+_XF_STEAL_PRICE = XFLAG_INDEX["social_gene_steal_price"]
 
 # gene_source: where a gene would come from (XG-10: the Social Gene from its holder)
 SOURCE_NONE = 0
@@ -137,9 +136,7 @@ def death_threshold(st, ru, g, p):
     threshold = ru.death_dp
     if st.genes[g, p, LIFE_EXPECTANCY] != 0 or p == ru.dummy:
         threshold = ru.death_dp_life_expectancy
-    if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
-        threshold -= 1
-    return threshold
+    return sls_threshold(st, g, p, threshold)  # XG-18
 
 
 @kernel
@@ -160,10 +157,8 @@ def division_cost(st, ru, g, p):
     """D3: 6 BP, 4 with Division Rate (TB7: 4 and 3 in double play II, the rules' values).
     XG-18: with Short Life Span the flags sls_division_cost and sls_with_division_rate.
     Phase 4 (phases/phase4_division.py) and the strategies both ask here."""
-    if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
-        if st.genes[g, p, DIVISION_RATE] != 0:
-            return ru.xflag[XF_SLS_WITH_DIVISION_RATE]
-        return ru.xflag[XF_SLS_DIVISION_COST]
+    if sls_holds(st, g, p):
+        return sls_division_cost(st, ru, g, p)  # XG-18
     if st.genes[g, p, DIVISION_RATE] != 0:
         return ru.division_cost_division_rate
     return ru.division_cost
@@ -270,23 +265,20 @@ def gene_cost(st, ru, g, p, gene):
     price = int(ru.gene_price[gene])
     if not ru.extra_genes:
         return price
-    flexible = st.genes[g, p, FLEXIBLE] != 0
-    if gene == SOCIAL_GENE and st.pool[g, gene] <= 0:
-        price = int(ru.xflag[XF_SOCIAL_GENE_STEAL_PRICE])
-        flexible = flexible and ru.xflag[XF_FLEXIBLE_ON_SOCIAL_STEAL] != 0
-    if flexible and price > 0:
-        price -= 1
-    return price
+    taking = gene == _SOCIAL_GENE and st.pool[g, gene] <= 0
+    if taking:
+        price = int(ru.xflag[_XF_STEAL_PRICE])
+    return flexible_price(st, ru, g, p, price, taking)  # XG-14
 
 
 @kernel
-def exchange_cost(st, ru, g, p, given, taken):
-    """XG-08: max(0, new price - old price) BP to the bank; Flexible takes 1 BP off it only with
-    flag flexible_on_exchange (XG-14)."""
-    cost = int(ru.gene_price[taken]) - int(ru.gene_price[given])
-    if ru.xflag[XF_FLEXIBLE_ON_EXCHANGE] != 0 and st.genes[g, p, FLEXIBLE] != 0:
-        cost -= 1
-    return max(cost, 0)
+def acquire(st, ru, g, p, gene):
+    """G2, G3: player p now holds ``gene``, acquired this round (a purchase, an exchange: XG-08)."""
+    st.genes[g, p, gene] = 1
+    st.gene_since[g, p, gene] = st.round[g]
+    if st.first_bought[g, p, gene] == 0:
+        st.first_bought[g, p, gene] = st.round[g]
+    st.genes_bought[g, p] |= np.int64(1) << gene
 
 
 @kernel
@@ -297,7 +289,7 @@ def gene_source(st, ru, g, p, gene, blocked):
     p's blocked_by_advanced mask. Only the last player may acquire the Social Gene."""
     if st.genes[g, p, gene] != 0 or blocked & (np.int64(1) << gene):
         return SOURCE_NONE
-    if ru.extra_genes and gene == SOCIAL_GENE:
+    if ru.extra_genes and gene == _SOCIAL_GENE:
         if not is_last(st, g, p):
             return SOURCE_NONE
         if st.pool[g, gene] <= 0:

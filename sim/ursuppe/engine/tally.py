@@ -30,30 +30,27 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     # The extra genes (docs/rules.md §18)
     ("market:reveal", "XM4"),
     ("market:discard", "XM5"),
-    ("glutton:meal", "XG-02: a meal with the extra cube"),
-    ("alarm:granted", "XG-03"),
-    ("alarm:escape", "XG-03: an escape the Alarm granted"),
-    ("cleanliness:moved", "XG-04: excreted cubes put on a neighbouring space"),
-    ("hard_crust:paid", "XG-05"),
-    ("hard_crust:refused", "XG-05: the attack failed for want of the extra BP"),
-    ("fast_food:eat_first", "XG-07"),
-    ("exchange:made", "XG-08"),
-    ("mouthful:survived", "XG-09"),
-    ("social:income", "XG-10: Phase-6 BP"),
-    ("social:taken", "XG-10: taken from its holder"),
-    ("camouflage:no_defence", "XG-11, XG-24: an attack the target could not answer"),
-    ("suction:meal", "XG-12, XG-26: a meal with a neighbour's cube"),
-    ("threat_display:protected", "XG-13: a target an attacker could not choose"),
-    ("flexible:discount", "XG-14"),
-    ("healing:dp_removed", "XG-15, XG-25"),
-    ("healing2:dp_given", "XG-25"),
+    *gene_tables.GLUTTON_TALLIES,  # XG-02 (sim/ursuppe/engine/genes/glutton.py)
+    *gene_tables.ALARM_TALLIES,  # XG-03 (sim/ursuppe/engine/genes/alarm.py)
+    *gene_tables.CLEANLINESS_TALLIES,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
+    *gene_tables.HARD_CRUST_TALLIES,  # XG-05 (sim/ursuppe/engine/genes/hard_crust.py)
+    *gene_tables.FAST_FOOD_TALLIES,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
+    *gene_tables.HIGHLY_ADAPTABLE_TALLIES,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
+    *gene_tables.MORE_THAN_A_MOUTHFUL_TALLIES,  # XG-09 (sim/ursuppe/engine/genes/more_than_a_mouthful.py)
+    *gene_tables.SOCIAL_GENE_TALLIES,  # XG-10 (sim/ursuppe/engine/genes/social_gene.py)
+    *gene_tables.CAMOUFLAGE_1_TALLIES,  # XG-11, XG-24 (sim/ursuppe/engine/genes/camouflage_1.py)
+    *gene_tables.SUCTION_1_TALLIES,  # XG-12, XG-26 (sim/ursuppe/engine/genes/suction_1.py)
+    *gene_tables.THREAT_DISPLAY_TALLIES,  # XG-13 (sim/ursuppe/engine/genes/threat_display.py)
+    *gene_tables.FLEXIBLE_TALLIES,  # XG-14 (sim/ursuppe/engine/genes/flexible.py)
+    *gene_tables.HEALING_1_TALLIES,  # XG-15, XG-25 (sim/ursuppe/engine/genes/healing_1.py)
+    *gene_tables.HEALING_2_TALLIES,  # XG-25 (sim/ursuppe/engine/genes/healing_2.py)
     *gene_tables.REBOUND_TALLIES,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
-    ("bang:dp", "XG-17: an amoeba hit by a bang"),
-    ("short_life:death", "XG-18: a death at the lowered threshold"),
+    *gene_tables.GO_OUT_WITH_A_BANG_TALLIES,  # XG-17 (sim/ursuppe/engine/genes/go_out_with_a_bang.py)
+    *gene_tables.SHORT_LIFE_SPAN_TALLIES,  # XG-18 (sim/ursuppe/engine/genes/short_life_span.py)
     *gene_tables.TOXIC_EXCRETIONS_TALLIES,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
-    ("explosion:placed", "XG-20"),
-    ("energy:bp", "XG-21"),
-    ("sensing:seen", "XG-06, XG-23"),
+    *gene_tables.POPULATION_EXPLOSION_TALLIES,  # XG-20 (engine/genes/population_explosion.py)
+    *gene_tables.ENERGY_CONSERVATION_TALLIES,  # XG-21 (sim/ursuppe/engine/genes/energy_conservation.py)
+    *gene_tables.MIGRATION_SENSING_TALLIES,  # XG-06 (sim/ursuppe/engine/genes/migration_sensing.py)
     *gene_tables.APPENDED_TALLIES,  # the gene modules' (docs/adding-a-gene.md)
 )
 TALLY_NAMES: tuple[str, ...] = tuple(f"decision:{k}" for k in KIND_NAMES) + tuple(n for n, _ in OUTCOMES)
@@ -82,29 +79,29 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     CARRIED,
     MARKET_REVEAL,
     MARKET_DISCARD,
-    GLUTTON_MEAL,
-    ALARM_GRANTED,
-    ALARM_ESCAPE,
-    CLEANLINESS_MOVED,
-    HARD_CRUST_PAID,
-    HARD_CRUST_REFUSED,
-    FAST_FOOD_EAT_FIRST,
-    EXCHANGE_MADE,
-    MOUTHFUL_SURVIVED,
-    SOCIAL_INCOME,
-    SOCIAL_TAKEN,
-    CAMOUFLAGE_NO_DEFENCE,
-    SUCTION_MEAL,
-    THREAT_DISPLAY_PROTECTED,
-    FLEXIBLE_DISCOUNT,
-    HEALING_DP_REMOVED,
-    HEALING2_DP_GIVEN,
+    _,  # a gene module's tally (glutton.py): it names its index itself (TALLY_INDEX)
+    _,  # the 2 tallies of a gene module (alarm.py): it names their indices itself
+    _,
+    _,  # a gene module's tally (cleanliness.py): it names its index itself (TALLY_INDEX)
+    _,  # the 2 tallies of a gene module (hard_crust.py): it names their indices itself
+    _,
+    _,  # a gene module's tally (fast_food.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (highly_adaptable.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (more_than_a_mouthful.py): it names its index itself (TALLY_INDEX)
+    _,  # the 2 tallies of a gene module (social_gene.py): it names their indices itself
+    _,
+    _,  # a gene module's tally (camouflage_1.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (suction_1.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (threat_display.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (flexible.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (healing_1.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (healing_2.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (rebound.py): it names its index itself (TALLY_INDEX)
-    BANG_DP,
-    SHORT_LIFE_DEATH,
+    _,  # a gene module's tally (go_out_with_a_bang.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (short_life_span.py): it names its index itself (TALLY_INDEX)
     _,  # the 2 tallies of a gene module (toxic_excretions.py): it names their indices itself
     _,
-    EXPLOSION_PLACED,
-    ENERGY_BP,
-    SENSING_SEEN,
+    _,  # a gene module's tally (population_explosion.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (energy_conservation.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (migration_sensing.py): it names its index itself (TALLY_INDEX)
 ) = range(N_KINDS, N_TALLIES - len(gene_tables.APPENDED_TALLIES))

@@ -25,54 +25,24 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     ),
     ExtraFlag("extra_unbought_discarded", "XM5", False),
     ExtraFlag("extra_deck_mixed_with_base", "XM3", False),
-    ExtraFlag("alarm_duration", "XG-03", "rest_of_phase1", ("rest_of_phase1", "rest_of_round")),
-    ExtraFlag("alarm_trigger_own_colour", "XG-03", True),
-    ExtraFlag("cleanliness_covers_attack_cubes", "XG-04", False),
-    ExtraFlag("hard_crust_refusal", "XG-05", "attacker_dies", ("attacker_dies", "attacker_starves")),
-    ExtraFlag("hard_crust_death_cubes", "XG-05", "2_each", ("2_each", "1_each", "none"), placeholder=True),
-    ExtraFlag("hard_crust_after_failed_defence", "XG-05", False),
-    ExtraFlag("hard_crust_extra_bp", "XG-05", 1, lo=0, hi=100),
-    ExtraFlag("ha_exchanges_per_round", "XG-08", "unlimited", ("unlimited", "once")),
-    ExtraFlag("ha_into_advanced", "XG-08", "forbidden", ("forbidden", "with_lower_given_up")),
-    ExtraFlag("mouthful_vs_aggression_phase1", "XG-09", True),
-    ExtraFlag("mouthful_vs_aggression_phase5", "XG-09", False),
-    ExtraFlag(
-        "social_gene_timing",
-        "XG-10",
-        "end_of_phase6",
-        ("end_of_phase6", "at_owner_turn_before_advance", "at_owner_turn_after_advance"),
-        placeholder=True,
-    ),
-    ExtraFlag("social_gene_steal_payment_to", "XG-10", "holder", ("holder", "nobody"), placeholder=True),
-    ExtraFlag("social_gene_steal_price", "XG-10", 2, lo=0, hi=100),
-    ExtraFlag("social_gene_gap", "XG-10", 6, lo=1, hi=1000),
-    ExtraFlag("camouflage_roll_per_attempt", "XG-11", True),
-    ExtraFlag(
-        "threat_display_own_attackers", "XG-13", "forbidden", ("forbidden", "number_rule", "unrestricted")
-    ),
-    ExtraFlag("flexible_on_social_steal", "XG-14", True),
-    ExtraFlag("flexible_on_exchange", "XG-14", False),
-    ExtraFlag("healing1_limit", "XG-15", "unlimited", ("unlimited", "once_per_amoeba")),
-    ExtraFlag("healing1_cost", "XG-15", 3, lo=0, hi=100),
+    *gene_tables.ALARM_FLAGS,  # XG-03 (sim/ursuppe/engine/genes/alarm.py)
+    *gene_tables.CLEANLINESS_FLAGS,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
+    *gene_tables.HARD_CRUST_FLAGS,  # XG-05 (sim/ursuppe/engine/genes/hard_crust.py)
+    *gene_tables.HIGHLY_ADAPTABLE_FLAGS,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
+    *gene_tables.MORE_THAN_A_MOUTHFUL_FLAGS,  # XG-09 (sim/ursuppe/engine/genes/more_than_a_mouthful.py)
+    *gene_tables.SOCIAL_GENE_FLAGS,  # XG-10 (sim/ursuppe/engine/genes/social_gene.py)
+    *gene_tables.CAMOUFLAGE_1_FLAGS,  # XG-11 (sim/ursuppe/engine/genes/camouflage_1.py)
+    *gene_tables.THREAT_DISPLAY_FLAGS,  # XG-13 (sim/ursuppe/engine/genes/threat_display.py)
+    *gene_tables.FLEXIBLE_FLAGS,  # XG-14 (sim/ursuppe/engine/genes/flexible.py)
+    *gene_tables.HEALING_1_FLAGS,  # XG-15 (sim/ursuppe/engine/genes/healing_1.py)
     *gene_tables.REBOUND_FLAGS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
-    ExtraFlag("bang_immediate_death", "XG-17", False),
-    ExtraFlag("sls_division_cost", "XG-18", 4, lo=0, hi=100),
-    ExtraFlag("sls_with_division_rate", "XG-18", 4, lo=0, hi=100, placeholder=True),
+    *gene_tables.GO_OUT_WITH_A_BANG_FLAGS,  # XG-17 (sim/ursuppe/engine/genes/go_out_with_a_bang.py)
+    *gene_tables.SHORT_LIFE_SPAN_FLAGS,  # XG-18 (sim/ursuppe/engine/genes/short_life_span.py)
     *gene_tables.TOXIC_EXCRETIONS_FLAGS,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
-    ExtraFlag("pop_explosion_mode", "XG-20", "top_up", ("top_up", "add_leader_count")),
-    ExtraFlag("pop_explosion_each_round", "XG-20", True),
-    ExtraFlag("energy_conservation_requires_move", "XG-21", False),
-    ExtraFlag(
-        "healing2_phase",
-        "XG-25",
-        "phase4",
-        ("phase4", "any_own_turn", "phase5_before_deaths"),
-        placeholder=True,
-    ),
-    ExtraFlag("healing2_includes_healing1", "XG-25", False),
-    ExtraFlag("healing2_target_any_colour", "XG-25", True),
-    ExtraFlag("healing2_cost", "XG-25", 4, lo=0, hi=100),
-    ExtraFlag("suction2_same_space", "XG-26", True),
+    *gene_tables.POPULATION_EXPLOSION_FLAGS,  # XG-20 (sim/ursuppe/engine/genes/population_explosion.py)
+    *gene_tables.ENERGY_CONSERVATION_FLAGS,  # XG-21 (sim/ursuppe/engine/genes/energy_conservation.py)
+    *gene_tables.HEALING_2_FLAGS,  # XG-25 (sim/ursuppe/engine/genes/healing_2.py)
+    *gene_tables.SUCTION_2_FLAGS,  # XG-26 (sim/ursuppe/engine/genes/suction_2.py)
     *gene_tables.APPENDED_FLAGS,  # the gene modules' flags (docs/adding-a-gene.md)
 )
 XFLAG_NAMES: tuple[str, ...] = tuple(f.name for f in EXTRA_FLAGS)
@@ -87,44 +57,44 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     XF_REVEAL_TIMING,
     XF_UNBOUGHT_DISCARDED,
     XF_DECK_MIXED_WITH_BASE,
-    XF_ALARM_DURATION,
-    XF_ALARM_TRIGGER_OWN_COLOUR,
-    XF_CLEANLINESS_COVERS_ATTACK_CUBES,
-    XF_HARD_CRUST_REFUSAL,
-    XF_HARD_CRUST_DEATH_CUBES,
-    XF_HARD_CRUST_AFTER_FAILED_DEFENCE,
-    XF_HARD_CRUST_EXTRA_BP,
-    XF_HA_EXCHANGES_PER_ROUND,
-    XF_HA_INTO_ADVANCED,
-    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
-    XF_MOUTHFUL_VS_AGGRESSION_PHASE5,
-    XF_SOCIAL_GENE_TIMING,
-    XF_SOCIAL_GENE_STEAL_PAYMENT_TO,
-    XF_SOCIAL_GENE_STEAL_PRICE,
-    XF_SOCIAL_GENE_GAP,
-    XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
-    XF_THREAT_DISPLAY_OWN_ATTACKERS,
-    XF_FLEXIBLE_ON_SOCIAL_STEAL,
-    XF_FLEXIBLE_ON_EXCHANGE,
-    XF_HEALING1_LIMIT,
-    XF_HEALING1_COST,
+    _,  # the 2 flags of a gene module (alarm.py): it names their indices itself
+    _,
+    _,  # a gene module's flag (cleanliness.py): it names its index itself (XFLAG_INDEX)
+    _,  # the 4 flags of a gene module (hard_crust.py): it names their indices itself
+    _,
+    _,
+    _,
+    _,  # the 2 flags of a gene module (highly_adaptable.py): it names their indices itself
+    _,
+    _,  # the 2 flags of a gene module (more_than_a_mouthful.py): it names their indices itself
+    _,
+    _,  # the 4 flags of a gene module (social_gene.py): it names their indices itself
+    _,
+    _,
+    _,
+    _,  # a gene module's flag (camouflage_1.py): it names its index itself (XFLAG_INDEX)
+    _,  # a gene module's flag (threat_display.py): it names its index itself (XFLAG_INDEX)
+    _,  # the 2 flags of a gene module (flexible.py): it names their indices itself
+    _,
+    _,  # the 2 flags of a gene module (healing_1.py): it names their indices itself
+    _,
     _,  # a gene module's flag (rebound.py): it names its index itself (XFLAG_INDEX)
-    XF_BANG_IMMEDIATE_DEATH,
-    XF_SLS_DIVISION_COST,
-    XF_SLS_WITH_DIVISION_RATE,
+    _,  # a gene module's flag (go_out_with_a_bang.py): it names its index itself (XFLAG_INDEX)
+    _,  # the 2 flags of a gene module (short_life_span.py): it names their indices itself
+    _,
     _,  # the 5 flags of a gene module (toxic_excretions.py): it names their indices itself
     _,
     _,
     _,
     _,
-    XF_POP_EXPLOSION_MODE,
-    XF_POP_EXPLOSION_EACH_ROUND,
-    XF_ENERGY_CONSERVATION_REQUIRES_MOVE,
-    XF_HEALING2_PHASE,
-    XF_HEALING2_INCLUDES_HEALING1,
-    XF_HEALING2_TARGET_ANY_COLOUR,
-    XF_HEALING2_COST,
-    XF_SUCTION2_SAME_SPACE,
+    _,  # the 2 flags of a gene module (population_explosion.py): it names their indices itself
+    _,
+    _,  # a gene module's flag (energy_conservation.py): it names its index itself (XFLAG_INDEX)
+    _,  # the 4 flags of a gene module (healing_2.py): it names their indices itself
+    _,
+    _,
+    _,
+    _,  # a gene module's flag (suction_2.py): it names its index itself (XFLAG_INDEX)
 ) = range(N_XFLAGS - len(gene_tables.APPENDED_FLAGS))
 for _name, _value in list(globals().items()):
     if _name.startswith("XF_"):
@@ -133,17 +103,6 @@ for _name, _value in list(globals().items()):
 
 # Choice values the kernels compare with (their index in the row's choices).
 TIMING_AFTER_FIRST_PLAYER, TIMING_START_OF_PHASE3, TIMING_AFTER_EACH_PURCHASE = range(3)  # XM4
-ALARM_REST_OF_PHASE1, ALARM_REST_OF_ROUND = range(2)  # XG-03
-CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(2)  # XG-05
-CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(3)  # XG-05
-HA_UNLIMITED, HA_ONCE = range(2)  # XG-08
-HA_ADVANCED_FORBIDDEN, HA_ADVANCED_WITH_LOWER = range(2)  # XG-08
-SOCIAL_END_OF_PHASE6, SOCIAL_BEFORE_ADVANCE, SOCIAL_AFTER_ADVANCE = range(3)  # XG-10
-STEAL_TO_HOLDER, STEAL_TO_NOBODY = range(2)  # XG-10
-THREAT_FORBIDDEN, THREAT_NUMBER_RULE, THREAT_UNRESTRICTED = range(3)  # XG-13
-HEALING_UNLIMITED, HEALING_ONCE_PER_AMOEBA = range(2)  # XG-15
-POP_TOP_UP, POP_ADD_LEADER_COUNT = range(2)  # XG-20
-HEALING2_PHASE4, HEALING2_ANY_OWN_TURN, HEALING2_PHASE5 = range(3)  # XG-25
 
 
 def encode(flag: ExtraFlag, value: bool | int | str | tuple[str, ...] | list[str]) -> int:

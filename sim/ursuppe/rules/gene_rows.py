@@ -27,8 +27,17 @@ class ExtraFlag(NamedTuple):
     placeholder: bool = False  # PLACEHOLDER: no source has the value (reports name it)
 
 
+class ChoiceError(ValueError):
+    """A scenario choice's value a parse refuses in one of its parts: ``key`` (".give", ...) is
+    appended to the choice's key in the scenario loader's message."""
+
+    def __init__(self, message: str, key: str = ""):
+        super().__init__(message)
+        self.key = key
+
+
 # A scenario choice's value -> the option row it forces (row[:width] filled in, the rest left 0);
-# raises ValueError with the message the scenario loader shows.
+# raises ValueError (or ChoiceError, naming the part) with the message the scenario loader shows.
 Parse = Callable[[Any, list[int], int], list[int]]  # (value, row of zeros, players) -> row
 Render = Callable[[list[int]], dict[str, Any]]  # an option row -> the scenario choice object
 

@@ -11,6 +11,28 @@ from sim.ursuppe.rules.gene_rows import ExtraFlag
 GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.rebound',
     'sim.ursuppe.engine.genes.toxic_excretions',
+    'sim.ursuppe.engine.genes.migration_sensing',
+    'sim.ursuppe.engine.genes.environmental_sensing',
+    'sim.ursuppe.engine.genes.fast_food',
+    'sim.ursuppe.engine.genes.energy_conservation',
+    'sim.ursuppe.engine.genes.glutton',
+    'sim.ursuppe.engine.genes.cleanliness',
+    'sim.ursuppe.engine.genes.suction_1',
+    'sim.ursuppe.engine.genes.suction_2',
+    'sim.ursuppe.engine.genes.highly_adaptable',
+    'sim.ursuppe.engine.genes.more_than_a_mouthful',
+    'sim.ursuppe.engine.genes.social_gene',
+    'sim.ursuppe.engine.genes.camouflage_1',
+    'sim.ursuppe.engine.genes.camouflage_2',
+    'sim.ursuppe.engine.genes.threat_display',
+    'sim.ursuppe.engine.genes.flexible',
+    'sim.ursuppe.engine.genes.healing_1',
+    'sim.ursuppe.engine.genes.healing_2',
+    'sim.ursuppe.engine.genes.go_out_with_a_bang',
+    'sim.ursuppe.engine.genes.short_life_span',
+    'sim.ursuppe.engine.genes.alarm',
+    'sim.ursuppe.engine.genes.hard_crust',
+    'sim.ursuppe.engine.genes.population_explosion',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -47,6 +69,295 @@ TOXIC_EXCRETIONS_EVENTS = (
 TOXIC_EXCRETIONS_TALLIES = (
     ('toxic:token', 'XG-19'),
     ('toxic:pickup', 'XG-19'),
+)
+
+# Migration Sensing (XG-06): sim.ursuppe.engine.genes.migration_sensing, spliced where its rows always were
+MIGRATION_SENSING_FLAGS = ()
+MIGRATION_SENSING_CHOICE_KEYS = ()
+MIGRATION_SENSING_DECISIONS = ()
+MIGRATION_SENSING_EVENTS = (
+    ('sense', ('position', 'ozone')),
+)
+MIGRATION_SENSING_TALLIES = (
+    ('sensing:seen', 'XG-06, XG-23'),
+)
+
+# Environmental Sensing (XG-23): sim.ursuppe.engine.genes.environmental_sensing, spliced where its rows always were
+ENVIRONMENTAL_SENSING_FLAGS = ()
+ENVIRONMENTAL_SENSING_CHOICE_KEYS = ()
+ENVIRONMENTAL_SENSING_DECISIONS = ()
+ENVIRONMENTAL_SENSING_EVENTS = ()
+ENVIRONMENTAL_SENSING_TALLIES = ()
+
+# Fast Food (XG-07): sim.ursuppe.engine.genes.fast_food, spliced where its rows always were
+FAST_FOOD_FLAGS = ()
+FAST_FOOD_CHOICE_KEYS = (
+    'order',
+)
+FAST_FOOD_DECISIONS = (
+    ('fast_food', 'XG-07', 1, 'order', '0 move then eat / 1 eat then move'),
+)
+FAST_FOOD_EVENTS = (
+    ('order', ('eat_first',)),
+)
+FAST_FOOD_TALLIES = (
+    ('fast_food:eat_first', 'XG-07'),
+)
+
+# Energy Conservation (XG-21): sim.ursuppe.engine.genes.energy_conservation, spliced where its rows always were
+ENERGY_CONSERVATION_FLAGS = (
+    ExtraFlag(name='energy_conservation_requires_move', rule='XG-21', default=False, choices=(), lo=0, hi=0, placeholder=False),
+)
+ENERGY_CONSERVATION_CHOICE_KEYS = ()
+ENERGY_CONSERVATION_DECISIONS = ()
+ENERGY_CONSERVATION_EVENTS = (
+    ('gene_income', ('gene', 'bp')),
+)
+ENERGY_CONSERVATION_TALLIES = (
+    ('energy:bp', 'XG-21'),
+)
+
+# Glutton (XG-02): sim.ursuppe.engine.genes.glutton, spliced where its rows always were
+GLUTTON_FLAGS = ()
+GLUTTON_CHOICE_KEYS = ()
+GLUTTON_DECISIONS = ()
+GLUTTON_EVENTS = ()
+GLUTTON_TALLIES = (
+    ('glutton:meal', 'XG-02: a meal with the extra cube'),
+)
+
+# Cleanliness (XG-04): sim.ursuppe.engine.genes.cleanliness, spliced where its rows always were
+CLEANLINESS_FLAGS = (
+    ExtraFlag(name='cleanliness_covers_attack_cubes', rule='XG-04', default=False, choices=(), lo=0, hi=0, placeholder=False),
+)
+CLEANLINESS_CHOICE_KEYS = (
+    'clean',
+)
+CLEANLINESS_DECISIONS = (
+    ('cleanliness', 'XG-04', 1, 'clean', 'space the excreted cubes go to'),
+)
+CLEANLINESS_EVENTS = (
+    ('clean', ('from', 'to')),
+)
+CLEANLINESS_TALLIES = (
+    ('cleanliness:moved', 'XG-04: excreted cubes put on a neighbouring space'),
+)
+
+# Suction 1 (XG-12): sim.ursuppe.engine.genes.suction_1, spliced where its rows always were
+SUCTION_1_FLAGS = ()
+SUCTION_1_CHOICE_KEYS = ()
+SUCTION_1_DECISIONS = ()
+SUCTION_1_EVENTS = ()
+SUCTION_1_TALLIES = (
+    ('suction:meal', "XG-12, XG-26: a meal with a neighbour's cube"),
+)
+
+# Suction 2 (XG-26): sim.ursuppe.engine.genes.suction_2, spliced where its rows always were
+SUCTION_2_FLAGS = (
+    ExtraFlag(name='suction2_same_space', rule='XG-26', default=True, choices=(), lo=0, hi=0, placeholder=False),
+)
+SUCTION_2_CHOICE_KEYS = ()
+SUCTION_2_DECISIONS = ()
+SUCTION_2_EVENTS = ()
+SUCTION_2_TALLIES = ()
+
+# Highly Adaptable (XG-08): sim.ursuppe.engine.genes.highly_adaptable, spliced where its rows always were
+HIGHLY_ADAPTABLE_FLAGS = (
+    ExtraFlag(name='ha_exchanges_per_round', rule='XG-08', default='unlimited', choices=('unlimited', 'once'), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='ha_into_advanced', rule='XG-08', default='forbidden', choices=('forbidden', 'with_lower_given_up'), lo=0, hi=0, placeholder=False),
+)
+HIGHLY_ADAPTABLE_CHOICE_KEYS = (
+    'exchange',
+)
+HIGHLY_ADAPTABLE_DECISIONS = (
+    ('exchange', 'XG-08', 2, 'exchange', 'gene given, gene taken; (-1, -1) = stop'),
+)
+HIGHLY_ADAPTABLE_EVENTS = (
+    ('exchange', ('gave', 'took', 'cost')),
+)
+HIGHLY_ADAPTABLE_TALLIES = (
+    ('exchange:made', 'XG-08'),
+)
+
+# More Than a Mouthful (XG-09): sim.ursuppe.engine.genes.more_than_a_mouthful, spliced where its rows always were
+MORE_THAN_A_MOUTHFUL_FLAGS = (
+    ExtraFlag(name='mouthful_vs_aggression_phase1', rule='XG-09', default=True, choices=(), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='mouthful_vs_aggression_phase5', rule='XG-09', default=False, choices=(), lo=0, hi=0, placeholder=False),
+)
+MORE_THAN_A_MOUTHFUL_CHOICE_KEYS = ()
+MORE_THAN_A_MOUTHFUL_DECISIONS = ()
+MORE_THAN_A_MOUTHFUL_EVENTS = (
+    ('mouthful', ('dp',)),
+)
+MORE_THAN_A_MOUTHFUL_TALLIES = (
+    ('mouthful:survived', 'XG-09'),
+)
+
+# Social Gene (XG-10): sim.ursuppe.engine.genes.social_gene, spliced where its rows always were
+SOCIAL_GENE_FLAGS = (
+    ExtraFlag(name='social_gene_timing', rule='XG-10', default='end_of_phase6', choices=('end_of_phase6', 'at_owner_turn_before_advance', 'at_owner_turn_after_advance'), lo=0, hi=0, placeholder=True),
+    ExtraFlag(name='social_gene_steal_payment_to', rule='XG-10', default='holder', choices=('holder', 'nobody'), lo=0, hi=0, placeholder=True),
+    ExtraFlag(name='social_gene_steal_price', rule='XG-10', default=2, choices=(), lo=0, hi=100, placeholder=False),
+    ExtraFlag(name='social_gene_gap', rule='XG-10', default=6, choices=(), lo=1, hi=1000, placeholder=False),
+)
+SOCIAL_GENE_CHOICE_KEYS = ()
+SOCIAL_GENE_DECISIONS = ()
+SOCIAL_GENE_EVENTS = (
+    ('take', ('gene', 'holder', 'price')),
+)
+SOCIAL_GENE_TALLIES = (
+    ('social:income', 'XG-10: Phase-6 BP'),
+    ('social:taken', 'XG-10: taken from its holder'),
+)
+
+# Camouflage 1 (XG-11): sim.ursuppe.engine.genes.camouflage_1, spliced where its rows always were
+CAMOUFLAGE_1_FLAGS = (
+    ExtraFlag(name='camouflage_roll_per_attempt', rule='XG-11', default=True, choices=(), lo=0, hi=0, placeholder=False),
+)
+CAMOUFLAGE_1_CHOICE_KEYS = ()
+CAMOUFLAGE_1_DECISIONS = ()
+CAMOUFLAGE_1_EVENTS = (
+    ('camouflage', ('roll', 'defence_allowed')),
+)
+CAMOUFLAGE_1_TALLIES = (
+    ('camouflage:no_defence', 'XG-11, XG-24: an attack the target could not answer'),
+)
+
+# Camouflage 2 (XG-24): sim.ursuppe.engine.genes.camouflage_2, spliced where its rows always were
+CAMOUFLAGE_2_FLAGS = ()
+CAMOUFLAGE_2_CHOICE_KEYS = ()
+CAMOUFLAGE_2_DECISIONS = ()
+CAMOUFLAGE_2_EVENTS = ()
+CAMOUFLAGE_2_TALLIES = ()
+
+# Thread Display (XG-13): sim.ursuppe.engine.genes.threat_display, spliced where its rows always were
+THREAT_DISPLAY_FLAGS = (
+    ExtraFlag(name='threat_display_own_attackers', rule='XG-13', default='forbidden', choices=('forbidden', 'number_rule', 'unrestricted'), lo=0, hi=0, placeholder=False),
+)
+THREAT_DISPLAY_CHOICE_KEYS = ()
+THREAT_DISPLAY_DECISIONS = ()
+THREAT_DISPLAY_EVENTS = ()
+THREAT_DISPLAY_TALLIES = (
+    ('threat_display:protected', 'XG-13: a target an attacker could not choose'),
+)
+
+# Flexible (XG-14): sim.ursuppe.engine.genes.flexible, spliced where its rows always were
+FLEXIBLE_FLAGS = (
+    ExtraFlag(name='flexible_on_social_steal', rule='XG-14', default=True, choices=(), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='flexible_on_exchange', rule='XG-14', default=False, choices=(), lo=0, hi=0, placeholder=False),
+)
+FLEXIBLE_CHOICE_KEYS = ()
+FLEXIBLE_DECISIONS = ()
+FLEXIBLE_EVENTS = ()
+FLEXIBLE_TALLIES = (
+    ('flexible:discount', 'XG-14'),
+)
+
+# Healing 1 (XG-15): sim.ursuppe.engine.genes.healing_1, spliced where its rows always were
+HEALING_1_FLAGS = (
+    ExtraFlag(name='healing1_limit', rule='XG-15', default='unlimited', choices=('unlimited', 'once_per_amoeba'), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='healing1_cost', rule='XG-15', default=3, choices=(), lo=0, hi=100, placeholder=False),
+)
+HEALING_1_CHOICE_KEYS = (
+    'heal',
+)
+HEALING_1_DECISIONS = (
+    ('heal', 'XG-15, XG-25', 3, 'heal', 'own number, receiver player, receiver number (-1, -1: Healing 1); all -1 = stop'),
+)
+HEALING_1_EVENTS = (
+    ('heal', ('dp', 'cost', 'receiver_player', 'receiver_amoeba')),
+)
+HEALING_1_TALLIES = (
+    ('healing:dp_removed', 'XG-15, XG-25'),
+)
+
+# Healing 2 (XG-25): sim.ursuppe.engine.genes.healing_2, spliced where its rows always were
+HEALING_2_FLAGS = (
+    ExtraFlag(name='healing2_phase', rule='XG-25', default='phase4', choices=('phase4', 'any_own_turn', 'phase5_before_deaths'), lo=0, hi=0, placeholder=True),
+    ExtraFlag(name='healing2_includes_healing1', rule='XG-25', default=False, choices=(), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='healing2_target_any_colour', rule='XG-25', default=True, choices=(), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='healing2_cost', rule='XG-25', default=4, choices=(), lo=0, hi=100, placeholder=False),
+)
+HEALING_2_CHOICE_KEYS = ()
+HEALING_2_DECISIONS = ()
+HEALING_2_EVENTS = ()
+HEALING_2_TALLIES = (
+    ('healing2:dp_given', 'XG-25'),
+)
+
+# Go Out With a Bang (XG-17): sim.ursuppe.engine.genes.go_out_with_a_bang, spliced where its rows always were
+GO_OUT_WITH_A_BANG_FLAGS = (
+    ExtraFlag(name='bang_immediate_death', rule='XG-17', default=False, choices=(), lo=0, hi=0, placeholder=False),
+)
+GO_OUT_WITH_A_BANG_CHOICE_KEYS = ()
+GO_OUT_WITH_A_BANG_DECISIONS = ()
+GO_OUT_WITH_A_BANG_EVENTS = (
+    ('bang', ('space', 'hit')),
+)
+GO_OUT_WITH_A_BANG_TALLIES = (
+    ('bang:dp', 'XG-17: an amoeba hit by a bang'),
+)
+
+# Short Life Span (XG-18): sim.ursuppe.engine.genes.short_life_span, spliced where its rows always were
+SHORT_LIFE_SPAN_FLAGS = (
+    ExtraFlag(name='sls_division_cost', rule='XG-18', default=4, choices=(), lo=0, hi=100, placeholder=False),
+    ExtraFlag(name='sls_with_division_rate', rule='XG-18', default=4, choices=(), lo=0, hi=100, placeholder=True),
+)
+SHORT_LIFE_SPAN_CHOICE_KEYS = ()
+SHORT_LIFE_SPAN_DECISIONS = ()
+SHORT_LIFE_SPAN_EVENTS = ()
+SHORT_LIFE_SPAN_TALLIES = (
+    ('short_life:death', 'XG-18: a death at the lowered threshold'),
+)
+
+# Alarm (XG-03): sim.ursuppe.engine.genes.alarm, spliced where its rows always were
+ALARM_FLAGS = (
+    ExtraFlag(name='alarm_duration', rule='XG-03', default='rest_of_phase1', choices=('rest_of_phase1', 'rest_of_round'), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='alarm_trigger_own_colour', rule='XG-03', default=True, choices=(), lo=0, hi=0, placeholder=False),
+)
+ALARM_CHOICE_KEYS = ()
+ALARM_DECISIONS = ()
+ALARM_EVENTS = (
+    ('alarm', ()),
+)
+ALARM_TALLIES = (
+    ('alarm:granted', 'XG-03'),
+    ('alarm:escape', 'XG-03: an escape the Alarm granted'),
+)
+
+# Hard Crust (XG-05): sim.ursuppe.engine.genes.hard_crust, spliced where its rows always were
+HARD_CRUST_FLAGS = (
+    ExtraFlag(name='hard_crust_refusal', rule='XG-05', default='attacker_dies', choices=('attacker_dies', 'attacker_starves'), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='hard_crust_death_cubes', rule='XG-05', default='2_each', choices=('2_each', '1_each', 'none'), lo=0, hi=0, placeholder=True),
+    ExtraFlag(name='hard_crust_after_failed_defence', rule='XG-05', default=False, choices=(), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='hard_crust_extra_bp', rule='XG-05', default=1, choices=(), lo=0, hi=100, placeholder=False),
+)
+HARD_CRUST_CHOICE_KEYS = (
+    'crust',
+)
+HARD_CRUST_DECISIONS = (
+    ('hard_crust', 'XG-05', 1, 'crust', '0 let the attack fail / 1 pay the extra BP'),
+)
+HARD_CRUST_EVENTS = (
+    ('hard_crust', ('paid', 'bp')),
+)
+HARD_CRUST_TALLIES = (
+    ('hard_crust:paid', 'XG-05'),
+    ('hard_crust:refused', 'XG-05: the attack failed for want of the extra BP'),
+)
+
+# Population Explosion (XG-20): sim.ursuppe.engine.genes.population_explosion, spliced where its rows always were
+POPULATION_EXPLOSION_FLAGS = (
+    ExtraFlag(name='pop_explosion_mode', rule='XG-20', default='top_up', choices=('top_up', 'add_leader_count'), lo=0, hi=0, placeholder=False),
+    ExtraFlag(name='pop_explosion_each_round', rule='XG-20', default=True, choices=(), lo=0, hi=0, placeholder=False),
+)
+POPULATION_EXPLOSION_CHOICE_KEYS = ()
+POPULATION_EXPLOSION_DECISIONS = ()
+POPULATION_EXPLOSION_EVENTS = (
+    ('explosion', ('placed', 'bp_returned')),
+)
+POPULATION_EXPLOSION_TALLIES = (
+    ('explosion:placed', 'XG-20'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

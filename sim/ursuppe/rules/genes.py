@@ -110,31 +110,31 @@ AGGRESSION = 18
 ARMOR = 19
 
 DORIS_FRANK = 20  # XG-01
-GLUTTON = 21  # XG-02
-ALARM = 22  # XG-03
-CLEANLINESS = 23  # XG-04
-HARD_CRUST = 24  # XG-05
-MIGRATION_SENSING = 25  # XG-06
-FAST_FOOD = 26  # XG-07
-HIGHLY_ADAPTABLE = 27  # XG-08
-MOUTHFUL = 28  # XG-09
-SOCIAL_GENE = 29  # XG-10
-CAMOUFLAGE_1 = 30  # XG-11
-SUCTION_1 = 31  # XG-12
-THREAT_DISPLAY = 32  # XG-13
-FLEXIBLE = 33  # XG-14
-HEALING_1 = 34  # XG-15
+# XG-02 Glutton (21): sim/ursuppe/engine/genes/glutton.py
+# XG-03 Alarm (22): sim/ursuppe/engine/genes/alarm.py
+# XG-04 Cleanliness (23): sim/ursuppe/engine/genes/cleanliness.py
+# XG-05 Hard Crust (24): sim/ursuppe/engine/genes/hard_crust.py
+# XG-06 Migration Sensing (25): sim/ursuppe/engine/genes/migration_sensing.py
+# XG-07 Fast Food (26): sim/ursuppe/engine/genes/fast_food.py
+# XG-08 Highly Adaptable (27): sim/ursuppe/engine/genes/highly_adaptable.py
+# XG-09 More Than a Mouthful (28): sim/ursuppe/engine/genes/more_than_a_mouthful.py
+# XG-10 Social Gene (29): sim/ursuppe/engine/genes/social_gene.py
+# XG-11 Camouflage 1 (30): sim/ursuppe/engine/genes/camouflage_1.py
+# XG-12 Suction 1 (31): sim/ursuppe/engine/genes/suction_1.py
+# XG-13 Thread Display (32): sim/ursuppe/engine/genes/threat_display.py
+# XG-14 Flexible (33): sim/ursuppe/engine/genes/flexible.py
+# XG-15 Healing 1 (34): sim/ursuppe/engine/genes/healing_1.py
 # XG-16 Rebound (35): sim/ursuppe/engine/genes/rebound.py
-BANG = 36  # XG-17
-SHORT_LIFE_SPAN = 37  # XG-18
+# XG-17 Go Out With a Bang (36): sim/ursuppe/engine/genes/go_out_with_a_bang.py
+# XG-18 Short Life Span (37): sim/ursuppe/engine/genes/short_life_span.py
 # XG-19 Toxic Excretions (38): sim/ursuppe/engine/genes/toxic_excretions.py
-POP_EXPLOSION = 39  # XG-20
-ENERGY_CONSERVATION = 40  # XG-21
+# XG-20 Population Explosion (39): sim/ursuppe/engine/genes/population_explosion.py
+# XG-21 Energy Conservation (40): sim/ursuppe/engine/genes/energy_conservation.py
 PHD = 41  # XG-22
-ENVIRONMENTAL_SENSING = 42  # XG-23
-CAMOUFLAGE_2 = 43  # XG-24
-HEALING_2 = 44  # XG-25
-SUCTION_2 = 45  # XG-26
+# XG-23 Environmental Sensing (42): sim/ursuppe/engine/genes/environmental_sensing.py
+# XG-24 Camouflage 2 (43): sim/ursuppe/engine/genes/camouflage_2.py
+# XG-25 Healing 2 (44): sim/ursuppe/engine/genes/healing_2.py
+# XG-26 Suction 2 (45): sim/ursuppe/engine/genes/suction_2.py
 
 ADVANCED_GENES: tuple[int, ...] = (
     PERSISTENCE,
@@ -142,10 +142,10 @@ ADVANCED_GENES: tuple[int, ...] = (
     AGGRESSION,
     ARMOR,
     PHD,
-    ENVIRONMENTAL_SENSING,
-    CAMOUFLAGE_2,
-    HEALING_2,
-    SUCTION_2,
+    GENE_INDEX["Environmental Sensing"],  # XG-23 (sim/ursuppe/engine/genes/environmental_sensing.py)
+    GENE_INDEX["Camouflage 2"],  # XG-24 (sim/ursuppe/engine/genes/camouflage_2.py)
+    GENE_INDEX["Healing 2"],  # XG-25 (sim/ursuppe/engine/genes/healing_2.py)
+    GENE_INDEX["Suction 2"],  # XG-26 (sim/ursuppe/engine/genes/suction_2.py)
 )
 # The gene modules' genes added since (after the number-only slots) are extra genes too (§18).
 ADDED_GENES: tuple[int, ...] = tuple(range(len(HISTORIC_GENE_NAMES), N_GENES))

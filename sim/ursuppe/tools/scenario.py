@@ -29,17 +29,12 @@ from sim.ursuppe.engine.decision_kinds import (
     CK_BUY,
     CK_BUY_END,
     CK_CARRY,
-    CK_CLEAN,
     CK_CLING,
     CK_COLOUR,
-    CK_CRUST,
     CK_DIRECTION,
     CK_DIVIDE,
     CK_EAT,
-    CK_EXCHANGE,
-    CK_HEAL,
     CK_MOVE,
-    CK_ORDER,
     CK_PAY,
     CK_PLACE,
     CK_RESPOND,
@@ -166,41 +161,8 @@ def _suction(label: str, key: str, value: Any) -> int:
     return pack_suction(sorted(cubes))  # the engine lists a pair in ascending (space, colour) order
 
 
-def _flag_choice(ck: int, words: tuple[str, str]):
-    """A two-way choice given as one of two words (row[0] = its index) or a boolean."""
-
-    def parse(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
-        if isinstance(v, bool):
-            row[0] = int(v)
-        elif v in words:
-            row[0] = words.index(v)
-        else:
-            raise _err(
-                label, key, f"expected {json.dumps(words[0])} or {json.dumps(words[1])}, got {json.dumps(v)}"
-            )
-        return ck, row
-
-    return parse
-
-
-def _clean(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
-    row[0] = _int(label, key, v, 0, 126)
-    return CK_CLEAN, row
-
-
-def _exchange(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
-    if v == "stop":
-        row[0], row[1] = -1, -1
-    elif isinstance(v, dict) and set(v) == {"give", "take"}:
-        row[0] = _gene(label, f"{key}.give", v["give"])
-        row[1] = _gene(label, f"{key}.take", v["take"])
-    else:
-        raise _err(label, key, f'expected "stop" or {{"give": gene, "take": gene}}, got {json.dumps(v)}')
-    return CK_EXCHANGE, row
-
-
 def _amoeba_or_none(label: str, key: str, v: Any, players: int) -> tuple[int, int]:
-    """``null`` or ``{"player": p, "number": n}`` (an attack's target, Healing 2's receiver) as
+    """``null`` or ``{"player": p, "number": n}`` (an attack's target) as
     (player, number), (-1, -1) for null."""
     if v is None:
         return -1, -1
@@ -212,27 +174,8 @@ def _amoeba_or_none(label: str, key: str, v: Any, players: int) -> tuple[int, in
     raise _err(label, key, f'expected null or {{"player": p, "number": n}}, got {json.dumps(v)}')
 
 
-def _heal(label: str, key: str, v: Any, row: list[int], players: int) -> tuple[int, list[int]]:
-    if v == "stop":
-        row[0], row[1], row[2] = -1, -1, -1
-    elif isinstance(v, dict) and set(v) <= {"number", "receiver"} and "number" in v:
-        row[0] = _int(label, f"{key}.number", v["number"], 1, 7)
-        row[1], row[2] = _amoeba_or_none(label, f"{key}.receiver", v.get("receiver"), players)
-    else:
-        raise _err(
-            label, key, f'expected "stop" or {{"number": n, "receiver": null|{{...}}}}, got {json.dumps(v)}'
-        )
-    return CK_HEAL, row
-
-
-# The extra genes' choice keys (docs/rules.md §18, docs/scenarios.md).
-_EXTRA_CHOICES = {
-    "order": _flag_choice(CK_ORDER, ("move_first", "eat_first")),
-    "clean": _clean,
-    "crust": _flag_choice(CK_CRUST, ("let_fail", "pay")),
-    "exchange": _exchange,
-    "heal": _heal,
-}
+# The extra genes' choice keys (docs/rules.md §18, docs/scenarios.md): each a gene module's (below).
+_EXTRA_CHOICES: dict = {}
 
 
 def _gene_choice(ck: int, parse):
@@ -242,7 +185,7 @@ def _gene_choice(ck: int, parse):
         try:
             return ck, parse(v, row, players)
         except ValueError as exc:
-            raise _err(label, key, str(exc)) from None
+            raise _err(label, key + getattr(exc, "key", ""), str(exc)) from None
 
     return parsed
 
@@ -796,21 +739,6 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
                 {"space": s, "colour": c} for s, c in unpack_suction(int(row[EAT_SUCTION_SLOT]))
             ]
         return out
-    if name == "fast_food":
-        return {"order": ("move_first", "eat_first")[row[0]]}
-    if name == "cleanliness":
-        return {"clean": int(row[0])}
-    if name == "hard_crust":
-        return {"crust": bool(row[0])}
-    if name == "exchange":
-        return {
-            "exchange": "stop" if row[0] < 0 else {"give": GENE_NAMES[row[0]], "take": GENE_NAMES[row[1]]}
-        }
-    if name == "heal":
-        if row[0] < 0:
-            return {"heal": "stop"}
-        receiver = None if row[1] < 0 else {"player": int(row[1]), "number": int(row[2])}
-        return {"heal": {"number": int(row[0]), "receiver": receiver}}
     if name == "attack":
         return {"attack": None if row[0] < 0 else {"player": int(row[0]), "number": int(row[1])}}
     if name == "respond":

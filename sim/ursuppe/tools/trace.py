@@ -4,8 +4,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.ursuppe.engine.attacks import ATTACK_RESULT_NAMES, DEATH_HOW
+from sim.ursuppe.engine.attacks import ATTACK_RESULT_NAMES
 from sim.ursuppe.engine.board import DIRECTION_NAMES
+from sim.ursuppe.engine.deaths import DEATH_HOW
 from sim.ursuppe.engine.decision_kinds import RESPONSE_NAMES, unpack_suction
 from sim.ursuppe.engine.events import EVENT_FIELDS, EVENT_NAMES
 from sim.ursuppe.engine.gene_sets import WORD_BITS, gene_names

@@ -13,25 +13,20 @@ Alarm (XG-03), Hard Crust's failed attack (XG-05), Go Out With a Bang through ``
 """
 
 from sim.jit import always_inline, kernel
-from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.attacks import (
     ATTACK_CLUNG,
     ATTACK_CRUSHED,
     ATTACK_DEFENDED,
     ATTACK_ESCAPED,
     ATTACK_SUCCESS,
-    DEATH_VIOLENT,
-    bang,
-    camouflage,
     hard_crust_refused,
-    kill,
     resolve_attack,
     retry_target,
     target_options,
 )
+from sim.ursuppe.engine.deaths import DEATH_VIOLENT, kill
 from sim.ursuppe.engine.decision_kinds import (
     ATTACK,
-    FAST_FOOD_ORDER,
     MOVE,
     MOVE_ACTIVE,
     MOVE_DRIFT,
@@ -40,12 +35,8 @@ from sim.ursuppe.engine.decision_kinds import (
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.double_play import colour_order
 from sim.ursuppe.engine.events import (
-    EV_ALARM,
     EV_ATTACK,
     EV_ATTACK_RESULT,
-    EV_GENE_INCOME,
-    EV_MOUTHFUL,
-    EV_ORDER,
     EV_STAY,
     log,
 )
@@ -57,29 +48,21 @@ from sim.ursuppe.engine.feeding import (
     standard_available,
     starve,
 )
-from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
+from sim.ursuppe.engine.genes.alarm import alarm_end_of_phase1, alarm_raised
+from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
+from sim.ursuppe.engine.genes.energy_conservation import energy_conservation_drift
+from sim.ursuppe.engine.genes.fast_food import fast_food_eats_first
+from sim.ursuppe.engine.genes.go_out_with_a_bang import bang
+from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
+from sim.ursuppe.engine.genes.healing_2 import healing2_now
+from sim.ursuppe.engine.genes.migration_sensing import migration_sensing_look
+from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift
-from sim.ursuppe.engine.phases.phase2_environment import sense_next_card
-from sim.ursuppe.engine.players import ORDER_SLOT, add_bp, has, same_side, turn_order
-from sim.ursuppe.engine.state import AF_ATTACKED, AF_FED, PF_ALARM
-from sim.ursuppe.rules.extra_flags import (
-    ALARM_REST_OF_PHASE1,
-    XF_ALARM_DURATION,
-    XF_ALARM_TRIGGER_OWN_COLOUR,
-    XF_CAMOUFLAGE_ROLL_PER_ATTEMPT,
-    XF_ENERGY_CONSERVATION_REQUIRES_MOVE,
-    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
-)
+from sim.ursuppe.engine.players import ORDER_SLOT, add_bp, has, turn_order
+from sim.ursuppe.engine.state import AF_ATTACKED, AF_FED
 from sim.ursuppe.rules.genes import (
     AGGRESSION,
-    ALARM,
-    ENERGY_CONSERVATION,
-    ENVIRONMENTAL_SENSING,
-    ESCAPE,
-    FAST_FOOD,
     HOLDING,
-    MIGRATION_SENSING,
-    MOUTHFUL,
     PERSISTENCE,
     STRUGGLE,
 )
@@ -96,34 +79,6 @@ def may_attack(st, ru, g, p, a):
     if st.amoeba_flags[g, p, a] & AF_ATTACKED:
         return False
     return st.bp[g, p] >= ru.attack_cost
-
-
-@kernel
-def _mouthful(st, ru, g, p, q):
-    """XG-09: does (q's) More Than a Mouthful save its amoeba from p's successful Phase-1 attack?
-    Only against an enemy using Struggle for Survival (an Aggression holder's attack too, flag
-    mouthful_vs_aggression_phase1)."""
-    if not ru.extra_genes or not has(st, g, q, MOUTHFUL) or same_side(ru, p, q):
-        return False
-    return has(st, g, p, STRUGGLE) or ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE1] != 0
-
-
-@kernel
-def _alarm(st, ru, wk, g, b, p, q, t):
-    """XG-03: player q's amoeba was eaten: from now on its amoebas have Escape (not if q holds
-    Escape; an own-colour eater as the flag alarm_trigger_own_colour says)."""
-    if not ru.extra_genes or not has(st, g, q, ALARM) or has(st, g, q, ESCAPE):
-        return
-    if st.player_flags[g, q] & PF_ALARM:
-        return
-    if same_side(ru, p, q) and ru.xflag[XF_ALARM_TRIGGER_OWN_COLOUR] == 0:
-        return
-    st.player_flags[g, q] |= PF_ALARM
-    r = ru.partner[q]
-    if r >= 0:
-        st.player_flags[g, r] |= PF_ALARM  # TB3: one player, both colours
-    wk.tally[b, tally.ALARM_GRANTED] += 1
-    log(st, wk, g, EV_ALARM, PHASE, q, t + 1, 0, 0, 0, 0, 0, 0, 0)
 
 
 @kernel
@@ -147,17 +102,12 @@ def attack(st, ru, wk, g, b, p, a, q, t):
         q, t = retry_target(st, ru, wk, g, b, p, a, True, False)
         if q >= 0:
             log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)
-            if ru.xflag[XF_CAMOUFLAGE_ROLL_PER_ATTEMPT] != 0:
-                denied = camouflage(st, ru, wk, g, p, a, PHASE)
+            denied = camouflage_retry(st, ru, wk, g, p, a, denied, PHASE)  # XG-11
             result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE, denied)
             log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
     if result == ATTACK_SUCCESS:
         st.amoeba_flags[g, p, a] |= AF_FED
-        if _mouthful(st, ru, g, p, q):
-            st.dp[g, q, t] += 1
-            wk.tally[b, tally.MOUTHFUL_SURVIVED] += 1
-            log(st, wk, g, EV_MOUTHFUL, PHASE, q, t + 1, st.dp[g, q, t], 0, 0, 0, 0, 0, 0)
-        else:
+        if not mouthful_saves(st, ru, wk, g, b, p, q, t, PHASE):  # XG-09: 1 DP instead
             # A6: the target dies; the attacker counts as fed, and instead of its excretion one
             # cube of each colour in play is placed on the space.
             where = st.space[g, q, t]
@@ -166,7 +116,7 @@ def attack(st, ru, wk, g, b, p, a, q, t):
             if watched:
                 attack_cubes_placed(st, ru, wk, g, b, p, a, space, PHASE)
             bang(st, ru, wk, g, b, q, t, where, PHASE)  # XG-17
-            _alarm(st, ru, wk, g, b, p, q, t)
+            alarm_raised(st, ru, wk, g, b, p, q, t, PHASE)  # XG-03
     elif result == ATTACK_CLUNG:
         # A3: the attacker clung to the escaping target and may eat on the new space (no attack).
         eat_or_starve(st, ru, wk, g, b, p, a, PHASE)
@@ -203,17 +153,6 @@ def feed(st, ru, wk, g, b, p, a):
 
 
 @kernel
-def energy_conservation(st, ru, wk, g, b, p, start, end):
-    """XG-21: the owner of Energy Conservation gains 1 BP for a drift of its amoeba (with the flag
-    energy_conservation_requires_move only when the drift left its space)."""
-    if ru.xflag[XF_ENERGY_CONSERVATION_REQUIRES_MOVE] and end == start:
-        return
-    add_bp(st, ru, g, p, 1)
-    wk.tally[b, tally.ENERGY_BP] += 1
-    log(st, wk, g, EV_GENE_INCOME, PHASE, p, -1, ENERGY_CONSERVATION, 1, 0, 0, 0, 0, 0)
-
-
-@kernel
 @always_inline
 def move_amoeba(st, ru, wk, g, b, p, a):
     """M1-M3: drift, active move or (Holding) stay, as the owner chooses."""
@@ -229,8 +168,7 @@ def move_amoeba(st, ru, wk, g, b, p, a):
     if move == MOVE_DRIFT:
         start = st.space[g, p, a]
         end = drift(st, ru, wk, g, b, p, a, PHASE)
-        if ru.extra_genes and has(st, g, p, ENERGY_CONSERVATION):
-            energy_conservation(st, ru, wk, g, b, p, start, end)
+        energy_conservation_drift(st, ru, wk, g, b, p, start, end, PHASE)  # XG-21
     elif move == MOVE_ACTIVE:
         active_movement(st, ru, wk, g, b, p, a, False, PHASE)
     else:
@@ -241,17 +179,11 @@ def move_amoeba(st, ru, wk, g, b, p, a):
 def amoeba_turn(st, ru, wk, g, b, p, a):
     """M1-M4 for one amoeba; with Fast Food (XG-07) the owner may let it feed first, on its
     starting space, and move afterwards (if it is still on the board)."""
-    if ru.extra_genes and has(st, g, p, FAST_FOOD):
-        set_option(wk.options, b, 0, 0, 0, 0)
-        set_option(wk.options, b, 1, 1, 0, 0)
-        eat_first = decide(st, ru, wk, g, b, p, a, FAST_FOOD_ORDER, 2)
-        log(st, wk, g, EV_ORDER, PHASE, p, a + 1, eat_first, 0, 0, 0, 0, 0, 0)
-        if eat_first == 1:
-            wk.tally[b, tally.FAST_FOOD_EAT_FIRST] += 1
-            feed(st, ru, wk, g, b, p, a)
-            if st.space[g, p, a] >= 0 and wk.error[g, 0] == 0:
-                move_amoeba(st, ru, wk, g, b, p, a)
-            return
+    if fast_food_eats_first(st, ru, wk, g, b, p, a, PHASE):  # XG-07
+        feed(st, ru, wk, g, b, p, a)
+        if st.space[g, p, a] >= 0 and wk.error[g, 0] == 0:
+            move_amoeba(st, ru, wk, g, b, p, a)
+        return
     move_amoeba(st, ru, wk, g, b, p, a)
     feed(st, ru, wk, g, b, p, a)
 
@@ -264,10 +196,7 @@ def phase1(st, ru, wk, g, b):
         colour_order(st, ru, wk, g, b)  # TB4: double play II's order of colours
     else:
         turn_order(st, wk, g, b, False)
-    if ru.extra_genes:
-        for p in range(P):  # XG-06 (and XG-23, which includes it): the start of Phase 1
-            if has(st, g, p, MIGRATION_SENSING) or has(st, g, p, ENVIRONMENTAL_SENSING):
-                sense_next_card(st, wk, g, b, p, PHASE)
+    migration_sensing_look(st, ru, wk, g, b, PHASE)  # XG-06 (and XG-23): the start of Phase 1
     heal_turns = ru.extra_genes and healing2_now(ru, PHASE)  # XG-25: healing2_phase = any_own_turn
     for i in range(P):
         p = wk.scratch[b, ORDER_SLOT + i]
@@ -281,6 +210,4 @@ def phase1(st, ru, wk, g, b):
             amoeba_turn(st, ru, wk, g, b, p, a)
             if wk.error[g, 0] != 0:
                 return
-    if ru.extra_genes and ru.xflag[XF_ALARM_DURATION] == ALARM_REST_OF_PHASE1:
-        for p in range(P):
-            st.player_flags[g, p] &= ~PF_ALARM  # XG-03: Alarm's Escape lasts the rest of Phase 1
+    alarm_end_of_phase1(st, ru, g)  # XG-03: Alarm's Escape may last the rest of Phase 1 only

@@ -1,8 +1,9 @@
 """Phase 2 - environment and gene defects (E1-E2, V3-V4).
 
 Environmental Sensing (XG-23): right after the new card is revealed its owner looks at the next
-one (sense_next_card, also Migration Sensing's look at the start of Phase 1, XG-06); a card seen
-that is now face up is no secret any more (State.seen_card back to -1).
+one (genes/environmental_sensing.py; Migration Sensing's look at the start of Phase 1, XG-06, is
+genes/migration_sensing.py); a card seen that is now face up is no secret any more
+(State.seen_card back to -1).
 """
 
 import numpy as np
@@ -11,13 +12,13 @@ from sim.jit import kernel
 from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import PAY
 from sim.ursuppe.engine.decisions import forced_choice, reject_forced, set_option
-from sim.ursuppe.engine.events import EV_CARD, EV_DEFECT, EV_SENSE, log
+from sim.ursuppe.engine.events import EV_CARD, EV_DEFECT, log
 from sim.ursuppe.engine.gene_sets import high_word, join_words, low_word
+from sim.ursuppe.engine.genes.environmental_sensing import environmental_sensing_look
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
     acts_for_player,
     add_bp,
-    has,
     kept_gift,
     mutation_points,
     share_with_partner,
@@ -26,7 +27,6 @@ from sim.ursuppe.engine.players import (
 from sim.ursuppe.engine.scratch import HELD, SORTED
 from sim.ursuppe.engine.state import MAX_OPTIONS
 from sim.ursuppe.rules.book import GIFT_KEPT
-from sim.ursuppe.rules.genes import ENVIRONMENTAL_SENSING
 from strategies.ursuppe.policy import break_tie, draw_uniform, pay_value
 
 PHASE = 2
@@ -219,20 +219,6 @@ def pay_defect(st, ru, wk, g, b, p, m, ozone):
 
 
 @kernel
-def sense_next_card(st, wk, g, b, p, phase):
-    """XG-06, XG-23: player p looks at the next environment card (the one after the current
-    card, which the coming Phase 2 reveals) and keeps it secret: ``State.seen_card[g, p]`` is its
-    deck position, read by p's own strategy only (strategies/ursuppe/policy.py). Nothing to see at the
-    deck's end."""
-    nxt = st.deck_pos[g] + 1
-    if nxt >= st.n_cards[g] or st.seen_card[g, p] == nxt:
-        return
-    st.seen_card[g, p] = nxt
-    wk.tally[b, tally.SENSING_SEEN] += 1
-    log(st, wk, g, EV_SENSE, phase, p, -1, nxt, st.card_ozone[g, nxt], 0, 0, 0, 0, 0)
-
-
-@kernel
 def phase2(st, ru, wk, g, b):
     """E1: reveal the next card (not in round 1 with first_round_flip = false); E2 from round 2."""
     if ru.first_round_flip or st.round[g] > 1:
@@ -259,8 +245,7 @@ def phase2(st, ru, wk, g, b):
                 for p in range(st.seat.shape[1]):
                     if st.seen_card[g, p] >= 0 and st.seen_card[g, p] <= i:
                         st.seen_card[g, p] = -1  # face up now: no private knowledge left
-                    if has(st, g, p, ENVIRONMENTAL_SENSING):
-                        sense_next_card(st, wk, g, b, p, PHASE)
+                    environmental_sensing_look(st, wk, g, b, p, PHASE)  # XG-23
     if st.round[g] < 2:
         return
     P = st.seat.shape[1]

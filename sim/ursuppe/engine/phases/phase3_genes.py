@@ -1,50 +1,40 @@
 """Phase 3 - new genes (G1-G5), in descending order; with the extra genes the market's reveals
 (XM4, XM5), the Social Gene taken from its holder (XG-10), Flexible's discount (XG-14, through
-players.gene_cost), Highly Adaptable's exchanges (XG-08) and, with flag healing2_phase =
-any_own_turn, Healing 2's heals at a player's turn before it buys (XG-25)."""
-
-import numpy as np
+players.gene_cost), Highly Adaptable's exchanges (XG-08, genes/highly_adaptable.py) and, with
+flag healing2_phase = any_own_turn, Healing 2's heals at a player's turn before it buys (XG-25)."""
 
 from sim.jit import kernel
-from sim.ursuppe.engine import tally
-from sim.ursuppe.engine.decision_kinds import BUY, CK_BUY_END, EXCHANGE
-from sim.ursuppe.engine.decisions import consume_marker, decide, option_overflow, set_option
-from sim.ursuppe.engine.events import EV_BUY, EV_EXCHANGE, EV_TAKE, log
-from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
+from sim.ursuppe.engine.decision_kinds import BUY, CK_BUY_END
+from sim.ursuppe.engine.decisions import consume_marker, decide, set_option
+from sim.ursuppe.engine.events import EV_BUY, log
+from sim.ursuppe.engine.genes.flexible import flexible_discount_tally
+from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
+from sim.ursuppe.engine.genes.healing_2 import healing2_now
+from sim.ursuppe.engine.genes.highly_adaptable import exchanges
+from sim.ursuppe.engine.genes.social_gene import social_gene_takeable, social_gene_taken
 from sim.ursuppe.engine.market import discard_unbought, reveal, reveal_round
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
     SOURCE_HOLDER,
     SOURCE_NONE,
-    SOURCE_POOL,
+    acquire,
     acts_for_player,
     add_bp,
     blocked_by_advanced,
-    exchange_cost,
     gene_cost,
     gene_holder,
     gene_source,
-    kept_gift,
     lower_gene_ok,
     share_with_partner,
     turn_order,
 )
-from sim.ursuppe.engine.state import PF_EXCHANGED
-from sim.ursuppe.rules.book import GIFT_NO_EXCHANGE
 from sim.ursuppe.rules.extra_flags import (
-    HA_ADVANCED_WITH_LOWER,
-    HA_ONCE,
-    STEAL_TO_HOLDER,
     TIMING_AFTER_EACH_PURCHASE,
     TIMING_AFTER_FIRST_PLAYER,
     TIMING_START_OF_PHASE3,
-    XF_HA_EXCHANGES_PER_ROUND,
-    XF_HA_INTO_ADVANCED,
     XF_REVEAL_PER_ROUND,
     XF_REVEAL_TIMING,
-    XF_SOCIAL_GENE_STEAL_PAYMENT_TO,
 )
-from sim.ursuppe.rules.genes import FLEXIBLE, HIGHLY_ADAPTABLE, SOCIAL_GENE
 
 PHASE = 3
 
@@ -60,7 +50,7 @@ def purchase_options(st, ru, wk, g, b, p):
     for gene in range(ru.n_genes):
         if st.genes[g, p, gene] != 0:
             continue
-        if st.pool[g, gene] <= 0 and not (ru.extra_genes and gene == SOCIAL_GENE):
+        if st.pool[g, gene] <= 0 and not social_gene_takeable(ru, gene):  # XG-10
             continue
         source = gene_source(st, ru, g, p, gene, blocked)
         if source == SOURCE_NONE or gene_cost(st, ru, g, p, gene) > st.bp[g, p]:
@@ -83,16 +73,6 @@ def purchase_options(st, ru, wk, g, b, p):
 
 
 @kernel
-def _acquire(st, ru, g, p, gene):
-    """G2, G3: player p now holds ``gene``, acquired this round."""
-    st.genes[g, p, gene] = 1
-    st.gene_since[g, p, gene] = st.round[g]
-    if st.first_bought[g, p, gene] == 0:
-        st.first_bought[g, p, gene] = st.round[g]
-    st.genes_bought[g, p] |= np.int64(1) << gene
-
-
-@kernel
 def buy(st, ru, wk, g, b, p, gene, gave_up, taken):
     """G1-G3: pay gene_cost; the card comes from the pool; a lower gene given up returns to it.
     XG-10: ``taken`` = the Social Gene taken from its holder, who gets the BP (flag
@@ -100,98 +80,17 @@ def buy(st, ru, wk, g, b, p, gene, gave_up, taken):
     cost = gene_cost(st, ru, g, p, gene)
     holder = gene_holder(st, g, gene) if taken else -1
     add_bp(st, ru, g, p, -cost)
-    if ru.extra_genes and cost < ru.gene_price[gene] and not taken and st.genes[g, p, FLEXIBLE] != 0:
-        wk.tally[b, tally.FLEXIBLE_DISCOUNT] += 1
+    flexible_discount_tally(st, ru, wk, g, b, p, gene, cost, taken)  # XG-14
     if holder >= 0:
-        st.genes[g, holder, gene] = 0
-        if ru.xflag[XF_SOCIAL_GENE_STEAL_PAYMENT_TO] == STEAL_TO_HOLDER:
-            add_bp(st, ru, g, holder, cost)
-        share_with_partner(st, ru, g, holder)
-        wk.tally[b, tally.SOCIAL_TAKEN] += 1
+        social_gene_taken(st, ru, wk, g, b, p, holder, gene, cost, PHASE)  # XG-10, the event take
     else:
         st.pool[g, gene] -= 1
-    _acquire(st, ru, g, p, gene)
+    acquire(st, ru, g, p, gene)
     if gave_up >= 0:
         st.genes[g, p, gave_up] = 0
         st.pool[g, gave_up] += 1
-    if holder >= 0:
-        log(st, wk, g, EV_TAKE, PHASE, p, -1, gene, holder, cost, 0, 0, 0, 0)
-    else:
+    if holder < 0:
         log(st, wk, g, EV_BUY, PHASE, p, -1, gene, cost, gave_up, 0, 0, 0, 0)
-
-
-@kernel
-def _blocked_without(st, ru, g, p, given):
-    """G4's blocked mask of player p as if it had given up ``given`` (XG-08)."""
-    blocked = np.int64(0)
-    for gene in range(ru.n_genes):
-        if gene != given and st.genes[g, p, gene] != 0:
-            blocked |= ru.gene_blocks[gene]
-    return blocked
-
-
-@kernel
-def exchange_options(st, ru, wk, g, b, p):
-    """XG-08: 'stop', then (gene given, pool gene taken) for every held gene (Highly Adaptable
-    included) and every pool card p may take instead, as a purchase would (G2, G4, the Social
-    Gene's last player, XG-10), affordable. An advanced gene only with flag ha_into_advanced =
-    with_lower_given_up, and then only for its lower gene held since an earlier round (G3)."""
-    set_option(wk.options, b, 0, -1, -1, 0)
-    n = 1
-    into_advanced = ru.xflag[XF_HA_INTO_ADVANCED] == HA_ADVANCED_WITH_LOWER
-    for given in range(ru.n_genes):
-        if st.genes[g, p, given] == 0 or kept_gift(st, ru, g, p, given, GIFT_NO_EXCHANGE):
-            continue
-        blocked = _blocked_without(st, ru, g, p, given)
-        for taken in range(ru.n_genes):
-            if taken == given or st.pool[g, taken] <= 0:
-                continue
-            if gene_source(st, ru, g, p, taken, blocked) != SOURCE_POOL:
-                continue
-            if ru.gene_lower[taken, 0] >= 0:
-                if not into_advanced:
-                    continue
-                ok = False
-                for j in range(ru.gene_lower.shape[1]):
-                    if ru.gene_lower[taken, j] == given and lower_gene_ok(st, ru, g, p, taken, given):
-                        ok = True
-                if not ok:
-                    continue
-            if exchange_cost(st, ru, g, p, given, taken) > st.bp[g, p]:
-                continue
-            if option_overflow(wk, g, n):
-                return n
-            set_option(wk.options, b, n, given, taken, 0)
-            n += 1
-    return n
-
-
-@kernel
-def exchanges(st, ru, wk, g, b, p):
-    """XG-08: Highly Adaptable's exchanges on player p's Phase-3 turn, after its purchases
-    (docs/decisions.md), as many as it likes or one (flag ha_exchanges_per_round). The old card
-    returns to the pool; the new one counts as acquired this round (G3)."""
-    while st.genes[g, p, HIGHLY_ADAPTABLE] != 0:
-        if ru.xflag[XF_HA_EXCHANGES_PER_ROUND] == HA_ONCE and st.player_flags[g, p] & PF_EXCHANGED:
-            return
-        n = exchange_options(st, ru, wk, g, b, p)
-        if n <= 1:
-            return
-        i = decide(st, ru, wk, g, b, p, -1, EXCHANGE, n)
-        given = wk.options[b, i, 0]
-        taken = wk.options[b, i, 1]
-        if given < 0 or wk.error[g, 0] != 0:
-            return
-        cost = exchange_cost(st, ru, g, p, given, taken)
-        add_bp(st, ru, g, p, -cost)
-        st.genes[g, p, given] = 0
-        st.pool[g, given] += 1
-        st.pool[g, taken] -= 1
-        _acquire(st, ru, g, p, taken)
-        st.player_flags[g, p] |= PF_EXCHANGED
-        share_with_partner(st, ru, g, p)
-        wk.tally[b, tally.EXCHANGE_MADE] += 1
-        log(st, wk, g, EV_EXCHANGE, PHASE, p, -1, given, taken, cost, 0, 0, 0, 0)
 
 
 @kernel
@@ -237,7 +136,7 @@ def phase3(st, ru, wk, g, b):
             # the next list to the player it belongs to.
             consume_marker(wk, g, CK_BUY_END)
         if ru.extra_genes:
-            exchanges(st, ru, wk, g, b, p)
+            exchanges(st, ru, wk, g, b, p, PHASE)  # XG-08
             if wk.error[g, 0] != 0:
                 return
     if ru.extra_genes:

@@ -1,17 +1,22 @@
 """Phase 4 - cell division (D1-D4), in descending order; with the extra genes Population
-Explosion's free amoebas (XG-20) and the healing of Healing 1 and 2 (XG-15, XG-25: healing.py)
+Explosion's free amoebas (XG-20) and the healing of Healing 1 and 2 (XG-15, XG-25: genes/healing_1.py)
 before a player divides.
 
 Double play II (TB7): every step is per colour (D2's free amoeba, D3's spaces next to the
 colour's own amoebas), except the income, once per player; the two colours pay from one stock."""
 
 from sim.jit import kernel
-from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import DIVIDE, PLACE_EXPLOSION, PLACE_FREE
 from sim.ursuppe.engine.decisions import FREE_NUMBERS, decide, decide_placement, free_numbers, set_option
-from sim.ursuppe.engine.events import EV_EXPLOSION, EV_INCOME, EV_PLACE, log
+from sim.ursuppe.engine.events import EV_INCOME, EV_PLACE, log
+from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
+from sim.ursuppe.engine.genes.population_explosion import (
+    explodes,
+    explosion_begin,
+    explosion_end,
+    explosion_placed,
+)
 from sim.ursuppe.engine.genes.toxic_excretions import toxic_placement
-from sim.ursuppe.engine.healing import heals_in_phase
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
     acts_for_player,
@@ -20,15 +25,9 @@ from sim.ursuppe.engine.players import (
     division_cost,  # D3, XG-18: in players.py, where strategies can call it too
     has,
     put_amoeba,
-    share_with_partner,
     turn_order,
 )
-from sim.ursuppe.rules.extra_flags import (
-    POP_ADD_LEADER_COUNT,
-    XF_POP_EXPLOSION_EACH_ROUND,
-    XF_POP_EXPLOSION_MODE,
-)
-from sim.ursuppe.rules.genes import POP_EXPLOSION, SPORES
+from sim.ursuppe.rules.genes import SPORES
 
 PHASE = 4
 # EV_PLACE's "how", by its name in the event log (setup's placements log 0; XG-20's explosion)
@@ -135,34 +134,13 @@ def dummy_division(st, ru, wk, g, b, p):
 
 
 @kernel
-def explodes(st, ru, g, p):
-    """XG-20: does Population Explosion act in player p's Phase 4 this round? Every round while
-    held, or (flag pop_explosion_each_round = false) only in the round it was acquired."""
-    if not ru.extra_genes or st.genes[g, p, POP_EXPLOSION] == 0:
-        return False
-    return ru.xflag[XF_POP_EXPLOSION_EACH_ROUND] != 0 or st.gene_since[g, p, POP_EXPLOSION] == st.round[g]
-
-
-@kernel
 def population_explosion(st, ru, wk, g, b, p):
     """XG-20: no income (the caller skips it); all of p's BP return to the bank; then free
     amoebas until p has as many on the board as the leading player (highest marker) - or that
     many more (flag pop_explosion_mode = add_leader_count) - placed by D3 (next to its own
     amoebas; Spores, or none or one on the board: anywhere) with numbers of its choice (D4), as
     far as its supply lasts. The leader itself places nothing but still loses its BP."""
-    returned = st.bp[g, p]
-    add_bp(st, ru, g, p, -returned)
-    share_with_partner(st, ru, g, p)
-    leader = 0
-    for q in range(st.score.shape[1]):
-        if st.score[g, q] > st.score[g, leader]:
-            leader = q
-    own = amoebas_on_board(st, g, p)
-    target = 0
-    if leader != p:
-        target = amoebas_on_board(st, g, leader)
-        if ru.xflag[XF_POP_EXPLOSION_MODE] == POP_ADD_LEADER_COUNT:
-            target += own
+    returned, own, target = explosion_begin(st, ru, g, p)  # the BP to the bank, the leader's count
     spores = has(st, g, p, SPORES)
     placed = 0
     while own < target:
@@ -177,10 +155,10 @@ def population_explosion(st, ru, wk, g, b, p):
         toxic_placement(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1, PHASE)  # XG-19
         own += 1
         placed += 1
-        wk.tally[b, tally.EXPLOSION_PLACED] += 1
+        explosion_placed(wk, b)
         if wk.error[g, 0] != 0:
             return
-    log(st, wk, g, EV_EXPLOSION, PHASE, p, -1, placed, returned, 0, 0, 0, 0, 0)
+    explosion_end(st, wk, g, p, placed, returned, PHASE)
 
 
 @kernel

@@ -14,19 +14,21 @@ from sim.ursuppe.engine.attacks import (
     ATTACK_DEFENDED,
     ATTACK_ESCAPED,
     ATTACK_SUCCESS,
-    DEATH_AGGRESSION,
-    DEATH_NATURAL,
-    camouflage,
     die,
     hard_crust_refused,
     resolve_attack,
     retry_target,
-    threat_display_allows,
 )
+from sim.ursuppe.engine.deaths import DEATH_AGGRESSION, DEATH_NATURAL
 from sim.ursuppe.engine.decision_kinds import AGGRESS
 from sim.ursuppe.engine.decisions import decide, set_option
-from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, EV_MOUTHFUL, log
-from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
+from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, log
+from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
+from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
+from sim.ursuppe.engine.genes.healing_2 import healing2_now
+from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves_from_aggression
+from sim.ursuppe.engine.genes.short_life_span import short_life_death
+from sim.ursuppe.engine.genes.threat_display import threat_display_protects
 from sim.ursuppe.engine.invariants import check_no_doomed_amoebas
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
@@ -38,8 +40,7 @@ from sim.ursuppe.engine.players import (
     turn_order,
 )
 from sim.ursuppe.engine.state import PF_AGGRESSED
-from sim.ursuppe.rules.extra_flags import XF_CAMOUFLAGE_ROLL_PER_ATTEMPT, XF_MOUTHFUL_VS_AGGRESSION_PHASE5
-from sim.ursuppe.rules.genes import AGGRESSION, ARMOR, MOUTHFUL, PERSISTENCE, SHORT_LIFE_SPAN
+from sim.ursuppe.rules.genes import AGGRESSION, ARMOR, PERSISTENCE
 
 PHASE = 5
 # EV_DP's reason, by its name in the event log: Armor (R3), a lost Defense fight (R4), and with
@@ -63,8 +64,7 @@ def aggression_options(st, ru, wk, g, b, p):
                 continue
             for t in range(st.space.shape[2]):
                 if st.space[g, q, t] == s:
-                    if not threat_display_allows(st, ru, g, p, a, q, t):
-                        wk.tally[b, tally.THREAT_DISPLAY_PROTECTED] += 1
+                    if threat_display_protects(st, ru, wk, g, b, p, a, q, t):  # XG-13
                         continue
                     set_option(wk.options, b, n, a + 1, q, t + 1)
                     n += 1
@@ -84,12 +84,7 @@ def _attack_once(st, ru, wk, g, b, p, a, q, t, denied):
             st.dp[g, q, t] += ru.aggression_armor_dp
             wk.tally[b, tally.ARMOR_DP] += 1
             log(st, wk, g, EV_DP, PHASE, q, t + 1, st.dp[g, q, t], DP_ARMOR, 0, 0, 0, 0, 0)
-        elif ru.extra_genes and ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE5] != 0 and has(st, g, q, MOUTHFUL):
-            # XG-09 with the flag mouthful_vs_aggression_phase5: 1 DP instead of death, no cubes.
-            st.dp[g, q, t] += 1
-            wk.tally[b, tally.MOUTHFUL_SURVIVED] += 1
-            log(st, wk, g, EV_MOUTHFUL, PHASE, q, t + 1, st.dp[g, q, t], 0, 0, 0, 0, 0, 0)
-        else:
+        elif not mouthful_saves_from_aggression(st, ru, wk, g, b, q, t, PHASE):  # XG-09: 1 DP instead
             die(st, ru, wk, g, b, q, t, ru.aggression_death_cubes, DEATH_AGGRESSION, PHASE)
     elif result == ATTACK_DEFENDED and ru.aggression_lost_fight_dp:
         st.dp[g, p, a] += ru.lost_defense_dp  # R4 (flag false: the 2004 English FAQ, no DP)
@@ -127,8 +122,7 @@ def aggression(st, ru, wk, g, b, p):
         q, t = retry_target(st, ru, wk, g, b, p, a, False, True)
         if q >= 0:
             log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)
-            if ru.xflag[XF_CAMOUFLAGE_ROLL_PER_ATTEMPT] != 0:
-                denied = camouflage(st, ru, wk, g, p, a, PHASE)
+            denied = camouflage_retry(st, ru, wk, g, p, a, denied, PHASE)  # XG-11
             _attack_once(st, ru, wk, g, b, p, a, q, t, denied)
 
 
@@ -147,8 +141,7 @@ def natural_deaths(st, ru, wk, g, b):
             threshold = death_threshold(st, ru, g, p)
             for a in range(st.space.shape[2]):
                 if st.space[g, p, a] >= 0 and st.dp[g, p, a] >= threshold:
-                    if has(st, g, p, SHORT_LIFE_SPAN) and st.dp[g, p, a] == threshold:
-                        wk.tally[b, tally.SHORT_LIFE_DEATH] += 1
+                    short_life_death(st, wk, g, b, p, a, threshold)  # XG-18
                     die(st, ru, wk, g, b, p, a, ru.natural_death_cubes, DEATH_NATURAL, PHASE)
                     again = ru.extra_genes
 

@@ -4,26 +4,21 @@ Double play II (TB9): one marker a player, advanced by the amoeba table of each 
 plus the gene table once; the second colour's copy of the marker follows."""
 
 from sim.jit import kernel
-from sim.ursuppe.engine import tally
-from sim.ursuppe.engine.events import EV_GENE_INCOME, EV_SCORE, log
+from sim.ursuppe.engine.events import EV_SCORE, log
+from sim.ursuppe.engine.genes.social_gene import (
+    social_gene_holder,
+    social_income_after_advance,
+    social_income_before_advance,
+    social_income_end_of_phase,
+)
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
     acts_for_player,
-    add_bp,
     amoebas_on_board,
-    gene_holder,
     share_with_partner,
     turn_order,
     weighted_cards,
 )
-from sim.ursuppe.rules.extra_flags import (
-    SOCIAL_AFTER_ADVANCE,
-    SOCIAL_BEFORE_ADVANCE,
-    SOCIAL_END_OF_PHASE6,
-    XF_SOCIAL_GENE_GAP,
-    XF_SOCIAL_GENE_TIMING,
-)
-from sim.ursuppe.rules.genes import SOCIAL_GENE
 
 PHASE = 6
 
@@ -43,32 +38,14 @@ def advance(st, ru, g, p):
 
 
 @kernel
-def social_income(st, ru, wk, g, b, p):
-    """XG-10 effect A: the Social Gene's owner p receives 1 BP for each opponent whose marker is
-    ``social_gene_gap`` (6) or more spaces ahead of its own (the plain difference of positions)."""
-    gap = ru.xflag[XF_SOCIAL_GENE_GAP]
-    bp = 0
-    for q in range(st.score.shape[1]):
-        if q != p and st.score[g, q] - st.score[g, p] >= gap:
-            bp += 1
-    if bp > 0:
-        add_bp(st, ru, g, p, bp)
-        share_with_partner(st, ru, g, p)
-        wk.tally[b, tally.SOCIAL_INCOME] += bp
-        log(st, wk, g, EV_GENE_INCOME, PHASE, p, -1, SOCIAL_GENE, bp, 0, 0, 0, 0, 0)
-
-
-@kernel
 def phase6(st, ru, wk, g, b):
     """K2-K3 in descending order; XG-10's income at the moment flag social_gene_timing names."""
     P = st.seat.shape[1]
     turn_order(st, wk, g, b, True)
-    social = gene_holder(st, g, SOCIAL_GENE) if ru.extra_genes else -1
-    timing = ru.xflag[XF_SOCIAL_GENE_TIMING]
+    social = social_gene_holder(st, ru, g)  # XG-10: its income at the moment flag social_gene_timing names
     for k in range(P):
         p = wk.scratch[b, ORDER_SLOT + k]
-        if p == social and timing == SOCIAL_BEFORE_ADVANCE:
-            social_income(st, ru, wk, g, b, p)
+        social_income_before_advance(st, ru, wk, g, b, p, social, PHASE)
         if p == ru.dummy and not ru.dummy_scores:
             continue  # TD8: its marker stays on its start space
         if not acts_for_player(ru, p):
@@ -104,7 +81,5 @@ def phase6(st, ru, wk, g, b):
             0,
             0,
         )
-        if p == social and timing == SOCIAL_AFTER_ADVANCE:
-            social_income(st, ru, wk, g, b, p)
-    if social >= 0 and timing == SOCIAL_END_OF_PHASE6:
-        social_income(st, ru, wk, g, b, social)  # XG-10: PLACEHOLDER, after every marker, before W1
+        social_income_after_advance(st, ru, wk, g, b, p, social, PHASE)
+    social_income_end_of_phase(st, ru, wk, g, b, social, PHASE)  # XG-10: after every marker, before W1
