@@ -90,6 +90,12 @@ def test_the_tables_hold_toxic_excretions_rows_at_the_indices_its_module_names()
 # genes.py, and the call sites of its hooks (the names they import). The state field
 # ``State.toxic`` and the scenario's position key "toxic" are shared formats, not the gene's rows.
 _ALLOWED = {
+    "Spores": {
+        "sim/ursuppe/engine/genes/spores.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Spores"'},
+        "sim/ursuppe/engine/phases/phase4_division.py": {"spores_anywhere", "genes.spores"},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -118,6 +124,7 @@ _ALLOWED = {
     },
 }
 _NAME = {
+    "Spores": re.compile(r'"Spores"|\bSPORES\b|\bspores_\w+|genes\.spores\b'),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -127,6 +134,7 @@ _NAME = {
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
+    "Spores": re.compile(r"gene_tables\.SPORES_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

@@ -11,6 +11,7 @@ from sim.ursuppe.rules.gene_rows import ExtraFlag
 GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.rebound',
     'sim.ursuppe.engine.genes.toxic_excretions',
+    'sim.ursuppe.engine.genes.spores',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -48,6 +49,13 @@ TOXIC_EXCRETIONS_TALLIES = (
     ('toxic:token', 'XG-19'),
     ('toxic:pickup', 'XG-19'),
 )
+
+# Spores (D3): sim.ursuppe.engine.genes.spores, spliced where its rows always were
+SPORES_FLAGS = ()
+SPORES_CHOICE_KEYS = ()
+SPORES_DECISIONS = ()
+SPORES_EVENTS = ()
+SPORES_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

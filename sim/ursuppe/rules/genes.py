@@ -90,7 +90,7 @@ GENE_ALIASES: dict[str, str] = {
 
 INTELLIGENCE = 0
 MOVEMENT_I = 1
-SPORES = 2
+# Spores (2): sim/ursuppe/engine/genes/spores.py
 SPEED = 3
 DEFENSE = 4
 ESCAPE = 5

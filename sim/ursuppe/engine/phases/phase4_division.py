@@ -10,6 +10,7 @@ from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import DIVIDE, PLACE_EXPLOSION, PLACE_FREE
 from sim.ursuppe.engine.decisions import FREE_NUMBERS, decide, decide_placement, free_numbers, set_option
 from sim.ursuppe.engine.events import EV_EXPLOSION, EV_INCOME, EV_PLACE, log
+from sim.ursuppe.engine.genes.spores import spores_anywhere
 from sim.ursuppe.engine.genes.toxic_excretions import toxic_placement
 from sim.ursuppe.engine.healing import heals_in_phase
 from sim.ursuppe.engine.players import (
@@ -18,7 +19,6 @@ from sim.ursuppe.engine.players import (
     add_bp,
     amoebas_on_board,
     division_cost,  # D3, XG-18: in players.py, where strategies can call it too
-    has,
     put_amoeba,
     share_with_partner,
     turn_order,
@@ -28,7 +28,7 @@ from sim.ursuppe.rules.extra_flags import (
     XF_POP_EXPLOSION_EACH_ROUND,
     XF_POP_EXPLOSION_MODE,
 )
-from sim.ursuppe.rules.genes import POP_EXPLOSION, SPORES
+from sim.ursuppe.rules.genes import POP_EXPLOSION
 
 PHASE = 4
 # EV_PLACE's "how", by its name in the event log (setup's placements log 0; XG-20's explosion)
@@ -91,7 +91,7 @@ def division_options(st, ru, wk, g, b, p, spores, on_board, n):
 @kernel
 def divide(st, ru, wk, g, b, p):
     """D3-D4: buy new amoebas one at a time while the player can pay and has amoebas in supply."""
-    spores = has(st, g, p, SPORES)
+    spores = spores_anywhere(st, g, p)
     while True:
         cost = division_cost(st, ru, g, p)
         if st.bp[g, p] < cost:
@@ -163,7 +163,7 @@ def population_explosion(st, ru, wk, g, b, p):
         target = amoebas_on_board(st, g, leader)
         if ru.xflag[XF_POP_EXPLOSION_MODE] == POP_ADD_LEADER_COUNT:
             target += own
-    spores = has(st, g, p, SPORES)
+    spores = spores_anywhere(st, g, p)
     placed = 0
     while own < target:
         n_free = free_numbers(st, wk, g, b, p)
