@@ -96,6 +96,16 @@ _ALLOWED = {
         "sim/ursuppe/rules/genes.py": {'"Spores"'},
         "sim/ursuppe/engine/phases/phase4_division.py": {"spores_anywhere", "genes.spores"},
     },
+    "Substitution": {
+        "sim/ursuppe/engine/genes/substitution.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Substitution"'},
+        "sim/ursuppe/engine/feeding.py": {"substitution_shape_bit", "genes.substitution"},
+        # the rules data: the shape sets' sizes named in a rules error, and the base flag
+        # substitution_3_1's gene (the rules book's flags stay central)
+        "sim/ursuppe/rules/book.py": {'"Substitution"'},
+        "sim/ursuppe/experiments/readings.py": {'"Substitution"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -125,6 +135,9 @@ _ALLOWED = {
 }
 _NAME = {
     "Spores": re.compile(r'"Spores"|\bSPORES\b|\bspores_\w+|genes\.spores\b'),
+    "Substitution": re.compile(
+        r'"Substitution"|\bSUBSTITUTION\b|\bsubstitution_shape_bit\b|genes\.substitution\b'
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -135,6 +148,7 @@ _NAME = {
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
     "Spores": re.compile(r"gene_tables\.SPORES_[A-Z_]+"),
+    "Substitution": re.compile(r"gene_tables\.SUBSTITUTION_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

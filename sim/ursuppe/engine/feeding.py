@@ -33,6 +33,7 @@ from sim.ursuppe.engine.decision_kinds import CLEAN, EAT, EAT_SUCTION_SLOT, EAT_
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
 from sim.ursuppe.engine.events import EV_CLEAN, EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.engine.food import move_cubes, place_cubes, return_cubes
+from sim.ursuppe.engine.genes.substitution import substitution_shape_bit
 from sim.ursuppe.engine.genes.toxic_excretions import (
     toxic_attack_cubes,
     toxic_attack_cubes_followed,
@@ -47,11 +48,10 @@ from sim.ursuppe.rules.genes import (
     FRUGALITY,
     GLUTTON,
     PARASITISM,
-    SUBSTITUTION,
     SUCTION_1,
     SUCTION_2,
 )
-from sim.ursuppe.rules.meal_shapes import WITH_FRUGALITY, WITH_SUBSTITUTION
+from sim.ursuppe.rules.meal_shapes import WITH_FRUGALITY
 
 
 @kernel
@@ -84,9 +84,7 @@ def _next_permutation(row, start, k):
 @always_inline
 def _shape_set(st, g, p):
     """The index of player p's shape sets in the rules tables (F1, F2: the genes it holds)."""
-    c = 0
-    if has(st, g, p, SUBSTITUTION):
-        c |= WITH_SUBSTITUTION
+    c = substitution_shape_bit(st, g, p)
     if has(st, g, p, FRUGALITY):
         c |= WITH_FRUGALITY
     return c

@@ -12,6 +12,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.rebound',
     'sim.ursuppe.engine.genes.toxic_excretions',
     'sim.ursuppe.engine.genes.spores',
+    'sim.ursuppe.engine.genes.substitution',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -56,6 +57,13 @@ SPORES_CHOICE_KEYS = ()
 SPORES_DECISIONS = ()
 SPORES_EVENTS = ()
 SPORES_TALLIES = ()
+
+# Substitution (F2): sim.ursuppe.engine.genes.substitution, spliced where its rows always were
+SUBSTITUTION_FLAGS = ()
+SUBSTITUTION_CHOICE_KEYS = ()
+SUBSTITUTION_DECISIONS = ()
+SUBSTITUTION_EVENTS = ()
+SUBSTITUTION_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

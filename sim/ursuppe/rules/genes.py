@@ -94,7 +94,7 @@ MOVEMENT_I = 1
 SPEED = 3
 DEFENSE = 4
 ESCAPE = 5
-SUBSTITUTION = 6
+# Substitution (6): sim/ursuppe/engine/genes/substitution.py
 RAY_PROTECTION = 7
 STREAMLINING = 8
 TENTACLE = 9
