@@ -106,6 +106,16 @@ _ALLOWED = {
         "sim/ursuppe/rules/book.py": {'"Substitution"'},
         "sim/ursuppe/experiments/readings.py": {'"Substitution"'},
     },
+    "Frugality": {
+        "sim/ursuppe/engine/genes/frugality.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Frugality"'},
+        "sim/ursuppe/engine/feeding.py": {"frugality_shape_bit", "genes.frugality"},
+        # the rules data: the shape sets' sizes named in a rules error, and the base flag
+        # gene_meals_optional's genes (the rules book's flags stay central)
+        "sim/ursuppe/rules/book.py": {'"Frugality"'},
+        "sim/ursuppe/experiments/readings.py": {'"Frugality"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -138,6 +148,7 @@ _NAME = {
     "Substitution": re.compile(
         r'"Substitution"|\bSUBSTITUTION\b|\bsubstitution_shape_bit\b|genes\.substitution\b'
     ),
+    "Frugality": re.compile(r'"Frugality"|\bFRUGALITY\b|\bfrugality_shape_bit\b|genes\.frugality\b'),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -149,6 +160,7 @@ _NAME = {
 _SPLICE = {
     "Spores": re.compile(r"gene_tables\.SPORES_[A-Z_]+"),
     "Substitution": re.compile(r"gene_tables\.SUBSTITUTION_[A-Z_]+"),
+    "Frugality": re.compile(r"gene_tables\.FRUGALITY_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

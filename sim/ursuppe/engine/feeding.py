@@ -33,6 +33,7 @@ from sim.ursuppe.engine.decision_kinds import CLEAN, EAT, EAT_SUCTION_SLOT, EAT_
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
 from sim.ursuppe.engine.events import EV_CLEAN, EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.engine.food import move_cubes, place_cubes, return_cubes
+from sim.ursuppe.engine.genes.frugality import frugality_shape_bit
 from sim.ursuppe.engine.genes.substitution import substitution_shape_bit
 from sim.ursuppe.engine.genes.toxic_excretions import (
     toxic_attack_cubes,
@@ -45,13 +46,11 @@ from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WID
 from sim.ursuppe.rules.extra_flags import XF_CLEANLINESS_COVERS_ATTACK_CUBES, XF_SUCTION2_SAME_SPACE
 from sim.ursuppe.rules.genes import (
     CLEANLINESS,
-    FRUGALITY,
     GLUTTON,
     PARASITISM,
     SUCTION_1,
     SUCTION_2,
 )
-from sim.ursuppe.rules.meal_shapes import WITH_FRUGALITY
 
 
 @kernel
@@ -84,10 +83,7 @@ def _next_permutation(row, start, k):
 @always_inline
 def _shape_set(st, g, p):
     """The index of player p's shape sets in the rules tables (F1, F2: the genes it holds)."""
-    c = substitution_shape_bit(st, g, p)
-    if has(st, g, p, FRUGALITY):
-        c |= WITH_FRUGALITY
-    return c
+    return substitution_shape_bit(st, g, p) | frugality_shape_bit(st, g, p)
 
 
 @kernel

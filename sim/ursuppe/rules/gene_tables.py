@@ -13,6 +13,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.toxic_excretions',
     'sim.ursuppe.engine.genes.spores',
     'sim.ursuppe.engine.genes.substitution',
+    'sim.ursuppe.engine.genes.frugality',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -64,6 +65,13 @@ SUBSTITUTION_CHOICE_KEYS = ()
 SUBSTITUTION_DECISIONS = ()
 SUBSTITUTION_EVENTS = ()
 SUBSTITUTION_TALLIES = ()
+
+# Frugality (F1): sim.ursuppe.engine.genes.frugality, spliced where its rows always were
+FRUGALITY_FLAGS = ()
+FRUGALITY_CHOICE_KEYS = ()
+FRUGALITY_DECISIONS = ()
+FRUGALITY_EVENTS = ()
+FRUGALITY_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

@@ -100,7 +100,7 @@ STREAMLINING = 8
 TENTACLE = 9
 HOLDING = 10
 LIFE_EXPECTANCY = 11
-FRUGALITY = 12
+# Frugality (12): sim/ursuppe/engine/genes/frugality.py
 STRUGGLE = 13
 PARASITISM = 14
 DIVISION_RATE = 15
