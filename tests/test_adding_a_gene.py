@@ -116,6 +116,15 @@ _ALLOWED = {
         "sim/ursuppe/rules/book.py": {'"Frugality"'},
         "sim/ursuppe/experiments/readings.py": {'"Frugality"'},
     },
+    "Streamlining": {
+        "sim/ursuppe/engine/genes/streamlining.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Streamlining"'},
+        # its hook active_move_cost, the price of every active move and escape
+        "sim/ursuppe/engine/movement.py": {"genes.streamlining"},
+        "sim/ursuppe/engine/attacks.py": {"genes.streamlining"},
+        "strategies/ursuppe/policy.py": {"genes.streamlining"},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -149,6 +158,7 @@ _NAME = {
         r'"Substitution"|\bSUBSTITUTION\b|\bsubstitution_shape_bit\b|genes\.substitution\b'
     ),
     "Frugality": re.compile(r'"Frugality"|\bFRUGALITY\b|\bfrugality_shape_bit\b|genes\.frugality\b'),
+    "Streamlining": re.compile(r'"Streamlining"|\bSTREAMLINING\b|genes\.streamlining\b'),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -161,6 +171,7 @@ _SPLICE = {
     "Spores": re.compile(r"gene_tables\.SPORES_[A-Z_]+"),
     "Substitution": re.compile(r"gene_tables\.SUBSTITUTION_[A-Z_]+"),
     "Frugality": re.compile(r"gene_tables\.FRUGALITY_[A-Z_]+"),
+    "Streamlining": re.compile(r"gene_tables\.STREAMLINING_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

@@ -55,8 +55,8 @@ from sim.ursuppe.engine.decision_kinds import (
 )
 from sim.ursuppe.engine.food import FOOD_CAP
 from sim.ursuppe.engine.gene_sets import join_words
+from sim.ursuppe.engine.genes.streamlining import active_move_cost
 from sim.ursuppe.engine.players import (
-    active_move_cost,
     amoebas_on_board,
     blocked_by_advanced,
     death_threshold,

@@ -36,8 +36,9 @@ from sim.ursuppe.engine.events import (
     log,
 )
 from sim.ursuppe.engine.food import place_each_colour
+from sim.ursuppe.engine.genes.streamlining import active_move_cost
 from sim.ursuppe.engine.movement import active_movement
-from sim.ursuppe.engine.players import active_move_cost, add_bp, death_threshold, has, put_amoeba, same_side
+from sim.ursuppe.engine.players import add_bp, death_threshold, has, put_amoeba, same_side
 from sim.ursuppe.engine.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED, PF_ALARM
 from sim.ursuppe.rules.extra_flags import (
     ALARM_REST_OF_ROUND,

@@ -31,8 +31,9 @@ from sim.ursuppe.engine.genes.rebound import (
     REBOUND_SPEED_STEPS,
     step_or_rebound,
 )
+from sim.ursuppe.engine.genes.streamlining import active_move_cost
 from sim.ursuppe.engine.genes.toxic_excretions import toxic_arrival, toxic_speed_step
-from sim.ursuppe.engine.players import active_move_cost, add_bp, has, put_amoeba, same_side
+from sim.ursuppe.engine.players import add_bp, has, put_amoeba, same_side
 from sim.ursuppe.engine.scratch import CARRY_SCRATCH, RIDERS
 from sim.ursuppe.engine.state import AF_CLUNG, OPTION_WIDTH
 from sim.ursuppe.rules.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, SPEED, TENTACLE

@@ -18,7 +18,6 @@ from sim.ursuppe.rules.genes import (
     LIFE_EXPECTANCY,
     SHORT_LIFE_SPAN,
     SOCIAL_GENE,
-    STREAMLINING,
 )
 
 # gene_source: where a gene would come from (XG-10: the Social Gene from its holder)
@@ -140,18 +139,6 @@ def death_threshold(st, ru, g, p):
     if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
         threshold -= 1
     return threshold
-
-
-@kernel
-@always_inline
-def active_move_cost(st, ru, g, p, escape):
-    """M3/A3: BP an active move or escape costs (0 with Streamlining). Movement, attacks and the
-    strategies all ask here."""
-    if st.genes[g, p, STREAMLINING] != 0:
-        return 0
-    if escape:
-        return ru.escape_cost
-    return ru.active_move_cost
 
 
 @kernel

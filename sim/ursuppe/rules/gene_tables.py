@@ -14,6 +14,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.spores',
     'sim.ursuppe.engine.genes.substitution',
     'sim.ursuppe.engine.genes.frugality',
+    'sim.ursuppe.engine.genes.streamlining',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -72,6 +73,13 @@ FRUGALITY_CHOICE_KEYS = ()
 FRUGALITY_DECISIONS = ()
 FRUGALITY_EVENTS = ()
 FRUGALITY_TALLIES = ()
+
+# Streamlining (M3): sim.ursuppe.engine.genes.streamlining, spliced where its rows always were
+STREAMLINING_FLAGS = ()
+STREAMLINING_CHOICE_KEYS = ()
+STREAMLINING_DECISIONS = ()
+STREAMLINING_EVENTS = ()
+STREAMLINING_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

@@ -96,7 +96,7 @@ DEFENSE = 4
 ESCAPE = 5
 # Substitution (6): sim/ursuppe/engine/genes/substitution.py
 RAY_PROTECTION = 7
-STREAMLINING = 8
+# Streamlining (8): sim/ursuppe/engine/genes/streamlining.py
 TENTACLE = 9
 HOLDING = 10
 LIFE_EXPECTANCY = 11
