@@ -125,6 +125,15 @@ _ALLOWED = {
         "sim/ursuppe/engine/attacks.py": {"genes.streamlining"},
         "strategies/ursuppe/policy.py": {"genes.streamlining"},
     },
+    "Life Expectancy": {
+        "sim/ursuppe/engine/genes/life_expectancy.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Life Expectancy"'},
+        # its hook is the base of death_threshold (XG-18's lower threshold stays there)
+        "sim/ursuppe/engine/players.py": {"life_expectancy_threshold", "genes.life_expectancy"},
+        # the rules data: the dummy variant's copies (TD4: the dummy holds one innately)
+        "sim/ursuppe/rules/book.py": {'"Life Expectancy"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -159,6 +168,9 @@ _NAME = {
     ),
     "Frugality": re.compile(r'"Frugality"|\bFRUGALITY\b|\bfrugality_shape_bit\b|genes\.frugality\b'),
     "Streamlining": re.compile(r'"Streamlining"|\bSTREAMLINING\b|genes\.streamlining\b'),
+    "Life Expectancy": re.compile(
+        r'"Life Expectancy"|\bLIFE_EXPECTANCY\b|\blife_expectancy_\w+|genes\.life_expectancy\b'
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -172,6 +184,7 @@ _SPLICE = {
     "Substitution": re.compile(r"gene_tables\.SUBSTITUTION_[A-Z_]+"),
     "Frugality": re.compile(r"gene_tables\.FRUGALITY_[A-Z_]+"),
     "Streamlining": re.compile(r"gene_tables\.STREAMLINING_[A-Z_]+"),
+    "Life Expectancy": re.compile(r"gene_tables\.LIFE_EXPECTANCY_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

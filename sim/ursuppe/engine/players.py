@@ -3,6 +3,7 @@
 import numpy as np
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes.life_expectancy import life_expectancy_threshold
 from sim.ursuppe.engine.scratch import ORDER_SLOT
 from sim.ursuppe.rules.book import GIFT_KEPT
 from sim.ursuppe.rules.extra_flags import (
@@ -15,7 +16,6 @@ from sim.ursuppe.rules.extra_flags import (
 from sim.ursuppe.rules.genes import (
     DIVISION_RATE,
     FLEXIBLE,
-    LIFE_EXPECTANCY,
     SHORT_LIFE_SPAN,
     SOCIAL_GENE,
 )
@@ -133,9 +133,7 @@ def amoebas_on_board(st, g, p):
 def death_threshold(st, ru, g, p):
     """X1: DP at which an amoeba dies (Life Expectancy raises it; TD4: the dummy has it innately;
     XG-18: Short Life Span lowers it by 1)."""
-    threshold = ru.death_dp
-    if st.genes[g, p, LIFE_EXPECTANCY] != 0 or p == ru.dummy:
-        threshold = ru.death_dp_life_expectancy
+    threshold = life_expectancy_threshold(st, ru, g, p)
     if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
         threshold -= 1
     return threshold

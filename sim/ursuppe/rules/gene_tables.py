@@ -15,6 +15,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.substitution',
     'sim.ursuppe.engine.genes.frugality',
     'sim.ursuppe.engine.genes.streamlining',
+    'sim.ursuppe.engine.genes.life_expectancy',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -80,6 +81,13 @@ STREAMLINING_CHOICE_KEYS = ()
 STREAMLINING_DECISIONS = ()
 STREAMLINING_EVENTS = ()
 STREAMLINING_TALLIES = ()
+
+# Life Expectancy (X1): sim.ursuppe.engine.genes.life_expectancy, spliced where its rows always were
+LIFE_EXPECTANCY_FLAGS = ()
+LIFE_EXPECTANCY_CHOICE_KEYS = ()
+LIFE_EXPECTANCY_DECISIONS = ()
+LIFE_EXPECTANCY_EVENTS = ()
+LIFE_EXPECTANCY_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

@@ -99,7 +99,7 @@ RAY_PROTECTION = 7
 # Streamlining (8): sim/ursuppe/engine/genes/streamlining.py
 TENTACLE = 9
 HOLDING = 10
-LIFE_EXPECTANCY = 11
+# Life Expectancy (11): sim/ursuppe/engine/genes/life_expectancy.py
 # Frugality (12): sim/ursuppe/engine/genes/frugality.py
 STRUGGLE = 13
 PARASITISM = 14
