@@ -134,6 +134,13 @@ _ALLOWED = {
         # the rules data: the dummy variant's copies (TD4: the dummy holds one innately)
         "sim/ursuppe/rules/book.py": {'"Life Expectancy"'},
     },
+    "Division Rate": {
+        "sim/ursuppe/engine/genes/division_rate.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Division Rate"'},
+        # its hook picks the price in division_cost (XG-18's prices stay there)
+        "sim/ursuppe/engine/players.py": {"division_rate_cost", "genes.division_rate"},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -171,6 +178,9 @@ _NAME = {
     "Life Expectancy": re.compile(
         r'"Life Expectancy"|\bLIFE_EXPECTANCY\b|\blife_expectancy_\w+|genes\.life_expectancy\b'
     ),
+    "Division Rate": re.compile(
+        r'"Division Rate"|\bDIVISION_RATE\b|\bdivision_rate_\w+|genes\.division_rate\b'
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -185,6 +195,7 @@ _SPLICE = {
     "Frugality": re.compile(r"gene_tables\.FRUGALITY_[A-Z_]+"),
     "Streamlining": re.compile(r"gene_tables\.STREAMLINING_[A-Z_]+"),
     "Life Expectancy": re.compile(r"gene_tables\.LIFE_EXPECTANCY_[A-Z_]+"),
+    "Division Rate": re.compile(r"gene_tables\.DIVISION_RATE_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

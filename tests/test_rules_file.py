@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sim.ursuppe.engine.board import CHOICE, EAST, NORTH, SOUTH, STAY, WEST
+from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
 from sim.ursuppe.rules.book import (
     DEFAULT_RULES_PATH,
     OVERRIDES_LABEL,
@@ -21,7 +22,6 @@ from sim.ursuppe.rules.genes import (
     ADVANCED_GENES,
     ARMOR,
     DEFENSE,
-    DIVISION_RATE,
     ESCAPE,
     GENE_NAMES,
     N_BASE_GENES,

@@ -3,6 +3,7 @@
 import numpy as np
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes.division_rate import division_rate_cost
 from sim.ursuppe.engine.genes.life_expectancy import life_expectancy_threshold
 from sim.ursuppe.engine.scratch import ORDER_SLOT
 from sim.ursuppe.rules.book import GIFT_KEPT
@@ -14,7 +15,6 @@ from sim.ursuppe.rules.extra_flags import (
     XF_SOCIAL_GENE_STEAL_PRICE,
 )
 from sim.ursuppe.rules.genes import (
-    DIVISION_RATE,
     FLEXIBLE,
     SHORT_LIFE_SPAN,
     SOCIAL_GENE,
@@ -146,12 +146,9 @@ def division_cost(st, ru, g, p):
     XG-18: with Short Life Span the flags sls_division_cost and sls_with_division_rate.
     Phase 4 (phases/phase4_division.py) and the strategies both ask here."""
     if st.genes[g, p, SHORT_LIFE_SPAN] != 0:
-        if st.genes[g, p, DIVISION_RATE] != 0:
-            return ru.xflag[XF_SLS_WITH_DIVISION_RATE]
-        return ru.xflag[XF_SLS_DIVISION_COST]
-    if st.genes[g, p, DIVISION_RATE] != 0:
-        return ru.division_cost_division_rate
-    return ru.division_cost
+        sls_cost = ru.xflag[XF_SLS_DIVISION_COST]
+        return division_rate_cost(st, g, p, sls_cost, ru.xflag[XF_SLS_WITH_DIVISION_RATE])
+    return division_rate_cost(st, g, p, ru.division_cost, ru.division_cost_division_rate)
 
 
 @kernel

@@ -16,6 +16,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.frugality',
     'sim.ursuppe.engine.genes.streamlining',
     'sim.ursuppe.engine.genes.life_expectancy',
+    'sim.ursuppe.engine.genes.division_rate',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -88,6 +89,13 @@ LIFE_EXPECTANCY_CHOICE_KEYS = ()
 LIFE_EXPECTANCY_DECISIONS = ()
 LIFE_EXPECTANCY_EVENTS = ()
 LIFE_EXPECTANCY_TALLIES = ()
+
+# Division Rate (D3): sim.ursuppe.engine.genes.division_rate, spliced where its rows always were
+DIVISION_RATE_FLAGS = ()
+DIVISION_RATE_CHOICE_KEYS = ()
+DIVISION_RATE_DECISIONS = ()
+DIVISION_RATE_EVENTS = ()
+DIVISION_RATE_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

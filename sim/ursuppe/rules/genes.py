@@ -103,7 +103,7 @@ HOLDING = 10
 # Frugality (12): sim/ursuppe/engine/genes/frugality.py
 STRUGGLE = 13
 PARASITISM = 14
-DIVISION_RATE = 15
+# Division Rate (15): sim/ursuppe/engine/genes/division_rate.py
 PERSISTENCE = 16
 MOVEMENT_II = 17
 AGGRESSION = 18
