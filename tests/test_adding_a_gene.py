@@ -141,6 +141,18 @@ _ALLOWED = {
         # its hook picks the price in division_cost (XG-18's prices stay there)
         "sim/ursuppe/engine/players.py": {"division_rate_cost", "genes.division_rate"},
     },
+    "Speed": {
+        "sim/ursuppe/engine/genes/speed.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Speed"'},
+        # its hooks; '"second_move"' is also the active_move event's "how" (MOVE_HOW, shared)
+        "sim/ursuppe/engine/movement.py": {"speed_ability", "second_move", '"second_move"', "genes.speed"},
+        # the base flag clinging_after_first_step's genes (the rules book's flags stay central)
+        "sim/ursuppe/experiments/readings.py": {'"Speed"'},
+        # the strategy parameter second_move_threshold names the decision it steers (the
+        # parameter schema is the strategies', shared by every decision)
+        "strategies/ursuppe/params.py": {"second_move"},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -181,6 +193,9 @@ _NAME = {
     "Division Rate": re.compile(
         r'"Division Rate"|\bDIVISION_RATE\b|\bdivision_rate_\w+|genes\.division_rate\b'
     ),
+    "Speed": re.compile(
+        r'"Speed"|\bSPEED\b|\b(?:CK_)?SECOND_MOVE\b|"second_move"|\bsecond_move\b|\bspeed_ability\b|genes\.speed\b'
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -196,6 +211,7 @@ _SPLICE = {
     "Streamlining": re.compile(r"gene_tables\.STREAMLINING_[A-Z_]+"),
     "Life Expectancy": re.compile(r"gene_tables\.LIFE_EXPECTANCY_[A-Z_]+"),
     "Division Rate": re.compile(r"gene_tables\.DIVISION_RATE_[A-Z_]+"),
+    "Speed": re.compile(r"gene_tables\.SPEED_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

@@ -10,6 +10,7 @@ import pytest
 
 from sim.ursuppe.engine.board import CHOICE, EAST, NORTH, SOUTH, STAY, WEST
 from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
+from sim.ursuppe.engine.genes.speed import SPEED
 from sim.ursuppe.rules.book import (
     DEFAULT_RULES_PATH,
     OVERRIDES_LABEL,
@@ -29,7 +30,6 @@ from sim.ursuppe.rules.genes import (
     NUMBER_ONLY_GENES,
     PERSISTENCE,
     RAY_PROTECTION,
-    SPEED,
 )
 
 DTYPES = {

@@ -50,7 +50,6 @@ from sim.ursuppe.engine.decision_kinds import (
     RESP_ESCAPE_DEFENSE,
     RESP_NONE,
     RESPOND,
-    SECOND_MOVE,
     SUCTION_BITS,
 )
 from sim.ursuppe.engine.food import FOOD_CAP
@@ -129,7 +128,6 @@ from strategies.ursuppe.params import (
     RANDOMNESS,
     RETRY_PROPENSITY,
     SAVE_FOR_VALUE,
-    SECOND_MOVE_THRESHOLD,
     SPREAD_WEIGHT,
     STAY_MARGIN,
     SUCTION_WEIGHT,
@@ -773,11 +771,6 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
                 if here >= 0
                 else 0.0
             )
-    elif kind == SECOND_MOVE:
-        here = st.space[g, p, a] if a >= 0 else -1
-        need = food_value(st, g, p, here) < prm[SECOND_MOVE_THRESHOLD] if here >= 0 else False
-        for i in range(n):
-            val[i] = 1.0 if (opts[i, 0] == 1) == need else 0.0
     elif kind == CARRY:
         _value_carry(st, wk, g, b, p, a, n, prm)
     elif kind == CLING:
@@ -805,9 +798,8 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
             val[i] = sign * _hunger(st, g, opts[i, 0])
     elif kind >= FAST_FOOD_ORDER:
         _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm)
-    else:
-        for i in range(n):
-            val[i] = 0.0
+    # else: a gene module's kind (sim/ursuppe/engine/genes/): its hook has set the scores with the
+    # module's own value kernel before it called decide; they are left as they are.
     best = 0
     ties = 1
     for i in range(1, n):

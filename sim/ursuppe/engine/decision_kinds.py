@@ -17,7 +17,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     "place",
     "move",
     "direction",
-    "second_move",
+    *gene_tables.SPEED_CHOICE_KEYS,  # Speed (sim/ursuppe/engine/genes/speed.py)
     "carry",
     "cling",
     "eat",
@@ -42,7 +42,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     CK_PLACE,
     CK_MOVE,
     CK_DIRECTION,
-    CK_SECOND_MOVE,
+    _,  # a gene module's key (speed.py)
     CK_CARRY,
     CK_CLING,
     CK_EAT,
@@ -84,7 +84,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind("place_setup", "S6", 2, CK_PLACE, "space, number"),
     DecisionKind("move", "M1", 1, CK_MOVE, "0 drift / 1 active / 2 stay"),
     DecisionKind("direction", "B2 6, Movement I, II", 1, CK_DIRECTION, "direction 0..3 N,E,S,W; 4 stay"),
-    DecisionKind("second_move", "Speed", 1, CK_SECOND_MOVE, "0 / 1"),
+    *_declared(gene_tables.SPEED_DECISIONS),  # Speed (sim/ursuppe/engine/genes/speed.py)
     DecisionKind("carry", "Tentacle", 6, CK_CARRY, "cubes per colour (6 slots)"),
     DecisionKind("cling", "Holding", 1, CK_CLING, "0 / 1"),
     DecisionKind(
@@ -130,7 +130,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     PLACE_SETUP,
     MOVE,
     DIRECTION,
-    SECOND_MOVE,
+    _,  # a gene module's kind (speed.py): it names its index itself (KIND_INDEX)
     CARRY,
     CLING,
     EAT,

@@ -19,7 +19,7 @@ passing the step's bit; the rebound space is where that step ends.
 from sim.jit import kernel
 from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.board import CHOICE
-from sim.ursuppe.engine.decision_kinds import CARRY, CLING, DIRECTION, SECOND_MOVE
+from sim.ursuppe.engine.decision_kinds import CARRY, CLING, DIRECTION
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
 from sim.ursuppe.engine.dice import roll_die
 from sim.ursuppe.engine.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, log
@@ -31,12 +31,13 @@ from sim.ursuppe.engine.genes.rebound import (
     REBOUND_SPEED_STEPS,
     step_or_rebound,
 )
+from sim.ursuppe.engine.genes.speed import second_move, speed_ability
 from sim.ursuppe.engine.genes.streamlining import active_move_cost
 from sim.ursuppe.engine.genes.toxic_excretions import toxic_arrival, toxic_speed_step
 from sim.ursuppe.engine.players import add_bp, has, put_amoeba, same_side
 from sim.ursuppe.engine.scratch import CARRY_SCRATCH, RIDERS
 from sim.ursuppe.engine.state import AF_CLUNG, OPTION_WIDTH
-from sim.ursuppe.rules.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, SPEED, TENTACLE
+from sim.ursuppe.rules.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, TENTACLE
 
 # EV_ACTIVE's "how", by its name in the event log
 MOVE_HOW: tuple[str, ...] = ("move", "second_move", "escape")
@@ -215,15 +216,13 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
     put_amoeba(st, g, p, a, here)
     how = MOVE_HOW_ESCAPE if escape else MOVE_HOW_ACTIVE
     log(st, wk, g, EV_ACTIVE, phase, p, a + 1, start, here, d1, d2, direction, cost, how)
-    if has(st, g, p, SPEED) or has(st, g, p, PERSISTENCE):
+    if speed_ability(st, g, p):
         per_step = ru.clinging_after_first_step
         if per_step:
             wk.scratch[b, RIDERS] = 0
             if here != start:
                 _offer_clinging(st, ru, wk, g, b, p, a, start, here, phase, 1)
-        set_option(wk.options, b, 0, 0, 0, 0)
-        set_option(wk.options, b, 1, 1, 0, 0)
-        if decide(st, ru, wk, g, b, p, a, SECOND_MOVE, 2) == 1:
+        if second_move(st, ru, wk, g, b, p, a):
             if here != start:
                 toxic_speed_step(st, ru, wk, g, b, p, a, here, phase)  # XG-19: a step moves into a space
             direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)

@@ -17,6 +17,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.streamlining',
     'sim.ursuppe.engine.genes.life_expectancy',
     'sim.ursuppe.engine.genes.division_rate',
+    'sim.ursuppe.engine.genes.speed',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -96,6 +97,17 @@ DIVISION_RATE_CHOICE_KEYS = ()
 DIVISION_RATE_DECISIONS = ()
 DIVISION_RATE_EVENTS = ()
 DIVISION_RATE_TALLIES = ()
+
+# Speed (§8): sim.ursuppe.engine.genes.speed, spliced where its rows always were
+SPEED_FLAGS = ()
+SPEED_CHOICE_KEYS = (
+    'second_move',
+)
+SPEED_DECISIONS = (
+    ('second_move', 'Speed', 1, 'second_move', '0 / 1'),
+)
+SPEED_EVENTS = ()
+SPEED_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

@@ -91,7 +91,7 @@ GENE_ALIASES: dict[str, str] = {
 INTELLIGENCE = 0
 MOVEMENT_I = 1
 # Spores (2): sim/ursuppe/engine/genes/spores.py
-SPEED = 3
+# Speed (3): sim/ursuppe/engine/genes/speed.py
 DEFENSE = 4
 ESCAPE = 5
 # Substitution (6): sim/ursuppe/engine/genes/substitution.py

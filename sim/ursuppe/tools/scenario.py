@@ -43,7 +43,6 @@ from sim.ursuppe.engine.decision_kinds import (
     CK_PAY,
     CK_PLACE,
     CK_RESPOND,
-    CK_SECOND_MOVE,
     EAT_SUCTION_SLOT,
     EAT_VICTIM_SLOT,
     KIND_CHOICE_KEY,
@@ -283,11 +282,11 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
             )
         row[0] = DIRECTION_CODE[v]
         return [(CK_DIRECTION, row)]
-    if kind in ("second_move", "cling"):
+    if kind == "cling":
         if not isinstance(v, bool):
             raise _err(label, f"{key}.{kind}", f"expected true or false, got {json.dumps(v)}")
         row[0] = int(v)
-        return [(CK_SECOND_MOVE if kind == "second_move" else CK_CLING, row)]
+        return [(CK_CLING, row)]
     if kind == "carry":
         row[:players] = _cubes(label, f"{key}.carry", v, players)
         return [(CK_CARRY, row)]
@@ -721,7 +720,7 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
         return {"move": ("drift", "active", "stay")[row[0]]}
     if name == "direction":
         return {"direction": DIRECTION_NAMES[row[0]]}
-    if name in ("second_move", "cling"):
+    if name == "cling":
         return {name: bool(row[0])}
     if name == "carry":
         return {"carry": [int(x) for x in row[:players]]}
