@@ -153,6 +153,16 @@ _ALLOWED = {
         # parameter schema is the strategies', shared by every decision)
         "strategies/ursuppe/params.py": {"second_move"},
     },
+    "Tentacle": {
+        "sim/ursuppe/engine/genes/tentacle.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Tentacle"'},
+        "sim/ursuppe/engine/movement.py": {"tentacle_carry", "genes.tentacle"},
+        # shared formats: the scratch row's slot of the cube vector being enumerated, and the
+        # trace's rendering of an event's packed cube vector
+        "sim/ursuppe/engine/scratch.py": {'"carry"'},
+        "sim/ursuppe/tools/trace.py": {'"carry"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -196,6 +206,10 @@ _NAME = {
     "Speed": re.compile(
         r'"Speed"|\bSPEED\b|\b(?:CK_)?SECOND_MOVE\b|"second_move"|\bsecond_move\b|\bspeed_ability\b|genes\.speed\b'
     ),
+    "Tentacle": re.compile(
+        r'"Tentacle"|\bTENTACLE\b|\b(?:CK_|EV_)?CARRY\b|\bCARRIED\b|"carry"|"tentacle:carried"'
+        r"|\btentacle_carry\b|genes\.tentacle\b"
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -212,6 +226,7 @@ _SPLICE = {
     "Life Expectancy": re.compile(r"gene_tables\.LIFE_EXPECTANCY_[A-Z_]+"),
     "Division Rate": re.compile(r"gene_tables\.DIVISION_RATE_[A-Z_]+"),
     "Speed": re.compile(r"gene_tables\.SPEED_[A-Z_]+"),
+    "Tentacle": re.compile(r"gene_tables\.TENTACLE_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

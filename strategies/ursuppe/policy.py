@@ -24,7 +24,6 @@ from sim.ursuppe.engine.decision_kinds import (
     AGGRESS,
     ATTACK,
     BUY,
-    CARRY,
     CLEAN,
     CLING,
     COLOUR,
@@ -96,10 +95,6 @@ from strategies.ursuppe.params import (
     ATTACK_OWN,
     ATTACK_PROPENSITY,
     BP_RESERVE,
-    CARRY_FOREIGN,
-    CARRY_MAX,
-    CARRY_NEED,
-    CARRY_OWN,
     CLEAN_OPPONENT_WEIGHT,
     CLING_THRESHOLD,
     CROWDING_PENALTY,
@@ -351,31 +346,6 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
         else:
             v = space_value(st, wk, g, b, p, here, prm, a, hunter) - prm[STAY_MARGIN]
         val[i] = v
-
-
-@kernel
-def _value_carry(st, wk, g, b, p, a, n, prm):
-    """Tentacle: cubes per colour carried to the amoeba's new space (where it is now)."""
-    opts = wk.options[b]
-    val = wk.scores[b]
-    here = st.space[g, p, a]
-    P = st.supply.shape[1]
-    for i in range(n):
-        o = opts[i]
-        total = 0
-        foreign = 0
-        gain = 0
-        for c in range(P):
-            total += o[c]
-            if c != p:
-                foreign += o[c]
-                gain += min(st.food[g, here, c] + o[c], 2) - min(st.food[g, here, c], 2)
-        if total > prm[CARRY_MAX]:
-            val[i] = NEVER
-        else:
-            val[i] = (
-                prm[CARRY_FOREIGN] * foreign + prm[CARRY_OWN] * (total - foreign) + prm[CARRY_NEED] * gain
-            )
 
 
 @kernel
@@ -771,8 +741,6 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
                 if here >= 0
                 else 0.0
             )
-    elif kind == CARRY:
-        _value_carry(st, wk, g, b, p, a, n, prm)
     elif kind == CLING:
         want = food_value(st, g, p, st.space[g, p, a]) < prm[CLING_THRESHOLD]
         for i in range(n):

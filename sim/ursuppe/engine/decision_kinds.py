@@ -18,7 +18,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     "move",
     "direction",
     *gene_tables.SPEED_CHOICE_KEYS,  # Speed (sim/ursuppe/engine/genes/speed.py)
-    "carry",
+    *gene_tables.TENTACLE_CHOICE_KEYS,  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
     "cling",
     "eat",
     "attack",
@@ -43,7 +43,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     CK_MOVE,
     CK_DIRECTION,
     _,  # a gene module's key (speed.py)
-    CK_CARRY,
+    _,  # a gene module's key (tentacle.py)
     CK_CLING,
     CK_EAT,
     CK_ATTACK,
@@ -85,7 +85,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind("move", "M1", 1, CK_MOVE, "0 drift / 1 active / 2 stay"),
     DecisionKind("direction", "B2 6, Movement I, II", 1, CK_DIRECTION, "direction 0..3 N,E,S,W; 4 stay"),
     *_declared(gene_tables.SPEED_DECISIONS),  # Speed (sim/ursuppe/engine/genes/speed.py)
-    DecisionKind("carry", "Tentacle", 6, CK_CARRY, "cubes per colour (6 slots)"),
+    *_declared(gene_tables.TENTACLE_DECISIONS),  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
     DecisionKind("cling", "Holding", 1, CK_CLING, "0 / 1"),
     DecisionKind(
         "eat",
@@ -131,7 +131,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     MOVE,
     DIRECTION,
     _,  # a gene module's kind (speed.py): it names its index itself (KIND_INDEX)
-    CARRY,
+    _,  # a gene module's kind (tentacle.py): it names its index itself (KIND_INDEX)
     CLING,
     EAT,
     ATTACK,

@@ -30,7 +30,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     # how: 0 move, 1 second, 2 escape
     EventKind("active_move", ("from", "to", "die1", "die2", "direction", "cost", "how")),
     EventKind("stay", ("space",)),
-    EventKind("carry", ("from", "to", "cubes")),
+    *(EventKind(*row) for row in gene_tables.TENTACLE_EVENTS),  # Tentacle (genes/tentacle.py)
     EventKind("cling", ("from", "to", "leader_player", "leader_amoeba")),
     # suction: cubes taken from neighbouring spaces (XG-12, XG-26), packed as decision_kinds.pack_suction
     EventKind("eat", ("space", "cubes", "parasite_victim", "suction")),
@@ -76,7 +76,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_DRIFT,
     EV_ACTIVE,
     EV_STAY,
-    EV_CARRY,
+    _,  # a gene module's event (tentacle.py): it names its index itself (EVENT_INDEX)
     EV_CLING,
     EV_EAT,
     EV_EXCRETE,

@@ -14,16 +14,19 @@ in the default). Tentacle still carries once, from start to end.
 
 Rebound (XG-16, sim/ursuppe/engine/genes/rebound.py): each step goes through its step_or_rebound,
 passing the step's bit; the rebound space is where that step ends.
+
+The genes' hooks live in their modules (sim/ursuppe/engine/genes/): Streamlining's cost
+(streamlining.active_move_cost), Speed's second move (speed.speed_ability, speed.second_move),
+Tentacle's cubes (tentacle.tentacle_carry).
 """
 
 from sim.jit import kernel
 from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.board import CHOICE
-from sim.ursuppe.engine.decision_kinds import CARRY, CLING, DIRECTION
-from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
+from sim.ursuppe.engine.decision_kinds import CLING, DIRECTION
+from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.dice import roll_die
-from sim.ursuppe.engine.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, log
-from sim.ursuppe.engine.food import move_cubes
+from sim.ursuppe.engine.events import EV_ACTIVE, EV_CLING, EV_DRIFT, log
 from sim.ursuppe.engine.genes.rebound import (
     REBOUND_ACTIVE,
     REBOUND_DRIFT,
@@ -33,71 +36,25 @@ from sim.ursuppe.engine.genes.rebound import (
 )
 from sim.ursuppe.engine.genes.speed import second_move, speed_ability
 from sim.ursuppe.engine.genes.streamlining import active_move_cost
+from sim.ursuppe.engine.genes.tentacle import tentacle_carry
 from sim.ursuppe.engine.genes.toxic_excretions import toxic_arrival, toxic_speed_step
 from sim.ursuppe.engine.players import add_bp, has, put_amoeba, same_side
-from sim.ursuppe.engine.scratch import CARRY_SCRATCH, RIDERS
-from sim.ursuppe.engine.state import AF_CLUNG, OPTION_WIDTH
-from sim.ursuppe.rules.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, TENTACLE
+from sim.ursuppe.engine.scratch import RIDERS
+from sim.ursuppe.engine.state import AF_CLUNG
+from sim.ursuppe.rules.genes import HOLDING, MOVEMENT_I, MOVEMENT_II
 
 # EV_ACTIVE's "how", by its name in the event log
 MOVE_HOW: tuple[str, ...] = ("move", "second_move", "escape")
 MOVE_HOW_ACTIVE, MOVE_HOW_SECOND, MOVE_HOW_ESCAPE = range(len(MOVE_HOW))
 
-# scratch.py: CARRY_SCRATCH holds the cube vector being enumerated; RIDERS how many amoebas clung
-# after a first step (flag clinging_after_first_step), then each one as 8 * player + amoeba.
+# scratch.py: RIDERS holds how many amoebas clung after a first step (flag
+# clinging_after_first_step), then each one as 8 * player + amoeba.
 
 
 @kernel
 def can_move_actively(st, ru, g, p):
     """M3: without BP (and without Streamlining) an amoeba cannot move actively."""
     return st.bp[g, p] >= active_move_cost(st, ru, g, p, False)
-
-
-@kernel
-def _carry(st, ru, wk, g, b, p, a, start, end, phase):
-    """Tentacle: choose up to T cubes of any colours on ``start`` and carry them to ``end``."""
-    P = st.supply.shape[1]
-    T = ru.tentacle_cubes
-    # Odometer over cube vectors with sum <= T and each count <= the cubes on the start space,
-    # colour 0 turning fastest. A digit that would push the sum over T carries at once: the
-    # lower digits are 0 then, so every vector skipped that way has a sum over T too.
-    n = 0
-    opt = wk.scratch[b]
-    base = CARRY_SCRATCH
-    for c in range(P):
-        opt[base + c] = 0
-    total = 0
-    while True:
-        if option_overflow(wk, g, n):
-            break
-        row = wk.options[b, n]
-        for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
-            row[j] = 0
-        for c in range(P):
-            row[c] = opt[base + c]
-        n += 1
-        # next vector
-        c = 0
-        while c < P:
-            if total < T and opt[base + c] < st.food[g, start, c]:
-                opt[base + c] += 1
-                total += 1
-                break
-            total -= opt[base + c]
-            opt[base + c] = 0
-            c += 1
-        if c == P:
-            break
-    i = decide(st, ru, wk, g, b, p, a, CARRY, n)
-    packed = 0
-    for c in range(P):
-        k = wk.options[b, i, c]
-        if k > 0:
-            move_cubes(st, g, start, end, c, k)
-            packed |= k << (4 * c)
-    if packed != 0:
-        wk.tally[b, tally.CARRIED] += 1
-        log(st, wk, g, EV_CARRY, phase, p, a + 1, start, end, packed, 0, 0, 0, 0)
 
 
 @kernel
@@ -152,8 +109,7 @@ def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
     if end == start:
         return
     toxic_arrival(st, ru, wk, g, b, p, a, end, phase)
-    if has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
-        _carry(st, ru, wk, g, b, p, a, start, end, phase)
+    tentacle_carry(st, ru, wk, g, b, p, a, start, end, phase)
     _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, 0)
 
 
@@ -233,8 +189,8 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
             end = st.space[g, p, a]
             if end != start:
                 toxic_arrival(st, ru, wk, g, b, p, a, end, phase)  # XG-19, before the riders arrive
-            if end != start and has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
-                _carry(st, ru, wk, g, b, p, a, start, end, phase)
+            if end != start:
+                tentacle_carry(st, ru, wk, g, b, p, a, start, end, phase)
             if end != here:
                 _offer_clinging(st, ru, wk, g, b, p, a, here, end, phase, 0)
             _arrive_riders(st, wk, g, b, p, a, start, end, phase)

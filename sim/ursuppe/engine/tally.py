@@ -26,7 +26,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("aggression:lost_defense_dp", "R4"),
     ("parasitism:meal", "F4"),
     ("holding:clung", "Holding"),
-    ("tentacle:carried", "Tentacle moved cubes"),
+    *gene_tables.TENTACLE_TALLIES,  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
     # The extra genes (docs/rules.md §18)
     ("market:reveal", "XM4"),
     ("market:discard", "XM5"),
@@ -79,7 +79,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     LOST_DEFENSE_DP,
     PARASITE_MEAL,
     CLUNG,
-    CARRIED,
+    _,  # a gene module's tally (tentacle.py): it names its index itself (TALLY_INDEX)
     MARKET_REVEAL,
     MARKET_DISCARD,
     GLUTTON_MEAL,

@@ -18,6 +18,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.life_expectancy',
     'sim.ursuppe.engine.genes.division_rate',
     'sim.ursuppe.engine.genes.speed',
+    'sim.ursuppe.engine.genes.tentacle',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -108,6 +109,21 @@ SPEED_DECISIONS = (
 )
 SPEED_EVENTS = ()
 SPEED_TALLIES = ()
+
+# Tentacle (§8): sim.ursuppe.engine.genes.tentacle, spliced where its rows always were
+TENTACLE_FLAGS = ()
+TENTACLE_CHOICE_KEYS = (
+    'carry',
+)
+TENTACLE_DECISIONS = (
+    ('carry', 'Tentacle', 6, 'carry', 'cubes per colour (6 slots)'),
+)
+TENTACLE_EVENTS = (
+    ('carry', ('from', 'to', 'cubes')),
+)
+TENTACLE_TALLIES = (
+    ('tentacle:carried', 'Tentacle moved cubes'),
+)
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

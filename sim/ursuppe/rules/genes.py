@@ -97,7 +97,7 @@ ESCAPE = 5
 # Substitution (6): sim/ursuppe/engine/genes/substitution.py
 RAY_PROTECTION = 7
 # Streamlining (8): sim/ursuppe/engine/genes/streamlining.py
-TENTACLE = 9
+# Tentacle (9): sim/ursuppe/engine/genes/tentacle.py
 HOLDING = 10
 # Life Expectancy (11): sim/ursuppe/engine/genes/life_expectancy.py
 # Frugality (12): sim/ursuppe/engine/genes/frugality.py

@@ -12,6 +12,7 @@ Additions to the contract (documented in docs/scenario-format.md): state entries
 the output also has ``pool`` (gene copies left) and ``rules_id``.
 """
 
+import inspect
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +29,6 @@ from sim.ursuppe.engine.decision_kinds import (
     CK_ATTACK,
     CK_BUY,
     CK_BUY_END,
-    CK_CARRY,
     CK_CLEAN,
     CK_CLING,
     CK_COLOUR,
@@ -246,12 +246,20 @@ def _gene_choice(ck: int, parse):
     return parsed
 
 
+def _gene_render(render):
+    """A gene module's render as ``(row, players) -> choice``: rules.gene_rows.Decision.render
+    takes the row, or the row and the players where its layout depends on the colours in play."""
+    if len(inspect.signature(render).parameters) >= 2:
+        return render
+    return lambda row, players: render(row)
+
+
 # The gene modules' decisions (sim/ursuppe/engine/genes/): their choice keys' parse, their render
 _GENE_RENDER = {}
 for _module in gene_modules():
     for _d in _module.GENE.decisions:
         _EXTRA_CHOICES.setdefault(_d.choice_key, _gene_choice(CHOICE_KEYS.index(_d.choice_key), _d.parse))
-        _GENE_RENDER[_d.name] = _d.render
+        _GENE_RENDER[_d.name] = _gene_render(_d.render)
 
 
 def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[int, list[int]]]:
@@ -287,9 +295,6 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
             raise _err(label, f"{key}.{kind}", f"expected true or false, got {json.dumps(v)}")
         row[0] = int(v)
         return [(CK_CLING, row)]
-    if kind == "carry":
-        row[:players] = _cubes(label, f"{key}.carry", v, players)
-        return [(CK_CARRY, row)]
     if kind == "eat":
         row[:players] = _cubes(label, f"{key}.eat", v, players)
         row[EAT_SUCTION_SLOT] = _suction(label, f"{key}.suction", choice.get("suction", []))
@@ -715,15 +720,13 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
     key = CHOICE_KEYS[KIND_CHOICE_KEY[kind]]
     name = KIND_NAMES[kind]
     if name in _GENE_RENDER:
-        return _GENE_RENDER[name](list(row))
+        return _GENE_RENDER[name](list(row), players)
     if name == "move":
         return {"move": ("drift", "active", "stay")[row[0]]}
     if name == "direction":
         return {"direction": DIRECTION_NAMES[row[0]]}
     if name == "cling":
         return {name: bool(row[0])}
-    if name == "carry":
-        return {"carry": [int(x) for x in row[:players]]}
     if name == "eat":
         victim = int(row[EAT_VICTIM_SLOT])
         out = {"eat": [int(x) for x in row[:players]], "parasite": None if victim < 0 else victim}
