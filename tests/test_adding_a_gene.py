@@ -163,6 +163,23 @@ _ALLOWED = {
         "sim/ursuppe/engine/scratch.py": {'"carry"'},
         "sim/ursuppe/tools/trace.py": {'"carry"'},
     },
+    "Holding": {
+        "sim/ursuppe/engine/genes/holding.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Holding"'},
+        "sim/ursuppe/engine/movement.py": {
+            "offer_clinging",
+            "cling_after_first_step",
+            "arrive_riders",
+            "genes.holding",
+        },
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"holding_may_stay", "genes.holding"},
+        # A3's attack result attack:clung is the attacks' outcome (counted by attacks.py); the
+        # trace renders the event log; the base flags' genes (the rules book's flags stay central)
+        "sim/ursuppe/engine/tally.py": {'"Holding"'},
+        "sim/ursuppe/tools/trace.py": {'"cling"'},
+        "sim/ursuppe/experiments/readings.py": {'"Holding"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -210,6 +227,10 @@ _NAME = {
         r'"Tentacle"|\bTENTACLE\b|\b(?:CK_|EV_)?CARRY\b|\bCARRIED\b|"carry"|"tentacle:carried"'
         r"|\btentacle_carry\b|genes\.tentacle\b"
     ),
+    "Holding": re.compile(
+        r'"Holding"|\bHOLDING\b|\b(?:CK_|EV_)?CLING\b|\bCLUNG\b|"cling"|"holding:clung"|\bholding_may_stay\b'
+        r"|\boffer_clinging\b|\bcling_after_first_step\b|\barrive_riders\b|genes\.holding\b"
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -227,6 +248,7 @@ _SPLICE = {
     "Division Rate": re.compile(r"gene_tables\.DIVISION_RATE_[A-Z_]+"),
     "Speed": re.compile(r"gene_tables\.SPEED_[A-Z_]+"),
     "Tentacle": re.compile(r"gene_tables\.TENTACLE_[A-Z_]+"),
+    "Holding": re.compile(r"gene_tables\.HOLDING_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

@@ -25,7 +25,6 @@ from sim.ursuppe.engine.decision_kinds import (
     ATTACK,
     BUY,
     CLEAN,
-    CLING,
     COLOUR,
     DIRECTION,
     DIVIDE,
@@ -96,7 +95,6 @@ from strategies.ursuppe.params import (
     ATTACK_PROPENSITY,
     BP_RESERVE,
     CLEAN_OPPONENT_WEIGHT,
-    CLING_THRESHOLD,
     CROWDING_PENALTY,
     DEFECT_GENE_WEIGHT,
     DEFENDED_PENALTY,
@@ -741,10 +739,6 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
                 if here >= 0
                 else 0.0
             )
-    elif kind == CLING:
-        want = food_value(st, g, p, st.space[g, p, a]) < prm[CLING_THRESHOLD]
-        for i in range(n):
-            val[i] = float(opts[i, 0]) if want else float(1 - opts[i, 0])
     elif kind == EAT:
         _value_eat(st, ru, wk, g, b, p, a, n, prm)
     elif kind == ATTACK:

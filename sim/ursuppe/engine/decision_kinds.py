@@ -19,7 +19,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     "direction",
     *gene_tables.SPEED_CHOICE_KEYS,  # Speed (sim/ursuppe/engine/genes/speed.py)
     *gene_tables.TENTACLE_CHOICE_KEYS,  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
-    "cling",
+    *gene_tables.HOLDING_CHOICE_KEYS,  # Holding (sim/ursuppe/engine/genes/holding.py)
     "eat",
     "attack",
     "respond",
@@ -44,7 +44,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     CK_DIRECTION,
     _,  # a gene module's key (speed.py)
     _,  # a gene module's key (tentacle.py)
-    CK_CLING,
+    _,  # a gene module's key (holding.py)
     CK_EAT,
     CK_ATTACK,
     CK_RESPOND,
@@ -86,7 +86,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind("direction", "B2 6, Movement I, II", 1, CK_DIRECTION, "direction 0..3 N,E,S,W; 4 stay"),
     *_declared(gene_tables.SPEED_DECISIONS),  # Speed (sim/ursuppe/engine/genes/speed.py)
     *_declared(gene_tables.TENTACLE_DECISIONS),  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
-    DecisionKind("cling", "Holding", 1, CK_CLING, "0 / 1"),
+    *_declared(gene_tables.HOLDING_DECISIONS),  # Holding (sim/ursuppe/engine/genes/holding.py)
     DecisionKind(
         "eat",
         "M4, F1-F4, XG-02, XG-12",
@@ -132,7 +132,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DIRECTION,
     _,  # a gene module's kind (speed.py): it names its index itself (KIND_INDEX)
     _,  # a gene module's kind (tentacle.py): it names its index itself (KIND_INDEX)
-    CLING,
+    _,  # a gene module's kind (holding.py): it names its index itself (KIND_INDEX)
     EAT,
     ATTACK,
     RESPOND,

@@ -31,7 +31,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("active_move", ("from", "to", "die1", "die2", "direction", "cost", "how")),
     EventKind("stay", ("space",)),
     *(EventKind(*row) for row in gene_tables.TENTACLE_EVENTS),  # Tentacle (genes/tentacle.py)
-    EventKind("cling", ("from", "to", "leader_player", "leader_amoeba")),
+    *(EventKind(*row) for row in gene_tables.HOLDING_EVENTS),  # Holding (genes/holding.py)
     # suction: cubes taken from neighbouring spaces (XG-12, XG-26), packed as decision_kinds.pack_suction
     EventKind("eat", ("space", "cubes", "parasite_victim", "suction")),
     EventKind("excrete", ("space", "count")),
@@ -77,7 +77,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_ACTIVE,
     EV_STAY,
     _,  # a gene module's event (tentacle.py): it names its index itself (EVENT_INDEX)
-    EV_CLING,
+    _,  # a gene module's event (holding.py): it names its index itself (EVENT_INDEX)
     EV_EAT,
     EV_EXCRETE,
     EV_STARVE,

@@ -17,16 +17,17 @@ passing the step's bit; the rebound space is where that step ends.
 
 The genes' hooks live in their modules (sim/ursuppe/engine/genes/): Streamlining's cost
 (streamlining.active_move_cost), Speed's second move (speed.speed_ability, speed.second_move),
-Tentacle's cubes (tentacle.tentacle_carry).
+Tentacle's cubes (tentacle.tentacle_carry), Holding's clinging (holding.offer_clinging,
+cling_after_first_step, arrive_riders).
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.board import CHOICE
-from sim.ursuppe.engine.decision_kinds import CLING, DIRECTION
+from sim.ursuppe.engine.decision_kinds import DIRECTION
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.dice import roll_die
-from sim.ursuppe.engine.events import EV_ACTIVE, EV_CLING, EV_DRIFT, log
+from sim.ursuppe.engine.events import EV_ACTIVE, EV_DRIFT, log
+from sim.ursuppe.engine.genes.holding import arrive_riders, cling_after_first_step, offer_clinging
 from sim.ursuppe.engine.genes.rebound import (
     REBOUND_ACTIVE,
     REBOUND_DRIFT,
@@ -38,68 +39,18 @@ from sim.ursuppe.engine.genes.speed import second_move, speed_ability
 from sim.ursuppe.engine.genes.streamlining import active_move_cost
 from sim.ursuppe.engine.genes.tentacle import tentacle_carry
 from sim.ursuppe.engine.genes.toxic_excretions import toxic_arrival, toxic_speed_step
-from sim.ursuppe.engine.players import add_bp, has, put_amoeba, same_side
-from sim.ursuppe.engine.scratch import RIDERS
-from sim.ursuppe.engine.state import AF_CLUNG
-from sim.ursuppe.rules.genes import HOLDING, MOVEMENT_I, MOVEMENT_II
+from sim.ursuppe.engine.players import add_bp, has, put_amoeba
+from sim.ursuppe.rules.genes import MOVEMENT_I, MOVEMENT_II
 
 # EV_ACTIVE's "how", by its name in the event log
 MOVE_HOW: tuple[str, ...] = ("move", "second_move", "escape")
 MOVE_HOW_ACTIVE, MOVE_HOW_SECOND, MOVE_HOW_ESCAPE = range(len(MOVE_HOW))
-
-# scratch.py: RIDERS holds how many amoebas clung after a first step (flag
-# clinging_after_first_step), then each one as 8 * player + amoeba.
 
 
 @kernel
 def can_move_actively(st, ru, g, p):
     """M3: without BP (and without Streamlining) an amoeba cannot move actively."""
     return st.bp[g, p] >= active_move_cost(st, ru, g, p, False)
-
-
-@kernel
-def _cling(st, wk, g, b, q, t, start, end, p, a, phase):
-    """Holding: amoeba (q, t) clung to (p, a) and arrives with it on ``end``."""
-    put_amoeba(st, g, q, t, end)
-    st.amoeba_flags[g, q, t] |= AF_CLUNG
-    wk.tally[b, tally.CLUNG] += 1
-    log(st, wk, g, EV_CLING, phase, q, t + 1, start, end, p, a + 1, 0, 0, 0)
-
-
-@kernel
-def _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, defer):
-    """Holding: each amoeba of a Holding owner on ``start`` (another player's; with the flag
-    holding_clings_to_own also p's own others) may cling to (p, a), which moved to ``end``.
-    ``defer`` (flag clinging_after_first_step, after a first step): the ones that cling are
-    listed at RIDERS and arrive when the movement ends (_arrive_riders)."""
-    P = st.supply.shape[1]
-    for q in range(P):
-        if not has(st, g, q, HOLDING):
-            continue
-        if same_side(ru, p, q) and not ru.holding_clings_to_own:
-            continue  # one's own (TB10: a double play II partner colour is one's own)
-        for t in range(st.space.shape[2]):
-            if st.space[g, q, t] != start or (q == p and t == a):
-                continue
-            set_option(wk.options, b, 0, 0, 0, 0)
-            set_option(wk.options, b, 1, 1, 0, 0)
-            if decide(st, ru, wk, g, b, q, t, CLING, 2) == 1:
-                if defer != 0:
-                    k = wk.scratch[b, RIDERS]
-                    wk.scratch[b, RIDERS + 1 + k] = 8 * q + t
-                    wk.scratch[b, RIDERS] = k + 1
-                else:
-                    _cling(st, wk, g, b, q, t, start, end, p, a, phase)
-
-
-@kernel
-def _arrive_riders(st, wk, g, b, p, a, start, end, phase):
-    """Flag clinging_after_first_step: the amoebas that clung after the first step arrive with
-    (p, a) where its movement ended (on ``start`` again if its second step led back)."""
-    for k in range(wk.scratch[b, RIDERS]):
-        code = wk.scratch[b, RIDERS + 1 + k]
-        _cling(st, wk, g, b, code // 8, code % 8, start, end, p, a, phase)
-    wk.scratch[b, RIDERS] = 0
 
 
 @kernel
@@ -110,7 +61,7 @@ def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
         return
     toxic_arrival(st, ru, wk, g, b, p, a, end, phase)
     tentacle_carry(st, ru, wk, g, b, p, a, start, end, phase)
-    _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, 0)
+    offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, 0)
 
 
 @kernel
@@ -175,9 +126,7 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
     if speed_ability(st, g, p):
         per_step = ru.clinging_after_first_step
         if per_step:
-            wk.scratch[b, RIDERS] = 0
-            if here != start:
-                _offer_clinging(st, ru, wk, g, b, p, a, start, here, phase, 1)
+            cling_after_first_step(st, ru, wk, g, b, p, a, start, here, phase)
         if second_move(st, ru, wk, g, b, p, a):
             if here != start:
                 toxic_speed_step(st, ru, wk, g, b, p, a, here, phase)  # XG-19: a step moves into a space
@@ -192,7 +141,7 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
             if end != start:
                 tentacle_carry(st, ru, wk, g, b, p, a, start, end, phase)
             if end != here:
-                _offer_clinging(st, ru, wk, g, b, p, a, here, end, phase, 0)
-            _arrive_riders(st, wk, g, b, p, a, start, end, phase)
+                offer_clinging(st, ru, wk, g, b, p, a, here, end, phase, 0)
+            arrive_riders(st, wk, g, b, p, a, start, end, phase)
             return
     finish_movement(st, ru, wk, g, b, p, a, start, st.space[g, p, a], phase)

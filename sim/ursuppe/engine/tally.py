@@ -25,7 +25,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("armor:dp", "R3: an armored target took DP instead of dying"),
     ("aggression:lost_defense_dp", "R4"),
     ("parasitism:meal", "F4"),
-    ("holding:clung", "Holding"),
+    *gene_tables.HOLDING_TALLIES,  # Holding (sim/ursuppe/engine/genes/holding.py)
     *gene_tables.TENTACLE_TALLIES,  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
     # The extra genes (docs/rules.md §18)
     ("market:reveal", "XM4"),
@@ -78,7 +78,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     ARMOR_DP,
     LOST_DEFENSE_DP,
     PARASITE_MEAL,
-    CLUNG,
+    _,  # a gene module's tally (holding.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (tentacle.py): it names its index itself (TALLY_INDEX)
     MARKET_REVEAL,
     MARKET_DISCARD,

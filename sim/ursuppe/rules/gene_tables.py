@@ -19,6 +19,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.division_rate',
     'sim.ursuppe.engine.genes.speed',
     'sim.ursuppe.engine.genes.tentacle',
+    'sim.ursuppe.engine.genes.holding',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -123,6 +124,21 @@ TENTACLE_EVENTS = (
 )
 TENTACLE_TALLIES = (
     ('tentacle:carried', 'Tentacle moved cubes'),
+)
+
+# Holding (§8): sim.ursuppe.engine.genes.holding, spliced where its rows always were
+HOLDING_FLAGS = ()
+HOLDING_CHOICE_KEYS = (
+    'cling',
+)
+HOLDING_DECISIONS = (
+    ('cling', 'Holding', 1, 'cling', '0 / 1'),
+)
+HOLDING_EVENTS = (
+    ('cling', ('from', 'to', 'leader_player', 'leader_amoeba')),
+)
+HOLDING_TALLIES = (
+    ('holding:clung', 'Holding'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

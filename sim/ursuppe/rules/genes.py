@@ -98,7 +98,7 @@ ESCAPE = 5
 RAY_PROTECTION = 7
 # Streamlining (8): sim/ursuppe/engine/genes/streamlining.py
 # Tentacle (9): sim/ursuppe/engine/genes/tentacle.py
-HOLDING = 10
+# Holding (10): sim/ursuppe/engine/genes/holding.py
 # Life Expectancy (11): sim/ursuppe/engine/genes/life_expectancy.py
 # Frugality (12): sim/ursuppe/engine/genes/frugality.py
 STRUGGLE = 13

@@ -30,7 +30,6 @@ from sim.ursuppe.engine.decision_kinds import (
     CK_BUY,
     CK_BUY_END,
     CK_CLEAN,
-    CK_CLING,
     CK_COLOUR,
     CK_CRUST,
     CK_DIRECTION,
@@ -290,11 +289,6 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
             )
         row[0] = DIRECTION_CODE[v]
         return [(CK_DIRECTION, row)]
-    if kind == "cling":
-        if not isinstance(v, bool):
-            raise _err(label, f"{key}.{kind}", f"expected true or false, got {json.dumps(v)}")
-        row[0] = int(v)
-        return [(CK_CLING, row)]
     if kind == "eat":
         row[:players] = _cubes(label, f"{key}.eat", v, players)
         row[EAT_SUCTION_SLOT] = _suction(label, f"{key}.suction", choice.get("suction", []))
@@ -725,8 +719,6 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
         return {"move": ("drift", "active", "stay")[row[0]]}
     if name == "direction":
         return {"direction": DIRECTION_NAMES[row[0]]}
-    if name == "cling":
-        return {name: bool(row[0])}
     if name == "eat":
         victim = int(row[EAT_VICTIM_SLOT])
         out = {"eat": [int(x) for x in row[:players]], "parasite": None if victim < 0 else victim}

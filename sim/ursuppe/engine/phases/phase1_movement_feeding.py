@@ -57,6 +57,7 @@ from sim.ursuppe.engine.feeding import (
     standard_available,
     starve,
 )
+from sim.ursuppe.engine.genes.holding import holding_may_stay
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift
 from sim.ursuppe.engine.phases.phase2_environment import sense_next_card
@@ -77,7 +78,6 @@ from sim.ursuppe.rules.genes import (
     ENVIRONMENTAL_SENSING,
     ESCAPE,
     FAST_FOOD,
-    HOLDING,
     MIGRATION_SENSING,
     MOUTHFUL,
     PERSISTENCE,
@@ -222,7 +222,7 @@ def move_amoeba(st, ru, wk, g, b, p, a):
     if can_move_actively(st, ru, g, p):
         set_option(wk.options, b, n, MOVE_ACTIVE, 0, 0)
         n += 1
-    if has(st, g, p, HOLDING):
+    if holding_may_stay(st, g, p):
         set_option(wk.options, b, n, MOVE_STAY, 0, 0)
         n += 1
     move = wk.options[b, decide(st, ru, wk, g, b, p, a, MOVE, n), 0]
