@@ -180,6 +180,21 @@ _ALLOWED = {
         "sim/ursuppe/tools/trace.py": {'"cling"'},
         "sim/ursuppe/experiments/readings.py": {'"Holding"'},
     },
+    "Parasitism": {
+        "sim/ursuppe/engine/genes/parasitism.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Parasitism"'},
+        "sim/ursuppe/engine/feeding.py": {
+            "parasitism_feeds",
+            "may_parasitize",
+            "parasite_pays",
+            "genes.parasitism",
+        },
+        # the strategies' hunter test (policy.is_hunter) reads who holds it for shared decisions
+        "strategies/ursuppe/policy.py": {"PARASITISM", "genes.parasitism"},
+        # the base flag gene_meals_optional's genes (the rules book's flags stay central)
+        "sim/ursuppe/experiments/readings.py": {'"Parasitism"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -231,6 +246,10 @@ _NAME = {
         r'"Holding"|\bHOLDING\b|\b(?:CK_|EV_)?CLING\b|\bCLUNG\b|"cling"|"holding:clung"|\bholding_may_stay\b'
         r"|\boffer_clinging\b|\bcling_after_first_step\b|\barrive_riders\b|genes\.holding\b"
     ),
+    "Parasitism": re.compile(
+        r'"Parasitism"|\bPARASITISM\b|\bPARASITE_MEAL\b|"parasitism:meal"|\bparasitism_feeds\b'
+        r"|\bmay_parasitize\b|\bparasite_pays\b|genes\.parasitism\b"
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -249,6 +268,7 @@ _SPLICE = {
     "Speed": re.compile(r"gene_tables\.SPEED_[A-Z_]+"),
     "Tentacle": re.compile(r"gene_tables\.TENTACLE_[A-Z_]+"),
     "Holding": re.compile(r"gene_tables\.HOLDING_[A-Z_]+"),
+    "Parasitism": re.compile(r"gene_tables\.PARASITISM_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

@@ -34,20 +34,20 @@ from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
 from sim.ursuppe.engine.events import EV_CLEAN, EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.engine.food import move_cubes, place_cubes, return_cubes
 from sim.ursuppe.engine.genes.frugality import frugality_shape_bit
+from sim.ursuppe.engine.genes.parasitism import may_parasitize, parasite_pays, parasitism_feeds
 from sim.ursuppe.engine.genes.substitution import substitution_shape_bit
 from sim.ursuppe.engine.genes.toxic_excretions import (
     toxic_attack_cubes,
     toxic_attack_cubes_followed,
     toxic_excretion,
 )
-from sim.ursuppe.engine.players import add_bp, amoebas_on_space, has, same_side
+from sim.ursuppe.engine.players import has
 from sim.ursuppe.engine.scratch import MEAL_EXTRA, NORMAL, PARASITE, SHAPE_STRIDE
 from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WIDTH
 from sim.ursuppe.rules.extra_flags import XF_CLEANLINESS_COVERS_ATTACK_CUBES, XF_SUCTION2_SAME_SPACE
 from sim.ursuppe.rules.genes import (
     CLEANLINESS,
     GLUTTON,
-    PARASITISM,
     SUCTION_1,
     SUCTION_2,
 )
@@ -288,14 +288,11 @@ def meal_options(st, ru, wk, g, b, p, a, space):
                 row[NORMAL + s * SHAPE_STRIDE + j] = ru.meal_shapes[c, s, j]
         for s in range(n_shapes):
             n = _add_arrangements(st, ru, wk, g, b, p, space, NORMAL + s * SHAPE_STRIDE, k, -1, n, reach)
-    if has(st, g, p, PARASITISM) and ru.parasitism_fewer > 0:
+    if parasitism_feeds(st, ru, g, p):
         n_par = ru.n_parasite_shapes[c]
         P = st.supply.shape[1]
         for q in range(P):
-            # F4: another player's amoeba (TB10: not a double play II partner colour's)
-            if same_side(ru, p, q) or st.bp[g, q] < max(ru.parasitism_victim_pays, 1):
-                continue
-            if amoebas_on_space(st, g, q, space) == 0:
+            if not may_parasitize(st, ru, g, p, q, space):
                 continue
             if glutton:
                 n = _add_glutton_set(st, ru, wk, g, b, p, space, c, k, q, n, reach)
@@ -359,9 +356,7 @@ def eat(st, ru, wk, g, b, p, a, space, i, phase):
             packed |= opt[c] << (4 * c)
     victim = opt[EAT_VICTIM_SLOT]
     suction = opt[EAT_SUCTION_SLOT]  # read before the excretion's CLEAN decision reuses the rows
-    if victim >= 0:
-        add_bp(st, ru, g, victim, -ru.parasitism_victim_pays)
-        wk.tally[b, tally.PARASITE_MEAL] += 1
+    parasite_pays(st, ru, wk, g, b, victim)
     if ru.extra_genes:
         if suction != 0:
             rest = suction

@@ -24,7 +24,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("persistence:retry", "A5: the attacker's free second attempt"),
     ("armor:dp", "R3: an armored target took DP instead of dying"),
     ("aggression:lost_defense_dp", "R4"),
-    ("parasitism:meal", "F4"),
+    *gene_tables.PARASITISM_TALLIES,  # F4 (sim/ursuppe/engine/genes/parasitism.py)
     *gene_tables.HOLDING_TALLIES,  # Holding (sim/ursuppe/engine/genes/holding.py)
     *gene_tables.TENTACLE_TALLIES,  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
     # The extra genes (docs/rules.md §18)
@@ -77,7 +77,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     PERSISTENCE_RETRY,
     ARMOR_DP,
     LOST_DEFENSE_DP,
-    PARASITE_MEAL,
+    _,  # a gene module's tally (parasitism.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (holding.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (tentacle.py): it names its index itself (TALLY_INDEX)
     MARKET_REVEAL,

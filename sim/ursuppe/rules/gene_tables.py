@@ -20,6 +20,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.speed',
     'sim.ursuppe.engine.genes.tentacle',
     'sim.ursuppe.engine.genes.holding',
+    'sim.ursuppe.engine.genes.parasitism',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -139,6 +140,15 @@ HOLDING_EVENTS = (
 )
 HOLDING_TALLIES = (
     ('holding:clung', 'Holding'),
+)
+
+# Parasitism (F4): sim.ursuppe.engine.genes.parasitism, spliced where its rows always were
+PARASITISM_FLAGS = ()
+PARASITISM_CHOICE_KEYS = ()
+PARASITISM_DECISIONS = ()
+PARASITISM_EVENTS = ()
+PARASITISM_TALLIES = (
+    ('parasitism:meal', 'F4'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

@@ -102,7 +102,7 @@ RAY_PROTECTION = 7
 # Life Expectancy (11): sim/ursuppe/engine/genes/life_expectancy.py
 # Frugality (12): sim/ursuppe/engine/genes/frugality.py
 STRUGGLE = 13
-PARASITISM = 14
+# Parasitism (14): sim/ursuppe/engine/genes/parasitism.py
 # Division Rate (15): sim/ursuppe/engine/genes/division_rate.py
 PERSISTENCE = 16
 MOVEMENT_II = 17
