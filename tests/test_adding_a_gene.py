@@ -195,6 +195,20 @@ _ALLOWED = {
         # the base flag gene_meals_optional's genes (the rules book's flags stay central)
         "sim/ursuppe/experiments/readings.py": {'"Parasitism"'},
     },
+    "Struggle for Survival": {
+        "sim/ursuppe/engine/genes/struggle_for_survival.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Struggle for Survival"'},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "holds_struggle",
+            "struggle_ability",
+            "genes.struggle_for_survival",
+        },
+        # the strategies' hunter test and Mouthful's target value read who holds it (shared decisions)
+        "strategies/ursuppe/policy.py": {"STRUGGLE", "genes.struggle_for_survival"},
+        # the base flag attack_only_when_starving's gene (the rules book's flags stay central)
+        "sim/ursuppe/experiments/readings.py": {'"Struggle for Survival"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -250,6 +264,10 @@ _NAME = {
         r'"Parasitism"|\bPARASITISM\b|\bPARASITE_MEAL\b|"parasitism:meal"|\bparasitism_feeds\b'
         r"|\bmay_parasitize\b|\bparasite_pays\b|genes\.parasitism\b"
     ),
+    "Struggle for Survival": re.compile(
+        r'"Struggle for Survival"|\bSTRUGGLE\b|\bholds_struggle\b|\bstruggle_ability\b'
+        r"|genes\.struggle_for_survival\b"
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -269,6 +287,7 @@ _SPLICE = {
     "Tentacle": re.compile(r"gene_tables\.TENTACLE_[A-Z_]+"),
     "Holding": re.compile(r"gene_tables\.HOLDING_[A-Z_]+"),
     "Parasitism": re.compile(r"gene_tables\.PARASITISM_[A-Z_]+"),
+    "Struggle for Survival": re.compile(r"gene_tables\.STRUGGLE_FOR_SURVIVAL_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

@@ -54,6 +54,7 @@ from sim.ursuppe.engine.food import FOOD_CAP
 from sim.ursuppe.engine.gene_sets import join_words
 from sim.ursuppe.engine.genes.parasitism import PARASITISM
 from sim.ursuppe.engine.genes.streamlining import active_move_cost
+from sim.ursuppe.engine.genes.struggle_for_survival import STRUGGLE
 from sim.ursuppe.engine.players import (
     amoebas_on_board,
     blocked_by_advanced,
@@ -81,7 +82,6 @@ from sim.ursuppe.rules.genes import (
     MOUTHFUL,
     MOVEMENT_I,
     MOVEMENT_II,
-    STRUGGLE,
 )
 from strategies.ursuppe.params import (
     ACTIVE_MOVE_MARGIN,

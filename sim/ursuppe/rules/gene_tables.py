@@ -21,6 +21,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.tentacle',
     'sim.ursuppe.engine.genes.holding',
     'sim.ursuppe.engine.genes.parasitism',
+    'sim.ursuppe.engine.genes.struggle_for_survival',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -150,6 +151,13 @@ PARASITISM_EVENTS = ()
 PARASITISM_TALLIES = (
     ('parasitism:meal', 'F4'),
 )
+
+# Struggle for Survival (A1): sim.ursuppe.engine.genes.struggle_for_survival, spliced where its rows always were
+STRUGGLE_FOR_SURVIVAL_FLAGS = ()
+STRUGGLE_FOR_SURVIVAL_CHOICE_KEYS = ()
+STRUGGLE_FOR_SURVIVAL_DECISIONS = ()
+STRUGGLE_FOR_SURVIVAL_EVENTS = ()
+STRUGGLE_FOR_SURVIVAL_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

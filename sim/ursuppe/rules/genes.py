@@ -101,7 +101,7 @@ RAY_PROTECTION = 7
 # Holding (10): sim/ursuppe/engine/genes/holding.py
 # Life Expectancy (11): sim/ursuppe/engine/genes/life_expectancy.py
 # Frugality (12): sim/ursuppe/engine/genes/frugality.py
-STRUGGLE = 13
+# Struggle for Survival (13): sim/ursuppe/engine/genes/struggle_for_survival.py
 # Parasitism (14): sim/ursuppe/engine/genes/parasitism.py
 # Division Rate (15): sim/ursuppe/engine/genes/division_rate.py
 PERSISTENCE = 16

@@ -58,6 +58,7 @@ from sim.ursuppe.engine.feeding import (
     starve,
 )
 from sim.ursuppe.engine.genes.holding import holding_may_stay
+from sim.ursuppe.engine.genes.struggle_for_survival import holds_struggle, struggle_ability
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift
 from sim.ursuppe.engine.phases.phase2_environment import sense_next_card
@@ -72,7 +73,6 @@ from sim.ursuppe.rules.extra_flags import (
     XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
 )
 from sim.ursuppe.rules.genes import (
-    AGGRESSION,
     ALARM,
     ENERGY_CONSERVATION,
     ENVIRONMENTAL_SENSING,
@@ -81,7 +81,6 @@ from sim.ursuppe.rules.genes import (
     MIGRATION_SENSING,
     MOUTHFUL,
     PERSISTENCE,
-    STRUGGLE,
 )
 
 PHASE = 1
@@ -91,7 +90,7 @@ PHASE = 1
 def may_attack(st, ru, g, p, a):
     """A1-A2: the owner has Struggle for Survival (or Aggression, which includes it), the amoeba
     has not attacked this round, and the owner can pay."""
-    if not (has(st, g, p, STRUGGLE) or has(st, g, p, AGGRESSION)):
+    if not struggle_ability(st, g, p):
         return False
     if st.amoeba_flags[g, p, a] & AF_ATTACKED:
         return False
@@ -105,7 +104,7 @@ def _mouthful(st, ru, g, p, q):
     mouthful_vs_aggression_phase1)."""
     if not ru.extra_genes or not has(st, g, q, MOUTHFUL) or same_side(ru, p, q):
         return False
-    return has(st, g, p, STRUGGLE) or ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE1] != 0
+    return holds_struggle(st, g, p) or ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE1] != 0
 
 
 @kernel
