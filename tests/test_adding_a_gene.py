@@ -209,6 +209,14 @@ _ALLOWED = {
         # the base flag attack_only_when_starving's gene (the rules book's flags stay central)
         "sim/ursuppe/experiments/readings.py": {'"Struggle for Survival"'},
     },
+    "Movement I": {
+        "sim/ursuppe/engine/genes/movement_i.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Movement I"'},
+        "sim/ursuppe/engine/movement.py": {"movement_i_die", "genes.movement_i"},
+        # the strategies value an active move (the shared M1 decision) by the dice it rolls
+        "strategies/ursuppe/policy.py": {"MOVEMENT_I", "genes.movement_i"},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -268,6 +276,7 @@ _NAME = {
         r'"Struggle for Survival"|\bSTRUGGLE\b|\bholds_struggle\b|\bstruggle_ability\b'
         r"|genes\.struggle_for_survival\b"
     ),
+    "Movement I": re.compile(r'"Movement I"|\bMOVEMENT_I\b|\bmovement_i_die\b|genes\.movement_i\b'),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -288,6 +297,7 @@ _SPLICE = {
     "Holding": re.compile(r"gene_tables\.HOLDING_[A-Z_]+"),
     "Parasitism": re.compile(r"gene_tables\.PARASITISM_[A-Z_]+"),
     "Struggle for Survival": re.compile(r"gene_tables\.STRUGGLE_FOR_SURVIVAL_[A-Z_]+"),
+    "Movement I": re.compile(r"gene_tables\.MOVEMENT_I_(?!I)[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

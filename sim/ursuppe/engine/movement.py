@@ -28,6 +28,7 @@ from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.dice import roll_die
 from sim.ursuppe.engine.events import EV_ACTIVE, EV_DRIFT, log
 from sim.ursuppe.engine.genes.holding import arrive_riders, cling_after_first_step, offer_clinging
+from sim.ursuppe.engine.genes.movement_i import movement_i_die
 from sim.ursuppe.engine.genes.rebound import (
     REBOUND_ACTIVE,
     REBOUND_DRIFT,
@@ -40,7 +41,7 @@ from sim.ursuppe.engine.genes.streamlining import active_move_cost
 from sim.ursuppe.engine.genes.tentacle import tentacle_carry
 from sim.ursuppe.engine.genes.toxic_excretions import toxic_arrival, toxic_speed_step
 from sim.ursuppe.engine.players import add_bp, has, put_amoeba
-from sim.ursuppe.rules.genes import MOVEMENT_I, MOVEMENT_II
+from sim.ursuppe.rules.genes import MOVEMENT_II
 
 # EV_ACTIVE's "how", by its name in the event log
 MOVE_HOW: tuple[str, ...] = ("move", "second_move", "escape")
@@ -95,12 +96,11 @@ def _choose_direction(st, ru, wk, g, b, p, a, phase):
         i = decide(st, ru, wk, g, b, p, a, DIRECTION, n)
         return wk.options[b, i, 0], -1, -1
     d1 = roll_die(st, wk, g)
-    d2 = -1
     mask = 0
     c = ru.compass[d1]
     mask |= 0b1111 if c == CHOICE else (1 << c)
-    if has(st, g, p, MOVEMENT_I):
-        d2 = roll_die(st, wk, g)
+    d2 = movement_i_die(st, wk, g, p)
+    if d2 >= 0:
         c = ru.compass[d2]
         mask |= 0b1111 if c == CHOICE else (1 << c)
     n = _direction_options(wk, b, mask)

@@ -22,6 +22,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.holding',
     'sim.ursuppe.engine.genes.parasitism',
     'sim.ursuppe.engine.genes.struggle_for_survival',
+    'sim.ursuppe.engine.genes.movement_i',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -158,6 +159,13 @@ STRUGGLE_FOR_SURVIVAL_CHOICE_KEYS = ()
 STRUGGLE_FOR_SURVIVAL_DECISIONS = ()
 STRUGGLE_FOR_SURVIVAL_EVENTS = ()
 STRUGGLE_FOR_SURVIVAL_TALLIES = ()
+
+# Movement I (§8): sim.ursuppe.engine.genes.movement_i, spliced where its rows always were
+MOVEMENT_I_FLAGS = ()
+MOVEMENT_I_CHOICE_KEYS = ()
+MOVEMENT_I_DECISIONS = ()
+MOVEMENT_I_EVENTS = ()
+MOVEMENT_I_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

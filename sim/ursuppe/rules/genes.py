@@ -89,7 +89,7 @@ GENE_ALIASES: dict[str, str] = {
 }
 
 INTELLIGENCE = 0
-MOVEMENT_I = 1
+# Movement I (1): sim/ursuppe/engine/genes/movement_i.py
 # Spores (2): sim/ursuppe/engine/genes/spores.py
 # Speed (3): sim/ursuppe/engine/genes/speed.py
 DEFENSE = 4
