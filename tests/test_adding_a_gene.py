@@ -217,6 +217,14 @@ _ALLOWED = {
         # the strategies value an active move (the shared M1 decision) by the dice it rolls
         "strategies/ursuppe/policy.py": {"MOVEMENT_I", "genes.movement_i"},
     },
+    "Movement II": {
+        "sim/ursuppe/engine/genes/movement_ii.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Movement II"'},
+        "sim/ursuppe/engine/movement.py": {"movement_ii_directions", "genes.movement_ii"},
+        # the strategies value an active move (the shared M1 decision) by its best destination
+        "strategies/ursuppe/policy.py": {"MOVEMENT_II", "genes.movement_ii"},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -277,6 +285,7 @@ _NAME = {
         r"|genes\.struggle_for_survival\b"
     ),
     "Movement I": re.compile(r'"Movement I"|\bMOVEMENT_I\b|\bmovement_i_die\b|genes\.movement_i\b'),
+    "Movement II": re.compile(r'"Movement II"|\bMOVEMENT_II\b|\bmovement_ii_\w+|genes\.movement_ii\b'),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -298,6 +307,7 @@ _SPLICE = {
     "Parasitism": re.compile(r"gene_tables\.PARASITISM_[A-Z_]+"),
     "Struggle for Survival": re.compile(r"gene_tables\.STRUGGLE_FOR_SURVIVAL_[A-Z_]+"),
     "Movement I": re.compile(r"gene_tables\.MOVEMENT_I_(?!I)[A-Z_]+"),
+    "Movement II": re.compile(r"gene_tables\.MOVEMENT_II_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

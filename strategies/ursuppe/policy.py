@@ -53,6 +53,7 @@ from sim.ursuppe.engine.decision_kinds import (
 from sim.ursuppe.engine.food import FOOD_CAP
 from sim.ursuppe.engine.gene_sets import join_words
 from sim.ursuppe.engine.genes.movement_i import MOVEMENT_I
+from sim.ursuppe.engine.genes.movement_ii import MOVEMENT_II
 from sim.ursuppe.engine.genes.parasitism import PARASITISM
 from sim.ursuppe.engine.genes.streamlining import active_move_cost
 from sim.ursuppe.engine.genes.struggle_for_survival import STRUGGLE
@@ -81,7 +82,6 @@ from sim.ursuppe.rules.genes import (
     ESCAPE,
     HARD_CRUST,
     MOUTHFUL,
-    MOVEMENT_II,
 )
 from strategies.ursuppe.params import (
     ACTIVE_MOVE_MARGIN,

@@ -18,7 +18,8 @@ passing the step's bit; the rebound space is where that step ends.
 The genes' hooks live in their modules (sim/ursuppe/engine/genes/): Streamlining's cost
 (streamlining.active_move_cost), Speed's second move (speed.speed_ability, speed.second_move),
 Tentacle's cubes (tentacle.tentacle_carry), Holding's clinging (holding.offer_clinging,
-cling_after_first_step, arrive_riders).
+cling_after_first_step, arrive_riders), the directions Movement I and II allow
+(movement_i.movement_i_die, movement_ii.movement_ii_directions).
 """
 
 from sim.jit import kernel
@@ -29,6 +30,7 @@ from sim.ursuppe.engine.dice import roll_die
 from sim.ursuppe.engine.events import EV_ACTIVE, EV_DRIFT, log
 from sim.ursuppe.engine.genes.holding import arrive_riders, cling_after_first_step, offer_clinging
 from sim.ursuppe.engine.genes.movement_i import movement_i_die
+from sim.ursuppe.engine.genes.movement_ii import movement_ii_directions
 from sim.ursuppe.engine.genes.rebound import (
     REBOUND_ACTIVE,
     REBOUND_DRIFT,
@@ -40,8 +42,7 @@ from sim.ursuppe.engine.genes.speed import second_move, speed_ability
 from sim.ursuppe.engine.genes.streamlining import active_move_cost
 from sim.ursuppe.engine.genes.tentacle import tentacle_carry
 from sim.ursuppe.engine.genes.toxic_excretions import toxic_arrival, toxic_speed_step
-from sim.ursuppe.engine.players import add_bp, has, put_amoeba
-from sim.ursuppe.rules.genes import MOVEMENT_II
+from sim.ursuppe.engine.players import add_bp, put_amoeba
 
 # EV_ACTIVE's "how", by its name in the event log
 MOVE_HOW: tuple[str, ...] = ("move", "second_move", "escape")
@@ -91,8 +92,9 @@ def _direction_options(wk, b, mask):
 @kernel
 def _choose_direction(st, ru, wk, g, b, p, a, phase):
     """B2, Movement I, Movement II: the direction of one active move, with the dice rolled."""
-    if has(st, g, p, MOVEMENT_II):
-        n = _direction_options(wk, b, 0b11111)
+    chosen = movement_ii_directions(st, g, p)
+    if chosen != 0:
+        n = _direction_options(wk, b, chosen)
         i = decide(st, ru, wk, g, b, p, a, DIRECTION, n)
         return wk.options[b, i, 0], -1, -1
     d1 = roll_die(st, wk, g)

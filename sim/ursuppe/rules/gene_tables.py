@@ -23,6 +23,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.parasitism',
     'sim.ursuppe.engine.genes.struggle_for_survival',
     'sim.ursuppe.engine.genes.movement_i',
+    'sim.ursuppe.engine.genes.movement_ii',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -166,6 +167,13 @@ MOVEMENT_I_CHOICE_KEYS = ()
 MOVEMENT_I_DECISIONS = ()
 MOVEMENT_I_EVENTS = ()
 MOVEMENT_I_TALLIES = ()
+
+# Movement II (§8): sim.ursuppe.engine.genes.movement_ii, spliced where its rows always were
+MOVEMENT_II_FLAGS = ()
+MOVEMENT_II_CHOICE_KEYS = ()
+MOVEMENT_II_DECISIONS = ()
+MOVEMENT_II_EVENTS = ()
+MOVEMENT_II_TALLIES = ()
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

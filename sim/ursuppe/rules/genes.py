@@ -105,7 +105,7 @@ RAY_PROTECTION = 7
 # Parasitism (14): sim/ursuppe/engine/genes/parasitism.py
 # Division Rate (15): sim/ursuppe/engine/genes/division_rate.py
 PERSISTENCE = 16
-MOVEMENT_II = 17
+# Movement II (17): sim/ursuppe/engine/genes/movement_ii.py
 AGGRESSION = 18
 ARMOR = 19
 
@@ -138,7 +138,7 @@ SUCTION_2 = 45  # XG-26
 
 ADVANCED_GENES: tuple[int, ...] = (
     PERSISTENCE,
-    MOVEMENT_II,
+    GENE_INDEX["Movement II"],  # sim/ursuppe/engine/genes/movement_ii.py
     AGGRESSION,
     ARMOR,
     PHD,
