@@ -225,6 +225,18 @@ _ALLOWED = {
         # the strategies value an active move (the shared M1 decision) by its best destination
         "strategies/ursuppe/policy.py": {"MOVEMENT_II", "genes.movement_ii"},
     },
+    "Escape": {
+        "sim/ursuppe/engine/genes/escape.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Escape"'},
+        "sim/ursuppe/engine/attacks.py": {"holds_escape", "escape(", "genes.escape"},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"holds_escape", "genes.escape"},
+        # the strategies' answer test (policy._can_answer) reads who holds it (shared decisions),
+        # by index: this module imports the movement, which sits above the policy
+        "strategies/ursuppe/policy.py": {"ESCAPE", '"Escape"'},
+        # the base flags' genes (the rules book's flags stay central)
+        "sim/ursuppe/experiments/readings.py": {'"Escape"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -286,6 +298,9 @@ _NAME = {
     ),
     "Movement I": re.compile(r'"Movement I"|\bMOVEMENT_I\b|\bmovement_i_die\b|genes\.movement_i\b'),
     "Movement II": re.compile(r'"Movement II"|\bMOVEMENT_II\b|\bmovement_ii_\w+|genes\.movement_ii\b'),
+    "Escape": re.compile(
+        r'"Escape"|\bESCAPE\b|\bESCAPE_STAYED\b|"escape:stayed"|\bholds_escape\b|(?<![.\w])escape\(|genes\.escape\b'
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -308,6 +323,7 @@ _SPLICE = {
     "Struggle for Survival": re.compile(r"gene_tables\.STRUGGLE_FOR_SURVIVAL_[A-Z_]+"),
     "Movement I": re.compile(r"gene_tables\.MOVEMENT_I_(?!I)[A-Z_]+"),
     "Movement II": re.compile(r"gene_tables\.MOVEMENT_II_[A-Z_]+"),
+    "Escape": re.compile(r"gene_tables\.ESCAPE_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

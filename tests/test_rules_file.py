@@ -10,6 +10,7 @@ import pytest
 
 from sim.ursuppe.engine.board import CHOICE, EAST, NORTH, SOUTH, STAY, WEST
 from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
+from sim.ursuppe.engine.genes.escape import ESCAPE
 from sim.ursuppe.engine.genes.speed import SPEED
 from sim.ursuppe.rules.book import (
     DEFAULT_RULES_PATH,
@@ -23,7 +24,6 @@ from sim.ursuppe.rules.genes import (
     ADVANCED_GENES,
     ARMOR,
     DEFENSE,
-    ESCAPE,
     GENE_NAMES,
     N_BASE_GENES,
     N_GENES,

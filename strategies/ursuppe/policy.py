@@ -79,7 +79,7 @@ from sim.ursuppe.rules.genes import (
     ARMOR,
     CAMOUFLAGE_2,
     DEFENSE,
-    ESCAPE,
+    GENE_INDEX,
     HARD_CRUST,
     MOUTHFUL,
 )
@@ -127,6 +127,10 @@ from strategies.ursuppe.params import (
     TARGET_SCORE_WEIGHT,
     VICTIM_SCORE_WEIGHT,
 )
+
+# Genes read here by index, not from their modules: those modules sit above this one (they call
+# decide, or move amoebas, which decide's callers do), so importing them would be a cycle.
+ESCAPE = GENE_INDEX["Escape"]  # sim/ursuppe/engine/genes/escape.py (its escape moves the amoeba)
 
 _INV_2_53 = 1.0 / 9007199254740992.0
 NEVER = -1.0e9  # the value of an option the strategy rules out (another one is always better)

@@ -36,8 +36,8 @@ from sim.ursuppe.engine.events import (
     log,
 )
 from sim.ursuppe.engine.food import place_each_colour
+from sim.ursuppe.engine.genes.escape import escape, holds_escape
 from sim.ursuppe.engine.genes.streamlining import active_move_cost
-from sim.ursuppe.engine.movement import active_movement
 from sim.ursuppe.engine.players import add_bp, death_threshold, has, put_amoeba, same_side
 from sim.ursuppe.engine.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED, PF_ALARM
 from sim.ursuppe.rules.extra_flags import (
@@ -62,7 +62,6 @@ from sim.ursuppe.rules.genes import (
     CAMOUFLAGE_1,
     CAMOUFLAGE_2,
     DEFENSE,
-    ESCAPE,
     HARD_CRUST,
     PERSISTENCE,
     THREAT_DISPLAY,
@@ -143,7 +142,7 @@ def _response_options(st, ru, wk, g, b, q, t, phase):
     the amoeba already gave this round (Phase 1 or 5, any attack) is not offered again. XG-03:
     Alarm's Escape is an Escape."""
     escape_cost = active_move_cost(st, ru, g, q, True)
-    can_escape = (has(st, g, q, ESCAPE) or alarm_escape(st, ru, g, q, phase)) and st.bp[g, q] >= escape_cost
+    can_escape = (holds_escape(st, g, q) or alarm_escape(st, ru, g, q, phase)) and st.bp[g, q] >= escape_cost
     can_defend = has(st, g, q, DEFENSE) and st.bp[g, q] >= ru.defense_cost
     if ru.answers_once_per_round:
         used = st.amoeba_flags[g, q, t]
@@ -260,17 +259,14 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase, denied):
             if st.bp[g, q] < active_move_cost(st, ru, g, q, True):
                 continue
             answered = True
-            if not has(st, g, q, ESCAPE):
+            if not holds_escape(st, g, q):
                 wk.tally[b, tally.ALARM_ESCAPE] += 1  # XG-03: the Escape Alarm granted
-            st.amoeba_flags[g, q, t] |= AF_ESCAPED  # an answer given (flag answers_once_per_round)
-            active_movement(st, ru, wk, g, b, q, t, True, phase)
-            if st.space[g, q, t] != space:
+            if escape(st, ru, wk, g, b, q, t, phase):
                 if st.space[g, p, a] != space:
                     wk.tally[b, tally.ATTACK_CLUNG] += 1
                     return ATTACK_CLUNG
                 wk.tally[b, tally.ATTACK_ESCAPED] += 1
                 return ATTACK_ESCAPED
-            wk.tally[b, tally.ESCAPE_STAYED] += 1
         elif answer == RESP_DEFENSE:
             if st.bp[g, q] < ru.defense_cost:
                 continue

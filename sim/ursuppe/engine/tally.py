@@ -17,7 +17,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("attack:escaped", "A3"),
     ("attack:defended", "A4"),
     ("attack:clung", "Holding"),
-    ("escape:stayed", "A3: an escape that did not leave the space: the attack went on"),
+    *gene_tables.ESCAPE_TALLIES,  # A3 (sim/ursuppe/engine/genes/escape.py)
     ("fight:defender_won", "A4"),
     ("fight:defender_lost", "A4"),
     ("persistence:refight", "A5: a lost Defense fight fought again"),
@@ -70,7 +70,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     ATTACK_ESCAPED,
     ATTACK_DEFENDED,
     ATTACK_CLUNG,
-    ESCAPE_STAYED,
+    _,  # a gene module's tally (escape.py): it names its index itself (TALLY_INDEX)
     FIGHT_DEFENDER_WON,
     FIGHT_DEFENDER_LOST,
     PERSISTENCE_REFIGHT,

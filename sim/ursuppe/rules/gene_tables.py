@@ -24,6 +24,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.struggle_for_survival',
     'sim.ursuppe.engine.genes.movement_i',
     'sim.ursuppe.engine.genes.movement_ii',
+    'sim.ursuppe.engine.genes.escape',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -174,6 +175,15 @@ MOVEMENT_II_CHOICE_KEYS = ()
 MOVEMENT_II_DECISIONS = ()
 MOVEMENT_II_EVENTS = ()
 MOVEMENT_II_TALLIES = ()
+
+# Escape (A3): sim.ursuppe.engine.genes.escape, spliced where its rows always were
+ESCAPE_FLAGS = ()
+ESCAPE_CHOICE_KEYS = ()
+ESCAPE_DECISIONS = ()
+ESCAPE_EVENTS = ()
+ESCAPE_TALLIES = (
+    ('escape:stayed', 'A3: an escape that did not leave the space: the attack went on'),
+)
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
 APPENDED_GENES = ()

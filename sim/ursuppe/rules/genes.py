@@ -93,7 +93,7 @@ INTELLIGENCE = 0
 # Spores (2): sim/ursuppe/engine/genes/spores.py
 # Speed (3): sim/ursuppe/engine/genes/speed.py
 DEFENSE = 4
-ESCAPE = 5
+# Escape (5): sim/ursuppe/engine/genes/escape.py
 # Substitution (6): sim/ursuppe/engine/genes/substitution.py
 RAY_PROTECTION = 7
 # Streamlining (8): sim/ursuppe/engine/genes/streamlining.py

@@ -57,6 +57,7 @@ from sim.ursuppe.engine.feeding import (
     standard_available,
     starve,
 )
+from sim.ursuppe.engine.genes.escape import holds_escape
 from sim.ursuppe.engine.genes.holding import holding_may_stay
 from sim.ursuppe.engine.genes.struggle_for_survival import holds_struggle, struggle_ability
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
@@ -76,7 +77,6 @@ from sim.ursuppe.rules.genes import (
     ALARM,
     ENERGY_CONSERVATION,
     ENVIRONMENTAL_SENSING,
-    ESCAPE,
     FAST_FOOD,
     MIGRATION_SENSING,
     MOUTHFUL,
@@ -111,7 +111,7 @@ def _mouthful(st, ru, g, p, q):
 def _alarm(st, ru, wk, g, b, p, q, t):
     """XG-03: player q's amoeba was eaten: from now on its amoebas have Escape (not if q holds
     Escape; an own-colour eater as the flag alarm_trigger_own_colour says)."""
-    if not ru.extra_genes or not has(st, g, q, ALARM) or has(st, g, q, ESCAPE):
+    if not ru.extra_genes or not has(st, g, q, ALARM) or holds_escape(st, g, q):
         return
     if st.player_flags[g, q] & PF_ALARM:
         return
