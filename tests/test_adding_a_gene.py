@@ -237,6 +237,17 @@ _ALLOWED = {
         # the base flags' genes (the rules book's flags stay central)
         "sim/ursuppe/experiments/readings.py": {'"Escape"'},
     },
+    "Defense": {
+        "sim/ursuppe/engine/genes/defense.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Defense"'},
+        "sim/ursuppe/engine/attacks.py": {"may_defend", "defend(", "genes.defense"},
+        # the strategies' answer test (policy._can_answer) reads who holds it (shared decisions)
+        "strategies/ursuppe/policy.py": {"DEFENSE", "genes.defense"},
+        # the trace renders the event log; the base flags' genes (the rules book's flags)
+        "sim/ursuppe/tools/trace.py": {'"fight"'},
+        "sim/ursuppe/experiments/readings.py": {'"Defense"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -301,6 +312,10 @@ _NAME = {
     "Escape": re.compile(
         r'"Escape"|\bESCAPE\b|\bESCAPE_STAYED\b|"escape:stayed"|\bholds_escape\b|(?<![.\w])escape\(|genes\.escape\b'
     ),
+    "Defense": re.compile(
+        r'"Defense"|\bDEFENSE\b|\bEV_FIGHT\b|\bFIGHT_DEFENDER_\w+|"fight"|"fight:defender_\w+"|\bmay_defend\b'
+        r"|(?<![.\w])defend\(|genes\.defense\b"
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -324,6 +339,7 @@ _SPLICE = {
     "Movement I": re.compile(r"gene_tables\.MOVEMENT_I_(?!I)[A-Z_]+"),
     "Movement II": re.compile(r"gene_tables\.MOVEMENT_II_[A-Z_]+"),
     "Escape": re.compile(r"gene_tables\.ESCAPE_[A-Z_]+"),
+    "Defense": re.compile(r"gene_tables\.DEFENSE_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

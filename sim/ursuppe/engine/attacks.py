@@ -30,12 +30,12 @@ from sim.ursuppe.engine.events import (
     EV_BANG,
     EV_CAMOUFLAGE,
     EV_DEATH,
-    EV_FIGHT,
     EV_HARD_CRUST,
     EV_RESPOND,
     log,
 )
 from sim.ursuppe.engine.food import place_each_colour
+from sim.ursuppe.engine.genes.defense import defend, may_defend
 from sim.ursuppe.engine.genes.escape import escape, holds_escape
 from sim.ursuppe.engine.genes.streamlining import active_move_cost
 from sim.ursuppe.engine.players import add_bp, death_threshold, has, put_amoeba, same_side
@@ -61,9 +61,7 @@ from sim.ursuppe.rules.genes import (
     BANG,
     CAMOUFLAGE_1,
     CAMOUFLAGE_2,
-    DEFENSE,
     HARD_CRUST,
-    PERSISTENCE,
     THREAT_DISPLAY,
 )
 
@@ -143,7 +141,7 @@ def _response_options(st, ru, wk, g, b, q, t, phase):
     Alarm's Escape is an Escape."""
     escape_cost = active_move_cost(st, ru, g, q, True)
     can_escape = (holds_escape(st, g, q) or alarm_escape(st, ru, g, q, phase)) and st.bp[g, q] >= escape_cost
-    can_defend = has(st, g, q, DEFENSE) and st.bp[g, q] >= ru.defense_cost
+    can_defend = may_defend(st, ru, g, q)
     if ru.answers_once_per_round:
         used = st.amoeba_flags[g, q, t]
         can_escape = can_escape and (used & AF_ESCAPED) == 0
@@ -166,19 +164,6 @@ def _response_options(st, ru, wk, g, b, q, t, phase):
         set_option(wk.options, b, n + 1, RESP_DEFENSE_ESCAPE, 0, 0)
         n += 2
     return n
-
-
-@kernel
-def _fight(st, ru, wk, g, b, q, t, phase, persistence):
-    """A4: attacker rolls, then the target; ties are re-rolled; True if the target wins."""
-    while True:
-        ra = roll_die(st, wk, g)
-        rd = roll_die(st, wk, g)
-        if ra != rd or wk.error[g, 0] != 0:
-            break
-    log(st, wk, g, EV_FIGHT, phase, q, t + 1, ra, rd, 1 if rd > ra else 0, persistence, 0, 0, 0)
-    wk.tally[b, tally.FIGHT_DEFENDER_WON if rd > ra else tally.FIGHT_DEFENDER_LOST] += 1
-    return rd > ra
 
 
 @kernel
@@ -271,17 +256,9 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase, denied):
             if st.bp[g, q] < ru.defense_cost:
                 continue
             answered = True
-            add_bp(st, ru, g, q, -ru.defense_cost)
-            st.amoeba_flags[g, q, t] |= AF_DEFENDED  # an answer given (flag answers_once_per_round)
-            if _fight(st, ru, wk, g, b, q, t, phase, 0):
+            if defend(st, ru, wk, g, b, q, t, phase):  # A4, and A5's second fight with Persistence
                 wk.tally[b, tally.ATTACK_DEFENDED] += 1
                 return ATTACK_DEFENDED
-            # A5: with Persistence a lost Defense fight is fought once more, free.
-            if has(st, g, q, PERSISTENCE):
-                wk.tally[b, tally.PERSISTENCE_REFIGHT] += 1
-                if _fight(st, ru, wk, g, b, q, t, phase, 1):
-                    wk.tally[b, tally.ATTACK_DEFENDED] += 1
-                    return ATTACK_DEFENDED
     return _succeeds(st, ru, wk, g, b, p, a, q, phase, answered)
 
 

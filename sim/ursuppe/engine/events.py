@@ -38,7 +38,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("starve", ("space", "dp")),
     EventKind("attack", ("target_player", "target_amoeba", "space", "cost", "retry")),
     EventKind("respond", ("attacker_player", "attacker_amoeba", "response")),
-    EventKind("fight", ("attacker_roll", "defender_roll", "defender_wins", "persistence")),
+    *(EventKind(*row) for row in gene_tables.DEFENSE_EVENTS),  # A4 (genes/defense.py)
     EventKind("attack_result", ("target_player", "target_amoeba", "result")),  # result: ATTACK_* (attacks.py)
     EventKind("death", ("space", "dp", "cubes", "how")),  # how: 0 natural, 1 violent (Phase 1), 2 aggression
     EventKind("damage", ("dp", "reason")),  # reason: 0 Armor instead of death (R3), 1 lost Defense fight (R4)
@@ -83,7 +83,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_STARVE,
     EV_ATTACK,
     EV_RESPOND,
-    EV_FIGHT,
+    _,  # a gene module's event (defense.py): it names its index itself (EVENT_INDEX)
     EV_ATTACK_RESULT,
     EV_DEATH,
     EV_DP,

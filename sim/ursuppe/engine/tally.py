@@ -18,8 +18,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("attack:defended", "A4"),
     ("attack:clung", "Holding"),
     *gene_tables.ESCAPE_TALLIES,  # A3 (sim/ursuppe/engine/genes/escape.py)
-    ("fight:defender_won", "A4"),
-    ("fight:defender_lost", "A4"),
+    *gene_tables.DEFENSE_TALLIES,  # A4 (sim/ursuppe/engine/genes/defense.py)
     ("persistence:refight", "A5: a lost Defense fight fought again"),
     ("persistence:retry", "A5: the attacker's free second attempt"),
     ("armor:dp", "R3: an armored target took DP instead of dying"),
@@ -71,8 +70,8 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     ATTACK_DEFENDED,
     ATTACK_CLUNG,
     _,  # a gene module's tally (escape.py): it names its index itself (TALLY_INDEX)
-    FIGHT_DEFENDER_WON,
-    FIGHT_DEFENDER_LOST,
+    _,  # the 2 tallies of a gene module (defense.py): it names their indices itself
+    _,
     PERSISTENCE_REFIGHT,
     PERSISTENCE_RETRY,
     ARMOR_DP,

@@ -25,6 +25,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.movement_i',
     'sim.ursuppe.engine.genes.movement_ii',
     'sim.ursuppe.engine.genes.escape',
+    'sim.ursuppe.engine.genes.defense',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -183,6 +184,18 @@ ESCAPE_DECISIONS = ()
 ESCAPE_EVENTS = ()
 ESCAPE_TALLIES = (
     ('escape:stayed', 'A3: an escape that did not leave the space: the attack went on'),
+)
+
+# Defense (A4): sim.ursuppe.engine.genes.defense, spliced where its rows always were
+DEFENSE_FLAGS = ()
+DEFENSE_CHOICE_KEYS = ()
+DEFENSE_DECISIONS = ()
+DEFENSE_EVENTS = (
+    ('fight', ('attacker_roll', 'defender_roll', 'defender_wins', 'persistence')),
+)
+DEFENSE_TALLIES = (
+    ('fight:defender_won', 'A4'),
+    ('fight:defender_lost', 'A4'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

@@ -92,7 +92,7 @@ INTELLIGENCE = 0
 # Movement I (1): sim/ursuppe/engine/genes/movement_i.py
 # Spores (2): sim/ursuppe/engine/genes/spores.py
 # Speed (3): sim/ursuppe/engine/genes/speed.py
-DEFENSE = 4
+# Defense (4): sim/ursuppe/engine/genes/defense.py
 # Escape (5): sim/ursuppe/engine/genes/escape.py
 # Substitution (6): sim/ursuppe/engine/genes/substitution.py
 RAY_PROTECTION = 7
