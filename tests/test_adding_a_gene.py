@@ -248,6 +248,20 @@ _ALLOWED = {
         "sim/ursuppe/tools/trace.py": {'"fight"'},
         "sim/ursuppe/experiments/readings.py": {'"Defense"'},
     },
+    "Persistence": {
+        "sim/ursuppe/engine/genes/persistence.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Persistence"'},
+        "sim/ursuppe/engine/attacks.py": {"persistence_retried", "genes.persistence"},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"persistence_retries", "genes.persistence"},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"persistence_retries", "genes.persistence"},
+        # its sibling modules: Defense's second fight, Speed's ability (Persistence includes it)
+        "sim/ursuppe/engine/genes/defense.py": {"persistence_refights", "genes.persistence"},
+        "sim/ursuppe/engine/genes/speed.py": {"PERSISTENCE", "genes.persistence"},
+        # the rules data: the flag persistence_copies_4p sets its copies; the base flags' genes
+        "sim/ursuppe/rules/book.py": {"PERSISTENCE", '"Persistence"'},
+        "sim/ursuppe/experiments/readings.py": {'"Persistence"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -316,6 +330,10 @@ _NAME = {
         r'"Defense"|\bDEFENSE\b|\bEV_FIGHT\b|\bFIGHT_DEFENDER_\w+|"fight"|"fight:defender_\w+"|\bmay_defend\b'
         r"|(?<![.\w])defend\(|genes\.defense\b"
     ),
+    "Persistence": re.compile(
+        r'"Persistence"|\bPERSISTENCE\b|\bPERSISTENCE_RE\w+|"persistence:\w+"'
+        r"|\bpersistence_(?:refights|retries|retried)\b|genes\.persistence\b"
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -340,6 +358,7 @@ _SPLICE = {
     "Movement II": re.compile(r"gene_tables\.MOVEMENT_II_[A-Z_]+"),
     "Escape": re.compile(r"gene_tables\.ESCAPE_[A-Z_]+"),
     "Defense": re.compile(r"gene_tables\.DEFENSE_[A-Z_]+"),
+    "Persistence": re.compile(r"gene_tables\.PERSISTENCE_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

@@ -12,6 +12,7 @@ from sim.ursuppe.engine.board import CHOICE, EAST, NORTH, SOUTH, STAY, WEST
 from sim.ursuppe.engine.genes.defense import DEFENSE
 from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
 from sim.ursuppe.engine.genes.escape import ESCAPE
+from sim.ursuppe.engine.genes.persistence import PERSISTENCE
 from sim.ursuppe.engine.genes.speed import SPEED
 from sim.ursuppe.rules.book import (
     DEFAULT_RULES_PATH,
@@ -28,7 +29,6 @@ from sim.ursuppe.rules.genes import (
     N_BASE_GENES,
     N_GENES,
     NUMBER_ONLY_GENES,
-    PERSISTENCE,
     RAY_PROTECTION,
 )
 

@@ -37,6 +37,7 @@ from sim.ursuppe.engine.events import (
 from sim.ursuppe.engine.food import place_each_colour
 from sim.ursuppe.engine.genes.defense import defend, may_defend
 from sim.ursuppe.engine.genes.escape import escape, holds_escape
+from sim.ursuppe.engine.genes.persistence import persistence_retried
 from sim.ursuppe.engine.genes.streamlining import active_move_cost
 from sim.ursuppe.engine.players import add_bp, death_threshold, has, put_amoeba, same_side
 from sim.ursuppe.engine.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED, PF_ALARM
@@ -341,5 +342,5 @@ def retry_target(st, ru, wk, g, b, p, a, own_allowed, armor_allowed):
         return -1, -1
     i = decide(st, ru, wk, g, b, p, a, ATTACK, n)
     if wk.options[b, i, 0] >= 0:
-        wk.tally[b, tally.PERSISTENCE_RETRY] += 1
+        persistence_retried(wk, b)
     return wk.options[b, i, 0], wk.options[b, i, 1] - 1

@@ -19,8 +19,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("attack:clung", "Holding"),
     *gene_tables.ESCAPE_TALLIES,  # A3 (sim/ursuppe/engine/genes/escape.py)
     *gene_tables.DEFENSE_TALLIES,  # A4 (sim/ursuppe/engine/genes/defense.py)
-    ("persistence:refight", "A5: a lost Defense fight fought again"),
-    ("persistence:retry", "A5: the attacker's free second attempt"),
+    *gene_tables.PERSISTENCE_TALLIES,  # A5 (sim/ursuppe/engine/genes/persistence.py)
     ("armor:dp", "R3: an armored target took DP instead of dying"),
     ("aggression:lost_defense_dp", "R4"),
     *gene_tables.PARASITISM_TALLIES,  # F4 (sim/ursuppe/engine/genes/parasitism.py)
@@ -72,8 +71,8 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # a gene module's tally (escape.py): it names its index itself (TALLY_INDEX)
     _,  # the 2 tallies of a gene module (defense.py): it names their indices itself
     _,
-    PERSISTENCE_REFIGHT,
-    PERSISTENCE_RETRY,
+    _,  # the 2 tallies of a gene module (persistence.py): it names their indices itself
+    _,
     ARMOR_DP,
     LOST_DEFENSE_DP,
     _,  # a gene module's tally (parasitism.py): it names its index itself (TALLY_INDEX)

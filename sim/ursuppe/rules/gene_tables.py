@@ -26,6 +26,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.movement_ii',
     'sim.ursuppe.engine.genes.escape',
     'sim.ursuppe.engine.genes.defense',
+    'sim.ursuppe.engine.genes.persistence',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -196,6 +197,16 @@ DEFENSE_EVENTS = (
 DEFENSE_TALLIES = (
     ('fight:defender_won', 'A4'),
     ('fight:defender_lost', 'A4'),
+)
+
+# Persistence (A5): sim.ursuppe.engine.genes.persistence, spliced where its rows always were
+PERSISTENCE_FLAGS = ()
+PERSISTENCE_CHOICE_KEYS = ()
+PERSISTENCE_DECISIONS = ()
+PERSISTENCE_EVENTS = ()
+PERSISTENCE_TALLIES = (
+    ('persistence:refight', 'A5: a lost Defense fight fought again'),
+    ('persistence:retry', "A5: the attacker's free second attempt"),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

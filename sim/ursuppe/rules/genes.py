@@ -104,7 +104,7 @@ RAY_PROTECTION = 7
 # Struggle for Survival (13): sim/ursuppe/engine/genes/struggle_for_survival.py
 # Parasitism (14): sim/ursuppe/engine/genes/parasitism.py
 # Division Rate (15): sim/ursuppe/engine/genes/division_rate.py
-PERSISTENCE = 16
+# Persistence (16): sim/ursuppe/engine/genes/persistence.py
 # Movement II (17): sim/ursuppe/engine/genes/movement_ii.py
 AGGRESSION = 18
 ARMOR = 19
@@ -137,7 +137,7 @@ HEALING_2 = 44  # XG-25
 SUCTION_2 = 45  # XG-26
 
 ADVANCED_GENES: tuple[int, ...] = (
-    PERSISTENCE,
+    GENE_INDEX["Persistence"],  # sim/ursuppe/engine/genes/persistence.py
     GENE_INDEX["Movement II"],  # sim/ursuppe/engine/genes/movement_ii.py
     AGGRESSION,
     ARMOR,

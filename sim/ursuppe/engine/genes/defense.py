@@ -12,14 +12,14 @@ offer, _response_options) and :func:`defend` (the fight, resolve_attack). The an
 """
 
 from sim.jit import always_inline, kernel
-from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.dice import roll_die
 from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.genes.persistence import persistence_refights
 from sim.ursuppe.engine.players import add_bp, has
 from sim.ursuppe.engine.state import AF_DEFENDED
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX, PERSISTENCE
+from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Defense",
@@ -64,7 +64,6 @@ def defend(st, ru, wk, g, b, q, t, phase):
     st.amoeba_flags[g, q, t] |= AF_DEFENDED
     if _fight(st, ru, wk, g, b, q, t, phase, 0):
         return True
-    if has(st, g, q, PERSISTENCE):
-        wk.tally[b, tally.PERSISTENCE_REFIGHT] += 1
+    if persistence_refights(st, wk, g, b, q):
         return _fight(st, ru, wk, g, b, q, t, phase, 1)
     return False

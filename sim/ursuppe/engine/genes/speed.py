@@ -16,9 +16,10 @@ import json
 from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
+from sim.ursuppe.engine.genes.persistence import PERSISTENCE
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.rules.gene_rows import Decision, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX, PERSISTENCE
+from sim.ursuppe.rules.genes import GENE_INDEX
 from strategies.ursuppe.params import SECOND_MOVE_THRESHOLD
 from strategies.ursuppe.policy import food_value
 

@@ -59,6 +59,7 @@ from sim.ursuppe.engine.feeding import (
 )
 from sim.ursuppe.engine.genes.escape import holds_escape
 from sim.ursuppe.engine.genes.holding import holding_may_stay
+from sim.ursuppe.engine.genes.persistence import persistence_retries
 from sim.ursuppe.engine.genes.struggle_for_survival import holds_struggle, struggle_ability
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift
@@ -80,7 +81,6 @@ from sim.ursuppe.rules.genes import (
     FAST_FOOD,
     MIGRATION_SENSING,
     MOUTHFUL,
-    PERSISTENCE,
 )
 
 PHASE = 1
@@ -142,7 +142,7 @@ def attack(st, ru, wk, g, b, p, a, q, t):
     result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE, denied)
     log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
     failed = result == ATTACK_ESCAPED or result == ATTACK_DEFENDED
-    if (failed or (result == ATTACK_CLUNG and ru.persistence_after_clinging)) and has(st, g, p, PERSISTENCE):
+    if persistence_retries(st, ru, g, p, failed, result == ATTACK_CLUNG):
         q, t = retry_target(st, ru, wk, g, b, p, a, True, False)
         if q >= 0:
             log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)

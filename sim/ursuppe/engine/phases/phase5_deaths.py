@@ -26,6 +26,7 @@ from sim.ursuppe.engine.attacks import (
 from sim.ursuppe.engine.decision_kinds import AGGRESS
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, EV_MOUTHFUL, log
+from sim.ursuppe.engine.genes.persistence import persistence_retries
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.invariants import check_no_doomed_amoebas
 from sim.ursuppe.engine.players import (
@@ -39,7 +40,7 @@ from sim.ursuppe.engine.players import (
 )
 from sim.ursuppe.engine.state import PF_AGGRESSED
 from sim.ursuppe.rules.extra_flags import XF_CAMOUFLAGE_ROLL_PER_ATTEMPT, XF_MOUTHFUL_VS_AGGRESSION_PHASE5
-from sim.ursuppe.rules.genes import AGGRESSION, ARMOR, MOUTHFUL, PERSISTENCE, SHORT_LIFE_SPAN
+from sim.ursuppe.rules.genes import AGGRESSION, ARMOR, MOUTHFUL, SHORT_LIFE_SPAN
 
 PHASE = 5
 # EV_DP's reason, by its name in the event log: Armor (R3), a lost Defense fight (R4), and with
@@ -123,7 +124,7 @@ def aggression(st, ru, wk, g, b, p):
     denied = camouflage(st, ru, wk, g, p, a, PHASE)  # XG-11, XG-24
     result = _attack_once(st, ru, wk, g, b, p, a, q, t, denied)
     failed = result == ATTACK_ESCAPED or result == ATTACK_DEFENDED
-    if (failed or (result == ATTACK_CLUNG and ru.persistence_after_clinging)) and has(st, g, p, PERSISTENCE):
+    if persistence_retries(st, ru, g, p, failed, result == ATTACK_CLUNG):
         q, t = retry_target(st, ru, wk, g, b, p, a, False, True)
         if q >= 0:
             log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)
