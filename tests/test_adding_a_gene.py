@@ -262,6 +262,17 @@ _ALLOWED = {
         "sim/ursuppe/rules/book.py": {"PERSISTENCE", '"Persistence"'},
         "sim/ursuppe/experiments/readings.py": {'"Persistence"'},
     },
+    "Armor": {
+        "sim/ursuppe/engine/genes/armor.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Armor"'},
+        "sim/ursuppe/engine/attacks.py": {"armor_protects", "genes.armor"},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"armor_takes_dp", "genes.armor"},
+        # the strategies' target value and lower-gene choice read who holds it (shared decisions)
+        "strategies/ursuppe/policy.py": {"ARMOR", "genes.armor"},
+        # the base flag armor_blocks_own_attacks's gene (the rules book's flags stay central)
+        "sim/ursuppe/experiments/readings.py": {'"Armor"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -334,6 +345,9 @@ _NAME = {
         r'"Persistence"|\bPERSISTENCE\b|\bPERSISTENCE_RE\w+|"persistence:\w+"'
         r"|\bpersistence_(?:refights|retries|retried)\b|genes\.persistence\b"
     ),
+    "Armor": re.compile(
+        r'"Armor"|\bARMOR\b|\bARMOR_DP\b|"armor:dp"|\barmor_protects\b|\barmor_takes_dp\b|genes\.armor\b'
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -359,6 +373,7 @@ _SPLICE = {
     "Escape": re.compile(r"gene_tables\.ESCAPE_[A-Z_]+"),
     "Defense": re.compile(r"gene_tables\.DEFENSE_[A-Z_]+"),
     "Persistence": re.compile(r"gene_tables\.PERSISTENCE_[A-Z_]+"),
+    "Armor": re.compile(r"gene_tables\.ARMOR_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

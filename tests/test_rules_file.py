@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sim.ursuppe.engine.board import CHOICE, EAST, NORTH, SOUTH, STAY, WEST
+from sim.ursuppe.engine.genes.armor import ARMOR
 from sim.ursuppe.engine.genes.defense import DEFENSE
 from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
 from sim.ursuppe.engine.genes.escape import ESCAPE
@@ -24,7 +25,6 @@ from sim.ursuppe.rules.book import (
 )
 from sim.ursuppe.rules.genes import (
     ADVANCED_GENES,
-    ARMOR,
     GENE_NAMES,
     N_BASE_GENES,
     N_GENES,

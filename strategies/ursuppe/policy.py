@@ -52,6 +52,7 @@ from sim.ursuppe.engine.decision_kinds import (
 )
 from sim.ursuppe.engine.food import FOOD_CAP
 from sim.ursuppe.engine.gene_sets import join_words
+from sim.ursuppe.engine.genes.armor import ARMOR
 from sim.ursuppe.engine.genes.defense import DEFENSE
 from sim.ursuppe.engine.genes.movement_i import MOVEMENT_I
 from sim.ursuppe.engine.genes.movement_ii import MOVEMENT_II
@@ -77,7 +78,6 @@ from sim.ursuppe.rules.extra_flags import (
 )
 from sim.ursuppe.rules.genes import (
     AGGRESSION,
-    ARMOR,
     CAMOUFLAGE_2,
     GENE_INDEX,
     HARD_CRUST,

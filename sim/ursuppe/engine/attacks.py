@@ -35,6 +35,7 @@ from sim.ursuppe.engine.events import (
     log,
 )
 from sim.ursuppe.engine.food import place_each_colour
+from sim.ursuppe.engine.genes.armor import armor_protects
 from sim.ursuppe.engine.genes.defense import defend, may_defend
 from sim.ursuppe.engine.genes.escape import escape, holds_escape
 from sim.ursuppe.engine.genes.persistence import persistence_retried
@@ -58,7 +59,6 @@ from sim.ursuppe.rules.extra_flags import (
 )
 from sim.ursuppe.rules.genes import (
     ALARM,
-    ARMOR,
     BANG,
     CAMOUFLAGE_1,
     CAMOUFLAGE_2,
@@ -113,7 +113,7 @@ def target_options(st, ru, wk, g, b, p, a, own_allowed, armor_allowed):
         own = same_side(ru, p, q)
         if own and not own_allowed:
             continue
-        if not armor_allowed and has(st, g, q, ARMOR) and (not own or ru.armor_blocks_own_attacks):
+        if not armor_allowed and armor_protects(st, ru, g, q, own):
             continue
         for t in range(st.space.shape[2]):
             if st.space[g, q, t] == space and not (q == p and t == a):

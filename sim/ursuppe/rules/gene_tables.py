@@ -27,6 +27,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.escape',
     'sim.ursuppe.engine.genes.defense',
     'sim.ursuppe.engine.genes.persistence',
+    'sim.ursuppe.engine.genes.armor',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -207,6 +208,15 @@ PERSISTENCE_EVENTS = ()
 PERSISTENCE_TALLIES = (
     ('persistence:refight', 'A5: a lost Defense fight fought again'),
     ('persistence:retry', "A5: the attacker's free second attempt"),
+)
+
+# Armor (R3): sim.ursuppe.engine.genes.armor, spliced where its rows always were
+ARMOR_FLAGS = ()
+ARMOR_CHOICE_KEYS = ()
+ARMOR_DECISIONS = ()
+ARMOR_EVENTS = ()
+ARMOR_TALLIES = (
+    ('armor:dp', 'R3: an armored target took DP instead of dying'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

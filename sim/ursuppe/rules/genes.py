@@ -107,7 +107,7 @@ RAY_PROTECTION = 7
 # Persistence (16): sim/ursuppe/engine/genes/persistence.py
 # Movement II (17): sim/ursuppe/engine/genes/movement_ii.py
 AGGRESSION = 18
-ARMOR = 19
+# Armor (19): sim/ursuppe/engine/genes/armor.py
 
 DORIS_FRANK = 20  # XG-01
 GLUTTON = 21  # XG-02
@@ -140,7 +140,7 @@ ADVANCED_GENES: tuple[int, ...] = (
     GENE_INDEX["Persistence"],  # sim/ursuppe/engine/genes/persistence.py
     GENE_INDEX["Movement II"],  # sim/ursuppe/engine/genes/movement_ii.py
     AGGRESSION,
-    ARMOR,
+    GENE_INDEX["Armor"],  # sim/ursuppe/engine/genes/armor.py
     PHD,
     ENVIRONMENTAL_SENSING,
     CAMOUFLAGE_2,

@@ -26,6 +26,7 @@ from sim.ursuppe.engine.attacks import (
 from sim.ursuppe.engine.decision_kinds import AGGRESS
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, EV_MOUTHFUL, log
+from sim.ursuppe.engine.genes.armor import armor_takes_dp
 from sim.ursuppe.engine.genes.persistence import persistence_retries
 from sim.ursuppe.engine.healing import healing2_now, heals_in_phase
 from sim.ursuppe.engine.invariants import check_no_doomed_amoebas
@@ -40,7 +41,7 @@ from sim.ursuppe.engine.players import (
 )
 from sim.ursuppe.engine.state import PF_AGGRESSED
 from sim.ursuppe.rules.extra_flags import XF_CAMOUFLAGE_ROLL_PER_ATTEMPT, XF_MOUTHFUL_VS_AGGRESSION_PHASE5
-from sim.ursuppe.rules.genes import AGGRESSION, ARMOR, MOUTHFUL, SHORT_LIFE_SPAN
+from sim.ursuppe.rules.genes import AGGRESSION, MOUTHFUL, SHORT_LIFE_SPAN
 
 PHASE = 5
 # EV_DP's reason, by its name in the event log: Armor (R3), a lost Defense fight (R4), and with
@@ -80,10 +81,8 @@ def _attack_once(st, ru, wk, g, b, p, a, q, t, denied):
     result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE, denied)
     log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
     if result == ATTACK_SUCCESS:
-        if has(st, g, q, ARMOR):
+        if armor_takes_dp(st, ru, wk, g, b, q, t):
             # R3: an armored target does not die but takes DP (it may die in a later Phase 5).
-            st.dp[g, q, t] += ru.aggression_armor_dp
-            wk.tally[b, tally.ARMOR_DP] += 1
             log(st, wk, g, EV_DP, PHASE, q, t + 1, st.dp[g, q, t], DP_ARMOR, 0, 0, 0, 0, 0)
         elif ru.extra_genes and ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE5] != 0 and has(st, g, q, MOUTHFUL):
             # XG-09 with the flag mouthful_vs_aggression_phase5: 1 DP instead of death, no cubes.
