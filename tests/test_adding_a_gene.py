@@ -254,7 +254,7 @@ _ALLOWED = {
         "sim/ursuppe/rules/genes.py": {'"Persistence"'},
         "sim/ursuppe/engine/attacks.py": {"persistence_retried", "genes.persistence"},
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"persistence_retries", "genes.persistence"},
-        "sim/ursuppe/engine/phases/phase5_deaths.py": {"persistence_retries", "genes.persistence"},
+        "sim/ursuppe/engine/genes/aggression.py": {"persistence_retries", "genes.persistence"},
         # its sibling modules: Defense's second fight, Speed's ability (Persistence includes it)
         "sim/ursuppe/engine/genes/defense.py": {"persistence_refights", "genes.persistence"},
         "sim/ursuppe/engine/genes/speed.py": {"PERSISTENCE", "genes.persistence"},
@@ -267,11 +267,26 @@ _ALLOWED = {
         "sim/ursuppe/rules/gene_tables.py": None,
         "sim/ursuppe/rules/genes.py": {'"Armor"'},
         "sim/ursuppe/engine/attacks.py": {"armor_protects", "genes.armor"},
-        "sim/ursuppe/engine/phases/phase5_deaths.py": {"armor_takes_dp", "genes.armor"},
+        "sim/ursuppe/engine/genes/aggression.py": {"armor_takes_dp", "genes.armor"},
         # the strategies' target value and lower-gene choice read who holds it (shared decisions)
         "strategies/ursuppe/policy.py": {"ARMOR", "genes.armor"},
         # the base flag armor_blocks_own_attacks's gene (the rules book's flags stay central)
         "sim/ursuppe/experiments/readings.py": {'"Armor"'},
+    },
+    "Aggression": {
+        "sim/ursuppe/engine/genes/aggression.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Aggression"'},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"may_aggress", "aggression(", "genes.aggression"},
+        # its sibling: Struggle for Survival's ability, which Aggression includes (read by index:
+        # this module calls decide, which the policy importing that one sits below)
+        "sim/ursuppe/engine/genes/struggle_for_survival.py": {"AGGRESSION", '"Aggression"'},
+        # the policy values the aggress decision itself (its propensity draw follows choose's
+        # own draw, so no hook can score it before decide) and reads who holds the gene (by index)
+        "strategies/ursuppe/policy.py": {"AGGRESS", '"aggress"', "AGGRESSION", '"Aggression"'},
+        # the trace renders the damage event's reasons; the base flag's gene (the rules book's)
+        "sim/ursuppe/tools/trace.py": {"DP_REASON", "genes.aggression", '"damage"'},
+        "sim/ursuppe/experiments/readings.py": {'"Aggression"'},
     },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
@@ -348,6 +363,10 @@ _NAME = {
     "Armor": re.compile(
         r'"Armor"|\bARMOR\b|\bARMOR_DP\b|"armor:dp"|\barmor_protects\b|\barmor_takes_dp\b|genes\.armor\b'
     ),
+    "Aggression": re.compile(
+        r'"Aggression"|\bAGGRESSION\b|\b(?:CK_)?AGGRESS\b|"aggress"|"aggression:lost_defense_dp"|\bLOST_DEFENSE_DP\b'
+        r'|\bEV_DAMAGE\b|"damage"|\bDP_REASON\b|\bmay_aggress\b|(?<![.\w])aggression\(|genes\.aggression\b'
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -374,6 +393,7 @@ _SPLICE = {
     "Defense": re.compile(r"gene_tables\.DEFENSE_[A-Z_]+"),
     "Persistence": re.compile(r"gene_tables\.PERSISTENCE_[A-Z_]+"),
     "Armor": re.compile(r"gene_tables\.ARMOR_[A-Z_]+"),
+    "Aggression": re.compile(r"gene_tables\.AGGRESSION_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
 }

@@ -21,7 +21,6 @@ from sim.jit import always_inline, kernel
 from sim.random_stream import below, next_u64
 from sim.ursuppe.engine.board import CHOICE, STAY, step
 from sim.ursuppe.engine.decision_kinds import (
-    AGGRESS,
     ATTACK,
     BUY,
     CLEAN,
@@ -35,6 +34,7 @@ from sim.ursuppe.engine.decision_kinds import (
     FAST_FOOD_ORDER,
     HARD_CRUST_PAY,
     HEAL,
+    KIND_INDEX,
     MOVE,
     MOVE_ACTIVE,
     MOVE_DRIFT,
@@ -77,7 +77,6 @@ from sim.ursuppe.rules.extra_flags import (
     XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
 )
 from sim.ursuppe.rules.genes import (
-    AGGRESSION,
     CAMOUFLAGE_2,
     GENE_INDEX,
     HARD_CRUST,
@@ -131,6 +130,10 @@ from strategies.ursuppe.params import (
 # Genes read here by index, not from their modules: those modules sit above this one (they call
 # decide, or move amoebas, which decide's callers do), so importing them would be a cycle.
 ESCAPE = GENE_INDEX["Escape"]  # sim/ursuppe/engine/genes/escape.py (its escape moves the amoeba)
+AGGRESSION = GENE_INDEX["Aggression"]  # sim/ursuppe/engine/genes/aggression.py
+# Aggression's decision kind: the policy values it itself (its propensity draw comes after
+# choose's own, and may decline at once: no hook can score it first).
+AGGRESS = KIND_INDEX["aggress"]
 
 _INV_2_53 = 1.0 / 9007199254740992.0
 NEVER = -1.0e9  # the value of an option the strategy rules out (another one is always better)

@@ -27,7 +27,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     "buy",
     "buy",
     "divide",
-    "aggress",
+    *gene_tables.AGGRESSION_CHOICE_KEYS,  # R1 (sim/ursuppe/engine/genes/aggression.py)
     "colour",
     # The extra genes (docs/rules.md §18)
     "order",
@@ -52,7 +52,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     CK_BUY,
     CK_BUY_END,
     CK_DIVIDE,
-    CK_AGGRESS,
+    _,  # a gene module's key (aggression.py)
     CK_COLOUR,
     CK_ORDER,
     CK_CLEAN,
@@ -106,7 +106,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     ),
     DecisionKind("place_free", "D2", 2, CK_PLACE, "space, number"),
     DecisionKind("divide", "D3-D4", 2, CK_PLACE, "space, number; (-1, -1) = stop (also CK_DIVIDE)"),
-    DecisionKind("aggress", "R1", 3, CK_AGGRESS, "own number, target player, target number; all -1 = none"),
+    *_declared(gene_tables.AGGRESSION_DECISIONS),  # R1 (sim/ursuppe/engine/genes/aggression.py)
     DecisionKind("colour", "TB4", 1, CK_COLOUR, "colour (double play II: which colour moves first)"),
     # The extra genes (§18). Glutton's extra cube and Suction's cubes are part of the EAT row, the
     # Social Gene taken from its holder a BUY row, Population Explosion's amoebas PLACE rows.
@@ -140,7 +140,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     BUY,
     PLACE_FREE,
     DIVIDE,
-    AGGRESS,
+    _,  # a gene module's kind (aggression.py): it names its index itself (KIND_INDEX)
     COLOUR,
     FAST_FOOD_ORDER,
     CLEAN,

@@ -41,7 +41,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     *(EventKind(*row) for row in gene_tables.DEFENSE_EVENTS),  # A4 (genes/defense.py)
     EventKind("attack_result", ("target_player", "target_amoeba", "result")),  # result: ATTACK_* (attacks.py)
     EventKind("death", ("space", "dp", "cubes", "how")),  # how: 0 natural, 1 violent (Phase 1), 2 aggression
-    EventKind("damage", ("dp", "reason")),  # reason: 0 Armor instead of death (R3), 1 lost Defense fight (R4)
+    *(EventKind(*row) for row in gene_tables.AGGRESSION_EVENTS),  # R3-R4 (genes/aggression.py)
     EventKind("gene_defect", ("mutation_points", "ozone", "deficit", "genes_low", "genes_high", "bp")),
     EventKind("buy", ("gene", "price", "gave_up")),
     EventKind("income", ("bp",)),
@@ -86,7 +86,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     _,  # a gene module's event (defense.py): it names its index itself (EVENT_INDEX)
     EV_ATTACK_RESULT,
     EV_DEATH,
-    EV_DP,
+    _,  # a gene module's event (aggression.py): it names its index itself (EVENT_INDEX)
     EV_DEFECT,
     EV_BUY,
     EV_INCOME,
@@ -118,7 +118,7 @@ _GENE_MODULE_EVENTS = {
 assert all(
     globals()["EV_" + k.name.upper()] == i
     for i, k in enumerate(EVENT_KINDS)
-    if k.name not in ("active_move", "damage", "gene_defect", "attack_result", *_GENE_MODULE_EVENTS)
+    if k.name not in ("active_move", "gene_defect", "attack_result", *_GENE_MODULE_EVENTS)
 )
 EVENT_INDEX: dict[str, int] = {kind.name: code for code, kind in enumerate(EVENT_KINDS)}
 EVENT_NAMES: dict[int, str] = {code: kind.name for code, kind in enumerate(EVENT_KINDS)}

@@ -21,7 +21,7 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     *gene_tables.DEFENSE_TALLIES,  # A4 (sim/ursuppe/engine/genes/defense.py)
     *gene_tables.PERSISTENCE_TALLIES,  # A5 (sim/ursuppe/engine/genes/persistence.py)
     *gene_tables.ARMOR_TALLIES,  # R3 (sim/ursuppe/engine/genes/armor.py)
-    ("aggression:lost_defense_dp", "R4"),
+    *gene_tables.AGGRESSION_TALLIES,  # R4 (sim/ursuppe/engine/genes/aggression.py)
     *gene_tables.PARASITISM_TALLIES,  # F4 (sim/ursuppe/engine/genes/parasitism.py)
     *gene_tables.HOLDING_TALLIES,  # Holding (sim/ursuppe/engine/genes/holding.py)
     *gene_tables.TENTACLE_TALLIES,  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
@@ -74,7 +74,7 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     _,  # the 2 tallies of a gene module (persistence.py): it names their indices itself
     _,
     _,  # a gene module's tally (armor.py): it names its index itself (TALLY_INDEX)
-    LOST_DEFENSE_DP,
+    _,  # a gene module's tally (aggression.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (parasitism.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (holding.py): it names its index itself (TALLY_INDEX)
     _,  # a gene module's tally (tentacle.py): it names its index itself (TALLY_INDEX)

@@ -28,6 +28,7 @@ GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.defense',
     'sim.ursuppe.engine.genes.persistence',
     'sim.ursuppe.engine.genes.armor',
+    'sim.ursuppe.engine.genes.aggression',
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
@@ -217,6 +218,21 @@ ARMOR_DECISIONS = ()
 ARMOR_EVENTS = ()
 ARMOR_TALLIES = (
     ('armor:dp', 'R3: an armored target took DP instead of dying'),
+)
+
+# Aggression (R1): sim.ursuppe.engine.genes.aggression, spliced where its rows always were
+AGGRESSION_FLAGS = ()
+AGGRESSION_CHOICE_KEYS = (
+    'aggress',
+)
+AGGRESSION_DECISIONS = (
+    ('aggress', 'R1', 3, 'aggress', 'own number, target player, target number; all -1 = none'),
+)
+AGGRESSION_EVENTS = (
+    ('damage', ('dp', 'reason')),
+)
+AGGRESSION_TALLIES = (
+    ('aggression:lost_defense_dp', 'R4'),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row

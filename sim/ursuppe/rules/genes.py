@@ -106,7 +106,7 @@ RAY_PROTECTION = 7
 # Division Rate (15): sim/ursuppe/engine/genes/division_rate.py
 # Persistence (16): sim/ursuppe/engine/genes/persistence.py
 # Movement II (17): sim/ursuppe/engine/genes/movement_ii.py
-AGGRESSION = 18
+# Aggression (18): sim/ursuppe/engine/genes/aggression.py
 # Armor (19): sim/ursuppe/engine/genes/armor.py
 
 DORIS_FRANK = 20  # XG-01
@@ -139,7 +139,7 @@ SUCTION_2 = 45  # XG-26
 ADVANCED_GENES: tuple[int, ...] = (
     GENE_INDEX["Persistence"],  # sim/ursuppe/engine/genes/persistence.py
     GENE_INDEX["Movement II"],  # sim/ursuppe/engine/genes/movement_ii.py
-    AGGRESSION,
+    GENE_INDEX["Aggression"],  # sim/ursuppe/engine/genes/aggression.py
     GENE_INDEX["Armor"],  # sim/ursuppe/engine/genes/armor.py
     PHD,
     ENVIRONMENTAL_SENSING,

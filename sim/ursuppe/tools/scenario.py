@@ -25,7 +25,6 @@ from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.engine.board import DIRECTION_CODE, DIRECTION_NAMES
 from sim.ursuppe.engine.decision_kinds import (
     CHOICE_KEYS,
-    CK_AGGRESS,
     CK_ATTACK,
     CK_BUY,
     CK_BUY_END,
@@ -353,25 +352,11 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         return [(CK_COLOUR, row)]
     if kind in _EXTRA_CHOICES:
         return [_EXTRA_CHOICES[kind](label, f"{key}.{kind}", v, row, players)]
-    if kind == "divide":
-        if v != "stop":
-            raise _err(label, f"{key}.divide", f'expected "stop", got {json.dumps(v)}')
-        row[0], row[1] = -1, -1
-        return [(CK_DIVIDE, row)]
-    # aggress
-    if v is None:
-        row[0], row[1], row[2] = -1, -1, -1
-    elif isinstance(v, dict) and set(v) == {"number", "player", "target"}:
-        row[0] = _int(label, f"{key}.aggress.number", v["number"], 1, 7)
-        row[1] = _int(label, f"{key}.aggress.player", v["player"], 0, players - 1)
-        row[2] = _int(label, f"{key}.aggress.target", v["target"], 1, 7)
-    else:
-        raise _err(
-            label,
-            f"{key}.aggress",
-            f'expected null or {{"number": n, "player": p, "target": n}}, got {json.dumps(v)}',
-        )
-    return [(CK_AGGRESS, row)]
+    # divide
+    if v != "stop":
+        raise _err(label, f"{key}.divide", f'expected "stop", got {json.dumps(v)}')
+    row[0], row[1] = -1, -1
+    return [(CK_DIVIDE, row)]
 
 
 def _extra_deck(label: str, data: dict[str, Any], rules: Any, held: np.ndarray) -> list[int]:
@@ -757,12 +742,6 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
         return {"buy": [gene]}
     if name == "colour":
         return {"colour": int(row[0])}
-    if name == "aggress":
-        return {
-            "aggress": None
-            if row[0] < 0
-            else {"number": int(row[0]), "player": int(row[1]), "target": int(row[2])}
-        }
     if row[0] < 0:
         return {"divide": "stop"}
     return {key: {"space": int(row[0]), "number": int(row[1])}}

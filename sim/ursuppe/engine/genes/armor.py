@@ -4,7 +4,7 @@ flag); in Phase 5 an Aggression attack on them succeeds but the target does not 
 DP instead (the rules' aggression_armor_dp; it can die in a later Phase 5).
 
 Its row: the tally ``armor:dp``. Its hooks: :func:`armor_protects` (attacks.target_options, the
-Phase-1 targets) and :func:`armor_takes_dp` (phases/phase5_deaths._attack_once, R3; the damage
+Phase-1 targets) and :func:`armor_takes_dp` (genes/aggression._attack_once, R3; the damage
 event it logs there is shared with R4 and XG-05). The strategies read :data:`ARMOR` for a
 target's value and for which lower gene to give up (policy._target_value, policy._value_buy).
 """

@@ -8,7 +8,7 @@ persistence_copies_4p (its copies, rules data) stay in the rules book.
 Its rows: the tallies ``persistence:refight`` and ``persistence:retry``. Its hooks:
 :func:`persistence_refights` (genes/defense.defend: the second fight), :func:`persistence_retries`
 (after an attack in Phase 1 and Phase 5: phases/phase1_movement_feeding.attack,
-phases/phase5_deaths.aggression) and :func:`persistence_retried` (attacks.retry_target, when a
+genes/aggression.aggression) and :func:`persistence_retried` (attacks.retry_target, when a
 retry target was picked). The retry's target decision is the attack decision (``attack``, A1 and
 A5), shared with Struggle for Survival, and stays with the attacks.
 """
