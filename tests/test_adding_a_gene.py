@@ -1,10 +1,12 @@
 """A gene in one place (issue 22, docs/adding-a-gene.md): a gene module of sim/ursuppe/engine/genes/
 declares the gene's rows, and the central tables are built from them (through the generated
 sim/ursuppe/rules/gene_tables.py, which must be current); the names of Rebound (a gene with a
-decision point) and Toxic Excretions (one without) appear nowhere else but at their call sites.
+decision point), Toxic Excretions (one without) and the base genes moved into modules appear
+nowhere else but at their call sites, and the base genes' rows keep their historic indices.
 Gene sets hold every gene: more than 64 is a clear error."""
 
 import ast
+import importlib
 import importlib.util
 import re
 import types
@@ -84,6 +86,37 @@ def test_the_tables_hold_toxic_excretions_rows_at_the_indices_its_module_names()
     names = (tally.TALLY_NAMES[m.TOXIC_TOKEN], tally.TALLY_NAMES[m.TOXIC_PICKUP])
     assert names == ("toxic:token", "toxic:pickup")
     assert (m.TOXIC_TOKEN, m.TOXIC_PICKUP) == (tally.N_KINDS + 36, tally.N_KINDS + 37)  # (58, 59)
+
+
+# The base genes' modules (docs/rules.md §7-§8) and the indices their rows have always had: the
+# decision kinds and choice keys, events, and outcome tallies (offsets in tally.OUTCOMES).
+_BASE_ROWS = {
+    "speed": ({"second_move": 3}, {}, {}),
+    "tentacle": ({"carry": 4}, {"carry": 6}, {"tentacle:carried": 13}),
+    "holding": ({"cling": 5}, {"cling": 7}, {"holding:clung": 12}),
+    "parasitism": ({}, {}, {"parasitism:meal": 11}),
+    "escape": ({}, {}, {"escape:stayed": 4}),
+    "defense": ({}, {"fight": 13}, {"fight:defender_won": 5, "fight:defender_lost": 6}),
+    "persistence": ({}, {}, {"persistence:refight": 7, "persistence:retry": 8}),
+    "armor": ({}, {}, {"armor:dp": 9}),
+    "aggression": ({"aggress": 13}, {"damage": 16}, {"aggression:lost_defense_dp": 10}),
+}
+
+
+@pytest.mark.parametrize("module", sorted(_BASE_ROWS))
+def test_a_base_genes_rows_keep_their_historic_indices(module):
+    gene = importlib.import_module(f"sim.ursuppe.engine.genes.{module}").GENE
+    kinds, event_rows, tallies = _BASE_ROWS[module]
+    assert {d.name for d in gene.decisions} == set(kinds)
+    for d in gene.decisions:
+        kind = decision_kinds.DECISION_KINDS[kinds[d.name]]
+        assert (kind.name, kind.rule, kind.width, kind.row) == (d.name, d.rule, d.width, d.row)
+        assert decision_kinds.CHOICE_KEYS.index(d.choice_key) == kind.choice_key == kinds[d.name]
+    assert {name: events.EVENT_INDEX[name] for name, _ in gene.events} == event_rows
+    assert all(events.EVENT_KINDS[event_rows[n]] == events.EventKind(n, f) for n, f in gene.events)
+    assert {name: tally.TALLY_INDEX[name] - tally.N_KINDS for name, _ in gene.tallies} == tallies
+    assert all(tally.OUTCOMES[tallies[n]] == (n, what) for n, what in gene.tallies)
+    assert gene.flags == ()  # the base genes' flags are the rules book's (sim/ursuppe/rules/book.py)
 
 
 # Where a gene module's gene may be named: its module, the generated tables, its historic slot in

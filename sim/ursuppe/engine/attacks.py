@@ -10,6 +10,11 @@ The extra genes (XG-03, XG-05, XG-11, XG-13, XG-17, XG-24) hook in here: Alarm's
 Escape is one more answer, Camouflage's roll (``camouflage``) can take every answer away,
 Hard Crust makes an unanswered attack cost more (else it fails: ATTACK_CRUSHED), Thread Display
 shortens the target lists, and every death goes through ``die`` for Go Out With a Bang.
+
+The base genes' hooks live in their modules (sim/ursuppe/engine/genes/): Armor's targets
+(armor.armor_protects), Escape's answer (escape.holds_escape, escape.escape), Defense's fight
+(defense.may_defend, defense.defend, with Persistence's second fight) and Persistence's retry
+(persistence.persistence_retried); Aggression's Phase-5 attack is genes/aggression.py's.
 """
 
 from sim.jit import kernel

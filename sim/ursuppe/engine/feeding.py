@@ -6,7 +6,8 @@ and on whether it holds Substitution and Frugality, so they are built when the r
 (meal_shapes.py: the standard shape, Substitution's shapes (F2), each of those with Frugality's
 cubes fewer (F1, F3); Parasitism (F4) adds every such shape with its cubes fewer, paired with a
 victim). A meal option is a concrete cube vector: one distinct arrangement of a shape over the
-foreign colours that the space can supply.
+foreign colours that the space can supply. The three genes' hooks live in their modules
+(sim/ursuppe/engine/genes/: substitution.py, frugality.py, parasitism.py).
 
 A feeding copies the player's shapes, sorted ascending, into the block's scratch row, because
 ``next_permutation`` walks each shape's distinct arrangements exactly once by permuting it in
