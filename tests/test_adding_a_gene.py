@@ -1,10 +1,12 @@
 """A gene in one place (issue 22, docs/adding-a-gene.md): a gene module of sim/ursuppe/engine/genes/
 declares the gene's rows, and the central tables are built from them (through the generated
 sim/ursuppe/rules/gene_tables.py, which must be current); the names of Rebound (a gene with a
-decision point) and Toxic Excretions (one without) appear nowhere else but at their call sites.
+decision point), Toxic Excretions (one without) and the base genes moved into modules appear
+nowhere else but at their call sites, and the base genes' rows keep their historic indices.
 Gene sets hold every gene: more than 64 is a clear error."""
 
 import ast
+import importlib
 import importlib.util
 import re
 import types
@@ -86,10 +88,242 @@ def test_the_tables_hold_toxic_excretions_rows_at_the_indices_its_module_names()
     assert (m.TOXIC_TOKEN, m.TOXIC_PICKUP) == (tally.N_KINDS + 36, tally.N_KINDS + 37)  # (58, 59)
 
 
+# The base genes' modules (docs/rules.md §7-§8) and the indices their rows have always had: the
+# decision kinds and choice keys, events, and outcome tallies (offsets in tally.OUTCOMES).
+_BASE_ROWS = {
+    "speed": ({"second_move": 3}, {}, {}),
+    "tentacle": ({"carry": 4}, {"carry": 6}, {"tentacle:carried": 13}),
+    "holding": ({"cling": 5}, {"cling": 7}, {"holding:clung": 12}),
+    "parasitism": ({}, {}, {"parasitism:meal": 11}),
+    "escape": ({}, {}, {"escape:stayed": 4}),
+    "defense": ({}, {"fight": 13}, {"fight:defender_won": 5, "fight:defender_lost": 6}),
+    "persistence": ({}, {}, {"persistence:refight": 7, "persistence:retry": 8}),
+    "armor": ({}, {}, {"armor:dp": 9}),
+    "aggression": ({"aggress": 13}, {"damage": 16}, {"aggression:lost_defense_dp": 10}),
+}
+
+
+@pytest.mark.parametrize("module", sorted(_BASE_ROWS))
+def test_a_base_genes_rows_keep_their_historic_indices(module):
+    gene = importlib.import_module(f"sim.ursuppe.engine.genes.{module}").GENE
+    kinds, event_rows, tallies = _BASE_ROWS[module]
+    assert {d.name for d in gene.decisions} == set(kinds)
+    for d in gene.decisions:
+        kind = decision_kinds.DECISION_KINDS[kinds[d.name]]
+        assert (kind.name, kind.rule, kind.width, kind.row) == (d.name, d.rule, d.width, d.row)
+        assert decision_kinds.CHOICE_KEYS.index(d.choice_key) == kind.choice_key == kinds[d.name]
+    assert {name: events.EVENT_INDEX[name] for name, _ in gene.events} == event_rows
+    assert all(events.EVENT_KINDS[event_rows[n]] == events.EventKind(n, f) for n, f in gene.events)
+    assert {name: tally.TALLY_INDEX[name] - tally.N_KINDS for name, _ in gene.tallies} == tallies
+    assert all(tally.OUTCOMES[tallies[n]] == (n, what) for n, what in gene.tallies)
+    assert gene.flags == ()  # the base genes' flags are the rules book's (sim/ursuppe/rules/book.py)
+
+
 # Where a gene module's gene may be named: its module, the generated tables, its historic slot in
 # genes.py, and the call sites of its hooks (the names they import). The state field
 # ``State.toxic`` and the scenario's position key "toxic" are shared formats, not the gene's rows.
 _ALLOWED = {
+    "Spores": {
+        "sim/ursuppe/engine/genes/spores.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Spores"'},
+        "sim/ursuppe/engine/phases/phase4_division.py": {"spores_anywhere", "genes.spores"},
+    },
+    "Substitution": {
+        "sim/ursuppe/engine/genes/substitution.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Substitution"'},
+        "sim/ursuppe/engine/feeding.py": {"substitution_shape_bit", "genes.substitution"},
+        # the rules data: the shape sets' sizes named in a rules error, and the base flag
+        # substitution_3_1's gene (the rules book's flags stay central)
+        "sim/ursuppe/rules/book.py": {'"Substitution"'},
+        "sim/ursuppe/experiments/readings.py": {'"Substitution"'},
+    },
+    "Frugality": {
+        "sim/ursuppe/engine/genes/frugality.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Frugality"'},
+        "sim/ursuppe/engine/feeding.py": {"frugality_shape_bit", "genes.frugality"},
+        # the rules data: the shape sets' sizes named in a rules error, and the base flag
+        # gene_meals_optional's genes (the rules book's flags stay central)
+        "sim/ursuppe/rules/book.py": {'"Frugality"'},
+        "sim/ursuppe/experiments/readings.py": {'"Frugality"'},
+    },
+    "Streamlining": {
+        "sim/ursuppe/engine/genes/streamlining.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Streamlining"'},
+        # its hook active_move_cost, the price of every active move and escape
+        "sim/ursuppe/engine/movement.py": {"genes.streamlining"},
+        "sim/ursuppe/engine/attacks.py": {"genes.streamlining"},
+        "strategies/ursuppe/policy.py": {"genes.streamlining"},
+    },
+    "Life Expectancy": {
+        "sim/ursuppe/engine/genes/life_expectancy.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Life Expectancy"'},
+        # its hook is the base of death_threshold (XG-18's lower threshold stays there)
+        "sim/ursuppe/engine/players.py": {"life_expectancy_threshold", "genes.life_expectancy"},
+        # the rules data: the dummy variant's copies (TD4: the dummy holds one innately)
+        "sim/ursuppe/rules/book.py": {'"Life Expectancy"'},
+    },
+    "Division Rate": {
+        "sim/ursuppe/engine/genes/short_life_span.py": {"division_rate_cost", "genes.division_rate"},
+        "sim/ursuppe/engine/genes/division_rate.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Division Rate"'},
+        # its hook picks the price in division_cost (XG-18's prices stay there)
+        "sim/ursuppe/engine/players.py": {"division_rate_cost", "genes.division_rate"},
+    },
+    "Speed": {
+        "sim/ursuppe/engine/genes/speed.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Speed"'},
+        # its hooks; '"second_move"' is also the active_move event's "how" (MOVE_HOW, shared)
+        "sim/ursuppe/engine/movement.py": {"speed_ability", "second_move", '"second_move"', "genes.speed"},
+        # the base flag clinging_after_first_step's genes (the rules book's flags stay central)
+        "sim/ursuppe/experiments/readings.py": {'"Speed"'},
+        # the strategy parameter second_move_threshold names the decision it steers (the
+        # parameter schema is the strategies', shared by every decision)
+        "strategies/ursuppe/params.py": {"second_move"},
+    },
+    "Tentacle": {
+        "sim/ursuppe/engine/genes/tentacle.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Tentacle"'},
+        "sim/ursuppe/engine/movement.py": {"tentacle_carry", "genes.tentacle"},
+        # shared formats: the scratch row's slot of the cube vector being enumerated, and the
+        # trace's rendering of an event's packed cube vector
+        "sim/ursuppe/engine/scratch.py": {'"carry"'},
+        "sim/ursuppe/tools/trace.py": {'"carry"'},
+    },
+    "Holding": {
+        "sim/ursuppe/engine/genes/holding.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Holding"'},
+        "sim/ursuppe/engine/movement.py": {
+            "offer_clinging",
+            "cling_after_first_step",
+            "arrive_riders",
+            "genes.holding",
+        },
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"holding_may_stay", "genes.holding"},
+        # A3's attack result attack:clung is the attacks' outcome (counted by attacks.py); the
+        # trace renders the event log; the base flags' genes (the rules book's flags stay central)
+        "sim/ursuppe/engine/tally.py": {'"Holding"'},
+        "sim/ursuppe/tools/trace.py": {'"cling"'},
+        "sim/ursuppe/experiments/readings.py": {'"Holding"'},
+    },
+    "Parasitism": {
+        "sim/ursuppe/engine/genes/parasitism.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Parasitism"'},
+        "sim/ursuppe/engine/feeding.py": {
+            "parasitism_feeds",
+            "may_parasitize",
+            "parasite_pays",
+            "genes.parasitism",
+        },
+        # the strategies' hunter test (policy.is_hunter) reads who holds it for shared decisions
+        "strategies/ursuppe/policy.py": {"PARASITISM", "genes.parasitism"},
+        # the base flag gene_meals_optional's genes (the rules book's flags stay central)
+        "sim/ursuppe/experiments/readings.py": {'"Parasitism"'},
+    },
+    "Struggle for Survival": {
+        "sim/ursuppe/engine/genes/more_than_a_mouthful.py": {"holds_struggle", "genes.struggle_for_survival"},
+        "sim/ursuppe/engine/genes/struggle_for_survival.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Struggle for Survival"'},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
+            "holds_struggle",
+            "struggle_ability",
+            "genes.struggle_for_survival",
+        },
+        # the strategies' hunter test and Mouthful's target value read who holds it (shared decisions)
+        "strategies/ursuppe/policy.py": {"STRUGGLE", "genes.struggle_for_survival"},
+        # the base flag attack_only_when_starving's gene (the rules book's flags stay central)
+        "sim/ursuppe/experiments/readings.py": {'"Struggle for Survival"'},
+    },
+    "Movement I": {
+        "sim/ursuppe/engine/genes/movement_i.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Movement I"'},
+        "sim/ursuppe/engine/movement.py": {"movement_i_die", "genes.movement_i"},
+        # the strategies value an active move (the shared M1 decision) by the dice it rolls
+        "strategies/ursuppe/policy.py": {"MOVEMENT_I", "genes.movement_i"},
+    },
+    "Movement II": {
+        "sim/ursuppe/engine/genes/movement_ii.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Movement II"'},
+        "sim/ursuppe/engine/movement.py": {"movement_ii_directions", "genes.movement_ii"},
+        # the strategies value an active move (the shared M1 decision) by its best destination
+        "strategies/ursuppe/policy.py": {"MOVEMENT_II", "genes.movement_ii"},
+    },
+    "Escape": {
+        "sim/ursuppe/engine/genes/alarm.py": {"holds_escape", "genes.escape"},
+        "sim/ursuppe/engine/genes/escape.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Escape"'},
+        "sim/ursuppe/engine/attacks.py": {"holds_escape", "escape(", "genes.escape"},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"holds_escape", "genes.escape"},
+        # the strategies' answer test (policy._can_answer) reads who holds it (shared decisions),
+        # by index: this module imports the movement, which sits above the policy
+        "strategies/ursuppe/policy.py": {"ESCAPE", '"Escape"'},
+        # the base flags' genes (the rules book's flags stay central)
+        "sim/ursuppe/experiments/readings.py": {'"Escape"'},
+    },
+    "Defense": {
+        "sim/ursuppe/engine/genes/defense.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Defense"'},
+        "sim/ursuppe/engine/attacks.py": {"may_defend", "defend(", "genes.defense"},
+        # the strategies' answer test (policy._can_answer) reads who holds it (shared decisions)
+        "strategies/ursuppe/policy.py": {"DEFENSE", "genes.defense"},
+        # the trace renders the event log; the base flags' genes (the rules book's flags)
+        "sim/ursuppe/tools/trace.py": {'"fight"'},
+        "sim/ursuppe/experiments/readings.py": {'"Defense"'},
+    },
+    "Persistence": {
+        "sim/ursuppe/engine/genes/persistence.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Persistence"'},
+        "sim/ursuppe/engine/attacks.py": {"persistence_retried", "genes.persistence"},
+        "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"persistence_retries", "genes.persistence"},
+        "sim/ursuppe/engine/genes/aggression.py": {"persistence_retries", "genes.persistence"},
+        # its sibling modules: Defense's second fight, Speed's ability (Persistence includes it)
+        "sim/ursuppe/engine/genes/defense.py": {"persistence_refights", "genes.persistence"},
+        "sim/ursuppe/engine/genes/speed.py": {"PERSISTENCE", "genes.persistence"},
+        # the rules data: the flag persistence_copies_4p sets its copies; the base flags' genes
+        "sim/ursuppe/rules/book.py": {"PERSISTENCE", '"Persistence"'},
+        "sim/ursuppe/experiments/readings.py": {'"Persistence"'},
+    },
+    "Armor": {
+        "sim/ursuppe/engine/genes/armor.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Armor"'},
+        "sim/ursuppe/engine/attacks.py": {"armor_protects", "genes.armor"},
+        "sim/ursuppe/engine/genes/aggression.py": {"armor_takes_dp", "genes.armor"},
+        # the strategies' target value and lower-gene choice read who holds it (shared decisions)
+        "strategies/ursuppe/policy.py": {"ARMOR", "genes.armor"},
+        # the base flag armor_blocks_own_attacks's gene (the rules book's flags stay central)
+        "sim/ursuppe/experiments/readings.py": {'"Armor"'},
+    },
+    "Aggression": {
+        "sim/ursuppe/engine/genes/aggression.py": None,
+        "sim/ursuppe/rules/gene_tables.py": None,
+        "sim/ursuppe/rules/genes.py": {'"Aggression"'},
+        "sim/ursuppe/engine/phases/phase5_deaths.py": {"may_aggress", "aggression(", "genes.aggression"},
+        # its sibling: Struggle for Survival's ability, which Aggression includes (read by index:
+        # this module calls decide, which the policy importing that one sits below)
+        "sim/ursuppe/engine/genes/struggle_for_survival.py": {"AGGRESSION", '"Aggression"'},
+        # the policy values the aggress decision itself (its propensity draw follows choose's
+        # own draw, so no hook can score it before decide) and reads who holds the gene (by index)
+        "strategies/ursuppe/policy.py": {"AGGRESS", '"aggress"', "AGGRESSION", '"Aggression"'},
+        # the trace renders the damage event's reasons; the base flag's gene (the rules book's)
+        "sim/ursuppe/tools/trace.py": {"DP_REASON", "genes.aggression", '"damage"'},
+        "sim/ursuppe/experiments/readings.py": {'"Aggression"'},
+    },
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
@@ -199,6 +433,10 @@ _ALLOWED = {
         "strategies/ursuppe/params.py": {'"exchange_margin"', '"exchange (XG-08)"'},
     },
     "More Than a Mouthful": {
+        "sim/ursuppe/engine/genes/aggression.py": {
+            "mouthful_saves_from_aggression",
+            "genes.more_than_a_mouthful",
+        },
         "sim/ursuppe/engine/genes/more_than_a_mouthful.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
         "sim/ursuppe/rules/genes.py": {'"More Than a Mouthful"'},
@@ -248,6 +486,7 @@ _ALLOWED = {
         "sim/ursuppe/engine/genes/highly_adaptable.py": {'"take"'},
     },
     "Camouflage 1": {
+        "sim/ursuppe/engine/genes/aggression.py": {"camouflage", "camouflage_retry", "genes.camouflage_1"},
         "sim/ursuppe/engine/genes/camouflage_1.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
         "sim/ursuppe/rules/genes.py": {'"Camouflage 1"'},
@@ -274,6 +513,7 @@ _ALLOWED = {
         "sim/ursuppe/tools/trace.py": {'"Camouflage 2"'},  # the readable log's words for a camouflage event
     },
     "Thread Display": {
+        "sim/ursuppe/engine/genes/aggression.py": {"threat_display_protects", "genes.threat_display"},
         "sim/ursuppe/engine/genes/threat_display.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
         "sim/ursuppe/rules/genes.py": {'"Thread Display"', '"Threat Display"'},  # its name and alias
@@ -354,6 +594,7 @@ _ALLOWED = {
         "sim/ursuppe/tools/scenario.py": {'"alarm"'},  # the scenario format's state key (State.player_flags)
     },
     "Hard Crust": {
+        "sim/ursuppe/engine/genes/aggression.py": {"hard_crust_refused", "DP_HARD_CRUST", '"hard_crust"'},
         "sim/ursuppe/engine/genes/hard_crust.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
         "sim/ursuppe/rules/genes.py": {'"Hard Crust"'},
@@ -404,6 +645,57 @@ _ALLOWED = {
     },
 }
 _NAME = {
+    "Spores": re.compile(r'"Spores"|\bSPORES\b|\bspores_\w+|genes\.spores\b'),
+    "Substitution": re.compile(
+        r'"Substitution"|\bSUBSTITUTION\b|\bsubstitution_shape_bit\b|genes\.substitution\b'
+    ),
+    "Frugality": re.compile(r'"Frugality"|\bFRUGALITY\b|\bfrugality_shape_bit\b|genes\.frugality\b'),
+    "Streamlining": re.compile(r'"Streamlining"|\bSTREAMLINING\b|genes\.streamlining\b'),
+    "Life Expectancy": re.compile(
+        r'"Life Expectancy"|\bLIFE_EXPECTANCY\b|\blife_expectancy_\w+|genes\.life_expectancy\b'
+    ),
+    "Division Rate": re.compile(
+        r'"Division Rate"|\bDIVISION_RATE\b|\bdivision_rate_\w+|genes\.division_rate\b'
+    ),
+    "Speed": re.compile(
+        r'"Speed"|\bSPEED\b|\b(?:CK_)?SECOND_MOVE\b|"second_move"|\bsecond_move\b|\bspeed_ability\b|genes\.speed\b'
+    ),
+    "Tentacle": re.compile(
+        r'"Tentacle"|\bTENTACLE\b|\b(?:CK_|EV_)?CARRY\b|\bCARRIED\b|"carry"|"tentacle:carried"'
+        r"|\btentacle_carry\b|genes\.tentacle\b"
+    ),
+    "Holding": re.compile(
+        r'"Holding"|\bHOLDING\b|\b(?:CK_|EV_)?CLING\b|\bCLUNG\b|"cling"|"holding:clung"|\bholding_may_stay\b'
+        r"|\boffer_clinging\b|\bcling_after_first_step\b|\barrive_riders\b|genes\.holding\b"
+    ),
+    "Parasitism": re.compile(
+        r'"Parasitism"|\bPARASITISM\b|\bPARASITE_MEAL\b|"parasitism:meal"|\bparasitism_feeds\b'
+        r"|\bmay_parasitize\b|\bparasite_pays\b|genes\.parasitism\b"
+    ),
+    "Struggle for Survival": re.compile(
+        r'"Struggle for Survival"|\bSTRUGGLE\b|\bholds_struggle\b|\bstruggle_ability\b'
+        r"|genes\.struggle_for_survival\b"
+    ),
+    "Movement I": re.compile(r'"Movement I"|\bMOVEMENT_I\b|\bmovement_i_die\b|genes\.movement_i\b'),
+    "Movement II": re.compile(r'"Movement II"|\bMOVEMENT_II\b|\bmovement_ii_\w+|genes\.movement_ii\b'),
+    "Escape": re.compile(
+        r'"Escape"|\bESCAPE\b|\bESCAPE_STAYED\b|"escape:stayed"|\bholds_escape\b|(?<![.\w])escape\(|genes\.escape\b'
+    ),
+    "Defense": re.compile(
+        r'"Defense"|\bDEFENSE\b|\bEV_FIGHT\b|\bFIGHT_DEFENDER_\w+|"fight"|"fight:defender_\w+"|\bmay_defend\b'
+        r"|(?<![.\w])defend\(|genes\.defense\b"
+    ),
+    "Persistence": re.compile(
+        r'"Persistence"|\bPERSISTENCE\b|\bPERSISTENCE_RE\w+|"persistence:\w+"'
+        r"|\bpersistence_(?:refights|retries|retried)\b|genes\.persistence\b"
+    ),
+    "Armor": re.compile(
+        r'"Armor"|\bARMOR\b|\bARMOR_DP\b|"armor:dp"|\barmor_protects\b|\barmor_takes_dp\b|genes\.armor\b'
+    ),
+    "Aggression": re.compile(
+        r'"Aggression"|\bAGGRESSION\b|\b(?:CK_)?AGGRESS\b|"aggress"|"aggression:lost_defense_dp"|\bLOST_DEFENSE_DP\b'
+        r'|\bEV_DAMAGE\b|"damage"|\bDP_REASON\b|\bmay_aggress\b|(?<![.\w])aggression\(|genes\.aggression\b'
+    ),
     "Rebound": re.compile(r'"rebound[^"]*"|"Rebound"|\b\w*REBOUND\w*|\w*_rebound\b|genes\.rebound'),
     # its flags, events and tallies ("toxic_...", "toxic:..."), constants, kernels and modules
     "Toxic Excretions": re.compile(
@@ -510,6 +802,24 @@ _NAME = {
 }
 # A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
 _SPLICE = {
+    "Spores": re.compile(r"gene_tables\.SPORES_[A-Z_]+"),
+    "Substitution": re.compile(r"gene_tables\.SUBSTITUTION_[A-Z_]+"),
+    "Frugality": re.compile(r"gene_tables\.FRUGALITY_[A-Z_]+"),
+    "Streamlining": re.compile(r"gene_tables\.STREAMLINING_[A-Z_]+"),
+    "Life Expectancy": re.compile(r"gene_tables\.LIFE_EXPECTANCY_[A-Z_]+"),
+    "Division Rate": re.compile(r"gene_tables\.DIVISION_RATE_[A-Z_]+"),
+    "Speed": re.compile(r"gene_tables\.SPEED_[A-Z_]+"),
+    "Tentacle": re.compile(r"gene_tables\.TENTACLE_[A-Z_]+"),
+    "Holding": re.compile(r"gene_tables\.HOLDING_[A-Z_]+"),
+    "Parasitism": re.compile(r"gene_tables\.PARASITISM_[A-Z_]+"),
+    "Struggle for Survival": re.compile(r"gene_tables\.STRUGGLE_FOR_SURVIVAL_[A-Z_]+"),
+    "Movement I": re.compile(r"gene_tables\.MOVEMENT_I_(?!I)[A-Z_]+"),
+    "Movement II": re.compile(r"gene_tables\.MOVEMENT_II_[A-Z_]+"),
+    "Escape": re.compile(r"gene_tables\.ESCAPE_[A-Z_]+"),
+    "Defense": re.compile(r"gene_tables\.DEFENSE_[A-Z_]+"),
+    "Persistence": re.compile(r"gene_tables\.PERSISTENCE_[A-Z_]+"),
+    "Armor": re.compile(r"gene_tables\.ARMOR_[A-Z_]+"),
+    "Aggression": re.compile(r"gene_tables\.AGGRESSION_[A-Z_]+"),
     "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
     "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
     "Migration Sensing": re.compile(r"gene_tables\.MIGRATION_SENSING_[A-Z_]+"),

@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
+from sim.ursuppe.engine.genes.speed import SPEED
 from sim.ursuppe.engine.invariants import PHASE_GAME_END
 from sim.ursuppe.engine.state import ERR_INVARIANT
 from sim.ursuppe.rules.book import load_rules
-from sim.ursuppe.rules.genes import DIVISION_RATE, SPEED
 from strategies.ursuppe.params import load_strategy, parameter_table
 
 PARAMS = parameter_table([load_strategy("random"), load_strategy("greedy")])

@@ -30,8 +30,9 @@ from analysis.ursuppe.paired import (
 )
 from analysis.win_rates import load_results
 from sim.cli.app import app
+from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
 from sim.ursuppe.experiments.arms import ablated_rules
-from sim.ursuppe.rules.genes import DIVISION_RATE, N_BASE_GENES
+from sim.ursuppe.rules.genes import N_BASE_GENES
 from tests.test_cli import ROOT
 
 P = 4

@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from sim.errors import UserError
+from sim.ursuppe.engine.genes.tentacle import TENTACLE
 from sim.ursuppe.experiments import gene_value as G
 from sim.ursuppe.experiments import tuning as T
 from sim.ursuppe.experiments.reference_genes import NULL_GENE, plain_card_name, reference_overrides
 from sim.ursuppe.rules.book import GIFT_KEPT, GIFT_ORDINARY, load_rules
-from sim.ursuppe.rules.genes import GENE_NAMES, NUMBER_ONLY_GENES, TENTACLE
+from sim.ursuppe.rules.genes import GENE_NAMES, NUMBER_ONLY_GENES
 from strategies.ursuppe.params import load_strategy, parameter_table
 
 PLANTED = {"effect": "none", "price": 0, "mp": 0, "copies": 1, "weight": 6}

@@ -16,10 +16,11 @@ import numpy as np
 import pytest
 
 from sim.ursuppe.engine import batch as B
+from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
 from sim.ursuppe.engine.state import MAX_OPTIONS, allocate_state
 from sim.ursuppe.rules import book as R
 from sim.ursuppe.rules.book import RulesError, load_rules
-from sim.ursuppe.rules.genes import DIVISION_RATE, N_GENES
+from sim.ursuppe.rules.genes import N_GENES
 from sim.ursuppe.rules.meal_shapes import MAX_SHAPES, WITH_FRUGALITY, WITH_SUBSTITUTION
 from strategies.ursuppe.params import load_strategy, parameter_table
 

@@ -9,6 +9,12 @@ import numpy as np
 import pytest
 
 from sim.ursuppe.engine.board import CHOICE, EAST, NORTH, SOUTH, STAY, WEST
+from sim.ursuppe.engine.genes.armor import ARMOR
+from sim.ursuppe.engine.genes.defense import DEFENSE
+from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
+from sim.ursuppe.engine.genes.escape import ESCAPE
+from sim.ursuppe.engine.genes.persistence import PERSISTENCE
+from sim.ursuppe.engine.genes.speed import SPEED
 from sim.ursuppe.rules.book import (
     DEFAULT_RULES_PATH,
     OVERRIDES_LABEL,
@@ -19,17 +25,11 @@ from sim.ursuppe.rules.book import (
 )
 from sim.ursuppe.rules.genes import (
     ADVANCED_GENES,
-    ARMOR,
-    DEFENSE,
-    DIVISION_RATE,
-    ESCAPE,
     GENE_NAMES,
     N_BASE_GENES,
     N_GENES,
     NUMBER_ONLY_GENES,
-    PERSISTENCE,
     RAY_PROTECTION,
-    SPEED,
 )
 
 DTYPES = {

@@ -16,7 +16,8 @@ from analysis.intervals import wilson
 from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine.decision_kinds import KIND_NAMES
 from sim.ursuppe.engine.events import EV_ACTIVE
-from sim.ursuppe.engine.tally import ATTACK_CLUNG, ATTACK_DEFENDED, ATTACK_ESCAPED, ATTACK_SUCCESS, CARRIED
+from sim.ursuppe.engine.genes.tentacle import CARRIED
+from sim.ursuppe.engine.tally import ATTACK_CLUNG, ATTACK_DEFENDED, ATTACK_ESCAPED, ATTACK_SUCCESS
 from sim.ursuppe.rules.genes import GENE_NAMES
 from sim.ursuppe.rules.seating import rotate_block
 from strategies.ursuppe.params import (

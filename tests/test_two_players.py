@@ -99,7 +99,7 @@ def test_rules_for_two_players_need_the_variant_and_name_its_placeholders(rulebo
 
 
 def test_TD4_dummy_le_from_pool_takes_the_3_player_card(rulebook):
-    from sim.ursuppe.rules.genes import LIFE_EXPECTANCY
+    from sim.ursuppe.engine.genes.life_expectancy import LIFE_EXPECTANCY
 
     on = load_rules(overrides={"flags": {"dummy_le_from_pool": True}})
     assert (

@@ -21,17 +21,15 @@ from sim.jit import always_inline, kernel
 from sim.random_stream import below, next_u64
 from sim.ursuppe.engine.board import CHOICE, STAY, step
 from sim.ursuppe.engine.decision_kinds import (
-    AGGRESS,
     ATTACK,
     BUY,
-    CARRY,
-    CLING,
     COLOUR,
     DIRECTION,
     DIVIDE,
     EAT,
     EAT_SUCTION_SLOT,
     EAT_VICTIM_SLOT,
+    KIND_INDEX,
     MOVE,
     MOVE_ACTIVE,
     MOVE_DRIFT,
@@ -45,15 +43,20 @@ from sim.ursuppe.engine.decision_kinds import (
     RESP_ESCAPE_DEFENSE,
     RESP_NONE,
     RESPOND,
-    SECOND_MOVE,
     SUCTION_BITS,
 )
 from sim.ursuppe.engine.food import FOOD_CAP
 from sim.ursuppe.engine.gene_sets import join_words
+from sim.ursuppe.engine.genes.armor import ARMOR
 from sim.ursuppe.engine.genes.camouflage_2 import CAMOUFLAGE_2
+from sim.ursuppe.engine.genes.defense import DEFENSE
 from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_deters
+from sim.ursuppe.engine.genes.movement_i import MOVEMENT_I
+from sim.ursuppe.engine.genes.movement_ii import MOVEMENT_II
+from sim.ursuppe.engine.genes.parasitism import PARASITISM
+from sim.ursuppe.engine.genes.streamlining import active_move_cost
+from sim.ursuppe.engine.genes.struggle_for_survival import STRUGGLE
 from sim.ursuppe.engine.players import (
-    active_move_cost,
     amoebas_on_board,
     blocked_by_advanced,
     division_cost,
@@ -64,15 +67,7 @@ from sim.ursuppe.engine.players import (
 from sim.ursuppe.engine.state import AF_ATTACKED, PF_AGGRESSED, PF_ALARM, STREAM_STRATEGY
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.genes import (
-    AGGRESSION,
-    ARMOR,
-    DEFENSE,
-    ESCAPE,
     GENE_INDEX,
-    MOVEMENT_I,
-    MOVEMENT_II,
-    PARASITISM,
-    STRUGGLE,
 )
 from strategies.ursuppe.params import (
     ACTIVE_MOVE_MARGIN,
@@ -85,11 +80,6 @@ from strategies.ursuppe.params import (
     ATTACK_OWN,
     ATTACK_PROPENSITY,
     BP_RESERVE,
-    CARRY_FOREIGN,
-    CARRY_MAX,
-    CARRY_NEED,
-    CARRY_OWN,
-    CLING_THRESHOLD,
     CROWDING_PENALTY,
     DEFECT_GENE_WEIGHT,
     DEFENDED_PENALTY,
@@ -113,7 +103,6 @@ from strategies.ursuppe.params import (
     RANDOMNESS,
     RETRY_PROPENSITY,
     SAVE_FOR_VALUE,
-    SECOND_MOVE_THRESHOLD,
     SPREAD_WEIGHT,
     STAY_MARGIN,
     SUCTION_WEIGHT,
@@ -126,6 +115,13 @@ from strategies.ursuppe.params import (
 # they are named here.
 _HARD_CRUST = GENE_INDEX["Hard Crust"]
 _XF_HARD_CRUST_EXTRA_BP = XFLAG_INDEX["hard_crust_extra_bp"]
+# Genes read here by index, not from their modules: those modules sit above this one (they call
+# decide, or move amoebas, which decide's callers do), so importing them would be a cycle.
+ESCAPE = GENE_INDEX["Escape"]  # sim/ursuppe/engine/genes/escape.py (its escape moves the amoeba)
+AGGRESSION = GENE_INDEX["Aggression"]  # sim/ursuppe/engine/genes/aggression.py
+# Aggression's decision kind: the policy values it itself (its propensity draw comes after
+# choose's own, and may decline at once: no hook can score it first).
+AGGRESS = KIND_INDEX["aggress"]
 
 _INV_2_53 = 1.0 / 9007199254740992.0
 NEVER = -1.0e9  # the value of an option the strategy rules out (another one is always better)
@@ -343,31 +339,6 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
         else:
             v = space_value(st, wk, g, b, p, here, prm, a, hunter) - prm[STAY_MARGIN]
         val[i] = v
-
-
-@kernel
-def _value_carry(st, wk, g, b, p, a, n, prm):
-    """Tentacle: cubes per colour carried to the amoeba's new space (where it is now)."""
-    opts = wk.options[b]
-    val = wk.scores[b]
-    here = st.space[g, p, a]
-    P = st.supply.shape[1]
-    for i in range(n):
-        o = opts[i]
-        total = 0
-        foreign = 0
-        gain = 0
-        for c in range(P):
-            total += o[c]
-            if c != p:
-                foreign += o[c]
-                gain += min(st.food[g, here, c] + o[c], 2) - min(st.food[g, here, c], 2)
-        if total > prm[CARRY_MAX]:
-            val[i] = NEVER
-        else:
-            val[i] = (
-                prm[CARRY_FOREIGN] * foreign + prm[CARRY_OWN] * (total - foreign) + prm[CARRY_NEED] * gain
-            )
 
 
 @kernel
@@ -657,17 +628,6 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
                 if here >= 0
                 else 0.0
             )
-    elif kind == SECOND_MOVE:
-        here = st.space[g, p, a] if a >= 0 else -1
-        need = food_value(st, g, p, here) < prm[SECOND_MOVE_THRESHOLD] if here >= 0 else False
-        for i in range(n):
-            val[i] = 1.0 if (opts[i, 0] == 1) == need else 0.0
-    elif kind == CARRY:
-        _value_carry(st, wk, g, b, p, a, n, prm)
-    elif kind == CLING:
-        want = food_value(st, g, p, st.space[g, p, a]) < prm[CLING_THRESHOLD]
-        for i in range(n):
-            val[i] = float(opts[i, 0]) if want else float(1 - opts[i, 0])
     elif kind == EAT:
         _value_eat(st, ru, wk, g, b, p, a, n, prm)
     elif kind == ATTACK:
@@ -689,9 +649,8 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
             val[i] = sign * _hunger(st, g, opts[i, 0])
     elif kind > COLOUR:  # the extra genes' kinds come after the base game's
         _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm)
-    else:
-        for i in range(n):
-            val[i] = 0.0
+    # else: a gene module's kind (sim/ursuppe/engine/genes/): its hook has set the scores with the
+    # module's own value kernel before it called decide; they are left as they are.
     best = 0
     ties = 1
     for i in range(1, n):

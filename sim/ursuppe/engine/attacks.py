@@ -11,6 +11,11 @@ Escape is one more answer, Camouflage's roll (genes/camouflage_1.py) can take ev
 Hard Crust makes an unanswered attack cost more (else it fails: ATTACK_CRUSHED), Thread Display
 shortens the target lists, and every death goes through ``die`` for Go Out With a Bang
 (genes/go_out_with_a_bang.py; ``kill`` is deaths.py's).
+
+The base genes' hooks live in their modules (sim/ursuppe/engine/genes/): Armor's targets
+(armor.armor_protects), Escape's answer (escape.holds_escape, escape.escape), Defense's fight
+(defense.may_defend, defense.defend, with Persistence's second fight) and Persistence's retry
+(persistence.persistence_retried); Aggression's Phase-5 attack is genes/aggression.py's.
 """
 
 from sim.jit import kernel
@@ -26,26 +31,22 @@ from sim.ursuppe.engine.decision_kinds import (
     RESPOND,
 )
 from sim.ursuppe.engine.decisions import decide, set_option
-from sim.ursuppe.engine.dice import roll_die
 from sim.ursuppe.engine.events import (
-    EV_FIGHT,
     EV_RESPOND,
     log,
 )
 from sim.ursuppe.engine.genes.alarm import alarm_escape, alarm_escape_taken
+from sim.ursuppe.engine.genes.armor import armor_protects
 from sim.ursuppe.engine.genes.camouflage_1 import camouflage_no_defence
+from sim.ursuppe.engine.genes.defense import defend, may_defend
+from sim.ursuppe.engine.genes.escape import escape, holds_escape
 from sim.ursuppe.engine.genes.go_out_with_a_bang import bang
 from sim.ursuppe.engine.genes.hard_crust import hard_crust_death_cubes, hard_crust_stops
+from sim.ursuppe.engine.genes.persistence import persistence_retried
+from sim.ursuppe.engine.genes.streamlining import active_move_cost
 from sim.ursuppe.engine.genes.threat_display import threat_display_protects
-from sim.ursuppe.engine.movement import active_movement
-from sim.ursuppe.engine.players import active_move_cost, add_bp, has, same_side
+from sim.ursuppe.engine.players import same_side
 from sim.ursuppe.engine.state import AF_DEFENDED, AF_ESCAPED, AF_WAS_ATTACKED
-from sim.ursuppe.rules.genes import (
-    ARMOR,
-    DEFENSE,
-    ESCAPE,
-    PERSISTENCE,
-)
 
 ATTACK_SUCCESS = 0
 ATTACK_ESCAPED = 1  # the target escaped to another space (A3)
@@ -72,7 +73,7 @@ def target_options(st, ru, wk, g, b, p, a, own_allowed, armor_allowed):
         own = same_side(ru, p, q)
         if own and not own_allowed:
             continue
-        if not armor_allowed and has(st, g, q, ARMOR) and (not own or ru.armor_blocks_own_attacks):
+        if not armor_allowed and armor_protects(st, ru, g, q, own):
             continue
         for t in range(st.space.shape[2]):
             if st.space[g, q, t] == space and not (q == p and t == a):
@@ -90,8 +91,8 @@ def _response_options(st, ru, wk, g, b, q, t, phase):
     the amoeba already gave this round (Phase 1 or 5, any attack) is not offered again. XG-03:
     Alarm's Escape is an Escape."""
     escape_cost = active_move_cost(st, ru, g, q, True)
-    can_escape = (has(st, g, q, ESCAPE) or alarm_escape(st, ru, g, q, phase)) and st.bp[g, q] >= escape_cost
-    can_defend = has(st, g, q, DEFENSE) and st.bp[g, q] >= ru.defense_cost
+    can_escape = (holds_escape(st, g, q) or alarm_escape(st, ru, g, q, phase)) and st.bp[g, q] >= escape_cost
+    can_defend = may_defend(st, ru, g, q)
     if ru.answers_once_per_round:
         used = st.amoeba_flags[g, q, t]
         can_escape = can_escape and (used & AF_ESCAPED) == 0
@@ -114,19 +115,6 @@ def _response_options(st, ru, wk, g, b, q, t, phase):
         set_option(wk.options, b, n + 1, RESP_DEFENSE_ESCAPE, 0, 0)
         n += 2
     return n
-
-
-@kernel
-def _fight(st, ru, wk, g, b, q, t, phase, persistence):
-    """A4: attacker rolls, then the target; ties are re-rolled; True if the target wins."""
-    while True:
-        ra = roll_die(st, wk, g)
-        rd = roll_die(st, wk, g)
-        if ra != rd or wk.error[g, 0] != 0:
-            break
-    log(st, wk, g, EV_FIGHT, phase, q, t + 1, ra, rd, 1 if rd > ra else 0, persistence, 0, 0, 0)
-    wk.tally[b, tally.FIGHT_DEFENDER_WON if rd > ra else tally.FIGHT_DEFENDER_LOST] += 1
-    return rd > ra
 
 
 @kernel
@@ -168,30 +156,19 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase, denied):
                 continue
             answered = True
             alarm_escape_taken(st, wk, g, b, q)  # XG-03: the Escape Alarm granted
-            st.amoeba_flags[g, q, t] |= AF_ESCAPED  # an answer given (flag answers_once_per_round)
-            active_movement(st, ru, wk, g, b, q, t, True, phase)
-            if st.space[g, q, t] != space:
+            if escape(st, ru, wk, g, b, q, t, phase):
                 if st.space[g, p, a] != space:
                     wk.tally[b, tally.ATTACK_CLUNG] += 1
                     return ATTACK_CLUNG
                 wk.tally[b, tally.ATTACK_ESCAPED] += 1
                 return ATTACK_ESCAPED
-            wk.tally[b, tally.ESCAPE_STAYED] += 1
         elif answer == RESP_DEFENSE:
             if st.bp[g, q] < ru.defense_cost:
                 continue
             answered = True
-            add_bp(st, ru, g, q, -ru.defense_cost)
-            st.amoeba_flags[g, q, t] |= AF_DEFENDED  # an answer given (flag answers_once_per_round)
-            if _fight(st, ru, wk, g, b, q, t, phase, 0):
+            if defend(st, ru, wk, g, b, q, t, phase):  # A4, and A5's second fight with Persistence
                 wk.tally[b, tally.ATTACK_DEFENDED] += 1
                 return ATTACK_DEFENDED
-            # A5: with Persistence a lost Defense fight is fought once more, free.
-            if has(st, g, q, PERSISTENCE):
-                wk.tally[b, tally.PERSISTENCE_REFIGHT] += 1
-                if _fight(st, ru, wk, g, b, q, t, phase, 1):
-                    wk.tally[b, tally.ATTACK_DEFENDED] += 1
-                    return ATTACK_DEFENDED
     return _succeeds(st, ru, wk, g, b, p, a, q, phase, answered)
 
 
@@ -224,5 +201,5 @@ def retry_target(st, ru, wk, g, b, p, a, own_allowed, armor_allowed):
         return -1, -1
     i = decide(st, ru, wk, g, b, p, a, ATTACK, n)
     if wk.options[b, i, 0] >= 0:
-        wk.tally[b, tally.PERSISTENCE_RETRY] += 1
+        persistence_retried(wk, b)
     return wk.options[b, i, 0], wk.options[b, i, 1] - 1

@@ -17,9 +17,9 @@ CHOICE_KEYS: tuple[str, ...] = (
     "place",
     "move",
     "direction",
-    "second_move",
-    "carry",
-    "cling",
+    *gene_tables.SPEED_CHOICE_KEYS,  # Speed (sim/ursuppe/engine/genes/speed.py)
+    *gene_tables.TENTACLE_CHOICE_KEYS,  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
+    *gene_tables.HOLDING_CHOICE_KEYS,  # Holding (sim/ursuppe/engine/genes/holding.py)
     "eat",
     "attack",
     "respond",
@@ -27,7 +27,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     "buy",
     "buy",
     "divide",
-    "aggress",
+    *gene_tables.AGGRESSION_CHOICE_KEYS,  # R1 (sim/ursuppe/engine/genes/aggression.py)
     "colour",
     # The extra genes (docs/rules.md §18)
     *gene_tables.FAST_FOOD_CHOICE_KEYS,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
@@ -42,9 +42,9 @@ CHOICE_KEYS: tuple[str, ...] = (
     CK_PLACE,
     CK_MOVE,
     CK_DIRECTION,
-    CK_SECOND_MOVE,
-    CK_CARRY,
-    CK_CLING,
+    _,  # a gene module's key (speed.py)
+    _,  # a gene module's key (tentacle.py)
+    _,  # a gene module's key (holding.py)
     CK_EAT,
     CK_ATTACK,
     CK_RESPOND,
@@ -52,7 +52,7 @@ CHOICE_KEYS: tuple[str, ...] = (
     CK_BUY,
     CK_BUY_END,
     CK_DIVIDE,
-    CK_AGGRESS,
+    _,  # a gene module's key (aggression.py)
     CK_COLOUR,
     _,  # a gene module's key (fast_food.py)
     _,  # a gene module's key (cleanliness.py)
@@ -84,9 +84,9 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind("place_setup", "S6", 2, CK_PLACE, "space, number"),
     DecisionKind("move", "M1", 1, CK_MOVE, "0 drift / 1 active / 2 stay"),
     DecisionKind("direction", "B2 6, Movement I, II", 1, CK_DIRECTION, "direction 0..3 N,E,S,W; 4 stay"),
-    DecisionKind("second_move", "Speed", 1, CK_SECOND_MOVE, "0 / 1"),
-    DecisionKind("carry", "Tentacle", 6, CK_CARRY, "cubes per colour (6 slots)"),
-    DecisionKind("cling", "Holding", 1, CK_CLING, "0 / 1"),
+    *_declared(gene_tables.SPEED_DECISIONS),  # Speed (sim/ursuppe/engine/genes/speed.py)
+    *_declared(gene_tables.TENTACLE_DECISIONS),  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
+    *_declared(gene_tables.HOLDING_DECISIONS),  # Holding (sim/ursuppe/engine/genes/holding.py)
     DecisionKind(
         "eat",
         "M4, F1-F4, XG-02, XG-12",
@@ -106,7 +106,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     ),
     DecisionKind("place_free", "D2", 2, CK_PLACE, "space, number"),
     DecisionKind("divide", "D3-D4", 2, CK_PLACE, "space, number; (-1, -1) = stop (also CK_DIVIDE)"),
-    DecisionKind("aggress", "R1", 3, CK_AGGRESS, "own number, target player, target number; all -1 = none"),
+    *_declared(gene_tables.AGGRESSION_DECISIONS),  # R1 (sim/ursuppe/engine/genes/aggression.py)
     DecisionKind("colour", "TB4", 1, CK_COLOUR, "colour (double play II: which colour moves first)"),
     # The extra genes (§18). Glutton's extra cube and Suction's cubes are part of the EAT row, the
     # Social Gene taken from its holder a BUY row, Population Explosion's amoebas PLACE rows.
@@ -124,9 +124,9 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     PLACE_SETUP,
     MOVE,
     DIRECTION,
-    SECOND_MOVE,
-    CARRY,
-    CLING,
+    _,  # a gene module's kind (speed.py): it names its index itself (KIND_INDEX)
+    _,  # a gene module's kind (tentacle.py): it names its index itself (KIND_INDEX)
+    _,  # a gene module's kind (holding.py): it names its index itself (KIND_INDEX)
     EAT,
     ATTACK,
     RESPOND,
@@ -134,7 +134,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     BUY,
     PLACE_FREE,
     DIVIDE,
-    AGGRESS,
+    _,  # a gene module's kind (aggression.py): it names its index itself (KIND_INDEX)
     COLOUR,
     _,  # a gene module's kind (fast_food.py): it names its index itself (KIND_INDEX)
     _,  # a gene module's kind (cleanliness.py): it names its index itself (KIND_INDEX)

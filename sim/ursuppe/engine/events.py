@@ -30,18 +30,18 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     # how: 0 move, 1 second, 2 escape
     EventKind("active_move", ("from", "to", "die1", "die2", "direction", "cost", "how")),
     EventKind("stay", ("space",)),
-    EventKind("carry", ("from", "to", "cubes")),
-    EventKind("cling", ("from", "to", "leader_player", "leader_amoeba")),
+    *(EventKind(*row) for row in gene_tables.TENTACLE_EVENTS),  # Tentacle (genes/tentacle.py)
+    *(EventKind(*row) for row in gene_tables.HOLDING_EVENTS),  # Holding (genes/holding.py)
     # suction: cubes taken from neighbouring spaces (XG-12, XG-26), packed as decision_kinds.pack_suction
     EventKind("eat", ("space", "cubes", "parasite_victim", "suction")),
     EventKind("excrete", ("space", "count")),
     EventKind("starve", ("space", "dp")),
     EventKind("attack", ("target_player", "target_amoeba", "space", "cost", "retry")),
     EventKind("respond", ("attacker_player", "attacker_amoeba", "response")),
-    EventKind("fight", ("attacker_roll", "defender_roll", "defender_wins", "persistence")),
+    *(EventKind(*row) for row in gene_tables.DEFENSE_EVENTS),  # A4 (genes/defense.py)
     EventKind("attack_result", ("target_player", "target_amoeba", "result")),  # result: ATTACK_* (attacks.py)
     EventKind("death", ("space", "dp", "cubes", "how")),  # how: 0 natural, 1 violent (Phase 1), 2 aggression
-    EventKind("damage", ("dp", "reason")),  # reason: 0 Armor instead of death (R3), 1 lost Defense fight (R4)
+    *(EventKind(*row) for row in gene_tables.AGGRESSION_EVENTS),  # R3-R4 (genes/aggression.py)
     EventKind("gene_defect", ("mutation_points", "ozone", "deficit", "genes_low", "genes_high", "bp")),
     EventKind("buy", ("gene", "price", "gave_up")),
     EventKind("income", ("bp",)),
@@ -76,17 +76,17 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_DRIFT,
     EV_ACTIVE,
     EV_STAY,
-    EV_CARRY,
-    EV_CLING,
+    _,  # a gene module's event (tentacle.py): it names its index itself (EVENT_INDEX)
+    _,  # a gene module's event (holding.py): it names its index itself (EVENT_INDEX)
     EV_EAT,
     EV_EXCRETE,
     EV_STARVE,
     EV_ATTACK,
     EV_RESPOND,
-    EV_FIGHT,
+    _,  # a gene module's event (defense.py): it names its index itself (EVENT_INDEX)
     EV_ATTACK_RESULT,
     EV_DEATH,
-    EV_DP,
+    _,  # a gene module's event (aggression.py): it names its index itself (EVENT_INDEX)
     EV_DEFECT,
     EV_BUY,
     EV_INCOME,
@@ -118,7 +118,7 @@ _GENE_MODULE_EVENTS = {
 assert all(
     globals()["EV_" + k.name.upper()] == i
     for i, k in enumerate(EVENT_KINDS)
-    if k.name not in ("active_move", "damage", "gene_defect", "attack_result", *_GENE_MODULE_EVENTS)
+    if k.name not in ("active_move", "gene_defect", "attack_result", *_GENE_MODULE_EVENTS)
 )
 EVENT_INDEX: dict[str, int] = {kind.name: code for code, kind in enumerate(EVENT_KINDS)}
 EVENT_NAMES: dict[int, str] = {code: kind.name for code, kind in enumerate(EVENT_KINDS)}

@@ -6,7 +6,8 @@ and on whether it holds Substitution and Frugality, so they are built when the r
 (meal_shapes.py: the standard shape, Substitution's shapes (F2), each of those with Frugality's
 cubes fewer (F1, F3); Parasitism (F4) adds every such shape with its cubes fewer, paired with a
 victim). A meal option is a concrete cube vector: one distinct arrangement of a shape over the
-foreign colours that the space can supply.
+foreign colours that the space can supply. The three genes' hooks live in their modules
+(sim/ursuppe/engine/genes/: substitution.py, frugality.py, parasitism.py).
 
 A feeding copies the player's shapes, sorted ascending, into the block's scratch row, because
 ``next_permutation`` walks each shape's distinct arrangements exactly once by permuting it in
@@ -31,7 +32,6 @@ With extra genes a meal list that would overflow the option buffer keeps the fir
 """
 
 from sim.jit import always_inline, kernel
-from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import EAT, EAT_SUCTION_SLOT, EAT_VICTIM_SLOT, SUCTION_BITS
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
 from sim.ursuppe.engine.events import EV_EAT, EV_EXCRETE, EV_STARVE, log
@@ -41,7 +41,10 @@ from sim.ursuppe.engine.genes.cleanliness import (
     cleanliness_attack_cubes_followed,
     cleanliness_target,
 )
+from sim.ursuppe.engine.genes.frugality import frugality_shape_bit
 from sim.ursuppe.engine.genes.glutton import glutton_eats, glutton_meal
+from sim.ursuppe.engine.genes.parasitism import may_parasitize, parasite_pays, parasitism_feeds
+from sim.ursuppe.engine.genes.substitution import substitution_shape_bit
 from sim.ursuppe.engine.genes.suction_1 import suction_meal, suction_reach
 from sim.ursuppe.engine.genes.suction_2 import suction2_same_space
 from sim.ursuppe.engine.genes.toxic_excretions import (
@@ -49,15 +52,8 @@ from sim.ursuppe.engine.genes.toxic_excretions import (
     toxic_attack_cubes_followed,
     toxic_excretion,
 )
-from sim.ursuppe.engine.players import add_bp, amoebas_on_space, has, same_side
 from sim.ursuppe.engine.scratch import MEAL_EXTRA, NORMAL, PARASITE, SHAPE_STRIDE
 from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WIDTH
-from sim.ursuppe.rules.genes import (
-    FRUGALITY,
-    PARASITISM,
-    SUBSTITUTION,
-)
-from sim.ursuppe.rules.meal_shapes import WITH_FRUGALITY, WITH_SUBSTITUTION
 
 
 @kernel
@@ -90,12 +86,7 @@ def _next_permutation(row, start, k):
 @always_inline
 def _shape_set(st, g, p):
     """The index of player p's shape sets in the rules tables (F1, F2: the genes it holds)."""
-    c = 0
-    if has(st, g, p, SUBSTITUTION):
-        c |= WITH_SUBSTITUTION
-    if has(st, g, p, FRUGALITY):
-        c |= WITH_FRUGALITY
-    return c
+    return substitution_shape_bit(st, g, p) | frugality_shape_bit(st, g, p)
 
 
 @kernel
@@ -287,14 +278,11 @@ def meal_options(st, ru, wk, g, b, p, a, space):
                 row[NORMAL + s * SHAPE_STRIDE + j] = ru.meal_shapes[c, s, j]
         for s in range(n_shapes):
             n = _add_arrangements(st, ru, wk, g, b, p, space, NORMAL + s * SHAPE_STRIDE, k, -1, n, reach)
-    if has(st, g, p, PARASITISM) and ru.parasitism_fewer > 0:
+    if parasitism_feeds(st, ru, g, p):
         n_par = ru.n_parasite_shapes[c]
         P = st.supply.shape[1]
         for q in range(P):
-            # F4: another player's amoeba (TB10: not a double play II partner colour's)
-            if same_side(ru, p, q) or st.bp[g, q] < max(ru.parasitism_victim_pays, 1):
-                continue
-            if amoebas_on_space(st, g, q, space) == 0:
+            if not may_parasitize(st, ru, g, p, q, space):
                 continue
             if glutton:
                 n = _add_glutton_set(st, ru, wk, g, b, p, space, c, k, q, n, reach)
@@ -338,9 +326,7 @@ def eat(st, ru, wk, g, b, p, a, space, i, phase):
             packed |= opt[c] << (4 * c)
     victim = opt[EAT_VICTIM_SLOT]
     suction = opt[EAT_SUCTION_SLOT]  # read before the excretion's CLEAN decision reuses the rows
-    if victim >= 0:
-        add_bp(st, ru, g, victim, -ru.parasitism_victim_pays)
-        wk.tally[b, tally.PARASITE_MEAL] += 1
+    parasite_pays(st, ru, wk, g, b, victim)
     if ru.extra_genes:
         suction_meal(st, wk, g, b, suction)  # XG-12, XG-26: the neighbours' cubes
         glutton_meal(st, wk, g, b, p)

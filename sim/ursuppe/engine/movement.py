@@ -14,16 +14,23 @@ in the default). Tentacle still carries once, from start to end.
 
 Rebound (XG-16, sim/ursuppe/engine/genes/rebound.py): each step goes through its step_or_rebound,
 passing the step's bit; the rebound space is where that step ends.
+
+The genes' hooks live in their modules (sim/ursuppe/engine/genes/): Streamlining's cost
+(streamlining.active_move_cost), Speed's second move (speed.speed_ability, speed.second_move),
+Tentacle's cubes (tentacle.tentacle_carry), Holding's clinging (holding.offer_clinging,
+cling_after_first_step, arrive_riders), the directions Movement I and II allow
+(movement_i.movement_i_die, movement_ii.movement_ii_directions).
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.board import CHOICE
-from sim.ursuppe.engine.decision_kinds import CARRY, CLING, DIRECTION, SECOND_MOVE
-from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
+from sim.ursuppe.engine.decision_kinds import DIRECTION
+from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.dice import roll_die
-from sim.ursuppe.engine.events import EV_ACTIVE, EV_CARRY, EV_CLING, EV_DRIFT, log
-from sim.ursuppe.engine.food import move_cubes
+from sim.ursuppe.engine.events import EV_ACTIVE, EV_DRIFT, log
+from sim.ursuppe.engine.genes.holding import arrive_riders, cling_after_first_step, offer_clinging
+from sim.ursuppe.engine.genes.movement_i import movement_i_die
+from sim.ursuppe.engine.genes.movement_ii import movement_ii_directions
 from sim.ursuppe.engine.genes.rebound import (
     REBOUND_ACTIVE,
     REBOUND_DRIFT,
@@ -31,18 +38,15 @@ from sim.ursuppe.engine.genes.rebound import (
     REBOUND_SPEED_STEPS,
     step_or_rebound,
 )
+from sim.ursuppe.engine.genes.speed import second_move, speed_ability
+from sim.ursuppe.engine.genes.streamlining import active_move_cost
+from sim.ursuppe.engine.genes.tentacle import tentacle_carry
 from sim.ursuppe.engine.genes.toxic_excretions import toxic_arrival, toxic_speed_step
-from sim.ursuppe.engine.players import active_move_cost, add_bp, has, put_amoeba, same_side
-from sim.ursuppe.engine.scratch import CARRY_SCRATCH, RIDERS
-from sim.ursuppe.engine.state import AF_CLUNG, OPTION_WIDTH
-from sim.ursuppe.rules.genes import HOLDING, MOVEMENT_I, MOVEMENT_II, PERSISTENCE, SPEED, TENTACLE
+from sim.ursuppe.engine.players import add_bp, put_amoeba
 
 # EV_ACTIVE's "how", by its name in the event log
 MOVE_HOW: tuple[str, ...] = ("move", "second_move", "escape")
 MOVE_HOW_ACTIVE, MOVE_HOW_SECOND, MOVE_HOW_ESCAPE = range(len(MOVE_HOW))
-
-# scratch.py: CARRY_SCRATCH holds the cube vector being enumerated; RIDERS how many amoebas clung
-# after a first step (flag clinging_after_first_step), then each one as 8 * player + amoeba.
 
 
 @kernel
@@ -52,107 +56,14 @@ def can_move_actively(st, ru, g, p):
 
 
 @kernel
-def _carry(st, ru, wk, g, b, p, a, start, end, phase):
-    """Tentacle: choose up to T cubes of any colours on ``start`` and carry them to ``end``."""
-    P = st.supply.shape[1]
-    T = ru.tentacle_cubes
-    # Odometer over cube vectors with sum <= T and each count <= the cubes on the start space,
-    # colour 0 turning fastest. A digit that would push the sum over T carries at once: the
-    # lower digits are 0 then, so every vector skipped that way has a sum over T too.
-    n = 0
-    opt = wk.scratch[b]
-    base = CARRY_SCRATCH
-    for c in range(P):
-        opt[base + c] = 0
-    total = 0
-    while True:
-        if option_overflow(wk, g, n):
-            break
-        row = wk.options[b, n]
-        for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
-            row[j] = 0
-        for c in range(P):
-            row[c] = opt[base + c]
-        n += 1
-        # next vector
-        c = 0
-        while c < P:
-            if total < T and opt[base + c] < st.food[g, start, c]:
-                opt[base + c] += 1
-                total += 1
-                break
-            total -= opt[base + c]
-            opt[base + c] = 0
-            c += 1
-        if c == P:
-            break
-    i = decide(st, ru, wk, g, b, p, a, CARRY, n)
-    packed = 0
-    for c in range(P):
-        k = wk.options[b, i, c]
-        if k > 0:
-            move_cubes(st, g, start, end, c, k)
-            packed |= k << (4 * c)
-    if packed != 0:
-        wk.tally[b, tally.CARRIED] += 1
-        log(st, wk, g, EV_CARRY, phase, p, a + 1, start, end, packed, 0, 0, 0, 0)
-
-
-@kernel
-def _cling(st, wk, g, b, q, t, start, end, p, a, phase):
-    """Holding: amoeba (q, t) clung to (p, a) and arrives with it on ``end``."""
-    put_amoeba(st, g, q, t, end)
-    st.amoeba_flags[g, q, t] |= AF_CLUNG
-    wk.tally[b, tally.CLUNG] += 1
-    log(st, wk, g, EV_CLING, phase, q, t + 1, start, end, p, a + 1, 0, 0, 0)
-
-
-@kernel
-def _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, defer):
-    """Holding: each amoeba of a Holding owner on ``start`` (another player's; with the flag
-    holding_clings_to_own also p's own others) may cling to (p, a), which moved to ``end``.
-    ``defer`` (flag clinging_after_first_step, after a first step): the ones that cling are
-    listed at RIDERS and arrive when the movement ends (_arrive_riders)."""
-    P = st.supply.shape[1]
-    for q in range(P):
-        if not has(st, g, q, HOLDING):
-            continue
-        if same_side(ru, p, q) and not ru.holding_clings_to_own:
-            continue  # one's own (TB10: a double play II partner colour is one's own)
-        for t in range(st.space.shape[2]):
-            if st.space[g, q, t] != start or (q == p and t == a):
-                continue
-            set_option(wk.options, b, 0, 0, 0, 0)
-            set_option(wk.options, b, 1, 1, 0, 0)
-            if decide(st, ru, wk, g, b, q, t, CLING, 2) == 1:
-                if defer != 0:
-                    k = wk.scratch[b, RIDERS]
-                    wk.scratch[b, RIDERS + 1 + k] = 8 * q + t
-                    wk.scratch[b, RIDERS] = k + 1
-                else:
-                    _cling(st, wk, g, b, q, t, start, end, p, a, phase)
-
-
-@kernel
-def _arrive_riders(st, wk, g, b, p, a, start, end, phase):
-    """Flag clinging_after_first_step: the amoebas that clung after the first step arrive with
-    (p, a) where its movement ended (on ``start`` again if its second step led back)."""
-    for k in range(wk.scratch[b, RIDERS]):
-        code = wk.scratch[b, RIDERS + 1 + k]
-        _cling(st, wk, g, b, code // 8, code % 8, start, end, p, a, phase)
-    wk.scratch[b, RIDERS] = 0
-
-
-@kernel
 def finish_movement(st, ru, wk, g, b, p, a, start, end, phase):
     """Toxic tokens (XG-19: the mover arrives first), Tentacle's cubes, then Holding's clinging,
     for a movement from ``start`` to ``end``."""
     if end == start:
         return
     toxic_arrival(st, ru, wk, g, b, p, a, end, phase)
-    if has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
-        _carry(st, ru, wk, g, b, p, a, start, end, phase)
-    _offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, 0)
+    tentacle_carry(st, ru, wk, g, b, p, a, start, end, phase)
+    offer_clinging(st, ru, wk, g, b, p, a, start, end, phase, 0)
 
 
 @kernel
@@ -181,17 +92,17 @@ def _direction_options(wk, b, mask):
 @kernel
 def _choose_direction(st, ru, wk, g, b, p, a, phase):
     """B2, Movement I, Movement II: the direction of one active move, with the dice rolled."""
-    if has(st, g, p, MOVEMENT_II):
-        n = _direction_options(wk, b, 0b11111)
+    chosen = movement_ii_directions(st, g, p)
+    if chosen != 0:
+        n = _direction_options(wk, b, chosen)
         i = decide(st, ru, wk, g, b, p, a, DIRECTION, n)
         return wk.options[b, i, 0], -1, -1
     d1 = roll_die(st, wk, g)
-    d2 = -1
     mask = 0
     c = ru.compass[d1]
     mask |= 0b1111 if c == CHOICE else (1 << c)
-    if has(st, g, p, MOVEMENT_I):
-        d2 = roll_die(st, wk, g)
+    d2 = movement_i_die(st, wk, g, p)
+    if d2 >= 0:
         c = ru.compass[d2]
         mask |= 0b1111 if c == CHOICE else (1 << c)
     n = _direction_options(wk, b, mask)
@@ -214,15 +125,11 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
     put_amoeba(st, g, p, a, here)
     how = MOVE_HOW_ESCAPE if escape else MOVE_HOW_ACTIVE
     log(st, wk, g, EV_ACTIVE, phase, p, a + 1, start, here, d1, d2, direction, cost, how)
-    if has(st, g, p, SPEED) or has(st, g, p, PERSISTENCE):
+    if speed_ability(st, g, p):
         per_step = ru.clinging_after_first_step
         if per_step:
-            wk.scratch[b, RIDERS] = 0
-            if here != start:
-                _offer_clinging(st, ru, wk, g, b, p, a, start, here, phase, 1)
-        set_option(wk.options, b, 0, 0, 0, 0)
-        set_option(wk.options, b, 1, 1, 0, 0)
-        if decide(st, ru, wk, g, b, p, a, SECOND_MOVE, 2) == 1:
+            cling_after_first_step(st, ru, wk, g, b, p, a, start, here, phase)
+        if second_move(st, ru, wk, g, b, p, a):
             if here != start:
                 toxic_speed_step(st, ru, wk, g, b, p, a, here, phase)  # XG-19: a step moves into a space
             direction, d1, d2 = _choose_direction(st, ru, wk, g, b, p, a, phase)
@@ -233,10 +140,10 @@ def active_movement(st, ru, wk, g, b, p, a, escape, phase):
             end = st.space[g, p, a]
             if end != start:
                 toxic_arrival(st, ru, wk, g, b, p, a, end, phase)  # XG-19, before the riders arrive
-            if end != start and has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0:
-                _carry(st, ru, wk, g, b, p, a, start, end, phase)
+            if end != start:
+                tentacle_carry(st, ru, wk, g, b, p, a, start, end, phase)
             if end != here:
-                _offer_clinging(st, ru, wk, g, b, p, a, here, end, phase, 0)
-            _arrive_riders(st, wk, g, b, p, a, start, end, phase)
+                offer_clinging(st, ru, wk, g, b, p, a, here, end, phase, 0)
+            arrive_riders(st, wk, g, b, p, a, start, end, phase)
             return
     finish_movement(st, ru, wk, g, b, p, a, start, st.space[g, p, a], phase)

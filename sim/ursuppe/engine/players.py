@@ -3,16 +3,15 @@
 import numpy as np
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes.division_rate import division_rate_cost
 from sim.ursuppe.engine.genes.flexible import flexible_price
+from sim.ursuppe.engine.genes.life_expectancy import life_expectancy_threshold
 from sim.ursuppe.engine.genes.short_life_span import sls_division_cost, sls_holds, sls_threshold
 from sim.ursuppe.engine.scratch import ORDER_SLOT
 from sim.ursuppe.rules.book import GIFT_KEPT
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.genes import (
-    DIVISION_RATE,
     GENE_INDEX,
-    LIFE_EXPECTANCY,
-    STREAMLINING,
 )
 
 # XG-10: every gene's price and source (gene_cost, gene_source: G1, G2, G4) know the Social Gene's
@@ -133,22 +132,7 @@ def amoebas_on_board(st, g, p):
 def death_threshold(st, ru, g, p):
     """X1: DP at which an amoeba dies (Life Expectancy raises it; TD4: the dummy has it innately;
     XG-18: Short Life Span lowers it by 1)."""
-    threshold = ru.death_dp
-    if st.genes[g, p, LIFE_EXPECTANCY] != 0 or p == ru.dummy:
-        threshold = ru.death_dp_life_expectancy
-    return sls_threshold(st, g, p, threshold)  # XG-18
-
-
-@kernel
-@always_inline
-def active_move_cost(st, ru, g, p, escape):
-    """M3/A3: BP an active move or escape costs (0 with Streamlining). Movement, attacks and the
-    strategies all ask here."""
-    if st.genes[g, p, STREAMLINING] != 0:
-        return 0
-    if escape:
-        return ru.escape_cost
-    return ru.active_move_cost
+    return sls_threshold(st, g, p, life_expectancy_threshold(st, ru, g, p))  # XG-18
 
 
 @kernel
@@ -159,9 +143,7 @@ def division_cost(st, ru, g, p):
     Phase 4 (phases/phase4_division.py) and the strategies both ask here."""
     if sls_holds(st, g, p):
         return sls_division_cost(st, ru, g, p)  # XG-18
-    if st.genes[g, p, DIVISION_RATE] != 0:
-        return ru.division_cost_division_rate
-    return ru.division_cost
+    return division_rate_cost(st, g, p, ru.division_cost, ru.division_cost_division_rate)
 
 
 @kernel

@@ -17,16 +17,14 @@ OUTCOMES: tuple[tuple[str, str], ...] = (
     ("attack:escaped", "A3"),
     ("attack:defended", "A4"),
     ("attack:clung", "Holding"),
-    ("escape:stayed", "A3: an escape that did not leave the space: the attack went on"),
-    ("fight:defender_won", "A4"),
-    ("fight:defender_lost", "A4"),
-    ("persistence:refight", "A5: a lost Defense fight fought again"),
-    ("persistence:retry", "A5: the attacker's free second attempt"),
-    ("armor:dp", "R3: an armored target took DP instead of dying"),
-    ("aggression:lost_defense_dp", "R4"),
-    ("parasitism:meal", "F4"),
-    ("holding:clung", "Holding"),
-    ("tentacle:carried", "Tentacle moved cubes"),
+    *gene_tables.ESCAPE_TALLIES,  # A3 (sim/ursuppe/engine/genes/escape.py)
+    *gene_tables.DEFENSE_TALLIES,  # A4 (sim/ursuppe/engine/genes/defense.py)
+    *gene_tables.PERSISTENCE_TALLIES,  # A5 (sim/ursuppe/engine/genes/persistence.py)
+    *gene_tables.ARMOR_TALLIES,  # R3 (sim/ursuppe/engine/genes/armor.py)
+    *gene_tables.AGGRESSION_TALLIES,  # R4 (sim/ursuppe/engine/genes/aggression.py)
+    *gene_tables.PARASITISM_TALLIES,  # F4 (sim/ursuppe/engine/genes/parasitism.py)
+    *gene_tables.HOLDING_TALLIES,  # Holding (sim/ursuppe/engine/genes/holding.py)
+    *gene_tables.TENTACLE_TALLIES,  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
     # The extra genes (docs/rules.md §18)
     ("market:reveal", "XM4"),
     ("market:discard", "XM5"),
@@ -67,16 +65,16 @@ EXTRA_TALLY_NAMES: frozenset[str] = frozenset(
     ATTACK_ESCAPED,
     ATTACK_DEFENDED,
     ATTACK_CLUNG,
-    ESCAPE_STAYED,
-    FIGHT_DEFENDER_WON,
-    FIGHT_DEFENDER_LOST,
-    PERSISTENCE_REFIGHT,
-    PERSISTENCE_RETRY,
-    ARMOR_DP,
-    LOST_DEFENSE_DP,
-    PARASITE_MEAL,
-    CLUNG,
-    CARRIED,
+    _,  # a gene module's tally (escape.py): it names its index itself (TALLY_INDEX)
+    _,  # the 2 tallies of a gene module (defense.py): it names their indices itself
+    _,
+    _,  # the 2 tallies of a gene module (persistence.py): it names their indices itself
+    _,
+    _,  # a gene module's tally (armor.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (aggression.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (parasitism.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (holding.py): it names its index itself (TALLY_INDEX)
+    _,  # a gene module's tally (tentacle.py): it names its index itself (TALLY_INDEX)
     MARKET_REVEAL,
     MARKET_DISCARD,
     _,  # a gene module's tally (glutton.py): it names its index itself (TALLY_INDEX)

@@ -39,7 +39,9 @@ class ChoiceError(ValueError):
 # A scenario choice's value -> the option row it forces (row[:width] filled in, the rest left 0);
 # raises ValueError (or ChoiceError, naming the part) with the message the scenario loader shows.
 Parse = Callable[[Any, list[int], int], list[int]]  # (value, row of zeros, players) -> row
-Render = Callable[[list[int]], dict[str, Any]]  # an option row -> the scenario choice object
+# An option row -> the scenario choice object; a row whose layout depends on the colours in play
+# (Tentacle's carry: one count a colour) takes the players too: (row, players) -> object.
+Render = Callable[..., dict[str, Any]]
 
 
 class Decision(NamedTuple):

@@ -11,6 +11,24 @@ from sim.ursuppe.rules.gene_rows import ExtraFlag
 GENE_MODULES: tuple[str, ...] = (
     'sim.ursuppe.engine.genes.rebound',
     'sim.ursuppe.engine.genes.toxic_excretions',
+    'sim.ursuppe.engine.genes.spores',
+    'sim.ursuppe.engine.genes.substitution',
+    'sim.ursuppe.engine.genes.frugality',
+    'sim.ursuppe.engine.genes.streamlining',
+    'sim.ursuppe.engine.genes.life_expectancy',
+    'sim.ursuppe.engine.genes.division_rate',
+    'sim.ursuppe.engine.genes.speed',
+    'sim.ursuppe.engine.genes.tentacle',
+    'sim.ursuppe.engine.genes.holding',
+    'sim.ursuppe.engine.genes.parasitism',
+    'sim.ursuppe.engine.genes.struggle_for_survival',
+    'sim.ursuppe.engine.genes.movement_i',
+    'sim.ursuppe.engine.genes.movement_ii',
+    'sim.ursuppe.engine.genes.escape',
+    'sim.ursuppe.engine.genes.defense',
+    'sim.ursuppe.engine.genes.persistence',
+    'sim.ursuppe.engine.genes.armor',
+    'sim.ursuppe.engine.genes.aggression',
     'sim.ursuppe.engine.genes.migration_sensing',
     'sim.ursuppe.engine.genes.environmental_sensing',
     'sim.ursuppe.engine.genes.fast_food',
@@ -69,6 +87,174 @@ TOXIC_EXCRETIONS_EVENTS = (
 TOXIC_EXCRETIONS_TALLIES = (
     ('toxic:token', 'XG-19'),
     ('toxic:pickup', 'XG-19'),
+)
+
+# Spores (D3): sim.ursuppe.engine.genes.spores, spliced where its rows always were
+SPORES_FLAGS = ()
+SPORES_CHOICE_KEYS = ()
+SPORES_DECISIONS = ()
+SPORES_EVENTS = ()
+SPORES_TALLIES = ()
+
+# Substitution (F2): sim.ursuppe.engine.genes.substitution, spliced where its rows always were
+SUBSTITUTION_FLAGS = ()
+SUBSTITUTION_CHOICE_KEYS = ()
+SUBSTITUTION_DECISIONS = ()
+SUBSTITUTION_EVENTS = ()
+SUBSTITUTION_TALLIES = ()
+
+# Frugality (F1): sim.ursuppe.engine.genes.frugality, spliced where its rows always were
+FRUGALITY_FLAGS = ()
+FRUGALITY_CHOICE_KEYS = ()
+FRUGALITY_DECISIONS = ()
+FRUGALITY_EVENTS = ()
+FRUGALITY_TALLIES = ()
+
+# Streamlining (M3): sim.ursuppe.engine.genes.streamlining, spliced where its rows always were
+STREAMLINING_FLAGS = ()
+STREAMLINING_CHOICE_KEYS = ()
+STREAMLINING_DECISIONS = ()
+STREAMLINING_EVENTS = ()
+STREAMLINING_TALLIES = ()
+
+# Life Expectancy (X1): sim.ursuppe.engine.genes.life_expectancy, spliced where its rows always were
+LIFE_EXPECTANCY_FLAGS = ()
+LIFE_EXPECTANCY_CHOICE_KEYS = ()
+LIFE_EXPECTANCY_DECISIONS = ()
+LIFE_EXPECTANCY_EVENTS = ()
+LIFE_EXPECTANCY_TALLIES = ()
+
+# Division Rate (D3): sim.ursuppe.engine.genes.division_rate, spliced where its rows always were
+DIVISION_RATE_FLAGS = ()
+DIVISION_RATE_CHOICE_KEYS = ()
+DIVISION_RATE_DECISIONS = ()
+DIVISION_RATE_EVENTS = ()
+DIVISION_RATE_TALLIES = ()
+
+# Speed (§8): sim.ursuppe.engine.genes.speed, spliced where its rows always were
+SPEED_FLAGS = ()
+SPEED_CHOICE_KEYS = (
+    'second_move',
+)
+SPEED_DECISIONS = (
+    ('second_move', 'Speed', 1, 'second_move', '0 / 1'),
+)
+SPEED_EVENTS = ()
+SPEED_TALLIES = ()
+
+# Tentacle (§8): sim.ursuppe.engine.genes.tentacle, spliced where its rows always were
+TENTACLE_FLAGS = ()
+TENTACLE_CHOICE_KEYS = (
+    'carry',
+)
+TENTACLE_DECISIONS = (
+    ('carry', 'Tentacle', 6, 'carry', 'cubes per colour (6 slots)'),
+)
+TENTACLE_EVENTS = (
+    ('carry', ('from', 'to', 'cubes')),
+)
+TENTACLE_TALLIES = (
+    ('tentacle:carried', 'Tentacle moved cubes'),
+)
+
+# Holding (§8): sim.ursuppe.engine.genes.holding, spliced where its rows always were
+HOLDING_FLAGS = ()
+HOLDING_CHOICE_KEYS = (
+    'cling',
+)
+HOLDING_DECISIONS = (
+    ('cling', 'Holding', 1, 'cling', '0 / 1'),
+)
+HOLDING_EVENTS = (
+    ('cling', ('from', 'to', 'leader_player', 'leader_amoeba')),
+)
+HOLDING_TALLIES = (
+    ('holding:clung', 'Holding'),
+)
+
+# Parasitism (F4): sim.ursuppe.engine.genes.parasitism, spliced where its rows always were
+PARASITISM_FLAGS = ()
+PARASITISM_CHOICE_KEYS = ()
+PARASITISM_DECISIONS = ()
+PARASITISM_EVENTS = ()
+PARASITISM_TALLIES = (
+    ('parasitism:meal', 'F4'),
+)
+
+# Struggle for Survival (A1): sim.ursuppe.engine.genes.struggle_for_survival, spliced where its rows always were
+STRUGGLE_FOR_SURVIVAL_FLAGS = ()
+STRUGGLE_FOR_SURVIVAL_CHOICE_KEYS = ()
+STRUGGLE_FOR_SURVIVAL_DECISIONS = ()
+STRUGGLE_FOR_SURVIVAL_EVENTS = ()
+STRUGGLE_FOR_SURVIVAL_TALLIES = ()
+
+# Movement I (§8): sim.ursuppe.engine.genes.movement_i, spliced where its rows always were
+MOVEMENT_I_FLAGS = ()
+MOVEMENT_I_CHOICE_KEYS = ()
+MOVEMENT_I_DECISIONS = ()
+MOVEMENT_I_EVENTS = ()
+MOVEMENT_I_TALLIES = ()
+
+# Movement II (§8): sim.ursuppe.engine.genes.movement_ii, spliced where its rows always were
+MOVEMENT_II_FLAGS = ()
+MOVEMENT_II_CHOICE_KEYS = ()
+MOVEMENT_II_DECISIONS = ()
+MOVEMENT_II_EVENTS = ()
+MOVEMENT_II_TALLIES = ()
+
+# Escape (A3): sim.ursuppe.engine.genes.escape, spliced where its rows always were
+ESCAPE_FLAGS = ()
+ESCAPE_CHOICE_KEYS = ()
+ESCAPE_DECISIONS = ()
+ESCAPE_EVENTS = ()
+ESCAPE_TALLIES = (
+    ('escape:stayed', 'A3: an escape that did not leave the space: the attack went on'),
+)
+
+# Defense (A4): sim.ursuppe.engine.genes.defense, spliced where its rows always were
+DEFENSE_FLAGS = ()
+DEFENSE_CHOICE_KEYS = ()
+DEFENSE_DECISIONS = ()
+DEFENSE_EVENTS = (
+    ('fight', ('attacker_roll', 'defender_roll', 'defender_wins', 'persistence')),
+)
+DEFENSE_TALLIES = (
+    ('fight:defender_won', 'A4'),
+    ('fight:defender_lost', 'A4'),
+)
+
+# Persistence (A5): sim.ursuppe.engine.genes.persistence, spliced where its rows always were
+PERSISTENCE_FLAGS = ()
+PERSISTENCE_CHOICE_KEYS = ()
+PERSISTENCE_DECISIONS = ()
+PERSISTENCE_EVENTS = ()
+PERSISTENCE_TALLIES = (
+    ('persistence:refight', 'A5: a lost Defense fight fought again'),
+    ('persistence:retry', "A5: the attacker's free second attempt"),
+)
+
+# Armor (R3): sim.ursuppe.engine.genes.armor, spliced where its rows always were
+ARMOR_FLAGS = ()
+ARMOR_CHOICE_KEYS = ()
+ARMOR_DECISIONS = ()
+ARMOR_EVENTS = ()
+ARMOR_TALLIES = (
+    ('armor:dp', 'R3: an armored target took DP instead of dying'),
+)
+
+# Aggression (R1): sim.ursuppe.engine.genes.aggression, spliced where its rows always were
+AGGRESSION_FLAGS = ()
+AGGRESSION_CHOICE_KEYS = (
+    'aggress',
+)
+AGGRESSION_DECISIONS = (
+    ('aggress', 'R1', 3, 'aggress', 'own number, target player, target number; all -1 = none'),
+)
+AGGRESSION_EVENTS = (
+    ('damage', ('dp', 'reason')),
+)
+AGGRESSION_TALLIES = (
+    ('aggression:lost_defense_dp', 'R4'),
 )
 
 # Migration Sensing (XG-06): sim.ursuppe.engine.genes.migration_sensing, spliced where its rows always were

@@ -89,25 +89,25 @@ GENE_ALIASES: dict[str, str] = {
 }
 
 INTELLIGENCE = 0
-MOVEMENT_I = 1
-SPORES = 2
-SPEED = 3
-DEFENSE = 4
-ESCAPE = 5
-SUBSTITUTION = 6
+# Movement I (1): sim/ursuppe/engine/genes/movement_i.py
+# Spores (2): sim/ursuppe/engine/genes/spores.py
+# Speed (3): sim/ursuppe/engine/genes/speed.py
+# Defense (4): sim/ursuppe/engine/genes/defense.py
+# Escape (5): sim/ursuppe/engine/genes/escape.py
+# Substitution (6): sim/ursuppe/engine/genes/substitution.py
 RAY_PROTECTION = 7
-STREAMLINING = 8
-TENTACLE = 9
-HOLDING = 10
-LIFE_EXPECTANCY = 11
-FRUGALITY = 12
-STRUGGLE = 13
-PARASITISM = 14
-DIVISION_RATE = 15
-PERSISTENCE = 16
-MOVEMENT_II = 17
-AGGRESSION = 18
-ARMOR = 19
+# Streamlining (8): sim/ursuppe/engine/genes/streamlining.py
+# Tentacle (9): sim/ursuppe/engine/genes/tentacle.py
+# Holding (10): sim/ursuppe/engine/genes/holding.py
+# Life Expectancy (11): sim/ursuppe/engine/genes/life_expectancy.py
+# Frugality (12): sim/ursuppe/engine/genes/frugality.py
+# Struggle for Survival (13): sim/ursuppe/engine/genes/struggle_for_survival.py
+# Parasitism (14): sim/ursuppe/engine/genes/parasitism.py
+# Division Rate (15): sim/ursuppe/engine/genes/division_rate.py
+# Persistence (16): sim/ursuppe/engine/genes/persistence.py
+# Movement II (17): sim/ursuppe/engine/genes/movement_ii.py
+# Aggression (18): sim/ursuppe/engine/genes/aggression.py
+# Armor (19): sim/ursuppe/engine/genes/armor.py
 
 DORIS_FRANK = 20  # XG-01
 # XG-02 Glutton (21): sim/ursuppe/engine/genes/glutton.py
@@ -137,10 +137,10 @@ PHD = 41  # XG-22
 # XG-26 Suction 2 (45): sim/ursuppe/engine/genes/suction_2.py
 
 ADVANCED_GENES: tuple[int, ...] = (
-    PERSISTENCE,
-    MOVEMENT_II,
-    AGGRESSION,
-    ARMOR,
+    GENE_INDEX["Persistence"],  # sim/ursuppe/engine/genes/persistence.py
+    GENE_INDEX["Movement II"],  # sim/ursuppe/engine/genes/movement_ii.py
+    GENE_INDEX["Aggression"],  # sim/ursuppe/engine/genes/aggression.py
+    GENE_INDEX["Armor"],  # sim/ursuppe/engine/genes/armor.py
     PHD,
     GENE_INDEX["Environmental Sensing"],  # XG-23 (sim/ursuppe/engine/genes/environmental_sensing.py)
     GENE_INDEX["Camouflage 2"],  # XG-24 (sim/ursuppe/engine/genes/camouflage_2.py)

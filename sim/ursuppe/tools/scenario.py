@@ -12,6 +12,7 @@ Additions to the contract (documented in docs/scenario-format.md): state entries
 the output also has ``pool`` (gene copies left) and ``rules_id``.
 """
 
+import inspect
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,12 +25,9 @@ from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.engine.board import DIRECTION_CODE, DIRECTION_NAMES
 from sim.ursuppe.engine.decision_kinds import (
     CHOICE_KEYS,
-    CK_AGGRESS,
     CK_ATTACK,
     CK_BUY,
     CK_BUY_END,
-    CK_CARRY,
-    CK_CLING,
     CK_COLOUR,
     CK_DIRECTION,
     CK_DIVIDE,
@@ -38,7 +36,6 @@ from sim.ursuppe.engine.decision_kinds import (
     CK_PAY,
     CK_PLACE,
     CK_RESPOND,
-    CK_SECOND_MOVE,
     EAT_SUCTION_SLOT,
     EAT_VICTIM_SLOT,
     KIND_CHOICE_KEY,
@@ -190,12 +187,20 @@ def _gene_choice(ck: int, parse):
     return parsed
 
 
+def _gene_render(render):
+    """A gene module's render as ``(row, players) -> choice``: rules.gene_rows.Decision.render
+    takes the row, or the row and the players where its layout depends on the colours in play."""
+    if len(inspect.signature(render).parameters) >= 2:
+        return render
+    return lambda row, players: render(row)
+
+
 # The gene modules' decisions (sim/ursuppe/engine/genes/): their choice keys' parse, their render
 _GENE_RENDER = {}
 for _module in gene_modules():
     for _d in _module.GENE.decisions:
         _EXTRA_CHOICES.setdefault(_d.choice_key, _gene_choice(CHOICE_KEYS.index(_d.choice_key), _d.parse))
-        _GENE_RENDER[_d.name] = _d.render
+        _GENE_RENDER[_d.name] = _gene_render(_d.render)
 
 
 def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[int, list[int]]]:
@@ -226,14 +231,6 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
             )
         row[0] = DIRECTION_CODE[v]
         return [(CK_DIRECTION, row)]
-    if kind in ("second_move", "cling"):
-        if not isinstance(v, bool):
-            raise _err(label, f"{key}.{kind}", f"expected true or false, got {json.dumps(v)}")
-        row[0] = int(v)
-        return [(CK_SECOND_MOVE if kind == "second_move" else CK_CLING, row)]
-    if kind == "carry":
-        row[:players] = _cubes(label, f"{key}.carry", v, players)
-        return [(CK_CARRY, row)]
     if kind == "eat":
         row[:players] = _cubes(label, f"{key}.eat", v, players)
         row[EAT_SUCTION_SLOT] = _suction(label, f"{key}.suction", choice.get("suction", []))
@@ -298,25 +295,11 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         return [(CK_COLOUR, row)]
     if kind in _EXTRA_CHOICES:
         return [_EXTRA_CHOICES[kind](label, f"{key}.{kind}", v, row, players)]
-    if kind == "divide":
-        if v != "stop":
-            raise _err(label, f"{key}.divide", f'expected "stop", got {json.dumps(v)}')
-        row[0], row[1] = -1, -1
-        return [(CK_DIVIDE, row)]
-    # aggress
-    if v is None:
-        row[0], row[1], row[2] = -1, -1, -1
-    elif isinstance(v, dict) and set(v) == {"number", "player", "target"}:
-        row[0] = _int(label, f"{key}.aggress.number", v["number"], 1, 7)
-        row[1] = _int(label, f"{key}.aggress.player", v["player"], 0, players - 1)
-        row[2] = _int(label, f"{key}.aggress.target", v["target"], 1, 7)
-    else:
-        raise _err(
-            label,
-            f"{key}.aggress",
-            f'expected null or {{"number": n, "player": p, "target": n}}, got {json.dumps(v)}',
-        )
-    return [(CK_AGGRESS, row)]
+    # divide
+    if v != "stop":
+        raise _err(label, f"{key}.divide", f'expected "stop", got {json.dumps(v)}')
+    row[0], row[1] = -1, -1
+    return [(CK_DIVIDE, row)]
 
 
 def _extra_deck(label: str, data: dict[str, Any], rules: Any, held: np.ndarray) -> list[int]:
@@ -722,15 +705,11 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
     key = CHOICE_KEYS[KIND_CHOICE_KEY[kind]]
     name = KIND_NAMES[kind]
     if name in _GENE_RENDER:
-        return _GENE_RENDER[name](list(row))
+        return _GENE_RENDER[name](list(row), players)
     if name == "move":
         return {"move": ("drift", "active", "stay")[row[0]]}
     if name == "direction":
         return {"direction": DIRECTION_NAMES[row[0]]}
-    if name in ("second_move", "cling"):
-        return {name: bool(row[0])}
-    if name == "carry":
-        return {"carry": [int(x) for x in row[:players]]}
     if name == "eat":
         victim = int(row[EAT_VICTIM_SLOT])
         out = {"eat": [int(x) for x in row[:players]], "parasite": None if victim < 0 else victim}
@@ -754,12 +733,6 @@ def _option_as_choice(kind: int, row: np.ndarray, players: int) -> dict[str, Any
         return {"buy": [gene]}
     if name == "colour":
         return {"colour": int(row[0])}
-    if name == "aggress":
-        return {
-            "aggress": None
-            if row[0] < 0
-            else {"number": int(row[0]), "player": int(row[1]), "target": int(row[2])}
-        }
     if row[0] < 0:
         return {"divide": "stop"}
     return {key: {"space": int(row[0]), "number": int(row[1])}}

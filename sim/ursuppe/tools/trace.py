@@ -10,9 +10,9 @@ from sim.ursuppe.engine.deaths import DEATH_HOW
 from sim.ursuppe.engine.decision_kinds import RESPONSE_NAMES, unpack_suction
 from sim.ursuppe.engine.events import EVENT_FIELDS, EVENT_NAMES
 from sim.ursuppe.engine.gene_sets import WORD_BITS, gene_names
+from sim.ursuppe.engine.genes.aggression import DP_REASON
 from sim.ursuppe.engine.movement import MOVE_HOW
 from sim.ursuppe.engine.phases.phase4_division import PLACE_HOW
-from sim.ursuppe.engine.phases.phase5_deaths import DP_REASON
 from sim.ursuppe.engine.state import END_FINISH_ZONE
 from sim.ursuppe.rules.genes import GENE_NAMES, N_GENES
 

@@ -13,12 +13,13 @@ may the target escape by Alarm?), :func:`alarm_escape_taken` (attacks.resolve_at
 
 from sim.jit import kernel
 from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.genes.escape import holds_escape
 from sim.ursuppe.engine.players import has, same_side
 from sim.ursuppe.engine.state import PF_ALARM
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import ESCAPE, GENE_INDEX
+from sim.ursuppe.rules.genes import GENE_INDEX
 
 DURATIONS = ("rest_of_phase1", "rest_of_round")  # flag alarm_duration
 
@@ -51,7 +52,7 @@ ALARM_ESCAPE = TALLY_INDEX["alarm:escape"]
 def alarm_raised(st, ru, wk, g, b, p, q, t, phase):
     """XG-03: player q's amoeba was eaten: from now on its amoebas have Escape (not if q holds
     Escape; an own-colour eater as the flag alarm_trigger_own_colour says)."""
-    if not ru.extra_genes or not has(st, g, q, ALARM) or has(st, g, q, ESCAPE):
+    if not ru.extra_genes or not has(st, g, q, ALARM) or holds_escape(st, g, q):
         return
     if st.player_flags[g, q] & PF_ALARM:
         return
@@ -77,7 +78,7 @@ def alarm_escape(st, ru, g, q, phase):
 @kernel
 def alarm_escape_taken(st, wk, g, b, q):
     """XG-03, an escape's hook (A3): player q escaped without Escape, so by its Alarm (tally)."""
-    if not has(st, g, q, ESCAPE):
+    if not holds_escape(st, g, q):
         wk.tally[b, ALARM_ESCAPE] += 1
 
 

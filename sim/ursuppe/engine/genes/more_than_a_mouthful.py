@@ -13,11 +13,12 @@ module calls no decision, so the policy may import it).
 
 from sim.jit import kernel
 from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.genes.struggle_for_survival import holds_struggle
 from sim.ursuppe.engine.players import has, same_side
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX, STRUGGLE
+from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "More Than a Mouthful",
@@ -44,7 +45,7 @@ def mouthful_deters(st, ru, g, p, q):
     holds it and p attacks with Struggle for Survival (an Aggression holder too with the flag
     mouthful_vs_aggression_phase1). For the policy's attack targets; extra genes on."""
     return has(st, g, q, MOUTHFUL) and (
-        has(st, g, p, STRUGGLE) or ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE1] != 0
+        holds_struggle(st, g, p) or ru.xflag[XF_MOUTHFUL_VS_AGGRESSION_PHASE1] != 0
     )
 
 

@@ -10,10 +10,11 @@ module imports neither players.py nor another gene module, so players.py may cal
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes.division_rate import division_rate_cost
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import DIVISION_RATE, GENE_INDEX
+from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Short Life Span",
@@ -53,9 +54,7 @@ def sls_threshold(st, g, p, threshold):
 def sls_division_cost(st, ru, g, p):
     """XG-18, the division cost's hook (D3) for an owner of Short Life Span: the flag
     sls_division_cost, or sls_with_division_rate with Division Rate."""
-    if st.genes[g, p, DIVISION_RATE] != 0:
-        return ru.xflag[XF_SLS_WITH_DIVISION_RATE]
-    return ru.xflag[XF_SLS_DIVISION_COST]
+    return division_rate_cost(st, g, p, ru.xflag[XF_SLS_DIVISION_COST], ru.xflag[XF_SLS_WITH_DIVISION_RATE])
 
 
 @kernel

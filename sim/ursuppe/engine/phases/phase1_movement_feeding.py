@@ -55,17 +55,14 @@ from sim.ursuppe.engine.genes.fast_food import fast_food_eats_first
 from sim.ursuppe.engine.genes.go_out_with_a_bang import bang
 from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
 from sim.ursuppe.engine.genes.healing_2 import healing2_now
+from sim.ursuppe.engine.genes.holding import holding_may_stay
 from sim.ursuppe.engine.genes.migration_sensing import migration_sensing_look
 from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves
+from sim.ursuppe.engine.genes.persistence import persistence_retries
+from sim.ursuppe.engine.genes.struggle_for_survival import struggle_ability
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift
-from sim.ursuppe.engine.players import ORDER_SLOT, add_bp, has, turn_order
+from sim.ursuppe.engine.players import ORDER_SLOT, add_bp, turn_order
 from sim.ursuppe.engine.state import AF_ATTACKED, AF_FED
-from sim.ursuppe.rules.genes import (
-    AGGRESSION,
-    HOLDING,
-    PERSISTENCE,
-    STRUGGLE,
-)
 
 PHASE = 1
 
@@ -74,7 +71,7 @@ PHASE = 1
 def may_attack(st, ru, g, p, a):
     """A1-A2: the owner has Struggle for Survival (or Aggression, which includes it), the amoeba
     has not attacked this round, and the owner can pay."""
-    if not (has(st, g, p, STRUGGLE) or has(st, g, p, AGGRESSION)):
+    if not struggle_ability(st, g, p):
         return False
     if st.amoeba_flags[g, p, a] & AF_ATTACKED:
         return False
@@ -98,7 +95,7 @@ def attack(st, ru, wk, g, b, p, a, q, t):
     result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE, denied)
     log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
     failed = result == ATTACK_ESCAPED or result == ATTACK_DEFENDED
-    if (failed or (result == ATTACK_CLUNG and ru.persistence_after_clinging)) and has(st, g, p, PERSISTENCE):
+    if persistence_retries(st, ru, g, p, failed, result == ATTACK_CLUNG):
         q, t = retry_target(st, ru, wk, g, b, p, a, True, False)
         if q >= 0:
             log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)
@@ -161,7 +158,7 @@ def move_amoeba(st, ru, wk, g, b, p, a):
     if can_move_actively(st, ru, g, p):
         set_option(wk.options, b, n, MOVE_ACTIVE, 0, 0)
         n += 1
-    if has(st, g, p, HOLDING):
+    if holding_may_stay(st, g, p):
         set_option(wk.options, b, n, MOVE_STAY, 0, 0)
         n += 1
     move = wk.options[b, decide(st, ru, wk, g, b, p, a, MOVE, n), 0]

@@ -16,6 +16,7 @@ from sim.ursuppe.engine.genes.population_explosion import (
     explosion_end,
     explosion_placed,
 )
+from sim.ursuppe.engine.genes.spores import spores_anywhere
 from sim.ursuppe.engine.genes.toxic_excretions import toxic_placement
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
@@ -23,11 +24,9 @@ from sim.ursuppe.engine.players import (
     add_bp,
     amoebas_on_board,
     division_cost,  # D3, XG-18: in players.py, where strategies can call it too
-    has,
     put_amoeba,
     turn_order,
 )
-from sim.ursuppe.rules.genes import SPORES
 
 PHASE = 4
 # EV_PLACE's "how", by its name in the event log (setup's placements log 0; XG-20's explosion)
@@ -90,7 +89,7 @@ def division_options(st, ru, wk, g, b, p, spores, on_board, n):
 @kernel
 def divide(st, ru, wk, g, b, p):
     """D3-D4: buy new amoebas one at a time while the player can pay and has amoebas in supply."""
-    spores = has(st, g, p, SPORES)
+    spores = spores_anywhere(st, g, p)
     while True:
         cost = division_cost(st, ru, g, p)
         if st.bp[g, p] < cost:
@@ -141,7 +140,7 @@ def population_explosion(st, ru, wk, g, b, p):
     amoebas; Spores, or none or one on the board: anywhere) with numbers of its choice (D4), as
     far as its supply lasts. The leader itself places nothing but still loses its BP."""
     returned, own, target = explosion_begin(st, ru, g, p)  # the BP to the bank, the leader's count
-    spores = has(st, g, p, SPORES)
+    spores = spores_anywhere(st, g, p)
     placed = 0
     while own < target:
         n_free = free_numbers(st, wk, g, b, p)

@@ -1,129 +1,22 @@
 """Phase 5 - deaths (X1) and Aggression's attacks (X2, R1-R4), in descending order; Healing 2
 before the deaths with flag healing2_phase = phase5_before_deaths (XG-25).
 
-Extra genes: Short Life Span's lower threshold (XG-18, players.death_threshold), Go Out With a
-Bang's chain of deaths (XG-17), and in Aggression's attacks Camouflage (XG-11, XG-24), Hard
-Crust (XG-05), Thread Display (XG-13) and More Than a Mouthful (XG-09 flag
-mouthful_vs_aggression_phase5)."""
+Aggression's attack (with Camouflage, XG-11/XG-24, Hard Crust, XG-05, Thread Display, XG-13, and
+More Than a Mouthful, XG-09 flag mouthful_vs_aggression_phase5) is its gene module's:
+sim/ursuppe/engine/genes/aggression.py. Extra genes here: Short Life Span's lower threshold
+(XG-18, players.death_threshold) and Go Out With a Bang's chain of deaths (XG-17)."""
 
 from sim.jit import always_inline, kernel
-from sim.ursuppe.engine import tally
-from sim.ursuppe.engine.attacks import (
-    ATTACK_CLUNG,
-    ATTACK_CRUSHED,
-    ATTACK_DEFENDED,
-    ATTACK_ESCAPED,
-    ATTACK_SUCCESS,
-    die,
-    hard_crust_refused,
-    resolve_attack,
-    retry_target,
-)
-from sim.ursuppe.engine.deaths import DEATH_AGGRESSION, DEATH_NATURAL
-from sim.ursuppe.engine.decision_kinds import AGGRESS
-from sim.ursuppe.engine.decisions import decide, set_option
-from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EV_DP, log
-from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
+from sim.ursuppe.engine.attacks import die
+from sim.ursuppe.engine.deaths import DEATH_NATURAL
+from sim.ursuppe.engine.genes.aggression import aggression, may_aggress
 from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
 from sim.ursuppe.engine.genes.healing_2 import healing2_now
-from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves_from_aggression
 from sim.ursuppe.engine.genes.short_life_span import short_life_death
-from sim.ursuppe.engine.genes.threat_display import threat_display_protects
 from sim.ursuppe.engine.invariants import check_no_doomed_amoebas
-from sim.ursuppe.engine.players import (
-    ORDER_SLOT,
-    add_bp,
-    death_threshold,
-    has,
-    same_side,
-    share_with_partner,
-    turn_order,
-)
-from sim.ursuppe.engine.state import PF_AGGRESSED
-from sim.ursuppe.rules.genes import AGGRESSION, ARMOR, PERSISTENCE
+from sim.ursuppe.engine.players import ORDER_SLOT, death_threshold, turn_order
 
 PHASE = 5
-# EV_DP's reason, by its name in the event log: Armor (R3), a lost Defense fight (R4), and with
-# XG-05 flag hard_crust_refusal = attacker_starves the failed attacker's DP
-DP_REASON: tuple[str, ...] = ("armor", "lost_defense", "hard_crust")
-DP_ARMOR, DP_LOST_DEFENSE, DP_HARD_CRUST = range(len(DP_REASON))
-
-
-@kernel
-def aggression_options(st, ru, wk, g, b, p):
-    """R1: 'none', then (own amoeba, another player's amoeba on the same space; TB10: a double
-    play II partner colour is not another player's; XG-13: Thread Display's numbers)."""
-    set_option(wk.options, b, 0, -1, -1, -1)
-    n = 1
-    for a in range(st.space.shape[2]):
-        s = st.space[g, p, a]
-        if s < 0:
-            continue
-        for q in range(st.space.shape[1]):
-            if same_side(ru, p, q):
-                continue
-            for t in range(st.space.shape[2]):
-                if st.space[g, q, t] == s:
-                    if threat_display_protects(st, ru, wk, g, b, p, a, q, t):  # XG-13
-                        continue
-                    set_option(wk.options, b, n, a + 1, q, t + 1)
-                    n += 1
-    return n
-
-
-@kernel
-def _attack_once(st, ru, wk, g, b, p, a, q, t, denied):
-    """One attempt of an Aggression attack and its outcome: R3 (the target dies, or Armor's DP),
-    R4 (a lost Defense fight: the attacker's DP, unless the flag aggression_lost_fight_dp is
-    false), XG-05 (a refused Hard Crust), XG-09 (Mouthful's DP)."""
-    result = resolve_attack(st, ru, wk, g, b, p, a, q, t, PHASE, denied)
-    log(st, wk, g, EV_ATTACK_RESULT, PHASE, p, a + 1, q, t + 1, result, 0, 0, 0, 0)
-    if result == ATTACK_SUCCESS:
-        if has(st, g, q, ARMOR):
-            # R3: an armored target does not die but takes DP (it may die in a later Phase 5).
-            st.dp[g, q, t] += ru.aggression_armor_dp
-            wk.tally[b, tally.ARMOR_DP] += 1
-            log(st, wk, g, EV_DP, PHASE, q, t + 1, st.dp[g, q, t], DP_ARMOR, 0, 0, 0, 0, 0)
-        elif not mouthful_saves_from_aggression(st, ru, wk, g, b, q, t, PHASE):  # XG-09: 1 DP instead
-            die(st, ru, wk, g, b, q, t, ru.aggression_death_cubes, DEATH_AGGRESSION, PHASE)
-    elif result == ATTACK_DEFENDED and ru.aggression_lost_fight_dp:
-        st.dp[g, p, a] += ru.lost_defense_dp  # R4 (flag false: the 2004 English FAQ, no DP)
-        wk.tally[b, tally.LOST_DEFENSE_DP] += 1
-        log(st, wk, g, EV_DP, PHASE, p, a + 1, st.dp[g, p, a], DP_LOST_DEFENSE, 0, 0, 0, 0, 0)
-    elif result == ATTACK_CRUSHED and not hard_crust_refused(st, ru, wk, g, b, p, a, PHASE):
-        # XG-05 flag hard_crust_refusal attacker_starves: a failed attack, the attacker's DP as R4.
-        st.dp[g, p, a] += ru.lost_defense_dp
-        log(st, wk, g, EV_DP, PHASE, p, a + 1, st.dp[g, p, a], DP_HARD_CRUST, 0, 0, 0, 0, 0)
-    return result
-
-
-@kernel
-def aggression(st, ru, wk, g, b, p):
-    """R1-R4: one attack per round per owner, 1 BP; Persistence's free retry (A5), also after
-    the attacker clung to the escaping target with the flag persistence_after_clinging (A3: on
-    the new space)."""
-    n = aggression_options(st, ru, wk, g, b, p)
-    if n <= 1:
-        return
-    i = decide(st, ru, wk, g, b, p, -1, AGGRESS, n)
-    a = wk.options[b, i, 0] - 1
-    q = wk.options[b, i, 1]
-    t = wk.options[b, i, 2] - 1
-    if a < 0:
-        return
-    st.player_flags[g, p] |= PF_AGGRESSED
-    add_bp(st, ru, g, p, -ru.attack_cost)
-    share_with_partner(st, ru, g, p)  # TB3: one attack per round per player, not per colour
-    log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], ru.attack_cost, 0, 0, 0)
-    denied = camouflage(st, ru, wk, g, p, a, PHASE)  # XG-11, XG-24
-    result = _attack_once(st, ru, wk, g, b, p, a, q, t, denied)
-    failed = result == ATTACK_ESCAPED or result == ATTACK_DEFENDED
-    if (failed or (result == ATTACK_CLUNG and ru.persistence_after_clinging)) and has(st, g, p, PERSISTENCE):
-        q, t = retry_target(st, ru, wk, g, b, p, a, False, True)
-        if q >= 0:
-            log(st, wk, g, EV_ATTACK, PHASE, p, a + 1, q, t + 1, st.space[g, p, a], 0, 1, 0, 0)
-            denied = camouflage_retry(st, ru, wk, g, p, a, denied, PHASE)  # XG-11
-            _attack_once(st, ru, wk, g, b, p, a, q, t, denied)
 
 
 @kernel
@@ -158,6 +51,5 @@ def phase5(st, ru, wk, g, b):
         check_no_doomed_amoebas(st, ru, wk, g)
     for k in range(P):
         p = wk.scratch[b, ORDER_SLOT + k]
-        if has(st, g, p, AGGRESSION) and not (st.player_flags[g, p] & PF_AGGRESSED):
-            if st.bp[g, p] >= ru.attack_cost:
-                aggression(st, ru, wk, g, b, p)
+        if may_aggress(st, ru, g, p):
+            aggression(st, ru, wk, g, b, p)  # R1-R4 (sim/ursuppe/engine/genes/aggression.py)
