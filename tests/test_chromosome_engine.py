@@ -141,3 +141,61 @@ def test_I1_I10_invariants(breaks, number):
         st.gene_supply[0, 3] -= 7
     breaks(st, room)
     assert invariants.broken(cs, cr, 0) == number
+
+
+def _workspace(st, dice, tape, params=(0.0, 0.0, 7.0)):
+    """A workspace with forced ``dice`` and ``tape`` [(kind, row)], one strategy row."""
+    from sim.chromosome.engine.state import allocate_workspace
+
+    cw = allocate_workspace(1, 1, np.array([params]), tape_capacity=len(tape), dice_capacity=len(dice))
+    cw.dice[0, : len(dice)] = dice
+    cw.dice_len[0] = len(dice)
+    for t, (kind, row) in enumerate(tape):
+        cw.tape_kind[0, t] = kind
+        cw.tape_value[0, t, : len(row)] = row
+    cw.tape_len[0] = len(tape)
+    return cw
+
+
+def test_D1_D3_D4_W4_reroll_windows():
+    from sim.chromosome.engine import dice
+    from sim.chromosome.engine.decision_kinds import REROLL
+    from sim.chromosome.engine.state import ROLL_ATTACK, ROLL_DEFENCE
+
+    st, ru, room = position(2, {7: (0, 3, False), 9: (1, 2, True)})
+    st.fate[0] = [1, 4]  # W4 after F2: Przemo spent 1 of his 2 fate on strength
+    answers = [0, 1, 1, 0, 1, 0]  # Przemo no, Tomek yes | Przemo yes | Tomek no | Tomek yes | Tomek no
+    work = _workspace(st, [4, 1, 2, 1, 4], [(REROLL, [a]) for a in answers])
+    cs, cr, cw = by_reference(st, ru, work)
+    assert dice.roll(cs, cr, cw, 0, 0, 0, ROLL_ATTACK, 1) == 2
+    assert dice.roll(cs, cr, cw, 0, 0, 1, ROLL_DEFENCE, 0) == 4
+    assert list(st.fate[0]) == [0, 2] and work.tape_pos[0] == len(answers) and work.error[0, 0] == 0
+
+
+def test_D3_reroll_order_roller_last_and_running_out_of_dice():
+    from sim.chromosome.engine import dice
+    from sim.chromosome.engine.decision_kinds import REROLL
+    from sim.chromosome.engine.state import ERR_MISSING_DIE, ROLL_TEST
+
+    st, ru, room = position(
+        3, {5: (0, 1, True), 9: (1, 1, True), 14: (2, 1, True)}, reroll_order="roller_last"
+    )
+    st.fate[0] = [1, 0, 1]
+    # roller 0: asked are 2 (left of... the next clockwise, 1, has no fate), then 0 last
+    work = _workspace(st, [3], [(REROLL, [0]), (REROLL, [1])])
+    cs, cr, cw = by_reference(st, ru, work)
+    dice.roll(cs, cr, cw, 0, 0, 0, ROLL_TEST, -1)
+    assert list(st.fate[0]) == [0, 0, 1]  # the second asked (the roller, last) rerolled
+    assert work.error[0, 0] == ERR_MISSING_DIE  # the reroll needed a second forced die
+
+
+def test_D3_strategies_reroll_their_own_low_rolls():
+    from sim.chromosome.engine import dice
+    from sim.chromosome.engine.state import ROLL_TEST
+
+    st, ru, room = position(2, {5: (0, 1, True), 9: (1, 1, True)})
+    st.fate[0] = [2, 2]
+    work = _workspace(st, [1, 1, 4], [], params=(0.0, 2.0, 7.0))  # reroll own faces <= 2
+    cs, cr, cw = by_reference(st, ru, work)
+    assert dice.roll(cs, cr, cw, 0, 0, 0, ROLL_TEST, -1) == 4
+    assert list(st.fate[0]) == [0, 2]

@@ -193,6 +193,79 @@ def seed_state(state: State, seed: int, game_indices: np.ndarray) -> None:
     state.rng_ctr[:] = ctr
 
 
+MAX_OPTIONS = 1024  # legal options of one decision
+OPTION_WIDTH = 8  # integers describing one option (decision_kinds.py: each kind's layout)
+EVENT_WIDTH = 10  # integers per event record (events.py)
+
+# Workspace.context: what a roll's reroll window is about (D3), for the strategies' valuation.
+CTX_PURPOSE, CTX_ROLLER, CTX_OPPONENT, CTX_FACE = range(4)
+CONTEXT_WIDTH = 4
+ROLL_ATTACK, ROLL_DEFENCE, ROLL_TEST, ROLL_EVOLUTION = range(4)  # CTX_PURPOSE (F4, F5, X3, A6)
+
+ERR_NONE = 0
+ERR_WRONG_CHOICE_KIND = 1  # a forced choice of another kind than the decision at hand
+ERR_ILLEGAL_CHOICE = 2  # a forced choice the rules forbid here
+ERR_MISSING_DIE = 3  # forced dice ran out
+ERR_INVARIANT = 4  # an invariant of §12 failed (error[g, 1] = its number)
+ERR_TOO_MANY_OPTIONS = 5
+ERR_EVENT_OVERFLOW = 6
+ERR_NO_END = 7  # a round ran past the R8 guard
+
+
+class Workspace(NamedTuple):
+    """Everything beside the position that the kernels read or write. B = blocks of games."""
+
+    options: np.ndarray  # int32 [B, MAX_OPTIONS, OPTION_WIDTH]: legal options of the decision at hand
+    scores: np.ndarray  # float64 [B, MAX_OPTIONS]: a strategy's value of each option
+    params: np.ndarray  # float64 [n_strategies, K]: strategy parameter rows (strategies/chromosome)
+    tape_kind: np.ndarray  # int16 [G, T]: forced choices: the decision kind (decision_kinds.py)
+    tape_value: np.ndarray  # int32 [G, T, OPTION_WIDTH]: forced choices: the option row
+    tape_len: np.ndarray  # int32 [G]
+    tape_pos: np.ndarray  # int32 [G]
+    dice: np.ndarray  # int8 [G, D]: forced dice
+    dice_len: np.ndarray  # int32 [G]: -1 = not forced (draw from the game's stream)
+    dice_pos: np.ndarray  # int32 [G]
+    events: np.ndarray  # int32 [G, E, EVENT_WIDTH]: the event log (when log_events)
+    n_events: np.ndarray  # int32 [G]
+    error: np.ndarray  # int32 [G, 4]: ERR_* and details; a game with an error stops
+    context: np.ndarray  # int32 [B, CONTEXT_WIDTH]: what the decision at hand is about (the roll...)
+    log_events: bool
+    check_invariants: bool
+
+
+def allocate_workspace(
+    games: int,
+    blocks: int,
+    params: np.ndarray,
+    *,
+    log_events: bool = False,
+    check_invariants: bool = False,
+    tape_capacity: int = 0,
+    dice_capacity: int = 0,
+    event_capacity: int = 4096,
+) -> Workspace:
+    """The workspace of a batch: per-block buffers, the strategies' rows, a scenario's tapes."""
+    G = games
+    return Workspace(
+        options=np.zeros((blocks, MAX_OPTIONS, OPTION_WIDTH), np.int32),
+        scores=np.zeros((blocks, MAX_OPTIONS), np.float64),
+        params=np.ascontiguousarray(params, dtype=np.float64),
+        tape_kind=np.zeros((G, max(1, tape_capacity)), np.int16),
+        tape_value=np.zeros((G, max(1, tape_capacity), OPTION_WIDTH), np.int32),
+        tape_len=np.zeros(G, np.int32),
+        tape_pos=np.zeros(G, np.int32),
+        dice=np.zeros((G, max(1, dice_capacity)), np.int8),
+        dice_len=np.full(G, -1 if dice_capacity == 0 else 0, np.int32),
+        dice_pos=np.zeros(G, np.int32),
+        events=np.zeros((G if log_events else 1, event_capacity if log_events else 1, EVENT_WIDTH), np.int32),
+        n_events=np.zeros(G, np.int32),
+        error=np.zeros((G, 4), np.int32),
+        context=np.zeros((blocks, CONTEXT_WIDTH), np.int32),
+        log_events=log_events,
+        check_invariants=check_invariants,
+    )
+
+
 # --- by reference (sim.jit): the kernels take ``cs`` (State) and ``cr`` (Rules) as one pointer each
 _BORROWED: dict = {}
 if not PLAIN_PYTHON:
@@ -205,12 +278,18 @@ if not PLAIN_PYTHON:
     class RulesReference(TupleReference):
         pass
 
+    @reference_type
+    class WorkspaceReference(TupleReference):
+        pass
+
     _StateRef = reference_proxy(StateReference, State._fields)
     _RulesRef = reference_proxy(RulesReference, Rules._fields)
+    _WorkspaceRef = reference_proxy(WorkspaceReference, Workspace._fields)
 
 
 def borrowed_types() -> dict:
-    """The numba types of ``cs`` and ``cr`` (kernel_types.py gives them to sim.jit), made once."""
+    """The numba types of ``cs``, ``cr`` and ``cw`` (kernel_types.py gives them to sim.jit), made
+    once."""
     if _BORROWED:
         return _BORROWED
     from numba import typeof
@@ -225,17 +304,22 @@ def borrowed_types() -> dict:
         {
             "cs": BorrowedReference(StateReference(fields(allocate_state(1, rules)))),
             "cr": BorrowedReference(RulesReference(fields(rules))),
+            "cw": BorrowedReference(WorkspaceReference(fields(allocate_workspace(1, 1, np.zeros((1, 1)))))),
         }
     )
     return _BORROWED
 
 
-def by_reference(state: State, rules: Rules) -> tuple:
-    """``(cs, cr)`` for the kernels (plain Python: the tuples themselves)."""
+def by_reference(state: State, rules: Rules, workspace: Workspace | None = None) -> tuple:
+    """``(cs, cr)``, or ``(cs, cr, cw)`` with a workspace, for the kernels (plain Python: the
+    tuples themselves)."""
     if PLAIN_PYTHON:
-        return state, rules
+        return (state, rules) if workspace is None else (state, rules, workspace)
     types = borrowed_types()
-    return Borrowed(_StateRef(*state), types["cs"]), Borrowed(_RulesRef(*rules), types["cr"])
+    refs = (Borrowed(_StateRef(*state), types["cs"]), Borrowed(_RulesRef(*rules), types["cr"]))
+    if workspace is None:
+        return refs
+    return (*refs, Borrowed(_WorkspaceRef(*workspace), types["cw"]))
 
 
 SPECIES_COUNT = len(SPECIES)
