@@ -199,3 +199,58 @@ def test_D3_strategies_reroll_their_own_low_rolls():
     cs, cr, cw = by_reference(st, ru, work)
     assert dice.roll(cs, cr, cw, 0, 0, 0, ROLL_TEST, -1) == 4
     assert list(st.fate[0]) == [0, 2]
+
+
+def _payments(st, ru, p, energy):
+    from sim.chromosome.engine import payments
+
+    work = _workspace(st, [], [])
+    cs, cr, cw = by_reference(st, ru, work)
+    n = payments.energy_payments(cs, cr, cw, 0, 0, p, energy)
+    tiles = ru.tile
+    out = []
+    for i in range(n):
+        mask, packed = int(work.options[0, i, 0]), int(work.options[0, i, 1])
+        rooms = sorted(int(tiles[r]) for r in range(len(tiles)) if (mask >> r) & 1)
+        out.append((rooms, [(packed >> (4 * q)) & 15 for q in range(ru.players)]))
+    return sorted(out)
+
+
+def test_K3_K5_minimal_energy_payments():
+    st, ru, room = position(2, {9: (0, 3, True), 5: (0, 1, True), 6: (0, 2, False), 14: (1, 2, True)})
+    assert _payments(st, ru, 0, 1) == [([5], [0, 0]), ([9], [0, 0])]  # W1(a)/W4: any one group
+    assert _payments(st, ru, 0, 3) == [([9], [0, 0])]  # 1 + 3 could drop the 1
+    st.trophies[0, 0, 1] = 1
+    st.supply[0, 1] -= 1
+    assert _payments(st, ru, 0, 2) == [([], [0, 1]), ([9], [0, 0])]  # 1 + a trophy: the 1 is spare
+    assert _payments(st, ru, 0, 6) == [([5, 9], [0, 1])]  # 3 + 1 + 2 = 6, nothing spare
+    assert _payments(st, ru, 0, 7) == []  # K3: the discharged group 6 pays nothing
+
+
+def test_K1_K2_K4_paying_genes_fate_and_energy():
+    from sim.chromosome.engine import payments
+    from sim.chromosome.engine.decision_kinds import FATE_GENE, PAY_ENERGY
+
+    st, ru, room = position(2, {9: (0, 3, True), 14: (1, 2, True)})
+    st.active_genes[0, 0] = [0, 2, 0, 0]  # W1: P2 (and no Y)
+    derive_supplies(st, ru)
+    work = _workspace(st, [], [(FATE_GENE, [-1])])
+    cs, cr, cw = by_reference(st, ru, work)
+    assert payments.can_pay(cs, cr, 0, 0, 0, 2, 0, 0, 0, 1, True)  # Fusion: 2P + 1E
+    assert payments.can_pay(cs, cr, 0, 0, 1, 2, 0, 0, 0, 1, True)  # the fate pays the Y (K2)
+    assert not payments.can_pay(cs, cr, 0, 0, 1, 2, 0, 0, 0, 1, False)  # not in combat
+    assert not payments.can_pay(cs, cr, 0, 0, 0, 2, 0, 0, 0, 4, True)  # 3 E at most
+    payments.pay_genes(cs, cr, cw, 0, 0, 0, 0, 2, 0, 0, 0, True)
+    payments.pay_energy(cs, cr, cw, 0, 0, 0, 1)
+    assert list(st.passive_genes[0, 0]) == [0, 2, 0, 0] and st.charged[0, room[9]] == 0
+    assert st.turn_energy[0] == 0 and st.fate[0, 0] == 4  # K4: 2 E lost; the fate declined
+    # K2: the fate as the Y, once a round; K4 flag: the surplus kept for the turn
+    st2, ru2, room2 = position(2, {9: (0, 3, True), 14: (1, 2, True)}, energy_surplus_scope="turn")
+    work2 = _workspace(st2, [], [(FATE_GENE, [0]), (PAY_ENERGY, [1 << room2[9], 0])])
+    cs2, cr2, cw2 = by_reference(st2, ru2, work2)
+    st2.active_genes[0, 0] = [0, 1, 0, 0]
+    derive_supplies(st2, ru2)
+    payments.pay_genes(cs2, cr2, cw2, 0, 0, 0, 1, 1, 0, 0, 0, True)
+    payments.pay_energy(cs2, cr2, cw2, 0, 0, 0, 1)
+    assert (st2.fate[0, 0], st2.fate_exhausted[0, 0], st2.turn_energy[0]) == (3, 1, 2)
+    assert not payments.fate_gene_free(cs2, 0, 0)

@@ -148,6 +148,7 @@ class State(NamedTuple):
     irradiation: np.ndarray  # int8 [G, P]: 0 = off the track (C3)
     eliminated: np.ndarray  # int8 [G, P] (E2)
     passed: np.ndarray  # int8 [G, P]: has passed this round (R6)
+    turn_energy: np.ndarray  # int8 [G]: surplus energy of this turn (flag energy_surplus_scope = turn, K4)
 
 
 def allocate_state(games: int, rules: Rules) -> State:
@@ -181,6 +182,7 @@ def allocate_state(games: int, rules: Rules) -> State:
         irradiation=np.zeros((G, P), np.int8),
         eliminated=np.zeros((G, P), np.int8),
         passed=np.zeros((G, P), np.int8),
+        turn_energy=np.zeros(G, np.int8),
     )
 
 
