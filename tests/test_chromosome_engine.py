@@ -8,7 +8,7 @@ import pytest
 
 from sim.chromosome.engine import invariants, population, radiation, rounds, scoring
 from sim.chromosome.engine.state import allocate_state, by_reference, derive_supplies, rules_for
-from sim.chromosome.rules.book import load_rules
+from sim.chromosome.rules.book import FLAGS, load_rules
 
 # One worker compiles Chromosome's kernels (the game is not registered yet, so the controller's
 # compile-once in conftest.py does not know it).
@@ -254,3 +254,92 @@ def test_K1_K2_K4_paying_genes_fate_and_energy():
     payments.pay_energy(cs2, cr2, cw2, 0, 0, 0, 1)
     assert (st2.fate[0, 0], st2.fate_exhausted[0, 0], st2.turn_energy[0]) == (3, 1, 2)
     assert not payments.fate_gene_free(cs2, 0, 0)
+
+
+def _random_games(players, games, seed=3, threads=1, **flags):
+    from sim.chromosome.engine import batch
+
+    ru = rules_for(load_rules(overrides={"flags": flags} if flags else None), players)
+    params = np.array([[1.0, 2.0, 4.0], [0.0, 2.0, 4.0], [0.3, 2.0, 3.0]])  # random, first-option, a mix
+    strategies = (np.arange(games * players).reshape(games, players) % 3).astype(np.int16)
+    b = batch.new_batch(ru, params, strategies, seed, np.arange(games), check_invariants=True)
+    return batch.play(b, threads)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_I1_I13_random_games_finish_with_the_invariants_after_every_step(players):
+    from sim.chromosome.engine import batch
+
+    b = _random_games(players, 300)
+    assert (b.workspace.error[:, 0] == 0).all()
+    assert b.state.finished.all()
+    out = batch.outcomes(b)
+    assert ((out["rounds"] >= 1) & (out["rounds"] <= b.rules.rounds)).all()  # E1: at most R(P) rounds
+    assert not (out["won"] & out["eliminated"]).any()  # E5
+
+
+FLAG_READINGS = [
+    (f.name, v) for f in FLAGS for v in f.choices[1:] if f.name not in ("species_mode", "events")
+]
+
+
+@pytest.mark.parametrize("flag, value", FLAG_READINGS, ids=[f"{f}={v}" for f, v in FLAG_READINGS])
+def test_every_flag_reading_plays_random_games(flag, value):
+    for players in (2, 3, 4):
+        b = _random_games(players, 40, **{flag: value})
+        assert (b.workspace.error[:, 0] == 0).all() and b.state.finished.all()
+
+
+def test_a_game_is_the_same_on_1_and_2_threads():
+    one, two = _random_games(3, 64, threads=1), _random_games(3, 64, threads=2)
+    for name in ("owner", "size", "fate", "irradiation", "trophies", "round", "eliminated"):
+        assert np.array_equal(getattr(one.state, name), getattr(two.state, name)), name
+
+
+@pytest.mark.parametrize("flag, value", [("species_mode", "full"), ("events", True)])
+def test_readings_not_built_yet_are_refused_in_one_line(flag, value):
+    from sim.chromosome.engine.state import NotBuiltError
+
+    with pytest.raises(NotBuiltError, match=f"flags.{flag} = .*not built yet"):
+        rules_for(load_rules(overrides={"flags": {flag: value}}), 3)
+
+
+_AGREEMENT = """
+import hashlib, numpy as np
+from sim.chromosome.rules.book import load_rules
+from sim.chromosome.engine.state import rules_for
+from sim.chromosome.engine import batch
+out = []
+for P in (2, 3, 4):
+    ru = rules_for(load_rules(), P)
+    params = np.array([[1.0, 2.0, 4.0], [0.0, 2.0, 4.0], [0.3, 2.0, 3.0]])
+    strategies = (np.arange(12 * P).reshape(12, P) % 3).astype(np.int16)
+    b = batch.play(batch.new_batch(ru, params, strategies, 11, np.arange(12), check_invariants=True))
+    o = batch.outcomes(b)
+    out.append((o["score"].tolist(), o["won"].tolist(), b.workspace.error[:, 0].tolist()))
+    out.append(b.state.round.tolist())
+print(hashlib.sha256(str(out).encode()).hexdigest())
+"""
+
+
+@pytest.mark.slow
+def test_the_plain_python_path_plays_the_same_games():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+
+    def run(**env):
+        done = subprocess.run(
+            [sys.executable, "-c", _AGREEMENT],
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env={**os.environ, **env},
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert run(NUMBA_DISABLE_JIT="1") == run(NUMBA_DISABLE_JIT="0")

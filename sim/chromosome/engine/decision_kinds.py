@@ -40,6 +40,9 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind("reroll", "Q14 D3", 1, "reroll", "0 keep / 1 spend 1 fate on a reroll"),
     DecisionKind("area_first", "Q15 X2", 1, "area_first", "room of the area tested next"),
     DecisionKind("remove", "Q16 X4", 1, "remove", "room a token is removed from"),
+    # Q9 option B's rooms one at a time (the scenario choice {"action": "growth", "rooms": [...]}
+    # is the ACTION row then one of these per room)
+    DecisionKind("growth_room", "Q9 A3", 1, "growth_room", "room a new token goes to"),
 )
 (
     START_ROOM,
@@ -54,6 +57,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     REROLL,
     AREA_FIRST,
     REMOVE,
+    GROWTH_ROOM,
 ) = range(len(DECISION_KINDS))
 N_KINDS = len(DECISION_KINDS)
 KIND_NAMES: tuple[str, ...] = tuple(k.name for k in DECISION_KINDS)
@@ -69,5 +73,5 @@ STEP_NAMES = ("move", "restore", "discard", "action", "end")
 # ACTION (T3): the action and its parameters (Q9-Q12; special actions: Q17).
 ACT_PASS, ACT_GROWTH_GROUP, ACT_GROWTH_ROOMS, ACT_EVOLUTION, ACT_EVOLUTION_RANDOM, ACT_SPARK = range(6)
 ACT_IMPULSE_PLACE, ACT_IMPULSE_DRAW, ACT_SPECIAL = range(6, 9)
-# ACT_GROWTH_GROUP: n, room · ACT_GROWTH_ROOMS: n, room bit mask · ACT_EVOLUTION: colour ·
+# ACT_GROWTH_GROUP: n, room · ACT_GROWTH_ROOMS: n (the rooms: GROWTH_ROOM) · ACT_EVOLUTION: colour ·
 # ACT_SPARK: attacking room, target room · ACT_IMPULSE_*: room · ACT_SPECIAL: action index, params

@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.chromosome.rules.book import COLOURS, FLAGS, SPECIES, ChromosomeRules
+from sim.errors import UserError
 from sim.jit import PLAIN_PYTHON, Borrowed, BorrowedReference, TupleReference, reference_proxy, reference_type
 from sim.random_stream import seed_streams
 
@@ -84,8 +85,25 @@ class Rules(NamedTuple):
     evolution_energy: np.ndarray  # int8 [4]: -1 = held of that colour + 1 (G1)
 
 
+class NotBuiltError(UserError):
+    """A reading of the rules the engine does not play yet (one line; exit 2)."""
+
+
+NOT_BUILT = {  # flag: reading the engine cannot play yet (issue 23: still to come)
+    "species_mode": "full",
+    "events": True,
+}
+
+
 def rules_for(book: ChromosomeRules, players: int) -> Rules:
-    """The kernels' view of ``book`` for ``players``."""
+    """The kernels' view of ``book`` for ``players`` (a NotBuiltError for a reading the engine
+    does not play yet, rather than a game that silently ignores it)."""
+    for flag, value in NOT_BUILT.items():
+        if book.flags[flag] == value:
+            raise NotBuiltError(
+                f"flags.{flag} = {str(value).lower() if isinstance(value, bool) else repr(value)}: "
+                "not built yet (the engine plays the default reading only)"
+            )
     board = book.board(players)
     data = book.data
     numbers = []
@@ -149,6 +167,8 @@ class State(NamedTuple):
     eliminated: np.ndarray  # int8 [G, P] (E2)
     passed: np.ndarray  # int8 [G, P]: has passed this round (R6)
     turn_energy: np.ndarray  # int8 [G]: surplus energy of this turn (flag energy_surplus_scope = turn, K4)
+    ending: np.ndarray  # int8 [G]: 1 once a player was eliminated (E3: the final turns, then the end)
+    turns: np.ndarray  # int16 [G]: turns taken this round (R8's guard)
 
 
 def allocate_state(games: int, rules: Rules) -> State:
@@ -183,6 +203,8 @@ def allocate_state(games: int, rules: Rules) -> State:
         eliminated=np.zeros((G, P), np.int8),
         passed=np.zeros((G, P), np.int8),
         turn_energy=np.zeros(G, np.int8),
+        ending=np.zeros(G, np.int8),
+        turns=np.zeros(G, np.int16),
     )
 
 
