@@ -9,10 +9,7 @@ import pytest
 from sim.chromosome.engine import invariants, population, radiation, rounds, scoring
 from sim.chromosome.engine.state import allocate_state, by_reference, derive_supplies, rules_for
 from sim.chromosome.rules.book import FLAGS, load_rules
-
-# One worker compiles Chromosome's kernels (the game is not registered yet, so the controller's
-# compile-once in conftest.py does not know it).
-pytestmark = pytest.mark.xdist_group("chromosome")
+from strategies.chromosome.presets import PRESETS
 
 
 def position(players: int, groups: dict[int, tuple[int, int, bool]], **flags):
@@ -143,10 +140,18 @@ def test_I1_I10_invariants(breaks, number):
     assert invariants.broken(cs, cr, 0) == number
 
 
-def _workspace(st, dice, tape, params=(0.0, 0.0, 7.0)):
+def _row(own_at_most=0.0, against_at_least=7.0):
+    """A strategy row: the builder preset with these reroll thresholds."""
+    from strategies.chromosome.presets import PRESETS
+
+    return (0.0, own_at_most, against_at_least, *PRESETS["builder"][3:])
+
+
+def _workspace(st, dice, tape, params=None):
     """A workspace with forced ``dice`` and ``tape`` [(kind, row)], one strategy row."""
     from sim.chromosome.engine.state import allocate_workspace
 
+    params = _row() if params is None else params
     cw = allocate_workspace(1, 1, np.array([params]), tape_capacity=len(tape), dice_capacity=len(dice))
     cw.dice[0, : len(dice)] = dice
     cw.dice_len[0] = len(dice)
@@ -195,7 +200,7 @@ def test_D3_strategies_reroll_their_own_low_rolls():
 
     st, ru, room = position(2, {5: (0, 1, True), 9: (1, 1, True)})
     st.fate[0] = [2, 2]
-    work = _workspace(st, [1, 1, 4], [], params=(0.0, 2.0, 7.0))  # reroll own faces <= 2
+    work = _workspace(st, [1, 1, 4], [], params=_row(2.0))  # reroll own faces <= 2
     cs, cr, cw = by_reference(st, ru, work)
     assert dice.roll(cs, cr, cw, 0, 0, 0, ROLL_TEST, -1) == 4
     assert list(st.fate[0]) == [0, 2]
@@ -228,7 +233,7 @@ def test_K3_K5_minimal_energy_payments():
 
 
 def test_K1_K2_K4_paying_genes_fate_and_energy():
-    from sim.chromosome.engine import payments
+    from sim.chromosome.engine import costs, payments
     from sim.chromosome.engine.decision_kinds import FATE_GENE, PAY_ENERGY
 
     st, ru, room = position(2, {9: (0, 3, True), 14: (1, 2, True)})
@@ -236,10 +241,10 @@ def test_K1_K2_K4_paying_genes_fate_and_energy():
     derive_supplies(st, ru)
     work = _workspace(st, [], [(FATE_GENE, [-1])])
     cs, cr, cw = by_reference(st, ru, work)
-    assert payments.can_pay(cs, cr, 0, 0, 0, 2, 0, 0, 0, 1, True)  # Fusion: 2P + 1E
-    assert payments.can_pay(cs, cr, 0, 0, 1, 2, 0, 0, 0, 1, True)  # the fate pays the Y (K2)
-    assert not payments.can_pay(cs, cr, 0, 0, 1, 2, 0, 0, 0, 1, False)  # not in combat
-    assert not payments.can_pay(cs, cr, 0, 0, 0, 2, 0, 0, 0, 4, True)  # 3 E at most
+    assert costs.can_pay(cs, cr, 0, 0, 0, 2, 0, 0, 0, 1, True)  # Fusion: 2P + 1E
+    assert costs.can_pay(cs, cr, 0, 0, 1, 2, 0, 0, 0, 1, True)  # the fate pays the Y (K2)
+    assert not costs.can_pay(cs, cr, 0, 0, 1, 2, 0, 0, 0, 1, False)  # not in combat
+    assert not costs.can_pay(cs, cr, 0, 0, 0, 2, 0, 0, 0, 4, True)  # 3 E at most
     payments.pay_genes(cs, cr, cw, 0, 0, 0, 0, 2, 0, 0, 0, True)
     payments.pay_energy(cs, cr, cw, 0, 0, 0, 1)
     assert list(st.passive_genes[0, 0]) == [0, 2, 0, 0] and st.charged[0, room[9]] == 0
@@ -253,14 +258,14 @@ def test_K1_K2_K4_paying_genes_fate_and_energy():
     payments.pay_genes(cs2, cr2, cw2, 0, 0, 0, 1, 1, 0, 0, 0, True)
     payments.pay_energy(cs2, cr2, cw2, 0, 0, 0, 1)
     assert (st2.fate[0, 0], st2.fate_exhausted[0, 0], st2.turn_energy[0]) == (3, 1, 2)
-    assert not payments.fate_gene_free(cs2, 0, 0)
+    assert not costs.fate_gene_free(cs2, 0, 0)
 
 
 def _random_games(players, games, seed=3, threads=1, **flags):
     from sim.chromosome.engine import batch
 
     ru = rules_for(load_rules(overrides={"flags": flags} if flags else None), players)
-    params = np.array([[1.0, 2.0, 4.0], [0.0, 2.0, 4.0], [0.3, 2.0, 3.0]])  # random, first-option, a mix
+    params = np.array([PRESETS["random"], PRESETS["builder"], PRESETS["aggressive"]])
     strategies = (np.arange(games * players).reshape(games, players) % 3).astype(np.int16)
     b = batch.new_batch(ru, params, strategies, seed, np.arange(games), check_invariants=True)
     return batch.play(b, threads)
@@ -309,10 +314,11 @@ import hashlib, numpy as np
 from sim.chromosome.rules.book import load_rules
 from sim.chromosome.engine.state import rules_for
 from sim.chromosome.engine import batch
+from strategies.chromosome.presets import PRESETS
 out = []
 for P in (2, 3, 4):
     ru = rules_for(load_rules(), P)
-    params = np.array([[1.0, 2.0, 4.0], [0.0, 2.0, 4.0], [0.3, 2.0, 3.0]])
+    params = np.array([PRESETS["random"], PRESETS["builder"], PRESETS["aggressive"]])
     strategies = (np.arange(12 * P).reshape(12, P) % 3).astype(np.int16)
     b = batch.play(batch.new_batch(ru, params, strategies, 11, np.arange(12), check_invariants=True))
     o = batch.outcomes(b)

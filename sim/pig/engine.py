@@ -8,7 +8,6 @@ invariants are checked after every turn (debug mode); a broken one stops the gam
 number in ``pig_games[g, ERROR]``.
 """
 
-
 from sim.jit import kernel
 from sim.pig.rules import RULE_BUST, RULE_FACES, RULE_MAX_TURNS, RULE_TARGET
 from sim.random_stream import below
@@ -20,7 +19,6 @@ GAME_FIELDS = 6
 STREAM_DICE, STREAM_POLICY, STREAM_SEATING = range(3)  # a game's streams (the assignment is 3)
 N_STREAMS = 3
 NO_DIE = -1  # a scenario's dice tape: draw from the stream past its end
-
 
 
 @kernel

@@ -4,6 +4,14 @@ species_mode = full) are not built yet: the plain mode (the default) plays the m
 """
 
 from sim.chromosome.engine.combat import TIE_BOTH, fight
+from sim.chromosome.engine.costs import (
+    UNREACHABLE,
+    can_pay,
+    evolution_price,
+    fate_gene_free,
+    genes_held,
+    spark_distance,
+)
 from sim.chromosome.engine.decision_kinds import (
     ACT_EVOLUTION,
     ACT_EVOLUTION_RANDOM,
@@ -17,7 +25,7 @@ from sim.chromosome.engine.decision_kinds import (
 )
 from sim.chromosome.engine.decisions import decide, set_option
 from sim.chromosome.engine.dice import roll
-from sim.chromosome.engine.payments import can_pay, fate_gene_free, pay_energy, pay_genes
+from sim.chromosome.engine.payments import pay_energy, pay_genes
 from sim.chromosome.engine.population import adjacent
 from sim.chromosome.engine.radiation import near_area
 from sim.chromosome.engine.state import (
@@ -33,34 +41,9 @@ from sim.jit import kernel
 FL_GROWTH_ADJACENCY = F["growth_adjacency"]
 FL_IMPULSE_PARTIAL = F["impulse_partial"]
 FL_EVOLUTION_EMPTY_COLOUR = F["evolution_empty_colour"]
-FL_PLUS1_COUNTS_PASSIVE = F["plus1_counts_passive"]
-FL_SPARK_PATH = F["spark_path"]
 FL_CHARGE_SIZE_LIMIT = F["charge_size_limit"]
 CHAIN, ONE_GROUP = 1, 2  # growth_adjacency readings (0: before_action)
-EMPTY_ROOMS_ONLY = 1  # spark_path's second reading
 Y, P_, R, B = range(4)
-UNREACHABLE = 127
-
-
-@kernel
-def genes_held(cs, g, p):
-    """A4, I5: p's genes, active and passive."""
-    n = 0
-    for c in range(4):
-        n += cs.active_genes[g, p, c] + cs.passive_genes[g, p, c]
-    return n
-
-
-@kernel
-def evolution_price(cs, cr, g, p, c):
-    """A5, G1: the energy of Evolution option 1 for colour c: R and B their fixed price; Y and P
-    the genes of that colour held + 1 (flag plus1_counts_passive: active and passive, the Y paid
-    for the action included; else active only, after that Y)."""
-    if cr.evolution_energy[c] >= 0:
-        return cr.evolution_energy[c]
-    if cr.flag[FL_PLUS1_COUNTS_PASSIVE] == 0:
-        return cs.active_genes[g, p, c] + cs.passive_genes[g, p, c] + 1
-    return cs.active_genes[g, p, c] - (1 if c == Y else 0) + 1
 
 
 @kernel
@@ -121,41 +104,6 @@ def growth_rooms_possible(cs, cr, g, p):
     for r in range(R):
         k += (seen >> r) & 1
     return k
-
-
-@kernel
-def spark_distance(cs, cr, g, a, d):
-    """A8, L4: the path length from room a to room d (flag spark_path = empty_rooms_only: the
-    rooms between must be empty; removed rooms are holes either way, M7)."""
-    if cr.flag[FL_SPARK_PATH] != EMPTY_ROOMS_ONLY:
-        bad = False
-        for r in range(cs.removed.shape[1]):
-            if cs.removed[g, r] != 0:
-                bad = True
-        if not bad:
-            return cr.distance[a, d]
-    R = cs.owner.shape[1]
-    reached = 1 << a
-    frontier = 1 << a
-    steps = 0
-    while frontier != 0:
-        steps += 1
-        nxt = 0
-        for r in range(R):
-            if not (frontier >> r) & 1:
-                continue
-            for s in range(cr.degree[r]):
-                x = int(cr.neighbours[r, s])
-                if (reached >> x) & 1 or cs.removed[g, x] != 0:
-                    continue
-                if x == d:
-                    return steps
-                if cr.flag[FL_SPARK_PATH] == EMPTY_ROOMS_ONLY and cs.owner[g, x] != NO_OWNER:
-                    continue
-                reached |= 1 << x
-                nxt |= 1 << x
-        frontier = nxt
-    return UNREACHABLE
 
 
 @kernel
@@ -227,44 +175,44 @@ def _charge_own_near(cs, cr, g, p, area):
 
 
 @kernel
-def _growth_rooms(cs, cr, cw, g, b, p, k):
-    """A3, Q9: put 1 discharged token on each of k rooms, picked one at a time."""
+def _pick_growth_rooms(cs, cr, cw, g, b, p, k):
+    """A3, Q9: the k rooms of option B, picked one at a time (a room mask); a room must be next
+    to an own group on the board before the action (flag growth_adjacency: or next to a room
+    picked before it, chain; or all next to one same own group, one_group)."""
     R = cs.owner.shape[1]
     how = cr.flag[FL_GROWTH_ADJACENCY]
-    placed = 0  # room mask of this action's new tokens
+    placed = 0
     for _ in range(k):
         n = 0
         for r in range(R):
-            if not _growth_room_ok(cs, cr, g, p, r):
+            if (placed >> r) & 1 or not _growth_room_ok(cs, cr, g, p, r):
                 continue
             ok = False
             for s in range(cr.degree[r]):
                 x = int(cr.neighbours[r, s])
-                if cs.owner[g, x] != p:
+                own = cs.owner[g, x] == p
+                if how == CHAIN and (placed >> x) & 1:
+                    ok = True
+                    break
+                if not own:
                     continue
-                if how == CHAIN or not (placed >> x) & 1:
-                    if how != ONE_GROUP:
-                        ok = True
-                        break
-                    # one_group: x is next to every room placed so far and has room for the rest
-                    together = True
-                    for y in range(R):
-                        if (placed >> y) & 1 and not adjacent(cr, x, y):
-                            together = False
-                    if together:
-                        ok = True
-                        break
+                if how != ONE_GROUP:
+                    ok = True
+                    break
+                together = True  # one_group: x is next to every room picked so far
+                for y in range(R):
+                    if (placed >> y) & 1 and not adjacent(cr, x, y):
+                        together = False
+                if together:
+                    ok = True
+                    break
             if ok:
                 set_option(cw, b, n, r, 0, 0, 0, 0)
                 n += 1
         if n == 0:
-            return
-        r = cw.options[b, decide(cs, cr, cw, g, b, p, GROWTH_ROOM, n), 0]
-        cs.owner[g, r] = p
-        cs.size[g, r] = 1
-        cs.charged[g, r] = 0
-        cs.supply[g, p] -= 1
-        placed |= 1 << r
+            break
+        placed |= 1 << cw.options[b, decide(cs, cr, cw, g, b, p, GROWTH_ROOM, n), 0]
+    return placed
 
 
 @kernel
@@ -277,12 +225,17 @@ def take_action(cs, cr, cw, g, b, p, i):
         cs.passed[g, p] = 1  # A13
         return True
     if kind == ACT_GROWTH_GROUP or kind == ACT_GROWTH_ROOMS:
+        placed = _pick_growth_rooms(cs, cr, cw, g, b, p, x) if kind == ACT_GROWTH_ROOMS else 0
         pay_genes(cs, cr, cw, g, b, p, x, 0, 0, 0, 0, True)  # A1: N Y genes
         if kind == ACT_GROWTH_GROUP:
             cs.size[g, y] += x  # A2: the side does not change
             cs.supply[g, p] -= x
-        else:
-            _growth_rooms(cs, cr, cw, g, b, p, x)
+        for r in range(cs.owner.shape[1]):
+            if (placed >> r) & 1:  # A3: one discharged token on each
+                cs.owner[g, r] = p
+                cs.size[g, r] = 1
+                cs.charged[g, r] = 0
+                cs.supply[g, p] -= 1
         return False
     if kind == ACT_EVOLUTION:  # A5
         price = evolution_price(cs, cr, g, p, x)

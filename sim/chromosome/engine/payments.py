@@ -8,6 +8,7 @@ their owners' supplies (2 E each) (K3); the payment must be minimal (K5) and its
 (K4; flag energy_surplus_scope = turn: kept for the rest of the turn).
 """
 
+from sim.chromosome.engine.costs import fate_gene_free, genes_short
 from sim.chromosome.engine.decision_kinds import ANY_GENE, FATE_GENE, PAY_ENERGY
 from sim.chromosome.engine.decisions import decide, set_option
 from sim.chromosome.engine.state import N_TROPHY_ENERGY, F
@@ -18,52 +19,6 @@ SCOPE_TURN = 1
 N_COLOURS = 4
 ANY = 4  # FATE_GENE option: the fate pays a '?' gene
 TROPHY_BITS = 4  # PAY_ENERGY's trophies column: 4 bits per owner
-
-
-@kernel
-def fate_gene_free(cs, g, p):
-    """K2: may player p spend fate as a gene now (once a round: the token is active, fate >= 1)?"""
-    return cs.fate_exhausted[g, p] == 0 and cs.fate[g, p] >= 1
-
-
-@kernel
-def energy_available(cs, cr, g, p):
-    """K3: the most energy player p could pay: its charged tokens, 2 per trophy, and (flag
-    energy_surplus_scope = turn) the turn's surplus."""
-    e = cs.turn_energy[g]
-    for r in range(cs.owner.shape[1]):
-        if cs.owner[g, r] == p and cs.charged[g, r] != 0:
-            e += cs.size[g, r]
-    for q in range(cs.trophies.shape[2]):
-        e += cr.numbers[N_TROPHY_ENERGY] * cs.trophies[g, p, q]
-    return e
-
-
-@kernel
-def genes_short(cs, g, p, y, pu, rd, bk, anyc):
-    """K1: how many genes of the cost (y, pu, rd, bk named; ``anyc`` of any colour) player p's
-    active genes cannot pay."""
-    short = 0
-    spare = 0
-    need = (y, pu, rd, bk)
-    for c in range(N_COLOURS):
-        have = cs.active_genes[g, p, c]
-        if have < need[c]:
-            short += need[c] - have
-        else:
-            spare += have - need[c]
-    if spare < anyc:
-        short += anyc - spare
-    return short
-
-
-@kernel
-def can_pay(cs, cr, g, p, y, pu, rd, bk, anyc, energy, fate_allowed):
-    """K1-K3, T3: can player p pay the cost now (the fate as one gene if ``fate_allowed`` and free)?"""
-    short = genes_short(cs, g, p, y, pu, rd, bk, anyc)
-    if short > 1 or (short == 1 and not (fate_allowed and fate_gene_free(cs, g, p))):
-        return False
-    return energy <= 0 or energy_available(cs, cr, g, p) >= energy
 
 
 @kernel

@@ -11,7 +11,8 @@ from sim.chromosome.engine.decision_kinds import AREA_FIRST, START_ROOM
 from sim.chromosome.engine.decisions import decide, fail, set_option
 from sim.chromosome.engine.dice import roll
 from sim.chromosome.engine.invariants import broken
-from sim.chromosome.engine.radiation import absorb, decay, irradiate, irradiation_gain, threat
+from sim.chromosome.engine.over_seven import irradiate
+from sim.chromosome.engine.radiation import absorb, decay, irradiation_gain, threat
 from sim.chromosome.engine.rounds import next_start_player
 from sim.chromosome.engine.state import (
     END_ELIMINATION,

@@ -3,6 +3,7 @@ restore (3 E for 1 fate, not above fate_max), black discards (G4), and exactly o
 any order the player picks step by step (Q2); an action is atomic."""
 
 from sim.chromosome.engine.actions import list_actions, take_action
+from sim.chromosome.engine.costs import can_pay
 from sim.chromosome.engine.decision_kinds import (
     ACTION,
     DISCARD_BLACK,
@@ -15,7 +16,7 @@ from sim.chromosome.engine.decision_kinds import (
     STEP_RESTORE,
 )
 from sim.chromosome.engine.decisions import decide, set_option
-from sim.chromosome.engine.payments import can_pay, pay_energy
+from sim.chromosome.engine.payments import pay_energy
 from sim.chromosome.engine.population import may_move, move
 from sim.chromosome.engine.state import N_BLACK_DISCARD, N_FATE_MAX, N_FATE_RESTORE
 from sim.jit import kernel

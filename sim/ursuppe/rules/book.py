@@ -374,6 +374,8 @@ _COMPONENT_RANGES = {
     "start_bp": (0, MAX_BP_AMOUNT),
 }
 _SETUP_FIRST_DP_MAX = MAX_DP_STEP
+
+
 # §10: the flags that are integers, with their ranges (the others are booleans).
 class FlagRow(NamedTuple):
     """One flag of the rules file: its name, the spec part it belongs to (``group``: §10 base,

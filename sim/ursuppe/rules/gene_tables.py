@@ -9,44 +9,84 @@ from sim.ursuppe.rules.gene_rows import ExtraFlag
 
 # The gene modules, in the order of their rows (a new module comes last)
 GENE_MODULES: tuple[str, ...] = (
-    'sim.ursuppe.engine.genes.rebound',
-    'sim.ursuppe.engine.genes.toxic_excretions',
+    "sim.ursuppe.engine.genes.rebound",
+    "sim.ursuppe.engine.genes.toxic_excretions",
 )
 
 # Rebound (XG-16): sim.ursuppe.engine.genes.rebound, spliced where its rows always were
 REBOUND_FLAGS = (
-    ExtraFlag(name='rebound_applies_to', rule='XG-16', default=('drift', 'active', 'speed_steps', 'escape'), choices=('drift', 'active', 'speed_steps', 'escape'), lo=0, hi=0, placeholder=False),
+    ExtraFlag(
+        name="rebound_applies_to",
+        rule="XG-16",
+        default=("drift", "active", "speed_steps", "escape"),
+        choices=("drift", "active", "speed_steps", "escape"),
+        lo=0,
+        hi=0,
+        placeholder=False,
+    ),
 )
-REBOUND_CHOICE_KEYS = (
-    'rebound',
-)
-REBOUND_DECISIONS = (
-    ('rebound', 'XG-16', 1, 'rebound', '0 stay / 1 rebound to the opposite space'),
-)
-REBOUND_EVENTS = (
-    ('rebound', ('from', 'to')),
-)
-REBOUND_TALLIES = (
-    ('rebound:made', 'XG-16'),
-)
+REBOUND_CHOICE_KEYS = ("rebound",)
+REBOUND_DECISIONS = (("rebound", "XG-16", 1, "rebound", "0 stay / 1 rebound to the opposite space"),)
+REBOUND_EVENTS = (("rebound", ("from", "to")),)
+REBOUND_TALLIES = (("rebound:made", "XG-16"),)
 
 # Toxic Excretions (XG-19): sim.ursuppe.engine.genes.toxic_excretions, spliced where its rows always were
 TOXIC_EXCRETIONS_FLAGS = (
-    ExtraFlag(name='toxic_pickup_on_speed_intermediate', rule='XG-19', default=True, choices=(), lo=0, hi=0, placeholder=False),
-    ExtraFlag(name='toxic_pickup_by_placement', rule='XG-19', default=False, choices=(), lo=0, hi=0, placeholder=False),
-    ExtraFlag(name='toxic_zero_cube_excretion', rule='XG-19', default=False, choices=(), lo=0, hi=0, placeholder=False),
-    ExtraFlag(name='toxic_includes_attack_cubes', rule='XG-19', default=False, choices=(), lo=0, hi=0, placeholder=False),
-    ExtraFlag(name='toxic_token_follows_cubes', rule='XG-19', default=True, choices=(), lo=0, hi=0, placeholder=False),
+    ExtraFlag(
+        name="toxic_pickup_on_speed_intermediate",
+        rule="XG-19",
+        default=True,
+        choices=(),
+        lo=0,
+        hi=0,
+        placeholder=False,
+    ),
+    ExtraFlag(
+        name="toxic_pickup_by_placement",
+        rule="XG-19",
+        default=False,
+        choices=(),
+        lo=0,
+        hi=0,
+        placeholder=False,
+    ),
+    ExtraFlag(
+        name="toxic_zero_cube_excretion",
+        rule="XG-19",
+        default=False,
+        choices=(),
+        lo=0,
+        hi=0,
+        placeholder=False,
+    ),
+    ExtraFlag(
+        name="toxic_includes_attack_cubes",
+        rule="XG-19",
+        default=False,
+        choices=(),
+        lo=0,
+        hi=0,
+        placeholder=False,
+    ),
+    ExtraFlag(
+        name="toxic_token_follows_cubes",
+        rule="XG-19",
+        default=True,
+        choices=(),
+        lo=0,
+        hi=0,
+        placeholder=False,
+    ),
 )
 TOXIC_EXCRETIONS_CHOICE_KEYS = ()
 TOXIC_EXCRETIONS_DECISIONS = ()
 TOXIC_EXCRETIONS_EVENTS = (
-    ('toxic_token', ('space', 'tokens')),
-    ('toxic_pickup', ('space', 'dp')),
+    ("toxic_token", ("space", "tokens")),
+    ("toxic_pickup", ("space", "dp")),
 )
 TOXIC_EXCRETIONS_TALLIES = (
-    ('toxic:token', 'XG-19'),
-    ('toxic:pickup', 'XG-19'),
+    ("toxic:token", "XG-19"),
+    ("toxic:pickup", "XG-19"),
 )
 
 # The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row
