@@ -58,6 +58,9 @@ class GameInfo:
     # tune, scenario, rules, report), e.g. Ursuppe's gene experiments: another game is refused them
     # in one line (sim.cli.support.game_for).
     own_commands: tuple[str, ...] = ()
+    # Whether a game may end with nobody winning (Chromosome E5: every player eliminated); the
+    # conformance suite then asks only that the winners, if any, rank first.
+    may_end_without_winner: bool = False
 
 
 class Game(Protocol):

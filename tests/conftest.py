@@ -14,8 +14,10 @@ def pytest_configure(config):
     fresh machine every worker would otherwise compile the whole engine at once, into one cache."""
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return
-    import sim.pig.engine  # noqa: F401  (every registered game's kernels: the conformance suite)
-    import sim.ursuppe.engine.round  # noqa: F401  (compiles, or loads from the cache)
+    from sim import game
+
+    for name in game.names():  # every registered game's kernels (the conformance suite)
+        game.get(name).load_engine()  # compiles, or loads from the cache
 
 
 @pytest.fixture(scope="session")

@@ -8,11 +8,8 @@ import pytest
 
 from sim.chromosome.engine import invariants, population, radiation, rounds, scoring
 from sim.chromosome.engine.state import allocate_state, by_reference, derive_supplies, rules_for
-from sim.chromosome.rules.book import load_rules
-
-# One worker compiles Chromosome's kernels (the game is not registered yet, so the controller's
-# compile-once in conftest.py does not know it).
-pytestmark = pytest.mark.xdist_group("chromosome")
+from sim.chromosome.rules.book import FLAGS, load_rules
+from strategies.chromosome.presets import PRESETS
 
 
 def position(players: int, groups: dict[int, tuple[int, int, bool]], **flags):
@@ -141,3 +138,214 @@ def test_I1_I10_invariants(breaks, number):
         st.gene_supply[0, 3] -= 7
     breaks(st, room)
     assert invariants.broken(cs, cr, 0) == number
+
+
+def _row(own_at_most=0.0, against_at_least=7.0):
+    """A strategy row: the builder preset with these reroll thresholds."""
+    from strategies.chromosome.presets import PRESETS
+
+    return (0.0, own_at_most, against_at_least, *PRESETS["builder"][3:])
+
+
+def _workspace(st, dice, tape, params=None):
+    """A workspace with forced ``dice`` and ``tape`` [(kind, row)], one strategy row."""
+    from sim.chromosome.engine.state import allocate_workspace
+
+    params = _row() if params is None else params
+    cw = allocate_workspace(1, 1, np.array([params]), tape_capacity=len(tape), dice_capacity=len(dice))
+    cw.dice[0, : len(dice)] = dice
+    cw.dice_len[0] = len(dice)
+    for t, (kind, row) in enumerate(tape):
+        cw.tape_kind[0, t] = kind
+        cw.tape_value[0, t, : len(row)] = row
+    cw.tape_len[0] = len(tape)
+    return cw
+
+
+def test_D1_D3_D4_W4_reroll_windows():
+    from sim.chromosome.engine import dice
+    from sim.chromosome.engine.decision_kinds import REROLL
+    from sim.chromosome.engine.state import ROLL_ATTACK, ROLL_DEFENCE
+
+    st, ru, room = position(2, {7: (0, 3, False), 9: (1, 2, True)})
+    st.fate[0] = [1, 4]  # W4 after F2: Przemo spent 1 of his 2 fate on strength
+    answers = [0, 1, 1, 0, 1, 0]  # Przemo no, Tomek yes | Przemo yes | Tomek no | Tomek yes | Tomek no
+    work = _workspace(st, [4, 1, 2, 1, 4], [(REROLL, [a]) for a in answers])
+    cs, cr, cw = by_reference(st, ru, work)
+    assert dice.roll(cs, cr, cw, 0, 0, 0, ROLL_ATTACK, 1) == 2
+    assert dice.roll(cs, cr, cw, 0, 0, 1, ROLL_DEFENCE, 0) == 4
+    assert list(st.fate[0]) == [0, 2] and work.tape_pos[0] == len(answers) and work.error[0, 0] == 0
+
+
+def test_D3_reroll_order_roller_last_and_running_out_of_dice():
+    from sim.chromosome.engine import dice
+    from sim.chromosome.engine.decision_kinds import REROLL
+    from sim.chromosome.engine.state import ERR_MISSING_DIE, ROLL_TEST
+
+    st, ru, room = position(
+        3, {5: (0, 1, True), 9: (1, 1, True), 14: (2, 1, True)}, reroll_order="roller_last"
+    )
+    st.fate[0] = [1, 0, 1]
+    # roller 0: asked are 2 (left of... the next clockwise, 1, has no fate), then 0 last
+    work = _workspace(st, [3], [(REROLL, [0]), (REROLL, [1])])
+    cs, cr, cw = by_reference(st, ru, work)
+    dice.roll(cs, cr, cw, 0, 0, 0, ROLL_TEST, -1)
+    assert list(st.fate[0]) == [0, 0, 1]  # the second asked (the roller, last) rerolled
+    assert work.error[0, 0] == ERR_MISSING_DIE  # the reroll needed a second forced die
+
+
+def test_D3_strategies_reroll_their_own_low_rolls():
+    from sim.chromosome.engine import dice
+    from sim.chromosome.engine.state import ROLL_TEST
+
+    st, ru, room = position(2, {5: (0, 1, True), 9: (1, 1, True)})
+    st.fate[0] = [2, 2]
+    work = _workspace(st, [1, 1, 4], [], params=_row(2.0))  # reroll own faces <= 2
+    cs, cr, cw = by_reference(st, ru, work)
+    assert dice.roll(cs, cr, cw, 0, 0, 0, ROLL_TEST, -1) == 4
+    assert list(st.fate[0]) == [0, 2]
+
+
+def _payments(st, ru, p, energy):
+    from sim.chromosome.engine import payments
+
+    work = _workspace(st, [], [])
+    cs, cr, cw = by_reference(st, ru, work)
+    n = payments.energy_payments(cs, cr, cw, 0, 0, p, energy)
+    tiles = ru.tile
+    out = []
+    for i in range(n):
+        mask, packed = int(work.options[0, i, 0]), int(work.options[0, i, 1])
+        rooms = sorted(int(tiles[r]) for r in range(len(tiles)) if (mask >> r) & 1)
+        out.append((rooms, [(packed >> (4 * q)) & 15 for q in range(ru.players)]))
+    return sorted(out)
+
+
+def test_K3_K5_minimal_energy_payments():
+    st, ru, room = position(2, {9: (0, 3, True), 5: (0, 1, True), 6: (0, 2, False), 14: (1, 2, True)})
+    assert _payments(st, ru, 0, 1) == [([5], [0, 0]), ([9], [0, 0])]  # W1(a)/W4: any one group
+    assert _payments(st, ru, 0, 3) == [([9], [0, 0])]  # 1 + 3 could drop the 1
+    st.trophies[0, 0, 1] = 1
+    st.supply[0, 1] -= 1
+    assert _payments(st, ru, 0, 2) == [([], [0, 1]), ([9], [0, 0])]  # 1 + a trophy: the 1 is spare
+    assert _payments(st, ru, 0, 6) == [([5, 9], [0, 1])]  # 3 + 1 + 2 = 6, nothing spare
+    assert _payments(st, ru, 0, 7) == []  # K3: the discharged group 6 pays nothing
+
+
+def test_K1_K2_K4_paying_genes_fate_and_energy():
+    from sim.chromosome.engine import costs, payments
+    from sim.chromosome.engine.decision_kinds import FATE_GENE, PAY_ENERGY
+
+    st, ru, room = position(2, {9: (0, 3, True), 14: (1, 2, True)})
+    st.active_genes[0, 0] = [0, 2, 0, 0]  # W1: P2 (and no Y)
+    derive_supplies(st, ru)
+    work = _workspace(st, [], [(FATE_GENE, [-1])])
+    cs, cr, cw = by_reference(st, ru, work)
+    assert costs.can_pay(cs, cr, 0, 0, 0, 2, 0, 0, 0, 1, True)  # Fusion: 2P + 1E
+    assert costs.can_pay(cs, cr, 0, 0, 1, 2, 0, 0, 0, 1, True)  # the fate pays the Y (K2)
+    assert not costs.can_pay(cs, cr, 0, 0, 1, 2, 0, 0, 0, 1, False)  # not in combat
+    assert not costs.can_pay(cs, cr, 0, 0, 0, 2, 0, 0, 0, 4, True)  # 3 E at most
+    payments.pay_genes(cs, cr, cw, 0, 0, 0, 0, 2, 0, 0, 0, True)
+    payments.pay_energy(cs, cr, cw, 0, 0, 0, 1)
+    assert list(st.passive_genes[0, 0]) == [0, 2, 0, 0] and st.charged[0, room[9]] == 0
+    assert st.turn_energy[0] == 0 and st.fate[0, 0] == 4  # K4: 2 E lost; the fate declined
+    # K2: the fate as the Y, once a round; K4 flag: the surplus kept for the turn
+    st2, ru2, room2 = position(2, {9: (0, 3, True), 14: (1, 2, True)}, energy_surplus_scope="turn")
+    work2 = _workspace(st2, [], [(FATE_GENE, [0]), (PAY_ENERGY, [1 << room2[9], 0])])
+    cs2, cr2, cw2 = by_reference(st2, ru2, work2)
+    st2.active_genes[0, 0] = [0, 1, 0, 0]
+    derive_supplies(st2, ru2)
+    payments.pay_genes(cs2, cr2, cw2, 0, 0, 0, 1, 1, 0, 0, 0, True)
+    payments.pay_energy(cs2, cr2, cw2, 0, 0, 0, 1)
+    assert (st2.fate[0, 0], st2.fate_exhausted[0, 0], st2.turn_energy[0]) == (3, 1, 2)
+    assert not costs.fate_gene_free(cs2, 0, 0)
+
+
+def _random_games(players, games, seed=3, threads=1, **flags):
+    from sim.chromosome.engine import batch
+
+    ru = rules_for(load_rules(overrides={"flags": flags} if flags else None), players)
+    params = np.array([PRESETS["random"], PRESETS["builder"], PRESETS["aggressive"]])
+    strategies = (np.arange(games * players).reshape(games, players) % 3).astype(np.int16)
+    b = batch.new_batch(ru, params, strategies, seed, np.arange(games), check_invariants=True)
+    return batch.play(b, threads)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_I1_I13_random_games_finish_with_the_invariants_after_every_step(players):
+    from sim.chromosome.engine import batch
+
+    b = _random_games(players, 300)
+    assert (b.workspace.error[:, 0] == 0).all()
+    assert b.state.finished.all()
+    out = batch.outcomes(b)
+    assert ((out["rounds"] >= 1) & (out["rounds"] <= b.rules.rounds)).all()  # E1: at most R(P) rounds
+    assert not (out["won"] & out["eliminated"]).any()  # E5
+
+
+FLAG_READINGS = [
+    (f.name, v) for f in FLAGS for v in f.choices[1:] if f.name not in ("species_mode", "events")
+]
+
+
+@pytest.mark.parametrize("flag, value", FLAG_READINGS, ids=[f"{f}={v}" for f, v in FLAG_READINGS])
+def test_every_flag_reading_plays_random_games(flag, value):
+    for players in (2, 3, 4):
+        b = _random_games(players, 40, **{flag: value})
+        assert (b.workspace.error[:, 0] == 0).all() and b.state.finished.all()
+
+
+def test_a_game_is_the_same_on_1_and_2_threads():
+    one, two = _random_games(3, 64, threads=1), _random_games(3, 64, threads=2)
+    for name in ("owner", "size", "fate", "irradiation", "trophies", "round", "eliminated"):
+        assert np.array_equal(getattr(one.state, name), getattr(two.state, name)), name
+
+
+@pytest.mark.parametrize("flag, value", [("species_mode", "full"), ("events", True)])
+def test_readings_not_built_yet_are_refused_in_one_line(flag, value):
+    from sim.chromosome.engine.state import NotBuiltError
+
+    with pytest.raises(NotBuiltError, match=f"flags.{flag} = .*not built yet"):
+        rules_for(load_rules(overrides={"flags": {flag: value}}), 3)
+
+
+_AGREEMENT = """
+import hashlib, numpy as np
+from sim.chromosome.rules.book import load_rules
+from sim.chromosome.engine.state import rules_for
+from sim.chromosome.engine import batch
+from strategies.chromosome.presets import PRESETS
+out = []
+for P in (2, 3, 4):
+    ru = rules_for(load_rules(), P)
+    params = np.array([PRESETS["random"], PRESETS["builder"], PRESETS["aggressive"]])
+    strategies = (np.arange(12 * P).reshape(12, P) % 3).astype(np.int16)
+    b = batch.play(batch.new_batch(ru, params, strategies, 11, np.arange(12), check_invariants=True))
+    o = batch.outcomes(b)
+    out.append((o["score"].tolist(), o["won"].tolist(), b.workspace.error[:, 0].tolist()))
+    out.append(b.state.round.tolist())
+print(hashlib.sha256(str(out).encode()).hexdigest())
+"""
+
+
+@pytest.mark.slow
+def test_the_plain_python_path_plays_the_same_games():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+
+    def run(**env):
+        done = subprocess.run(
+            [sys.executable, "-c", _AGREEMENT],
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env={**os.environ, **env},
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert run(NUMBA_DISABLE_JIT="1") == run(NUMBA_DISABLE_JIT="0")

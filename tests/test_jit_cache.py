@@ -167,7 +167,8 @@ def test_every_kernel_is_found_by_the_scan():
     code = (
         "import sim.ursuppe.engine.round, sim.pig.engine; "
         "import sim.chromosome.engine.invariants, sim.chromosome.engine.rounds; "
-        "import sim.chromosome.engine.radiation, sim.chromosome.engine.scoring; from sim import jit; "
+        "import sim.chromosome.engine.radiation, sim.chromosome.engine.scoring, sim.chromosome.engine.batch; "
+        "from sim import jit; "
         "print(sorted(jit._SEEN_KERNELS))"
     )
     seen = _python(code, NUMBA_DISABLE_JIT="1")

@@ -82,7 +82,7 @@ def test_no_import_cycles():
 
 
 def test_both_games_found():
-    assert {"ursuppe", "pig"} <= set(GAMES)
+    assert {"ursuppe", "pig", "chromosome"} <= set(GAMES)
 
 
 def test_the_kit_and_generic_analysis_never_import_a_game():

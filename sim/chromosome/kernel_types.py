@@ -3,10 +3,14 @@ before compiling the first kernel of the namespace; every other parameter is an 
 
 
 def argument_types() -> dict:
-    """``cs`` and ``cr``: the state and the rules, by reference (engine/state.py); ``mark``: a
-    per-player row of 0/1 (int8)."""
+    """``cs``, ``cr``, ``cw``: the state, the rules and the workspace, by reference
+    (engine/state.py); ``mark``: a per-player row of 0/1 (int8); ``prm``: a strategy's row."""
     from numba import types
 
     from sim.chromosome.engine.state import borrowed_types
 
-    return {**borrowed_types(), "mark": types.Array(types.int8, 1, "C")}
+    return {
+        **borrowed_types(),
+        "mark": types.Array(types.int8, 1, "C"),
+        "prm": types.Array(types.float64, 1, "C"),
+    }

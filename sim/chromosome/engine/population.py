@@ -85,3 +85,30 @@ def move(cs, g, p, src, dst, k):
     if cs.size[g, src] == 0:
         cs.owner[g, src] = NO_OWNER
         cs.charged[g, src] = 0
+
+
+@kernel
+def take_tokens(cs, g, room, k, holder):
+    """Remove k tokens from the group in ``room`` (at most its size): to ``holder``'s trophies
+    (F8, F9) or, with holder -1, to their owner's supply (X4, SP4). Returns how many."""
+    owner = cs.owner[g, room]
+    k = min(k, cs.size[g, room])
+    cs.size[g, room] -= k
+    if holder >= 0:
+        cs.trophies[g, holder, owner] += k
+    else:
+        cs.supply[g, owner] += k
+    if cs.size[g, room] == 0:
+        cs.owner[g, room] = NO_OWNER
+        cs.charged[g, room] = 0
+    return k
+
+
+@kernel
+def check_eliminations(cs, g):
+    """E2: a player not yet eliminated with no token left on the board is eliminated now; the
+    game then ends after the final turns (E3)."""
+    for p in range(cs.supply.shape[1]):
+        if cs.eliminated[g, p] == 0 and board_tokens(cs, g, p) == 0:
+            cs.eliminated[g, p] = 1
+            cs.ending[g] = 1

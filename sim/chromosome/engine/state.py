@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.chromosome.rules.book import COLOURS, FLAGS, SPECIES, ChromosomeRules
+from sim.errors import UserError
 from sim.jit import PLAIN_PYTHON, Borrowed, BorrowedReference, TupleReference, reference_proxy, reference_type
 from sim.random_stream import seed_streams
 
@@ -84,8 +85,25 @@ class Rules(NamedTuple):
     evolution_energy: np.ndarray  # int8 [4]: -1 = held of that colour + 1 (G1)
 
 
+class NotBuiltError(UserError):
+    """A reading of the rules the engine does not play yet (one line; exit 2)."""
+
+
+NOT_BUILT = {  # flag: reading the engine cannot play yet (issue 23: still to come)
+    "species_mode": "full",
+    "events": True,
+}
+
+
 def rules_for(book: ChromosomeRules, players: int) -> Rules:
-    """The kernels' view of ``book`` for ``players``."""
+    """The kernels' view of ``book`` for ``players`` (a NotBuiltError for a reading the engine
+    does not play yet, rather than a game that silently ignores it)."""
+    for flag, value in NOT_BUILT.items():
+        if book.flags[flag] == value:
+            raise NotBuiltError(
+                f"flags.{flag} = {str(value).lower() if isinstance(value, bool) else repr(value)}: "
+                "not built yet (the engine plays the default reading only)"
+            )
     board = book.board(players)
     data = book.data
     numbers = []
@@ -148,6 +166,9 @@ class State(NamedTuple):
     irradiation: np.ndarray  # int8 [G, P]: 0 = off the track (C3)
     eliminated: np.ndarray  # int8 [G, P] (E2)
     passed: np.ndarray  # int8 [G, P]: has passed this round (R6)
+    turn_energy: np.ndarray  # int8 [G]: surplus energy of this turn (flag energy_surplus_scope = turn, K4)
+    ending: np.ndarray  # int8 [G]: 1 once a player was eliminated (E3: the final turns, then the end)
+    turns: np.ndarray  # int16 [G]: turns taken this round (R8's guard)
 
 
 def allocate_state(games: int, rules: Rules) -> State:
@@ -181,6 +202,9 @@ def allocate_state(games: int, rules: Rules) -> State:
         irradiation=np.zeros((G, P), np.int8),
         eliminated=np.zeros((G, P), np.int8),
         passed=np.zeros((G, P), np.int8),
+        turn_energy=np.zeros(G, np.int8),
+        ending=np.zeros(G, np.int8),
+        turns=np.zeros(G, np.int16),
     )
 
 
@@ -191,6 +215,79 @@ def seed_state(state: State, seed: int, game_indices: np.ndarray) -> None:
     state.game_index[:] = game_indices
     state.rng_key[:] = key
     state.rng_ctr[:] = ctr
+
+
+MAX_OPTIONS = 1024  # legal options of one decision
+OPTION_WIDTH = 8  # integers describing one option (decision_kinds.py: each kind's layout)
+EVENT_WIDTH = 10  # integers per event record (events.py)
+
+# Workspace.context: what a roll's reroll window is about (D3), for the strategies' valuation.
+CTX_PURPOSE, CTX_ROLLER, CTX_OPPONENT, CTX_FACE = range(4)
+CONTEXT_WIDTH = 4
+ROLL_ATTACK, ROLL_DEFENCE, ROLL_TEST, ROLL_EVOLUTION = range(4)  # CTX_PURPOSE (F4, F5, X3, A6)
+
+ERR_NONE = 0
+ERR_WRONG_CHOICE_KIND = 1  # a forced choice of another kind than the decision at hand
+ERR_ILLEGAL_CHOICE = 2  # a forced choice the rules forbid here
+ERR_MISSING_DIE = 3  # forced dice ran out
+ERR_INVARIANT = 4  # an invariant of §12 failed (error[g, 1] = its number)
+ERR_TOO_MANY_OPTIONS = 5
+ERR_EVENT_OVERFLOW = 6
+ERR_NO_END = 7  # a round ran past the R8 guard
+
+
+class Workspace(NamedTuple):
+    """Everything beside the position that the kernels read or write. B = blocks of games."""
+
+    options: np.ndarray  # int32 [B, MAX_OPTIONS, OPTION_WIDTH]: legal options of the decision at hand
+    scores: np.ndarray  # float64 [B, MAX_OPTIONS]: a strategy's value of each option
+    params: np.ndarray  # float64 [n_strategies, K]: strategy parameter rows (strategies/chromosome)
+    tape_kind: np.ndarray  # int16 [G, T]: forced choices: the decision kind (decision_kinds.py)
+    tape_value: np.ndarray  # int32 [G, T, OPTION_WIDTH]: forced choices: the option row
+    tape_len: np.ndarray  # int32 [G]
+    tape_pos: np.ndarray  # int32 [G]
+    dice: np.ndarray  # int8 [G, D]: forced dice
+    dice_len: np.ndarray  # int32 [G]: -1 = not forced (draw from the game's stream)
+    dice_pos: np.ndarray  # int32 [G]
+    events: np.ndarray  # int32 [G, E, EVENT_WIDTH]: the event log (when log_events)
+    n_events: np.ndarray  # int32 [G]
+    error: np.ndarray  # int32 [G, 4]: ERR_* and details; a game with an error stops
+    context: np.ndarray  # int32 [B, CONTEXT_WIDTH]: what the decision at hand is about (the roll...)
+    log_events: bool
+    check_invariants: bool
+
+
+def allocate_workspace(
+    games: int,
+    blocks: int,
+    params: np.ndarray,
+    *,
+    log_events: bool = False,
+    check_invariants: bool = False,
+    tape_capacity: int = 0,
+    dice_capacity: int = 0,
+    event_capacity: int = 4096,
+) -> Workspace:
+    """The workspace of a batch: per-block buffers, the strategies' rows, a scenario's tapes."""
+    G = games
+    return Workspace(
+        options=np.zeros((blocks, MAX_OPTIONS, OPTION_WIDTH), np.int32),
+        scores=np.zeros((blocks, MAX_OPTIONS), np.float64),
+        params=np.ascontiguousarray(params, dtype=np.float64),
+        tape_kind=np.zeros((G, max(1, tape_capacity)), np.int16),
+        tape_value=np.zeros((G, max(1, tape_capacity), OPTION_WIDTH), np.int32),
+        tape_len=np.zeros(G, np.int32),
+        tape_pos=np.zeros(G, np.int32),
+        dice=np.zeros((G, max(1, dice_capacity)), np.int8),
+        dice_len=np.full(G, -1 if dice_capacity == 0 else 0, np.int32),
+        dice_pos=np.zeros(G, np.int32),
+        events=np.zeros((G if log_events else 1, event_capacity if log_events else 1, EVENT_WIDTH), np.int32),
+        n_events=np.zeros(G, np.int32),
+        error=np.zeros((G, 4), np.int32),
+        context=np.zeros((blocks, CONTEXT_WIDTH), np.int32),
+        log_events=log_events,
+        check_invariants=check_invariants,
+    )
 
 
 # --- by reference (sim.jit): the kernels take ``cs`` (State) and ``cr`` (Rules) as one pointer each
@@ -205,12 +302,18 @@ if not PLAIN_PYTHON:
     class RulesReference(TupleReference):
         pass
 
+    @reference_type
+    class WorkspaceReference(TupleReference):
+        pass
+
     _StateRef = reference_proxy(StateReference, State._fields)
     _RulesRef = reference_proxy(RulesReference, Rules._fields)
+    _WorkspaceRef = reference_proxy(WorkspaceReference, Workspace._fields)
 
 
 def borrowed_types() -> dict:
-    """The numba types of ``cs`` and ``cr`` (kernel_types.py gives them to sim.jit), made once."""
+    """The numba types of ``cs``, ``cr`` and ``cw`` (kernel_types.py gives them to sim.jit), made
+    once."""
     if _BORROWED:
         return _BORROWED
     from numba import typeof
@@ -225,17 +328,22 @@ def borrowed_types() -> dict:
         {
             "cs": BorrowedReference(StateReference(fields(allocate_state(1, rules)))),
             "cr": BorrowedReference(RulesReference(fields(rules))),
+            "cw": BorrowedReference(WorkspaceReference(fields(allocate_workspace(1, 1, np.zeros((1, 1)))))),
         }
     )
     return _BORROWED
 
 
-def by_reference(state: State, rules: Rules) -> tuple:
-    """``(cs, cr)`` for the kernels (plain Python: the tuples themselves)."""
+def by_reference(state: State, rules: Rules, workspace: Workspace | None = None) -> tuple:
+    """``(cs, cr)``, or ``(cs, cr, cw)`` with a workspace, for the kernels (plain Python: the
+    tuples themselves)."""
     if PLAIN_PYTHON:
-        return state, rules
+        return (state, rules) if workspace is None else (state, rules, workspace)
     types = borrowed_types()
-    return Borrowed(_StateRef(*state), types["cs"]), Borrowed(_RulesRef(*rules), types["cr"])
+    refs = (Borrowed(_StateRef(*state), types["cs"]), Borrowed(_RulesRef(*rules), types["cr"]))
+    if workspace is None:
+        return refs
+    return (*refs, Borrowed(_WorkspaceRef(*workspace), types["cw"]))
 
 
 SPECIES_COUNT = len(SPECIES)

@@ -1,0 +1,278 @@
+"""The main actions (spec §4.4, A1-A14): which are legal now (T3: the whole cost payable, the
+effect with a target), and what each does once chosen. The species' special actions (§7, flag
+species_mode = full) are not built yet: the plain mode (the default) plays the main actions only.
+"""
+
+from sim.chromosome.engine.combat import TIE_BOTH, fight
+from sim.chromosome.engine.costs import (
+    UNREACHABLE,
+    can_pay,
+    evolution_price,
+    fate_gene_free,
+    genes_held,
+    spark_distance,
+)
+from sim.chromosome.engine.decision_kinds import (
+    ACT_EVOLUTION,
+    ACT_EVOLUTION_RANDOM,
+    ACT_GROWTH_GROUP,
+    ACT_GROWTH_ROOMS,
+    ACT_IMPULSE_DRAW,
+    ACT_IMPULSE_PLACE,
+    ACT_PASS,
+    ACT_SPARK,
+    GROWTH_ROOM,
+)
+from sim.chromosome.engine.decisions import decide, set_option
+from sim.chromosome.engine.dice import roll
+from sim.chromosome.engine.payments import pay_energy, pay_genes
+from sim.chromosome.engine.population import adjacent
+from sim.chromosome.engine.radiation import near_area
+from sim.chromosome.engine.state import (
+    N_EVOLUTION_RANDOM,
+    N_IMPULSE_CUBES,
+    N_MAX_GENES,
+    NO_OWNER,
+    ROLL_EVOLUTION,
+    F,
+)
+from sim.jit import kernel
+
+FL_GROWTH_ADJACENCY = F["growth_adjacency"]
+FL_IMPULSE_PARTIAL = F["impulse_partial"]
+FL_EVOLUTION_EMPTY_COLOUR = F["evolution_empty_colour"]
+FL_CHARGE_SIZE_LIMIT = F["charge_size_limit"]
+CHAIN, ONE_GROUP = 1, 2  # growth_adjacency readings (0: before_action)
+Y, P_, R, B = range(4)
+
+
+@kernel
+def _growth_room_ok(cs, cr, g, p, r):
+    """A3: an empty room of sterility 1 (a single token must meet M3), not removed."""
+    return cs.owner[g, r] == NO_OWNER and cs.removed[g, r] == 0 and cr.sterility[r] == 1
+
+
+@kernel
+def _near_own(cs, cr, g, p, r):
+    for s in range(cr.degree[r]):
+        if cs.owner[g, cr.neighbours[r, s]] == p:
+            return True
+    return False
+
+
+@kernel
+def growth_rooms_possible(cs, cr, g, p):
+    """A3: how many tokens option B could place (flag growth_adjacency): the eligible rooms
+    next to an own group (before_action), their closure through new tokens (chain), or the most
+    next to one own group (one_group)."""
+    R = cs.owner.shape[1]
+    how = cr.flag[FL_GROWTH_ADJACENCY]
+    if how == ONE_GROUP:
+        best = 0
+        for x in range(R):
+            if cs.owner[g, x] != p:
+                continue
+            k = 0
+            for s in range(cr.degree[x]):
+                if _growth_room_ok(cs, cr, g, p, cr.neighbours[x, s]):
+                    k += 1
+            best = max(best, k)
+        return best
+    n = 0
+    for r in range(R):
+        if _growth_room_ok(cs, cr, g, p, r) and _near_own(cs, cr, g, p, r):
+            n += 1
+    if how != CHAIN:
+        return n
+    # chain: grow the set through eligible rooms next to those already counted
+    seen = 0
+    for r in range(R):
+        if _growth_room_ok(cs, cr, g, p, r) and _near_own(cs, cr, g, p, r):
+            seen |= 1 << r
+    grew = True
+    while grew:
+        grew = False
+        for r in range(R):
+            if (seen >> r) & 1 or not _growth_room_ok(cs, cr, g, p, r):
+                continue
+            for s in range(cr.degree[r]):
+                if (seen >> int(cr.neighbours[r, s])) & 1:
+                    seen |= 1 << r
+                    grew = True
+                    break
+    k = 0
+    for r in range(R):
+        k += (seen >> r) & 1
+    return k
+
+
+@kernel
+def list_actions(cs, cr, cw, g, b, p):
+    """T3, Q6, Q9-Q12: the legal actions of player p now (its own turn), one option row each.
+    Pass is always legal (A13)."""
+    n = 0
+    set_option(cw, b, n, ACT_PASS, 0, 0, 0, 0)
+    n += 1
+    R = cs.owner.shape[1]
+    fate = fate_gene_free(cs, g, p)
+    # Growth (A1-A3): N Y genes (the fate may be one), N tokens from the supply
+    most = min(cs.active_genes[g, p, Y] + (1 if fate else 0), cs.supply[g, p])
+    rooms_b = growth_rooms_possible(cs, cr, g, p)
+    for k in range(1, most + 1):
+        for r in range(R):
+            if cs.owner[g, r] == p and cs.size[g, r] + k <= 3:
+                set_option(cw, b, n, ACT_GROWTH_GROUP, k, r, 0, 0)
+                n += 1
+        if k <= rooms_b:
+            set_option(cw, b, n, ACT_GROWTH_ROOMS, k, 0, 0, 0)
+            n += 1
+    # Evolution (A4-A7): always 1 Y, never past the genes' cap
+    if genes_held(cs, g, p) < cr.numbers[N_MAX_GENES]:
+        for c in range(4):
+            if cs.gene_supply[g, c] > 0 and can_pay(
+                cs, cr, g, p, 1, 0, 0, 0, 0, evolution_price(cs, cr, g, p, c), True
+            ):
+                set_option(cw, b, n, ACT_EVOLUTION, c, 0, 0, 0)
+                n += 1
+        if can_pay(cs, cr, g, p, 1, 0, 0, 0, 0, cr.numbers[N_EVOLUTION_RANDOM], True):
+            set_option(cw, b, n, ACT_EVOLUTION_RANDOM, 0, 0, 0, 0)
+            n += 1
+    # Spark (A8): any own group against any other player's, 1 Y + (d - 1) E
+    for a in range(R):
+        if cs.owner[g, a] != p:
+            continue
+        for d in range(R):
+            q = cs.owner[g, d]
+            if q == NO_OWNER or q == p:
+                continue
+            dist = spark_distance(cs, cr, g, a, d)
+            if dist < UNREACHABLE and can_pay(cs, cr, g, p, 1, 0, 0, 0, 0, dist - 1, True):
+                set_option(cw, b, n, ACT_SPARK, a, d, 0, 0)
+                n += 1
+    # Impulse (A10-A12): 1 P; create on any room with the cubes in the pool, or draw an area
+    if can_pay(cs, cr, g, p, 0, 1, 0, 0, 0, 0, True):
+        need = cr.numbers[N_IMPULSE_CUBES]
+        if cs.pool[g] >= need or (cr.flag[FL_IMPULSE_PARTIAL] != 0 and cs.pool[g] > 0):
+            for r in range(R):
+                if cs.removed[g, r] == 0:
+                    set_option(cw, b, n, ACT_IMPULSE_PLACE, r, 0, 0, 0)
+                    n += 1
+        for r in range(R):
+            if cs.cubes[g, r] > 0:
+                set_option(cw, b, n, ACT_IMPULSE_DRAW, r, 0, 0, 0)
+                n += 1
+    return n
+
+
+@kernel
+def _charge_own_near(cs, cr, g, p, area):
+    """A11/A12: p's groups adjacent to the area on room ``area`` (its room included) with size at
+    most its strength (flag charge_size_limit) become charged."""
+    for r in range(cs.owner.shape[1]):
+        if cs.owner[g, r] == p and near_area(cr, r, area):
+            if cr.flag[FL_CHARGE_SIZE_LIMIT] != 0 or cs.size[g, r] <= cs.cubes[g, area]:
+                cs.charged[g, r] = 1
+
+
+@kernel
+def _pick_growth_rooms(cs, cr, cw, g, b, p, k):
+    """A3, Q9: the k rooms of option B, picked one at a time (a room mask); a room must be next
+    to an own group on the board before the action (flag growth_adjacency: or next to a room
+    picked before it, chain; or all next to one same own group, one_group)."""
+    R = cs.owner.shape[1]
+    how = cr.flag[FL_GROWTH_ADJACENCY]
+    placed = 0
+    for _ in range(k):
+        n = 0
+        for r in range(R):
+            if (placed >> r) & 1 or not _growth_room_ok(cs, cr, g, p, r):
+                continue
+            ok = False
+            for s in range(cr.degree[r]):
+                x = int(cr.neighbours[r, s])
+                own = cs.owner[g, x] == p
+                if how == CHAIN and (placed >> x) & 1:
+                    ok = True
+                    break
+                if not own:
+                    continue
+                if how != ONE_GROUP:
+                    ok = True
+                    break
+                together = True  # one_group: x is next to every room picked so far
+                for y in range(R):
+                    if (placed >> y) & 1 and not adjacent(cr, x, y):
+                        together = False
+                if together:
+                    ok = True
+                    break
+            if ok:
+                set_option(cw, b, n, r, 0, 0, 0, 0)
+                n += 1
+        if n == 0:
+            break
+        placed |= 1 << cw.options[b, decide(cs, cr, cw, g, b, p, GROWTH_ROOM, n), 0]
+    return placed
+
+
+@kernel
+def take_action(cs, cr, cw, g, b, p, i):
+    """Pay for and carry out option i of list_actions (A1-A13). Returns True for Pass."""
+    kind = cw.options[b, i, 0]
+    x = cw.options[b, i, 1]
+    y = cw.options[b, i, 2]
+    if kind == ACT_PASS:
+        cs.passed[g, p] = 1  # A13
+        return True
+    if kind == ACT_GROWTH_GROUP or kind == ACT_GROWTH_ROOMS:
+        placed = _pick_growth_rooms(cs, cr, cw, g, b, p, x) if kind == ACT_GROWTH_ROOMS else 0
+        pay_genes(cs, cr, cw, g, b, p, x, 0, 0, 0, 0, True)  # A1: N Y genes
+        if kind == ACT_GROWTH_GROUP:
+            cs.size[g, y] += x  # A2: the side does not change
+            cs.supply[g, p] -= x
+        for r in range(cs.owner.shape[1]):
+            if (placed >> r) & 1:  # A3: one discharged token on each
+                cs.owner[g, r] = p
+                cs.size[g, r] = 1
+                cs.charged[g, r] = 0
+                cs.supply[g, p] -= 1
+        return False
+    if kind == ACT_EVOLUTION:  # A5
+        price = evolution_price(cs, cr, g, p, x)
+        pay_genes(cs, cr, cw, g, b, p, 1, 0, 0, 0, 0, True)
+        pay_energy(cs, cr, cw, g, b, p, price)
+        cs.gene_supply[g, x] -= 1
+        cs.active_genes[g, p, x] += 1
+        return False
+    if kind == ACT_EVOLUTION_RANDOM:  # A6: the die gives the colour, which must be taken
+        pay_genes(cs, cr, cw, g, b, p, 1, 0, 0, 0, 0, True)
+        pay_energy(cs, cr, cw, g, b, p, cr.numbers[N_EVOLUTION_RANDOM])
+        for _ in range(100):
+            c = cr.fate_values[roll(cs, cr, cw, g, b, p, ROLL_EVOLUTION, -1) - 1]
+            if cs.gene_supply[g, c] > 0:
+                cs.gene_supply[g, c] -= 1
+                cs.active_genes[g, p, c] += 1
+                break
+            if cr.flag[FL_EVOLUTION_EMPTY_COLOUR] == 0 or cw.error[g, 0] != 0:
+                break  # "nothing": the payment is spent
+        return False
+    if kind == ACT_SPARK:  # A8-A9
+        pay_genes(cs, cr, cw, g, b, p, 1, 0, 0, 0, 0, True)
+        pay_energy(cs, cr, cw, g, b, p, spark_distance(cs, cr, g, x, y) - 1)
+        if cs.owner[g, x] == p:  # (paying turned groups, never removed them)
+            fight(cs, cr, cw, g, b, p, x, y, 0, TIE_BOTH)
+        return False
+    if kind == ACT_IMPULSE_PLACE:  # A11
+        pay_genes(cs, cr, cw, g, b, p, 0, 1, 0, 0, 0, True)
+        k = min(cr.numbers[N_IMPULSE_CUBES], cs.pool[g])
+        cs.pool[g] -= k
+        cs.cubes[g, x] += k
+        _charge_own_near(cs, cr, g, p, x)
+        return False
+    if kind == ACT_IMPULSE_DRAW:  # A12
+        pay_genes(cs, cr, cw, g, b, p, 0, 1, 0, 0, 0, True)
+        _charge_own_near(cs, cr, g, p, x)
+        cs.cubes[g, x] -= 1
+        cs.pool[g] += 1
+        return False
+    return False

@@ -1,0 +1,69 @@
+"""Every decision of §11 goes through :func:`decide`.
+
+The engine writes the legal options into ``Workspace.options[b, :n]`` (layouts in
+decision_kinds.py) and calls ``decide``. A decision with one legal option is taken without asking
+anyone and without consuming a forced choice (scenario-format.md). Otherwise a scenario's next
+forced choice is used when there is one: it must be of this kind and match a legal option's
+identifying integers, else the game stops with an error naming it; with none, the player's
+strategy decides (strategies/chromosome/policy.py).
+"""
+
+from sim.chromosome.engine.decision_kinds import KIND_WIDTH
+from sim.chromosome.engine.state import (
+    ERR_ILLEGAL_CHOICE,
+    ERR_TOO_MANY_OPTIONS,
+    ERR_WRONG_CHOICE_KIND,
+    MAX_OPTIONS,
+)
+from sim.jit import kernel
+from strategies.chromosome.policy import choose
+
+
+@kernel
+def fail(cw, g, code, detail, kind, p):
+    """Stop game g with error ``code`` (the first error stands)."""
+    if cw.error[g, 0] == 0:
+        cw.error[g, 0] = code
+        cw.error[g, 1] = detail
+        cw.error[g, 2] = kind
+        cw.error[g, 3] = p
+
+
+@kernel
+def set_option(cw, b, i, v0, v1, v2, v3, v4):
+    """Write option i's first five integers (the rest zero)."""
+    cw.options[b, i, 0] = v0
+    cw.options[b, i, 1] = v1
+    cw.options[b, i, 2] = v2
+    cw.options[b, i, 3] = v3
+    cw.options[b, i, 4] = v4
+    for j in range(5, cw.options.shape[2]):
+        cw.options[b, i, j] = 0
+
+
+@kernel
+def decide(cs, cr, cw, g, b, p, kind, n):
+    """Player p's choice among the ``n`` options of ``kind`` (the index of its row)."""
+    if n > MAX_OPTIONS:
+        fail(cw, g, ERR_TOO_MANY_OPTIONS, n, kind, p)
+        return 0
+    if n <= 1:
+        return 0
+    t = cw.tape_pos[g]
+    if t < cw.tape_len[g]:
+        if cw.tape_kind[g, t] != kind:
+            fail(cw, g, ERR_WRONG_CHOICE_KIND, t, kind, p)
+            return 0
+        width = KIND_WIDTH[kind]
+        for i in range(n):
+            same = True
+            for j in range(width):
+                if cw.options[b, i, j] != cw.tape_value[g, t, j]:
+                    same = False
+                    break
+            if same:
+                cw.tape_pos[g] = t + 1
+                return i
+        fail(cw, g, ERR_ILLEGAL_CHOICE, t, kind, p)
+        return 0
+    return choose(cs, cr, cw, g, b, p, kind, n)

@@ -1,0 +1,107 @@
+"""A player's turn in Phase II (spec §4.1, T1-T3): at most one move (M1), at most one fate
+restore (3 E for 1 fate, not above fate_max), black discards (G4), and exactly one action, in
+any order the player picks step by step (Q2); an action is atomic."""
+
+from sim.chromosome.engine.actions import list_actions, take_action
+from sim.chromosome.engine.costs import can_pay
+from sim.chromosome.engine.decision_kinds import (
+    ACTION,
+    DISCARD_BLACK,
+    MOVE,
+    STEP,
+    STEP_ACTION,
+    STEP_DISCARD,
+    STEP_END,
+    STEP_MOVE,
+    STEP_RESTORE,
+)
+from sim.chromosome.engine.decisions import decide, set_option
+from sim.chromosome.engine.payments import pay_energy
+from sim.chromosome.engine.population import may_move, move
+from sim.chromosome.engine.state import N_BLACK_DISCARD, N_FATE_MAX, N_FATE_RESTORE
+from sim.jit import kernel
+
+B = 3  # the B gene colour
+
+
+@kernel
+def list_moves(cs, cr, cw, g, b, p):
+    """M1-M7, Q3: every legal move of player p (group, tokens, destination)."""
+    n = 0
+    R = cs.owner.shape[1]
+    for src in range(R):
+        if cs.owner[g, src] != p:
+            continue
+        for s in range(cr.degree[src]):
+            dst = cr.neighbours[src, s]
+            for k in range(1, cs.size[g, src] + 1):
+                if may_move(cs, cr, g, p, src, dst, k):
+                    set_option(cw, b, n, src, dst, k, 0, 0)
+                    n += 1
+    return n
+
+
+@kernel
+def may_restore(cs, cr, g, p):
+    """T1: 3 E for 1 fate, not above fate_max."""
+    return cs.fate[g, p] < cr.numbers[N_FATE_MAX] and can_pay(
+        cs, cr, g, p, 0, 0, 0, 0, 0, cr.numbers[N_FATE_RESTORE], False
+    )
+
+
+@kernel
+def take_turn(cs, cr, cw, g, b, p):
+    """T1-T2: player p's turn, step by step; returns when it ends (or the game stops)."""
+    moved = False
+    restored = False
+    acted = False
+    passed = False
+    cs.turn_energy[g] = 0
+    while cw.error[g, 0] == 0 and cs.eliminated[g, p] == 0:
+        n = 0
+        if not moved:
+            n_moves = list_moves(cs, cr, cw, g, b, p)
+            if n_moves > 0:
+                set_option(cw, b, n, STEP_MOVE, 0, 0, 0, 0)
+                n += 1
+        if not restored and not passed and may_restore(cs, cr, g, p):
+            set_option(cw, b, n, STEP_RESTORE, 0, 0, 0, 0)
+            n += 1
+        if not passed and cs.active_genes[g, p, B] > 0:
+            set_option(cw, b, n, STEP_DISCARD, 0, 0, 0, 0)
+            n += 1
+        if not acted:
+            set_option(cw, b, n, STEP_ACTION, 0, 0, 0, 0)
+            n += 1
+        else:
+            set_option(cw, b, n, STEP_END, 0, 0, 0, 0)
+            n += 1
+        step = cw.options[b, decide(cs, cr, cw, g, b, p, STEP, n), 0]
+        if step == STEP_END:
+            break
+        if step == STEP_MOVE:  # M1
+            n = list_moves(cs, cr, cw, g, b, p)
+            i = decide(cs, cr, cw, g, b, p, MOVE, n)
+            move(cs, g, p, cw.options[b, i, 0], cw.options[b, i, 1], cw.options[b, i, 2])
+            moved = True
+        elif step == STEP_RESTORE:  # T1: RAZ NA TURĘ
+            pay_energy(cs, cr, cw, g, b, p, cr.numbers[N_FATE_RESTORE])
+            cs.fate[g, p] += 1
+            restored = True
+        elif step == STEP_DISCARD:  # G4b: -2 irradiation each, never below 0
+            n = 0
+            for k in range(1, cs.active_genes[g, p, B] + 1):
+                set_option(cw, b, n, k, 0, 0, 0, 0)
+                n += 1
+            k = cw.options[b, decide(cs, cr, cw, g, b, p, DISCARD_BLACK, n), 0]
+            cs.active_genes[g, p, B] -= k
+            cs.gene_supply[g, B] += k
+            cs.irradiation[g, p] = max(0, cs.irradiation[g, p] - k * cr.numbers[N_BLACK_DISCARD])
+        else:  # T1: exactly one action
+            n = list_actions(cs, cr, cw, g, b, p)
+            i = decide(cs, cr, cw, g, b, p, ACTION, n)
+            passed = take_action(cs, cr, cw, g, b, p, i)
+            acted = True
+        if cs.ending[g] != 0 and cs.eliminated[g, p] != 0:
+            break
+    cs.turn_energy[g] = 0

@@ -1,0 +1,317 @@
+"""Chromosome on the game protocol (sim.game): its registration ``GAME`` and its runner adapter.
+
+Result rows: the core columns (sim.game.CORE_COLUMNS) and ``species``, ``score``, ``eliminated``,
+``tokens``, ``trophies``, ``fate``, ``irradiation``, ``rounds``, ``end_reason`` (E4-E6). Seating:
+every game seats its players in a uniform random order (seat 1 starts, S6), so a strategy list
+given per player is not tied to the first seat.
+"""
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from sim.chromosome.rules.book import ChromosomeRules, load_rules
+from sim.errors import GameError, UserError
+from sim.game import GameInfo, assign_strategies, play_strategies
+from strategies.chromosome.presets import DEFAULT_POOL, PRESETS, preset_row
+
+SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "chromosome"
+STREAM_ASSIGNMENT = 3  # the pool's draw (after the engine's streams)
+STREAM_SEATING = 4  # each game's seating order
+END_REASONS = ("none", "rounds", "elimination")
+
+
+def params_table(names: Sequence[str]) -> np.ndarray:
+    """The strategies' parameter rows (float64 [len(names), K])."""
+    return np.array([preset_row(n) for n in names], dtype=np.float64)
+
+
+@dataclass
+class ChromosomeRun:
+    """Everything that determines a run's games (sim.runner's GameAdapter)."""
+
+    rules: ChromosomeRules
+    players: int
+    seed: int
+    names: list[str]
+    seats: list[int] | None = None
+    pool: list[int] | None = None
+
+    def spec(self) -> dict[str, Any]:
+        return {
+            "game": "chromosome",
+            "players": self.players,
+            "seed": self.seed,
+            "strategies": self.names,
+            "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
+            "rules_id": self.rules.rules_id,
+            "rules": self.rules.data,
+            "placeholders": self.rules.placeholders(self.players),
+        }
+
+    def strategy_rows(self, games: np.ndarray) -> np.ndarray:
+        """Strategy index of every player of every game: int64 [len(games), P]."""
+        if self.seats is not None:
+            return np.tile(np.asarray(self.seats, dtype=np.int64), (len(games), 1))
+        from sim.random_stream import uniform_draws
+
+        draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(self.pool), self.players)
+        return np.asarray(self.pool, dtype=np.int64)[draws]
+
+    def seating(self, games: np.ndarray) -> np.ndarray:
+        """The seat (0 = the starting player, S6) of every player of every game: a uniform order."""
+        from sim.random_stream import uniform_draws
+
+        keys = uniform_draws(self.seed, games, STREAM_SEATING, 1 << 30, self.players)
+        return np.argsort(keys, axis=1, kind="stable").argsort(axis=1, kind="stable")
+
+    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
+        from sim.chromosome.engine import batch
+        from sim.chromosome.engine.state import rules_for
+
+        games = np.arange(first, first + count, dtype=np.int64)
+        rows = self.strategy_rows(games)
+        seat = self.seating(games)
+        by_seat = np.zeros_like(rows)
+        np.put_along_axis(by_seat, seat, rows, axis=1)
+        ru = rules_for(self.rules, self.players)
+        b = batch.play(
+            batch.new_batch(ru, params_table(self.names), by_seat.astype(np.int16), self.seed, games), threads
+        )
+        bad = np.flatnonzero(b.workspace.error[:, 0])
+        if len(bad):
+            raise GameError(f"game {first + bad[0]}: engine error {b.workspace.error[bad[0]].tolist()}")
+        out = batch.outcomes(b)
+        P = self.players
+
+        def per_player(a: np.ndarray) -> np.ndarray:
+            return np.take_along_axis(np.asarray(a), seat, axis=1).ravel()
+
+        won = per_player(out["won"])
+        standing = np.where(out["eliminated"], -1000, out["score"]).astype(np.int64)
+        better = (standing[:, None, :] > standing[:, :, None]).sum(axis=2)
+        rank = np.where(out["won"], 1, np.maximum(2, 1 + better))  # rank 1: the winners only (E5)
+        return pa.table(
+            {
+                "game": pa.array(np.repeat(games, P)),
+                "seed": pa.array(np.full(count * P, self.seed, dtype=np.int64)),
+                "players": pa.array(np.full(count * P, P, dtype=np.int8)),
+                "player": pa.array(np.tile(np.arange(P, dtype=np.int8), count)),
+                "start_space": pa.array((seat + 1).astype(np.int8).ravel()),
+                "strategy": pa.array([self.names[i] for i in rows.ravel()], type=pa.string()),
+                "rank": pa.array(per_player(rank).astype(np.int8)),
+                "won": pa.array(won),
+                "rules_id": pa.array([self.rules.rules_id] * (count * P), type=pa.string()),
+                "species": pa.array(per_player(out["species"]), type=pa.string()),
+                "score": pa.array(per_player(out["score"]).astype(np.int16)),
+                "eliminated": pa.array(per_player(out["eliminated"])),
+                "tokens": pa.array(per_player(out["tokens"]).astype(np.int8)),
+                "trophies": pa.array(per_player(out["trophies"]).astype(np.int8)),
+                "fate": pa.array(per_player(out["fate"]).astype(np.int8)),
+                "irradiation": pa.array(per_player(out["irradiation"]).astype(np.int8)),
+                "rounds": pa.array(per_player(out["rounds"]).astype(np.int8)),
+                "end_reason": pa.array(
+                    [END_REASONS[r] for r in per_player(out["end_reason"])], type=pa.string()
+                ),
+            }
+        )
+
+
+class Chromosome:
+    """Chromosome (docs/chromosome-rules.md): 2-4 players, microbes in a collapsing laboratory."""
+
+    info = GameInfo(
+        name="chromosome",
+        title="Chromosome (the second seed game; main actions, no events yet)",
+        player_counts=(2, 3, 4),
+        kernel_packages=("sim.chromosome", "strategies.chromosome"),
+        default_pool=DEFAULT_POOL,
+        default_strategy="builder",
+        may_end_without_winner=True,  # E5: if every player is eliminated, nobody wins
+    )
+
+    def load_rules(self, files: Sequence[Path] = ()) -> ChromosomeRules:
+        return load_rules(*files)
+
+    def check_players(self, rules: ChromosomeRules, players: int, variant: str | None = None) -> None:
+        from sim.chromosome.engine.state import rules_for
+
+        if variant is not None:
+            raise UserError(f"--variant {variant}: chromosome has no variants")
+        if players not in rules.player_counts:
+            counts = ", ".join(map(str, rules.player_counts))
+            raise UserError(f"--players: expected one of {counts} (the rules' player_counts), got {players}")
+        rules_for(rules, players)  # a reading the engine does not play yet: one line
+
+    def new_run(
+        self,
+        rules: ChromosomeRules,
+        players: int,
+        seed: int,
+        *,
+        strategies: str | None = None,
+        pool: str | None = None,
+        seating: str = "rotate",
+        variant: str | None = None,
+    ) -> ChromosomeRun:
+        self.check_players(rules, players, variant)
+        who = assign_strategies(strategies, pool or DEFAULT_POOL, players)
+        for name in who.names:
+            preset_row(name)
+        return ChromosomeRun(rules, players, seed, who.names, who.seats, who.pool)
+
+    def run_label(self, players: int, variant: str | None = None) -> str:
+        return f"{players}p"
+
+    def rules_line(self, rules: ChromosomeRules) -> str:
+        return f"rules {rules.rules_id}; species mode {rules.flags['species_mode']}"
+
+    def rules_document(self, rules: ChromosomeRules) -> dict[str, Any]:
+        return {"rules_id": rules.rules_id, "files": list(rules.files), "rules": rules.data}
+
+    def strategy_names(self) -> list[str]:
+        return list(PRESETS)
+
+    def load_engine(self) -> None:
+        import sim.chromosome.engine.batch  # noqa: F401 (compiles or loads the kernels)
+
+    def check_play(
+        self, rules: ChromosomeRules, players: int, strategies: str, variant: str | None = None
+    ) -> list[str]:
+        self.check_players(rules, players, variant)
+        names = play_strategies(strategies, players)
+        for name in names:
+            preset_row(name)
+        return names
+
+    def play_text(
+        self,
+        rules: ChromosomeRules,
+        players: int,
+        strategies: list[str],
+        seed: int,
+        *,
+        variant: str | None = None,
+        as_json: bool = False,
+    ) -> str:
+        from sim.chromosome.engine import batch
+        from sim.chromosome.engine.state import rules_for
+
+        names = list(dict.fromkeys(strategies))
+        rows = np.array([[names.index(s) for s in strategies]], dtype=np.int16)
+        ru = rules_for(rules, players)
+        b = batch.play(
+            batch.new_batch(ru, params_table(names), rows, seed, np.array([0]), check_invariants=True)
+        )
+        if b.workspace.error[0, 0]:
+            raise GameError(f"game 0: engine error {b.workspace.error[0].tolist()}")
+        out = batch.outcomes(b)
+        st = b.state
+        seats = []
+        for p in range(players):
+            groups = {int(ru.tile[r]): int(st.size[0, r]) for r in range(len(ru.tile)) if st.owner[0, r] == p}
+            seats.append(
+                {
+                    "seat": p + 1,
+                    "strategy": strategies[p],
+                    "species": str(out["species"][0, p]),
+                    "score": int(out["score"][0, p]),
+                    "won": bool(out["won"][0, p]),
+                    "eliminated": bool(out["eliminated"][0, p]),
+                    "groups": groups,
+                    "trophies": int(out["trophies"][0, p]),
+                    "fate": int(out["fate"][0, p]),
+                    "irradiation": int(out["irradiation"][0, p]),
+                }
+            )
+        doc = {
+            "seed": seed,
+            "players": players,
+            "rounds": int(st.round[0]),
+            "end": END_REASONS[int(st.end_reason[0])],
+            "seats": seats,
+            "areas": {int(ru.tile[r]): int(st.cubes[0, r]) for r in range(len(ru.tile)) if st.cubes[0, r]},
+            "rules_id": rules.rules_id,
+            "placeholders": rules.placeholders(players),
+        }
+        if as_json:
+            return json.dumps(doc, indent=1)
+        lines = [
+            f"soup play --game chromosome: seed {seed}, {players} players, rules {rules.rules_id}",
+            f"ended after round {doc['rounds']} by {doc['end']}; areas at the end: {doc['areas'] or 'none'}",
+        ]
+        for s in seats:
+            status = "eliminated" if s["eliminated"] else ("wins" if s["won"] else "")
+            parts = f"groups {s['groups']}, {s['trophies']} trophies, fate {s['fate']}"
+            parts += f", irradiation {s['irradiation']}"
+            lines.append(
+                f"seat {s['seat']} {s['species']:<6} ({s['strategy']}): score {s['score']} = {parts} {status}"
+            )
+        lines.append(
+            "(the turn-by-turn log is still to come; placeholders used: "
+            + ", ".join(doc["placeholders"])
+            + ")"
+        )
+        return "\n".join(lines)
+
+    def scenario_files(self) -> list[Path]:
+        return sorted(SCENARIO_DIR.glob("*.json"))
+
+    def load_scenario(self, source: Path | dict[str, Any], check_invariants: bool = True) -> Any:
+        from sim.chromosome.tools.scenario import load_scenario
+
+        return load_scenario(source, check_invariants=check_invariants)
+
+    def scenario_document(self, scenario: Any) -> dict[str, Any]:
+        from sim.chromosome.tools.scenario import scenario_document
+
+        return scenario_document(scenario)
+
+    def run_scenario(self, scenario: Any) -> dict[str, Any]:
+        from sim.chromosome.tools.scenario import run_scenario
+
+        return run_scenario(scenario)
+
+    def strategy_space(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        from strategies.chromosome.presets import BOUNDS
+
+        low, high = (np.array(b, dtype=float) for b in zip(*BOUNDS, strict=True))
+        start = np.array(preset_row(name), dtype=float)
+        return start, low, high
+
+    def strategy_spec(self, name: str, vector: np.ndarray, path: Path) -> str:
+        from strategies.chromosome.presets import write_strategy
+
+        return write_strategy(name, vector, path)
+
+    def build_report(self, run_dirs: Sequence[Path], out: Path, **options: Any) -> Path:
+        from analysis.run_report import build_report
+
+        if options.get("equilibrium") is not None:
+            raise UserError("--equilibrium: Chromosome's report has no equilibrium section yet")
+        return build_report(run_dirs, out, "Chromosome report")
+
+    def play_checked(
+        self, rules: ChromosomeRules, players: int, strategies: Sequence[str], seed: int, games: int
+    ) -> int:
+        from sim.chromosome.engine import batch
+        from sim.chromosome.engine.state import rules_for
+
+        names = list(dict.fromkeys(strategies))
+        rows = np.tile(np.array([names.index(s) for s in strategies[:players]], dtype=np.int16), (games, 1))
+        ru = rules_for(rules, players)
+        b = batch.play(
+            batch.new_batch(ru, params_table(names), rows, seed, np.arange(games), check_invariants=True)
+        )
+        bad = np.flatnonzero(b.workspace.error[:, 0])
+        if len(bad):
+            raise GameError(f"game {bad[0]}: engine error {b.workspace.error[bad[0]].tolist()}")
+        return int(b.state.finished.sum())
+
+
+GAME = Chromosome()

@@ -1,0 +1,518 @@
+"""Chromosome's scenario files (spec §13; the contract of docs/scenario-format.md): a position,
+forced dice and choices, how far to run, and the position after the run.
+
+Position keys: ``players``, ``rules`` (overrides; a flag may sit at its top), ``round``,
+``clock`` (default R(P) - round + 1, I10), ``start_player``, ``active_player``, ``areas``
+{tile: strength}, ``state`` (one entry per seat: ``species``, ``fate``, ``fate_token``
+("active"/"exhausted"), ``irradiation``, ``genes`` {"active": {colour: n}, "passive": {...}},
+``groups`` {tile: {"size", "charged"}}, ``trophies`` {species: n}, ``passed``, ``eliminated``).
+Supplies are derived (I1, I4, I6); an explicit ``supplies`` that breaks them is an error. How it
+plays: ``dice``, ``choices`` (§13's kinds), ``strategies``, ``seed``, ``run`` ("setup", "turn",
+"phase1", "phase2", "phase3", "round", "game"). Every bad value is one line naming the file and
+the key; nothing runs.
+"""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.chromosome.engine import decision_kinds as K
+from sim.chromosome.engine.state import (
+    ERR_ILLEGAL_CHOICE,
+    ERR_INVARIANT,
+    ERR_MISSING_DIE,
+    ERR_NO_END,
+    ERR_TOO_MANY_OPTIONS,
+    ERR_WRONG_CHOICE_KIND,
+    NotBuiltError,
+    allocate_state,
+    allocate_workspace,
+    by_reference,
+    derive_supplies,
+    rules_for,
+)
+from sim.chromosome.rules.book import COLOURS, SPECIES, ChromosomeRules, RulesError, load_rules
+from sim.errors import GameError, UserError
+from strategies.chromosome.presets import preset_row
+
+RUNS = ("setup", "turn", "phase1", "phase2", "phase3", "round", "game")
+POSITION_KEYS = ("players", "round", "clock", "phase", "start_player", "active_player", "areas", "state")
+PHASES = ("phase1", "phase2", "phase3")  # the position's next phase (default phase2)
+HOW_KEYS = ("rules", "dice", "choices", "strategies", "seed", "run")
+SEAT_KEYS = (
+    "species",
+    "fate",
+    "fate_token",
+    "irradiation",
+    "genes",
+    "groups",
+    "trophies",
+    "passed",
+    "eliminated",
+)
+DEFAULT_STRATEGY = "builder"
+
+
+class ScenarioError(UserError):
+    """A scenario that cannot be run; the message is one line naming the file and key."""
+
+
+@dataclass
+class Scenario:
+    label: str
+    rules: ChromosomeRules
+    players: int
+    data: dict[str, Any]
+    state: Any
+    engine_rules: Any
+    workspace: Any
+    run: str
+    strategies: list[str]
+    tape_origin: list[int] = field(default_factory=list)
+    phase: str = "phase2"  # the position's next phase
+
+
+def _err(label: str, key: str, message: str) -> ScenarioError:
+    return ScenarioError(f"{label}: {key}: {message}")
+
+
+def _int(label: str, key: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _err(label, key, f"expected an integer {low} to {high}, got {json.dumps(value)}")
+    return value
+
+
+def _bool(label: str, key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _err(label, key, f"expected true or false, got {json.dumps(value)}")
+    return value
+
+
+def _room(label: str, key: str, tile: Any, rooms: dict[int, int]) -> int:
+    t = int(tile) if isinstance(tile, str) and tile.isdigit() else tile
+    if isinstance(t, bool) or not isinstance(t, int) or t not in rooms:
+        raise _err(label, key, f"expected a room (tile number) of this layout, got {json.dumps(tile)}")
+    return rooms[t]
+
+
+def _colour(label: str, key: str, value: Any) -> int:
+    if value not in COLOURS:
+        raise _err(label, key, f"expected a gene colour {', '.join(COLOURS)}, got {json.dumps(value)}")
+    return COLOURS.index(value)
+
+
+def _colours(label: str, key: str, value: Any) -> list[int]:
+    if not isinstance(value, dict):
+        raise _err(label, key, f"expected {{colour: count}}, got {json.dumps(value)}")
+    out = [0, 0, 0, 0]
+    for c, n in value.items():
+        out[_colour(label, f"{key}.{c}", c)] = _int(label, f"{key}.{c}", n, 0, 99)
+    return out
+
+
+def _document(source: Path | dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    if isinstance(source, dict):
+        return "<scenario>", source
+    label = str(source)
+    try:
+        data = json.loads(Path(source).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ScenarioError(f"{label}: cannot read the scenario file: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise ScenarioError(f"{label}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{label}: expected a JSON object at the top level")
+    return label, data
+
+
+def _seat(label, key, entry, st, ru, rooms, p, species_of):
+    if not isinstance(entry, dict) or set(entry) - set(SEAT_KEYS):
+        raise _err(label, key, f"expected an object with {', '.join(SEAT_KEYS)}")
+    st.fate[0, p] = _int(label, f"{key}.fate", entry.get("fate", int(ru.numbers[6])), 0, 99)
+    token = entry.get("fate_token", "active")
+    if token not in ("active", "exhausted"):
+        raise _err(label, f"{key}.fate_token", f'expected "active" or "exhausted", got {json.dumps(token)}')
+    st.fate_exhausted[0, p] = token == "exhausted"
+    st.irradiation[0, p] = _int(label, f"{key}.irradiation", entry.get("irradiation", 0), 0, 99)
+    genes = entry.get("genes", {"active": {"Y": 2, "P": 1}})
+    if not isinstance(genes, dict) or set(genes) - {"active", "passive"}:
+        raise _err(label, f"{key}.genes", 'expected {"active": {colour: n}, "passive": {colour: n}}')
+    st.active_genes[0, p] = _colours(label, f"{key}.genes.active", genes.get("active", {}))
+    st.passive_genes[0, p] = _colours(label, f"{key}.genes.passive", genes.get("passive", {}))
+    groups = entry.get("groups", {})
+    if not isinstance(groups, dict):
+        raise _err(label, f"{key}.groups", 'expected {tile: {"size": n, "charged": bool}}')
+    for tile, gr in groups.items():
+        gk = f"{key}.groups.{tile}"
+        r = _room(label, gk, tile, rooms)
+        if not isinstance(gr, dict) or set(gr) - {"size", "charged"} or "size" not in gr:
+            raise _err(label, gk, 'expected {"size": 1..3, "charged": bool}')
+        if st.owner[0, r] >= 0:
+            raise _err(label, gk, f"room {tile} already holds a group (I2)")
+        st.owner[0, r] = p
+        st.size[0, r] = _int(label, f"{gk}.size", gr["size"], 1, 3)
+        st.charged[0, r] = _bool(label, f"{gk}.charged", gr.get("charged", True))
+    trophies = entry.get("trophies", {})
+    if not isinstance(trophies, dict):
+        raise _err(label, f"{key}.trophies", "expected {species: n}")
+    for sp, n in trophies.items():
+        if sp not in species_of:
+            raise _err(label, f"{key}.trophies.{sp}", f"no seat plays {json.dumps(sp)}")
+        if species_of[sp] == p:
+            raise _err(label, f"{key}.trophies.{sp}", "a player holds trophies of other species only (I3)")
+        st.trophies[0, p, species_of[sp]] = _int(label, f"{key}.trophies.{sp}", n, 0, 60)
+    st.passed[0, p] = _bool(label, f"{key}.passed", entry.get("passed", False))
+    st.eliminated[0, p] = _bool(label, f"{key}.eliminated", entry.get("eliminated", False))
+
+
+def _tape(label: str, choices: Any, rooms: dict[int, int], species_of: dict[str, int], P: int):
+    """The forced choices as (kind, row) entries and each entry's choice index."""
+    if not isinstance(choices, list):
+        raise _err(label, "choices", "expected a list of choices")
+    tape: list[tuple[int, list[int]]] = []
+    origin: list[int] = []
+
+    def add(k: int, kind: int, row: list[int]) -> None:
+        tape.append((kind, row))
+        origin.append(k)
+
+    for k, choice in enumerate(choices):
+        key = f"choices[{k}]"
+        if not isinstance(choice, dict) or len(choice) == 0:
+            raise _err(label, key, "expected an object with one choice kind")
+        if "action" in choice:
+            act = choice["action"]
+            if act == "pass":
+                add(k, K.ACTION, [K.ACT_PASS])
+            elif act == "growth" and "rooms" in choice:
+                tiles = choice["rooms"]
+                if not isinstance(tiles, list) or not tiles:
+                    raise _err(label, f"{key}.rooms", "expected a list of rooms")
+                add(k, K.ACTION, [K.ACT_GROWTH_ROOMS, len(tiles)])
+                for i, t in enumerate(tiles):
+                    add(k, K.GROWTH_ROOM, [_room(label, f"{key}.rooms[{i}]", t, rooms)])
+            elif act == "growth":
+                n = _int(label, f"{key}.n", choice.get("n"), 1, 3)
+                add(
+                    k,
+                    K.ACTION,
+                    [K.ACT_GROWTH_GROUP, n, _room(label, f"{key}.group", choice.get("group"), rooms)],
+                )
+            elif act == "evolution":
+                gene = choice.get("gene")
+                if gene == "random":
+                    add(k, K.ACTION, [K.ACT_EVOLUTION_RANDOM])
+                else:
+                    add(k, K.ACTION, [K.ACT_EVOLUTION, _colour(label, f"{key}.gene", gene)])
+            elif act == "spark":
+                a = _room(label, f"{key}.from", choice.get("from"), rooms)
+                add(k, K.ACTION, [K.ACT_SPARK, a, _room(label, f"{key}.target", choice.get("target"), rooms)])
+            elif act == "impulse" and "place" in choice:
+                add(k, K.ACTION, [K.ACT_IMPULSE_PLACE, _room(label, f"{key}.place", choice["place"], rooms)])
+            elif act == "impulse" and "draw" in choice:
+                add(k, K.ACTION, [K.ACT_IMPULSE_DRAW, _room(label, f"{key}.draw", choice["draw"], rooms)])
+            else:
+                raise _err(label, f"{key}.action", f"unknown action {json.dumps(act)} (or its keys)")
+            continue
+        if len(choice) != 1:
+            raise _err(label, key, "expected one choice kind per entry")
+        ((name, v),) = choice.items()
+        if name == "start_room":
+            add(k, K.START_ROOM, [_room(label, f"{key}.start_room", v, rooms)])
+        elif name == "step":
+            if v not in K.STEP_NAMES:
+                raise _err(
+                    label, f"{key}.step", f"expected one of {', '.join(K.STEP_NAMES)}, got {json.dumps(v)}"
+                )
+            add(k, K.STEP, [K.STEP_NAMES.index(v)])
+        elif name == "move":
+            if not isinstance(v, dict) or set(v) != {"from", "to", "count"}:
+                raise _err(label, f"{key}.move", 'expected {"from": t, "to": t, "count": k}')
+            src = _room(label, f"{key}.move.from", v["from"], rooms)
+            dst = _room(label, f"{key}.move.to", v["to"], rooms)
+            add(k, K.MOVE, [src, dst, _int(label, f"{key}.move.count", v["count"], 1, 3)])
+        elif name == "discard_black":
+            add(k, K.DISCARD_BLACK, [_int(label, f"{key}.discard_black", v, 1, 99)])
+        elif name == "pay_energy":
+            if not isinstance(v, dict) or set(v) - {"groups", "trophies"}:
+                raise _err(
+                    label, f"{key}.pay_energy", 'expected {"groups": [t, ...], "trophies": {species: n}}'
+                )
+            mask = 0
+            for i, t in enumerate(v.get("groups", [])):
+                mask |= 1 << _room(label, f"{key}.pay_energy.groups[{i}]", t, rooms)
+            packed = 0
+            for sp, n in v.get("trophies", {}).items():
+                if sp not in species_of:
+                    raise _err(label, f"{key}.pay_energy.trophies.{sp}", f"no seat plays {json.dumps(sp)}")
+                packed |= _int(label, f"{key}.pay_energy.trophies.{sp}", n, 0, 15) << (4 * species_of[sp])
+            add(k, K.PAY_ENERGY, [mask, packed])
+        elif name == "fate_gene":
+            add(
+                k,
+                K.FATE_GENE,
+                [-1 if v is None else 4 if v == "any" else _colour(label, f"{key}.fate_gene", v)],
+            )
+        elif name == "any_gene":
+            add(k, K.ANY_GENE, [_colour(label, f"{key}.any_gene", v)])
+        elif name == "boost":
+            if not isinstance(v, dict) or set(v) - {"red", "fate"}:
+                raise _err(label, f"{key}.boost", 'expected {"red": n, "fate": n}')
+            red = _int(label, f"{key}.boost.red", v.get("red", 0), 0, 99)
+            add(k, K.BOOST, [red, _int(label, f"{key}.boost.fate", v.get("fate", 0), 0, 99)])
+        elif name == "reroll":
+            add(k, K.REROLL, [int(_bool(label, f"{key}.reroll", v))])
+        elif name == "area_first":
+            add(k, K.AREA_FIRST, [_room(label, f"{key}.area_first", v, rooms)])
+        elif name == "remove":
+            if not isinstance(v, dict):
+                raise _err(label, f"{key}.remove", "expected {tile: n}")
+            for t, n in v.items():
+                for _ in range(_int(label, f"{key}.remove.{t}", n, 1, 3)):
+                    add(k, K.REMOVE, [_room(label, f"{key}.remove.{t}", t, rooms)])
+        else:
+            raise _err(label, f"{key}.{name}", "unknown choice kind")
+    return tape, origin
+
+
+def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = True) -> Scenario:
+    """Validate a scenario (a path or a dict) and build its one-game position."""
+    label, data = _document(source)
+    unknown = set(data) - set(POSITION_KEYS) - set(HOW_KEYS) - {"test", "supplies"}
+    if unknown:
+        raise _err(label, sorted(unknown)[0], "unknown key")
+    overrides = data.get("rules", {})
+    if not isinstance(overrides, dict):
+        raise _err(label, "rules", "expected an object of rules overrides")
+    try:
+        book = load_rules(overrides=overrides or None)
+    except RulesError as e:
+        raise ScenarioError(f"{label}: rules: {e}") from None
+    P = _int(label, "players", data.get("players"), 2, 4)
+    if P not in book.player_counts:
+        raise _err(label, "players", f"expected one of {book.player_counts} (player_counts), got {P}")
+    try:
+        ru = rules_for(book, P)
+    except NotBuiltError as e:
+        raise ScenarioError(f"{label}: rules: {e}") from None
+    rooms = {int(t): i for i, t in enumerate(ru.tile)}
+    st = allocate_state(1, ru)
+    rnd = _int(label, "round", data.get("round", 1), 1, ru.rounds)
+    st.round[0] = rnd
+    st.clock[0] = _int(label, "clock", data.get("clock", ru.rounds - rnd + 1), 1, 99)
+    st.start_player[0] = _int(label, "start_player", data.get("start_player", 0), 0, P - 1)
+    st.active[0] = _int(label, "active_player", data.get("active_player", int(st.start_player[0])), 0, P - 1)
+    seats = data.get("state", [{} for _ in range(P)])
+    if not isinstance(seats, list) or len(seats) != P:
+        raise _err(label, "state", f"expected a list of {P} seat entries")
+    species = [e.get("species", SPECIES[p]) if isinstance(e, dict) else None for p, e in enumerate(seats)]
+    for p, sp in enumerate(species):
+        if sp not in SPECIES or species.index(sp) != p:
+            raise _err(label, f"state[{p}].species", f"expected a species of {', '.join(SPECIES)}, each once")
+    species_of = {sp: p for p, sp in enumerate(species)}
+    st.species[0] = [SPECIES.index(sp) for sp in species]
+    for p, entry in enumerate(seats):
+        _seat(label, f"state[{p}]", entry, st, ru, rooms, p, species_of)
+    areas = data.get("areas", {})
+    if not isinstance(areas, dict):
+        raise _err(label, "areas", "expected {tile: strength}")
+    for t, n in areas.items():
+        st.cubes[0, _room(label, f"areas.{t}", t, rooms)] = _int(label, f"areas.{t}", n, 1, 99)
+    derive_supplies(st, ru)
+    for p in range(P):
+        if st.supply[0, p] < 0:
+            raise _err(label, f"state[{p}]", f"{-st.supply[0, p]} tokens more than the species has (I1)")
+    for c in range(4):
+        if st.gene_supply[0, c] < 0:
+            raise _err(label, "state", f"{COLOURS[c]} genes held beyond the {ru.numbers[1]} there are (I6)")
+    if st.pool[0] < 0:
+        raise _err(label, "areas", f"more radiation cubes than the {ru.numbers[2]} there are (I4)")
+    supplies = data.get("supplies")
+    if supplies is not None:
+        expected = {
+            "tokens": [int(x) for x in st.supply[0]],
+            "genes": dict(zip(COLOURS, (int(x) for x in st.gene_supply[0]), strict=True)),
+            "cubes": int(st.pool[0]),
+        }
+        for k2, v in supplies.items() if isinstance(supplies, dict) else [("", None)]:
+            if k2 not in expected or v != expected[k2]:
+                raise _err(
+                    label,
+                    f"supplies.{k2}",
+                    f"does not add up: the position gives {json.dumps(expected.get(k2))} (I1, I4, I6)",
+                )
+    names = data.get("strategies", [DEFAULT_STRATEGY] * P)
+    if not isinstance(names, list) or len(names) != P:
+        raise _err(label, "strategies", f"expected a list of {P} strategy names")
+    for i, n in enumerate(names):
+        try:
+            preset_row(n)
+        except UserError as e:
+            raise ScenarioError(f"{label}: strategies[{i}]: {e}") from None
+    tape, origin = _tape(label, data.get("choices", []), rooms, species_of, P)
+    dice = data.get("dice")
+    if dice is not None and (
+        not isinstance(dice, list) or any(not isinstance(d, int) or isinstance(d, bool) for d in dice)
+    ):
+        raise _err(label, "dice", "expected a list of die faces")
+    sides = int(ru.numbers[13])
+    for i, d in enumerate(dice or []):
+        _int(label, f"dice[{i}]", d, 1, sides)
+    seed = _int(label, "seed", data.get("seed", 0), 0, 2**63 - 1)
+    run = data.get("run")
+    if run not in RUNS:
+        raise _err(label, "run", f"expected one of {', '.join(RUNS)}, got {json.dumps(run)}")
+    phase = data.get("phase", "phase2")
+    if phase not in PHASES:
+        raise _err(
+            label, "phase", f"expected the next phase, one of {', '.join(PHASES)}, got {json.dumps(phase)}"
+        )
+    if (run == "phase1" or (phase == "phase1" and run in ("round", "game"))) and rnd < 2:
+        raise _err(label, "run", "Phase I needs round 2 or later (R1: no Phase I in round 1)")
+    unique = list(dict.fromkeys(names))
+    params = np.array([preset_row(n) for n in unique], dtype=np.float64)
+    st.strategy[0] = [unique.index(n) for n in names]
+    from sim.random_stream import seed_streams
+
+    key, ctr = seed_streams(seed, np.array([0]), st.rng_key.shape[1])
+    st.rng_key[:], st.rng_ctr[:] = key, ctr
+    work = allocate_workspace(1, 1, params, check_invariants=check_invariants, tape_capacity=len(tape),
+                              dice_capacity=len(dice) if dice is not None else 0)  # fmt: skip
+    for t, (kind, row) in enumerate(tape):
+        work.tape_kind[0, t] = kind
+        work.tape_value[0, t, : len(row)] = row
+    work.tape_len[0] = len(tape)
+    if dice is not None:
+        work.dice[0, : len(dice)] = dice
+        work.dice_len[0] = len(dice)
+    return Scenario(label, book, P, data, st, ru, work, run, names, origin, phase)
+
+
+def scenario_document(sc: Scenario) -> dict[str, Any]:
+    """The scenario's position and how it plays, as a document load_scenario reads back."""
+    doc = {k: sc.data[k] for k in HOW_KEYS if k in sc.data}
+    return {**doc, **position_document(sc)}
+
+
+def position_document(sc: Scenario) -> dict[str, Any]:
+    """The position's keys (§13) from the state."""
+    st, ru = sc.state, sc.engine_rules
+    P = sc.players
+    tiles = [int(t) for t in ru.tile]
+    species = [SPECIES[int(s)] for s in st.species[0]]
+    seats = []
+    for p in range(P):
+        seats.append(
+            {
+                "species": species[p],
+                "fate": int(st.fate[0, p]),
+                "fate_token": "exhausted" if st.fate_exhausted[0, p] else "active",
+                "irradiation": int(st.irradiation[0, p]),
+                "genes": {
+                    "active": {
+                        c: int(st.active_genes[0, p, i])
+                        for i, c in enumerate(COLOURS)
+                        if st.active_genes[0, p, i]
+                    },
+                    "passive": {
+                        c: int(st.passive_genes[0, p, i])
+                        for i, c in enumerate(COLOURS)
+                        if st.passive_genes[0, p, i]
+                    },
+                },
+                "groups": {
+                    str(tiles[r]): {"size": int(st.size[0, r]), "charged": bool(st.charged[0, r])}
+                    for r in range(len(tiles))
+                    if st.owner[0, r] == p
+                },
+                "trophies": {species[q]: int(st.trophies[0, p, q]) for q in range(P) if st.trophies[0, p, q]},
+                "passed": bool(st.passed[0, p]),
+                "eliminated": bool(st.eliminated[0, p]),
+            }
+        )
+    return {
+        "players": P,
+        "round": int(st.round[0]),
+        "clock": int(st.clock[0]),
+        "phase": sc.phase,
+        "start_player": int(st.start_player[0]),
+        "active_player": int(st.active[0]),
+        "areas": {str(tiles[r]): int(st.cubes[0, r]) for r in range(len(tiles)) if st.cubes[0, r]},
+        "state": seats,
+    }
+
+
+_ERRORS = {
+    ERR_WRONG_CHOICE_KIND: "the forced choice is of another kind than the decision at hand",
+    ERR_ILLEGAL_CHOICE: "the forced choice is not legal here",
+    ERR_MISSING_DIE: "the forced dice ran out",
+    ERR_INVARIANT: "an invariant broke",
+    ERR_TOO_MANY_OPTIONS: "too many options",
+    ERR_NO_END: "a round never ended",
+}
+
+
+def run_scenario(sc: Scenario) -> dict[str, Any]:
+    """Play the scenario as far as ``run`` says; the position after it, and the outcome."""
+    from sim.chromosome.engine import round as rnd
+    from sim.chromosome.engine import turn
+    from sim.chromosome.engine.batch import Batch, outcomes
+
+    st, ru, work = sc.state, sc.engine_rules, sc.workspace
+    cs, cr, cw = by_reference(st, ru, work)
+
+    def ok() -> bool:
+        return not st.finished[0] and work.error[0, 0] == 0
+
+    def phase_one() -> None:  # Phase I of the position's round: it moves the clock into it (R2)
+        st.round[0] -= 1
+        st.clock[0] += 1
+        rnd.phase_one(cs, cr, cw, 0)
+
+    if sc.run == "setup":
+        rnd.setup(cs, cr, cw, 0, 0)
+    elif sc.run == "turn":
+        turn.take_turn(cs, cr, cw, 0, 0, int(st.active[0]))
+    elif sc.run in PHASES:
+        (phase_one if sc.run == "phase1" else lambda: None)()
+        if sc.run == "phase2":
+            rnd.phase_two(cs, cr, cw, 0, 0)
+        elif sc.run == "phase3":
+            rnd.phase_three(cs, cr, cw, 0, 0)
+    else:  # "round" or "game": from the position's next phase
+        start = PHASES.index(sc.phase)
+        while ok():
+            if start <= 0:
+                if sc.run == "game" and start < 0:
+                    rnd.phase_one(cs, cr, cw, 0)
+                else:
+                    phase_one()
+            if start <= 1 and ok():
+                rnd.phase_two(cs, cr, cw, 0, 0)
+            if ok():
+                rnd.phase_three(cs, cr, cw, 0, 0)
+            if sc.run == "round":
+                break
+            start = -1  # the next rounds from their Phase I
+    code = int(work.error[0, 0])
+    if code:
+        t = int(work.error[0, 1])
+        where = (
+            f"choices[{sc.tape_origin[t]}]: "
+            if code in (ERR_WRONG_CHOICE_KIND, ERR_ILLEGAL_CHOICE) and t < len(sc.tape_origin)
+            else ""
+        )
+        raise GameError(f"{sc.label}: {where}{_ERRORS.get(code, 'engine error')} ({work.error[0].tolist()})")
+    result = position_document(sc)
+    result["finished"] = bool(st.finished[0])
+    if st.finished[0]:
+        out = outcomes(Batch(st, ru, work, 1, True))
+        result["scores"] = [int(x) for x in out["score"][0]]
+        result["winners"] = [p for p in range(sc.players) if out["won"][0, p]]
+    used = int(work.tape_pos[0])
+    if used < int(work.tape_len[0]):
+        result["unused_choices"] = sorted(set(sc.tape_origin[used:]))
+    return result
