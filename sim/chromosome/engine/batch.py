@@ -6,10 +6,9 @@ from typing import NamedTuple
 import numpy as np
 
 from sim import threads
-from sim.chromosome.engine.round import play_game
+from sim.chromosome.engine.round import play_block
 from sim.chromosome.engine.scoring import score, winners
 from sim.chromosome.engine.state import (
-    STREAM_SETUP,
     Rules,
     State,
     Workspace,
@@ -19,8 +18,6 @@ from sim.chromosome.engine.state import (
     seed_state,
 )
 from sim.chromosome.rules.book import SPECIES
-from sim.jit import kernel
-from sim.random_stream import below
 
 
 class Batch(NamedTuple):
@@ -29,31 +26,6 @@ class Batch(NamedTuple):
     workspace: Workspace
     n_blocks: int
     fixed_species: bool  # the species were given (S4: else each game draws them)
-
-
-@kernel
-def draw_species(cs, g):
-    """S4: a uniform draw of distinct species for the players (the batch's, not a decision)."""
-    P = cs.species.shape[1]
-    taken = 0
-    for p in range(P):
-        k = below(cs.rng_key, cs.rng_ctr, g, STREAM_SETUP, 4 - p)
-        for s in range(4):
-            if not (taken >> s) & 1:
-                if k == 0:
-                    cs.species[g, p] = s
-                    taken |= 1 << s
-                    break
-                k -= 1
-
-
-@kernel
-def play_block(cs, cr, cw, b, n_blocks, fixed_species):
-    """Every game g of block b (g = b, b + n_blocks, ...) from setup to its end."""
-    for g in range(b, cs.round.shape[0], n_blocks):
-        if fixed_species == 0:
-            draw_species(cs, g)
-        play_game(cs, cr, cw, g, b)
 
 
 def new_batch(

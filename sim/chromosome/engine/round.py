@@ -27,10 +27,12 @@ from sim.chromosome.engine.state import (
     N_TOKENS,
     NO_OWNER,
     ROLL_TEST,
+    STREAM_SETUP,
     F,
 )
 from sim.chromosome.engine.turn import take_turn
 from sim.jit import kernel
+from sim.random_stream import below
 
 FL_AREA_TIE_BREAK = F["area_tie_break"]
 FL_FINAL_TURN_INCLUDES_ACTIVE = F["final_turn_includes_active"]
@@ -238,3 +240,28 @@ def play_game(cs, cr, cw, g, b):
         if cs.finished[g] or cw.error[g, 0] != 0:
             break
         phase_three(cs, cr, cw, g, b)
+
+
+@kernel
+def draw_species(cs, g):
+    """S4: a uniform draw of distinct species for the players (the batch's, not a decision)."""
+    P = cs.species.shape[1]
+    taken = 0
+    for p in range(P):
+        k = below(cs.rng_key, cs.rng_ctr, g, STREAM_SETUP, 4 - p)
+        for s in range(4):
+            if not (taken >> s) & 1:
+                if k == 0:
+                    cs.species[g, p] = s
+                    taken |= 1 << s
+                    break
+                k -= 1
+
+
+@kernel
+def play_block(cs, cr, cw, b, n_blocks, fixed_species):
+    """Every game g of block b (g = b, b + n_blocks, ...) from setup to its end."""
+    for g in range(b, cs.round.shape[0], n_blocks):
+        if fixed_species == 0:
+            draw_species(cs, g)
+        play_game(cs, cr, cw, g, b)
