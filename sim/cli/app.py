@@ -264,10 +264,8 @@ def simulate(
         "Win rate by strategy and start space",
     )
     # Quoted for the shell: a path with spaces must paste as one argument (issue 21).
-    typer.echo(
-        f"Next: {shlex.join(['soup', 'report', str(out)])}   (the balance report: genes, seats, deck order, "
-        "figures)"
-    )
+    what = "genes, seats, deck order, figures" if game == DEFAULT_GAME else "win rates by strategy and seat"
+    typer.echo(f"Next: {shlex.join(['soup', 'report', str(out)])}   (the balance report: {what})")
 
 
 @app.command()
