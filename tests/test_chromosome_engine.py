@@ -349,3 +349,23 @@ def test_the_plain_python_path_plays_the_same_games():
         return done.stdout
 
     assert run(NUMBA_DISABLE_JIT="1") == run(NUMBA_DISABLE_JIT="0")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_preset_beats_random_with_seats_rotated(players):
+    """Issue 23.3: every non-random preset, at one seat (rotated over the games) against random
+    players, wins more than the fair share (the 95% interval's lower end above 1/P)."""
+    from sim.chromosome.engine import batch
+
+    games = 600
+    ru = rules_for(load_rules(), players)
+    names = [n for n in PRESETS if n != "random"]
+    params = np.array([PRESETS["random"]] + [PRESETS[n] for n in names])
+    seat = np.arange(games) % players
+    for k, name in enumerate(names, start=1):
+        strategies = np.zeros((games, players), np.int16)
+        strategies[np.arange(games), seat] = k
+        out = batch.outcomes(batch.play(batch.new_batch(ru, params, strategies, 17, np.arange(games))))
+        rate = out["won"][np.arange(games), seat].mean()
+        low = rate - 1.96 * np.sqrt(rate * (1 - rate) / games)
+        assert low > 1 / players, (name, players, rate)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.chromosome.tools.scenario import load_scenario, run_scenario, scenario_document
+from sim.chromosome.tools.scenario import ScenarioError, load_scenario, run_scenario, scenario_document
 from sim.errors import GameError
 
 ROOT = Path(__file__).resolve().parent / "scenarios" / "chromosome"
@@ -31,6 +31,11 @@ def _part_of(expected, actual, where="") -> list[str]:
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_scenario(path):
     test = json.loads(path.read_text())["test"]
+    if "expect_load_error" in test:  # bad input: one line naming the file and key, nothing runs
+        with pytest.raises(ScenarioError, match=test["expect_load_error"]) as e:
+            load_scenario(path)
+        assert str(e.value).startswith(f"{path}: ") and "\n" not in str(e.value)
+        return
     scenario = load_scenario(path, check_invariants=True)
     if "expect_error" in test:
         with pytest.raises(GameError, match=test["expect_error"].replace("[", r"\[").replace("]", r"\]")):
@@ -40,7 +45,10 @@ def test_scenario(path):
     assert _part_of(test["expect"], result) == []
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+LOADABLE = [p for p in FILES if "expect_load_error" not in json.loads(p.read_text())["test"]]
+
+
+@pytest.mark.parametrize("path", LOADABLE, ids=[p.stem for p in LOADABLE])
 def test_scenario_round_trip(path):
     document = scenario_document(load_scenario(path))
     assert scenario_document(load_scenario(document)) == document

@@ -9,6 +9,7 @@ import pytest
 
 from sim import game as games
 from sim import runner
+from sim.errors import UserError
 from sim.game import CORE_COLUMNS
 
 GAMES = games.names()
@@ -108,11 +109,17 @@ def test_scenario_round_trip(name):
     g = games.get(name)
     files = g.scenario_files()
     assert files, f"{name}: no scenario files"
+    loaded = 0
     for path in files[:: max(1, len(files) // 12)]:
-        scenario = g.load_scenario(path)
+        try:
+            scenario = g.load_scenario(path)
+        except UserError:
+            continue  # a bad-input scenario: the game's own scenario tests check its message
         document = g.scenario_document(scenario)
         again = g.load_scenario(document)
         assert g.scenario_document(again) == document, path.name
+        loaded += 1
+    assert loaded > 0
 
 
 @pytest.mark.parametrize("name", GAMES)
