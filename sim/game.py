@@ -167,13 +167,26 @@ class Assignment:
     pool: list[int] | None = None
 
 
-def assign_strategies(strategies: str | None, pool: str, players: int) -> Assignment:
+def check_player_count(game: str, counts: Sequence[int], players: int, variant: str | None = None) -> None:
+    """A UserError unless a game without variants plays ``players`` (its rules' player_counts)."""
+    if variant is not None:
+        raise UserError(f"--variant {variant}: {game} has no variants")
+    if players not in counts:
+        shown = ", ".join(map(str, counts))
+        raise UserError(f"--players: expected one of {shown} (the rules' player_counts), got {players}")
+
+
+def assign_strategies(
+    strategies: str | None, pool: str, players: int, check: Callable[[str], Any] | None = None
+) -> Assignment:
     """A run's assignment from the command line's lists: ``strategies`` (one per player) wins over
-    ``pool``. A UserError on bad input."""
+    ``pool``; ``check`` (the game's) raises a UserError for a name it does not know."""
     # `is not None`, not truthiness: --strategies "" is a mistake to name, not "use the pool".
     fixed = strategies is not None
     names = strategy_list(strategies, "--strategies") if fixed else strategy_list(pool, "--pool")
     distinct = list(dict.fromkeys(names))
+    for name in distinct if check is not None else ():
+        check(name)
     if not fixed:
         return Assignment(distinct, pool=list(range(len(distinct))))
     if len(names) != players:
@@ -181,12 +194,15 @@ def assign_strategies(strategies: str | None, pool: str, players: int) -> Assign
     return Assignment(distinct, seats=[distinct.index(n) for n in names])
 
 
-def play_strategies(strategies: str, players: int) -> list[str]:
-    """``soup play``'s strategy per seat: a comma-separated list, one name for every seat."""
+def play_strategies(strategies: str, players: int, check: Callable[[str], Any] | None = None) -> list[str]:
+    """``soup play``'s strategy per seat: a comma-separated list, one name for every seat;
+    ``check`` (the game's) raises a UserError for a name it does not know."""
     names = [n.strip() for n in strategies.split(",")]
     names = names * players if len(names) == 1 else names
     if len(names) != players:
         raise UserError(f"--strategies: expected 1 or {players} names, got {len(names)}")
+    for name in names if check is not None else ():
+        check(name)
     return names
 
 

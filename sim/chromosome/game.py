@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from sim.chromosome.rules.book import ChromosomeRules, load_rules
 from sim.errors import GameError, UserError
-from sim.game import GameInfo, assign_strategies, play_strategies
+from sim.game import GameInfo, assign_strategies, check_player_count, play_strategies
 from strategies.chromosome.presets import DEFAULT_POOL, PRESETS, preset_row
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "chromosome"
@@ -141,11 +141,7 @@ class Chromosome:
     def check_players(self, rules: ChromosomeRules, players: int, variant: str | None = None) -> None:
         from sim.chromosome.engine.state import rules_for
 
-        if variant is not None:
-            raise UserError(f"--variant {variant}: chromosome has no variants")
-        if players not in rules.player_counts:
-            counts = ", ".join(map(str, rules.player_counts))
-            raise UserError(f"--players: expected one of {counts} (the rules' player_counts), got {players}")
+        check_player_count("chromosome", rules.player_counts, players, variant)
         rules_for(rules, players)  # a reading the engine does not play yet: one line
 
     def new_run(
@@ -160,9 +156,7 @@ class Chromosome:
         variant: str | None = None,
     ) -> ChromosomeRun:
         self.check_players(rules, players, variant)
-        who = assign_strategies(strategies, pool or DEFAULT_POOL, players)
-        for name in who.names:
-            preset_row(name)
+        who = assign_strategies(strategies, pool or DEFAULT_POOL, players, preset_row)
         return ChromosomeRun(rules, players, seed, who.names, who.seats, who.pool)
 
     def run_label(self, players: int, variant: str | None = None) -> str:
@@ -184,10 +178,7 @@ class Chromosome:
         self, rules: ChromosomeRules, players: int, strategies: str, variant: str | None = None
     ) -> list[str]:
         self.check_players(rules, players, variant)
-        names = play_strategies(strategies, players)
-        for name in names:
-            preset_row(name)
-        return names
+        return play_strategies(strategies, players, preset_row)
 
     def play_text(
         self,

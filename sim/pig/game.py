@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from sim.errors import GameError, UserError
-from sim.game import GameInfo, assign_strategies, play_strategies
+from sim.game import GameInfo, assign_strategies, check_player_count, play_strategies
 from sim.pig.rules import PigRules, load_rules
 from strategies.pig import DEFAULT_POOL, PRESETS, hold_value
 
@@ -122,11 +122,7 @@ class Pig:
         return load_rules(*files)
 
     def check_players(self, rules: PigRules, players: int, variant: str | None = None) -> None:
-        if variant is not None:
-            raise UserError(f"--variant {variant}: pig has no variants")
-        if players not in rules.player_counts:
-            counts = ", ".join(map(str, rules.player_counts))
-            raise UserError(f"--players: expected one of {counts} (the rules' player_counts), got {players}")
+        check_player_count("pig", rules.player_counts, players, variant)
 
     def new_run(
         self,
@@ -140,9 +136,7 @@ class Pig:
         variant: str | None = None,
     ) -> PigRun:
         self.check_players(rules, players, variant)
-        who = assign_strategies(strategies, pool or DEFAULT_POOL, players)
-        for name in who.names:
-            hold_value(name)
+        who = assign_strategies(strategies, pool or DEFAULT_POOL, players, hold_value)
         return PigRun(rules, players, seed, who.names, who.seats, who.pool)
 
     def run_label(self, players: int, variant: str | None = None) -> str:
@@ -164,10 +158,7 @@ class Pig:
         self, rules: PigRules, players: int, strategies: str, variant: str | None = None
     ) -> list[str]:
         self.check_players(rules, players, variant)
-        names = play_strategies(strategies, players)
-        for name in names:
-            hold_value(name)
-        return names
+        return play_strategies(strategies, players, hold_value)
 
     def play_text(
         self,
