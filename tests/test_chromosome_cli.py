@@ -53,3 +53,17 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     full.write_text('[flags]\nspecies_mode = "full"\n')
     refused = soup("simulate", "--game", "chromosome", "-n", "10", "--rules", str(full), "--out", str(out))
     assert refused.returncode == 2 and "not built yet" in refused.stderr and not out.exists()
+
+
+def test_tune_writes_a_strategy_file_the_runs_accept(tmp_path):
+    """Issue 23.3: the presets are usable by soup tune (a strategy .toml file on a preset's base)."""
+    out = tmp_path / "tune"
+    tuned = soup(
+        "tune", "--game", "chromosome", "--strategy", "builder", "--players", "2", "--against", "random",
+        "--budget", "2400", "--games-per-candidate", "100", "-q", "--out", str(out),
+    )  # fmt: skip
+    assert tuned.returncode == 0, tuned.stderr
+    strategy = (out / "tuned.txt").read_text().strip()
+    assert strategy.endswith(".toml") and 'base = "builder"' in Path(strategy).read_text()
+    played = soup("play", "--game", "chromosome", "--players", "2", "--strategies", f"{strategy},random")
+    assert played.returncode == 0, played.stderr
