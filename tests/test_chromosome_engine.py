@@ -369,3 +369,26 @@ def test_each_preset_beats_random_with_seats_rotated(players):
         rate = out["won"][np.arange(games), seat].mean()
         low = rate - 1.96 * np.sqrt(rate * (1 - rate) / games)
         assert low > 1 / players, (name, players, rate)
+
+
+def test_I12_after_absorption_every_group_an_area_charges_is_charged():
+    groups = {5: (0, 1, False), 18: (1, 3, False)}
+    st, ru, room = position(3, groups)
+    st.cubes[0, room[17]] = 2
+    derive_supplies(st, ru)
+    cs, cr = by_reference(st, ru)
+    assert invariants.absorbed(cs, cr, 0) == 12  # the group of 1 on 5 is next to an area of 2
+    radiation.absorb(cs, cr, 0)
+    assert invariants.absorbed(cs, cr, 0) == 0 and st.charged[0, room[18]] == 0  # 18 is not next to 17
+
+
+def test_I13_a_passed_player_takes_no_turn():
+    from sim.chromosome.engine import turn
+    from sim.chromosome.engine.state import ERR_INVARIANT, allocate_workspace
+
+    st, ru, room = position(2, {5: (0, 2, True), 9: (1, 2, True)})
+    st.passed[0, 1] = 1
+    work = allocate_workspace(1, 1, np.array([PRESETS["builder"]]), check_invariants=True)
+    cs, cr, cw = by_reference(st, ru, work)
+    turn.take_turn(cs, cr, cw, 0, 0, 1)
+    assert list(work.error[0, :2]) == [ERR_INVARIANT, 13]

@@ -10,7 +10,7 @@ absorption (X5), decay (X6).
 from sim.chromosome.engine.decision_kinds import AREA_FIRST, START_ROOM
 from sim.chromosome.engine.decisions import decide, fail, set_option
 from sim.chromosome.engine.dice import roll
-from sim.chromosome.engine.invariants import broken
+from sim.chromosome.engine.invariants import absorbed, broken
 from sim.chromosome.engine.over_seven import irradiate
 from sim.chromosome.engine.radiation import absorb, decay, irradiation_gain, threat
 from sim.chromosome.engine.rounds import next_start_player
@@ -221,6 +221,8 @@ def phase_three(cs, cr, cw, g, b):
             cs.end_reason[g] = END_ELIMINATION
             return
     absorb(cs, cr, g)
+    if cw.check_invariants and cw.error[g, 0] == 0 and absorbed(cs, cr, g) != 0:
+        fail(cw, g, ERR_INVARIANT, 12, 0, -1)  # I12
     decay(cs, g)
     check(cs, cr, cw, g)
 

@@ -15,10 +15,10 @@ from sim.chromosome.engine.decision_kinds import (
     STEP_MOVE,
     STEP_RESTORE,
 )
-from sim.chromosome.engine.decisions import decide, set_option
+from sim.chromosome.engine.decisions import decide, fail, set_option
 from sim.chromosome.engine.payments import pay_energy
 from sim.chromosome.engine.population import may_move, move
-from sim.chromosome.engine.state import N_BLACK_DISCARD, N_FATE_MAX, N_FATE_RESTORE
+from sim.chromosome.engine.state import ERR_INVARIANT, N_BLACK_DISCARD, N_FATE_MAX, N_FATE_RESTORE
 from sim.jit import kernel
 
 B = 3  # the B gene colour
@@ -51,7 +51,11 @@ def may_restore(cs, cr, g, p):
 
 @kernel
 def take_turn(cs, cr, cw, g, b, p):
-    """T1-T2: player p's turn, step by step; returns when it ends (or the game stops)."""
+    """T1-T2: player p's turn, step by step; returns when it ends (or the game stops). I13: a
+    player who has passed takes no turn (debug mode: an error)."""
+    if cw.check_invariants and cs.passed[g, p] != 0:
+        fail(cw, g, ERR_INVARIANT, 13, 0, p)
+        return
     moved = False
     restored = False
     acted = False
