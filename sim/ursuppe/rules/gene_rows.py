@@ -72,6 +72,21 @@ class Gene(NamedTuple):
     tallies: tuple[tuple[str, str], ...] = ()
 
 
+def yes_no(key: str) -> tuple[Parse, Render]:
+    """Parse and render of a yes/no choice (row[0] = 0 / 1): ``{key: true|false}``, nothing else."""
+
+    def parse(value: Any, row: list[int], players: int) -> list[int]:
+        if not isinstance(value, bool):
+            raise ValueError(f"expected true or false, got {json.dumps(value)}")
+        row[0] = int(value)
+        return row
+
+    def render(row: list[int]) -> dict[str, Any]:
+        return {key: bool(row[0])}
+
+    return parse, render
+
+
 def two_way(key: str, words: tuple[str, str]) -> tuple[Parse, Render]:
     """Parse and render of a two-way choice (row[0] = 0 / 1): one of two words or a boolean;
     rendered as a boolean under ``key``."""

@@ -17,7 +17,6 @@ attack:clung), counted where attacks are resolved; the clung amoeba's flag AF_CL
 riders' slot of the scratch row are shared formats (state.py, scratch.py).
 """
 
-import json
 
 from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import KIND_INDEX
@@ -27,28 +26,15 @@ from sim.ursuppe.engine.players import has, put_amoeba, same_side
 from sim.ursuppe.engine.scratch import RIDERS
 from sim.ursuppe.engine.state import AF_CLUNG
 from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.gene_rows import Decision, Gene
+from sim.ursuppe.rules.gene_rows import Decision, Gene, yes_no
 from sim.ursuppe.rules.genes import GENE_INDEX
 from strategies.ursuppe.params import CLING_THRESHOLD
 from strategies.ursuppe.policy import food_value
 
-
-def _parse(value, row, players):
-    """The scenario choice ``{"cling": true|false}``."""
-    if not isinstance(value, bool):
-        raise ValueError(f"expected true or false, got {json.dumps(value)}")
-    row[0] = int(value)
-    return row
-
-
-def _render(row):
-    return {"cling": bool(row[0])}
-
-
 GENE = Gene(
     "Holding",
     "§8",
-    decisions=(Decision("cling", "Holding", 1, "cling", "0 / 1", _parse, _render),),
+    decisions=(Decision("cling", "Holding", 1, "cling", "0 / 1", *yes_no("cling")),),
     events=(("cling", ("from", "to", "leader_player", "leader_amoeba")),),
     tallies=(("holding:clung", "Holding"),),
 )

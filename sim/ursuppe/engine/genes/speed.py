@@ -11,35 +11,21 @@ policy's valuation :func:`value` here). The second step itself stays in movement
 active move (direction, Rebound's step, Toxic Excretions' tokens, Tentacle and Holding after it).
 """
 
-import json
 
 from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.genes.persistence import PERSISTENCE
 from sim.ursuppe.engine.players import has
-from sim.ursuppe.rules.gene_rows import Decision, Gene
+from sim.ursuppe.rules.gene_rows import Decision, Gene, yes_no
 from sim.ursuppe.rules.genes import GENE_INDEX
 from strategies.ursuppe.params import SECOND_MOVE_THRESHOLD
 from strategies.ursuppe.policy import food_value
 
-
-def _parse(value, row, players):
-    """The scenario choice ``{"second_move": true|false}``."""
-    if not isinstance(value, bool):
-        raise ValueError(f"expected true or false, got {json.dumps(value)}")
-    row[0] = int(value)
-    return row
-
-
-def _render(row):
-    return {"second_move": bool(row[0])}
-
-
 GENE = Gene(
     "Speed",
     "§8",
-    decisions=(Decision("second_move", "Speed", 1, "second_move", "0 / 1", _parse, _render),),
+    decisions=(Decision("second_move", "Speed", 1, "second_move", "0 / 1", *yes_no("second_move")),),
 )
 
 # The kernels' constants (numba globals): the gene and its decision kind.
