@@ -4,7 +4,8 @@ before compiling the first kernel of the namespace; every other parameter is an 
 
 def argument_types() -> dict:
     """``cs``, ``cr``, ``cw``: the state, the rules and the workspace, by reference
-    (engine/state.py); ``mark``: a per-player row of 0/1 (int8); ``prm``: a strategy's row."""
+    (engine/state.py); ``mark``: a per-player row of 0/1 (int8); ``prm``: a strategy's row;
+    ``scores``, ``won``: per game and player (int16, int8)."""
     from numba import types
 
     from sim.chromosome.engine.state import borrowed_types
@@ -13,4 +14,6 @@ def argument_types() -> dict:
         **borrowed_types(),
         "mark": types.Array(types.int8, 1, "C"),
         "prm": types.Array(types.float64, 1, "C"),
+        "scores": types.Array(types.int16, 2, "C"),
+        "won": types.Array(types.int8, 2, "C"),
     }

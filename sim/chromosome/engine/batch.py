@@ -7,7 +7,7 @@ import numpy as np
 
 from sim import threads
 from sim.chromosome.engine.round import play_block
-from sim.chromosome.engine.scoring import score, winners
+from sim.chromosome.engine.scoring import score_all
 from sim.chromosome.engine.state import (
     Rules,
     State,
@@ -67,12 +67,7 @@ def outcomes(batch: Batch) -> dict[str, np.ndarray]:
     cs, _ = by_reference(st, batch.rules)
     score_ = np.zeros((G, P), np.int16)
     won = np.zeros((G, P), np.int8)
-    mark = np.zeros(P, np.int8)
-    for g in range(G):
-        winners(cs, g, mark)
-        won[g] = mark
-        for p in range(P):
-            score_[g, p] = score(cs, g, p)
+    score_all(cs, score_, won)
     on_board = np.zeros((G, P), np.int16)
     for p in range(P):
         on_board[:, p] = np.where(st.owner == p, st.size, 0).sum(axis=1)

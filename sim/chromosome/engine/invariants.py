@@ -2,7 +2,7 @@
 end of every game). :func:`broken` returns the number of the first broken invariant, 0 if none."""
 
 from sim.chromosome.engine.population import board_tokens
-from sim.chromosome.engine.radiation import charges
+from sim.chromosome.engine.radiation import left_uncharged
 from sim.chromosome.engine.state import (
     N_FATE_MAX,
     N_GENE_CUBES,
@@ -70,11 +70,7 @@ def broken(cs, cr, g):
 @kernel
 def absorbed(cs, cr, g):
     """I12, right after III.2 (X5): every group an area charges is charged. 0 if it holds, else 12."""
-    R = cs.owner.shape[1]
-    for room in range(R):
-        if cs.owner[g, room] == NO_OWNER or cs.charged[g, room] != 0:
-            continue
-        for area in range(R):
-            if charges(cs, cr, g, room, area):
-                return 12
+    for room in range(cs.owner.shape[1]):
+        if left_uncharged(cs, cr, g, room):
+            return 12
     return 0

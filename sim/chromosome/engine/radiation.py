@@ -55,16 +55,22 @@ def charges(cs, cr, g, room, area):
 
 
 @kernel
+def left_uncharged(cs, cr, g, room):
+    """X5: is the group in ``room`` discharged while some area charges it?"""
+    if cs.owner[g, room] == NO_OWNER or cs.charged[g, room] != 0:
+        return False
+    for area in range(cs.owner.shape[1]):
+        if charges(cs, cr, g, room, area):
+            return True
+    return False
+
+
+@kernel
 def absorb(cs, cr, g):
     """X5 (Phase III.2): every group of every player that an area charges becomes charged."""
-    R = cs.owner.shape[1]
-    for room in range(R):
-        if cs.owner[g, room] == NO_OWNER or cs.charged[g, room] != 0:
-            continue
-        for area in range(R):
-            if charges(cs, cr, g, room, area):
-                cs.charged[g, room] = 1
-                break
+    for room in range(cs.owner.shape[1]):
+        if left_uncharged(cs, cr, g, room):
+            cs.charged[g, room] = 1
 
 
 @kernel

@@ -33,3 +33,12 @@ def winners(cs, g, mark):
             mark[p] = 1
             n += 1
     return n
+
+
+@kernel
+def score_all(cs, scores, won):
+    """E4, E5 for every game of the batch: scores[g, p] and won[g, p] (1 = a winner)."""
+    for g in range(scores.shape[0]):
+        winners(cs, g, won[g])
+        for p in range(scores.shape[1]):
+            scores[g, p] = score(cs, g, p)
