@@ -3,7 +3,6 @@ key by key from one table of rows (PG1-PG6)."""
 
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -11,6 +10,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sim.errors import UserError
+from sim.rules_files import read_rules_file
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parent / "rules.toml"
 
@@ -61,12 +61,7 @@ class PigRules:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise RulesError(f"{path}: cannot read the rules file: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise RulesError(f"{path}: not valid TOML: {e}") from None
+    return read_rules_file(path, RulesError)
 
 
 def load_rules(*files: str | Path, overrides: dict[str, Any] | None = None) -> PigRules:

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from sim.chromosome.rules.board import Board, LayoutError, build_board, connected
 from sim.errors import UserError
+from sim.rules_files import read_rules_file
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parent / "default_rules.toml"
 COLOURS = ("Y", "P", "R", "B")  # §0: action, telepathy, combat, build genes
@@ -144,12 +145,7 @@ SECTION_KEYS: dict[str, tuple[str, ...]] = {
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise RulesError(f"{path}: cannot read the rules file: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise RulesError(f"{path}: not valid TOML: {e}") from None
+    return read_rules_file(path, RulesError)
 
 
 @cache
