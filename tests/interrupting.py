@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests import processes
+
 _SCRIPT = """
 import os, signal, sys
 from sim import runner
@@ -29,12 +31,9 @@ def soup_interrupted(
 ) -> subprocess.CompletedProcess:
     """``soup ARGS`` interrupted once ``after`` chunks are complete in a run whose manifest path
     contains ``where``; ``group``: the whole process group is signalled (soup and, e.g., the Ray
-    instance it started), in a session of its own."""
-    return subprocess.run(
+    instance it started); every command runs in a session of its own (tests/processes.py)."""
+    return processes.run(
         [sys.executable, "-c", _SCRIPT, str(after), "group" if group else "self", where, *args],
         cwd=cwd,
-        capture_output=True,
-        text=True,
         timeout=600,
-        start_new_session=group,
     )

@@ -21,6 +21,7 @@ from sim.ursuppe.rules import extra_flags, gene_tables, genes
 from sim.ursuppe.rules.gene_rows import Decision, Gene, two_way
 from sim.ursuppe.tools import gene_tables as generator
 from sim.ursuppe.tools import scenario
+from tests import processes
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "sim" / "ursuppe" / "rules" / "gene_tables.py"
@@ -1097,9 +1098,7 @@ def test_a_brand_new_gene_is_three_files_and_plays(tmp_path):
         "sim/ursuppe/rules/gene_tables.py",
     ]
 
-    done = subprocess.run(
-        [sys.executable, "-c", _PLAY], cwd=copy, env=env, check=True, capture_output=True, text=True
-    )
+    done = processes.run([sys.executable, "-c", _PLAY], cwd=copy, env=env, check=True)
     out = json.loads(done.stdout)
     assert out["sim"] == str(copy / "sim" / "__init__.py")
     assert out["index"] == len(genes.HISTORIC_GENE_NAMES) == 50  # after the number-only slots

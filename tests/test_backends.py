@@ -15,6 +15,7 @@ import pytest
 from sim import runner
 from sim.backends import LocalBackend, encode_chunk
 from sim.errors import GameError
+from tests import processes
 from tests.interrupting import soup_interrupted
 
 # One xdist worker runs this module (pyproject's --dist loadgroup): one local Ray instance at a time.
@@ -196,17 +197,15 @@ def test_a_worker_killed_mid_task_is_retried_and_the_run_is_the_same(tmp_path, r
 
 
 def test_soup_help_does_not_import_ray():
-    import subprocess
 
     from tests.test_cli import ROOT
 
     code = "import sys, sim.cli.app, sim.backends, sim.runner; print('ray' in sys.modules)"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    r = processes.run([sys.executable, "-c", code], cwd=ROOT)
     assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr
 
 
 def test_backend_ray_without_ray_installed_is_one_line(tmp_path):
-    import subprocess
 
     from tests.test_cli import ROOT
 
@@ -215,7 +214,7 @@ def test_backend_ray_without_ray_installed_is_one_line(tmp_path):
         "from sim.cli.app import main; sys.argv[0] = 'soup'; main()\n"
     )
     args = ["simulate", "--games", "10", "--out", str(tmp_path / "run"), "-q", "--backend", "ray"]
-    r = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=ROOT)
+    r = processes.run([sys.executable, "-c", script, *args], cwd=ROOT)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert (
         r.stderr.strip() == "soup: error: --backend ray: Ray is not installed; install it with: pip "
@@ -367,7 +366,6 @@ def test_ctrl_c_on_ray_keeps_the_complete_chunks_and_resumes_locally(tmp_path):
 
 def test_an_unreachable_ray_address_is_one_line_not_a_hang(tmp_path):
     import socket
-    import subprocess
 
     from tests.test_cli import ROOT, soup_exe
 
@@ -376,9 +374,7 @@ def test_an_unreachable_ray_address_is_one_line_not_a_hang(tmp_path):
         port = s.getsockname()[1]
     args = ["simulate", "--games", "10", "--out", str(tmp_path / "run"), "-q", "--backend", "ray"]
     address = f"127.0.0.1:{port}"
-    r = subprocess.run(
-        [soup_exe(), *args, "--ray-address", address], capture_output=True, text=True, cwd=ROOT, timeout=120
-    )
+    r = processes.run([soup_exe(), *args, "--ray-address", address], cwd=ROOT, timeout=120)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.strip().splitlines() == [
         f"soup: error: cannot reach the Ray cluster at {address} (Connection refused); is `ray start` running"

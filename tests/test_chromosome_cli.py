@@ -6,14 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests import processes
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios" / "chromosome"
 
 
 def soup(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True, cwd=ROOT
-    )
+    return processes.run([sys.executable, "-m", "sim.cli.app", *args], cwd=ROOT)
 
 
 def test_play_scenario_and_rules(tmp_path):

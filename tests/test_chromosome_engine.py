@@ -10,6 +10,7 @@ from sim.chromosome.engine import invariants, population, radiation, rounds, sco
 from sim.chromosome.engine.state import allocate_state, by_reference, derive_supplies, rules_for
 from sim.chromosome.rules.book import FLAGS, load_rules
 from strategies.chromosome.presets import PRESETS
+from tests import processes
 
 
 def position(players: int, groups: dict[int, tuple[int, int, bool]], **flags):
@@ -331,17 +332,14 @@ print(hashlib.sha256(str(out).encode()).hexdigest())
 @pytest.mark.slow
 def test_the_plain_python_path_plays_the_same_games():
     import os
-    import subprocess
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
 
     def run(**env):
-        done = subprocess.run(
+        done = processes.run(
             [sys.executable, "-c", _AGREEMENT],
-            capture_output=True,
-            text=True,
             cwd=root,
             env={**os.environ, **env},
         )

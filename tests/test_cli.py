@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import processes
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -18,9 +20,7 @@ def soup_exe() -> str:
 
 
 def soup(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [soup_exe(), *args], capture_output=True, text=True, cwd=cwd, env=dict(os.environ), timeout=600
-    )
+    return processes.run([soup_exe(), *args], cwd=cwd, env=dict(os.environ), timeout=600)
 
 
 def test_help_teaches():
@@ -155,7 +155,7 @@ def test_play_shows_gene_events():
 )
 def test_bad_options_end_with_one_line(args, needle):
     """Typer's own usage errors (out-of-range values, unknown commands) are one line too."""
-    done = subprocess.run([sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True)
+    done = processes.run([sys.executable, "-m", "sim.cli.app", *args])
     assert done.returncode == 2
     assert done.stderr.startswith("soup: error: ") and done.stderr.count("\n") == 1, done.stderr
     assert needle in done.stderr and "Traceback" not in done.stderr
@@ -163,5 +163,5 @@ def test_bad_options_end_with_one_line(args, needle):
 
 
 def test_bare_soup_teaches():
-    done = subprocess.run([sys.executable, "-m", "sim.cli.app"], capture_output=True, text=True)
+    done = processes.run([sys.executable, "-m", "sim.cli.app"])
     assert done.returncode == 0 and "A typical session" in done.stdout and "Commands" in done.stdout

@@ -17,6 +17,7 @@ from sim.ursuppe.engine.state import NO_CARD
 from sim.ursuppe.experiments import combos, combos_run
 from sim.ursuppe.rules.genes import GENE_INDEX, GENE_NAMES
 from strategies.ursuppe.params import load_strategy, parameter_table
+from tests import processes
 
 ROOT = Path(__file__).resolve().parent.parent
 START_GENE = GENE_INDEX["Population Explosion"]  # the default start pair's (XM2): in the pool
@@ -198,9 +199,7 @@ def test_a_gifted_base_gene_gains(rules):
 
 
 def _soup(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True, cwd=ROOT, timeout=600
-    )
+    return processes.run([sys.executable, "-m", "sim.cli.app", *args], cwd=ROOT, timeout=600)
 
 
 def test_cli_writes_report_table_and_heatmap(tmp_path):
@@ -659,9 +658,7 @@ ENGINE_PROBE = (
 
 
 def _soup_probe(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-c", ENGINE_PROBE, *args], capture_output=True, text=True, cwd=ROOT, timeout=600
-    )
+    return processes.run([sys.executable, "-c", ENGINE_PROBE, *args], cwd=ROOT, timeout=600)
 
 
 def _one_line_error(done: subprocess.CompletedProcess, *needles: str) -> str:
@@ -811,13 +808,13 @@ def read_only_disk(tmp_path):
     as root); skipped elsewhere."""
     mount = tmp_path / "disk"
     mount.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1M,ro", "tmpfs", str(mount)], capture_output=True)
+    r = processes.run(["mount", "-t", "tmpfs", "-o", "size=1M,ro", "tmpfs", str(mount)], text=False)
     if r.returncode != 0:
         pytest.skip("cannot mount a tmpfs here (not root?)")
     try:
         yield mount
     finally:
-        subprocess.run(["umount", str(mount)], capture_output=True)
+        processes.run(["umount", str(mount)], text=False)
 
 
 def test_read_only_out_is_refused_before_the_scan(read_only_disk):

@@ -26,6 +26,7 @@ from sim.ursuppe.rules.genes import (
 )
 from sim.ursuppe.simulation import UrsuppeRun
 from strategies.ursuppe.params import load_strategy, parameter_table
+from tests import processes
 from tests.fuzzing import fail_on_error
 
 # Spec §1 (price, MP, gives up) of every extra gene, as the rules file must hold it.
@@ -281,10 +282,9 @@ def test_discard_happens_with_its_flag():
 
 
 def _soup(*args):
-    import subprocess
     import sys
 
-    return subprocess.run([sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True)
+    return processes.run([sys.executable, "-m", "sim.cli.app", *args])
 
 
 def test_report_of_an_extra_gene_run_shows_the_market_the_flags_and_every_extra_gene(tmp_path):

@@ -5,13 +5,13 @@ would take minutes this way on two cores)."""
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from sim import jit
+from tests import processes
 
 ROOT = Path(__file__).resolve().parent.parent
 _PLAY = (
@@ -27,7 +27,7 @@ def _play(link: str, cache: Path | None) -> list:
     env = dict(os.environ, SOUP_JIT_LINK=link, PYTHONPATH=str(ROOT))
     if cache is not None:  # an empty cache: everything compiles this way
         env["NUMBA_CACHE_DIR"] = str(cache)
-    result = subprocess.run([sys.executable, "-c", _PLAY], capture_output=True, text=True, cwd=ROOT, env=env)
+    result = processes.run([sys.executable, "-c", _PLAY], cwd=ROOT, env=env)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 

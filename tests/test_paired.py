@@ -4,7 +4,6 @@ change is found, an ablated gene is never bought."""
 
 import math
 import os
-import subprocess
 import sys
 
 import numpy as np
@@ -33,6 +32,7 @@ from sim.cli.app import app
 from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
 from sim.ursuppe.experiments.arms import ablated_rules
 from sim.ursuppe.rules.genes import N_BASE_GENES
+from tests import processes
 from tests.test_cli import ROOT
 
 P = 4
@@ -402,10 +402,8 @@ def test_ablate_each_on_a_tiny_run(tmp_path):
 
 def run_as_user(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(
+    return processes.run(
         [sys.executable, "-m", "sim.cli.app", *map(str, args)],
-        capture_output=True,
-        text=True,
         cwd=ROOT,
         env=env,
     )
@@ -512,10 +510,8 @@ def test_tables_frame_markdown_formats_every_column():
 
 
 def narrow_output(*args):
-    r = subprocess.run(
+    r = processes.run(
         [sys.executable, "-m", "sim.cli.app", *map(str, args)],
-        capture_output=True,
-        text=True,
         cwd=ROOT,
         env=dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80"),
     )

@@ -2,7 +2,6 @@
 errors, and the command line with --game pig."""
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import pytest
 
 from sim import game as games
 from sim.errors import UserError
+from tests import processes
 
 PIG = games.get("pig")
 SCENARIOS = PIG.scenario_files()
@@ -54,9 +54,7 @@ def test_bad_rules_name_the_key(overrides, key):
 
 def test_simulate_and_play_from_the_command_line(tmp_path):
     def soup(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True, cwd=ROOT
-        )
+        return processes.run([sys.executable, "-m", "sim.cli.app", *args], cwd=ROOT)
 
     run = soup("simulate", "--game", "pig", "-n", "300", "--players", "2", "-q", "--out", str(tmp_path / "r"))
     assert run.returncode == 0, run.stderr
@@ -82,9 +80,7 @@ def test_compare_and_tournament_with_another_game(tmp_path):
     """soup compare/tournament --game pig run the game-agnostic experiments (sim/experiments)."""
 
     def soup(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True, cwd=ROOT
-        )
+        return processes.run([sys.executable, "-m", "sim.cli.app", *args], cwd=ROOT)
 
     house = tmp_path / "house.toml"
     house.write_text("target = 100\n")
@@ -116,9 +112,7 @@ def test_tune_scenario_and_rules_with_another_game(tmp_path):
     (GameInfo.own_commands) and options are refused for it in one line, exit 2."""
 
     def soup(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True, cwd=ROOT
-        )
+        return processes.run([sys.executable, "-m", "sim.cli.app", *args], cwd=ROOT)
 
     rules = soup("rules", "--game", "pig")
     assert rules.returncode == 0, rules.stderr

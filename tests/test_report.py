@@ -1,7 +1,6 @@
 """soup report on real runs: a 3-player and a 4-player run of the default mix make one report
 with every section, figure and table; bad input gets one line and exit code 2."""
 
-import subprocess
 import sys
 
 import polars as pl
@@ -12,6 +11,7 @@ from sim import runner
 from sim.ursuppe.rules.book import load_rules
 from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
 from strategies.ursuppe.params import load_strategy
+from tests import processes
 
 GAMES = 1200
 
@@ -188,7 +188,7 @@ def test_runs_with_different_rules_are_refused(runs, tmp_path):
 
 
 def _soup(*args):
-    return subprocess.run([sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True)
+    return processes.run([sys.executable, "-m", "sim.cli.app", *args])
 
 
 def test_cli_report(runs, tmp_path):

@@ -1,7 +1,6 @@
 """soup report --equilibrium: a run's seat and gene tables weighted to a tournament's equilibrium
 mix (analysis.at_equilibrium), on a synthetic dataset with a known answer and end to end."""
 
-import subprocess
 import sys
 
 import numpy as np
@@ -14,6 +13,7 @@ from sim import runner
 from sim.ursuppe.rules.book import load_rules
 from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
 from strategies.ursuppe.params import load_strategy
+from tests import processes
 
 
 def _known_rows():
@@ -92,7 +92,7 @@ def test_strategy_mismatch_names_the_strategy():
 
 
 def _soup(*args):
-    return subprocess.run([sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True)
+    return processes.run([sys.executable, "-m", "sim.cli.app", *args])
 
 
 @pytest.fixture(scope="module")

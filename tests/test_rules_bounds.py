@@ -23,6 +23,7 @@ from sim.ursuppe.rules.book import RulesError, load_rules
 from sim.ursuppe.rules.genes import N_GENES
 from sim.ursuppe.rules.meal_shapes import MAX_SHAPES, WITH_FRUGALITY, WITH_SUBSTITUTION
 from strategies.ursuppe.params import load_strategy, parameter_table
+from tests import processes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -441,7 +442,7 @@ def test_M4_F1_shape_sets_over_the_engine_limit_are_refused(tmp_path: Path) -> N
 def _soup(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     exe = shutil.which("soup") or str(Path(sys.executable).parent / "soup")
     env = dict(os.environ)
-    return subprocess.run([exe, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+    return processes.run([exe, *args], cwd=cwd, env=env, timeout=300)
 
 
 @pytest.mark.parametrize(

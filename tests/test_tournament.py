@@ -2,7 +2,6 @@
 head-to-head run design (equal seats for both strategies) and the command on a tiny run."""
 
 import math
-import subprocess
 import sys
 from itertools import combinations
 
@@ -27,6 +26,7 @@ from sim import runner
 from sim.cli.app import app
 from sim.ursuppe.experiments.tournament_run import TournamentRun, tournament_games
 from strategies.ursuppe.params import load_strategy
+from tests import processes
 
 TRUE = {"a": -300.0, "b": -100.0, "c": 0.0, "d": 150.0, "e": 250.0}  # Elo scale, mean 0
 
@@ -151,7 +151,7 @@ def test_heatmap_is_pyplot_free_and_atomic(tmp_path):
         f"heatmap(win_matrix(pairs, ['x', 'y']), ['x', 'y'], {str(tmp_path / 'h.png')!r})\n"
         "assert 'matplotlib.pyplot' not in sys.modules, 'pyplot imported'\n"
     )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    r = processes.run([sys.executable, "-c", code])
     assert r.returncode == 0, r.stderr
     png = (tmp_path / "h.png").read_bytes()
     assert png.startswith(b"\x89PNG") and sorted(p.name for p in tmp_path.iterdir()) == ["h.png"]

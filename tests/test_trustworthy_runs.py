@@ -14,6 +14,7 @@ import pytest
 
 from sim import runner
 from sim.errors import GameError
+from tests import processes
 from tests.interrupting import soup_interrupted
 from tests.test_cli import ROOT, soup
 
@@ -123,7 +124,7 @@ def test_engine_error_in_any_game_stops_simulate_with_one_line_naming_it(tmp_pat
     )
     out = tmp_path / "run"
     args = ["simulate", "--games", "600", "--chunk-size", "200", "--out", str(out), "-q"]
-    r = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=ROOT)
+    r = processes.run([sys.executable, "-c", script, *args], cwd=ROOT)
     line = _one_line_error(r, code=1)
     assert "game 450: invariant I9 failed after Phase 2" in line and "400 games" in line
     assert sorted(p.name for p in out.glob("chunk-*")) == ["chunk-000000.parquet", "chunk-000001.parquet"]
@@ -176,13 +177,13 @@ def tiny_disk(tmp_path):
     root (CI and the development machines run as root); skipped elsewhere."""
     mount = tmp_path / "disk"
     mount.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1M", "tmpfs", str(mount)], capture_output=True)
+    r = processes.run(["mount", "-t", "tmpfs", "-o", "size=1M", "tmpfs", str(mount)], text=False)
     if r.returncode != 0:
         pytest.skip("cannot mount a tmpfs here (not root?)")
     try:
         yield mount
     finally:
-        subprocess.run(["umount", str(mount)], capture_output=True)
+        processes.run(["umount", str(mount)], text=False)
 
 
 def test_full_and_read_only_disks_are_one_line_and_leave_nothing(tmp_path, tiny_disk):
@@ -249,7 +250,7 @@ def test_help_and_rules_do_not_load_the_engine(module):
     numba or the compiled kernels (seconds on a cold machine)."""
     heavy = "('numba', 'sim.ursuppe.engine.round', 'polars')"
     code = f"import sys, {module}; print(sorted(m for m in {heavy} if m in sys.modules))"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    r = processes.run([sys.executable, "-c", code], cwd=ROOT)
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
 
 

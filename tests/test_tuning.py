@@ -17,6 +17,7 @@ from sim.ursuppe.rules.book import load_rules
 from sim.ursuppe.rules.genes import GENE_NAMES, N_BASE_GENES, gene_index
 from strategies.ursuppe import DEFAULT_POOL
 from strategies.ursuppe.params import GENE_VALUE_BASE, load_strategy
+from tests import processes
 
 # The slow tier (README: pytest -m "not slow" is the fast one); CI runs both.
 pytestmark = pytest.mark.slow
@@ -27,10 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def soup(*args: str) -> subprocess.CompletedProcess:
     """The command line of this checkout (not an installed console script of another one)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(
+    return processes.run(
         [sys.executable, "-m", "sim.cli.app", *args],
-        capture_output=True,
-        text=True,
         cwd=ROOT,
         env=env,
         timeout=600,

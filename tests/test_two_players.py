@@ -4,7 +4,6 @@ run's spec, and the options of ``soup play`` / ``soup simulate``. The rules them
 TD scenarios under tests/scenarios/."""
 
 import json
-import subprocess
 import sys
 
 import numpy as np
@@ -16,6 +15,7 @@ from sim.ursuppe.engine import batch as B
 from sim.ursuppe.rules.book import TD_FLAGS, RulesError, load_rules
 from sim.ursuppe.simulation import UrsuppeRun
 from strategies.ursuppe.params import load_strategy
+from tests import processes
 from tests.conftest import outcome_digest
 from tests.fuzzing import fail_on_error
 from tests.test_cli import soup
@@ -172,7 +172,7 @@ def test_soup_play_and_simulate_with_the_dummy(tmp_path):
     ],
 )
 def test_two_players_without_a_variant_or_a_variant_elsewhere_is_one_line(args, needle):
-    done = subprocess.run([sys.executable, "-m", "sim.cli.app", *args], capture_output=True, text=True)
+    done = processes.run([sys.executable, "-m", "sim.cli.app", *args])
     assert done.returncode == 2
     assert done.stderr.startswith("soup: error: ") and done.stderr.count("\n") == 1, done.stderr
     assert needle in done.stderr and done.stdout == ""
