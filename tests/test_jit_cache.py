@@ -4,13 +4,13 @@ Every edit is made in a temporary copy of the tree."""
 
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from sim import jit
+from sim import jit, jit_sharing
+from tests import processes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -131,12 +131,10 @@ def test_parenthesised_imports_are_read():
 
 
 def _python(code: str, **env) -> str:
-    result = subprocess.run(
+    result = processes.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
         env={**os.environ, **env},
-        capture_output=True,
-        text=True,
         check=True,
     )
     return result.stdout.strip()
@@ -288,3 +286,29 @@ def test_a_partial_cache_plays_the_same_games(tmp_path):
     compiled, partial = _python(_GAMES, NUMBA_CACHE_DIR=str(tmp_path)).split()
     assert int(compiled) > 0
     assert partial == whole
+
+
+# A first compile on several cores (sim.jit_sharing): helpers import the kernel modules in other
+# orders, each module after those it depends on (tests/test_newcomer_audit.py plays the games of
+# such a compile against the warm cache's).
+
+
+@pytest.mark.parametrize("namespace", ["ursuppe", "chromosome"])
+def test_helpers_import_each_kernel_module_after_those_it_depends_on(namespace):
+    modules, depends = jit._kernel_module_graph(namespace)
+    assert set(modules) == {module for module, _ in jit.expected_kernels(namespace)}
+    orders = [modules, *(jit_sharing.helper_order(modules, depends, index) for index in (1, 2, 3))]
+    for order in orders:
+        assert sorted(order) == sorted(modules)
+        for i, module in enumerate(order):
+            assert depends[module] <= set(order[:i]), module
+    assert orders[1][0] != orders[0][0]  # helper 1 starts elsewhere
+
+
+def test_helper_count(monkeypatch):
+    monkeypatch.setenv(jit_sharing.HELPERS_ENV, "0")
+    assert jit_sharing.helper_count() == 0
+    monkeypatch.setenv(jit_sharing.HELPERS_ENV, "2")
+    assert jit_sharing.helper_count() == 2
+    monkeypatch.delenv(jit_sharing.HELPERS_ENV)
+    assert 0 <= jit_sharing.helper_count() <= jit_sharing.MAX_HELPERS

@@ -14,7 +14,9 @@ import numpy as np
 import polars as pl
 import pytest
 
+from sim import jit
 from sim.ursuppe.rules.book import load_rules
+from tests import processes
 from tests.interrupting import soup_interrupted
 from tests.test_cli import ROOT, soup, soup_exe
 from tests.test_trustworthy_runs import _one_line_error
@@ -180,9 +182,7 @@ print(code, sorted(m for m in ("numba", "sim.ursuppe.engine.round", "scipy", "ra
     ids=" ".join,
 )
 def test_bad_arguments_are_refused_before_the_engine_loads(args):
-    r = subprocess.run(
-        [sys.executable, "-c", _LOADED.format(args=args)], capture_output=True, text=True, cwd=ROOT
-    )
+    r = processes.run([sys.executable, "-c", _LOADED.format(args=args)], cwd=ROOT)
     assert r.stdout.split()[0] == "2", r.stdout + r.stderr
     assert r.stdout.strip().endswith("[]"), r.stdout  # no numba, no engine, no scipy, no Ray
     assert r.stderr.count("soup: error:") == 1 and "Traceback" not in r.stderr
@@ -262,31 +262,56 @@ def test_ctrl_c_in_a_tournament_says_what_the_whole_tournament_kept(tmp_path):
 # --- 10: a first run's compile notice is the first thing it prints --------------------------------
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["simulate", "--games", "24", "--chunk-size", "24"],  # the README's first command
-        ["tournament", "--strategies", "greedy,random", "--games", "48", "--no-plot"],
-    ],
-    ids=lambda a: a[0],
-)
-def test_a_first_run_prints_the_notice_first(tmp_path, args):
-    """An empty kernel cache (a fresh clone on a new machine): the notice comes before anything
-    else, says it does not know how long, and the time it took follows; the next first run on
-    this machine (other sources) knows how long the last one took."""
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+def _first_run(tmp_path: Path, args: list[str], helpers: int) -> subprocess.CompletedProcess:
+    """``soup ARGS`` where the user's cache is ``tmp_path/cache``; returns the finished run after
+    checking its first line is the compile notice and that it says how long the compile took."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "SOUP_JIT_HELPERS": str(helpers)}
     env.pop("NUMBA_CACHE_DIR", None)
-    cmd = [soup_exe(), *args, "--threads", "1", "--out", str(tmp_path / "out")]
-    r = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT, timeout=900)
+    r = processes.run([soup_exe(), *args], env=env, cwd=ROOT, timeout=900)
     assert r.returncode == 0, r.stderr
     first = r.stderr.splitlines()[0]
     assert first.startswith("soup: compiling the engine for this machine (first run only;"), r.stderr
     assert "how long is not known" in first
     assert "soup: engine compiled in" in r.stderr
     code = "from sim import jit; print(jit.expected_compile_seconds())"
-    seconds = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
-    assert float(seconds.stdout) > 0
+    seconds = processes.run([sys.executable, "-c", code], env=env, cwd=ROOT)
+    assert float(seconds.stdout) > 0  # the next first run on this machine knows how long
+    return r
+
+
+@pytest.mark.slow
+def test_a_first_run_prints_the_notice_first_and_compiles_on_two_cores(tmp_path):
+    """An empty kernel cache (a fresh clone on a new machine): the notice comes before anything
+    else, says it does not know how long, and the time it took follows. A helper process
+    compiled part of the engine (sim.jit_sharing), and the games are those of the warm cache."""
+    args = ["simulate", "--games", "24", "--chunk-size", "24", "--threads", "1"]  # the README's first
+    _first_run(tmp_path, [*args, "--out", str(tmp_path / "out")], helpers=1)
+    (marker,) = (tmp_path / "cache/soup/numba").glob(f"ursuppe-*/{jit._MARKER}")
+    record = json.loads(marker.read_text())
+    assert 0 < record["compiled_here"] < record["kernels"], record  # the helper compiled the rest
+    assert record["compile_seconds"] > 0
+    warm = soup(*args, "-q", "--out", str(tmp_path / "warm"))
+    assert warm.returncode == 0, warm.stderr
+    chunks = [sorted(p.read_bytes() for p in (tmp_path / d).glob("chunk-*")) for d in ("out", "warm")]
+    assert chunks[0] and chunks[0] == chunks[1]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
+def test_a_first_run_of_a_tournament_prints_the_notice_first(tmp_path):
+    """The notice comes first in another command too. Cheaply: the engine's compiled kernels are
+    in the cache but not marked complete, and the kit's are missing (compiled in a second)."""
+    import sim.ursuppe.engine.round  # noqa: F401  (the engine in the suite's cache)
+
+    directories = jit.cache_directories()
+    if "ursuppe" not in directories:
+        pytest.skip("no writable kernel cache")
+    cache = tmp_path / "cache/soup/numba"
+    copy = cache / directories["ursuppe"].name
+    shutil.copytree(directories["ursuppe"], copy, copy_function=os.link)
+    (copy / jit._MARKER).unlink(missing_ok=True)
+    args = ["tournament", "--strategies", "greedy,random", "--games", "48", "--no-plot", "--threads", "1"]
+    _first_run(tmp_path, [*args, "--out", str(tmp_path / "out")], helpers=1)
 
 
 # --- the smaller things a user sees ----------------------------------------------------------------
@@ -374,7 +399,7 @@ def test_full_disk_under_report_out_names_the_report(sim_run, tmp_path):
         assert f"cannot write the report {out}" in line and "No space left on device" in line
         assert not out.exists()
     finally:
-        subprocess.run(["umount", str(mount)], capture_output=True)
+        processes.run(["umount", str(mount)], text=False)
 
 
 @pytest.mark.xdist_group("ray")
