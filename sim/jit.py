@@ -372,19 +372,24 @@ def engine_compiled(names: tuple[str, ...] | None = None) -> bool:
     return True
 
 
-def expected_compile_seconds() -> float | None:
-    """How long compiling an engine takes here: the last full compile recorded on this machine
-    (any namespace, any version of the sources), else None: a figure measured elsewhere would be
-    a promise this machine may not keep (issue 21.10: "about 15 s", then 63 s)."""
+def expected_compile_seconds(namespace: str | None = None) -> float | None:
+    """How long compiling an engine takes here: the last full compile of ``namespace`` recorded
+    on this machine (any version of its sources), else the last of any namespace (None: any),
+    else None: a figure measured elsewhere would be a promise this machine may not keep (issue
+    21.10: "about 15 s", then 63 s). A small game's second would promise too little for a big
+    one, hence the namespace first."""
     try:
         markers = sorted(_cache_base().glob(f"*/{_MARKER}"), key=lambda p: p.stat().st_mtime, reverse=True)
+        figures = []
         for marker in markers:
             seconds = json.loads(marker.read_text(encoding="utf-8")).get("compile_seconds")
             if isinstance(seconds, int | float) and seconds > 0:
-                return float(seconds)
+                match = _CACHE_NAME.fullmatch(marker.parent.name)
+                figures.append((match is not None and match["namespace"] == namespace, float(seconds)))
     except (OSError, ValueError):
-        pass
-    return None
+        return None
+    own = [seconds for same, seconds in figures if same]
+    return own[0] if own else figures[0][1] if figures else None
 
 
 def _maybe_announce(namespace: str) -> None:
@@ -402,7 +407,7 @@ def _maybe_announce(namespace: str) -> None:
         and not engine_compiled((namespace, KIT))
     ):
         compile_notice.announced_at = time.perf_counter()
-        compile_notice.callback(expected_compile_seconds())
+        compile_notice.callback(expected_compile_seconds(namespace))
 
 
 def _note_kernel(fn, compiled, space: _Namespace) -> None:
@@ -630,6 +635,7 @@ def _link_by_reference() -> bool:
     if _LINK_MODE != "reference":
         return False
     try:
+        from llvmlite import binding as llvm_binding
         from numba.core import codegen as numba_codegen
         from numba.core import funcdesc
         from numba.core.registry import cpu_target
@@ -662,7 +668,13 @@ def _link_by_reference() -> bool:
         return stock_mangler(name, argtypes, abi_tags=abi_tags, uid=uid)
 
     class KernelLibrary(stock_library):
+        _linking_bitcode: bytes | None = None  # loaded from the cache, not parsed yet
+
         def _get_module_for_linking(self):
+            if self._shared_module is None and self._linking_bitcode is not None:
+                # loaded from the cache: parsed only now that a kernel compiled here links it
+                self._shared_module = llvm_binding.parse_bitcode(self._linking_bitcode)
+                self._linking_bitcode = None
             fresh = self._shared_module is None  # else made here already, or loaded from the cache
             module = super()._get_module_for_linking()
             if fresh and module is not self._final_module:  # a copy for linking (never the original)
@@ -672,6 +684,37 @@ def _link_by_reference() -> bool:
                         if fn.name in _INLINE_SYMBOLS:
                             fn.add_function_attribute("alwaysinline")
             return module
+
+        def serialize_using_object_code(self):
+            # numba's cached form (object code, module for linking), plus the names the module
+            # defines: loading a kernel then needs neither to parse the module nor to walk it
+            name, kind, (object_code, bitcode) = super().serialize_using_object_code()
+            module = self._get_module_for_linking()
+            names = tuple(
+                gv.name
+                for gvs in (module.functions, module.global_variables)
+                for gv in gvs
+                if not gv.is_declaration
+            )
+            return name, kind, (object_code, bitcode, names)
+
+        @classmethod
+        def _unserialize(cls, codegen, state):
+            """A kernel loaded from the cache, as numba loads it (numba.core.codegen's
+            ``_unserialize``, kind "object") but for its module for linking, which is parsed only
+            if a kernel compiled in this process links it: a warm command compiles none, and
+            parsing and walking those modules was a third of its time to load the engine."""
+            name, kind, data = state
+            if kind != "object" or len(data) != 3:
+                return super()._unserialize(codegen, state)
+            object_code, bitcode, names = data
+            library = codegen.create_library(name)
+            library.enable_object_caching()
+            library._set_compiled_object(object_code)
+            library._linking_bitcode = bitcode
+            library._finalize_final_module()
+            codegen._engine._defined_symbols.update(names)
+            return library
 
     context.mangler = mangler
     context.codegen()._library_class = KernelLibrary

@@ -205,6 +205,10 @@ def test_expected_compile_seconds(tmp_path, monkeypatch):
     (tmp_path / "ursuppe-0123456789abcdef").mkdir()
     (tmp_path / "ursuppe-0123456789abcdef" / jit._MARKER).write_text('{"compile_seconds": 12.5}')
     assert jit.expected_compile_seconds() == 12.5
+    (tmp_path / "pig-0123456789abcdef").mkdir()  # a small game compiled since
+    (tmp_path / "pig-0123456789abcdef" / jit._MARKER).write_text('{"compile_seconds": 0.9}')
+    assert jit.expected_compile_seconds("ursuppe") == 12.5  # its own last compile
+    assert jit.expected_compile_seconds("chromosome") == 0.9  # never compiled: the last of any
 
 
 # Callees linked by reference: each kernel's machine code is compiled once, and calls name its
