@@ -181,26 +181,27 @@ class RayBackend:
         window = max(1, int(ray.cluster_resources().get("CPU", 1)) * RAY_TASKS_PER_CPU)
         pending: deque[tuple[ChunkWork, Any]] = deque()
         todo = iter(work)
-        try:
-            while True:
-                while len(pending) < window:
-                    w = next(todo, None)
-                    if w is None:
-                        break
-                    pending.append((w, self.task.remote(shared, w.first, w.count)))
-                if not pending:
-                    return
-                w, ref = pending.popleft()
-                try:
-                    status, payload, rows, seconds = ray.get(ref)
-                except ray.exceptions.RayError as e:
-                    raise BackendError(f"{chunk_label(w)}: {ray_failure(ray, e)}") from None
-                if status == "game_error":
-                    raise GameError(payload)
-                yield PlayedChunk(w, None, payload, seconds, 1, rows)
-        finally:
-            for _, ref in pending:  # a run that stops (an error, Ctrl-C) plays nothing more
-                ray.cancel(ref, force=False)
+        # A run that stops (an error, Ctrl-C) submits nothing more and drops the results of the
+        # tasks in flight (at most `window`), which are left to finish rather than cancelled:
+        # cancelling a task whose reply is on its way aborts Ray's driver (Ray 2.60,
+        # task_manager.cc "Tried to complete task that was not pending"; it killed a CI worker).
+        # A local instance's tasks end with it (close); a cluster's end with the driver.
+        while True:
+            while len(pending) < window:
+                w = next(todo, None)
+                if w is None:
+                    break
+                pending.append((w, self.task.remote(shared, w.first, w.count)))
+            if not pending:
+                return
+            w, ref = pending.popleft()
+            try:
+                status, payload, rows, seconds = ray.get(ref)
+            except ray.exceptions.RayError as e:
+                raise BackendError(f"{chunk_label(w)}: {ray_failure(ray, e)}") from None
+            if status == "game_error":
+                raise GameError(payload)
+            yield PlayedChunk(w, None, payload, seconds, 1, rows)
 
     def close(self) -> None:
         if self.started:

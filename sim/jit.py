@@ -421,6 +421,7 @@ def _note_kernel(fn, compiled, space: _Namespace) -> None:
     space.compiled += misses
     if space.directory is None or not space.expected <= space.seen:
         return
+    space.helpers = [h for h in space.helpers if h.poll() is None]  # reap those that ended
     marker = space.directory / _MARKER
     if marker.exists():
         return

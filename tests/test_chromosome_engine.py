@@ -284,6 +284,28 @@ def test_I1_I13_random_games_finish_with_the_invariants_after_every_step(players
     assert not (out["won"] & out["eliminated"]).any()  # E5
 
 
+def test_I5_broken_by_unvalidated_rules_is_caught_at_the_end_without_debug_invariants():
+    """The end-of-game check runs in every game, not only in debug mode: rules that bypass
+    validation with a gene limit below the start genes (I5: 3 held, at most 2) play on to the
+    end, and every game ends with the error naming I5 at the game's end."""
+    from sim.chromosome.engine import batch
+    from sim.chromosome.engine.round import AT_GAME_END
+    from sim.chromosome.engine.state import ERR_INVARIANT, N_MAX_GENES
+
+    ru = rules_for(load_rules(), 3)
+    ru.numbers[N_MAX_GENES] = 2
+    strategies = np.zeros((8, 3), np.int16)
+    b = batch.play(batch.new_batch(ru, np.array([PRESETS["builder"]]), strategies, 5, np.arange(8)))
+    assert not b.workspace.check_invariants
+    assert b.workspace.error[:, :3].tolist() == [[ERR_INVARIANT, 5, AT_GAME_END]] * 8
+    sound = batch.play(
+        batch.new_batch(
+            rules_for(load_rules(), 3), np.array([PRESETS["builder"]]), strategies, 5, np.arange(8)
+        )
+    )
+    assert (sound.workspace.error[:, 0] == 0).all()
+
+
 FLAG_READINGS = [
     (f.name, v) for f in FLAGS for v in f.choices[1:] if f.name not in ("species_mode", "events")
 ]

@@ -38,6 +38,7 @@ FL_AREA_TIE_BREAK = F["area_tie_break"]
 FL_FINAL_TURN_INCLUDES_ACTIVE = F["final_turn_includes_active"]
 LOWEST_TILE = 1
 PHASE_SETUP, PHASE_ONE, PHASE_TWO, PHASE_THREE = range(4)
+AT_GAME_END = -2  # error[g, 2] of an invariant found broken by the end-of-game check
 
 
 @kernel
@@ -229,7 +230,8 @@ def phase_three(cs, cr, cw, g, b):
 
 @kernel
 def play_game(cs, cr, cw, g, b):
-    """Game g from setup to its end (E1, E3), or until an error stops it."""
+    """Game g from setup to its end (E1, E3), or until an error stops it; then I1-I10 of its
+    final position, in every run (§12)."""
     setup(cs, cr, cw, g, b)
     first = True
     while not cs.finished[g] and cw.error[g, 0] == 0:
@@ -242,6 +244,13 @@ def play_game(cs, cr, cw, g, b):
         if cs.finished[g] or cw.error[g, 0] != 0:
             break
         phase_three(cs, cr, cw, g, b)
+    # The end-of-game check, on in every run (not only in debug mode): I1-I10 once, a few hundred
+    # reads against a game's many thousands, so that an impossible final position (a defect in
+    # the engine or in rules that bypassed validation) is an error, never a result.
+    if cw.error[g, 0] == 0:
+        k = broken(cs, cr, g)
+        if k != 0:
+            fail(cw, g, ERR_INVARIANT, k, AT_GAME_END, -1)
 
 
 @kernel
