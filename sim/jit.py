@@ -350,8 +350,8 @@ def cache_directories() -> dict[str, Path]:
     return {name: space.directory for name, space in _SPACES.items() if space.directory is not None}
 
 
-def expected_kernels(namespace: str) -> frozenset[tuple[str, str]]:
-    """The kernels (module, function) a namespace's sources define."""
+def expected_kernels(namespace: str | None = None) -> frozenset[tuple[str, str]]:
+    """The kernels (module, function) a namespace's sources define (None: every namespace's)."""
     return _scan(_ROOT, namespace)[1]
 
 
@@ -723,6 +723,7 @@ def _link_by_reference() -> bool:
 
 
 _BY_REFERENCE: bool | None = None  # installed at the first compile (importing sim.jit stays cheap)
+_DISPATCHERS: list = []  # every kernel compiled or loaded in this process (machine_code_symbols)
 
 _TIMING = os.environ.get("SOUP_JIT_TIMING", "") not in ("", "0")
 
@@ -753,6 +754,7 @@ def _compile(fn):
             compiled = decorate(fn)  # compiles, or loads what another process compiled
     else:
         compiled = decorate(fn)
+    _DISPATCHERS.append(compiled)
     if _TIMING:
         print(f"jit {time.perf_counter() - start:8.2f}s {fn.__module__}.{fn.__qualname__}", flush=True)
     _note_kernel(fn, compiled, space)
@@ -829,6 +831,29 @@ def help_compile(namespace: str, index: int, parent: int) -> None:
             importlib.import_module(module)
         except Exception:  # noqa: BLE001 (the parent meets the same error and reports it)
             return
+
+
+def machine_code_symbols() -> list[tuple[int, int, str]]:
+    """(address, size, name) of every kernel compiled or loaded in this process, and of its
+    Python wrapper: a profiler's symbol map (``perf``'s /tmp/perf-PID.map, sim.profiling). A
+    kernel is named ``module.qualname``; a size is the distance to the next function, at most
+    64 KiB. Empty in the plain-Python path."""
+    found: dict[int, str] = {}
+    for dispatcher in _DISPATCHERS:
+        kernel_name = f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}"
+        for result in dispatcher.overloads.values():
+            engine = result.library._codegen._engine
+            fndesc = result.fndesc
+            for symbol, name in (
+                (fndesc.mangled_name, kernel_name),
+                (fndesc.llvm_cpython_wrapper_name, f"{kernel_name} (Python wrapper)"),
+            ):
+                address = engine.get_function_address(symbol) if engine.is_symbol_defined(symbol) else 0
+                if address:
+                    found[address] = name
+    addresses = sorted(found)
+    ends = [*addresses[1:], addresses[-1] + 65536] if addresses else []
+    return [(a, min(e - a, 65536), found[a]) for a, e in zip(addresses, ends, strict=True)]
 
 
 def always_inline(fn):

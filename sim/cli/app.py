@@ -302,6 +302,18 @@ def bench(
             "the ratios.",
         ),
     ] = None,
+    profile: Annotated[
+        bool,
+        typer.Option(
+            "--profile",
+            help="Instead of the figures, show where the time goes: by phase (Ursuppe) and by kernel "
+            "(perf's self time; --games games at --players on 1 thread). See docs/profiling.md.",
+        ),
+    ] = False,
+    players: Annotated[int, typer.Option(min=2, max=6, help="Players, with --profile.")] = 4,
+    extra_genes: Annotated[
+        bool, typer.Option("--extra-genes", help="With --profile: Ursuppe with the extra genes on.")
+    ] = False,
 ) -> None:
     """Measure games/s (3 to 6 players, 1 and 2 threads), the speed-up over the plain-Python path
     in the same run, the peak memory of a whole `soup simulate` of N and 10N games and cold/warm
@@ -318,6 +330,9 @@ def bench(
     import json
 
     chosen = game_named(game)
+    if profile:
+        _profile(chosen, game, players, games, extra_genes, as_json)
+        return
     if game != DEFAULT_GAME:  # another game: games/s and the speed-up over plain Python
         from sim import bench_games
 
@@ -342,6 +357,28 @@ def bench(
         compare=compare,
     )
     typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
+
+
+def _profile(chosen, game: str, players: int, games: int, extra_genes: bool, as_json: bool) -> None:
+    """soup bench --profile: phase shares (Ursuppe) and hot kernels (any game)."""
+    import json
+
+    from sim import profiling
+
+    if players not in chosen.info.player_counts:
+        counts = ", ".join(map(str, chosen.info.player_counts))
+        fail(f"--players {players}: {game} is played by {counts} players")
+    if extra_genes and game != DEFAULT_GAME:
+        fail(f"--extra-genes: only Ursuppe has extra genes, not {game}")
+    load_engine(chosen)
+    typer.echo(f"soup bench --profile: playing {games:,} {game} games of {players} players...", err=True)
+    if game == DEFAULT_GAME:
+        from sim.ursuppe.tools.profile import profile as ursuppe_profile
+
+        doc = ursuppe_profile(players, games, extra_genes)
+    else:
+        doc = profiling.profile(game, players, games)
+    typer.echo(json.dumps(doc, indent=1) if as_json else profiling.as_text(doc))
 
 
 @app.command("rules")

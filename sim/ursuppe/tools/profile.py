@@ -1,0 +1,65 @@
+"""Ursuppe's time by phase (``soup bench --profile``; issue 24): the games of the default strategy
+mix are played phase by phase over the whole batch (batch.advance_phase: the same kernels as a
+normal run, which plays a group of games phase-major too) and each phase's wall time is summed.
+The kernels' self times are sim.profiling's."""
+
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from sim import profiling
+from sim.ursuppe.engine import batch as batch_mod
+from sim.ursuppe.tools.bench import colour_assignment, default_run
+from strategies.ursuppe.params import parameter_table
+
+PHASES = ("setup", "Phase 1", "Phase 2", "Phase 3", "Phase 4", "Phase 5", "Phase 6", "end check")
+
+
+def phase_seconds(
+    players: int, games: int, extra: bool = False, variant: str | None = None
+) -> dict[str, float]:
+    """Seconds spent in each phase (PHASES) playing ``games`` games of the default mix on one
+    thread (``extra``: with the extra genes; ``variant``: a 2-player variant), after 64 games
+    that warm it up (the first touch of every kernel and table is not a phase's time)."""
+    _measure(players, 64, extra, variant)
+    return _measure(players, games, extra, variant)
+
+
+def _measure(players: int, games: int, extra: bool, variant: str | None) -> dict[str, float]:
+    run = default_run(players, 1, "", variant, extra)
+    indices = np.arange(games)
+    rules = run.rulebook.for_players(players, variant)
+    rows = colour_assignment(run.assignment(indices), variant)
+    b = batch_mod.new_batch(rules, parameter_table(run.strategies), rows, 1, indices)
+    seconds = dict.fromkeys(PHASES, 0.0)
+    t = time.perf_counter()
+    batch_mod.setup(b, seating="rotate")
+    batch_mod.advance_phase(b, 0)  # S6: the initial placements
+    seconds["setup"] = time.perf_counter() - t
+    state, work = b.state, b.workspace
+    for _ in range(int(state.n_cards.max()) + 2):
+        if (state.finished | (work.error[:, 0] != 0)).all():
+            break
+        for phase in range(1, 8):
+            t = time.perf_counter()
+            batch_mod.advance_phase(b, phase)
+            seconds[PHASES[phase]] += time.perf_counter() - t
+    error = batch_mod.first_error(b)
+    if error is not None:
+        raise batch_mod.GameError(f"engine error {error[1].tolist()} in game {error[0]}")
+    return seconds
+
+
+def profile(players: int, games: int, extra: bool = False) -> dict:
+    """``soup bench --profile`` for Ursuppe: the phase times and the hot kernels (sim.profiling)."""
+    phases = phase_seconds(players, games, extra=extra)
+    with tempfile.TemporaryDirectory(prefix="soup-profile-") as tmp:
+        files = []
+        if extra:  # the profiled process reads its rules from files
+            files = [Path(tmp) / "extra_genes.toml"]
+            files[0].write_text("[flags]\nextra_genes = true\n", encoding="utf-8")
+        doc = profiling.profile("ursuppe", players, games, files, phases)
+    doc["extra_genes"] = extra
+    return doc
