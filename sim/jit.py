@@ -772,15 +772,16 @@ def _share(namespace: str, space: _Namespace) -> bool:
     complete and the namespace is big enough to be worth it (``SOUP_JIT_HELPERS=0``: never)."""
     if space.directory is None or not jit_sharing.available():
         return False
-    space.fresh = not any(space.directory.glob("*.nbi"))
-    if jit_sharing.is_helper():
-        return True
-    if len(space.expected) < SHARE_MIN_KERNELS or (space.directory / _MARKER).is_file():
-        return False
-    count = jit_sharing.helper_count()
-    if count == 0:
-        return False
-    space.helpers = jit_sharing.start_helpers(namespace, count)
+    if not jit_sharing.is_helper():
+        if len(space.expected) < SHARE_MIN_KERNELS or (space.directory / _MARKER).is_file():
+            return False
+        count = jit_sharing.helper_count()
+        if count == 0:
+            return False
+    # numba keeps a module's index files in a subdirectory named after the module's package
+    space.fresh = next(space.directory.rglob("*.nbi"), None) is None
+    if not jit_sharing.is_helper():
+        space.helpers = jit_sharing.start_helpers(namespace, count)
     return True
 
 

@@ -312,6 +312,8 @@ def test_a_first_run_of_a_tournament_prints_the_notice_first(tmp_path):
     (copy / jit._MARKER).unlink(missing_ok=True)
     args = ["tournament", "--strategies", "greedy,random", "--games", "48", "--no-plot", "--threads", "1"]
     _first_run(tmp_path, [*args, "--out", str(tmp_path / "out")], helpers=1)
+    record = json.loads((copy / jit._MARKER).read_text())  # marked complete again, by loads only:
+    assert record["compiled_here"] == 0 and record["compile_seconds"] is None  # no compile time
 
 
 # --- the smaller things a user sees ----------------------------------------------------------------
