@@ -772,16 +772,21 @@ def _share(namespace: str, space: _Namespace) -> bool:
     complete and the namespace is big enough to be worth it (``SOUP_JIT_HELPERS=0``: never)."""
     if space.directory is None or not jit_sharing.available():
         return False
-    if not jit_sharing.is_helper():
-        if len(space.expected) < SHARE_MIN_KERNELS or (space.directory / _MARKER).is_file():
-            return False
-        count = jit_sharing.helper_count()
-        if count == 0:
-            return False
+    if jit_sharing.is_helper():  # whether the compile it helps began in an empty cache, and when
+        since = jit_sharing.shared_since()
+        space.fresh = since is not None
+        if since is not None:
+            space.first = time.perf_counter() - (time.time() - since)
+        return True
+    if len(space.expected) < SHARE_MIN_KERNELS or (space.directory / _MARKER).is_file():
+        return False
+    count = jit_sharing.helper_count()
+    if count == 0:
+        return False
     # numba keeps a module's index files in a subdirectory named after the module's package
     space.fresh = next(space.directory.rglob("*.nbi"), None) is None
-    if not jit_sharing.is_helper():
-        space.helpers = jit_sharing.start_helpers(namespace, count)
+    began = time.time() - (time.perf_counter() - (space.first or time.perf_counter()))
+    space.helpers = jit_sharing.start_helpers(namespace, count, began if space.fresh else None)
     return True
 
 

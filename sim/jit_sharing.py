@@ -28,6 +28,9 @@ except ImportError:  # no advisory locks (Windows): every process compiles alone
 
 HELPER_ENV = "SOUP_JIT_HELPER"  # set in a helper: its number (1, 2, ...)
 HELPERS_ENV = "SOUP_JIT_HELPERS"  # how many helpers a first compile starts (0: none)
+# set in a helper of a first compile into an empty cache: when (time.time()) the compile began,
+# so that whichever process marks the cache complete records the first run's whole compile time
+SINCE_ENV = "SOUP_JIT_SHARED_SINCE"
 MAX_HELPERS = 3  # the kernels' dependencies leave little for more to share
 LOCKS = "locks"  # the directory of the kernels' lock files, in a namespace's cache directory
 
@@ -74,13 +77,16 @@ def kernel_lock(directory: Path, kernel: str) -> Iterator[None]:
         handle.close()
 
 
-def start_helpers(namespace: str, count: int) -> list[subprocess.Popen]:
+def start_helpers(namespace: str, count: int, since: float | None) -> list[subprocess.Popen]:
     """Start ``count`` helpers compiling ``namespace`` in the background (their output discarded;
     each ends when its work is done, when the namespace's cache is complete, or soon after this
-    process ends)."""
+    process ends); ``since``: when a first compile into an empty cache began (time.time())."""
     helpers = []
     for index in range(1, count + 1):
         env = {**os.environ, HELPER_ENV: str(index)}
+        env.pop(SINCE_ENV, None)
+        if since is not None:
+            env[SINCE_ENV] = repr(since)
         code = f"from sim import jit; jit.help_compile({namespace!r}, {index}, {os.getpid()})"
         try:
             helpers.append(
@@ -118,6 +124,14 @@ def helper_order(modules: list[str], depends: dict[str, set[str]], index: int) -
         for deps in pending.values():
             deps.discard(pick)
     return order
+
+
+def shared_since() -> float | None:
+    """In a helper of a first compile into an empty cache: when that compile began."""
+    try:
+        return float(os.environ[SINCE_ENV])
+    except (KeyError, ValueError):
+        return None
 
 
 def parent_gone(parent: int) -> bool:
