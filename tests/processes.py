@@ -5,7 +5,7 @@ than pipes, and when it ends (or times out) every process left in its session is
 Why: ``subprocess.run(capture_output=True)`` waits for end of file on the pipes, which never
 comes while a process the command started still holds them (a Ray instance's daemons, started
 by ``soup --backend ray``, outliving an interrupted or crashed run), even after its own timeout
-killed the command: one CI run waited 80 minutes that way. Files need no end of file, and the
+killed the command (the likely way one CI run waited 80 minutes). Files need no end of file, and the
 session's leftovers are killed rather than left to hold CPUs for the next test.
 """
 
