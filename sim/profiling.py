@@ -21,13 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_HZ = 2999  # odd, so that sampling does not beat with a periodic loop
 
 
-def perf_map_path(pid: int | None = None) -> Path:
-    return Path(tempfile.gettempdir()) / f"perf-{os.getpid() if pid is None else pid}.map"
-
-
-def write_perf_map(pid: int | None = None) -> Path:
-    """Write this process's kernels as perf's symbol map (``START SIZE NAME`` in hex, one a line)."""
-    path = perf_map_path(pid)
+def write_perf_map() -> Path:
+    """Write this process's kernels as perf's symbol map (``START SIZE NAME`` in hex, one a line),
+    where perf looks for it: /tmp/perf-PID.map."""
+    path = Path(tempfile.gettempdir()) / f"perf-{os.getpid()}.map"
     lines = [f"{address:x} {size:x} {name}\n" for address, size, name in jit.machine_code_symbols()]
     path.write_text("".join(lines), encoding="utf-8")
     return path

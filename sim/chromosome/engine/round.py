@@ -42,12 +42,19 @@ AT_GAME_END = -2  # error[g, 2] of an invariant found broken by the end-of-game 
 
 
 @kernel
-def check(cs, cr, cw, g):
-    """Debug mode (cw.check_invariants): the invariants of §12 after every step."""
-    if cw.check_invariants and cw.error[g, 0] == 0:
+def fail_if_broken(cs, cr, cw, g, where):
+    """Stop game g with the first broken invariant of I1-I10 (error[g, 2] = ``where``)."""
+    if cw.error[g, 0] == 0:
         k = broken(cs, cr, g)
         if k != 0:
-            fail(cw, g, ERR_INVARIANT, k, 0, -1)
+            fail(cw, g, ERR_INVARIANT, k, where, -1)
+
+
+@kernel
+def check(cs, cr, cw, g):
+    """Debug mode (cw.check_invariants): the invariants of §12 after every step."""
+    if cw.check_invariants:
+        fail_if_broken(cs, cr, cw, g, 0)
 
 
 @kernel
@@ -247,10 +254,7 @@ def play_game(cs, cr, cw, g, b):
     # The end-of-game check, on in every run (not only in debug mode): I1-I10 once, a few hundred
     # reads against a game's many thousands, so that an impossible final position (a defect in
     # the engine or in rules that bypassed validation) is an error, never a result.
-    if cw.error[g, 0] == 0:
-        k = broken(cs, cr, g)
-        if k != 0:
-            fail(cw, g, ERR_INVARIANT, k, AT_GAME_END, -1)
+    fail_if_broken(cs, cr, cw, g, AT_GAME_END)
 
 
 @kernel

@@ -1,5 +1,6 @@
 """Run batches of Ursuppe games from Python: the glue between rules, strategies and kernels."""
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,17 +93,23 @@ def advance_phase(batch: Batch, phase: int, threads: int = 1) -> Batch:
     return _run(batch, MODE_PHASE, phase, threads)
 
 
-def play_rounds(batch: Batch, rounds: int | None = None, after_round=None) -> Batch:
+def play_rounds(
+    batch: Batch, rounds: int | None = None, after_round=None, phase_seconds: list[float] | None = None
+) -> Batch:
     """Play whole rounds (Phases 1-6 and the end check) phase by phase for every game, until all
     have finished (or stopped with an error), or ``rounds`` rounds; ``after_round(batch)`` is
-    called after each. The step-by-step twin of :func:`play` (same kernels, same results)."""
+    called after each; ``phase_seconds`` (8 numbers, by phase) gains each phase's wall time
+    (soup bench --profile). The step-by-step twin of :func:`play` (same kernels, same results)."""
     st, wk = batch.state, batch.workspace
     limit = int(st.n_cards.max()) + 2 if rounds is None else rounds
     for _ in range(limit):
         if ((st.finished) | (wk.error[:, 0] != 0)).all():
             break
         for phase in range(1, 8):
+            t = time.perf_counter()
             advance_phase(batch, phase)
+            if phase_seconds is not None:
+                phase_seconds[phase] += time.perf_counter() - t
         if after_round is not None:
             after_round(batch)
     if rounds is None:  # as play_group: a game still running after the last possible round is an error

@@ -123,18 +123,30 @@ def games_per_second(
     """Play ``games`` games of the mix (comma-separated; default DEFAULT_POOL) in one batch and
     return games per second (``variant``: a 2-player variant's, with ``players`` 2; ``extra``:
     with the extra genes)."""
+    b = default_batch(players, games, seed, mix, variant, extra)
+    t = time.perf_counter()
+    batch_mod.play(b, seating="rotate", threads=threads)
+    elapsed = time.perf_counter() - t
+    raise_first_error(b)
+    return games / elapsed
+
+
+def default_batch(
+    players: int, games: int, seed: int = 1, mix: str = "", variant: str | None = None, extra: bool = False
+) -> batch_mod.Batch:
+    """A batch of ``games`` games of :func:`default_run`, not yet set up."""
     run = default_run(players, seed, mix, variant, extra)
     indices = np.arange(games)
     rules = run.rulebook.for_players(players, variant)
     rows = colour_assignment(run.assignment(indices), variant)
-    b = batch_mod.new_batch(rules, parameter_table(run.strategies), rows, seed, indices)
-    t = time.perf_counter()
-    batch_mod.play(b, seating="rotate", threads=threads)
-    elapsed = time.perf_counter() - t
+    return batch_mod.new_batch(rules, parameter_table(run.strategies), rows, seed, indices)
+
+
+def raise_first_error(b: batch_mod.Batch) -> None:
+    """A GameError naming the first game of ``b`` that stopped with an engine error."""
     err = batch_mod.first_error(b)
     if err is not None:
         raise batch_mod.GameError(f"engine error {err[1].tolist()} in game {err[0]}")
-    return games / elapsed
 
 
 def simulate_games_per_second(games: int, chunk_size: int, threads: int, out: Path, mix: str = "") -> float:

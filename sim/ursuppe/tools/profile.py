@@ -7,12 +7,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 from sim import profiling
 from sim.ursuppe.engine import batch as batch_mod
-from sim.ursuppe.tools.bench import colour_assignment, default_run
-from strategies.ursuppe.params import parameter_table
+from sim.ursuppe.tools.bench import default_batch, raise_first_error
 
 PHASES = ("setup", "Phase 1", "Phase 2", "Phase 3", "Phase 4", "Phase 5", "Phase 6", "end check")
 
@@ -28,28 +25,15 @@ def phase_seconds(
 
 
 def _measure(players: int, games: int, extra: bool, variant: str | None) -> dict[str, float]:
-    run = default_run(players, 1, "", variant, extra)
-    indices = np.arange(games)
-    rules = run.rulebook.for_players(players, variant)
-    rows = colour_assignment(run.assignment(indices), variant)
-    b = batch_mod.new_batch(rules, parameter_table(run.strategies), rows, 1, indices)
-    seconds = dict.fromkeys(PHASES, 0.0)
+    b = default_batch(players, games, 1, "", variant, extra)
+    seconds = [0.0] * len(PHASES)
     t = time.perf_counter()
     batch_mod.setup(b, seating="rotate")
     batch_mod.advance_phase(b, 0)  # S6: the initial placements
-    seconds["setup"] = time.perf_counter() - t
-    state, work = b.state, b.workspace
-    for _ in range(int(state.n_cards.max()) + 2):
-        if (state.finished | (work.error[:, 0] != 0)).all():
-            break
-        for phase in range(1, 8):
-            t = time.perf_counter()
-            batch_mod.advance_phase(b, phase)
-            seconds[PHASES[phase]] += time.perf_counter() - t
-    error = batch_mod.first_error(b)
-    if error is not None:
-        raise batch_mod.GameError(f"engine error {error[1].tolist()} in game {error[0]}")
-    return seconds
+    seconds[0] = time.perf_counter() - t
+    batch_mod.play_rounds(b, phase_seconds=seconds)
+    raise_first_error(b)
+    return dict(zip(PHASES, seconds, strict=True))
 
 
 def profile(players: int, games: int, extra: bool = False) -> dict:
