@@ -192,17 +192,21 @@ class Chromosome:
     ) -> str:
         from sim.chromosome.engine import batch
         from sim.chromosome.engine.state import rules_for
+        from sim.chromosome.tools import trace
 
         names = list(dict.fromkeys(strategies))
         rows = np.array([[names.index(s) for s in strategies]], dtype=np.int16)
         ru = rules_for(rules, players)
         b = batch.play(
-            batch.new_batch(ru, params_table(names), rows, seed, np.array([0]), check_invariants=True)
+            batch.new_batch(
+                ru, params_table(names), rows, seed, np.array([0]), check_invariants=True, log_events=True
+            )
         )
         if b.workspace.error[0, 0]:
             raise GameError(f"game 0: engine error {b.workspace.error[0].tolist()}")
         out = batch.outcomes(b)
         st = b.state
+        events = trace.events_as_dicts(b.workspace.events[0, : b.workspace.n_events[0]], ru.tile)
         seats = []
         for p in range(players):
             groups = {int(ru.tile[r]): int(st.size[0, r]) for r in range(len(ru.tile)) if st.owner[0, r] == p}
@@ -229,11 +233,20 @@ class Chromosome:
             "areas": {int(ru.tile[r]): int(st.cubes[0, r]) for r in range(len(ru.tile)) if st.cubes[0, r]},
             "rules_id": rules.rules_id,
             "placeholders": rules.placeholders(players),
+            "events": events,
         }
         if as_json:
             return json.dumps(doc, indent=1)
+        who = [s["species"] for s in seats]  # distinct (S4)
         lines = [
             f"soup play --game chromosome: seed {seed}, {players} players, rules {rules.rules_id}",
+            f"layout: {len(ru.tile)} rooms, tiles {', '.join(str(int(t)) for t in ru.tile)} "
+            f"(sterility {', '.join(str(int(s)) for s in ru.sterility)}); "
+            f"start rooms {', '.join(str(int(t)) for t, s in zip(ru.tile, ru.start, strict=True) if s)}",
+            "seats: " + ", ".join(f"{s['seat']} {s['species']} ({s['strategy']})" for s in seats),
+            "rooms are tile numbers; groups are room:size, c = charged",
+            *trace.as_text(events, who),
+            "",
             f"ended after round {doc['rounds']} by {doc['end']}; areas at the end: {doc['areas'] or 'none'}",
         ]
         for s in seats:
@@ -243,11 +256,7 @@ class Chromosome:
             lines.append(
                 f"seat {s['seat']} {s['species']:<6} ({s['strategy']}): score {s['score']} = {parts} {status}"
             )
-        lines.append(
-            "(the turn-by-turn log is still to come; placeholders used: "
-            + ", ".join(doc["placeholders"])
-            + ")"
-        )
+        lines.append("placeholders used: " + ", ".join(doc["placeholders"]))
         return "\n".join(lines)
 
     def scenario_files(self) -> list[Path]:

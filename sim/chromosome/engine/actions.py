@@ -25,6 +25,15 @@ from sim.chromosome.engine.decision_kinds import (
 )
 from sim.chromosome.engine.decisions import decide, set_option
 from sim.chromosome.engine.dice import roll
+from sim.chromosome.engine.events import (
+    EV_CHARGED,
+    EV_EVOLUTION,
+    EV_GROWTH,
+    EV_IMPULSE,
+    EV_PASS,
+    EV_SPARK,
+    log,
+)
 from sim.chromosome.engine.payments import pay_energy, pay_genes
 from sim.chromosome.engine.population import adjacent
 from sim.chromosome.engine.radiation import near_area
@@ -165,12 +174,14 @@ def list_actions(cs, cr, cw, g, b, p):
 
 
 @kernel
-def _charge_own_near(cs, cr, g, p, area):
+def _charge_own_near(cs, cr, cw, g, p, area):
     """A11/A12: p's groups adjacent to the area on room ``area`` (its room included) with size at
     most its strength (flag charge_size_limit) become charged."""
     for r in range(cs.owner.shape[1]):
         if cs.owner[g, r] == p and near_area(cr, r, area):
             if cr.flag[FL_CHARGE_SIZE_LIMIT] != 0 or cs.size[g, r] <= cs.cubes[g, area]:
+                if cs.charged[g, r] == 0:
+                    log(cs, cw, g, EV_CHARGED, p, r, 0, 0, 0, 0, 0, 0)
                 cs.charged[g, r] = 1
 
 
@@ -223,6 +234,7 @@ def take_action(cs, cr, cw, g, b, p, i):
     y = cw.options[b, i, 2]
     if kind == ACT_PASS:
         cs.passed[g, p] = 1  # A13
+        log(cs, cw, g, EV_PASS, p, 0, 0, 0, 0, 0, 0, 0)
         return True
     if kind == ACT_GROWTH_GROUP or kind == ACT_GROWTH_ROOMS:
         placed = _pick_growth_rooms(cs, cr, cw, g, b, p, x) if kind == ACT_GROWTH_ROOMS else 0
@@ -230,12 +242,14 @@ def take_action(cs, cr, cw, g, b, p, i):
         if kind == ACT_GROWTH_GROUP:
             cs.size[g, y] += x  # A2: the side does not change
             cs.supply[g, p] -= x
+            log(cs, cw, g, EV_GROWTH, p, y, x, cs.size[g, y], 0, 0, 0, 0)
         for r in range(cs.owner.shape[1]):
             if (placed >> r) & 1:  # A3: one discharged token on each
                 cs.owner[g, r] = p
                 cs.size[g, r] = 1
                 cs.charged[g, r] = 0
                 cs.supply[g, p] -= 1
+                log(cs, cw, g, EV_GROWTH, p, r, 1, 1, 0, 0, 0, 0)
         return False
     if kind == ACT_EVOLUTION:  # A5
         price = evolution_price(cs, cr, g, p, x)
@@ -243,22 +257,28 @@ def take_action(cs, cr, cw, g, b, p, i):
         pay_energy(cs, cr, cw, g, b, p, price)
         cs.gene_supply[g, x] -= 1
         cs.active_genes[g, p, x] += 1
+        log(cs, cw, g, EV_EVOLUTION, p, x, price, 0, 0, 0, 0, 0)
         return False
     if kind == ACT_EVOLUTION_RANDOM:  # A6: the die gives the colour, which must be taken
         pay_genes(cs, cr, cw, g, b, p, 1, 0, 0, 0, 0, True)
         pay_energy(cs, cr, cw, g, b, p, cr.numbers[N_EVOLUTION_RANDOM])
+        got = -1
         for _ in range(100):
             c = cr.fate_values[roll(cs, cr, cw, g, b, p, ROLL_EVOLUTION, -1) - 1]
             if cs.gene_supply[g, c] > 0:
                 cs.gene_supply[g, c] -= 1
                 cs.active_genes[g, p, c] += 1
+                got = c
                 break
             if cr.flag[FL_EVOLUTION_EMPTY_COLOUR] == 0 or cw.error[g, 0] != 0:
                 break  # "nothing": the payment is spent
+        log(cs, cw, g, EV_EVOLUTION, p, got, cr.numbers[N_EVOLUTION_RANDOM], 1, 0, 0, 0, 0)
         return False
     if kind == ACT_SPARK:  # A8-A9
+        dist = spark_distance(cs, cr, g, x, y)
+        log(cs, cw, g, EV_SPARK, p, x, y, dist, cs.owner[g, y], 0, 0, 0)
         pay_genes(cs, cr, cw, g, b, p, 1, 0, 0, 0, 0, True)
-        pay_energy(cs, cr, cw, g, b, p, spark_distance(cs, cr, g, x, y) - 1)
+        pay_energy(cs, cr, cw, g, b, p, dist - 1)
         if cs.owner[g, x] == p:  # (paying turned groups, never removed them)
             fight(cs, cr, cw, g, b, p, x, y, 0, TIE_BOTH)
         return False
@@ -267,11 +287,13 @@ def take_action(cs, cr, cw, g, b, p, i):
         k = min(cr.numbers[N_IMPULSE_CUBES], cs.pool[g])
         cs.pool[g] -= k
         cs.cubes[g, x] += k
-        _charge_own_near(cs, cr, g, p, x)
+        log(cs, cw, g, EV_IMPULSE, p, x, k, cs.cubes[g, x], 0, 0, 0, 0)
+        _charge_own_near(cs, cr, cw, g, p, x)
         return False
     if kind == ACT_IMPULSE_DRAW:  # A12
         pay_genes(cs, cr, cw, g, b, p, 0, 1, 0, 0, 0, True)
-        _charge_own_near(cs, cr, g, p, x)
+        log(cs, cw, g, EV_IMPULSE, p, x, -1, cs.cubes[g, x] - 1, 0, 0, 0, 0)
+        _charge_own_near(cs, cr, cw, g, p, x)
         cs.cubes[g, x] -= 1
         cs.pool[g] += 1
         return False

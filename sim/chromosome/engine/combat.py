@@ -5,6 +5,7 @@ tokens as the winner's trophies. Spark (A8-A9) and the attack-type special actio
 from sim.chromosome.engine.decision_kinds import BOOST
 from sim.chromosome.engine.decisions import decide, set_option
 from sim.chromosome.engine.dice import roll
+from sim.chromosome.engine.events import EV_BOOST, EV_COMBAT, log
 from sim.chromosome.engine.population import check_eliminations, take_tokens
 from sim.chromosome.engine.state import ROLL_ATTACK, ROLL_DEFENCE, F
 from sim.jit import kernel
@@ -30,6 +31,7 @@ def boost(cs, cr, cw, g, b, p):
     cs.active_genes[g, p, RED] -= r
     cs.passive_genes[g, p, RED] += r
     cs.fate[g, p] -= f
+    log(cs, cw, g, EV_BOOST, p, r, f, 0, 0, 0, 0, 0)
     return r + f
 
 
@@ -50,16 +52,18 @@ def fight(cs, cr, cw, g, b, p, a, d, bonus, tie):
     if after:  # flag fate_strength_timing = after_rolls: the boosts once both rolls are final
         total_a += boost(cs, cr, cw, g, b, p)
         total_d += boost(cs, cr, cw, g, b, q)
+    lost = 0  # tokens the loser gave up (a tie: the defender's; the attacker's one more with TIE_BOTH)
     if total_a > total_d:  # F7, F8
-        take_tokens(cs, g, d, total_a - total_d, p)
+        lost = take_tokens(cs, g, d, total_a - total_d, p)
         result = 1
     elif total_d > total_a:
-        take_tokens(cs, g, a, total_d - total_a, q)
+        lost = take_tokens(cs, g, a, total_d - total_a, q)
         result = -1
     else:  # F9
-        take_tokens(cs, g, d, 1, p)
+        lost = take_tokens(cs, g, d, 1, p)
         if tie == TIE_BOTH:
             take_tokens(cs, g, a, 1, q)
         result = 0
-    check_eliminations(cs, g)  # F10
+    log(cs, cw, g, EV_COMBAT, p, a, d, total_a, total_d, result, lost, 0)
+    check_eliminations(cs, cw, g)  # F10
     return result

@@ -10,6 +10,7 @@ stands when every player asked in one pass declines.
 
 from sim.chromosome.engine.decision_kinds import REROLL
 from sim.chromosome.engine.decisions import decide, fail, set_option
+from sim.chromosome.engine.events import EV_REROLL, EV_ROLL, log
 from sim.chromosome.engine.state import (
     CTX_FACE,
     CTX_OPPONENT,
@@ -47,6 +48,7 @@ def roll(cs, cr, cw, g, b, roller, purpose, opponent):
     other side of a combat, else -1), after every reroll window."""
     P = cs.fate.shape[1]
     face = draw(cs, cr, cw, g)
+    log(cs, cw, g, EV_ROLL, roller, purpose, face, opponent, 0, 0, 0, 0)
     last = cr.flag[FL_REROLL_ORDER] == ROLLER_LAST
     while cw.error[g, 0] == 0:
         rerolled = False
@@ -63,6 +65,7 @@ def roll(cs, cr, cw, g, b, roller, purpose, opponent):
             if decide(cs, cr, cw, g, b, q, REROLL, 2) == 1:
                 cs.fate[g, q] -= 1  # D4: spent fate is gone
                 face = draw(cs, cr, cw, g)
+                log(cs, cw, g, EV_REROLL, q, roller, face, 0, 0, 0, 0, 0)
                 rerolled = True
                 break
         if not rerolled:

@@ -2,7 +2,8 @@
 
 from sim.chromosome.engine.decision_kinds import REMOVE
 from sim.chromosome.engine.decisions import decide, set_option
-from sim.chromosome.engine.population import board_tokens, take_tokens
+from sim.chromosome.engine.events import EV_OVER_SEVEN, EV_REMOVE, log
+from sim.chromosome.engine.population import board_tokens, eliminate, take_tokens
 from sim.chromosome.engine.state import N_IRRADIATION_MAX
 from sim.jit import kernel
 
@@ -26,12 +27,14 @@ def irradiate(cs, cr, cw, g, b, p, gain, holder):
         holder = -1  # CA4: the Cadum player's own tokens go to its supply
     R = cs.owner.shape[1]
     if board_tokens(cs, g, p) <= x:
+        removed = 0
         for r in range(R):
             if cs.owner[g, r] == p:
-                take_tokens(cs, g, r, cs.size[g, r], holder)
-        cs.eliminated[g, p] = 1
-        cs.ending[g] = 1
+                removed += take_tokens(cs, g, r, cs.size[g, r], holder)
+        log(cs, cw, g, EV_OVER_SEVEN, p, x, removed, 1, 0, 0, 0, 0)
+        eliminate(cs, cw, g, p)
         return
+    log(cs, cw, g, EV_OVER_SEVEN, p, x, x, 0, 0, 0, 0, 0)
     for _ in range(x):
         n = 0
         for r in range(R):
@@ -40,3 +43,4 @@ def irradiate(cs, cr, cw, g, b, p, gain, holder):
                 n += 1
         r = cw.options[b, decide(cs, cr, cw, g, b, p, REMOVE, n), 0]
         take_tokens(cs, g, r, 1, holder)
+        log(cs, cw, g, EV_REMOVE, p, r, 0, 0, 0, 0, 0, 0)

@@ -11,6 +11,7 @@ their owners' supplies (2 E each) (K3); the payment must be minimal (K5) and its
 from sim.chromosome.engine.costs import fate_gene_free, genes_short
 from sim.chromosome.engine.decision_kinds import ANY_GENE, FATE_GENE, PAY_ENERGY
 from sim.chromosome.engine.decisions import decide, set_option
+from sim.chromosome.engine.events import EV_PAY_ENERGY, EV_PAY_GENES, log
 from sim.chromosome.engine.state import N_TROPHY_ENERGY, F
 from sim.jit import kernel
 
@@ -50,6 +51,7 @@ def pay_genes(cs, cr, cw, g, b, p, y, pu, rd, bk, anyc, fate_allowed):
     fate replaces a gene, and which (only where the rest stays payable), then the colour of each
     '?' gene."""
     short = genes_short(cs, g, p, y, pu, rd, bk, anyc)
+    pick = -1
     if fate_allowed and fate_gene_free(cs, g, p) and y + pu + rd + bk + anyc > 0:
         n = 0
         if short == 0:
@@ -86,6 +88,8 @@ def pay_genes(cs, cr, cw, g, b, p, y, pu, rd, bk, anyc, fate_allowed):
                 n += 1
         c = cw.options[b, decide(cs, cr, cw, g, b, p, ANY_GENE, n), 0]
         _exhaust(cs, g, p, c, 1)
+        y, pu, rd, bk = y + (c == 0), pu + (c == 1), rd + (c == 2), bk + (c == 3)
+    log(cs, cw, g, EV_PAY_GENES, p, y, pu, rd, bk, pick, 0, 0)
 
 
 @kernel
@@ -168,14 +172,19 @@ def pay_energy(cs, cr, cw, g, b, p, energy):
     mask = cw.options[b, i, 0]
     packed = cw.options[b, i, 1]
     paid = cs.turn_energy[g]
+    tokens = 0
     for r in range(cs.owner.shape[1]):
         if (mask >> r) & 1:
-            paid += cs.size[g, r]
+            tokens += cs.size[g, r]
             cs.charged[g, r] = 0
+    returned = 0
     for q in range(cs.trophies.shape[2]):
         t = (packed >> (TROPHY_BITS * q)) & ((1 << TROPHY_BITS) - 1)
         cs.trophies[g, p, q] -= t
         cs.supply[g, q] += t
-        paid += cr.numbers[N_TROPHY_ENERGY] * t
+        returned += t
+    paid += tokens + cr.numbers[N_TROPHY_ENERGY] * returned
     surplus = paid - energy
-    cs.turn_energy[g] = surplus if cr.flag[FL_ENERGY_SURPLUS_SCOPE] == SCOPE_TURN else 0
+    kept = cr.flag[FL_ENERGY_SURPLUS_SCOPE] == SCOPE_TURN
+    cs.turn_energy[g] = surplus if kept else 0
+    log(cs, cw, g, EV_PAY_ENERGY, p, energy, mask, tokens, returned, 0 if kept else surplus, 0, 0)

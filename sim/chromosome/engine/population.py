@@ -1,6 +1,7 @@
 """Groups and movement (spec §4.2, C2, I2): counting a player's tokens and groups, and whether
 k tokens of a group may move into a room (M1-M7)."""
 
+from sim.chromosome.engine.events import EV_ELIMINATED, log
 from sim.chromosome.engine.state import NO_OWNER, F
 from sim.jit import kernel
 
@@ -105,10 +106,17 @@ def take_tokens(cs, g, room, k, holder):
 
 
 @kernel
-def check_eliminations(cs, g):
+def eliminate(cs, cw, g, p):
+    """E2: player p is out; the game ends after the final turns (E3)."""
+    cs.eliminated[g, p] = 1
+    cs.ending[g] = 1
+    log(cs, cw, g, EV_ELIMINATED, p, 0, 0, 0, 0, 0, 0, 0)
+
+
+@kernel
+def check_eliminations(cs, cw, g):
     """E2: a player not yet eliminated with no token left on the board is eliminated now; the
     game then ends after the final turns (E3)."""
     for p in range(cs.supply.shape[1]):
         if cs.eliminated[g, p] == 0 and board_tokens(cs, g, p) == 0:
-            cs.eliminated[g, p] = 1
-            cs.ending[g] = 1
+            eliminate(cs, cw, g, p)

@@ -10,9 +10,21 @@ absorption (X5), decay (X6).
 from sim.chromosome.engine.decision_kinds import AREA_FIRST, START_ROOM
 from sim.chromosome.engine.decisions import decide, fail, set_option
 from sim.chromosome.engine.dice import roll
+from sim.chromosome.engine.events import (
+    EV_CHARGED,
+    EV_DECAY,
+    EV_END,
+    EV_PHASE,
+    EV_ROUND,
+    EV_START_GROUP,
+    EV_TEST,
+    EV_TURN,
+    log,
+    log_position,
+)
 from sim.chromosome.engine.invariants import absorbed, broken
 from sim.chromosome.engine.over_seven import irradiate
-from sim.chromosome.engine.radiation import absorb, decay, irradiation_gain, threat
+from sim.chromosome.engine.radiation import absorb, decay, irradiation_gain, left_uncharged, threat
 from sim.chromosome.engine.rounds import next_start_player
 from sim.chromosome.engine.state import (
     END_ELIMINATION,
@@ -105,7 +117,16 @@ def setup(cs, cr, cw, g, b):
         cs.size[g, r] = k
         cs.charged[g, r] = 1
         cs.supply[g, p] -= k
+        log(cs, cw, g, EV_START_GROUP, p, r, k, 0, 0, 0, 0, 0)
     check(cs, cr, cw, g)
+
+
+@kernel
+def finish(cs, cw, g, reason):
+    """E1, E3: the game ends (``reason``: END_*)."""
+    cs.finished[g] = True
+    cs.end_reason[g] = reason
+    log(cs, cw, g, EV_END, -1, reason, 0, 0, 0, 0, 0, 0)
 
 
 @kernel
@@ -113,8 +134,7 @@ def phase_one(cs, cr, cw, g):
     """R2, R4 (R1: not in round 1): the clock goes down (below 1: the game ends, E1); passive
     genes return to active spaces, an exhausted fate token turns back."""
     if cs.clock[g] <= 1:
-        cs.finished[g] = True
-        cs.end_reason[g] = END_ROUNDS
+        finish(cs, cw, g, END_ROUNDS)
         return
     cs.clock[g] -= 1
     cs.round[g] += 1
@@ -140,10 +160,10 @@ def _final_turns(cs, cr, cw, g, b, active):
         if p == active and (active < 0 or not include):
             continue
         if cs.eliminated[g, p] == 0 and cs.passed[g, p] == 0 and cw.error[g, 0] == 0:
+            log(cs, cw, g, EV_TURN, p, 0, 0, 0, 0, 0, 0, 0)
             take_turn(cs, cr, cw, g, b, p)
             check(cs, cr, cw, g)
-    cs.finished[g] = True
-    cs.end_reason[g] = END_ELIMINATION
+    finish(cs, cw, g, END_ELIMINATION)
 
 
 @kernel
@@ -155,6 +175,8 @@ def phase_two(cs, cr, cw, g, b):
         cs.passed[g, p] = 1 if cs.eliminated[g, p] != 0 else 0
     cs.turns[g] = 0
     p = cs.start_player[g]
+    log(cs, cw, g, EV_ROUND, -1, cs.clock[g], p, 0, 0, 0, 0, 0)
+    log_position(cs, cw, g)
     while cw.error[g, 0] == 0:
         left = False
         for q in range(P):
@@ -164,6 +186,7 @@ def phase_two(cs, cr, cw, g, b):
             return
         if cs.passed[g, p] == 0:
             cs.active[g] = p
+            log(cs, cw, g, EV_TURN, p, 0, 0, 0, 0, 0, 0, 0)
             take_turn(cs, cr, cw, g, b, p)
             check(cs, cr, cw, g)
             cs.turns[g] += 1
@@ -208,6 +231,7 @@ def phase_three(cs, cr, cw, g, b):
     elimination ends the game once the test in hand is resolved (E3: no further phase)."""
     P = cs.supply.shape[1]
     done = 0
+    log(cs, cw, g, EV_PHASE, -1, 3, 0, 0, 0, 0, 0, 0)
     while cw.error[g, 0] == 0:
         area = _strongest_area(cs, cr, cw, g, b, done)
         if area < 0:
@@ -222,15 +246,24 @@ def phase_three(cs, cr, cw, g, b):
             if t == strength:
                 continue  # no group adjacent to it
             face = roll(cs, cr, cw, g, b, p, ROLL_TEST, -1)
-            irradiate(cs, cr, cw, g, b, p, irradiation_gain(cs, g, p, t, face), -1)
+            gain = irradiation_gain(cs, g, p, t, face)
+            log(cs, cw, g, EV_TEST, p, area, t, face, gain, cs.irradiation[g, p], 0, 0)
+            irradiate(cs, cr, cw, g, b, p, gain, -1)
             check(cs, cr, cw, g)
         if cs.ending[g] != 0:
-            cs.finished[g] = True
-            cs.end_reason[g] = END_ELIMINATION
+            finish(cs, cw, g, END_ELIMINATION)
             return
+    if cw.log_events:
+        for r in range(cs.owner.shape[1]):
+            if left_uncharged(cs, cr, g, r):
+                log(cs, cw, g, EV_CHARGED, cs.owner[g, r], r, 1, 0, 0, 0, 0, 0)
     absorb(cs, cr, g)
     if cw.check_invariants and cw.error[g, 0] == 0 and absorbed(cs, cr, g) != 0:
         fail(cw, g, ERR_INVARIANT, 12, 0, -1)  # I12
+    if cw.log_events:
+        for r in range(cs.cubes.shape[1]):
+            if cs.cubes[g, r] > 0:
+                log(cs, cw, g, EV_DECAY, -1, r, cs.cubes[g, r] - 1, 0, 0, 0, 0, 0)
     decay(cs, g)
     check(cs, cr, cw, g)
 

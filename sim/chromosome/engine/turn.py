@@ -16,6 +16,7 @@ from sim.chromosome.engine.decision_kinds import (
     STEP_RESTORE,
 )
 from sim.chromosome.engine.decisions import decide, fail, set_option
+from sim.chromosome.engine.events import EV_DISCARD_BLACK, EV_MOVE, EV_RESTORE, log
 from sim.chromosome.engine.payments import pay_energy
 from sim.chromosome.engine.population import may_move, move
 from sim.chromosome.engine.state import ERR_INVARIANT, N_BLACK_DISCARD, N_FATE_MAX, N_FATE_RESTORE
@@ -86,12 +87,15 @@ def take_turn(cs, cr, cw, g, b, p):
         if step == STEP_MOVE:  # M1
             n = list_moves(cs, cr, cw, g, b, p)
             i = decide(cs, cr, cw, g, b, p, MOVE, n)
-            move(cs, g, p, cw.options[b, i, 0], cw.options[b, i, 1], cw.options[b, i, 2])
+            src, dst, k = cw.options[b, i, 0], cw.options[b, i, 1], cw.options[b, i, 2]
+            move(cs, g, p, src, dst, k)
+            log(cs, cw, g, EV_MOVE, p, src, dst, k, 0, 0, 0, 0)
             moved = True
         elif step == STEP_RESTORE:  # T1: RAZ NA TURĘ
             pay_energy(cs, cr, cw, g, b, p, cr.numbers[N_FATE_RESTORE])
             cs.fate[g, p] += 1
             restored = True
+            log(cs, cw, g, EV_RESTORE, p, cs.fate[g, p], 0, 0, 0, 0, 0, 0)
         elif step == STEP_DISCARD:  # G4b: -2 irradiation each, never below 0
             n = 0
             for k in range(1, cs.active_genes[g, p, B] + 1):
@@ -101,6 +105,7 @@ def take_turn(cs, cr, cw, g, b, p):
             cs.active_genes[g, p, B] -= k
             cs.gene_supply[g, B] += k
             cs.irradiation[g, p] = max(0, cs.irradiation[g, p] - k * cr.numbers[N_BLACK_DISCARD])
+            log(cs, cw, g, EV_DISCARD_BLACK, p, k, cs.irradiation[g, p], 0, 0, 0, 0, 0)
         else:  # T1: exactly one action
             n = list_actions(cs, cr, cw, g, b, p)
             i = decide(cs, cr, cw, g, b, p, ACTION, n)

@@ -380,7 +380,8 @@ def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = Tru
     key, ctr = seed_streams(seed, np.array([0]), st.rng_key.shape[1])
     st.rng_key[:], st.rng_ctr[:] = key, ctr
     work = allocate_workspace(1, 1, params, check_invariants=check_invariants, tape_capacity=len(tape),
-                              dice_capacity=len(dice) if dice is not None else 0)  # fmt: skip
+                              dice_capacity=len(dice) if dice is not None else 0,
+                              log_events=True)  # fmt: skip
     for t, (kind, row) in enumerate(tape):
         work.tape_kind[0, t] = kind
         work.tape_value[0, t, : len(row)] = row
@@ -460,6 +461,7 @@ def run_scenario(sc: Scenario) -> dict[str, Any]:
     from sim.chromosome.engine import round as rnd
     from sim.chromosome.engine import turn
     from sim.chromosome.engine.batch import Batch, outcomes
+    from sim.chromosome.tools.trace import events_as_dicts
 
     st, ru, work = sc.state, sc.engine_rules, sc.workspace
     cs, cr, cw = by_reference(st, ru, work)
@@ -507,6 +509,7 @@ def run_scenario(sc: Scenario) -> dict[str, Any]:
         )
         raise GameError(f"{sc.label}: {where}{_ERRORS.get(code, 'engine error')} ({work.error[0].tolist()})")
     result = position_document(sc)
+    result["events"] = events_as_dicts(work.events[0, : work.n_events[0]], ru.tile)
     result["finished"] = bool(st.finished[0])
     if st.finished[0]:
         out = outcomes(Batch(st, ru, work, 1, True))

@@ -1,0 +1,194 @@
+"""Chromosome's game log for people and for JSON: events (engine/events.py) as dicts with names
+and tile numbers instead of codes, and as one readable line each (``soup play --game chromosome``)."""
+
+from typing import Any
+
+import numpy as np
+
+from sim.chromosome.engine.events import EVENT_KINDS
+from sim.chromosome.engine.state import (
+    END_ELIMINATION,
+    END_ROUNDS,
+    ROLL_ATTACK,
+    ROLL_DEFENCE,
+    ROLL_EVOLUTION,
+    ROLL_TEST,
+)
+from sim.chromosome.rules.book import COLOURS
+
+ROLL_PURPOSES = {
+    ROLL_ATTACK: "attack",
+    ROLL_DEFENCE: "defence",
+    ROLL_TEST: "resistance test",
+    ROLL_EVOLUTION: "evolution",
+}
+END_NAMES = {END_ROUNDS: "rounds", END_ELIMINATION: "elimination"}
+FATE_FOR = {-1: None, len(COLOURS): "?"} | dict(enumerate(COLOURS))
+
+
+def _colours(packed: int) -> dict[str, int]:
+    """A gene vector packed 4 bits a colour (events.py) as {colour: n} without zeros."""
+    return {c: (packed >> (4 * i)) & 15 for i, c in enumerate(COLOURS) if (packed >> (4 * i)) & 15}
+
+
+def events_as_dicts(events: np.ndarray, tiles: np.ndarray) -> list[dict[str, Any]]:
+    """Event rows (``Workspace.events[g, :n]``) as JSON-ready dicts: ``type``, ``round``,
+    ``player`` (absent for nobody's) and the kind's fields; rooms as tile numbers."""
+    out = []
+    for row in events:
+        kind = EVENT_KINDS[int(row[0])]
+        d: dict[str, Any] = {"type": kind.name, "round": int(row[1])}
+        if row[2] >= 0:
+            d["player"] = int(row[2])
+        for i, name in enumerate(kind.fields):
+            value = int(row[3 + i])
+            if name in kind.rooms:
+                d[name] = int(tiles[value]) if value >= 0 else None
+            elif name == "rooms":  # a room bit mask
+                d[name] = [int(tiles[r]) for r in range(len(tiles)) if (value >> r) & 1]
+            elif name in ("active", "passive"):
+                d[name] = _colours(value)
+            elif name == "colour":
+                d[name] = COLOURS[value] if value >= 0 else None
+            elif name == "fate_for":
+                d[name] = FATE_FOR[value]
+            elif name == "purpose":
+                d[name] = ROLL_PURPOSES[value]
+            elif name == "reason":
+                d[name] = END_NAMES.get(value, "none")
+            elif name in ("charged", "exhausted", "random", "eliminated"):
+                d[name] = bool(value)
+            elif name in ("opponent", "target_player", "start_player", "roller") and value < 0:
+                d[name] = None
+            else:
+                d[name] = value
+        if kind.name == "charged":
+            d["why"] = ("impulse", "absorption")[d["why"]]
+        out.append(d)
+    return out
+
+
+def _genes(d: dict[str, int]) -> str:
+    return " ".join(f"{c}{n}" for c, n in d.items()) or "none"
+
+
+def describe(e: dict[str, Any], who: list[str]) -> str:
+    """One line for event ``e`` (an events_as_dicts entry); ``who[p]`` names player p."""
+    t = e["type"]
+    p = who[e["player"]] if "player" in e else ""
+    if t == "start_group":
+        return f"{p} puts a charged group of {e['size']} on start room {e['room']}"
+    if t == "turn":
+        return f"{p}'s turn"
+    if t == "move":
+        return f"  move: {e['count']} token(s) {e['from']} -> {e['to']}"
+    if t == "restore":
+        return f"  restores 1 fate for 3 energy (fate {e['fate']})"
+    if t == "discard_black":
+        return f"  discards {e['count']} B gene(s): irradiation {e['irradiation']}"
+    if t == "pass":
+        return "  passes"
+    if t == "growth":
+        return f"  growth: +{e['count']} token(s) on room {e['room']} (group of {e['size']})"
+    if t == "evolution":
+        how = "random evolution" if e["random"] else "evolution"
+        got = f"a {e['colour']} gene" if e["colour"] else "nothing (that colour's supply is empty)"
+        return f"  {how} ({e['energy']} E): {got}"
+    if t == "spark":
+        target = f"{who[e['target_player']]}'s group on {e['target']}"
+        return f"  Spark from {e['from']} at {target} (distance {e['distance']})"
+    if t == "impulse":
+        if e["cubes"] > 0:
+            return f"  Impulse: {e['cubes']} cube(s) on room {e['room']} (area strength {e['strength']})"
+        return f"  Impulse: draws from the area on {e['room']} (strength {e['strength']} after)"
+    if t == "charged":
+        return f"  {p}'s group on {e['room']} is charged ({e['why']})"
+    if t == "pay_genes":
+        paid = {c: e[c] for c in COLOURS if e[c]}
+        fate = f"1 fate for a {e['fate_for']} gene" if e["fate_for"] else ""
+        return f"  pays {' and '.join(x for x in (_genes(paid) if paid else '', fate) if x)}"
+    if t == "pay_energy":
+        parts = []
+        if e["rooms"]:
+            parts.append(f"discharges {', '.join(map(str, e['rooms']))} ({e['tokens']} E)")
+        if e["trophies"]:
+            parts.append(f"returns {e['trophies']} trophy(ies)")
+        lost = f", {e['lost']} E lost" if e["lost"] else ""
+        return f"  pays {e['energy']} E: {' and '.join(parts) or 'the turn surplus'}{lost}"
+    if t == "boost":
+        if e["red"] + e["fate"] == 0:
+            return f"  {p} does not boost"
+        return f"  {p} boosts +{e['red'] + e['fate']} ({e['red']} R exhausted, {e['fate']} fate spent)"
+    if t == "roll":
+        return f"  {p} rolls {e['face']} ({e['purpose']})"
+    if t == "reroll":
+        whose = "its own roll" if e["roller"] == e["player"] else f"{who[e['roller']]}'s roll"
+        return f"  {p} spends 1 fate to reroll {whose} -> {e['face']}"
+    if t == "combat":
+        result = {1: "the attacker wins", -1: "the defender wins", 0: "a tie"}[e["result"]]
+        totals = f"{e['attack']} to {e['defence']}"
+        return f"  combat {e['from']} vs {e['target']}: {totals}, {result} ({e['lost']} token(s) lost)"
+    if t == "test":
+        return (
+            f"  {p}: test by the area on {e['area']}: threat {e['threat']}, roll {e['face']} -> "
+            f"+{e['gain']} irradiation (was {e['before']})"
+        )
+    if t == "over_seven":
+        end = ", eliminated" if e["eliminated"] else ""
+        return f"  {p} passes 7 by {e['excess']}: {e['removed']} token(s) removed{end}"
+    if t == "remove":
+        return f"  {p} removes a token from {e['room']}"
+    if t == "eliminated":
+        return f"  {p} is eliminated"
+    if t == "decay":
+        return f"  the area on {e['room']} decays to {e['strength']}"
+    if t == "phase":
+        return "Phase III: resistance tests, absorption, decay"
+    if t == "end":
+        return f"The game ends by {e['reason']}."
+    return f"  {t} {e}"
+
+
+def position_lines(events: list[dict[str, Any]], who: list[str]) -> list[str]:
+    """A round's snapshot (group, area and player events) as one line per player and one for
+    the areas: "Alum: groups 5:2c 9:1 · genes active Y2 P1, passive none · fate 4 ..." """
+    groups: dict[int, list[str]] = {}
+    areas = []
+    lines = []
+    for e in events:
+        if e["type"] == "group":
+            groups.setdefault(e["player"], []).append(f"{e['room']}:{e['size']}{'c' if e['charged'] else ''}")
+        elif e["type"] == "area":
+            areas.append(f"{e['room']}:{e['strength']}")
+    for e in events:
+        if e["type"] == "player":
+            fate = f"{e['fate']}{' (token exhausted)' if e['exhausted'] else ''}"
+            lines.append(
+                f"  {who[e['player']]}: groups {' '.join(groups.get(e['player'], [])) or 'none'} | "
+                f"genes {_genes(e['active'])} active, {_genes(e['passive'])} passive | fate {fate} | "
+                f"irradiation {e['irradiation']} | supply {e['supply']} | trophies {e['trophies']}"
+            )
+    lines.append(f"  areas: {' '.join(areas) or 'none'}")
+    return lines
+
+
+def as_text(events: list[dict[str, Any]], who: list[str]) -> list[str]:
+    """The whole log, round by round: each round's position (groups with ``c`` = charged, genes,
+    fate, irradiation), then every turn, combat roll and reroll, test and decay."""
+    lines: list[str] = []
+    snapshot: list[dict[str, Any]] = []
+    for e in events:
+        if e["type"] in ("group", "area", "player"):
+            snapshot.append(e)
+            continue
+        if snapshot:
+            lines += position_lines(snapshot, who)
+            snapshot = []
+        if e["type"] == "round":
+            lines.append("")
+            lines.append(f"Round {e['round']} (clock {e['clock']}): {who[e['start_player']]} starts")
+            continue
+        lines.append(describe(e, who))
+    if snapshot:
+        lines += position_lines(snapshot, who)
+    return lines

@@ -1,0 +1,157 @@
+"""Chromosome's event log (engine/events.py, tools/trace.py; issue 23.4): it tells every change
+of the board, so replaying it reproduces each round's position and the final one; a worked case's
+rolls and rerolls appear in the rulebook's order; ``soup play`` tells a game turn by turn."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.chromosome.engine import batch
+from sim.chromosome.engine.state import rules_for
+from sim.chromosome.game import params_table
+from sim.chromosome.rules.book import load_rules
+from sim.chromosome.tools.scenario import load_scenario, run_scenario
+from sim.chromosome.tools.trace import as_text, events_as_dicts
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios" / "chromosome"
+
+
+def _replay(events: list[dict], players: int) -> tuple[dict, dict]:
+    """The board (tile -> [owner, size, charged]) and areas (tile -> strength) after ``events``,
+    rebuilt from the log alone; every round's snapshot is compared with the rebuilt board."""
+    board: dict[int, list[int]] = {}
+    areas: dict[int, int] = {}
+    snap_groups: dict[int, list[int]] | None = None
+    snap_areas: dict[int, int] = {}
+
+    def take(tile: int, k: int) -> None:
+        board[tile][1] -= k
+        if board[tile][1] <= 0:
+            del board[tile]
+
+    def compare() -> None:
+        if snap_groups is not None:
+            assert snap_groups == board and snap_areas == areas, (events[0]["round"], snap_groups, board)
+
+    for e in events:
+        t = e["type"]
+        if t != "group" and t != "area" and snap_groups is not None:
+            compare()
+            snap_groups = None
+        if t == "round":
+            snap_groups, snap_areas = {}, {}
+        elif t == "group":
+            snap_groups[e["room"]] = [e["player"], e["size"], int(e["charged"])]
+        elif t == "area":
+            snap_areas[e["room"]] = e["strength"]
+        elif t == "start_group":
+            board[e["room"]] = [e["player"], e["size"], 1]
+        elif t == "move":
+            side = board[e["from"]][2]
+            take(e["from"], e["count"])
+            if e["to"] in board:
+                board[e["to"]][1] += e["count"]
+                board[e["to"]][2] &= side
+            else:
+                board[e["to"]] = [e["player"], e["count"], side]
+        elif t == "growth":
+            if e["room"] in board:
+                board[e["room"]][1] = e["size"]
+            else:
+                board[e["room"]] = [e["player"], e["size"], 0]
+        elif t == "pay_energy":
+            for tile in e["rooms"]:
+                board[tile][2] = 0
+        elif t == "charged":
+            board[e["room"]][2] = 1
+        elif t == "combat":
+            if e["result"] == 1:
+                take(e["target"], e["lost"])
+            elif e["result"] == -1:
+                take(e["from"], e["lost"])
+            else:  # F9: a token each (a Spark)
+                take(e["target"], e["lost"])
+                take(e["from"], 1)
+        elif t == "remove":
+            take(e["room"], 1)
+        elif t == "over_seven" and e["eliminated"]:
+            for tile in [k for k, v in board.items() if v[0] == e["player"]]:
+                del board[tile]
+        elif t in ("impulse", "decay"):
+            areas[e["room"]] = e["strength"]
+            if areas[e["room"]] == 0:
+                del areas[e["room"]]
+    compare()
+    return board, areas
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_replaying_the_log_gives_every_rounds_position_and_the_final_one(players):
+    ru = rules_for(load_rules(), players)
+    names = ["builder", "aggressive", "cautious", "evolver"][:players]
+    games = np.arange(40)
+    rows = np.tile(np.arange(players, dtype=np.int16), (len(games), 1))
+    b = batch.play(batch.new_batch(ru, params_table(names), rows, 11, games, log_events=True))
+    assert not b.workspace.error[:, 0].any()
+    kinds = set()
+    for g in games:
+        events = events_as_dicts(b.workspace.events[g, : b.workspace.n_events[g]], ru.tile)
+        kinds |= {e["type"] for e in events}
+        board, areas = _replay(events, players)
+        st = b.state
+        final = {
+            int(ru.tile[r]): [int(st.owner[g, r]), int(st.size[g, r]), int(st.charged[g, r])]
+            for r in range(len(ru.tile))
+            if st.owner[g, r] >= 0
+        }
+        assert board == final, g
+        assert areas == {int(ru.tile[r]): int(st.cubes[g, r]) for r in range(len(ru.tile)) if st.cubes[g, r]}
+        assert events[-1]["type"] == "end"
+        assert sum(e["type"] == "round" for e in events) == int(st.round[g])
+        assert len(as_text(events, ["Alum", "Ferox", "Cadum", "Pars"][:players])) > 0
+    # the log's kinds that 40 games of these presets reach (a kind never logged would be a gap)
+    assert {"move", "growth", "spark", "combat", "roll", "reroll", "test", "decay", "impulse"} <= kinds
+
+
+def test_W4_rolls_and_rerolls_are_logged_in_the_rulebooks_order():
+    """W4 (D3, F7): Przemo rolls 4; Tomek rerolls it to 1; Przemo rerolls to 2; Tomek rolls 1
+    and rerolls to 4; Tomek wins 8-7 and Przemo's group 7 loses a token."""
+    result = run_scenario(load_scenario(SCENARIOS / "W4_A8_F1_F9_D3_spark_with_boosts_and_rerolls.json"))
+    shown = [
+        (e["type"], e.get("player"), e.get("face"))
+        for e in result["events"]
+        if e["type"] in ("roll", "reroll")
+    ]
+    assert shown == [("roll", 0, 4), ("reroll", 1, 1), ("reroll", 0, 2), ("roll", 1, 1), ("reroll", 1, 4)]
+    combat = [e for e in result["events"] if e["type"] == "combat"]
+    assert combat == [
+        {
+            "type": "combat",
+            "round": 1,
+            "player": 0,
+            "from": 7,
+            "target": 9,
+            "attack": 7,
+            "defence": 8,
+            "result": -1,
+            "lost": 1,
+        }
+    ]
+    energy = [e for e in result["events"] if e["type"] == "pay_energy"]
+    assert [(e["rooms"], e["tokens"], e["lost"]) for e in energy] == [([7], 3, 2)]  # K4: 2 E lost
+
+
+def test_soup_play_tells_the_game_turn_by_turn():
+    from tests.test_chromosome_cli import soup
+
+    played = soup("play", "--game", "chromosome", "--players", "3", "--seed", "4")
+    assert played.returncode == 0, played.stderr
+    text = played.stdout
+    for shown in ("Round 1 (clock 5)", "'s turn", "Phase III", "rolls", "areas:", "genes Y2 P1 active"):
+        assert shown in text, shown
+    as_json = soup("play", "--game", "chromosome", "--players", "3", "--seed", "4", "--json")
+    doc = json.loads(as_json.stdout)
+    assert doc["events"][0]["type"] == "start_group" and doc["events"][-1]["type"] == "end"
+    assert sum(e["type"] == "round" for e in doc["events"]) == doc["rounds"]
