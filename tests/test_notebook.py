@@ -29,11 +29,14 @@ def _execute(monkeypatch, tmp_path, **env: str) -> list:
 def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
     outputs = _execute(monkeypatch, tmp_path, GAMES="2000")
     images = [o for o in outputs if "image/png" in o.get("data", {})]
-    assert len(images) >= 6  # strategy, seats, length, forest, synergy, timing, deck
+    assert len(images) >= 7  # strategy, seats, length, forest, synergy, timing, deck, Chromosome species
     text = "\n".join(o.get("text", "") for o in outputs)
     assert "2,000 games, 4 players" in text
     assert "WARNING: placeholder environment deck" in text
     assert "Holding value: " in text and "Division Rate" in text  # section 10: a verdict (issue 20.5)
+    # section 11: Chromosome's win rate by species (issue 23.4), its run sized by SOUP_NOTEBOOK_GAMES
+    assert "2,000 Chromosome games, 3 players, species mode plain" in text
+    assert "placeholders used: " in text and "layouts.3" in text
 
 
 def test_gene_balance_notebook_executes_on_a_2_player_variant(monkeypatch, tmp_path):

@@ -290,11 +290,11 @@ class Chromosome:
         return write_strategy(name, vector, path)
 
     def build_report(self, run_dirs: Sequence[Path], out: Path, **options: Any) -> Path:
-        from analysis.run_report import build_report
+        from analysis.chromosome.report import build_report
 
         if options.get("equilibrium") is not None:
             raise UserError("--equilibrium: Chromosome's report has no equilibrium section yet")
-        return build_report(run_dirs, out, "Chromosome report")
+        return build_report(run_dirs, out, progress=options.get("progress"))
 
     def play_checked(
         self, rules: ChromosomeRules, players: int, strategies: Sequence[str], seed: int, games: int
