@@ -306,9 +306,7 @@ def test_I5_broken_by_unvalidated_rules_is_caught_at_the_end_without_debug_invar
     assert (sound.workspace.error[:, 0] == 0).all()
 
 
-FLAG_READINGS = [
-    (f.name, v) for f in FLAGS for v in f.choices[1:] if f.name not in ("species_mode", "events")
-]
+FLAG_READINGS = [(f.name, v) for f in FLAGS for v in f.choices[1:] if f.name != "species_mode"]
 
 
 @pytest.mark.parametrize("flag, value", FLAG_READINGS, ids=[f"{f}={v}" for f, v in FLAG_READINGS])
@@ -324,7 +322,7 @@ def test_a_game_is_the_same_on_1_and_2_threads():
         assert np.array_equal(getattr(one.state, name), getattr(two.state, name)), name
 
 
-@pytest.mark.parametrize("flag, value", [("species_mode", "full"), ("events", True)])
+@pytest.mark.parametrize("flag, value", [("species_mode", "full")])
 def test_readings_not_built_yet_are_refused_in_one_line(flag, value):
     from sim.chromosome.engine.state import NotBuiltError
 
@@ -339,8 +337,8 @@ from sim.chromosome.engine.state import rules_for
 from sim.chromosome.engine import batch
 from strategies.chromosome.presets import PRESETS
 out = []
-for P in (2, 3, 4):
-    ru = rules_for(load_rules(), P)
+for P, events in ((2, False), (3, False), (4, False), (3, True)):
+    ru = rules_for(load_rules(overrides={"flags": {"events": events}}), P)
     params = np.array([PRESETS["random"], PRESETS["builder"], PRESETS["aggressive"]])
     strategies = (np.arange(12 * P).reshape(12, P) % 3).astype(np.int16)
     b = batch.play(batch.new_batch(ru, params, strategies, 11, np.arange(12), check_invariants=True))

@@ -79,7 +79,12 @@ def _replay(events: list[dict], players: int) -> tuple[dict, dict]:
         elif t == "over_seven" and e["eliminated"]:
             for tile in [k for k, v in board.items() if v[0] == e["player"]]:
                 del board[tile]
-        elif t in ("impulse", "decay"):
+        elif t == "discharged":  # V5 discharge_all
+            board[e["room"]][2] = 0
+        elif t == "room_removed":  # V3
+            board.pop(e["room"], None)
+            areas.pop(e["room"], None)
+        elif t in ("impulse", "decay", "area_placed"):
             areas[e["room"]] = e["strength"]
             if areas[e["room"]] == 0:
                 del areas[e["room"]]
@@ -87,9 +92,10 @@ def _replay(events: list[dict], players: int) -> tuple[dict, dict]:
     return board, areas
 
 
+@pytest.mark.parametrize("events", [False, True], ids=["no_events", "events"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_replaying_the_log_gives_every_rounds_position_and_the_final_one(players):
-    ru = rules_for(load_rules(), players)
+def test_replaying_the_log_gives_every_rounds_position_and_the_final_one(players, events):
+    ru = rules_for(load_rules(overrides={"flags": {"events": events}}), players)
     names = ["builder", "aggressive", "cautious", "evolver"][:players]
     games = np.arange(40)
     rows = np.tile(np.arange(players, dtype=np.int16), (len(games), 1))
@@ -97,9 +103,9 @@ def test_replaying_the_log_gives_every_rounds_position_and_the_final_one(players
     assert not b.workspace.error[:, 0].any()
     kinds = set()
     for g in games:
-        events = events_as_dicts(b.workspace.events[g, : b.workspace.n_events[g]], ru.tile)
-        kinds |= {e["type"] for e in events}
-        board, areas = _replay(events, players)
+        log = events_as_dicts(b.workspace.events[g, : b.workspace.n_events[g]], ru.tile)
+        kinds |= {e["type"] for e in log}
+        board, areas = _replay(log, players)
         st = b.state
         final = {
             int(ru.tile[r]): [int(st.owner[g, r]), int(st.size[g, r]), int(st.charged[g, r])]
@@ -108,11 +114,16 @@ def test_replaying_the_log_gives_every_rounds_position_and_the_final_one(players
         }
         assert board == final, g
         assert areas == {int(ru.tile[r]): int(st.cubes[g, r]) for r in range(len(ru.tile)) if st.cubes[g, r]}
-        assert events[-1]["type"] == "end"
-        assert sum(e["type"] == "round" for e in events) == int(st.round[g])
-        assert len(as_text(events, ["Alum", "Ferox", "Cadum", "Pars"][:players])) > 0
+        assert log[-1]["type"] == "end"
+        rounds = sum(e["type"] == "round" for e in log)  # Phase II of every round ...
+        cards = [i for i, e in enumerate(log) if e["type"] == "card" and e["round"] == st.round[g]]
+        in_phase_one = cards and any(e["type"] == "eliminated" for e in log[cards[0] :])  # ... or a card's E3
+        assert rounds == st.round[g] or (events and in_phase_one)
+        assert len(as_text(log, ["Alum", "Ferox", "Cadum", "Pars"][:players])) > 0
     # the log's kinds that 40 games of these presets reach (a kind never logged would be a gap)
     assert {"move", "growth", "spark", "combat", "roll", "reroll", "test", "decay", "impulse"} <= kinds
+    if events:
+        assert {"card", "room_removed", "discharged", "fate", "irradiated"} <= kinds
 
 
 def test_W4_rolls_and_rerolls_are_logged_in_the_rulebooks_order():

@@ -1,7 +1,9 @@
 """Chromosome on the game protocol (sim.game): its registration ``GAME`` and its runner adapter.
 
 Result rows: the core columns (sim.game.CORE_COLUMNS) and ``species``, ``score``, ``eliminated``,
-``tokens``, ``trophies``, ``fate``, ``irradiation``, ``rounds``, ``end_reason`` (E4-E6). Seating:
+``tokens``, ``trophies``, ``fate``, ``irradiation``, ``rounds``, ``end_reason`` (E4-E6), the gene
+cubes held at the end ``genes_Y`` .. ``genes_B``, and with events ``event_order`` (the cards
+revealed, as indices into the rules' deck). Seating:
 every game seats its players in a uniform random order (seat 1 starts, S6), so a strategy list
 given per player is not tied to the first seat.
 """
@@ -15,7 +17,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sim.chromosome.rules.book import ChromosomeRules, load_rules
+from sim.chromosome.rules.book import COLOURS, ChromosomeRules, load_rules
 from sim.errors import GameError, UserError
 from sim.game import GameInfo, assign_strategies, check_player_count, play_strategies
 from strategies.chromosome.presets import DEFAULT_POOL, PRESETS, preset_row
@@ -118,8 +120,22 @@ class ChromosomeRun:
                 "end_reason": pa.array(
                     [END_REASONS[r] for r in per_player(out["end_reason"])], type=pa.string()
                 ),
+                **{
+                    f"genes_{c}": pa.array(per_player(out["genes"][:, :, i]).astype(np.int8))
+                    for i, c in enumerate(COLOURS)
+                },
+                **self._event_order(b.state, count),
             }
         )
+
+    def _event_order(self, st: Any, count: int) -> dict[str, pa.Array]:
+        """V2: the cards each game revealed, in order (indices into the rules' events.deck), on
+        every player's row; no column without events."""
+        if not self.rules.flags["events"]:
+            return {}
+        P = self.players
+        order = [st.deck[g, : st.deck_pos[g]].tolist() for g in range(count) for _ in range(P)]
+        return {"event_order": pa.array(order, type=pa.list_(pa.int8()))}
 
 
 class Chromosome:
@@ -127,7 +143,7 @@ class Chromosome:
 
     info = GameInfo(
         name="chromosome",
-        title="Chromosome (the second seed game; main actions, no events yet)",
+        title="Chromosome (the second seed game; main actions, event deck; special actions to come)",
         player_counts=(2, 3, 4),
         kernel_packages=("sim.chromosome", "strategies.chromosome"),
         default_pool=DEFAULT_POOL,
@@ -163,7 +179,8 @@ class Chromosome:
         return f"{players}p"
 
     def rules_line(self, rules: ChromosomeRules) -> str:
-        return f"rules {rules.rules_id}; species mode {rules.flags['species_mode']}"
+        events = "on" if rules.flags["events"] else "off"
+        return f"rules {rules.rules_id}; species mode {rules.flags['species_mode']}; events {events}"
 
     def rules_document(self, rules: ChromosomeRules) -> dict[str, Any]:
         return {"rules_id": rules.rules_id, "files": list(rules.files), "rules": rules.data}
@@ -206,7 +223,8 @@ class Chromosome:
             raise GameError(f"game 0: engine error {b.workspace.error[0].tolist()}")
         out = batch.outcomes(b)
         st = b.state
-        events = trace.events_as_dicts(b.workspace.events[0, : b.workspace.n_events[0]], ru.tile)
+        cards = [c["name"] for c in rules.data["events"]["deck"]] if rules.flags["events"] else []
+        events = trace.events_as_dicts(b.workspace.events[0, : b.workspace.n_events[0]], ru.tile, cards)
         seats = []
         for p in range(players):
             groups = {int(ru.tile[r]): int(st.size[0, r]) for r in range(len(ru.tile)) if st.owner[0, r] == p}

@@ -10,8 +10,8 @@ radiation, population), never re-derive a rule.
 import numpy as np
 
 from sim.chromosome.engine import decision_kinds as K
-from sim.chromosome.engine.costs import evolution_price, spark_distance
-from sim.chromosome.engine.population import adjacent
+from sim.chromosome.engine.costs import evolution_price, spark_distance, trophy_energy
+from sim.chromosome.engine.population import adjacent, sterility
 from sim.chromosome.engine.radiation import near_area
 from sim.chromosome.engine.state import (
     CTX_FACE,
@@ -22,7 +22,6 @@ from sim.chromosome.engine.state import (
     N_EVOLUTION_RANDOM,
     N_FATE_RESTORE,
     N_IMPULSE_CUBES,
-    N_TROPHY_ENERGY,
     NO_OWNER,
     ROLL_ATTACK,
     ROLL_DEFENCE,
@@ -179,7 +178,7 @@ def _value_pay_energy(cs, cr, cw, g, b, p, n, prm):
             if (mask >> r) & 1:
                 cost += cs.size[g, r] * prm[CHARGE_VALUE]
         for q in range(cs.trophies.shape[2]):
-            cost += ((packed >> (4 * q)) & 15) * (prm[TROPHY_VALUE] + cr.numbers[N_TROPHY_ENERGY] * 0.1)
+            cost += ((packed >> (4 * q)) & 15) * (prm[TROPHY_VALUE] + trophy_energy(cs, cr, g) * 0.1)
         cw.scores[b, i] = -cost
 
 
@@ -219,7 +218,7 @@ def _value_simple(cs, cr, cw, g, b, p, kind, n, prm):
         elif kind == K.START_ROOM or kind == K.GROWTH_ROOM:
             for s in range(cr.degree[x]):
                 r = cr.neighbours[x, s]
-                if cs.owner[g, r] == NO_OWNER and cr.sterility[r] == 1:
+                if cs.owner[g, r] == NO_OWNER and cs.removed[g, r] == 0 and sterility(cs, cr, g, r) == 1:
                     v += 0.1
             v -= 0.1 * prm[CAUTION] * _exposure(cs, cr, g, x)
         elif kind == K.REMOVE:

@@ -35,7 +35,7 @@ from sim.chromosome.engine.events import (
     log,
 )
 from sim.chromosome.engine.payments import pay_energy, pay_genes
-from sim.chromosome.engine.population import adjacent
+from sim.chromosome.engine.population import adjacent, sterility
 from sim.chromosome.engine.radiation import near_area
 from sim.chromosome.engine.state import (
     N_EVOLUTION_RANDOM,
@@ -58,7 +58,7 @@ Y, P_, R, B = range(4)
 @kernel
 def _growth_room_ok(cs, cr, g, p, r):
     """A3: an empty room of sterility 1 (a single token must meet M3), not removed."""
-    return cs.owner[g, r] == NO_OWNER and cs.removed[g, r] == 0 and cr.sterility[r] == 1
+    return cs.owner[g, r] == NO_OWNER and cs.removed[g, r] == 0 and sterility(cs, cr, g, r) == 1
 
 
 @kernel
@@ -146,8 +146,9 @@ def list_actions(cs, cr, cw, g, b, p):
         if can_pay(cs, cr, g, p, 1, 0, 0, 0, 0, cr.numbers[N_EVOLUTION_RANDOM], True):
             set_option(cw, b, n, ACT_EVOLUTION_RANDOM, 0, 0, 0, 0)
             n += 1
-    # Spark (A8): any own group against any other player's, 1 Y + (d - 1) E
-    for a in range(R):
+    # Spark (A8): any own group against any other player's, 1 Y + (d - 1) E (none this round
+    # after round_no_attacks, V5)
+    for a in range(R if cs.no_attacks[g] == 0 else 0):
         if cs.owner[g, a] != p:
             continue
         for d in range(R):

@@ -82,4 +82,5 @@ def outcomes(batch: Batch) -> dict[str, np.ndarray]:
         "irradiation": st.irradiation,
         "rounds": np.repeat(st.round[:, None], P, axis=1),
         "end_reason": np.repeat(st.end_reason[:, None], P, axis=1),
+        "genes": st.active_genes + st.passive_genes,  # [G, P, colour]: held at the end
     }

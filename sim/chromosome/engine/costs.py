@@ -19,6 +19,12 @@ def fate_gene_free(cs, g, p):
 
 
 @kernel
+def trophy_energy(cs, cr, g):
+    """K3: the energy a returned trophy pays (2; more this round after round_trophy_energy, V5)."""
+    return cr.numbers[N_TROPHY_ENERGY] + cs.trophy_bonus[g]
+
+
+@kernel
 def energy_available(cs, cr, g, p):
     """K3: the most energy player p could pay: its charged tokens, 2 per trophy, and (flag
     energy_surplus_scope = turn) the turn's surplus."""
@@ -26,8 +32,9 @@ def energy_available(cs, cr, g, p):
     for r in range(cs.owner.shape[1]):
         if cs.owner[g, r] == p and cs.charged[g, r] != 0:
             e += cs.size[g, r]
+    per = trophy_energy(cs, cr, g)
     for q in range(cs.trophies.shape[2]):
-        e += cr.numbers[N_TROPHY_ENERGY] * cs.trophies[g, p, q]
+        e += per * cs.trophies[g, p, q]
     return e
 
 

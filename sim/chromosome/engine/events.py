@@ -55,6 +55,14 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("phase", ("phase",)),  # Phase III begins (phase 3): the resistance tests (X2)
     EventKind("decay", ("room", "strength"), ("room",)),  # X6
     EventKind("end", ("reason",)),  # E1, E3 (reason: END_*)
+    # the event deck (event_deck.py, V2-V7): the card revealed (outcome: applied, cancelled by V4,
+    # nothing: its tile is missing), then what it did
+    EventKind("card", ("card", "kind", "outcome")),
+    EventKind("room_removed", ("room", "tokens", "cubes"), ("room",)),  # V3, U9
+    EventKind("irradiated", ("gain", "before")),  # irradiate_all (X4 follows)
+    EventKind("area_placed", ("room", "cubes", "strength"), ("room",)),  # place_area
+    EventKind("discharged", ("room",), ("room",)),  # discharge_all
+    EventKind("fate", ("fate",)),  # fate_all: the player's fate now
 )
 (
     EV_ROUND,
@@ -85,6 +93,12 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_PHASE,
     EV_DECAY,
     EV_END,
+    EV_CARD,
+    EV_ROOM_REMOVED,
+    EV_IRRADIATED,
+    EV_AREA_PLACED,
+    EV_DISCHARGED,
+    EV_FATE,
 ) = range(len(EVENT_KINDS))
 assert all(globals()["EV_" + k.name.upper()] == i for i, k in enumerate(EVENT_KINDS))
 EVENT_INDEX: dict[str, int] = {kind.name: code for code, kind in enumerate(EVENT_KINDS)}

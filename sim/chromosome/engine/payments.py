@@ -8,11 +8,11 @@ their owners' supplies (2 E each) (K3); the payment must be minimal (K5) and its
 (K4; flag energy_surplus_scope = turn: kept for the rest of the turn).
 """
 
-from sim.chromosome.engine.costs import fate_gene_free, genes_short
+from sim.chromosome.engine.costs import fate_gene_free, genes_short, trophy_energy
 from sim.chromosome.engine.decision_kinds import ANY_GENE, FATE_GENE, PAY_ENERGY
 from sim.chromosome.engine.decisions import decide, set_option
 from sim.chromosome.engine.events import EV_PAY_ENERGY, EV_PAY_GENES, log
-from sim.chromosome.engine.state import N_TROPHY_ENERGY, F
+from sim.chromosome.engine.state import F
 from sim.jit import kernel
 
 FL_ENERGY_SURPLUS_SCOPE = F["energy_surplus_scope"]
@@ -132,7 +132,7 @@ def energy_payments(cs, cr, cw, g, b, p, energy):
     trophies = 0
     for q in range(cs.trophies.shape[2]):
         trophies += cs.trophies[g, p, q]
-    per = cr.numbers[N_TROPHY_ENERGY]
+    per = trophy_energy(cs, cr, g)
     n = 0
     for sub in range(1 << k):
         total = 0
@@ -183,7 +183,7 @@ def pay_energy(cs, cr, cw, g, b, p, energy):
         cs.trophies[g, p, q] -= t
         cs.supply[g, q] += t
         returned += t
-    paid += tokens + cr.numbers[N_TROPHY_ENERGY] * returned
+    paid += tokens + trophy_energy(cs, cr, g) * returned
     surplus = paid - energy
     kept = cr.flag[FL_ENERGY_SURPLUS_SCOPE] == SCOPE_TURN
     cs.turn_energy[g] = surplus if kept else 0

@@ -51,6 +51,12 @@ def adjacent(cr, a, b):
 
 
 @kernel
+def sterility(cs, cr, g, r):
+    """M3: room r's sterility this round (the tile's, + 1 up to 3 after round_sterility_plus1, V5)."""
+    return min(3, cr.sterility[r] + cs.sterility_plus[g])
+
+
+@kernel
 def may_move(cs, cr, g, p, src, dst, k):
     """M1-M7: may player p move k tokens of its group in room ``src`` to room ``dst``? One
     adjacent room (M1), not another player's (M2), sterility met by the moving tokens (M3; flag
@@ -67,7 +73,7 @@ def may_move(cs, cr, g, p, src, dst, k):
     if merged > 3:
         return False
     entering = merged if cr.flag[FL_STERILITY_CHECK] == STERILITY_RESULTING else k
-    return entering >= cr.sterility[dst]
+    return entering >= sterility(cs, cr, g, dst)
 
 
 @kernel

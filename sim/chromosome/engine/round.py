@@ -10,6 +10,7 @@ absorption (X5), decay (X6).
 from sim.chromosome.engine.decision_kinds import AREA_FIRST, START_ROOM
 from sim.chromosome.engine.decisions import decide, fail, set_option
 from sim.chromosome.engine.dice import roll
+from sim.chromosome.engine.event_deck import deal_deck, reveal
 from sim.chromosome.engine.events import (
     EV_CHARGED,
     EV_DECAY,
@@ -104,6 +105,9 @@ def setup(cs, cr, cw, g, b):
     cs.finished[g] = False
     cs.end_reason[g] = 0
     cs.ending[g] = 0
+    cs.no_attacks[g] = 0
+    cs.sterility_plus[g] = 0
+    cs.trophy_bonus[g] = 0
     for i in range(P):
         p = (cs.start_player[g] + i) % P
         n = 0
@@ -130,14 +134,19 @@ def finish(cs, cw, g, reason):
 
 
 @kernel
-def phase_one(cs, cr, cw, g):
-    """R2, R4 (R1: not in round 1): the clock goes down (below 1: the game ends, E1); passive
-    genes return to active spaces, an exhausted fate token turns back."""
+def phase_one(cs, cr, cw, g, b):
+    """R2-R4 (R1: not in round 1): the clock goes down (below 1: the game ends, E1); the next
+    event card (flag events; an elimination by it ends the game, E3); passive genes return to
+    active spaces, an exhausted fate token turns back."""
     if cs.clock[g] <= 1:
         finish(cs, cw, g, END_ROUNDS)
         return
     cs.clock[g] -= 1
     cs.round[g] += 1
+    reveal(cs, cr, cw, g, b)  # R3
+    if cs.ending[g] != 0:  # E3: in Phase I nobody takes a final turn
+        finish(cs, cw, g, END_ELIMINATION)
+        return
     P = cs.supply.shape[1]
     for p in range(P):
         for c in range(4):
@@ -276,7 +285,7 @@ def play_game(cs, cr, cw, g, b):
     first = True
     while not cs.finished[g] and cw.error[g, 0] == 0:
         if not first:  # R1: no Phase I in round 1
-            phase_one(cs, cr, cw, g)
+            phase_one(cs, cr, cw, g, b)
             if cs.finished[g]:
                 break
         first = False
@@ -312,4 +321,5 @@ def play_block(cs, cr, cw, b, n_blocks, fixed_species):
     for g in range(b, cs.round.shape[0], n_blocks):
         if fixed_species == 0:
             draw_species(cs, g)
+        deal_deck(cs, cr, g)
         play_game(cs, cr, cw, g, b)

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.chromosome.rules.book import COLOURS, FLAGS, SPECIES, ChromosomeRules
+from sim.chromosome.rules.book import COLOURS, EVENT_KINDS, FLAGS, SPECIES, ChromosomeRules
 from sim.errors import UserError
 from sim.jit import PLAIN_PYTHON, Borrowed, BorrowedReference, TupleReference, reference_proxy, reference_type
 from sim.random_stream import seed_streams
@@ -83,6 +83,25 @@ class Rules(NamedTuple):
     fate_values: np.ndarray  # int8 [die_sides]: face k+1 -> gene colour (D2)
     start_genes: np.ndarray  # int8 [4] (S5)
     evolution_energy: np.ndarray  # int8 [4]: -1 = held of that colour + 1 (G1)
+    card_kind: np.ndarray  # int8 [E]: the event deck's cards (V5), EVENT_CARD_KINDS index
+    card_room: np.ndarray  # int8 [E]: the room a card names, -1 if none or not in this layout
+    card_n: np.ndarray  # int8 [E]: a card's n (cubes for place_area)
+
+
+# V5: the event cards' kinds, in rules.book.EVENT_KINDS order (events.py applies them).
+EVENT_CARD_KINDS: tuple[str, ...] = tuple(EVENT_KINDS)
+(
+    CARD_REMOVE_ROOM,
+    CARD_IRRADIATE_ALL,
+    CARD_PLACE_AREA,
+    CARD_DECAY_ALL,
+    CARD_DISCHARGE_ALL,
+    CARD_FATE_ALL,
+    CARD_ROUND_NO_ATTACKS,
+    CARD_ROUND_STERILITY_PLUS1,
+    CARD_ROUND_TROPHY_ENERGY,
+) = range(len(EVENT_CARD_KINDS))
+assert all(globals()["CARD_" + k.upper()] == i for i, k in enumerate(EVENT_CARD_KINDS))
 
 
 class NotBuiltError(UserError):
@@ -91,7 +110,6 @@ class NotBuiltError(UserError):
 
 NOT_BUILT = {  # flag: reading the engine cannot play yet (issue 23: still to come)
     "species_mode": "full",
-    "events": True,
 }
 
 
@@ -133,7 +151,19 @@ def rules_for(book: ChromosomeRules, players: int) -> Rules:
         fate_values=np.array([COLOURS.index(c) for c in data["die"]["fate_values"][:sides]], dtype=np.int8),
         start_genes=np.array([data["setup"]["start_genes"].get(c, 0) for c in COLOURS], dtype=np.int8),
         evolution_energy=np.array(energy, dtype=np.int8),
+        **_event_deck(book, board),
     )
+
+
+def _event_deck(book: ChromosomeRules, board) -> dict[str, np.ndarray]:
+    """V5: the deck's cards as arrays (an empty deck with events off: nothing is revealed)."""
+    deck = book.data["events"]["deck"] if book.flags["events"] else []
+    rooms = {int(t): i for i, t in enumerate(board.tile)}
+    return {
+        "card_kind": np.array([EVENT_CARD_KINDS.index(c["kind"]) for c in deck], dtype=np.int8),
+        "card_room": np.array([rooms.get(c.get("tile", -1), -1) for c in deck], dtype=np.int8),
+        "card_n": np.array([c.get("n", c.get("cubes", 0)) for c in deck], dtype=np.int8),
+    }
 
 
 class State(NamedTuple):
@@ -169,6 +199,12 @@ class State(NamedTuple):
     turn_energy: np.ndarray  # int8 [G]: surplus energy of this turn (flag energy_surplus_scope = turn, K4)
     ending: np.ndarray  # int8 [G]: 1 once a player was eliminated (E3: the final turns, then the end)
     turns: np.ndarray  # int16 [G]: turns taken this round (R8's guard)
+    deck: np.ndarray  # int8 [G, E]: the event cards in the order they are revealed (V2)
+    deck_len: np.ndarray  # int8 [G]: cards in the deck (a scenario may give fewer)
+    deck_pos: np.ndarray  # int8 [G]: cards revealed so far
+    no_attacks: np.ndarray  # int8 [G]: 1 this round after round_no_attacks (V5)
+    sterility_plus: np.ndarray  # int8 [G]: every room's sterility + this, max 3, this round (V5)
+    trophy_bonus: np.ndarray  # int8 [G]: energy a trophy pays beyond costs.trophy_energy this round (V5)
 
 
 def allocate_state(games: int, rules: Rules) -> State:
@@ -205,6 +241,12 @@ def allocate_state(games: int, rules: Rules) -> State:
         turn_energy=np.zeros(G, np.int8),
         ending=np.zeros(G, np.int8),
         turns=np.zeros(G, np.int16),
+        deck=np.zeros((G, len(rules.card_kind)), np.int8),
+        deck_len=np.zeros(G, np.int8),
+        deck_pos=np.zeros(G, np.int8),
+        no_attacks=np.zeros(G, np.int8),
+        sterility_plus=np.zeros(G, np.int8),
+        trophy_bonus=np.zeros(G, np.int8),
     )
 
 

@@ -39,7 +39,21 @@ from sim.errors import GameError, UserError
 from strategies.chromosome.presets import preset_row
 
 RUNS = ("setup", "turn", "phase1", "phase2", "phase3", "round", "game")
-POSITION_KEYS = ("players", "round", "clock", "phase", "start_player", "active_player", "areas", "state")
+POSITION_KEYS = (
+    "players",
+    "round",
+    "clock",
+    "phase",
+    "start_player",
+    "active_player",
+    "areas",
+    "state",
+    "removed",
+    "deck",
+    "round_effects",
+)
+# round_effects: the current round's event-card effects (V5), by name: the State's array and bounds
+ROUND_EFFECTS = {"no_attacks": (1,), "sterility_plus": (1,), "trophy_bonus": (1, 99)}
 PHASES = ("phase1", "phase2", "phase3")  # the position's next phase (default phase2)
 HOW_KEYS = ("rules", "dice", "choices", "strategies", "seed", "run")
 SEAT_KEYS = (
@@ -278,6 +292,48 @@ def _tape(label: str, choices: Any, rooms: dict[int, int], species_of: dict[str,
     return tape, origin
 
 
+def _events_position(label: str, data: dict[str, Any], book: ChromosomeRules, st: Any, ru: Any) -> None:
+    """V2-V5: the removed rooms (empty), the cards left to reveal in their order (names of the
+    rules' deck; default: the whole deck in its listed order) and this round's card effects."""
+    rooms = {int(t): i for i, t in enumerate(ru.tile)}
+    removed = data.get("removed", [])
+    if not isinstance(removed, list):
+        raise _err(label, "removed", "expected a list of tiles")
+    for i, t in enumerate(removed):
+        r = _room(label, f"removed[{i}]", t, rooms)
+        if st.owner[0, r] >= 0 or st.cubes[0, r] > 0:
+            raise _err(
+                label, f"removed[{i}]", f"room {t} holds a group or an area; a removed room is empty (V3)"
+            )
+        st.removed[0, r] = 1
+    left = {r for r in rooms.values() if not st.removed[0, r]}
+    reached, todo = set(), [min(left)] if left else []
+    while todo:
+        r = todo.pop()
+        if r not in reached:
+            reached.add(r)
+            todo += [int(x) for x in ru.neighbours[r, : ru.degree[r]] if int(x) in left]
+    if reached != left:
+        raise _err(label, "removed", "the rooms left are split in two parts; the board never is (V4)")
+    names = [c["name"] for c in book.data["events"]["deck"]] if book.flags["events"] else []
+    deck = data.get("deck", names)
+    if not isinstance(deck, list) or (deck and not names):
+        raise _err(label, "deck", "expected a list of the rules' event cards by name (flag events = true)")
+    for i, name in enumerate(deck):
+        if name not in names or deck.index(name) != i:
+            raise _err(label, f"deck[{i}]", f"expected a card of the rules' deck, each once; got {name!r}")
+        st.deck[0, i] = names.index(name)
+    st.deck_len[0] = len(deck)
+    effects = data.get("round_effects", {})
+    if not isinstance(effects, dict):
+        raise _err(label, "round_effects", f"expected {{{', '.join(ROUND_EFFECTS)}}}")
+    for key, value in effects.items():
+        if key not in ROUND_EFFECTS:
+            raise _err(label, f"round_effects.{key}", f"unknown; expected one of {', '.join(ROUND_EFFECTS)}")
+        bounds = ROUND_EFFECTS[key]
+        getattr(st, key)[0] = _int(label, f"round_effects.{key}", value, 0, bounds[-1])
+
+
 def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = True) -> Scenario:
     """Validate a scenario (a path or a dict) and build its one-game position."""
     label, data = _document(source)
@@ -321,6 +377,7 @@ def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = Tru
         raise _err(label, "areas", "expected {tile: strength}")
     for t, n in areas.items():
         st.cubes[0, _room(label, f"areas.{t}", t, rooms)] = _int(label, f"areas.{t}", n, 1, 99)
+    _events_position(label, data, book, st, ru)
     derive_supplies(st, ru)
     for p in range(P):
         if st.supply[0, p] < 0:
@@ -443,6 +500,12 @@ def position_document(sc: Scenario) -> dict[str, Any]:
         "active_player": int(st.active[0]),
         "areas": {str(tiles[r]): int(st.cubes[0, r]) for r in range(len(tiles)) if st.cubes[0, r]},
         "state": seats,
+        "removed": [tiles[r] for r in range(len(tiles)) if st.removed[0, r]],
+        "deck": [
+            sc.rules.data["events"]["deck"][int(st.deck[0, i])]["name"]
+            for i in range(int(st.deck_pos[0]), int(st.deck_len[0]))
+        ],
+        "round_effects": {k: int(getattr(st, k)[0]) for k in ROUND_EFFECTS if getattr(st, k)[0]},
     }
 
 
@@ -472,7 +535,7 @@ def run_scenario(sc: Scenario) -> dict[str, Any]:
     def phase_one() -> None:  # Phase I of the position's round: it moves the clock into it (R2)
         st.round[0] -= 1
         st.clock[0] += 1
-        rnd.phase_one(cs, cr, cw, 0)
+        rnd.phase_one(cs, cr, cw, 0, 0)
 
     if sc.run == "setup":
         rnd.setup(cs, cr, cw, 0, 0)
@@ -489,7 +552,7 @@ def run_scenario(sc: Scenario) -> dict[str, Any]:
         while ok():
             if start <= 0:
                 if sc.run == "game" and start < 0:
-                    rnd.phase_one(cs, cr, cw, 0)
+                    rnd.phase_one(cs, cr, cw, 0, 0)
                 else:
                     phase_one()
             if start <= 1 and ok():
@@ -509,7 +572,8 @@ def run_scenario(sc: Scenario) -> dict[str, Any]:
         )
         raise GameError(f"{sc.label}: {where}{_ERRORS.get(code, 'engine error')} ({work.error[0].tolist()})")
     result = position_document(sc)
-    result["events"] = events_as_dicts(work.events[0, : work.n_events[0]], ru.tile)
+    cards = [c["name"] for c in sc.rules.data["events"]["deck"]]
+    result["events"] = events_as_dicts(work.events[0, : work.n_events[0]], ru.tile, cards)
     result["finished"] = bool(st.finished[0])
     if st.finished[0]:
         out = outcomes(Batch(st, ru, work, 1, True))

@@ -9,6 +9,7 @@ from sim.chromosome.engine.events import EVENT_KINDS
 from sim.chromosome.engine.state import (
     END_ELIMINATION,
     END_ROUNDS,
+    EVENT_CARD_KINDS,
     ROLL_ATTACK,
     ROLL_DEFENCE,
     ROLL_EVOLUTION,
@@ -22,6 +23,11 @@ ROLL_PURPOSES = {
     ROLL_TEST: "resistance test",
     ROLL_EVOLUTION: "evolution",
 }
+CARD_OUTCOMES = (
+    "applied",
+    "cancelled: it would split the board (V4)",
+    "nothing: its room is not on the board",
+)
 END_NAMES = {END_ROUNDS: "rounds", END_ELIMINATION: "elimination"}
 FATE_FOR = {-1: None, len(COLOURS): "?"} | dict(enumerate(COLOURS))
 
@@ -31,9 +37,12 @@ def _colours(packed: int) -> dict[str, int]:
     return {c: (packed >> (4 * i)) & 15 for i, c in enumerate(COLOURS) if (packed >> (4 * i)) & 15}
 
 
-def events_as_dicts(events: np.ndarray, tiles: np.ndarray) -> list[dict[str, Any]]:
+def events_as_dicts(
+    events: np.ndarray, tiles: np.ndarray, cards: list[str] | None = None
+) -> list[dict[str, Any]]:
     """Event rows (``Workspace.events[g, :n]``) as JSON-ready dicts: ``type``, ``round``,
-    ``player`` (absent for nobody's) and the kind's fields; rooms as tile numbers."""
+    ``player`` (absent for nobody's) and the kind's fields; rooms as tile numbers; an event
+    card by its name in ``cards`` (the rules' deck) and its kind."""
     out = []
     for row in events:
         kind = EVENT_KINDS[int(row[0])]
@@ -64,6 +73,10 @@ def events_as_dicts(events: np.ndarray, tiles: np.ndarray) -> list[dict[str, Any
                 d[name] = value
         if kind.name == "charged":
             d["why"] = ("impulse", "absorption")[d["why"]]
+        elif kind.name == "card":
+            d["name"] = cards[d["card"]] if cards else str(d["card"])
+            d["kind"] = EVENT_CARD_KINDS[d["kind"]]
+            d["outcome"] = CARD_OUTCOMES[d["outcome"]]
         out.append(d)
     return out
 
@@ -142,6 +155,19 @@ def describe(e: dict[str, Any], who: list[str]) -> str:
         return f"  {p} is eliminated"
     if t == "decay":
         return f"  the area on {e['room']} decays to {e['strength']}"
+    if t == "card":
+        return f"Phase I of round {e['round']}: event card {e['name']!r} ({e['kind']}): {e['outcome']}"
+    if t == "room_removed":
+        lost = f"; {who[e['player']]}'s {e['tokens']} token(s) go back to its supply" if "player" in e else ""
+        return f"  room {e['room']} is removed{lost}; {e['cubes']} cube(s) back to the pool"
+    if t == "irradiated":
+        return f"  {p}: +{e['gain']} irradiation (was {e['before']})"
+    if t == "area_placed":
+        return f"  {e['cubes']} cube(s) on room {e['room']} (area strength {e['strength']})"
+    if t == "discharged":
+        return f"  {p}'s group on {e['room']} is discharged"
+    if t == "fate":
+        return f"  {p}'s fate: {e['fate']}"
     if t == "phase":
         return "Phase III: resistance tests, absorption, decay"
     if t == "end":
