@@ -32,9 +32,8 @@ FULL_MODE = {"SP2", "SP3", "SP4", "Q17", "W1"} | {
     f"{s}{i}" for s in ("AL", "FE", "CA", "PA") for i in range(1, 5)
 }
 NOT_BUILT = FULL_MODE
-# Flags whose other reading the engine does not play: species_mode (refused), the full mode's own
-# flags, and elimination_finish_phase = true (E3), which the engine neither plays nor refuses
-# (/work/relay/failing_scenarios/E3_flag_elimination_finish_phase_true.json).
+# Flags whose other reading the engine does not play: species_mode (refused) and the full mode's
+# own flags.
 NOT_BUILT_FLAGS = {
     "species_mode",
     "fala_test",
@@ -42,12 +41,9 @@ NOT_BUILT_FLAGS = {
     "takeover_target",
     "fusion_trophies",
     "destroy_trophy",
-    "elimination_finish_phase",
 }
-# Flags whose default reading the engine does not play: fate_gene_any_purpose = true lets the
-# fate be discarded as a B gene (K2, G4); the engine has no such step
-# (/work/relay/failing_scenarios/K2_G4_fate_discarded_as_a_black_gene.json).
-DEFAULT_NOT_PLAYED = {"fate_gene_any_purpose"}
+# Flags whose default reading the engine does not play (none now).
+DEFAULT_NOT_PLAYED: set[str] = set()
 # Scenarios of a flag's default reading that do not cite "flag:<name>".
 DEFAULT_SCENARIOS = {
     "fate_strength_timing": "W4_A8_F1_F9_D3_spark_with_boosts_and_rerolls",  # boosts before the rolls

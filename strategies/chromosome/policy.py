@@ -163,7 +163,11 @@ def _value_step(cs, cr, cw, g, b, p, n, prm):
         elif step == K.STEP_RESTORE:
             v = prm[FATE_VALUE] - cr.numbers[N_FATE_RESTORE] * prm[CHARGE_VALUE] * 1.5
         elif step == K.STEP_DISCARD:
-            v = 0.8 if cs.irradiation[g, p] >= 3 else -1.0
+            if cs.active_genes[g, p, BLACK] > 0:
+                v = 0.8 if cs.irradiation[g, p] >= 3 else -1.0
+            else:  # only the fate (K2): worth it when 2 levels of irradiation cost more than a fate
+                worth = min(2, cs.irradiation[g, p]) * prm[IRRADIATION_COST] > prm[FATE_VALUE]
+                v = 0.8 if worth else -1.0
         cw.scores[b, i] = v
 
 
@@ -213,8 +217,9 @@ def _value_simple(cs, cr, cw, g, b, p, kind, n, prm):
             v = 0.0 if x < 0 else -prm[FATE_VALUE]
         elif kind == K.ANY_GENE:
             v = cs.active_genes[g, p, x] - (0.5 if x == BLACK else 0.0)
-        elif kind == K.DISCARD_BLACK:
-            v = min(2 * x, cs.irradiation[g, p]) * prm[IRRADIATION_COST] - x * prm[GENE_VALUE] * 1.2
+        elif kind == K.DISCARD_BLACK:  # x B genes and y = 1: the fate too (K2)
+            v = min(2 * (x + y), cs.irradiation[g, p]) * prm[IRRADIATION_COST] - x * prm[GENE_VALUE] * 1.2
+            v -= y * prm[FATE_VALUE]
         elif kind == K.START_ROOM or kind == K.GROWTH_ROOM:
             for s in range(cr.degree[x]):
                 r = cr.neighbours[x, s]

@@ -25,7 +25,7 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind("start_room", "Q1 S7", 1, "start_room", "room"),
     DecisionKind("step", "Q2 T2", 1, "step", "STEP_* code"),
     DecisionKind("move", "Q3 M1", 3, "move", "from room, to room, tokens"),
-    DecisionKind("discard_black", "Q5 G4", 1, "discard_black", "B genes returned"),
+    DecisionKind("discard_black", "Q5 G4 K2", 2, "discard_black", "B genes returned, 1 = the fate too"),
     DecisionKind("action", "Q6 T3 Q9-Q12 Q17", 5, "action", "ACT_* code, then its parameters"),
     DecisionKind("fate_gene", "Q7 K2", 1, "fate_gene", "colour the fate replaces, -1 = none"),
     DecisionKind("any_gene", "Q7 K1", 1, "any_gene", "colour paid for a '?'"),

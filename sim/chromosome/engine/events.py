@@ -34,7 +34,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("turn", ()),  # T1: the player's turn begins
     EventKind("move", ("from", "to", "count"), ("from", "to")),  # M1
     EventKind("restore", ("fate",)),  # T1: 3 E for 1 fate
-    EventKind("discard_black", ("count", "irradiation")),  # G4b
+    EventKind("discard_black", ("count", "irradiation", "fate")),  # G4b (fate: K2, the fate as one)
     EventKind("pass", ()),  # A13
     EventKind("growth", ("room", "count", "size"), ("room",)),  # A2 (one group) and A3 (one a room)
     EventKind("evolution", ("colour", "energy", "random")),  # A5, A6 (colour -1: nothing)

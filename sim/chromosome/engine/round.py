@@ -49,6 +49,7 @@ from sim.random_stream import below
 
 FL_AREA_TIE_BREAK = F["area_tie_break"]
 FL_FINAL_TURN_INCLUDES_ACTIVE = F["final_turn_includes_active"]
+FL_ELIMINATION_FINISH_PHASE = F["elimination_finish_phase"]
 LOWEST_TILE = 1
 PHASE_SETUP, PHASE_ONE, PHASE_TWO, PHASE_THREE = range(4)
 AT_GAME_END = -2  # error[g, 2] of an invariant found broken by the end-of-game check
@@ -134,6 +135,13 @@ def finish(cs, cw, g, reason):
 
 
 @kernel
+def _finish_phase(cr):
+    """E3, flag elimination_finish_phase: after an elimination the current phase is played to its
+    end before the final turns (true), or the final turns come at once (false, the default)."""
+    return cr.flag[FL_ELIMINATION_FINISH_PHASE] != 0
+
+
+@kernel
 def phase_one(cs, cr, cw, g, b):
     """R2-R4 (R1: not in round 1): the clock goes down (below 1: the game ends, E1); the next
     event card (flag events; an elimination by it ends the game, E3); passive genes return to
@@ -144,7 +152,7 @@ def phase_one(cs, cr, cw, g, b):
     cs.clock[g] -= 1
     cs.round[g] += 1
     reveal(cs, cr, cw, g, b)  # R3
-    if cs.ending[g] != 0:  # E3: in Phase I nobody takes a final turn
+    if cs.ending[g] != 0 and not _finish_phase(cr):  # E3: in Phase I nobody takes a final turn
         finish(cs, cw, g, END_ELIMINATION)
         return
     P = cs.supply.shape[1]
@@ -155,6 +163,8 @@ def phase_one(cs, cr, cw, g, b):
         cs.fate_exhausted[g, p] = 0
     cs.start_player[g] = next_start_player(cs, cr, g)  # R5
     check(cs, cr, cw, g)
+    if cs.ending[g] != 0:  # flag elimination_finish_phase: Phase I finished, then the end
+        finish(cs, cw, g, END_ELIMINATION)
 
 
 @kernel
@@ -178,7 +188,9 @@ def _final_turns(cs, cr, cw, g, b, active):
 @kernel
 def phase_two(cs, cr, cw, g, b):
     """R6: turns clockwise from the starting player, skipping players who passed, until all
-    have passed; an elimination ends the game after the final turns (E3)."""
+    have passed; an elimination ends the game after the final turns (E3; flag
+    elimination_finish_phase: after the phase, when every player has passed, so with no final
+    turn)."""
     P = cs.supply.shape[1]
     for p in range(P):
         cs.passed[g, p] = 1 if cs.eliminated[g, p] != 0 else 0
@@ -192,6 +204,8 @@ def phase_two(cs, cr, cw, g, b):
             if cs.passed[g, q] == 0:
                 left = True
         if not left:
+            if cs.ending[g] != 0:  # flag elimination_finish_phase: the phase is over
+                finish(cs, cw, g, END_ELIMINATION)
             return
         if cs.passed[g, p] == 0:
             cs.active[g] = p
@@ -200,8 +214,12 @@ def phase_two(cs, cr, cw, g, b):
             check(cs, cr, cw, g)
             cs.turns[g] += 1
             if cs.ending[g] != 0:
-                _final_turns(cs, cr, cw, g, b, p)
-                return
+                if not _finish_phase(cr):
+                    _final_turns(cs, cr, cw, g, b, p)
+                    return
+                for q in range(P):  # an eliminated player takes no further turn (E2)
+                    if cs.eliminated[g, q] != 0:
+                        cs.passed[g, q] = 1
             if cs.turns[g] > cr.numbers[N_MAX_TURNS]:
                 fail(cw, g, ERR_NO_END, cs.round[g], 0, -1)  # R8: an engine guard
                 return
@@ -237,7 +255,9 @@ def _strongest_area(cs, cr, cw, g, b, done):
 def phase_three(cs, cr, cw, g, b):
     """X2-X6: each area, strongest first, tests every player with a group adjacent to it,
     clockwise from the starting player (X3, X4); then absorption (X5) and decay (X6). An
-    elimination ends the game once the test in hand is resolved (E3: no further phase)."""
+    elimination ends the game once the test in hand is resolved (E3 (1): the players the same
+    area has still to test are not tested; flag elimination_finish_phase: after the whole
+    phase)."""
     P = cs.supply.shape[1]
     done = 0
     log(cs, cw, g, EV_PHASE, -1, 3, 0, 0, 0, 0, 0, 0)
@@ -259,9 +279,9 @@ def phase_three(cs, cr, cw, g, b):
             log(cs, cw, g, EV_TEST, p, area, t, face, gain, cs.irradiation[g, p], 0, 0)
             irradiate(cs, cr, cw, g, b, p, gain, -1)
             check(cs, cr, cw, g)
-        if cs.ending[g] != 0:
-            finish(cs, cw, g, END_ELIMINATION)
-            return
+            if cs.ending[g] != 0 and not _finish_phase(cr):  # E3 (1): once this test is resolved
+                finish(cs, cw, g, END_ELIMINATION)
+                return
     if cw.log_events:
         for r in range(cs.owner.shape[1]):
             if left_uncharged(cs, cr, g, r):
@@ -275,6 +295,8 @@ def phase_three(cs, cr, cw, g, b):
                 log(cs, cw, g, EV_DECAY, -1, r, cs.cubes[g, r] - 1, 0, 0, 0, 0, 0)
     decay(cs, g)
     check(cs, cr, cw, g)
+    if cs.ending[g] != 0:  # flag elimination_finish_phase: Phase III finished, then the end
+        finish(cs, cw, g, END_ELIMINATION)
 
 
 @kernel

@@ -3,7 +3,7 @@ restore (3 E for 1 fate, not above fate_max), black discards (G4), and exactly o
 any order the player picks step by step (Q2); an action is atomic."""
 
 from sim.chromosome.engine.actions import list_actions, take_action
-from sim.chromosome.engine.costs import can_pay
+from sim.chromosome.engine.costs import can_pay, fate_gene_free
 from sim.chromosome.engine.decision_kinds import (
     ACTION,
     DISCARD_BLACK,
@@ -19,10 +19,11 @@ from sim.chromosome.engine.decisions import decide, fail, set_option
 from sim.chromosome.engine.events import EV_DISCARD_BLACK, EV_MOVE, EV_RESTORE, log
 from sim.chromosome.engine.payments import pay_energy
 from sim.chromosome.engine.population import may_move, move
-from sim.chromosome.engine.state import ERR_INVARIANT, N_BLACK_DISCARD, N_FATE_MAX, N_FATE_RESTORE
+from sim.chromosome.engine.state import ERR_INVARIANT, N_BLACK_DISCARD, N_FATE_MAX, N_FATE_RESTORE, F
 from sim.jit import kernel
 
 B = 3  # the B gene colour
+FL_FATE_GENE_ANY_PURPOSE = F["fate_gene_any_purpose"]
 
 
 @kernel
@@ -51,6 +52,13 @@ def may_restore(cs, cr, g, p):
 
 
 @kernel
+def fate_as_black(cs, cr, g, p):
+    """K2 (flag fate_gene_any_purpose, default true): may player p discard its fate as a B gene
+    for G4 now (the token active, fate >= 1)?"""
+    return cr.flag[FL_FATE_GENE_ANY_PURPOSE] == 0 and fate_gene_free(cs, g, p)
+
+
+@kernel
 def take_turn(cs, cr, cw, g, b, p):
     """T1-T2: player p's turn, step by step; returns when it ends (or the game stops). I13: a
     player who has passed takes no turn (debug mode: an error)."""
@@ -72,7 +80,7 @@ def take_turn(cs, cr, cw, g, b, p):
         if not restored and not passed and may_restore(cs, cr, g, p):
             set_option(cw, b, n, STEP_RESTORE, 0, 0, 0, 0)
             n += 1
-        if not passed and cs.active_genes[g, p, B] > 0:
+        if not passed and (cs.active_genes[g, p, B] > 0 or fate_as_black(cs, cr, g, p)):
             set_option(cw, b, n, STEP_DISCARD, 0, 0, 0, 0)
             n += 1
         if not acted:
@@ -96,16 +104,24 @@ def take_turn(cs, cr, cw, g, b, p):
             cs.fate[g, p] += 1
             restored = True
             log(cs, cw, g, EV_RESTORE, p, cs.fate[g, p], 0, 0, 0, 0, 0, 0)
-        elif step == STEP_DISCARD:  # G4b: -2 irradiation each, never below 0
+        elif step == STEP_DISCARD:  # G4b: -2 irradiation each, never below 0; K2: the fate as one
             n = 0
-            for k in range(1, cs.active_genes[g, p, B] + 1):
-                set_option(cw, b, n, k, 0, 0, 0, 0)
-                n += 1
-            k = cw.options[b, decide(cs, cr, cw, g, b, p, DISCARD_BLACK, n), 0]
+            fate = 1 if fate_as_black(cs, cr, g, p) else 0
+            for f in range(fate + 1):
+                for k in range(1 - f, cs.active_genes[g, p, B] + 1):
+                    set_option(cw, b, n, k, f, 0, 0, 0)
+                    n += 1
+            i = decide(cs, cr, cw, g, b, p, DISCARD_BLACK, n)
+            k = cw.options[b, i, 0]
+            f = cw.options[b, i, 1]
             cs.active_genes[g, p, B] -= k
             cs.gene_supply[g, B] += k
-            cs.irradiation[g, p] = max(0, cs.irradiation[g, p] - k * cr.numbers[N_BLACK_DISCARD])
-            log(cs, cw, g, EV_DISCARD_BLACK, p, k, cs.irradiation[g, p], 0, 0, 0, 0, 0)
+            if f != 0:
+                cs.fate[g, p] -= 1
+                cs.fate_exhausted[g, p] = 1
+            drop = (k + f) * cr.numbers[N_BLACK_DISCARD]
+            cs.irradiation[g, p] = max(0, cs.irradiation[g, p] - drop)
+            log(cs, cw, g, EV_DISCARD_BLACK, p, k, cs.irradiation[g, p], f, 0, 0, 0, 0)
         else:  # T1: exactly one action
             n = list_actions(cs, cr, cw, g, b, p)
             i = decide(cs, cr, cw, g, b, p, ACTION, n)

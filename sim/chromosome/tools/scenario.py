@@ -55,7 +55,7 @@ POSITION_KEYS = (
 # round_effects: the current round's event-card effects (V5), by name: the State's array and bounds
 ROUND_EFFECTS = {"no_attacks": (1,), "sterility_plus": (1,), "trophy_bonus": (1, 99)}
 PHASES = ("phase1", "phase2", "phase3")  # the position's next phase (default phase2)
-HOW_KEYS = ("rules", "dice", "choices", "strategies", "seed", "run")
+HOW_KEYS = ("rules", "layout", "dice", "choices", "strategies", "seed", "run")
 SEAT_KEYS = (
     "species",
     "fate",
@@ -249,7 +249,12 @@ def _tape(label: str, choices: Any, rooms: dict[int, int], species_of: dict[str,
             dst = _room(label, f"{key}.move.to", v["to"], rooms)
             add(k, K.MOVE, [src, dst, _int(label, f"{key}.move.count", v["count"], 1, 3)])
         elif name == "discard_black":
-            add(k, K.DISCARD_BLACK, [_int(label, f"{key}.discard_black", v, 1, 99)])
+            if isinstance(v, dict):  # {"genes": n, "fate": true}: K2, the fate as one more B gene
+                fate = _bool(label, f"{key}.discard_black.fate", v.get("fate", False))
+                n = _int(label, f"{key}.discard_black.genes", v.get("genes", 0), 0 if fate else 1, 99)
+                add(k, K.DISCARD_BLACK, [n, int(fate)])
+            else:
+                add(k, K.DISCARD_BLACK, [_int(label, f"{key}.discard_black", v, 1, 99), 0])
         elif name == "pay_energy":
             if not isinstance(v, dict) or set(v) - {"groups", "trophies"}:
                 raise _err(
@@ -343,6 +348,13 @@ def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = Tru
     overrides = data.get("rules", {})
     if not isinstance(overrides, dict):
         raise _err(label, "rules", "expected an object of rules overrides")
+    layout = data.get("layout", "default")
+    if layout != "default":  # L1: the rooms of this player count's layout, as a rules file gives them
+        if not isinstance(layout, list):
+            raise _err(label, "layout", 'expected "default" or a list of rooms [tile, q, r] (L1)')
+        P = _int(label, "players", data.get("players"), 2, 4)
+        layouts = {**overrides.get("layouts", {}), str(P): {"rooms": layout}}
+        overrides = {**overrides, "layouts": layouts}
     try:
         book = load_rules(overrides=overrides or None)
     except RulesError as e:

@@ -65,7 +65,10 @@ def events_as_dicts(
                 d[name] = ROLL_PURPOSES[value]
             elif name == "reason":
                 d[name] = END_NAMES.get(value, "none")
-            elif name in ("charged", "exhausted", "random", "eliminated"):
+            elif name in ("charged", "exhausted", "random", "eliminated") or (kind.name, name) == (
+                "discard_black",
+                "fate",
+            ):
                 d[name] = bool(value)
             elif name in ("opponent", "target_player", "start_player", "roller") and value < 0:
                 d[name] = None
@@ -98,7 +101,8 @@ def describe(e: dict[str, Any], who: list[str]) -> str:
     if t == "restore":
         return f"  restores 1 fate for 3 energy (fate {e['fate']})"
     if t == "discard_black":
-        return f"  discards {e['count']} B gene(s): irradiation {e['irradiation']}"
+        fate = " and the fate as a B gene" if e["fate"] else ""
+        return f"  discards {e['count']} B gene(s){fate}: irradiation {e['irradiation']}"
     if t == "pass":
         return "  passes"
     if t == "growth":
