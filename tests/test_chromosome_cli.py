@@ -49,10 +49,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
     assert f"{house}: layouts.2.rooms[1]: tile 1 is listed twice" in bad.stderr
     assert not out.exists()
-    full = tmp_path / "full.toml"
-    full.write_text('[flags]\nspecies_mode = "full"\n')
-    refused = soup("simulate", "--game", "chromosome", "-n", "10", "--rules", str(full), "--out", str(out))
-    assert refused.returncode == 2 and "not built yet" in refused.stderr and not out.exists()
+    effect = tmp_path / "effect.toml"
+    effect.write_text(
+        '[flags]\nspecies_mode = "full"\n[species.Alum]\n'
+        'actions = [{ id = "AL1", name = "x", cost = {}, effect = "fly" }]\n'
+    )
+    refused = soup("simulate", "--game", "chromosome", "-n", "10", "--rules", str(effect), "--out", str(out))
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1 and not out.exists()
+    assert "species.Alum.actions[0].effect: unknown effect kind 'fly'" in refused.stderr
 
 
 def test_tune_writes_a_strategy_file_the_runs_accept(tmp_path):

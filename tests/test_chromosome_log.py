@@ -71,9 +71,19 @@ def _replay(events: list[dict], players: int) -> tuple[dict, dict]:
                 take(e["target"], e["lost"])
             elif e["result"] == -1:
                 take(e["from"], e["lost"])
-            else:  # F9: a token each (a Spark)
+            else:  # F9: the target's token, and the attacker's (not after Domination, FE2)
                 take(e["target"], e["lost"])
-                take(e["from"], 1)
+                if e["attacker_lost"]:
+                    take(e["from"], e["attacker_lost"])
+        elif t == "takeover":  # AL3: the same tokens, now the player's, discharged
+            board[e["room"]] = [e["player"], board[e["room"]][1], 0]
+        elif t == "fusion":  # FE3
+            board.pop(e["absorbed"])
+            board[e["receiver"]][1:] = [e["size"], int(e["charged"])]
+        elif t == "destroyed":  # FE4
+            take(e["room"], e["tokens"])
+        elif t == "wave":  # CA4: the area moves (onto an area there: one area)
+            areas[e["to"]] = areas.get(e["to"], 0) + areas.pop(e["from"])
         elif t == "remove":
             take(e["room"], 1)
         elif t == "over_seven" and e["eliminated"]:
@@ -94,8 +104,9 @@ def _replay(events: list[dict], players: int) -> tuple[dict, dict]:
 
 @pytest.mark.parametrize("events", [False, True], ids=["no_events", "events"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_replaying_the_log_gives_every_rounds_position_and_the_final_one(players, events):
-    ru = rules_for(load_rules(overrides={"flags": {"events": events}}), players)
+@pytest.mark.parametrize("mode", ["plain", "full"])
+def test_replaying_the_log_gives_every_rounds_position_and_the_final_one(players, events, mode):
+    ru = rules_for(load_rules(overrides={"flags": {"events": events, "species_mode": mode}}), players)
     names = ["builder", "aggressive", "cautious", "evolver"][:players]
     games = np.arange(40)
     rows = np.tile(np.arange(players, dtype=np.int16), (len(games), 1))
@@ -124,6 +135,8 @@ def test_replaying_the_log_gives_every_rounds_position_and_the_final_one(players
     assert {"move", "growth", "spark", "combat", "roll", "reroll", "test", "decay", "impulse"} <= kinds
     if events:
         assert {"card", "room_removed", "discharged", "fate", "irradiated"} <= kinds
+    if mode == "full":
+        assert {"special", "takeover"} <= kinds
 
 
 def test_W4_rolls_and_rerolls_are_logged_in_the_rulebooks_order():
@@ -148,6 +161,7 @@ def test_W4_rolls_and_rerolls_are_logged_in_the_rulebooks_order():
             "defence": 8,
             "result": -1,
             "lost": 1,
+            "attacker_lost": 0,
         }
     ]
     energy = [e for e in result["events"] if e["type"] == "pay_energy"]

@@ -143,7 +143,7 @@ class Chromosome:
 
     info = GameInfo(
         name="chromosome",
-        title="Chromosome (the second seed game; main actions, event deck; special actions to come)",
+        title="Chromosome (the second seed game: 2-4 players, species, event deck)",
         player_counts=(2, 3, 4),
         kernel_packages=("sim.chromosome", "strategies.chromosome"),
         default_pool=DEFAULT_POOL,
@@ -223,8 +223,9 @@ class Chromosome:
             raise GameError(f"game 0: engine error {b.workspace.error[0].tolist()}")
         out = batch.outcomes(b)
         st = b.state
-        cards = [c["name"] for c in rules.data["events"]["deck"]] if rules.flags["events"] else []
-        events = trace.events_as_dicts(b.workspace.events[0, : b.workspace.n_events[0]], ru.tile, cards)
+        events = trace.events_as_dicts(
+            b.workspace.events[0, : b.workspace.n_events[0]], ru.tile, *trace.names(rules, out["species"][0])
+        )
         seats = []
         for p in range(players):
             groups = {int(ru.tile[r]): int(st.size[0, r]) for r in range(len(ru.tile)) if st.owner[0, r] == p}

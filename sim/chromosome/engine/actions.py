@@ -1,6 +1,7 @@
 """The main actions (spec §4.4, A1-A14): which are legal now (T3: the whole cost payable, the
 effect with a target), and what each does once chosen. The species' special actions (§7, flag
-species_mode = full) are not built yet: the plain mode (the default) plays the main actions only.
+species_mode = full) are listed after them and played by specials.py; the plain mode (the
+default) has none.
 """
 
 from sim.chromosome.engine.combat import TIE_BOTH, fight
@@ -19,14 +20,15 @@ from sim.chromosome.engine.decision_kinds import (
     ACT_GROWTH_ROOMS,
     ACT_IMPULSE_DRAW,
     ACT_IMPULSE_PLACE,
+    ACT_NONE,
     ACT_PASS,
     ACT_SPARK,
+    ACT_SPECIAL,
     GROWTH_ROOM,
 )
 from sim.chromosome.engine.decisions import decide, set_option
 from sim.chromosome.engine.dice import roll
 from sim.chromosome.engine.events import (
-    EV_CHARGED,
     EV_EVOLUTION,
     EV_GROWTH,
     EV_IMPULSE,
@@ -36,7 +38,8 @@ from sim.chromosome.engine.events import (
 )
 from sim.chromosome.engine.payments import pay_energy, pay_genes
 from sim.chromosome.engine.population import adjacent, sterility
-from sim.chromosome.engine.radiation import near_area
+from sim.chromosome.engine.radiation import charge_own_near
+from sim.chromosome.engine.specials import list_specials, take_special
 from sim.chromosome.engine.state import (
     N_EVOLUTION_RANDOM,
     N_IMPULSE_CUBES,
@@ -51,7 +54,8 @@ FL_GROWTH_ADJACENCY = F["growth_adjacency"]
 FL_IMPULSE_PARTIAL = F["impulse_partial"]
 FL_EVOLUTION_EMPTY_COLOUR = F["evolution_empty_colour"]
 FL_CHARGE_SIZE_LIMIT = F["charge_size_limit"]
-CHAIN, ONE_GROUP = 1, 2  # growth_adjacency readings (0: before_action)
+CHAIN_ROOMS, ONE_GROUP = 1, 2  # growth_adjacency readings (0: before_action)
+ACTED, PASSED = 0, 1  # take_action's result (and specials.CHAIN)
 Y, P_, R, B = range(4)
 
 
@@ -91,7 +95,7 @@ def growth_rooms_possible(cs, cr, g, p):
     for r in range(R):
         if _growth_room_ok(cs, cr, g, p, r) and _near_own(cs, cr, g, p, r):
             n += 1
-    if how != CHAIN:
+    if how != CHAIN_ROOMS:
         return n
     # chain: grow the set through eligible rooms next to those already counted
     seen = 0
@@ -116,11 +120,13 @@ def growth_rooms_possible(cs, cr, g, p):
 
 
 @kernel
-def list_actions(cs, cr, cw, g, b, p):
-    """T3, Q6, Q9-Q12: the legal actions of player p now (its own turn), one option row each.
-    Pass is always legal (A13)."""
+def list_actions(cs, cr, cw, g, b, p, chain):
+    """T3, Q6, Q9-Q12, Q17: the legal actions of player p now (its own turn), one option row
+    each, the species' special actions last (specials.py; none in the plain mode). Pass is always
+    legal (A13); ``chain``: Supergen's extra action (AL1), which may be declined (ACT_NONE)
+    instead."""
     n = 0
-    set_option(cw, b, n, ACT_PASS, 0, 0, 0, 0)
+    set_option(cw, b, n, ACT_NONE if chain else ACT_PASS, 0, 0, 0, 0)
     n += 1
     R = cs.owner.shape[1]
     fate = fate_gene_free(cs, g, p)
@@ -171,19 +177,7 @@ def list_actions(cs, cr, cw, g, b, p):
             if cs.cubes[g, r] > 0:
                 set_option(cw, b, n, ACT_IMPULSE_DRAW, r, 0, 0, 0)
                 n += 1
-    return n
-
-
-@kernel
-def _charge_own_near(cs, cr, cw, g, p, area):
-    """A11/A12: p's groups adjacent to the area on room ``area`` (its room included) with size at
-    most its strength (flag charge_size_limit) become charged."""
-    for r in range(cs.owner.shape[1]):
-        if cs.owner[g, r] == p and near_area(cr, r, area):
-            if cr.flag[FL_CHARGE_SIZE_LIMIT] != 0 or cs.size[g, r] <= cs.cubes[g, area]:
-                if cs.charged[g, r] == 0:
-                    log(cs, cw, g, EV_CHARGED, p, r, 0, 0, 0, 0, 0, 0)
-                cs.charged[g, r] = 1
+    return list_specials(cs, cr, cw, g, b, p, n, chain)
 
 
 @kernel
@@ -203,7 +197,7 @@ def _pick_growth_rooms(cs, cr, cw, g, b, p, k):
             for s in range(cr.degree[r]):
                 x = int(cr.neighbours[r, s])
                 own = cs.owner[g, x] == p
-                if how == CHAIN and (placed >> x) & 1:
+                if how == CHAIN_ROOMS and (placed >> x) & 1:
                     ok = True
                     break
                 if not own:
@@ -229,14 +223,17 @@ def _pick_growth_rooms(cs, cr, cw, g, b, p, k):
 
 @kernel
 def take_action(cs, cr, cw, g, b, p, i):
-    """Pay for and carry out option i of list_actions (A1-A13). Returns True for Pass."""
+    """Pay for and carry out option i of list_actions (A1-A13, §7). Returns PASSED for Pass,
+    CHAIN when the action grants one more (Supergen, AL1), else ACTED."""
     kind = cw.options[b, i, 0]
     x = cw.options[b, i, 1]
     y = cw.options[b, i, 2]
     if kind == ACT_PASS:
         cs.passed[g, p] = 1  # A13
         log(cs, cw, g, EV_PASS, p, 0, 0, 0, 0, 0, 0, 0)
-        return True
+        return PASSED
+    if kind == ACT_SPECIAL:
+        return take_special(cs, cr, cw, g, b, p, i)
     if kind == ACT_GROWTH_GROUP or kind == ACT_GROWTH_ROOMS:
         placed = _pick_growth_rooms(cs, cr, cw, g, b, p, x) if kind == ACT_GROWTH_ROOMS else 0
         pay_genes(cs, cr, cw, g, b, p, x, 0, 0, 0, 0, True)  # A1: N Y genes
@@ -251,7 +248,7 @@ def take_action(cs, cr, cw, g, b, p, i):
                 cs.charged[g, r] = 0
                 cs.supply[g, p] -= 1
                 log(cs, cw, g, EV_GROWTH, p, r, 1, 1, 0, 0, 0, 0)
-        return False
+        return ACTED
     if kind == ACT_EVOLUTION:  # A5
         price = evolution_price(cs, cr, g, p, x)
         pay_genes(cs, cr, cw, g, b, p, 1, 0, 0, 0, 0, True)
@@ -259,7 +256,7 @@ def take_action(cs, cr, cw, g, b, p, i):
         cs.gene_supply[g, x] -= 1
         cs.active_genes[g, p, x] += 1
         log(cs, cw, g, EV_EVOLUTION, p, x, price, 0, 0, 0, 0, 0)
-        return False
+        return ACTED
     if kind == ACT_EVOLUTION_RANDOM:  # A6: the die gives the colour, which must be taken
         pay_genes(cs, cr, cw, g, b, p, 1, 0, 0, 0, 0, True)
         pay_energy(cs, cr, cw, g, b, p, cr.numbers[N_EVOLUTION_RANDOM])
@@ -274,7 +271,7 @@ def take_action(cs, cr, cw, g, b, p, i):
             if cr.flag[FL_EVOLUTION_EMPTY_COLOUR] == 0 or cw.error[g, 0] != 0:
                 break  # "nothing": the payment is spent
         log(cs, cw, g, EV_EVOLUTION, p, got, cr.numbers[N_EVOLUTION_RANDOM], 1, 0, 0, 0, 0)
-        return False
+        return ACTED
     if kind == ACT_SPARK:  # A8-A9
         dist = spark_distance(cs, cr, g, x, y)
         log(cs, cw, g, EV_SPARK, p, x, y, dist, cs.owner[g, y], 0, 0, 0)
@@ -282,20 +279,20 @@ def take_action(cs, cr, cw, g, b, p, i):
         pay_energy(cs, cr, cw, g, b, p, dist - 1)
         if cs.owner[g, x] == p:  # (paying turned groups, never removed them)
             fight(cs, cr, cw, g, b, p, x, y, 0, TIE_BOTH)
-        return False
+        return ACTED
     if kind == ACT_IMPULSE_PLACE:  # A11
         pay_genes(cs, cr, cw, g, b, p, 0, 1, 0, 0, 0, True)
         k = min(cr.numbers[N_IMPULSE_CUBES], cs.pool[g])
         cs.pool[g] -= k
         cs.cubes[g, x] += k
         log(cs, cw, g, EV_IMPULSE, p, x, k, cs.cubes[g, x], 0, 0, 0, 0)
-        _charge_own_near(cs, cr, cw, g, p, x)
-        return False
+        charge_own_near(cs, cr, cw, g, p, x)
+        return ACTED
     if kind == ACT_IMPULSE_DRAW:  # A12
         pay_genes(cs, cr, cw, g, b, p, 0, 1, 0, 0, 0, True)
         log(cs, cw, g, EV_IMPULSE, p, x, -1, cs.cubes[g, x] - 1, 0, 0, 0, 0)
-        _charge_own_near(cs, cr, cw, g, p, x)
+        charge_own_near(cs, cr, cw, g, p, x)
         cs.cubes[g, x] -= 1
         cs.pool[g] += 1
-        return False
-    return False
+        return ACTED
+    return ACTED

@@ -52,7 +52,8 @@ def fight(cs, cr, cw, g, b, p, a, d, bonus, tie):
     if after:  # flag fate_strength_timing = after_rolls: the boosts once both rolls are final
         total_a += boost(cs, cr, cw, g, b, p)
         total_d += boost(cs, cr, cw, g, b, q)
-    lost = 0  # tokens the loser gave up (a tie: the defender's; the attacker's one more with TIE_BOTH)
+    lost = 0  # tokens the loser gave up (a tie: the defender's)
+    lost_a = 0  # a tie: the attacker's (TIE_BOTH)
     if total_a > total_d:  # F7, F8
         lost = take_tokens(cs, g, d, total_a - total_d, p)
         result = 1
@@ -62,8 +63,8 @@ def fight(cs, cr, cw, g, b, p, a, d, bonus, tie):
     else:  # F9
         lost = take_tokens(cs, g, d, 1, p)
         if tie == TIE_BOTH:
-            take_tokens(cs, g, a, 1, q)
+            lost_a = take_tokens(cs, g, a, 1, q)
         result = 0
-    log(cs, cw, g, EV_COMBAT, p, a, d, total_a, total_d, result, lost, 0)
+    log(cs, cw, g, EV_COMBAT, p, a, d, total_a, total_d, result, lost, lost_a)
     check_eliminations(cs, cw, g)  # F10
     return result

@@ -72,6 +72,7 @@ STEP_NAMES = ("move", "restore", "discard", "action", "end")
 
 # ACTION (T3): the action and its parameters (Q9-Q12; special actions: Q17).
 ACT_PASS, ACT_GROWTH_GROUP, ACT_GROWTH_ROOMS, ACT_EVOLUTION, ACT_EVOLUTION_RANDOM, ACT_SPARK = range(6)
-ACT_IMPULSE_PLACE, ACT_IMPULSE_DRAW, ACT_SPECIAL = range(6, 9)
+ACT_IMPULSE_PLACE, ACT_IMPULSE_DRAW, ACT_SPECIAL, ACT_NONE = range(6, 10)
 # ACT_GROWTH_GROUP: n, room · ACT_GROWTH_ROOMS: n (the rooms: GROWTH_ROOM) · ACT_EVOLUTION: colour ·
 # ACT_SPARK: attacking room, target room · ACT_IMPULSE_*: room · ACT_SPECIAL: action index, params
+# (specials.py) · ACT_NONE: no action (Supergen's extra action declined, AL1; offered instead of Pass)

@@ -23,6 +23,8 @@ class EventKind(NamedTuple):
     rooms: tuple[str, ...] = ()
 
 
+_AT = ("from", "target")  # a combat's rooms
+_RA = ("receiver", "absorbed")  # a fusion's rooms
 EVENT_KINDS: tuple[EventKind, ...] = (
     # the round's frame (R1-R5): its clock and starting player, then a snapshot of the position
     EventKind("round", ("clock", "start_player")),
@@ -46,8 +48,13 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("boost", ("red", "fate")),  # F2, F3
     EventKind("roll", ("purpose", "face", "opponent")),  # D1 (purpose: ROLL_*)
     EventKind("reroll", ("roller", "face")),  # D3: the player spends 1 fate, the new face
-    # F7-F9: the totals, the result (+1 the attacker won, -1 the defender, 0 a tie), tokens lost
-    EventKind("combat", ("from", "target", "attack", "defence", "result", "lost"), ("from", "target")),
+    # F7-F9: the totals, the result (+1 the attacker won, -1 the defender, 0 a tie), the tokens
+    # the loser lost (a tie: the target's) and the attacker's on a tie
+    EventKind(
+        "combat",
+        ("from", "target", "attack", "defence", "result", "lost", "attacker_lost"),
+        ("from", "target"),
+    ),
     EventKind("test", ("area", "threat", "face", "gain", "before"), ("area",)),  # X3 (before: the level)
     EventKind("over_seven", ("excess", "removed", "eliminated")),  # X4
     EventKind("remove", ("room",), ("room",)),  # Q16: one token removed by X4
@@ -63,6 +70,15 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind("area_placed", ("room", "cubes", "strength"), ("room",)),  # place_area
     EventKind("discharged", ("room",), ("room",)),  # discharge_all
     EventKind("fate", ("fate",)),  # fate_all: the player's fate now
+    # the special actions (specials.py, §7): which (its index on the species board, its effect
+    # and its target), then what it did beyond the events above (moves, growth, tests, combat)
+    EventKind("special", ("action", "effect", "a", "b")),
+    EventKind("takeover", ("room", "tokens", "from_player"), ("room",)),  # AL3
+    EventKind(
+        "fusion", ("receiver", "absorbed", "size", "charged", "absorbed_player"), ("receiver", "absorbed")
+    ),
+    EventKind("destroyed", ("room", "tokens"), ("room",)),  # FE4
+    EventKind("wave", ("from", "to", "strength"), ("from", "to")),  # CA4
 )
 (
     EV_ROUND,
@@ -99,6 +115,11 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EV_AREA_PLACED,
     EV_DISCHARGED,
     EV_FATE,
+    EV_SPECIAL,
+    EV_TAKEOVER,
+    EV_FUSION,
+    EV_DESTROYED,
+    EV_WAVE,
 ) = range(len(EVENT_KINDS))
 assert all(globals()["EV_" + k.name.upper()] == i for i, k in enumerate(EVENT_KINDS))
 EVENT_INDEX: dict[str, int] = {kind.name: code for code, kind in enumerate(EVENT_KINDS)}

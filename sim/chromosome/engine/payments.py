@@ -89,7 +89,8 @@ def pay_genes(cs, cr, cw, g, b, p, y, pu, rd, bk, anyc, fate_allowed):
         c = cw.options[b, decide(cs, cr, cw, g, b, p, ANY_GENE, n), 0]
         _exhaust(cs, g, p, c, 1)
         y, pu, rd, bk = y + (c == 0), pu + (c == 1), rd + (c == 2), bk + (c == 3)
-    log(cs, cw, g, EV_PAY_GENES, p, y, pu, rd, bk, pick, 0, 0)
+    if y + pu + rd + bk > 0 or pick >= 0:
+        log(cs, cw, g, EV_PAY_GENES, p, y, pu, rd, bk, pick, 0, 0)
 
 
 @kernel

@@ -4,6 +4,7 @@ An area is the cubes on one room (X1); ``cs.cubes[g, r]`` is its strength. A gro
 to an area when it stands in the area's room or in a room next to it (§0, l.526).
 """
 
+from sim.chromosome.engine.events import EV_CHARGED, log
 from sim.chromosome.engine.population import adjacent
 from sim.chromosome.engine.state import NO_OWNER, F
 from sim.jit import kernel
@@ -80,3 +81,15 @@ def decay(cs, g):
         if cs.cubes[g, r] > 0:
             cs.cubes[g, r] -= 1
             cs.pool[g] += 1
+
+
+@kernel
+def charge_own_near(cs, cr, cw, g, p, area):
+    """A11/A12 (and CA1): p's groups adjacent to the area on room ``area`` (its room included)
+    with size at most its strength (flag charge_size_limit) become charged."""
+    for r in range(cs.owner.shape[1]):
+        if cs.owner[g, r] == p and near_area(cr, r, area):
+            if cr.flag[FL_CHARGE_SIZE_LIMIT] != 0 or cs.size[g, r] <= cs.cubes[g, area]:
+                if cs.charged[g, r] == 0:
+                    log(cs, cw, g, EV_CHARGED, p, r, 0, 0, 0, 0, 0, 0)
+                cs.charged[g, r] = 1

@@ -1,10 +1,10 @@
 """The game's frame (spec §2, §3, §5, §6): setup (S1-S7), the round's three phases (R1-R7) and
 the two endings (E1, E3); :func:`play_game` plays one game of a batch to its end.
 
-Phase I (from round 2): the clock (R2), renewal (R4). Events (R3, flag events) are not built
-yet: the default is the variant without events (V1). Phase II: turns clockwise from the
-starting player (R5) until every player has passed (R6). Phase III: resistance tests (X2-X4),
-absorption (X5), decay (X6).
+Phase I (from round 2): the clock (R2), the next event card (R3, flag events; event_deck.py;
+the default is the variant without events, V1), renewal (R4). Phase II: turns clockwise from
+the starting player (R5) until every player has passed (R6). Phase III: resistance tests
+(X2-X4), absorption (X5), decay (X6).
 """
 
 from sim.chromosome.engine.decision_kinds import AREA_FIRST, START_ROOM
@@ -100,6 +100,8 @@ def setup(cs, cr, cw, g, b):
         cs.eliminated[g, p] = 0
         cs.passed[g, p] = 0
         cs.supply[g, p] = cr.numbers[N_TOKENS]
+        for k in range(cs.special_used.shape[2]):
+            cs.special_used[g, p, k] = 0
     cs.round[g] = 1
     cs.clock[g] = cr.rounds
     cs.start_player[g] = 0
@@ -161,6 +163,8 @@ def phase_one(cs, cr, cw, g, b):
             cs.active_genes[g, p, c] += cs.passive_genes[g, p, c]
             cs.passive_genes[g, p, c] = 0
         cs.fate_exhausted[g, p] = 0
+        for k in range(cs.special_used.shape[2]):
+            cs.special_used[g, p, k] = 0
     cs.start_player[g] = next_start_player(cs, cr, g)  # R5
     check(cs, cr, cw, g)
     if cs.ending[g] != 0:  # flag elimination_finish_phase: Phase I finished, then the end

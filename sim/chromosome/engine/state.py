@@ -10,8 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.chromosome.rules.book import COLOURS, EVENT_KINDS, FLAGS, SPECIES, ChromosomeRules
-from sim.errors import UserError
+from sim.chromosome.rules.book import COLOURS, EFFECT_KINDS, EVENT_KINDS, FLAGS, SPECIES, ChromosomeRules
 from sim.jit import PLAIN_PYTHON, Borrowed, BorrowedReference, TupleReference, reference_proxy, reference_type
 from sim.random_stream import seed_streams
 
@@ -86,6 +85,11 @@ class Rules(NamedTuple):
     card_kind: np.ndarray  # int8 [E]: the event deck's cards (V5), EVENT_CARD_KINDS index
     card_room: np.ndarray  # int8 [E]: the room a card names, -1 if none or not in this layout
     card_n: np.ndarray  # int8 [E]: a card's n (cubes for place_area)
+    special_count: np.ndarray  # int8 [4]: each species' special actions (SP1; 0 in the plain mode)
+    special_effect: np.ndarray  # int8 [4, A]: the action's effect, SPECIAL_EFFECTS index
+    special_cost: np.ndarray  # int8 [4, A, 7]: Y, P, R, B, any colour, E, E per room between (A8)
+    special_param: np.ndarray  # int8 [4, A]: the effect's integer parameter (tokens, cubes, amount, size)
+    special_per_round: np.ndarray  # int8 [4, A]: uses allowed a round (0: no limit)
 
 
 # V5: the event cards' kinds, in rules.book.EVENT_KINDS order (events.py applies them).
@@ -103,25 +107,32 @@ EVENT_CARD_KINDS: tuple[str, ...] = tuple(EVENT_KINDS)
 ) = range(len(EVENT_CARD_KINDS))
 assert all(globals()["CARD_" + k.upper()] == i for i, k in enumerate(EVENT_CARD_KINDS))
 
-
-class NotBuiltError(UserError):
-    """A reading of the rules the engine does not play yet (one line; exit 2)."""
-
-
-NOT_BUILT = {  # flag: reading the engine cannot play yet (issue 23: still to come)
-    "species_mode": "full",
-}
+# SP1: the special actions' effects, in rules.book.EFFECT_KINDS order (specials.py plays them).
+SPECIAL_EFFECTS: tuple[str, ...] = tuple(EFFECT_KINDS)
+(
+    EFFECT_SUPERGEN,
+    EFFECT_EXCHANGE,
+    EFFECT_TAKEOVER,
+    EFFECT_GAIN_PASSIVE_GENE,
+    EFFECT_BOND_ATTACK,
+    EFFECT_DOMINATION_ATTACK,
+    EFFECT_FUSION,
+    EFFECT_DESTROY,
+    EFFECT_CONCENTRATION,
+    EFFECT_IRRADIATE_ALL,
+    EFFECT_CHARGE_ADJACENT,
+    EFFECT_WAVE,
+    EFFECT_TELEPORT,
+    EFFECT_HOTBED,
+    EFFECT_GIANT,
+    EFFECT_EXTRA_MOVE,
+) = range(len(SPECIAL_EFFECTS))
+assert all(globals()["EFFECT_" + k.upper()] == i for i, k in enumerate(SPECIAL_EFFECTS))
+COST_FIELDS = ("Y", "P", "R", "B", "any", "E", "E_per_room")  # special_cost's last axis
 
 
 def rules_for(book: ChromosomeRules, players: int) -> Rules:
-    """The kernels' view of ``book`` for ``players`` (a NotBuiltError for a reading the engine
-    does not play yet, rather than a game that silently ignores it)."""
-    for flag, value in NOT_BUILT.items():
-        if book.flags[flag] == value:
-            raise NotBuiltError(
-                f"flags.{flag} = {str(value).lower() if isinstance(value, bool) else repr(value)}: "
-                "not built yet (the engine plays the default reading only)"
-            )
+    """The kernels' view of ``book`` for ``players`` (every reading of the spec is played)."""
     board = book.board(players)
     data = book.data
     numbers = []
@@ -152,7 +163,35 @@ def rules_for(book: ChromosomeRules, players: int) -> Rules:
         start_genes=np.array([data["setup"]["start_genes"].get(c, 0) for c in COLOURS], dtype=np.int8),
         evolution_energy=np.array(energy, dtype=np.int8),
         **_event_deck(book, board),
+        **_special_actions(book),
     )
+
+
+def _special_actions(book: ChromosomeRules) -> dict[str, np.ndarray]:
+    """SP1: each species' special actions as arrays (none in the plain mode)."""
+    actions = book.species_actions()
+    width = max(1, max(len(a) for a in actions.values()))
+    count = np.zeros(len(SPECIES), np.int8)
+    effect = np.zeros((len(SPECIES), width), np.int8)
+    cost = np.zeros((len(SPECIES), width, len(COST_FIELDS)), np.int8)
+    param = np.zeros((len(SPECIES), width), np.int8)
+    per_round = np.zeros((len(SPECIES), width), np.int8)
+    for s, name in enumerate(SPECIES):
+        count[s] = len(actions[name])
+        for k, a in enumerate(actions[name]):
+            effect[s, k] = SPECIAL_EFFECTS.index(a["effect"])
+            cost[s, k] = [a["cost"].get(c, 0) for c in COST_FIELDS]
+            defaults = EFFECT_KINDS[a["effect"]]
+            values = [a.get("params", {}).get(key, default) for key, (_, _, default) in defaults.items()]
+            param[s, k] = values[0] if values else 0
+            per_round[s, k] = a.get("per_round", 0)
+    return {
+        "special_count": count,
+        "special_effect": effect,
+        "special_cost": cost,
+        "special_param": param,
+        "special_per_round": per_round,
+    }
 
 
 def _event_deck(book: ChromosomeRules, board) -> dict[str, np.ndarray]:
@@ -205,6 +244,7 @@ class State(NamedTuple):
     no_attacks: np.ndarray  # int8 [G]: 1 this round after round_no_attacks (V5)
     sterility_plus: np.ndarray  # int8 [G]: every room's sterility + this, max 3, this round (V5)
     trophy_bonus: np.ndarray  # int8 [G]: energy a trophy pays beyond costs.trophy_energy this round (V5)
+    special_used: np.ndarray  # int8 [G, P, A]: each special action's uses this round (per_round)
 
 
 def allocate_state(games: int, rules: Rules) -> State:
@@ -247,6 +287,7 @@ def allocate_state(games: int, rules: Rules) -> State:
         no_attacks=np.zeros(G, np.int8),
         sterility_plus=np.zeros(G, np.int8),
         trophy_bonus=np.zeros(G, np.int8),
+        special_used=np.zeros((G, P, rules.special_effect.shape[1]), np.int8),
     )
 
 

@@ -2,7 +2,7 @@
 restore (3 E for 1 fate, not above fate_max), black discards (G4), and exactly one action, in
 any order the player picks step by step (Q2); an action is atomic."""
 
-from sim.chromosome.engine.actions import list_actions, take_action
+from sim.chromosome.engine.actions import PASSED, list_actions, take_action
 from sim.chromosome.engine.costs import can_pay, fate_gene_free
 from sim.chromosome.engine.decision_kinds import (
     ACTION,
@@ -19,6 +19,7 @@ from sim.chromosome.engine.decisions import decide, fail, set_option
 from sim.chromosome.engine.events import EV_DISCARD_BLACK, EV_MOVE, EV_RESTORE, log
 from sim.chromosome.engine.payments import pay_energy
 from sim.chromosome.engine.population import may_move, move
+from sim.chromosome.engine.specials import CHAIN
 from sim.chromosome.engine.state import ERR_INVARIANT, N_BLACK_DISCARD, N_FATE_MAX, N_FATE_RESTORE, F
 from sim.jit import kernel
 
@@ -123,9 +124,12 @@ def take_turn(cs, cr, cw, g, b, p):
             cs.irradiation[g, p] = max(0, cs.irradiation[g, p] - drop)
             log(cs, cw, g, EV_DISCARD_BLACK, p, k, cs.irradiation[g, p], f, 0, 0, 0, 0)
         else:  # T1: exactly one action
-            n = list_actions(cs, cr, cw, g, b, p)
-            i = decide(cs, cr, cw, g, b, p, ACTION, n)
-            passed = take_action(cs, cr, cw, g, b, p, i)
+            n = list_actions(cs, cr, cw, g, b, p, 0)
+            result = take_action(cs, cr, cw, g, b, p, decide(cs, cr, cw, g, b, p, ACTION, n))
+            while result == CHAIN and cw.error[g, 0] == 0 and cs.eliminated[g, p] == 0:  # AL1
+                n = list_actions(cs, cr, cw, g, b, p, 1)
+                result = take_action(cs, cr, cw, g, b, p, decide(cs, cr, cw, g, b, p, ACTION, n))
+            passed = result == PASSED
             acted = True
         if cs.ending[g] != 0 and cs.eliminated[g, p] != 0:
             break

@@ -117,7 +117,7 @@ EFFECT_KINDS: dict[str, dict[str, tuple[int, int, int]]] = {
     "extra_move": {},  # PA4
 }
 COST_KEYS = (*COLOURS, "any", "E", "E_per_room")  # genes by colour, any colour, energy
-ACTION_KEYS = ("id", "name", "cost", "effect", "params", "placeholder")
+ACTION_KEYS = ("id", "name", "cost", "effect", "params", "per_round", "placeholder")
 
 # V5: the event cards' kinds and the integer parameters each takes (name: (low, high)).
 EVENT_KINDS: dict[str, dict[str, tuple[int, int]]] = {
@@ -444,6 +444,7 @@ def _species(data: dict[str, Any], origin: dict[str, str]) -> None:
                 )
             for k, n in params.items():
                 _int(origin, f"{where}.params.{k}", n, allowed[k][0], allowed[k][1])
+            _int(origin, f"{where}.per_round", a.get("per_round", 0), 0, 99, "SP2")  # 0: no limit
             marks = a.get("placeholder", [])
             if not isinstance(marks, list) or not all(isinstance(m, str) for m in marks):
                 raise _fail(origin, f"{where}.placeholder", "expected a list of the invented parts' names")

@@ -27,7 +27,6 @@ from sim.chromosome.engine.state import (
     ERR_NO_END,
     ERR_TOO_MANY_OPTIONS,
     ERR_WRONG_CHOICE_KIND,
-    NotBuiltError,
     allocate_state,
     allocate_workspace,
     by_reference,
@@ -56,6 +55,7 @@ POSITION_KEYS = (
 ROUND_EFFECTS = {"no_attacks": (1,), "sterility_plus": (1,), "trophy_bonus": (1, 99)}
 PHASES = ("phase1", "phase2", "phase3")  # the position's next phase (default phase2)
 HOW_KEYS = ("rules", "layout", "dice", "choices", "strategies", "seed", "run")
+_MAIN = ("pass", "growth", "evolution", "spark", "impulse", "none")  # the main actions' names
 SEAT_KEYS = (
     "species",
     "fate",
@@ -182,7 +182,73 @@ def _seat(label, key, entry, st, ru, rooms, p, species_of):
     st.eliminated[0, p] = _bool(label, f"{key}.eliminated", entry.get("eliminated", False))
 
 
-def _tape(label: str, choices: Any, rooms: dict[int, int], species_of: dict[str, int], P: int):
+# Q17: a special action's scenario choice {"action": "<id>", ...}: its keys by effect, each a
+# room (tile), a colour, or hotbed's split {tile: tokens} (specials.py's option rows, in order)
+SPECIAL_KEYS: dict[str, tuple[tuple[str, str], ...]] = {
+    "supergen": (("gene", "colour"),),
+    "exchange": (("give", "colour"), ("take", "colour")),
+    "takeover": (("target", "room"),),
+    "gain_passive_gene": (("gene", "colour"),),
+    "bond_attack": (("from", "room"), ("target", "room")),
+    "domination_attack": (("from", "room"), ("target", "room")),
+    "fusion": (("receiver", "room"), ("absorbed", "room")),
+    "destroy": (("target", "room"),),
+    "concentration": (("room", "room"),),
+    "irradiate_all": (),
+    "charge_adjacent": (),
+    "wave": (("from", "room"), ("to", "room")),
+    "teleport": (("from", "room"), ("to", "room")),
+    "hotbed": (("from", "room"), ("split", "split")),
+    "giant": (("room", "room"),),
+    "extra_move": (),
+}
+
+
+def _special_row(
+    label: str, key: str, choice: dict, book: ChromosomeRules, ru: Any, rooms: dict
+) -> list[int]:
+    """The ACTION row of a special action's choice (K.ACT_SPECIAL, its index on its species'
+    board, its target)."""
+    boards = book.species_actions()
+    found = [
+        (k, a) for actions in boards.values() for k, a in enumerate(actions) if a["id"] == choice["action"]
+    ]
+    if not found:
+        raise _err(
+            label, f"{key}.action", f"unknown action {json.dumps(choice['action'])} (species_mode = full?)"
+        )
+    k, a = found[0]
+    names = SPECIAL_KEYS[a["effect"]]
+    extra = set(choice) - {"action"} - {n for n, _ in names}
+    if extra:
+        raise _err(
+            label,
+            f"{key}.{sorted(extra)[0]}",
+            f"{a['id']} takes {', '.join(n for n, _ in names) or 'nothing'}",
+        )
+    row = [K.ACT_SPECIAL, k]
+    for name, what in names:
+        value = choice.get(name)
+        if what == "room":
+            row.append(_room(label, f"{key}.{name}", value, rooms))
+        elif what == "colour":
+            row.append(_colour(label, f"{key}.{name}", value))
+        else:  # hotbed: tokens per neighbour slot of the group's room, 2 bits each
+            src = row[2]
+            if not isinstance(value, dict) or not value:
+                raise _err(label, f"{key}.split", "expected {tile: tokens} of the rooms next to the group")
+            packed = 0
+            slots = [int(x) for x in ru.neighbours[src, : ru.degree[src]]]
+            for t, n in value.items():
+                r = _room(label, f"{key}.split.{t}", t, rooms)
+                if r not in slots:
+                    raise _err(label, f"{key}.split.{t}", "expected a room next to the group")
+                packed |= _int(label, f"{key}.split.{t}", n, 1, 3) << (2 * slots.index(r))
+            row.append(packed)
+    return row
+
+
+def _tape(label: str, choices: Any, rooms: dict[int, int], species_of: dict[str, int], P: int, book, ru):
     """The forced choices as (kind, row) entries and each entry's choice index."""
     if not isinstance(choices, list):
         raise _err(label, "choices", "expected a list of choices")
@@ -228,6 +294,10 @@ def _tape(label: str, choices: Any, rooms: dict[int, int], species_of: dict[str,
                 add(k, K.ACTION, [K.ACT_IMPULSE_PLACE, _room(label, f"{key}.place", choice["place"], rooms)])
             elif act == "impulse" and "draw" in choice:
                 add(k, K.ACTION, [K.ACT_IMPULSE_DRAW, _room(label, f"{key}.draw", choice["draw"], rooms)])
+            elif act == "none":  # AL1: Supergen's extra action declined
+                add(k, K.ACTION, [K.ACT_NONE])
+            elif act not in _MAIN:  # a special action by its id (Q17)
+                add(k, K.ACTION, _special_row(label, key, choice, book, ru, rooms))
             else:
                 raise _err(label, f"{key}.action", f"unknown action {json.dumps(act)} (or its keys)")
             continue
@@ -362,10 +432,7 @@ def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = Tru
     P = _int(label, "players", data.get("players"), 2, 4)
     if P not in book.player_counts:
         raise _err(label, "players", f"expected one of {book.player_counts} (player_counts), got {P}")
-    try:
-        ru = rules_for(book, P)
-    except NotBuiltError as e:
-        raise ScenarioError(f"{label}: rules: {e}") from None
+    ru = rules_for(book, P)
     rooms = {int(t): i for i, t in enumerate(ru.tile)}
     st = allocate_state(1, ru)
     rnd = _int(label, "round", data.get("round", 1), 1, ru.rounds)
@@ -421,7 +488,7 @@ def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = Tru
             preset_row(n)
         except UserError as e:
             raise ScenarioError(f"{label}: strategies[{i}]: {e}") from None
-    tape, origin = _tape(label, data.get("choices", []), rooms, species_of, P)
+    tape, origin = _tape(label, data.get("choices", []), rooms, species_of, P, book, ru)
     dice = data.get("dice")
     if dice is not None and (
         not isinstance(dice, list) or any(not isinstance(d, int) or isinstance(d, bool) for d in dice)
@@ -536,7 +603,7 @@ def run_scenario(sc: Scenario) -> dict[str, Any]:
     from sim.chromosome.engine import round as rnd
     from sim.chromosome.engine import turn
     from sim.chromosome.engine.batch import Batch, outcomes
-    from sim.chromosome.tools.trace import events_as_dicts
+    from sim.chromosome.tools.trace import events_as_dicts, names
 
     st, ru, work = sc.state, sc.engine_rules, sc.workspace
     cs, cr, cw = by_reference(st, ru, work)
@@ -584,8 +651,8 @@ def run_scenario(sc: Scenario) -> dict[str, Any]:
         )
         raise GameError(f"{sc.label}: {where}{_ERRORS.get(code, 'engine error')} ({work.error[0].tolist()})")
     result = position_document(sc)
-    cards = [c["name"] for c in sc.rules.data["events"]["deck"]]
-    result["events"] = events_as_dicts(work.events[0, : work.n_events[0]], ru.tile, cards)
+    species = [SPECIES[int(s)] for s in st.species[0]]
+    result["events"] = events_as_dicts(work.events[0, : work.n_events[0]], ru.tile, *names(sc.rules, species))
     result["finished"] = bool(st.finished[0])
     if st.finished[0]:
         out = outcomes(Batch(st, ru, work, 1, True))

@@ -14,6 +14,7 @@ from sim.chromosome.engine.state import (
     ROLL_DEFENCE,
     ROLL_EVOLUTION,
     ROLL_TEST,
+    SPECIAL_EFFECTS,
 )
 from sim.chromosome.rules.book import COLOURS
 
@@ -38,11 +39,15 @@ def _colours(packed: int) -> dict[str, int]:
 
 
 def events_as_dicts(
-    events: np.ndarray, tiles: np.ndarray, cards: list[str] | None = None
+    events: np.ndarray,
+    tiles: np.ndarray,
+    cards: list[str] | None = None,
+    specials: list[list[str]] | None = None,
 ) -> list[dict[str, Any]]:
     """Event rows (``Workspace.events[g, :n]``) as JSON-ready dicts: ``type``, ``round``,
     ``player`` (absent for nobody's) and the kind's fields; rooms as tile numbers; an event
-    card by its name in ``cards`` (the rules' deck) and its kind."""
+    card by its name in ``cards`` (the rules' deck) and its kind; a special action by its id and
+    name in ``specials[player]`` (the player's species board) and its effect."""
     out = []
     for row in events:
         kind = EVENT_KINDS[int(row[0])]
@@ -76,12 +81,23 @@ def events_as_dicts(
                 d[name] = value
         if kind.name == "charged":
             d["why"] = ("impulse", "absorption")[d["why"]]
+        elif kind.name == "special":
+            d["name"] = specials[d["player"]][d["action"]] if specials else str(d["action"])
+            d["effect"] = SPECIAL_EFFECTS[d["effect"]]
         elif kind.name == "card":
             d["name"] = cards[d["card"]] if cards else str(d["card"])
             d["kind"] = EVENT_CARD_KINDS[d["kind"]]
             d["outcome"] = CARD_OUTCOMES[d["outcome"]]
         out.append(d)
     return out
+
+
+def names(rules: Any, species: Any) -> tuple[list[str], list[list[str]]]:
+    """The event cards' names (the rules' deck) and each player's special actions ("FE3 Fuzja")
+    for events_as_dicts; ``species``: each player's species name."""
+    cards = [c["name"] for c in rules.data["events"]["deck"]]
+    boards = rules.species_actions()
+    return cards, [[f"{a['id']} {a['name']}" for a in boards[str(s)]] for s in species]
 
 
 def _genes(d: dict[str, int]) -> str:
@@ -144,7 +160,8 @@ def describe(e: dict[str, Any], who: list[str]) -> str:
     if t == "combat":
         result = {1: "the attacker wins", -1: "the defender wins", 0: "a tie"}[e["result"]]
         totals = f"{e['attack']} to {e['defence']}"
-        return f"  combat {e['from']} vs {e['target']}: {totals}, {result} ({e['lost']} token(s) lost)"
+        both = f", the attacker {e['attacker_lost']}" if e["attacker_lost"] else ""
+        return f"  combat {e['from']} vs {e['target']}: {totals}, {result} ({e['lost']} token(s) lost{both})"
     if t == "test":
         return (
             f"  {p}: test by the area on {e['area']}: threat {e['threat']}, roll {e['face']} -> "
@@ -172,6 +189,18 @@ def describe(e: dict[str, Any], who: list[str]) -> str:
         return f"  {p}'s group on {e['room']} is discharged"
     if t == "fate":
         return f"  {p}'s fate: {e['fate']}"
+    if t == "special":
+        return f"  special action {e['name']} ({e['effect']})"
+    if t == "takeover":
+        return f"  takes over {who[e['from_player']]}'s {e['tokens']} token(s) on {e['room']} (trophies)"
+    if t == "fusion":
+        side = "charged" if e["charged"] else "discharged"
+        absorbed = f"{who[e['absorbed_player']]}'s group on {e['absorbed']}"
+        return f"  fusion: {absorbed} joins the group on {e['receiver']} ({e['size']}, {side})"
+    if t == "destroyed":
+        return f"  destroys {e['tokens']} token(s) on {e['room']}"
+    if t == "wave":
+        return f"  the area on {e['from']} (strength {e['strength']}) moves to {e['to']}"
     if t == "phase":
         return "Phase III: resistance tests, absorption, decay"
     if t == "end":
