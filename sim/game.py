@@ -61,6 +61,8 @@ class GameInfo:
     # Whether a game may end with nobody winning (Chromosome E5: every player eliminated); the
     # conformance suite then asks only that the winners, if any, rank first.
     may_end_without_winner: bool = False
+    # The result columns a paired comparison (soup compare, a game's soup ablate) tabulates.
+    paired_by: tuple[str, ...] = ("strategy", "start_space")
 
 
 class Game(Protocol):

@@ -79,9 +79,10 @@ def test_X3_X5_X6_W5_tests_absorption_decay():
     assert radiation.threat(cs, cr, 0, 0, room[17], 4) == 6
     assert radiation.threat(cs, cr, 0, 1, room[12], 2) == 4
     assert radiation.threat(cs, cr, 0, 2, room[12], 2) == 3
-    assert radiation.irradiation_gain(cs, 0, 1, 4, 3) == 1 and radiation.irradiation_gain(cs, 0, 2, 3, 4) == 0
+    assert radiation.irradiation_gain(cs, cr, 0, 1, 4, 3) == 1
+    assert radiation.irradiation_gain(cs, cr, 0, 2, 3, 4) == 0
     st.active_genes[0, 1, 3] = 1  # G4a: an active B adds 1 to the roll
-    assert radiation.irradiation_gain(cs, 0, 1, 4, 3) == 0
+    assert radiation.irradiation_gain(cs, cr, 0, 1, 4, 3) == 0
     radiation.absorb(cs, cr, 0)
     charged = {t: int(st.charged[0, room[t]]) for t in groups}
     assert charged == {5: 1, 6: 1, 18: 0, 2: 1, 12: 1}

@@ -317,3 +317,13 @@ def test_an_interrupted_report_leaves_the_old_one(runs, tmp_path, monkeypatch):
         report.build_report(runs, out)
     assert (out / "report.md").read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]  # no temporary left beside it
+
+
+def test_the_manifest_names_the_conditions_of_its_figures(runs):
+    """Issue 23.4: a run's manifest names its layout, tile table, species mode, die and events."""
+    for run in runs:
+        spec = json.loads((run / "manifest.json").read_text())["spec"]
+        assert spec["layout"]["source"] == "default" and len(spec["layout"]["tiles"]) in (15, 19)
+        assert spec["tile_table"] == "default" and spec["species_mode"] == "plain"
+        assert spec["die"] == {"sides": 4, "fate_values": spec["rules"]["die"]["fate_values"][:4]}
+        assert spec["events"] is None

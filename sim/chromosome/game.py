@@ -28,6 +28,31 @@ STREAM_SEATING = 4  # each game's seating order
 END_REASONS = ("none", "rounds", "elimination")
 
 
+def conditions(rules: ChromosomeRules, players: int) -> dict[str, Any]:
+    """What a run's figures hold under, named in its manifest (issue 23.4): the layout (its tiles;
+    the rules' default or a house layout), the tile table, the species mode, the die and whether
+    events are on (and which deck)."""
+    from sim.chromosome.rules.book import default_data
+
+    default = default_data()
+    flags = rules.flags
+    return {
+        "layout": {
+            "tiles": [int(t) for t in rules.board(players).tile],
+            "source": "default"
+            if rules.data["layouts"].get(str(players)) == default["layouts"].get(str(players))
+            else "house",
+        },
+        "tile_table": "default" if rules.data["tiles"] == default["tiles"] else "house",
+        "species_mode": flags["species_mode"],
+        "die": {
+            "sides": flags["die_sides"],
+            "fate_values": rules.data["die"]["fate_values"][: flags["die_sides"]],
+        },
+        "events": [c["name"] for c in rules.data["events"]["deck"]] if flags["events"] else None,
+    }
+
+
 def params_table(names: Sequence[str]) -> np.ndarray:
     """The strategies' parameter rows (float64 [len(names), K])."""
     return np.array([preset_row(n) for n in names], dtype=np.float64)
@@ -53,6 +78,7 @@ class ChromosomeRun:
             "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
             "rules_id": self.rules.rules_id,
             "rules": self.rules.data,
+            **conditions(self.rules, self.players),
             "placeholders": self.rules.placeholders(self.players),
         }
 
@@ -149,10 +175,54 @@ class Chromosome:
         default_pool=DEFAULT_POOL,
         default_strategy="builder",
         may_end_without_winner=True,  # E5: if every player is eliminated, nobody wins
+        own_commands=("ablate",),
+        paired_by=("strategy", "start_space", "species"),
     )
 
     def load_rules(self, files: Sequence[Path] = ()) -> ChromosomeRules:
         return load_rules(*files)
+
+    def ablation(self, rules: ChromosomeRules, remove: Sequence[str]) -> tuple[Any, Any, str]:
+        """``soup ablate``'s two arms (issue 23.4): ``rules`` (A) and the same without each named
+        thing (B): a gene colour's use (R: its combat strength, F2; B: its test bonus and its
+        discard, G4; Y and P pay for actions, which removing would remove), or a species' special
+        action taken off its board (both arms then in the full species mode). Returns (A, B, a
+        line saying what B lacks)."""
+        if not remove:
+            raise UserError("--gene/--action: name a gene colour (R, B) or a special action (e.g. FE3)")
+        files = rules.files[1:]
+        full = {"species_mode": "full"}
+        boards = {s: list(rules.data["species"][s]["actions"]) for s in rules.data["species"]}
+        numbers: dict[str, dict[str, int]] = {}
+        actions = False
+        said = []
+        for name in remove:
+            if name in ("Y", "P"):
+                raise UserError(f"--gene {name}: {name} genes pay for actions; ablate R or B (their own use)")
+            if name == "R":
+                numbers.setdefault("genes", {})["red_strength"] = 0
+                said.append("R genes add no combat strength")
+            elif name == "B":
+                numbers.setdefault("genes", {})["black_test"] = 0
+                numbers.setdefault("costs", {})["black_discard_irradiation"] = 0
+                said.append("B genes add nothing to tests and their discard lowers nothing")
+            else:
+                held = [s for s, acts in boards.items() if any(a["id"] == name for a in acts)]
+                if not held:
+                    ids = ", ".join(a["id"] for acts in boards.values() for a in acts)
+                    raise UserError(f"--action {name}: no species has it; expected one of {ids}")
+                boards[held[0]] = [a for a in boards[held[0]] if a["id"] != name]
+                actions = True
+                said.append(f"{held[0]} without {name}")
+        a = load_rules(*files, overrides={"flags": full}) if actions else rules
+        species = {s: {"actions": acts} for s, acts in boards.items()}
+        b = load_rules(*files, overrides={"flags": full if actions else {}, **numbers, "species": species})
+        mode = (
+            "; both arms in the full species mode"
+            if actions and rules.flags["species_mode"] != "full"
+            else ""
+        )
+        return a, b, f"A: {self.rules_line(a)}; B: the same, but {', '.join(said)}{mode}"
 
     def check_players(self, rules: ChromosomeRules, players: int, variant: str | None = None) -> None:
         from sim.chromosome.engine.state import rules_for

@@ -471,6 +471,13 @@ def ablate(
     each: Annotated[
         bool, typer.Option("--each", help="Remove each gene in turn (one run per gene).")
     ] = False,
+    action: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--action",
+            help="Chromosome: a species' special action (its id, e.g. FE3) taken off its board (repeatable).",
+        ),
+    ] = None,
     rules: Annotated[
         Path | None,
         typer.Option("--rules", "-r", help="House-rules TOML file of the baseline (default rules)."),
@@ -510,8 +517,46 @@ def ablate(
     soup ablate --gene "Division Rate" --games 20000
 
     soup ablate --each --games 5000 --pool greedy,breeder,predator
+
+    With --game chromosome: --gene Y|P|R|B removes a gene colour's use (R: no combat strength;
+    B: no test bonus, no discard) and --action ID a species' special action (the full species
+    mode in both arms); paired win rates by strategy, seat and species:
+
+    soup ablate --game chromosome --action FE3 --players 3 --games 20000
     """
-    game_for(game, "ablate")
+    chosen = game_for(game, "ablate")
+    if game != DEFAULT_GAME:
+        only_with_ursuppe(variant=variant is not None, retune=retune, decks=decks != 1)
+        if each:
+            fail("--each: an experiment of ursuppe's gene deck; name what to remove with --gene or --action")
+        try:
+            a, b, header = chosen.ablation(
+                chosen.load_rules([rules] if rules else []), [*(gene or []), *(action or [])]
+            )
+        except USER_ERRORS as e:
+            fail(str(e))
+        mix = None if pool == DEFAULT_POOL else pool
+        removed = "-".join([*(gene or []), *(action or [])])
+        out = out or Path("results") / f"ablate-{game}-{removed}-{players}p-seed{seed}-{games}"
+        _paired_arms(
+            chosen,
+            a,
+            b,
+            header,
+            "ablate",
+            players,
+            games,
+            strategies,
+            mix,
+            seed,
+            threads,
+            out,
+            backend,
+            ray_address,
+        )
+        return
+    if action:
+        fail("--action: a Chromosome special action; ursuppe removes genes (--gene)")
     from sim.ursuppe.experiments import arms as experiments
 
     if each == bool(gene):
@@ -769,10 +814,6 @@ def _compare_other(
     ray_address: str | None,
 ) -> None:
     """soup compare --game NAME: two rule sets on common random numbers, paired win rates."""
-    from analysis.tables import frame_markdown, write_text_atomic
-    from sim.experiments.arms import Arm
-    from sim.experiments.compare import compare_tables
-
     chosen = game_named(game)
     if not rules or len(rules) > 2:
         fail("--rules: expected one house-rules file (B, against the defaults) or two (A, B; 'default')")
@@ -781,19 +822,59 @@ def _compare_other(
     # the Ursuppe mix is the option's default: another game plays its own unless --pool names one
     mix = None if pool == DEFAULT_POOL else pool
     out = out or Path("results") / f"compare-{game}-{players}p-seed{seed}-{games}"
+    header = f"A: {files[0]} ({chosen.rules_line(a)}), B: {files[1]} ({chosen.rules_line(b)})"
+    _paired_arms(
+        chosen,
+        a,
+        b,
+        header,
+        "compare",
+        players,
+        games,
+        strategies,
+        mix,
+        seed,
+        threads,
+        out,
+        backend,
+        ray_address,
+    )
+
+
+def _paired_arms(
+    chosen: Any,
+    a: Any,
+    b: Any,
+    header: str,
+    command: str,
+    players: int,
+    games: int,
+    strategies: str | None,
+    mix: str | None,
+    seed: int,
+    threads: int,
+    out: Path,
+    backend: str,
+    ray_address: str | None,
+) -> None:
+    """Play rules ``a`` and ``b`` on common random numbers and print the paired win-rate tables
+    the game shows (GameInfo.paired_by), written to ``out``/comparison.md as well."""
+    from analysis.tables import frame_markdown, write_text_atomic
+    from sim.experiments.arms import Arm
+    from sim.experiments.compare import compare_tables
+
     check_resources(threads, 2 * games)
     with open_backend(backend, threads, ray_address) as engine:
         arm_a, arm_b = Arm("A", a, strategies, mix), Arm("B", b, strategies, mix)
-        keys = ("strategy", "start_space")
+        keys = chosen.info.paired_by
         tables = compare_tables(chosen, arm_a, arm_b, players, seed, games, out, threads, engine, keys)
-    by_strategy, by_seat = tables["strategy"], tables["start_space"]
-    typer.echo(
-        f"A: {files[0]} ({chosen.rules_line(a)}), B: {files[1]} ({chosen.rules_line(b)}); runs in {out}"
+    typer.echo(f"{header}; runs in {out}")
+    for key in keys:
+        _paired_table(f"Win rate by {key.replace('_', ' ')}, B - A (paired by game)", tables[key], key)
+    markdown = "\n".join(frame_markdown(tables[key]) for key in keys)
+    write_text_atomic(
+        out / "comparison.md", f"# soup {command} --game {chosen.info.name}\n\n{header}\n\n" + markdown
     )
-    _paired_table("Win rate by strategy, B - A (paired by game)", by_strategy, "strategy")
-    _paired_table("Win rate by start space, B - A (paired by game)", by_seat, "start_space")
-    markdown = frame_markdown(by_strategy) + "\n" + frame_markdown(by_seat)
-    write_text_atomic(out / "comparison.md", f"# soup compare --game {game}\n\n" + markdown)
     typer.echo(f"table: {out / 'comparison.md'}")
 
 

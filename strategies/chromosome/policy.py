@@ -38,6 +38,7 @@ from sim.chromosome.engine.state import (
     N_EVOLUTION_RANDOM,
     N_FATE_RESTORE,
     N_IMPULSE_CUBES,
+    N_RED_STRENGTH,
     NO_OWNER,
     ROLL_ATTACK,
     ROLL_DEFENCE,
@@ -85,7 +86,8 @@ def _spark_gain(cs, cr, g, p, a, d, prm):
     """A8-F9: the expected tokens won (as trophies, +) or lost (-) by p's group in ``a`` attacking
     ``d``, both sides boosting with their active R genes, over the die's faces."""
     q = cs.owner[g, d]
-    s = cs.size[g, a] + cs.active_genes[g, p, RED] - cs.size[g, d] - cs.active_genes[g, q, RED]
+    red = cr.numbers[N_RED_STRENGTH]
+    s = cs.size[g, a] - cs.size[g, d] + (cs.active_genes[g, p, RED] - cs.active_genes[g, q, RED]) * red
     sides = cr.numbers[N_DIE_SIDES]
     total = 0.0
     for x in range(1, sides + 1):

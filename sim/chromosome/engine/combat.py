@@ -7,7 +7,7 @@ from sim.chromosome.engine.decisions import decide, set_option
 from sim.chromosome.engine.dice import roll
 from sim.chromosome.engine.events import EV_BOOST, EV_COMBAT, log
 from sim.chromosome.engine.population import check_eliminations, take_tokens
-from sim.chromosome.engine.state import ROLL_ATTACK, ROLL_DEFENCE, F
+from sim.chromosome.engine.state import N_RED_STRENGTH, ROLL_ATTACK, ROLL_DEFENCE, F
 from sim.jit import kernel
 
 FL_FATE_STRENGTH_TIMING = F["fate_strength_timing"]
@@ -18,8 +18,8 @@ TIE_BOTH, TIE_ATTACKER_ONLY = 0, 1  # F9; FE2 Dominacja: only the attacker takes
 
 @kernel
 def boost(cs, cr, cw, g, b, p):
-    """F2/F3, Q13: player p exhausts any number of its active R genes and spends any amount of
-    fate, +1 strength each; returns the boost."""
+    """F2/F3, Q13: player p exhausts any number of its active R genes (genes.red_strength each)
+    and spends any amount of fate (+1 each); returns the boost."""
     n = 0
     for r in range(cs.active_genes[g, p, RED] + 1):
         for f in range(cs.fate[g, p] + 1):
@@ -32,7 +32,7 @@ def boost(cs, cr, cw, g, b, p):
     cs.passive_genes[g, p, RED] += r
     cs.fate[g, p] -= f
     log(cs, cw, g, EV_BOOST, p, r, f, 0, 0, 0, 0, 0)
-    return r + f
+    return r * cr.numbers[N_RED_STRENGTH] + f
 
 
 @kernel

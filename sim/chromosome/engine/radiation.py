@@ -6,7 +6,7 @@ to an area when it stands in the area's room or in a room next to it (§0, l.526
 
 from sim.chromosome.engine.events import EV_CHARGED, log
 from sim.chromosome.engine.population import adjacent
-from sim.chromosome.engine.state import NO_OWNER, F
+from sim.chromosome.engine.state import N_BLACK_TEST, NO_OWNER, F
 from sim.jit import kernel
 
 # The flags' places in Rules.flag (numba globals).
@@ -33,10 +33,10 @@ def threat(cs, cr, g, p, area, strength):
 
 
 @kernel
-def irradiation_gain(cs, g, p, t, roll):
+def irradiation_gain(cs, cr, g, p, t, roll):
     """X3: what a test of threat ``t`` with the final ``roll`` adds to p's irradiation: the
-    excess of the threat over roll + p's active B genes (G4a), or nothing."""
-    result = roll + cs.active_genes[g, p, BLACK]
+    excess of the threat over roll + p's active B genes (G4a: genes.black_test each), or nothing."""
+    result = roll + cs.active_genes[g, p, BLACK] * cr.numbers[N_BLACK_TEST]
     return t - result if t > result else 0
 
 

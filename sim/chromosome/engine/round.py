@@ -279,7 +279,7 @@ def phase_three(cs, cr, cw, g, b):
             if t == strength:
                 continue  # no group adjacent to it
             face = roll(cs, cr, cw, g, b, p, ROLL_TEST, -1)
-            gain = irradiation_gain(cs, g, p, t, face)
+            gain = irradiation_gain(cs, cr, g, p, t, face)
             log(cs, cw, g, EV_TEST, p, area, t, face, gain, cs.irradiation[g, p], 0, 0)
             irradiate(cs, cr, cw, g, b, p, gain, -1)
             check(cs, cr, cw, g)

@@ -226,7 +226,7 @@ def _wave(cs, cr, cw, g, b, p, a, d):
         if cr.flag[FL_FALA_TEST] == STRENGTH_ONLY:
             t = moved
         face = roll(cs, cr, cw, g, b, q, ROLL_TEST, -1)
-        gain = irradiation_gain(cs, g, q, t, face)
+        gain = irradiation_gain(cs, cr, g, q, t, face)
         log(cs, cw, g, EV_TEST, q, d, t, face, gain, cs.irradiation[g, q], 0, 0)
         irradiate(cs, cr, cw, g, b, q, gain, p)
 

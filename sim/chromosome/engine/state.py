@@ -43,6 +43,8 @@ NUMBER_KEYS: tuple[str, ...] = (
     "costs.impulse_cubes",
     "flags.die_sides",
     "flags.fate_max",
+    "genes.red_strength",
+    "genes.black_test",
 )
 (
     N_TOKENS,
@@ -60,6 +62,8 @@ NUMBER_KEYS: tuple[str, ...] = (
     N_IMPULSE_CUBES,
     N_DIE_SIDES,
     N_FATE_MAX,
+    N_RED_STRENGTH,
+    N_BLACK_TEST,
 ) = range(len(NUMBER_KEYS))
 
 # Rules.flag: each §14 flag as the index of its reading in rules.book.FLAGS' choices (0 = default).

@@ -64,6 +64,8 @@ NUMBERS: tuple[NumberRow, ...] = (
     NumberRow("costs.black_discard_irradiation", "G4", 0, 99),
     NumberRow("costs.evolution_random_energy", "A6", 0, 99),
     NumberRow("costs.impulse_cubes", "A11", 1, 99),
+    NumberRow("genes.red_strength", "F2", 0, 9),  # F2, F3: strength each R gene exhausted adds
+    NumberRow("genes.black_test", "G4", 0, 9),  # G4a: what each active B adds to a test's roll
 )
 
 FLAGS: tuple[FlagRow, ...] = (
@@ -132,12 +134,13 @@ EVENT_KINDS: dict[str, dict[str, tuple[int, int]]] = {
     "round_trophy_energy": {"n": (1, 99)},
 }
 
-TOP_KEYS = ("player_counts", "components", "rounds", "setup", "costs", "die", "flags", "tiles", "layouts",
-            "species", "events")  # fmt: skip
+TOP_KEYS = ("player_counts", "components", "rounds", "setup", "costs", "genes", "die", "flags", "tiles",
+            "layouts", "species", "events")  # fmt: skip
 SECTION_KEYS: dict[str, tuple[str, ...]] = {
     "components": tuple(r.key.split(".")[1] for r in NUMBERS if r.key.startswith("components.")),
     "setup": ("start_genes", *(r.key.split(".")[1] for r in NUMBERS if r.key.startswith("setup."))),
     "costs": ("evolution_energy", *(r.key.split(".")[1] for r in NUMBERS if r.key.startswith("costs."))),
+    "genes": tuple(r.key.split(".")[1] for r in NUMBERS if r.key.startswith("genes.")),
     "die": ("fate_values",),
     "flags": tuple(f.name for f in FLAGS),
     "events": ("deck",),
