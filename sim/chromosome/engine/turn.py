@@ -62,7 +62,8 @@ def fate_as_black(cs, cr, g, p):
 @kernel
 def take_turn(cs, cr, cw, g, b, p):
     """T1-T2: player p's turn, step by step; returns when it ends (or the game stops). I13: a
-    player who has passed takes no turn (debug mode: an error)."""
+    player who has passed takes no turn, and I11: a turn ends with exactly one action (debug mode:
+    errors)."""
     if cw.check_invariants and cs.passed[g, p] != 0:
         fail(cw, g, ERR_INVARIANT, 13, 0, p)
         return
@@ -134,3 +135,7 @@ def take_turn(cs, cr, cw, g, b, p):
         if cs.ending[g] != 0 and cs.eliminated[g, p] != 0:
             break
     cs.turn_energy[g] = 0
+    # I11 (debug mode): the turn ended with exactly one action taken (the loop allows one move,
+    # one restore and one action; only an elimination or an error ends a turn before its action)
+    if cw.check_invariants and not acted and cs.eliminated[g, p] == 0 and cw.error[g, 0] == 0:
+        fail(cw, g, ERR_INVARIANT, 11, 0, p)
