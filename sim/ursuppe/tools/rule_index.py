@@ -22,7 +22,7 @@ from sim.ursuppe.rules.genes import GENE_NAMES
 
 ROOT = Path(__file__).resolve().parents[3]
 # Where rules are implemented: the engine and the strategies' policy (which calls its rules).
-CODE_DIRS = (ROOT / "sim" / "ursuppe", ROOT / "strategies")
+CODE_DIRS = (ROOT / "sim" / "ursuppe", ROOT / "strategies" / "ursuppe")
 SCENARIOS = ROOT / "tests" / "scenarios"
 # Rule ids of the specifications: the base game (C1, B2, ..., R4, I1), 5-6 players (PX), the
 # 2-player variants (TD, TA, TB) and the extra genes (XM, XR, XG-nn).
