@@ -150,6 +150,11 @@ class Game(Protocol):
         """Play ``games`` games with the invariants checked after every phase (debug mode);
         return how many finished (an invariant broken raises)."""
 
+    # A game that lists "ablate" in its own_commands (the default game has its own experiment)
+    # also gives: ablation(rules, remove: Sequence[str]) -> (rules A, rules B, a line saying what B
+    # lacks), the two arms soup ablate plays on common random numbers (Chromosome: a special
+    # action off its board, or a gene colour's use).
+
 
 def strategy_list(names: str, option: str) -> list[str]:
     """Comma-separated strategy names or .toml files; an empty list is a user error."""
