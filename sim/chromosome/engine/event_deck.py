@@ -111,7 +111,7 @@ def _remove_room(cs, cw, g, r):
 @kernel
 def reveal(cs, cr, cw, g, b):
     """R3, V2-V7: the round's effects of the last card end; the next card, if any, is revealed
-    and applied."""
+    and applied (V1: without events the deck is empty and nothing happens)."""
     cs.no_attacks[g] = 0
     cs.sterility_plus[g] = 0
     cs.trophy_bonus[g] = 0

@@ -191,7 +191,7 @@ def _final_turns(cs, cr, cw, g, b, active):
 
 @kernel
 def phase_two(cs, cr, cw, g, b):
-    """R6: turns clockwise from the starting player, skipping players who passed, until all
+    """R6, A14: turns clockwise from the starting player, skipping players who passed, until all
     have passed; an elimination ends the game after the final turns (E3; flag
     elimination_finish_phase: after the phase, when every player has passed, so with no final
     turn)."""

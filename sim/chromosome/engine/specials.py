@@ -373,8 +373,9 @@ def list_specials(cs, cr, cw, g, b, p, n, chain):
 
 @kernel
 def take_special(cs, cr, cw, g, b, p, i):
-    """SP2-SP4: pay for and carry out special option i of the ACTION options. Returns CHAIN after
-    Supergen (the turn asks for one more action), else DONE."""
+    """SP2-SP4: pay for and carry out special option i of the ACTION options (AL1-AL4, FE1-FE4,
+    CA1-CA4, PA1-PA4 by their effects). Returns CHAIN after Supergen (the turn asks for one more
+    action), else DONE."""
     k = cw.options[b, i, 1]
     a = cw.options[b, i, 2]
     bb = cw.options[b, i, 3]

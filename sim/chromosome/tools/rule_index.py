@@ -2,7 +2,8 @@
 implement it -> the scenario files that test it, generated from the code's docstrings and the
 scenarios' ``test.rules``, in the specification's order (docs/chromosome-rules.md).
 
-A function implements a rule when its docstring cites the rule's id (``X4``, ``FE3``, ``V5``...).
+A function implements a rule when its docstring cites the rule's id (``X4``, ``FE3``, ``V5``...)
+or a range of ids that holds it (``A1-A13``).
 A scenario tests the ids its ``test.rules`` lists. Regenerate the page after changing either::
 
     python -m sim.chromosome.tools.rule_index > docs/chromosome_rule_index.md
@@ -23,6 +24,16 @@ SPEC = ROOT / "docs" / "chromosome-rules.md"
 CODE_DIRS = (ROOT / "sim" / "chromosome", ROOT / "strategies" / "chromosome")
 SCENARIOS = ROOT / "tests" / "scenarios" / "chromosome"
 RULE_ID = re.compile(r"\b([A-Z]{1,2}\d{1,2})\b")
+# A range of ids ("A1-A13", "X2-X6", "V2-V7"): every id between its ends is cited.
+RULE_RANGE = re.compile(r"\b([A-Z]{1,2})(\d{1,2})-\1?(\d{1,2})\b")
+
+
+def cited(doc: str) -> set[str]:
+    """The rule ids a docstring cites, ranges expanded."""
+    ids = set(RULE_ID.findall(doc))
+    for prefix, low, high in RULE_RANGE.findall(doc):
+        ids |= {f"{prefix}{i}" for i in range(int(low), int(high) + 1)}
+    return ids
 
 
 def spec_ids() -> list[str]:
@@ -40,18 +51,21 @@ def implementations() -> dict[str, set[str]]:
             module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.FunctionDef):
-                    for rule in set(RULE_ID.findall(ast.get_docstring(node) or "")):
+                    for rule in cited(ast.get_docstring(node) or ""):
                         found[rule].add(f"{module}.{node.name}")
     return found
 
 
 def scenario_tests() -> dict[str, set[str]]:
-    """Rule id -> the scenario files listing it in test.rules."""
+    """Rule id -> the scenario files listing it in test.rules (a worked case: also the files
+    named after it, ``W5_...``)."""
     tested: dict[str, set[str]] = defaultdict(set)
     for path in sorted(SCENARIOS.glob("*.json")):
         for rule in json.loads(path.read_text(encoding="utf-8"))["test"]["rules"]:
             if not rule.startswith("flag:"):
                 tested[rule].add(path.name)
+        if re.match(r"W\d+_", path.name):
+            tested[path.name.split("_")[0]].add(path.name)
     return tested
 
 
