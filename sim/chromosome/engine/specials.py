@@ -29,8 +29,8 @@ species board and a, b, c the effect's target, by effect:
 
 from sim.chromosome.engine.combat import TIE_ATTACKER_ONLY, TIE_BOTH, fight
 from sim.chromosome.engine.costs import UNREACHABLE, can_pay, genes_held, spark_distance
-from sim.chromosome.engine.decision_kinds import ACT_SPECIAL, MOVE
-from sim.chromosome.engine.decisions import decide, set_option
+from sim.chromosome.engine.decision_kinds import ACT_SPECIAL
+from sim.chromosome.engine.decisions import set_option
 from sim.chromosome.engine.dice import roll
 from sim.chromosome.engine.events import (
     EV_AREA_PLACED,
@@ -46,6 +46,7 @@ from sim.chromosome.engine.events import (
     EV_WAVE,
     log,
 )
+from sim.chromosome.engine.moves import has_move, take_move
 from sim.chromosome.engine.over_seven import irradiate
 from sim.chromosome.engine.payments import pay_energy, pay_genes
 from sim.chromosome.engine.population import (
@@ -53,7 +54,6 @@ from sim.chromosome.engine.population import (
     check_eliminations,
     may_move,
     move,
-    sterility,
     take_tokens,
 )
 from sim.chromosome.engine.radiation import charge_own_near, irradiation_gain, near_area, threat
@@ -87,10 +87,8 @@ FL_FUSION_TROPHIES = F["fusion_trophies"]
 FL_DESTROY_TROPHY = F["destroy_trophy"]
 FL_FALA_TEST = F["fala_test"]
 FL_IMPULSE_PARTIAL = F["impulse_partial"]
-FL_STERILITY_CHECK = F["sterility_check"]
 WHOLE_GROUP = 1  # takeover_target's second reading
 STRENGTH_ONLY = 1  # fala_test's second reading
-STERILITY_RESULTING = 1
 # take_special's result: what the turn does next
 DONE, CHAIN = 0, 2
 CY, CP, CR, CB, CANY = range(5)  # special_cost's gene columns (Y, P, R, B, any)
@@ -130,24 +128,15 @@ def _opt(cw, b, n, k, a, bb, c):
 @kernel
 def _hotbed_ok(cs, cr, g, p, src, packed):
     """PA2: may p send the tokens ``packed`` (2 bits a neighbour slot) from its group in ``src``,
-    each sub-group into a different adjacent room (empty or own, M4), entering under M3?"""
+    each sub-group into a different adjacent room as a move would go (M2-M7: empty or own, M4's
+    merge, M3's sterility)?"""
     moving = 0
     for j in range(cr.degree[src]):
         k = (packed >> (2 * j)) & 3
         if k == 0:
             continue
         moving += k
-        dst = cr.neighbours[src, j]
-        if cs.removed[g, dst] != 0:
-            return False
-        there = cs.owner[g, dst]
-        if there != NO_OWNER and there != p:
-            return False
-        merged = k + (cs.size[g, dst] if there == p else 0)
-        if merged > 3:
-            return False
-        entering = merged if cr.flag[FL_STERILITY_CHECK] == STERILITY_RESULTING else k
-        if entering < sterility(cs, cr, g, dst):
+        if not may_move(cs, cr, g, p, src, cr.neighbours[src, j], k):
             return False
     return 1 <= moving <= cs.size[g, src]
 
@@ -357,17 +346,8 @@ def list_specials(cs, cr, cw, g, b, p, n, chain):
                     if cs.owner[g, r] == NO_OWNER and cs.removed[g, r] == 0 and _near_own(cs, cr, g, p, r):
                         n = _opt(cw, b, n, k, r, 0, 0)
         elif eff == EFFECT_EXTRA_MOVE:
-            for src in range(R):
-                if cs.owner[g, src] != p:
-                    continue
-                found = False
-                for i in range(cr.degree[src]):
-                    for t in range(1, cs.size[g, src] + 1):
-                        if may_move(cs, cr, g, p, src, cr.neighbours[src, i], t):
-                            found = True
-                if found:
-                    n = _opt(cw, b, n, k, 0, 0, 0)
-                    break
+            if has_move(cs, cr, g, p):
+                n = _opt(cw, b, n, k, 0, 0, 0)
     return n
 
 
@@ -462,21 +442,6 @@ def take_special(cs, cr, cw, g, b, p, i):
         cs.charged[g, a] = 0
         cs.supply[g, p] -= size
         log(cs, cw, g, EV_GROWTH, p, a, size, size, 0, 0, 0, 0)
-    elif eff == EFFECT_EXTRA_MOVE:  # PA4: one more move, now (M1-M7)
-        n = 0
-        R = cs.owner.shape[1]
-        for src in range(R):
-            if cs.owner[g, src] != p:
-                continue
-            for j in range(cr.degree[src]):
-                dst = cr.neighbours[src, j]
-                for t in range(1, cs.size[g, src] + 1):
-                    if may_move(cs, cr, g, p, src, dst, t):
-                        set_option(cw, b, n, src, dst, t, 0, 0)
-                        n += 1
-        if n > 0:
-            j = decide(cs, cr, cw, g, b, p, MOVE, n)
-            src, dst, t = cw.options[b, j, 0], cw.options[b, j, 1], cw.options[b, j, 2]
-            move(cs, g, p, src, dst, t)
-            log(cs, cw, g, EV_MOVE, p, src, dst, t, 0, 0, 0, 0)
+    elif eff == EFFECT_EXTRA_MOVE:  # PA4: one more move, now (M1-M7; listed only when there is one)
+        take_move(cs, cr, cw, g, b, p)
     return DONE

@@ -7,7 +7,6 @@ from sim.chromosome.engine.costs import can_pay, fate_gene_free
 from sim.chromosome.engine.decision_kinds import (
     ACTION,
     DISCARD_BLACK,
-    MOVE,
     STEP,
     STEP_ACTION,
     STEP_DISCARD,
@@ -16,32 +15,15 @@ from sim.chromosome.engine.decision_kinds import (
     STEP_RESTORE,
 )
 from sim.chromosome.engine.decisions import decide, fail, set_option
-from sim.chromosome.engine.events import EV_DISCARD_BLACK, EV_MOVE, EV_RESTORE, log
+from sim.chromosome.engine.events import EV_DISCARD_BLACK, EV_RESTORE, log
+from sim.chromosome.engine.moves import has_move, take_move
 from sim.chromosome.engine.payments import pay_energy
-from sim.chromosome.engine.population import may_move, move
 from sim.chromosome.engine.specials import CHAIN
 from sim.chromosome.engine.state import ERR_INVARIANT, N_BLACK_DISCARD, N_FATE_MAX, N_FATE_RESTORE, F
 from sim.jit import kernel
 
 B = 3  # the B gene colour
 FL_FATE_GENE_ANY_PURPOSE = F["fate_gene_any_purpose"]
-
-
-@kernel
-def list_moves(cs, cr, cw, g, b, p):
-    """M1-M7, Q3: every legal move of player p (group, tokens, destination)."""
-    n = 0
-    R = cs.owner.shape[1]
-    for src in range(R):
-        if cs.owner[g, src] != p:
-            continue
-        for s in range(cr.degree[src]):
-            dst = cr.neighbours[src, s]
-            for k in range(1, cs.size[g, src] + 1):
-                if may_move(cs, cr, g, p, src, dst, k):
-                    set_option(cw, b, n, src, dst, k, 0, 0)
-                    n += 1
-    return n
 
 
 @kernel
@@ -75,8 +57,7 @@ def take_turn(cs, cr, cw, g, b, p):
     while cw.error[g, 0] == 0 and cs.eliminated[g, p] == 0:
         n = 0
         if not moved:
-            n_moves = list_moves(cs, cr, cw, g, b, p)
-            if n_moves > 0:
+            if has_move(cs, cr, g, p):
                 set_option(cw, b, n, STEP_MOVE, 0, 0, 0, 0)
                 n += 1
         if not restored and not passed and may_restore(cs, cr, g, p):
@@ -95,11 +76,7 @@ def take_turn(cs, cr, cw, g, b, p):
         if step == STEP_END:
             break
         if step == STEP_MOVE:  # M1
-            n = list_moves(cs, cr, cw, g, b, p)
-            i = decide(cs, cr, cw, g, b, p, MOVE, n)
-            src, dst, k = cw.options[b, i, 0], cw.options[b, i, 1], cw.options[b, i, 2]
-            move(cs, g, p, src, dst, k)
-            log(cs, cw, g, EV_MOVE, p, src, dst, k, 0, 0, 0, 0)
+            take_move(cs, cr, cw, g, b, p)
             moved = True
         elif step == STEP_RESTORE:  # T1: RAZ NA TURĘ
             pay_energy(cs, cr, cw, g, b, p, cr.numbers[N_FATE_RESTORE])
