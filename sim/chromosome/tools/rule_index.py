@@ -11,12 +11,11 @@ A scenario tests the ids its ``test.rules`` lists. Regenerate the page after cha
 ``tests/test_chromosome_rule_index.py`` fails when the committed page differs from the generated one.
 """
 
-import ast
-import json
 import re
 import sys
-from collections import defaultdict
 from pathlib import Path
+
+from sim.rule_index import functions_citing, scenarios_listing, table
 
 ROOT = Path(__file__).resolve().parents[3]
 SPEC = ROOT / "docs" / "chromosome-rules.md"
@@ -45,25 +44,14 @@ def spec_ids() -> list[str]:
 
 def implementations() -> dict[str, set[str]]:
     """Rule id -> the functions ("module.function") whose docstring cites it."""
-    found: dict[str, set[str]] = defaultdict(set)
-    for folder in CODE_DIRS:
-        for path in sorted(folder.rglob("*.py")):
-            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.FunctionDef):
-                    for rule in cited(ast.get_docstring(node) or ""):
-                        found[rule].add(f"{module}.{node.name}")
-    return found
+    return functions_citing(ROOT, CODE_DIRS, cited)
 
 
 def scenario_tests() -> dict[str, set[str]]:
     """Rule id -> the scenario files listing it in test.rules (a worked case: also the files
     named after it, ``W5_...``)."""
-    tested: dict[str, set[str]] = defaultdict(set)
-    for path in sorted(SCENARIOS.glob("*.json")):
-        for rule in json.loads(path.read_text(encoding="utf-8"))["test"]["rules"]:
-            if not rule.startswith("flag:"):
-                tested[rule].add(path.name)
+    tested = scenarios_listing(SCENARIOS)
+    for path in sorted(SCENARIOS.glob("W*_*.json")):
         if re.match(r"W\d+_", path.name):
             tested[path.name.split("_")[0]].add(path.name)
     return tested
@@ -81,15 +69,8 @@ def render() -> str:
         "docs/chromosome-rules.md; ids no scenario lists are checked by a test that cites them",
         "(tests/test_chromosome_rule_coverage.py).",
         "",
-        "| rule | implemented in | scenarios |",
-        "|---|---|---|",
     ]
-    for rule in spec_ids():
-        functions = ", ".join(f"`{f}`" for f in sorted(code.get(rule, ()))) or "—"
-        files = sorted(tests.get(rule, ()))
-        more = f" (+{len(files) - 6} more)" if len(files) > 6 else ""
-        shown = ", ".join(f"`{f}`" for f in files[:6]) + more
-        lines.append(f"| {rule} | {functions} | {shown or '—'} |")
+    lines += table(spec_ids(), code, tests)
     return "\n".join(lines) + "\n"
 
 

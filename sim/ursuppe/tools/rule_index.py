@@ -11,13 +11,11 @@ Regenerate the page after changing either::
 when a gene has no scenario file.
 """
 
-import ast
-import json
 import re
 import sys
-from collections import defaultdict
 from pathlib import Path
 
+from sim.rule_index import functions_citing, scenarios_listing, table
 from sim.ursuppe.rules.genes import GENE_NAMES
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -43,32 +41,19 @@ def _sort_key(rule: str) -> tuple:
     return (0 if order < len(_PREFIX_ORDER) else 1, order, number, rule)
 
 
+def _cites(doc: str) -> set[str]:
+    """The rule ids a docstring cites, and ``gene:<name>`` for every gene it names."""
+    return set(RULE_ID.findall(doc)) | {f"gene:{gene}" for gene in _GENE.findall(doc)}
+
+
 def implementations() -> dict[str, set[str]]:
     """Rule id (or ``gene:<name>``) -> the functions ("module.function") whose docstring cites it."""
-    found: dict[str, set[str]] = defaultdict(set)
-    for folder in CODE_DIRS:
-        for path in sorted(folder.rglob("*.py")):
-            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
-                if not isinstance(node, ast.FunctionDef):
-                    continue
-                doc = ast.get_docstring(node) or ""
-                for rule in set(RULE_ID.findall(doc)):
-                    found[rule].add(f"{module}.{node.name}")
-                for gene in set(_GENE.findall(doc)):
-                    found[f"gene:{gene}"].add(f"{module}.{node.name}")
-    return found
+    return functions_citing(ROOT, CODE_DIRS, _cites)
 
 
 def scenario_tests() -> dict[str, set[str]]:
     """Rule id (or ``gene:<name>``, ``case:...``) -> the scenario files listing it in test.rules."""
-    tested: dict[str, set[str]] = defaultdict(set)
-    for path in sorted(SCENARIOS.glob("*.json")):
-        for rule in json.loads(path.read_text(encoding="utf-8"))["test"]["rules"]:
-            if not rule.startswith("flag:"):
-                tested[rule].add(path.name)
-    return tested
+    return scenarios_listing(SCENARIOS)
 
 
 def render() -> str:
@@ -82,15 +67,8 @@ def render() -> str:
         "that cite a rule id (or name a gene) and the scenario files' `test.rules`; do not edit by hand",
         "(tests/test_rule_index.py checks it is current). Worked cases are in docs/rules.md §12.",
         "",
-        "| rule | implemented in | scenarios |",
-        "|---|---|---|",
     ]
-    for rule in rules:
-        functions = ", ".join(f"`{f}`" for f in sorted(code.get(rule, ()))) or "—"
-        files = sorted(tests.get(rule, ()))
-        more = f" (+{len(files) - 6} more)" if len(files) > 6 else ""
-        shown = ", ".join(f"`{f}`" for f in files[:6]) + more
-        lines.append(f"| {rule} | {functions} | {shown or '—'} |")
+    lines += table(rules, code, tests)
     return "\n".join(lines) + "\n"
 
 
