@@ -109,6 +109,15 @@ def markdown_table(df: pl.DataFrame, columns: Sequence[tuple[str, str, str]]) ->
     return "\n".join(lines)
 
 
+# A win rate as every report shows it (markdown_table columns; analysis.win_rates.win_rates and a
+# game's own win tables name them alike): wins, the rate with its 95% interval, the fair share 1/P.
+WIN_RATE_COLUMNS = [
+    ("wins", "wins", "int"),
+    ("win_rate", "win rate", "rate"),
+    ("ci_low|ci_high", "95% CI", "ci"),
+    ("fair_share", "fair share", "rate"),
+]
+
 P_COLUMNS = ("p_value", "p_holm", "q_bh")
 
 

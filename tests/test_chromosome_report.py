@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from analysis import win_rates
 from analysis.chromosome import outcomes, report
 from analysis.intervals import cluster_contrast, cluster_wilson
+from analysis.pages import MARKER
 from sim.cli.app import app
 from sim.runner import chunk_files
 
@@ -82,7 +83,7 @@ def test_the_report_has_its_sections_and_figures(built):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"](figures/{name}.png)" in md
     html = (built / "report.html").read_text()
     assert '<h2 id="win-rate-by-species">' in html and "<table>" in html
-    assert (built / report.MARKER).exists()
+    assert (built / MARKER).exists()
     assert not list(built.parent.glob(".report.tmp-*"))  # built beside, renamed into place
 
 

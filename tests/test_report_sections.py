@@ -8,9 +8,10 @@ import polars as pl
 import pytest
 
 from analysis import win_rates
+from analysis.pages import Page
 from analysis.tables import fmt, markdown_table, plural, round_floats
 from analysis.ursuppe import report
-from analysis.ursuppe.report import Analyses, Report
+from analysis.ursuppe.report import Analyses
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -41,8 +42,8 @@ def _rows(games: int = 400, players: int = 4, seed: int = 0) -> pl.DataFrame:
 
 
 @pytest.fixture
-def rep(tmp_path) -> Report:
-    return Report(tmp_path / "r")
+def rep(tmp_path) -> Page:
+    return Page(tmp_path / "r")
 
 
 def test_seat_section_alone(rep):

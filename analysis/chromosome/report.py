@@ -2,23 +2,14 @@
 tables and figures, from one or more run directories (e.g. a 2-, a 3- and a 4-player run of the
 same rules).
 
-Layout of the output directory::
-
-    report.md        the report (figures linked from figures/)
-    report.html      the same, self-contained apart from the figures
-    figures/*.png    matplotlib figures
-    tables/*.csv     every table of the report in full
-    .soup-report     marker: this directory is a report and may be replaced by the next one
-
-The directory is built next to its destination and renamed into place (analysis.pages.built_beside),
-so an interrupted report never leaves a half-written result; an existing directory is replaced
-only if it is an earlier report (it carries the marker). The runs are read one chunk at a time and
-kept as sums over games (analysis.chromosome.outcomes), so memory stays flat however many games
-they hold.
+The output directory is a report page's (analysis.pages.page_built_beside: report.md, report.html,
+figures/, tables/ and the marker), built beside its destination and renamed into place. The checks
+every report makes of its runs are analysis.report_runs'; Chromosome's own are here. The runs are
+read one chunk at a time and kept as sums over games (analysis.chromosome.outcomes), so memory
+stays flat however many games they hold.
 """
 
 import json
-import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,108 +17,42 @@ from typing import Any
 
 import polars as pl
 
-from analysis import win_rates
+from analysis import report_runs
 from analysis.chromosome import figures, outcomes
-from analysis.figure_files import save_atomic
-from analysis.pages import built_beside, heading_id, render_html
-from analysis.tables import fmt, markdown_table, plural, round_floats
+from analysis.pages import Page, Progress, page_built_beside, write_sections
+from analysis.report_runs import ReportError
+from analysis.tables import WIN_RATE_COLUMNS, fmt, markdown_table, plural
 from sim.chromosome.rules.book import FLAGS, default_data
-from sim.errors import UserError
 from sim.runner import chunk_files
 
-MARKER = ".soup-report"
-SMALL_RUN = 1000  # fewer games per player count than this: wide intervals, say so
 TITLE = "Chromosome balance report"
-Progress = Callable[[str, int, int], None]
-
-
-class ReportError(UserError):
-    """The run directories cannot make a report (the message is one line)."""
 
 
 # --- input -------------------------------------------------------------------------------------
 
 
-def _read_manifest(run: Path) -> dict[str, Any]:
-    """A Chromosome run's manifest, checked for what the report needs; ReportError names the problem."""
-    if not run.is_dir():
-        what = "no such directory" if not run.exists() else "not a directory"
-        raise ReportError(f"{run}: {what} (make a run with soup simulate --game chromosome)")
-    path = run / "manifest.json"
-    if not path.exists():
-        raise ReportError(f"{run}: not a run directory (no manifest.json; make one with soup simulate)")
-    try:
-        doc = win_rates.load_manifest(run)
-    except (OSError, ValueError) as e:
-        raise ReportError(f"{path}: unreadable ({e.__class__.__name__})") from None
-    spec = doc.get("spec") if isinstance(doc, dict) else None
-    if not isinstance(spec, dict):
-        raise ReportError(f"{path}: expected an object with a 'spec' (a manifest written by soup simulate)")
-    if spec.get("game") != "chromosome":
-        raise ReportError(f"{path}: spec.game is {spec.get('game')!r}, expected 'chromosome'")
-    for key in ("players", "seed", "games"):
-        if not isinstance(spec.get(key), int) or isinstance(spec.get(key), bool):
-            raise ReportError(f"{path}: spec.{key}: expected an integer, got {spec.get(key)!r}")
-    if not isinstance(spec.get("rules_id"), str):
-        raise ReportError(f"{path}: spec.rules_id: expected a string, got {spec.get('rules_id')!r}")
-    strategies = spec.get("strategies")
-    if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
-        raise ReportError(f"{path}: spec.strategies: expected a list of strategy names")
+def _spec_problem(spec: dict[str, Any]) -> str | None:
+    """What is wrong with Chromosome's own fields of a manifest's spec for the report, or None
+    (the fields every game has: analysis.report_runs.read_manifest)."""
     rules = spec.get("rules")
     if not isinstance(rules, dict) or not isinstance(rules.get("flags"), dict):
-        raise ReportError(f"{path}: spec.rules: expected the rules the run used (with their flags)")
+        return "spec.rules: expected the rules the run used (with their flags)"
     placeholders = spec.get("placeholders", [])
     if not isinstance(placeholders, list) or not all(isinstance(p, str) for p in placeholders):
-        raise ReportError(f"{path}: spec.placeholders: expected a list of rules keys")
-    if not isinstance(doc.get("chunks", {}), dict):
-        raise ReportError(f"{path}: 'chunks': expected an object")
-    return doc
+        return "spec.placeholders: expected a list of rules keys"
+    return None
+
+
+def _read_manifest(run: Path) -> dict[str, Any]:
+    """A Chromosome run's manifest, checked for what the report needs; ReportError names the problem."""
+    return report_runs.read_manifest(run, "chromosome", "soup simulate --game chromosome", _spec_problem)
 
 
 def _check_combination(manifests: list[dict[str, Any]], dirs: list[Path]) -> None:
-    """Runs may be combined when they add games of one experiment: the same rules and, per
-    player count, the same strategies and assignment, and another seed (game i of seed s is
-    always the same game)."""
-    rules = {m["spec"]["rules_id"] for m in manifests}
-    if len(rules) > 1:
-        raise ReportError(
-            f"the runs use different rules ({', '.join(sorted(rules))}): report each alone, "
-            "or measure the difference with soup compare --game chromosome"
-        )
-    by_players: dict[int, tuple[Path, dict[str, Any]]] = {}
-    seen: dict[tuple[int, int], Path] = {}
-    for d, m in zip(dirs, manifests, strict=True):
-        s = m["spec"]
-        design = {k: s.get(k) for k in ("strategies", "assignment")}
-        first = by_players.setdefault(s["players"], (d, design))
-        if first[1] != design:
-            raise ReportError(
-                f"{first[0]} and {d}: {s['players']}-player runs with different strategies or assignment; "
-                "report each alone"
-            )
-        key = (s["players"], s["seed"])
-        if key in seen:
-            raise ReportError(
-                f"{seen[key]} and {d}: the same {s['players']}-player games (same seed {s['seed']}); "
-                "give one of them, or make more games with another --seed"
-            )
-        seen[key] = d
-
-
-def _check_out(out: Path, runs: list[Path]) -> None:
-    """Refuse an output that would destroy something: a file, a directory that is not an
-    earlier report, a run directory itself or a directory holding a run."""
-    target = out.resolve()
-    for run in runs:
-        r = run.resolve()
-        if target == r or r.is_relative_to(target):
-            raise ReportError(f"--out {out}: would replace the run directory {run}; choose another directory")
-    if out.exists() and not out.is_dir():
-        raise ReportError(f"--out {out}: is a file, expected a directory for the report")
-    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
-        raise ReportError(
-            f"--out {out}: exists and is not a soup report; choose another directory or remove it"
-        )
+    """Runs may be combined when they add games of one experiment (analysis.report_runs): the
+    same rules and, per player count, the same strategies and assignment, and another seed."""
+    report_runs.check_same_rules(manifests, compare="soup compare --game chromosome")
+    report_runs.check_combination(manifests, dirs, ("strategies", "assignment"), "strategies or assignment")
 
 
 # --- reading: the tables from the chunks -----------------------------------------------------------
@@ -236,77 +161,20 @@ def _chunks(
 # --- the report being written ----------------------------------------------------------------------
 
 
-class Page:
-    """The report being written: Markdown parts in reading order, tables and figures written
-    under ``root`` as they are added."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        (root / "figures").mkdir(parents=True)
-        (root / "tables").mkdir()
-        (root / MARKER).write_text("written by soup report; soup report may replace this directory\n")
-        self.parts: list[str] = []
-
-    def text(self, s: str) -> None:
-        self.parts.append(s.strip("\n") + "\n")
-
-    def csv(self, name: str, df: pl.DataFrame) -> None:
-        """``df`` in full as ``tables/{name}.csv`` (floats to 6 significant digits)."""
-        round_floats(df).write_csv(self.root / "tables" / f"{name}.csv")
-
-    def table(self, name: str, df: pl.DataFrame, columns: Sequence[tuple[str, str, str]]) -> None:
-        """``df`` as a Markdown table of ``columns`` (analysis.tables.markdown_table) and in full as CSV."""
-        self.csv(name, df)
-        self.parts.append(
-            markdown_table(df, columns) + f"\n\n*Full table: [tables/{name}.csv](tables/{name}.csv)*\n"
-        )
-
-    def figure(self, name: str, fig: Any, caption: str) -> None:
-        save_atomic(fig, self.root / "figures" / f"{name}.png")
-        self.parts.append(f"![{caption}](figures/{name}.png)\n\n*{caption}*\n")
-
-    def markdown(self) -> str:
-        """The report as one Markdown document, a table of contents after the title paragraphs."""
-        headings = [p.split("\n", 1)[0][3:].strip() for p in self.parts if p.startswith("## ")]
-        first = next((i for i, p in enumerate(self.parts) if p.startswith("## ")), len(self.parts))
-        toc = "**Contents:** " + " · ".join(f"[{h}](#{heading_id(h)})" for h in headings) + "\n"
-        return "\n".join([*self.parts[:first], toc, *self.parts[first:]] if headings else self.parts)
-
-
 def build_report(run_dirs: Sequence[str | Path], out: str | Path, progress: Progress | None = None) -> Path:
     """Write the report of the Chromosome runs ``run_dirs`` into ``out`` (an earlier report there
     is replaced); ``progress(step, done, total)`` is told the games read, then each section."""
-    dirs = [Path(d) for d in run_dirs]
-    if not dirs:
-        raise ReportError("no run directory given")
-    if len({d.resolve() for d in dirs}) != len(dirs):
-        raise ReportError("the same run directory is given twice (its games would count twice)")
+    dirs = report_runs.run_dirs(run_dirs)
     manifests = [_read_manifest(d) for d in dirs]
     _check_combination(manifests, dirs)
-    if Path(out).is_symlink():
-        raise ReportError(f"--out {out}: is a symbolic link; give the directory itself")
-    out = Path(os.path.abspath(out))
-    _check_out(out, dirs)
-    if not any(m.get("chunks") for m in manifests):
-        raise ReportError(
-            f"{', '.join(map(str, dirs))}: no complete chunks yet (is soup simulate still running?)"
-        )
+    out = report_runs.output_dir(out, dirs)
+    report_runs.check_some_chunks(manifests, dirs)
     deck = manifests[0]["spec"]["rules"].get("events", {}).get("deck", [])
     names = [str(c.get("name", i)) if isinstance(c, dict) else str(i) for i, c in enumerate(deck)]
-    try:
+    with report_runs.reading(dirs):  # damaged or foreign files among the chunks
         tables = analyse(_chunks(dirs, manifests, progress), names)
-    except UserError:
-        raise
-    except Exception as e:  # noqa: BLE001 - foreign or damaged files among the chunks
-        raise ReportError(
-            f"{', '.join(map(str, dirs))}: no readable results ({e.__class__.__name__}: {e})"
-        ) from None
-    with built_beside(out) as tmp:
-        page = Page(tmp)
+    with page_built_beside(out, TITLE) as page:
         write(page, tables, manifests, dirs, progress)
-        markdown = page.markdown()
-        (tmp / "report.md").write_text(markdown)
-        (tmp / "report.html").write_text(render_html(markdown, TITLE))
     return out
 
 
@@ -314,10 +182,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path, progress: Prog
 
 RATE_COLUMNS = [
     ("games", "player-games", "int"),
-    ("wins", "wins", "int"),
-    ("win_rate", "win rate", "rate"),
-    ("ci_low|ci_high", "95% CI", "ci"),
-    ("fair_share", "fair share", "rate"),
+    *WIN_RATE_COLUMNS,
     ("par", "par", "rate"),
     ("vs_par", "vs par", "signed"),
     ("p_holm", "p vs par (Holm)", "p"),
@@ -360,12 +225,7 @@ def write(
         sections.append(("gene colours", lambda: section_genes(page, t)))
     if t.events is not None or any(m["spec"]["rules"]["flags"].get("events") for m in manifests):
         sections.append(("event order", lambda: section_events(page, t)))
-    for i, (name, write_section) in enumerate(sections):
-        if progress is not None:
-            progress(name, i, len(sections))
-        write_section()
-    if progress is not None:
-        progress("files", len(sections), len(sections))
+    write_sections(sections, progress)
 
 
 def section_runs(page: Page, t: Tables, manifests: list[dict[str, Any]], dirs: list[Path]) -> None:
@@ -386,16 +246,9 @@ def section_runs(page: Page, t: Tables, manifests: list[dict[str, Any]], dirs: l
             f"| `{d.name}` | {s['players']} | {done:,} of {s['games']:,} | {s['seed']} | "
             f"{how}{', '.join(s['strategies'])} | `{s['rules_id']}` |"
         )
-        if done < s["games"]:
-            warnings.append(
-                f"**Incomplete run:** `{d.name}` has only {done:,} of {plural(s['games'], 'game')}; this "
-                "report covers those. Finish it with the same soup simulate command (it resumes)."
-            )
-        elif m.get("status") != "complete":
-            warnings.append(
-                f"**Run still marked running:** `{d.name}` has all {plural(done, 'game')}, but its manifest "
-                f"says status {m.get('status')!r}: soup simulate may still be writing it."
-            )
+        warning = report_runs.run_warning(d, m, done)
+        if warning:
+            warnings.append(warning)
     placeholders = sorted({p for m in manifests for p in m["spec"].get("placeholders", [])})
     if placeholders:
         warnings.append(
@@ -405,12 +258,7 @@ def section_runs(page: Page, t: Tables, manifests: list[dict[str, Any]], dirs: l
             + ". Results that depend on them are results "
             "*of these guesses*; see *Rules and placeholders*."
         )
-    for players, n in sorted(per_count.items()):
-        if n < SMALL_RUN:
-            warnings.append(
-                f"**Small sample:** {plural(n, 'game')} with {players} players. Intervals are wide; use "
-                "10,000 games or more."
-            )
+    warnings += report_runs.small_samples(per_count)
     for what in t.partial:
         warnings.append(
             f"**Partial results:** only some chunks have the {what}; its section is left out (play the runs "
@@ -657,10 +505,7 @@ def section_player_counts(page: Page, t: Tables) -> None:
             ("players", "players", "int"),
             ("game_count", "games", "int"),
             ("games", "player-games", "int"),
-            ("wins", "wins", "int"),
-            ("win_rate", "win rate", "rate"),
-            ("ci_low|ci_high", "95% CI", "ci"),
-            ("fair_share", "fair share", "rate"),
+            *WIN_RATE_COLUMNS,
             ("p_fair_holm", "p vs 1/P (Holm)", "p"),
             ("win_share", "win share", "rate"),
         ],

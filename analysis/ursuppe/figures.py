@@ -1,12 +1,10 @@
 """Matplotlib figures of the balance report. Each function takes an analysis table and returns a
 Figure built without pyplot (no GUI backend, no global state: safe in scripts, threads and
-notebooks, where ``display(fig)`` shows it); :func:`save` writes it as PNG.
+notebooks, where ``display(fig)`` shows it); analysis.figure_files.save_atomic writes it as PNG.
 
 Every rate is drawn with its 95% interval, and the fair share or zero line is drawn so that
 "is this different from fair?" is a glance.
 """
-
-from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -15,12 +13,6 @@ from matplotlib.figure import Figure
 
 from analysis.ursuppe.deck_order import level_order
 from analysis.ursuppe.genes import synergy_matrix, synergy_names
-
-
-def save(fig: Figure, path: Path) -> None:
-    """Write ``fig`` as PNG and release it."""
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-
 
 # Readable words for the columns the figures name, so that no chart shows a code name
 # (start_space, ozone_band); the report's captions use the same words.

@@ -1,76 +1,44 @@
 """The balance report (``soup report``): Markdown and HTML with tables and figures, from one or
 more run directories (e.g. a 3-player and a 4-player run of the same rules).
 
-Layout of the output directory::
-
-    report.md        the report (figures linked from figures/)
-    report.html      the same, self-contained apart from the figures
-    figures/*.png    matplotlib figures
-    tables/*.csv     every table of the report in full
-    .soup-report     marker: this directory is a report and may be replaced by the next one
-
-The directory is built next to its destination and renamed into place, so an interrupted
-report never leaves a half-written result; an existing directory is replaced only if it is
-an earlier report (it carries the marker).
+The output directory is a report page's (analysis.pages.page_built_beside: report.md, report.html,
+figures/, tables/ and the marker), built beside its destination and renamed into place, so an
+interrupted report never leaves a half-written result; an existing directory is replaced only if it
+is an earlier report. The checks every report makes of its runs are analysis.report_runs';
+Ursuppe's own are here.
 """
 
 import datetime
 import json
 import math
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from analysis import at_equilibrium, win_rates
-from analysis.pages import built_beside, heading_id, render_html
-from analysis.tables import fmt, markdown_table, plural, round_floats
+from analysis import at_equilibrium, report_runs, win_rates
+from analysis.pages import Page, Progress, page_built_beside, write_sections
+from analysis.report_runs import ReportError
+from analysis.tables import WIN_RATE_COLUMNS, fmt, markdown_table, plural
 from analysis.ursuppe import deck_order, figures, genes
 from analysis.ursuppe.streamed import Analyses, RunCounts, Streamed, analyse_runs, readable_end
 from sim import __version__
-from sim.errors import UserError
 from sim.ursuppe.rules.extra_flags import EXTRA_FLAGS
 from sim.ursuppe.rules.seating import rotate_block
-
-MARKER = ".soup-report"
-SMALL_RUN = 1000  # fewer games per player count than this: wide intervals, say so
-
-
-class ReportError(UserError):
-    """The run directories cannot make a report (the message is one line)."""
-
 
 # --- input -------------------------------------------------------------------------------------
 
 
 def _read_manifest(run: Path) -> dict[str, Any]:
-    """A run's manifest, checked for what the report needs; ReportError names the problem."""
-    if not run.exists():
-        raise ReportError(f"{run}: no such directory (make a run with soup simulate)")
-    if not run.is_dir():
-        raise ReportError(f"{run}: not a directory (expected a run directory made by soup simulate)")
-    path = run / "manifest.json"
-    if not path.exists():
-        raise ReportError(f"{run}: not a run directory (no manifest.json; make one with soup simulate)")
-    try:
-        doc = win_rates.load_manifest(run)
-    except (OSError, ValueError) as e:
-        raise ReportError(f"{path}: unreadable ({e.__class__.__name__})") from None
-    spec = doc.get("spec") if isinstance(doc, dict) else None
-    if not isinstance(spec, dict):
-        raise ReportError(f"{path}: expected an object with a 'spec' (a manifest written by soup simulate)")
-    if spec.get("game") != "ursuppe":
-        raise ReportError(f"{path}: spec.game is {spec.get('game')!r}, expected 'ursuppe'")
-    problem = _spec_problem(spec)
-    if problem:
-        raise ReportError(f"{path}: {problem} (a manifest written by soup simulate?)")
+    """A run's manifest, checked for what the report needs (analysis.report_runs.read_manifest
+    and Ursuppe's own fields) and against its chunks; ReportError names the problem."""
+    doc = report_runs.read_manifest(run, "ursuppe", "soup simulate", _spec_problem)
     problem = _chunks_problem(run, doc)
     if problem:
         raise ReportError(
-            f"{path}: {problem}: the manifest does not agree with its chunks (edited by hand, or another "
-            "run's?); restore it, or play the run again with soup simulate into a new --out"
+            f"{run / 'manifest.json'}: {problem}: the manifest does not agree with its chunks (edited by "
+            "hand, or another run's?); restore it, or play the run again with soup simulate into a new --out"
         )
     return doc
 
@@ -86,10 +54,8 @@ def _chunks_problem(run: Path, doc: dict[str, Any]) -> str | None:
 
     from sim.runner import chunk_name
 
-    spec, chunks, size = doc["spec"], doc.get("chunks"), doc.get("chunk_size")
+    spec, chunks, size = doc["spec"], doc.get("chunks", {}), doc.get("chunk_size")
     games, players = spec["games"], spec["players"]
-    if not isinstance(chunks, dict):
-        return "'chunks': expected an object"
     if chunks and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
         return f"chunk_size: expected a positive integer, got {size!r}"
     for key, entry in chunks.items():
@@ -124,16 +90,11 @@ def _chunks_problem(run: Path, doc: dict[str, Any]) -> str | None:
 
 
 def _spec_problem(spec: dict[str, Any]) -> str | None:
-    """What is wrong with a manifest's spec for the report, or None."""
-    for key in ("players", "seed", "games"):
-        if not isinstance(spec.get(key), int) or isinstance(spec.get(key), bool):
-            return f"spec.{key}: expected an integer, got {spec.get(key)!r}"
-    for key in ("rules_id", "deck", "seating"):
+    """What is wrong with Ursuppe's own fields of a manifest's spec for the report, or None (the
+    fields every game has: analysis.report_runs.read_manifest)."""
+    for key in ("deck", "seating"):
         if not isinstance(spec.get(key), str):
             return f"spec.{key}: expected a string, got {spec.get(key)!r}"
-    strategies = spec.get("strategies")
-    if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
-        return "spec.strategies: expected a list of strategy names"
     if not isinstance(spec.get("assignment"), dict):
         return "spec.assignment: expected an object"
     decks = spec.get("decks")
@@ -160,107 +121,24 @@ def _spec_problem(spec: dict[str, Any]) -> str | None:
 
 
 def _check_combination(manifests: list[dict[str, Any]], dirs: list[Path]) -> None:
-    """Runs may be combined when they add games of the same experiment: same rules (checked by
-    the caller) and, per player count, the same variant, strategies, assignment and seating. Two runs of
-    one design with the same seed are the same games (game i of seed s is always the same game)."""
-    by_players: dict[int, tuple[Path, dict[str, Any]]] = {}
-    seen: dict[tuple[int, int], Path] = {}
+    """Runs may be combined when they add games of the same experiment
+    (analysis.report_runs.check_combination: another seed; the rules are checked by the caller):
+    per player count one variant, then the same strategies, assignment and seating."""
+    variants: dict[int, tuple[Path, Any]] = {}
     for d, m in zip(dirs, manifests, strict=True):
         s = m["spec"]
-        design = {k: s.get(k) for k in ("strategies", "strategy_parameters", "assignment", "seating")}
-        first = by_players.setdefault(s["players"], (d, {**design, "variant": s.get("variant")}))
-        if first[1]["variant"] != s.get("variant"):
+        first, variant = variants.setdefault(s["players"], (d, s.get("variant")))
+        if variant != s.get("variant"):
             # The 2-player variants are different games: their rows are never pooled (issue 11).
             raise ReportError(
-                f"{first[0]} and {d}: 2-player runs of different variants ({first[1]['variant']}, "
-                f"{s.get('variant')}); report each alone"
+                f"{first} and {d}: 2-player runs of different variants ({variant}, {s.get('variant')}); "
+                "report each alone"
             )
-        design["variant"] = s.get("variant")
-        if first[1] != design:
-            raise ReportError(
-                f"{first[0]} and {d}: {s['players']}-player runs with different strategies, assignment or "
-                "seating; report each alone"
-            )
-        key = (s["players"], s["seed"])
-        if key in seen:
-            raise ReportError(
-                f"{seen[key]} and {d}: the same {s['players']}-player games (same seed {s['seed']}); "
-                "give one of them, or make more games with another --seed"
-            )
-        seen[key] = d
-
-
-def _check_out(out: Path, runs: list[Path]) -> None:
-    """Refuse an output that would destroy something: a file, a directory that is not an
-    earlier report, a run directory itself or a directory holding a run."""
-    target = out.resolve()
-    for run in runs:
-        r = run.resolve()
-        if target == r or r.is_relative_to(target):
-            raise ReportError(f"--out {out}: would replace the run directory {run}; choose another directory")
-    if out.exists() and not out.is_dir():
-        raise ReportError(f"--out {out}: is a file, expected a directory for the report")
-    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
-        raise ReportError(
-            f"--out {out}: exists and is not a soup report; choose another directory or remove it"
-        )
+    design = ("strategies", "strategy_parameters", "assignment", "seating")
+    report_runs.check_combination(manifests, dirs, design, "strategies, assignment or seating")
 
 
 # --- the report ---------------------------------------------------------------------------------
-
-
-class Report:
-    """The report being written: Markdown parts in reading order, tables and figures written
-    under ``root`` as they are added. Each section function appends to one of these."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        (root / "figures").mkdir(parents=True)
-        (root / "tables").mkdir()
-        (root / MARKER).write_text("written by soup report; soup report may replace this directory\n")
-        self.parts: list[str] = []
-
-    def text(self, s: str) -> None:
-        """A paragraph (or heading) of Markdown."""
-        self.parts.append(s.strip("\n") + "\n")
-
-    def csv(self, name: str, df: pl.DataFrame) -> None:
-        """``df`` in full as ``tables/{name}.csv`` (floats to 6 significant digits,
-        analysis.tables.round_floats), with nothing in the Markdown."""
-        round_floats(df).write_csv(self.root / "tables" / f"{name}.csv")
-
-    def table(
-        self,
-        name: str,
-        df: pl.DataFrame,
-        columns: Sequence[tuple[str, str, str]],
-        shown: pl.DataFrame | None = None,
-    ) -> None:
-        """``df`` in full as CSV; ``shown`` (default: all of it) as a Markdown table."""
-        self.csv(name, df)
-        note = (
-            "Full table" if shown is None else f"{len(shown)} of {plural(len(df), 'row')} shown; full table"
-        )
-        self.parts.append(
-            markdown_table(df if shown is None else shown, columns)
-            + f"\n\n*{note}: [tables/{name}.csv](tables/{name}.csv)*\n"
-        )
-
-    def figure(self, name: str, fig: Any, caption: str) -> None:
-        """``fig`` as ``figures/{name}.png``, shown with its caption."""
-        figures.save(fig, self.root / "figures" / f"{name}.png")
-        self.parts.append(f"![{caption}](figures/{name}.png)\n\n*{caption}*\n")
-
-    def markdown(self) -> str:
-        """The report so far as one Markdown document, with a table of contents of its sections
-        after the title paragraphs (issue 21: a long report with none)."""
-        headings = [p.split("\n", 1)[0][3:].strip() for p in self.parts if p.startswith("## ")]
-        first = next((i for i, p in enumerate(self.parts) if p.startswith("## ")), len(self.parts))
-        toc = "**Contents:** " + " · ".join(f"[{h}](#{heading_id(h)})" for h in headings) + "\n"
-        titled = bool(self.parts) and self.parts[0].startswith("# ")  # a whole report, not one section
-        return "\n".join(
-            [*self.parts[:first], toc, *self.parts[first:]] if headings and titled else self.parts
-        )
 
 
 def build_report(
@@ -268,7 +146,7 @@ def build_report(
     out: str | Path,
     top_sets: int = 15,
     equilibrium: str | Path | None = None,
-    progress: "Callable[[str, int, int], None] | None" = None,
+    progress: Progress | None = None,
 ) -> Path:
     """Write the balance report of ``run_dirs`` into ``out``; an earlier report there is replaced.
     ``equilibrium``: a ``soup tournament`` directory whose equilibrium mix weighs the seat and
@@ -278,18 +156,9 @@ def build_report(
     games they hold (issue 21.11); only ``equilibrium`` needs every row in memory (its weights are
     per row). ``progress(step, done, total)`` is told what is being done: ``reading`` the chunks
     (in games), then each section written."""
-    dirs = [Path(d) for d in run_dirs]
-    if not dirs:
-        raise ReportError("no run directory given")
-    if len({d.resolve() for d in dirs}) != len(dirs):
-        raise ReportError("the same run directory is given twice (its games would count twice)")
+    dirs = report_runs.run_dirs(run_dirs)
     manifests = [_read_manifest(d) for d in dirs]
-    rules = {m["spec"]["rules_id"] for m in manifests}
-    if len(rules) > 1:
-        raise ReportError(
-            f"the runs use different rules ({', '.join(sorted(rules))}): report each alone, "
-            "or measure the difference with soup compare"
-        )
+    report_runs.check_same_rules(manifests, compare="soup compare")
     _check_combination(manifests, dirs)
     mix = None
     if equilibrium is not None:
@@ -297,16 +166,10 @@ def build_report(
             mix = at_equilibrium.read_mix(equilibrium)
         except ValueError as e:
             raise ReportError(str(e)) from None
-    if Path(out).is_symlink():
-        raise ReportError(f"--out {out}: is a symbolic link; give the directory itself")
-    out = Path(os.path.abspath(out))  # "." and ".." get a name, and the temporary sits beside it
-    _check_out(out, dirs)
-    if not any(m.get("chunks") for m in manifests):
-        raise ReportError(
-            f"{', '.join(map(str, dirs))}: no complete chunks yet (is soup simulate still running?)"
-        )
+    out = report_runs.output_dir(out, dirs)
+    report_runs.check_some_chunks(manifests, dirs)
     weighted = None  # checked before the runs are read: a check that fails comes first
-    try:
+    with report_runs.reading(dirs):  # a damaged chunk, the same run twice, foreign files
         if mix is not None:  # every row in memory: the mix's weights are per row
             weighted = at_equilibrium.with_weights(win_rates.load_results(*dirs).collect(), mix)
         decks = {json.dumps(m["spec"]["rules"]["environment"]["deck"]) for m in manifests}
@@ -317,21 +180,10 @@ def build_report(
             None if progress is None else (lambda done, total: progress("reading", done, total)),
             deck=manifests[0]["spec"]["rules"]["environment"]["deck"] if len(decks) == 1 else None,
         )
-    except ValueError as e:  # a damaged chunk (sim.runner names it), the same run twice
-        raise ReportError(" ".join(str(e).split())) from None
-    except Exception as e:  # noqa: BLE001 - foreign files among the chunks
-        raise ReportError(
-            f"{', '.join(map(str, dirs))}: no readable results ({e.__class__.__name__})"
-        ) from None
-
-    with built_beside(out) as tmp:
-        report = Report(tmp)
-        _write(report, streamed, manifests, dirs, top_sets, progress)
+    with page_built_beside(out, "Ursuppe balance report") as page:
+        _write(page, streamed, manifests, dirs, top_sets, progress)
         if weighted is not None:
-            section_at_equilibrium(report, weighted, mix, Path(equilibrium))
-        markdown = report.markdown()
-        (tmp / "report.md").write_text(markdown)
-        (tmp / "report.html").write_text(render_html(markdown, "Ursuppe balance report"))
+            section_at_equilibrium(page, weighted, mix, Path(equilibrium))
     return out
 
 
@@ -348,13 +200,7 @@ SEAT_VS_OTHERS_COLUMNS = [
     ("diff_low|diff_high", "95% CI", "sci"),
     ("p_holm", "p (Holm)", "p"),
 ]
-RATE_COLUMNS = [
-    ("wins", "wins", "int"),
-    ("win_rate", "win rate", "rate"),
-    ("ci_low|ci_high", "95% CI", "ci"),
-    ("fair_share", "fair share", "rate"),
-    ("p_holm", "p vs fair (Holm)", "p"),
-]
+RATE_COLUMNS = [*WIN_RATE_COLUMNS, ("p_holm", "p vs fair (Holm)", "p")]
 
 
 def _seating_words(seating: str, players: int) -> str:
@@ -391,17 +237,9 @@ def _runs_section(
         market = _extra_genes_line(s["rules"])
         if market:
             markets.add(market)
-        if done < s["games"]:
-            warnings.append(
-                f"**Incomplete run:** `{d.name}` has only {done:,} of {plural(s['games'], 'game')}; this "
-                "report covers those. Finish it with the same soup simulate command (it resumes)."
-            )
-        elif m.get("status") != "complete":
-            warnings.append(
-                f"**Run still marked running:** `{d.name}` has all {plural(done, 'game')}, but its manifest "
-                f"says status {m.get('status')!r}: soup simulate may still be writing it, or was interrupted "
-                "before its last step."
-            )
+        warning = report_runs.run_warning(d, m, done)
+        if warning:
+            warnings.append(warning)
         if s["rules"]["environment"].get("placeholder"):
             warnings.append(
                 "**Warning: placeholder environment deck.** The real card values are in no source we "
@@ -423,12 +261,10 @@ def _runs_section(
                 + f" (no source has these values; docs/rules.md {where} gives the defaults used). Results "
                 "that depend on them are results *of these guesses*."
             )
-    for players, n in sorted(counts.games_per_count.items()):
-        if n < SMALL_RUN:
-            warnings.append(
-                f"**Small sample:** {plural(n, 'game')} with {players} players. Intervals are wide, and "
-                "tests with too few players on a side are not made (shown as –). Use 10,000 games or more."
-            )
+    warnings += report_runs.small_samples(
+        counts.games_per_count,
+        "Intervals are wide, and tests with too few players on a side are not made (shown as –)",
+    )
     text = "\n".join(lines) + "\n\n" + "\n".join(f"Environment deck: {d}" for d in sorted(decks))
     if markets:
         text += "\n\n" + "\n\n".join(sorted(markets))
@@ -595,12 +431,12 @@ def _player_counts(df: pl.DataFrame) -> list[int]:
 
 
 def _write(
-    r: Report,
+    r: Page,
     s: Streamed,
     manifests: list[dict[str, Any]],
     dirs: list[Path],
     top_sets: int,
-    progress: "Callable[[str, int, int], None] | None" = None,
+    progress: Progress | None = None,
 ) -> None:
     """The whole report, section by section, in reading order, from the tables of the runs
     (analysis.ursuppe.streamed)."""
@@ -617,16 +453,11 @@ def _write(
         ("gene sets", lambda: section_gene_sets(r, s.gene_set_counts, top_sets, s.gene_names)),
         ("deck order", lambda: section_deck_order(r, s, manifests)),
     ]
-    for k, (name, step) in enumerate(steps):
-        if progress:
-            progress(name, k, len(steps))
-        step()
-    if progress:
-        progress("writing", len(steps), len(steps))
+    write_sections(steps, progress)
 
 
 def section_title(
-    r: Report, rows: "pl.DataFrame | RunCounts", manifests: list[dict[str, Any]], dirs: list[Path]
+    r: Page, rows: "pl.DataFrame | RunCounts", manifests: list[dict[str, Any]], dirs: list[Path]
 ) -> None:
     """Title, what the report covers, the warnings (incomplete runs, small samples, the
     placeholder deck) and the table of runs: what a reader must know before any number.
@@ -648,7 +479,7 @@ def section_title(
     r.text(runs_text)
 
 
-def section_headlines(r: Report, a: Analyses) -> None:
+def section_headlines(r: Page, a: Analyses) -> None:
     """Plain-language findings, each backed by a table further down."""
     r.text("## Headlines")
     r.text(
@@ -661,7 +492,7 @@ def section_headlines(r: Report, a: Analyses) -> None:
     )
 
 
-def section_how_to_read(r: Report) -> None:
+def section_how_to_read(r: Page) -> None:
     """The statistics behind every table, said once so the tables need not repeat it."""
     r.text(
         "## How to read this report\n"
@@ -684,7 +515,7 @@ def section_how_to_read(r: Report) -> None:
     )
 
 
-def section_strategy(r: Report, strategy: pl.DataFrame) -> None:
+def section_strategy(r: Page, strategy: pl.DataFrame) -> None:
     """Win rate per strategy and player count (analysis.win_rates.win_rates): which strategy wins."""
     r.text("## Win rates by strategy")
     r.table(
@@ -705,7 +536,7 @@ def section_strategy(r: Report, strategy: pl.DataFrame) -> None:
     )
 
 
-def section_seats(r: Report, seats: pl.DataFrame, seat_by_strategy: pl.DataFrame) -> None:
+def section_seats(r: Page, seats: pl.DataFrame, seat_by_strategy: pl.DataFrame) -> None:
     """Seat advantage (S5): each start space against the fair share, then each strategy from
     each start space against the same strategy from the other spaces."""
     r.text("## Seat advantage (S5)")
@@ -741,7 +572,7 @@ def section_seats(r: Report, seats: pl.DataFrame, seat_by_strategy: pl.DataFrame
 
 
 def section_game_length(
-    r: Report, length: pl.DataFrame, length_summary: pl.DataFrame, ends: pl.DataFrame
+    r: Page, length: pl.DataFrame, length_summary: pl.DataFrame, ends: pl.DataFrame
 ) -> None:
     """Rounds per game and how games end (W1): finish zone or last environment card."""
     r.text("## Game length and how games end (W1)")
@@ -795,7 +626,7 @@ GENE_COLUMNS = [
 ]
 
 
-def section_gene_effects(r: Report, held: pl.DataFrame, bought: pl.DataFrame) -> None:
+def section_gene_effects(r: Page, held: pl.DataFrame, bought: pl.DataFrame) -> None:
     """Does holding (or buying) a gene go with winning? Raw and within strategy
     (analysis.ursuppe.genes.gene_effects), with forest plots of the held genes."""
     r.text("## Genes")
@@ -828,7 +659,7 @@ def section_gene_effects(r: Report, held: pl.DataFrame, bought: pl.DataFrame) ->
     )
 
 
-def section_at_equilibrium(r: Report, weighted: pl.DataFrame, mix: pl.DataFrame, source: Path) -> None:
+def section_at_equilibrium(r: Page, weighted: pl.DataFrame, mix: pl.DataFrame, source: Path) -> None:
     """The seat and gene tables again with the player rows weighted to a tournament's
     equilibrium mix (``soup report --equilibrium``; analysis.at_equilibrium)."""
     r.text("## At equilibrium")
@@ -875,7 +706,7 @@ def section_at_equilibrium(r: Report, weighted: pl.DataFrame, mix: pl.DataFrame,
     )
 
 
-def section_purchases(r: Report, purchases: pl.DataFrame, timing: pl.DataFrame) -> None:
+def section_purchases(r: Page, purchases: pl.DataFrame, timing: pl.DataFrame) -> None:
     """How often each gene is bought and in which round first (analysis.ursuppe.genes.purchase_rates,
     purchase_timing), with a timing heatmap per player count."""
     r.text("### Purchases: how often and when")
@@ -905,7 +736,7 @@ def section_purchases(r: Report, purchases: pl.DataFrame, timing: pl.DataFrame) 
 SYNERGY_SHOWN = 15  # pairs in the Markdown table; the CSV has all of them
 
 
-def section_synergy(r: Report, synergy: pl.DataFrame) -> None:
+def section_synergy(r: Page, synergy: pl.DataFrame) -> None:
     """Is a pair of genes worth more than its parts (analysis.ursuppe.genes.gene_synergy)? The
     best-supported pairs as a table, every pair in the CSV, a heatmap per player count."""
     r.text(
@@ -962,7 +793,7 @@ SET_COLUMNS = [
 ]
 
 
-def section_gene_sets(r: Report, counted: pl.DataFrame, top_sets: int, names: Sequence[str]) -> None:
+def section_gene_sets(r: Page, counted: pl.DataFrame, top_sets: int, names: Sequence[str]) -> None:
     """The gene sets winners (and all players) end with most often, and their lift
     (analysis.ursuppe.genes.gene_sets_from_counts of the rows and wins per held set, ``counted``)."""
     r.text(
@@ -980,7 +811,7 @@ def section_gene_sets(r: Report, counted: pl.DataFrame, top_sets: int, names: Se
     )
 
 
-def section_deck_order(r: Report, s: Streamed, manifests: list[dict[str, Any]]) -> None:
+def section_deck_order(r: Page, s: Streamed, manifests: list[dict[str, Any]]) -> None:
     """Environment-deck order (analysis.ursuppe.deck_order, from the runs' tables ``s``): win rates by
     seat or strategy and deck features, then game length and gene-defect losses by deck
     features. Not computed across runs of different decks."""
@@ -1005,7 +836,7 @@ DECK_EFFECTS = (
 DECK_SHOWN = 12  # cells shown of a deck-effects table longer than 2 * DECK_SHOWN
 
 
-def section_deck_effects(r: Report, effects: dict[tuple[str, str], pl.DataFrame], window: int) -> None:
+def section_deck_effects(r: Page, effects: dict[tuple[str, str], pl.DataFrame], window: int) -> None:
     """Win rate by seat or strategy and each deck feature (analysis.ursuppe.deck_order.deck_effects per
     (feature, by) of DECK_EFFECTS, ``effects``; ``window``: the cards of the ozone band)."""
     r.text(
@@ -1053,7 +884,7 @@ def section_deck_effects(r: Report, effects: dict[tuple[str, str], pl.DataFrame]
                 )
 
 
-def section_deck_outcomes(r: Report, outcomes: dict[str, pl.DataFrame]) -> None:
+def section_deck_outcomes(r: Page, outcomes: dict[str, pl.DataFrame]) -> None:
     """Game length and gene-defect losses (E2) by each deck feature
     (analysis.ursuppe.deck_order.deck_outcomes per feature, ``outcomes``)."""
     r.text(
