@@ -136,13 +136,13 @@ class Page:
 
 def write_sections(sections: Sequence[tuple[str, Callable[[], None]]], progress: Progress | None) -> None:
     """Run each ``(name, write)`` of ``sections`` in order, telling ``progress`` the section
-    being written, then ``files`` when all are."""
+    being written, then ``writing`` (the files) when all are."""
     for i, (name, write) in enumerate(sections):
         if progress is not None:
             progress(name, i, len(sections))
         write()
     if progress is not None:
-        progress("files", len(sections), len(sections))
+        progress("writing", len(sections), len(sections))
 
 
 @contextmanager
