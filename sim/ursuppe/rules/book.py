@@ -35,6 +35,7 @@ from sim.ursuppe.rules.genes import (
 )
 from sim.ursuppe.rules.meal_shapes import (
     MAX_SHAPES,
+    code_tables,
     glutton_tables,
     normal_shapes,
     parasite_shapes,
@@ -103,6 +104,11 @@ class Rules(NamedTuple):
     n_glutton_shapes: np.ndarray  # int8 [4]
     glutton_parasite_shapes: np.ndarray  # int8 [4, MAX_GLUTTON_SHAPES, P-1]: with Parasitism (F4)
     n_glutton_parasite_shapes: np.ndarray  # int8 [4]
+    # The four tables above as the feeding kernels read them (meal_shapes.code_tables): for table t
+    # (meal_shapes.*_TABLE) and set c, every arrangement of every shape packed into one code, in
+    # the order of the EAT options; set 0 of MEAL_TABLE is the standard pattern's (A1)
+    meal_codes: np.ndarray  # int64 [4, 4, m]
+    n_meal_codes: np.ndarray  # int16 [4, 4]
     gene_price: np.ndarray  # int16 [N_GENES] (G1; PX22: flag price_5_6 with 5-6 players)
     gene_mp: np.ndarray  # int16 [N_GENES] (E2)
     gene_copies: np.ndarray  # int8 [N_GENES], for this player count (S3, I4; PX4 and flag deck_5_6)
@@ -374,6 +380,8 @@ _COMPONENT_RANGES = {
     "start_bp": (0, MAX_BP_AMOUNT),
 }
 _SETUP_FIRST_DP_MAX = MAX_DP_STEP
+
+
 # §10: the flags that are integers, with their ranges (the others are booleans).
 class FlagRow(NamedTuple):
     """One flag of the rules file: its name, the spec part it belongs to (``group``: §10 base,
@@ -1540,6 +1548,7 @@ class RuleBook:
             n_glutton_shapes=g_n_meal,
             glutton_parasite_shapes=g_parasite,
             n_glutton_parasite_shapes=g_n_parasite,
+            **_codes(meal, n_meal, parasite, n_parasite, g_meal, g_n_meal, g_parasite, g_n_parasite),
             gene_price=arr(prices, np.int16),
             gene_mp=arr([g["mp"] for g in genes], np.int16),
             gene_copies=arr(copies, np.int8),
@@ -1604,6 +1613,16 @@ class RuleBook:
                 n_meal_shapes=n_meal,
                 parasite_shapes=parasite,
                 n_parasite_shapes=n_parasite,
+                **_codes(
+                    meal,
+                    n_meal,
+                    parasite,
+                    n_parasite,
+                    rules.glutton_shapes,
+                    rules.n_glutton_shapes,
+                    rules.glutton_parasite_shapes,
+                    rules.n_glutton_parasite_shapes,
+                ),
             )
         return rules._replace(
             side=np.arange(4, dtype=np.int8) if flags["double2_partner_is_opponent"] else player_of,
@@ -1615,6 +1634,13 @@ class RuleBook:
             division_cost=flags["double2_division_cost"],
             division_cost_division_rate=flags["double2_division_cost_division_rate"],
         )
+
+
+def _codes(*tables: np.ndarray) -> dict[str, np.ndarray]:
+    """Rules.meal_codes and n_meal_codes of the shape tables (shapes, sizes, ...) in the order of
+    meal_shapes.*_TABLE: meal, parasite, Glutton's, Glutton's parasite (M4, F1-F4, XG-02)."""
+    codes, counts = code_tables(list(zip(tables[::2], tables[1::2], strict=True)))
+    return {"meal_codes": codes, "n_meal_codes": counts}
 
 
 def check_variant(players: int, variant: str | None) -> None:
