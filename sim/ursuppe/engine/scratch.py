@@ -23,7 +23,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot("order", MAX_COLOURS, "players.turn_order: the current phase's player order"),
     Slot("held_genes", N_GENES, "phase2_environment: the genes of the paying player (E2)"),
     Slot("sorted_payments", N_GENES, "phase2_environment: their defect payments, ascending (E2)"),
-    Slot("carry", MAX_COLOURS, "movement: the Tentacle cube vector being enumerated"),
+    Slot("carry", 2 * MAX_COLOURS, "movement: the Tentacle cube vector being enumerated, its bounds"),
     Slot(
         "riders", 1 + MAX_COLOURS * MAX_COLOURS, "movement: amoebas that clung after a first step (Holding)"
     ),

@@ -214,6 +214,10 @@ class Workspace(NamedTuple):
     log_events: bool
     check_invariants: bool
     n_blocks: int
+    # A decision whose strategy takes the first best option may be taken from its options streamed
+    # through the values instead of listed (decisions.streamable; issue 24): the same choice.
+    # False lists every one (tests/test_streamed_decisions.py compares the two).
+    stream_decisions: bool
 
 
 def allocate_workspace(
@@ -227,6 +231,7 @@ def allocate_workspace(
     check_invariants: bool = False,
     tape_capacity: int = 0,
     dice_capacity: int = 0,
+    stream_decisions: bool = True,
 ) -> Workspace:
     """A workspace for ``games`` games; event, tape and error buffers are sized only when used."""
     G = games
@@ -256,6 +261,7 @@ def allocate_workspace(
         log_events=log_events,
         check_invariants=check_invariants,
         n_blocks=n_blocks,
+        stream_decisions=stream_decisions,
     )
 
 
