@@ -128,7 +128,6 @@ NEVER = -1.0e9  # the value of an option the strategy rules out (another one is 
 FACE_SLOT = 8  # Workspace.scores[b, 8:13]: values of the four directions and of staying (MOVE)
 
 
-
 @kernel
 def _uniform01(st, g):
     return np.float64(next_u64(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY) >> np.uint64(11)) * _INV_2_53
@@ -249,6 +248,28 @@ def _sensed_deficit(st, ru, g, p):
 
 
 @kernel
+@always_inline
+def _placement_value(st, ru, wk, g, b, p, kind, space, prm, hunter):
+    """S6, D2, D3: the value of ``space`` for a new amoeba of player p (D4's number aside)."""
+    v = space_value(st, wk, g, b, p, space, prm, -1, hunter)
+    if kind == DIVIDE:
+        v = prm[DIVISION_BASE] + v
+    if prm[SPREAD_WEIGHT] != 0.0:
+        v += prm[SPREAD_WEIGHT] * _own_neighbours(st, ru.neighbours, g, p, space)
+    return v
+
+
+@kernel
+def _division_wanted(st, ru, g, p, prm):
+    """D3: does the strategy want another amoeba at all (fewer than ``max_amoebas`` on the board,
+    and the BP left once it is paid above its reserve and what it saves for a gene)?"""
+    on_board = amoebas_on_board(st, g, p)
+    cost = division_cost(st, ru, g, p)  # D3, XG-18
+    reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, g, p, prm)))
+    return on_board < prm[MAX_AMOEBAS] and st.bp[g, p] - cost >= reserve
+
+
+@kernel
 def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
     """S6, D2, D3-D4: (space, number) rows; DIVIDE's (-1, -1) = stop."""
     opts = wk.options[b]
@@ -256,10 +277,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
     hunter = 1 if is_hunter(st, g, p) else 0
     ok = True
     if kind == DIVIDE:
-        on_board = amoebas_on_board(st, g, p)
-        cost = division_cost(st, ru, g, p)  # D3, XG-18
-        reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, g, p, prm)))
-        ok = on_board < prm[MAX_AMOEBAS] and st.bp[g, p] - cost >= reserve
+        ok = _division_wanted(st, ru, g, p, prm)
     last = -1  # the options come grouped by space: value each space once
     v = 0.0
     for i in range(n):
@@ -272,11 +290,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
             continue
         if o[0] != last:
             last = o[0]
-            v = space_value(st, wk, g, b, p, last, prm, -1, hunter)
-            if kind == DIVIDE:
-                v = prm[DIVISION_BASE] + v
-            if prm[SPREAD_WEIGHT] != 0.0:
-                v += prm[SPREAD_WEIGHT] * _own_neighbours(st, ru.neighbours, g, p, last)
+            v = _placement_value(st, ru, wk, g, b, p, kind, last, prm, hunter)
         val[i] = v - 0.001 * o[1]  # D4: the lowest free number
 
 
@@ -667,3 +681,47 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
                     return i
                 k -= 1
     return best
+
+
+# --- streamed decisions: the choice of a decision whose options the engine does not list ----------
+
+
+@kernel
+def choose_space(st, ru, wk, g, b, p, kind, legal, number):
+    """The space player p's strategy places a new amoeba numbered ``number`` on (S6, D2, D3)
+    among the spaces of the bit mask ``legal``, or DIVIDE's stop (-1): the option choose would
+    take among the listed rows (spaces ascending, each with the lowest free number, DIVIDE's
+    stop first), the same values and the same tie-break draw. For a decision the engine streams
+    (decisions.streamable) on a board whose spaces fit a mask (rules.MASK_SPACES)."""
+    prm = wk.params[st.strategy[g, p]]
+    stop = kind == DIVIDE
+    if stop and not _division_wanted(st, ru, g, p, prm):
+        return -1  # the stop is worth 0, every space -1 (_value_placements)
+    hunter = 1 if is_hunter(st, g, p) else 0
+    best = 0.0  # the stop's value
+    best_space = -1
+    ties = 1 if stop else 0
+    for s in range(ru.n_spaces):
+        if (legal & (np.int64(1) << s)) == 0:
+            continue
+        v = _placement_value(st, ru, wk, g, b, p, kind, s, prm, hunter) - 0.001 * number
+        if ties == 0 or v > best:
+            best = v
+            best_space = s
+            ties = 1
+        elif v == best:
+            ties += 1
+    if ties <= 1:
+        return best_space
+    k = break_tie(st, wk, g, p, ties)
+    if stop and best == 0.0:
+        if k == 0:
+            return -1
+        k -= 1
+    for s in range(ru.n_spaces):
+        if (legal & (np.int64(1) << s)) != 0:
+            if _placement_value(st, ru, wk, g, b, p, kind, s, prm, hunter) - 0.001 * number == best:
+                if k == 0:
+                    return s
+                k -= 1
+    return best_space

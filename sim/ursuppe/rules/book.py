@@ -49,6 +49,9 @@ class Rules(NamedTuple):
     players: int  # P, one of the rules' player counts (3..6)
     n_spaces: int  # C1: 19
     neighbours: np.ndarray  # int8 [n_spaces, 4]: [N, E, S, W], -1 = obstacle (B1)
+    # int64 [n_spaces]: bit t set for every neighbour t of space s (B1), on a board of at most
+    # MASK_SPACES spaces (all 0 on a bigger one: the kernels then read ``neighbours``)
+    neighbour_mask: np.ndarray
     compass: np.ndarray  # int8 [7]: die face 1..6 -> direction code (board.py); [0] unused (= STAY)
     deck_ozone: np.ndarray  # int16 [n_cards] (V1, V5)
     deck_drift: np.ndarray  # int8 [n_cards]: 0..3 = N,E,S,W; 4 = none (V1)
@@ -370,6 +373,9 @@ MAX_TENTACLE_CUBES = {str(p): _largest_carry(p) for p in PLAYER_COUNTS}  # 3: 15
 # C1, C2: State.space is int8 (spaces 0..126 and -1); a placement (S6, D2-D4) may list every
 # space with every free number, MAX_SPACES * MAX_AMOEBAS = 889 <= MAX_OPTIONS options.
 MAX_SPACES = INT8_MAX
+# The most spaces a board may have for the kernels to hold a set of spaces as one int64 bit mask
+# (Rules.neighbour_mask; D3's legal spaces); a bigger board is played by listing the spaces.
+MASK_SPACES = 63
 MAX_AMOEBAS = 7  # C2: the numbers 1..7 (a higher count is untested; the 5-6 player game has 6)
 assert MAX_SPACES * MAX_AMOEBAS <= MAX_OPTIONS
 
@@ -1496,6 +1502,7 @@ class RuleBook:
             players=players,
             n_spaces=board["spaces"],
             neighbours=arr(board["neighbours"], np.int8).reshape(board["spaces"], 4),
+            neighbour_mask=_neighbour_masks(board["neighbours"]),
             compass=arr([STAY] + [DIRECTION_CODE[face] for face in board["compass"]], np.int8),
             deck_ozone=arr([c["ozone"] for c in d["environment"]["deck"]], np.int16),
             deck_drift=arr([DIRECTION_CODE[c["drift"]] for c in d["environment"]["deck"]], np.int8),
@@ -1634,6 +1641,16 @@ class RuleBook:
             division_cost=flags["double2_division_cost"],
             division_cost_division_rate=flags["double2_division_cost_division_rate"],
         )
+
+
+def _neighbour_masks(neighbours: list[list[int]]) -> np.ndarray:
+    """Rules.neighbour_mask: each space's neighbours as a bit mask (B1), on a board of at most
+    MASK_SPACES spaces; zeros on a bigger one."""
+    masks = np.zeros(len(neighbours), np.int64)
+    if len(neighbours) <= MASK_SPACES:
+        for s, row in enumerate(neighbours):
+            masks[s] = sum(1 << t for t in set(row) if t >= 0)
+    return masks
 
 
 def _codes(*tables: np.ndarray) -> dict[str, np.ndarray]:
