@@ -17,11 +17,11 @@ from sim.ursuppe.rules.book import PLAYER_COUNTS, Rules, RulesError, load_rules,
 from sim.ursuppe.rules.meal_shapes import (
     CODE_BITS,
     CODE_MAX,
-    GLUTTON_PARASITE_TABLE,
-    GLUTTON_TABLE,
     MAX_SHAPES,
     MEAL_TABLE,
     N_SHAPE_SETS,
+    ONE_MORE_PARASITE_TABLE,
+    ONE_MORE_TABLE,
     PARASITE_TABLE,
     WITH_FRUGALITY,
     WITH_SUBSTITUTION,
@@ -290,8 +290,8 @@ def test_M4_F4_XG02_codes_list_the_walk_of_every_shape(house: str, players: int)
     tables = {
         MEAL_TABLE: (rules.meal_shapes, rules.n_meal_shapes),
         PARASITE_TABLE: (rules.parasite_shapes, rules.n_parasite_shapes),
-        GLUTTON_TABLE: (rules.glutton_shapes, rules.n_glutton_shapes),
-        GLUTTON_PARASITE_TABLE: (rules.glutton_parasite_shapes, rules.n_glutton_parasite_shapes),
+        ONE_MORE_TABLE: (rules.glutton_shapes, rules.n_glutton_shapes),
+        ONE_MORE_PARASITE_TABLE: (rules.glutton_parasite_shapes, rules.n_glutton_parasite_shapes),
     }
     for t, (table, sizes) in tables.items():
         for c in range(N_SHAPE_SETS):

@@ -60,10 +60,10 @@ from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WID
 from sim.ursuppe.rules.meal_shapes import (
     CODE_BITS,
     CODE_MAX,
-    GLUTTON_PARASITE_TABLE,
-    GLUTTON_TABLE,
     GUARDS,
     MEAL_TABLE,
+    ONE_MORE_PARASITE_TABLE,
+    ONE_MORE_TABLE,
     PARASITE_TABLE,
 )
 
@@ -227,7 +227,7 @@ def _extra_standard_available(st, ru, wk, g, b, p, space):
     or the standard one, also with neighbours' cubes (XG-12, XG-26)."""
     k = ru.meal_shapes.shape[2]
     reach = suction_reach(st, ru, g, p)
-    table = GLUTTON_TABLE if glutton_eats(st, ru, g, p) else MEAL_TABLE  # extra genes are on here
+    table = ONE_MORE_TABLE if glutton_eats(st, ru, g, p) else MEAL_TABLE  # extra genes are on here
     have = _food_code(st, ru, g, p, space, k)
     for i in range(ru.n_meal_codes[table, 0]):
         code = ru.meal_codes[table, 0, i]
@@ -285,11 +285,11 @@ def meal_options(st, ru, wk, g, b, p, a, space):
     glutton = glutton_eats(st, ru, g, p)
     have = _food_code(st, ru, g, p, space, k)
     n = _add_meals(
-        st, ru, wk, g, b, p, space, GLUTTON_TABLE if glutton else MEAL_TABLE, c, k, -1, 0, reach, have
+        st, ru, wk, g, b, p, space, ONE_MORE_TABLE if glutton else MEAL_TABLE, c, k, -1, 0, reach, have
     )
     if parasitism_feeds(st, ru, g, p):
         P = st.supply.shape[1]
-        table = GLUTTON_PARASITE_TABLE if glutton else PARASITE_TABLE  # F4
+        table = ONE_MORE_PARASITE_TABLE if glutton else PARASITE_TABLE  # F4
         for q in range(P):
             if may_parasitize(st, ru, g, p, q, space):
                 n = _add_meals(st, ru, wk, g, b, p, space, table, c, k, q, n, reach, have)

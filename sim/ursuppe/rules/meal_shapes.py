@@ -194,8 +194,8 @@ GUARDS = sum(1 << (CODE_BITS * j + CODE_BITS - 1) for j in range(MAX_CODE_FIELDS
 # The code tables' first index: which shapes a set's arrangements come from.
 MEAL_TABLE = 0  # meal_shapes (M4, F1-F3)
 PARASITE_TABLE = 1  # parasite_shapes (F4)
-GLUTTON_TABLE = 2  # glutton_shapes (XG-02)
-GLUTTON_PARASITE_TABLE = 3  # glutton_parasite_shapes (XG-02 with F4)
+ONE_MORE_TABLE = 2  # glutton_shapes: each shape with one foreign cube more (XG-02)
+ONE_MORE_PARASITE_TABLE = 3  # glutton_parasite_shapes (XG-02 with F4)
 N_CODE_TABLES = 4
 
 
