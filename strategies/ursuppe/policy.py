@@ -46,7 +46,7 @@ from sim.ursuppe.engine.decision_kinds import (
     SUCTION_BITS,
 )
 from sim.ursuppe.engine.food import FOOD_CAP
-from sim.ursuppe.engine.gene_sets import join_words
+from sim.ursuppe.engine.gene_sets import join_words, lowest
 from sim.ursuppe.engine.genes.armor import ARMOR
 from sim.ursuppe.engine.genes.camouflage_2 import CAMOUFLAGE_2
 from sim.ursuppe.engine.genes.defense import DEFENSE
@@ -62,6 +62,7 @@ from sim.ursuppe.engine.players import (
     division_cost,
     gene_cost,
     mutation_points,
+    sources,
     within_reach,
 )
 from sim.ursuppe.engine.state import AF_ATTACKED, PF_AGGRESSED, PF_ALARM, STREAM_STRATEGY
@@ -212,7 +213,10 @@ def _saving(st, ru, g, p, prm):
     (players.gene_cost)."""
     best = -1
     blocked = blocked_by_advanced(st, ru, g, p)
-    for gene in range(ru.n_genes):
+    candidates = sources(st, ru, g, p, blocked)  # in gene order, as a loop over every gene
+    while candidates != 0:
+        gene = lowest(candidates)
+        candidates &= candidates - 1
         value = prm[GENE_VALUE_BASE + gene]
         if value <= prm[SAVE_FOR_VALUE] or value > GENE_VALUE_HIGH:
             continue  # a forced gene (params.FORCED_GENE_VALUE) is bought when affordable, never saved for

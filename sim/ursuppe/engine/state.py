@@ -84,8 +84,13 @@ class State(NamedTuple):
     bp: np.ndarray  # int32 [G, P]: biological points (C4)
     score: np.ndarray  # int16 [G, P]: score-track position (K1)
     genes: np.ndarray  # int8 [G, P, N_GENES]: 1 if held (G2)
+    # int64 [G, P]: bit i set if player p holds gene i: ``genes`` as a mask, derived from it and
+    # kept up to date by gene_sets.set_gene, so that the purchase options, mutation points and
+    # card weights walk the genes held (or not held) instead of testing every gene
+    held: np.ndarray
     gene_since: np.ndarray  # int16 [G, P, N_GENES]: round in which a held gene was acquired (G3)
     pool: np.ndarray  # int8 [G, N_GENES]: copies left in the gene pool (S3, I4)
+    pooled: np.ndarray  # int64 [G]: bit i set if gene i has a copy in the pool (gene_sets.add_to_pool)
     space: np.ndarray  # int8 [G, P, A]: space of amoeba number a+1, -1 in the supply (C2)
     # int8 [G, P+1, S+1]: amoebas of player q on space s at [g, q, s+1]; row P: of all players.
     # Derived from ``space`` and kept up to date by players.put_amoeba, so that the policy's space
@@ -134,8 +139,10 @@ def allocate_state(games: int, rules: Rules, n_cards: int | None = None) -> Stat
         bp=np.zeros((G, P), np.int32),
         score=np.zeros((G, P), np.int16),
         genes=np.zeros((G, P, N_GENES), np.int8),
+        held=np.zeros((G, P), np.int64),
         gene_since=np.zeros((G, P, N_GENES), np.int16),
         pool=np.zeros((G, N_GENES), np.int8),
+        pooled=np.zeros(G, np.int64),
         space=np.full((G, P, A), -1, np.int8),
         occupancy=np.zeros((G, P + 1, S + 1), np.int8),
         dp=np.zeros((G, P, A), np.int8),
@@ -152,9 +159,18 @@ def allocate_state(games: int, rules: Rules, n_cards: int | None = None) -> Stat
     )
 
 
+def recount_gene_masks(state: State) -> None:
+    """Set ``held`` from ``genes`` and ``pooled`` from ``pool``."""
+    bits = np.int64(1) << np.arange(state.genes.shape[2], dtype=np.int64)
+    state.held[:] = ((state.genes != 0) * bits).sum(axis=2)
+    state.pooled[:] = ((state.pool > 0) * bits).sum(axis=1)
+
+
 def recount_derived(state: State) -> None:
-    """Set ``occupancy`` from ``space`` and ``food_capped`` from ``food`` (after a position was
-    written from outside the kernels, e.g. a scenario file)."""
+    """Set ``occupancy`` from ``space``, ``food_capped`` from ``food`` and the gene masks from
+    ``genes`` and ``pool`` (after a position was written from outside the kernels, e.g. a
+    scenario file)."""
+    recount_gene_masks(state)
 
     state.food_capped[:] = np.minimum(state.food, FOOD_CAP).sum(axis=2)
     G, P, _ = state.space.shape
