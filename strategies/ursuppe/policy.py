@@ -152,6 +152,18 @@ def food_value(st, g, p, space):
 
 
 @kernel
+@always_inline
+def _worth(prm, capped, own, crowd, prey, hunter):
+    """space_value from its counts: the space's ``capped`` food (food_capped) of which ``own``
+    cubes are the player's colour, ``crowd`` amoebas besides the one valuing it, ``prey`` of
+    other players."""
+    v = prm[FOOD_WEIGHT] * float(capped - min(own, FOOD_CAP)) - prm[CROWDING_PENALTY] * crowd
+    if hunter != 0:
+        v += prm[PREY_BONUS] * prey
+    return v
+
+
+@kernel
 def space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding (amoebas there
     other than this one), prey (other players' amoebas there). The amoebas per space are read
@@ -162,10 +174,8 @@ def space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     crowd = everyone
     if skip_a >= 0 and st.space[g, p, skip_a] == space:
         crowd -= 1
-    v = prm[FOOD_WEIGHT] * food_value(st, g, p, space) - prm[CROWDING_PENALTY] * crowd
-    if hunter != 0:
-        v += prm[PREY_BONUS] * (everyone - st.occupancy[g, p, slot])
-    return v
+    prey = everyone - int(st.occupancy[g, p, slot])
+    return _worth(prm, int(st.food_capped[g, space]), int(st.food[g, space, p]), crowd, prey, hunter)
 
 
 @kernel
@@ -702,13 +712,31 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
     if stop and not _division_wanted(st, ru, g, p, prm):
         return -1  # the stop is worth 0, every space -1 (_value_placements)
     hunter = 1 if is_hunter(st, g, p) else 0
+    # _placement_value over the game's rows, read once (no store below changes them)
+    P = st.space.shape[1]
+    everyone = st.occupancy[g, P]
+    own = st.occupancy[g, p]
+    capped = st.food_capped[g]
+    food = st.food[g]
+    neighbours = ru.neighbours
+    base = prm[DIVISION_BASE]
+    spread = prm[SPREAD_WEIGHT]
     best = 0.0  # the stop's value
     best_space = -1
     ties = 1 if stop else 0
     for s in range(ru.n_spaces):
         if (legal & (np.int64(1) << s)) == 0:
             continue
-        v = _placement_value(st, ru, wk, g, b, p, kind, s, prm, hunter) - 0.001 * number
+        crowd = int(everyone[s + 1])
+        v = _worth(prm, int(capped[s]), int(food[s, p]), crowd, crowd - int(own[s + 1]), hunter)
+        if stop:
+            v = base + v
+        if spread != 0.0:
+            near = 0
+            for d in range(4):
+                near += own[int(neighbours[s, d]) + 1]
+            v += spread * near
+        v = v - 0.001 * number
         if ties == 0 or v > best:
             best = v
             best_space = s
