@@ -11,7 +11,7 @@ from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
 from sim.ursuppe.engine.genes.speed import SPEED
 from sim.ursuppe.engine.invariants import PHASE_GAME_END
-from sim.ursuppe.engine.state import ERR_INVARIANT, recount_gene_masks
+from sim.ursuppe.engine.state import ERR_INVARIANT, recount_gene_masks, recount_turn_orders
 from sim.ursuppe.rules.book import load_rules
 from strategies.ursuppe.params import load_strategy, parameter_table
 
@@ -55,6 +55,7 @@ def _two_copies(st, g):
 
 def _score(st, g):
     st.score[g, 1] = -20000
+    recount_turn_orders(st)  # the orders the engine derives from the scores, as broken
 
 
 def _food_capped(st, g):

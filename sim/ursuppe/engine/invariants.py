@@ -74,6 +74,28 @@ def _check_gene_masks(st, wk, g, phase):
 
 
 @kernel
+def _check_turn_orders(st, wk, g, phase):
+    """I10 (the engine's own): ``order`` holds every player once, by score (ascending, then
+    descending), players on one space in colour order."""
+    P = st.score.shape[1]
+    for way in range(2):
+        seen = 0
+        for i in range(P):
+            seen |= 1 << st.order[g, way, i]
+        if seen != (1 << P) - 1:
+            _fail(wk, g, 10, phase, -1)
+        for i in range(1, P):
+            x = st.order[g, way, i - 1]
+            y = st.order[g, way, i]
+            up = st.score[g, x] < st.score[g, y]
+            if st.score[g, x] == st.score[g, y]:
+                if x > y:
+                    _fail(wk, g, 10, phase, y)
+            elif up != (way == 0):
+                _fail(wk, g, 10, phase, y)
+
+
+@kernel
 def _check_players(st, ru, wk, g, phase):
     """I2 amoebas on valid spaces (numbers are unique by construction: one slot per number); I3
     BP >= 0 and DP >= 0 (an overflowed count is negative); I5 one copy of a gene at most, and no
@@ -187,9 +209,11 @@ def check_invariants(st, ru, wk, g, phase):
                             _fail(wk, g, 8, phase, s)
     # I10 (the engine's own): the derived counts match what they are derived from: ``occupancy``
     # the amoebas' spaces (players.put_amoeba), ``food_capped`` the food (food.py), the gene masks
-    # ``held`` and ``pooled`` the genes held and the pool (gene_sets.py).
+    # ``held`` and ``pooled`` the genes held and the pool (gene_sets.py), ``order`` the scores
+    # (players.sort_turn_orders).
     _check_food_capped(st, ru, wk, g, phase)
     _check_gene_masks(st, wk, g, phase)
+    _check_turn_orders(st, wk, g, phase)
     for q in range(P + 1):
         if st.occupancy[g, q, 0] != 0:
             _fail(wk, g, 10, phase, q)

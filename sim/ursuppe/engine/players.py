@@ -58,23 +58,37 @@ def kept_gift(st, ru, g, p, gene, level):
 
 
 @kernel
-def turn_order(st, wk, g, b, descending):
-    """Write the players sorted by score position into scratch[b, 0:P] (§0: positions are distinct)."""
+def sort_turn_orders(st, g):
+    """§0: the players sorted by score position, ascending and descending, into ``order`` (players
+    on one space, double play II's colours of a player, in colour order). Called where the scores
+    change: the end of setup and of Phase 6 (turn_order reads it in every other phase)."""
     P = st.score.shape[1]
-    order = wk.scratch[b]
-    for i in range(P):
-        order[ORDER_SLOT + i] = i
-    for i in range(1, P):  # insertion sort: P <= 6
-        j = i
-        while j > 0:
-            x = order[ORDER_SLOT + j - 1]
-            y = order[ORDER_SLOT + j]
-            if (st.score[g, y] < st.score[g, x]) != descending and st.score[g, y] != st.score[g, x]:
-                order[ORDER_SLOT + j - 1] = y
-                order[ORDER_SLOT + j] = x
-                j -= 1
-            else:
-                break
+    for way in range(2):
+        descending = way == 1
+        order = st.order[g, way]
+        for i in range(P):
+            order[i] = i
+        for i in range(1, P):  # insertion sort: P <= 6
+            j = i
+            while j > 0:
+                x = order[j - 1]
+                y = order[j]
+                if (st.score[g, y] < st.score[g, x]) != descending and st.score[g, y] != st.score[g, x]:
+                    order[j - 1] = y
+                    order[j] = x
+                    j -= 1
+                else:
+                    break
+
+
+@kernel
+@always_inline
+def turn_order(st, wk, g, b, descending):
+    """Write the players sorted by score position into scratch[b, 0:P] (§0: positions are
+    distinct), as sort_turn_orders left them when the scores last changed."""
+    order = st.order[g, 1 if descending else 0]
+    for i in range(st.score.shape[1]):
+        wk.scratch[b, ORDER_SLOT + i] = order[i]
 
 
 @kernel

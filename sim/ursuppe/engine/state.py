@@ -83,6 +83,10 @@ class State(NamedTuple):
     supply: np.ndarray  # int16 [G, P]: cubes of colour c in the supply (C3)
     bp: np.ndarray  # int32 [G, P]: biological points (C4)
     score: np.ndarray  # int16 [G, P]: score-track position (K1)
+    # int8 [G, 2, P]: the players by score, ascending ([0]) and descending ([1]), derived from
+    # ``score`` where it changes (setup, Phase 6: players.sort_turn_orders) for the ~50 phases a
+    # game that ask for an order (players.turn_order)
+    order: np.ndarray
     genes: np.ndarray  # int8 [G, P, N_GENES]: 1 if held (G2)
     # int64 [G, P]: bit i set if player p holds gene i: ``genes`` as a mask, derived from it and
     # kept up to date by gene_sets.set_gene, so that the purchase options, mutation points and
@@ -138,6 +142,7 @@ def allocate_state(games: int, rules: Rules, n_cards: int | None = None) -> Stat
         supply=np.zeros((G, P), np.int16),
         bp=np.zeros((G, P), np.int32),
         score=np.zeros((G, P), np.int16),
+        order=np.zeros((G, 2, P), np.int8),
         genes=np.zeros((G, P, N_GENES), np.int8),
         held=np.zeros((G, P), np.int64),
         gene_since=np.zeros((G, P, N_GENES), np.int16),
@@ -166,11 +171,19 @@ def recount_gene_masks(state: State) -> None:
     state.pooled[:] = ((state.pool > 0) * bits).sum(axis=1)
 
 
+def recount_turn_orders(state: State) -> None:
+    """Set ``order`` from ``score``: the players by score, ascending and descending, players on one
+    space (double play II's colours of a player) in colour order (players.sort_turn_orders)."""
+    state.order[:, 0] = np.argsort(state.score, axis=1, kind="stable")
+    state.order[:, 1] = np.argsort(-state.score.astype(np.int64), axis=1, kind="stable")
+
+
 def recount_derived(state: State) -> None:
-    """Set ``occupancy`` from ``space``, ``food_capped`` from ``food`` and the gene masks from
-    ``genes`` and ``pool`` (after a position was written from outside the kernels, e.g. a
-    scenario file)."""
+    """Set ``occupancy`` from ``space``, ``food_capped`` from ``food``, the gene masks from
+    ``genes`` and ``pool`` and the turn orders from ``score`` (after a position was written from
+    outside the kernels, e.g. a scenario file)."""
     recount_gene_masks(state)
+    recount_turn_orders(state)
 
     state.food_capped[:] = np.minimum(state.food, FOOD_CAP).sum(axis=2)
     G, P, _ = state.space.shape

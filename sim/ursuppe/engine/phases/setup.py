@@ -15,6 +15,7 @@ from sim.ursuppe.engine.players import (
     amoebas_on_space,
     gift_receiver,
     put_amoeba,
+    sort_turn_orders,
     turn_order,
 )
 from sim.ursuppe.engine.state import NO_CARD, STREAM_SETUP
@@ -173,6 +174,7 @@ def setup_position(st, ru, wk, g, seating):
         st.toxic[g, s] = 0
     for p in range(P):
         st.seen_card[g, p] = -1
+    sort_turn_orders(st, g)  # the markers on their start spaces (S5)
     st.extra_top[g] = 0
     if ru.extra_genes:
         shuffle_extra_deck(st, ru, g)  # XM3 (after the environment deck: same seats and cards)
