@@ -862,6 +862,19 @@ def machine_code_symbols() -> list[tuple[int, int, str]]:
     return [(a, min(e - a, 65536), found[a]) for a, e in zip(addresses, ends, strict=True)]
 
 
+if PLAIN_PYTHON:
+
+    def trailing_zeros(x):
+        """The index of the lowest set bit of ``x`` (not 0): plain Python's."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+else:
+    # numba's intrinsic (LLVM's cttz): one instruction, for kernels that walk a bit mask (a set of
+    # genes, of spaces) in ascending order instead of testing every bit
+    from numba.cpython.unsafe.numbers import trailing_zeros  # noqa: F401 (kernels import it here)
+
+
 def always_inline(fn):
     """Mark a kernel (decorated ``@kernel`` above this) to be inlined into every kernel that calls
     it, whatever LLVM's cost model says: for the small rule functions that the phases and the

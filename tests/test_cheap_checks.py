@@ -11,7 +11,7 @@ from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
 from sim.ursuppe.engine.genes.speed import SPEED
 from sim.ursuppe.engine.invariants import PHASE_GAME_END
-from sim.ursuppe.engine.state import ERR_INVARIANT
+from sim.ursuppe.engine.state import ERR_INVARIANT, recount_gene_masks, recount_turn_orders
 from sim.ursuppe.rules.book import load_rules
 from strategies.ursuppe.params import load_strategy, parameter_table
 
@@ -44,15 +44,18 @@ def _bp(st, g):
 
 def _pool(st, g):
     st.pool[g, DIVISION_RATE] += 1
+    recount_gene_masks(st)  # the masks the engine derives from the pool and the genes, as broken
 
 
 def _two_copies(st, g):
     st.genes[g, 2, SPEED] = 2
     st.pool[g, SPEED] -= 2
+    recount_gene_masks(st)
 
 
 def _score(st, g):
     st.score[g, 1] = -20000
+    recount_turn_orders(st)  # the orders the engine derives from the scores, as broken
 
 
 def _food_capped(st, g):

@@ -12,10 +12,20 @@ from math import factorial
 import numpy as np
 import pytest
 
-from sim.ursuppe.engine.feeding import _next_permutation  # the engine's walk, unchanged
 from sim.ursuppe.engine.state import MAX_OPTIONS
 from sim.ursuppe.rules.book import PLAYER_COUNTS, Rules, RulesError, load_rules, meal_option_bound
-from sim.ursuppe.rules.meal_shapes import MAX_SHAPES, N_SHAPE_SETS, WITH_FRUGALITY, WITH_SUBSTITUTION
+from sim.ursuppe.rules.meal_shapes import (
+    CODE_BITS,
+    CODE_MAX,
+    MAX_SHAPES,
+    MEAL_TABLE,
+    N_SHAPE_SETS,
+    ONE_MORE_PARASITE_TABLE,
+    ONE_MORE_TABLE,
+    PARASITE_TABLE,
+    WITH_FRUGALITY,
+    WITH_SUBSTITUTION,
+)
 
 HOUSE_RULES = {
     "default": {},
@@ -33,6 +43,23 @@ HOUSE_RULES = {
 }
 
 # --- the reference: the scratch-row procedure of the old feeding kernels, transliterated ----------
+
+
+def _next_permutation(row: np.ndarray, start: int, k: int) -> bool:
+    """The feeding kernels' walk until issue 24: rearrange row[start:start+k] into the next
+    lexicographic permutation; False (the row unchanged) after the last."""
+    i = k - 2
+    while i >= 0 and row[start + i] >= row[start + i + 1]:
+        i -= 1
+    if i < 0:
+        return False
+    j = k - 1
+    while row[start + j] <= row[start + i]:
+        j -= 1
+    row[start + i], row[start + j] = row[start + j], row[start + i]
+    row[start + i + 1 : start + k] = row[start + i + 1 : start + k][::-1].copy()
+    return True
+
 
 _STRIDE = 8
 _NORMAL = 0
@@ -235,3 +262,49 @@ def test_XG02_glutton_sets_are_every_shape_with_one_cube_more(players: int) -> N
         assert _shapes(rules.glutton_shapes, rules.n_glutton_shapes, 0) == [(1, 1, 2)]
         # Frugality's (1:1:0) plus Glutton's cube is the standard (1:1:1) again
         assert (1, 1, 1) in _shapes(rules.glutton_shapes, rules.n_glutton_shapes, WITH_FRUGALITY)
+
+
+# --- the arrangement codes the feeding kernels read (issue 24) -----------------------------------
+
+
+def _walk(shape: np.ndarray) -> list[tuple[int, ...]]:
+    """Every arrangement of ``shape`` as the kernels' walk visited them at every feeding."""
+    row = np.array(shape, np.int32)
+    found = [tuple(int(x) for x in row)]
+    while _next_permutation(row, 0, len(row)):
+        found.append(tuple(int(x) for x in row))
+    return found
+
+
+def _unpack(code: int, k: int) -> tuple[int, ...]:
+    return tuple((int(code) >> (CODE_BITS * j)) & CODE_MAX for j in range(k))
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize("house", list(HOUSE_RULES))
+def test_M4_F4_XG02_codes_list_the_walk_of_every_shape(house: str, players: int) -> None:
+    """M4, F1-F4, XG-02: each code table set is every arrangement of every shape of its set, in
+    the order the kernels' walk listed them (the EAT options' order)."""
+    rules = load_rules(overrides=HOUSE_RULES[house]).for_players(players)
+    k = players - 1
+    tables = {
+        MEAL_TABLE: (rules.meal_shapes, rules.n_meal_shapes),
+        PARASITE_TABLE: (rules.parasite_shapes, rules.n_parasite_shapes),
+        ONE_MORE_TABLE: (rules.glutton_shapes, rules.n_glutton_shapes),
+        ONE_MORE_PARASITE_TABLE: (rules.glutton_parasite_shapes, rules.n_glutton_parasite_shapes),
+    }
+    for t, (table, sizes) in tables.items():
+        for c in range(N_SHAPE_SETS):
+            walked = [a for s in range(sizes[c]) for a in _walk(table[c, s])]
+            n = rules.n_meal_codes[t, c]
+            assert [_unpack(code, k) for code in rules.meal_codes[t, c, :n]] == walked, (t, c)
+
+
+def test_M4_TB1_codes_of_the_inedible_reading() -> None:
+    """TB1 (flag double2_eat_partner_colour false): the codes are the 3-player shapes' with a 0
+    for the partner's column, as the shape tables."""
+    rules = load_rules(overrides={"flags": {"double2_eat_partner_colour": False}}).for_players(2, "double2")
+    n = rules.n_meal_codes[MEAL_TABLE, 0]
+    assert [_unpack(code, 3) for code in rules.meal_codes[MEAL_TABLE, 0, :n]] == _walk(
+        rules.meal_shapes[0, 0]
+    )

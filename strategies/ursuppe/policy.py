@@ -46,7 +46,7 @@ from sim.ursuppe.engine.decision_kinds import (
     SUCTION_BITS,
 )
 from sim.ursuppe.engine.food import FOOD_CAP
-from sim.ursuppe.engine.gene_sets import join_words
+from sim.ursuppe.engine.gene_sets import join_words, lowest
 from sim.ursuppe.engine.genes.armor import ARMOR
 from sim.ursuppe.engine.genes.camouflage_2 import CAMOUFLAGE_2
 from sim.ursuppe.engine.genes.defense import DEFENSE
@@ -62,6 +62,7 @@ from sim.ursuppe.engine.players import (
     division_cost,
     gene_cost,
     mutation_points,
+    sources,
     within_reach,
 )
 from sim.ursuppe.engine.state import AF_ATTACKED, PF_AGGRESSED, PF_ALARM, STREAM_STRATEGY
@@ -128,7 +129,6 @@ NEVER = -1.0e9  # the value of an option the strategy rules out (another one is 
 FACE_SLOT = 8  # Workspace.scores[b, 8:13]: values of the four directions and of staying (MOVE)
 
 
-
 @kernel
 def _uniform01(st, g):
     return np.float64(next_u64(st.rng_key, st.rng_ctr, g, STREAM_STRATEGY) >> np.uint64(11)) * _INV_2_53
@@ -152,6 +152,18 @@ def food_value(st, g, p, space):
 
 
 @kernel
+@always_inline
+def _worth(prm, capped, own, crowd, prey, hunter):
+    """space_value from its counts: the space's ``capped`` food (food_capped) of which ``own``
+    cubes are the player's colour, ``crowd`` amoebas besides the one valuing it, ``prey`` of
+    other players."""
+    v = prm[FOOD_WEIGHT] * float(capped - min(own, FOOD_CAP)) - prm[CROWDING_PENALTY] * crowd
+    if hunter != 0:
+        v += prm[PREY_BONUS] * prey
+    return v
+
+
+@kernel
 def space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding (amoebas there
     other than this one), prey (other players' amoebas there). The amoebas per space are read
@@ -162,10 +174,8 @@ def space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     crowd = everyone
     if skip_a >= 0 and st.space[g, p, skip_a] == space:
         crowd -= 1
-    v = prm[FOOD_WEIGHT] * food_value(st, g, p, space) - prm[CROWDING_PENALTY] * crowd
-    if hunter != 0:
-        v += prm[PREY_BONUS] * (everyone - st.occupancy[g, p, slot])
-    return v
+    prey = everyone - int(st.occupancy[g, p, slot])
+    return _worth(prm, int(st.food_capped[g, space]), int(st.food[g, space, p]), crowd, prey, hunter)
 
 
 @kernel
@@ -213,7 +223,10 @@ def _saving(st, ru, g, p, prm):
     (players.gene_cost)."""
     best = -1
     blocked = blocked_by_advanced(st, ru, g, p)
-    for gene in range(ru.n_genes):
+    candidates = sources(st, ru, g, p, blocked)  # in gene order, as a loop over every gene
+    while candidates != 0:
+        gene = lowest(candidates)
+        candidates &= candidates - 1
         value = prm[GENE_VALUE_BASE + gene]
         if value <= prm[SAVE_FOR_VALUE] or value > GENE_VALUE_HIGH:
             continue  # a forced gene (params.FORCED_GENE_VALUE) is bought when affordable, never saved for
@@ -249,6 +262,28 @@ def _sensed_deficit(st, ru, g, p):
 
 
 @kernel
+@always_inline
+def _placement_value(st, ru, wk, g, b, p, kind, space, prm, hunter):
+    """S6, D2, D3: the value of ``space`` for a new amoeba of player p (D4's number aside)."""
+    v = space_value(st, wk, g, b, p, space, prm, -1, hunter)
+    if kind == DIVIDE:
+        v = prm[DIVISION_BASE] + v
+    if prm[SPREAD_WEIGHT] != 0.0:
+        v += prm[SPREAD_WEIGHT] * _own_neighbours(st, ru.neighbours, g, p, space)
+    return v
+
+
+@kernel
+def _division_wanted(st, ru, g, p, prm):
+    """D3: does the strategy want another amoeba at all (fewer than ``max_amoebas`` on the board,
+    and the BP left once it is paid above its reserve and what it saves for a gene)?"""
+    on_board = amoebas_on_board(st, g, p)
+    cost = division_cost(st, ru, g, p)  # D3, XG-18
+    reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, g, p, prm)))
+    return on_board < prm[MAX_AMOEBAS] and st.bp[g, p] - cost >= reserve
+
+
+@kernel
 def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
     """S6, D2, D3-D4: (space, number) rows; DIVIDE's (-1, -1) = stop."""
     opts = wk.options[b]
@@ -256,10 +291,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
     hunter = 1 if is_hunter(st, g, p) else 0
     ok = True
     if kind == DIVIDE:
-        on_board = amoebas_on_board(st, g, p)
-        cost = division_cost(st, ru, g, p)  # D3, XG-18
-        reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, g, p, prm)))
-        ok = on_board < prm[MAX_AMOEBAS] and st.bp[g, p] - cost >= reserve
+        ok = _division_wanted(st, ru, g, p, prm)
     last = -1  # the options come grouped by space: value each space once
     v = 0.0
     for i in range(n):
@@ -272,11 +304,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
             continue
         if o[0] != last:
             last = o[0]
-            v = space_value(st, wk, g, b, p, last, prm, -1, hunter)
-            if kind == DIVIDE:
-                v = prm[DIVISION_BASE] + v
-            if prm[SPREAD_WEIGHT] != 0.0:
-                v += prm[SPREAD_WEIGHT] * _own_neighbours(st, ru.neighbours, g, p, last)
+            v = _placement_value(st, ru, wk, g, b, p, kind, last, prm, hunter)
         val[i] = v - 0.001 * o[1]  # D4: the lowest free number
 
 
@@ -667,3 +695,65 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
                     return i
                 k -= 1
     return best
+
+
+# --- streamed decisions: the choice of a decision whose options the engine does not list ----------
+
+
+@kernel
+def choose_space(st, ru, wk, g, b, p, kind, legal, number):
+    """The space player p's strategy places a new amoeba numbered ``number`` on (S6, D2, D3)
+    among the spaces of the bit mask ``legal``, or DIVIDE's stop (-1): the option choose would
+    take among the listed rows (spaces ascending, each with the lowest free number, DIVIDE's
+    stop first), the same values and the same tie-break draw. For a decision the engine streams
+    (decisions.streamable) on a board whose spaces fit a mask (rules.MASK_SPACES)."""
+    prm = wk.params[st.strategy[g, p]]
+    stop = kind == DIVIDE
+    if stop and not _division_wanted(st, ru, g, p, prm):
+        return -1  # the stop is worth 0, every space -1 (_value_placements)
+    hunter = 1 if is_hunter(st, g, p) else 0
+    # _placement_value over the game's rows, read once (no store below changes them)
+    P = st.space.shape[1]
+    everyone = st.occupancy[g, P]
+    own = st.occupancy[g, p]
+    capped = st.food_capped[g]
+    food = st.food[g]
+    neighbours = ru.neighbours
+    base = prm[DIVISION_BASE]
+    spread = prm[SPREAD_WEIGHT]
+    best = 0.0  # the stop's value
+    best_space = -1
+    ties = 1 if stop else 0
+    for s in range(ru.n_spaces):
+        if (legal & (np.int64(1) << s)) == 0:
+            continue
+        crowd = int(everyone[s + 1])
+        v = _worth(prm, int(capped[s]), int(food[s, p]), crowd, crowd - int(own[s + 1]), hunter)
+        if stop:
+            v = base + v
+        if spread != 0.0:
+            near = 0
+            for d in range(4):
+                near += own[int(neighbours[s, d]) + 1]
+            v += spread * near
+        v = v - 0.001 * number
+        if ties == 0 or v > best:
+            best = v
+            best_space = s
+            ties = 1
+        elif v == best:
+            ties += 1
+    if ties <= 1:
+        return best_space
+    k = break_tie(st, wk, g, p, ties)
+    if stop and best == 0.0:
+        if k == 0:
+            return -1
+        k -= 1
+    for s in range(ru.n_spaces):
+        if (legal & (np.int64(1) << s)) != 0:
+            if _placement_value(st, ru, wk, g, b, p, kind, s, prm, hunter) - 0.001 * number == best:
+                if k == 0:
+                    return s
+                k -= 1
+    return best_space

@@ -46,9 +46,11 @@ def new_batch(
     dice_capacity: int = 0,
     n_blocks: int = 64,
     n_cards: int | None = None,
+    stream_decisions: bool = True,
 ) -> Batch:
     """Allocate and key a batch. ``seats_strategy[g, p]`` is the params row of player p in game g
-    (a 1-D array of length P applies to every game)."""
+    (a 1-D array of length P applies to every game); ``stream_decisions`` False lists the options
+    of every decision (the same games: Workspace.stream_decisions)."""
     G = len(game_indices)
     st = allocate_state(G, rules, n_cards)
     seed_state(st, seed, np.asarray(game_indices, dtype=np.int64))
@@ -63,6 +65,7 @@ def new_batch(
         check_invariants=check_invariants,
         tape_capacity=tape_capacity,
         dice_capacity=dice_capacity,
+        stream_decisions=stream_decisions,
     )
     return Batch(rules, st, wk)
 

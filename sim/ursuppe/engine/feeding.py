@@ -9,19 +9,22 @@ victim). A meal option is a concrete cube vector: one distinct arrangement of a 
 foreign colours that the space can supply. The three genes' hooks live in their modules
 (sim/ursuppe/engine/genes/: substitution.py, frugality.py, parasitism.py).
 
-A feeding copies the player's shapes, sorted ascending, into the block's scratch row, because
-``next_permutation`` walks each shape's distinct arrangements exactly once by permuting it in
-place: ``scratch[b, NORMAL:NORMAL + 8k]`` and ``scratch[b, PARASITE:PARASITE + 8k]``.
+Every arrangement of every shape is listed when the rules are loaded too (rules.meal_codes, in
+the order of the EAT options), each packed into one integer: a feeding packs the space's cubes
+the same way and keeps the arrangements that fit, one subtraction each (:func:`_code_fits`).
+Until issue 24 every feeding copied its shapes into the scratch row and walked their
+arrangements with ``next_permutation``: a fifth of the 6-player engine's time.
 
 The extra genes (all behind ``Rules.extra_genes``, so a base game pays one branch):
 
 - XG-02 Glutton (genes/glutton.py: whether it applies, its tally): the owner's shapes are
   Glutton's tables (rules.glutton_shapes: every shape with one foreign cube more; the modifiers
-  of F1-F4 add), walked here one shape at a time in the ``meal_extra`` scratch slot. Its set 0
-  is the pattern A1 asks for.
+  of F1-F4 add), listed like the others (rules.meal_codes' Glutton tables). Its set 0 is the
+  pattern A1 asks for.
 - XG-12 / XG-26 Suction (genes/suction_1.py: how many cubes, the meal's cubes and tally): each
   arrangement may also be eaten with one (two) of its cubes taken from orthogonally adjacent
-  spaces (:func:`_add_suction`); the EAT row's suction column names them. M4's "must eat if a
+  spaces (:func:`_add_suction`, on the arrangement unpacked into the ``meal_extra`` scratch
+  slot); the EAT row's suction column names them. M4's "must eat if a
   legal pattern is available" and A1 count those meals too.
 - XG-04 Cleanliness: the owner may put the excreted cubes on one neighbouring space
   (genes/cleanliness.py).
@@ -52,34 +55,17 @@ from sim.ursuppe.engine.genes.toxic_excretions import (
     toxic_attack_cubes_followed,
     toxic_excretion,
 )
-from sim.ursuppe.engine.scratch import MEAL_EXTRA, NORMAL, PARASITE, SHAPE_STRIDE
+from sim.ursuppe.engine.scratch import MEAL_EXTRA
 from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WIDTH
-
-
-@kernel
-@always_inline
-def _next_permutation(row, start, k):
-    """Rearrange row[start:start+k] into the next lexicographic permutation; False after the last."""
-    i = k - 2
-    while i >= 0 and row[start + i] >= row[start + i + 1]:
-        i -= 1
-    if i < 0:
-        return False
-    j = k - 1
-    while row[start + j] <= row[start + i]:
-        j -= 1
-    x = row[start + i]
-    row[start + i] = row[start + j]
-    row[start + j] = x
-    lo = i + 1
-    hi = k - 1
-    while lo < hi:
-        x = row[start + lo]
-        row[start + lo] = row[start + hi]
-        row[start + hi] = x
-        lo += 1
-        hi -= 1
-    return True
+from sim.ursuppe.rules.meal_shapes import (
+    CODE_BITS,
+    CODE_MAX,
+    GUARDS,
+    MEAL_TABLE,
+    ONE_MORE_PARASITE_TABLE,
+    ONE_MORE_TABLE,
+    PARASITE_TABLE,
+)
 
 
 @kernel
@@ -91,12 +77,37 @@ def _shape_set(st, g, p):
 
 @kernel
 @always_inline
+def _food_code(st, ru, g, p, space, k):
+    """The cubes of p's foreign colours on ``space`` packed like the meal codes (meal_shapes.pack;
+    capped at CODE_MAX, above any count), every field's guard bit set; TB1 (flag
+    double2_eat_partner_colour false): ``ru.inedible[p]``'s cubes read 0, so no meal takes one."""
+    skip = ru.inedible[p]
+    have = GUARDS
+    for j in range(k):
+        c = j + (j >= p)  # the foreign colours in colour order: every colour but p's own
+        if c != skip:
+            have |= min(int(st.food[g, space, c]), CODE_MAX) << (CODE_BITS * j)
+    return have
+
+
+@kernel
+@always_inline
+def _code_fits(have, code):
+    """M4: does the arrangement ``code`` fit on the space whose cubes are ``have`` (_food_code)?
+    A field whose count exceeds the cubes borrows its guard bit away; none borrows across."""
+    return ((have - code) & GUARDS) == GUARDS
+
+
+@kernel
+@always_inline
 def _fits(st, ru, wk, g, b, p, space, base, k):
     """Does the arrangement at row[base:base+k] (counts per foreign colour of p) fit on ``space``?
-    TB1 (flag double2_eat_partner_colour false): none of ``ru.inedible[p]``'s cubes either."""
+    TB1 (flag double2_eat_partner_colour false): none of ``ru.inedible[p]``'s cubes either. Suction's
+    walk (XG-12) asks this of the arrangements it changes in place; the plain ones are codes
+    (_code_fits)."""
     row = wk.scratch[b]
     skip = ru.inedible[p]
-    if skip < 0:  # every game but one variant's: the loop as lean as it was (the hottest one)
+    if skip < 0:  # every game but one variant's
         for j in range(k):
             # the foreign colours in colour order: every colour but p's own
             if st.food[g, space, j + (j >= p)] < row[base + j]:
@@ -122,17 +133,41 @@ def _full(ru, wk, g, n):
 
 @kernel
 @always_inline
-def _write_meal(wk, b, p, base, k, victim, suction, n):
-    """Option n: the arrangement at scratch[b, base:base+k] eaten from the own space (per colour),
-    ``victim`` (F4) and the ``suction`` cubes (XG-12)."""
-    row = wk.scratch[b]
+def _write_meal(wk, b, p, code, k, victim, suction, n):
+    """Option n: the arrangement ``code`` eaten from the own space (per colour), ``victim`` (F4)
+    and the ``suction`` cubes (XG-12)."""
     opt = wk.options[b, n]
     for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
+        opt[j] = 0
+    for j in range(k):
+        opt[j + (j >= p)] = (code >> (CODE_BITS * j)) & CODE_MAX
+    opt[EAT_VICTIM_SLOT] = victim
+    opt[EAT_SUCTION_SLOT] = suction
+
+
+@kernel
+@always_inline
+def _write_row_meal(wk, b, p, base, k, victim, suction, n):
+    """Option n: the arrangement at scratch[b, base:base+k] (Suction's, _add_suction), as
+    _write_meal."""
+    row = wk.scratch[b]
+    opt = wk.options[b, n]
+    for j in range(OPTION_WIDTH):
         opt[j] = 0
     for j in range(k):
         opt[j + (j >= p)] = row[base + j]
     opt[EAT_VICTIM_SLOT] = victim
     opt[EAT_SUCTION_SLOT] = suction
+
+
+@kernel
+@always_inline
+def _unpack(wk, b, code, k):
+    """The arrangement ``code`` as counts in the scratch row's ``meal_extra`` slot (Suction's walk
+    changes them in place)."""
+    row = wk.scratch[b]
+    for j in range(k):
+        row[MEAL_EXTRA + j] = (code >> (CODE_BITS * j)) & CODE_MAX
 
 
 @kernel
@@ -158,7 +193,7 @@ def _add_suction(st, ru, wk, g, b, p, space, base, k, victim, n, reach, dry):
                 if dry or _full(ru, wk, g, n):
                     row[base + j1] += 1
                     return 1 if dry else n
-                _write_meal(wk, b, p, base, k, victim, 1 + code1, n)
+                _write_row_meal(wk, b, p, base, k, victim, 1 + code1, n)
                 n += 1
             if reach > 1:
                 for d2 in range(4):
@@ -179,7 +214,7 @@ def _add_suction(st, ru, wk, g, b, p, space, base, k, victim, n, reach, dry):
                                 row[base + j1] += 1
                                 return 1 if dry else n
                             pair = (1 + code1) | ((1 + code2) << SUCTION_BITS)
-                            _write_meal(wk, b, p, base, k, victim, pair, n)
+                            _write_row_meal(wk, b, p, base, k, victim, pair, n)
                             n += 1
                         row[base + j2] += 1
             row[base + j1] += 1
@@ -190,111 +225,74 @@ def _add_suction(st, ru, wk, g, b, p, space, base, k, victim, n, reach, dry):
 def _extra_standard_available(st, ru, wk, g, b, p, space):
     """A1 for an owner of Glutton or Suction: Glutton's standard pattern (one cube more, XG-02)
     or the standard one, also with neighbours' cubes (XG-12, XG-26)."""
-    row = wk.scratch[b]
     k = ru.meal_shapes.shape[2]
     reach = suction_reach(st, ru, g, p)
-    glutton = glutton_eats(st, ru, g, p)  # extra genes are on here
-    n_shapes = ru.n_glutton_shapes[0] if glutton else 1
-    for s in range(n_shapes):
-        for j in range(k):
-            row[MEAL_EXTRA + j] = ru.glutton_shapes[0, s, j] if glutton else ru.meal_shapes[0, 0, j]
-        while True:
-            if _fits(st, ru, wk, g, b, p, space, MEAL_EXTRA, k):
+    table = ONE_MORE_TABLE if glutton_eats(st, ru, g, p) else MEAL_TABLE  # extra genes are on here
+    have = _food_code(st, ru, g, p, space, k)
+    for i in range(ru.n_meal_codes[table, 0]):
+        code = ru.meal_codes[table, 0, i]
+        if _code_fits(have, code):
+            return True
+        if reach > 0:
+            _unpack(wk, b, code, k)
+            if _add_suction(st, ru, wk, g, b, p, space, MEAL_EXTRA, k, -1, 0, reach, True) > 0:
                 return True
-            if reach > 0 and _add_suction(st, ru, wk, g, b, p, space, MEAL_EXTRA, k, -1, 0, reach, True) > 0:
-                return True
-            if not _next_permutation(row, MEAL_EXTRA, k):
-                break
     return False
 
 
 @kernel
 def standard_available(st, ru, wk, g, b, p, space):
     """A1: can player p's amoeba eat the standard pattern on ``space``? (Glutton's enlarged one,
-    with Suction counting neighbours' cubes: XG-02, XG-12.)"""
+    with Suction counting neighbours' cubes: XG-02, XG-12.) Writes no option row."""
     if glutton_eats(st, ru, g, p) or suction_reach(st, ru, g, p) > 0:  # both False in a base game
         return _extra_standard_available(st, ru, wk, g, b, p, space)
-    row = wk.scratch[b]
-    k = ru.meal_shapes.shape[2]
-    for j in range(k):  # set 0, the standard shape alone
-        row[NORMAL + j] = ru.meal_shapes[0, 0, j]
-    base = NORMAL
-    while True:
-        if _fits(st, ru, wk, g, b, p, space, base, k):
+    count = ru.n_meal_codes[MEAL_TABLE, 0]
+    if count == 0:
+        return True  # a standard pattern of no cube (house rules) is always there
+    have = _food_code(st, ru, g, p, space, ru.meal_shapes.shape[2])
+    for i in range(count):
+        if _code_fits(have, ru.meal_codes[MEAL_TABLE, 0, i]):
             return True
-        if not _next_permutation(row, base, k):
-            return False
+    return False
 
 
 @kernel
-def _add_arrangements(st, ru, wk, g, b, p, space, base, k, victim, n, reach):
-    """Add every arrangement of the shape at ``base`` that fits, as EAT options with ``victim``
-    (with Suction, each also with neighbours' cubes: _add_suction)."""
-    row = wk.scratch[b]
-    while True:
-        if _fits(st, ru, wk, g, b, p, space, base, k):
+def _add_meals(st, ru, wk, g, b, p, space, table, c, k, victim, n, reach, have):
+    """Add every arrangement of set c of code table ``table`` (meal_shapes.*_TABLE) that fits on
+    ``space`` (cubes ``have``: _food_code), as EAT options with ``victim`` from row n on; with
+    Suction each arrangement also with neighbours' cubes (_add_suction). Returns the new count."""
+    for i in range(ru.n_meal_codes[table, c]):
+        code = ru.meal_codes[table, c, i]
+        if _code_fits(have, code):
             if _full(ru, wk, g, n):
                 return n
-            _write_meal(wk, b, p, base, k, victim, 0, n)
+            _write_meal(wk, b, p, code, k, victim, 0, n)
             n += 1
         if reach > 0:
-            n = _add_suction(st, ru, wk, g, b, p, space, base, k, victim, n, reach, False)
-        if not _next_permutation(row, base, k):
-            return n
-
-
-@kernel
-def _add_glutton_set(st, ru, wk, g, b, p, space, c, k, victim, n, reach):
-    """XG-02: the arrangements of Glutton's shape set c (its parasite set when ``victim`` >= 0),
-    each shape copied in turn to the ``meal_extra`` slot (Glutton's sets are longer than the
-    normal slot)."""
-    row = wk.scratch[b]
-    count = ru.n_glutton_parasite_shapes[c] if victim >= 0 else ru.n_glutton_shapes[c]
-    for s in range(count):
-        for j in range(k):
-            if victim >= 0:
-                row[MEAL_EXTRA + j] = ru.glutton_parasite_shapes[c, s, j]
-            else:
-                row[MEAL_EXTRA + j] = ru.glutton_shapes[c, s, j]
-        n = _add_arrangements(st, ru, wk, g, b, p, space, MEAL_EXTRA, k, victim, n, reach)
+            _unpack(wk, b, code, k)
+            n = _add_suction(st, ru, wk, g, b, p, space, MEAL_EXTRA, k, victim, n, reach, False)
     return n
 
 
 @kernel
 def meal_options(st, ru, wk, g, b, p, a, space):
-    """Write every legal meal of amoeba (p, a) on ``space`` as EAT options; return their number."""
-    row = wk.scratch[b]
+    """Write every legal meal of amoeba (p, a) on ``space`` as EAT options; return their number.
+    The meals are the arrangements of the player's shape set (rules.meal_codes), then those of
+    its parasite set with each victim in turn (F4); Glutton's sets instead with Glutton (XG-02)."""
     c = _shape_set(st, g, p)
     k = ru.meal_shapes.shape[2]
     reach = suction_reach(st, ru, g, p)
     glutton = glutton_eats(st, ru, g, p)
-    n = 0
-    if glutton:
-        n = _add_glutton_set(st, ru, wk, g, b, p, space, c, k, -1, n, reach)
-    else:
-        n_shapes = ru.n_meal_shapes[c]
-        for s in range(n_shapes):
-            for j in range(k):
-                row[NORMAL + s * SHAPE_STRIDE + j] = ru.meal_shapes[c, s, j]
-        for s in range(n_shapes):
-            n = _add_arrangements(st, ru, wk, g, b, p, space, NORMAL + s * SHAPE_STRIDE, k, -1, n, reach)
+    have = _food_code(st, ru, g, p, space, k)
+    n = _add_meals(
+        st, ru, wk, g, b, p, space, ONE_MORE_TABLE if glutton else MEAL_TABLE, c, k, -1, 0, reach, have
+    )
     if parasitism_feeds(st, ru, g, p):
-        n_par = ru.n_parasite_shapes[c]
         P = st.supply.shape[1]
+        table = ONE_MORE_PARASITE_TABLE if glutton else PARASITE_TABLE  # F4
         for q in range(P):
-            if not may_parasitize(st, ru, g, p, q, space):
-                continue
-            if glutton:
-                n = _add_glutton_set(st, ru, wk, g, b, p, space, c, k, q, n, reach)
-                continue
-            # Copied for each victim: the walk below leaves every shape at its last arrangement
-            # (until 2026-11-22 the set was built once, so a second victim was offered only
-            # that arrangement, against F4).
-            for s in range(n_par):
-                for j in range(k):
-                    row[PARASITE + s * SHAPE_STRIDE + j] = ru.parasite_shapes[c, s, j]
-            for s in range(n_par):
-                n = _add_arrangements(st, ru, wk, g, b, p, space, PARASITE + s * SHAPE_STRIDE, k, q, n, reach)
+            if may_parasitize(st, ru, g, p, q, space):
+                n = _add_meals(st, ru, wk, g, b, p, space, table, c, k, q, n, reach, have)
     return n
 
 

@@ -9,6 +9,8 @@ beside the state match what they count), I11 (the end of the game is consistent:
 and I6 then count each player once).
 """
 
+import numpy as np
+
 from sim.jit import kernel
 from sim.ursuppe.engine.food import FOOD_CAP
 from sim.ursuppe.engine.players import acts_for_player, death_threshold
@@ -51,6 +53,46 @@ def _check_food_capped(st, ru, wk, g, phase):
             capped += min(int(st.food[g, s, c]), FOOD_CAP)
         if st.food_capped[g, s] != capped:
             _fail(wk, g, 10, phase, s)
+
+
+@kernel
+def _check_gene_masks(st, wk, g, phase):
+    """I10 (the engine's own): ``held`` is ``genes`` and ``pooled`` the pool, as masks."""
+    pooled = np.int64(0)
+    for i in range(st.pool.shape[1]):
+        if st.pool[g, i] > 0:
+            pooled |= np.int64(1) << i
+    if st.pooled[g] != pooled:
+        _fail(wk, g, 10, phase, -1)
+    for p in range(st.genes.shape[1]):
+        held = np.int64(0)
+        for i in range(st.genes.shape[2]):
+            if st.genes[g, p, i] != 0:
+                held |= np.int64(1) << i
+        if st.held[g, p] != held:
+            _fail(wk, g, 10, phase, p)
+
+
+@kernel
+def _check_turn_orders(st, wk, g, phase):
+    """I10 (the engine's own): ``order`` holds every player once, by score (ascending, then
+    descending), players on one space in colour order."""
+    P = st.score.shape[1]
+    for way in range(2):
+        seen = 0
+        for i in range(P):
+            seen |= 1 << st.order[g, way, i]
+        if seen != (1 << P) - 1:
+            _fail(wk, g, 10, phase, -1)
+        for i in range(1, P):
+            x = st.order[g, way, i - 1]
+            y = st.order[g, way, i]
+            up = st.score[g, x] < st.score[g, y]
+            if st.score[g, x] == st.score[g, y]:
+                if x > y:
+                    _fail(wk, g, 10, phase, y)
+            elif up != (way == 0):
+                _fail(wk, g, 10, phase, y)
 
 
 @kernel
@@ -166,8 +208,12 @@ def check_invariants(st, ru, wk, g, phase):
                         if (q != p or t != a) and st.space[g, q, t] == s:
                             _fail(wk, g, 8, phase, s)
     # I10 (the engine's own): the derived counts match what they are derived from: ``occupancy``
-    # the amoebas' spaces (players.put_amoeba), ``food_capped`` the food (food.py).
+    # the amoebas' spaces (players.put_amoeba), ``food_capped`` the food (food.py), the gene masks
+    # ``held`` and ``pooled`` the genes held and the pool (gene_sets.py), ``order`` the scores
+    # (players.sort_turn_orders).
     _check_food_capped(st, ru, wk, g, phase)
+    _check_gene_masks(st, wk, g, phase)
+    _check_turn_orders(st, wk, g, phase)
     for q in range(P + 1):
         if st.occupancy[g, q, 0] != 0:
             _fail(wk, g, 10, phase, q)

@@ -13,6 +13,7 @@ from sim.jit import kernel
 from sim.random_stream import shuffle
 from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.events import EV_DISCARD, EV_REVEAL, log
+from sim.ursuppe.engine.gene_sets import add_to_pool
 from sim.ursuppe.engine.state import NO_CARD, STREAM_SETUP
 from sim.ursuppe.rules.extra_flags import XF_REVEAL_PER_ROUND, XF_UNBOUGHT_DISCARDED
 
@@ -28,7 +29,7 @@ def shuffle_extra_deck(st, ru, g):
         st.extra_deck[g, i] = ru.extra_deck[i] if i < m else NO_CARD
     shuffle(st.rng_key, st.rng_ctr, g, STREAM_SETUP, st.extra_deck[g], m)
     for i in range(m):
-        st.pool[g, st.extra_deck[g, i]] -= 1  # XM3: face down, not buyable
+        add_to_pool(st, g, st.extra_deck[g, i], -1)  # XM3: face down, not buyable
     st.extra_top[g] = 0
 
 
@@ -43,7 +44,7 @@ def reveal(st, ru, wk, g, b, count):
             return
         gene = st.extra_deck[g, top]  # positions below extra_top are face up (or gone)
         st.extra_top[g] = top + 1
-        st.pool[g, gene] += 1
+        add_to_pool(st, g, gene, 1)
         wk.tally[b, tally.MARKET_REVEAL] += 1
         log(st, wk, g, EV_REVEAL, PHASE, -1, -1, gene, 0, 0, 0, 0, 0, 0)
 
@@ -63,6 +64,6 @@ def discard_unbought(st, ru, wk, g, b, first, last):
     for i in range(first, last):
         gene = st.extra_deck[g, i]
         if st.pool[g, gene] > 0:
-            st.pool[g, gene] -= 1
+            add_to_pool(st, g, gene, -1)
             wk.tally[b, tally.MARKET_DISCARD] += 1
             log(st, wk, g, EV_DISCARD, PHASE, -1, -1, gene, 0, 0, 0, 0, 0, 0)

@@ -3,6 +3,7 @@
 import numpy as np
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.gene_sets import genes_in_play, lowest, set_gene
 from sim.ursuppe.engine.genes.division_rate import division_rate_cost
 from sim.ursuppe.engine.genes.flexible import flexible_price
 from sim.ursuppe.engine.genes.life_expectancy import life_expectancy_threshold
@@ -57,23 +58,37 @@ def kept_gift(st, ru, g, p, gene, level):
 
 
 @kernel
-def turn_order(st, wk, g, b, descending):
-    """Write the players sorted by score position into scratch[b, 0:P] (§0: positions are distinct)."""
+def sort_turn_orders(st, g):
+    """§0: the players sorted by score position, ascending and descending, into ``order`` (players
+    on one space, double play II's colours of a player, in colour order). Called where the scores
+    change: the end of setup and of Phase 6 (turn_order reads it in every other phase)."""
     P = st.score.shape[1]
-    order = wk.scratch[b]
-    for i in range(P):
-        order[ORDER_SLOT + i] = i
-    for i in range(1, P):  # insertion sort: P <= 6
-        j = i
-        while j > 0:
-            x = order[ORDER_SLOT + j - 1]
-            y = order[ORDER_SLOT + j]
-            if (st.score[g, y] < st.score[g, x]) != descending and st.score[g, y] != st.score[g, x]:
-                order[ORDER_SLOT + j - 1] = y
-                order[ORDER_SLOT + j] = x
-                j -= 1
-            else:
-                break
+    for way in range(2):
+        descending = way == 1
+        order = st.order[g, way]
+        for i in range(P):
+            order[i] = i
+        for i in range(1, P):  # insertion sort: P <= 6
+            j = i
+            while j > 0:
+                x = order[j - 1]
+                y = order[j]
+                if (st.score[g, y] < st.score[g, x]) != descending and st.score[g, y] != st.score[g, x]:
+                    order[j - 1] = y
+                    order[j] = x
+                    j -= 1
+                else:
+                    break
+
+
+@kernel
+@always_inline
+def turn_order(st, wk, g, b, descending):
+    """Write the players sorted by score position into scratch[b, 0:P] (§0: positions are
+    distinct), as sort_turn_orders left them when the scores last changed."""
+    order = st.order[g, 1 if descending else 0]
+    for i in range(st.score.shape[1]):
+        wk.scratch[b, ORDER_SLOT + i] = order[i]
 
 
 @kernel
@@ -151,9 +166,10 @@ def division_cost(st, ru, g, p):
 def weighted_cards(st, ru, g, p):
     """K2: gene cards held, an advanced gene counting 2 and Ray Protection 0 (rules: weight)."""
     n = 0
-    for i in range(ru.n_genes):
-        if st.genes[g, p, i] != 0:
-            n += ru.gene_weight[i]
+    held = st.held[g, p]
+    while held != 0:
+        n += ru.gene_weight[lowest(held)]
+        held &= held - 1
     return n
 
 
@@ -162,9 +178,10 @@ def weighted_cards(st, ru, g, p):
 def mutation_points(st, ru, g, p):
     """E2: the sum of the MP of the player's genes (Ray Protection counts -2)."""
     m = 0
-    for i in range(ru.n_genes):
-        if st.genes[g, p, i] != 0:
-            m += ru.gene_mp[i]
+    held = st.held[g, p]
+    while held != 0:
+        m += ru.gene_mp[lowest(held)]
+        held &= held - 1
     return m
 
 
@@ -208,6 +225,7 @@ def share_with_partner(st, ru, g, p):
     st.genes_bought[g, q] = st.genes_bought[g, p]
     st.defect_genes_lost[g, q] = st.defect_genes_lost[g, p]
     st.defect_bp_paid[g, q] = st.defect_bp_paid[g, p]
+    st.held[g, q] = st.held[g, p]
     for i in range(st.genes.shape[2]):
         st.genes[g, q, i] = st.genes[g, p, i]
         st.gene_since[g, q, i] = st.gene_since[g, p, i]
@@ -256,7 +274,7 @@ def gene_cost(st, ru, g, p, gene):
 @kernel
 def acquire(st, ru, g, p, gene):
     """G2, G3: player p now holds ``gene``, acquired this round (a purchase, an exchange: XG-08)."""
-    st.genes[g, p, gene] = 1
+    set_gene(st, g, p, gene, 1)
     st.gene_since[g, p, gene] = st.round[g]
     if st.first_bought[g, p, gene] == 0:
         st.first_bought[g, p, gene] = st.round[g]
@@ -289,6 +307,17 @@ def lower_gene_ok(st, ru, g, p, gene, lower):
     if lower < 0 or st.genes[g, p, lower] == 0 or st.gene_since[g, p, lower] >= st.round[g]:
         return False
     return not kept_gift(st, ru, g, p, lower, GIFT_KEPT)
+
+
+@kernel
+@always_inline
+def sources(st, ru, g, p, blocked):
+    """The genes gene_source may find a source for (a superset), as a mask: not held by p, not
+    ``blocked`` (G4), a copy in the pool or (XG-10) the Social Gene."""
+    reach = st.pooled[g] & ~st.held[g, p] & ~blocked & genes_in_play(ru)
+    if ru.extra_genes:
+        reach |= (np.int64(1) << _SOCIAL_GENE) & ~st.held[g, p] & ~blocked
+    return reach
 
 
 @kernel

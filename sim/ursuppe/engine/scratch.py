@@ -9,10 +9,8 @@ other, so no two buffers overlap whichever phases use them, and a slot is added 
 from typing import NamedTuple
 
 from sim.ursuppe.rules.genes import N_GENES
-from sim.ursuppe.rules.meal_shapes import MAX_SHAPES
 
 MAX_COLOURS = 8  # players/colours a buffer indexed by player holds (the engine plays up to 6)
-SHAPE_STRIDE = 8  # int32 per meal shape (a shape has at most P - 1 <= 5 counts)
 
 
 class Slot(NamedTuple):
@@ -23,15 +21,9 @@ class Slot(NamedTuple):
 
 SLOTS: tuple[Slot, ...] = (
     Slot("order", MAX_COLOURS, "players.turn_order: the current phase's player order"),
-    Slot(
-        "normal_shapes",
-        MAX_SHAPES * SHAPE_STRIDE,
-        "feeding: the player's meal shapes, each permuted in place (M4, F1-F3)",
-    ),
-    Slot("parasite_shapes", MAX_SHAPES * SHAPE_STRIDE, "feeding: the Parasitism shapes (F4)"),
     Slot("held_genes", N_GENES, "phase2_environment: the genes of the paying player (E2)"),
     Slot("sorted_payments", N_GENES, "phase2_environment: their defect payments, ascending (E2)"),
-    Slot("carry", MAX_COLOURS, "movement: the Tentacle cube vector being enumerated"),
+    Slot("carry", 2 * MAX_COLOURS, "movement: the Tentacle cube vector being enumerated, its bounds"),
     Slot(
         "riders", 1 + MAX_COLOURS * MAX_COLOURS, "movement: amoebas that clung after a first step (Holding)"
     ),
@@ -41,7 +33,9 @@ SLOTS: tuple[Slot, ...] = (
         "decisions.free_numbers: the deciding player's numbers in the supply (D4)",
     ),
     Slot(
-        "meal_extra", 4 * MAX_COLOURS, "feeding: the extra cubes of a meal (Glutton, Suction; XG-02, XG-12)"
+        "meal_extra",
+        4 * MAX_COLOURS,
+        "feeding: an arrangement Suction's walk changes in place (XG-12); the supply across a kill (XG-04)",
     ),
     Slot("gene_work", 2 * N_GENES, "genes of one decision (Highly Adaptable, Healing; XG-08, XG-15)"),
 )
@@ -53,8 +47,6 @@ for _slot in SLOTS:
 SCRATCH_WIDTH = _end
 
 ORDER_SLOT = OFFSET["order"]
-NORMAL = OFFSET["normal_shapes"]
-PARASITE = OFFSET["parasite_shapes"]
 HELD = OFFSET["held_genes"]
 SORTED = OFFSET["sorted_payments"]
 CARRY_SCRATCH = OFFSET["carry"]

@@ -83,9 +83,18 @@ class State(NamedTuple):
     supply: np.ndarray  # int16 [G, P]: cubes of colour c in the supply (C3)
     bp: np.ndarray  # int32 [G, P]: biological points (C4)
     score: np.ndarray  # int16 [G, P]: score-track position (K1)
+    # int8 [G, 2, P]: the players by score, ascending ([0]) and descending ([1]), derived from
+    # ``score`` where it changes (setup, Phase 6: players.sort_turn_orders) for the ~50 phases a
+    # game that ask for an order (players.turn_order)
+    order: np.ndarray
     genes: np.ndarray  # int8 [G, P, N_GENES]: 1 if held (G2)
+    # int64 [G, P]: bit i set if player p holds gene i: ``genes`` as a mask, derived from it and
+    # kept up to date by gene_sets.set_gene, so that the purchase options, mutation points and
+    # card weights walk the genes held (or not held) instead of testing every gene
+    held: np.ndarray
     gene_since: np.ndarray  # int16 [G, P, N_GENES]: round in which a held gene was acquired (G3)
     pool: np.ndarray  # int8 [G, N_GENES]: copies left in the gene pool (S3, I4)
+    pooled: np.ndarray  # int64 [G]: bit i set if gene i has a copy in the pool (gene_sets.add_to_pool)
     space: np.ndarray  # int8 [G, P, A]: space of amoeba number a+1, -1 in the supply (C2)
     # int8 [G, P+1, S+1]: amoebas of player q on space s at [g, q, s+1]; row P: of all players.
     # Derived from ``space`` and kept up to date by players.put_amoeba, so that the policy's space
@@ -133,9 +142,12 @@ def allocate_state(games: int, rules: Rules, n_cards: int | None = None) -> Stat
         supply=np.zeros((G, P), np.int16),
         bp=np.zeros((G, P), np.int32),
         score=np.zeros((G, P), np.int16),
+        order=np.zeros((G, 2, P), np.int8),
         genes=np.zeros((G, P, N_GENES), np.int8),
+        held=np.zeros((G, P), np.int64),
         gene_since=np.zeros((G, P, N_GENES), np.int16),
         pool=np.zeros((G, N_GENES), np.int8),
+        pooled=np.zeros(G, np.int64),
         space=np.full((G, P, A), -1, np.int8),
         occupancy=np.zeros((G, P + 1, S + 1), np.int8),
         dp=np.zeros((G, P, A), np.int8),
@@ -152,9 +164,26 @@ def allocate_state(games: int, rules: Rules, n_cards: int | None = None) -> Stat
     )
 
 
+def recount_gene_masks(state: State) -> None:
+    """Set ``held`` from ``genes`` and ``pooled`` from ``pool``."""
+    bits = np.int64(1) << np.arange(state.genes.shape[2], dtype=np.int64)
+    state.held[:] = ((state.genes != 0) * bits).sum(axis=2)
+    state.pooled[:] = ((state.pool > 0) * bits).sum(axis=1)
+
+
+def recount_turn_orders(state: State) -> None:
+    """Set ``order`` from ``score``: the players by score, ascending and descending, players on one
+    space (double play II's colours of a player) in colour order (players.sort_turn_orders)."""
+    state.order[:, 0] = np.argsort(state.score, axis=1, kind="stable")
+    state.order[:, 1] = np.argsort(-state.score.astype(np.int64), axis=1, kind="stable")
+
+
 def recount_derived(state: State) -> None:
-    """Set ``occupancy`` from ``space`` and ``food_capped`` from ``food`` (after a position was
-    written from outside the kernels, e.g. a scenario file)."""
+    """Set ``occupancy`` from ``space``, ``food_capped`` from ``food``, the gene masks from
+    ``genes`` and ``pool`` and the turn orders from ``score`` (after a position was written from
+    outside the kernels, e.g. a scenario file)."""
+    recount_gene_masks(state)
+    recount_turn_orders(state)
 
     state.food_capped[:] = np.minimum(state.food, FOOD_CAP).sum(axis=2)
     G, P, _ = state.space.shape
@@ -214,6 +243,10 @@ class Workspace(NamedTuple):
     log_events: bool
     check_invariants: bool
     n_blocks: int
+    # A decision whose strategy takes the first best option may be taken from its options streamed
+    # through the values instead of listed (decisions.streamable; issue 24): the same choice.
+    # False lists every one (tests/test_streamed_decisions.py compares the two).
+    stream_decisions: bool
 
 
 def allocate_workspace(
@@ -227,6 +260,7 @@ def allocate_workspace(
     check_invariants: bool = False,
     tape_capacity: int = 0,
     dice_capacity: int = 0,
+    stream_decisions: bool = True,
 ) -> Workspace:
     """A workspace for ``games`` games; event, tape and error buffers are sized only when used."""
     G = games
@@ -256,6 +290,7 @@ def allocate_workspace(
         log_events=log_events,
         check_invariants=check_invariants,
         n_blocks=n_blocks,
+        stream_decisions=stream_decisions,
     )
 
 

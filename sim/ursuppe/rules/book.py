@@ -35,6 +35,7 @@ from sim.ursuppe.rules.genes import (
 )
 from sim.ursuppe.rules.meal_shapes import (
     MAX_SHAPES,
+    code_tables,
     glutton_tables,
     normal_shapes,
     parasite_shapes,
@@ -48,6 +49,9 @@ class Rules(NamedTuple):
     players: int  # P, one of the rules' player counts (3..6)
     n_spaces: int  # C1: 19
     neighbours: np.ndarray  # int8 [n_spaces, 4]: [N, E, S, W], -1 = obstacle (B1)
+    # int64 [n_spaces]: bit t set for every neighbour t of space s (B1), on a board of at most
+    # MASK_SPACES spaces (all 0 on a bigger one: the kernels then read ``neighbours``)
+    neighbour_mask: np.ndarray
     compass: np.ndarray  # int8 [7]: die face 1..6 -> direction code (board.py); [0] unused (= STAY)
     deck_ozone: np.ndarray  # int16 [n_cards] (V1, V5)
     deck_drift: np.ndarray  # int8 [n_cards]: 0..3 = N,E,S,W; 4 = none (V1)
@@ -103,6 +107,11 @@ class Rules(NamedTuple):
     n_glutton_shapes: np.ndarray  # int8 [4]
     glutton_parasite_shapes: np.ndarray  # int8 [4, MAX_GLUTTON_SHAPES, P-1]: with Parasitism (F4)
     n_glutton_parasite_shapes: np.ndarray  # int8 [4]
+    # The four tables above as the feeding kernels read them (meal_shapes.code_tables): for table t
+    # (meal_shapes.*_TABLE) and set c, every arrangement of every shape packed into one code, in
+    # the order of the EAT options; set 0 of MEAL_TABLE is the standard pattern's (A1)
+    meal_codes: np.ndarray  # int64 [4, 4, m]
+    n_meal_codes: np.ndarray  # int16 [4, 4]
     gene_price: np.ndarray  # int16 [N_GENES] (G1; PX22: flag price_5_6 with 5-6 players)
     gene_mp: np.ndarray  # int16 [N_GENES] (E2)
     gene_copies: np.ndarray  # int8 [N_GENES], for this player count (S3, I4; PX4 and flag deck_5_6)
@@ -364,6 +373,9 @@ MAX_TENTACLE_CUBES = {str(p): _largest_carry(p) for p in PLAYER_COUNTS}  # 3: 15
 # C1, C2: State.space is int8 (spaces 0..126 and -1); a placement (S6, D2-D4) may list every
 # space with every free number, MAX_SPACES * MAX_AMOEBAS = 889 <= MAX_OPTIONS options.
 MAX_SPACES = INT8_MAX
+# The most spaces a board may have for the kernels to hold a set of spaces as one int64 bit mask
+# (Rules.neighbour_mask; D3's legal spaces); a bigger board is played by listing the spaces.
+MASK_SPACES = 63
 MAX_AMOEBAS = 7  # C2: the numbers 1..7 (a higher count is untested; the 5-6 player game has 6)
 assert MAX_SPACES * MAX_AMOEBAS <= MAX_OPTIONS
 
@@ -374,6 +386,8 @@ _COMPONENT_RANGES = {
     "start_bp": (0, MAX_BP_AMOUNT),
 }
 _SETUP_FIRST_DP_MAX = MAX_DP_STEP
+
+
 # §10: the flags that are integers, with their ranges (the others are booleans).
 class FlagRow(NamedTuple):
     """One flag of the rules file: its name, the spec part it belongs to (``group``: §10 base,
@@ -1488,6 +1502,7 @@ class RuleBook:
             players=players,
             n_spaces=board["spaces"],
             neighbours=arr(board["neighbours"], np.int8).reshape(board["spaces"], 4),
+            neighbour_mask=_neighbour_masks(board["neighbours"]),
             compass=arr([STAY] + [DIRECTION_CODE[face] for face in board["compass"]], np.int8),
             deck_ozone=arr([c["ozone"] for c in d["environment"]["deck"]], np.int16),
             deck_drift=arr([DIRECTION_CODE[c["drift"]] for c in d["environment"]["deck"]], np.int8),
@@ -1540,6 +1555,7 @@ class RuleBook:
             n_glutton_shapes=g_n_meal,
             glutton_parasite_shapes=g_parasite,
             n_glutton_parasite_shapes=g_n_parasite,
+            **_codes(meal, n_meal, parasite, n_parasite, g_meal, g_n_meal, g_parasite, g_n_parasite),
             gene_price=arr(prices, np.int16),
             gene_mp=arr([g["mp"] for g in genes], np.int16),
             gene_copies=arr(copies, np.int8),
@@ -1604,6 +1620,16 @@ class RuleBook:
                 n_meal_shapes=n_meal,
                 parasite_shapes=parasite,
                 n_parasite_shapes=n_parasite,
+                **_codes(
+                    meal,
+                    n_meal,
+                    parasite,
+                    n_parasite,
+                    rules.glutton_shapes,
+                    rules.n_glutton_shapes,
+                    rules.glutton_parasite_shapes,
+                    rules.n_glutton_parasite_shapes,
+                ),
             )
         return rules._replace(
             side=np.arange(4, dtype=np.int8) if flags["double2_partner_is_opponent"] else player_of,
@@ -1615,6 +1641,23 @@ class RuleBook:
             division_cost=flags["double2_division_cost"],
             division_cost_division_rate=flags["double2_division_cost_division_rate"],
         )
+
+
+def _neighbour_masks(neighbours: list[list[int]]) -> np.ndarray:
+    """Rules.neighbour_mask: each space's neighbours as a bit mask (B1), on a board of at most
+    MASK_SPACES spaces; zeros on a bigger one."""
+    masks = np.zeros(len(neighbours), np.int64)
+    if len(neighbours) <= MASK_SPACES:
+        for s, row in enumerate(neighbours):
+            masks[s] = sum(1 << t for t in set(row) if t >= 0)
+    return masks
+
+
+def _codes(*tables: np.ndarray) -> dict[str, np.ndarray]:
+    """Rules.meal_codes and n_meal_codes of the shape tables (shapes, sizes, ...) in the order of
+    meal_shapes.*_TABLE: meal, parasite, Glutton's, Glutton's parasite (M4, F1-F4, XG-02)."""
+    codes, counts = code_tables(list(zip(tables[::2], tables[1::2], strict=True)))
+    return {"meal_codes": codes, "n_meal_codes": counts}
 
 
 def check_variant(players: int, variant: str | None) -> None:

@@ -176,3 +176,65 @@ def glutton_tables(
     fewer = [parasite_shapes(shapes, parasitism_fewer, limit=MAX_GLUTTON_SHAPES) for shapes in bigger]
     k = len(standard)
     return (*_table(bigger, k, MAX_GLUTTON_SHAPES), *_table(fewer, k, MAX_GLUTTON_SHAPES))
+
+
+# --- Arrangement codes: every meal option of a shape set, listed once at load -----------------------
+
+# The feeding kernels once walked each shape's distinct arrangements with ``next_permutation`` at
+# every meal (a fifth of the 6-player engine's time, issue 24). The walk depends on the rules only,
+# so it is done here: every arrangement of every shape of a set, in the walk's order (ascending
+# lexicographic from the ascending shape: the order of the EAT options), packed into one integer
+# with CODE_BITS per foreign colour. A meal then tests ``fits`` with one subtraction against the
+# space's cubes packed the same way (feeding._food_code): each field carries a guard bit that a
+# count above the cubes borrows away, and no borrow crosses a field.
+CODE_BITS = 8
+CODE_MAX = (1 << (CODE_BITS - 1)) - 1  # a count or a space's cubes of one colour, as packed
+MAX_CODE_FIELDS = 6  # foreign colours a code packs (the engine plays up to 6 colours: 5, TB1's 3 + 0)
+GUARDS = sum(1 << (CODE_BITS * j + CODE_BITS - 1) for j in range(MAX_CODE_FIELDS))
+# The code tables' first index: which shapes a set's arrangements come from.
+MEAL_TABLE = 0  # meal_shapes (M4, F1-F3)
+PARASITE_TABLE = 1  # parasite_shapes (F4)
+ONE_MORE_TABLE = 2  # glutton_shapes: each shape with one foreign cube more (XG-02)
+ONE_MORE_PARASITE_TABLE = 3  # glutton_parasite_shapes (XG-02 with F4)
+N_CODE_TABLES = 4
+
+
+def pack(counts: Sequence[int]) -> int:
+    """Cube counts per foreign colour as one code: count j in bits CODE_BITS * j and up."""
+    if len(counts) > MAX_CODE_FIELDS or any(not 0 <= c <= CODE_MAX for c in counts):
+        raise ValueError(f"a meal shape packs at most {MAX_CODE_FIELDS} counts in 0..{CODE_MAX}: {counts}")
+    return sum(int(c) << (CODE_BITS * j) for j, c in enumerate(counts))
+
+
+def arrangements(shape: Sequence[int]) -> list[Shape]:
+    """Every distinct arrangement of ``shape`` in the order ``next_permutation`` walks them from
+    the ascending shape: ascending lexicographic."""
+    found: set[Shape] = set()
+
+    def place(rest: list[int], done: tuple[int, ...]) -> None:
+        if not rest:
+            found.add(done)
+            return
+        for i in range(len(rest)):
+            place(rest[:i] + rest[i + 1 :], (*done, rest[i]))
+
+    place(list(shape), ())
+    return sorted(found)
+
+
+def code_tables(tables: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """(codes int64 [N_CODE_TABLES, N_SHAPE_SETS, M], counts int16 [N_CODE_TABLES, N_SHAPE_SETS]):
+    for each (shapes, sizes) of ``tables`` (in *_TABLE order) and each shape set, the codes of
+    every arrangement of every shape, shape by shape in the set's order (the EAT options' order)."""
+    lists = [
+        [[pack(a) for s in range(sizes[c]) for a in arrangements(table[c, s])] for c in range(N_SHAPE_SETS)]
+        for table, sizes in tables
+    ]
+    width = max(1, max(len(codes) for sets in lists for codes in sets))
+    out = np.zeros((len(lists), N_SHAPE_SETS, width), np.int64)
+    counts = np.zeros((len(lists), N_SHAPE_SETS), np.int16)
+    for t, sets in enumerate(lists):
+        for c, codes in enumerate(sets):
+            counts[t, c] = len(codes)
+            out[t, c, : len(codes)] = codes
+    return out, counts

@@ -20,6 +20,7 @@ from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
 from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.gene_sets import add_to_pool, set_gene
 from sim.ursuppe.engine.genes.flexible import flexible_exchange_discount
 from sim.ursuppe.engine.players import (
     SOURCE_POOL,
@@ -197,9 +198,9 @@ def exchanges(st, ru, wk, g, b, p, phase):
             return
         cost = exchange_cost(st, ru, g, p, given, taken)
         add_bp(st, ru, g, p, -cost)
-        st.genes[g, p, given] = 0
-        st.pool[g, given] += 1
-        st.pool[g, taken] -= 1
+        set_gene(st, g, p, given, 0)
+        add_to_pool(st, g, given, 1)
+        add_to_pool(st, g, taken, -1)
         acquire(st, ru, g, p, taken)
         st.player_flags[g, p] |= PF_EXCHANGED
         share_with_partner(st, ru, g, p)

@@ -16,8 +16,11 @@ policy), which name this gene and its taking price by GENE_INDEX and XFLAG_INDEX
 below this module, which imports it.
 """
 
+import numpy as np
+
 from sim.jit import kernel
 from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.gene_sets import set_gene
 from sim.ursuppe.engine.genes.energy_conservation import EV_GENE_INCOME
 from sim.ursuppe.engine.players import add_bp, gene_holder, share_with_partner
 from sim.ursuppe.engine.tally import TALLY_INDEX
@@ -102,12 +105,12 @@ def social_income_end_of_phase(st, ru, wk, g, b, social, phase):
 
 
 @kernel
-def social_gene_takeable(ru, gene):
-    """XG-10 effect B, the purchase list's hook (G2): may ``gene`` be listed with no card in the
-    pool? The Social Gene may, taken from its holder (players.gene_source says whether)."""
+def social_gene_takeable(ru):
+    """XG-10 effect B, the purchase list's hook (G2): the genes that may be listed with no card in
+    the pool, as a mask: the Social Gene, taken from its holder (players.gene_source says whether)."""
     if not ru.extra_genes:
-        return False
-    return gene == SOCIAL_GENE
+        return np.int64(0)
+    return np.int64(1) << SOCIAL_GENE
 
 
 @kernel
@@ -115,7 +118,7 @@ def social_gene_taken(st, ru, wk, g, b, p, holder, gene, cost, phase):
     """XG-10 effect B, the purchase's hook: player p took the Social Gene (``gene``) from
     ``holder`` for ``cost`` BP; the holder gives the card up and gets the BP (flag
     social_gene_steal_payment_to). Logged as the event take."""
-    st.genes[g, holder, gene] = 0
+    set_gene(st, g, holder, gene, 0)
     if ru.xflag[XF_SOCIAL_GENE_STEAL_PAYMENT_TO] == STEAL_TO_HOLDER:
         add_bp(st, ru, g, holder, cost)
     share_with_partner(st, ru, g, holder)

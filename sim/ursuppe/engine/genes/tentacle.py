@@ -9,18 +9,23 @@ by the movement once the whole movement is known (movement.finish_movement, and
 active_movement's ending with the flag clinging_after_first_step), before Holding's clinging;
 the options are scored by the policy's valuation :func:`value` here. The capacity T stays rules
 data (tentacle_capacity), the enumeration's cube vector a slot of the shared scratch row.
+
+With 5-6 players a carry has hundreds of options (11% of the engine's time, issue 24). When the
+strategy takes the first best option by value (decisions.streamable) the vectors are streamed
+through the same values in the same order instead of listed (:func:`_streamed_carry`), each value
+updated from the last vector's: the same cubes carried, the same draws.
 """
 
 import json
 
-from sim.jit import kernel
+from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.decision_kinds import KIND_INDEX
-from sim.ursuppe.engine.decisions import decide, option_overflow
+from sim.ursuppe.engine.decisions import count_decision, decide, option_overflow, stream_tie, streamable
 from sim.ursuppe.engine.events import EVENT_INDEX, log
 from sim.ursuppe.engine.food import move_cubes
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.engine.scratch import CARRY_SCRATCH
-from sim.ursuppe.engine.state import OPTION_WIDTH
+from sim.ursuppe.engine.state import FOOD_CAP, MAX_OPTIONS, OPTION_WIDTH
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
@@ -58,6 +63,17 @@ TENTACLE = GENE_INDEX[GENE.name]
 CARRY = KIND_INDEX["carry"]
 EV_CARRY = EVENT_INDEX["carry"]
 CARRIED = TALLY_INDEX["tentacle:carried"]
+CARRY_COLOURS = 6  # the colours a carry's vector has (the engine plays up to 6, an option row holds 6)
+
+
+@kernel
+@always_inline
+def _carry_value(prm, total, foreign, gain):
+    """The policy's value of a vector of ``total`` cubes, ``foreign`` of them of other colours than
+    the carrier's, that adds ``gain`` to what the new space feeds (FOOD_CAP per colour)."""
+    if total > prm[CARRY_MAX]:
+        return NEVER
+    return prm[CARRY_FOREIGN] * foreign + prm[CARRY_OWN] * (total - foreign) + prm[CARRY_NEED] * gain
 
 
 @kernel
@@ -78,12 +94,103 @@ def value(st, ru, wk, g, b, p, a, n, prm):
             if c != p:
                 foreign += o[c]
                 gain += min(st.food[g, here, c] + o[c], 2) - min(st.food[g, here, c], 2)
-        if total > prm[CARRY_MAX]:
-            val[i] = NEVER
-        else:
-            val[i] = (
-                prm[CARRY_FOREIGN] * foreign + prm[CARRY_OWN] * (total - foreign) + prm[CARRY_NEED] * gain
-            )
+        val[i] = _carry_value(prm, total, foreign, gain)
+
+
+@kernel
+def _streamed_carry(st, ru, wk, g, b, p, a, start, want):
+    """tentacle_carry's cube vectors in its order, valued as :func:`value` values them, without
+    listing them. ``want`` < 0: returns (the number of vectors, how many share the best value)
+    and leaves the first best vector in option row 0 and its value in ``wk.scores[b, 0]``
+    (MAX_OPTIONS vectors or more: (MAX_OPTIONS, 0), for the listing path and its error);
+    ``want`` = k > 0: leaves the k-th (0-based) vector of that value in option row 0.
+
+    The odometer (colour 0 turning fastest, each count up to the start space's cubes, the sum up
+    to T) is six nested loops, colour 5 outermost (a colour not in play has no cube), each adding
+    its colour's share to the sums that ``value`` computes: the cubes, the foreign ones and the
+    food value they add to the new space (a foreign colour's first FOOD_CAP - cubes there)."""
+    P = st.supply.shape[1]
+    T = ru.tentacle_cubes
+    here = st.space[g, p, a]
+    prm = wk.params[st.strategy[g, p]]
+    row = wk.scratch[b]
+    lim = CARRY_SCRATCH  # per colour: the most cubes it can give (the start space's, at most T)
+    need = CARRY_SCRATCH + CARRY_COLOURS  # per colour: how many of them add food value (foreign only)
+    for c in range(CARRY_COLOURS):
+        row[lim + c] = min(int(st.food[g, start, c]), T) if c < P else 0
+        row[need + c] = max(FOOD_CAP - int(st.food[g, here, c]), 0) if c < P and c != p else 0
+    best_row = wk.options[b, 0]
+    if want < 0:
+        for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
+            best_row[j] = 0
+    best = wk.scores[b, 0]
+    n = 0
+    ties = 0
+    for x5 in range(row[lim + 5] + 1):
+        t5 = x5
+        f5 = x5 if p != 5 else 0
+        g5 = min(x5, row[need + 5])
+        for x4 in range(min(row[lim + 4], T - t5) + 1):
+            t4 = t5 + x4
+            f4 = f5 + (x4 if p != 4 else 0)
+            g4 = g5 + min(x4, row[need + 4])
+            for x3 in range(min(row[lim + 3], T - t4) + 1):
+                t3 = t4 + x3
+                f3 = f4 + (x3 if p != 3 else 0)
+                g3 = g4 + min(x3, row[need + 3])
+                for x2 in range(min(row[lim + 2], T - t3) + 1):
+                    t2 = t3 + x2
+                    f2 = f3 + (x2 if p != 2 else 0)
+                    g2 = g3 + min(x2, row[need + 2])
+                    for x1 in range(min(row[lim + 1], T - t2) + 1):
+                        t1 = t2 + x1
+                        f1 = f2 + (x1 if p != 1 else 0)
+                        g1 = g2 + min(x1, row[need + 1])
+                        for x0 in range(min(row[lim + 0], T - t1) + 1):
+                            if n >= MAX_OPTIONS:
+                                return MAX_OPTIONS, 0
+                            v = _carry_value(
+                                prm, t1 + x0, f1 + (x0 if p != 0 else 0), g1 + min(x0, row[need + 0])
+                            )
+                            found = False
+                            if want < 0:
+                                if n == 0 or v > best:
+                                    best = v
+                                    ties = 1
+                                    found = True
+                                elif v == best:
+                                    ties += 1
+                            elif v == best:
+                                found = ties == want
+                                ties += 1
+                            if found:
+                                best_row[0] = x0
+                                best_row[1] = x1
+                                best_row[2] = x2
+                                best_row[3] = x3
+                                best_row[4] = x4
+                                best_row[5] = x5
+                                if want >= 0:
+                                    return n + 1, ties
+                            n += 1
+    if want < 0:
+        wk.scores[b, 0] = best
+    return n, ties
+
+
+@kernel
+def _carry(st, wk, g, b, p, a, start, end, i, phase):
+    """Carry the cubes of option row i from ``start`` to ``end``."""
+    P = st.supply.shape[1]
+    packed = 0
+    for c in range(P):
+        k = wk.options[b, i, c]
+        if k > 0:
+            move_cubes(st, g, start, end, c, k)
+            packed |= k << (4 * c)
+    if packed != 0:
+        wk.tally[b, CARRIED] += 1
+        log(st, wk, g, EV_CARRY, phase, p, a + 1, start, end, packed, 0, 0, 0, 0)
 
 
 @kernel
@@ -93,6 +200,16 @@ def tentacle_carry(st, ru, wk, g, b, p, a, start, end, phase):
     if not (has(st, g, p, TENTACLE) and ru.tentacle_cubes > 0):
         return
     P = st.supply.shape[1]
+    if streamable(st, ru, wk, g, p):
+        n, ties = _streamed_carry(st, ru, wk, g, b, p, a, start, -1)
+        if n < MAX_OPTIONS:
+            count_decision(wk, b, CARRY, n)
+            if n > 1:
+                k = stream_tie(st, wk, g, p, ties)
+                if k > 0:
+                    _streamed_carry(st, ru, wk, g, b, p, a, start, k)
+            _carry(st, wk, g, b, p, a, start, end, 0, phase)
+            return
     T = ru.tentacle_cubes
     # Odometer over cube vectors with sum <= T and each count <= the cubes on the start space,
     # colour 0 turning fastest. A digit that would push the sum over T carries at once: the
@@ -128,13 +245,4 @@ def tentacle_carry(st, ru, wk, g, b, p, a, start, end, phase):
     # scores are set here, and policy.choose leaves a gene module's kinds' scores as they are.
     if p != ru.dummy:
         value(st, ru, wk, g, b, p, a, n, wk.params[st.strategy[g, p]])
-    i = decide(st, ru, wk, g, b, p, a, CARRY, n)
-    packed = 0
-    for c in range(P):
-        k = wk.options[b, i, c]
-        if k > 0:
-            move_cubes(st, g, start, end, c, k)
-            packed |= k << (4 * c)
-    if packed != 0:
-        wk.tally[b, CARRIED] += 1
-        log(st, wk, g, EV_CARRY, phase, p, a + 1, start, end, packed, 0, 0, 0, 0)
+    _carry(st, wk, g, b, p, a, start, end, decide(st, ru, wk, g, b, p, a, CARRY, n), phase)

@@ -13,7 +13,7 @@ from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import PAY
 from sim.ursuppe.engine.decisions import forced_choice, reject_forced, set_option
 from sim.ursuppe.engine.events import EV_CARD, EV_DEFECT, log
-from sim.ursuppe.engine.gene_sets import high_word, join_words, low_word
+from sim.ursuppe.engine.gene_sets import add_to_pool, high_word, join_words, low_word, lowest, set_gene
 from sim.ursuppe.engine.genes.environmental_sensing import environmental_sensing_look
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
@@ -45,8 +45,11 @@ def _held_genes(st, ru, wk, g, b, p):
     ascending, to SORTED; return how many."""
     held = wk.scratch[b]
     k = 0
-    for i in range(ru.n_genes):
-        if st.genes[g, p, i] != 0 and not kept_gift(st, ru, g, p, i, GIFT_KEPT):
+    genes = st.held[g, p]
+    while genes != 0:
+        i = lowest(genes)
+        genes &= genes - 1
+        if not kept_gift(st, ru, g, p, i, GIFT_KEPT):
             held[HELD + k] = i
             pay = ru.gene_defect_payment[i]
             j = k  # insertion sort: at most N_GENES
@@ -208,11 +211,13 @@ def pay_defect(st, ru, wk, g, b, p, m, ozone):
     """E2: player p pays the deficit m - ozone with genes and/or BP of its choice."""
     deficit = m - ozone
     mask, bp = choose_payment(st, ru, wk, g, b, p, deficit)
-    for gene in range(ru.n_genes):
-        if mask & (np.int64(1) << gene):
-            st.genes[g, p, gene] = 0
-            st.pool[g, gene] += 1  # returned genes go back to the pool at once
-            st.defect_genes_lost[g, p] += 1
+    returned = mask
+    while returned != 0:
+        gene = lowest(returned)
+        returned &= returned - 1
+        set_gene(st, g, p, gene, 0)
+        add_to_pool(st, g, gene, 1)  # returned genes go back to the pool at once
+        st.defect_genes_lost[g, p] += 1
     add_bp(st, ru, g, p, -bp)
     st.defect_bp_paid[g, p] += bp
     log(st, wk, g, EV_DEFECT, PHASE, p, -1, m, ozone, deficit, low_word(mask), high_word(mask), bp, 0)

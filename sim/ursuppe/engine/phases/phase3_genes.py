@@ -7,6 +7,7 @@ from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import BUY, CK_BUY_END
 from sim.ursuppe.engine.decisions import consume_marker, decide, set_option
 from sim.ursuppe.engine.events import EV_BUY, log
+from sim.ursuppe.engine.gene_sets import add_to_pool, genes_in_play, lowest, set_gene
 from sim.ursuppe.engine.genes.flexible import flexible_discount_tally
 from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
 from sim.ursuppe.engine.genes.healing_2 import healing2_now
@@ -43,15 +44,15 @@ PHASE = 3
 def purchase_options(st, ru, wk, g, b, p):
     """G1-G4: 'stop', then every gene player p may buy now, with the lower gene it gives up; with
     the extra genes the Social Gene taken from its holder is the row (gene, -1, 1) (XG-10).
-    Prices are gene_cost's (Flexible, XG-14)."""
+    Prices are gene_cost's (Flexible, XG-14). The genes are walked as a mask: those not held,
+    not blocked (G4) and in the pool (or the Social Gene, XG-10), in gene order."""
     set_option(wk.options, b, 0, -1, -1, 0)
     n = 1
     blocked = blocked_by_advanced(st, ru, g, p)
-    for gene in range(ru.n_genes):
-        if st.genes[g, p, gene] != 0:
-            continue
-        if st.pool[g, gene] <= 0 and not social_gene_takeable(ru, gene):  # XG-10
-            continue
+    candidates = (st.pooled[g] | social_gene_takeable(ru)) & ~st.held[g, p] & ~blocked & genes_in_play(ru)
+    while candidates != 0:
+        gene = lowest(candidates)
+        candidates &= candidates - 1
         source = gene_source(st, ru, g, p, gene, blocked)
         if source == SOURCE_NONE or gene_cost(st, ru, g, p, gene) > st.bp[g, p]:
             continue
@@ -84,11 +85,11 @@ def buy(st, ru, wk, g, b, p, gene, gave_up, taken):
     if holder >= 0:
         social_gene_taken(st, ru, wk, g, b, p, holder, gene, cost, PHASE)  # XG-10, the event take
     else:
-        st.pool[g, gene] -= 1
+        add_to_pool(st, g, gene, -1)
     acquire(st, ru, g, p, gene)
     if gave_up >= 0:
-        st.genes[g, p, gave_up] = 0
-        st.pool[g, gave_up] += 1
+        set_gene(st, g, p, gave_up, 0)
+        add_to_pool(st, g, gave_up, 1)
     if holder < 0:
         log(st, wk, g, EV_BUY, PHASE, p, -1, gene, cost, gave_up, 0, 0, 0, 0)
 

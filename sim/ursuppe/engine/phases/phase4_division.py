@@ -5,9 +5,19 @@ before a player divides.
 Double play II (TB7): every step is per colour (D2's free amoeba, D3's spaces next to the
 colour's own amoebas), except the income, once per player; the two colours pay from one stock."""
 
+import numpy as np
+
 from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import DIVIDE, PLACE_EXPLOSION, PLACE_FREE
-from sim.ursuppe.engine.decisions import FREE_NUMBERS, decide, decide_placement, free_numbers, set_option
+from sim.ursuppe.engine.decisions import (
+    FREE_NUMBERS,
+    count_decision,
+    decide,
+    decide_placement,
+    free_numbers,
+    set_option,
+    streamable,
+)
 from sim.ursuppe.engine.events import EV_INCOME, EV_PLACE, log
 from sim.ursuppe.engine.genes.healing_1 import heals_in_phase
 from sim.ursuppe.engine.genes.population_explosion import (
@@ -27,6 +37,8 @@ from sim.ursuppe.engine.players import (
     put_amoeba,
     turn_order,
 )
+from sim.ursuppe.rules.book import MASK_SPACES
+from strategies.ursuppe.policy import choose_space
 
 PHASE = 4
 # EV_PLACE's "how", by its name in the event log (setup's placements log 0; XG-20's explosion)
@@ -74,6 +86,22 @@ def legal_division_space(st, neighbours, g, p, s, spores, anywhere):
 
 
 @kernel
+def division_spaces(st, ru, g, p, spores, on_board):
+    """D3 as a bit mask over the spaces (a board of at most MASK_SPACES): the spaces without an
+    amoeba of the colour, next to one of them (Spores, or ``on_board`` = 1: any)."""
+    own = np.int64(0)
+    near = np.int64(0)
+    for a in range(st.space.shape[2]):
+        s = st.space[g, p, a]
+        if s >= 0:
+            own |= np.int64(1) << s
+            near |= ru.neighbour_mask[s]
+    if spores or on_board == 1:
+        near = (np.int64(1) << ru.n_spaces) - 1
+    return near & ~own
+
+
+@kernel
 def division_options(st, ru, wk, g, b, p, spores, on_board, n):
     """D3-D4: write one option per legal division space (with the lowest free number, listed by
     free_numbers) from option row ``n`` on; return the count of rows after them. ``on_board``
@@ -97,16 +125,27 @@ def divide(st, ru, wk, g, b, p):
         n_free = free_numbers(st, wk, g, b, p)
         if n_free == 0:
             return
-        set_option(wk.options, b, 0, -1, -1, 0)
-        n = division_options(st, ru, wk, g, b, p, spores, st.space.shape[2] - n_free, 1)
-        if n == 1:
-            return
-        i = decide_placement(st, ru, wk, g, b, p, DIVIDE, n, n_free)
-        space = wk.options[b, i, 0]
+        on_board = st.space.shape[2] - n_free
+        if ru.n_spaces <= MASK_SPACES and streamable(st, ru, wk, g, p):
+            # the strategy values the legal spaces without their rows (issue 24): the same choice
+            legal = division_spaces(st, ru, g, p, spores, on_board)
+            if legal == 0:
+                return
+            count_decision(wk, b, DIVIDE, 2)  # the stop and at least one space
+            space = choose_space(st, ru, wk, g, b, p, DIVIDE, legal, wk.scratch[b, FREE_NUMBERS])
+            number = wk.scratch[b, FREE_NUMBERS]
+        else:
+            set_option(wk.options, b, 0, -1, -1, 0)
+            n = division_options(st, ru, wk, g, b, p, spores, on_board, 1)
+            if n == 1:
+                return
+            i = decide_placement(st, ru, wk, g, b, p, DIVIDE, n, n_free)
+            space = wk.options[b, i, 0]
+            number = wk.options[b, i, 1]
         if space < 0:
             return
-        _place(st, ru, wk, g, p, space, wk.options[b, i, 1], cost, PLACED_DIVISION)
-        toxic_placement(st, ru, wk, g, b, p, wk.options[b, i, 1] - 1, PHASE)
+        _place(st, ru, wk, g, p, space, number, cost, PLACED_DIVISION)
+        toxic_placement(st, ru, wk, g, b, p, number - 1, PHASE)
 
 
 @kernel

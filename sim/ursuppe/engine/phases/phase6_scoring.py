@@ -16,6 +16,7 @@ from sim.ursuppe.engine.players import (
     acts_for_player,
     amoebas_on_board,
     share_with_partner,
+    sort_turn_orders,
     turn_order,
     weighted_cards,
 )
@@ -83,3 +84,4 @@ def phase6(st, ru, wk, g, b):
         )
         social_income_after_advance(st, ru, wk, g, b, p, social, PHASE)
     social_income_end_of_phase(st, ru, wk, g, b, social, PHASE)  # XG-10: after every marker, before W1
+    sort_turn_orders(st, g)  # the markers moved (K2-K3): the next phases' orders

@@ -7,6 +7,7 @@ from sim.ursuppe.engine.decisions import FREE_NUMBERS, decide_placement, free_nu
 from sim.ursuppe.engine.double_play import colour_order
 from sim.ursuppe.engine.events import EV_CARD, EV_GIFT, EV_PLACE, EV_SEATING, log
 from sim.ursuppe.engine.food import place_cubes
+from sim.ursuppe.engine.gene_sets import add_to_pool, recount_pooled, set_gene
 from sim.ursuppe.engine.market import shuffle_extra_deck
 from sim.ursuppe.engine.players import (
     ORDER_SLOT,
@@ -14,6 +15,7 @@ from sim.ursuppe.engine.players import (
     amoebas_on_space,
     gift_receiver,
     put_amoeba,
+    sort_turn_orders,
     turn_order,
 )
 from sim.ursuppe.engine.state import NO_CARD, STREAM_SETUP
@@ -123,10 +125,10 @@ def give_gifts(st, ru, wk, g):
         if gene < 0 or st.genes[g, p, gene] != 0:
             continue
         if st.pool[g, gene] > 0:
-            st.pool[g, gene] -= 1
+            add_to_pool(st, g, gene, -1)
         elif not (ru.extra_genes and _take_from_deck(st, ru, g, gene)):
             continue
-        st.genes[g, p, gene] = 1
+        set_gene(st, g, p, gene, 1)
         st.gene_since[g, p, gene] = 0
         log(st, wk, g, EV_GIFT, PHASE_SETUP, p, -1, gene, 0, 0, 0, 0, 0, 0)
 
@@ -153,6 +155,7 @@ def setup_position(st, ru, wk, g, seating):
             st.genes[g, p, i] = 0
             st.gene_since[g, p, i] = 0
             st.first_bought[g, p, i] = 0
+        st.held[g, p] = 0
         st.genes_bought[g, p] = 0
         st.defect_genes_lost[g, p] = 0
         st.defect_bp_paid[g, p] = 0
@@ -166,10 +169,12 @@ def setup_position(st, ru, wk, g, seating):
             place_cubes(st, g, s, c, ru.cubes_per_space)
     for i in range(st.pool.shape[1]):
         st.pool[g, i] = ru.gene_copies[i]
+    recount_pooled(st, g)
     for s in range(st.toxic.shape[1]):
         st.toxic[g, s] = 0
     for p in range(P):
         st.seen_card[g, p] = -1
+    sort_turn_orders(st, g)  # the markers on their start spaces (S5)
     st.extra_top[g] = 0
     if ru.extra_genes:
         shuffle_extra_deck(st, ru, g)  # XM3 (after the environment deck: same seats and cards)
