@@ -53,7 +53,6 @@ from sim.jit import kernel
 FL_GROWTH_ADJACENCY = F["growth_adjacency"]
 FL_IMPULSE_PARTIAL = F["impulse_partial"]
 FL_EVOLUTION_EMPTY_COLOUR = F["evolution_empty_colour"]
-FL_CHARGE_SIZE_LIMIT = F["charge_size_limit"]
 CHAIN_ROOMS, ONE_GROUP = 1, 2  # growth_adjacency readings (0: before_action)
 ACTED, PASSED = 0, 1  # take_action's result (and specials.CHAIN)
 Y, P_, R, B = range(4)
