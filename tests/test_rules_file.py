@@ -49,6 +49,9 @@ DTYPES = {
     "n_glutton_shapes": np.int8,
     "glutton_parasite_shapes": np.int8,
     "n_glutton_parasite_shapes": np.int8,
+    "meal_codes": np.int64,  # every arrangement of every shape set, packed (M4, F1-F4)
+    "n_meal_codes": np.int16,
+    "neighbour_mask": np.int64,  # D3's legal spaces as bit masks (B1)
     "gene_price": np.int16,
     "gene_mp": np.int16,
     "gene_copies": np.int8,
