@@ -164,6 +164,18 @@ def _worth(prm, capped, own, crowd, prey, hunter):
 
 
 @kernel
+@always_inline
+def _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, space, here, hunter):
+    """space_value of ``space`` for player p's amoeba standing on ``here`` (-1: a new one), from
+    the game's rows read once by the caller (occupancy of everyone and of p, capped food, food)."""
+    slot = int(space) + 1
+    everyone = int(occ_all[slot])
+    crowd = everyone - 1 if here >= 0 and space == here else everyone
+    prey = everyone - int(occ_own[slot])
+    return _worth(prm, int(capped_row[space]), int(food_rows[space, p]), crowd, prey, hunter)
+
+
+@kernel
 def space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding (amoebas there
     other than this one), prey (other players' amoebas there). The amoebas per space are read
@@ -312,14 +324,23 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
 def _active_value(st, ru, wk, g, b, p, a, here, hunter, prm):
     """M1: the expected value of an active move's destination (before its margin)."""
     val = wk.scores[b]
+    # space_value(step(here, d), amoeba a) from the game's rows, read once
+    P = st.space.shape[1]
+    occ_all = st.occupancy[g, P]
+    occ_own = st.occupancy[g, p]
+    capped_row = st.food_capped[g]
+    food_rows = st.food[g]
+    neighbours = ru.neighbours
     if prm[MOVE_LOOKAHEAD] < 0.5:
         best = 0.0
         for d in range(4):
-            best += space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
+            s = step(neighbours, here, d)
+            best += _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, s, here, hunter)
         return best / 4.0
     # The destinations' values: the four directions and staying.
     for d in range(5):
-        val[FACE_SLOT + d] = space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
+        s = step(neighbours, here, d)
+        val[FACE_SLOT + d] = _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, s, here, hunter)
     top = val[FACE_SLOT]
     for d in range(1, 4):
         top = max(top, val[FACE_SLOT + d])
@@ -351,6 +372,12 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
     # that would leave fewer).
     keep = _sensed_deficit(st, ru, g, p) if ru.extra_genes else 0
     cost = active_move_cost(st, ru, g, p, False)  # M3
+    # space_value(..., amoeba a) from the game's rows, read once
+    P = st.space.shape[1]
+    occ_all = st.occupancy[g, P]
+    occ_own = st.occupancy[g, p]
+    capped_row = st.food_capped[g]
+    food_rows = st.food[g]
     for i in range(n):
         o = opts[i]
         v = 0.0
@@ -358,14 +385,15 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
             v = 0.0
         elif o[0] == MOVE_DRIFT:
             dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
-            v = space_value(st, wk, g, b, p, dest, prm, a, hunter)
+            v = _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, dest, here, hunter)
         elif o[0] == MOVE_ACTIVE:
             if prm[ACTIVE_MOVES] < 0.5 or st.bp[g, p] - cost < keep:
                 v = NEVER
             else:
                 v = _active_value(st, ru, wk, g, b, p, a, here, hunter, prm) - prm[ACTIVE_MOVE_MARGIN]
         else:
-            v = space_value(st, wk, g, b, p, here, prm, a, hunter) - prm[STAY_MARGIN]
+            stay = _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, here, here, hunter)
+            v = stay - prm[STAY_MARGIN]
         val[i] = v
 
 
