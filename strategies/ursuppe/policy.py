@@ -90,7 +90,6 @@ from strategies.ursuppe.params import (
     EAT_LEADER_COLOUR,
     FOOD_WEIGHT,
     GENE_VALUE_BASE,
-    GENE_VALUE_HIGH,
     GIVE_UP_WEIGHT,
     HARD_CRUST_MAX_BP,
     HUNGRY_COLOUR_FIRST,
@@ -228,20 +227,19 @@ def _can_answer(st, g, q):
 
 
 @kernel
-def _saving(st, ru, g, p, prm):
+def _saving(st, ru, wk, g, p, prm):
     """BP saved for the most valuable gene above ``save_for_value`` that the player could buy
     (the engine's players.within_reach: in the pool, not held, not blocked by an advanced gene
     it holds, its lower gene held; the Social Gene's last player), at what it would pay
     (players.gene_cost)."""
     best = -1
     blocked = blocked_by_advanced(st, ru, g, p)
-    candidates = sources(st, ru, g, p, blocked)  # in gene order, as a loop over every gene
+    # in gene order, as a loop over every gene; only those valued above save_for_value (a forced
+    # gene, params.FORCED_GENE_VALUE, is bought when affordable, never saved for: params.saved_for)
+    candidates = sources(st, ru, g, p, blocked) & wk.saved_for[st.strategy[g, p]]
     while candidates != 0:
         gene = lowest(candidates)
         candidates &= candidates - 1
-        value = prm[GENE_VALUE_BASE + gene]
-        if value <= prm[SAVE_FOR_VALUE] or value > GENE_VALUE_HIGH:
-            continue  # a forced gene (params.FORCED_GENE_VALUE) is bought when affordable, never saved for
         if not within_reach(st, ru, g, p, gene, blocked):
             continue
         if best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]:
@@ -286,12 +284,12 @@ def _placement_value(st, ru, wk, g, b, p, kind, space, prm, hunter):
 
 
 @kernel
-def _division_wanted(st, ru, g, p, prm):
+def _division_wanted(st, ru, wk, g, p, prm):
     """D3: does the strategy want another amoeba at all (fewer than ``max_amoebas`` on the board,
     and the BP left once it is paid above its reserve and what it saves for a gene)?"""
     on_board = amoebas_on_board(st, g, p)
     cost = division_cost(st, ru, g, p)  # D3, XG-18
-    reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, g, p, prm)))
+    reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, wk, g, p, prm)))
     return on_board < prm[MAX_AMOEBAS] and st.bp[g, p] - cost >= reserve
 
 
@@ -303,7 +301,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
     hunter = 1 if is_hunter(st, g, p) else 0
     ok = True
     if kind == DIVIDE:
-        ok = _division_wanted(st, ru, g, p, prm)
+        ok = _division_wanted(st, ru, wk, g, p, prm)
     last = -1  # the options come grouped by space: value each space once
     v = 0.0
     for i in range(n):
@@ -583,7 +581,7 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
     opts = wk.options[b]
     val = wk.scores[b]
     mp = mutation_points(st, ru, g, p)  # E2
-    saving = max(prm[BP_RESERVE], float(_saving(st, ru, g, p, prm)))
+    saving = max(prm[BP_RESERVE], float(_saving(st, ru, wk, g, p, prm)))
     # XG-23: the ozone of the next gene-defect check, if the player has seen that card
     ozone = sensed_ozone(st, g, p) if ru.extra_genes else -1
     for i in range(n):
@@ -737,7 +735,7 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
     (decisions.streamable) on a board whose spaces fit a mask (rules.MASK_SPACES)."""
     prm = wk.params[st.strategy[g, p]]
     stop = kind == DIVIDE
-    if stop and not _division_wanted(st, ru, g, p, prm):
+    if stop and not _division_wanted(st, ru, wk, g, p, prm):
         return -1  # the stop is worth 0, every space -1 (_value_placements)
     hunter = 1 if is_hunter(st, g, p) else 0
     # _placement_value over the game's rows, read once (no store below changes them)
