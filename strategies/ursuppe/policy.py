@@ -750,9 +750,10 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
     best = 0.0  # the stop's value
     best_space = -1
     ties = 1 if stop else 0
-    for s in range(ru.n_spaces):
-        if (legal & (np.int64(1) << s)) == 0:
-            continue
+    rest = legal
+    while rest != 0:  # the legal spaces, ascending
+        s = lowest(rest)
+        rest &= rest - 1
         crowd = int(everyone[s + 1])
         v = _worth(prm, int(capped[s]), int(food[s, p]), crowd, crowd - int(own[s + 1]), hunter)
         if stop:
@@ -776,10 +777,12 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
         if k == 0:
             return -1
         k -= 1
-    for s in range(ru.n_spaces):
-        if (legal & (np.int64(1) << s)) != 0:
-            if _placement_value(st, ru, wk, g, b, p, kind, s, prm, hunter) - 0.001 * number == best:
-                if k == 0:
-                    return s
-                k -= 1
+    rest = legal
+    while rest != 0:
+        s = lowest(rest)
+        rest &= rest - 1
+        if _placement_value(st, ru, wk, g, b, p, kind, s, prm, hunter) - 0.001 * number == best:
+            if k == 0:
+                return s
+            k -= 1
     return best_space
