@@ -319,6 +319,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
 
 
 @kernel
+@always_inline
 def _active_value(st, ru, wk, g, b, p, a, here, hunter, prm):
     """M1: the expected value of an active move's destination (before its margin)."""
     val = wk.scores[b]
