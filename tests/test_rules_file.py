@@ -34,6 +34,7 @@ from sim.ursuppe.rules.genes import (
 
 DTYPES = {
     "neighbours": np.int8,
+    "neighbour_mask": np.int64,  # D3's adjacency as masks
     "compass": np.int8,
     "deck_ozone": np.int16,
     "deck_drift": np.int8,
@@ -51,7 +52,6 @@ DTYPES = {
     "n_glutton_parasite_shapes": np.int8,
     "meal_codes": np.int64,  # every arrangement of every shape set, packed (M4, F1-F4)
     "n_meal_codes": np.int16,
-    "neighbour_mask": np.int64,  # D3's legal spaces as bit masks (B1)
     "gene_price": np.int16,
     "gene_mp": np.int16,
     "gene_copies": np.int8,
@@ -59,6 +59,7 @@ DTYPES = {
     "gene_defect_payment": np.int16,
     "gene_lower": np.int8,
     "gene_blocks": np.int64,
+    "priced_within": np.int64,  # the genes x BP buy (G1)
     "advanced_genes": np.int8,  # G4's mask looks at these only
     "side": np.int8,  # the colours of one player (double play, §17)
     "team": np.int8,
@@ -231,8 +232,10 @@ def test_house_rule_changes_one_gene_price_only(tmp_path: Path, book: RuleBook) 
         expected[DIVISION_RATE] = 5
         assert np.array_equal(new.gene_price, expected)
         for field in Rules._fields:
-            if field != "gene_price":
+            if field not in ("gene_price", "priced_within"):
                 assert np.array_equal(getattr(new, field), getattr(base, field)), field
+        for x, genes in enumerate(new.priced_within):  # G1: what x BP buy follows the prices
+            assert genes == sum(1 << i for i, price in enumerate(new.gene_price) if price <= x)
     changed = house.as_dict()
     changed["genes"]["Division Rate"]["price"] = 6
     assert changed == book.data

@@ -3,10 +3,19 @@ compiling the first kernel of the namespace; every other parameter is an int64 o
 
 
 def argument_types() -> dict:
-    """``st``, ``ru``, ``wk`` (the state, rules and workspace tuples, by reference) and ``prm``
-    (a strategy's parameter row)."""
+    """``st``, ``ru``, ``wk`` (the state, rules and workspace tuples, by reference), ``prm``
+    (a strategy's parameter row), and one game's rows that the policy's hot loops read once and
+    pass to the helpers they inline (policy._dest_value): ``occ_all`` and ``occ_own`` (rows of
+    State.occupancy), ``capped_row`` (State.food_capped[g]) and ``food_rows`` (State.food[g])."""
     from numba import types
 
     from sim.ursuppe.engine.state import borrowed_types
 
-    return {**borrowed_types(), "prm": types.Array(types.float64, 1, "C")}
+    return {
+        **borrowed_types(),
+        "prm": types.Array(types.float64, 1, "C"),
+        "occ_all": types.Array(types.int8, 1, "C"),
+        "occ_own": types.Array(types.int8, 1, "C"),
+        "capped_row": types.Array(types.int16, 1, "C"),
+        "food_rows": types.Array(types.int16, 2, "C"),
+    }

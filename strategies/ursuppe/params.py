@@ -660,6 +660,20 @@ def load_strategy(spec: str | Path) -> Strategy:
     return _load(spec, ())
 
 
+def saved_for(params: np.ndarray) -> np.ndarray:
+    """Per row of a parameter table, the genes the strategy saves BP for (policy._saving), as an
+    int64 mask: valued above its ``save_for_value`` and not forced (at most GENE_VALUE_HIGH). A
+    table too narrow to hold gene values (a placeholder) saves for nothing."""
+    masks = np.zeros(params.shape[0], np.int64)
+    if params.shape[1] < GENE_VALUE_BASE + N_GENES:
+        return masks
+    for row, prm in enumerate(params):
+        value = prm[GENE_VALUE_BASE : GENE_VALUE_BASE + N_GENES]
+        saved = (value > prm[SAVE_FOR_VALUE]) & (value <= GENE_VALUE_HIGH)
+        masks[row] = sum(1 << i for i in np.flatnonzero(saved))
+    return masks
+
+
 def parameter_table(strategies: list[Strategy]) -> np.ndarray:
     """The ``params`` array the kernels read: one row per strategy."""
     return np.ascontiguousarray(np.stack([s.vector for s in strategies]), dtype=np.float64)

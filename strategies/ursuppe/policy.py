@@ -90,7 +90,6 @@ from strategies.ursuppe.params import (
     EAT_LEADER_COLOUR,
     FOOD_WEIGHT,
     GENE_VALUE_BASE,
-    GENE_VALUE_HIGH,
     GIVE_UP_WEIGHT,
     HARD_CRUST_MAX_BP,
     HUNGRY_COLOUR_FIRST,
@@ -164,6 +163,18 @@ def _worth(prm, capped, own, crowd, prey, hunter):
 
 
 @kernel
+@always_inline
+def _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, space, here, hunter):
+    """space_value of ``space`` for player p's amoeba standing on ``here`` (-1: a new one), from
+    the game's rows read once by the caller (occupancy of everyone and of p, capped food, food)."""
+    slot = int(space) + 1
+    everyone = int(occ_all[slot])
+    crowd = everyone - 1 if here >= 0 and space == here else everyone
+    prey = everyone - int(occ_own[slot])
+    return _worth(prm, int(capped_row[space]), int(food_rows[space, p]), crowd, prey, hunter)
+
+
+@kernel
 def space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding (amoebas there
     other than this one), prey (other players' amoebas there). The amoebas per space are read
@@ -216,20 +227,19 @@ def _can_answer(st, g, q):
 
 
 @kernel
-def _saving(st, ru, g, p, prm):
+def _saving(st, ru, wk, g, p, prm):
     """BP saved for the most valuable gene above ``save_for_value`` that the player could buy
     (the engine's players.within_reach: in the pool, not held, not blocked by an advanced gene
     it holds, its lower gene held; the Social Gene's last player), at what it would pay
     (players.gene_cost)."""
     best = -1
     blocked = blocked_by_advanced(st, ru, g, p)
-    candidates = sources(st, ru, g, p, blocked)  # in gene order, as a loop over every gene
+    # in gene order, as a loop over every gene; only those valued above save_for_value (a forced
+    # gene, params.FORCED_GENE_VALUE, is bought when affordable, never saved for: params.saved_for)
+    candidates = sources(st, ru, g, p, blocked) & wk.saved_for[st.strategy[g, p]]
     while candidates != 0:
         gene = lowest(candidates)
         candidates &= candidates - 1
-        value = prm[GENE_VALUE_BASE + gene]
-        if value <= prm[SAVE_FOR_VALUE] or value > GENE_VALUE_HIGH:
-            continue  # a forced gene (params.FORCED_GENE_VALUE) is bought when affordable, never saved for
         if not within_reach(st, ru, g, p, gene, blocked):
             continue
         if best < 0 or prm[GENE_VALUE_BASE + gene] > prm[GENE_VALUE_BASE + best]:
@@ -274,12 +284,12 @@ def _placement_value(st, ru, wk, g, b, p, kind, space, prm, hunter):
 
 
 @kernel
-def _division_wanted(st, ru, g, p, prm):
+def _division_wanted(st, ru, wk, g, p, prm):
     """D3: does the strategy want another amoeba at all (fewer than ``max_amoebas`` on the board,
     and the BP left once it is paid above its reserve and what it saves for a gene)?"""
     on_board = amoebas_on_board(st, g, p)
     cost = division_cost(st, ru, g, p)  # D3, XG-18
-    reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, g, p, prm)))
+    reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, wk, g, p, prm)))
     return on_board < prm[MAX_AMOEBAS] and st.bp[g, p] - cost >= reserve
 
 
@@ -291,7 +301,7 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
     hunter = 1 if is_hunter(st, g, p) else 0
     ok = True
     if kind == DIVIDE:
-        ok = _division_wanted(st, ru, g, p, prm)
+        ok = _division_wanted(st, ru, wk, g, p, prm)
     last = -1  # the options come grouped by space: value each space once
     v = 0.0
     for i in range(n):
@@ -309,17 +319,27 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
 
 
 @kernel
+@always_inline
 def _active_value(st, ru, wk, g, b, p, a, here, hunter, prm):
     """M1: the expected value of an active move's destination (before its margin)."""
     val = wk.scores[b]
+    # space_value(step(here, d), amoeba a) from the game's rows, read once
+    P = st.space.shape[1]
+    occ_all = st.occupancy[g, P]
+    occ_own = st.occupancy[g, p]
+    capped_row = st.food_capped[g]
+    food_rows = st.food[g]
+    neighbours = ru.neighbours
     if prm[MOVE_LOOKAHEAD] < 0.5:
         best = 0.0
         for d in range(4):
-            best += space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
+            s = step(neighbours, here, d)
+            best += _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, s, here, hunter)
         return best / 4.0
     # The destinations' values: the four directions and staying.
     for d in range(5):
-        val[FACE_SLOT + d] = space_value(st, wk, g, b, p, step(ru.neighbours, here, d), prm, a, hunter)
+        s = step(neighbours, here, d)
+        val[FACE_SLOT + d] = _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, s, here, hunter)
     top = val[FACE_SLOT]
     for d in range(1, 4):
         top = max(top, val[FACE_SLOT + d])
@@ -351,6 +371,12 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
     # that would leave fewer).
     keep = _sensed_deficit(st, ru, g, p) if ru.extra_genes else 0
     cost = active_move_cost(st, ru, g, p, False)  # M3
+    # space_value(..., amoeba a) from the game's rows, read once
+    P = st.space.shape[1]
+    occ_all = st.occupancy[g, P]
+    occ_own = st.occupancy[g, p]
+    capped_row = st.food_capped[g]
+    food_rows = st.food[g]
     for i in range(n):
         o = opts[i]
         v = 0.0
@@ -358,14 +384,15 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
             v = 0.0
         elif o[0] == MOVE_DRIFT:
             dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
-            v = space_value(st, wk, g, b, p, dest, prm, a, hunter)
+            v = _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, dest, here, hunter)
         elif o[0] == MOVE_ACTIVE:
             if prm[ACTIVE_MOVES] < 0.5 or st.bp[g, p] - cost < keep:
                 v = NEVER
             else:
                 v = _active_value(st, ru, wk, g, b, p, a, here, hunter, prm) - prm[ACTIVE_MOVE_MARGIN]
         else:
-            v = space_value(st, wk, g, b, p, here, prm, a, hunter) - prm[STAY_MARGIN]
+            stay = _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, here, here, hunter)
+            v = stay - prm[STAY_MARGIN]
         val[i] = v
 
 
@@ -555,7 +582,7 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
     opts = wk.options[b]
     val = wk.scores[b]
     mp = mutation_points(st, ru, g, p)  # E2
-    saving = max(prm[BP_RESERVE], float(_saving(st, ru, g, p, prm)))
+    saving = max(prm[BP_RESERVE], float(_saving(st, ru, wk, g, p, prm)))
     # XG-23: the ozone of the next gene-defect check, if the player has seen that card
     ozone = sensed_ozone(st, g, p) if ru.extra_genes else -1
     for i in range(n):
@@ -709,7 +736,7 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
     (decisions.streamable) on a board whose spaces fit a mask (rules.MASK_SPACES)."""
     prm = wk.params[st.strategy[g, p]]
     stop = kind == DIVIDE
-    if stop and not _division_wanted(st, ru, g, p, prm):
+    if stop and not _division_wanted(st, ru, wk, g, p, prm):
         return -1  # the stop is worth 0, every space -1 (_value_placements)
     hunter = 1 if is_hunter(st, g, p) else 0
     # _placement_value over the game's rows, read once (no store below changes them)
@@ -724,9 +751,10 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
     best = 0.0  # the stop's value
     best_space = -1
     ties = 1 if stop else 0
-    for s in range(ru.n_spaces):
-        if (legal & (np.int64(1) << s)) == 0:
-            continue
+    rest = legal
+    while rest != 0:  # the legal spaces, ascending
+        s = lowest(rest)
+        rest &= rest - 1
         crowd = int(everyone[s + 1])
         v = _worth(prm, int(capped[s]), int(food[s, p]), crowd, crowd - int(own[s + 1]), hunter)
         if stop:
@@ -750,10 +778,12 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
         if k == 0:
             return -1
         k -= 1
-    for s in range(ru.n_spaces):
-        if (legal & (np.int64(1) << s)) != 0:
-            if _placement_value(st, ru, wk, g, b, p, kind, s, prm, hunter) - 0.001 * number == best:
-                if k == 0:
-                    return s
-                k -= 1
+    rest = legal
+    while rest != 0:
+        s = lowest(rest)
+        rest &= rest - 1
+        if _placement_value(st, ru, wk, g, b, p, kind, s, prm, hunter) - 0.001 * number == best:
+            if k == 0:
+                return s
+            k -= 1
     return best_space

@@ -23,8 +23,8 @@ The extra genes (all behind ``Rules.extra_genes``, so a base game pays one branc
   pattern A1 asks for.
 - XG-12 / XG-26 Suction (genes/suction_1.py: how many cubes, the meal's cubes and tally): each
   arrangement may also be eaten with one (two) of its cubes taken from orthogonally adjacent
-  spaces (:func:`_add_suction`, on the arrangement unpacked into the ``meal_extra`` scratch
-  slot); the EAT row's suction column names them. M4's "must eat if a
+  spaces (:func:`_add_suction`: the arrangement's code less the cubes taken, against the own
+  space's cubes); the EAT row's suction column names them. M4's "must eat if a
   legal pattern is available" and A1 count those meals too.
 - XG-04 Cleanliness: the owner may put the excreted cubes on one neighbouring space
   (genes/cleanliness.py).
@@ -33,6 +33,8 @@ The extra genes (all behind ``Rules.extra_genes``, so a base game pays one branc
 With extra genes a meal list that would overflow the option buffer keeps the first
 ``MAX_OPTIONS - 1`` meals instead of stopping the game (docs/decisions.md).
 """
+
+import numpy as np
 
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.decision_kinds import EAT, EAT_SUCTION_SLOT, EAT_VICTIM_SLOT, SUCTION_BITS
@@ -100,28 +102,6 @@ def _code_fits(have, code):
 
 @kernel
 @always_inline
-def _fits(st, ru, wk, g, b, p, space, base, k):
-    """Does the arrangement at row[base:base+k] (counts per foreign colour of p) fit on ``space``?
-    TB1 (flag double2_eat_partner_colour false): none of ``ru.inedible[p]``'s cubes either. Suction's
-    walk (XG-12) asks this of the arrangements it changes in place; the plain ones are codes
-    (_code_fits)."""
-    row = wk.scratch[b]
-    skip = ru.inedible[p]
-    if skip < 0:  # every game but one variant's
-        for j in range(k):
-            # the foreign colours in colour order: every colour but p's own
-            if st.food[g, space, j + (j >= p)] < row[base + j]:
-                return False
-        return True
-    for j in range(k):
-        c = j + (j >= p)
-        if st.food[g, space, c] < row[base + j] or (c == skip and row[base + j] > 0):
-            return False
-    return True
-
-
-@kernel
-@always_inline
 def _full(ru, wk, g, n):
     """No room for option n: in a base game the game's error (option_overflow); with extra genes
     (Glutton's and Suction's longer lists) the meals beyond the buffer are dropped, one row kept
@@ -146,38 +126,13 @@ def _write_meal(wk, b, p, code, k, victim, suction, n):
 
 
 @kernel
-@always_inline
-def _write_row_meal(wk, b, p, base, k, victim, suction, n):
-    """Option n: the arrangement at scratch[b, base:base+k] (Suction's, _add_suction), as
-    _write_meal."""
-    row = wk.scratch[b]
-    opt = wk.options[b, n]
-    for j in range(OPTION_WIDTH):
-        opt[j] = 0
-    for j in range(k):
-        opt[j + (j >= p)] = row[base + j]
-    opt[EAT_VICTIM_SLOT] = victim
-    opt[EAT_SUCTION_SLOT] = suction
-
-
-@kernel
-@always_inline
-def _unpack(wk, b, code, k):
-    """The arrangement ``code`` as counts in the scratch row's ``meal_extra`` slot (Suction's walk
-    changes them in place)."""
-    row = wk.scratch[b]
-    for j in range(k):
-        row[MEAL_EXTRA + j] = (code >> (CODE_BITS * j)) & CODE_MAX
-
-
-@kernel
-def _add_suction(st, ru, wk, g, b, p, space, base, k, victim, n, reach, dry):
-    """XG-12, XG-26: the meals of the arrangement at row[base:base+k] with one (Suction 2: or two)
-    of its cubes taken from orthogonally adjacent spaces, the rest from ``space``; two cubes come
-    from one neighbour unless the flag suction2_same_space is false. Each pair is listed once,
-    its cubes in ascending (space, colour) order. Added as EAT options from row n on (returns the
-    new count); ``dry``: returns 1 if there is such a meal, 0 if not, and writes nothing."""
-    row = wk.scratch[b]
+def _add_suction(st, ru, wk, g, b, p, space, code, k, victim, n, reach, dry, have):
+    """XG-12, XG-26: the meals of the arrangement ``code`` with one (Suction 2: or two) of its cubes
+    taken from orthogonally adjacent spaces, the rest from ``space`` (whose cubes are ``have``,
+    _food_code); two cubes come from one neighbour unless the flag suction2_same_space is false.
+    Each pair is listed once, its cubes in ascending (space, colour) order. Added as EAT options
+    from row n on (returns the new count); ``dry``: returns 1 if there is such a meal, 0 if not,
+    and writes nothing."""
     same = suction2_same_space(ru)  # XG-26
     for d1 in range(4):
         s1 = int(ru.neighbours[space, d1])
@@ -185,15 +140,14 @@ def _add_suction(st, ru, wk, g, b, p, space, base, k, victim, n, reach, dry):
             continue
         for j1 in range(k):
             c1 = j1 + (j1 >= p)
-            if row[base + j1] == 0 or st.food[g, s1, c1] == 0:
+            if (code >> (CODE_BITS * j1)) & CODE_MAX == 0 or st.food[g, s1, c1] == 0:
                 continue
             code1 = 8 * s1 + c1
-            row[base + j1] -= 1
-            if _fits(st, ru, wk, g, b, p, space, base, k):
+            rest = code - (np.int64(1) << (CODE_BITS * j1))  # the cubes left for ``space``
+            if _code_fits(have, rest):
                 if dry or _full(ru, wk, g, n):
-                    row[base + j1] += 1
                     return 1 if dry else n
-                _write_row_meal(wk, b, p, base, k, victim, 1 + code1, n)
+                _write_meal(wk, b, p, rest, k, victim, 1 + code1, n)
                 n += 1
             if reach > 1:
                 for d2 in range(4):
@@ -203,21 +157,17 @@ def _add_suction(st, ru, wk, g, b, p, space, base, k, victim, n, reach, dry):
                     for j2 in range(k):
                         c2 = j2 + (j2 >= p)
                         code2 = 8 * s2 + c2
-                        if code2 < code1 or row[base + j2] == 0:
+                        if code2 < code1 or (rest >> (CODE_BITS * j2)) & CODE_MAX == 0:
                             continue
                         if st.food[g, s2, c2] < (2 if code2 == code1 else 1):
                             continue
-                        row[base + j2] -= 1
-                        if _fits(st, ru, wk, g, b, p, space, base, k):
+                        rest2 = rest - (np.int64(1) << (CODE_BITS * j2))
+                        if _code_fits(have, rest2):
                             if dry or _full(ru, wk, g, n):
-                                row[base + j2] += 1
-                                row[base + j1] += 1
                                 return 1 if dry else n
                             pair = (1 + code1) | ((1 + code2) << SUCTION_BITS)
-                            _write_row_meal(wk, b, p, base, k, victim, pair, n)
+                            _write_meal(wk, b, p, rest2, k, victim, pair, n)
                             n += 1
-                        row[base + j2] += 1
-            row[base + j1] += 1
     return 0 if dry else n
 
 
@@ -233,10 +183,8 @@ def _extra_standard_available(st, ru, wk, g, b, p, space):
         code = ru.meal_codes[table, 0, i]
         if _code_fits(have, code):
             return True
-        if reach > 0:
-            _unpack(wk, b, code, k)
-            if _add_suction(st, ru, wk, g, b, p, space, MEAL_EXTRA, k, -1, 0, reach, True) > 0:
-                return True
+        if reach > 0 and _add_suction(st, ru, wk, g, b, p, space, code, k, -1, 0, reach, True, have) > 0:
+            return True
     return False
 
 
@@ -269,8 +217,7 @@ def _add_meals(st, ru, wk, g, b, p, space, table, c, k, victim, n, reach, have):
             _write_meal(wk, b, p, code, k, victim, 0, n)
             n += 1
         if reach > 0:
-            _unpack(wk, b, code, k)
-            n = _add_suction(st, ru, wk, g, b, p, space, MEAL_EXTRA, k, victim, n, reach, False)
+            n = _add_suction(st, ru, wk, g, b, p, space, code, k, victim, n, reach, False, have)
     return n
 
 

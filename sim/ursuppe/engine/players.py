@@ -272,6 +272,19 @@ def gene_cost(st, ru, g, p, gene):
 
 
 @kernel
+@always_inline
+def affordable(st, ru, g, p):
+    """G1, XG-10, XG-14: the genes whose gene_cost may be within player p's BP, as a mask (a
+    superset): priced within them, or with the extra genes within them plus the 1 BP a price's
+    hook may take off, and the Social Gene (its taking price is a flag's)."""
+    top = ru.priced_within.shape[0] - 1
+    bp = int(st.bp[g, p])
+    if not ru.extra_genes:
+        return ru.priced_within[max(0, min(bp, top))]
+    return ru.priced_within[max(0, min(bp + 1, top))] | (np.int64(1) << _SOCIAL_GENE)
+
+
+@kernel
 def acquire(st, ru, g, p, gene):
     """G2, G3: player p now holds ``gene``, acquired this round (a purchase, an exchange: XG-08)."""
     set_gene(st, g, p, gene, 1)

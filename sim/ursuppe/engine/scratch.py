@@ -35,7 +35,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "meal_extra",
         4 * MAX_COLOURS,
-        "feeding: an arrangement Suction's walk changes in place (XG-12); the supply across a kill (XG-04)",
+        "feeding: the supply across an attack's kill, its cubes followed (XG-04, XG-19)",
     ),
     Slot("gene_work", 2 * N_GENES, "genes of one decision (Highly Adaptable, Healing; XG-08, XG-15)"),
 )

@@ -24,6 +24,7 @@ from sim.ursuppe.engine.scratch import SCRATCH_WIDTH  # the per-block buffers, l
 from sim.ursuppe.engine.tally import N_TALLIES
 from sim.ursuppe.rules.book import Rules
 from sim.ursuppe.rules.genes import N_GENES
+from strategies.ursuppe.params import saved_for
 
 # Random streams of a game (sim.random_stream): kept apart so that, for example, a house rule
 # that rolls more dice leaves the seating and deck order of every game as they were.
@@ -226,6 +227,7 @@ class Workspace(NamedTuple):
     scratch: np.ndarray  # int32 [B, SCRATCH_WIDTH]: small per-block buffers (orders, pattern shapes...)
     scores: np.ndarray  # float64 [B, MAX_OPTIONS]: a strategy's value of each option
     params: np.ndarray  # float64 [n_strategies, K]: strategy parameter rows (strategies/ursuppe/params.py)
+    saved_for: np.ndarray  # int64 [n_strategies]: the genes each row saves BP for (params.saved_for)
     tape_kind: np.ndarray  # int16 [G, T]: forced choices: the choice key (decisions.CK_*)
     tape_value: np.ndarray  # int32 [G, T, OPTION_WIDTH]: forced choices: their option encoding
     tape_len: np.ndarray  # int32 [G]
@@ -271,6 +273,7 @@ def allocate_workspace(
         scratch=np.zeros((n_blocks, SCRATCH_WIDTH), np.int32),
         scores=np.zeros((n_blocks, MAX_OPTIONS), np.float64),
         params=np.ascontiguousarray(params, dtype=np.float64),
+        saved_for=saved_for(np.asarray(params, dtype=np.float64)),
         tape_kind=np.zeros((G, max(tape_capacity, 1)), np.int16),
         tape_value=np.zeros((G, max(tape_capacity, 1), OPTION_WIDTH), np.int32),
         tape_len=np.zeros(G, np.int32),

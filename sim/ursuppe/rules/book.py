@@ -119,6 +119,9 @@ class Rules(NamedTuple):
     gene_defect_payment: np.ndarray  # int16 [N_GENES] (E2)
     gene_lower: np.ndarray  # int8 [N_GENES, 2]: lower genes given up (G3), -1 padded
     gene_blocks: np.ndarray  # int64 [N_GENES]: bit mask of the lower genes a holder may not buy (G4)
+    # int64 [max price + 1]: at index x, the genes whose price (gene_price) is at most x, as a mask:
+    # what x BP buy in a game without the extra genes' price changes (G1; purchase_options)
+    priced_within: np.ndarray
     # int8 [k]: the advanced genes a game can hold (gene_blocks != 0, below n_genes): G4's mask
     # (players.blocked_by_advanced) looks at these only, 4 genes in the base game instead of 20
     advanced_genes: np.ndarray
@@ -1563,6 +1566,7 @@ class RuleBook:
             gene_defect_payment=arr([g["defect_payment"] for g in genes], np.int16),
             gene_lower=gene_lower,
             gene_blocks=arr([sum(1 << int(x) for x in row if x >= 0) for row in gene_lower], np.int64),
+            priced_within=_priced_within(prices),
             advanced_genes=arr(
                 [i for i in range(N_GENES if extra else N_BASE_GENES) if gene_lower[i, 0] >= 0], np.int8
             ),
@@ -1641,6 +1645,14 @@ class RuleBook:
             division_cost=flags["double2_division_cost"],
             division_cost_division_rate=flags["double2_division_cost_division_rate"],
         )
+
+
+def _priced_within(prices: list[int]) -> np.ndarray:
+    """Rules.priced_within: for x BP up to the highest price, the genes priced at most x (G1)."""
+    top = max([0, *prices])
+    return np.array(
+        [sum(1 << i for i, price in enumerate(prices) if price <= x) for x in range(top + 1)], np.int64
+    )
 
 
 def _neighbour_masks(neighbours: list[list[int]]) -> np.ndarray:

@@ -21,6 +21,7 @@ from sim.ursuppe.engine.players import (
     acquire,
     acts_for_player,
     add_bp,
+    affordable,
     blocked_by_advanced,
     gene_cost,
     gene_holder,
@@ -45,11 +46,13 @@ def purchase_options(st, ru, wk, g, b, p):
     """G1-G4: 'stop', then every gene player p may buy now, with the lower gene it gives up; with
     the extra genes the Social Gene taken from its holder is the row (gene, -1, 1) (XG-10).
     Prices are gene_cost's (Flexible, XG-14). The genes are walked as a mask: those not held,
-    not blocked (G4) and in the pool (or the Social Gene, XG-10), in gene order."""
+    not blocked (G4), in the pool (or the Social Gene, XG-10) and maybe affordable (players.
+    affordable), in gene order."""
     set_option(wk.options, b, 0, -1, -1, 0)
     n = 1
     blocked = blocked_by_advanced(st, ru, g, p)
     candidates = (st.pooled[g] | social_gene_takeable(ru)) & ~st.held[g, p] & ~blocked & genes_in_play(ru)
+    candidates &= affordable(st, ru, g, p)
     while candidates != 0:
         gene = lowest(candidates)
         candidates &= candidates - 1

@@ -1,9 +1,18 @@
 """Setup (S1-S6): seating, deck shuffle, BP, food, gene pool and the two initial placements."""
 
+import numpy as np
+
 from sim.jit import kernel
 from sim.random_stream import shuffle
 from sim.ursuppe.engine.decision_kinds import PLACE_SETUP
-from sim.ursuppe.engine.decisions import FREE_NUMBERS, decide_placement, free_numbers, set_option
+from sim.ursuppe.engine.decisions import (
+    FREE_NUMBERS,
+    count_decision,
+    decide_placement,
+    free_numbers,
+    set_option,
+    streamable,
+)
 from sim.ursuppe.engine.double_play import colour_order
 from sim.ursuppe.engine.events import EV_CARD, EV_GIFT, EV_PLACE, EV_SEATING, log
 from sim.ursuppe.engine.food import place_cubes
@@ -19,7 +28,9 @@ from sim.ursuppe.engine.players import (
     turn_order,
 )
 from sim.ursuppe.engine.state import NO_CARD, STREAM_SETUP
+from sim.ursuppe.rules.book import MASK_SPACES
 from sim.ursuppe.rules.seating import ROTATE_ALL_PERMUTATIONS_MAX
+from strategies.ursuppe.policy import choose_space
 
 SEATING_RANDOM = 0  # S5: a random permutation per game
 SEATING_ROTATE = 1  # S5: a balanced design, see rotate_block (every seat equally often per block)
@@ -210,17 +221,32 @@ def _place_initial(st, ru, wk, g, b, p, dp):
     if n_free == 0:
         return
     lowest = wk.scratch[b, FREE_NUMBERS]
-    n = 0
     P = st.space.shape[1]
-    for s in range(ru.n_spaces):
-        if amoebas_on_space(st, g, P, s) == 0:
-            set_option(wk.options, b, n, s, lowest, 0)
-            n += 1
-    if n == 0:
-        return
-    i = decide_placement(st, ru, wk, g, b, p, PLACE_SETUP, n, n_free)
-    s = wk.options[b, i, 0]
-    a = wk.options[b, i, 1] - 1
+    if ru.n_spaces <= MASK_SPACES and streamable(st, ru, wk, g, p):
+        # the strategy values the empty spaces without their rows (issue 24): the same choice
+        empty = np.int64(0)
+        n = 0
+        for s in range(ru.n_spaces):
+            if amoebas_on_space(st, g, P, s) == 0:
+                empty |= np.int64(1) << s
+                n += 1
+        if n == 0:
+            return
+        # one space with several numbers is a decision too (decide_placement lists every number)
+        count_decision(wk, b, PLACE_SETUP, n if n > 1 else n_free)
+        s = choose_space(st, ru, wk, g, b, p, PLACE_SETUP, empty, lowest)
+        a = lowest - 1
+    else:
+        n = 0
+        for s in range(ru.n_spaces):
+            if amoebas_on_space(st, g, P, s) == 0:
+                set_option(wk.options, b, n, s, lowest, 0)
+                n += 1
+        if n == 0:
+            return
+        i = decide_placement(st, ru, wk, g, b, p, PLACE_SETUP, n, n_free)
+        s = wk.options[b, i, 0]
+        a = wk.options[b, i, 1] - 1
     put_amoeba(st, g, p, a, s)
     st.dp[g, p, a] = dp
     log(st, wk, g, EV_PLACE, PHASE_SETUP, p, a + 1, s, dp, 0, 0, 0, 0, 0)
