@@ -68,13 +68,19 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
 
     c = doc["compare"]
     assert c["rev"] == "HEAD" and len(c["commit"]) == 40 and isinstance(c["same_engine_files"], bool)
-    for players in ("3p", "4p"):
+    # every figure, HEAD plays them all (an older revision's missing ones are "not_compared")
+    assert c["not_compared"] == [] and set(c["ratios"]) == set(doc["games_per_s"])
+    for players in ("3p", "4p", "5p", "6p", "2p-double2", "4p-extra"):
         for t in ("1", "2"):
             work, rev = c["runs"]["working_tree"][players][t], c["runs"]["rev"][players][t]
             assert len(work) == len(rev) == 2 and min(work + rev) > 0
             assert c["working_tree_games_per_s"][players][t] == max(work)
             assert c["rev_games_per_s"][players][t] == max(rev)
             assert c["ratios"][players][t] == pytest.approx(max(work) / max(rev), rel=1e-2)
+    # the peak memory of each tree's whole soup simulate (N and 10N games, the larger)
+    assert c["rss_games"] == 100 and all(v > 0 for v in c["peak_rss_mb"].values())
+    peak = c["peak_rss_mb"]
+    assert c["rss_ratio"] == pytest.approx(peak["working_tree"] / peak["rev"], abs=1e-3)
 
     from sim.ursuppe.tools.bench import as_text
 
@@ -82,7 +88,7 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
     assert "soup simulate (whole run, 4 players)" in text
     assert "compared with HEAD" in text and "ratio" in text and "peak memory of soup simulate" in text
     assert "5 players:" in text and "6 players:" in text and "6 players over 4:" in text
-    assert "compared with" in text and "5 players, 1 thr" not in text  # --compare stays on 3-4
+    assert "6p, 1 thr" in text and "4p extra, 2 thr" in text and "peak memory, MB" in text
 
 
 @pytest.mark.slow

@@ -298,8 +298,8 @@ def bench(
         str | None,
         typer.Option(
             metavar="REV",
-            help="Also measure git revision REV side by side with the working tree (in turns) and report "
-            "the ratios.",
+            help="Also measure git revision REV side by side with the working tree (in turns): every "
+            "games/s figure REV can play and the peak memory of soup simulate, as ratios.",
         ),
     ] = None,
     profile: Annotated[
@@ -322,7 +322,8 @@ def bench(
     Each games/s figure is the best of `--repeats` runs: another process on the machine only
     ever slows a run down. Run it on an otherwise idle machine. `--compare REV` (a commit,
     branch or tag) measures that revision's games/s too, in subprocesses taken in turns with the
-    working tree's, and reports working tree / REV ratios: above 1, the working tree is faster.
+    working tree's (every figure REV can play, and the peak memory of a whole `soup simulate`),
+    and reports working tree / REV ratios: above 1, the working tree is faster.
     Example: soup bench --compare main --no-cold
 
     With --game another than ursuppe: games/s at each of its player counts on 1 and 2 threads

@@ -57,7 +57,6 @@ FIGURES: tuple[tuple[str, int, str | None, bool], ...] = (
     (count_label(4) + "-extra", 4, None, True),  # the extra genes and their market (XM, XG)
 )
 EXTRA_TARGET = 0.6  # issue 14: 4-player games with the extra genes at least 0.6x the base ones
-COMPARED_PLAYERS = (3, 4)  # --compare: what every revision since 49ac8fd can play (_TREE_RATES)
 THREADS = (1, 2)
 RATIO_6P_TARGET = 0.45  # issue 11: 6-player games at least 0.45x as fast as 4-player ones
 PIPELINE_CHUNKS = 5  # chunks of a measured whole run (pipeline_efficiency)
@@ -77,15 +76,28 @@ _PEAK_OF_CHILD = (
     "sys.stderr.write(r.stderr[-4000:]); "
     "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)"
 )
-# The games/s of one tree, run in a subprocess whose cwd and PYTHONPATH are that tree. It may only
-# use what every revision since 49ac8fd has: games_per_second(players, games, threads, mix=...).
+# The games/s of one tree, run in a subprocess whose cwd and PYTHONPATH are that tree, for every
+# figure of FIGURES (a JSON argument) that tree can play. Every revision since 49ac8fd has
+# games_per_second(players, games, threads, mix=...); its variant= and extra= keywords came later,
+# and a player count the tree does not know raises: such a figure is null (not compared).
 _TREE_RATES = (
     # the tree compared may be laid out before issue 22 (sim/ursuppe/bench.py)
-    "import json, sys, importlib.util as u\n"
+    "import inspect, json, sys, importlib.util as u\n"
     "b = __import__('sim.ursuppe.tools.bench' if u.find_spec('sim.ursuppe.tools') else 'sim.ursuppe.bench', "
     "fromlist=['bench'])\n"
-    "games, mix = int(sys.argv[1]), sys.argv[2]; b.games_per_second(4, 64, 1, mix=mix); "
-    "rates = {f'{p}p': {str(t): b.games_per_second(p, games, t, mix=mix) for t in (1, 2)} for p in (3, 4)}; "
+    "games, mix, figures = int(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])\n"
+    "known = inspect.signature(b.games_per_second).parameters\n"
+    "b.games_per_second(4, 64, 1, mix=mix)\n"
+    "rates = {}\n"
+    "for key, players, variant, extra in figures:\n"
+    "    kw = dict(variant=variant, extra=extra) if variant or extra else {}\n"
+    "    rates[key] = None\n"
+    "    if set(kw) <= set(known):\n"
+    "        try:\n"
+    "            rates[key] = {str(t): b.games_per_second(players, games, t, mix=mix, **kw)\n"
+    "                          for t in (1, 2)}\n"
+    "        except Exception:\n"
+    "            pass\n"
     "print(json.dumps({'file': b.__file__, 'rates': rates}))"
 )
 
@@ -193,10 +205,13 @@ def command_peak_rss_mb(command: list[str], cwd: Path = ROOT) -> float:
     return command_peak_rss_and_seconds(command, cwd)[0]
 
 
-def command_peak_rss_and_seconds(command: list[str], cwd: Path = ROOT) -> tuple[float, float]:
+def command_peak_rss_and_seconds(
+    command: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None
+) -> tuple[float, float]:
     """Peak resident memory (MB) and wall time (s) of ``command`` run to its end as the only
-    child of a wrapper."""
-    env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(cwd), os.environ.get("PYTHONPATH")]))}
+    child of a wrapper (in ``cwd``, which is first on the import path; ``env``: more variables)."""
+    path = os.pathsep.join(filter(None, [str(cwd), os.environ.get("PYTHONPATH")]))
+    env = {"PYTHONPATH": path, **(env or {})}
     t = time.perf_counter()
     status, peak = _python(_PEAK_OF_CHILD, *command, env=env, cwd=cwd).split()
     seconds = time.perf_counter() - t
@@ -305,57 +320,94 @@ def _engine_files(root: Path) -> dict[str, bytes]:
     return files
 
 
-def _tree_rates(tree: Path, games: int, mix: str, cache: str | None) -> dict[str, dict[str, float]]:
+def _tree_env(tree: Path, cache: str | None) -> dict[str, str]:
+    """The environment of a subprocess that runs ``tree``'s code with its own kernel cache."""
     env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(tree), os.environ.get("PYTHONPATH")]))}
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
-    doc = json.loads(_python(_TREE_RATES, str(games), mix, env=env, cwd=tree))
+    return env
+
+
+def _tree_rates(tree: Path, games: int, mix: str, cache: str | None) -> dict[str, dict[str, float] | None]:
+    env = _tree_env(tree, cache)
+    doc = json.loads(_python(_TREE_RATES, str(games), mix, json.dumps(FIGURES), env=env, cwd=tree))
     if not Path(doc["file"]).resolve().is_relative_to(tree.resolve()):  # measured the wrong tree
         raise RuntimeError(f"the benchmark of {tree} imported {doc['file']}")
     return doc["rates"]
 
 
-def compare_revision(rev: str, games: int, repeats: int, mix: str = "", commit: str = "") -> dict[str, Any]:
-    """games/s of the working tree and of git revision ``rev``, measured in subprocesses taken in
-    turns (working tree, rev, working tree, rev, ...; ``repeats`` rounds), the same games (mix,
-    seeds) in both. Each tree has its own kernel cache, kept across the rounds, so compiling is
-    paid once per tree and never timed (and kept for the next comparison with the same commit).
-    A revision whose engine files (sim/, strategies/ but the cli layers) equal the working tree's
-    is measured from the working tree's files (same code, same cache). ``ratios`` are working
-    tree over rev: above 1, the working tree is faster."""
+def compare_revision(
+    rev: str, games: int, repeats: int, mix: str = "", commit: str = "", rss_games: int | None = None
+) -> dict[str, Any]:
+    """games/s of the working tree and of git revision ``rev`` for every figure of FIGURES that
+    ``rev`` can play, measured in subprocesses taken in turns (working tree, rev, working tree,
+    rev, ...; ``repeats`` rounds), the same games (mix, seeds) in both. Each tree has its own
+    kernel cache, kept across the rounds, so compiling is paid once per tree and never timed (and
+    kept for the next comparison with the same commit). A revision whose engine files (sim/,
+    strategies/ but the cli layers) equal the working tree's is measured from the working tree's
+    files (same code, same cache). ``ratios`` are working tree over rev: above 1, the working tree
+    is faster. With ``rss_games``: the peak memory of each tree's whole ``soup simulate`` of that
+    many games and of ten times as many (``peak_rss_mb``; ``rss_ratio``: working tree over rev,
+    below 1 is less memory); null for a tree whose command fails."""
     commit = commit or resolve_revision(rev)
     names = mix or ",".join(DEFAULT_POOL)  # the same strategies in both trees, by name
     with _revision_place(commit) as (tree, cache):
         rev_root = _extract(commit, tree)
         same = _engine_files(rev_root) == _engine_files(ROOT)
         trees = {"working_tree": (ROOT, None), "rev": (ROOT, None) if same else (rev_root, str(cache))}
-        runs: dict[str, dict[str, dict[str, list[float]]]] = {
-            side: {f"{p}p": {str(t): [] for t in THREADS} for p in COMPARED_PLAYERS} for side in trees
-        }
+        runs: dict[str, dict[str, dict[str, list[float]]]] = {side: {} for side in trees}
         for _ in range(repeats):
             for side, (root, cache_dir) in trees.items():
                 for key, by_threads in _tree_rates(root, games, names, cache_dir).items():
-                    for t, rate in by_threads.items():
-                        runs[side][key][t].append(round(rate, 1))
+                    for t, rate in (by_threads or {}).items():
+                        runs[side].setdefault(key, {}).setdefault(t, []).append(round(rate, 1))
+        peak = {side: _tree_peak_rss(root, kept, rss_games, mix) for side, (root, kept) in trees.items()}
     best = {
         side: {key: {t: max(v) for t, v in by_threads.items()} for key, by_threads in by_side.items()}
         for side, by_side in runs.items()
     }
-    return {
+    both = [key for key, *_ in FIGURES if key in best["rev"] and key in best["working_tree"]]
+    doc = {
         "rev": rev,
         "commit": commit,
         "same_engine_files": same,
         "working_tree_games_per_s": best["working_tree"],
         "rev_games_per_s": best["rev"],
         "ratios": {
-            key: {t: round(best["working_tree"][key][t] / best["rev"][key][t], 3) for t in by_threads}
-            for key, by_threads in best["rev"].items()
+            key: {t: round(best["working_tree"][key][t] / best["rev"][key][t], 3) for t in best["rev"][key]}
+            for key in both
         },
+        "not_compared": [key for key, *_ in FIGURES if key not in both],
         "runs": runs,
         "games": games,
         "repeats": repeats,
         "mix": names.split(","),
     }
+    if rss_games is not None:
+        doc["peak_rss_mb"] = peak
+        doc["rss_games"] = rss_games
+        doc["rss_ratio"] = (
+            round(peak["working_tree"] / peak["rev"], 3) if peak["working_tree"] and peak["rev"] else None
+        )
+    return doc
+
+
+def _tree_peak_rss(root: Path, cache: str | None, rss_games: int | None, mix: str) -> float | None:
+    """The peak memory (MB) of ``root``'s whole ``soup simulate`` of ``rss_games`` and of ten times
+    as many games (the larger of the two), or None (no ``rss_games``, or the command failed: a
+    revision from before it existed)."""
+    if rss_games is None:
+        return None
+    env = _tree_env(root, cache)
+    with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
+        try:
+            command_peak_rss_and_seconds(simulate_command(50, Path(tmp) / "warm-up", mix), root, env)
+            return max(
+                command_peak_rss_and_seconds(simulate_command(n, Path(tmp) / f"run{n}", mix), root, env)[0]
+                for n in (rss_games, 10 * rss_games)
+            )
+        except RuntimeError:
+            return None
 
 
 def bench(
@@ -452,7 +504,7 @@ def bench(
         "threads_available": os.cpu_count(),
     }
     if compare is not None:
-        doc["compare"] = compare_revision(compare, games, repeats, mix, commit)
+        doc["compare"] = compare_revision(compare, games, repeats, mix, commit, rss_games)
     return doc
 
 
@@ -465,17 +517,29 @@ def compare_text(c: dict[str, Any]) -> list[str]:
     ]
     for key in c["ratios"]:
         for t in c["ratios"][key]:
-            label = f"{key[:-1]} players, {t} thr"
+            label = f"{_figure_label(key, short=True)}, {t} thr"
             lines.append(
                 f"  {label:<18}{c['working_tree_games_per_s'][key][t]:>14,.0f}"
                 f"{c['rev_games_per_s'][key][t]:>16,.0f}{c['ratios'][key][t]:>8.3f}x"
             )
+    if c.get("not_compared"):
+        lines.append(f"  not played by {c['rev']}: " + ", ".join(map(_figure_label, c["not_compared"])))
+    if c.get("peak_rss_mb"):
+        work, old = c["peak_rss_mb"]["working_tree"], c["peak_rss_mb"]["rev"]
+        lines.append(
+            f"  {'peak memory, MB':<18}{work or float('nan'):>14,.0f}{old or float('nan'):>16,.0f}"
+            + (f"{c['rss_ratio']:>8.3f}x" if c["rss_ratio"] else "")
+            + f"  (soup simulate of {c['rss_games']:,} and {10 * c['rss_games']:,} games, the larger peak)"
+        )
     return lines
 
 
-def _figure_label(key: str) -> str:
-    """'4p' -> '4 players'; '2p-double2' -> '2 players, double2'; '4p-extra' -> '4 players, extra genes'."""
+def _figure_label(key: str, short: bool = False) -> str:
+    """'4p' -> '4 players'; '2p-double2' -> '2 players, double2'; '4p-extra' -> '4 players, extra
+    genes' (``short``: '4p extra')."""
     count, _, variant = key.partition("-")
+    if short:
+        return f"{count} {variant}".strip()
     variant = "extra genes" if variant == "extra" else variant
     return f"{count[:-1]} players" + (f", {variant}" if variant else "")
 
