@@ -264,9 +264,13 @@ def outcome_rows(
     rank = np.empty((G, P), dtype=np.int8)
     np.put_along_axis(rank, order, np.arange(1, P + 1, dtype=np.int8)[None, :].repeat(G, 0), axis=1)
     n_genes = b.rules.n_genes  # the run's genes (spec.gene_names): 20, or 46 with the extra genes
-    genes_held = (st.genes[:, :, :n_genes].astype(np.int64) << np.arange(n_genes, dtype=np.int64)).sum(axis=2)
+    # bit i: gene i held (G2: genes holds 0 or 1), packed little-endian into the int64
+    bits = np.packbits(st.genes[:, :, :n_genes] != 0, axis=2, bitorder="little")
+    genes_held = np.zeros((G, P, 8), np.uint8)
+    genes_held[:, :, : bits.shape[2]] = bits
+    genes_held = genes_held.view("<i8")[:, :, 0]
     amoebas = (st.space >= 0).sum(axis=2)
-    end = np.where(st.end_reason == END_FINISH_ZONE, "finish_zone", "last_card")
+    end = np.repeat((st.end_reason != END_FINISH_ZONE).astype(np.int8), P)  # 0 finish_zone, 1 last_card
     rows = G * P
     deck = st.card_index.astype(np.int8)
     deck_list = pa.ListArray.from_arrays(
@@ -277,7 +281,6 @@ def outcome_rows(
         pa.array(np.arange(0, rows + 1, dtype=np.int32) * n_genes),
         pa.array(np.ascontiguousarray(st.first_bought[:, :, :n_genes]).reshape(rows * n_genes)),
     )
-    strategy = np.asarray(names, dtype=object)[st.strategy.ravel()]
     return pa.table(
         {
             "game": pa.array(np.repeat(st.game_index, P)),
@@ -285,28 +288,44 @@ def outcome_rows(
             "players": pa.array(np.full(rows, P, dtype=np.int8)),
             "player": pa.array(np.tile(np.arange(P, dtype=np.int8), G)),
             "start_space": pa.array(st.seat.ravel().astype(np.int8)),
-            "strategy": pa.array(strategy, type=pa.string()).dictionary_encode(),
+            "strategy": _dictionary(st.strategy, names),
             "final_position": pa.array(st.score.ravel().astype(np.int16)),
             "rank": pa.array(rank.ravel()),
             "won": pa.array(rank.ravel() == 1),
             "rounds": pa.array(np.repeat(st.round.astype(np.int16), P)),
-            "end_reason": pa.array(np.repeat(end, P), type=pa.string()).dictionary_encode(),
+            "end_reason": _dictionary(end, ["finish_zone", "last_card"]),
             "amoebas": pa.array(amoebas.ravel().astype(np.int8)),
-            "genes_held": pa.array(genes_held.ravel().astype(np.int64)),
+            "genes_held": pa.array(genes_held.ravel()),
             "genes_bought": pa.array(st.genes_bought.ravel().astype(np.int64)),
             "first_bought": first_bought,
             "bp": pa.array(st.bp.ravel().astype(np.int32)),
             "defect_genes_lost": pa.array(st.defect_genes_lost.ravel().astype(np.int16)),
             "defect_bp_paid": pa.array(st.defect_bp_paid.ravel().astype(np.int32)),
             "deck": deck_list,
-            "rules_id": pa.array(np.full(rows, rules_id, dtype=object), type=pa.string()).dictionary_encode(),
-            "variant": pa.array([variant] * rows, type=pa.string()),
+            "rules_id": _dictionary(np.zeros(rows, np.int8), [rules_id]),
+            "variant": pa.nulls(rows, pa.string())
+            if variant is None
+            else pa.array(np.full(rows, variant, dtype=object), type=pa.string()),
             "dummy_position": pa.nulls(rows, pa.int16())
             if dummy_position is None
             else pa.array(np.repeat(dummy_position, P)),
             "colour_positions": _per_colour(colour_positions, rows, pa.int16()),
             "colour_amoebas": _per_colour(colour_amoebas, rows, pa.int8()),
         }
+    )
+
+
+def _dictionary(codes: np.ndarray, labels: list[str]) -> pa.DictionaryArray:
+    """The string column ``labels[codes]`` as pyarrow's dictionary_encode() gives it (the labels in
+    the order they first appear, int32 indices), without building the strings row by row (the
+    rows are built on the runner's writer thread, beside the engine's: issue 24)."""
+    codes = np.ravel(codes)
+    present, first = np.unique(codes, return_index=True)
+    seen = present[np.argsort(first)]
+    index = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.int32)
+    index[seen] = np.arange(len(seen), dtype=np.int32)
+    return pa.DictionaryArray.from_arrays(
+        pa.array(index[codes]), pa.array([labels[int(c)] for c in seen], type=pa.string())
     )
 
 
