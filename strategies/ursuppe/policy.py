@@ -287,10 +287,12 @@ def _placement_value(st, ru, wk, g, b, p, kind, space, prm, hunter):
 def _division_wanted(st, ru, wk, g, p, prm):
     """D3: does the strategy want another amoeba at all (fewer than ``max_amoebas`` on the board,
     and the BP left once it is paid above its reserve and what it saves for a gene)?"""
-    on_board = amoebas_on_board(st, g, p)
-    cost = division_cost(st, ru, g, p)  # D3, XG-18
-    reserve = max(prm[DIVISION_RESERVE], float(_saving(st, ru, wk, g, p, prm)))
-    return on_board < prm[MAX_AMOEBAS] and st.bp[g, p] - cost >= reserve
+    if amoebas_on_board(st, g, p) >= prm[MAX_AMOEBAS]:
+        return False
+    left = st.bp[g, p] - division_cost(st, ru, g, p)  # D3, XG-18
+    # the reserve is the larger of the two: the cheap one first, the saving (a walk over the
+    # genes) only when the BP left clear it
+    return left >= prm[DIVISION_RESERVE] and left >= float(_saving(st, ru, wk, g, p, prm))
 
 
 @kernel
@@ -558,9 +560,11 @@ def pay_value(st, ru, wk, g, p, mask, bp):
     the payments through it without listing them (phase2_environment.choose_payment)."""
     prm = wk.params[st.strategy[g, p]]
     lost = 0.0
-    for gene in range(ru.n_genes):
-        if mask & (np.int64(1) << gene):
-            lost += ru.gene_price[gene] + prm[GENE_VALUE_BASE + gene]
+    rest = mask & ((np.int64(1) << ru.n_genes) - 1)
+    while rest != 0:  # the genes returned, ascending (the sum in gene order)
+        gene = lowest(rest)
+        rest &= rest - 1
+        lost += ru.gene_price[gene] + prm[GENE_VALUE_BASE + gene]
     return -(bp + prm[DEFECT_GENE_WEIGHT] * lost)
 
 
