@@ -124,6 +124,17 @@ def parse_report(text: str, kernels: set[str]) -> HotFunctions:
     return HotFunctions(rows, in_kernels / total if total else 0.0)
 
 
+def by_module(rows: list[tuple[float, str]]) -> list[tuple[float, str]]:
+    """The kernels' self times summed by module, the largest first: a game's modules are its
+    categories of work (a phase, feeding, movement, the strategies' scoring, a gene), so this is
+    where the time goes by category."""
+    shares: dict[str, float] = {}
+    for share, name in rows:
+        module = name.rpartition(".")[0]
+        shares[module] = shares.get(module, 0.0) + share
+    return sorted(((share, module) for module, share in shares.items()), reverse=True)
+
+
 def profile(
     game: str, players: int, games: int, rules_files: list[Path] = (), phases: dict[str, float] | None = None
 ) -> dict:
@@ -138,8 +149,10 @@ def profile(
         hot = hot_functions(game, players, games, list(rules_files))
     except RuntimeError as e:
         doc["hot_kernels"], doc["kernel_share"], doc["perf_missing"] = None, None, str(e)
+        doc["hot_modules"] = None
     else:
         doc["hot_kernels"] = [[round(share, 4), name] for share, name in hot.rows]
+        doc["hot_modules"] = [[round(share, 4), module] for share, module in by_module(hot.rows)]
         doc["kernel_share"] = round(hot.kernel_share, 4)
         doc["perf_missing"] = None
     return doc
@@ -161,4 +174,7 @@ def as_text(doc: dict, top: int = 25) -> str:
         )
         for share, name in doc["hot_kernels"][:top]:
             lines.append(f"  {100 * share:5.1f}%  {name}")
+        lines.append("By module (the same self times summed: a module is a category of work):")
+        for share, module in doc["hot_modules"][:top]:
+            lines.append(f"  {100 * share:5.1f}%  {module}")
     return "\n".join(lines)

@@ -33,6 +33,13 @@ def test_a_perf_report_is_read_as_shares_of_the_kernels_time():
     assert [share for share, _ in hot.rows] == pytest.approx([30 / 55, 25 / 55])
 
 
+def test_kernel_times_sum_by_module():
+    rows = [(0.5, "a.feeding.eat"), (0.3, "b.policy.choose"), (0.2, "a.feeding.meal_options")]
+    grouped = profiling.by_module(rows)
+    assert [m for _, m in grouped] == ["a.feeding", "b.policy"]
+    assert [share for share, _ in grouped] == pytest.approx([0.7, 0.3])
+
+
 @pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
 def test_the_symbol_map_names_every_kernel_of_the_engine(tmp_path):
     import sim.ursuppe.engine.round  # noqa: F401  (compiles or loads the engine)
@@ -63,6 +70,8 @@ def test_soup_bench_profile_gives_phase_shares_and_hot_kernels():
     if doc["perf_missing"] is None:
         assert doc["hot_kernels"] and {name for _, name in doc["hot_kernels"]} <= kernels
         assert sum(share for share, _ in doc["hot_kernels"]) == pytest.approx(1, abs=1e-2)
+        assert sum(share for share, _ in doc["hot_modules"]) == pytest.approx(1, abs=1e-2)
+        assert {m for _, m in doc["hot_modules"]} == {n.rpartition(".")[0] for _, n in doc["hot_kernels"]}
     else:
         assert doc["hot_kernels"] is None and doc["perf_missing"]
     text = soup("bench", "--game", "chromosome", "--profile", "--players", "2", "--games", "500")

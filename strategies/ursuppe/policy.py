@@ -33,6 +33,7 @@ from sim.ursuppe.engine.decision_kinds import (
     MOVE,
     MOVE_ACTIVE,
     MOVE_DRIFT,
+    MOVE_STAY,
     PAY,
     PLACE_EXPLOSION,
     PLACE_FREE,
@@ -363,39 +364,41 @@ def _active_value(st, ru, wk, g, b, p, a, here, hunter, prm):
 
 
 @kernel
-def _value_moves(st, ru, wk, g, b, p, a, n, prm):
-    """M1: 0 drift / 1 active / 2 stay (Holding)."""
-    opts = wk.options[b]
-    val = wk.scores[b]
-    here = st.space[g, p, a] if a >= 0 else -1
-    hunter = 1 if is_hunter(st, g, p) else 0
-    # XG-06: a player that has seen a coming gene defect keeps the BP to pay it (no active move
-    # that would leave fewer).
-    keep = _sensed_deficit(st, ru, g, p) if ru.extra_genes else 0
-    cost = active_move_cost(st, ru, g, p, False)  # M3
+@always_inline
+def _move_value(st, ru, wk, g, b, p, a, move, here, hunter, prm):
+    """M1: the value of ``move`` (MOVE_DRIFT, MOVE_ACTIVE or MOVE_STAY with Holding) for player
+    p's amoeba a on ``here``."""
+    if here < 0:
+        return 0.0
     # space_value(..., amoeba a) from the game's rows, read once
     P = st.space.shape[1]
     occ_all = st.occupancy[g, P]
     occ_own = st.occupancy[g, p]
     capped_row = st.food_capped[g]
     food_rows = st.food[g]
+    if move == MOVE_DRIFT:
+        dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
+        return _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, dest, here, hunter)
+    if move == MOVE_ACTIVE:
+        # XG-06: a player that has seen a coming gene defect keeps the BP to pay it (no active
+        # move that would leave fewer).
+        keep = _sensed_deficit(st, ru, g, p) if ru.extra_genes else 0
+        if prm[ACTIVE_MOVES] < 0.5 or st.bp[g, p] - active_move_cost(st, ru, g, p, False) < keep:  # M3
+            return NEVER
+        return _active_value(st, ru, wk, g, b, p, a, here, hunter, prm) - prm[ACTIVE_MOVE_MARGIN]
+    stay = _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, here, here, hunter)
+    return stay - prm[STAY_MARGIN]
+
+
+@kernel
+def _value_moves(st, ru, wk, g, b, p, a, n, prm):
+    """M1: 0 drift / 1 active / 2 stay (Holding)."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    here = st.space[g, p, a] if a >= 0 else -1
+    hunter = 1 if is_hunter(st, g, p) else 0
     for i in range(n):
-        o = opts[i]
-        v = 0.0
-        if here < 0:
-            v = 0.0
-        elif o[0] == MOVE_DRIFT:
-            dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
-            v = _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, dest, here, hunter)
-        elif o[0] == MOVE_ACTIVE:
-            if prm[ACTIVE_MOVES] < 0.5 or st.bp[g, p] - cost < keep:
-                v = NEVER
-            else:
-                v = _active_value(st, ru, wk, g, b, p, a, here, hunter, prm) - prm[ACTIVE_MOVE_MARGIN]
-        else:
-            stay = _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, here, here, hunter)
-            v = stay - prm[STAY_MARGIN]
-        val[i] = v
+        val[i] = _move_value(st, ru, wk, g, b, p, a, opts[i, 0], here, hunter, prm)
 
 
 @kernel
@@ -729,6 +732,46 @@ def choose(st, ru, wk, g, b, p, a, kind, n):
 
 
 # --- streamed decisions: the choice of a decision whose options the engine does not list ----------
+
+
+@kernel
+def choose_move(st, ru, wk, g, b, p, a, active, stay):
+    """M1: the move player p's strategy makes with amoeba a among drifting, an active move
+    (``active`` 1: offered, M3) and staying (``stay`` 1: Holding), without their rows: the
+    option choose would take among the listed rows (drift, active, stay), the same values
+    (_move_value) and the same tie-break draw. For a decision the engine streams
+    (decisions.streamable) with two options or more."""
+    prm = wk.params[st.strategy[g, p]]
+    here = st.space[g, p, a] if a >= 0 else -1
+    hunter = 1 if is_hunter(st, g, p) else 0
+    drift = _move_value(st, ru, wk, g, b, p, a, MOVE_DRIFT, here, hunter, prm)
+    best = drift
+    move = MOVE_DRIFT
+    ties = 1
+    by_move = NEVER  # the active move's value (when offered)
+    if active != 0:
+        by_move = _move_value(st, ru, wk, g, b, p, a, MOVE_ACTIVE, here, hunter, prm)
+        if by_move > best:
+            best, move, ties = by_move, MOVE_ACTIVE, 1
+        elif by_move == best:
+            ties += 1
+    if stay != 0:
+        staying = _move_value(st, ru, wk, g, b, p, a, MOVE_STAY, here, hunter, prm)
+        if staying > best:
+            best, move, ties = staying, MOVE_STAY, 1
+        elif staying == best:
+            ties += 1
+    if ties <= 1:
+        return move
+    k = break_tie(st, wk, g, p, ties)  # the k-th of the equal best, in the listed order
+    if drift == best:
+        if k == 0:
+            return MOVE_DRIFT
+        k -= 1
+    if active != 0 and by_move == best:
+        if k == 0:
+            return MOVE_ACTIVE
+    return MOVE_STAY
 
 
 @kernel

@@ -32,7 +32,7 @@ from sim.ursuppe.engine.decision_kinds import (
     MOVE_DRIFT,
     MOVE_STAY,
 )
-from sim.ursuppe.engine.decisions import decide, set_option
+from sim.ursuppe.engine.decisions import count_decision, decide, set_option, streamable
 from sim.ursuppe.engine.double_play import colour_order
 from sim.ursuppe.engine.events import (
     EV_ATTACK,
@@ -63,6 +63,7 @@ from sim.ursuppe.engine.genes.struggle_for_survival import struggle_ability
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift
 from sim.ursuppe.engine.players import ORDER_SLOT, add_bp, turn_order
 from sim.ursuppe.engine.state import AF_ATTACKED, AF_FED
+from strategies.ursuppe.policy import choose_move
 
 PHASE = 1
 
@@ -153,15 +154,22 @@ def feed(st, ru, wk, g, b, p, a):
 @always_inline
 def move_amoeba(st, ru, wk, g, b, p, a):
     """M1-M3: drift, active move or (Holding) stay, as the owner chooses."""
-    set_option(wk.options, b, 0, MOVE_DRIFT, 0, 0)
-    n = 1
-    if can_move_actively(st, ru, g, p):
-        set_option(wk.options, b, n, MOVE_ACTIVE, 0, 0)
-        n += 1
-    if holding_may_stay(st, g, p):
-        set_option(wk.options, b, n, MOVE_STAY, 0, 0)
-        n += 1
-    move = wk.options[b, decide(st, ru, wk, g, b, p, a, MOVE, n), 0]
+    active = 1 if can_move_actively(st, ru, g, p) else 0
+    stay = 1 if holding_may_stay(st, g, p) else 0
+    if streamable(st, ru, wk, g, p):
+        # the strategy values the moves without their rows (issue 24): the same choice
+        count_decision(wk, b, MOVE, 1 + active + stay)
+        move = MOVE_DRIFT if active + stay == 0 else choose_move(st, ru, wk, g, b, p, a, active, stay)
+    else:
+        set_option(wk.options, b, 0, MOVE_DRIFT, 0, 0)
+        n = 1
+        if active != 0:
+            set_option(wk.options, b, n, MOVE_ACTIVE, 0, 0)
+            n += 1
+        if stay != 0:
+            set_option(wk.options, b, n, MOVE_STAY, 0, 0)
+            n += 1
+        move = wk.options[b, decide(st, ru, wk, g, b, p, a, MOVE, n), 0]
     if move == MOVE_DRIFT:
         start = st.space[g, p, a]
         end = drift(st, ru, wk, g, b, p, a, PHASE)
