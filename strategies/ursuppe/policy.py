@@ -621,12 +621,6 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
 # --- the extra genes' decisions (docs/rules.md §18) ------------------------------------------------
 
 
-# (a gap between the Phase-1 and attack kernels above and the Phase 3-4 kernels below)
-
-
-# (a gap between the attack kernels above and the Phase 3-4 kernels below)
-
-
 @kernel
 def _value_extra_gene_choice(st, ru, wk, g, b, p, a, kind, n, prm):
     """The extra genes' decisions (§18), apart from choose so that its code stays as small as
