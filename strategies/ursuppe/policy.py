@@ -180,14 +180,11 @@ def space_value(st, wk, g, b, p, space, prm, skip_a, hunter):
     """A space for player p's amoeba ``skip_a`` (-1: a new one): food, crowding (amoebas there
     other than this one), prey (other players' amoebas there). The amoebas per space are read
     from the state's ``occupancy`` counts."""
-    slot = int(space) + 1  # may be int8: plain Python would overflow
     P = st.space.shape[1]
-    everyone = int(st.occupancy[g, P, slot])
-    crowd = everyone
-    if skip_a >= 0 and st.space[g, p, skip_a] == space:
-        crowd -= 1
-    prey = everyone - int(st.occupancy[g, p, slot])
-    return _worth(prm, int(st.food_capped[g, space]), int(st.food[g, space, p]), crowd, prey, hunter)
+    here = st.space[g, p, skip_a] if skip_a >= 0 else -1
+    return _dest_value(
+        prm, st.occupancy[g, P], st.occupancy[g, p], st.food_capped[g], st.food[g], p, space, here, hunter
+    )
 
 
 @kernel
@@ -323,15 +320,10 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
 
 @kernel
 @always_inline
-def _active_value(st, ru, wk, g, b, p, a, here, hunter, prm):
-    """M1: the expected value of an active move's destination (before its margin)."""
+def _active_value(st, ru, wk, g, b, p, here, hunter, prm, occ_all, occ_own, capped_row, food_rows):
+    """M1: the expected value of an active move's destination (before its margin); the
+    destinations valued by space_value's arithmetic over the game's rows the caller read."""
     val = wk.scores[b]
-    # space_value(step(here, d), amoeba a) from the game's rows, read once
-    P = st.space.shape[1]
-    occ_all = st.occupancy[g, P]
-    occ_own = st.occupancy[g, p]
-    capped_row = st.food_capped[g]
-    food_rows = st.food[g]
     neighbours = ru.neighbours
     if prm[MOVE_LOOKAHEAD] < 0.5:
         best = 0.0
@@ -385,7 +377,8 @@ def _move_value(st, ru, wk, g, b, p, a, move, here, hunter, prm):
         keep = _sensed_deficit(st, ru, g, p) if ru.extra_genes else 0
         if prm[ACTIVE_MOVES] < 0.5 or st.bp[g, p] - active_move_cost(st, ru, g, p, False) < keep:  # M3
             return NEVER
-        return _active_value(st, ru, wk, g, b, p, a, here, hunter, prm) - prm[ACTIVE_MOVE_MARGIN]
+        value = _active_value(st, ru, wk, g, b, p, here, hunter, prm, occ_all, occ_own, capped_row, food_rows)
+        return value - prm[ACTIVE_MOVE_MARGIN]
     stay = _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, here, here, hunter)
     return stay - prm[STAY_MARGIN]
 
@@ -796,8 +789,7 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
     while rest != 0:  # the legal spaces, ascending
         s = lowest(rest)
         rest &= rest - 1
-        crowd = int(everyone[s + 1])
-        v = _worth(prm, int(capped[s]), int(food[s, p]), crowd, crowd - int(own[s + 1]), hunter)
+        v = _dest_value(prm, everyone, own, capped, food, p, s, -1, hunter)
         if stop:
             v = base + v
         if spread != 0.0:

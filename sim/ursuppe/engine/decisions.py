@@ -31,7 +31,7 @@ from sim.ursuppe.engine.state import (
     STREAM_STRATEGY,
 )
 from sim.ursuppe.engine.tally import DECISION
-from strategies.ursuppe.policy import break_tie, choose, needs_every_option
+from strategies.ursuppe.policy import choose, needs_every_option
 
 WILDCARD = -2  # a forced choice's value that matches anything ("Armor" without the gene given up)
 
@@ -170,9 +170,10 @@ def streamable(st, ru, wk, g, p):
     """Can player p's next decision be taken without listing its options? When no dummy (TD2)
     and no scenario's forced choice decides, and p's strategy does not draw among all the
     options (policy.needs_every_option), choose takes the first best option by its values, a
-    tie broken by :func:`stream_tie`: a caller that streams its options in list order through
-    the same values takes the option decide would (issue 24: Tentacle's hundreds of cube vectors,
-    tentacle.py). It counts the decision with :func:`count_decision`."""
+    tie broken by policy.break_tie: a caller that streams its options in list order through the
+    same values, breaking a tie with the same draw, takes the option decide would (issue 24:
+    Tentacle's cube vectors, D3's and S6's spaces, M1's moves). It counts the decision with
+    :func:`count_decision`."""
     if not wk.stream_decisions or p == ru.dummy or wk.tape_pos[g] < wk.tape_len[g]:
         return False
     return not needs_every_option(st, wk, g, p)
@@ -184,14 +185,6 @@ def count_decision(wk, b, kind, n):
     """A streamed decision (:func:`streamable`) of ``n`` options counts as decide counts it."""
     if n > 1:
         wk.tally[b, DECISION + kind] += 1
-
-
-@kernel
-@always_inline
-def stream_tie(st, wk, g, p, ties):
-    """Which of ``ties`` equally valued best options a streamed decision takes (0: the first
-    listed), as choose would break the tie (policy.break_tie, the same draw)."""
-    return break_tie(st, wk, g, p, ties)
 
 
 @kernel

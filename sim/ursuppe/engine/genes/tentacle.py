@@ -20,7 +20,7 @@ import json
 
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.decision_kinds import KIND_INDEX
-from sim.ursuppe.engine.decisions import count_decision, decide, option_overflow, stream_tie, streamable
+from sim.ursuppe.engine.decisions import count_decision, decide, option_overflow, streamable
 from sim.ursuppe.engine.events import EVENT_INDEX, log
 from sim.ursuppe.engine.food import move_cubes
 from sim.ursuppe.engine.players import has
@@ -30,7 +30,7 @@ from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
 from strategies.ursuppe.params import CARRY_FOREIGN, CARRY_MAX, CARRY_NEED, CARRY_OWN
-from strategies.ursuppe.policy import NEVER
+from strategies.ursuppe.policy import NEVER, break_tie
 
 MAX_CUBES = 15  # a scenario's carry count per colour
 
@@ -205,7 +205,7 @@ def tentacle_carry(st, ru, wk, g, b, p, a, start, end, phase):
         if n < MAX_OPTIONS:
             count_decision(wk, b, CARRY, n)
             if n > 1:
-                k = stream_tie(st, wk, g, p, ties)
+                k = break_tie(st, wk, g, p, ties)
                 if k > 0:
                     _streamed_carry(st, ru, wk, g, b, p, a, start, k)
             _carry(st, wk, g, b, p, a, start, end, 0, phase)
