@@ -361,7 +361,8 @@ def compare_revision(
                 for key, by_threads in _tree_rates(root, games, names, cache_dir).items():
                     for t, rate in (by_threads or {}).items():
                         runs[side].setdefault(key, {}).setdefault(t, []).append(round(rate, 1))
-        peak = {side: _tree_peak_rss(root, kept, rss_games, mix) for side, (root, kept) in trees.items()}
+        work = _tree_peak_rss(ROOT, None, rss_games, mix)  # the same files: measured once
+        peak = {"working_tree": work, "rev": work if same else _tree_peak_rss(*trees["rev"], rss_games, mix)}
     best = {
         side: {key: {t: max(v) for t, v in by_threads.items()} for key, by_threads in by_side.items()}
         for side, by_side in runs.items()
