@@ -9,6 +9,10 @@ from scipy import stats
 Z95 = float(stats.norm.ppf(0.975))
 # Fewer rows than this on a side of a comparison: no test (the normal approximation fails).
 MIN_ROWS = 30
+# A within-strategy estimate that rests on a group smaller than this (holders or non-holders of
+# one strategy) is flagged in the report: the group carries its strategy's whole weight, and at
+# 200 players a win rate near 1/4 is known to about +-6 points, the size of the largest effects.
+SMALL_GROUP = 200
 
 
 def wilson(wins: np.ndarray | int, n: np.ndarray | int, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:

@@ -114,6 +114,12 @@ def _strata_label(names: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> 
     )
 
 
+def smallest_group(counts: np.ndarray, usable: np.ndarray) -> int:
+    """The smallest cell among the usable strata (0 when none is usable): the group a
+    within-strategy estimate leans on most, flagged below ``SMALL_GROUP`` by the report."""
+    return int(counts[usable].min()) if usable.any() else 0
+
+
 def gene_effects(
     rows: pl.LazyFrame | pl.DataFrame,
     basis: str = "held",
@@ -162,6 +168,7 @@ def gene_effects(
                 rate_without = float(won[~h] @ rw[~h] / rw[~h].sum()) if n_without else np.nan
             diff = within = NO_CONTRAST
             label = ""
+            smallest = 0
             if min(n_with, n_without) >= min_rows:
                 side = np.where(h, 0, 1)
                 diff = cluster_contrast(won, side, np.array([1.0, -1.0]), cluster, row_weights=rw)
@@ -180,6 +187,7 @@ def gene_effects(
                         row_weights=rw,
                     )
                     label = _strata_label(names, counts, usable)
+                    smallest = smallest_group(counts, usable)
             out.append(
                 effect_row(
                     int(players),
@@ -194,6 +202,7 @@ def gene_effects(
                     diff,
                     within,
                     label,
+                    smallest,
                 )
             )
     return effects_frame(out)
@@ -212,8 +221,10 @@ def effect_row(
     diff: dict,
     within: dict,
     label: str,
+    smallest: int,
 ) -> dict[str, Any]:
-    """One row of :func:`gene_effects` (also built by analysis.ursuppe.streamed, chunk by chunk)."""
+    """One row of :func:`gene_effects` (also built by analysis.ursuppe.streamed, chunk by chunk);
+    ``smallest``: :func:`smallest_group` of the strata compared."""
     return {
         "players": players,
         "gene": gene,
@@ -229,6 +240,7 @@ def effect_row(
         **contrast_columns(diff, "difference", "diff_low", "diff_high", "p_value"),
         **contrast_columns(within, "within_strategy", "within_low", "within_high", "within_p"),
         "strata": label,
+        "smallest_group": smallest,
     }
 
 

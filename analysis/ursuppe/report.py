@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from analysis import at_equilibrium, report_runs, win_rates
+from analysis.intervals import SMALL_GROUP
 from analysis.pages import Page, Progress, page_built_beside, write_sections
 from analysis.report_runs import ReportError
 from analysis.tables import WIN_RATE_COLUMNS, fmt, markdown_table, plural
@@ -313,6 +314,41 @@ def _first_three(names: pl.Series) -> str:
     return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
+def _strategy_headline(players: int, s: pl.DataFrame) -> str:
+    """Which strategies are strongest and weakest, by their intervals: the leaders are the
+    strategies whose interval overlaps the best one's, the laggards those whose interval overlaps
+    the worst one's; a side is named "clearly" only when its intervals stay apart from the other's
+    (``s`` sorted by win rate, best first)."""
+    best_low, worst_high = s["ci_low"][0], s["ci_high"][-1]
+    leaders = s.filter(pl.col("ci_high") >= best_low)
+    laggards = s.filter(pl.col("ci_low") <= worst_high)
+
+    def named(part: pl.DataFrame) -> str:
+        return ", ".join(
+            f"**{n}** {_pct(w)} [{_pct(lo)}–{_pct(hi)}]"
+            for n, w, lo, hi in part.select("strategy", "win_rate", "ci_low", "ci_high").iter_rows()
+        )
+
+    fair = _pct(s["fair_share"][0])
+    if len(leaders) == len(s):
+        return (
+            f"{players} players: no strategy is clearly strongest or weakest: every interval overlaps "
+            f"the best one's ({named(s)}; fair share {fair})."
+        )
+    if len(leaders) == 1:
+        top = f"the strongest strategy is {named(leaders)}, clearly ahead of the rest"
+    else:
+        top = (
+            f"no single strategy is clearly strongest: {len(leaders)} lead with overlapping intervals "
+            f"({named(leaders)})"
+        )
+    if len(laggards) == 1:
+        bottom = f"the weakest is {named(laggards)}, clearly behind the rest"
+    else:
+        bottom = f"the weakest, with overlapping intervals: {named(laggards)}"
+    return f"{players} players: {top}; {bottom} (win rates with [95% intervals]; fair share {fair})."
+
+
 def _findings(
     strategy: pl.DataFrame,
     seats: pl.DataFrame,
@@ -327,20 +363,8 @@ def _findings(
     for players in strategy["players"].unique().sort().to_list():
         at = pl.col("players") == players
         s = strategy.filter(at).sort("win_rate", descending=True)
-        if len(s) > 1 and s["ci_low"][0] <= s["ci_high"][1]:
-            out.append(
-                f"{players} players: no strategy is clearly strongest: the intervals of the two best "
-                f"({s['strategy'][0]} {_pct(s['win_rate'][0])}, {s['strategy'][1]} {_pct(s['win_rate'][1])}) "
-                "overlap."
-            )
-        elif len(s) > 1:
-            top, bottom = s.row(0, named=True), s.row(-1, named=True)
-            out.append(
-                f"{players} players: the strongest strategy is **{top['strategy']}**, winning "
-                f"{_pct(top['win_rate'])} of its games (95% CI {_pct(top['ci_low'])}–{_pct(top['ci_high'])}; "
-                f"fair share {_pct(top['fair_share'])}); the weakest is **{bottom['strategy']}** "
-                f"({_pct(bottom['win_rate'])})."
-            )
+        if len(s) > 1:
+            out.append(_strategy_headline(players, s))
         st = seats.filter(at)
         if st["p_holm"].is_nan().all():
             out.append(f"{players} players: seat bias is not testable with this few games.")
@@ -374,6 +398,12 @@ def _findings(
             )
         sig = effects.filter(at & (pl.col("within_p_holm") < 0.05))
         if len(sig):
+            sig = sig.with_columns(
+                pl.when((pl.col("smallest_group") > 0) & (pl.col("smallest_group") < SMALL_GROUP))
+                .then(pl.format("{} (small group: {})", "gene", "smallest_group"))
+                .otherwise(pl.col("gene"))
+                .alias("gene")
+            )
             plus = sig.filter(pl.col("within_strategy") > 0).sort("within_strategy", descending=True)["gene"]
             minus = sig.filter(pl.col("within_strategy") < 0).sort("within_strategy")["gene"]
             out.append(
@@ -452,6 +482,7 @@ def _write(
         ("synergy", lambda: section_synergy(r, a.synergy)),
         ("gene sets", lambda: section_gene_sets(r, s.gene_set_counts, top_sets, s.gene_names)),
         ("deck order", lambda: section_deck_order(r, s, manifests)),
+        ("glossary", lambda: section_glossary(r)),
     ]
     write_sections(steps, progress)
 
@@ -510,8 +541,53 @@ def section_how_to_read(r: Page) -> None:
         "`soup ablate`; whether a gene is too strong, and under which conditions, is `soup verdict --gene "
         "NAME` (docs/verdicts.md).\n"
         "- Player counts are never pooled: the fair share and the gene copies differ between them.\n"
-        "- Rule ids (S5 seating, W1 end of game, E2 gene defects, ...) refer to the rules specification "
-        "(docs/rules.md)."
+        "- Words and rule ids are explained in the *Glossary* at the end."
+    )
+
+
+# The report's terms, in the order a reader meets them; a rule id names the rule of
+# docs/rules.md that defines the term.
+GLOSSARY: tuple[tuple[str, str], ...] = (
+    ("score marker", "a player's marker on the score track: it moves up by the points of Phase 6"),
+    (
+        "start space (S5)",
+        "the space of the score track a player's marker starts on, 1 to the number of players; it "
+        "fixes the turn order until the markers move apart, so it is the game's seat",
+    ),
+    ("seating", "how players are put on start spaces: `random` per game, or `rotate` through them all"),
+    ("fair share", "1 / players: the win rate of a player when no strategy or seat matters"),
+    ("player-game", "one player in one game (a four-player game gives four)"),
+    ("strategy", "a scripted player (docs/strategies.md); the table names it by its preset"),
+    ("BP, DP, MP", "biological points (the currency, C4), damage points (C4), mutation points (E2)"),
+    ("gene held / bought", "a gene card a player holds at the end / bought at some point of the game"),
+    (
+        "within strategy",
+        "holders against non-holders of the same strategy, averaged over the strategies by their "
+        "player-games: the part of a gap that only says which strategies buy a gene is removed",
+    ),
+    ("smallest group", "the fewest players on one side of a within-strategy comparison"),
+    (
+        "environment deck (V1-V4)",
+        "11 cards that set the drift direction and the ozone each round; their order is dealt per game",
+    ),
+    ("finish zone (W1)", "the end of the score track: a marker reaching it ends the game after the round"),
+    ("end of game (W1)", "a marker in the finish zone, or the last environment card revealed"),
+    ("Holm p", "a p-value adjusted for the whole table's tests (family-wise error below 5%)"),
+    ("BH q", "Benjamini–Hochberg q-value: the expected share of false findings among q < 0.05"),
+    (
+        "placeholder",
+        "a value no source states (docs/rules.md); the run's manifest and the title name those used",
+    ),
+    ("rules id", "a hash of the rules a run played: runs with the same id played the same rules"),
+)
+
+
+def section_glossary(r: Page) -> None:
+    """The report's words and rule ids, said once at the end (docs/rules.md has the rules)."""
+    r.text(
+        "## Glossary\n"
+        + "\n".join(f"- **{term}**: {meaning}." for term, meaning in GLOSSARY)
+        + "\n- **Rule ids** (S5, W1, E2, ...) name rules of the specification, docs/rules.md."
     )
 
 
@@ -626,6 +702,27 @@ GENE_COLUMNS = [
 ]
 
 
+def _small_groups(effects: pl.DataFrame) -> str:
+    """A warning naming the gene rows whose within-strategy estimate leans on a group of fewer
+    than ``SMALL_GROUP`` players (holders or non-holders of one strategy), which nonetheless
+    carries its strategy's whole weight; "" when none does."""
+    small = effects.filter((pl.col("smallest_group") > 0) & (pl.col("smallest_group") < SMALL_GROUP)).sort(
+        "smallest_group"
+    )
+    if not len(small):
+        return ""
+    rows = ", ".join(
+        f"{g} at {p} players (smallest group {n:,})"
+        for p, g, n in small.select("players", "gene", "smallest_group").iter_rows()
+    )
+    return (
+        f"**Small groups:** the within-strategy estimates of {plural(len(small), 'row')} rest on a group "
+        f"of fewer than {SMALL_GROUP} holders or non-holders of one strategy, which carries that "
+        f"strategy's whole weight: {rows}. Their intervals are honest but wide, and a strategy's "
+        "few holders may be unusual players of it; read these rows as indications."
+    )
+
+
 def section_gene_effects(r: Page, held: pl.DataFrame, bought: pl.DataFrame) -> None:
     """Does holding (or buying) a gene go with winning? Raw and within strategy
     (analysis.ursuppe.genes.gene_effects), with forest plots of the held genes."""
@@ -639,6 +736,9 @@ def section_gene_effects(r: Page, held: pl.DataFrame, bought: pl.DataFrame) -> N
         "*share holding* below 0.001 is given with its number of players: so few holders make the "
         "interval wide, and such a row says the gene is unmeasured, not that it has no effect."
     )
+    caution = _small_groups(held)
+    if caution:
+        r.text("> " + caution)
     r.table("gene_effects_held", held, GENE_COLUMNS)
     r.figure(
         "gene_forest_held",
@@ -654,6 +754,9 @@ def section_gene_effects(r: Page, held: pl.DataFrame, bought: pl.DataFrame) -> N
         "Forest plot: raw win-rate difference (holding − not holding), 95% intervals.",
     )
     r.text("### Ever bought")
+    caution = _small_groups(bought)
+    if caution:
+        r.text("> " + caution.replace("holders", "buyers"))
     r.table(
         "gene_effects_bought", bought, [(c, h.replace("holding", "buying"), k) for c, h, k in GENE_COLUMNS]
     )

@@ -617,7 +617,13 @@ def _end_reasons(counted: pl.DataFrame) -> pl.DataFrame:
 
 def _gene_effects(by_count: dict[int, _Count], basis: str, gene_names: Sequence[str]) -> pl.DataFrame:
     """analysis.ursuppe.genes.gene_effects(rows, basis, genes=gene_names)."""
-    from analysis.ursuppe.genes import _strata_label, _strata_weights, effect_row, effects_frame
+    from analysis.ursuppe.genes import (
+        _strata_label,
+        _strata_weights,
+        effect_row,
+        effects_frame,
+        smallest_group,
+    )
 
     out = []
     for c in _counts(by_count):
@@ -634,6 +640,7 @@ def _gene_effects(by_count: dict[int, _Count], basis: str, gene_names: Sequence[
             lo, hi = wilson(np.array([w_with, w_without]), np.array([n_with, n_without]))
             diff = within = NO_CONTRAST
             label = ""
+            smallest = 0
             if min(n_with, n_without) >= MIN_ROWS:
                 diff = m.merged(pool).contrast(_DIFF, c.games)
                 present = counts.sum(axis=1) > 0
@@ -643,6 +650,7 @@ def _gene_effects(by_count: dict[int, _Count], basis: str, gene_names: Sequence[
                 if usable.any():
                     within = m.contrast(np.stack([full, -full], axis=1).ravel(), c.games)
                     label = _strata_label(names[present], counts[present].astype(np.int64), usable)
+                    smallest = smallest_group(counts[present], usable)
             out.append(
                 effect_row(
                     c.players,
@@ -657,6 +665,7 @@ def _gene_effects(by_count: dict[int, _Count], basis: str, gene_names: Sequence[
                     diff,
                     within,
                     label,
+                    smallest,
                 )
             )
     return effects_frame(out)
