@@ -88,7 +88,4 @@ def check_game(label: str, data: Mapping[str, Any], game: str, error: type[UserE
     """``error`` unless the document names no game or names ``game`` (the game loading it)."""
     name = data.get(GAME_KEY, game)
     if name != game:
-        raise error(
-            f"{label}: {GAME_KEY}: this is a {json.dumps(name)} scenario, not a {game} one "
-            f"(run it with soup scenario --game {name}, or drop the key)"
-        )
+        raise error(f"{label}: {GAME_KEY}: the file is a {json.dumps(name)} scenario, not a {game} one")

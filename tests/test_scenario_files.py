@@ -118,7 +118,7 @@ def test_a_file_may_name_its_game():
     refuses another's in one line."""
     load_scenario({**BASE, "game": "ursuppe"})
     with pytest.raises(
-        ScenarioError, match=r'^<scenario>: game: this is a "chromosome" scenario, not a ursuppe'
+        ScenarioError, match=r'^<scenario>: game: the file is a "chromosome" scenario, not a ursuppe one'
     ):
         load_scenario({**BASE, "game": "chromosome"})
     for path in sorted((SCENARIOS / "chromosome").glob("*.json")) + sorted(
