@@ -380,41 +380,53 @@ def engine_compiled(names: tuple[str, ...] | None = None) -> bool:
 
 
 def expected_compile_seconds(namespace: str | None = None) -> float | None:
-    """How long compiling an engine takes here: the last full compile of ``namespace`` recorded
-    on this machine (any version of its sources), else the last of any namespace (None: any),
-    else None: a figure measured elsewhere would be a promise this machine may not keep (issue
-    21.10: "about 15 s", then 63 s). A small game's second would promise too little for a big
-    one, hence the namespace first."""
+    """How long compiling ``namespace`` takes here: its last full compile recorded on this machine
+    (any version of its sources; None: the last of any namespace), else None: a figure measured
+    elsewhere would be a promise this machine may not keep (issue 21.10: "about 15 s", then 63 s),
+    and so would another namespace's (issue 31.10: Chromosome's first compile quoted Ursuppe's)."""
     try:
         markers = sorted(_cache_base().glob(f"*/{_MARKER}"), key=lambda p: p.stat().st_mtime, reverse=True)
-        figures = []
         for marker in markers:
+            match = _CACHE_NAME.fullmatch(marker.parent.name)
+            if namespace is not None and (match is None or match["namespace"] != namespace):
+                continue
             seconds = json.loads(marker.read_text(encoding="utf-8")).get("compile_seconds")
             if isinstance(seconds, int | float) and seconds > 0:
-                match = _CACHE_NAME.fullmatch(marker.parent.name)
-                figures.append((match is not None and match["namespace"] == namespace, float(seconds)))
+                return float(seconds)
     except (OSError, ValueError):
         return None
-    own = [seconds for same, seconds in figures if same]
-    return own[0] if own else figures[0][1] if figures else None
+    return None
+
+
+def package_namespace(package: str) -> str:
+    """The namespace of the kernels under ``package`` (a game's ``GameInfo.kernel_packages``)."""
+    return namespace_of(f"{package}.__init__")
+
+
+def compile_expectation(namespaces: list[str]) -> float | None:
+    """How long compiling ``namespaces`` takes here: the sum of their last full compiles on this
+    machine, None if one of them was never recorded (the notice then says it does not know)."""
+    figures = [expected_compile_seconds(name) for name in namespaces]
+    return None if any(f is None for f in figures) else sum(f for f in figures if f is not None)
 
 
 def _maybe_announce(namespace: str) -> None:
-    """Before a namespace's first kernel: if the cache does not hold it (and the kit), call
-    sim.compile_notice.callback (the command line's "compiling the engine" notice), whichever
+    """Before a namespace's first kernel: if the cache does not hold it, the kit or the game the
+    command loads (sim.compile_notice.game), call sim.compile_notice.callback (the command line's
+    "compiling the engine" notice) with how long those that are missing took last time, whichever
     import got here first, so that the notice is the first thing a first run prints (issue 21.10)."""
     if namespace in _ANNOUNCED:
         return
     _ANNOUNCED.add(namespace)
     from sim import compile_notice
 
-    if (
-        compile_notice.callback is not None
-        and compile_notice.announced_at is None
-        and not engine_compiled((namespace, KIT))
-    ):
+    if compile_notice.callback is None or compile_notice.announced_at is not None:
+        return
+    game = [package_namespace(p) for p in compile_notice.kernel_packages]
+    missing = [n for n in dict.fromkeys([*game, namespace, KIT]) if not engine_compiled((n,))]
+    if missing:
         compile_notice.announced_at = time.perf_counter()
-        compile_notice.callback(expected_compile_seconds(namespace))
+        compile_notice.callback(compile_expectation(missing), compile_notice.game)
 
 
 def _note_kernel(fn, compiled, space: _Namespace) -> None:

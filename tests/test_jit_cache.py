@@ -2,6 +2,7 @@
 a Python-side module keeps the compiled engine, editing a kernel module or one it imports does not.
 Every edit is made in a temporary copy of the tree."""
 
+import json
 import os
 import shutil
 import sys
@@ -208,7 +209,45 @@ def test_expected_compile_seconds(tmp_path, monkeypatch):
     (tmp_path / "pig-0123456789abcdef").mkdir()  # a small game compiled since
     (tmp_path / "pig-0123456789abcdef" / jit._MARKER).write_text('{"compile_seconds": 0.9}')
     assert jit.expected_compile_seconds("ursuppe") == 12.5  # its own last compile
-    assert jit.expected_compile_seconds("chromosome") == 0.9  # never compiled: the last of any
+    assert jit.expected_compile_seconds() == 0.9  # the last of any
+    assert jit.expected_compile_seconds("chromosome") is None  # never compiled: not another's (31.10)
+    assert jit.compile_expectation(["ursuppe", "pig"]) == 13.4
+    assert jit.compile_expectation(["chromosome", "pig"]) is None
+
+
+def _marker(cache: Path, directory: str, seconds: float) -> None:
+    (cache / directory).mkdir()
+    (cache / directory / jit._MARKER).write_text(f'{{"compile_seconds": {seconds}}}')
+
+
+@pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
+@pytest.mark.parametrize(
+    "game, kit_cached, heard",
+    [
+        ("chromosome", True, (None, "chromosome")),  # issue 31.10: it quoted Ursuppe's 63 s
+        ("ursuppe", True, (63.0, "ursuppe")),
+        ("ursuppe", False, (64.5, "ursuppe")),  # the kit compiles too: its last compile adds
+    ],
+)
+def test_the_compile_notice_quotes_the_games_own_last_compile(tmp_path, monkeypatch, game, kit_cached, heard):
+    """Issue 31.10: the notice before a first compile quotes the last compile of the game the
+    command loads (and of the kit, if it compiles too), or says it does not know; the first kernel
+    to compile may be the kit's (sim.random_stream), whose own second or two says nothing."""
+    from sim import compile_notice
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    _marker(tmp_path, "ursuppe-0123456789abcdef", 63.0)  # an earlier version of Ursuppe's sources
+    _marker(tmp_path, "kit-0123456789abcdef", 1.5)
+    if kit_cached:
+        _marker(tmp_path, f"kit-{jit._kernel_source_hash(jit._ROOT, jit.KIT)}", 1.5)
+    calls = []
+    monkeypatch.setattr(compile_notice, "callback", lambda seconds, name: calls.append((seconds, name)))
+    monkeypatch.setattr(compile_notice, "announced_at", None)
+    monkeypatch.setattr(compile_notice, "game", game)
+    monkeypatch.setattr(compile_notice, "kernel_packages", (f"sim.{game}", f"strategies.{game}"))
+    monkeypatch.setattr(jit, "_ANNOUNCED", set())
+    jit._maybe_announce(jit.KIT)
+    assert calls == [heard]
 
 
 # Callees linked by reference: each kernel's machine code is compiled once, and calls name its
@@ -316,3 +355,32 @@ def test_helper_count(monkeypatch):
     assert jit_sharing.helper_count() == 2
     monkeypatch.delenv(jit_sharing.HELPERS_ENV)
     assert 0 <= jit_sharing.helper_count() <= jit_sharing.MAX_HELPERS
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
+def test_a_first_compile_of_another_game_does_not_promise_ursuppes_time(tmp_path):
+    """Issue 31.10, as a user meets it: on a machine that compiled Ursuppe in 63 s, a first Pig
+    run (the smallest game: a few seconds) says it does not know how long Pig takes; once Pig was
+    compiled here, a first run of Pig's next sources quotes Pig's own time."""
+    from tests.test_cli import soup_exe
+
+    numba_dir = tmp_path / "cache" / "soup" / "numba"
+    numba_dir.mkdir(parents=True)
+    _marker(numba_dir, "ursuppe-0123456789abcdef", 63.0)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "SOUP_JIT_HELPERS": "0"}
+    env.pop("NUMBA_CACHE_DIR", None)
+    pig = ROOT / "tests" / "scenarios" / "pig" / "PG3_bust_loses_the_turn_total.json"
+
+    def first_line() -> str:
+        r = processes.run([soup_exe(), "scenario", str(pig)], env=env, cwd=ROOT)
+        assert r.returncode == 0, r.stderr
+        return r.stderr.splitlines()[0]
+
+    line = first_line()
+    assert line.startswith("soup: compiling the engine for this machine (first run only;"), line
+    assert "no compile of pig's engine was recorded" in line and "63" not in line
+    (compiled,) = numba_dir.glob(f"pig-*/{jit._MARKER}")
+    took = json.loads(compiled.read_text())["compile_seconds"]
+    compiled.parent.rename(numba_dir / "pig-0123456789abcdef")  # as if Pig's sources changed since
+    assert f"about {took:.0f} s, as pig's last compile on this machine" in first_line()

@@ -17,11 +17,15 @@ from sim.ursuppe.engine.genes.persistence import PERSISTENCE
 from sim.ursuppe.engine.genes.speed import SPEED
 from sim.ursuppe.rules.book import (
     DEFAULT_RULES_PATH,
+    FLAG_ROW,
+    FLAG_ROWS,
+    MODULE_SWITCHES,
     OVERRIDES_LABEL,
     RuleBook,
     Rules,
     RulesError,
     load_rules,
+    played_data,
 )
 from sim.ursuppe.rules.genes import (
     ADVANCED_GENES,
@@ -378,6 +382,67 @@ def test_rules_id_stable_and_content_based(tmp_path: Path, book: RuleBook) -> No
     assert changed.rules_id != book.rules_id
     assert load_rules(overrides={"genes": {"Intelligence": {"price": 3}}}).rules_id == changed.rules_id
     assert load_rules(overrides={"first_round_flip": False}).rules_id != book.rules_id
+
+
+def _another_value(name: str, default: object) -> object:
+    """A valid value of flag ``name`` other than its ``default`` (book.FLAG_ROW says what it may be)."""
+    row = FLAG_ROW[name]
+    if row.kind == "extra_genes":  # XM2, XM8: the start pair and the excluded genes
+        return ["Glutton", "Alarm"] if name == "extra_start_pair" else ["Healing 1"]
+    flag = row.args[0] if row.kind == "extra_flag" else None
+    if isinstance(default, bool):
+        return not default
+    if isinstance(default, int):
+        lo, hi = row.args if flag is None else (flag.lo, flag.hi)
+        return default + 1 if default < hi else default - 1
+    if isinstance(default, str):
+        choices = row.args[0] if flag is None else flag.choices
+        return next(c for c in choices if c != default)
+    return list(default)[:-1] if len(default) > 1 else [c for c in flag.choices if c not in default][:1]
+
+
+def test_rules_id_reads_a_switched_off_modules_flags_at_their_defaults(book: RuleBook) -> None:
+    """XM1, issue 31.11: with extra_genes false the extra genes' flags (XM2-XM8, XG-*) change no
+    game, so they do not change the rules id (extra_start_pair alone gave the default's games
+    another id); with extra_genes true each changes it. The default rules' id is what it was: its
+    played data is its data (existing results directories are named by the id)."""
+    assert played_data(book.data) == book.data
+    on = load_rules(overrides={"flags": {"extra_genes": True}})
+    switched = [
+        r.name for r in FLAG_ROWS if r.group in MODULE_SWITCHES["extra_genes"] and r.name != "extra_genes"
+    ]
+    assert "extra_start_pair" in switched and len(switched) > 10
+    for name in switched:
+        value = _another_value(name, book.data["flags"][name])
+        off = load_rules(overrides={"flags": {name: value}})
+        assert off.data["flags"][name] == value and off.rules_id == book.rules_id, name
+        assert load_rules(overrides={"flags": {"extra_genes": True, name: value}}).rules_id != on.rules_id, (
+            name
+        )
+
+
+@pytest.mark.slow
+def test_soup_rules_and_simulate_give_a_switched_off_module_the_default_id(tmp_path: Path) -> None:
+    """Issue 31.11, as reported: a house-rules file setting the extra genes' start pair (and other
+    XM/XG flags) with extra_genes false plays the default's games: `soup rules` shows the default
+    id, and `soup simulate` writes the very same rows (rules_id included)."""
+    import json
+
+    import polars as pl
+
+    from tests.test_cli import soup
+
+    flags = 'extra_start_pair = ["Glutton", "Alarm"]\nextra_reveal_per_round = 1\nhard_crust_extra_bp = 3\n'
+    house = write(tmp_path, f"[flags]\n{flags}")
+    assert json.loads(soup("rules", str(house)).stdout)["rules_id"] == load_rules().rules_id
+    rows = []
+    for name, files in (("default", []), ("house", ["--rules", str(house)])):
+        out = tmp_path / name
+        args = ["simulate", "--games", "24", "--players", "5", "--threads", "1", "-q", "--out", str(out)]
+        r = soup(*args, *files)
+        assert r.returncode == 0, r.stderr
+        rows.append(pl.read_parquet(sorted(out.glob("**/chunk-*.parquet"))))
+    assert len(rows[0]) == 24 * 5 and rows[0].equals(rows[1])
 
 
 # --- errors: one line, naming the file and the key ----------------------------------------

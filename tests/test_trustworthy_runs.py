@@ -259,11 +259,12 @@ def test_first_run_says_it_compiles(capsys):
     tests/test_newcomer_audit.py (test_a_first_run_prints_the_notice_first)."""
     from sim.cli import support as cli_support
 
-    cli_support.compile_notice(None)
-    cli_support.compile_notice(31.6)
+    cli_support.compile_notice(None, "chromosome")
+    cli_support.compile_notice(31.6, "ursuppe")
     first, second = capsys.readouterr().err.splitlines()
     assert "compiling the engine for this machine (first run only" in first and "not known" in first
-    assert "about 32 s, as last time on this machine" in second
+    assert "no compile of chromosome's engine was recorded" in first  # per game (issue 31.10)
+    assert "about 32 s, as ursuppe's last compile on this machine" in second
 
 
 def test_help_shows_no_type_noise_and_whole_defaults():

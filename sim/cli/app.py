@@ -113,7 +113,15 @@ def play(
 @app.command()
 def scenario(
     file: Annotated[Path, typer.Argument(help="Scenario file (JSON, see docs/scenario-format.md).")],
-    game: GameName = DEFAULT_GAME,
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            metavar="NAME",
+            help="The game: ursuppe, or another registered game (chromosome; pig, the protocol's "
+            'example). Default: the game the file names ("game": NAME), else ursuppe.',
+        ),
+    ] = None,
     no_invariants: Annotated[
         bool,
         typer.Option(
@@ -124,10 +132,19 @@ def scenario(
     """Run a scenario file (a pinned position, forced dice and choices) and print the result as JSON.
 
     Examples: soup scenario tests/scenarios/M1_drift.json;
-    soup scenario --game pig tests/scenarios/pig/PG3_bust_loses_the_turn_total.json"""
+    soup scenario tests/scenarios/pig/PG3_bust_loses_the_turn_total.json (the file names its game)"""
     import json
 
-    chosen = game_named(game)
+    from sim import game as games
+    from sim.errors import UserError
+    from sim.scenario_files import GAME_KEY, file_game, read_scenario_file
+
+    if game is not None:
+        game_named(game)  # an unknown --game first: it is the user's own word
+    named = file_game(str(file), read_scenario_file(file, UserError), games.names(), UserError)
+    if game is not None and named is not None and game != named:
+        fail(f"{file}: {GAME_KEY}: the file is a {named} scenario, but --game {game} was given")
+    chosen = game_named(game or named or DEFAULT_GAME)
     loaded = chosen.load_scenario(file, check_invariants=not no_invariants)  # bad input: before compiling
     load_engine(chosen)
     try:

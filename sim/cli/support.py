@@ -70,19 +70,30 @@ def command_line() -> str:
     return shlex.join(["soup", *sys.argv[1:]])
 
 
-def compile_notice(expected: float | None) -> None:
-    """The notice before a first-run compile (sim.compile_notice calls it just before the first
-    kernel compiles). How long it takes is what this machine took last time, or said to be
-    unknown: a figure from another machine is a promise this one may not keep (issue 21.10)."""
+def compile_notice_text(expected: float | None, game: str | None) -> str:
+    """The notice before a first-run compile of ``game``'s engine. How long it takes is what this
+    machine took last time for that game, or said to be unknown: a figure from another machine is
+    a promise this one may not keep (issue 21.10), and so is another game's (issue 31.10)."""
+    whose = f"{game}'s" if game else "its"
     how_long = (
-        f"about {expected:.0f} s, as last time on this machine"
+        f"about {expected:.0f} s, as {whose} last compile on this machine"
         if expected
-        else "how long is not known: no compile was recorded on this machine yet"
+        else f"how long is not known: no compile of {whose} engine was recorded on this machine yet"
     )
-    typer.echo(
-        f"soup: compiling the engine for this machine (first run only; {how_long}; cached afterwards)...",
-        err=True,
-    )
+    return f"soup: compiling the engine for this machine (first run only; {how_long}; cached afterwards)..."
+
+
+def compile_notice(expected: float | None, game: str | None = None) -> None:
+    """Print the notice (sim.compile_notice calls it just before the first kernel compiles)."""
+    typer.echo(compile_notice_text(expected, game), err=True)
+
+
+def expect_compile_of(game: Any) -> None:
+    """Tell sim.jit which game's engine this command loads (a sim.game.Game), so that a first
+    run's notice quotes that game's last compile (cheap: imports no engine code)."""
+    from sim import compile_notice as hook
+
+    hook.game, hook.kernel_packages = game.info.name, game.info.kernel_packages
 
 
 def listen_for_compile() -> None:
@@ -102,7 +113,9 @@ def load_engine(game: Any = None) -> None:
     from sim import game as games
 
     listen_for_compile()
-    (game or games.get(DEFAULT_GAME)).load_engine()
+    game = game or games.get(DEFAULT_GAME)
+    expect_compile_of(game)
+    game.load_engine()
 
     global _COMPILE_REPORTED
     if hook.announced_at is not None and not _COMPILE_REPORTED:
@@ -129,9 +142,11 @@ def game_named(name: str) -> Any:
     from sim import game as games
 
     try:
-        return games.get(name)
+        game = games.get(name)
     except games.UnknownGameError as e:
         fail(str(e))
+    expect_compile_of(game)  # a command may import the engine before load_engine (its scenario)
+    return game
 
 
 def only_with_ursuppe(**used: bool) -> None:

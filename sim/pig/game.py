@@ -17,6 +17,7 @@ import pyarrow as pa
 from sim.errors import GameError, UserError
 from sim.game import GameInfo, assign_strategies, check_player_count, play_strategies
 from sim.pig.rules import PigRules, load_rules
+from sim.scenario_files import check_game, read_scenario_file
 from strategies.pig import DEFAULT_POOL, PRESETS, hold_value
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "pig"
@@ -205,11 +206,8 @@ class Pig:
         if isinstance(source, dict):
             label, data = "<scenario>", source
         else:
-            label = str(source)
-            try:
-                data = json.loads(Path(source).read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError) as e:
-                raise ScenarioError(f"{label}: cannot read the scenario: {e}") from None
+            label, data = str(source), read_scenario_file(source, ScenarioError)
+        check_game(label, data, self.info.name, ScenarioError)
         try:
             rules = load_rules(overrides=data.get("rules") or None)
         except UserError as e:

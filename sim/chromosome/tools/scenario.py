@@ -35,6 +35,7 @@ from sim.chromosome.engine.state import (
 )
 from sim.chromosome.rules.book import COLOURS, SPECIES, ChromosomeRules, RulesError, load_rules
 from sim.errors import GameError, UserError
+from sim.scenario_files import GAME_KEY, check_game, check_keys, read_scenario_file
 from strategies.chromosome.presets import preset_row
 
 RUNS = ("setup", "turn", "phase1", "phase2", "phase3", "round", "game")
@@ -68,6 +69,10 @@ SEAT_KEYS = (
     "eliminated",
 )
 DEFAULT_STRATEGY = "builder"
+# The test suite's expectations (tests/test_chromosome_scenarios.py reads them)
+TEST_KEYS = ("rules", "description", "expect", "expect_error", "expect_load_error")
+# Every key a scenario file may hold at its top level: any other is an error naming it
+TOP_KEYS = (*POSITION_KEYS, *HOW_KEYS, "supplies", GAME_KEY, "test")
 
 
 class ScenarioError(UserError):
@@ -128,23 +133,24 @@ def _colours(label: str, key: str, value: Any) -> list[int]:
 
 
 def _document(source: Path | dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The scenario's label (its path) and its JSON object, every key of it known (issue 31.4)."""
     if isinstance(source, dict):
-        return "<scenario>", source
-    label = str(source)
-    try:
-        data = json.loads(Path(source).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ScenarioError(f"{label}: cannot read the scenario file: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise ScenarioError(f"{label}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(f"{label}: expected a JSON object at the top level")
+        label, data = "<scenario>", source
+    else:
+        label, data = str(source), read_scenario_file(source, ScenarioError)
+    check_keys(label, "", data, TOP_KEYS, ScenarioError)
+    check_game(label, data, "chromosome", ScenarioError)  # sim.chromosome.game's name
+    test = data.get("test", {})
+    if not isinstance(test, dict):
+        raise _err(label, "test", "expected an object of the test suite's expectations")
+    check_keys(label, "test", test, TEST_KEYS, ScenarioError)
     return label, data
 
 
 def _seat(label, key, entry, st, ru, rooms, p, species_of):
-    if not isinstance(entry, dict) or set(entry) - set(SEAT_KEYS):
+    if not isinstance(entry, dict):
         raise _err(label, key, f"expected an object with {', '.join(SEAT_KEYS)}")
+    check_keys(label, key, entry, SEAT_KEYS, ScenarioError)
     st.fate[0, p] = _int(label, f"{key}.fate", entry.get("fate", int(ru.numbers[6])), 0, 99)
     token = entry.get("fate_token", "active")
     if token not in ("active", "exhausted"):
@@ -412,9 +418,6 @@ def _events_position(label: str, data: dict[str, Any], book: ChromosomeRules, st
 def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = True) -> Scenario:
     """Validate a scenario (a path or a dict) and build its one-game position."""
     label, data = _document(source)
-    unknown = set(data) - set(POSITION_KEYS) - set(HOW_KEYS) - {"test", "supplies"}
-    if unknown:
-        raise _err(label, sorted(unknown)[0], "unknown key")
     overrides = data.get("rules", {})
     if not isinstance(overrides, dict):
         raise _err(label, "rules", "expected an object of rules overrides")

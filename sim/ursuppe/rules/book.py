@@ -1300,9 +1300,35 @@ def _shape_set_sizes(
     return sizes
 
 
+# A module's switch (a flag) and the groups of flags (FlagRow.group) the module reads only while it
+# is on. With the switch off those flags change no game, so the rules id reads them at their
+# defaults (issue 31.11: extra_start_pair set without extra_genes played the default's games under
+# another id). The variants' flags (TD, TA, TB) are not here: a variant is chosen per run, not by
+# the rules, so they change the games of the rules' variants whatever the flags say.
+MODULE_SWITCHES: dict[str, tuple[str, ...]] = {"extra_genes": ("XM", "XG")}
+_DEFAULT_FLAGS: list[dict[str, Any]] = []
+
+
+def played_data(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (normalised rules) with the flags of every module that is off at their defaults:
+    what the games depend on, and so what the rules id hashes. The default rules are unchanged."""
+    flags = data["flags"]
+    inert = [
+        row.name
+        for switch, groups in MODULE_SWITCHES.items()
+        if not flags[switch]
+        for row in FLAG_ROWS
+        if row.group in groups and row.name != switch
+    ]
+    if not _DEFAULT_FLAGS:  # the file's own values: loading the defaults would ask for their id
+        _DEFAULT_FLAGS.append(_read_toml(DEFAULT_RULES_PATH, str(DEFAULT_RULES_PATH))["flags"])
+    return {**data, "flags": {**flags, **{name: _DEFAULT_FLAGS[0][name] for name in inert}}}
+
+
 def rules_id(data: dict[str, Any]) -> str:
-    """First 12 hex digits of the sha256 of the canonical JSON of ``data``: a stable content id."""
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    """First 12 hex digits of the sha256 of the canonical JSON of what in ``data`` changes a game
+    (:func:`played_data`): a stable content id, the same for rules that play the same games."""
+    canonical = json.dumps(played_data(data), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
 
 

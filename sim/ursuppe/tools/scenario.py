@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sim.errors import UserError
+from sim.scenario_files import GAME_KEY, check_game, check_keys, read_scenario_file
 from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.engine.board import DIRECTION_CODE, DIRECTION_NAMES
 from sim.ursuppe.engine.decision_kinds import (
@@ -77,6 +78,16 @@ from strategies.ursuppe.params import StrategyError, load_strategy, parameter_ta
 
 RUNS = ("setup", "phase1", "phase2", "phase3", "phase4", "phase5", "phase6", "round", "game")
 MOVES = {"drift": 0, "active": 1, "stay": 2}
+# The keys of a scenario document that say how to play the position (the others describe it).
+HOW_KEYS = ("rules", "choices", "dice", "strategies", "seed", "run")
+POSITION_KEYS = ("players", "variant", "round", "current_card", "deck", "food", "supply", "state")
+EXTRA_POSITION_KEYS = ("extra_deck", "toxic")
+# The test suite's expectations (tests/test_scenarios.py reads them; a misspelt one would check nothing)
+TEST_KEYS = ("rules", "description", "expect", "expect_events", "absent_events", "expect_error")
+# Every key a scenario file may hold at its top level, and in a player's entry of "state": any
+# other is an error naming it (issue 31.4: "dise" for "dice" played random dice).
+TOP_KEYS = (*POSITION_KEYS, *EXTRA_POSITION_KEYS, *HOW_KEYS, GAME_KEY, "test")
+PLAYER_KEYS = ("score", "bp", "genes", "amoebas", "alarm")
 
 
 class ScenarioError(UserError):
@@ -101,6 +112,24 @@ def _err(label: str, key: str, message: str) -> ScenarioError:
     return ScenarioError(f"{label}: {key}: {message}")
 
 
+def _keys(label: str, key: str, value: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    check_keys(label, key, value, allowed, ScenarioError)
+
+
+def _object(
+    label: str, key: str, value: Any, required: tuple[str, ...], optional: tuple[str, ...], shape: str
+) -> dict[str, Any]:
+    """``value`` as an object with the ``required`` keys and perhaps the ``optional`` ones; any
+    other key is named (issue 31.4), as is a missing one."""
+    if not isinstance(value, dict):
+        raise _err(label, key, f"expected {shape}, got {json.dumps(value)}")
+    _keys(label, key, value, required + optional)
+    missing = [k for k in required if k not in value]
+    if missing:
+        raise _err(label, f"{key}.{missing[0]}", f"missing (expected {shape})")
+    return value
+
+
 def _int(label: str, key: str, value: Any, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _err(label, key, f"expected an integer, got {json.dumps(value)}")
@@ -111,8 +140,7 @@ def _int(label: str, key: str, value: Any, low: int, high: int | None = None) ->
 
 
 def _card(label: str, key: str, value: Any) -> tuple[int, int]:
-    if not isinstance(value, dict) or set(value) != {"ozone", "drift"}:
-        raise _err(label, key, f'expected {{"ozone": n, "drift": "N|E|S|W|none"}}, got {json.dumps(value)}')
+    _object(label, key, value, ("ozone", "drift"), (), '{"ozone": n, "drift": "N|E|S|W|none"}')
     ozone = _int(label, f"{key}.ozone", value["ozone"], 0, 32767)
     drift = value["drift"]
     if drift not in ("N", "E", "S", "W", "none"):
@@ -147,8 +175,7 @@ def _suction(label: str, key: str, value: Any) -> int:
         )
     cubes = []
     for i, cube in enumerate(value):
-        if not isinstance(cube, dict) or set(cube) != {"space", "colour"}:
-            raise _err(label, f"{key}[{i}]", f'expected {{"space": s, "colour": c}}, got {json.dumps(cube)}')
+        _object(label, f"{key}[{i}]", cube, ("space", "colour"), (), '{"space": s, "colour": c}')
         cubes.append(
             (
                 _int(label, f"{key}[{i}].space", cube["space"], 0, 126),
@@ -163,12 +190,11 @@ def _amoeba_or_none(label: str, key: str, v: Any, players: int) -> tuple[int, in
     (player, number), (-1, -1) for null."""
     if v is None:
         return -1, -1
-    if isinstance(v, dict) and set(v) == {"player", "number"}:
-        return (
-            _int(label, f"{key}.player", v["player"], 0, players - 1),
-            _int(label, f"{key}.number", v["number"], 1, 7),
-        )
-    raise _err(label, key, f'expected null or {{"player": p, "number": n}}, got {json.dumps(v)}')
+    _object(label, key, v, ("player", "number"), (), 'null or {"player": p, "number": n}')
+    return (
+        _int(label, f"{key}.player", v["player"], 0, players - 1),
+        _int(label, f"{key}.number", v["number"], 1, 7),
+    )
 
 
 # The extra genes' choice keys (docs/rules.md §18, docs/scenarios.md): each a gene module's (below).
@@ -209,8 +235,11 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
     if not isinstance(choice, dict) or not choice:
         raise _err(label, key, f"expected an object with one choice key, got {json.dumps(choice)}")
     kinds = [c for c in choice if c in set(CHOICE_KEYS)]
-    extra = set(choice) - set(kinds) - ({"parasite", "suction"} if "eat" in choice else set())
-    if len(kinds) != 1 or extra:
+    if len(kinds) == 1:  # a misspelt key beside the choice is named, not ignored (issue 31.4)
+        _keys(label, key, choice, (kinds[0], "parasite", "suction") if kinds[0] == "eat" else (kinds[0],))
+    if not kinds:
+        _keys(label, key, choice, tuple(sorted(set(CHOICE_KEYS))))
+    if len(kinds) != 1:
         raise _err(
             label,
             key,
@@ -254,8 +283,7 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         row[0] = RESPONSE_NAMES.index(answers)
         return [(CK_RESPOND, row)]
     if kind == "pay":
-        if not isinstance(v, dict) or not set(v) <= {"genes", "bp"}:
-            raise _err(label, f"{key}.pay", f'expected {{"genes": [...], "bp": n}}, got {json.dumps(v)}')
+        _object(label, f"{key}.pay", v, (), ("genes", "bp"), '{"genes": [...], "bp": n}')
         genes = v.get("genes", [])
         if not isinstance(genes, list):
             raise _err(label, f"{key}.pay.genes", f"expected a list of gene names, got {json.dumps(genes)}")
@@ -285,8 +313,7 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         entries.append((CK_BUY_END, end))
         return entries
     if kind == "place":
-        if not isinstance(v, dict) or set(v) != {"space", "number"}:
-            raise _err(label, f"{key}.place", f'expected {{"space": s, "number": n}}, got {json.dumps(v)}')
+        _object(label, f"{key}.place", v, ("space", "number"), (), '{"space": s, "number": n}')
         row[0] = _int(label, f"{key}.place.space", v["space"], 0, 127)
         row[1] = _int(label, f"{key}.place.number", v["number"], 1, 7)
         return [(CK_PLACE, row)]
@@ -359,20 +386,15 @@ def _toxic(label: str, data: dict[str, Any], spaces: int) -> np.ndarray:
 
 
 def _document(source: str | Path | dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The scenario's label (its path) and its JSON object."""
+    """The scenario's label (its path) and its JSON object, every key of it known (issue 31.4)."""
     if isinstance(source, dict):
-        return "<scenario>", source
-    label = str(source)
-    try:
-        text = Path(source).read_text(encoding="utf-8")
-    except OSError as e:
-        raise ScenarioError(f"{label}: cannot read the scenario file: {e.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ScenarioError(f"{label}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(f"{label}: expected a JSON object at the top level")
+        label, data = "<scenario>", source
+    else:
+        label, data = str(source), read_scenario_file(source, ScenarioError)
+    _keys(label, "", data, TOP_KEYS)
+    check_game(label, data, "ursuppe", ScenarioError)  # sim.ursuppe.game's name
+    if "test" in data:
+        _object(label, "test", data["test"], (), TEST_KEYS, "an object of the test suite's expectations")
     return label, data
 
 
@@ -518,8 +540,7 @@ def _genes(label: str, key: str, entry: dict[str, Any], st: Any, p: int, rules: 
     for i, item in enumerate(genes):
         gk = f"{key}.genes[{i}]"
         if isinstance(item, dict):
-            if set(item) - {"name", "since_round"} or "name" not in item:
-                raise _err(label, gk, 'expected {"name": gene, "since_round": n}')
+            _object(label, gk, item, ("name",), ("since_round",), '{"name": gene, "since_round": n}')
             gid = _gene(label, f"{gk}.name", item["name"])
             since = _int(label, f"{gk}.since_round", item.get("since_round", rnd - 1), 0, rnd)
         else:
@@ -550,12 +571,7 @@ def _amoebas(label: str, key: str, entry: dict[str, Any], st: Any, p: int, rules
         raise _err(label, f"{key}.amoebas", f"expected a list of at most {A} amoebas")
     for i, am in enumerate(amoebas):
         ak = f"{key}.amoebas[{i}]"
-        if (
-            not isinstance(am, dict)
-            or set(am) - {"number", "space", "dp"}
-            or not {"number", "space"} <= set(am)
-        ):
-            raise _err(label, ak, 'expected {"number": n, "space": s, "dp": d}')
+        _object(label, ak, am, ("number", "space"), ("dp",), '{"number": n, "space": s, "dp": d}')
         n = _int(label, f"{ak}.number", am["number"], 1, A)
         if st.space[0, p, n - 1] >= 0:
             raise _err(label, f"{ak}.number", f"amoeba number {n} is used twice (I2)")
@@ -572,13 +588,7 @@ def _players(label: str, entries: list[Any], st: Any, rules: Any, rnd: int) -> n
         key = f"state[{p}]"
         if not isinstance(entry, dict):
             raise _err(label, key, "expected an object with score, bp, genes, amoebas")
-        unknown = set(entry) - {"score", "bp", "genes", "amoebas", "alarm"}
-        if unknown:
-            raise _err(
-                label,
-                f"{key}.{sorted(unknown)[0]}",
-                "unknown key (expected score, bp, genes, amoebas, alarm)",
-            )
+        _keys(label, key, entry, PLAYER_KEYS)
         if "alarm" in entry:  # XG-03: Alarm has granted Escape this round
             if not isinstance(entry["alarm"], bool):
                 raise _err(label, f"{key}.alarm", f"expected true or false, got {json.dumps(entry['alarm'])}")
@@ -781,12 +791,6 @@ def run_scenario(sc: Scenario) -> dict[str, Any]:
     if b.workspace.error[0, 0] != 0:
         _raise_engine_error(sc)
     return position_document(sc)
-
-
-# The keys of a scenario document that say how to play the position (the others describe it).
-HOW_KEYS = ("rules", "choices", "dice", "strategies", "seed", "run")
-POSITION_KEYS = ("players", "variant", "round", "current_card", "deck", "food", "supply", "state")
-EXTRA_POSITION_KEYS = ("extra_deck", "toxic")
 
 
 def scenario_document(sc: Scenario) -> dict[str, Any]:
