@@ -14,5 +14,7 @@ def read_rules_file(path: str | Path, error: type[UserError]) -> dict[str, Any]:
         return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:
         raise error(f"{path}: cannot read the rules file: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise error(f"{path}: not a text file (byte {e.start} is not UTF-8); expected TOML") from None
     except tomllib.TOMLDecodeError as e:
         raise error(f"{path}: not valid TOML: {e}") from None

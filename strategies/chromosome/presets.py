@@ -36,7 +36,7 @@ def preset_row(name: str) -> tuple[float, ...]:
     if name.endswith(".toml"):
         try:
             data = tomllib.loads(Path(name).read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as e:
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
             raise UserError(f"{name}: cannot read the strategy file: {e}") from None
         base = data.get("base", "builder")
         if base not in PRESETS:
