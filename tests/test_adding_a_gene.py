@@ -365,8 +365,12 @@ _ALLOWED = {
         "sim/ursuppe/engine/genes/environmental_sensing.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
         "sim/ursuppe/rules/genes.py": {'"Environmental Sensing"'},
-        # XG-23 includes XG-06: Migration Sensing's look checks it (by name: this module imports that one)
-        "sim/ursuppe/engine/genes/migration_sensing.py": {'"Environmental Sensing"'},
+        # XG-23 includes XG-06 with its flag: Migration Sensing's look checks both (by name: this
+        # module imports that one)
+        "sim/ursuppe/engine/genes/migration_sensing.py": {
+            '"Environmental Sensing"',
+            "environmental_sensing_includes_migration",
+        },
         "sim/ursuppe/engine/phases/phase2_environment.py": {
             "environmental_sensing_look",
             "genes.environmental_sensing",

@@ -16,7 +16,7 @@ from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import COLOUR
 from sim.ursuppe.rules.book import TB_FLAGS, VARIANT_PLAYER_OF, load_rules
-from sim.ursuppe.simulation import UrsuppeRun, colour_assignment
+from sim.ursuppe.simulation import UrsuppeRun, colour_assignment, outcome_rows, player_positions
 from strategies.ursuppe import preset_names
 from strategies.ursuppe.params import load_strategy
 from tests.conftest import outcome_digest
@@ -72,6 +72,47 @@ def test_random_double_play_games_keep_every_invariant(params, variant, flags):
         choosing = FLAG_SETS[variant][flags].get("double2_colour_order", "choice") == "choice"
         colour_decisions = int(b.workspace.tally[:, tally.DECISION + COLOUR].sum())
         assert (colour_decisions > 0) == choosing  # TB4: a COLOUR decision only with "choice"
+
+
+@pytest.mark.parametrize("variant", ["double1", "double2"])
+def test_TA4_the_engine_winner_is_the_player_of_the_rows(params, variant):
+    """TA4 (issue 31): the engine's winner (st.winner, the end event) is the winning player's first
+    colour, the player whose worse marker is further ahead (double play II: its one marker, TB3)
+    - the player that soup simulate's rows mark ``won``. Double play I used to name the colour with
+    the furthest marker (56 of 300 random games a different player)."""
+    b = _batch(load_rules(), params, variant, 10, 300)
+    B.play(b, threads=2)
+    fail_on_error(b)
+    st = b.state
+    owner = np.asarray(VARIANT_PLAYER_OF[variant])[st.winner]
+    assert np.array_equal(owner, player_positions(st.score, variant).argmax(axis=1))
+    assert set(np.unique(st.winner)) <= {0, 2}
+    rows = pl.from_arrow(outcome_rows(b, 10, ["random", "greedy"], "x", variant))
+    assert rows.filter(pl.col("won")).sort("game")["player"].to_list() == owner.tolist()
+    if variant == "double1":  # the furthest marker and the result disagree in some games
+        assert (np.asarray(VARIANT_PLAYER_OF[variant])[st.score.argmax(axis=1)] != owner).any()
+
+
+def test_TA4_soup_play_names_the_player_with_the_better_worse_marker():
+    """TA4 (issue 31): ``soup play --players 2 --variant double1 --seed 10`` ends with markers
+    [37, 24, 32, 36]: player 0 (colours 0, 1) has 24, player 1 (colours 2, 3) 32, so player 1
+    wins - in the JSON (winner: its first colour, whose seat's owner is 1; the end event) and in
+    the text (it printed "P0 wins": colour 0 has the furthest marker)."""
+    args = ("play", "--players", "2", "--variant", "double1", "--seed", "10", "--strategies", "random")
+    r = soup(*args, "--json")
+    assert r.returncode == 0, r.stderr
+    game = json.loads(r.stdout)
+    positions = game["final_positions"]
+    owners = [seat["owner"] for seat in game["seats"]]
+    assert owners == [0, 0, 1, 1]
+    worse = [min(x for x, q in zip(positions, owners, strict=True) if q == p) for p in (0, 1)]
+    assert positions.index(max(positions)) == 0 and worse[1] > worse[0]  # the case of the issue
+    assert owners[game["winner"]] == 1
+    assert [e["winner"] for e in game["events"] if e["type"] == "end"] == [game["winner"]]
+    r = soup(*args)
+    assert r.returncode == 0, r.stderr
+    assert f"player 1 wins (P2 and P3: worse marker {worse[1]} against {worse[0]})" in r.stdout
+    assert "P0 wins" not in r.stdout
 
 
 @pytest.mark.parametrize("variant", ["double1", "double2"])

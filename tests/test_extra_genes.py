@@ -25,6 +25,7 @@ from sim.ursuppe.rules.genes import (
     xg_id,
 )
 from sim.ursuppe.simulation import UrsuppeRun
+from sim.ursuppe.tools.trace import events_as_dicts
 from strategies.ursuppe.params import load_strategy, parameter_table
 from tests import processes
 from tests.fuzzing import fail_on_error
@@ -307,3 +308,45 @@ def test_report_of_an_extra_gene_run_shows_the_market_the_flags_and_every_extra_
     assert len(bought) == 26, (
         f"extra genes missing from the gene tables: {set(GENE_NAMES[N_BASE_GENES:]) - set(bought)}"
     )
+
+
+# --- issue 31: the reveal after the first player waits for its Highly Adaptable exchanges --------
+
+
+ISSUE_31_SEATS = [
+    ("random", "geneticist", "geneticist"),
+    ("mutant", "mutant", "predator", "predator", "mutant"),
+]
+
+
+@pytest.mark.parametrize("strategies", ISSUE_31_SEATS, ids=["3p", "5p"])
+def test_XM4_reveal_comes_after_the_first_players_whole_turn_exchanges_included(strategies):
+    """XM4 ("the second player is the first who can buy a new extra gene") with XG-08: Highly
+    Adaptable's exchanges are part of the owner's Phase-3 turn, so no player acts in a Phase 3
+    both before and after the round's reveal (issue 31: the first player bought, the cards were
+    revealed, then it exchanged into one). The games of the issue's seats, where first players
+    that bought and exchanged occur (counted, so the check cannot pass unexercised)."""
+    names = sorted(set(strategies))
+    params = parameter_table([load_strategy(n) for n in names])
+    ru = load_rules(overrides=EXTRA).for_players(len(strategies))
+    seats = np.array([names.index(s) for s in strategies])
+    b = B.new_batch(ru, params, seats, 31, np.arange(300), log_events=True)
+    B.play(b, threads=2)
+    fail_on_error(b)
+    wk = b.workspace
+    exercised = 0
+    for g in range(300):
+        by_round: dict[int, list[dict]] = {}
+        for e in events_as_dicts(wk.events[g, : wk.n_events[g]], ru.players):
+            if e["phase"] == 3 and e["type"] in ("buy", "take", "exchange", "reveal"):
+                by_round.setdefault(e["round"], []).append(e)
+        for events in by_round.values():
+            kinds = [e["type"] for e in events]
+            if "reveal" not in kinds:
+                continue
+            cut = kinds.index("reveal")
+            before = {e["player"] for e in events[:cut]}
+            after = {e["player"] for e in events[cut:] if e["type"] != "reveal"}
+            assert len(before) <= 1 and not before & after, (g, events)
+            exercised += "exchange" in kinds[:cut] and kinds[0] != "exchange"
+    assert exercised > 0, "no first player bought and exchanged before a reveal"

@@ -15,6 +15,7 @@ READINGS = {
     "other readings": {
         "rebound_applies_to": ["escape", "speed_steps"],
         "energy_conservation_requires_move": True,
+        "environmental_sensing_includes_migration": True,
     },
 }
 

@@ -209,10 +209,22 @@ def colour_assignment(per_player: np.ndarray, variant: str | None) -> np.ndarray
     return np.where(player_of >= 0, per_player[:, np.maximum(player_of, 0)], 0).astype(per_player.dtype)
 
 
+def double_play_colours(variant: str) -> np.ndarray:
+    """Each player's two colours in a double play [2, 2], first colour first (TA1, TB3)."""
+    return np.array([[c for c, q in enumerate(VARIANT_PLAYER_OF[variant]) if q == p] for p in (0, 1)])
+
+
+def player_positions(score: np.ndarray, variant: str) -> np.ndarray:
+    """Each player's result in a double play [G, 2] from the colours' markers [G, 4]: TA4, the
+    worse (lower) of its two markers; TB3, double play II's one marker (both colours hold it).
+    The engine's end check (players.player_result) names the winner by the same rule."""
+    return score[:, double_play_colours(variant)].min(axis=2)
+
+
 def _double_play_state(st: Any, variant: str) -> tuple[Any, np.ndarray, np.ndarray]:
     """A double play's state cut to one entry per player (TA4, TB3; see the module docstring),
     and each player's colours' final positions and amoebas [G, 2, 2]."""
-    colours = np.array([[c for c, q in enumerate(VARIANT_PLAYER_OF[variant]) if q == p] for p in (0, 1)])
+    colours = double_play_colours(variant)
     first = colours[:, 0]
     positions = st.score[:, colours].astype(np.int16)
     amoebas = (st.space >= 0).sum(axis=2)[:, colours].astype(np.int8)
@@ -227,7 +239,7 @@ def _double_play_state(st: Any, variant: str) -> tuple[Any, np.ndarray, np.ndarr
     bought = both("first_bought").astype(np.int32)
     first_bought = np.where(bought == 0, np.iinfo(np.int32).max, bought).min(axis=2)
     cut = {
-        "score": positions.min(axis=2),  # TA4: the worse result counts
+        "score": player_positions(st.score, variant),  # TA4: the worse result counts
         "seat": st.seat[:, first],
         "strategy": st.strategy[:, first],
         "genes": both("genes").max(axis=2),

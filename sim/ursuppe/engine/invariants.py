@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.jit import kernel
 from sim.ursuppe.engine.food import FOOD_CAP
-from sim.ursuppe.engine.players import acts_for_player, death_threshold
+from sim.ursuppe.engine.players import acts_for_player, death_threshold, player_result
 from sim.ursuppe.engine.state import END_FINISH_ZONE, END_LAST_CARD, ERR_INVARIANT
 from sim.ursuppe.rules.extra_flags import XF_UNBOUGHT_DISCARDED
 
@@ -283,7 +283,8 @@ def check_game_end(st, ru, wk, g):
     _check_rounds(st, ru, wk, g, PHASE_GAME_END)
     if st.round[g] < 1:
         _fail(wk, g, 9, PHASE_GAME_END, st.round[g])
-    # I11 (W1): the game ended for its reason, and the furthest marker won.
+    # I11 (W1): the game ended for its reason, and the furthest marker won (TA4: a double play's
+    # player with the furthest worse marker, named by its first colour).
     w = st.winner[g]
     if not st.finished[g] or w < 0 or w >= P:
         _fail(wk, g, 11, PHASE_GAME_END, w)
@@ -292,9 +293,11 @@ def check_game_end(st, ru, wk, g):
         _fail(wk, g, 11, PHASE_GAME_END, w)
     furthest = st.score[g, w]
     for p in range(P):
-        if p != ru.dummy and st.score[g, p] > st.score[g, w]:
+        if p != ru.dummy and player_result(st, ru, g, p) > player_result(st, ru, g, w):
             _fail(wk, g, 11, PHASE_GAME_END, p)
-        if p == ru.dummy and ru.dummy_scores:  # TD8: a scoring dummy may end the game
+        if p < w and ru.team[p] == ru.team[w]:
+            _fail(wk, g, 11, PHASE_GAME_END, w)
+        if p != ru.dummy or ru.dummy_scores:  # TD8: a scoring dummy may end the game
             furthest = max(furthest, st.score[g, p])
     if st.deck_pos[g] < 0 or st.deck_pos[g] >= st.n_cards[g]:
         _fail(wk, g, 11, PHASE_GAME_END, st.deck_pos[g])

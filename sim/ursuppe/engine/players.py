@@ -213,6 +213,17 @@ def acts_for_player(ru, p):
 
 
 @kernel
+def player_result(st, ru, g, p):
+    """The final position of the player colour p belongs to (W1, TA4): its marker, or in a double
+    play the worse (lower) of its colours' markers (double play II's two are equal, TB3)."""
+    result = st.score[g, p]
+    for q in range(st.score.shape[1]):
+        if ru.team[q] == ru.team[p] and st.score[g, q] < result:
+            result = st.score[g, q]
+    return result
+
+
+@kernel
 def share_with_partner(st, ru, g, p):
     """TB3/TB6: after colour p's player-level state changed (genes bought or returned, BP, flags,
     the marker), its partner colour's copy becomes equal to it (double play II; else nothing)."""

@@ -76,7 +76,8 @@ class State(NamedTuple):
     round: np.ndarray  # int16 [G]: the current round, 1-based (0 before the first)
     finished: np.ndarray  # bool [G]
     end_reason: np.ndarray  # int8 [G]: END_*
-    winner: np.ndarray  # int8 [G]: player with the furthest marker (W1), -1 while running
+    winner: np.ndarray  # int8 [G]: player with the furthest marker (W1; TA4: a double play's winning
+    # player's first colour), -1 while running
     food: np.ndarray  # int16 [G, S, P]: cubes of colour c on space s (C3)
     # int16 [G, S]: the sum over colours of min(cubes, FOOD_CAP) on space s, derived from
     # ``food`` and kept up to date by food.py (the policy's space values read it, ~1,000 a game)

@@ -41,6 +41,7 @@ EXTRA_FLAGS: tuple[ExtraFlag, ...] = (
     *gene_tables.TOXIC_EXCRETIONS_FLAGS,  # XG-19 (sim/ursuppe/engine/genes/toxic_excretions.py)
     *gene_tables.POPULATION_EXPLOSION_FLAGS,  # XG-20 (sim/ursuppe/engine/genes/population_explosion.py)
     *gene_tables.ENERGY_CONSERVATION_FLAGS,  # XG-21 (sim/ursuppe/engine/genes/energy_conservation.py)
+    *gene_tables.ENVIRONMENTAL_SENSING_FLAGS,  # XG-23 (sim/ursuppe/engine/genes/environmental_sensing.py)
     *gene_tables.HEALING_2_FLAGS,  # XG-25 (sim/ursuppe/engine/genes/healing_2.py)
     *gene_tables.SUCTION_2_FLAGS,  # XG-26 (sim/ursuppe/engine/genes/suction_2.py)
     *gene_tables.APPENDED_FLAGS,  # the gene modules' flags (docs/adding-a-gene.md)
@@ -90,6 +91,7 @@ DEFAULT_START_PAIR: tuple[str, ...] = ("Social Gene", "Population Explosion")  #
     _,  # the 2 flags of a gene module (population_explosion.py): it names their indices itself
     _,
     _,  # a gene module's flag (energy_conservation.py): it names its index itself (XFLAG_INDEX)
+    _,  # a gene module's flag (environmental_sensing.py): it names its index itself (XFLAG_INDEX)
     _,  # the 4 flags of a gene module (healing_2.py): it names their indices itself
     _,
     _,

@@ -269,7 +269,9 @@ MIGRATION_SENSING_TALLIES = (
 )
 
 # Environmental Sensing (XG-23): sim.ursuppe.engine.genes.environmental_sensing, spliced where its rows always were
-ENVIRONMENTAL_SENSING_FLAGS = ()
+ENVIRONMENTAL_SENSING_FLAGS = (
+    ExtraFlag(name='environmental_sensing_includes_migration', rule='XG-23', default=False, choices=(), lo=0, hi=0, placeholder=False),
+)
 ENVIRONMENTAL_SENSING_CHOICE_KEYS = ()
 ENVIRONMENTAL_SENSING_DECISIONS = ()
 ENVIRONMENTAL_SENSING_EVENTS = ()

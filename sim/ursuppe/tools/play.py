@@ -6,11 +6,12 @@ from typing import Any
 import numpy as np
 
 from sim.ursuppe.engine import batch as batch_mod
-from sim.ursuppe.rules.book import RuleBook
-from sim.ursuppe.simulation import colour_assignment
+from sim.ursuppe.rules.book import VARIANT_PLAYER_OF, RuleBook
+from sim.ursuppe.simulation import colour_assignment, player_positions
 from sim.ursuppe.tools.trace import board_text, describe, events_as_dicts
 from strategies.ursuppe.params import Strategy, parameter_table
 
+DOUBLE_PLAYS = ("double1", "double2")  # two colours a player (TA1, TB3)
 PHASE_TITLES = (
     "Setup",
     "Phase 1: movement and feeding",
@@ -39,7 +40,25 @@ class PlayedGame:
     deck_order: list[int]  # this game's order of the deck's cards (indices into the rules' deck)
     variant: str | None = None  # a 2-player variant: seats lists every colour (TD1: the dummy's too)
 
+    def owner(self, colour: int) -> int | None:
+        """The player a colour belongs to in a 2-player variant (TA2, TB3; None: the dummy, TD1)."""
+        q = VARIANT_PLAYER_OF[self.variant][colour] if self.variant else colour
+        return None if q < 0 else q
+
+    def seat_json(self, colour: int) -> dict[str, Any]:
+        seat = {
+            "player": colour,
+            "strategy": self.strategies[colour],
+            "start_space": self.start_spaces[colour],
+        }
+        if self.variant:
+            seat["owner"] = self.owner(colour)
+        return seat
+
     def as_json(self) -> dict[str, Any]:
+        """``winner``, ``final_positions``, ``seats`` and the events name colours; in a 2-player
+        variant a seat's ``owner`` is the player that colour belongs to, and ``winner`` is the
+        winning player's first colour (TA4: in double play I by the worse of its two markers)."""
         return {
             "players": self.players,
             "variant": self.variant,
@@ -47,10 +66,7 @@ class PlayedGame:
             "rounds": self.rounds,
             "winner": self.winner,
             "final_positions": self.final_positions,
-            "seats": [
-                {"player": p, "strategy": name, "start_space": space}
-                for p, (name, space) in enumerate(zip(self.strategies, self.start_spaces, strict=True))
-            ],
+            "seats": [self.seat_json(c) for c in range(len(self.strategies))],
             "deck": self.deck,
             "deck_order": self.deck_order,
             "events": self.events,
@@ -62,7 +78,7 @@ class PlayedGame:
         so a game someone pasted could not be played again): seed, players, rules, deck, seats."""
         who = f"{self.players} players" + (f", variant {self.variant}" if self.variant else "")
         seats = ", ".join(
-            f"P{p} {name} (start space {space})"
+            f"P{p} {name} ({self._owned(p)}start space {space})"
             for p, (name, space) in enumerate(zip(self.strategies, self.start_spaces, strict=True))
         )
         return [
@@ -71,6 +87,25 @@ class PlayedGame:
             f"deck: {self.deck}",
             "",
         ]
+
+    def _owned(self, colour: int) -> str:
+        """'player 1, ' before a double play colour's start space: whose colour it is (TA2, TB3)."""
+        return f"player {self.owner(colour)}, " if self.variant in DOUBLE_PLAYS else ""
+
+    def result_line(self) -> str:
+        """The end event's line; in a double play it names the winning player (TA4: each player's
+        worse marker, the rule of soup simulate's rows; TB3: one marker a player)."""
+        end = next(e for e in reversed(self.events) if e["type"] == "end")
+        if self.variant not in DOUBLE_PLAYS:
+            return describe(end)
+        winner = self.owner(end["winner"])
+        colours = " and ".join(f"P{c}" for c in range(len(self.strategies)) if self.owner(c) == winner)
+        results = player_positions(np.array([self.final_positions]), self.variant)[0]
+        marker = "worse marker" if self.variant == "double1" else "marker"
+        return (
+            f"game over ({end['reason'].replace('_', ' ')}): player {winner} wins ({colours}: {marker} "
+            f"{results[winner]} against {results[1 - winner]})"
+        )
 
     def as_text(self) -> str:
         out: list[str] = self.header()
@@ -87,7 +122,7 @@ class PlayedGame:
                     phase = e["phase"]
                     if r:
                         out.append(f"-- {PHASE_TITLES[phase]}")
-                out.append("  " + describe(e))
+                out.append("  " + (self.result_line() if e["type"] == "end" else describe(e)))
             out.append("")
             out.append(self.boards[r])
             out.append("")

@@ -1,6 +1,8 @@
 """Environmental Sensing (XG-23, an advanced gene): right after Phase 2 reveals a card the owner
-looks at the next one and keeps it secret; it includes Migration Sensing (XG-06), whose look at
-the start of Phase 1 (genes/migration_sensing.py ``migration_sensing_look``) it also has.
+looks at the next one and keeps it secret. The spec gives it only that look; with the flag
+environmental_sensing_includes_migration (false by default, as Healing 2's includes_healing1) it
+also has Migration Sensing's (XG-06) look at the start of Phase 1 (genes/migration_sensing.py
+``migration_sensing_look``, which reads the flag).
 
 The look is Migration Sensing's :func:`sense_next_card` (the event ``sense`` and the tally
 ``sensing:seen`` are the two genes' rows, declared there); its hook
@@ -12,10 +14,14 @@ player, after the card is revealed. The policy reads what was seen from the shar
 from sim.jit import kernel
 from sim.ursuppe.engine.genes.migration_sensing import sense_next_card
 from sim.ursuppe.engine.players import has
-from sim.ursuppe.rules.gene_rows import Gene
+from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
 
-GENE = Gene("Environmental Sensing", "XG-23")  # its rows are Migration Sensing's (XG-06)
+GENE = Gene(  # its event and tally are Migration Sensing's (XG-06)
+    "Environmental Sensing",
+    "XG-23",
+    flags=(ExtraFlag("environmental_sensing_includes_migration", "XG-23", False),),
+)
 
 ENVIRONMENTAL_SENSING = GENE_INDEX[GENE.name]
 

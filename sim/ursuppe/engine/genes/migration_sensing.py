@@ -1,6 +1,7 @@
 """Migration Sensing (XG-06): at the start of Phase 1 the owner looks at the next environment card
-(the one the coming Phase 2 reveals) and keeps it secret. Environmental Sensing (XG-23) includes
-it, and looks again right after Phase 2 reveals a card (genes/environmental_sensing.py).
+(the one the coming Phase 2 reveals) and keeps it secret. Environmental Sensing (XG-23) looks
+right after Phase 2 reveals a card (genes/environmental_sensing.py), and has this Phase-1 look
+too only with its flag environmental_sensing_includes_migration.
 
 A look is :func:`sense_next_card`: ``State.seen_card[g, p]`` is the deck position seen, read by
 p's own strategy only (strategies/ursuppe/policy.py ``sensed_ozone``: the state field is shared,
@@ -13,6 +14,7 @@ from sim.jit import kernel
 from sim.ursuppe.engine.events import EVENT_INDEX, log
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.engine.tally import TALLY_INDEX
+from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
 
@@ -23,11 +25,13 @@ GENE = Gene(
     tallies=(("sensing:seen", "XG-06, XG-23"),),
 )
 
-# The kernels' constants (numba globals): the gene, the gene that includes it (XG-23), the event
-# and the tally.
+# The kernels' constants (numba globals): the gene, the gene that may include it (XG-23) and its
+# flag, the event and the tally.
 MIGRATION_SENSING = GENE_INDEX[GENE.name]
-# XG-23 includes XG-06 (genes/environmental_sensing.py imports this module, so it is named here)
+# XG-23 includes XG-06 with its flag (genes/environmental_sensing.py imports this module, so
+# they are named here)
 _INCLUDED_IN = GENE_INDEX["Environmental Sensing"]
+_XF_INCLUDES = XFLAG_INDEX["environmental_sensing_includes_migration"]
 EV_SENSE = EVENT_INDEX["sense"]
 SENSING_SEEN = TALLY_INDEX["sensing:seen"]
 
@@ -48,10 +52,12 @@ def sense_next_card(st, wk, g, b, p, phase):
 
 @kernel
 def migration_sensing_look(st, ru, wk, g, b, phase):
-    """XG-06 (and XG-23, which includes it), the start of Phase 1's hook: each owner looks at the
-    next card (sense_next_card), in seat order."""
+    """XG-06, the start of Phase 1's hook: each owner looks at the next card (sense_next_card), in
+    seat order; so does each owner of Environmental Sensing (XG-23) with the flag
+    environmental_sensing_includes_migration."""
     if not ru.extra_genes:
         return
+    included = ru.xflag[_XF_INCLUDES] != 0
     for p in range(st.seat.shape[1]):
-        if has(st, g, p, MIGRATION_SENSING) or has(st, g, p, _INCLUDED_IN):
+        if has(st, g, p, MIGRATION_SENSING) or (included and has(st, g, p, _INCLUDED_IN)):
             sense_next_card(st, wk, g, b, p, phase)

@@ -131,9 +131,6 @@ def phase3(st, ru, wk, g, b):
             if to_reveal > 0 and timing == TIMING_AFTER_EACH_PURCHASE:
                 reveal(st, ru, wk, g, b, 1)  # XM4 reading: the round's cards one after each purchase
                 to_reveal -= 1
-        if to_reveal > 0 and timing == TIMING_AFTER_FIRST_PLAYER and k == 0:
-            reveal_round(st, ru, wk, g, b)  # XM4: "so the second player is the first who can buy"
-            to_reveal = 0
         if wk.tape_pos[g] > forced:
             # This player's forced buy list ended without its "stop" being needed (nothing else
             # was affordable): its end marker is spent. A player that took no forced choice leaves
@@ -143,5 +140,10 @@ def phase3(st, ru, wk, g, b):
             exchanges(st, ru, wk, g, b, p, PHASE)  # XG-08
             if wk.error[g, 0] != 0:
                 return
+        if to_reveal > 0 and timing == TIMING_AFTER_FIRST_PLAYER and k == 0:
+            # XM4: "so the second player is the first who can buy". Highly Adaptable's exchanges
+            # are part of the first player's turn, so the cards wait for them too (XG-08).
+            reveal_round(st, ru, wk, g, b)
+            to_reveal = 0
     if ru.extra_genes:
         discard_unbought(st, ru, wk, g, b, first_revealed, st.extra_top[g])
