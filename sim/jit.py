@@ -24,6 +24,17 @@ StructRef argument, and every array read from one, cost an atomic increment and 
 reference count (numba's pruning of those pairs fails across calls that may raise): that was more
 than half of the engine's run time. The Python side keeps the StructRef alive while kernels run.
 
+**Cached constructors.** Making a StructRef of a NamedTuple's arrays (``proxy(*nt)``) runs
+compiled code, and numba's own constructor (``structref.define_proxy``) is compiled without
+``cache=True``, in every process: 0.7-1.7 s of CPU per reference type, half of a warm
+``soup play`` (issue 31). Here each proxy's constructor is the one function of a small module
+generated into the namespace's cache directory and cached like a kernel, so a warm process loads
+it (:func:`reference_proxy`). The module is written with the same text and mtime by every process
+(numba's cache index checks its source file: its mtime and size, or from numba 0.68 its hash,
+memoised by mtime and size), lives and is pruned with the kernels it was made for, and is
+registered in ``sys.modules``: the constructor's machine code finds the proxy class by its module
+and name.
+
 **Callees by reference.** Stock numba links into every kernel a copy of every kernel it calls,
 transitively, and optimises and compiles the whole again: each top-level kernel compiled the
 entire engine once more, and two thirds of the first-run compile (~45 s CPU) went on copies.
@@ -72,7 +83,8 @@ recompiles that game only.
 (tests/test_layers.py checks no other module imports them): by-reference linking, borrowed
 references, the StructRef types (:func:`reference_type`, :func:`reference_proxy`), ``_nrt=False``
 and ``no_cfunc_wrapper`` use numba internals (``CPUCodeLibrary._get_module_for_linking``, the
-mangler's ``uid``, ``StructRefProxy._meminfo``); they were tested up to :data:`TESTED_NUMBA`, and
+mangler's ``uid``, ``StructRefProxy._meminfo``, ``numba.np.arraymath`` imported without scipy:
+:func:`_load_registries_without_scipy`); they were tested up to :data:`TESTED_NUMBA`, and
 ``pyproject.toml`` bounds numba below the next release. Where the linking hooks are missing the
 kernels are linked by numba's own copying, with a warning; ``SOUP_JIT_LINK=copy`` asks for that
 path, which tests/test_jit_copy_link.py plays in CI.
@@ -81,11 +93,13 @@ path, which tests/test_jit_copy_link.py plays in CI.
 import functools
 import hashlib
 import importlib
+import importlib.util
 import inspect
 import json
 import os
 import re
 import shutil
+import sys
 import time
 import warnings
 import zlib
@@ -503,12 +517,88 @@ def reference_type(cls: type) -> type:
 
 def reference_proxy(struct_type: type, fields: "tuple[str, ...] | list[str]") -> type:
     """The Python-side proxy class of a registered reference type with these fields: an instance
-    made of a NamedTuple's arrays (``proxy(*nt)``) is what :class:`Borrowed` wraps."""
+    made of a NamedTuple's arrays (``proxy(*nt)``) is what :class:`Borrowed` wraps.
+
+    Its constructor is a kernel cached like the others (:func:`_constructor_module`), so that a
+    warm process loads it rather than compiles it; where the namespace has no cache directory,
+    numba's own constructor, compiled in every process."""
     from numba.experimental import structref
 
-    proxy = type(f"{struct_type.__name__}Proxy", (structref.StructRefProxy,), {"__module__": __name__})
-    structref.define_proxy(proxy, struct_type, list(fields))
+    fields = list(fields)
+    name = f"{struct_type.__name__}Proxy"
+    space = _space(namespace_of(struct_type.__module__))
+    module = _constructor_module(space.directory, struct_type, name, fields)
+    if module is None:
+        proxy = type(name, (structref.StructRefProxy,), {"__module__": __name__})
+        structref.define_proxy(proxy, struct_type, fields)
+        return proxy
+    constructor = None  # decorated below, once the proxy class it builds exists
+
+    def new(cls, *values):
+        if constructor.overloads:  # compiled or loaded in this process already
+            return constructor(*values)
+        if not jit_sharing.available():
+            return constructor(*values)
+        # like a kernel's: a process that compiles it on a cold cache, the others wait and load it
+        with jit_sharing.kernel_lock(space.directory, module.__name__):
+            return constructor(*values)
+
+    # found by its module and name: the boxing code pickles the class by reference into the
+    # cached machine code, so that a process loading it builds instances of this very class
+    proxy = type(name, (structref.StructRefProxy,), {"__module__": module.__name__, "__new__": new})
+    setattr(module, name, proxy)
+    structref.define_proxy(proxy, struct_type, fields)
+    _install_linking()
+    numba.config.CACHE_DIR = str(space.directory)  # read when the constructor is decorated
+    constructor = numba.njit(cache=True, nogil=True)(module.construct)
     return proxy
+
+
+_CONSTRUCTORS = "constructors"  # the generated constructor modules, in a namespace's cache directory
+
+
+def _constructor_module(directory: Path | None, struct_type: type, proxy: str, fields: list[str]):
+    """The module of the cached constructor of ``struct_type``'s proxy class (named ``proxy``),
+    generated into the namespace's cache ``directory`` and imported under a name of its own (None
+    where it cannot be written): see "Cached constructors" in the module docs."""
+    if directory is None:
+        return None
+    name = f"_soup_{struct_type.__module__.replace('.', '_')}_{struct_type.__name__}"
+    params = ", ".join(fields)
+    text = (
+        f'"""The cached constructor of {struct_type.__module__}.{struct_type.__name__}\'s proxy '
+        f'class, {proxy}\n(generated by sim.jit.reference_proxy; do not edit)."""\n\n\n'
+        f"def construct({params}):\n    return {proxy}({params})\n"
+    )
+    path = directory / _CONSTRUCTORS / f"{name}.py"
+    try:
+        _write_once(path, text.encode())
+    except OSError:
+        return None
+    if name in sys.modules and getattr(sys.modules[name], "__file__", None) == str(path):
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write_once(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` with an mtime derived from ``data``, unless it is there already:
+    the file's (mtime, size) stay the same whichever process writes it, and whenever."""
+    mtime = 1_000_000_000 + zlib.crc32(data) % 100_000_000
+    try:
+        stat = path.stat()
+        if stat.st_mtime == mtime and stat.st_size == len(data) and path.read_bytes() == data:
+            return
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}")
+    partial.write_bytes(data)
+    os.utime(partial, (mtime, mtime))
+    os.replace(partial, path)
 
 
 class BorrowedReference(types.Type):
@@ -750,8 +840,39 @@ _DISPATCHERS: list = []  # every kernel compiled or loaded in this process (mach
 _TIMING = os.environ.get("SOUP_JIT_TIMING", "") not in ("", "0")
 
 
-def _compile(fn):
+def _install_linking() -> None:
+    """Install by-reference linking (or not) before the first function is compiled or loaded: a
+    function cached by one library class cannot be loaded by the other."""
     global _BY_REFERENCE
+    if _BY_REFERENCE is None:
+        _load_registries_without_scipy()
+        _BY_REFERENCE = _link_by_reference()
+
+
+def _load_registries_without_scipy() -> None:
+    """Import numba's array functions without letting them import scipy.linalg.
+
+    Before its first compile or cache load numba imports its implementations of numpy's
+    functions, and ``numba.np.arraymath`` imports ``scipy.linalg`` to learn whether BLAS is there
+    for ``np.convolve`` and ``np.correlate``: ~0.2 s of CPU (scipy pulls in numpy.f2py, numpy.ma,
+    numpy.testing...), 10% of a warm ``soup play``, which uses no scipy (issue 31). Kernels never
+    call those functions (they allocate), and numba's linear algebra imports scipy itself when a
+    kernel uses it, so arraymath is imported here with ``scipy.linalg`` unimportable for the
+    moment, and the commands that analyse results import scipy as before."""
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    from numba.core.compiler_lock import global_compiler_lock
+
+    sys.modules["scipy.linalg"] = None  # an import of it, or below it, fails at once
+    try:
+        with global_compiler_lock:  # numba imports the module under its lock (warning filters)
+            importlib.import_module("numba.np.arraymath")
+    finally:
+        if "scipy.linalg" in sys.modules and sys.modules["scipy.linalg"] is None:
+            del sys.modules["scipy.linalg"]
+
+
+def _compile(fn):
     namespace = namespace_of(fn.__module__)
     _maybe_announce(namespace)
     space = _space(namespace)
@@ -761,8 +882,7 @@ def _compile(fn):
     # numba reads the cache location when a kernel is decorated: this namespace's directory
     if space.directory is not None:
         numba.config.CACHE_DIR = str(space.directory)
-    if _BY_REFERENCE is None:
-        _BY_REFERENCE = _link_by_reference()
+    _install_linking()
     if _BY_REFERENCE:
         _KERNEL_NAMES.add(f"{fn.__module__}.{fn.__qualname__}")
         if getattr(fn, "_always_inline", False):

@@ -64,6 +64,8 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
         doc["peak_rss_mb_by_games"]["1000"] / doc["peak_rss_mb_by_games"]["100"], abs=1e-3
     )
     assert doc["warm_start_s"] > 0 and doc["cold_start_s"] is None
+    # issue 31: warm figures of fresh processes, wall and CPU
+    assert doc["warm_start_cpu_s"] > 0 and doc["warm_command_s"] > 0 and doc["warm_command_cpu_s"] > 0
     assert {"games_per_s", "speedup_vs_python", "peak_rss_mb", "cold_start_s", "warm_start_s"} <= set(doc)
 
     c = doc["compare"]

@@ -250,6 +250,42 @@ def test_the_compile_notice_quotes_the_games_own_last_compile(tmp_path, monkeypa
     assert calls == [heard]
 
 
+# Cached constructors of the by-reference tuples (sim.jit.reference_proxy; issue 31)
+
+
+@pytest.mark.skipif(jit.PLAIN_PYTHON, reason="no references in the plain-Python path")
+def test_constructors_live_in_their_namespace_cache_directory():
+    """Each proxy's constructor is a module generated into the game's cache directory (pruned with
+    it), imported under the name the cached machine code finds the proxy class by."""
+    from sim.ursuppe.engine import state
+
+    directory = jit.cache_directories().get("ursuppe")
+    if directory is None:
+        pytest.skip("no writable kernel cache")
+    for proxy in (state._StateRef, state._RulesRef, state._WorkspaceRef):
+        module = sys.modules[proxy.__module__]
+        assert getattr(module, proxy.__qualname__) is proxy
+        path = Path(module.__file__)
+        assert path.parent == directory / jit._CONSTRUCTORS and path.is_file()
+        assert "def construct(" in path.read_text(encoding="utf-8")
+
+
+def test_a_generated_module_keeps_its_stamp(tmp_path):
+    """numba's cache index checks the source file (its mtime and size before numba 0.68): every
+    process writes the same file with the same mtime, and leaves it alone once it is there."""
+    path = tmp_path / "constructors" / "m.py"
+    jit._write_once(path, b"def construct(a):\n    return a\n")
+    first = path.stat()
+    jit._write_once(path, b"def construct(a):\n    return a\n")
+    again = path.stat()
+    assert (again.st_ino, again.st_mtime_ns) == (first.st_ino, first.st_mtime_ns)  # not rewritten
+    path.unlink()
+    jit._write_once(path, b"def construct(a):\n    return a\n")  # another process, later
+    assert path.stat().st_mtime == first.st_mtime
+    jit._write_once(path, b"def construct(b):\n    return b\n")  # other text, same size
+    assert path.stat().st_mtime != first.st_mtime and path.read_bytes().startswith(b"def construct(b)")
+
+
 # Callees linked by reference: each kernel's machine code is compiled once, and calls name its
 # callees' symbols, which must therefore be the same in every process.
 

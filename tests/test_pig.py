@@ -72,6 +72,9 @@ def test_simulate_and_play_from_the_command_line(tmp_path):
     assert bench.returncode == 0, bench.stderr
     doc = json.loads(bench.stdout)
     assert set(doc["games_per_second"]) == {"2p", "3p", "4p"} and doc["speedup_over_plain_python"] > 1
+    # a whole warm `soup play` in a fresh process, wall and CPU (issue 31)
+    assert doc["warm_command"] == "soup play --game pig --players 2 --seed 1"
+    assert doc["warm_command_s"] > 0 and doc["warm_command_cpu_s"] > 0
     bad = soup("simulate", "--game", "chess", "-n", "10")
     assert bad.returncode == 2 and "--game: expected one of" in bad.stderr and "Traceback" not in bad.stderr
 

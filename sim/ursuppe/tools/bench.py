@@ -17,8 +17,9 @@
   included) for N and 10·N games, each in a subprocess of its own: the target is flat in N; and
   the peak memory and wall time of ``soup report`` of each of those runs (issue 21.11: flat too);
 - cold start (a fresh process with an empty kernel cache: import, compile, first game) and warm
-  start (a fresh process with the cache: import and first game), and the wall time of the whole
-  warm ``soup play`` command (``warm_command_s``: what the README's "later runs start in" means);
+  start (a fresh process with the cache: import and first game; wall and CPU time), and the wall
+  and CPU time of the whole warm ``soup play`` command (``warm_command_s``,
+  ``warm_command_cpu_s``: what the README's "later runs start in" means), each in a fresh process;
 - with ``compare``: the same games/s figures of another git revision, measured side by side with
   the working tree in the same run (subprocesses in turns: working tree, revision, working tree,
   ...), so a change's speed-up or slow-down is a ratio taken under the same machine load.
@@ -27,7 +28,6 @@
 import contextlib
 import fcntl
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.bench_games import command_seconds
 from sim.errors import UserError
 from sim.jit import soup_cache_dir
 from sim.ursuppe.engine import batch as batch_mod
@@ -63,10 +64,12 @@ PIPELINE_CHUNKS = 5  # chunks of a measured whole run (pipeline_efficiency)
 PIPELINE_TARGET = 0.9  # issue 12: a whole run at least 0.9x the engine's games/s on 2 threads
 _KEEP_COMPARED = 3  # compared commits whose kernel caches are kept
 
+# Imports, the engine compiled or loaded, and 8 games: the wall and CPU seconds of this process's
+# whole work (interpreter start-up aside).
 _FIRST_GAME = (
-    "import time; t = time.perf_counter(); "
+    "import time; t, c = time.perf_counter(), time.process_time(); "
     "from sim.ursuppe.tools.bench import games_per_second; games_per_second(4, 8, 1); "
-    "print(time.perf_counter() - t)"
+    "print(time.perf_counter() - t, time.process_time() - c)"
 )
 # Runs its arguments as the only child and prints that child's exit status and peak resident
 # memory (MB): RUSAGE_CHILDREN of a process that has no other child.
@@ -220,16 +223,17 @@ def command_peak_rss_and_seconds(
     return float(peak), seconds
 
 
-def warm_command_seconds(repeats: int) -> float:
-    """The best wall time of the whole ``soup play`` command (a fresh process: imports, the
-    compiled engine loaded from the cache, one game printed), ``repeats`` times."""
-    command = [sys.executable, "-m", "sim.cli.app", *PLAY_COMMAND]
-    best = math.inf
-    for _ in range(repeats):
-        t = time.perf_counter()
-        subprocess.run(command, capture_output=True, check=True, cwd=ROOT)
-        best = min(best, time.perf_counter() - t)
-    return best
+def warm_command_seconds(repeats: int) -> tuple[float, float]:
+    """The best wall and CPU time of the whole ``soup play`` command (a fresh process: imports,
+    the compiled engine loaded from the cache, one game printed), ``repeats`` times."""
+    return command_seconds([sys.executable, "-m", "sim.cli.app", *PLAY_COMMAND], repeats, ROOT)
+
+
+def warm_start_seconds(repeats: int) -> tuple[float, float]:
+    """The best wall and CPU time of a fresh process that imports the engine, loads it from the
+    cache and plays 8 games (``_FIRST_GAME``), ``repeats`` times."""
+    runs = [tuple(map(float, _python(_FIRST_GAME).split())) for _ in range(repeats)]
+    return min(wall for wall, _ in runs), min(cpu for _, cpu in runs)
 
 
 def _git(*args: str) -> subprocess.CompletedProcess:
@@ -467,10 +471,10 @@ def bench(
         cold_s = None
         if cold:
             cold_s = round(
-                float(_python(_FIRST_GAME, env={"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")})), 2
+                float(_python(_FIRST_GAME, env={"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")}).split()[0]), 2
             )
-    warm_s = round(float(_python(_FIRST_GAME)), 2)
-    warm_command_s = round(warm_command_seconds(repeats), 2)
+    warm_s, warm_cpu_s = warm_start_seconds(repeats)
+    warm_command_s, warm_command_cpu_s = warm_command_seconds(repeats)
     doc = {
         "games_per_s": rates,
         "games_per_s_runs": runs,
@@ -496,8 +500,10 @@ def bench(
         "report_seconds_by_games": report_s,
         "report_command": "soup report RUN --out DIR -q (RUN: the runs above)",
         "cold_start_s": cold_s,
-        "warm_start_s": warm_s,
-        "warm_command_s": warm_command_s,
+        "warm_start_s": round(warm_s, 2),
+        "warm_start_cpu_s": round(warm_cpu_s, 2),
+        "warm_command_s": round(warm_command_s, 2),
+        "warm_command_cpu_s": round(warm_command_cpu_s, 2),
         "warm_command": "soup " + " ".join(PLAY_COMMAND),
         "games": games,
         "repeats": repeats,
@@ -583,7 +589,8 @@ def as_text(doc: dict[str, Any]) -> str:
             if doc["cold_start_s"] is not None
             else "  start: "
         )
-        + f"warm {doc['warm_start_s']} s; the whole warm `{doc['warm_command']}`: {doc['warm_command_s']} s",
+        + f"warm {doc['warm_start_s']} s ({doc['warm_start_cpu_s']} s of CPU); the whole warm "
+        f"`{doc['warm_command']}`: {doc['warm_command_s']} s ({doc['warm_command_cpu_s']} s of CPU)",
     ]
     if "compare" in doc:
         lines += compare_text(doc["compare"])
