@@ -70,6 +70,15 @@ DEFAULT_POOL = ",".join(POOL_NAMES)
 PRESETS = ", ".join(preset_names())
 
 
+@app.callback()
+def _every_command(ctx: typer.Context) -> None:
+    # A directory a command holds (sim.out_dirs.hold: its --out, issue 31.8) is given up when the
+    # command ends, however it ends; not only when the process does (a notebook, CliRunner).
+    from sim import out_dirs
+
+    ctx.call_on_close(out_dirs.release_held)
+
+
 @app.command()
 def play(
     players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,

@@ -263,6 +263,12 @@ def combos(
         warn(f"--threads {threads} is more than the {CPUS} cores of this machine: extra threads only wait")
     total = plan.total_games() + (confirm_plan.total_games_bound() if confirm_plan else 0)
     command = command_line()
+    from sim import out_dirs
+
+    try:  # a second scan into the same --out ends here, before the engine (issue 31.8)
+        out_dirs.hold(plan.out)
+    except USER_ERRORS as e:
+        fail(str(e))
     load_engine()
     with long_job(plan.out, lambda: "nothing (Ctrl-C before the baseline and one more arm were done)"):
         try:

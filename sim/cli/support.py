@@ -284,6 +284,24 @@ def run_with_progress(
     from sim import __version__, runner
 
     opened = runner.open_run(spec, out, games, chunk_size, must_exist=must_exist, version=__version__)
+    try:
+        return _play_opened(opened, threads, quiet, description, backend, kept_text)
+    finally:  # the directory's lock is given up however this ends (issue 31.8; play gives it up too)
+        opened.release()
+
+
+def _play_opened(
+    opened: Any,
+    threads: int,
+    quiet: bool,
+    description: str,
+    backend: Any,
+    kept_text: Callable[[int], str] | None,
+) -> Any:
+    """:func:`run_with_progress` once the run is open (a sim.runner.OpenedRun)."""
+    from sim import runner
+
+    out, games = opened.out, opened.games
     for notice in opened.notices:
         warn(notice)
     if not opened.todo:
