@@ -24,6 +24,7 @@ from sim.cli.support import (
     load_engine,
     long_job,
     progress_bar,
+    report_interrupt,
     warn,
 )
 
@@ -312,20 +313,19 @@ def combos(
         + (f"; confirmation: {result.confirmation.seconds:,.0f} s" if result.confirmation is not None else "")
     )
     typer.echo("files: " + ", ".join(str(f) for f in result.files))
+    # report_interrupt: the one line Ctrl-C gets (sim.cli.app.main adds none of its own, issue 31.6)
     if result.arms_done < result.arms:
-        typer.echo(
-            f"soup: interrupted: {result.out} holds {result.arms_done} finished arms of"
-            f" {result.arms}; the same command resumes: {command}",
-            err=True,
+        report_interrupt(
+            f"interrupted: {result.out} holds {result.arms_done} finished arms of"
+            f" {result.arms}; the same command resumes from them: {command}"
         )
         raise typer.Exit(EXIT_INTERRUPTED)
     if result.confirmation is not None and result.confirmation.interrupted:
         c = result.confirmation
-        typer.echo(
-            f"soup: interrupted: {result.out} holds the scan and {c.cells_done} of {plural(c.cells, 'cell')}"
-            f" of the confirmation (and the finished arms of the next); the same command resumes:"
-            f" {command}",
-            err=True,
+        report_interrupt(
+            f"interrupted: {result.out} holds the scan and {c.cells_done} of {plural(c.cells, 'cell')}"
+            f" of the confirmation (and the finished arms of the next); the same command resumes from"
+            f" them: {command}"
         )
         raise typer.Exit(EXIT_INTERRUPTED)
 
