@@ -226,7 +226,7 @@ def simulate(
     from sim.runner import chunk_files, default_chunk_size
 
     chosen = game_named(game)
-    check_resources(threads, games)
+    check_resources(threads, games, players)
     check_backend(backend, ray_address)
     if chunk_size is None:  # a Ray task plays its chunk on one CPU
         chunk_size = default_chunk_size(1 if backend == "ray" else threads)
