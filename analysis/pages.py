@@ -73,7 +73,8 @@ def built_beside(out: Path) -> Iterator[Path]:
 
 
 MARKER = ".soup-report"  # in a report's directory: it is a report, and the next one may replace it
-Progress = Callable[[str, int, int], None]  # (step, done, total): games read, then sections written
+# (step, done, total): games read (step reading, or reading K/N in the K-th of N passes), then sections
+Progress = Callable[[str, int, int], None]
 
 
 class Page:

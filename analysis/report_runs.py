@@ -14,6 +14,7 @@ from typing import Any
 from analysis import win_rates
 from analysis.pages import MARKER
 from analysis.tables import plural
+from sim import out_dirs
 from sim.errors import UserError
 
 SMALL_RUN = 1000  # fewer games per player count than this: wide intervals, say so
@@ -118,7 +119,8 @@ def check_combination(
 def output_dir(out: str | Path, runs: list[Path]) -> Path:
     """``out`` as an absolute path ("." and ".." get a name, and the temporary sits beside it),
     refused when it would destroy something: a symbolic link, a file, a directory that is not an
-    earlier report (it has no MARKER), a run directory itself or a directory holding a run."""
+    earlier report (it has no MARKER), a run directory itself or a directory holding a run; and
+    where it cannot be written (issue 31.7: found after reading every run)."""
     if Path(out).is_symlink():
         raise ReportError(f"--out {out}: is a symbolic link; give the directory itself")
     out = Path(os.path.abspath(out))
@@ -133,6 +135,8 @@ def output_dir(out: str | Path, runs: list[Path]) -> Path:
         raise ReportError(
             f"--out {out}: exists and is not a soup report; choose another directory or remove it"
         )
+    # the report is built beside ``out`` and renamed into place: its directory must be writable
+    out_dirs.check_writable(out.parent if out.exists() else out)
     return out
 
 

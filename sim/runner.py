@@ -16,9 +16,12 @@ same and plays only the missing (or damaged) chunks. Since a game depends only o
 strategies, seating, seed, game index), the rows are the same whatever the chunk size, the
 thread count or the interruptions. A directory holding another run, or other files, is refused.
 
-A run is opened (:func:`open_run`: every check, nothing written) before it is played
-(:func:`play`), so a caller can show a progress bar only for a run that will start. A run that
-fails before its first chunk is complete leaves nothing behind (not even its manifest).
+A run is opened (:func:`open_run`: every check, nothing written but the directory's lock)
+before it is played (:func:`play`), so a caller can show a progress bar only for a run that will
+start. A run that fails before its first chunk is complete leaves nothing behind (not even its
+manifest). The lock (sim.out_dirs.DirLock, held from open to the end of play, released by the OS
+if the process dies) keeps a second process out of a run directory being written: it would
+play the same games again and claim them too (issue 31.8).
 
 Chunks are played by a backend (sim.backends: this process's threads, or Ray tasks) while the
 runner writes the chunks already played (issue 12); the backend is not part of the spec, so a run
@@ -40,11 +43,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from sim import out_dirs
 from sim.errors import UserError
 
 MANIFEST = "manifest.json"
 FORMAT_VERSION = 1
 _TEMPORARY = ".tmp-"  # in the names of files being written (see write_atomic)
+# Parquet bytes of one outcome row (a player of a game), for the disk a run needs: above every
+# game and player count measured (Ursuppe 3 players: 15.5 in 20,000-game chunks, 6 players 11.7;
+# Chromosome 5.7, Pig 4, 3 players; small chunks compress less: 18 in 500-game chunks).
+BYTES_PER_ROW = 20
 
 
 # Default games per chunk: DEFAULT_CHUNK_PER_THREAD per thread, within these bounds (issue 12).
@@ -114,6 +122,12 @@ class OpenedRun:
     fresh: bool  # no run was in ``out`` before (its manifest is written by play)
     created: bool  # ``out`` did not exist (play removes it again if no chunk completes)
     notices: list[str] = field(default_factory=list)  # damaged or missing chunks that are played again
+    lock: Any = None  # the directory's sim.out_dirs.DirLock, held until play ends (or release)
+
+    def release(self) -> None:
+        """Give up the directory's lock (play does; a caller that does not play calls this)."""
+        if self.lock is not None:
+            self.lock.release()
 
     @property
     def n_chunks(self) -> int:
@@ -198,6 +212,11 @@ def _is_temporary(path: Path) -> bool:
     return path.name.startswith(".") and _TEMPORARY in path.name
 
 
+def needed_bytes(games: int, players: int) -> int:
+    """About how much disk ``games`` games of ``players`` players take (:data:`BYTES_PER_ROW`)."""
+    return games * max(1, players) * BYTES_PER_ROW
+
+
 def open_run(
     adapter: GameAdapter,
     out: Path,
@@ -207,11 +226,14 @@ def open_run(
     must_exist: bool = False,
     version: str = "",
 ) -> OpenedRun:
-    """Check ``out`` for a run of ``adapter``'s spec and find what is left to play; writes nothing.
+    """Check ``out`` for a run of ``adapter``'s spec, take its lock and find what is left to
+    play; writes nothing else (a refused run leaves ``out`` as it was).
 
     A new or empty directory starts a run; a directory holding this very run resumes it (a
-    missing or damaged chunk is played again, with a notice); anything else is a RunError.
-    ``must_exist`` requires a run to be there already (``--resume``).
+    missing or damaged chunk is played again, with a notice); anything else is a RunError, and
+    so is a directory another process is writing, one that cannot be written, and a run whose
+    games would not fit on the disk. ``must_exist`` requires a run to be there already
+    (``--resume``). The lock is held until :func:`play` ends (or :meth:`OpenedRun.release`).
     """
     if games < 1:
         raise RunError(f"--games: expected a positive number, got {games}")
@@ -221,19 +243,38 @@ def open_run(
     for path in (out, *out.parents):
         if path.exists() and not path.is_dir():
             raise RunError(f"{path}: is a file, not a directory; choose another --out")
+    out_dirs.check_writable(out)
     spec = {"format_version": FORMAT_VERSION, **adapter.spec(), "games": games}
-    manifest = read_manifest(out) if out.exists() else None
+    lock = out_dirs.DirLock(out)
+    lock.acquire()
+    try:
+        opened = _open_locked(adapter, out, games, chunk_size, spec, must_exist, version, lock)
+    except BaseException:
+        lock.release()  # and the directories it made: a refused run leaves nothing behind
+        raise
+    return opened
+
+
+def _open_locked(
+    adapter: GameAdapter,
+    out: Path,
+    games: int,
+    chunk_size: int,
+    spec: dict[str, Any],
+    must_exist: bool,
+    version: str,
+    lock: Any,
+) -> OpenedRun:
+    """:func:`open_run` once ``out`` is locked (no other process changes it while it is read)."""
+    manifest = read_manifest(out)
     notices: list[str] = []
     if manifest is None:
         if must_exist:
             raise RunError(f"{out}: no run to resume (no {MANIFEST}); run without --resume to start one")
-        if out.exists():
-            others = sorted(p.name for p in out.iterdir() if not _is_temporary(p))
-            if others:
-                shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
-                raise RunError(
-                    f"{out}: holds other files ({shown}) and no soup run; choose a new or empty --out"
-                )
+        others = sorted(p.name for p in out.iterdir() if not _is_temporary(p) and p.name != out_dirs.LOCK)
+        if others:
+            shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+            raise RunError(f"{out}: holds other files ({shown}) and no soup run; choose a new or empty --out")
         manifest = {
             "spec": spec,
             "chunk_size": chunk_size,
@@ -260,10 +301,12 @@ def open_run(
             if problem is not None:
                 notices.append(f"{out / str(entry.get('file'))}: {problem}; its games are played again")
                 del manifest["chunks"][key]
-    opened = OpenedRun(adapter, out, games, chunk_size, manifest, [], 0, fresh, not out.exists(), notices)
+    opened = OpenedRun(adapter, out, games, chunk_size, manifest, [], 0, fresh, lock.created, notices, lock)
     done = {int(k) for k in manifest["chunks"]}
     opened.todo = [i for i in range(opened.n_chunks) if i not in done]
     opened.games_done = sum(opened.chunk_games(i) for i in done)
+    left = sum(opened.chunk_games(i) for i in opened.todo)
+    out_dirs.check_room(out, needed_bytes(left, int(spec.get("players", 1))), f"--games {games:,}")
     return opened
 
 
@@ -283,7 +326,7 @@ def play(
     each file then the manifest atomically: an interrupt or an error leaves the complete chunks,
     all listed. ``progress(done, total)`` is called in the calling thread after each chunk is
     listed; an exception it raises (Ctrl-C) stops the run with every listed chunk kept. A
-    GameError names the chunk it stopped in.
+    GameError names the chunk it stopped in. The directory's lock is released when it ends.
     """
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -363,8 +406,10 @@ def play(
         writer.shutdown(wait=True)
         if opened.fresh and not manifest["chunks"]:
             _remove_empty_run(out, opened.created)
+        opened.release()
         raise
     writer.shutdown(wait=True)
+    opened.release()
     return RunSummary(out, opened.games, opened.n_chunks, played, games_played, time.perf_counter() - t0)
 
 

@@ -500,7 +500,8 @@ def test_report_never_holds_every_row_and_shows_progress(mixed_runs, tmp_path, m
     monkeypatch.setattr(win_rates, "load_results", every_row)
     steps = []
     R.build_report(mixed_runs, tmp_path / "rep", progress=lambda step, done, total: steps.append(step))
-    assert steps[0] == "reading" and "synergy" in steps and steps[-1] == "writing"
+    assert steps[0] == "reading 1/2" and "reading 2/2" in steps  # the deck's terciles, then the rest
+    assert "synergy" in steps and steps[-1] == "writing"
     r = soup("report", *map(str, mixed_runs), "--out", str(tmp_path / "cli"))
     assert r.returncode == 0 and "reading the runs" in r.stderr and "sections" in r.stderr, r.stderr
     quiet = soup("report", *map(str, mixed_runs), "--out", str(tmp_path / "cli"), "-q")

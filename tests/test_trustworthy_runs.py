@@ -187,16 +187,20 @@ def tiny_disk(tmp_path):
 
 
 def test_full_and_read_only_disks_are_one_line_and_leave_nothing(tmp_path, tiny_disk):
+    """A run larger than the free space and a read-only disk are refused before any game
+    (issue 31.7, 31.11: they used to be found when the first chunk was written). A disk that
+    fills up all the same (the size is an estimate): tests/test_newcomer_audit.py
+    (test_full_disk_under_report_out_names_the_report)."""
     run = tmp_path / "run"
     assert _simulate(run, games=300, chunk=300).returncode == 0
-    line = _one_line_error(_simulate(tiny_disk / "run", games=20000, chunk=20000), code=1)
-    assert "cannot write" in line and "No space left on device" in line
+    line = _one_line_error(_simulate(tiny_disk / "run", games=20000, chunk=20000))
+    assert "--games 20,000: needs about 1.6 MB of disk in" in line and "free" in line
     assert list(tiny_disk.iterdir()) == []  # no directory holding only a manifest
     subprocess.run(["mount", "-o", "remount,ro", str(tiny_disk)], check=True)
-    line = _one_line_error(_simulate(tiny_disk / "run"), code=1)
-    assert "cannot write" in line and "Read-only file system" in line
-    line = _one_line_error(soup("report", str(run), "--out", str(tiny_disk / "report")), code=1)
-    assert "Read-only file system" in line
+    line = _one_line_error(_simulate(tiny_disk / "run"))
+    assert "is not writable" in line and "Read-only file system" in line
+    line = _one_line_error(soup("report", str(run), "--out", str(tiny_disk / "report")))
+    assert "is not writable" in line and "Read-only file system" in line
 
 
 def test_seed_beyond_64_bits_is_an_option_error(tmp_path):

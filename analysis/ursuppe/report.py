@@ -156,7 +156,7 @@ def build_report(
     The runs are read one chunk at a time (analysis.ursuppe.streamed), so memory stays flat however many
     games they hold (issue 21.11); only ``equilibrium`` needs every row in memory (its weights are
     per row). ``progress(step, done, total)`` is told what is being done: ``reading`` the chunks
-    (in games), then each section written."""
+    (in games; ``reading 1/2`` and ``reading 2/2`` when read twice), then each section written."""
     dirs = report_runs.run_dirs(run_dirs)
     manifests = [_read_manifest(d) for d in dirs]
     report_runs.check_same_rules(manifests, compare="soup compare")
@@ -178,7 +178,7 @@ def build_report(
             dirs,
             manifests,
             genes.run_gene_names(manifests),
-            None if progress is None else (lambda done, total: progress("reading", done, total)),
+            progress,
             deck=manifests[0]["spec"]["rules"]["environment"]["deck"] if len(decks) == 1 else None,
         )
     with page_built_beside(out, "Ursuppe balance report") as page:

@@ -363,12 +363,14 @@ def analyse_runs(
     dirs: Sequence[Path],
     manifests: Sequence[dict[str, Any]],
     gene_names: Sequence[str],
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
     deck: list[dict[str, Any]] | None = None,
 ) -> Streamed:
-    """Every table of the report, reading the runs' chunks one at a time; ``progress(done,
-    total)`` after each chunk of each pass (in games). ``deck``: the runs' common deck (None:
-    they differ, no deck tables)."""
+    """Every table of the report, reading the runs' chunks one at a time; ``progress(step, done,
+    total)`` after each chunk, in games of the pass (issue 31.11: a 1M-game run counted 2,000,000
+    games read): ``step`` is ``reading`` when the runs are read once, ``reading 1/2`` and
+    ``reading 2/2`` when twice (the deck tables' ozone terciles first). ``deck``: the runs'
+    common deck (None: they differ, no deck tables)."""
     files = [(i, f) for i, d in enumerate(dirs) for f in chunk_files(Path(d))]
     players_of = {i: int(m["spec"]["players"]) for i, m in enumerate(manifests)}
     # games per chunk file (its Parquet footer: rows / rows of a game)
@@ -376,7 +378,7 @@ def analyse_runs(
         int(pl.scan_parquet(f).select(pl.len()).collect().item()) // max(1, players_of[i]) for i, f in files
     ]
     kit = _Deck.of(deck) if deck is not None else None
-    total = sum(sizes) * (2 if kit is not None else 1)
+    total = sum(sizes)
     done = 0
     n_genes = len(gene_names)
     names_by_count: dict[int, set[str]] = {}
@@ -393,7 +395,8 @@ def analyse_runs(
             first_k[players_of[i]].add(kit.ozone[order[:, : kit.horizon]].sum(axis=1))
             done += n
             if progress:
-                progress(done, total)
+                progress("reading 1/2", done, total)
+    done = 0
     for p, names in names_by_count.items():
         bands = None
         if kit is not None:
@@ -429,7 +432,7 @@ def analyse_runs(
         per_run[i] = per_run.get(i, 0) + len(firsts)
         done += n
         if progress:
-            progress(done, total)
+            progress("reading 2/2" if kit is not None else "reading", done, total)
     counted = pl.concat(game_counts).group_by("players", "rounds", "end_reason").agg(pl.col("games").sum())
     counts = RunCounts(
         per_run,

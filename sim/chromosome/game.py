@@ -242,7 +242,7 @@ class Chromosome:
         variant: str | None = None,
     ) -> ChromosomeRun:
         self.check_players(rules, players, variant)
-        who = assign_strategies(strategies, pool or DEFAULT_POOL, players, preset_row)
+        who = assign_strategies(strategies, DEFAULT_POOL if pool is None else pool, players, preset_row)
         return ChromosomeRun(rules, players, seed, who.names, who.seats, who.pool)
 
     def run_label(self, players: int, variant: str | None = None) -> str:

@@ -70,6 +70,15 @@ DEFAULT_POOL = ",".join(POOL_NAMES)
 PRESETS = ", ".join(preset_names())
 
 
+@app.callback()
+def _every_command(ctx: typer.Context) -> None:
+    # A directory a command holds (sim.out_dirs.hold: its --out, issue 31.8) is given up when the
+    # command ends, however it ends; not only when the process does (a notebook, CliRunner).
+    from sim import out_dirs
+
+    ctx.call_on_close(out_dirs.release_held)
+
+
 @app.command()
 def play(
     players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
@@ -234,7 +243,7 @@ def simulate(
     from sim.runner import chunk_files, default_chunk_size
 
     chosen = game_named(game)
-    check_resources(threads, games)
+    check_resources(threads, games, players)
     check_backend(backend, ray_address)
     if chunk_size is None:  # a Ray task plays its chunk on one CPU
         chunk_size = default_chunk_size(1 if backend == "ray" else threads)
@@ -327,7 +336,9 @@ def bench(
             "(perf's self time; --games games at --players on 1 thread). See docs/profiling.md.",
         ),
     ] = False,
-    players: Annotated[int, typer.Option(min=2, max=6, help="Players, with --profile.")] = 4,
+    players: Annotated[
+        int | None, typer.Option(min=2, max=6, help="Players, with --profile (default 4).")
+    ] = None,
     extra_genes: Annotated[
         bool, typer.Option("--extra-genes", help="With --profile: Ursuppe with the extra genes on.")
     ] = False,
@@ -344,12 +355,26 @@ def bench(
     Example: soup bench --compare main --no-cold
 
     With --game another than ursuppe: games/s at each of its player counts on 1 and 2 threads
-    and the speed-up over its plain-Python path (the other options do not apply)."""
+    and the speed-up over its plain-Python path (an option that does not apply is refused)."""
     import json
 
     chosen = game_named(game)
+    _check_bench_options(
+        game,
+        profile,
+        {
+            "--players": players is not None,
+            "--extra-genes": extra_genes,
+            "--plain-games": plain_games != 100,
+            "--repeats": repeats != 3,
+            "--rss-games": rss_games != 20_000,
+            "--no-cold": not cold,
+            "--mix": mix != "",
+            "--compare": compare is not None,
+        },
+    )
     if profile:
-        _profile(chosen, game, players, games, extra_genes, as_json)
+        _profile(chosen, game, 4 if players is None else players, games, extra_genes, as_json)
         return
     if game != DEFAULT_GAME:  # another game: games/s and the speed-up over plain Python
         from sim import bench_games
@@ -377,17 +402,35 @@ def bench(
     typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
 
 
+def _check_bench_options(game: str, profile: bool, given: dict[str, bool]) -> None:
+    """A one-line error for an option soup bench would ignore in the mode asked for (issue 31.9:
+    `soup bench --players 5` measured its usual player counts and exited 0)."""
+    for option, on in given.items():
+        if not on:
+            continue
+        if option in ("--players", "--extra-genes"):
+            if not profile:
+                fail(f"{option}: only with --profile (the figures are measured at every player count)")
+        elif profile:
+            fail(f"{option}: not with --profile (it takes --games, --players, --extra-genes and --json)")
+        elif game != DEFAULT_GAME and option not in ("--plain-games", "--repeats"):
+            fail(
+                f"{option}: only with --game ursuppe (soup bench --game {game} measures games/s and the "
+                "speed-up over plain Python: --games, --plain-games, --repeats)"
+            )
+
+
 def _profile(chosen, game: str, players: int, games: int, extra_genes: bool, as_json: bool) -> None:
     """soup bench --profile: phase shares (Ursuppe) and hot kernels (any game)."""
     import json
-
-    from sim import profiling
 
     if players not in chosen.info.player_counts:
         counts = ", ".join(map(str, chosen.info.player_counts))
         fail(f"--players {players}: {game} is played by {counts} players")
     if extra_genes and game != DEFAULT_GAME:
         fail(f"--extra-genes: only Ursuppe has extra genes, not {game}")
+    from sim import profiling  # numba: after the checks
+
     load_engine(chosen)
     typer.echo(f"soup bench --profile: playing {games:,} {game} games of {players} players...", err=True)
     if game == DEFAULT_GAME:

@@ -24,6 +24,7 @@ from sim.cli.support import (
     load_engine,
     long_job,
     progress_bar,
+    report_interrupt,
     warn,
 )
 
@@ -263,6 +264,12 @@ def combos(
         warn(f"--threads {threads} is more than the {CPUS} cores of this machine: extra threads only wait")
     total = plan.total_games() + (confirm_plan.total_games_bound() if confirm_plan else 0)
     command = command_line()
+    from sim import out_dirs
+
+    try:  # a second scan into the same --out ends here, before the engine (issue 31.8)
+        out_dirs.hold(plan.out)
+    except USER_ERRORS as e:
+        fail(str(e))
     load_engine()
     with long_job(plan.out, lambda: "nothing (Ctrl-C before the baseline and one more arm were done)"):
         try:
@@ -306,20 +313,19 @@ def combos(
         + (f"; confirmation: {result.confirmation.seconds:,.0f} s" if result.confirmation is not None else "")
     )
     typer.echo("files: " + ", ".join(str(f) for f in result.files))
+    # report_interrupt: the one line Ctrl-C gets (sim.cli.app.main adds none of its own, issue 31.6)
     if result.arms_done < result.arms:
-        typer.echo(
-            f"soup: interrupted: {result.out} holds {result.arms_done} finished arms of"
-            f" {result.arms}; the same command resumes: {command}",
-            err=True,
+        report_interrupt(
+            f"interrupted: {result.out} holds {result.arms_done} finished arms of"
+            f" {result.arms}; the same command resumes from them: {command}"
         )
         raise typer.Exit(EXIT_INTERRUPTED)
     if result.confirmation is not None and result.confirmation.interrupted:
         c = result.confirmation
-        typer.echo(
-            f"soup: interrupted: {result.out} holds the scan and {c.cells_done} of {plural(c.cells, 'cell')}"
-            f" of the confirmation (and the finished arms of the next); the same command resumes:"
-            f" {command}",
-            err=True,
+        report_interrupt(
+            f"interrupted: {result.out} holds the scan and {c.cells_done} of {plural(c.cells, 'cell')}"
+            f" of the confirmation (and the finished arms of the next); the same command resumes from"
+            f" them: {command}"
         )
         raise typer.Exit(EXIT_INTERRUPTED)
 

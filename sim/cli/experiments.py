@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
+from sim import out_dirs
 from sim.cli.support import (
     BACKEND_HELP,
     DEFAULT_GAME,
@@ -864,6 +865,7 @@ def _paired_arms(
     from sim.experiments.compare import compare_tables
 
     check_resources(threads, 2 * games)
+    out_dirs.check_writable(out)  # before the engine loads (issue 31.7); each arm's run checks its own
     with open_backend(backend, threads, ray_address) as engine:
         arm_a, arm_b = Arm("A", a, strategies, mix), Arm("B", b, strategies, mix)
         keys = chosen.info.paired_by
@@ -900,6 +902,7 @@ def _tournament_other(
     book = chosen.load_rules([rules] if rules is not None else [])
     out = out or Path("results") / f"tournament-{game}-{players}p-seed{seed}-{games}"
     check_resources(threads, games)
+    out_dirs.check_writable(out)  # before the engine loads (issue 31.7)
     w, eq = round_robin(chosen, book, names, players, seed, games, out, threads)
     m = Table(title="Share of the pair's wins of the row strategy", box=box.SIMPLE_HEAD)
     for col in ("strategy", *names):

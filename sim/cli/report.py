@@ -72,31 +72,25 @@ def report(
 @contextmanager
 def _progress(quiet: bool) -> Iterator[Callable[[str, int, int], None]]:
     """What the report is doing, on stderr (issue 21.11: 70 s with nothing on the screen): a bar
-    of the games read (the runs' chunks, read one at a time), then the section being written.
-    Shown from the first step on: a check that fails before it prints its one line alone."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    of the games read (the runs' chunks, read one at a time; ``pass 2/2`` when they are read
+    twice, each pass counting the runs' games once, issue 31.11), then the section being
+    written; fitted to the terminal's width (sim.cli.progress). Shown from the first step on: a
+    check that fails before it prints its one line alone."""
+    from sim.cli.progress import make_progress
 
-    bar = Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.fields[unit]}"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
-    )
+    bar = make_progress(lambda task: task.fields["unit"], quiet)
     tasks: dict[str, int] = {}
 
     def update(step: str, done: int, total: int) -> None:
         if not tasks:
             bar.start()
-        if step == "reading":
+        if step.startswith("reading"):
+            passes = step.removeprefix("reading").strip()  # "", or "K/N": the K-th of N passes
+            k, n = map(int, passes.split("/")) if passes else (1, 1)
             if "reading" not in tasks:
-                # two passes: the deck orders (the ozone terciles), then everything else
-                tasks["reading"] = bar.add_task("reading the runs (2 passes)", total=total, unit="")
-            bar.update(tasks["reading"], completed=done, unit=f"{done:,}/{total:,} games read")
+                tasks["reading"] = bar.add_task("reading the runs", total=n * total, unit="")
+            unit = (f"pass {k}/{n}: " if n > 1 else "") + f"{done:,}/{total:,} games read"
+            bar.update(tasks["reading"], completed=(k - 1) * total + done, unit=unit)
             return
         if "writing" not in tasks:
             tasks["writing"] = bar.add_task("writing", total=total, unit="")

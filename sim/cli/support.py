@@ -29,7 +29,9 @@ EXIT_INTERRUPTED = 130
 MANY_GAMES = 100_000_000
 MAX_GAMES = 10**12  # game indices and their random-stream counters stay far inside 64 bits
 MAX_SEED = 2**63 - 1  # seeds are unsigned 64-bit in the streams, signed 64-bit in the results
-BYTES_PER_GAME = 120  # Parquet bytes per 4-player game, measured (~2.4 MB per 20,000-game chunk)
+# Four-player games a core plays per second, rounded down from the measured 14,000-20,000
+# (docs/decisions.md): a run's duration is promised no shorter than it will be.
+GAMES_PER_CORE_SECOND = 10_000
 
 
 def fail(message: str, code: int = EXIT_USER_ERROR) -> NoReturn:
@@ -49,19 +51,27 @@ def os_error_line(e: OSError, path: Path | None = None) -> str:
     return f"cannot write {where}: {e.strerror or e.__class__.__name__}"
 
 
-def check_resources(threads: int, games: int) -> None:
-    """Warn (not fail) for a thread count above the machine's cores and for very large runs;
-    refuse a number of games the engine cannot index."""
+def check_resources(threads: int, games: int, players: int = 4) -> None:
+    """Warn (not fail) for a thread count above the machine's cores and for very large runs (how
+    much disk and time, in the unit that fits); refuse a number of games the engine cannot index.
+    Whether the results fit on the disk is the run's own check (sim.runner.open_run)."""
+    from sim.out_dirs import size_text
+    from sim.runner import needed_bytes
+
     if games > MAX_GAMES:
         fail(f"--games: expected at most {MAX_GAMES:,}, got {games:,}")
     cores = os.cpu_count() or 1
     if threads > cores:
         warn(f"--threads {threads} is more than the {cores} cores of this machine: extra threads only wait")
     if games > MANY_GAMES:
-        gb = games * BYTES_PER_GAME / 1e9
+        from sim.cli.progress import duration_text
+
+        busy = min(threads, cores)
+        took = duration_text(games / (GAMES_PER_CORE_SECOND * busy))
         warn(
-            f"--games {games:,} writes about {gb:,.0f} GB of results and plays for hours at ~10,000 games/s "
-            "per core; Ctrl-C keeps what is done and the same command resumes"
+            f"--games {games:,} writes about {size_text(needed_bytes(games, players))} of results and plays "
+            f"for about {took} on {plural(busy, 'core')} (~{GAMES_PER_CORE_SECOND:,} games/s each); "
+            "Ctrl-C keeps what is done and the same command resumes"
         )
 
 
@@ -254,20 +264,11 @@ def open_backend(name: str, threads: int, address: str | None) -> Iterator[Any]:
 
 @contextmanager
 def progress_bar(total: int, description: str, quiet: bool, done: int = 0) -> Iterator[Any]:
-    """A progress bar with ETA on stderr; yields ``update(done, total)``."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    """A progress bar with ETA on stderr, fitted to the terminal's width (sim.cli.progress);
+    yields ``update(done, total)``."""
+    from sim.cli.progress import games_count, make_progress
 
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed:,}/{task.total:,} games"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
-    ) as bar:
+    with make_progress(games_count, quiet) as bar:
         task = bar.add_task(description, total=total, completed=done)
         # the total may change as the work goes (combos' confirmation is sized after its scan)
         yield lambda done, total: bar.update(task, completed=done, total=total)
@@ -299,6 +300,24 @@ def run_with_progress(
     from sim import __version__, runner
 
     opened = runner.open_run(spec, out, games, chunk_size, must_exist=must_exist, version=__version__)
+    try:
+        return _play_opened(opened, threads, quiet, description, backend, kept_text)
+    finally:  # the directory's lock is given up however this ends (issue 31.8; play gives it up too)
+        opened.release()
+
+
+def _play_opened(
+    opened: Any,
+    threads: int,
+    quiet: bool,
+    description: str,
+    backend: Any,
+    kept_text: Callable[[int], str] | None,
+) -> Any:
+    """:func:`run_with_progress` once the run is open (a sim.runner.OpenedRun)."""
+    from sim import runner
+
+    out, games = opened.out, opened.games
     for notice in opened.notices:
         warn(notice)
     if not opened.todo:

@@ -137,7 +137,7 @@ class Pig:
         variant: str | None = None,
     ) -> PigRun:
         self.check_players(rules, players, variant)
-        who = assign_strategies(strategies, pool or DEFAULT_POOL, players, hold_value)
+        who = assign_strategies(strategies, DEFAULT_POOL if pool is None else pool, players, hold_value)
         return PigRun(rules, players, seed, who.names, who.seats, who.pool)
 
     def run_label(self, players: int, variant: str | None = None) -> str:

@@ -51,7 +51,8 @@ class Ursuppe:
         seating: str = "rotate",
         variant: str | None = None,
     ) -> UrsuppeRun:
-        return build_run(rules, players, seed, strategies, pool or self.info.default_pool, seating, variant)
+        pool = self.info.default_pool if pool is None else pool  # --pool "" is a mistake to name
+        return build_run(rules, players, seed, strategies, pool, seating, variant)
 
     def check_players(self, rules: RuleBook, players: int, variant: str | None = None) -> None:
         check_players(rules, players, variant)

@@ -16,7 +16,6 @@ own rules, and the arms are played with the tuned files. Bad input raises
 docs/experiments.md.
 """
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -60,16 +59,12 @@ def check_out(out: Path, command: str | None = None) -> None:
     """A user error unless ``out`` (and every run directory below it) can be a directory: checked
     before any game is played, so a bad --out leaves nothing behind. With ``command``, also
     unless ``out`` is new, empty or that command's own output (sim.out_dirs; issue 21.7)."""
-    if command is not None:
-        from sim import out_dirs
+    from sim import out_dirs
 
+    if command is not None:
         out_dirs.check(out, command)
-        return
-    for path in (out, *out.parents):
-        if path.exists() and not path.is_dir():
-            raise UserError(f"--out: {path} is a file, not a directory; choose another --out")
-    if out.exists() and not os.access(out, os.W_OK | os.X_OK):
-        raise UserError(f"--out: {out} is not writable; choose another --out")
+    else:
+        out_dirs.check_writable(out)
 
 
 def claim(out: Path, command: str) -> None:

@@ -811,10 +811,22 @@ def scan_lines(plan: ScanPlan, arms: list[Arm], spent: int, won: np.ndarray) -> 
         + ", flags.extra_genes = true",
         f"scan conditions: {plan.conditions()}; gifted: {gifted}",
         f"genes: {plan.genes} ({plural(n_genes, 'gene')}, {plural(n_pairs, 'pair')}{skipped})",
-        f"{plan.games:,} games per arm, {played}; {spent:,} games in all",
+        f"{plan.games:,} games per arm, {played}; {_games_in_all(plan, arms, spent)}",
         f"baseline: the gifted seat wins {won[0].mean():.3f} of its games without a gift"
         f" (chance 1/{players})",
     ]
+
+
+def _games_in_all(plan: ScanPlan, arms: list[Arm], spent: int) -> str:
+    """What the games played are made of (issue 31.6: "240,000 games in all" held 90,000
+    observational games): the scan's, then those of the baseline arm's extension."""
+    scan = plan.games * len(arms)
+    if spent <= scan:
+        return f"{spent:,} games in all"
+    return (
+        f"{scan:,} scan games + {spent - scan:,} observational games (the baseline arm extended to"
+        f" {spent - scan + plan.games:,} normal games) = {spent:,} games in all"
+    )
 
 
 def write_scan(
