@@ -113,6 +113,35 @@ def test_chromosome_names_the_unknown_key_and_the_allowed_ones():
             chromosome.load_scenario(bad)
 
 
+def test_chromosome_names_a_misspelt_key_of_a_main_actions_choice():
+    """Each main action's choice has its keys (growth and impulse in two forms); a special action
+    checks its own (SPECIAL_KEYS)."""
+    chromosome = games.get("chromosome")
+    doc = {"players": 2, "choices": [{"action": "growth", "n": 1, "group": "A1", "nn": 2}]}
+    with pytest.raises(
+        UserError, match=r"^<scenario>: choices\[0\]\.nn: unknown key \(expected one of: action, n, group\)"
+    ):
+        chromosome.load_scenario(doc)
+    doc["choices"] = [{"action": "impulse", "plcae": "A1"}]
+    with pytest.raises(
+        UserError, match=r"choices\[0\]\.plcae: unknown key \(expected one of: action, draw\)"
+    ):
+        chromosome.load_scenario(doc)
+
+
+def test_pig_names_an_unknown_key():
+    pig = games.get("pig")
+    doc = json.loads(PIG_FILE.read_text())
+    pig.load_scenario(doc)
+    doc["dise"] = doc.pop("dice")
+    with pytest.raises(UserError, match=r"^<scenario>: dise: unknown key .*did you mean dice\?$"):
+        pig.load_scenario(doc)
+    doc = json.loads(PIG_FILE.read_text())
+    doc["test"]["expcet"] = {}
+    with pytest.raises(UserError, match=r"^<scenario>: test\.expcet: unknown key"):
+        pig.load_scenario(doc)
+
+
 def test_a_file_may_name_its_game():
     """The optional top-level "game" (docs/scenario-format.md): a loader accepts its own name and
     refuses another's in one line."""

@@ -17,12 +17,16 @@ import pyarrow as pa
 from sim.errors import GameError, UserError
 from sim.game import GameInfo, assign_strategies, check_player_count, play_strategies
 from sim.pig.rules import PigRules, load_rules
-from sim.scenario_files import check_game, read_scenario_file
+from sim.scenario_files import check_game, check_keys, read_scenario_file
 from strategies.pig import DEFAULT_POOL, PRESETS, hold_value
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "pig"
 STREAM_ASSIGNMENT = 3  # which strategies of a pool sit at the table (after the engine's streams)
 RUNS = ("turn", "game")
+# The keys a Pig scenario may hold (docs/scenario-format.md): a misspelt one is an error, never
+# ignored (issue 31.4).
+SCENARIO_KEYS = ("game", "players", "rules", "scores", "current", "dice", "strategies", "run", "test")
+TEST_KEYS = ("rules", "description", "expect")
 
 
 def holds(names: Sequence[str]) -> np.ndarray:
@@ -208,6 +212,9 @@ class Pig:
         else:
             label, data = str(source), read_scenario_file(source, ScenarioError)
         check_game(label, data, self.info.name, ScenarioError)
+        check_keys(label, "", data, SCENARIO_KEYS, ScenarioError)
+        if isinstance(data.get("test"), dict):
+            check_keys(label, "test", data["test"], TEST_KEYS, ScenarioError)
         try:
             rules = load_rules(overrides=data.get("rules") or None)
         except UserError as e:

@@ -254,6 +254,25 @@ def _special_row(
     return row
 
 
+# The keys of each main action's choice (docs/scenario-format.md); growth and impulse have two
+# forms each, told apart by a key. Special actions check theirs against SPECIAL_KEYS.
+_ACTION_KEYS = {
+    "pass": ("action",),
+    "none": ("action",),
+    "evolution": ("action", "gene"),
+    "spark": ("action", "from", "target"),
+}
+
+
+def _action_keys(act: Any, choice: dict) -> tuple[str, ...] | None:
+    """The keys a main action's choice may hold; None for a special action (or an unknown one)."""
+    if act == "growth":
+        return ("action", "rooms") if "rooms" in choice else ("action", "n", "group")
+    if act == "impulse":
+        return ("action", "place") if "place" in choice else ("action", "draw")
+    return _ACTION_KEYS.get(act) if isinstance(act, str) else None
+
+
 def _tape(label: str, choices: Any, rooms: dict[int, int], species_of: dict[str, int], P: int, book, ru):
     """The forced choices as (kind, row) entries and each entry's choice index."""
     if not isinstance(choices, list):
@@ -271,6 +290,9 @@ def _tape(label: str, choices: Any, rooms: dict[int, int], species_of: dict[str,
             raise _err(label, key, "expected an object with one choice kind")
         if "action" in choice:
             act = choice["action"]
+            allowed = _action_keys(act, choice)
+            if allowed:  # a misspelt key of a main action is named, never ignored (issue 31.4)
+                check_keys(label, key, choice, allowed, ScenarioError)
             if act == "pass":
                 add(k, K.ACTION, [K.ACT_PASS])
             elif act == "growth" and "rooms" in choice:
