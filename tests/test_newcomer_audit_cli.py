@@ -290,3 +290,33 @@ def test_the_lock_file_names_its_holder(tmp_path):
     assert doc["pid"] == os.getpid() and set(doc) == {"pid", "host", "started", "command"}
     lock.release()
     assert list(tmp_path.iterdir()) == []  # the directories it made, gone with it
+
+
+# --- 13: "every option is checked before the engine loads" (README), for every game -----------
+
+BAD_OPTIONS = [
+    ["simulate", "--strategies", "nosuch,greedy,greedy,greedy"],
+    ["simulate", "--players", "9"],
+    ["simulate", "--seating", "nosuch"],
+    ["simulate", "--rules", "/nonexistent.toml"],
+    ["simulate", "--game", "chromosome", "--players", "7"],
+    ["simulate", "--game", "pig", "--players", "99"],
+    ["play", "--strategies", "nosuch"],
+    ["play", "--game", "chromosome", "--players", "1"],
+    ["compare", "--rules", "/nonexistent.toml"],
+    ["verdict", "--gene", "Nosuch"],
+    ["calibrate", "--gene", "Nosuch"],
+    ["ablate", "--gene", "Nosuch"],
+    ["tune", "--strategy", "nosuch"],
+    ["combos", "--holder", "nosuch"],
+]
+
+
+@pytest.mark.parametrize("args", BAD_OPTIONS, ids=" ".join)
+def test_a_bad_option_is_refused_before_the_engine_loads(args, tmp_path):
+    """Issue 31.13: the README promises that every option is checked before the engine loads;
+    `--game chromosome --players 7` imported and compiled Chromosome's engine first."""
+    out = [] if args[0] == "play" else ["--out", str(tmp_path / "out")]
+    line = _before_the_engine(*args, *out)
+    assert "No such option" not in line and "(see --help)" not in line  # refused by soup, not by typer
+    assert not (tmp_path / "out").exists()

@@ -225,9 +225,9 @@ class Chromosome:
         return a, b, f"A: {self.rules_line(a)}; B: the same, but {', '.join(said)}{mode}"
 
     def check_players(self, rules: ChromosomeRules, players: int, variant: str | None = None) -> None:
+        check_player_count("chromosome", rules.player_counts, players, variant)  # before the engine loads
         from sim.chromosome.engine.state import rules_for
 
-        check_player_count("chromosome", rules.player_counts, players, variant)
         rules_for(rules, players)  # a reading the engine does not play yet: one line
 
     def new_run(
