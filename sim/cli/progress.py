@@ -8,10 +8,17 @@ ellipsis, down to 12 characters), then the bar is dropped, then the description 
 Counts of ten million and more are written short (12.3M/1.0T games), and times of 100 hours and
 more in days or years.
 
+When stderr is no terminal (redirected to a file, a pipe, a CI log) a bar cannot be redrawn, and
+rich showed it once, at the end (issue 32.7): there each task prints plain lines instead, the
+first when it starts, then one every ``SOUP_PROGRESS_EVERY`` seconds (10 by default) and one when
+it ends or the command stops.
+
 Imported when a bar is shown (or a long run's duration is said): ``soup --help`` loads no rich
 rendering.
 """
 
+import os
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -83,13 +90,62 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def every_seconds() -> float:
+    """Seconds between two progress lines when stderr is no terminal (``SOUP_PROGRESS_EVERY``)."""
+    try:
+        return max(0.0, float(os.environ.get("SOUP_PROGRESS_EVERY", "10")))
+    except ValueError:
+        return 10.0
+
+
 class FittedProgress(Progress):
     """A rich Progress whose every line is laid out for the console's width (:func:`layout`);
-    ``count(task)`` is a task's count text."""
+    ``count(task)`` is a task's count text. On a console that is no terminal it prints
+    periodic plain lines instead (see the module docs)."""
 
     def __init__(self, count: Callable[[Task], str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.count = count
+        self.plain = not self.console.is_terminal and not self.disable
+        self.every = every_seconds()
+        self._said: dict[Any, tuple[float, str]] = {}  # task id -> (when, the line) last printed
+        self._finished: set[Any] = set()  # tasks whose finishing line is printed
+
+    def start(self) -> None:
+        if not self.plain:  # no live display to redraw: the lines are printed as they come
+            super().start()
+
+    def update(self, task_id: Any, **kwargs: Any) -> None:
+        super().update(task_id, **kwargs)
+        if self.plain:
+            self._say(task_id, at_end=False)
+
+    def stop(self) -> None:
+        if self.plain:
+            for task in self.tasks:
+                self._say(task.id, at_end=True)
+            return
+        super().stop()
+
+    def _say(self, task_id: Any, at_end: bool) -> None:
+        """Print ``task_id``'s line if it is due: its first, one every ``every`` seconds, the one
+        that finishes it (once), and at the end its last state unless that was printed already."""
+        task = self._tasks[task_id]
+        finished = task.total is not None and task.completed >= task.total
+        right = f"{self.count(task)} {times_text(task)}"
+        description, _ = layout(self.console.width - 1, f"{task.description}:", right)
+        line = f"{description} {right}".lstrip()
+        now = time.monotonic()
+        last = self._said.get(task_id)
+        if task_id in self._finished:
+            return
+        due = last is None or finished or now - last[0] >= self.every
+        if due and (last is None or line != last[1]) or at_end and last is not None and line != last[1]:
+            self.console.file.write(line + "\n")
+            self.console.file.flush()
+            self._said[task_id] = (now, line)
+            if finished:
+                self._finished.add(task_id)
 
     def make_tasks_table(self, tasks: Any) -> Table:
         table = Table.grid()
@@ -117,4 +173,5 @@ class FittedProgress(Progress):
 
 def make_progress(count: Callable[[Task], str], quiet: bool, console: Console | None = None) -> Progress:
     """A fitted progress display on stderr (or ``console``); ``count(task)``: its count text."""
-    return FittedProgress(count, console=console or Console(stderr=True), disable=quiet)
+    console = console or Console(stderr=True)
+    return FittedProgress(count, console=console, disable=quiet)
