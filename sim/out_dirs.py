@@ -148,6 +148,15 @@ class DirLock:
         os.close(fd)
         self._undo_created()
 
+    def __del__(self) -> None:
+        # A lock nobody holds any more is given up: an OpenedRun dropped without play or release
+        # (a notebook that only asked what is left to play) must not block its directory for the
+        # rest of the process, which a second open in the same process would take for another.
+        try:
+            self.release()
+        except Exception:  # noqa: BLE001 (at interpreter exit the modules may be gone)
+            pass
+
     def _undo_created(self) -> None:
         for path in self.made:
             try:
