@@ -119,11 +119,9 @@ class Unit:
 
     @property
     def key(self) -> str:
-        return (
-            "null"
-            if self.gene is None
-            else (slug(self.gene) if self.kind == "gene" else f"{self.kind}-{slug(self.gene)}")
-        )
+        if self.kind == "null":
+            return "null"  # one a study
+        return slug(self.gene or "") if self.kind == "gene" else f"{self.kind}-{slug(self.gene or '')}"
 
     @property
     def label(self) -> str:
@@ -154,7 +152,8 @@ class GameCount:
 def study_units(design: str, genes: list[str], references: tuple[str, ...]) -> list[Unit]:
     """The units of a study: the null gene first (one for all genes), then per gene the gene,
     its plain card and (holding value) its BP gift."""
-    units = [Unit("null", None)] if "null" in references else []
+    # one null gene for the study, going through the first gene's code paths (its copies, valued as it)
+    units = [Unit("null", genes[0] if genes else None)] if "null" in references else []
     for g in genes:
         units.append(Unit("gene", g))
         if "plain" in references:
@@ -174,8 +173,9 @@ def unit_setting(setting: T.Setting, unit: Unit, holding: bool = False) -> tuple
     if unit.kind == "bp":
         return setting, None
     kinds = ("null",) if unit.kind == "null" else ("plain",)
-    # holding value gives the one card away; option value offers as many cards as the gene has
-    copies = 1 if unit.kind == "null" or holding else None
+    # holding value gives the plain card's one card away; option value offers as many cards as
+    # the gene has (the null gene and its twin: reference_genes.NULL_COPIES each)
+    copies = 1 if unit.kind == "plain" and holding else None
     layer = reference_overrides(unit.gene, kinds, setting.book, copies)
     index = setting.book.gene_index(unit.gene or "") if unit.gene else -1
     if unit.kind == "plain" and index not in EXTRA_GENES:

@@ -109,7 +109,7 @@ class Plan:
         )
 
     def option_units(self) -> list[G.Unit]:
-        return [G.Unit("gene", self.gene), G.Unit("plain", self.gene), G.Unit("null", None)]
+        return [G.Unit("gene", self.gene), G.Unit("plain", self.gene), G.Unit("null", self.gene)]
 
     def total_games(self) -> int:
         holding = len(self.conditions) * (len(self.holding_units()) + 1) * self.games + self.games  # + null
@@ -284,6 +284,9 @@ def _row(design: str, cond: Condition, unit: G.Unit, m: dict[str, Any], games: i
         "with": float(m["won_with"].mean()),
         "without": float(m["won_without"].mean()),
         "games": games,
+        # games whose outcome for player 0 differs between the arms: a reference whose games are
+        # all the same reads 0 by construction and checks nothing (issue 32.3)
+        "differ": int((m["won_with"] != m["won_without"]).sum()),
     }
 
 
@@ -298,7 +301,7 @@ def run_verdict(
     measured: dict[tuple[str, str], dict[str, Any]] = {}
     for cond in plan.conditions:
         base = T.TuneConfig(cond.setting, cond.holder, cond.fld, (), 0, seed=plan.seed, eval_games=plan.games)
-        units = plan.holding_units() + ([G.Unit("null", None)] if cond.kind == "headline" else [])
+        units = plan.holding_units() + ([G.Unit("null", plan.gene)] if cond.kind == "headline" else [])
         for unit in units:
             have = (out / cond.key / "units" / f"{unit.key}.npz").exists()
             first = not (out / cond.key / "units" / "no-gift.npz").exists()
@@ -336,6 +339,18 @@ def _beyond(measured: dict[tuple[str, str], dict[str, Any]], where: str, gene: s
     if a is None or b is None:
         return None
     return G.contrast_of_contrasts((a["won_with"], a["won_without"]), (b["won_with"], b["won_without"]))
+
+
+def _bp_paired(plan: Plan, measured: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any] | None:
+    """Holding the gene vs holding its price in BP, both given at setup, paired game by game (the
+    two gifted arms of the headline cell): the gene's price in BP and the contrast."""
+    a = measured.get(("headline", G.Unit("gene", plan.gene).key))
+    b = measured.get(("headline", G.Unit("bp", plan.gene).key))
+    if a is None or b is None:
+        return None
+    rules = plan.book.for_players(plan.players)
+    price = int(rules.gene_price[plan.book.gene_index(plan.gene)])
+    return {"bp": price, **G._contrast(a["won_with"], b["won_with"])}
 
 
 def label(rows: list[dict[str, Any]]) -> tuple[str, list[str]]:
@@ -379,6 +394,7 @@ def summarise(
             "against": against,
             "conditions": len(gene_rows),
             "beyond_card": _beyond(measured, "headline" if design == "holding" else "option", plan.gene),
+            "versus_bp": _bp_paired(plan, measured) if design == "holding" else None,
             "references": refs,
             "deck_spread": [min(r["estimate"] for r in deck_rows), max(r["estimate"] for r in deck_rows)]
             if len(deck_rows) > 1
@@ -447,23 +463,37 @@ def words(doc: dict[str, Any]) -> list[str]:
             )
         else:
             text += " The headline cell itself is not significant at 5%: no verdict."
+        plain = d["references"].get("plain")
         beyond = d.get("beyond_card")
-        if beyond:
+        if plain and beyond:
             text += (
-                f" Beyond being a card (minus its plain card, paired): {_pts(beyond, 'ci_low', 'ci_high')}."
+                f" A plain card with its numbers and no effect is worth {_pts(plain)} (being a card);"
+                f" {g} beyond being a card (minus its plain card, paired): "
+                f"{_pts(beyond, 'ci_low', 'ci_high')}."
             )
-        bp = d["references"].get("bp")
-        if bp:
-            text += f" Its price as a BP gift is worth {_pts(bp)}"
-            text += (
-                " — the gene is worth more than its price in BP."
-                if h["estimate"] > bp["high"]
-                else " — the gene is worth less than its price in BP."
-                if h["estimate"] < bp["low"]
-                else " — about the gene's worth."
-            )
+        vs = d.get("versus_bp")
+        if vs:
+            text += f" {bp_sentence(g, vs)}"
         out.append(text)
     return out
+
+
+def bp_sentence(gene: str, vs: dict[str, Any]) -> str:
+    """The BP-gift comparison worded for what it is: holding the gene vs holding its price in BP
+    at setup, paired game by game (not "worth less than its price": BP at setup compound over
+    the game, so nearly every gene reads below its price in setup BP)."""
+    n = vs["bp"]
+    if vs["ci_low"] > 0:
+        how = f"more than {n} BP at setup"
+    elif vs["ci_high"] < 0:
+        how = f"less than {n} BP at setup"
+    else:
+        how = f"about as much as {n} BP at setup"
+    return (
+        f"Holding {gene} vs holding its price ({n} BP) from setup, paired: "
+        f"{_pts(vs, 'ci_low', 'ci_high')}: holding it is worth {how} (BP at setup compound over the"
+        " game, so most genes read below their price here; this is not the price of buying it later)."
+    )
 
 
 def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
@@ -506,13 +536,7 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         lines += [f"## {d['label'].capitalize()}", ""]
         refs = d["references"]
         if "null" in refs:
-            n = refs["null"]
-            ok = n["low"] <= 0 <= n["high"]
-            lines += [
-                f"Null gene (must read 0): {_pts(n)}"
-                + ("" if ok else " **— it does not: distrust this design here**"),
-                "",
-            ]
+            lines += [null_line(refs["null"]), ""]
         if d["deck_spread"]:
             lo, hi = d["deck_spread"]
             lines += [
@@ -536,6 +560,18 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def null_line(n: dict[str, Any]) -> str:
+    """The null gene's check: its reading, how many games it changed, and what that means."""
+    ok = n["low"] <= 0 <= n["high"]
+    text = (
+        f"Null gene (must read 0; player 0's result differs from the games without it in "
+        f"{n['differ']:,} of {n['games']:,} games): {_pts(n)}"
+    )
+    if not n["differ"]:
+        return text + " — no game differs in this condition (no drawn tie), so it checks nothing here"
+    return text + ("" if ok else " **— it does not read 0: distrust this design here**")
+
+
 def write_outputs(plan: Plan, doc: dict[str, Any], rows: list[dict[str, Any]], out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     buf = io.StringIO()
@@ -552,6 +588,7 @@ def write_outputs(plan: Plan, doc: dict[str, Any], rows: list[dict[str, Any]], o
         "with",
         "without",
         "games",
+        "differ",
     ]
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
