@@ -4,12 +4,14 @@ import csv
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sim.cli import verdict as cli_verdict
 from sim.errors import UserError
 from sim.ursuppe.experiments import calibrate as C
 from sim.ursuppe.experiments import gene_value as G
+from sim.ursuppe.experiments import tuning as T
 from sim.ursuppe.experiments import verdict as V
 from sim.ursuppe.experiments.readings import flags_touching, readings
 from sim.ursuppe.rules.book import load_rules
@@ -39,6 +41,7 @@ def test_the_cli_defaults_are_the_experiments():
     assert cli_verdict.DEFAULT_GAMES == V.DEFAULT_GAMES
     assert cli_verdict.DEFAULT_DECKS == V.DEFAULT_DECKS
     assert cli_verdict.DEFAULT_OPTION_BUDGET == V.DEFAULT_OPTION_BUDGET
+    assert cli_verdict.DEFAULT_OPTION_REPLICATES == G.DEFAULT_REPLICATES
 
 
 def test_readings_come_from_the_flag_tables():
@@ -275,3 +278,99 @@ def test_ablate_takes_the_null_gene_as_its_reference_arm(tmp_path):
     assert r.returncode == 0, r.stderr
     table = pl.read_csv(out / "ablation.csv").filter(pl.col("family") == "win rate by strategy")
     assert table.height == 2 and (table["ci_low"] <= 0).all() and (table["ci_high"] >= 0).all()
+
+
+def _arm(with_rate: float, without_rate: float, n: int = 100, kept=(False, False), bought=0.5) -> dict:
+    won_with = np.arange(n) < round(with_rate * n)
+    won_without = np.arange(n) < round(without_rate * n)
+    return {
+        "won_with": won_with,
+        "won_without": won_without,
+        "kept_start": np.array(kept),
+        "bought_with": np.float64(bought),
+    }
+
+
+def test_option_value_interval_covers_the_spread_between_tunings():
+    """Issue 32.1: replicates that disagree (tuning noise) widen the interval past 0, though each
+    replicate's own fresh-game interval would exclude 0; the interval is scipy's t over them."""
+    from scipy import stats
+
+    reps = [_arm(0.50, 0.40), _arm(0.40, 0.42), _arm(0.45, 0.40)]
+    c = G.replicated(reps)
+    diffs = np.array([0.10, -0.02, 0.05])
+    lo, hi = stats.t.interval(0.95, 2, loc=diffs.mean(), scale=stats.sem(diffs))
+    assert c["estimate"] == pytest.approx(diffs.mean())
+    assert (c["ci_low"], c["ci_high"]) == pytest.approx((lo, hi))
+    assert c["ci_low"] < 0 < c["ci_high"] and c["measured"]
+    assert c["p_value"] == pytest.approx(stats.ttest_1samp(diffs, 0).pvalue)
+
+
+@pytest.mark.parametrize(
+    ("kept", "bought", "words"),
+    [((True, False), 0.5, "kept its start"), ((False, False), 0.004, "0.4% of their games")],
+)
+def test_an_option_nobody_tuned_or_used_is_not_measured(kept, bought, words):
+    """Issue 32.1: an arm that kept its start, or a gene bought in under 1% of the allowed arm's
+    games, is 'not measured at this budget', not a number."""
+    reps = [
+        _arm(0.5, 0.4, bought=bought),
+        _arm(0.5, 0.4, kept=kept, bought=bought),
+        _arm(0.5, 0.4, bought=bought),
+    ]
+    c = G.replicated(reps)
+    assert not c["measured"] and words in "; ".join(c["not_measured_because"])
+    assert V.label([{"estimate": 0.1, "p_value": 0.001, "measured": False}]) == (
+        "not measured at this budget",
+        [],
+    )
+
+
+def test_replicates_tune_on_seeds_of_their_own():
+    plan = V.plan_verdict("Tentacle", 4, games=24, decks=1, with_readings=False)
+    seeds = {plan.option_config(r).seed for r in range(plan.option_replicates)}
+    assert plan.option_config(0).seed == plan.seed and len(seeds) == plan.option_replicates == 3
+    fresh = {T.fresh_seed(s) for s in seeds}
+    assert len(fresh) == 3  # each replicate plays fresh games of its own: independent draws
+    with pytest.raises(UserError, match="--option-replicates"):
+        V.plan_verdict("Tentacle", 4, games=24, decks=1, option_replicates=1)
+
+
+def test_the_budget_lines_say_what_will_be_played():
+    """Issue 32.7: no '+ option value' when --option-budget 0 skips it; calibrate has a line too."""
+    plan = V.plan_verdict("Tentacle", 4, games=24, decks=1, with_readings=False, option_budget=0)
+    line = V.budget_line(plan)
+    assert "no option value (--option-budget 0)" in line and "+ option value" not in line
+    plan = V.plan_verdict("Tentacle", 4, games=24, decks=1, with_readings=False)
+    assert "option value: 3 tuning replicates x 6 arms x 120,000 tuning games" in V.budget_line(plan)
+    cal = C.plan_calibration("Spores", "price", [1, 4], "holding", 3, games=600)
+    assert C.budget_line(cal).startswith("calibrate Spores, price at 1, 4")
+
+
+@pytest.mark.slow
+def test_option_value_with_replicates_runs_through_the_verdict(tmp_path, monkeypatch):
+    """Issue 32.1 and 32.3 end to end on a tiny budget: option value is measured over 3
+    replicates (a row per unit with its replicates), the null gene's games differ under both
+    designs, and a tuning that kept its start makes the gene 'not measured at this budget'."""
+    monkeypatch.setattr(V, "OPTION_GAMES_PER_CANDIDATE", 24)
+    monkeypatch.setattr(V, "OPTION_KEYS", ("bp_reserve", "division_base"))
+    plan = V.plan_verdict(
+        "Intelligence",
+        3,
+        games=240,
+        decks=1,
+        with_readings=False,
+        option_budget=2000,
+        fields=("mix",),
+        holders=("breeder",),
+    )
+    doc = V.run_verdict(plan, tmp_path, 2)
+    rows = list(csv.DictReader((tmp_path / V.RESULT_CSV).open()))
+    nulls = [r for r in rows if r["reference"] == "null"]
+    assert {r["design"] for r in nulls} == {"holding", "option"}
+    assert all(int(r["differ"]) > 0 for r in nulls)
+    option = doc["designs"]["option"]["headline"]
+    assert len(option["replicates"]) == 3
+    if not option["measured"]:
+        assert doc["designs"]["option"]["verdict"] == "not measured at this budget"
+        assert "NOT MEASURED AT THIS BUDGET" in (tmp_path / V.RESULT_MD).read_text()

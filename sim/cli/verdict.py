@@ -30,6 +30,7 @@ CPUS = os.cpu_count() or 1
 DEFAULT_GAMES = 12_000
 DEFAULT_DECKS = 4
 DEFAULT_OPTION_BUDGET = 120_000
+DEFAULT_OPTION_REPLICATES = 3
 
 
 def _out(out: Path | None, default: Path, command: str) -> Path:
@@ -77,6 +78,13 @@ def verdict(
             "6 arms); 0 skips option value.",
         ),
     ] = DEFAULT_OPTION_BUDGET,
+    option_replicates: Annotated[
+        int,
+        typer.Option(
+            help="Independent tunings of every option-value arm (own tuning seed, own fresh games): the "
+            "interval is a t interval over them, so it covers the spread between tunings. At least 2.",
+        ),
+    ] = DEFAULT_OPTION_REPLICATES,
     fields: Annotated[
         str,
         typer.Option(
@@ -119,23 +127,17 @@ def verdict(
             seed,
             tuple(f.strip() for f in fields.split(",") if f.strip()),
             tuple(h.strip() for h in holders.split(",") if h.strip()),
+            option_replicates,
         )
         slug = V._slug(plan.gene)
         out = _out(out, Path("results") / f"verdict-{slug}-{players}p-s{seed}", "verdict")
     except USER_ERRORS as e:
         fail(str(e))
-    total = plan.total_games()
-    typer.echo(
-        f"verdict on {plan.gene}, {players} players: {len(plan.conditions)} conditions "
-        f"({sum(c.kind == 'panel' for c in plan.conditions)} panel cells, {max(plan.decks - 1, 0)} decks, "
-        f"{len(plan.readings)} readings) + option value; {total:,} games in all; detectable effect about "
-        f"{plan.detectable():.1f} points (80% power, {games:,} games an arm)",
-        err=True,
-    )
+    typer.echo(V.budget_line(plan), err=True)
     load_engine()
     out_dirs.claim(out, "verdict")
     with long_job(out, lambda: f"every finished unit is kept in {out}"):
-        with progress_bar(total, "verdict", quiet) as update:
+        with progress_bar(plan.total_games(), "verdict", quiet) as update:
             doc = V.run_verdict(plan, out, threads, update)
     for line in V.words(doc):
         typer.echo(line.replace("**", ""))
@@ -199,6 +201,7 @@ def calibrate(
         out = _out(out, Path("results") / f"calibrate-{slug}-{key}-{players}p-s{seed}", "calibrate")
     except USER_ERRORS as e:
         fail(str(e))
+    typer.echo(C.budget_line(cal), err=True)
     load_engine()
     out_dirs.claim(out, "calibrate")
     with long_job(out, lambda: f"every finished value is kept in {out}"):

@@ -116,6 +116,21 @@ def plan_calibration(
     return cal
 
 
+def budget_line(cal: Calibration) -> str:
+    """What the calibration will play, printed before any game (issue 32.7)."""
+    what = (
+        f"option value ({cal.plan.option_budget:,} tuning games an arm)"
+        if cal.design == "option"
+        else "holding value"
+    )
+    return (
+        f"calibrate {cal.plan.gene}, {cal.key} at {', '.join(map(str, cal.values))} "
+        f"(the rules': {cal.current}), {cal.plan.players} players: {what}, "
+        f"{cal.plan.games:,} fresh games an arm; "
+        f"{cal.games_per_value() * len(cal.values):,} games in all"
+    )
+
+
 def _curve_point(cal: Calibration, measured: dict[str, dict[str, Any]]) -> dict[str, Any]:
     gene = measured[G.Unit("gene", cal.plan.gene).key]
     if cal.design == "holding" and cal.key == "price":

@@ -91,11 +91,13 @@ class Plan:
     deck_labels: list[str]
     readings: list[str]
     rules_file: str | None
+    option_replicates: int = G.DEFAULT_REPLICATES
 
     def holding_units(self) -> list[G.Unit]:
         return [G.Unit("gene", self.gene), G.Unit("plain", self.gene), G.Unit("bp", self.gene)]
 
-    def option_config(self) -> T.TuneConfig:
+    def option_config(self, replicate: int = 0) -> T.TuneConfig:
+        """Option value's tuning of ``replicate`` (its own tuning seed and fresh games)."""
         c = self.conditions[0]
         return T.TuneConfig(
             c.setting,
@@ -103,7 +105,7 @@ class Plan:
             c.fld,
             OPTION_KEYS,
             self.option_budget * 2 * len(self.option_units()),  # option_budget games for every arm
-            seed=self.seed,
+            seed=G.replicate_seed(self.seed, replicate),
             games_per_candidate=OPTION_GAMES_PER_CANDIDATE,
             eval_games=self.games,
         )
@@ -115,13 +117,33 @@ class Plan:
         holding = len(self.conditions) * (len(self.holding_units()) + 1) * self.games + self.games  # + null
         if self.option_budget <= 0:
             return holding
-        return holding + G.study_games(self.option_config(), [self.gene], "option", ("null", "plain"))
+        return holding + self.option_replicates * G.study_games(
+            self.option_config(), [self.gene], "option", ("null", "plain")
+        )
 
     def detectable(self) -> float:
         """The smallest effect (win-rate points) found at 80% power by a two-sided test at 5% with
         this many games a condition, in the worst case of a paired binary outcome (every game
         discordant with probability 1/2)."""
         return 100 * (Z975 + Z80) * math.sqrt(0.5 / self.games)
+
+
+def budget_line(plan: Plan) -> str:
+    """What the verdict will play, printed before any game: its conditions, option value (its
+    budget and replicates, or that it is skipped), the games in all and the detectable effect."""
+    option = (
+        f"option value: {plan.option_replicates} tuning replicates x 6 arms x {plan.option_budget:,} "
+        "tuning games"
+        if plan.option_budget > 0
+        else "no option value (--option-budget 0)"
+    )
+    return (
+        f"verdict on {plan.gene}, {plan.players} players: {len(plan.conditions)} conditions "
+        f"({sum(c.kind == 'panel' for c in plan.conditions)} panel cells, "
+        f"{max(plan.decks - 1, 0)} more decks, "
+        f"{len(plan.readings)} readings); {option}; {plan.total_games():,} games in all; detectable effect "
+        f"about {plan.detectable():.1f} points (80% power, {plan.games:,} games an arm)"
+    )
 
 
 def _slug(text: str) -> str:
@@ -151,6 +173,7 @@ def plan_verdict(
     seed: int = 1,
     fields: tuple[str, ...] = PANEL_FIELDS,
     holders: tuple[str, ...] = PANEL_HOLDERS,
+    option_replicates: int = G.DEFAULT_REPLICATES,
 ) -> Plan:
     """Check every option and build the conditions; a UserError (one line) on bad input."""
     from strategies.ursuppe.params import load_strategy
@@ -178,6 +201,11 @@ def plan_verdict(
         raise UserError(f"--decks: expected at least 1, got {decks}")
     if option_budget < 0:
         raise UserError(f"--option-budget: expected 0 (no option value) or more games, got {option_budget}")
+    if option_replicates < 2:
+        raise UserError(
+            f"--option-replicates: expected at least 2 (the spread between tunings needs two), "
+            f"got {option_replicates}"
+        )
     for f in fields:
         if f != "mix":
             load_strategy(f)
@@ -260,6 +288,7 @@ def plan_verdict(
         labels,
         reading_labels,
         str(rules_file) if rules_file else None,
+        option_replicates,
     )
     if option_budget > 0:
         try:
@@ -287,6 +316,8 @@ def _row(design: str, cond: Condition, unit: G.Unit, m: dict[str, Any], games: i
         # games whose outcome for player 0 differs between the arms: a reference whose games are
         # all the same reads 0 by construction and checks nothing (issue 32.3)
         "differ": int((m["won_with"] != m["won_without"]).sum()),
+        "measured": True,
+        "note": "",
     }
 
 
@@ -312,25 +343,55 @@ def run_verdict(
             measured[(cond.key, unit.key)] = m
             rows.append(_row("holding", cond, unit, m, plan.games))
     if plan.option_budget > 0:
-        cfg = G.fixed_field(plan.option_config())
         units = plan.option_units()
-        arm_budget = G._arm_budget(cfg, units)
         cond = plan.conditions[0]
+        reps: dict[str, list[dict[str, Any]]] = {u.key: [] for u in units}
+        for r in range(plan.option_replicates):
+            cfg = G.fixed_field(plan.option_config(r))
+            arm_budget = G._arm_budget(cfg, units)
+            where = out / "option" / f"rep-{r}"
+            for unit in units:
+                have = (where / "units" / f"{unit.key}.npz").exists()
+                before = step.done
+                m = G.measure_unit("option", cfg, unit, where, arm_budget, threads, step)
+                if have:
+                    step(
+                        G._unit_games(cfg, G.DESIGNS["option"], unit, units, arm_budget, "option")
+                        - (step.done - before)
+                    )
+                reps[unit.key].append(m)
         for unit in units:
-            have = (out / "option" / "units" / f"{unit.key}.npz").exists()
-            before = step.done
-            m = G.measure_unit("option", cfg, unit, out / "option", arm_budget, threads, step)
-            if have:
-                step(
-                    G._unit_games(cfg, G.DESIGNS["option"], unit, units, arm_budget, "option")
-                    - (step.done - before)
-                )
-            measured[("option", unit.key)] = m
-            rows.append(_row("option", cond, unit, m, plan.games))
+            measured[("option", unit.key)] = {"replicates": reps[unit.key]}
+            rows.append(_option_row(cond, unit, reps[unit.key], plan.games))
     seconds = time.perf_counter() - t0
     doc = summarise(plan, rows, measured, seconds)
     write_outputs(plan, doc, rows, out)
     return doc
+
+
+def _option_row(cond: Condition, unit: G.Unit, reps: list[dict[str, Any]], games: int) -> dict[str, Any]:
+    """Option value's row of a unit over its replicates (G.replicated: a t interval over the
+    replicates' contrasts, which covers the tunings' spread as well as the fresh games')."""
+    c = G.replicated(reps, "gene" if unit.kind == "gene" else "card")
+    return {
+        "design": "option",
+        "kind": cond.kind,
+        "condition": cond.label,
+        "arm": unit.label,
+        "reference": unit.kind,
+        "estimate": c["estimate"],
+        "low": c["ci_low"],
+        "high": c["ci_high"],
+        "p_value": c["p_value"],
+        "with": float(np.mean([m["won_with"].mean() for m in reps])),
+        "without": float(np.mean([m["won_without"].mean() for m in reps])),
+        "games": games * len(reps),
+        "differ": int(sum(int((m["won_with"] != m["won_without"]).sum()) for m in reps)),
+        "replicates": c["replicates"],
+        "bought": c["bought_with"],
+        "measured": c["measured"],
+        "note": "; ".join(c["not_measured_because"]),
+    }
 
 
 def _beyond(measured: dict[tuple[str, str], dict[str, Any]], where: str, gene: str) -> dict[str, Any] | None:
@@ -338,6 +399,17 @@ def _beyond(measured: dict[tuple[str, str], dict[str, Any]], where: str, gene: s
     b = measured.get((where, G.Unit("plain", gene).key))
     if a is None or b is None:
         return None
+    if "replicates" in a:  # option value: the gene minus its plain card in each replicate, t over them
+        diffs = [
+            float(
+                x["won_with"].mean()
+                - x["won_without"].mean()
+                - y["won_with"].mean()
+                + y["won_without"].mean()
+            )
+            for x, y in zip(a["replicates"], b["replicates"], strict=True)
+        ]
+        return G.t_interval(np.array(diffs))
     return G.contrast_of_contrasts((a["won_with"], a["won_without"]), (b["won_with"], b["won_without"]))
 
 
@@ -357,6 +429,8 @@ def label(rows: list[dict[str, Any]]) -> tuple[str, list[str]]:
     """robust / conditional / headline only / not shown, and the conditions that flip or erase
     the headline (``rows``: one design's gene rows, the headline first)."""
     head = rows[0]
+    if not head.get("measured", True):
+        return "not measured at this budget", []
     if head["p_value"] >= ALPHA or head["estimate"] == 0:
         return "not shown", []
     if len(rows) == 1:
@@ -444,10 +518,25 @@ def words(doc: dict[str, Any]) -> list[str]:
             "holding": f"Holding {g} from setup to the end is worth",
             "option": f"Being allowed to buy {g} is worth",
         }[design]
+        if d["verdict"] == "not measured at this budget":
+            reps = ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
+            out.append(
+                f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
+                f"{h['note']} ({h['condition']}). Its {len(h['replicates'])} tuning replicates read {reps}"
+                " points: at this budget that is the tunings' noise, not the gene (raise --option-budget)."
+            )
+            continue
         text = (
             f"**{d['label'].capitalize()}: {d['verdict'].upper()}.** {what} {_pts(h)} win-rate points "
             f"to player 0 ({h['condition']})."
         )
+        if design == "option":
+            text += (
+                f" Over {len(h['replicates'])} independent tunings of both arms (replicates: "
+                + ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
+                + "; the interval is a t interval over them, so it covers the spread between tunings);"
+                f" the allowed arms bought {g} in {100 * h['bought']:.0f}% of their games."
+            )
         if d["verdict"] == "robust":
             text += f" The same sign, significant, in all {d['conditions']} conditions tried."
         elif d["verdict"] == "conditional":
@@ -465,7 +554,7 @@ def words(doc: dict[str, Any]) -> list[str]:
             text += " The headline cell itself is not significant at 5%: no verdict."
         plain = d["references"].get("plain")
         beyond = d.get("beyond_card")
-        if plain and beyond:
+        if plain and beyond and plain.get("measured", True):
             text += (
                 f" A plain card with its numbers and no effect is worth {_pts(plain)} (being a card);"
                 f" {g} beyond being a card (minus its plain card, paired): "
@@ -551,8 +640,9 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         for r in rows:
             if r["design"] != design:
                 continue
+            shown = _pts(r) if r["measured"] else f"not measured at this budget ({r['note']}; {_pts(r)})"
             lines.append(
-                f"| {r['condition']} | {r['kind']} | {r['arm']} | {_pts(r)} | {r['p_value']:.2g} | "
+                f"| {r['condition']} | {r['kind']} | {r['arm']} | {shown} | {r['p_value']:.2g} | "
                 f"{100 * r['with']:.1f}% | {100 * r['without']:.1f}% |"
             )
         lines.append("")
@@ -567,6 +657,8 @@ def null_line(n: dict[str, Any]) -> str:
         f"Null gene (must read 0; player 0's result differs from the games without it in "
         f"{n['differ']:,} of {n['games']:,} games): {_pts(n)}"
     )
+    if not n.get("measured", True):
+        text += f" (as a gene's option value it would be 'not measured at this budget': {n['note']})"
     if not n["differ"]:
         return text + " — no game differs in this condition (no drawn tie), so it checks nothing here"
     return text + ("" if ok else " **— it does not read 0: distrust this design here**")
@@ -589,6 +681,8 @@ def write_outputs(plan: Plan, doc: dict[str, Any], rows: list[dict[str, Any]], o
         "without",
         "games",
         "differ",
+        "measured",
+        "note",
     ]
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
