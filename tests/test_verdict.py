@@ -243,7 +243,7 @@ def test_labels_say_how_far_a_headline_was_tried():
     def row(estimate, p, condition="c"):
         return {"estimate": estimate, "p_value": p, "condition": condition}
 
-    assert V.label([row(0.1, 0.001), row(0.05, 0.01)]) == ("robust", [])
+    assert V.label([row(0.1, 0.001), row(0.06, 0.01)]) == ("robust", [])
     assert V.label([row(0.1, 0.001), row(-0.05, 0.01, "deck 2"), row(0.05, 0.2, "panel")]) == (
         "conditional",
         ["deck 2", "panel"],
@@ -374,3 +374,43 @@ def test_option_value_with_replicates_runs_through_the_verdict(tmp_path, monkeyp
     if not option["measured"]:
         assert doc["designs"]["option"]["verdict"] == "not measured at this budget"
         assert "NOT MEASURED AT THIS BUDGET" in (tmp_path / V.RESULT_MD).read_text()
+
+
+def test_a_robust_label_needs_the_size_as_well_as_the_sign():
+    """Issue 32.5: +42 under the rules and +17 under another reading is the same sign but not the
+    same size: 'same sign, size varies', with the reading named and its number in the words."""
+
+    def row(estimate, condition, kind="reading"):
+        return {
+            "estimate": estimate,
+            "low": estimate - 0.01,
+            "high": estimate + 0.01,
+            "p_value": 1e-6,
+            "condition": condition,
+            "kind": kind,
+        }
+
+    rows = [row(0.424, "headline", "headline"), row(0.172, "requires_move = true"), row(0.45, "deck 1")]
+    j = V.judge(rows)
+    assert j["label"] == "same sign, size varies" and j["range"] == [0.172, 0.45]
+    assert [r["condition"] for r in j["shrinks"]] == ["requires_move = true"] and not j["flips"]
+    doc = {
+        "gene": "Energy Conservation",
+        "designs": {
+            "holding": {
+                "label": "holding value",
+                "headline": rows[0],
+                "verdict": j["label"],
+                "conditions": 3,
+                "references": {},
+                **{k: j[k] for k in ("range", "flips", "erases", "shrinks", "grows")},
+                "against": ["requires_move = true"],
+            }
+        },
+    }
+    text = V.words(doc)[0]
+    assert "SAME SIGN, SIZE VARIES (+17.2 to +45.0 across 3 conditions)" in text
+    assert "\n- shrinks it below half the headline (+21.2): requires_move = true (reading): +17.2" in text
+    assert V.judge([row(0.4, "h", "headline"), row(0.3, "a"), row(0.7, "b")])["label"] == "robust"
+    flips = V.judge([row(0.4, "h", "headline"), row(-0.3, "a")])
+    assert flips["label"] == "conditional" and flips["flips"][0]["condition"] == "a"

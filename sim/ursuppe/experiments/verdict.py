@@ -220,7 +220,7 @@ def plan_verdict(
     conditions = [
         Condition(
             "headline",
-            f"holder {holder0.name}; {fld0_text}; the rules' deck and readings",
+            f"holder {holder0.name} vs {fld0_text}, the rules' deck and readings",
             "headline",
             setting,
             fld0,
@@ -235,7 +235,7 @@ def plan_verdict(
             s = load_strategy(h)
             conditions.append(
                 Condition(
-                    "panel", f"holder {s.name}; {text}", f"panel-{_slug(h)}-{_slug(f)}", setting, fld, s
+                    "panel", f"holder {s.name} vs {text}", f"panel-{_slug(h)}-{_slug(f)}", setting, fld, s
                 )
             )
     labels = []
@@ -425,23 +425,58 @@ def _bp_paired(plan: Plan, measured: dict[tuple[str, str], dict[str, Any]]) -> d
     return {"bp": price, **G._contrast(a["won_with"], b["won_with"])}
 
 
+# The size band of a robust label (issue 32.5): every condition's estimate within half to double
+# the headline's. A designer acts on a size ("worth about 40 points"), not on a sign: a gene read
+# at +42 that reads +17 under another reading of its text is not robustly "+42". A factor of 2 is
+# what separates "strong" from "a bit strong" at the sizes verdicts see (2-60 points); it is wide
+# enough that conditions agreeing within noise at the default budget stay inside it.
+BAND = (0.5, 2.0)
+
+
 def label(rows: list[dict[str, Any]]) -> tuple[str, list[str]]:
-    """robust / conditional / headline only / not shown, and the conditions that flip or erase
-    the headline (``rows``: one design's gene rows, the headline first)."""
+    """robust / same sign, size varies / conditional / headline only / not shown / not measured,
+    and the conditions against the headline (``rows``: one design's gene rows, the headline
+    first). **robust**: in every condition significant, the headline's sign and within BAND of
+    the headline's size; **same sign, size varies**: significant with the sign everywhere but
+    some condition outside the band; **conditional**: some condition flips or erases it."""
+    j = judge(rows)
+    return j["label"], [r["condition"] for part in ("flips", "erases", "shrinks", "grows") for r in j[part]]
+
+
+def judge(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The label (see :func:`label`), the range of the estimate across the conditions, and the
+    conditions that **flip** it (significant, the other sign), **erase** it (not significant),
+    **shrink** it (below half the headline) or **grow** it (above double)."""
     head = rows[0]
+    out: dict[str, Any] = {
+        "range": [min(r["estimate"] for r in rows), max(r["estimate"] for r in rows)],
+        "flips": [],
+        "erases": [],
+        "shrinks": [],
+        "grows": [],
+    }
     if not head.get("measured", True):
-        return "not measured at this budget", []
+        return {**out, "label": "not measured at this budget"}
     if head["p_value"] >= ALPHA or head["estimate"] == 0:
-        return "not shown", []
+        return {**out, "label": "not shown"}
     if len(rows) == 1:
-        return "headline only", []  # significant, but tried under no other condition
-    sign = math.copysign(1.0, head["estimate"])
-    against = [
-        r["condition"]
-        for r in rows[1:]
-        if r["p_value"] >= ALPHA or math.copysign(1.0, r["estimate"]) != sign or r["estimate"] == 0
-    ]
-    return ("robust", []) if not against else ("conditional", against)
+        return {**out, "label": "headline only"}  # significant, but tried under no other condition
+    h = head["estimate"]
+    for r in rows[1:]:
+        e = r["estimate"]
+        if r["p_value"] >= ALPHA or e == 0:
+            out["erases"].append(r)
+        elif math.copysign(1.0, e) != math.copysign(1.0, h):
+            out["flips"].append(r)
+        elif abs(e) < BAND[0] * abs(h):
+            out["shrinks"].append(r)
+        elif abs(e) > BAND[1] * abs(h):
+            out["grows"].append(r)
+    if out["flips"] or out["erases"]:
+        return {**out, "label": "conditional"}
+    if out["shrinks"] or out["grows"]:
+        return {**out, "label": "same sign, size varies"}
+    return {**out, "label": "robust"}
 
 
 def summarise(
@@ -454,7 +489,9 @@ def summarise(
         gene_rows = [r for r in rows if r["design"] == design and r["reference"] == "gene"]
         if not gene_rows:
             continue
-        verdict, against = label(gene_rows)
+        j = judge(gene_rows)
+        verdict = j["label"]
+        against = [r["condition"] for part in ("flips", "erases", "shrinks", "grows") for r in j[part]]
         deck_rows = [r for r in gene_rows if r["kind"] in ("headline", "deck")]
         refs = {
             r["reference"]: r
@@ -466,6 +503,11 @@ def summarise(
             "headline": gene_rows[0],
             "verdict": verdict,
             "against": against,
+            "range": j["range"],
+            "flips": j["flips"],
+            "erases": j["erases"],
+            "shrinks": j["shrinks"],
+            "grows": j["grows"],
             "conditions": len(gene_rows),
             "beyond_card": _beyond(measured, "headline" if design == "holding" else "option", plan.gene),
             "versus_bp": _bp_paired(plan, measured) if design == "holding" else None,
@@ -526,9 +568,15 @@ def words(doc: dict[str, Any]) -> list[str]:
                 " points: at this budget that is the tunings' noise, not the gene (raise --option-budget)."
             )
             continue
+        lo, hi = d["range"]
+        span = (
+            f" ({100 * lo:+.1f} to {100 * hi:+.1f} across {d['conditions']} conditions)"
+            if d["conditions"] > 1
+            else ""
+        )
         text = (
-            f"**{d['label'].capitalize()}: {d['verdict'].upper()}.** {what} {_pts(h)} win-rate points "
-            f"to player 0 ({h['condition']})."
+            f"**{d['label'].capitalize()}: {d['verdict'].upper()}{span}.** {what} {_pts(h)} win-rate "
+            f"points to player 0 ({h['condition']})."
         )
         if design == "option":
             text += (
@@ -538,12 +586,14 @@ def words(doc: dict[str, Any]) -> list[str]:
                 f" the allowed arms bought {g} in {100 * h['bought']:.0f}% of their games."
             )
         if d["verdict"] == "robust":
-            text += f" The same sign, significant, in all {d['conditions']} conditions tried."
-        elif d["verdict"] == "conditional":
             text += (
-                f" It does not hold in {len(d['against'])} of {d['conditions']} conditions: "
-                + "; ".join(d["against"])
-                + "."
+                f" The same sign, significant and within half to double the headline's size in all"
+                f" {d['conditions']} conditions tried."
+            )
+        elif d["verdict"] in ("conditional", "same sign, size varies"):
+            text += (
+                f" It does not hold as it stands in {len(d['against'])} of {d['conditions']} conditions"
+                " (listed below)."
             )
         elif d["verdict"] == "headline only":
             text += (
@@ -563,8 +613,23 @@ def words(doc: dict[str, Any]) -> list[str]:
         vs = d.get("versus_bp")
         if vs:
             text += f" {bp_sentence(g, vs)}"
+        text += against_list(d)
         out.append(text)
     return out
+
+
+def against_list(d: dict[str, Any]) -> str:
+    """The conditions that flip, erase, shrink or grow the headline, one a line with its reading
+    (a Markdown list after the paragraph; empty when there are none)."""
+    h = d["headline"]["estimate"]
+    parts = [
+        ("flips it (significant, the other sign)", d.get("flips", [])),
+        ("erases it (not significant at 5%)", d.get("erases", [])),
+        (f"shrinks it below half the headline ({100 * h * BAND[0]:+.1f})", d.get("shrinks", [])),
+        (f"more than doubles it (beyond {100 * h * BAND[1]:+.1f})", d.get("grows", [])),
+    ]
+    lines = [f"\n- {what}: {r['condition']} ({r['kind']}): {_pts(r)}" for what, rs in parts for r in rs]
+    return "\n" + "".join(lines) if lines else ""
 
 
 def bp_sentence(gene: str, vs: dict[str, Any]) -> str:
