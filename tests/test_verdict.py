@@ -71,7 +71,9 @@ def test_verdict_writes_a_verdict_that_names_its_conditions_and_is_deterministic
     assert float(null["low"]) <= 0 <= float(null["high"])
     assert {row["reference"] for row in rows} == {"gene", "plain", "bp", "null"}
     text = (a / V.RESULT_MD).read_text()
-    assert "## Conditions" in text and "Placeholders used" in text and "Null gene (must read 0)" in text
+    assert "## Conditions" in text and "Placeholders used" in text and "Null gene (must read 0;" in text
+    assert text.splitlines()[2].startswith("**Bottom line: Holding is")
+    assert int(null["differ"]) > 0 and "no game differs" not in text  # the null gene changes games
     assert any(w in text for w in ("ROBUST", "CONDITIONAL", "NOT SHOWN"))
     r = soup("verdict", "--gene", "Holding", "--decks", "1", "--out", str(b), *SMALL)
     assert r.returncode == 0, r.stderr
@@ -414,3 +416,49 @@ def test_a_robust_label_needs_the_size_as_well_as_the_sign():
     assert V.judge([row(0.4, "h", "headline"), row(0.3, "a"), row(0.7, "b")])["label"] == "robust"
     flips = V.judge([row(0.4, "h", "headline"), row(-0.3, "a")])
     assert flips["label"] == "conditional" and flips["flips"][0]["condition"] == "a"
+
+
+def test_the_bottom_line_rule():
+    """Issue 32.6 (docs/verdicts.md, The bottom line): too strong = beats its price in setup BP
+    (paired); too weak = no effect shown beyond being a card; about right = in between."""
+
+    def ci(lo, hi):
+        return {"ci_low": lo, "ci_high": hi, "estimate": (lo + hi) / 2}
+
+    assert V.bottom_class(ci(0.05, 0.2), ci(0.01, 0.1)) == "too strong"
+    assert V.bottom_class(ci(0.05, 0.2), ci(-0.1, 0.05)) == "about right"
+    assert V.bottom_class(ci(-0.02, 0.2), ci(-0.3, -0.1)) == "too weak"
+    assert V.bottom_class(ci(-0.2, -0.1), ci(0.01, 0.1)) == "too strong"  # beats its price: strong anyway
+
+
+def test_verdict_all_writes_one_table_a_designer_can_act_on(tmp_path):
+    out = tmp_path / "all"
+    r = soup(
+        "verdict",
+        "--all",
+        "--players",
+        "3",
+        "--games",
+        "30",
+        "--decks",
+        "1",
+        "--no-readings",
+        "--option-budget",
+        "0",
+        "--fields",
+        "greedy",
+        "--holders",
+        "breeder",
+        "--out",
+        str(out),
+        "-q",
+    )
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader((out / V.OVERVIEW_CSV).open()))
+    genes = load_rules().genes_in_play(3, None)
+    assert sorted(row["gene"] for row in rows) == sorted(genes)
+    assert {row["bottom_line"] for row in rows} <= {"too strong", "about right", "too weak", "depends"}
+    assert (out / V._slug(genes[0]) / V.RESULT_MD).exists()
+    assert "| gene | price | bottom_line |" in (out / V.OVERVIEW_MD).read_text()
+    r = soup("verdict", "--all", "--gene", "Spores", "--out", str(tmp_path / "x"), "-q")
+    assert r.returncode == 2 and "--gene/--all" in r.stderr

@@ -43,7 +43,17 @@ def _out(out: Path | None, default: Path, command: str) -> Path:
 
 
 def verdict(
-    gene: Annotated[str, typer.Option("--gene", "-g", metavar="NAME", help="The gene to judge.")],
+    gene: Annotated[
+        str | None, typer.Option("--gene", "-g", metavar="NAME", help="The gene to judge (or --all).")
+    ] = None,
+    all_genes: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Every gene in play, one after the other (each in DIR/<gene>/), and overview.md/.csv: one "
+            "table a designer can act on.",
+        ),
+    ] = False,
     players: Annotated[int, typer.Option("--players", "-p", help="Players: 3 to 6.")] = 4,
     rules: Annotated[
         Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
@@ -115,30 +125,63 @@ def verdict(
     game_for(game, "verdict")
     from sim.ursuppe.experiments import verdict as V
 
+    if (gene is None) == (not all_genes):
+        fail("--gene/--all: give one --gene NAME, or --all")
     try:
-        plan = V.plan_verdict(
-            gene,
-            players,
-            rules,
-            games,
-            decks,
-            readings,
-            option_budget,
-            seed,
-            tuple(f.strip() for f in fields.split(",") if f.strip()),
-            tuple(h.strip() for h in holders.split(",") if h.strip()),
-            option_replicates,
-        )
-        slug = V._slug(plan.gene)
+        if all_genes:
+            from sim.ursuppe.rules.book import load_rules
+
+            names = load_rules(rules).genes_in_play(players, None)
+        else:
+            names = [gene]
+        plans = [
+            V.plan_verdict(
+                name,
+                players,
+                rules,
+                games,
+                decks,
+                readings,
+                option_budget,
+                seed,
+                tuple(f.strip() for f in fields.split(",") if f.strip()),
+                tuple(h.strip() for h in holders.split(",") if h.strip()),
+                option_replicates,
+            )
+            for name in names
+        ]
+        slug = "all" if all_genes else V._slug(plans[0].gene)
         out = _out(out, Path("results") / f"verdict-{slug}-{players}p-s{seed}", "verdict")
     except USER_ERRORS as e:
         fail(str(e))
-    typer.echo(V.budget_line(plan), err=True)
+    for plan in plans:
+        typer.echo(V.budget_line(plan), err=True)
+    if all_genes:
+        typer.echo(
+            f"--all: {len(plans)} genes, {sum(p.total_games() for p in plans):,} games in all", err=True
+        )
     load_engine()
     out_dirs.claim(out, "verdict")
+    docs = []
     with long_job(out, lambda: f"every finished unit is kept in {out}"):
-        with progress_bar(plan.total_games(), "verdict", quiet) as update:
-            doc = V.run_verdict(plan, out, threads, update)
+        with progress_bar(sum(p.total_games() for p in plans), "verdict", quiet) as update:
+            done = 0
+            for plan in plans:
+                where = out / V._slug(plan.gene) if all_genes else out
+
+                def step(n: int, _total: int, base: int = done) -> None:
+                    update(base + n, sum(p.total_games() for p in plans))
+
+                docs.append(V.run_verdict(plan, where, threads, step))
+                done += plan.total_games()
+    if all_genes:
+        V.write_overview(out, docs)
+        typer.echo((out / V.OVERVIEW_MD).read_text().replace("**", ""))
+        typer.echo(f"Wrote {out / V.OVERVIEW_MD}, {out / V.OVERVIEW_CSV}")
+        return
+    doc = docs[0]
+    if doc.get("bottom_line"):
+        typer.echo(V.bottom_words(doc["gene"], doc["bottom_line"], doc["price"]).replace("**", ""))
     for line in V.words(doc):
         typer.echo(line.replace("**", ""))
     typer.echo(f"Wrote {out / V.RESULT_MD}, {out / V.RESULT_CSV}")

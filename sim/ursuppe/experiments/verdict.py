@@ -433,6 +433,88 @@ def _bp_paired(plan: Plan, measured: dict[tuple[str, str], dict[str, Any]]) -> d
 BAND = (0.5, 2.0)
 
 
+BOTTOM = ("too strong", "about right", "too weak")
+
+
+def bottom_class(beyond: dict[str, Any], versus_bp: dict[str, Any]) -> str:
+    """One condition's bottom line (docs/verdicts.md, "The bottom line"), from two anchors
+    measured on the same games: **too strong** when holding the gene beats holding its price in
+    BP from setup (paired interval above 0: BP at setup compound, so that is a high bar);
+    **too weak** when its effect is not shown to add anything beyond being a card (the gene minus
+    its plain card, paired: interval not above 0; a gene is bought for its effect); else
+    **about right** (its effect adds something, and it is worth no more than its price)."""
+    if versus_bp["ci_low"] > 0:
+        return "too strong"
+    if beyond["ci_low"] <= 0:
+        return "too weak"
+    return "about right"
+
+
+def bottom_line(plan: Plan, measured: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any] | None:
+    """The bottom line of the gene: each holding-value condition's class (:func:`bottom_class`)
+    with its two anchors; one class when every condition agrees, else "depends"."""
+    per = []
+    for cond in plan.conditions:
+        gene = measured.get((cond.key, G.Unit("gene", plan.gene).key))
+        plain = measured.get((cond.key, G.Unit("plain", plan.gene).key))
+        bp = measured.get((cond.key, G.Unit("bp", plan.gene).key))
+        if gene is None or plain is None or bp is None:
+            continue
+        beyond = G.contrast_of_contrasts(
+            (gene["won_with"], gene["won_without"]), (plain["won_with"], plain["won_without"])
+        )
+        versus = G._contrast(gene["won_with"], bp["won_with"])
+        per.append(
+            {
+                "condition": cond.label,
+                "kind": cond.kind,
+                "class": bottom_class(beyond, versus),
+                "beyond_card": beyond,
+                "versus_bp": versus,
+            }
+        )
+    if not per:
+        return None
+    classes = {c["class"] for c in per}
+    return {"class": per[0]["class"] if len(classes) == 1 else "depends", "conditions": per}
+
+
+def bottom_words(gene: str, b: dict[str, Any], price: int) -> str:
+    """The bottom line in words: the class, and under "depends" each class with its conditions
+    and their two anchors (beyond its plain card; against its price in BP from setup)."""
+
+    def anchors(c: dict[str, Any]) -> str:
+        return (
+            f"beyond its card {_pts(c['beyond_card'], 'ci_low', 'ci_high')}, "
+            f"vs {price} BP at setup {_pts(c['versus_bp'], 'ci_low', 'ci_high')}"
+        )
+
+    head = b["conditions"][0]
+    if b["class"] != "depends":
+        text = (
+            f"**Bottom line: {gene} is {b['class'].upper()}** in all {len(b['conditions'])} conditions tried"
+            f" (headline: {anchors(head)})."
+        )
+    else:
+        text = (
+            f"**Bottom line: {gene} DEPENDS on the condition** (headline: {head['class']}, {anchors(head)}):"
+        )
+        for cls in BOTTOM:
+            mine = [c for c in b["conditions"] if c["class"] == cls]
+            if mine:
+                text += f"\n- {cls} in {len(mine)}: " + "; ".join(
+                    f"{c['condition']} ({anchors(c)})" for c in mine[:6]
+                )
+                if len(mine) > 6:
+                    text += f"; and {len(mine) - 6} more (verdict.csv)"
+    return (
+        text + "\n\nThe rule (docs/verdicts.md): too strong = holding it beats holding its price in BP from"
+        " setup; too weak = its effect is not shown beyond being a card; about right = in between. It"
+        " holds for the holders, fields, decks and readings listed under Conditions, with preset"
+        " (untuned) players; the intervals cover sampling noise only."
+    )
+
+
 def label(rows: list[dict[str, Any]]) -> tuple[str, list[str]]:
     """robust / same sign, size varies / conditional / headline only / not shown / not measured,
     and the conditions against the headline (``rows``: one design's gene rows, the headline
@@ -519,7 +601,11 @@ def summarise(
                 _same_sign([r["estimate"] for r in deck_rows]) if len(deck_rows) > 1 else None
             ),
         }
-    ses = [(r["high"] - r["low"]) / (2 * Z975) for r in rows if r["reference"] == "gene"]
+    ses = [
+        (r["high"] - r["low"]) / (2 * Z975)
+        for r in rows
+        if r["reference"] == "gene" and r["design"] == "holding"
+    ]
     return {
         "gene": plan.gene,
         "players": plan.players,
@@ -535,6 +621,8 @@ def summarise(
         "detectable_planned": plan.detectable(),
         "detectable_measured": 100 * (Z975 + Z80) * max(ses) if ses else None,
         "designs": designs,
+        "price": int(plan.book.for_players(plan.players).gene_price[plan.book.gene_index(plan.gene)]),
+        "bottom_line": bottom_line(plan, measured),
         "seconds": seconds,
     }
 
@@ -654,6 +742,11 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     lines = [
         f"# Verdict: {doc['gene']} ({doc['players']} players)",
         "",
+        *(
+            [bottom_words(doc["gene"], doc["bottom_line"], doc["price"]) + "\n"]
+            if doc.get("bottom_line")
+            else []
+        ),
         *[w + "\n" for w in words(doc)],
         "## Conditions",
         "",
@@ -727,6 +820,73 @@ def null_line(n: dict[str, Any]) -> str:
     if not n["differ"]:
         return text + " — no game differs in this condition (no drawn tie), so it checks nothing here"
     return text + ("" if ok else " **— it does not read 0: distrust this design here**")
+
+
+OVERVIEW_MD = "overview.md"
+OVERVIEW_CSV = "overview.csv"
+
+
+def overview_row(doc: dict[str, Any]) -> dict[str, Any]:
+    """One gene's line of ``soup verdict --all``'s table: its price, the bottom line, holding
+    value at the headline with its label and range, its plain card, beyond its card, against its
+    price in setup BP, and option value (or why it is not measured)."""
+    h = doc["designs"].get("holding", {})
+    o = doc["designs"].get("option")
+    refs = h.get("references", {})
+    b = doc.get("bottom_line") or {}
+    option = "—"
+    if o:
+        option = "not measured at this budget" if not o["headline"]["measured"] else _pts(o["headline"])
+    return {
+        "gene": doc["gene"],
+        "price": doc["price"],
+        "bottom_line": b.get("class", "—"),
+        "holding": _pts(h.get("headline")),
+        "label": h.get("verdict", "—"),
+        "range": (f"{100 * h['range'][0]:+.1f} to {100 * h['range'][1]:+.1f}" if h.get("range") else "—"),
+        "plain_card": _pts(refs.get("plain")),
+        "beyond_card": _pts(h.get("beyond_card"), "ci_low", "ci_high"),
+        "versus_price_in_bp": _pts(h.get("versus_bp"), "ci_low", "ci_high"),
+        "option": option,
+    }
+
+
+def write_overview(out: Path, docs: list[dict[str, Any]]) -> None:
+    """overview.md and overview.csv: one row a gene, sorted by bottom line then holding value."""
+    order = {c: k for k, c in enumerate(("too strong", "depends", "about right", "too weak"))}
+    docs = sorted(
+        docs,
+        key=lambda d: (
+            order.get((d.get("bottom_line") or {}).get("class", ""), 9),
+            -d["designs"].get("holding", {}).get("headline", {}).get("estimate", 0.0),
+        ),
+    )
+    rows = [overview_row(d) for d in docs]
+    cols = list(rows[0]) if rows else []
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    text = buf.getvalue()
+    write_atomic(out / OVERVIEW_CSV, lambda p: p.write_text(text, encoding="utf-8"))
+    first = docs[0] if docs else {}
+    md = [
+        f"# Verdicts: every gene ({first.get('players', '?')} players)",
+        "",
+        "Bottom line (docs/verdicts.md): **too strong** = holding it beats holding its price in BP"
+        " from setup;"
+        " **too weak** = its effect is not shown beyond being a card (a plain card with its numbers);"
+        " **about right** = in between; **depends** = the conditions disagree (each gene's verdict.md lists"
+        " them). Win-rate points of the holder with 95% intervals (sampling noise only), holder and"
+        " conditions as each gene's verdict.md states them; each gene's files are in its own directory.",
+        "",
+        "| " + " | ".join(cols) + " |",
+        "|" + "---|" * len(cols),
+        *["| " + " | ".join(str(r[c]) for c in cols) + " |" for r in rows],
+        "",
+    ]
+    body = "\n".join(md)
+    write_atomic(out / OVERVIEW_MD, lambda p: p.write_text(body, encoding="utf-8"))
 
 
 def write_outputs(plan: Plan, doc: dict[str, Any], rows: list[dict[str, Any]], out: Path) -> None:
