@@ -141,8 +141,12 @@ def test_an_extra_gene_is_judged_with_the_extra_genes_on():
 
 
 def test_calibrate_points_a_planted_too_cheap_gene_back_up(tmp_path):
-    """A house rule makes Division Rate free; holding it minus holding its price in BP crosses 0
-    above the planted price: the scan points back up."""
+    """Issue 32.2: a house rule makes Division Rate free. Holding it minus holding its price in BP
+    that player 0 may not spend on it falls with the price and crosses 0 well above the planted
+    price, with an interval; no value's two arms are the same games (before, breeder spent a
+    plain BP gift on Division Rate at once and the curve read +0.0 [+0.0, +0.0] by identity)."""
+    import numpy as np
+
     rules = tmp_path / "cheap.toml"
     rules.write_text('[genes."Division Rate"]\nprice = 0\n')
     out = tmp_path / "cal"
@@ -153,7 +157,7 @@ def test_calibrate_points_a_planted_too_cheap_gene_back_up(tmp_path):
         "--design",
         "holding",
         "--values",
-        "0,4,8,12",
+        "0,4,8,12,16",
         "--players",
         "3",
         "--games",
@@ -165,11 +169,21 @@ def test_calibrate_points_a_planted_too_cheap_gene_back_up(tmp_path):
         "-q",
     )
     assert r.returncode == 0, r.stderr
+    assert r.stderr.startswith("calibrate Division Rate, price at 0, 4, 8, 12, 16")  # the budget first
     doc = __import__("json").loads((out / C.RESULT_JSON).read_text())
-    assert doc["current"] == 0 and doc["direction"] == "up" and doc["neutral"] > 0
-    first = doc["points"][0]
-    assert first["low"] > 0  # at the planted price the gene is clearly worth more than its price
-    assert (out / C.RESULT_PNG).stat().st_size > 0 and "closest to neutral" in (out / C.RESULT_MD).read_text()
+    assert doc["current"] == 0 and doc["direction"] == "up"
+    assert isinstance(doc["neutral_low"], float) and 4 < doc["neutral_low"] <= doc["neutral"]
+    assert isinstance(doc["neutral_high"], float) and doc["neutral_high"] < 16
+    est = [p["estimate"] for p in doc["points"]]
+    assert doc["points"][0]["low"] > doc["points"][-1]["high"] and est[0] > 0 > est[-1]
+    for v in (0, 16):
+        units = out / "values" / f"price-{v}" / "units"
+        with (
+            np.load(units / "division-rate.npz") as a,
+            np.load(units / "bp_forbidden-division-rate.npz") as b,
+        ):
+            assert (a["won_with"] != b["won_with"]).sum() > 30
+    assert "95% bootstrap over the games" in (out / C.RESULT_MD).read_text()
 
 
 def test_neutral_interpolates_the_first_sign_change():

@@ -256,7 +256,7 @@ def calibrate(
             f"[{100 * p['low']:+.1f}, {100 * p['high']:+.1f}]"
         )
     if doc["neutral"] is not None:
-        found = f"the {key} closest to neutral is {doc['neutral']:.1f}"
+        found = f"the {key} closest to neutral is {doc['neutral']:.1f} {C.neutral_range(doc)}"
     else:
         found = f"no {key} in the scan is neutral (the curve heads to 0 {doc['crossing']} it)"
     typer.echo(f"{doc['gene']}: {found} (the rules' {key}: {doc['current']}); wrote {out / C.RESULT_MD}")

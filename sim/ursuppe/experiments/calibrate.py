@@ -60,7 +60,7 @@ class Calibration:
 
     def units(self) -> list[G.Unit]:
         if self.design == "holding" and self.key == "price":
-            return [G.Unit("gene", self.plan.gene), G.Unit("bp", self.plan.gene)]
+            return [G.Unit("gene", self.plan.gene), G.Unit(G.BP_FORBIDDEN, self.plan.gene)]
         return [G.Unit("gene", self.plan.gene)]
 
     def games_per_value(self) -> int:
@@ -131,14 +131,56 @@ def budget_line(cal: Calibration) -> str:
     )
 
 
-def _curve_point(cal: Calibration, measured: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _paired(cal: Calibration, measured: dict[str, dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """The two outcome vectors the curve compares at one value, on the same games: holding the
+    gene vs holding its price in BP that player 0 may not spend on the gene (``--key price``), else
+    holding the gene vs not."""
     gene = measured[G.Unit("gene", cal.plan.gene).key]
     if cal.design == "holding" and cal.key == "price":
-        bp = measured[G.Unit("bp", cal.plan.gene).key]
-        c = G._contrast(gene["won_with"], bp["won_with"])
-    else:
-        c = G._contrast(gene["won_with"], gene["won_without"])
+        return gene["won_with"], measured[G.Unit(G.BP_FORBIDDEN, cal.plan.gene).key]["won_with"]
+    return gene["won_with"], gene["won_without"]
+
+
+def _curve_point(cal: Calibration, measured: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    c = G._contrast(*_paired(cal, measured))
     return {"estimate": c["estimate"], "low": c["ci_low"], "high": c["ci_high"], "p_value": c["p_value"]}
+
+
+BOOTSTRAP = 999  # resamples of the games for the neutral value's interval
+
+
+def neutral_interval(values: list[int], diffs: np.ndarray, seed: int) -> tuple[float | str, float | str]:
+    """A 95% percentile bootstrap interval (scipy) of the neutral value: the games are resampled
+    together at every value (the same games: common random numbers) and the crossing found again
+    in each resample. A bound beyond the scan is "below the scan" / "above the scan" (the crossing
+    lay outside it in more than 2.5% of the resamples). ``diffs``: [games, values] per-game
+    differences of the curve."""
+    from scipy import stats
+
+    lo_edge = float(values[0] - (values[-1] - values[0]))
+    hi_edge = float(values[-1] + (values[-1] - values[0]))
+
+    def crossing(games: np.ndarray) -> float:
+        # a resample of the games' indices: every value's games resampled together
+        cross, _, where = neutral(values, [float(x) for x in diffs[games.astype(np.int64)].mean(axis=0)])
+        if cross is not None:
+            return float(cross)
+        return hi_edge if where == "above" else lo_edge
+
+    res = stats.bootstrap(
+        (np.arange(len(diffs), dtype=np.float64),),
+        crossing,
+        vectorized=False,
+        n_resamples=BOOTSTRAP,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+    def bound(x: float) -> float | str:
+        return "below the scan" if x <= lo_edge else "above the scan" if x >= hi_edge else x
+
+    return bound(lo), bound(hi)
 
 
 def neutral(values: list[int], estimates: list[float]) -> tuple[float | None, int, str]:
@@ -165,6 +207,7 @@ def run_calibration(
 
     t0 = time.perf_counter()
     points = []
+    diffs = []
     for v in cal.values:
         cfg = cal.config(v)
         where = out / "values" / f"{cal.key}-{v}"
@@ -178,7 +221,14 @@ def run_calibration(
             )
         step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
         points.append({"value": v, **_curve_point(cal, measured)})
+        a, b = _paired(cal, measured)
+        diffs.append(a.astype(np.float64) - b)
     cross, nearest, where_ = neutral([p["value"] for p in points], [p["estimate"] for p in points])
+    interval = (
+        neutral_interval(cal.values, np.stack(diffs, axis=1), cal.plan.seed)
+        if cal.design == "holding"
+        else ("—", "—")
+    )
     if cross is None:  # beyond the scan: a direction only if the rules' value is inside it
         if where_ == "above":
             direction = "up" if cal.values[-1] >= cal.current else "unknown"
@@ -187,7 +237,7 @@ def run_calibration(
     else:
         direction = "up" if cross > cal.current else "down" if cross < cal.current else "none"
     what = (
-        "holding the gene minus holding its price in BP"
+        "holding the gene minus holding its price in BP that player 0 may not spend on the gene"
         if cal.design == "holding" and cal.key == "price"
         else G.DESIGNS[cal.design].label
     )
@@ -206,6 +256,8 @@ def run_calibration(
         "seed": cal.plan.seed,
         "points": points,
         "neutral": cross,
+        "neutral_low": interval[0],
+        "neutral_high": interval[1],
         "crossing": where_,
         "nearest": nearest,
         "direction": direction,
@@ -228,12 +280,12 @@ def markdown(doc: dict[str, Any], seconds: float) -> str:
         head = (
             f"**No {k} in the scan is neutral:** the curve does not cross 0 between "
             f"{doc['points'][0]['value']} and {doc['points'][-1]['value']}; it heads to 0 "
-            f"{doc['crossing']} {edge} (scan further with --values). The rules' {k} is {doc['current']}, "
-            f"so the scan points {move} it."
+            f"{doc['crossing']} {edge} (scan further with --values); neutral {neutral_range(doc)}. "
+            f"The rules' {k} is {doc['current']}, so the scan points {move} it."
         )
     else:
         head = (
-            f"**The {k} closest to neutral is {doc['neutral']:.1f}** "
+            f"**The {k} closest to neutral is {doc['neutral']:.1f} {neutral_range(doc)}** "
             f"(scanned value nearest to 0: {doc['nearest']}); "
             f"the rules' {k} is {doc['current']}, so the scan points {move} it."
         )
@@ -265,6 +317,14 @@ def markdown(doc: dict[str, Any], seconds: float) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def neutral_range(doc: dict[str, Any]) -> str:
+    """The neutral value's 95% interval in words ("[2.1, 5.0]"; an open end beyond the scan)."""
+    if doc["design"] != "holding":
+        return "(no interval: option value's points come from separate tunings)"
+    lo, hi = (x if isinstance(x, str) else f"{x:.1f}" for x in (doc["neutral_low"], doc["neutral_high"]))
+    return f"[{lo}, {hi}] (95% bootstrap over the games)"
 
 
 def write_outputs(doc: dict[str, Any], out: Path, seconds: float) -> None:

@@ -107,6 +107,9 @@ GIFT_DESIGNS = (
     "holding",
     "retuned",
 )  # the designs that give the gene at setup (a BP gift is their reference)
+# calibrate's reference (issue 32.2): the gene's price as a BP gift that player 0 may not spend on
+# the gene, so that no arm is the gene arm again (breeder spent a plain BP gift on the gene at once)
+BP_FORBIDDEN = "bp_forbidden"
 REFERENCES = ("null", "plain", "bp")  # the reference arms a study adds (bp: holding value only)
 RESULT = "gene_value.json"
 REPORT = "gene_value.md"
@@ -138,6 +141,8 @@ class Unit:
             return plain_card_name(self.gene or "")
         if self.kind == "bp":
             return f"BP gift ({self.gene})"
+        if self.kind == BP_FORBIDDEN:
+            return f"BP gift, {self.gene} forbidden"
         return self.gene or ""
 
 
@@ -177,7 +182,7 @@ def unit_setting(setting: T.Setting, unit: Unit, holding: bool = False) -> tuple
     if unit.kind == "gene":
         # the parameter key names the gene's slot (a number-only gene's declared name is the book's)
         return setting, T.GENE_PREFIX + T.GENE_NAMES[setting.book.gene_index(unit.gene or "")]
-    if unit.kind == "bp":
+    if unit.kind in ("bp", BP_FORBIDDEN):
         return setting, None
     kinds = ("null",) if unit.kind == "null" else ("plain",)
     # holding value gives the plain card's one card away; option value offers as many cards as
@@ -209,6 +214,11 @@ def unit_players(base: T.TuneConfig, unit: Unit) -> T.TuneConfig:
     effect, so its arms start where the gene's do and the field buys it as it buys the gene."""
     if unit.kind == "null":
         return _null_players(base)
+    if unit.kind == BP_FORBIDDEN:
+        # player 0 may not turn the gift into the gene (gene value 0: never bought, G1)
+        v = base.start.vector.copy()
+        v[T.GENE_VALUE_BASE + base.setting.book.gene_index(unit.gene or "")] = 0.0
+        return replace(base, start=replace(base.start, vector=v))
     if unit.kind != "plain":
         return base
     gene = base.setting.book.gene_index(unit.gene or "")
@@ -250,7 +260,7 @@ def holding_edits(setting: T.Setting, unit: Unit) -> tuple[T.Setting, tuple[tupl
     """Holding value's arm with the gift: player 0 holds the unit's gene from setup and keeps it;
     a BP gift is the gene's price in BP (its price at this player count)."""
     unit_set, key = unit_setting(setting, unit, holding=True)
-    if unit.kind == "bp":
+    if unit.kind in ("bp", BP_FORBIDDEN):
         rules = setting.book.for_players(setting.players, setting.variant)
         price = int(rules.gene_price[setting.book.gene_index(unit.gene or "")])
         return unit_set, (("gift_to", 0), ("gift_bp", price))
