@@ -12,7 +12,13 @@ from sim.errors import UserError
 from sim.ursuppe.engine.genes.tentacle import TENTACLE
 from sim.ursuppe.experiments import gene_value as G
 from sim.ursuppe.experiments import tuning as T
-from sim.ursuppe.experiments.reference_genes import NULL_GENE, NULL_TWIN, plain_card_name, reference_overrides
+from sim.ursuppe.experiments.reference_genes import (
+    NULL_COPIES,
+    NULL_GENE,
+    NULL_TWIN,
+    plain_card_name,
+    reference_overrides,
+)
 from sim.ursuppe.rules.book import GIFT_KEPT, GIFT_ORDINARY, load_rules
 from sim.ursuppe.rules.genes import GENE_NAMES, NUMBER_ONLY_GENES
 from strategies.ursuppe.params import load_strategy, parameter_table
@@ -67,7 +73,7 @@ def test_reference_rows_carry_the_studied_genes_numbers():
         0,
         0,
         0,
-        1,
+        NULL_COPIES,
     )
 
 
