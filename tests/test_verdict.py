@@ -476,3 +476,18 @@ def test_verdict_all_writes_one_table_a_designer_can_act_on(tmp_path):
     assert "| gene | price | bottom_line |" in (out / V.OVERVIEW_MD).read_text()
     r = soup("verdict", "--all", "--gene", "Spores", "--out", str(tmp_path / "x"), "-q")
     assert r.returncode == 2 and "--gene/--all" in r.stderr
+
+
+def test_calibrate_option_value_runs_over_replicates_and_says_what_it_did_not_measure(tmp_path, monkeypatch):
+    """Issue 32.1 in soup calibrate: option value at every value over independent tuning
+    replicates; a value whose tuning kept its start is 'not measured at this budget' and the scan
+    then points nowhere."""
+    monkeypatch.setattr(V, "OPTION_GAMES_PER_CANDIDATE", 24)
+    monkeypatch.setattr(V, "OPTION_KEYS", ("bp_reserve", "division_base"))
+    cal = C.plan_calibration("Spores", "price", [1, 5], "option", 3, games=240, option_budget=1000)
+    assert "3 tuning replicates" in C.budget_line(cal)
+    doc = C.run_calibration(cal, tmp_path, 2)
+    assert sorted(p.name for p in (tmp_path / "values" / "price-1").iterdir()) == ["rep-0", "rep-1", "rep-2"]
+    if not all(p["measured"] for p in doc["points"]):
+        assert doc["direction"] == "unknown"
+        assert "Not measured at this budget" in (tmp_path / C.RESULT_MD).read_text()

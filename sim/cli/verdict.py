@@ -213,6 +213,9 @@ def calibrate(
     option_budget: Annotated[
         int, typer.Option(help="Tuning games of each option-value arm at every value.")
     ] = DEFAULT_OPTION_BUDGET,
+    option_replicates: Annotated[
+        int, typer.Option(help="Independent tunings of both arms at every value (option value). At least 2.")
+    ] = DEFAULT_OPTION_REPLICATES,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the games.")] = 1,
     out: Annotated[
         Path | None,
@@ -239,7 +242,9 @@ def calibrate(
                 parsed = [int(v) for v in values.split(",") if v.strip()]
             except ValueError:
                 fail(f"--values: expected comma-separated integers, got {values!r}")
-        cal = C.plan_calibration(gene, key, parsed, design, players, rules, games, option_budget, seed)
+        cal = C.plan_calibration(
+            gene, key, parsed, design, players, rules, games, option_budget, seed, option_replicates
+        )
         slug = C.V._slug(cal.plan.gene)
         out = _out(out, Path("results") / f"calibrate-{slug}-{key}-{players}p-s{seed}", "calibrate")
     except USER_ERRORS as e:

@@ -47,7 +47,7 @@ class Calibration:
     design: str
     current: int
 
-    def config(self, value: int) -> T.TuneConfig:
+    def config(self, value: int, replicate: int = 0) -> T.TuneConfig:
         head = self.plan.conditions[0]
         book = head.setting.book.derive({"genes": {self.plan.gene: {self.key: value}}})
         setting = replace(head.setting, book=book)
@@ -55,8 +55,10 @@ class Calibration:
             return T.TuneConfig(
                 setting, head.holder, head.fld, (), 0, seed=self.plan.seed, eval_games=self.plan.games
             )
-        # the gene's two arms only: option_budget tuning games each
-        return replace(self.plan.option_config(), setting=setting, budget=2 * self.plan.option_budget)
+        # the gene's two arms only: option_budget tuning games each, on the replicate's own seed
+        return replace(
+            self.plan.option_config(replicate), setting=setting, budget=2 * self.plan.option_budget
+        )
 
     def units(self) -> list[G.Unit]:
         if self.design == "holding" and self.key == "price":
@@ -66,7 +68,9 @@ class Calibration:
     def games_per_value(self) -> int:
         if self.design == "holding":
             return (len(self.units()) + 1) * self.plan.games
-        return G.study_games(self.config(self.values[0]), [self.plan.gene], "option", ())
+        return self.plan.option_replicates * G.study_games(
+            self.config(self.values[0]), [self.plan.gene], "option", ()
+        )
 
 
 def plan_calibration(
@@ -79,6 +83,7 @@ def plan_calibration(
     games: int = V.DEFAULT_GAMES,
     option_budget: int = V.DEFAULT_OPTION_BUDGET,
     seed: int = 1,
+    option_replicates: int = G.DEFAULT_REPLICATES,
 ) -> Calibration:
     """Check every option (UserError, one line) and fix the values scanned (default: the
     current value - 3 .. + 3, within the key's range)."""
@@ -97,6 +102,7 @@ def plan_calibration(
         with_readings=False,
         option_budget=option_budget if design == "option" else 0,
         seed=seed,
+        option_replicates=option_replicates,
     )
     row = plan.book.data["genes"][plan.gene]
     current = int(row[key])
@@ -119,7 +125,8 @@ def plan_calibration(
 def budget_line(cal: Calibration) -> str:
     """What the calibration will play, printed before any game (issue 32.7)."""
     what = (
-        f"option value ({cal.plan.option_budget:,} tuning games an arm)"
+        f"option value ({cal.plan.option_replicates} tuning replicates x 2 arms x "
+        f"{cal.plan.option_budget:,} tuning games)"
         if cal.design == "option"
         else "holding value"
     )
@@ -212,15 +219,35 @@ def run_calibration(
         cfg = cal.config(v)
         where = out / "values" / f"{cal.key}-{v}"
         before = step.done
-        measured = {}
         units = cal.units()
-        arm_budget = G._arm_budget(G.fixed_field(cfg), units) if cal.design == "option" else 0
-        for unit in units:
-            measured[unit.key] = G.measure_unit(
-                cal.design, G.fixed_field(cfg), unit, where, arm_budget, threads, step
+        if cal.design == "option":
+            # option value over independent tuning replicates (issue 32.1), as soup verdict's
+            reps = []
+            for r in range(cal.plan.option_replicates):
+                cfg_r = G.fixed_field(cal.config(v, r))
+                arm_budget = G._arm_budget(cfg_r, units)
+                reps.append(
+                    G.measure_unit("option", cfg_r, units[0], where / f"rep-{r}", arm_budget, threads, step)
+                )
+            step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
+            c = G.replicated(reps)
+            points.append(
+                {
+                    "value": v,
+                    "estimate": c["estimate"],
+                    "low": c["ci_low"],
+                    "high": c["ci_high"],
+                    "p_value": c["p_value"],
+                    "measured": c["measured"],
+                    "note": "; ".join(c["not_measured_because"]),
+                }
             )
+            continue
+        measured = {}
+        for unit in units:
+            measured[unit.key] = G.measure_unit(cal.design, G.fixed_field(cfg), unit, where, 0, threads, step)
         step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
-        points.append({"value": v, **_curve_point(cal, measured)})
+        points.append({"value": v, **_curve_point(cal, measured), "measured": True, "note": ""})
         a, b = _paired(cal, measured)
         diffs.append(a.astype(np.float64) - b)
     cross, nearest, where_ = neutral([p["value"] for p in points], [p["estimate"] for p in points])
@@ -236,6 +263,8 @@ def run_calibration(
             direction = "down" if cal.values[0] <= cal.current else "unknown"
     else:
         direction = "up" if cross > cal.current else "down" if cross < cal.current else "none"
+    if not all(p["measured"] for p in points):
+        direction = "unknown"  # tuning noise at some value: no direction from this scan
     what = (
         "holding the gene minus holding its price in BP that player 0 may not spend on the gene"
         if cal.design == "holding" and cal.key == "price"
@@ -289,6 +318,13 @@ def markdown(doc: dict[str, Any], seconds: float) -> str:
             f"(scanned value nearest to 0: {doc['nearest']}); "
             f"the rules' {k} is {doc['current']}, so the scan points {move} it."
         )
+    unmeasured = [p["value"] for p in doc["points"] if not p.get("measured", True)]
+    if unmeasured:
+        head = (
+            f"**Not measured at this budget at {k} {', '.join(map(str, unmeasured))}** (a tuning kept its "
+            "start or the allowed arms bought the gene in under 1% of their games: the curve there is the "
+            "tunings' noise; raise --option-budget). " + head
+        )
     lines = [
         f"# Calibration: {g}, {k} ({doc['players']} players)",
         "",
@@ -304,9 +340,10 @@ def markdown(doc: dict[str, Any], seconds: float) -> str:
     ]
     for p in doc["points"]:
         mark = " (the rules')" if p["value"] == doc["current"] else ""
+        note = "" if p.get("measured", True) else f" not measured at this budget ({p['note']})"
         lines.append(
             f"| {p['value']}{mark} | {100 * p['estimate']:+.1f} "
-            f"[{100 * p['low']:+.1f}, {100 * p['high']:+.1f}] | "
+            f"[{100 * p['low']:+.1f}, {100 * p['high']:+.1f}]{note} | "
             f"{p['p_value']:.2g} |"
         )
     lines += [
