@@ -653,7 +653,9 @@ def words(doc: dict[str, Any]) -> list[str]:
             out.append(
                 f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
                 f"{h['note']} ({h['condition']}). Its {len(h['replicates'])} tuning replicates read {reps}"
-                " points: at this budget that is the tunings' noise, not the gene (raise --option-budget)."
+                " points: at this budget the arms are partly the untuned preset, so that contrast is the"
+                " preset's own taste for the gene and the tunings' noise, not a good player's option"
+                " (raise --option-budget)."
             )
             continue
         lo, hi = d["range"]
