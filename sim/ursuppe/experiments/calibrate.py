@@ -361,6 +361,8 @@ def neutral_range(doc: dict[str, Any]) -> str:
     if doc["design"] != "holding":
         return "(no interval: option value's points come from separate tunings)"
     lo, hi = (x if isinstance(x, str) else f"{x:.1f}" for x in (doc["neutral_low"], doc["neutral_high"]))
+    if lo == hi and isinstance(doc["neutral_low"], str):
+        return f"{lo} in at least 97.5% of 999 bootstrap resamples of the games"
     return f"[{lo}, {hi}] (95% bootstrap over the games)"
 
 
