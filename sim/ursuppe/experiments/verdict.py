@@ -492,7 +492,9 @@ def bottom_words(gene: str, b: dict[str, Any], price: int) -> str:
     head = b["conditions"][0]
     if b["class"] != "depends":
         text = (
-            f"**Bottom line: {gene} is {b['class'].upper()}** in all {len(b['conditions'])} conditions tried"
+            f"**Bottom line: {gene} is {b['class'].upper()}** in "
+            + (f"all {len(b['conditions'])} conditions" if len(b["conditions"]) > 1 else "the one condition")
+            + " tried"
             f" (headline: {anchors(head)})."
         )
     else:
