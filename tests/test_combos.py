@@ -861,3 +861,39 @@ def test_start_pair_of_other_than_two_genes_is_an_error(pair, tmp_path):
     assert not out.exists()
     done = _soup("rules", str(rules))
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and needles[0] in done.stderr
+
+
+def test_confirmation_labels_carry_the_size_and_the_holding():
+    """Issue 32.5: a gain significant with the same sign in every cell is not robust when a cell
+    reads below half the panel's median (Suction 2 read +6 to +72 and was 'robust') or when the
+    holder gives the gift back (held at the end in 0% of the games): each is named with its
+    number."""
+    n = 2_000
+    rng = np.random.default_rng(2)
+    base = (rng.random(n) < 0.25).astype(np.int8)
+    big = np.maximum(base, (rng.random(n) < 0.6).astype(np.int8))
+    small = np.maximum(base, (rng.random(n) < 0.12).astype(np.int8))
+    held = np.ones((3, 2, n), np.int8)
+    given_back = held.copy()
+    given_back[2] = 0
+    outcomes = [
+        (np.stack([base, base, big]), held),
+        (np.stack([base, base, big]), held),
+        (np.stack([base, base, small]), held),
+        (np.stack([base, base, big]), given_back),
+    ]
+    table, _ = combo_stats.confirm_table(
+        [(), (0,), (SUCTION_2,)],
+        ["baseline", "reference (null gene)", "top single"],
+        ["a", "b", "c", "d"],
+        ["field A", "field B", "field C", "field D"],
+        outcomes,
+        np.zeros(n, np.int64),
+        list(combos.GENE_NAMES),
+        [float("nan"), float("nan"), 0.5],
+    )
+    row = combo_stats.confirm_labels(table).row(0, named=True)
+    assert (table.filter(pl.col("arm") == "Suction 2")["gain_holm"] < 0.05).all()  # the sign holds everywhere
+    assert row["label"] == "conditional" and row["cells_agreeing"] == 2 and row["judged"] == "gain"
+    assert "below half the panel's median" in row["label_reason"] and "field C" in row["label_reason"]
+    assert "given back when field D" in row["label_reason"] and "held at the end in 0%" in row["label_reason"]

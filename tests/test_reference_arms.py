@@ -12,7 +12,13 @@ from sim.errors import UserError
 from sim.ursuppe.engine.genes.tentacle import TENTACLE
 from sim.ursuppe.experiments import gene_value as G
 from sim.ursuppe.experiments import tuning as T
-from sim.ursuppe.experiments.reference_genes import NULL_GENE, plain_card_name, reference_overrides
+from sim.ursuppe.experiments.reference_genes import (
+    NULL_COPIES,
+    NULL_GENE,
+    NULL_TWIN,
+    plain_card_name,
+    reference_overrides,
+)
 from sim.ursuppe.rules.book import GIFT_KEPT, GIFT_ORDINARY, load_rules
 from sim.ursuppe.rules.genes import GENE_NAMES, NUMBER_ONLY_GENES
 from strategies.ursuppe.params import load_strategy, parameter_table
@@ -67,7 +73,7 @@ def test_reference_rows_carry_the_studied_genes_numbers():
         0,
         0,
         0,
-        1,
+        NULL_COPIES,
     )
 
 
@@ -227,3 +233,29 @@ def test_every_player_values_a_plain_card_as_the_gene():
     for s in (cfg.start, *cfg.fld.strategies):
         assert s.vector[slot] == s.vector[tentacle]
     assert G.unit_players(base, G.Unit("gene", "Tentacle")) is base
+
+
+def test_the_null_gene_changes_the_games_and_still_reads_0(tmp_path):
+    """Issue 32.3: a reference that cannot differ checks nothing. The null gene is gifted and kept
+    (holding value) and sold beside its twin, both valued as a number-only gene (1): a player
+    that may buy both draws the tie (random_ties), so the games differ from the games without
+    it; its answer is still 0 (a free card that does nothing)."""
+    from strategies.ursuppe import DEFAULT_POOL
+
+    fld = T.Field("mix", tuple(load_strategy(n) for n in DEFAULT_POOL))
+    base = T.TuneConfig(T.Setting(load_rules(), 3), load_strategy("breeder"), fld, (), 0, eval_games=600)
+    m = G.measure_unit("holding", base, G.Unit("null", "Intelligence"), tmp_path, 0, 2)
+    differ = int((m["won_with"] != m["won_without"]).sum())
+    assert differ > 30  # the games are not the same games
+    c = G._contrast(m["won_with"], m["won_without"])
+    assert c["ci_low"] <= 0 <= c["ci_high"] and c["ci_high"] - c["ci_low"] > 0
+
+
+def test_the_null_gene_and_its_twin_are_free_cards_every_player_may_hold():
+    book = load_rules()
+    derived = book.derive(reference_overrides("Tentacle", ("null",), book))
+    rules = derived.for_players(4)
+    for name in (NULL_GENE, NULL_TWIN):
+        i = derived.gene_index(name)
+        assert (rules.gene_price[i], rules.gene_mp[i], rules.gene_weight[i]) == (0, 0, 0)
+        assert rules.gene_copies[i] >= 4

@@ -4,12 +4,14 @@ import csv
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sim.cli import verdict as cli_verdict
 from sim.errors import UserError
 from sim.ursuppe.experiments import calibrate as C
 from sim.ursuppe.experiments import gene_value as G
+from sim.ursuppe.experiments import tuning as T
 from sim.ursuppe.experiments import verdict as V
 from sim.ursuppe.experiments.readings import flags_touching, readings
 from sim.ursuppe.rules.book import load_rules
@@ -39,6 +41,7 @@ def test_the_cli_defaults_are_the_experiments():
     assert cli_verdict.DEFAULT_GAMES == V.DEFAULT_GAMES
     assert cli_verdict.DEFAULT_DECKS == V.DEFAULT_DECKS
     assert cli_verdict.DEFAULT_OPTION_BUDGET == V.DEFAULT_OPTION_BUDGET
+    assert cli_verdict.DEFAULT_OPTION_REPLICATES == G.DEFAULT_REPLICATES
 
 
 def test_readings_come_from_the_flag_tables():
@@ -68,7 +71,9 @@ def test_verdict_writes_a_verdict_that_names_its_conditions_and_is_deterministic
     assert float(null["low"]) <= 0 <= float(null["high"])
     assert {row["reference"] for row in rows} == {"gene", "plain", "bp", "null"}
     text = (a / V.RESULT_MD).read_text()
-    assert "## Conditions" in text and "Placeholders used" in text and "Null gene (must read 0)" in text
+    assert "## Conditions" in text and "Placeholders used" in text and "Null gene (must read 0;" in text
+    assert text.splitlines()[2].startswith("**Bottom line: Holding is")
+    assert int(null["differ"]) > 0 and "no game differs" not in text  # the null gene changes games
     assert any(w in text for w in ("ROBUST", "CONDITIONAL", "NOT SHOWN"))
     r = soup("verdict", "--gene", "Holding", "--decks", "1", "--out", str(b), *SMALL)
     assert r.returncode == 0, r.stderr
@@ -136,8 +141,12 @@ def test_an_extra_gene_is_judged_with_the_extra_genes_on():
 
 
 def test_calibrate_points_a_planted_too_cheap_gene_back_up(tmp_path):
-    """A house rule makes Division Rate free; holding it minus holding its price in BP crosses 0
-    above the planted price: the scan points back up."""
+    """Issue 32.2: a house rule makes Division Rate free. Holding it minus holding its price in BP
+    that player 0 may not spend on it falls with the price and crosses 0 well above the planted
+    price, with an interval; no value's two arms are the same games (before, breeder spent a
+    plain BP gift on Division Rate at once and the curve read +0.0 [+0.0, +0.0] by identity)."""
+    import numpy as np
+
     rules = tmp_path / "cheap.toml"
     rules.write_text('[genes."Division Rate"]\nprice = 0\n')
     out = tmp_path / "cal"
@@ -148,7 +157,7 @@ def test_calibrate_points_a_planted_too_cheap_gene_back_up(tmp_path):
         "--design",
         "holding",
         "--values",
-        "0,4,8,12",
+        "0,4,8,12,16",
         "--players",
         "3",
         "--games",
@@ -160,11 +169,21 @@ def test_calibrate_points_a_planted_too_cheap_gene_back_up(tmp_path):
         "-q",
     )
     assert r.returncode == 0, r.stderr
+    assert r.stderr.startswith("calibrate Division Rate, price at 0, 4, 8, 12, 16")  # the budget first
     doc = __import__("json").loads((out / C.RESULT_JSON).read_text())
-    assert doc["current"] == 0 and doc["direction"] == "up" and doc["neutral"] > 0
-    first = doc["points"][0]
-    assert first["low"] > 0  # at the planted price the gene is clearly worth more than its price
-    assert (out / C.RESULT_PNG).stat().st_size > 0 and "closest to neutral" in (out / C.RESULT_MD).read_text()
+    assert doc["current"] == 0 and doc["direction"] == "up"
+    assert isinstance(doc["neutral_low"], float) and 4 < doc["neutral_low"] <= doc["neutral"]
+    assert isinstance(doc["neutral_high"], float) and doc["neutral_high"] < 16
+    est = [p["estimate"] for p in doc["points"]]
+    assert doc["points"][0]["low"] > doc["points"][-1]["high"] and est[0] > 0 > est[-1]
+    for v in (0, 16):
+        units = out / "values" / f"price-{v}" / "units"
+        with (
+            np.load(units / "division-rate.npz") as a,
+            np.load(units / "bp_forbidden-division-rate.npz") as b,
+        ):
+            assert (a["won_with"] != b["won_with"]).sum() > 30
+    assert "95% bootstrap over the games" in (out / C.RESULT_MD).read_text()
 
 
 def test_neutral_interpolates_the_first_sign_change():
@@ -240,7 +259,7 @@ def test_labels_say_how_far_a_headline_was_tried():
     def row(estimate, p, condition="c"):
         return {"estimate": estimate, "p_value": p, "condition": condition}
 
-    assert V.label([row(0.1, 0.001), row(0.05, 0.01)]) == ("robust", [])
+    assert V.label([row(0.1, 0.001), row(0.06, 0.01)]) == ("robust", [])
     assert V.label([row(0.1, 0.001), row(-0.05, 0.01, "deck 2"), row(0.05, 0.2, "panel")]) == (
         "conditional",
         ["deck 2", "panel"],
@@ -275,3 +294,200 @@ def test_ablate_takes_the_null_gene_as_its_reference_arm(tmp_path):
     assert r.returncode == 0, r.stderr
     table = pl.read_csv(out / "ablation.csv").filter(pl.col("family") == "win rate by strategy")
     assert table.height == 2 and (table["ci_low"] <= 0).all() and (table["ci_high"] >= 0).all()
+
+
+def _arm(with_rate: float, without_rate: float, n: int = 100, kept=(False, False), bought=0.5) -> dict:
+    won_with = np.arange(n) < round(with_rate * n)
+    won_without = np.arange(n) < round(without_rate * n)
+    return {
+        "won_with": won_with,
+        "won_without": won_without,
+        "kept_start": np.array(kept),
+        "bought_with": np.float64(bought),
+    }
+
+
+def test_option_value_interval_covers_the_spread_between_tunings():
+    """Issue 32.1: replicates that disagree (tuning noise) widen the interval past 0, though each
+    replicate's own fresh-game interval would exclude 0; the interval is scipy's t over them."""
+    from scipy import stats
+
+    reps = [_arm(0.50, 0.40), _arm(0.40, 0.42), _arm(0.45, 0.40)]
+    c = G.replicated(reps)
+    diffs = np.array([0.10, -0.02, 0.05])
+    lo, hi = stats.t.interval(0.95, 2, loc=diffs.mean(), scale=stats.sem(diffs))
+    assert c["estimate"] == pytest.approx(diffs.mean())
+    assert (c["ci_low"], c["ci_high"]) == pytest.approx((lo, hi))
+    assert c["ci_low"] < 0 < c["ci_high"] and c["measured"]
+    assert c["p_value"] == pytest.approx(stats.ttest_1samp(diffs, 0).pvalue)
+
+
+@pytest.mark.parametrize(
+    ("kept", "bought", "words"),
+    [((True, False), 0.5, "kept its start"), ((False, False), 0.004, "0.4% of their games")],
+)
+def test_an_option_nobody_tuned_or_used_is_not_measured(kept, bought, words):
+    """Issue 32.1: an arm that kept its start, or a gene bought in under 1% of the allowed arm's
+    games, is 'not measured at this budget', not a number."""
+    reps = [
+        _arm(0.5, 0.4, bought=bought),
+        _arm(0.5, 0.4, kept=kept, bought=bought),
+        _arm(0.5, 0.4, bought=bought),
+    ]
+    c = G.replicated(reps)
+    assert not c["measured"] and words in "; ".join(c["not_measured_because"])
+    assert V.label([{"estimate": 0.1, "p_value": 0.001, "measured": False}]) == (
+        "not measured at this budget",
+        [],
+    )
+
+
+def test_replicates_tune_on_seeds_of_their_own():
+    plan = V.plan_verdict("Tentacle", 4, games=24, decks=1, with_readings=False)
+    seeds = {plan.option_config(r).seed for r in range(plan.option_replicates)}
+    assert plan.option_config(0).seed == plan.seed and len(seeds) == plan.option_replicates == 3
+    fresh = {T.fresh_seed(s) for s in seeds}
+    assert len(fresh) == 3  # each replicate plays fresh games of its own: independent draws
+    with pytest.raises(UserError, match="--option-replicates"):
+        V.plan_verdict("Tentacle", 4, games=24, decks=1, option_replicates=1)
+
+
+def test_the_budget_lines_say_what_will_be_played():
+    """Issue 32.7: no '+ option value' when --option-budget 0 skips it; calibrate has a line too."""
+    plan = V.plan_verdict("Tentacle", 4, games=24, decks=1, with_readings=False, option_budget=0)
+    line = V.budget_line(plan)
+    assert "no option value (--option-budget 0)" in line and "+ option value" not in line
+    plan = V.plan_verdict("Tentacle", 4, games=24, decks=1, with_readings=False)
+    assert "option value: 3 tuning replicates x 6 arms x 120,000 tuning games" in V.budget_line(plan)
+    cal = C.plan_calibration("Spores", "price", [1, 4], "holding", 3, games=600)
+    assert C.budget_line(cal).startswith("calibrate Spores, price at 1, 4")
+
+
+@pytest.mark.slow
+def test_option_value_with_replicates_runs_through_the_verdict(tmp_path, monkeypatch):
+    """Issue 32.1 and 32.3 end to end on a tiny budget: option value is measured over 3
+    replicates (a row per unit with its replicates), the null gene's games differ under both
+    designs, and a tuning that kept its start makes the gene 'not measured at this budget'."""
+    monkeypatch.setattr(V, "OPTION_GAMES_PER_CANDIDATE", 24)
+    monkeypatch.setattr(V, "OPTION_KEYS", ("bp_reserve", "division_base"))
+    plan = V.plan_verdict(
+        "Intelligence",
+        3,
+        games=240,
+        decks=1,
+        with_readings=False,
+        option_budget=2000,
+        fields=("mix",),
+        holders=("breeder",),
+    )
+    doc = V.run_verdict(plan, tmp_path, 2)
+    rows = list(csv.DictReader((tmp_path / V.RESULT_CSV).open()))
+    nulls = [r for r in rows if r["reference"] == "null"]
+    assert {r["design"] for r in nulls} == {"holding", "option"}
+    assert all(int(r["differ"]) > 0 for r in nulls)
+    option = doc["designs"]["option"]["headline"]
+    assert len(option["replicates"]) == 3
+    if not option["measured"]:
+        assert doc["designs"]["option"]["verdict"] == "not measured at this budget"
+        assert "NOT MEASURED AT THIS BUDGET" in (tmp_path / V.RESULT_MD).read_text()
+
+
+def test_a_robust_label_needs_the_size_as_well_as_the_sign():
+    """Issue 32.5: +42 under the rules and +17 under another reading is the same sign but not the
+    same size: 'same sign, size varies', with the reading named and its number in the words."""
+
+    def row(estimate, condition, kind="reading"):
+        return {
+            "estimate": estimate,
+            "low": estimate - 0.01,
+            "high": estimate + 0.01,
+            "p_value": 1e-6,
+            "condition": condition,
+            "kind": kind,
+        }
+
+    rows = [row(0.424, "headline", "headline"), row(0.172, "requires_move = true"), row(0.45, "deck 1")]
+    j = V.judge(rows)
+    assert j["label"] == "same sign, size varies" and j["range"] == [0.172, 0.45]
+    assert [r["condition"] for r in j["shrinks"]] == ["requires_move = true"] and not j["flips"]
+    doc = {
+        "gene": "Energy Conservation",
+        "designs": {
+            "holding": {
+                "label": "holding value",
+                "headline": rows[0],
+                "verdict": j["label"],
+                "conditions": 3,
+                "references": {},
+                **{k: j[k] for k in ("range", "flips", "erases", "shrinks", "grows")},
+                "against": ["requires_move = true"],
+            }
+        },
+    }
+    text = V.words(doc)[0]
+    assert "SAME SIGN, SIZE VARIES (+17.2 to +45.0 across 3 conditions)" in text
+    assert "\n- shrinks it below half the headline (+21.2): requires_move = true (reading): +17.2" in text
+    assert V.judge([row(0.4, "h", "headline"), row(0.3, "a"), row(0.7, "b")])["label"] == "robust"
+    flips = V.judge([row(0.4, "h", "headline"), row(-0.3, "a")])
+    assert flips["label"] == "conditional" and flips["flips"][0]["condition"] == "a"
+
+
+def test_the_bottom_line_rule():
+    """Issue 32.6 (docs/verdicts.md, The bottom line): too strong = beats its price in setup BP
+    (paired); too weak = no effect shown beyond being a card; about right = in between."""
+
+    def ci(lo, hi):
+        return {"ci_low": lo, "ci_high": hi, "estimate": (lo + hi) / 2}
+
+    assert V.bottom_class(ci(0.05, 0.2), ci(0.01, 0.1)) == "too strong"
+    assert V.bottom_class(ci(0.05, 0.2), ci(-0.1, 0.05)) == "about right"
+    assert V.bottom_class(ci(-0.02, 0.2), ci(-0.3, -0.1)) == "too weak"
+    assert V.bottom_class(ci(-0.2, -0.1), ci(0.01, 0.1)) == "too strong"  # beats its price: strong anyway
+
+
+def test_verdict_all_writes_one_table_a_designer_can_act_on(tmp_path):
+    out = tmp_path / "all"
+    r = soup(
+        "verdict",
+        "--all",
+        "--players",
+        "3",
+        "--games",
+        "30",
+        "--decks",
+        "1",
+        "--no-readings",
+        "--option-budget",
+        "0",
+        "--fields",
+        "greedy",
+        "--holders",
+        "breeder",
+        "--out",
+        str(out),
+        "-q",
+    )
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader((out / V.OVERVIEW_CSV).open()))
+    genes = load_rules().genes_in_play(3, None)
+    assert sorted(row["gene"] for row in rows) == sorted(genes)
+    assert {row["bottom_line"] for row in rows} <= {"too strong", "about right", "too weak", "depends"}
+    assert (out / V._slug(genes[0]) / V.RESULT_MD).exists()
+    assert "| gene | price | bottom_line |" in (out / V.OVERVIEW_MD).read_text()
+    r = soup("verdict", "--all", "--gene", "Spores", "--out", str(tmp_path / "x"), "-q")
+    assert r.returncode == 2 and "--gene/--all" in r.stderr
+
+
+def test_calibrate_option_value_runs_over_replicates_and_says_what_it_did_not_measure(tmp_path, monkeypatch):
+    """Issue 32.1 in soup calibrate: option value at every value over independent tuning
+    replicates; a value whose tuning kept its start is 'not measured at this budget' and the scan
+    then points nowhere."""
+    monkeypatch.setattr(V, "OPTION_GAMES_PER_CANDIDATE", 24)
+    monkeypatch.setattr(V, "OPTION_KEYS", ("bp_reserve", "division_base"))
+    cal = C.plan_calibration("Spores", "price", [1, 5], "option", 3, games=240, option_budget=1000)
+    assert "3 tuning replicates" in C.budget_line(cal)
+    doc = C.run_calibration(cal, tmp_path, 2)
+    assert sorted(p.name for p in (tmp_path / "values" / "price-1").iterdir()) == ["rep-0", "rep-1", "rep-2"]
+    if not all(p["measured"] for p in doc["points"]):
+        assert doc["direction"] == "unknown"
+        assert "Not measured at this budget" in (tmp_path / C.RESULT_MD).read_text()

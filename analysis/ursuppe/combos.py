@@ -645,42 +645,87 @@ def confirm_table(
     return table, pl.DataFrame(deck_rows, infer_schema_length=None)
 
 
+# Size band of a robust arm (issue 32.5, as soup verdict's verdict.BAND): every cell within half
+# to double the panel's median of what is judged; a sign alone reads "+6 to +72" as robust.
+BAND = (0.5, 2.0)
+
+
 def confirm_labels(table: pl.DataFrame, n_decks: int = 1) -> pl.DataFrame:
-    """Per gene arm of the panel: its label, **robust** (in every cell: Holm p < ALPHA with the
-    scan's sign, and with several decks the same sign on every deck), **conditional** (so in some
-    cells but not all; ``label_reason`` names the cells that flip it (significant, other sign),
-    erase it (not significant) or split it across decks) or **not confirmed** (in no cell), and
-    the range of its gains over the cells."""
+    """Per gene arm of the panel: its label and the range over the cells. What is judged: a
+    single's **gain**; a pair's **interaction** (pair gain minus both single gains: what makes it a
+    *combination*) where its singles were played in every cell, else its gain (``judged``).
+    **robust**: in every cell significant (Holm: the gains across every gene arm of every cell,
+    the interactions across every pair of every cell; p < ALPHA) with the scan's sign (a pair's
+    interaction: the first cell's), the same sign on every deck (gain), the gift held at the end
+    in at least MOSTLY_GIVEN_BACK of the games, and within BAND of the median over the cells where
+    it holds with its sign (issue 32.5: a label carries the size); **conditional**: so in some
+    cells but not all (``label_reason`` names the cells that flip it, erase it, give it back,
+    shrink or grow it, or split it across decks); **not confirmed**: in no cell."""
+    from analysis.multiple_testing import holm
+
     if not len(table):
         return pl.DataFrame(schema={"arm": pl.String, "label": pl.String, "label_reason": pl.String})
     out = []
     genes = table.filter(pl.col("kind") != KIND_REFERENCE)
+    inter = genes.filter((pl.col("kind") == KIND_PAIR) & pl.col("interaction").is_not_nan())
+    inter_holm = {}
+    if len(inter):
+        adjusted = holm(inter["interaction_p"].to_list())
+        inter_holm = {
+            (a, c): float(q) for a, c, q in zip(inter["arm"], inter["cell_index"], adjusted, strict=True)
+        }
     for arm in genes["arm"].unique(maintain_order=True).to_list():
         part = genes.filter(pl.col("arm") == arm).sort("cell_index")
         first = part.row(0, named=True)
         scan = first["scan_gain"]
-        sign = 1 if scan is None or not math.isfinite(scan) or scan >= 0 else -1
+        judged = (
+            "interaction"
+            if first["kind"] == KIND_PAIR and all((arm, c) in inter_holm for c in part["cell_index"])
+            else "gain"
+        )
+        if judged == "interaction":
+            sign = 1 if first["interaction"] >= 0 else -1
+        else:
+            sign = 1 if scan is None or not math.isfinite(scan) or scan >= 0 else -1
+
+        rows = list(part.iter_rows(named=True))
+        p_cells = [
+            inter_holm[(arm, r["cell_index"])] if judged == "interaction" else r["gain_holm"] for r in rows
+        ]
+        # the size band's centre: the median over the cells where it holds with its sign
+        holding = [
+            abs(r[judged]) for r, q in zip(rows, p_cells, strict=True) if q < ALPHA and r[judged] * sign > 0
+        ]
+        median = float(np.median(holding)) if holding else 0.0
         agree = []
         reasons = []
-        for r in part.iter_rows(named=True):
-            significant = r["gain_holm"] < ALPHA
-            same = (r["gain"] > 0) if sign > 0 else (r["gain"] < 0)
-            decks_ok = n_decks <= 1 or r["deck_sign"] == sign
-            where = f"{r['conditions']} ({_with_ci(r, 'gain')}"
-            if significant and same and decks_ok:
-                agree.append(r["cell"])
-            elif significant and not same:
-                reasons.append(f"flips when {where}, Holm p {r['gain_holm']:.2g})")
+        for r, p_holm in zip(rows, p_cells, strict=True):
+            value = r[judged]
+            significant = p_holm < ALPHA
+            same = (value > 0) if sign > 0 else (value < 0)
+            decks_ok = judged == "interaction" or n_decks <= 1 or r["deck_sign"] == sign
+            held = min([r["held_a"], *([r["held_b"]] if r["kind"] == KIND_PAIR else [])])
+            where = f"{r['conditions']} ({_with_ci(r, judged)}"
+            if significant and not same:
+                reasons.append(f"flips when {where}, Holm p {p_holm:.2g})")
             elif not significant:
-                reasons.append(f"erased when {where}, Holm p {r['gain_holm']:.2g})")
-            else:
+                reasons.append(f"erased when {where}, Holm p {p_holm:.2g})")
+            elif not decks_ok:
                 reasons.append(
                     f"sign differs across decks when {r['conditions']} (deck gains"
                     f" {_points(r['deck_gain_min'])} to {_points(r['deck_gain_max'])})"
                 )
+            elif held < MOSTLY_GIVEN_BACK:
+                reasons.append(f"given back when {where}, held at the end in {held:.0%} of the games)")
+            elif abs(value) < BAND[0] * median:
+                reasons.append(f"below half the panel's median ({_points(sign * median)}) when {where})")
+            elif abs(value) > BAND[1] * median:
+                reasons.append(f"above double the panel's median ({_points(sign * median)}) when {where})")
+            else:
+                agree.append(r["cell"])
         if len(agree) == len(part):
             label = LABEL_ROBUST
-        elif agree:
+        elif agree or any(not x.startswith(("flips", "erased")) for x in reasons):
             label = LABEL_CONDITIONAL
         else:
             label = LABEL_NOT
@@ -691,11 +736,14 @@ def confirm_labels(table: pl.DataFrame, n_decks: int = 1) -> pl.DataFrame:
                 "role": first["role"],
                 "label": label,
                 "label_reason": "; ".join(reasons),
+                "judged": judged,
                 "cells_agreeing": len(agree),
                 "cells": len(part),
                 "scan_gain": scan,
                 "gain_min": float(part["gain"].min()),
                 "gain_max": float(part["gain"].max()),
+                "judged_min": float(part[judged].min()),
+                "judged_max": float(part[judged].max()),
                 "held_a_min": float(part["held_a"].min()),
             }
         )
@@ -746,11 +794,15 @@ def confirm_markdown(
     done = table["cell"].unique(maintain_order=True).to_list()
     decks_text = ", and the same sign on every deck" if deck_labels else ""
     parts.append(
-        "\nLabels: **robust**: the gain is significant (Holm across every gene arm of every cell,"
-        f" p < {ALPHA}) with the scan's sign in every cell{decks_text}; **conditional**: so in some"
-        " cells, and the cells that flip it (significant, other sign) or erase it (not significant)"
-        " are named; **not confirmed**: in no cell. The scan's gain was measured under the scan's"
-        " conditions (above); the panel's on fresh games. Gains in win-rate points.\n"
+        "\nLabels judge a single's gain and a pair's **interaction** (pair gain minus both single"
+        " gains: what makes it a combination). **robust**: significant (Holm, p <"
+        f" {ALPHA}) with the scan's sign (a pair: its first cell's) in every cell{decks_text}, the"
+        f" gift held at the end in at least {MOSTLY_GIVEN_BACK:.0%} of the games, and within half to"
+        " double the panel's median (a label carries the size); **conditional**: so in some cells,"
+        " and the cells that flip it (significant, other sign), erase it (not significant), give it"
+        " back, shrink or grow it are named; **not confirmed**: in no cell. The scan's gain was"
+        " measured under the scan's conditions (above); the panel's on fresh games. Win-rate"
+        " points.\n"
     )
     null = table.filter(pl.col("kind") == KIND_REFERENCE)
     if len(null):
@@ -783,8 +835,14 @@ def confirm_markdown(
                 else _points(r["scan_gain"], "")
             )
             text = (
-                f"- **{r['arm']}** ({r['kind']}, {r['role']}): **{label}**, {_points(r['gain_min'], '')} to"
-                f" {_points(r['gain_max'], '')} points across {plural(r['cells'], 'cell')} (scan: {scan})"
+                f"- **{r['arm']}** ({r['kind']}, {r['role']}): **{label}**, {r['judged']}"
+                f" {_points(r['judged_min'], '')} to {_points(r['judged_max'], '')} points across"
+                f" {plural(r['cells'], 'cell')} (scan gain: {scan}"
+                + (
+                    f"; pair gain {_points(r['gain_min'], '')} to {_points(r['gain_max'], '')})"
+                    if r["judged"] == "interaction"
+                    else ")"
+                )
             )
             if label == LABEL_CONDITIONAL:
                 holds = f"{r['cells_agreeing']} of {plural(r['cells'], 'cell')}"

@@ -30,6 +30,7 @@ CPUS = os.cpu_count() or 1
 DEFAULT_GAMES = 12_000
 DEFAULT_DECKS = 4
 DEFAULT_OPTION_BUDGET = 120_000
+DEFAULT_OPTION_REPLICATES = 3
 
 
 def _out(out: Path | None, default: Path, command: str) -> Path:
@@ -42,7 +43,17 @@ def _out(out: Path | None, default: Path, command: str) -> Path:
 
 
 def verdict(
-    gene: Annotated[str, typer.Option("--gene", "-g", metavar="NAME", help="The gene to judge.")],
+    gene: Annotated[
+        str | None, typer.Option("--gene", "-g", metavar="NAME", help="The gene to judge (or --all).")
+    ] = None,
+    all_genes: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Every gene in play, one after the other (each in DIR/<gene>/), and overview.md/.csv: one "
+            "table a designer can act on.",
+        ),
+    ] = False,
     players: Annotated[int, typer.Option("--players", "-p", help="Players: 3 to 6.")] = 4,
     rules: Annotated[
         Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
@@ -77,6 +88,13 @@ def verdict(
             "6 arms); 0 skips option value.",
         ),
     ] = DEFAULT_OPTION_BUDGET,
+    option_replicates: Annotated[
+        int,
+        typer.Option(
+            help="Independent tunings of every option-value arm (own tuning seed, own fresh games): the "
+            "interval is a t interval over them, so it covers the spread between tunings. At least 2.",
+        ),
+    ] = DEFAULT_OPTION_REPLICATES,
     fields: Annotated[
         str,
         typer.Option(
@@ -107,36 +125,63 @@ def verdict(
     game_for(game, "verdict")
     from sim.ursuppe.experiments import verdict as V
 
+    if (gene is None) == (not all_genes):
+        fail("--gene/--all: give one --gene NAME, or --all")
     try:
-        plan = V.plan_verdict(
-            gene,
-            players,
-            rules,
-            games,
-            decks,
-            readings,
-            option_budget,
-            seed,
-            tuple(f.strip() for f in fields.split(",") if f.strip()),
-            tuple(h.strip() for h in holders.split(",") if h.strip()),
-        )
-        slug = V._slug(plan.gene)
+        if all_genes:
+            from sim.ursuppe.rules.book import load_rules
+
+            names = load_rules(rules).genes_in_play(players, None)
+        else:
+            names = [gene]
+        plans = [
+            V.plan_verdict(
+                name,
+                players,
+                rules,
+                games,
+                decks,
+                readings,
+                option_budget,
+                seed,
+                tuple(f.strip() for f in fields.split(",") if f.strip()),
+                tuple(h.strip() for h in holders.split(",") if h.strip()),
+                option_replicates,
+            )
+            for name in names
+        ]
+        slug = "all" if all_genes else V._slug(plans[0].gene)
         out = _out(out, Path("results") / f"verdict-{slug}-{players}p-s{seed}", "verdict")
     except USER_ERRORS as e:
         fail(str(e))
-    total = plan.total_games()
-    typer.echo(
-        f"verdict on {plan.gene}, {players} players: {len(plan.conditions)} conditions "
-        f"({sum(c.kind == 'panel' for c in plan.conditions)} panel cells, {max(plan.decks - 1, 0)} decks, "
-        f"{len(plan.readings)} readings) + option value; {total:,} games in all; detectable effect about "
-        f"{plan.detectable():.1f} points (80% power, {games:,} games an arm)",
-        err=True,
-    )
+    for plan in plans:
+        typer.echo(V.budget_line(plan), err=True)
+    if all_genes:
+        typer.echo(
+            f"--all: {len(plans)} genes, {sum(p.total_games() for p in plans):,} games in all", err=True
+        )
     load_engine()
     out_dirs.claim(out, "verdict")
+    docs = []
     with long_job(out, lambda: f"every finished unit is kept in {out}"):
-        with progress_bar(total, "verdict", quiet) as update:
-            doc = V.run_verdict(plan, out, threads, update)
+        with progress_bar(sum(p.total_games() for p in plans), "verdict", quiet) as update:
+            done = 0
+            for plan in plans:
+                where = out / V._slug(plan.gene) if all_genes else out
+
+                def step(n: int, _total: int, base: int = done) -> None:
+                    update(base + n, sum(p.total_games() for p in plans))
+
+                docs.append(V.run_verdict(plan, where, threads, step))
+                done += plan.total_games()
+    if all_genes:
+        V.write_overview(out, docs)
+        typer.echo((out / V.OVERVIEW_MD).read_text().replace("**", ""))
+        typer.echo(f"Wrote {out / V.OVERVIEW_MD}, {out / V.OVERVIEW_CSV}")
+        return
+    doc = docs[0]
+    if doc.get("bottom_line"):
+        typer.echo(V.bottom_words(doc["gene"], doc["bottom_line"], doc["price"]).replace("**", ""))
     for line in V.words(doc):
         typer.echo(line.replace("**", ""))
     typer.echo(f"Wrote {out / V.RESULT_MD}, {out / V.RESULT_CSV}")
@@ -168,6 +213,9 @@ def calibrate(
     option_budget: Annotated[
         int, typer.Option(help="Tuning games of each option-value arm at every value.")
     ] = DEFAULT_OPTION_BUDGET,
+    option_replicates: Annotated[
+        int, typer.Option(help="Independent tunings of both arms at every value (option value). At least 2.")
+    ] = DEFAULT_OPTION_REPLICATES,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the games.")] = 1,
     out: Annotated[
         Path | None,
@@ -194,11 +242,14 @@ def calibrate(
                 parsed = [int(v) for v in values.split(",") if v.strip()]
             except ValueError:
                 fail(f"--values: expected comma-separated integers, got {values!r}")
-        cal = C.plan_calibration(gene, key, parsed, design, players, rules, games, option_budget, seed)
+        cal = C.plan_calibration(
+            gene, key, parsed, design, players, rules, games, option_budget, seed, option_replicates
+        )
         slug = C.V._slug(cal.plan.gene)
         out = _out(out, Path("results") / f"calibrate-{slug}-{key}-{players}p-s{seed}", "calibrate")
     except USER_ERRORS as e:
         fail(str(e))
+    typer.echo(C.budget_line(cal), err=True)
     load_engine()
     out_dirs.claim(out, "calibrate")
     with long_job(out, lambda: f"every finished value is kept in {out}"):
@@ -210,7 +261,7 @@ def calibrate(
             f"[{100 * p['low']:+.1f}, {100 * p['high']:+.1f}]"
         )
     if doc["neutral"] is not None:
-        found = f"the {key} closest to neutral is {doc['neutral']:.1f}"
+        found = f"the {key} closest to neutral is {doc['neutral']:.1f} {C.neutral_range(doc)}"
     else:
         found = f"no {key} in the scan is neutral (the curve heads to 0 {doc['crossing']} it)"
     typer.echo(f"{doc['gene']}: {found} (the rules' {key}: {doc['current']}); wrote {out / C.RESULT_MD}")

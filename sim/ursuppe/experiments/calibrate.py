@@ -47,7 +47,7 @@ class Calibration:
     design: str
     current: int
 
-    def config(self, value: int) -> T.TuneConfig:
+    def config(self, value: int, replicate: int = 0) -> T.TuneConfig:
         head = self.plan.conditions[0]
         book = head.setting.book.derive({"genes": {self.plan.gene: {self.key: value}}})
         setting = replace(head.setting, book=book)
@@ -55,18 +55,22 @@ class Calibration:
             return T.TuneConfig(
                 setting, head.holder, head.fld, (), 0, seed=self.plan.seed, eval_games=self.plan.games
             )
-        # the gene's two arms only: option_budget tuning games each
-        return replace(self.plan.option_config(), setting=setting, budget=2 * self.plan.option_budget)
+        # the gene's two arms only: option_budget tuning games each, on the replicate's own seed
+        return replace(
+            self.plan.option_config(replicate), setting=setting, budget=2 * self.plan.option_budget
+        )
 
     def units(self) -> list[G.Unit]:
         if self.design == "holding" and self.key == "price":
-            return [G.Unit("gene", self.plan.gene), G.Unit("bp", self.plan.gene)]
+            return [G.Unit("gene", self.plan.gene), G.Unit(G.BP_FORBIDDEN, self.plan.gene)]
         return [G.Unit("gene", self.plan.gene)]
 
     def games_per_value(self) -> int:
         if self.design == "holding":
             return (len(self.units()) + 1) * self.plan.games
-        return G.study_games(self.config(self.values[0]), [self.plan.gene], "option", ())
+        return self.plan.option_replicates * G.study_games(
+            self.config(self.values[0]), [self.plan.gene], "option", ()
+        )
 
 
 def plan_calibration(
@@ -79,6 +83,7 @@ def plan_calibration(
     games: int = V.DEFAULT_GAMES,
     option_budget: int = V.DEFAULT_OPTION_BUDGET,
     seed: int = 1,
+    option_replicates: int = G.DEFAULT_REPLICATES,
 ) -> Calibration:
     """Check every option (UserError, one line) and fix the values scanned (default: the
     current value - 3 .. + 3, within the key's range)."""
@@ -97,6 +102,7 @@ def plan_calibration(
         with_readings=False,
         option_budget=option_budget if design == "option" else 0,
         seed=seed,
+        option_replicates=option_replicates,
     )
     row = plan.book.data["genes"][plan.gene]
     current = int(row[key])
@@ -116,14 +122,72 @@ def plan_calibration(
     return cal
 
 
-def _curve_point(cal: Calibration, measured: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def budget_line(cal: Calibration) -> str:
+    """What the calibration will play, printed before any game (issue 32.7)."""
+    what = (
+        f"option value ({cal.plan.option_replicates} tuning replicates x 2 arms x "
+        f"{cal.plan.option_budget:,} tuning games)"
+        if cal.design == "option"
+        else "holding value"
+    )
+    return (
+        f"calibrate {cal.plan.gene}, {cal.key} at {', '.join(map(str, cal.values))} "
+        f"(the rules': {cal.current}), {cal.plan.players} players: {what}, "
+        f"{cal.plan.games:,} fresh games an arm; "
+        f"{cal.games_per_value() * len(cal.values):,} games in all"
+    )
+
+
+def _paired(cal: Calibration, measured: dict[str, dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """The two outcome vectors the curve compares at one value, on the same games: holding the
+    gene vs holding its price in BP that player 0 may not spend on the gene (``--key price``), else
+    holding the gene vs not."""
     gene = measured[G.Unit("gene", cal.plan.gene).key]
     if cal.design == "holding" and cal.key == "price":
-        bp = measured[G.Unit("bp", cal.plan.gene).key]
-        c = G._contrast(gene["won_with"], bp["won_with"])
-    else:
-        c = G._contrast(gene["won_with"], gene["won_without"])
+        return gene["won_with"], measured[G.Unit(G.BP_FORBIDDEN, cal.plan.gene).key]["won_with"]
+    return gene["won_with"], gene["won_without"]
+
+
+def _curve_point(cal: Calibration, measured: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    c = G._contrast(*_paired(cal, measured))
     return {"estimate": c["estimate"], "low": c["ci_low"], "high": c["ci_high"], "p_value": c["p_value"]}
+
+
+BOOTSTRAP = 999  # resamples of the games for the neutral value's interval
+
+
+def neutral_interval(values: list[int], diffs: np.ndarray, seed: int) -> tuple[float | str, float | str]:
+    """A 95% percentile bootstrap interval (scipy) of the neutral value: the games are resampled
+    together at every value (the same games: common random numbers) and the crossing found again
+    in each resample. A bound beyond the scan is "below the scan" / "above the scan" (the crossing
+    lay outside it in more than 2.5% of the resamples). ``diffs``: [games, values] per-game
+    differences of the curve."""
+    from scipy import stats
+
+    lo_edge = float(values[0] - (values[-1] - values[0]))
+    hi_edge = float(values[-1] + (values[-1] - values[0]))
+
+    def crossing(games: np.ndarray) -> float:
+        # a resample of the games' indices: every value's games resampled together
+        cross, _, where = neutral(values, [float(x) for x in diffs[games.astype(np.int64)].mean(axis=0)])
+        if cross is not None:
+            return float(cross)
+        return hi_edge if where == "above" else lo_edge
+
+    res = stats.bootstrap(
+        (np.arange(len(diffs), dtype=np.float64),),
+        crossing,
+        vectorized=False,
+        n_resamples=BOOTSTRAP,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+    def bound(x: float) -> float | str:
+        return "below the scan" if x <= lo_edge else "above the scan" if x >= hi_edge else x
+
+    return bound(lo), bound(hi)
 
 
 def neutral(values: list[int], estimates: list[float]) -> tuple[float | None, int, str]:
@@ -150,20 +214,48 @@ def run_calibration(
 
     t0 = time.perf_counter()
     points = []
+    diffs = []
     for v in cal.values:
         cfg = cal.config(v)
         where = out / "values" / f"{cal.key}-{v}"
         before = step.done
-        measured = {}
         units = cal.units()
-        arm_budget = G._arm_budget(G.fixed_field(cfg), units) if cal.design == "option" else 0
-        for unit in units:
-            measured[unit.key] = G.measure_unit(
-                cal.design, G.fixed_field(cfg), unit, where, arm_budget, threads, step
+        if cal.design == "option":
+            # option value over independent tuning replicates (issue 32.1), as soup verdict's
+            reps = []
+            for r in range(cal.plan.option_replicates):
+                cfg_r = G.fixed_field(cal.config(v, r))
+                arm_budget = G._arm_budget(cfg_r, units)
+                reps.append(
+                    G.measure_unit("option", cfg_r, units[0], where / f"rep-{r}", arm_budget, threads, step)
+                )
+            step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
+            c = G.replicated(reps)
+            points.append(
+                {
+                    "value": v,
+                    "estimate": c["estimate"],
+                    "low": c["ci_low"],
+                    "high": c["ci_high"],
+                    "p_value": c["p_value"],
+                    "measured": c["measured"],
+                    "note": "; ".join(c["not_measured_because"]),
+                }
             )
+            continue
+        measured = {}
+        for unit in units:
+            measured[unit.key] = G.measure_unit(cal.design, G.fixed_field(cfg), unit, where, 0, threads, step)
         step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
-        points.append({"value": v, **_curve_point(cal, measured)})
+        points.append({"value": v, **_curve_point(cal, measured), "measured": True, "note": ""})
+        a, b = _paired(cal, measured)
+        diffs.append(a.astype(np.float64) - b)
     cross, nearest, where_ = neutral([p["value"] for p in points], [p["estimate"] for p in points])
+    interval = (
+        neutral_interval(cal.values, np.stack(diffs, axis=1), cal.plan.seed)
+        if cal.design == "holding"
+        else ("—", "—")
+    )
     if cross is None:  # beyond the scan: a direction only if the rules' value is inside it
         if where_ == "above":
             direction = "up" if cal.values[-1] >= cal.current else "unknown"
@@ -171,8 +263,10 @@ def run_calibration(
             direction = "down" if cal.values[0] <= cal.current else "unknown"
     else:
         direction = "up" if cross > cal.current else "down" if cross < cal.current else "none"
+    if not all(p["measured"] for p in points):
+        direction = "unknown"  # tuning noise at some value: no direction from this scan
     what = (
-        "holding the gene minus holding its price in BP"
+        "holding the gene minus holding its price in BP that player 0 may not spend on the gene"
         if cal.design == "holding" and cal.key == "price"
         else G.DESIGNS[cal.design].label
     )
@@ -191,6 +285,8 @@ def run_calibration(
         "seed": cal.plan.seed,
         "points": points,
         "neutral": cross,
+        "neutral_low": interval[0],
+        "neutral_high": interval[1],
         "crossing": where_,
         "nearest": nearest,
         "direction": direction,
@@ -213,14 +309,21 @@ def markdown(doc: dict[str, Any], seconds: float) -> str:
         head = (
             f"**No {k} in the scan is neutral:** the curve does not cross 0 between "
             f"{doc['points'][0]['value']} and {doc['points'][-1]['value']}; it heads to 0 "
-            f"{doc['crossing']} {edge} (scan further with --values). The rules' {k} is {doc['current']}, "
-            f"so the scan points {move} it."
+            f"{doc['crossing']} {edge} (scan further with --values); neutral {neutral_range(doc)}. "
+            f"The rules' {k} is {doc['current']}, so the scan points {move} it."
         )
     else:
         head = (
-            f"**The {k} closest to neutral is {doc['neutral']:.1f}** "
+            f"**The {k} closest to neutral is {doc['neutral']:.1f} {neutral_range(doc)}** "
             f"(scanned value nearest to 0: {doc['nearest']}); "
             f"the rules' {k} is {doc['current']}, so the scan points {move} it."
+        )
+    unmeasured = [p["value"] for p in doc["points"] if not p.get("measured", True)]
+    if unmeasured:
+        head = (
+            f"**Not measured at this budget at {k} {', '.join(map(str, unmeasured))}** (a tuning kept its "
+            "start or the allowed arms bought the gene in under 1% of their games: the curve there is the "
+            "tunings' noise; raise --option-budget). " + head
         )
     lines = [
         f"# Calibration: {g}, {k} ({doc['players']} players)",
@@ -237,9 +340,10 @@ def markdown(doc: dict[str, Any], seconds: float) -> str:
     ]
     for p in doc["points"]:
         mark = " (the rules')" if p["value"] == doc["current"] else ""
+        note = "" if p.get("measured", True) else f" not measured at this budget ({p['note']})"
         lines.append(
             f"| {p['value']}{mark} | {100 * p['estimate']:+.1f} "
-            f"[{100 * p['low']:+.1f}, {100 * p['high']:+.1f}] | "
+            f"[{100 * p['low']:+.1f}, {100 * p['high']:+.1f}]{note} | "
             f"{p['p_value']:.2g} |"
         )
     lines += [
@@ -250,6 +354,16 @@ def markdown(doc: dict[str, Any], seconds: float) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def neutral_range(doc: dict[str, Any]) -> str:
+    """The neutral value's 95% interval in words ("[2.1, 5.0]"; an open end beyond the scan)."""
+    if doc["design"] != "holding":
+        return "(no interval: option value's points come from separate tunings)"
+    lo, hi = (x if isinstance(x, str) else f"{x:.1f}" for x in (doc["neutral_low"], doc["neutral_high"]))
+    if lo == hi and isinstance(doc["neutral_low"], str):
+        return f"{lo} in at least 97.5% of 999 bootstrap resamples of the games"
+    return f"[{lo}, {hi}] (95% bootstrap over the games)"
 
 
 def write_outputs(doc: dict[str, Any], out: Path, seconds: float) -> None:

@@ -33,6 +33,7 @@ ordinary tuning under ``arms/`` (checkpointed), so Ctrl-C loses at most one gene
 unit and the same command continues.
 """
 
+import hashlib
 import json
 import re
 import time
@@ -45,7 +46,13 @@ import numpy as np
 
 from sim.runner import write_atomic, write_json_atomic
 from sim.ursuppe.experiments import tuning as T
-from sim.ursuppe.experiments.reference_genes import NULL_GENE, plain_card_name, reference_overrides
+from sim.ursuppe.experiments.reference_genes import (
+    NULL_GENE,
+    NULL_TWIN,
+    NULL_VALUE,
+    plain_card_name,
+    reference_overrides,
+)
 from sim.ursuppe.rules.book import GIFT_KEPT
 from sim.ursuppe.rules.genes import EXTRA_GENES
 from strategies.ursuppe.params import FORCED_GENE_VALUE
@@ -100,6 +107,9 @@ GIFT_DESIGNS = (
     "holding",
     "retuned",
 )  # the designs that give the gene at setup (a BP gift is their reference)
+# calibrate's reference (issue 32.2): the gene's price as a BP gift that player 0 may not spend on
+# the gene, so that no arm is the gene arm again (breeder spent a plain BP gift on the gene at once)
+BP_FORBIDDEN = "bp_forbidden"
 REFERENCES = ("null", "plain", "bp")  # the reference arms a study adds (bp: holding value only)
 RESULT = "gene_value.json"
 REPORT = "gene_value.md"
@@ -119,11 +129,9 @@ class Unit:
 
     @property
     def key(self) -> str:
-        return (
-            "null"
-            if self.gene is None
-            else (slug(self.gene) if self.kind == "gene" else f"{self.kind}-{slug(self.gene)}")
-        )
+        if self.kind == "null":
+            return "null"  # one a study
+        return slug(self.gene or "") if self.kind == "gene" else f"{self.kind}-{slug(self.gene or '')}"
 
     @property
     def label(self) -> str:
@@ -133,6 +141,8 @@ class Unit:
             return plain_card_name(self.gene or "")
         if self.kind == "bp":
             return f"BP gift ({self.gene})"
+        if self.kind == BP_FORBIDDEN:
+            return f"BP gift, {self.gene} forbidden"
         return self.gene or ""
 
 
@@ -154,7 +164,8 @@ class GameCount:
 def study_units(design: str, genes: list[str], references: tuple[str, ...]) -> list[Unit]:
     """The units of a study: the null gene first (one for all genes), then per gene the gene,
     its plain card and (holding value) its BP gift."""
-    units = [Unit("null", None)] if "null" in references else []
+    # one null gene for the study, going through the first gene's code paths (its copies, valued as it)
+    units = [Unit("null", genes[0] if genes else None)] if "null" in references else []
     for g in genes:
         units.append(Unit("gene", g))
         if "plain" in references:
@@ -171,11 +182,12 @@ def unit_setting(setting: T.Setting, unit: Unit, holding: bool = False) -> tuple
     if unit.kind == "gene":
         # the parameter key names the gene's slot (a number-only gene's declared name is the book's)
         return setting, T.GENE_PREFIX + T.GENE_NAMES[setting.book.gene_index(unit.gene or "")]
-    if unit.kind == "bp":
+    if unit.kind in ("bp", BP_FORBIDDEN):
         return setting, None
     kinds = ("null",) if unit.kind == "null" else ("plain",)
-    # holding value gives the one card away; option value offers as many cards as the gene has
-    copies = 1 if unit.kind == "null" or holding else None
+    # holding value gives the plain card's one card away; option value offers as many cards as
+    # the gene has (the null gene and its twin: reference_genes.NULL_COPIES each)
+    copies = 1 if unit.kind == "plain" and holding else None
     layer = reference_overrides(unit.gene, kinds, setting.book, copies)
     index = setting.book.gene_index(unit.gene or "") if unit.gene else -1
     if unit.kind == "plain" and index not in EXTRA_GENES:
@@ -200,6 +212,13 @@ def unit_players(base: T.TuneConfig, unit: Unit) -> T.TuneConfig:
     """``base`` with every strategy (the start and the field) valuing a plain card as it values
     the studied gene (gene_value, G1): to every player the plain card is the gene without its
     effect, so its arms start where the gene's do and the field buys it as it buys the gene."""
+    if unit.kind == "null":
+        return _null_players(base)
+    if unit.kind == BP_FORBIDDEN:
+        # player 0 may not turn the gift into the gene (gene value 0: never bought, G1)
+        v = base.start.vector.copy()
+        v[T.GENE_VALUE_BASE + base.setting.book.gene_index(unit.gene or "")] = 0.0
+        return replace(base, start=replace(base.start, vector=v))
     if unit.kind != "plain":
         return base
     gene = base.setting.book.gene_index(unit.gene or "")
@@ -218,11 +237,30 @@ def unit_players(base: T.TuneConfig, unit: Unit) -> T.TuneConfig:
     )
 
 
+def _null_players(base: T.TuneConfig) -> T.TuneConfig:
+    """``base`` with every strategy valuing the null gene and its twin at NULL_VALUE (a strategy
+    file that names neither values them at 0 and would never buy them: the null gene would then
+    change no draw and read 0 by construction)."""
+    book = base.setting.book.derive(reference_overrides(None, ("null",)))
+    slots = [T.GENE_VALUE_BASE + book.gene_index(n) for n in (NULL_GENE, NULL_TWIN)]
+
+    def valued(s: Any) -> Any:
+        v = s.vector.copy()
+        v[slots] = NULL_VALUE
+        return replace(s, vector=v)
+
+    return replace(
+        base,
+        start=valued(base.start),
+        fld=replace(base.fld, strategies=tuple(map(valued, base.fld.strategies))),
+    )
+
+
 def holding_edits(setting: T.Setting, unit: Unit) -> tuple[T.Setting, tuple[tuple[str, Any], ...]]:
     """Holding value's arm with the gift: player 0 holds the unit's gene from setup and keeps it;
     a BP gift is the gene's price in BP (its price at this player count)."""
     unit_set, key = unit_setting(setting, unit, holding=True)
-    if unit.kind == "bp":
+    if unit.kind in ("bp", BP_FORBIDDEN):
         rules = setting.book.for_players(setting.players, setting.variant)
         price = int(rules.gene_price[setting.book.gene_index(unit.gene or "")])
         return unit_set, (("gift_to", 0), ("gift_bp", price))
@@ -397,7 +435,7 @@ def measure_unit(
         if progress:
             progress(n)
     else:
-        vectors, cfgs = [], []
+        vectors, cfgs, kept = [], [], []
         for arm in d.arms:
             cfg = arm_config(base, unit, arm, arm_budget, design)
             cfgs.append(cfg)
@@ -412,8 +450,9 @@ def measure_unit(
             # re-tuned holding: every unit's arm without a gift is the same tuning, played once
             where = "no-gift" if design == "retuned" and arm == d.arms[1] else f"{unit.key}-{slug(arm)}"
             state = T.tune(cfg, out / "arms" / where, threads, arm_progress)
-            v, _ = T.select_result(cfg, state, threads)
+            v, check = T.select_result(cfg, state, threads)
             vectors.append(v)
+            kept.append(check["kept"] == "start")
             text = T.tuned_toml(cfg, v, f"{base.start.name} tuned, {unit.label} {arm} ({d.label})")
             target = out / "arms" / where / T.TUNED
             write_atomic(target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
@@ -436,11 +475,73 @@ def measure_unit(
                 "bought_with": np.float64(((bought[0] >> gi) & 1).mean()),
                 "bought_without": np.float64(((bought[1] >> gi) & 1).mean()),
                 "declined": np.bool_(declined),
+                # each arm's tuning handed back its start (select_result): nothing was tuned
+                "kept_start": np.array(kept, dtype=bool),
             }
         if progress:
             progress(2 * n)
     _save(path, result)
     return result
+
+
+# Option value's tuning replicates (issue 32.1): two arms tuned once each differ by their tunings'
+# noise as well as by the gene (Tentacle at 0 copies read +1.9 [+0.8, +2.9] between two tuned files
+# on fresh games alone). Each replicate tunes both arms again on a tuning seed of its own and plays
+# fresh games of its own, so the replicates' contrasts are independent draws of (gene + tuning noise
+# + fresh-game noise) and a t interval over them covers all three. Three is the fewest with a
+# spread to read at all (t with 2 degrees of freedom: 4.30 standard errors at 95%); more narrow it.
+DEFAULT_REPLICATES = 3
+MIN_BOUGHT = 0.01  # an allowed arm that buys the gene in fewer games has not used the option
+
+
+def replicate_seed(seed: int, replicate: int) -> int:
+    """The tuning seed of option value's replicate ``replicate`` (0: ``seed`` itself)."""
+    if replicate == 0:
+        return seed
+    digest = hashlib.blake2b(f"soup-option-replicate-{seed}-{replicate}".encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "little")
+
+
+def replicated(per_replicate: list[dict[str, Any]], of: str = "gene") -> dict[str, Any]:
+    """Option value over independent replicates: each replicate's contrast (with - without win
+    rate on its own fresh games), their mean and a t interval over them (scipy), and whether the
+    unit was measured at this budget: not when some replicate's arm kept its start (the tuning
+    moved nothing) or the allowed arms bought it in fewer than MIN_BOUGHT of their games."""
+    c = np.array([float(m["won_with"].mean() - m["won_without"].mean()) for m in per_replicate])
+    return {**t_interval(c), **_measured(per_replicate, of)}
+
+
+def t_interval(c: np.ndarray) -> dict[str, Any]:
+    """Mean, standard error, 95% t interval and two-sided p of independent replicate contrasts."""
+    from scipy import stats
+
+    r = len(c)
+    mean = float(c.mean())
+    se = float(c.std(ddof=1) / np.sqrt(r)) if r > 1 else float("nan")
+    if r > 1 and se > 0:
+        q = float(stats.t.ppf(0.975, r - 1))
+        p = float(2 * stats.t.sf(abs(mean) / se, r - 1))
+    else:
+        q, p = float("nan"), 1.0 if mean == 0 else float("nan")
+    return {
+        "estimate": mean,
+        "ci_low": mean - q * se if r > 1 else mean,
+        "ci_high": mean + q * se if r > 1 else mean,
+        "p_value": p,
+        "se": se,
+        "replicates": [float(x) for x in c],
+    }
+
+
+def _measured(per_replicate: list[dict[str, Any]], of: str) -> dict[str, Any]:
+    kept = any(bool(np.asarray(m.get("kept_start", [False])).any()) for m in per_replicate)
+    bought = float(np.mean([float(m.get("bought_with", 0.0)) for m in per_replicate]))
+    why = []
+    if kept:
+        why.append("a tuning kept its start (nothing tuned at this budget)")
+    if bought < MIN_BOUGHT:
+        why.append(f"the allowed arms bought the {of} in {100 * bought:.1f}% of their games (under 1%)")
+    return {"measured": not why, "not_measured_because": why, "bought_with": bought}
 
 
 def _better_allowed(

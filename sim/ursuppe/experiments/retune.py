@@ -114,7 +114,6 @@ class Retuned:
         return out
 
 
-
 def plan(
     retune: Retune,
     books: dict[str, Any],

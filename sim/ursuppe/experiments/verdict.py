@@ -91,11 +91,13 @@ class Plan:
     deck_labels: list[str]
     readings: list[str]
     rules_file: str | None
+    option_replicates: int = G.DEFAULT_REPLICATES
 
     def holding_units(self) -> list[G.Unit]:
         return [G.Unit("gene", self.gene), G.Unit("plain", self.gene), G.Unit("bp", self.gene)]
 
-    def option_config(self) -> T.TuneConfig:
+    def option_config(self, replicate: int = 0) -> T.TuneConfig:
+        """Option value's tuning of ``replicate`` (its own tuning seed and fresh games)."""
         c = self.conditions[0]
         return T.TuneConfig(
             c.setting,
@@ -103,25 +105,45 @@ class Plan:
             c.fld,
             OPTION_KEYS,
             self.option_budget * 2 * len(self.option_units()),  # option_budget games for every arm
-            seed=self.seed,
+            seed=G.replicate_seed(self.seed, replicate),
             games_per_candidate=OPTION_GAMES_PER_CANDIDATE,
             eval_games=self.games,
         )
 
     def option_units(self) -> list[G.Unit]:
-        return [G.Unit("gene", self.gene), G.Unit("plain", self.gene), G.Unit("null", None)]
+        return [G.Unit("gene", self.gene), G.Unit("plain", self.gene), G.Unit("null", self.gene)]
 
     def total_games(self) -> int:
         holding = len(self.conditions) * (len(self.holding_units()) + 1) * self.games + self.games  # + null
         if self.option_budget <= 0:
             return holding
-        return holding + G.study_games(self.option_config(), [self.gene], "option", ("null", "plain"))
+        return holding + self.option_replicates * G.study_games(
+            self.option_config(), [self.gene], "option", ("null", "plain")
+        )
 
     def detectable(self) -> float:
         """The smallest effect (win-rate points) found at 80% power by a two-sided test at 5% with
         this many games a condition, in the worst case of a paired binary outcome (every game
         discordant with probability 1/2)."""
         return 100 * (Z975 + Z80) * math.sqrt(0.5 / self.games)
+
+
+def budget_line(plan: Plan) -> str:
+    """What the verdict will play, printed before any game: its conditions, option value (its
+    budget and replicates, or that it is skipped), the games in all and the detectable effect."""
+    option = (
+        f"option value: {plan.option_replicates} tuning replicates x 6 arms x {plan.option_budget:,} "
+        "tuning games"
+        if plan.option_budget > 0
+        else "no option value (--option-budget 0)"
+    )
+    return (
+        f"verdict on {plan.gene}, {plan.players} players: {len(plan.conditions)} conditions "
+        f"({sum(c.kind == 'panel' for c in plan.conditions)} panel cells, "
+        f"{max(plan.decks - 1, 0)} more decks, "
+        f"{len(plan.readings)} readings); {option}; {plan.total_games():,} games in all; detectable effect "
+        f"about {plan.detectable():.1f} points (80% power, {plan.games:,} games an arm)"
+    )
 
 
 def _slug(text: str) -> str:
@@ -151,6 +173,7 @@ def plan_verdict(
     seed: int = 1,
     fields: tuple[str, ...] = PANEL_FIELDS,
     holders: tuple[str, ...] = PANEL_HOLDERS,
+    option_replicates: int = G.DEFAULT_REPLICATES,
 ) -> Plan:
     """Check every option and build the conditions; a UserError (one line) on bad input."""
     from strategies.ursuppe.params import load_strategy
@@ -178,6 +201,11 @@ def plan_verdict(
         raise UserError(f"--decks: expected at least 1, got {decks}")
     if option_budget < 0:
         raise UserError(f"--option-budget: expected 0 (no option value) or more games, got {option_budget}")
+    if option_replicates < 2:
+        raise UserError(
+            f"--option-replicates: expected at least 2 (the spread between tunings needs two), "
+            f"got {option_replicates}"
+        )
     for f in fields:
         if f != "mix":
             load_strategy(f)
@@ -192,7 +220,7 @@ def plan_verdict(
     conditions = [
         Condition(
             "headline",
-            f"holder {holder0.name}; {fld0_text}; the rules' deck and readings",
+            f"holder {holder0.name} vs {fld0_text}, the rules' deck and readings",
             "headline",
             setting,
             fld0,
@@ -207,7 +235,7 @@ def plan_verdict(
             s = load_strategy(h)
             conditions.append(
                 Condition(
-                    "panel", f"holder {s.name}; {text}", f"panel-{_slug(h)}-{_slug(f)}", setting, fld, s
+                    "panel", f"holder {s.name} vs {text}", f"panel-{_slug(h)}-{_slug(f)}", setting, fld, s
                 )
             )
     labels = []
@@ -260,6 +288,7 @@ def plan_verdict(
         labels,
         reading_labels,
         str(rules_file) if rules_file else None,
+        option_replicates,
     )
     if option_budget > 0:
         try:
@@ -284,6 +313,11 @@ def _row(design: str, cond: Condition, unit: G.Unit, m: dict[str, Any], games: i
         "with": float(m["won_with"].mean()),
         "without": float(m["won_without"].mean()),
         "games": games,
+        # games whose outcome for player 0 differs between the arms: a reference whose games are
+        # all the same reads 0 by construction and checks nothing (issue 32.3)
+        "differ": int((m["won_with"] != m["won_without"]).sum()),
+        "measured": True,
+        "note": "",
     }
 
 
@@ -298,7 +332,7 @@ def run_verdict(
     measured: dict[tuple[str, str], dict[str, Any]] = {}
     for cond in plan.conditions:
         base = T.TuneConfig(cond.setting, cond.holder, cond.fld, (), 0, seed=plan.seed, eval_games=plan.games)
-        units = plan.holding_units() + ([G.Unit("null", None)] if cond.kind == "headline" else [])
+        units = plan.holding_units() + ([G.Unit("null", plan.gene)] if cond.kind == "headline" else [])
         for unit in units:
             have = (out / cond.key / "units" / f"{unit.key}.npz").exists()
             first = not (out / cond.key / "units" / "no-gift.npz").exists()
@@ -309,25 +343,55 @@ def run_verdict(
             measured[(cond.key, unit.key)] = m
             rows.append(_row("holding", cond, unit, m, plan.games))
     if plan.option_budget > 0:
-        cfg = G.fixed_field(plan.option_config())
         units = plan.option_units()
-        arm_budget = G._arm_budget(cfg, units)
         cond = plan.conditions[0]
+        reps: dict[str, list[dict[str, Any]]] = {u.key: [] for u in units}
+        for r in range(plan.option_replicates):
+            cfg = G.fixed_field(plan.option_config(r))
+            arm_budget = G._arm_budget(cfg, units)
+            where = out / "option" / f"rep-{r}"
+            for unit in units:
+                have = (where / "units" / f"{unit.key}.npz").exists()
+                before = step.done
+                m = G.measure_unit("option", cfg, unit, where, arm_budget, threads, step)
+                if have:
+                    step(
+                        G._unit_games(cfg, G.DESIGNS["option"], unit, units, arm_budget, "option")
+                        - (step.done - before)
+                    )
+                reps[unit.key].append(m)
         for unit in units:
-            have = (out / "option" / "units" / f"{unit.key}.npz").exists()
-            before = step.done
-            m = G.measure_unit("option", cfg, unit, out / "option", arm_budget, threads, step)
-            if have:
-                step(
-                    G._unit_games(cfg, G.DESIGNS["option"], unit, units, arm_budget, "option")
-                    - (step.done - before)
-                )
-            measured[("option", unit.key)] = m
-            rows.append(_row("option", cond, unit, m, plan.games))
+            measured[("option", unit.key)] = {"replicates": reps[unit.key]}
+            rows.append(_option_row(cond, unit, reps[unit.key], plan.games))
     seconds = time.perf_counter() - t0
     doc = summarise(plan, rows, measured, seconds)
     write_outputs(plan, doc, rows, out)
     return doc
+
+
+def _option_row(cond: Condition, unit: G.Unit, reps: list[dict[str, Any]], games: int) -> dict[str, Any]:
+    """Option value's row of a unit over its replicates (G.replicated: a t interval over the
+    replicates' contrasts, which covers the tunings' spread as well as the fresh games')."""
+    c = G.replicated(reps, "gene" if unit.kind == "gene" else "card")
+    return {
+        "design": "option",
+        "kind": cond.kind,
+        "condition": cond.label,
+        "arm": unit.label,
+        "reference": unit.kind,
+        "estimate": c["estimate"],
+        "low": c["ci_low"],
+        "high": c["ci_high"],
+        "p_value": c["p_value"],
+        "with": float(np.mean([m["won_with"].mean() for m in reps])),
+        "without": float(np.mean([m["won_without"].mean() for m in reps])),
+        "games": games * len(reps),
+        "differ": int(sum(int((m["won_with"] != m["won_without"]).sum()) for m in reps)),
+        "replicates": c["replicates"],
+        "bought": c["bought_with"],
+        "measured": c["measured"],
+        "note": "; ".join(c["not_measured_because"]),
+    }
 
 
 def _beyond(measured: dict[tuple[str, str], dict[str, Any]], where: str, gene: str) -> dict[str, Any] | None:
@@ -335,24 +399,168 @@ def _beyond(measured: dict[tuple[str, str], dict[str, Any]], where: str, gene: s
     b = measured.get((where, G.Unit("plain", gene).key))
     if a is None or b is None:
         return None
+    if "replicates" in a:  # option value: the gene minus its plain card in each replicate, t over them
+        diffs = [
+            float(
+                x["won_with"].mean()
+                - x["won_without"].mean()
+                - y["won_with"].mean()
+                + y["won_without"].mean()
+            )
+            for x, y in zip(a["replicates"], b["replicates"], strict=True)
+        ]
+        return G.t_interval(np.array(diffs))
     return G.contrast_of_contrasts((a["won_with"], a["won_without"]), (b["won_with"], b["won_without"]))
 
 
+def _bp_paired(plan: Plan, measured: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any] | None:
+    """Holding the gene vs holding its price in BP, both given at setup, paired game by game (the
+    two gifted arms of the headline cell): the gene's price in BP and the contrast."""
+    a = measured.get(("headline", G.Unit("gene", plan.gene).key))
+    b = measured.get(("headline", G.Unit("bp", plan.gene).key))
+    if a is None or b is None:
+        return None
+    rules = plan.book.for_players(plan.players)
+    price = int(rules.gene_price[plan.book.gene_index(plan.gene)])
+    return {"bp": price, **G._contrast(a["won_with"], b["won_with"])}
+
+
+# The size band of a robust label (issue 32.5): every condition's estimate within half to double
+# the headline's. A designer acts on a size ("worth about 40 points"), not on a sign: a gene read
+# at +42 that reads +17 under another reading of its text is not robustly "+42". A factor of 2 is
+# what separates "strong" from "a bit strong" at the sizes verdicts see (2-60 points); it is wide
+# enough that conditions agreeing within noise at the default budget stay inside it.
+BAND = (0.5, 2.0)
+
+
+BOTTOM = ("too strong", "about right", "too weak")
+
+
+def bottom_class(beyond: dict[str, Any], versus_bp: dict[str, Any]) -> str:
+    """One condition's bottom line (docs/verdicts.md, "The bottom line"), from two anchors
+    measured on the same games: **too strong** when holding the gene beats holding its price in
+    BP from setup (paired interval above 0: BP at setup compound, so that is a high bar);
+    **too weak** when its effect is not shown to add anything beyond being a card (the gene minus
+    its plain card, paired: interval not above 0; a gene is bought for its effect); else
+    **about right** (its effect adds something, and it is worth no more than its price)."""
+    if versus_bp["ci_low"] > 0:
+        return "too strong"
+    if beyond["ci_low"] <= 0:
+        return "too weak"
+    return "about right"
+
+
+def bottom_line(plan: Plan, measured: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any] | None:
+    """The bottom line of the gene: each holding-value condition's class (:func:`bottom_class`)
+    with its two anchors; one class when every condition agrees, else "depends"."""
+    per = []
+    for cond in plan.conditions:
+        gene = measured.get((cond.key, G.Unit("gene", plan.gene).key))
+        plain = measured.get((cond.key, G.Unit("plain", plan.gene).key))
+        bp = measured.get((cond.key, G.Unit("bp", plan.gene).key))
+        if gene is None or plain is None or bp is None:
+            continue
+        beyond = G.contrast_of_contrasts(
+            (gene["won_with"], gene["won_without"]), (plain["won_with"], plain["won_without"])
+        )
+        versus = G._contrast(gene["won_with"], bp["won_with"])
+        per.append(
+            {
+                "condition": cond.label,
+                "kind": cond.kind,
+                "class": bottom_class(beyond, versus),
+                "beyond_card": beyond,
+                "versus_bp": versus,
+            }
+        )
+    if not per:
+        return None
+    classes = {c["class"] for c in per}
+    return {"class": per[0]["class"] if len(classes) == 1 else "depends", "conditions": per}
+
+
+def bottom_words(gene: str, b: dict[str, Any], price: int) -> str:
+    """The bottom line in words: the class, and under "depends" each class with its conditions
+    and their two anchors (beyond its plain card; against its price in BP from setup)."""
+
+    def anchors(c: dict[str, Any]) -> str:
+        return (
+            f"beyond its card {_pts(c['beyond_card'], 'ci_low', 'ci_high')}, "
+            f"vs {price} BP at setup {_pts(c['versus_bp'], 'ci_low', 'ci_high')}"
+        )
+
+    head = b["conditions"][0]
+    if b["class"] != "depends":
+        text = (
+            f"**Bottom line: {gene} is {b['class'].upper()}** in "
+            + (f"all {len(b['conditions'])} conditions" if len(b["conditions"]) > 1 else "the one condition")
+            + " tried"
+            f" (headline: {anchors(head)})."
+        )
+    else:
+        text = (
+            f"**Bottom line: {gene} DEPENDS on the condition** (headline: {head['class']}, {anchors(head)}):"
+        )
+        for cls in BOTTOM:
+            mine = [c for c in b["conditions"] if c["class"] == cls]
+            if mine:
+                text += f"\n- {cls} in {len(mine)}: " + "; ".join(
+                    f"{c['condition']} ({anchors(c)})" for c in mine[:6]
+                )
+                if len(mine) > 6:
+                    text += f"; and {len(mine) - 6} more (verdict.csv)"
+    return (
+        text + "\n\nThe rule (docs/verdicts.md): too strong = holding it beats holding its price in BP from"
+        " setup; too weak = its effect is not shown beyond being a card; about right = in between. It"
+        " holds for the holders, fields, decks and readings listed under Conditions, with preset"
+        " (untuned) players; the intervals cover sampling noise only."
+    )
+
+
 def label(rows: list[dict[str, Any]]) -> tuple[str, list[str]]:
-    """robust / conditional / headline only / not shown, and the conditions that flip or erase
-    the headline (``rows``: one design's gene rows, the headline first)."""
+    """robust / same sign, size varies / conditional / headline only / not shown / not measured,
+    and the conditions against the headline (``rows``: one design's gene rows, the headline
+    first). **robust**: in every condition significant, the headline's sign and within BAND of
+    the headline's size; **same sign, size varies**: significant with the sign everywhere but
+    some condition outside the band; **conditional**: some condition flips or erases it."""
+    j = judge(rows)
+    return j["label"], [r["condition"] for part in ("flips", "erases", "shrinks", "grows") for r in j[part]]
+
+
+def judge(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The label (see :func:`label`), the range of the estimate across the conditions, and the
+    conditions that **flip** it (significant, the other sign), **erase** it (not significant),
+    **shrink** it (below half the headline) or **grow** it (above double)."""
     head = rows[0]
+    out: dict[str, Any] = {
+        "range": [min(r["estimate"] for r in rows), max(r["estimate"] for r in rows)],
+        "flips": [],
+        "erases": [],
+        "shrinks": [],
+        "grows": [],
+    }
+    if not head.get("measured", True):
+        return {**out, "label": "not measured at this budget"}
     if head["p_value"] >= ALPHA or head["estimate"] == 0:
-        return "not shown", []
+        return {**out, "label": "not shown"}
     if len(rows) == 1:
-        return "headline only", []  # significant, but tried under no other condition
-    sign = math.copysign(1.0, head["estimate"])
-    against = [
-        r["condition"]
-        for r in rows[1:]
-        if r["p_value"] >= ALPHA or math.copysign(1.0, r["estimate"]) != sign or r["estimate"] == 0
-    ]
-    return ("robust", []) if not against else ("conditional", against)
+        return {**out, "label": "headline only"}  # significant, but tried under no other condition
+    h = head["estimate"]
+    for r in rows[1:]:
+        e = r["estimate"]
+        if r["p_value"] >= ALPHA or e == 0:
+            out["erases"].append(r)
+        elif math.copysign(1.0, e) != math.copysign(1.0, h):
+            out["flips"].append(r)
+        elif abs(e) < BAND[0] * abs(h):
+            out["shrinks"].append(r)
+        elif abs(e) > BAND[1] * abs(h):
+            out["grows"].append(r)
+    if out["flips"] or out["erases"]:
+        return {**out, "label": "conditional"}
+    if out["shrinks"] or out["grows"]:
+        return {**out, "label": "same sign, size varies"}
+    return {**out, "label": "robust"}
 
 
 def summarise(
@@ -365,7 +573,9 @@ def summarise(
         gene_rows = [r for r in rows if r["design"] == design and r["reference"] == "gene"]
         if not gene_rows:
             continue
-        verdict, against = label(gene_rows)
+        j = judge(gene_rows)
+        verdict = j["label"]
+        against = [r["condition"] for part in ("flips", "erases", "shrinks", "grows") for r in j[part]]
         deck_rows = [r for r in gene_rows if r["kind"] in ("headline", "deck")]
         refs = {
             r["reference"]: r
@@ -377,8 +587,14 @@ def summarise(
             "headline": gene_rows[0],
             "verdict": verdict,
             "against": against,
+            "range": j["range"],
+            "flips": j["flips"],
+            "erases": j["erases"],
+            "shrinks": j["shrinks"],
+            "grows": j["grows"],
             "conditions": len(gene_rows),
             "beyond_card": _beyond(measured, "headline" if design == "holding" else "option", plan.gene),
+            "versus_bp": _bp_paired(plan, measured) if design == "holding" else None,
             "references": refs,
             "deck_spread": [min(r["estimate"] for r in deck_rows), max(r["estimate"] for r in deck_rows)]
             if len(deck_rows) > 1
@@ -387,7 +603,11 @@ def summarise(
                 _same_sign([r["estimate"] for r in deck_rows]) if len(deck_rows) > 1 else None
             ),
         }
-    ses = [(r["high"] - r["low"]) / (2 * Z975) for r in rows if r["reference"] == "gene"]
+    ses = [
+        (r["high"] - r["low"]) / (2 * Z975)
+        for r in rows
+        if r["reference"] == "gene" and r["design"] == "holding"
+    ]
     return {
         "gene": plan.gene,
         "players": plan.players,
@@ -403,6 +623,8 @@ def summarise(
         "detectable_planned": plan.detectable(),
         "detectable_measured": 100 * (Z975 + Z80) * max(ses) if ses else None,
         "designs": designs,
+        "price": int(plan.book.for_players(plan.players).gene_price[plan.book.gene_index(plan.gene)]),
+        "bottom_line": bottom_line(plan, measured),
         "seconds": seconds,
     }
 
@@ -428,17 +650,42 @@ def words(doc: dict[str, Any]) -> list[str]:
             "holding": f"Holding {g} from setup to the end is worth",
             "option": f"Being allowed to buy {g} is worth",
         }[design]
-        text = (
-            f"**{d['label'].capitalize()}: {d['verdict'].upper()}.** {what} {_pts(h)} win-rate points "
-            f"to player 0 ({h['condition']})."
+        if d["verdict"] == "not measured at this budget":
+            reps = ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
+            out.append(
+                f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
+                f"{h['note']} ({h['condition']}). Its {len(h['replicates'])} tuning replicates read {reps}"
+                " points: at this budget the arms are partly the untuned preset, so that contrast is the"
+                " preset's own taste for the gene and the tunings' noise, not a good player's option"
+                " (raise --option-budget)."
+            )
+            continue
+        lo, hi = d["range"]
+        span = (
+            f" ({100 * lo:+.1f} to {100 * hi:+.1f} across {d['conditions']} conditions)"
+            if d["conditions"] > 1
+            else ""
         )
-        if d["verdict"] == "robust":
-            text += f" The same sign, significant, in all {d['conditions']} conditions tried."
-        elif d["verdict"] == "conditional":
+        text = (
+            f"**{d['label'].capitalize()}: {d['verdict'].upper()}{span}.** {what} {_pts(h)} win-rate "
+            f"points to player 0 ({h['condition']})."
+        )
+        if design == "option":
             text += (
-                f" It does not hold in {len(d['against'])} of {d['conditions']} conditions: "
-                + "; ".join(d["against"])
-                + "."
+                f" Over {len(h['replicates'])} independent tunings of both arms (replicates: "
+                + ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
+                + "; the interval is a t interval over them, so it covers the spread between tunings);"
+                f" the allowed arms bought {g} in {100 * h['bought']:.0f}% of their games."
+            )
+        if d["verdict"] == "robust":
+            text += (
+                f" The same sign, significant and within half to double the headline's size in all"
+                f" {d['conditions']} conditions tried."
+            )
+        elif d["verdict"] in ("conditional", "same sign, size varies"):
+            text += (
+                f" It does not hold as it stands in {len(d['against'])} of {d['conditions']} conditions"
+                " (listed below)."
             )
         elif d["verdict"] == "headline only":
             text += (
@@ -447,29 +694,63 @@ def words(doc: dict[str, Any]) -> list[str]:
             )
         else:
             text += " The headline cell itself is not significant at 5%: no verdict."
+        plain = d["references"].get("plain")
         beyond = d.get("beyond_card")
-        if beyond:
+        if plain and beyond and plain.get("measured", True):
             text += (
-                f" Beyond being a card (minus its plain card, paired): {_pts(beyond, 'ci_low', 'ci_high')}."
+                f" A plain card with its numbers and no effect is worth {_pts(plain)} (being a card);"
+                f" {g} beyond being a card (minus its plain card, paired): "
+                f"{_pts(beyond, 'ci_low', 'ci_high')}."
             )
-        bp = d["references"].get("bp")
-        if bp:
-            text += f" Its price as a BP gift is worth {_pts(bp)}"
-            text += (
-                " — the gene is worth more than its price in BP."
-                if h["estimate"] > bp["high"]
-                else " — the gene is worth less than its price in BP."
-                if h["estimate"] < bp["low"]
-                else " — about the gene's worth."
-            )
+        vs = d.get("versus_bp")
+        if vs:
+            text += f" {bp_sentence(g, vs)}"
+        text += against_list(d)
         out.append(text)
     return out
+
+
+def against_list(d: dict[str, Any]) -> str:
+    """The conditions that flip, erase, shrink or grow the headline, one a line with its reading
+    (a Markdown list after the paragraph; empty when there are none)."""
+    h = d["headline"]["estimate"]
+    parts = [
+        ("flips it (significant, the other sign)", d.get("flips", [])),
+        ("erases it (not significant at 5%)", d.get("erases", [])),
+        (f"shrinks it below half the headline ({100 * h * BAND[0]:+.1f})", d.get("shrinks", [])),
+        (f"more than doubles it (beyond {100 * h * BAND[1]:+.1f})", d.get("grows", [])),
+    ]
+    lines = [f"\n- {what}: {r['condition']} ({r['kind']}): {_pts(r)}" for what, rs in parts for r in rs]
+    return "\n" + "".join(lines) if lines else ""
+
+
+def bp_sentence(gene: str, vs: dict[str, Any]) -> str:
+    """The BP-gift comparison worded for what it is: holding the gene vs holding its price in BP
+    at setup, paired game by game (not "worth less than its price": BP at setup compound over
+    the game, so nearly every gene reads below its price in setup BP)."""
+    n = vs["bp"]
+    if vs["ci_low"] > 0:
+        how = f"more than {n} BP at setup"
+    elif vs["ci_high"] < 0:
+        how = f"less than {n} BP at setup"
+    else:
+        how = f"about as much as {n} BP at setup"
+    return (
+        f"Holding {gene} vs holding its price ({n} BP) from setup, paired: "
+        f"{_pts(vs, 'ci_low', 'ci_high')}: holding it is worth {how} (BP at setup compound over the"
+        " game, so most genes read below their price here; this is not the price of buying it later)."
+    )
 
 
 def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     lines = [
         f"# Verdict: {doc['gene']} ({doc['players']} players)",
         "",
+        *(
+            [bottom_words(doc["gene"], doc["bottom_line"], doc["price"]) + "\n"]
+            if doc.get("bottom_line")
+            else []
+        ),
         *[w + "\n" for w in words(doc)],
         "## Conditions",
         "",
@@ -506,13 +787,7 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         lines += [f"## {d['label'].capitalize()}", ""]
         refs = d["references"]
         if "null" in refs:
-            n = refs["null"]
-            ok = n["low"] <= 0 <= n["high"]
-            lines += [
-                f"Null gene (must read 0): {_pts(n)}"
-                + ("" if ok else " **— it does not: distrust this design here**"),
-                "",
-            ]
+            lines += [null_line(refs["null"]), ""]
         if d["deck_spread"]:
             lo, hi = d["deck_spread"]
             lines += [
@@ -527,13 +802,95 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         for r in rows:
             if r["design"] != design:
                 continue
+            shown = _pts(r) if r["measured"] else f"not measured at this budget ({r['note']}; {_pts(r)})"
             lines.append(
-                f"| {r['condition']} | {r['kind']} | {r['arm']} | {_pts(r)} | {r['p_value']:.2g} | "
+                f"| {r['condition']} | {r['kind']} | {r['arm']} | {shown} | {r['p_value']:.2g} | "
                 f"{100 * r['with']:.1f}% | {100 * r['without']:.1f}% |"
             )
         lines.append("")
     lines += [f"Played in {doc['seconds']:.0f} s (this session). How to read this: docs/verdicts.md.", ""]
     return "\n".join(lines)
+
+
+def null_line(n: dict[str, Any]) -> str:
+    """The null gene's check: its reading, how many games it changed, and what that means."""
+    ok = n["low"] <= 0 <= n["high"]
+    text = (
+        f"Null gene (must read 0; player 0's result differs from the games without it in "
+        f"{n['differ']:,} of {n['games']:,} games): {_pts(n)}"
+    )
+    if not n.get("measured", True):
+        text += f" (as a gene's option value it would be 'not measured at this budget': {n['note']})"
+    if not n["differ"]:
+        return text + " — no game differs in this condition (no drawn tie), so it checks nothing here"
+    return text + ("" if ok else " **— it does not read 0: distrust this design here**")
+
+
+OVERVIEW_MD = "overview.md"
+OVERVIEW_CSV = "overview.csv"
+
+
+def overview_row(doc: dict[str, Any]) -> dict[str, Any]:
+    """One gene's line of ``soup verdict --all``'s table: its price, the bottom line, holding
+    value at the headline with its label and range, its plain card, beyond its card, against its
+    price in setup BP, and option value (or why it is not measured)."""
+    h = doc["designs"].get("holding", {})
+    o = doc["designs"].get("option")
+    refs = h.get("references", {})
+    b = doc.get("bottom_line") or {}
+    option = "—"
+    if o:
+        option = "not measured at this budget" if not o["headline"]["measured"] else _pts(o["headline"])
+    return {
+        "gene": doc["gene"],
+        "price": doc["price"],
+        "bottom_line": b.get("class", "—"),
+        "holding": _pts(h.get("headline")),
+        "label": h.get("verdict", "—"),
+        "range": (f"{100 * h['range'][0]:+.1f} to {100 * h['range'][1]:+.1f}" if h.get("range") else "—"),
+        "plain_card": _pts(refs.get("plain")),
+        "beyond_card": _pts(h.get("beyond_card"), "ci_low", "ci_high"),
+        "versus_price_in_bp": _pts(h.get("versus_bp"), "ci_low", "ci_high"),
+        "option": option,
+    }
+
+
+def write_overview(out: Path, docs: list[dict[str, Any]]) -> None:
+    """overview.md and overview.csv: one row a gene, sorted by bottom line then holding value."""
+    order = {c: k for k, c in enumerate(("too strong", "depends", "about right", "too weak"))}
+    docs = sorted(
+        docs,
+        key=lambda d: (
+            order.get((d.get("bottom_line") or {}).get("class", ""), 9),
+            -d["designs"].get("holding", {}).get("headline", {}).get("estimate", 0.0),
+        ),
+    )
+    rows = [overview_row(d) for d in docs]
+    cols = list(rows[0]) if rows else []
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    text = buf.getvalue()
+    write_atomic(out / OVERVIEW_CSV, lambda p: p.write_text(text, encoding="utf-8"))
+    first = docs[0] if docs else {}
+    md = [
+        f"# Verdicts: every gene ({first.get('players', '?')} players)",
+        "",
+        "Bottom line (docs/verdicts.md): **too strong** = holding it beats holding its price in BP"
+        " from setup;"
+        " **too weak** = its effect is not shown beyond being a card (a plain card with its numbers);"
+        " **about right** = in between; **depends** = the conditions disagree (each gene's verdict.md lists"
+        " them). Win-rate points of the holder with 95% intervals (sampling noise only), holder and"
+        " conditions as each gene's verdict.md states them; each gene's files are in its own directory.",
+        "",
+        "| " + " | ".join(cols) + " |",
+        "|" + "---|" * len(cols),
+        *["| " + " | ".join(str(r[c]) for c in cols) + " |" for r in rows],
+        "",
+    ]
+    body = "\n".join(md)
+    write_atomic(out / OVERVIEW_MD, lambda p: p.write_text(body, encoding="utf-8"))
 
 
 def write_outputs(plan: Plan, doc: dict[str, Any], rows: list[dict[str, Any]], out: Path) -> None:
@@ -552,6 +909,9 @@ def write_outputs(plan: Plan, doc: dict[str, Any], rows: list[dict[str, Any]], o
         "with",
         "without",
         "games",
+        "differ",
+        "measured",
+        "note",
     ]
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
