@@ -186,6 +186,14 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
         "checks one gene across fields, decks and readings (docs/verdicts.md).",
         "",
     ]
+    if tuned and doc["arm_games"]:
+        lines += [
+            "**Tuned once an arm:** two tunings differ even where the gene changes nothing, and these "
+            "intervals do not cover that spread. A gene whose allowed arm kept its start or bought it in "
+            "under 1% of its games reads *not measured at this budget*. `soup verdict --gene NAME` "
+            "measures option value over independent tuning replicates (docs/verdicts.md).",
+            "",
+        ]
     if doc.get("placeholders"):
         lines += [f"Placeholders used: {', '.join(doc['placeholders'])}.", ""]
     null = doc.get("null")
@@ -217,7 +225,10 @@ def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> st
         sep += "---|---|"
     lines += [head, sep]
     for i, r in enumerate(doc["genes"], 1):
-        row = f"| {i} | {r['gene']} | {_pts(r)} | {_p(r['p_holm'])} | {_pts(r.get('plain'))} | "
+        estimate = _pts(r)
+        if r.get("measured") is False:
+            estimate = f"not measured at this budget ({'; '.join(r['not_measured_because'])})"
+        row = f"| {i} | {r['gene']} | {estimate} | {_p(r['p_holm'])} | {_pts(r.get('plain'))} | "
         row += f"{_pts(r.get('beyond_card'))} |"
         if gift:
             row += f" {_pts(r.get('bp_gift'))} |"

@@ -637,6 +637,10 @@ def gene_value_study(
             c["bought_without"] = float(m["bought_without"])
         if "declined" in m:
             c["declined"] = bool(m["declined"])
+        if design == "option" and unit.kind == "gene" and "kept_start" in m:
+            # tuned once an arm: an arm that kept its start, or a gene its allowed arm hardly
+            # bought, is tuning noise, not a value (issue 32.1; soup verdict runs replicates)
+            c.update(_measured([m], "gene"))
         return c
 
     rows = []
