@@ -299,7 +299,14 @@ def plan_verdict(
 
 
 def _row(design: str, cond: Condition, unit: G.Unit, m: dict[str, Any], games: int) -> dict[str, Any]:
-    c = G._contrast(m["won_with"], m["won_without"])
+    return _row_of(design, cond, unit, G._contrast(m["won_with"], m["won_without"]), [m], games)
+
+
+def _row_of(
+    design: str, cond: Condition, unit: G.Unit, c: dict[str, Any], reps: list[dict[str, Any]], games: int
+) -> dict[str, Any]:
+    """A table row: contrast ``c`` of ``unit`` under ``cond``, measured on ``reps`` (one arm pair,
+    or option value's replicates) of ``games`` games each."""
     return {
         "design": design,
         "kind": cond.kind,
@@ -310,12 +317,12 @@ def _row(design: str, cond: Condition, unit: G.Unit, m: dict[str, Any], games: i
         "low": c["ci_low"],
         "high": c["ci_high"],
         "p_value": c["p_value"],
-        "with": float(m["won_with"].mean()),
-        "without": float(m["won_without"].mean()),
-        "games": games,
+        "with": float(np.mean([m["won_with"].mean() for m in reps])),
+        "without": float(np.mean([m["won_without"].mean() for m in reps])),
+        "games": games * len(reps),
         # games whose outcome for player 0 differs between the arms: a reference whose games are
         # all the same reads 0 by construction and checks nothing (issue 32.3)
-        "differ": int((m["won_with"] != m["won_without"]).sum()),
+        "differ": int(sum(int((m["won_with"] != m["won_without"]).sum()) for m in reps)),
         "measured": True,
         "note": "",
     }
@@ -374,19 +381,7 @@ def _option_row(cond: Condition, unit: G.Unit, reps: list[dict[str, Any]], games
     replicates' contrasts, which covers the tunings' spread as well as the fresh games')."""
     c = G.replicated(reps, "gene" if unit.kind == "gene" else "card")
     return {
-        "design": "option",
-        "kind": cond.kind,
-        "condition": cond.label,
-        "arm": unit.label,
-        "reference": unit.kind,
-        "estimate": c["estimate"],
-        "low": c["ci_low"],
-        "high": c["ci_high"],
-        "p_value": c["p_value"],
-        "with": float(np.mean([m["won_with"].mean() for m in reps])),
-        "without": float(np.mean([m["won_without"].mean() for m in reps])),
-        "games": games * len(reps),
-        "differ": int(sum(int((m["won_with"] != m["won_without"]).sum()) for m in reps)),
+        **_row_of("option", cond, unit, c, reps, games),
         "replicates": c["replicates"],
         "bought": c["bought_with"],
         "measured": c["measured"],
