@@ -116,11 +116,13 @@ def verdict(
 ) -> None:
     """Is this gene too strong? One command: its holding value (given at setup and kept, vs not)
     under a panel of fields x holders, K environment decks and every reading of the rules that
-    touches it; its option value (allowed vs forbidden to buy it, both arms tuned); the null gene,
-    its plain card and its price as a BP gift beside it. Writes verdict.md (a plain-words
-    verdict: robust, conditional or not shown, with its conditions), verdict.csv (one row per
-    design x condition) and verdict.json. Interrupted? The same command continues.
-    Example: soup verdict --gene Tentacle. How to read it: docs/verdicts.md.
+    touches it; its option value (allowed vs forbidden to buy it, both arms tuned, over
+    independent tuning replicates); the null gene, its plain card and its price as a BP gift
+    beside it. Writes verdict.md (the bottom line: too strong, about right, too weak or depends,
+    then labels with their size and the conditions that flip or erase them), verdict.csv (one
+    row per design x condition) and verdict.json; --all adds overview.md, one row per gene.
+    Interrupted? The same command continues. Example: soup verdict --gene Tentacle. How to
+    read it: docs/verdicts.md.
     """
     game_for(game, "verdict")
     from sim.ursuppe.experiments import verdict as V
