@@ -3,6 +3,7 @@
 after an interrupt, random strategies that finish every game, the core result columns, the
 scenario round trip and the invariants after every phase in debug mode."""
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -128,3 +129,79 @@ def test_invariants_after_every_phase_in_debug_mode(name):
     P = _players(g)
     strategies = [g.info.random_strategy] * P
     assert g.play_checked(g.load_rules(), P, strategies, seed=5, games=30) == 30
+
+
+# --- decision points (issue 33: sim.game.Replay) ----------------------------------------------
+
+
+def _walk(replay, rng, choose=None) -> tuple[list, list]:
+    """Walk a replayed game from decision point to decision point to its end: the tape of choices
+    (a random option each, or ``choose(point)``) and the points met."""
+    tape, points = [], []
+    while (point := replay.point(tape)) is not None:
+        points.append(point)
+        i = int(rng.integers(len(point.options))) if choose is None else choose(point)
+        tape.append(point.choice(i))
+        assert len(tape) < 5000, "a walk that does not end"
+    return tape, points
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_decision_points_without_choices_replay_the_runs_games(name, tmp_path):
+    """Issue 33: a game replayed through the decision protocol with no choice forced is the game
+    the batch engine plays in a run (the same winners, player by player)."""
+    g = games.get(name)
+    rows = _play(_run(g), tmp_path / "r", 6, 6, 1)
+    P = _players(g)
+    won = rows.column("won").to_pylist()
+    for i in range(6):
+        _, replayed = g.replay(_run(g), i).outcomes([])
+        assert replayed[0].tolist() == won[i * P : (i + 1) * P], i
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_decision_points_walk_a_game_to_its_end(name):
+    """Issue 33: every decision point names a player and at least two legal options (a single
+    option is taken without asking); any listed option is accepted and the walk reaches the end;
+    the same choices give the same game, and a prefix of them stops at the same point again."""
+    g = games.get(name)
+    replay = g.replay(_run(g), 2)
+    tape, points = _walk(replay, np.random.default_rng(1))
+    assert points, "a game without a decision"
+    for k, point in enumerate(points):
+        assert point.index == k and 0 <= point.player < replay.players
+        assert len(point.options) >= 2
+    first = replay.outcomes(tape)
+    again = replay.outcomes(tape)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    k = len(points) // 2
+    middle = replay.point(tape[:k])
+    assert middle.player == points[k].player and middle.kind == points[k].kind
+    assert np.array_equal(middle.options, points[k].options)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_decision_points_of_one_seat(name):
+    """Issue 33: a replay of one seat stops only at that seat's decisions (the others' strategies
+    decide as in the run)."""
+    g = games.get(name)
+    replay = g.replay(_run(g), 4, seats=[1])
+    _, points = _walk(replay, np.random.default_rng(2))
+    assert points and {p.player for p in points} == {1}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_fork_redraws_the_future_reproducibly(name):
+    """Issue 33, no peeking: forks of a game at a decision point play on with fresh randomness (the
+    futures differ between fork keys), and the same fork key gives the same future."""
+    g = games.get(name)
+    replay = g.replay(_run(g), 3, seats=[0])
+    tape, points = _walk(replay, np.random.default_rng(3))
+    cut = tape[: len(tape) // 3 + 1]
+    forks = list(range(100, 116))
+    scores, won = replay.outcomes(cut, forks=forks)
+    assert scores.shape == (16, replay.players) and won.shape == scores.shape
+    assert len({tuple(row) for row in scores}) > 1, "every fork played the same future"
+    again, _ = replay.outcomes(cut, forks=forks)
+    assert np.array_equal(scores, again)
+    assert np.array_equal(replay.outcomes(cut, forks=forks[3:5])[0], scores[3:5])

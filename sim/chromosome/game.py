@@ -385,6 +385,11 @@ class Chromosome:
             raise UserError("--equilibrium: Chromosome's report has no equilibrium section yet")
         return build_report(run_dirs, out, progress=options.get("progress"))
 
+    def replay(self, run: ChromosomeRun, game: int, seats: Sequence[int] | None = None) -> Any:
+        from sim.chromosome.decision_points import ChromosomeReplay
+
+        return ChromosomeReplay(run, params_table(run.names), game, seats)
+
     def play_checked(
         self, rules: ChromosomeRules, players: int, strategies: Sequence[str], seed: int, games: int
     ) -> int:

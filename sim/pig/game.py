@@ -290,6 +290,11 @@ class Pig:
             raise UserError("--equilibrium: Pig's report has no equilibrium section")
         return build_report(run_dirs, out, "Pig report")
 
+    def replay(self, run: PigRun, game: int, seats: Sequence[int] | None = None) -> Any:
+        from sim.pig.decision_points import PigReplay
+
+        return PigReplay(run, holds(run.names), game, seats)
+
     def play_checked(
         self, rules: PigRules, players: int, strategies: Sequence[str], seed: int, games: int
     ) -> int:

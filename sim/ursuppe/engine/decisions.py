@@ -21,8 +21,10 @@ from sim.ursuppe.engine.decision_kinds import (
     PLACE_FREE,
     PLACE_SETUP,
 )
+from sim.ursuppe.engine.fork import fork_game
 from sim.ursuppe.engine.scratch import FREE_NUMBERS
 from sim.ursuppe.engine.state import (
+    ERR_DECISION_POINT,
     ERR_ILLEGAL_CHOICE,
     ERR_TOO_MANY_OPTIONS,
     ERR_WRONG_CHOICE_KIND,
@@ -34,6 +36,9 @@ from sim.ursuppe.engine.tally import DECISION
 from strategies.ursuppe.policy import choose, needs_every_option
 
 WILDCARD = -2  # a forced choice's value that matches anything ("Armor" without the gene given up)
+# A tape entry's kind that stops the game at the decision it meets (issue 33: a decision point): the
+# error slots then name the decision (ERR_DECISION_POINT) and error_options hold its legal options.
+TAPE_STOP = -1
 
 
 @kernel
@@ -66,6 +71,9 @@ def forced_choice(wk, g, b, p, kind, n):
     if t >= wk.tape_len[g]:
         return FORCED_NONE
     ck = wk.tape_kind[g, t]
+    if ck == TAPE_STOP:
+        _fail(wk, g, b, ERR_DECISION_POINT, t, kind, n, p)
+        return FORCED_WRONG_KIND  # (not consumed) the game stops as with an error
     accepted = ck == KIND_CHOICE_KEY[kind]
     if kind == DIVIDE and ck == CK_DIVIDE:
         accepted = True
@@ -76,6 +84,21 @@ def forced_choice(wk, g, b, p, kind, n):
         return FORCED_WRONG_KIND
     wk.tape_pos[g] = t + 1
     return t
+
+
+@kernel
+@always_inline
+def taped(wk, g, p):
+    """Does the tape force player p's next decision? While it has entries left, for the players
+    of its seat mask (Workspace.tape_seats: a scenario's all, a search's its own seats)."""
+    return wk.tape_pos[g] < wk.tape_len[g] and (wk.tape_seats[g] >> p) & 1 != 0
+
+
+@kernel
+def forked_here(st, ru, wk, g, p, t):
+    """The forced choice at tape index ``t`` is taken: the game forks here if the tape says so."""
+    if t == wk.fork_at[g]:
+        fork_game(st, ru, wk, g, p)
 
 
 @kernel
@@ -145,7 +168,7 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
     if p == ru.dummy:
         return dummy_choice(st, wk, g, b, p, a, kind, n)
     wk.tally[b, DECISION + kind] += 1
-    if wk.tape_pos[g] < wk.tape_len[g]:
+    if taped(wk, g, p):
         t = forced_choice(wk, g, b, p, kind, n)
         if t < 0:
             return 0  # another kind: the game's error is set
@@ -158,6 +181,7 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
                     same = False
                     break
             if same:
+                forked_here(st, ru, wk, g, p, t)
                 return i
         reject_forced(wk, g, b, p, kind, n, t)
         return 0

@@ -11,7 +11,7 @@ import numpy as np
 from sim.jit import kernel
 from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import PAY
-from sim.ursuppe.engine.decisions import forced_choice, reject_forced, set_option
+from sim.ursuppe.engine.decisions import forced_choice, forked_here, reject_forced, set_option, taped
 from sim.ursuppe.engine.events import EV_CARD, EV_DEFECT, log
 from sim.ursuppe.engine.gene_sets import add_to_pool, high_word, join_words, low_word, lowest, set_gene
 from sim.ursuppe.engine.genes.environmental_sensing import environmental_sensing_look
@@ -179,7 +179,7 @@ def choose_payment(st, ru, wk, g, b, p, deficit):
     if n <= 1:
         return mask, bp  # one payment (none only when a house rule's payments fall short)
     wk.tally[b, tally.DECISION + PAY] += 1
-    if wk.tape_pos[g] < wk.tape_len[g]:
+    if taped(wk, g, p):
         _walk_payments(st, ru, wk, g, b, p, deficit, k, WALK_LIST, 0, 0)  # for an error message
         t = forced_choice(wk, g, b, p, PAY, n)
         if t < 0:
@@ -192,6 +192,7 @@ def choose_payment(st, ru, wk, g, b, p, deficit):
                 subset |= 1 << j
         legal = _mask(wk, b, k, subset) == forced_mask  # only genes it holds
         if legal and _payment_bp(st, ru, wk, g, b, p, deficit, k, subset) == forced_bp:
+            forked_here(st, ru, wk, g, p, t)
             return _mask(wk, b, k, subset), forced_bp
         reject_forced(wk, g, b, p, PAY, n, t)
         return 0, 0

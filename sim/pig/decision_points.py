@@ -1,0 +1,75 @@
+"""Pig's decision points (issue 33; the protocol: sim.game.Replay): its one decision, roll again
+or hold (PG2, PG4), with the options HOLD (0) and ROLL (1) in that order.
+
+A game of a run is replayed in the batch engine with the taped seats' choices so far on
+``PigBatch.tape``, ending in ``TAPE_STOP`` to stop at the next one; rollouts are one batch, the
+same game once per fork key, forked at the last choice (engine.forced_roll: Pig hides nothing but
+its future dice and draws, so a fork re-keys its streams and nothing else).
+"""
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from sim.errors import GameError
+from sim.game import Choice, DecisionPoint
+from sim.pig import batch as batch_mod
+from sim.pig import engine
+
+OPTIONS = np.array([[engine.HOLD], [engine.ROLL]], dtype=np.int64)
+
+
+class PigReplay:
+    """Game ``game`` of ``run`` (a PigRun; ``holds`` its strategies' hold thresholds) as decision
+    points of the players in ``seats``."""
+
+    def __init__(self, run, holds: np.ndarray, game: int, seats: Sequence[int] | None = None) -> None:
+        self.run = run
+        self.game = int(game)
+        self.players = run.players
+        self.hold = holds[run.strategy_rows(np.array([self.game]))][0]
+        chosen = range(self.players) if seats is None else seats
+        self.seat_mask = int(sum(1 << int(p) for p in chosen))
+
+    def _play(
+        self, tapes: list[Sequence[Choice]], stop: bool, forks: Sequence[int] | None
+    ) -> batch_mod.PigBatch:
+        n = len(tapes)
+        b = batch_mod.new_batch(
+            self.run.rules,
+            np.tile(self.hold, (n, 1)),
+            self.run.seed,
+            np.full(n, self.game, np.int64),
+            tape_capacity=max(len(t) for t in tapes) + 1,
+        )
+        for g, tape in enumerate(tapes):
+            b.tape[g, engine.TAPE_HEAD : engine.TAPE_HEAD + len(tape)] = [c.row[0] for c in tape]
+            if stop:
+                b.tape[g, engine.TAPE_HEAD + len(tape)] = engine.TAPE_STOP
+            b.tape[g, engine.TAPE_LEN] = len(tape) + (1 if stop else 0)
+        b.tape[:, engine.TAPE_SEATS] = self.seat_mask
+        if forks is not None:
+            b.tape[:, engine.TAPE_FORK_AT] = [len(t) - 1 for t in tapes]
+            b.tape[:, engine.TAPE_FORK_KEY] = np.asarray(forks, dtype=np.uint64).view(np.int64)
+        batch_mod.play(b)
+        for g in np.flatnonzero(b.games[:, engine.ERROR]):
+            if not stop or b.games[g, engine.ERROR] != engine.ERR_DECISION_POINT:
+                raise GameError(f"game {self.game}: invariant {b.games[g, engine.ERROR]} broken")
+        return b
+
+    def point(self, choices: Sequence[Choice]) -> DecisionPoint | None:
+        b = self._play([choices], stop=True, forks=None)
+        if b.games[0, engine.ERROR] != engine.ERR_DECISION_POINT:
+            return None
+        index = int(b.tape[0, engine.TAPE_POS])
+        return DecisionPoint(index, int(b.games[0, engine.CURRENT]), 0, "roll", OPTIONS.copy())
+
+    def outcomes(
+        self, choices: Sequence[Choice], forks: Sequence[int] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        if forks is not None and not choices:
+            raise ValueError("forks: a fork needs a choice to fork at")
+        count = 1 if forks is None else len(forks)
+        b = self._play([choices] * count, stop=False, forks=forks)
+        scores = b.scores.astype(np.float64)
+        return scores, batch_mod.ranks(b.scores) == 1
