@@ -173,13 +173,15 @@ class Choice:
 class DecisionPoint:
     """A decision a replayed game stopped at (issue 33): the tape index (how many taped choices
     came before it), who decides, the decision kind (the game's index and name) and the legal
-    options as the engine lists them, in its order (one int row each)."""
+    options as the engine lists them, in its order (one int row each); ``default``: the option the
+    seat's own strategy takes there (-1 where the game does not say)."""
 
     index: int
     player: int
     kind: int
     kind_name: str
     options: Any  # int ndarray [n, width]
+    default: int = -1
 
     def choice(self, i: int) -> Choice:
         """Option ``i`` as a tape entry."""
@@ -204,6 +206,35 @@ class Replay(Protocol):
         it at the last choice (a fresh key for everything still random, every hidden order drawn
         again: no peeking), or once as it is (``forks`` None). Returns (score float [R, P], won
         bool [R, P]); from the last choice on, the taped seats' own strategies decide."""
+
+    def rollouts(
+        self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
+    ) -> tuple[Any, Any]:
+        """:meth:`outcomes` of several tapes in one batch: game i plays ``tapes[i]``, forked at
+        its last choice with key ``forks[i]`` (or not forked)."""
+
+
+class ReplayBase:
+    """:meth:`Replay.outcomes` from a game's :meth:`Replay.rollouts` (said once for every game)."""
+
+    def rollouts(
+        self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
+    ) -> tuple[Any, Any]:
+        raise NotImplementedError
+
+    def outcomes(self, choices: Sequence[Choice], forks: Sequence[int] | None = None) -> tuple[Any, Any]:
+        return self.rollouts([choices] * (1 if forks is None else len(forks)), forks)
+
+
+def check_rollouts(tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None) -> None:
+    """A ValueError unless ``forks`` (if any) gives one key per tape and every forked tape has a
+    choice to fork at."""
+    if forks is None:
+        return
+    if len(forks) != len(tapes):
+        raise ValueError(f"forks: expected one key per tape ({len(tapes)}), got {len(forks)}")
+    if any(len(t) == 0 for t in tapes):
+        raise ValueError("forks: a fork needs a choice to fork at")
 
 
 def strategy_list(names: str, option: str) -> list[str]:

@@ -16,10 +16,10 @@ from sim.chromosome.engine.decision_kinds import DECISION_KINDS
 from sim.chromosome.engine.decisions import TAPE_STOP
 from sim.chromosome.engine.state import ERR_DECISION_POINT, rules_for
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint
+from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts
 
 
-class ChromosomeReplay:
+class ChromosomeReplay(ReplayBase):
     """Game ``game`` of ``run`` (a ChromosomeRun; ``params`` its strategies' rows) as decision
     points of the players in ``seats``."""
 
@@ -77,17 +77,14 @@ class ChromosomeReplay:
         n = int(wk.n_stop_options[0])
         width = DECISION_KINDS[kind].width
         player = int(np.flatnonzero(self.seat == player)[0])
-        return DecisionPoint(
-            index, player, kind, DECISION_KINDS[kind].name, wk.stop_options[0, :n, :width].copy()
-        )
+        options = wk.stop_options[0, :n, :width].copy()
+        return DecisionPoint(index, player, kind, DECISION_KINDS[kind].name, options, int(wk.stop_choice[0]))
 
-    def outcomes(
-        self, choices: Sequence[Choice], forks: Sequence[int] | None = None
+    def rollouts(
+        self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        if forks is not None and not choices:
-            raise ValueError("forks: a fork needs a choice to fork at")
-        count = 1 if forks is None else len(forks)
-        out = batch_mod.outcomes(self._play([choices] * count, stop=False, forks=forks))
+        check_rollouts(tapes, forks)
+        out = batch_mod.outcomes(self._play(list(tapes), stop=False, forks=forks))
         by_player = self.seat[None, :]  # the run's player p sits at engine index seat[p]
         score = np.take_along_axis(np.asarray(out["score"], np.float64), by_player, axis=1)
         return score, np.take_along_axis(np.asarray(out["won"], bool), by_player, axis=1)

@@ -310,9 +310,17 @@ def bench(
             "(perf's self time; --games games at --players on 1 thread). See docs/profiling.md.",
         ),
     ] = False,
-    players: Annotated[int, typer.Option(min=2, max=6, help="Players, with --profile.")] = 4,
+    players: Annotated[int, typer.Option(min=2, max=6, help="Players, with --profile or --search.")] = 4,
     extra_genes: Annotated[
         bool, typer.Option("--extra-genes", help="With --profile: Ursuppe with the extra genes on.")
+    ] = False,
+    search: Annotated[
+        bool,
+        typer.Option(
+            "--search",
+            help="Instead of the figures, what the search player costs (--players, --game): a rollout "
+            "against a plain game, and seconds a game and milliseconds a decision at budgets 16 and 64.",
+        ),
     ] = False,
 ) -> None:
     """Measure games/s (3 to 6 players, 1 and 2 threads), the speed-up over the plain-Python path
@@ -331,6 +339,17 @@ def bench(
     import json
 
     chosen = game_named(game)
+    if search:
+        from strategies.search import bench as search_bench
+        from strategies.search import bench_text
+
+        if players not in chosen.info.player_counts:
+            counts = ", ".join(map(str, chosen.info.player_counts))
+            fail(f"--players {players}: {game} is played by {counts} players")
+        load_engine(chosen)
+        doc = search_bench(chosen, players)
+        typer.echo(json.dumps(doc, indent=1) if as_json else bench_text(doc))
+        return
     if profile:
         _profile(chosen, game, players, games, extra_genes, as_json)
         return

@@ -12,14 +12,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint
+from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts
 from sim.pig import batch as batch_mod
 from sim.pig import engine
+from sim.pig.rules import RULE_TARGET
 
 OPTIONS = np.array([[engine.HOLD], [engine.ROLL]], dtype=np.int64)
 
 
-class PigReplay:
+class PigReplay(ReplayBase):
     """Game ``game`` of ``run`` (a PigRun; ``holds`` its strategies' hold thresholds) as decision
     points of the players in ``seats``."""
 
@@ -62,14 +63,17 @@ class PigReplay:
         if b.games[0, engine.ERROR] != engine.ERR_DECISION_POINT:
             return None
         index = int(b.tape[0, engine.TAPE_POS])
-        return DecisionPoint(index, int(b.games[0, engine.CURRENT]), 0, "roll", OPTIONS.copy())
+        p = int(b.games[0, engine.CURRENT])
+        hold, score, total = int(self.hold[p]), int(b.scores[0, p]), int(b.games[0, engine.TURN_TOTAL])
+        target = int(self.run.rules.row()[RULE_TARGET])
+        # the seat's strategy's choice (strategies/pig/policy.py), unknown for the random one's coin
+        default = -1 if hold == 0 else int(total < hold and score + total < target)
+        return DecisionPoint(index, p, 0, "roll", OPTIONS.copy(), default)
 
-    def outcomes(
-        self, choices: Sequence[Choice], forks: Sequence[int] | None = None
+    def rollouts(
+        self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        if forks is not None and not choices:
-            raise ValueError("forks: a fork needs a choice to fork at")
-        count = 1 if forks is None else len(forks)
-        b = self._play([choices] * count, stop=False, forks=forks)
+        check_rollouts(tapes, forks)
+        b = self._play(list(tapes), stop=False, forks=forks)
         scores = b.scores.astype(np.float64)
         return scores, batch_mod.ranks(b.scores) == 1

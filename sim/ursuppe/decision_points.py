@@ -10,30 +10,44 @@ forked at the last choice (engine/fork.py).
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint
+from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts
 from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.engine.decision_kinds import DECISION_KINDS, KIND_CHOICE_KEY
 from sim.ursuppe.engine.decisions import TAPE_STOP
-from sim.ursuppe.engine.state import ERR_DECISION_POINT
-from sim.ursuppe.simulation import UrsuppeRun, colour_assignment
+from sim.ursuppe.engine.state import ERR_DECISION_POINT, Workspace
 from strategies.ursuppe.params import parameter_table
 
 
-class UrsuppeReplay:
-    """Game ``game`` of ``run`` as decision points of the colours in ``seats`` (default: all)."""
+def put_tapes(wk: Workspace, tapes: Sequence[Sequence[Choice]], stop: bool, seat_masks: np.ndarray) -> None:
+    """Game i's tape: the choices ``tapes[i]`` (ending in TAPE_STOP if ``stop``) of the colours in
+    bit mask ``seat_masks[i]``."""
+    for g, tape in enumerate(tapes):
+        for t, c in enumerate(tape):
+            wk.tape_kind[g, t] = KIND_CHOICE_KEY[c.kind]
+            wk.tape_value[g, t, : len(c.row)] = c.row
+        if stop:
+            wk.tape_kind[g, len(tape)] = TAPE_STOP
+        wk.tape_len[g] = len(tape) + (1 if stop else 0)
+    wk.tape_seats[: len(tapes)] = seat_masks
 
-    def __init__(self, run: UrsuppeRun, game: int, seats: Sequence[int] | None = None) -> None:
+
+class UrsuppeReplay(ReplayBase):
+    """Game ``game`` of ``run`` (a sim.ursuppe.simulation.UrsuppeRun) as decision points of the
+    colours in ``seats`` (default: all)."""
+
+    def __init__(self, run: Any, game: int, seats: Sequence[int] | None = None) -> None:
         self.run = run
         self.game = int(game)
         self.rules = run.rulebook.for_players(run.players, run.variant)
         self.players = run.colours()
         self.params = parameter_table(run.strategies)
         games = np.array([self.game], np.int64)
-        self.rows = colour_assignment(run.assignment(games), run.variant)[0]
+        self.rows = run.colour_rows(games)[0]
         chosen = range(self.players) if seats is None else seats
         self.seat_mask = int(sum(1 << int(p) for p in chosen))
         if self.seat_mask >= 1 << 31:
@@ -55,15 +69,8 @@ class UrsuppeReplay:
             tape_capacity=capacity,
             n_blocks=min(n, 64),
         )
+        put_tapes(b.workspace, tapes, stop, np.full(n, self.seat_mask))
         wk = b.workspace
-        for g, tape in enumerate(tapes):
-            for t, c in enumerate(tape):
-                wk.tape_kind[g, t] = KIND_CHOICE_KEY[c.kind]
-                wk.tape_value[g, t, : len(c.row)] = c.row
-            if stop:
-                wk.tape_kind[g, len(tape)] = TAPE_STOP
-            wk.tape_len[g] = len(tape) + (1 if stop else 0)
-        wk.tape_seats[:] = self.seat_mask
         if forks is not None:
             wk.fork_at[:] = [len(t) - 1 for t in tapes]
             wk.fork_key[:] = np.asarray(forks, dtype=np.uint64)
@@ -89,19 +96,16 @@ class UrsuppeReplay:
         index, kind, player = (int(x) for x in wk.error[0, 1:4])
         n = int(wk.n_error_options[0])
         width = DECISION_KINDS[kind].width
-        return DecisionPoint(
-            index, player, kind, DECISION_KINDS[kind].name, wk.error_options[0, :n, :width].copy()
-        )
+        options = wk.error_options[0, :n, :width].copy()
+        return DecisionPoint(index, player, kind, DECISION_KINDS[kind].name, options, int(wk.stop_choice[0]))
 
-    def outcomes(
-        self, choices: Sequence[Choice], forks: Sequence[int] | None = None
+    def rollouts(
+        self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        if forks is not None and not choices:
-            raise ValueError("forks: a fork needs a choice to fork at")
-        count = 1 if forks is None else len(forks)
-        b = self._play([choices] * count, stop=False, forks=forks)
+        check_rollouts(tapes, forks)
+        b = self._play(list(tapes), stop=False, forks=forks)
         self._check(b, 0)
         st = b.state
         won = np.zeros(st.score.shape, bool)
-        won[np.arange(count), st.winner] = True
+        won[np.arange(len(tapes)), st.winner] = True
         return st.score.astype(np.float64), won

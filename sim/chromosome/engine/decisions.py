@@ -72,6 +72,7 @@ def decide(cs, cr, cw, g, b, p, kind, n):
     if t < cw.tape_len[g] and (cw.tape_seats[g] >> p) & 1 != 0:
         if cw.tape_kind[g, t] == TAPE_STOP:
             stop_here(cw, g, b, t, kind, p, n)
+            cw.stop_choice[g] = choose(cs, cr, cw, g, b, p, kind, n)  # the seat's own: a search's default
             return 0  # the game stops as with an error
         if cw.tape_kind[g, t] != kind:
             fail(cw, g, ERR_WRONG_CHOICE_KIND, t, kind, p)

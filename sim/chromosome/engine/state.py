@@ -341,6 +341,7 @@ class Workspace(NamedTuple):
     fork_key: np.ndarray  # uint64 [G]: the fork's key (random_stream.refork)
     stop_options: np.ndarray  # int32 [G, MAX_OPTIONS, OPTION_WIDTH] (with a tape): a decision point's options
     n_stop_options: np.ndarray  # int32 [G]
+    stop_choice: np.ndarray  # int32 [G]: at a decision point, the option the seat's strategy takes
     dice: np.ndarray  # int8 [G, D]: forced dice
     dice_len: np.ndarray  # int32 [G]: -1 = not forced (draw from the game's stream)
     dice_pos: np.ndarray  # int32 [G]
@@ -380,6 +381,7 @@ def allocate_workspace(
             (G, MAX_OPTIONS, OPTION_WIDTH) if tape_capacity > 0 else (1, 1, OPTION_WIDTH), np.int32
         ),
         n_stop_options=np.zeros(G, np.int32),
+        stop_choice=np.zeros(G, np.int32),
         dice=np.zeros((G, max(1, dice_capacity)), np.int8),
         dice_len=np.full(G, -1 if dice_capacity == 0 else 0, np.int32),
         dice_pos=np.zeros(G, np.int32),

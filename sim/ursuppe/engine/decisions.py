@@ -59,6 +59,7 @@ def _fail(wk, g, b, code, tape_index, kind, n, p):
 
 FORCED_NONE = -1  # forced_choice: no forced choice left (the strategy decides)
 FORCED_WRONG_KIND = -2  # forced_choice: the next forced choice is of another kind (error set)
+FORCED_STOP = -3  # forced_choice: the tape stops the game here (a decision point, ERR_DECISION_POINT)
 
 
 @kernel
@@ -73,7 +74,7 @@ def forced_choice(wk, g, b, p, kind, n):
     ck = wk.tape_kind[g, t]
     if ck == TAPE_STOP:
         _fail(wk, g, b, ERR_DECISION_POINT, t, kind, n, p)
-        return FORCED_WRONG_KIND  # (not consumed) the game stops as with an error
+        return FORCED_STOP  # (not consumed) the game stops as with an error
     accepted = ck == KIND_CHOICE_KEY[kind]
     if kind == DIVIDE and ck == CK_DIVIDE:
         accepted = True
@@ -99,6 +100,13 @@ def forked_here(st, ru, wk, g, p, t):
     """The forced choice at tape index ``t`` is taken: the game forks here if the tape says so."""
     if t == wk.fork_at[g]:
         fork_game(st, ru, wk, g, p)
+
+
+@kernel
+def stop_default(st, ru, wk, g, b, p, a, kind, n):
+    """At a decision point: keep the option the seat's own strategy takes (a search's default; the
+    game stops, so its random draws are spent on nothing)."""
+    wk.stop_choice[g] = choose(st, ru, wk, g, b, p, a, kind, n)
 
 
 @kernel
@@ -170,8 +178,10 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
     wk.tally[b, DECISION + kind] += 1
     if taped(wk, g, p):
         t = forced_choice(wk, g, b, p, kind, n)
+        if t == FORCED_STOP:
+            stop_default(st, ru, wk, g, b, p, a, kind, n)
         if t < 0:
-            return 0  # another kind: the game's error is set
+            return 0  # another kind or a stop: the game's error is set
         w = KIND_WIDTH[kind]
         for i in range(n):
             same = True

@@ -240,6 +240,7 @@ class Workspace(NamedTuple):
     # int32 [G]: the tape index whose choice forks the game (decisions.TAPE_STOP, fork.py), -1 none
     fork_at: np.ndarray
     fork_key: np.ndarray  # uint64 [G]: the fork's key (random_stream.refork)
+    stop_choice: np.ndarray  # int32 [G]: at a decision point, the option the seat's strategy takes
     dice: np.ndarray  # int8 [G, D]: forced dice
     dice_len: np.ndarray  # int32 [G]: -1 = dice are not forced (draw from the stream)
     dice_pos: np.ndarray  # int32 [G]
@@ -289,6 +290,7 @@ def allocate_workspace(
         tape_seats=np.full(G, -1, np.int32),
         fork_at=np.full(G, -1, np.int32),
         fork_key=np.zeros(G, np.uint64),
+        stop_choice=np.zeros(G, np.int32),
         dice=np.zeros((G, max(dice_capacity, 1)), np.int8),
         dice_len=np.full(G, -1, np.int32),
         dice_pos=np.zeros(G, np.int32),
