@@ -177,6 +177,39 @@ def play_game(
     return tape, replay.outcomes(tape)
 
 
+def split_search(names: Sequence[str], default_rollout: str) -> tuple[list[str], dict[int, SearchSpec]]:
+    """A run's distinct strategy names as the engine plays them: a search player's is its rollout
+    policy (it decides for the seat wherever the search does not); and the search players by
+    index into ``names``."""
+    scripted, search = [], {}
+    for i, name in enumerate(names):
+        if is_search(name):
+            search[i] = load_search(name, default_rollout)
+            scripted.append(search[i].rollout)
+        else:
+            scripted.append(name)
+    return scripted, search
+
+
+def search_tapes(
+    replay_of: Any, rows: np.ndarray, games: np.ndarray, search: dict[int, SearchSpec], seed: int
+) -> tuple[list[list[Any]], np.ndarray]:
+    """The search seats' choices in each of ``games`` (``rows[k, p]``: player p's strategy index
+    in game k; ``replay_of(game, seats)``: the game's Replay of those seats): a tape per game and
+    the bit mask of its search seats (0 and an empty tape for a game without one). A run then
+    plays its chunk as one batch with these tapes: the same games as the search played."""
+    tapes: list[list[Any]] = []
+    masks = np.zeros(len(games), np.int64)
+    for k, g in enumerate(games):
+        seats = {p: search[int(r)] for p, r in enumerate(rows[k]) if int(r) in search}
+        tape: list[Any] = []
+        if seats:
+            tape, _ = play_game(replay_of(int(g), list(seats)), seats, seed, int(g))
+            masks[k] = sum(1 << p for p in seats)
+        tapes.append(tape)
+    return tapes, masks
+
+
 def bench(game: Any, players: int, budgets: Sequence[int] = (16, 64), games: int = 8, seed: int = 1) -> dict:
     """``soup bench --search``: what search costs in ``game`` at ``players`` players, one search
     seat (player i % P in game i) against the game's default strategy (Ursuppe: breeder), per

@@ -205,3 +205,18 @@ def test_a_fork_redraws_the_future_reproducibly(name):
     again, _ = replay.outcomes(cut, forks=forks)
     assert np.array_equal(scores, again)
     assert np.array_equal(replay.outcomes(cut, forks=forks[3:5])[0], scores[3:5])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_search_seat_in_a_run(name, tmp_path):
+    """Issue 33: `search-2` sits at a table like any strategy (its rows named by it, its budget in
+    the spec), and its games are the same on any threads and chunk sizes."""
+    g = games.get(name)
+    P = _players(g)
+    default = g.info.default_strategy
+    names = ",".join(["search-2"] + [default] * (P - 1))
+    one = _play(_run(g, strategies=names), tmp_path / "a", 4, 4, 1)
+    two = _play(_run(g, strategies=names), tmp_path / "b", 4, 3, 2)
+    assert one.equals(two)
+    assert "search-2" in one.column("strategy").to_pylist()
+    assert _run(g, strategies=names).spec()["search"]["search-2"]["budget"] == 2

@@ -14,9 +14,30 @@ import numpy as np
 from sim.chromosome.engine import batch as batch_mod
 from sim.chromosome.engine.decision_kinds import DECISION_KINDS
 from sim.chromosome.engine.decisions import TAPE_STOP
-from sim.chromosome.engine.state import ERR_DECISION_POINT, rules_for
+from sim.chromosome.engine.state import ERR_DECISION_POINT, Workspace, rules_for
 from sim.errors import GameError
 from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts
+
+
+def put_tapes(wk: Workspace, tapes: Sequence[Sequence[Choice]], stop: bool, engine_masks: np.ndarray) -> None:
+    """Game i's tape: the choices ``tapes[i]`` (ending in TAPE_STOP if ``stop``) of the engine's
+    players in bit mask ``engine_masks[i]``."""
+    for g, tape in enumerate(tapes):
+        for t, c in enumerate(tape):
+            wk.tape_kind[g, t] = c.kind
+            wk.tape_value[g, t, : len(c.row)] = c.row
+        if stop:
+            wk.tape_kind[g, len(tape)] = TAPE_STOP
+        wk.tape_len[g] = len(tape) + (1 if stop else 0)
+    wk.tape_seats[: len(tapes)] = engine_masks
+
+
+def engine_masks(masks: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """The run's players' bit masks (one per game) as the engine's: player p sits at ``seat[g, p]``."""
+    out = np.zeros(len(masks), np.int64)
+    for p in range(seat.shape[1]):
+        out |= ((np.asarray(masks) >> p) & 1) << seat[:, p]
+    return out
 
 
 class ChromosomeReplay(ReplayBase):
@@ -52,14 +73,7 @@ class ChromosomeReplay(ReplayBase):
             tape_capacity=max(len(t) for t in tapes) + 1,
         )
         wk = b.workspace
-        for g, tape in enumerate(tapes):
-            for t, c in enumerate(tape):
-                wk.tape_kind[g, t] = c.kind
-                wk.tape_value[g, t, : len(c.row)] = c.row
-            if stop:
-                wk.tape_kind[g, len(tape)] = TAPE_STOP
-            wk.tape_len[g] = len(tape) + (1 if stop else 0)
-        wk.tape_seats[:] = self.seat_mask
+        put_tapes(wk, tapes, stop, np.full(n, self.seat_mask))
         if forks is not None:
             wk.fork_at[:] = [len(t) - 1 for t in tapes]
             wk.fork_key[:] = np.asarray(forks, dtype=np.uint64)

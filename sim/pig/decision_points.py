@@ -20,6 +20,19 @@ from sim.pig.rules import RULE_TARGET
 OPTIONS = np.array([[engine.HOLD], [engine.ROLL]], dtype=np.int64)
 
 
+def put_tapes(
+    b: batch_mod.PigBatch, tapes: Sequence[Sequence[Choice]], stop: bool, masks: np.ndarray
+) -> None:
+    """Game i's tape: the choices ``tapes[i]`` (ending in TAPE_STOP if ``stop``) of the players
+    in bit mask ``masks[i]``."""
+    for g, tape in enumerate(tapes):
+        b.tape[g, engine.TAPE_HEAD : engine.TAPE_HEAD + len(tape)] = [c.row[0] for c in tape]
+        if stop:
+            b.tape[g, engine.TAPE_HEAD + len(tape)] = engine.TAPE_STOP
+        b.tape[g, engine.TAPE_LEN] = len(tape) + (1 if stop else 0)
+    b.tape[: len(tapes), engine.TAPE_SEATS] = masks
+
+
 class PigReplay(ReplayBase):
     """Game ``game`` of ``run`` (a PigRun; ``holds`` its strategies' hold thresholds) as decision
     points of the players in ``seats``."""
@@ -43,12 +56,7 @@ class PigReplay(ReplayBase):
             np.full(n, self.game, np.int64),
             tape_capacity=max(len(t) for t in tapes) + 1,
         )
-        for g, tape in enumerate(tapes):
-            b.tape[g, engine.TAPE_HEAD : engine.TAPE_HEAD + len(tape)] = [c.row[0] for c in tape]
-            if stop:
-                b.tape[g, engine.TAPE_HEAD + len(tape)] = engine.TAPE_STOP
-            b.tape[g, engine.TAPE_LEN] = len(tape) + (1 if stop else 0)
-        b.tape[:, engine.TAPE_SEATS] = self.seat_mask
+        put_tapes(b, tapes, stop, np.full(n, self.seat_mask))
         if forks is not None:
             b.tape[:, engine.TAPE_FORK_AT] = [len(t) - 1 for t in tapes]
             b.tape[:, engine.TAPE_FORK_KEY] = np.asarray(forks, dtype=np.uint64).view(np.int64)

@@ -180,18 +180,12 @@ class UrsuppeRun:
         if not self.search:
             return [], np.zeros(0, np.int32)
         from sim.ursuppe.decision_points import UrsuppeReplay
-        from strategies.search import play_game
+        from strategies.search import search_tapes
 
-        tapes, masks = [], np.zeros(len(games), np.int32)
-        for k, g in enumerate(games):
-            rows = [int(row) for row in assignment[k]]
-            seats = {p: self.search[row] for p, row in enumerate(rows) if row in self.search}
-            tape: list = []
-            if seats:
-                tape, _ = play_game(UrsuppeReplay(self, int(g), list(seats)), seats, self.seed, int(g))
-                masks[k] = sum(1 << p for p in seats)
-            tapes.append(tape)
-        return tapes, masks
+        def replay_of(game: int, seats: list[int]) -> UrsuppeReplay:
+            return UrsuppeReplay(self, game, seats)
+
+        return search_tapes(replay_of, assignment, games, self.search, self.seed)
 
     def chunk_rows(self, b: "Batch") -> pa.Table:
         return outcome_rows(
