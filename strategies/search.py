@@ -9,10 +9,11 @@ future and the search never peeks at the true one. A bandit spends the budget (r
 decision): successive halving (Karnin et al. 2013) - equal rollouts for every option still in,
 then the better half goes on - with common random numbers: rollout j of every option uses fork
 key j, so the options are compared on the same futures. The option the rollout policy itself
-would take (``DecisionPoint.default``, where the game says) is never halved away and wins every
-tie: the search departs from its policy only where the rollouts say it does better. Otherwise
-the best mean reward wins, ties to the lower index. A decision with one option is free (the
-engine takes it without asking). Deterministic: the fork keys come from (seed, game, decision
+would take (``DecisionPoint.default``, where the game says) is never halved away, and the search
+departs from it only for an option whose paired gain over it, less one standard error, is
+positive (the largest such; four rollouts at least); where the game names no default the best
+mean reward wins, ties to the lower index. A decision with one option is free (the engine takes
+it without asking). Deterministic: the fork keys come from (seed, game, decision
 index).
 
 Objective ``win``: a rollout's reward is 1 / (number of winners) if the seat wins, else 0, plus
@@ -34,6 +35,8 @@ import numpy as np
 OBJECTIVES = ("win", "score")
 DEFAULT_BUDGET = 64
 DEFAULT_ROLLOUT = "breeder"
+DEPARTURE_Z = 1.0  # standard errors of paired gain an option needs over the policy's (_departure)
+MIN_PAIRED = 4  # rollouts of an option before the search may prefer it to its policy's (_departure)
 MARGIN_WEIGHT = 1e-4  # the win objective's tie-breaker per point of margin (see the module docs)
 _PRESET = re.compile(r"search(?:-(\d+))?")
 
@@ -139,8 +142,7 @@ def choose(replay: Any, tape: Sequence[Any], point: Any, spec: SearchSpec, seed:
         return 0
     plan = halving_plan(n, spec.budget)
     keys = fork_keys(seed, game, point.index, sum(plan))
-    total = np.zeros(n)
-    count = np.zeros(n, np.int64)
+    rewards: list[list[float]] = [[] for _ in range(n)]  # option i's, on keys[0], keys[1], ...
     alive = list(range(n))
     used = 0
     default = point.default if 0 <= point.default < n else None
@@ -148,22 +150,43 @@ def choose(replay: Any, tape: Sequence[Any], point: Any, spec: SearchSpec, seed:
         # one batch for the round: every option still in, on the same ``share`` futures
         tapes = [[*tape, point.choice(i)] for i in alive for _ in range(share)]
         scores, won = replay.rollouts(tapes, forks=np.tile(keys[used : used + share], len(alive)))
-        gained = reward(scores, won, point.player, spec.objective).reshape(len(alive), share).sum(axis=1)
-        total[alive] += gained
-        count[alive] += share
+        gained = reward(scores, won, point.player, spec.objective).reshape(len(alive), share)
+        for row, i in enumerate(alive):
+            rewards[i].extend(gained[row].tolist())
         used += share
         if k < len(plan) - 1:
-            ranked = _ranked(alive, total, count, default)
+            ranked = _ranked(alive, rewards, default)
             kept = ranked[: max(1, (len(alive) + 1) // 2)]
             if default is not None and default not in kept:
                 kept[-1] = default
             alive = sorted(kept)
-    return _ranked(alive, total, count, default)[0]
+    if default is None:
+        return _ranked(alive, rewards, None)[0]
+    return _departure(alive, rewards, default)
 
 
-def _ranked(alive: list[int], total: np.ndarray, count: np.ndarray, default: int | None) -> list[int]:
+def _ranked(alive: list[int], rewards: list[list[float]], default: int | None) -> list[int]:
     """The options still in, best mean reward first; a tie: the default first, then by index."""
-    return sorted(alive, key=lambda i: (-total[i] / count[i], i != default, i))
+    return sorted(alive, key=lambda i: (-float(np.mean(rewards[i])), i != default, i))
+
+
+def _departure(alive: list[int], rewards: list[list[float]], default: int) -> int:
+    """The option to take instead of the rollout policy's ``default``: the one whose paired gain
+    over it (the same fork keys, common random numbers) less one standard error is largest and
+    positive, from MIN_PAIRED rollouts up; else the default. A noisy game at a small budget then
+    plays its policy instead of chasing the luckiest option (Pig, 40 paired games: search-4 won
+    0.175 against steady's 0.575 when it took the best mean)."""
+    best, best_bound = default, 0.0
+    base = np.asarray(rewards[default])
+    for i in alive:
+        m = len(rewards[i])
+        if i == default or m < MIN_PAIRED:
+            continue
+        gain = np.asarray(rewards[i]) - base[:m]
+        bound = gain.mean() - DEPARTURE_Z * gain.std(ddof=1) / math.sqrt(m)
+        if bound > best_bound:
+            best, best_bound = i, bound
+    return best
 
 
 def play_game(

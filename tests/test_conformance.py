@@ -220,3 +220,18 @@ def test_a_search_seat_in_a_run(name, tmp_path):
     assert one.equals(two)
     assert "search-2" in one.column("strategy").to_pylist()
     assert _run(g, strategies=names).spec()["search"]["search-2"]["budget"] == 2
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_decision_point_defaults_are_the_strategys_choices(name):
+    """Issue 33: a decision point's ``default`` is what the seat's strategy takes there: walking
+    the defaults of the game's default strategy (one that draws no random numbers) replays the
+    run's game exactly."""
+    g = games.get(name)
+    P = _players(g)
+    run = _run(g, strategies=",".join([g.info.default_strategy] * P))
+    for i in range(3):
+        replay = g.replay(run, i, seats=[0])
+        tape, points = _walk(replay, None, choose=lambda point: point.default)
+        assert points and all(0 <= p.default < len(p.options) for p in points)
+        assert np.array_equal(replay.outcomes(tape)[0], replay.outcomes([])[0])

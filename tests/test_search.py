@@ -169,3 +169,52 @@ def test_bench_search_reports_the_cost_per_decision():
     assert all(row["ms_per_decision"] > 0 and row["decisions_per_game"] > 0 for row in doc["budgets"])
     assert doc["rollout_over_plain"] > 0
     assert "search-4:" in bench_text(doc) and "ms a decision" in bench_text(doc)
+
+
+def test_skill_ladder_pairs_its_rungs_and_reads_the_curve(tmp_path):
+    """Issue 33, `soup skill`'s ladder (sim.experiments.skill) on Pig's small games: every rung
+    plays the same games at player 0 against the field; the skill depth is the strongest rung's
+    win rate minus random's, and the curve compares each search budget with the next."""
+    from sim.experiments.skill import default_rungs, ladder, skill_curve, skill_depth
+
+    g = games.get("pig")
+    names = default_rungs(g, (2, 4))
+    assert names[0] == g.info.random_strategy and names[-2:] == ["search-2", "search-4"]
+    rungs = ladder(g, g.load_rules(), 2, names, "steady", 1, 30, tmp_path)
+    assert [r.strategy for r in rungs] == names and all(r.games == 30 for r in rungs)
+    assert all(r.low <= r.rate <= r.high for r in rungs)
+    depth, best = skill_depth(rungs, g.info.random_strategy)
+    assert depth == pytest.approx(max(r.rate for r in rungs) - rungs[0].rate) and best in names
+    curve = skill_curve(rungs)
+    assert [(a, b) for a, b, _, _ in curve] == [("search-2", "search-4")]
+
+
+@pytest.mark.slow
+def test_soup_skill_command(tmp_path):
+    """`soup skill` prints the ladder, the skill depth and the curve, and draws skill.png."""
+    from tests.processes import run
+
+    r = run(
+        [
+            "soup",
+            "skill",
+            "--game",
+            "pig",
+            "--players",
+            "2",
+            "--games",
+            "20",
+            "--budgets",
+            "2,4",
+            "--threads",
+            "1",
+            "--out",
+            str(tmp_path / "s"),
+        ],
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "skill depth:" in r.stdout and "search-2 -> search-4" in r.stdout
+    assert (tmp_path / "s" / "skill.png").stat().st_size > 0
+    bad = run(["soup", "skill", "--game", "pig", "--players", "2", "--budgets", "2,x"], timeout=120)
+    assert bad.returncode != 0 and "--budgets: expected positive integers" in bad.stderr

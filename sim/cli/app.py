@@ -417,11 +417,12 @@ def rules_cmd(
     typer.echo(json.dumps(chosen.rules_document(chosen.load_rules(files or [])), indent=1))
 
 
-from sim.cli.experiments import ablate, compare, tournament  # noqa: E402 (commands of their own module)
+from sim.cli.experiments import ablate, compare, skill, tournament  # noqa: E402 (commands of their own module)
 
 app.command("compare")(compare)
 app.command("ablate")(ablate)
 app.command("tournament")(tournament)
+app.command("skill")(skill)
 
 
 app.command()(cli_report.report)

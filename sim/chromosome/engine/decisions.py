@@ -51,8 +51,6 @@ def set_option(cw, b, i, v0, v1, v2, v3, v4):
 @kernel
 def stop_here(cw, g, b, t, kind, p, n):
     """Stop game g at player p's decision ``kind`` (tape index t), its ``n`` options kept."""
-    if cw.error[g, 0] != 0:
-        return
     fail(cw, g, ERR_DECISION_POINT, t, kind, p)
     for i in range(n):
         for j in range(cw.options.shape[2]):
@@ -71,8 +69,9 @@ def decide(cs, cr, cw, g, b, p, kind, n):
     t = cw.tape_pos[g]
     if t < cw.tape_len[g] and (cw.tape_seats[g] >> p) & 1 != 0:
         if cw.tape_kind[g, t] == TAPE_STOP:
-            stop_here(cw, g, b, t, kind, p, n)
-            cw.stop_choice[g] = choose(cs, cr, cw, g, b, p, kind, n)  # the seat's own: a search's default
+            if cw.error[g, 0] == 0:  # (after a stop the rest of the step decides nothing)
+                stop_here(cw, g, b, t, kind, p, n)
+                cw.stop_choice[g] = choose(cs, cr, cw, g, b, p, kind, n)  # the seat's own: a search's default
             return 0  # the game stops as with an error
         if cw.tape_kind[g, t] != kind:
             fail(cw, g, ERR_WRONG_CHOICE_KIND, t, kind, p)

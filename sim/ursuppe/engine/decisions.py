@@ -73,6 +73,8 @@ def forced_choice(wk, g, b, p, kind, n):
         return FORCED_NONE
     ck = wk.tape_kind[g, t]
     if ck == TAPE_STOP:
+        if wk.error[g, 0] != 0:
+            return FORCED_WRONG_KIND  # stopped already: the rest of the phase decides nothing
         _fail(wk, g, b, ERR_DECISION_POINT, t, kind, n, p)
         return FORCED_STOP  # (not consumed) the game stops as with an error
     accepted = ck == KIND_CHOICE_KEY[kind]
