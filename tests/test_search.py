@@ -218,3 +218,30 @@ def test_soup_skill_command(tmp_path):
     assert (tmp_path / "s" / "skill.png").stat().st_size > 0
     bad = run(["soup", "skill", "--game", "pig", "--players", "2", "--budgets", "2,x"], timeout=120)
     assert bad.returncode != 0 and "--budgets: expected positive integers" in bad.stderr
+
+
+@pytest.mark.slow
+def test_tournament_with_a_search_player(tmp_path):
+    """Issue 33: a search player takes part in `soup tournament` like a preset (its seats' rows
+    named by it, the pair's winner in the matrix)."""
+    from tests.processes import run
+
+    r = run(
+        [
+            "soup",
+            "tournament",
+            "--strategies",
+            "search-2,breeder",
+            "--games",
+            "10",
+            "--threads",
+            "1",
+            "--out",
+            str(tmp_path / "t"),
+            "-q",
+        ],
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stderr
+    matrix = (tmp_path / "t" / "tournament-matrix.csv").read_text()
+    assert "search-2" in matrix and "breeder" in matrix

@@ -426,18 +426,26 @@ def build_run(
     if seating not in ("random", "rotate"):
         raise UserError(f"--seating: expected random or rotate, got {seating!r}")
     who = assign_strategies(strategies, pool, players)
-    loaded, search = [], {}
-    for row, name in enumerate(who.names):
-        if is_search(name):
-            if variant is not None:
-                raise UserError(f"{name}: a search player does not play the 2-player variants yet")
-            spec = load_search(name)
-            search[row] = spec
-            rollout = load_strategy(spec.rollout)
-            name_only = f"search over {spec.rollout}, {spec.budget} rollouts a decision"
-            loaded.append(replace(rollout, name=spec.name, description=name_only))
-        else:
-            loaded.append(load_strategy(name))
+    if variant is not None and any(is_search(n) for n in who.names):
+        raise UserError("search: a search player does not play the 2-player variants yet")
+    loaded, search = load_seats(who.names)
     return UrsuppeRun(
         book, players, seed, loaded, who.seats, who.pool, seating=seating, variant=variant, search=search
     )
+
+
+def load_seats(names: list[str]) -> tuple[list[Strategy], dict[int, SearchSpec]]:
+    """The strategies of ``names`` as the engine's parameter rows, and the search players among
+    them by index (strategies/search.py): a search player's row is its rollout policy's, named
+    as the search player (a UserError for a bad name or file)."""
+    loaded, search = [], {}
+    for row, name in enumerate(names):
+        if is_search(name):
+            spec = load_search(name)
+            search[row] = spec
+            rollout = load_strategy(spec.rollout)
+            about = f"search over {spec.rollout}, {spec.budget} rollouts a decision"
+            loaded.append(replace(rollout, name=spec.name, description=about))
+        else:
+            loaded.append(load_strategy(name))
+    return loaded, search
