@@ -147,7 +147,8 @@ def simulate(
         str | None,
         typer.Option(
             metavar="NAMES",
-            help=f"One strategy per player, comma-separated (a,b,c,d). Presets: {PRESETS}; or .toml files.",
+            help=f"One strategy per player, comma-separated (a,b,c,d). Presets: {PRESETS}; search or "
+            "search-N (a search player, N rollouts a decision: docs/strategies.md); or .toml files.",
         ),
     ] = None,
     pool: Annotated[
