@@ -150,10 +150,91 @@ class Game(Protocol):
         """Play ``games`` games with the invariants checked after every phase (debug mode);
         return how many finished (an invariant broken raises)."""
 
+    def replay(self, run: Any, game: int, seats: Sequence[int] | None = None) -> "Replay":
+        """Game ``game`` of ``run`` (a run of :meth:`new_run`) as a sequence of decision points
+        (issue 33): the decisions of the players in ``seats`` (default: every player's) stop the
+        game or are forced by a tape of choices; everyone else's strategy decides as in the run."""
+
     # A game that lists "ablate" in its own_commands (the default game has its own experiment)
     # also gives: ablation(rules, remove: Sequence[str]) -> (rules A, rules B, a line saying what B
     # lacks), the two arms soup ablate plays on common random numbers (Chromosome: a special
     # action off its board, or a gene colour's use).
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a decision point, as a tape holds it: the decision kind and the option's row."""
+
+    kind: int
+    row: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DecisionPoint:
+    """A decision a replayed game stopped at (issue 33): the tape index (how many taped choices
+    came before it), who decides, the decision kind (the game's index and name) and the legal
+    options as the engine lists them, in its order (one int row each); ``default``: the option the
+    seat's own strategy takes there (-1 where the game does not say)."""
+
+    index: int
+    player: int
+    kind: int
+    kind_name: str
+    options: Any  # int ndarray [n, width]
+    default: int = -1
+
+    def choice(self, i: int) -> Choice:
+        """Option ``i`` as a tape entry."""
+        return Choice(self.kind, tuple(int(v) for v in self.options[i]))
+
+
+class Replay(Protocol):
+    """One game of a run as decision points (issue 33; docs/decisions.md "Decision points").
+
+    A game is replayed from its start with a tape of choices: the i-th decision of a taped seat
+    takes ``choices[i]``; every other decision is its player's strategy's, as in the run. The
+    game is a pure function of (run, game index, choices), so the same choices give the same game.
+    """
+
+    players: int
+
+    def point(self, choices: Sequence[Choice]) -> DecisionPoint | None:
+        """The taped seats' decision after ``choices`` (None: the game ended first)."""
+
+    def outcomes(self, choices: Sequence[Choice], forks: Sequence[int] | None = None) -> tuple[Any, Any]:
+        """Play the game on after ``choices`` to its end, once per fork key in ``forks``, forking
+        it at the last choice (a fresh key for everything still random, every hidden order drawn
+        again: no peeking), or once as it is (``forks`` None). Returns (score float [R, P], won
+        bool [R, P]); from the last choice on, the taped seats' own strategies decide."""
+
+    def rollouts(
+        self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
+    ) -> tuple[Any, Any]:
+        """:meth:`outcomes` of several tapes in one batch: game i plays ``tapes[i]``, forked at
+        its last choice with key ``forks[i]`` (or not forked)."""
+
+
+class ReplayBase:
+    """:meth:`Replay.outcomes` from a game's :meth:`Replay.rollouts` (said once for every game)."""
+
+    def rollouts(
+        self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
+    ) -> tuple[Any, Any]:
+        raise NotImplementedError
+
+    def outcomes(self, choices: Sequence[Choice], forks: Sequence[int] | None = None) -> tuple[Any, Any]:
+        return self.rollouts([choices] * (1 if forks is None else len(forks)), forks)
+
+
+def check_rollouts(tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None) -> None:
+    """A ValueError unless ``forks`` (if any) gives one key per tape and every forked tape has a
+    choice to fork at."""
+    if forks is None:
+        return
+    if len(forks) != len(tapes):
+        raise ValueError(f"forks: expected one key per tape ({len(tapes)}), got {len(forks)}")
+    if any(len(t) == 0 for t in tapes):
+        raise ValueError("forks: a fork needs a choice to fork at")
 
 
 def strategy_list(names: str, option: str) -> list[str]:

@@ -77,6 +77,15 @@ if PLAIN_PYTHON:
 
 
 @kernel
+def refork(key, g, fork):
+    """Key every stream of game g by ``fork`` (a uint64) alone, keeping its counter: a fork of a
+    game (issue 33) draws, from here on, numbers that depend on the fork's key and not on the
+    original game's, whose future stays hidden; every draw before the fork stays as it was."""
+    for s in range(key.shape[1]):
+        key[g, s] = mix64(fork ^ mix64(np.uint64(s + 1)))  # xor: no wrap-around in plain Python
+
+
+@kernel
 def below(key, ctr, g, s, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased.
 

@@ -3,6 +3,7 @@
 after an interrupt, random strategies that finish every game, the core result columns, the
 scenario round trip and the invariants after every phase in debug mode."""
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -128,3 +129,109 @@ def test_invariants_after_every_phase_in_debug_mode(name):
     P = _players(g)
     strategies = [g.info.random_strategy] * P
     assert g.play_checked(g.load_rules(), P, strategies, seed=5, games=30) == 30
+
+
+# --- decision points (issue 33: sim.game.Replay) ----------------------------------------------
+
+
+def _walk(replay, rng, choose=None) -> tuple[list, list]:
+    """Walk a replayed game from decision point to decision point to its end: the tape of choices
+    (a random option each, or ``choose(point)``) and the points met."""
+    tape, points = [], []
+    while (point := replay.point(tape)) is not None:
+        points.append(point)
+        i = int(rng.integers(len(point.options))) if choose is None else choose(point)
+        tape.append(point.choice(i))
+        assert len(tape) < 5000, "a walk that does not end"
+    return tape, points
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_decision_points_without_choices_replay_the_runs_games(name, tmp_path):
+    """Issue 33: a game replayed through the decision protocol with no choice forced is the game
+    the batch engine plays in a run (the same winners, player by player)."""
+    g = games.get(name)
+    rows = _play(_run(g), tmp_path / "r", 6, 6, 1)
+    P = _players(g)
+    won = rows.column("won").to_pylist()
+    for i in range(6):
+        _, replayed = g.replay(_run(g), i).outcomes([])
+        assert replayed[0].tolist() == won[i * P : (i + 1) * P], i
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_decision_points_walk_a_game_to_its_end(name):
+    """Issue 33: every decision point names a player and at least two legal options (a single
+    option is taken without asking); any listed option is accepted and the walk reaches the end;
+    the same choices give the same game, and a prefix of them stops at the same point again."""
+    g = games.get(name)
+    replay = g.replay(_run(g), 2)
+    tape, points = _walk(replay, np.random.default_rng(1))
+    assert points, "a game without a decision"
+    for k, point in enumerate(points):
+        assert point.index == k and 0 <= point.player < replay.players
+        assert len(point.options) >= 2
+    first = replay.outcomes(tape)
+    again = replay.outcomes(tape)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    k = len(points) // 2
+    middle = replay.point(tape[:k])
+    assert middle.player == points[k].player and middle.kind == points[k].kind
+    assert np.array_equal(middle.options, points[k].options)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_decision_points_of_one_seat(name):
+    """Issue 33: a replay of one seat stops only at that seat's decisions (the others' strategies
+    decide as in the run)."""
+    g = games.get(name)
+    replay = g.replay(_run(g), 4, seats=[1])
+    _, points = _walk(replay, np.random.default_rng(2))
+    assert points and {p.player for p in points} == {1}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_fork_redraws_the_future_reproducibly(name):
+    """Issue 33, no peeking: forks of a game at a decision point play on with fresh randomness (the
+    futures differ between fork keys), and the same fork key gives the same future."""
+    g = games.get(name)
+    replay = g.replay(_run(g), 3, seats=[0])
+    tape, points = _walk(replay, np.random.default_rng(3))
+    cut = tape[: len(tape) // 3 + 1]
+    forks = list(range(100, 116))
+    scores, won = replay.outcomes(cut, forks=forks)
+    assert scores.shape == (16, replay.players) and won.shape == scores.shape
+    assert len({tuple(row) for row in scores}) > 1, "every fork played the same future"
+    again, _ = replay.outcomes(cut, forks=forks)
+    assert np.array_equal(scores, again)
+    assert np.array_equal(replay.outcomes(cut, forks=forks[3:5])[0], scores[3:5])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_search_seat_in_a_run(name, tmp_path):
+    """Issue 33: `search-2` sits at a table like any strategy (its rows named by it, its budget in
+    the spec), and its games are the same on any threads and chunk sizes."""
+    g = games.get(name)
+    P = _players(g)
+    default = g.info.default_strategy
+    names = ",".join(["search-2"] + [default] * (P - 1))
+    one = _play(_run(g, strategies=names), tmp_path / "a", 4, 4, 1)
+    two = _play(_run(g, strategies=names), tmp_path / "b", 4, 3, 2)
+    assert one.equals(two)
+    assert "search-2" in one.column("strategy").to_pylist()
+    assert _run(g, strategies=names).spec()["search"]["search-2"]["budget"] == 2
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_decision_point_defaults_are_the_strategys_choices(name):
+    """Issue 33: a decision point's ``default`` is what the seat's strategy takes there: walking
+    the defaults of the game's default strategy (one that draws no random numbers) replays the
+    run's game exactly."""
+    g = games.get(name)
+    P = _players(g)
+    run = _run(g, strategies=",".join([g.info.default_strategy] * P))
+    for i in range(3):
+        replay = g.replay(run, i, seats=[0])
+        tape, points = _walk(replay, None, choose=lambda point: point.default)
+        assert points and all(0 <= p.default < len(p.options) for p in points)
+        assert np.array_equal(replay.outcomes(tape)[0], replay.outcomes([])[0])

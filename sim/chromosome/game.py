@@ -10,7 +10,7 @@ given per player is not tied to the first seat.
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from sim.chromosome.rules.book import COLOURS, ChromosomeRules, load_rules
 from sim.errors import GameError, UserError
 from sim.game import GameInfo, assign_strategies, check_player_count, play_strategies
 from strategies.chromosome.presets import DEFAULT_POOL, PRESETS, preset_row
+from strategies.search import SearchSpec, is_search, load_search, split_search
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "chromosome"
 STREAM_ASSIGNMENT = 3  # the pool's draw (after the engine's streams)
@@ -53,6 +54,14 @@ def conditions(rules: ChromosomeRules, players: int) -> dict[str, Any]:
     }
 
 
+DEFAULT_ROLLOUT = "builder"  # a search player's rollout policy unless its file names one
+
+
+def _check_strategy(name: str) -> None:
+    """A UserError unless ``name`` is a preset or a search player (strategies/search.py)."""
+    preset_row(load_search(name, DEFAULT_ROLLOUT).rollout if is_search(name) else name)
+
+
 def params_table(names: Sequence[str]) -> np.ndarray:
     """The strategies' parameter rows (float64 [len(names), K])."""
     return np.array([preset_row(n) for n in names], dtype=np.float64)
@@ -68,6 +77,12 @@ class ChromosomeRun:
     names: list[str]
     seats: list[int] | None = None
     pool: list[int] | None = None
+    # index into names -> its search player (strategies/search.py); the engine plays its rollout
+    search: dict[int, SearchSpec] = field(default_factory=dict)
+
+    def scripted(self) -> list[str]:
+        """The strategy the engine plays for each name (a search player's: its rollout policy)."""
+        return [self.search[i].rollout if i in self.search else n for i, n in enumerate(self.names)]
 
     def spec(self) -> dict[str, Any]:
         return {
@@ -80,6 +95,12 @@ class ChromosomeRun:
             "rules": self.rules.data,
             **conditions(self.rules, self.players),
             "placeholders": self.rules.placeholders(self.players),
+            # the search players by name (only in a run with one: older specs read the same)
+            **(
+                {"search": {self.names[i]: asdict(sp) for i, sp in sorted(self.search.items())}}
+                if self.search
+                else {}
+            ),
         }
 
     def strategy_rows(self, games: np.ndarray) -> np.ndarray:
@@ -108,9 +129,31 @@ class ChromosomeRun:
         by_seat = np.zeros_like(rows)
         np.put_along_axis(by_seat, seat, rows, axis=1)
         ru = rules_for(self.rules, self.players)
-        b = batch.play(
-            batch.new_batch(ru, params_table(self.names), by_seat.astype(np.int16), self.seed, games), threads
+        params = params_table(self.scripted())
+        tapes, masks = [], np.zeros(0)
+        if self.search:
+            from sim.chromosome.decision_points import ChromosomeReplay
+            from strategies.search import search_tapes
+
+            def replay_of(game: int, seats: list[int]) -> ChromosomeReplay:
+                return ChromosomeReplay(self, params, game, seats)
+
+            tapes, masks = search_tapes(replay_of, rows, games, self.search, self.seed)
+        b = batch.new_batch(
+            ru,
+            params,
+            by_seat.astype(np.int16),
+            self.seed,
+            games,
+            tape_capacity=max((len(t) for t in tapes), default=0),
         )
+        if tapes:
+            from sim.chromosome.decision_points import engine_masks, put_tapes
+
+            # no game stops at a decision: the per-game copy of a stop's options is not needed
+            b = b._replace(workspace=b.workspace._replace(stop_options=b.workspace.stop_options[:1, :1]))
+            put_tapes(b.workspace, tapes, False, engine_masks(masks, seat))
+        b = batch.play(b, threads)
         bad = np.flatnonzero(b.workspace.error[:, 0])
         if len(bad):
             raise GameError(f"game {first + bad[0]}: engine error {b.workspace.error[bad[0]].tolist()}")
@@ -242,8 +285,9 @@ class Chromosome:
         variant: str | None = None,
     ) -> ChromosomeRun:
         self.check_players(rules, players, variant)
-        who = assign_strategies(strategies, DEFAULT_POOL if pool is None else pool, players, preset_row)
-        return ChromosomeRun(rules, players, seed, who.names, who.seats, who.pool)
+        who = assign_strategies(strategies, DEFAULT_POOL if pool is None else pool, players, _check_strategy)
+        _, search = split_search(who.names, DEFAULT_ROLLOUT)
+        return ChromosomeRun(rules, players, seed, who.names, who.seats, who.pool, search)
 
     def run_label(self, players: int, variant: str | None = None) -> str:
         return f"{players}p"
@@ -384,6 +428,11 @@ class Chromosome:
         if options.get("equilibrium") is not None:
             raise UserError("--equilibrium: Chromosome's report has no equilibrium section yet")
         return build_report(run_dirs, out, progress=options.get("progress"))
+
+    def replay(self, run: ChromosomeRun, game: int, seats: Sequence[int] | None = None) -> Any:
+        from sim.chromosome.decision_points import ChromosomeReplay
+
+        return ChromosomeReplay(run, params_table(run.scripted()), game, seats)
 
     def play_checked(
         self, rules: ChromosomeRules, players: int, strategies: Sequence[str], seed: int, games: int

@@ -173,7 +173,8 @@ def simulate(
         str | None,
         typer.Option(
             metavar="NAMES",
-            help=f"One strategy per player, comma-separated (a,b,c,d). Presets: {PRESETS}; or .toml files.",
+            help=f"One strategy per player, comma-separated (a,b,c,d). Presets: {PRESETS}; search or "
+            "search-N (a search player, N rollouts a decision: docs/strategies.md); or .toml files.",
         ),
     ] = None,
     pool: Annotated[
@@ -337,10 +338,18 @@ def bench(
         ),
     ] = False,
     players: Annotated[
-        int | None, typer.Option(min=2, max=6, help="Players, with --profile (default 4).")
+        int | None, typer.Option(min=2, max=6, help="Players, with --profile or --search (default 4).")
     ] = None,
     extra_genes: Annotated[
         bool, typer.Option("--extra-genes", help="With --profile: Ursuppe with the extra genes on.")
+    ] = False,
+    search: Annotated[
+        bool,
+        typer.Option(
+            "--search",
+            help="Instead of the figures, what the search player costs (--players, --game): a rollout "
+            "against a plain game, and seconds a game and milliseconds a decision at budgets 16 and 64.",
+        ),
     ] = False,
 ) -> None:
     """Measure games/s (3 to 6 players, 1 and 2 threads), the speed-up over the plain-Python path
@@ -362,6 +371,7 @@ def bench(
     _check_bench_options(
         game,
         profile,
+        search,
         {
             "--players": players is not None,
             "--extra-genes": extra_genes,
@@ -373,6 +383,18 @@ def bench(
             "--compare": compare is not None,
         },
     )
+    if search:
+        from strategies.search import bench as search_bench
+        from strategies.search import bench_text
+
+        players = 4 if players is None else players
+        if players not in chosen.info.player_counts:
+            counts = ", ".join(map(str, chosen.info.player_counts))
+            fail(f"--players {players}: {game} is played by {counts} players")
+        load_engine(chosen)
+        doc = search_bench(chosen, players)
+        typer.echo(json.dumps(doc, indent=1) if as_json else bench_text(doc))
+        return
     if profile:
         _profile(chosen, game, 4 if players is None else players, games, extra_genes, as_json)
         return
@@ -402,17 +424,24 @@ def bench(
     typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
 
 
-def _check_bench_options(game: str, profile: bool, given: dict[str, bool]) -> None:
+def _check_bench_options(game: str, profile: bool, search: bool, given: dict[str, bool]) -> None:
     """A one-line error for an option soup bench would ignore in the mode asked for (issue 31.9:
     `soup bench --players 5` measured its usual player counts and exited 0)."""
+    if profile and search:
+        fail("--search: not with --profile (one measurement at a time)")
     for option, on in given.items():
         if not on:
             continue
-        if option in ("--players", "--extra-genes"):
+        if option == "--players":
+            if not (profile or search):
+                fail(f"{option}: only with --profile or --search (the figures are at every player count)")
+        elif option == "--extra-genes":
             if not profile:
-                fail(f"{option}: only with --profile (the figures are measured at every player count)")
+                fail(f"{option}: only with --profile (the figures are measured with the base genes)")
         elif profile:
             fail(f"{option}: not with --profile (it takes --games, --players, --extra-genes and --json)")
+        elif search:
+            fail(f"{option}: not with --search (it takes --players and --json)")
         elif game != DEFAULT_GAME and option not in ("--plain-games", "--repeats"):
             fail(
                 f"{option}: only with --game ursuppe (soup bench --game {game} measures games/s and the "
@@ -458,11 +487,12 @@ def rules_cmd(
     typer.echo(json.dumps(chosen.rules_document(chosen.load_rules(files or [])), indent=1))
 
 
-from sim.cli.experiments import ablate, compare, tournament  # noqa: E402 (commands of their own module)
+from sim.cli.experiments import ablate, compare, skill, tournament  # noqa: E402 (commands of their own module)
 
 app.command("compare")(compare)
 app.command("ablate")(ablate)
 app.command("tournament")(tournament)
+app.command("skill")(skill)
 
 
 app.command()(cli_report.report)

@@ -916,3 +916,74 @@ def _tournament_other(
     for r in eq.frame().iter_rows(named=True):
         e.add_row(r["strategy"], f"{r['weight']:.3f}", f"{r['regret']:.3f}")
     _console().print(e)
+
+
+# --------------------------------------------------------------------------------------------
+# soup skill
+# --------------------------------------------------------------------------------------------
+
+
+def skill(
+    game: GameName = DEFAULT_GAME,
+    players: Players = 4,
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, help="Games per rung (paired: the same games).")
+    ] = 200,
+    budgets: Annotated[
+        str, typer.Option(help="The search rungs' budgets (rollouts a decision), comma-separated, doubling.")
+    ] = "16,32,64",
+    rungs: Annotated[
+        str | None,
+        typer.Option(help="The rungs, comma-separated (default: random, the presets, search at --budgets)."),
+    ] = None,
+    field: Annotated[
+        str | None,
+        typer.Option(help="The strategy at every other seat (default: breeder, or the game's default)."),
+    ] = None,
+    rules: Annotated[Path | None, typer.Option("--rules", "-r", help="House-rules TOML file.")] = None,
+    seed: Seed = 1,
+    threads: Threads = CPUS,
+    out: Annotated[Path | None, typer.Option(help="Directory for the rungs' runs and the figure.")] = None,
+) -> None:
+    """A skill ladder (issue 33): random, each preset and search at doubling budgets, each at
+    player 0 against a fixed field on the same games (paired by seed and seats). Prints every
+    rung's win rate with its 95% Wilson interval, the skill depth (the strongest rung's win rate
+    minus random's) and the skill curve (whether doubling the search budget still gains), and
+    draws skill.png. Example: soup skill --players 4 --games 400 --budgets 8,16,32,64"""
+    from sim.experiments.skill import default_rungs, figure, ladder, skill_curve, skill_depth
+
+    chosen = game_named(game)
+    try:
+        book = chosen.load_rules([rules] if rules is not None else [])
+        chosen.check_players(book, players)
+        sizes = tuple(int(b) for b in strategy_list(budgets, "--budgets"))
+        if any(b < 1 for b in sizes):
+            raise ValueError
+    except ValueError:
+        fail(f"--budgets: expected positive integers, comma-separated, got {budgets!r}")
+    except USER_ERRORS as e:
+        fail(str(e))
+    names = strategy_list(rungs, "--rungs") if rungs else default_rungs(chosen, sizes)
+    opponent = field or ("breeder" if "breeder" in chosen.strategy_names() else chosen.info.default_strategy)
+    out = out or Path("results") / f"skill-{game}-{players}p-seed{seed}-{games}"
+    check_resources(threads, games)
+    try:
+        result = ladder(chosen, book, players, names, opponent, seed, games, out, threads)
+    except USER_ERRORS as e:
+        fail(str(e))
+    from rich import box
+    from rich.table import Table
+
+    title = f"Skill ladder: {game}, {players} players, each rung against {opponent}"
+    t = Table(title=title, box=box.SIMPLE_HEAD)
+    for col in ("rung", "games", "win rate", "95% CI"):
+        t.add_column(col, justify="left" if col == "rung" else "right")
+    for r in result:
+        t.add_row(r.strategy, str(r.games), f"{r.rate:.3f}", f"[{r.low:.3f}, {r.high:.3f}]")
+    _console().print(t)
+    depth, best = skill_depth(result, chosen.info.random_strategy)
+    typer.echo(f"skill depth: {depth:+.3f} (strongest rung: {best}; parity {1 / players:.3f})")
+    for a, b, gain, still in skill_curve(result):
+        typer.echo(f"{a} -> {b}: {gain:+.3f} ({'still gains' if still else 'no significant gain'})")
+    path = figure(result, players, out / "skill.png", f"{game}, {players} players, field {opponent}")
+    typer.echo(f"figure: {path}")

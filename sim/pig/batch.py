@@ -5,7 +5,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sim import threads
-from sim.pig.engine import GAME_FIELDS, N_STREAMS, NO_DIE, play_block, seat_players
+from sim.pig.engine import GAME_FIELDS, N_STREAMS, NO_DIE, TAPE_FORK_AT, TAPE_HEAD, play_block, seat_players
 from sim.pig.rules import PigRules
 from sim.random_stream import seed_streams
 
@@ -22,12 +22,19 @@ class PigBatch(NamedTuple):
     key: np.ndarray  # uint64 [G, N_STREAMS]
     ctr: np.ndarray  # uint64 [G, N_STREAMS]
     game_index: np.ndarray  # int64 [G]
+    tape: np.ndarray  # int64 [G, TAPE_HEAD + T]: forced choices (decision points; engine.py)
 
 
 def new_batch(
-    rules: PigRules, hold: np.ndarray, seed: int, game_index: np.ndarray, dice: np.ndarray | None = None
+    rules: PigRules,
+    hold: np.ndarray,
+    seed: int,
+    game_index: np.ndarray,
+    dice: np.ndarray | None = None,
+    tape_capacity: int = 0,
 ) -> PigBatch:
-    """A batch at the start of every game: scores 0, the seats drawn (PG1)."""
+    """A batch at the start of every game: scores 0, the seats drawn (PG1); room for
+    ``tape_capacity`` forced choices a game (decision points, issue 33)."""
     G, P = hold.shape
     key, ctr = seed_streams(seed, game_index, N_STREAMS)
     forced = np.full((G, 1), NO_DIE, dtype=np.int64) if dice is None else np.asarray(dice, dtype=np.int64)
@@ -41,7 +48,9 @@ def new_batch(
         key,
         ctr,
         np.asarray(game_index, dtype=np.int64),
+        np.zeros((G, TAPE_HEAD + tape_capacity), dtype=np.int64),
     )
+    b.tape[:, TAPE_FORK_AT] = -1
     seat_players(b.games, b.seat, key, ctr)
     return b
 
@@ -50,7 +59,17 @@ def play(batch: PigBatch, threads_: int = 1, check: bool = False, turns: int = 0
     """Play every game of the batch to the end (or ``turns`` more turns) on ``threads_`` threads."""
     n_blocks = max(1, min(64, len(batch.game_index)))
     rules = batch.rules.row()
-    arrays = (batch.games, batch.scores, batch.hold, batch.seat, batch.dice, rules, batch.key, batch.ctr)
+    arrays = (
+        batch.games,
+        batch.scores,
+        batch.hold,
+        batch.seat,
+        batch.dice,
+        rules,
+        batch.tape,
+        batch.key,
+        batch.ctr,
+    )
     threads.run_blocks(play_block, n_blocks, threads_, lambda t: arrays, (n_blocks, int(check), turns))
     return batch
 

@@ -8,10 +8,11 @@ invariants are checked after every turn (debug mode); a broken one stops the gam
 number in ``pig_games[g, ERROR]``.
 """
 
+import numpy as np
 
 from sim.jit import kernel
 from sim.pig.rules import RULE_BUST, RULE_FACES, RULE_MAX_TURNS, RULE_TARGET
-from sim.random_stream import below
+from sim.random_stream import below, refork
 from strategies.pig.policy import rolls_again
 
 # pig_games columns: one row per game
@@ -21,6 +22,14 @@ STREAM_DICE, STREAM_POLICY, STREAM_SEATING = range(3)  # a game's streams (the a
 N_STREAMS = 3
 NO_DIE = -1  # a scenario's dice tape: draw from the stream past its end
 
+# pig_tape: forced roll-or-hold choices (decision points, issue 33): a head, then one entry a
+# decision (ROLL or HOLD, or TAPE_STOP: stop the game there). The tape forces the decisions of the
+# players in the TAPE_SEATS mask; the choice at TAPE_FORK_AT forks the game (refork: TAPE_FORK_KEY).
+TAPE_LEN, TAPE_POS, TAPE_SEATS, TAPE_FORK_AT, TAPE_FORK_KEY = range(5)
+TAPE_HEAD = 5
+HOLD, ROLL = 0, 1  # a decision's options, in this order
+TAPE_STOP = -1
+ERR_DECISION_POINT = -1  # pig_games[g, ERROR]: not a broken invariant, a stop at a decision point
 
 
 @kernel
@@ -50,17 +59,50 @@ def _roll(pig_games, pig_dice, pig_rules, key, ctr, g):
 
 
 @kernel
-def play_turn(pig_games, pig_scores, pig_hold, pig_seat, pig_dice, pig_rules, key, ctr, g):
+def forced_roll(pig_games, pig_tape, key, g, p):
+    """Player p's forced choice (ROLL or HOLD) from the tape, or -1 when the tape does not force
+    it; TAPE_STOP stops the game here (ERR_DECISION_POINT; the caller returns)."""
+    t = pig_tape[g, TAPE_POS]
+    if t >= pig_tape[g, TAPE_LEN] or (pig_tape[g, TAPE_SEATS] >> p) & 1 == 0:
+        return -1
+    v = pig_tape[g, TAPE_HEAD + t]
+    if v == TAPE_STOP:
+        pig_games[g, ERROR] = ERR_DECISION_POINT
+        return HOLD
+    pig_tape[g, TAPE_POS] = t + 1
+    if t == pig_tape[g, TAPE_FORK_AT]:
+        refork(key, g, np.uint64(pig_tape[g, TAPE_FORK_KEY]))  # Pig hides nothing else: dice, draws
+    return v
+
+
+@kernel
+def play_turn(pig_games, pig_scores, pig_hold, pig_seat, pig_dice, pig_rules, pig_tape, key, ctr, g):
     """One turn of game g (PG2-PG5): roll until the strategy holds or the die busts."""
     p = pig_games[g, CURRENT]
     pig_games[g, TURN_TOTAL] = 0
     while True:
         total = pig_games[g, TURN_TOTAL]
-        if total > 0 and not rolls_again(
-            pig_hold[g, p], pig_scores[g, p], total, pig_rules[RULE_TARGET], key, ctr, g, STREAM_POLICY
-        ):
-            pig_scores[g, p] += total  # PG4
-            break
+        if total > 0:
+            again = -1
+            if pig_tape[g, TAPE_LEN] > 0:  # (a decision point's replay; never in a plain run)
+                again = forced_roll(pig_games, pig_tape, key, g, p)
+                if pig_games[g, ERROR] != 0:
+                    return
+            if again < 0:
+                rolls = rolls_again(
+                    pig_hold[g, p],
+                    pig_scores[g, p],
+                    total,
+                    pig_rules[RULE_TARGET],
+                    key,
+                    ctr,
+                    g,
+                    STREAM_POLICY,
+                )
+                again = ROLL if rolls else HOLD
+            if again == HOLD:
+                pig_scores[g, p] += total  # PG4
+                break
         face = _roll(pig_games, pig_dice, pig_rules, key, ctr, g)
         if face == pig_rules[RULE_BUST]:
             break  # PG3: the turn total is lost
@@ -106,14 +148,26 @@ def check_invariants(pig_games, pig_scores, pig_seat, pig_rules, g):
 
 @kernel
 def play_block(
-    pig_games, pig_scores, pig_hold, pig_seat, pig_dice, pig_rules, key, ctr, b, n_blocks, check, turns
+    pig_games,
+    pig_scores,
+    pig_hold,
+    pig_seat,
+    pig_dice,
+    pig_rules,
+    pig_tape,
+    key,
+    ctr,
+    b,
+    n_blocks,
+    check,
+    turns,
 ):
     """Block b of the batch: each game for ``turns`` more turns (0: to the end)."""
     G = pig_games.shape[0]
     for g in range(b * G // n_blocks, (b + 1) * G // n_blocks):
         played = 0
         while pig_games[g, FINISHED] == 0 and pig_games[g, ERROR] == 0 and (turns == 0 or played < turns):
-            play_turn(pig_games, pig_scores, pig_hold, pig_seat, pig_dice, pig_rules, key, ctr, g)
+            play_turn(pig_games, pig_scores, pig_hold, pig_seat, pig_dice, pig_rules, pig_tape, key, ctr, g)
             played += 1
             if check:
                 pig_games[g, ERROR] = check_invariants(pig_games, pig_scores, pig_seat, pig_rules, g)

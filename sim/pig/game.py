@@ -7,7 +7,7 @@ Scenario files (``tests/scenarios/pig/``): a position (``scores``, ``current``),
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from sim.game import GameInfo, assign_strategies, check_player_count, play_strat
 from sim.pig.rules import PigRules, load_rules
 from sim.scenario_files import check_game, check_keys, read_scenario_file
 from strategies.pig import DEFAULT_POOL, PRESETS, hold_value
+from strategies.search import SearchSpec, is_search, load_search, split_search
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "pig"
 STREAM_ASSIGNMENT = 3  # which strategies of a pool sit at the table (after the engine's streams)
@@ -27,6 +28,12 @@ RUNS = ("turn", "game")
 # ignored (issue 31.4).
 SCENARIO_KEYS = ("game", "players", "rules", "scores", "current", "dice", "strategies", "run", "test")
 TEST_KEYS = ("rules", "description", "expect")
+DEFAULT_ROLLOUT = "steady"  # a search player's rollout policy unless its file names one
+
+
+def _check_strategy(name: str) -> int:
+    """A UserError unless ``name`` is a preset or a search player (strategies/search.py)."""
+    return hold_value(load_search(name, DEFAULT_ROLLOUT).rollout if is_search(name) else name)
 
 
 def holds(names: Sequence[str]) -> np.ndarray:
@@ -48,6 +55,12 @@ class PigRun:
     names: list[str]  # the distinct strategies
     seats: list[int] | None = None  # strategy index per player, or
     pool: list[int] | None = None  # indices to draw every player of every game from
+    # index into names -> its search player (strategies/search.py); the engine plays its rollout
+    search: dict[int, SearchSpec] = field(default_factory=dict)
+
+    def scripted(self) -> list[str]:
+        """The strategy the engine plays for each name (a search player's: its rollout policy)."""
+        return [self.search[i].rollout if i in self.search else n for i, n in enumerate(self.names)]
 
     def spec(self) -> dict[str, Any]:
         return {
@@ -58,6 +71,12 @@ class PigRun:
             "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
             "rules_id": self.rules.rules_id,
             "rules": self.rules.values,
+            # the search players by name (only in a run with one: older specs read the same)
+            **(
+                {"search": {self.names[i]: asdict(sp) for i, sp in sorted(self.search.items())}}
+                if self.search
+                else {}
+            ),
         }
 
     def strategy_rows(self, games: np.ndarray) -> np.ndarray:
@@ -74,8 +93,22 @@ class PigRun:
 
         games = np.arange(first, first + count, dtype=np.int64)
         rows = self.strategy_rows(games)
-        hold = holds(self.names)[rows]
-        b = batch.play(batch.new_batch(self.rules, hold, self.seed, games), threads)
+        hold = holds(self.scripted())[rows]
+        tapes, masks = [], np.zeros(0)
+        if self.search:
+            from sim.pig.decision_points import PigReplay, put_tapes
+            from strategies.search import search_tapes
+
+            def replay_of(game: int, seats: list[int]) -> PigReplay:
+                return PigReplay(self, holds(self.scripted()), game, seats)
+
+            tapes, masks = search_tapes(replay_of, rows, games, self.search, self.seed)
+        b = batch.new_batch(
+            self.rules, hold, self.seed, games, tape_capacity=max((len(t) for t in tapes), default=0)
+        )
+        if tapes:
+            put_tapes(b, tapes, False, masks)
+        b = batch.play(b, threads)
         bad = np.flatnonzero(b.games[:, engine.ERROR])
         if len(bad):
             raise GameError(f"game {first + bad[0]}: invariant {b.games[bad[0], engine.ERROR]} broken")
@@ -141,8 +174,9 @@ class Pig:
         variant: str | None = None,
     ) -> PigRun:
         self.check_players(rules, players, variant)
-        who = assign_strategies(strategies, DEFAULT_POOL if pool is None else pool, players, hold_value)
-        return PigRun(rules, players, seed, who.names, who.seats, who.pool)
+        who = assign_strategies(strategies, DEFAULT_POOL if pool is None else pool, players, _check_strategy)
+        _, search = split_search(who.names, DEFAULT_ROLLOUT)
+        return PigRun(rules, players, seed, who.names, who.seats, who.pool, search)
 
     def run_label(self, players: int, variant: str | None = None) -> str:
         return f"{players}p"
@@ -294,6 +328,11 @@ class Pig:
         if options.get("equilibrium") is not None:
             raise UserError("--equilibrium: Pig's report has no equilibrium section")
         return build_report(run_dirs, out, "Pig report")
+
+    def replay(self, run: PigRun, game: int, seats: Sequence[int] | None = None) -> Any:
+        from sim.pig.decision_points import PigReplay
+
+        return PigReplay(run, holds(run.scripted()), game, seats)
 
     def play_checked(
         self, rules: PigRules, players: int, strategies: Sequence[str], seed: int, games: int

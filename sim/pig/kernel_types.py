@@ -13,4 +13,5 @@ def argument_types() -> dict:
         "pig_seat": types.Array(types.int8, 2, "C"),
         "pig_dice": types.Array(types.int64, 2, "C"),
         "pig_rules": types.Array(types.int64, 1, "C"),
+        "pig_tape": types.Array(types.int64, 2, "C"),
     }

@@ -134,6 +134,11 @@ class Ursuppe:
 
         return build_report(run_dirs, out, **options)
 
+    def replay(self, run: UrsuppeRun, game: int, seats: Sequence[int] | None = None) -> Any:
+        from sim.ursuppe.decision_points import UrsuppeReplay
+
+        return UrsuppeReplay(run, game, seats)
+
     def play_checked(
         self, rules: RuleBook, players: int, strategies: Sequence[str], seed: int, games: int
     ) -> int:

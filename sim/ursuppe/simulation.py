@@ -42,7 +42,7 @@ union. Double play II (TB3): one marker, one BP stock and one gene set a player,
 ``amoebas`` is both colours'.
 """
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field, replace
 from math import factorial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,6 +54,7 @@ from sim.errors import UserError
 from sim.game import assign_strategies
 from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook
 from sim.ursuppe.rules.seating import rotate_block
+from strategies.search import SearchSpec, is_search, load_search
 from strategies.ursuppe import DEFAULT_POOL  # noqa: F401 (the default mix, re-exported)
 from strategies.ursuppe.params import Strategy, load_strategy, parameter_table
 
@@ -79,6 +80,8 @@ class UrsuppeRun:
     seating: str = "random"
     n_blocks: int = 64
     variant: str | None = None  # a 2-player variant (rules.VARIANTS); players is then 2
+    # strategy row -> its search player (strategies/search.py): the row holds the rollout policy
+    search: dict[int, SearchSpec] = field(default_factory=dict)
 
     def colours(self) -> int:
         """Colours in play: the players, or a 2-player variant's colours (TD1: 2 + the dummy)."""
@@ -95,6 +98,12 @@ class UrsuppeRun:
             "strategy_parameters": {s.name: [float(x) for x in s.vector] for s in self.strategies},
             "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
             "rules_id": self.rulebook.rules_id,
+            # The search players by name (only in a run with one: older specs read the same)
+            **(
+                {"search": {self.strategies[r].name: asdict(sp) for r, sp in sorted(self.search.items())}}
+                if self.search
+                else {}
+            ),
             # The genes a row's masks and first_bought index (bit i = gene_names[i]): the 20 base
             # genes, or all 46 with flags.extra_genes. A run written before the extra genes has no
             # key and means the 20 (analysis.ursuppe.genes.run_gene_names).
@@ -127,6 +136,10 @@ class UrsuppeRun:
         draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(pool), self.players)
         return pool[draws]
 
+    def colour_rows(self, games: np.ndarray) -> np.ndarray:
+        """Strategy row of every colour of every game (:func:`colour_assignment`)."""
+        return colour_assignment(self.assignment(games), self.variant)
+
     def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
         return self.chunk_rows(self.play_games(first, count, threads))
 
@@ -137,7 +150,8 @@ class UrsuppeRun:
 
         games = np.arange(first, first + count, dtype=np.int64)
         rules = self.rulebook.for_players(self.players, self.variant)
-        assignment = colour_assignment(self.assignment(games), self.variant)
+        assignment = self.colour_rows(games)
+        tapes, masks = self.search_tapes(games, assignment)
         b = batch_mod.new_batch(
             rules,
             parameter_table(self.strategies),
@@ -145,12 +159,33 @@ class UrsuppeRun:
             self.seed,
             games,
             n_blocks=self.n_blocks,
+            tape_capacity=max((len(t) for t in tapes), default=0),
         )
+        if tapes:
+            from sim.ursuppe.decision_points import put_tapes
+
+            # The search's choices replayed: no game stops at a decision, so the per-game copy of
+            # a stop's options (32 KiB a game) is not needed.
+            b.workspace = b.workspace._replace(error_options=b.workspace.error_options[:1, :1])
+            put_tapes(b.workspace, tapes, False, masks)
         batch_mod.play(b, seating=self.seating, threads=threads)
         err = batch_mod.first_error(b)
         if err is not None:
             raise batch_mod.GameError(f"game {first + err[0]}: {batch_mod.describe_error(err[1])}")
         return b
+
+    def search_tapes(self, games: np.ndarray, assignment: np.ndarray) -> tuple[list, np.ndarray]:
+        """The search seats' choices in every game (strategies/search.py; none without a search
+        strategy): a tape per game and its seat mask. The chunk then plays as a batch with them."""
+        if not self.search:
+            return [], np.zeros(0, np.int32)
+        from sim.ursuppe.decision_points import UrsuppeReplay
+        from strategies.search import search_tapes
+
+        def replay_of(game: int, seats: list[int]) -> UrsuppeReplay:
+            return UrsuppeReplay(self, game, seats)
+
+        return search_tapes(replay_of, assignment, games, self.search, self.seed)
 
     def chunk_rows(self, b: "Batch") -> pa.Table:
         return outcome_rows(
@@ -403,5 +438,26 @@ def build_run(
     if seating not in ("random", "rotate"):
         raise UserError(f"--seating: expected random or rotate, got {seating!r}")
     who = assign_strategies(strategies, pool, players)
-    loaded = [load_strategy(n) for n in who.names]
-    return UrsuppeRun(book, players, seed, loaded, who.seats, who.pool, seating=seating, variant=variant)
+    if variant is not None and any(is_search(n) for n in who.names):
+        raise UserError("search: a search player does not play the 2-player variants yet")
+    loaded, search = load_seats(who.names)
+    return UrsuppeRun(
+        book, players, seed, loaded, who.seats, who.pool, seating=seating, variant=variant, search=search
+    )
+
+
+def load_seats(names: list[str]) -> tuple[list[Strategy], dict[int, SearchSpec]]:
+    """The strategies of ``names`` as the engine's parameter rows, and the search players among
+    them by index (strategies/search.py): a search player's row is its rollout policy's, named
+    as the search player (a UserError for a bad name or file)."""
+    loaded, search = [], {}
+    for row, name in enumerate(names):
+        if is_search(name):
+            spec = load_search(name)
+            search[row] = spec
+            rollout = load_strategy(spec.rollout)
+            about = f"search over {spec.rollout}, {spec.budget} rollouts a decision"
+            loaded.append(replace(rollout, name=spec.name, description=about))
+        else:
+            loaded.append(load_strategy(name))
+    return loaded, search

@@ -39,8 +39,10 @@ def new_batch(
     check_invariants: bool = False,
     log_events: bool = False,
     n_blocks: int = 64,
+    tape_capacity: int = 0,
 ) -> Batch:
-    """``strategies`` [G, P] (rows of ``params``); ``species`` [G, P] fixed, or None: drawn (S4)."""
+    """``strategies`` [G, P] (rows of ``params``); ``species`` [G, P] fixed, or None: drawn (S4);
+    ``tape_capacity``: room for forced choices per game (decision points, issue 33)."""
     G = len(games)
     n_blocks = max(1, min(n_blocks, G))
     state = allocate_state(G, rules)
@@ -48,7 +50,14 @@ def new_batch(
     state.strategy[:] = strategies
     if species is not None:
         state.species[:] = species
-    work = allocate_workspace(G, n_blocks, params, check_invariants=check_invariants, log_events=log_events)
+    work = allocate_workspace(
+        G,
+        n_blocks,
+        params,
+        check_invariants=check_invariants,
+        log_events=log_events,
+        tape_capacity=tape_capacity,
+    )
     return Batch(state, rules, work, n_blocks, species is not None)
 
 

@@ -3,13 +3,17 @@
 The engine writes the legal options into ``Workspace.options[b, :n]`` (layouts in
 decision_kinds.py) and calls ``decide``. A decision with one legal option is taken without asking
 anyone and without consuming a forced choice (scenario-format.md). Otherwise a scenario's next
-forced choice is used when there is one: it must be of this kind and match a legal option's
-identifying integers, else the game stops with an error naming it; with none, the player's
-strategy decides (strategies/chromosome/policy.py).
+forced choice is used when there is one (for the players of the tape's seat mask): it must be of
+this kind and match a legal option's identifying integers, else the game stops with an error
+naming it; with none, the player's strategy decides (strategies/chromosome/policy.py). A
+``TAPE_STOP`` entry stops the game at the decision instead (issue 33: a decision point), and the
+choice at ``Workspace.fork_at`` forks it (fork.py).
 """
 
 from sim.chromosome.engine.decision_kinds import KIND_WIDTH
+from sim.chromosome.engine.fork import fork_game
 from sim.chromosome.engine.state import (
+    ERR_DECISION_POINT,
     ERR_ILLEGAL_CHOICE,
     ERR_TOO_MANY_OPTIONS,
     ERR_WRONG_CHOICE_KIND,
@@ -17,6 +21,9 @@ from sim.chromosome.engine.state import (
 )
 from sim.jit import kernel
 from strategies.chromosome.policy import choose
+
+# A tape entry's kind that stops the game at the decision it meets (issue 33: a decision point).
+TAPE_STOP = -1
 
 
 @kernel
@@ -42,6 +49,16 @@ def set_option(cw, b, i, v0, v1, v2, v3, v4):
 
 
 @kernel
+def stop_here(cw, g, b, t, kind, p, n):
+    """Stop game g at player p's decision ``kind`` (tape index t), its ``n`` options kept."""
+    fail(cw, g, ERR_DECISION_POINT, t, kind, p)
+    for i in range(n):
+        for j in range(cw.options.shape[2]):
+            cw.stop_options[g, i, j] = cw.options[b, i, j]
+    cw.n_stop_options[g] = n
+
+
+@kernel
 def decide(cs, cr, cw, g, b, p, kind, n):
     """Player p's choice among the ``n`` options of ``kind`` (the index of its row)."""
     if n > MAX_OPTIONS:
@@ -50,7 +67,12 @@ def decide(cs, cr, cw, g, b, p, kind, n):
     if n <= 1:
         return 0
     t = cw.tape_pos[g]
-    if t < cw.tape_len[g]:
+    if t < cw.tape_len[g] and (cw.tape_seats[g] >> p) & 1 != 0:
+        if cw.tape_kind[g, t] == TAPE_STOP:
+            if cw.error[g, 0] == 0:  # (after a stop the rest of the step decides nothing)
+                stop_here(cw, g, b, t, kind, p, n)
+                cw.stop_choice[g] = choose(cs, cr, cw, g, b, p, kind, n)  # the seat's own: a search's default
+            return 0  # the game stops as with an error
         if cw.tape_kind[g, t] != kind:
             fail(cw, g, ERR_WRONG_CHOICE_KIND, t, kind, p)
             return 0
@@ -63,6 +85,8 @@ def decide(cs, cr, cw, g, b, p, kind, n):
                     break
             if same:
                 cw.tape_pos[g] = t + 1
+                if t == cw.fork_at[g]:
+                    fork_game(cs, cr, cw, g)
                 return i
         fail(cw, g, ERR_ILLEGAL_CHOICE, t, kind, p)
         return 0

@@ -321,6 +321,9 @@ ERR_INVARIANT = 4  # an invariant of §12 failed (error[g, 1] = its number)
 ERR_TOO_MANY_OPTIONS = 5
 ERR_EVENT_OVERFLOW = 6
 ERR_NO_END = 7  # a round ran past the R8 guard
+# Not a defect: the game stopped at a decision point, as its tape asked (issue 33, decision_points.py):
+# error[g, 1:] = the tape index, the decision kind and the player; stop_options its legal options.
+ERR_DECISION_POINT = 8
 
 
 class Workspace(NamedTuple):
@@ -333,6 +336,12 @@ class Workspace(NamedTuple):
     tape_value: np.ndarray  # int32 [G, T, OPTION_WIDTH]: forced choices: the option row
     tape_len: np.ndarray  # int32 [G]
     tape_pos: np.ndarray  # int32 [G]
+    tape_seats: np.ndarray  # int32 [G]: bit p set if the tape forces player p's decisions (-1: all)
+    fork_at: np.ndarray  # int32 [G]: the tape index whose choice forks the game (fork.py), -1 none
+    fork_key: np.ndarray  # uint64 [G]: the fork's key (random_stream.refork)
+    stop_options: np.ndarray  # int32 [G, MAX_OPTIONS, OPTION_WIDTH] (with a tape): a decision point's options
+    n_stop_options: np.ndarray  # int32 [G]
+    stop_choice: np.ndarray  # int32 [G]: at a decision point, the option the seat's strategy takes
     dice: np.ndarray  # int8 [G, D]: forced dice
     dice_len: np.ndarray  # int32 [G]: -1 = not forced (draw from the game's stream)
     dice_pos: np.ndarray  # int32 [G]
@@ -365,6 +374,14 @@ def allocate_workspace(
         tape_value=np.zeros((G, max(1, tape_capacity), OPTION_WIDTH), np.int32),
         tape_len=np.zeros(G, np.int32),
         tape_pos=np.zeros(G, np.int32),
+        tape_seats=np.full(G, -1, np.int32),
+        fork_at=np.full(G, -1, np.int32),
+        fork_key=np.zeros(G, np.uint64),
+        stop_options=np.zeros(
+            (G, MAX_OPTIONS, OPTION_WIDTH) if tape_capacity > 0 else (1, 1, OPTION_WIDTH), np.int32
+        ),
+        n_stop_options=np.zeros(G, np.int32),
+        stop_choice=np.zeros(G, np.int32),
         dice=np.zeros((G, max(1, dice_capacity)), np.int8),
         dice_len=np.full(G, -1 if dice_capacity == 0 else 0, np.int32),
         dice_pos=np.zeros(G, np.int32),

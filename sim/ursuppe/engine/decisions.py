@@ -21,8 +21,10 @@ from sim.ursuppe.engine.decision_kinds import (
     PLACE_FREE,
     PLACE_SETUP,
 )
+from sim.ursuppe.engine.fork import fork_game
 from sim.ursuppe.engine.scratch import FREE_NUMBERS
 from sim.ursuppe.engine.state import (
+    ERR_DECISION_POINT,
     ERR_ILLEGAL_CHOICE,
     ERR_TOO_MANY_OPTIONS,
     ERR_WRONG_CHOICE_KIND,
@@ -34,6 +36,9 @@ from sim.ursuppe.engine.tally import DECISION
 from strategies.ursuppe.policy import choose, needs_every_option
 
 WILDCARD = -2  # a forced choice's value that matches anything ("Armor" without the gene given up)
+# A tape entry's kind that stops the game at the decision it meets (issue 33: a decision point): the
+# error slots then name the decision (ERR_DECISION_POINT) and error_options hold its legal options.
+TAPE_STOP = -1
 
 
 @kernel
@@ -54,6 +59,7 @@ def _fail(wk, g, b, code, tape_index, kind, n, p):
 
 FORCED_NONE = -1  # forced_choice: no forced choice left (the strategy decides)
 FORCED_WRONG_KIND = -2  # forced_choice: the next forced choice is of another kind (error set)
+FORCED_STOP = -3  # forced_choice: the tape stops the game here (a decision point, ERR_DECISION_POINT)
 
 
 @kernel
@@ -66,6 +72,11 @@ def forced_choice(wk, g, b, p, kind, n):
     if t >= wk.tape_len[g]:
         return FORCED_NONE
     ck = wk.tape_kind[g, t]
+    if ck == TAPE_STOP:
+        if wk.error[g, 0] != 0:
+            return FORCED_WRONG_KIND  # stopped already: the rest of the phase decides nothing
+        _fail(wk, g, b, ERR_DECISION_POINT, t, kind, n, p)
+        return FORCED_STOP  # (not consumed) the game stops as with an error
     accepted = ck == KIND_CHOICE_KEY[kind]
     if kind == DIVIDE and ck == CK_DIVIDE:
         accepted = True
@@ -76,6 +87,28 @@ def forced_choice(wk, g, b, p, kind, n):
         return FORCED_WRONG_KIND
     wk.tape_pos[g] = t + 1
     return t
+
+
+@kernel
+@always_inline
+def taped(wk, g, p):
+    """Does the tape force player p's next decision? While it has entries left, for the players
+    of its seat mask (Workspace.tape_seats: a scenario's all, a search's its own seats)."""
+    return wk.tape_pos[g] < wk.tape_len[g] and (wk.tape_seats[g] >> p) & 1 != 0
+
+
+@kernel
+def forked_here(st, ru, wk, g, p, t):
+    """The forced choice at tape index ``t`` is taken: the game forks here if the tape says so."""
+    if t == wk.fork_at[g]:
+        fork_game(st, ru, wk, g, p)
+
+
+@kernel
+def stop_default(st, ru, wk, g, b, p, a, kind, n):
+    """At a decision point: keep the option the seat's own strategy takes (a search's default; the
+    game stops, so its random draws are spent on nothing)."""
+    wk.stop_choice[g] = choose(st, ru, wk, g, b, p, a, kind, n)
 
 
 @kernel
@@ -145,10 +178,12 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
     if p == ru.dummy:
         return dummy_choice(st, wk, g, b, p, a, kind, n)
     wk.tally[b, DECISION + kind] += 1
-    if wk.tape_pos[g] < wk.tape_len[g]:
+    if taped(wk, g, p):
         t = forced_choice(wk, g, b, p, kind, n)
+        if t == FORCED_STOP:
+            stop_default(st, ru, wk, g, b, p, a, kind, n)
         if t < 0:
-            return 0  # another kind: the game's error is set
+            return 0  # another kind or a stop: the game's error is set
         w = KIND_WIDTH[kind]
         for i in range(n):
             same = True
@@ -158,6 +193,7 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
                     same = False
                     break
             if same:
+                forked_here(st, ru, wk, g, p, t)
                 return i
         reject_forced(wk, g, b, p, kind, n, t)
         return 0

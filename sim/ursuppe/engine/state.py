@@ -219,6 +219,9 @@ ERR_INVARIANT = 4  # an invariant of §11 failed (debug mode; the end-of-game ch
 ERR_TOO_MANY_OPTIONS = 5  # a decision had more than MAX_OPTIONS legal options
 ERR_EVENT_OVERFLOW = 6  # the event log is full
 ERR_NO_END = 7  # a game ran past the last possible round (a defect in the rules data or engine)
+# Not a defect: the game stopped at a decision point, as its tape asked (issue 33, decision_points.py);
+# error[g, 1:] = the tape index, the decision kind and the player, error_options its legal options.
+ERR_DECISION_POINT = 8
 
 
 class Workspace(NamedTuple):
@@ -233,6 +236,12 @@ class Workspace(NamedTuple):
     tape_value: np.ndarray  # int32 [G, T, OPTION_WIDTH]: forced choices: their option encoding
     tape_len: np.ndarray  # int32 [G]
     tape_pos: np.ndarray  # int32 [G]
+    # int32 [G]: bit p set if the tape forces player p's decisions (a search seat's own; -1: all)
+    tape_seats: np.ndarray
+    # int32 [G]: the tape index whose choice forks the game (decisions.TAPE_STOP, fork.py), -1 none
+    fork_at: np.ndarray
+    fork_key: np.ndarray  # uint64 [G]: the fork's key (random_stream.refork)
+    stop_choice: np.ndarray  # int32 [G]: at a decision point, the option the seat's strategy takes
     dice: np.ndarray  # int8 [G, D]: forced dice
     dice_len: np.ndarray  # int32 [G]: -1 = dice are not forced (draw from the stream)
     dice_pos: np.ndarray  # int32 [G]
@@ -279,6 +288,10 @@ def allocate_workspace(
         tape_value=np.zeros((G, max(tape_capacity, 1), OPTION_WIDTH), np.int32),
         tape_len=np.zeros(G, np.int32),
         tape_pos=np.zeros(G, np.int32),
+        tape_seats=np.full(G, -1, np.int32),
+        fork_at=np.full(G, -1, np.int32),
+        fork_key=np.zeros(G, np.uint64),
+        stop_choice=np.zeros(G, np.int32),
         dice=np.zeros((G, max(dice_capacity, 1)), np.int8),
         dice_len=np.full(G, -1, np.int32),
         dice_pos=np.zeros(G, np.int32),

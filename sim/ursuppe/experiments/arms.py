@@ -665,13 +665,14 @@ def tournament(
     with ``plot`` tournament-heatmap.png) into ``out``."""
     from sim.ursuppe.experiments.tournament_run import TournamentRun, tournament_games
     from sim.ursuppe.rules.book import count_label, load_rules
-    from sim.ursuppe.simulation import check_players
-    from strategies.ursuppe.params import load_strategy
+    from sim.ursuppe.simulation import check_players, load_seats
 
     check_games(games, 1, "game per pair")
     book = load_rules(rules)
     check_players(book, players, variant)
-    loaded = [load_strategy(n) for n in strategies]
+    loaded, search = load_seats(list(strategies))
+    if search and variant is not None:
+        raise UserError("search: a search player does not play the 2-player variants yet")
     names = [s.name for s in loaded]
     if len(set(names)) != len(names):
         raise UserError(f"--strategies: each strategy once, got {', '.join(names)}")
@@ -705,7 +706,10 @@ def tournament(
     counts = []
     for k, (i, j) in enumerate(combinations(range(len(loaded)), 2)):
         pair = [loaded[i], loaded[j]]
-        spec = TournamentRun(book, players, seed * PAIR_SEEDS + k, pair, seating="rotate", variant=variant)
+        searching = {r: search[x] for r, x in enumerate((i, j)) if x in search}
+        spec = TournamentRun(
+            book, players, seed * PAIR_SEEDS + k, pair, seating="rotate", variant=variant, search=searching
+        )
         run_dir = out / f"{k:02d}-{slug(names[i])}-vs-{slug(names[j])}"
         play(spec, run_dir, per_pair, f"{names[i]} vs {names[j]}")
         counts.append(pair_counts(names[i], names[j], game_winners(load_results(run_dir))))

@@ -11,7 +11,14 @@ import numpy as np
 from sim.jit import kernel
 from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import PAY
-from sim.ursuppe.engine.decisions import forced_choice, reject_forced, set_option
+from sim.ursuppe.engine.decisions import (
+    FORCED_STOP,
+    forced_choice,
+    forked_here,
+    reject_forced,
+    set_option,
+    taped,
+)
 from sim.ursuppe.engine.events import EV_CARD, EV_DEFECT, log
 from sim.ursuppe.engine.gene_sets import add_to_pool, high_word, join_words, low_word, lowest, set_gene
 from sim.ursuppe.engine.genes.environmental_sensing import environmental_sensing_look
@@ -179,9 +186,11 @@ def choose_payment(st, ru, wk, g, b, p, deficit):
     if n <= 1:
         return mask, bp  # one payment (none only when a house rule's payments fall short)
     wk.tally[b, tally.DECISION + PAY] += 1
-    if wk.tape_pos[g] < wk.tape_len[g]:
+    if taped(wk, g, p):
         _walk_payments(st, ru, wk, g, b, p, deficit, k, WALK_LIST, 0, 0)  # for an error message
         t = forced_choice(wk, g, b, p, PAY, n)
+        if t == FORCED_STOP:
+            wk.stop_choice[g] = best  # the strategy's first best payment: a search's default
         if t < 0:
             return 0, 0  # another kind: the game's error is set
         forced_mask = join_words(np.int64(wk.tape_value[g, t, 0]), np.int64(wk.tape_value[g, t, 1]))
@@ -192,6 +201,7 @@ def choose_payment(st, ru, wk, g, b, p, deficit):
                 subset |= 1 << j
         legal = _mask(wk, b, k, subset) == forced_mask  # only genes it holds
         if legal and _payment_bp(st, ru, wk, g, b, p, deficit, k, subset) == forced_bp:
+            forked_here(st, ru, wk, g, p, t)
             return _mask(wk, b, k, subset), forced_bp
         reject_forced(wk, g, b, p, PAY, n, t)
         return 0, 0
