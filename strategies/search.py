@@ -63,8 +63,8 @@ def is_search(spec: str | Path) -> bool:
 
         try:
             return tomllib.loads(path.read_text(encoding="utf-8")).get("kind") == "search"
-        except (OSError, tomllib.TOMLDecodeError):
-            return False
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return False  # not a search file: the game's own loader says what is wrong with it
     return False
 
 
@@ -85,7 +85,7 @@ def load_search(spec: str | Path, default_rollout: str = DEFAULT_ROLLOUT) -> Sea
     path = Path(text)
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise UserError(f"{path}: cannot read the search strategy file ({e})") from None
     unknown = set(data) - {"kind", "name", "budget", "rollout", "objective"}
     if unknown:
