@@ -846,7 +846,7 @@ def confirm_markdown(
             )
             if label == LABEL_CONDITIONAL:
                 holds = f"{r['cells_agreeing']} of {plural(r['cells'], 'cell')}"
-                text += f"; holds in {holds}; {r['label_reason']}"
+                text += f"; meets every test of robust in {holds}; {r['label_reason']}"
             if r["held_a_min"] < MOSTLY_GIVEN_BACK:
                 text += (
                     f"; the gift is mostly given back in some cells (held in as few as {r['held_a_min']:.0%})"

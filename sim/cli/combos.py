@@ -342,7 +342,10 @@ def _print_confirmation(c: Any) -> None:
     provisional = " (interrupted: provisional labels)" if c.interrupted else ""
     typer.echo(f"confirmation on fresh games, {c.cells_done} of {plural(c.cells, 'cell')}{provisional}:")
     for r in labels.iter_rows(named=True):
+        # what the label judges: a single's gain, a pair's interaction (issue 32.5)
+        judged = "interaction " if r["judged"] == "interaction" else "gain "
         typer.echo(
-            f"  {r['arm']}: {r['label']} ({r['gain_min'] * 100:+.1f} to {r['gain_max'] * 100:+.1f} points;"
-            f" {r['cells_agreeing']} of {plural(r['cells'], 'cell')})"
+            f"  {r['arm']}: {r['label']} ({judged}{r['judged_min'] * 100:+.1f} to"
+            f" {r['judged_max'] * 100:+.1f} points; robust in {r['cells_agreeing']} of"
+            f" {plural(r['cells'], 'cell')})"
         )
