@@ -226,6 +226,13 @@ class ReplayBase:
         return self.rollouts([choices] * (1 if forks is None else len(forks)), forks)
 
 
+def seat_mask(players: int, seats: Sequence[int] | None, engine_index: Sequence[int] | None = None) -> int:
+    """The bit mask of the taped players ``seats`` (default: all ``players``), each at its engine
+    index (``engine_index[p]``; default p itself): a replay's tape forces those players only."""
+    chosen = range(players) if seats is None else seats
+    return int(sum(1 << int(p if engine_index is None else engine_index[p]) for p in chosen))
+
+
 def check_rollouts(tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None) -> None:
     """A ValueError unless ``forks`` (if any) gives one key per tape and every forked tape has a
     choice to fork at."""

@@ -16,7 +16,7 @@ from sim.chromosome.engine.decision_kinds import DECISION_KINDS
 from sim.chromosome.engine.decisions import TAPE_STOP
 from sim.chromosome.engine.state import ERR_DECISION_POINT, Workspace, rules_for
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts
+from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts, seat_mask
 
 
 def put_tapes(wk: Workspace, tapes: Sequence[Sequence[Choice]], stop: bool, engine_masks: np.ndarray) -> None:
@@ -56,8 +56,7 @@ class ChromosomeReplay(ReplayBase):
         by_seat = np.zeros_like(rows)
         np.put_along_axis(by_seat, self.seat[None, :], rows, axis=1)
         self.rows = by_seat[0].astype(np.int16)
-        chosen = range(self.players) if seats is None else seats
-        self.seat_mask = int(sum(1 << int(self.seat[p]) for p in chosen))
+        self.seat_mask = seat_mask(self.players, seats, self.seat)
 
     def _play(
         self, tapes: list[Sequence[Choice]], stop: bool, forks: Sequence[int] | None

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts
+from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts, seat_mask
 from sim.pig import batch as batch_mod
 from sim.pig import engine
 from sim.pig.rules import RULE_TARGET
@@ -42,8 +42,7 @@ class PigReplay(ReplayBase):
         self.game = int(game)
         self.players = run.players
         self.hold = holds[run.strategy_rows(np.array([self.game]))][0]
-        chosen = range(self.players) if seats is None else seats
-        self.seat_mask = int(sum(1 << int(p) for p in chosen))
+        self.seat_mask = seat_mask(self.players, seats)
 
     def _play(
         self, tapes: list[Sequence[Choice]], stop: bool, forks: Sequence[int] | None

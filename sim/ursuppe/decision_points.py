@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts
+from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts, seat_mask
 from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.engine.decision_kinds import DECISION_KINDS, KIND_CHOICE_KEY
 from sim.ursuppe.engine.decisions import TAPE_STOP
@@ -48,8 +48,7 @@ class UrsuppeReplay(ReplayBase):
         self.params = parameter_table(run.strategies)
         games = np.array([self.game], np.int64)
         self.rows = run.colour_rows(games)[0]
-        chosen = range(self.players) if seats is None else seats
-        self.seat_mask = int(sum(1 << int(p) for p in chosen))
+        self.seat_mask = seat_mask(self.players, seats)
         if self.seat_mask >= 1 << 31:
             raise ValueError("seats: at most 31 players")
 
