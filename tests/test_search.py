@@ -186,7 +186,35 @@ def test_skill_ladder_pairs_its_rungs_and_reads_the_curve(tmp_path):
     depth, best = skill_depth(rungs, g.info.random_strategy)
     assert depth == pytest.approx(max(r.rate for r in rungs) - rungs[0].rate) and best in names
     curve = skill_curve(rungs)
-    assert [(a, b) for a, b, _, _ in curve] == [("search-2", "search-4")]
+    assert [(g.base, g.better) for g in curve] == [("search-2", "search-4")]
+    # paired: the gain is the difference of the rates, its interval the per-game differences'
+    assert curve[0].estimate == pytest.approx(rungs[-1].rate - rungs[-2].rate)
+    assert curve[0].low <= curve[0].estimate <= curve[0].high
+
+
+def test_paired_gain_is_narrower_than_independent_intervals_and_pools_across_seeds():
+    """Issue 33.5: a rung read against the field's own strategy on the same games. Shares that
+    move together (the same games' luck) give a paired interval far narrower than the two
+    Wilson intervals; a rung identical to its base reads exactly 0; ladders of two seeds pool
+    game by game."""
+    from sim.experiments.skill import over_field, paired_gain, pooled, rung
+
+    rng = np.random.default_rng(5)
+    luck = (rng.random(400) < 0.3).astype(float)
+    better = luck.copy()
+    better[rng.choice(np.flatnonzero(luck == 0), 40, replace=False)] = 1.0  # wins 40 more games
+    a, b = rung("search-8", better), rung("breeder", luck)
+    g = paired_gain(a, b)
+    assert g.estimate == pytest.approx(0.1) and g.significant
+    assert (g.high - g.low) < 0.5 * ((a.high - a.low) + (b.high - b.low))
+    same = paired_gain(rung("breeder-again", luck), b)
+    assert same.estimate == 0 and not same.significant
+    assert [x.better for x in over_field([b, a], "breeder")] == ["search-8"]
+    assert over_field([a], "breeder") == []
+    both = pooled([[b, a], [b, a]])
+    assert [r.games for r in both] == [800, 800] and both[1].rate == pytest.approx(a.rate)
+    with pytest.raises(ValueError):
+        paired_gain(a, rung("short", luck[:10]))
 
 
 @pytest.mark.slow

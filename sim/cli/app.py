@@ -351,6 +351,16 @@ def bench(
             "against a plain game, and seconds a game and milliseconds a decision at budgets 16 and 64.",
         ),
     ] = False,
+    threads: Annotated[
+        str | None,
+        typer.Option(
+            "--threads",
+            metavar="LIST",
+            help="Instead of the figures, the scaling table: games/s at 4 and 6 players and with the "
+            "extra genes at each thread count of LIST (e.g. 1,2,4,8,16; --games games a thread), and "
+            "the whole soup simulate pipeline at the largest. See docs/profiling.md.",
+        ),
+    ] = None,
 ) -> None:
     """Measure games/s (3 to 6 players, 1 and 2 threads), the speed-up over the plain-Python path
     in the same run, the peak memory of a whole `soup simulate` of N and 10N games and cold/warm
@@ -368,6 +378,9 @@ def bench(
     import json
 
     chosen = game_named(game)
+    if threads is not None:
+        _bench_scaling(game, threads, games, repeats, mix, as_json, profile or search)
+        return
     _check_bench_options(
         game,
         profile,
@@ -422,6 +435,29 @@ def bench(
         compare=compare,
     )
     typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
+
+
+def _bench_scaling(game: str, threads: str, games: int, repeats: int, mix: str, as_json: bool, other: bool) -> None:
+    """soup bench --threads LIST: the scaling table (issue 36.4)."""
+    import json
+
+    if other:
+        fail("--threads: not with --profile or --search (one measurement at a time)")
+    if game != DEFAULT_GAME:
+        fail(f"--threads: the scaling table is Ursuppe's (its per-core figures), not {game}'s")
+    try:
+        counts = sorted({int(t) for t in threads.split(",")})
+        if not counts or counts[0] < 1:
+            raise ValueError
+    except ValueError:
+        fail(f"--threads: expected thread counts >= 1, comma-separated, got {threads!r}")
+    from sim.ursuppe.tools.bench import scaling, scaling_text
+    from strategies.ursuppe.params import load_strategy
+
+    for name in filter(None, mix.split(",")):
+        load_strategy(name)
+    doc = scaling(counts, games, repeats, mix)
+    typer.echo(json.dumps(doc, indent=1) if as_json else scaling_text(doc))
 
 
 def _check_bench_options(game: str, profile: bool, search: bool, given: dict[str, bool]) -> None:

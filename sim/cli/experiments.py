@@ -947,10 +947,12 @@ def skill(
 ) -> None:
     """A skill ladder (issue 33): random, each preset and search at doubling budgets, each at
     player 0 against a fixed field on the same games (paired by seed and seats). Prints every
-    rung's win rate with its 95% Wilson interval, the skill depth (the strongest rung's win rate
-    minus random's) and the skill curve (whether doubling the search budget still gains), and
-    draws skill.png. Example: soup skill --players 4 --games 400 --budgets 8,16,32,64"""
-    from sim.experiments.skill import default_rungs, figure, ladder, skill_curve, skill_depth
+    rung's win rate with its 95% Wilson interval and, when the field's strategy is a rung, its
+    paired gain over that strategy at the same seat (the same games: the games' luck cancels),
+    the skill depth (the strongest rung's win rate minus random's) and the skill curve (each
+    doubling of the search budget's paired gain: whether it still gains), and draws skill.png.
+    Example: soup skill --players 4 --games 400 --budgets 8,16,32,64"""
+    from sim.experiments.skill import default_rungs, figure, ladder, over_field, skill_curve, skill_depth
 
     chosen = game_named(game)
     try:
@@ -976,14 +978,25 @@ def skill(
 
     title = f"Skill ladder: {game}, {players} players, each rung against {opponent}"
     t = Table(title=title, box=box.SIMPLE_HEAD)
-    for col in ("rung", "games", "win rate", "95% CI"):
+    gains = {g.better: g for g in over_field(result, opponent)}
+    columns = ["rung", "games", "win rate", "95% CI"]
+    if gains:
+        columns += [f"over {opponent} (paired)", "95% CI "]
+    for col in columns:
         t.add_column(col, justify="left" if col == "rung" else "right")
     for r in result:
-        t.add_row(r.strategy, str(r.games), f"{r.rate:.3f}", f"[{r.low:.3f}, {r.high:.3f}]")
+        row = [r.strategy, str(r.games), f"{r.rate:.3f}", f"[{r.low:.3f}, {r.high:.3f}]"]
+        if gains:
+            g = gains.get(r.strategy)
+            row += [f"{g.estimate:+.3f}", f"[{g.low:+.3f}, {g.high:+.3f}]"] if g else ["(base)", ""]
+        t.add_row(*row)
     _console().print(t)
     depth, best = skill_depth(result, chosen.info.random_strategy)
     typer.echo(f"skill depth: {depth:+.3f} (strongest rung: {best}; parity {1 / players:.3f})")
-    for a, b, gain, still in skill_curve(result):
-        typer.echo(f"{a} -> {b}: {gain:+.3f} ({'still gains' if still else 'no significant gain'})")
+    for g in skill_curve(result):
+        typer.echo(
+            f"{g.base} -> {g.better}: {g.estimate:+.3f} [{g.low:+.3f}, {g.high:+.3f}] paired "
+            f"({'still gains' if g.significant else 'no significant gain'})"
+        )
     path = figure(result, players, out / "skill.png", f"{game}, {players} players, field {opponent}")
     typer.echo(f"figure: {path}")

@@ -515,6 +515,77 @@ def bench(
     return doc
 
 
+SCALING_FIGURES = ("4p", "6p", "4p-extra")  # issue 36.4: the per-core figures, at every thread count
+
+
+def scaling(threads: list[int], games: int, repeats: int, mix: str = "") -> dict[str, Any]:
+    """games/s of SCALING_FIGURES at each thread count of ``threads`` (``games`` games per thread,
+    so every run lasts about as long; best of ``repeats`` taken in turns), each count's speed-up
+    over 1 thread and its efficiency (speed-up / threads), and the whole 4-player ``soup simulate``
+    pipeline at the largest count over the engine's games/s there (issue 36.4)."""
+    games_per_second(4, 64, 1, mix=mix)  # compile or load first
+    figures = [f for f in FIGURES if f[0] in SCALING_FIGURES]
+    runs: dict[str, dict[str, list[float]]] = {key: {str(t): [] for t in threads} for key, *_ in figures}
+    for _ in range(repeats):
+        for key, players, variant, extra in figures:
+            for t in threads:
+                rate = games_per_second(players, games * t, t, mix=mix, variant=variant, extra=extra)
+                runs[key][str(t)].append(round(rate, 1))
+    rates = {key: {t: max(v) for t, v in by_threads.items()} for key, by_threads in runs.items()}
+    top = max(threads)
+    pipeline: dict[str, list[float]] = {"engine": [], "simulate": []}
+    with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
+        for r in range(repeats):
+            pipeline["engine"].append(round(games_per_second(4, games * top, top, mix=mix), 1))
+            out = Path(tmp) / f"run-{r}"
+            rate = simulate_games_per_second(PIPELINE_CHUNKS * games * top, games * top, top, out, mix)
+            pipeline["simulate"].append(round(rate, 1))
+            shutil.rmtree(out)
+    return {
+        "threads": threads,
+        "threads_available": os.cpu_count(),
+        "games_per_thread": games,
+        "repeats": repeats,
+        "games_per_s": rates,
+        "games_per_s_runs": runs,
+        "speedup": {k: {t: round(r[t] / r[str(min(threads))], 2) for t in r} for k, r in rates.items()},
+        "efficiency": {
+            k: {t: round(r[t] / r[str(min(threads))] / (int(t) / min(threads)), 3) for t in r}
+            for k, r in rates.items()
+        },
+        "pipeline_threads": top,
+        "pipeline_games_per_s": {k: max(v) for k, v in pipeline.items()},
+        "pipeline_efficiency": round(max(pipeline["simulate"]) / max(pipeline["engine"]), 3),
+        "pipeline_runs": pipeline,
+        "mix": mix.split(",") if mix else list(DEFAULT_POOL),
+    }
+
+
+def scaling_text(doc: dict[str, Any]) -> str:
+    """The scaling table (docs/profiling.md's form): games/s, speed-up and efficiency per count."""
+    threads = [str(t) for t in doc["threads"]]
+    lines = [
+        f"games/s by threads ({doc['games_per_thread']:,} games a thread, best of {doc['repeats']}, "
+        f"{doc['threads_available']} cores available)",
+        "| figure | " + " | ".join(f"{t} thr" for t in threads) + " |",
+        "|---|" + "---:|" * len(threads),
+    ]
+    for key, r in doc["games_per_s"].items():
+        lines.append(
+            f"| {_figure_label(key)} | "
+            + " | ".join(
+                f"{r[t]:,.0f} ({doc['speedup'][key][t]:.1f}x, {doc['efficiency'][key][t]:.0%})" for t in threads
+            )
+            + " |"
+        )
+    p = doc["pipeline_games_per_s"]
+    lines.append(
+        f"soup simulate (whole run, 4 players) on {doc['pipeline_threads']} threads: {p['simulate']:,.0f} "
+        f"games/s, {doc['pipeline_efficiency']:.2f}x the engine's {p['engine']:,.0f}"
+    )
+    return "\n".join(lines)
+
+
 def compare_text(c: dict[str, Any]) -> list[str]:
     rev = c["rev"] if c["commit"].startswith(c["rev"]) else f"{c['rev']} ({c['commit'][:10]})"
     lines = [
