@@ -437,7 +437,9 @@ def bench(
     typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
 
 
-def _bench_scaling(game: str, threads: str, games: int, repeats: int, mix: str, as_json: bool, other: bool) -> None:
+def _bench_scaling(
+    game: str, threads: str, games: int, repeats: int, mix: str, as_json: bool, other: bool
+) -> None:
     """soup bench --threads LIST: the scaling table (issue 36.4)."""
     import json
 

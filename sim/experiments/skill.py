@@ -88,7 +88,9 @@ def pooled(ladders: list[list[Rung]]) -> list[Rung]:
     names = [r.strategy for r in ladders[0]]
     if any([r.strategy for r in rungs] != names for rungs in ladders):
         raise ValueError("pooled: the ladders do not have the same rungs")
-    return [rung(name, np.concatenate([rungs[k].shares for rungs in ladders])) for k, name in enumerate(names)]
+    return [
+        rung(name, np.concatenate([rungs[k].shares for rungs in ladders])) for k, name in enumerate(names)
+    ]
 
 
 def default_rungs(game: Game, budgets: tuple[int, ...]) -> list[str]:

@@ -574,7 +574,8 @@ def scaling_text(doc: dict[str, Any]) -> str:
         lines.append(
             f"| {_figure_label(key)} | "
             + " | ".join(
-                f"{r[t]:,.0f} ({doc['speedup'][key][t]:.1f}x, {doc['efficiency'][key][t]:.0%})" for t in threads
+                f"{r[t]:,.0f} ({doc['speedup'][key][t]:.1f}x, {doc['efficiency'][key][t]:.0%})"
+                for t in threads
             )
             + " |"
         )
