@@ -21,6 +21,7 @@ from analysis import at_equilibrium, report_runs, win_rates
 from analysis.intervals import SMALL_GROUP
 from analysis.pages import Page, Progress, page_built_beside, write_sections
 from analysis.report_runs import ReportError
+from analysis.skill_ladder import LadderError, read_ladder, section_skill, strongest_line
 from analysis.tables import WIN_RATE_COLUMNS, fmt, markdown_table, plural
 from analysis.ursuppe import deck_order, figures, genes
 from analysis.ursuppe.streamed import Analyses, RunCounts, Streamed, analyse_runs, readable_end
@@ -148,10 +149,16 @@ def build_report(
     top_sets: int = 15,
     equilibrium: str | Path | None = None,
     progress: Progress | None = None,
+    strong: Sequence[str | Path] = (),
+    skill: str | Path | None = None,
 ) -> Path:
     """Write the balance report of ``run_dirs`` into ``out``; an earlier report there is replaced.
     ``equilibrium``: a ``soup tournament`` directory whose equilibrium mix weighs the seat and
-    gene tables in an extra section "At equilibrium" (analysis.at_equilibrium).
+    gene tables in an extra section "At equilibrium" (analysis.at_equilibrium). ``strong``: runs
+    of the same rules with search players (issue 34.3), whose strategy, seat and gene tables are
+    shown beside the scripted field's in "Under strong play", with the findings that change;
+    ``skill``: a ``soup skill`` directory, whose ladder the report shows and whose strongest rung
+    the strategy section names (analysis.skill_ladder).
 
     The runs are read one chunk at a time (analysis.ursuppe.streamed), so memory stays flat however many
     games they hold (issue 21.11); only ``equilibrium`` needs every row in memory (its weights are
@@ -167,8 +174,20 @@ def build_report(
             mix = at_equilibrium.read_mix(equilibrium)
         except ValueError as e:
             raise ReportError(str(e)) from None
+    ladder = None
+    if skill is not None:
+        try:
+            ladder = read_ladder(skill)
+        except LadderError as e:
+            raise ReportError(str(e)) from None
+    strong_dirs = report_runs.run_dirs(strong) if strong else []
+    strong_manifests = [_read_manifest(d) for d in strong_dirs]
+    if strong_dirs:
+        _check_strong(manifests, strong_manifests, strong_dirs)
     out = report_runs.output_dir(out, dirs)
     report_runs.check_some_chunks(manifests, dirs)
+    if strong_dirs:
+        report_runs.check_some_chunks(strong_manifests, strong_dirs)
     weighted = None  # checked before the runs are read: a check that fails comes first
     with report_runs.reading(dirs):  # a damaged chunk, the same run twice, foreign files
         if mix is not None:  # every row in memory: the mix's weights are per row
@@ -181,11 +200,42 @@ def build_report(
             progress,
             deck=manifests[0]["spec"]["rules"]["environment"]["deck"] if len(decks) == 1 else None,
         )
+    strong_streamed = None
+    if strong_dirs:
+        with report_runs.reading(strong_dirs):
+            strong_streamed = analyse_runs(
+                strong_dirs, strong_manifests, genes.run_gene_names(strong_manifests)
+            )
     with page_built_beside(out, "Ursuppe balance report") as page:
-        _write(page, streamed, manifests, dirs, top_sets, progress)
+        _write(page, streamed, manifests, dirs, top_sets, progress, ladder)
         if weighted is not None:
             section_at_equilibrium(page, weighted, mix, Path(equilibrium))
+        if ladder is not None:
+            section_skill(page, ladder, Path(skill))
+        if strong_streamed is not None:
+            section_strong_play(
+                page, streamed.analyses, strong_streamed.analyses, strong_manifests, strong_dirs
+            )
     return out
+
+
+def _check_strong(manifests: list[dict[str, Any]], strong: list[dict[str, Any]], dirs: list[Path]) -> None:
+    """Runs of search players beside the scripted ones (issue 34.3): the same rules and player
+    counts, and a search player among each run's strategies (else it is not strong play)."""
+    report_runs.check_same_rules(manifests + strong, compare="soup compare")
+    counts = {m["spec"]["players"] for m in manifests}
+    for d, m in zip(dirs, strong, strict=True):
+        if m["spec"]["players"] not in counts:
+            raise ReportError(
+                f"--strong {d}: a {m['spec']['players']}-player run, but the report's runs are of "
+                f"{', '.join(map(str, sorted(counts)))} players"
+            )
+        if not m["spec"].get("search"):
+            raise ReportError(
+                f"--strong {d}: no search player among its strategies "
+                f"({', '.join(m['spec']['strategies'])}); "
+                "expected a run of soup simulate --strategies search-…"
+            )
 
 
 # --- sections -----------------------------------------------------------------------------------
@@ -467,14 +517,16 @@ def _write(
     dirs: list[Path],
     top_sets: int,
     progress: Progress | None = None,
+    ladder: dict[str, Any] | None = None,
 ) -> None:
     """The whole report, section by section, in reading order, from the tables of the runs
-    (analysis.ursuppe.streamed)."""
+    (analysis.ursuppe.streamed); ``ladder``: a skill ladder whose strongest rung the strategy
+    section names."""
     a = s.analyses
     steps: list[tuple[str, Callable[[], None]]] = [
         ("title", lambda: section_title(r, s.counts, manifests, dirs)),
         ("headlines", lambda: (section_headlines(r, a), section_how_to_read(r))),
-        ("win rates", lambda: section_strategy(r, a.strategy)),
+        ("win rates", lambda: section_strategy(r, a.strategy, ladder)),
         ("seats", lambda: section_seats(r, a.seats, a.seat_by_strategy)),
         ("game length", lambda: section_game_length(r, a.length, a.length_summary, a.ends)),
         ("gene effects", lambda: section_gene_effects(r, a.held, a.bought)),
@@ -591,9 +643,19 @@ def section_glossary(r: Page) -> None:
     )
 
 
-def section_strategy(r: Page, strategy: pl.DataFrame) -> None:
-    """Win rate per strategy and player count (analysis.win_rates.win_rates): which strategy wins."""
+def section_strategy(r: Page, strategy: pl.DataFrame, ladder: dict[str, Any] | None = None) -> None:
+    """Win rate per strategy and player count (analysis.win_rates.win_rates): which strategy wins;
+    and the strongest player the project knows (issue 33.4): a skill ladder's strongest rung
+    when one is given, else how to measure it."""
     r.text("## Win rates by strategy")
+    if ladder is not None:
+        r.text(strongest_line(ladder) + " See *Skill ladder*.")
+    else:
+        r.text(
+            "These strategies are scripted. How strong they are against the strongest player soup has "
+            "(search, docs/strategies.md) is measured by `soup skill`; give its directory with "
+            "`--skill DIR` and this section names the strongest rung."
+        )
     r.table(
         "win_rate_by_strategy",
         strategy,
@@ -807,6 +869,123 @@ def section_at_equilibrium(r: Page, weighted: pl.DataFrame, mix: pl.DataFrame, s
         genes.gene_effects(weighted, "bought", weight=w),
         [(c, h.replace("holding", "buying"), k) for c, h, k in GENE_COLUMNS],
     )
+
+
+def _strong_changes(scripted: Analyses, strong: Analyses) -> tuple[list[str], list[str], int]:
+    """How the seat and gene findings read under strong play: those whose two intervals are
+    disjoint (the finding **differs**), those significant (Holm p < 0.05) among scripted players
+    whose strong-play interval overlaps theirs but includes 0 (**not confirmed** at that size: too
+    few strong games may be all it says), and the count of findings the strong runs cannot test."""
+    fair = scripted.seats.select(
+        "players",
+        "start_space",
+        (pl.col("ci_low") - pl.col("fair_share")).alias("lo"),
+        (pl.col("ci_high") - pl.col("fair_share")).alias("hi"),
+    )
+    fair_s = strong.seats.select(
+        "players",
+        "start_space",
+        (pl.col("ci_low") - pl.col("fair_share")).alias("lo"),
+        (pl.col("ci_high") - pl.col("fair_share")).alias("hi"),
+    )
+    tables = [
+        (
+            "start space {start_space}",
+            scripted.seats.select(
+                "players", "start_space", pl.col("advantage").alias("e"), pl.col("p_holm").alias("p")
+            ).join(fair, on=["players", "start_space"]),
+            strong.seats.select(
+                "players", "start_space", pl.col("advantage").alias("e"), pl.col("p_holm").alias("p")
+            ).join(fair_s, on=["players", "start_space"]),
+            ["players", "start_space"],
+        ),
+        (
+            "holding **{gene}** (within strategy)",
+            scripted.held.select(
+                "players", "gene", e="within_strategy", lo="within_low", hi="within_high", p="within_p_holm"
+            ),
+            strong.held.select(
+                "players", "gene", e="within_strategy", lo="within_low", hi="within_high", p="within_p_holm"
+            ),
+            ["players", "gene"],
+        ),
+    ]
+
+    def reading(e: float, lo: float, hi: float) -> str:
+        return f"{e * 100:+.1f} points [{lo * 100:+.1f}, {hi * 100:+.1f}]"
+
+    differs, unconfirmed, untested = [], [], 0
+    for label, a, b, keys in tables:
+        for x in a.join(b, on=keys, how="left", suffix="_s").iter_rows(named=True):
+            what = f"{x['players']} players, " + label.format(**x)
+            if any(v is None or math.isnan(v) for v in (x["e_s"], x["lo_s"], x["hi_s"])):
+                untested += x["p"] is not None and not math.isnan(x["p"]) and x["p"] < 0.05
+                continue
+            both = (
+                f"{reading(x['e'], x['lo'], x['hi'])} with scripted players, "
+                + reading(x["e_s"], x["lo_s"], x["hi_s"])
+                + " under strong play"
+            )
+            if x["hi_s"] < x["lo"] or x["lo_s"] > x["hi"]:
+                differs.append(f"{what}: {both}.")
+            elif x["p"] < 0.05 and x["lo_s"] <= 0 <= x["hi_s"]:
+                unconfirmed.append(f"{what}: {both}.")
+    return differs, unconfirmed, untested
+
+
+def section_strong_play(
+    r: Page, scripted: Analyses, strong: Analyses, manifests: list[dict[str, Any]], dirs: list[Path]
+) -> None:
+    """The strategy, seat and gene tables of runs with search players beside the scripted field's
+    (issue 34.3), and the findings whose reading changes with the players' strength."""
+    r.text("## Under strong play")
+    who = "; ".join(
+        f"`{d}`: {', '.join(m['spec']['strategies'])}" for d, m in zip(dirs, manifests, strict=True)
+    )
+    r.text(
+        f"The same tables for runs with search players ({who}). Search plays far above the scripted "
+        "strategies (see *Skill ladder* when given), so a finding that reads the same here holds among "
+        "stronger players too; one that changes describes the scripted players as much as the game. "
+        "Each interval covers sampling noise only, and the search runs are usually much smaller."
+    )
+    differs, unconfirmed, untested = _strong_changes(scripted, strong)
+    r.text("### Findings that change with the players' strength")
+    if differs:
+        r.text("**Differ** (the two 95% intervals are disjoint):\n\n" + "\n".join(f"- {c}" for c in differs))
+    else:
+        r.text("No seat or gene reading differs between the two fields (no pair of disjoint intervals).")
+    if unconfirmed:
+        r.text(
+            "**Not confirmed under strong play** (significant with scripted players; the strong-play "
+            "interval overlaps it but includes 0, which more strong games may settle):\n\n"
+            + "\n".join(f"- {c}" for c in unconfirmed)
+        )
+    if untested:
+        r.text(
+            f"{plural(untested, 'significant scripted finding')} cannot be tested in the strong runs "
+            "(too few rows)."
+        )
+    r.text("### Win rates by strategy, strong field")
+    r.table(
+        "win_rate_by_strategy_strong",
+        strong.strategy,
+        [("players", "players", "int"), ("strategy", "strategy", "text"), PLAYER_GAMES, *RATE_COLUMNS],
+    )
+    r.text("### Seat advantage, strong field")
+    r.table(
+        "seat_advantage_strong",
+        strong.seats,
+        [
+            ("players", "players", "int"),
+            ("start_space", "start space", "int"),
+            PLAYER_GAMES,
+            *RATE_COLUMNS[:3],
+            ("advantage", "advantage", "signed"),
+            ("p_holm", "p (Holm)", "p"),
+        ],
+    )
+    r.text("### Genes held at the end, strong field")
+    r.table("gene_effects_held_strong", strong.held, GENE_COLUMNS)
 
 
 def section_purchases(r: Page, purchases: pl.DataFrame, timing: pl.DataFrame) -> None:

@@ -427,7 +427,9 @@ class Chromosome:
 
         if options.get("equilibrium") is not None:
             raise UserError("--equilibrium: Chromosome's report has no equilibrium section yet")
-        return build_report(run_dirs, out, progress=options.get("progress"))
+        if options.get("strong"):
+            raise UserError("--strong: Chromosome's report has no strong-play section yet (give --skill DIR)")
+        return build_report(run_dirs, out, progress=options.get("progress"), skill=options.get("skill"))
 
     def replay(self, run: ChromosomeRun, game: int, seats: Sequence[int] | None = None) -> Any:
         from sim.chromosome.decision_points import ChromosomeReplay

@@ -952,7 +952,15 @@ def skill(
     the skill depth (the strongest rung's win rate minus random's) and the skill curve (each
     doubling of the search budget's paired gain: whether it still gains), and draws skill.png.
     Example: soup skill --players 4 --games 400 --budgets 8,16,32,64"""
-    from sim.experiments.skill import default_rungs, figure, ladder, over_field, skill_curve, skill_depth
+    from sim.experiments.skill import (
+        default_rungs,
+        ladder,
+        ladder_doc,
+        over_field,
+        skill_curve,
+        skill_depth,
+        write_ladder,
+    )
 
     chosen = game_named(game)
     try:
@@ -998,5 +1006,7 @@ def skill(
             f"{g.base} -> {g.better}: {g.estimate:+.3f} [{g.low:+.3f}, {g.high:+.3f}] paired "
             f"({'still gains' if g.significant else 'no significant gain'})"
         )
-    path = figure(result, players, out / "skill.png", f"{game}, {players} players, field {opponent}")
+    doc = ladder_doc(game, players, opponent, result, chosen.info.random_strategy)
+    data, path = write_ladder(out, doc)
+    typer.echo(f"ladder: {data}")
     typer.echo(f"figure: {path}")

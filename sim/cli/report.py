@@ -27,6 +27,23 @@ def report(
             help="A soup tournament directory: also weigh the seat and gene tables by its equilibrium mix.",
         ),
     ] = None,
+    strong: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--strong",
+            help="A run of the same rules with search players (soup simulate --strategies search-...): "
+            "its strategy, seat and gene tables beside the scripted field's, and the findings that change "
+            "with the players' strength (Ursuppe). Repeat for several runs.",
+        ),
+    ] = None,
+    skill: Annotated[
+        Path | None,
+        typer.Option(
+            "--skill",
+            help="A soup skill directory: the ladder's table and figure, and the strongest rung named "
+            "in the strategy section.",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
 ) -> None:
     """Write a balance report: win rates by strategy, seat and player count, seat advantage, game
@@ -38,6 +55,11 @@ def report(
     With --equilibrium TOURNAMENT_DIR (a soup tournament of the run's strategies) the report adds
     "At equilibrium": the seat and gene tables with each player row weighted by its strategy's
     weight in the tournament's equilibrium mix over its share of the run.
+
+    With --strong RUN (a soup simulate run with search players, e.g. --strategies
+    search-64,breeder,breeder,breeder) the report adds "Under strong play": its tables beside the
+    scripted field's and the findings whose reading changes; with --skill DIR (a soup skill
+    directory) it shows the skill ladder and names its strongest rung.
     """
     from analysis.ursuppe.report import ReportError
     from sim import game as games
@@ -52,7 +74,13 @@ def report(
     try:
         with _progress(quiet) as progress:
             path = game.build_report(
-                results, target, top_sets=top_sets, equilibrium=equilibrium, progress=progress
+                results,
+                target,
+                top_sets=top_sets,
+                equilibrium=equilibrium,
+                progress=progress,
+                strong=strong or [],
+                skill=skill,
             )
     except ReportError as e:
         fail(str(e))

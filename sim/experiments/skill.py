@@ -143,26 +143,57 @@ def over_field(rungs: list[Rung], field: str) -> list[Gain]:
     return [] if base is None else [paired_gain(r, base) for r in rungs if r is not base]
 
 
-def figure(rungs: list[Rung], players: int, path: Path, title: str) -> Path:
-    """Win rate per rung with its interval, parity dashed (a PNG)."""
-    import matplotlib
+def ladder_doc(
+    game: str, players: int, field: str, rungs: list[Rung], random_strategy: str
+) -> dict[str, Any]:
+    """The ladder as ``skill.json`` holds it (analysis.skill_ladder reads it): each rung's win rate,
+    interval and paired gain over the field's strategy, the curve, the depth and the strongest rung."""
+    gains = {g.better: g for g in over_field(rungs, field)}
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    def gain(g: Gain | None) -> dict[str, float] | None:
+        return (
+            None
+            if g is None
+            else {"estimate": g.estimate, "low": g.low, "high": g.high, "p_value": g.p_value}
+        )
+
+    depth, best = skill_depth(rungs, random_strategy)
+    return {
+        "game": game,
+        "players": players,
+        "field": field,
+        "rungs": [
+            {
+                "strategy": r.strategy,
+                "games": r.games,
+                "rate": r.rate,
+                "low": r.low,
+                "high": r.high,
+                "over_field": gain(gains.get(r.strategy)),
+            }
+            for r in rungs
+        ],
+        "curve": [{"base": g.base, "better": g.better, **gain(g)} for g in skill_curve(rungs)],
+        "depth": depth,
+        "strongest": best,
+    }
+
+
+def write_ladder(out: Path, doc: dict[str, Any]) -> tuple[Path, Path]:
+    """``skill.json`` and the figure ``skill.png`` into ``out`` (each written whole or not at all)."""
+    import json
+    import os
 
     from analysis.figure_files import save_atomic
+    from analysis.skill_ladder import FIGURE_FILE, LADDER_FILE, figure
 
-    fig, ax = plt.subplots(figsize=(max(5.0, 0.7 * len(rungs) + 2), 3.6))
-    x = np.arange(len(rungs))
-    rate = np.array([r.rate for r in rungs])
-    err = np.array([[r.rate - r.low for r in rungs], [r.high - r.rate for r in rungs]])
-    ax.errorbar(x, rate, yerr=err, fmt="o", capsize=3)
-    ax.axhline(1 / players, linestyle="--", color="grey", linewidth=1)
-    ax.set_xticks(x, [r.strategy for r in rungs], rotation=30, ha="right")
-    ax.set_ylabel("win rate of the rung (95% CI)")
-    ax.set_ylim(0, 1)
-    ax.set_title(title)
-    fig.tight_layout()
-    save_atomic(fig, path)
+    path = out / LADDER_FILE
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    os.replace(tmp, path)
+    fig = figure(doc)
+    save_atomic(fig, out / FIGURE_FILE)
+    import matplotlib.pyplot as plt
+
     plt.close(fig)
-    return path
+    return path, out / FIGURE_FILE

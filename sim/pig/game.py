@@ -325,8 +325,9 @@ class Pig:
     def build_report(self, run_dirs: Sequence[Path], out: Path, **options: Any) -> Path:
         from analysis.run_report import build_report
 
-        if options.get("equilibrium") is not None:
-            raise UserError("--equilibrium: Pig's report has no equilibrium section")
+        for option in ("equilibrium", "strong", "skill"):
+            if options.get(option):
+                raise UserError(f"--{option}: Pig's report has no such section")
         return build_report(run_dirs, out, "Pig report")
 
     def replay(self, run: PigRun, game: int, seats: Sequence[int] | None = None) -> Any:
