@@ -27,7 +27,7 @@ def _execute(monkeypatch, tmp_path, **env: str) -> list:
 
 
 def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
-    outputs = _execute(monkeypatch, tmp_path, GAMES="2000")
+    outputs = _execute(monkeypatch, tmp_path, GAMES="2000", STRONG_GAMES="16")
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(images) >= 7  # strategy, seats, length, forest, synergy, timing, deck, Chromosome species
     text = "\n".join(o.get("text", "") for o in outputs)
@@ -37,12 +37,15 @@ def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
     # section 11: Chromosome's win rate by species (issue 23.4), its run sized by SOUP_NOTEBOOK_GAMES
     assert "2,000 Chromosome games, 3 players, species mode plain" in text
     assert "placeholders used: " in text and "layouts.3" in text
+    # section 12: a skill ladder and a strong field (issue 34.3)
+    assert "The strongest rung of the skill ladder (ursuppe, 4 players" in text
+    assert "strong field: 16 games, search-4, breeder" in text
 
 
 def test_gene_balance_notebook_executes_on_a_2_player_variant(monkeypatch, tmp_path):
     """Issue 11: the notebook plays and reads a 2-player variant (SOUP_NOTEBOOK_PLAYERS = 2 with
     SOUP_NOTEBOOK_VARIANT) and names the variant and the placeholders it used."""
-    outputs = _execute(monkeypatch, tmp_path, GAMES="1000", PLAYERS="2", VARIANT="double2")
+    outputs = _execute(monkeypatch, tmp_path, GAMES="1000", PLAYERS="2", VARIANT="double2", STRONG_GAMES="8")
     text = "\n".join(o.get("text", "") for o in outputs)
     assert "1,000 games, 2 players, variant double2" in text
     assert "flags.double2_colour_order" in text
