@@ -153,11 +153,16 @@ def _module_files(root: Path) -> dict[str, Path]:
     return files
 
 
-def _imported_modules(text: str, name: str, is_package: bool, modules: dict[str, Path]) -> set[str]:
+def _imported_modules(
+    text: str, name: str, is_package: bool, modules: dict[str, Path], at_import: bool = False
+) -> set[str]:
     """The project modules that module ``name`` (source ``text``) imports anywhere in its body,
-    with the packages whose ``__init__`` each import runs."""
+    with the packages whose ``__init__`` each import runs; ``at_import``: only those it imports
+    when it is imported (an unindented statement: not a function's, not ``if TYPE_CHECKING``)."""
     found = set()
     for match in _IMPORT.finditer(_COMMENT.sub("", text)):
+        if at_import and match[0][:1] in (" ", "\t"):
+            continue
         if match["modules"] is not None:  # import a.b, c as d
             targets = [part.split()[0] for part in match["modules"].split(",") if part.strip()]
         else:
@@ -937,8 +942,15 @@ def _share(namespace: str, space: _Namespace) -> bool:
 def _kernel_module_graph(namespace: str) -> tuple[list[str], dict[str, set[str]]]:
     """The modules that define ``namespace``'s kernels, in the order a plain import compiles them
     (depth first through the imports, each module after those it imports), and for each the
-    kernel modules it depends on through any chain of project imports."""
-    modules, texts, imports = _parse(_ROOT)
+    kernel modules it depends on through any chain of project imports run at import time. A
+    function's own imports run later: a game's wiring (``sim/<game>/wiring.py``, run by the game
+    package's ``__init__``) imports its strategies only when the engine asks its policy port, and
+    counting that import would close a cycle through the package."""
+    modules, texts, _ = _parse(_ROOT)
+    imports = {
+        name: _imported_modules(text, name, modules[name].name == "__init__.py", modules, at_import=True)
+        for name, text in texts.items()
+    }
     kernel_modules = {module for module, _ in _scan(_ROOT, namespace)[1]}
     depends: dict[str, set[str]] = {}
     for module in kernel_modules:

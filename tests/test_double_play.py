@@ -16,7 +16,8 @@ from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine import tally
 from sim.ursuppe.engine.decision_kinds import COLOUR
 from sim.ursuppe.rules.book import TB_FLAGS, VARIANT_PLAYER_OF, load_rules
-from sim.ursuppe.simulation import UrsuppeRun, colour_assignment, outcome_rows, player_positions
+from sim.ursuppe.rules.colours import colour_assignment, player_positions
+from sim.ursuppe.simulation import UrsuppeRun, outcome_rows
 from strategies.ursuppe import preset_names
 from strategies.ursuppe.params import load_strategy
 from tests.conftest import outcome_digest

@@ -15,3 +15,5 @@ final turns); score = tokens + trophies + 2 x fate - irradiation.
 Built so far (issue 23): the rules file and the board (``rules/``). The engine, strategies,
 scenarios and the game's registration on the protocol are still to come.
 """
+
+from sim.chromosome import wiring  # noqa: F401 (plugs the strategies into the engine's policy port)

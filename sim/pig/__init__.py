@@ -15,3 +15,5 @@ struct of arrays with a leading game axis and numba kernels (``engine.py``), ran
 game, invariants after every turn in debug mode, exactly as Ursuppe's: a new game copies this
 layout (docs/adding-a-game.md).
 """
+
+from sim.pig import wiring  # noqa: F401 (plugs the strategies into the engine's policy port)

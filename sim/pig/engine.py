@@ -11,9 +11,9 @@ number in ``pig_games[g, ERROR]``.
 import numpy as np
 
 from sim.jit import kernel
+from sim.pig.policy_port import rolls_again
 from sim.pig.rules import RULE_BUST, RULE_FACES, RULE_MAX_TURNS, RULE_TARGET
 from sim.random_stream import below, refork
-from strategies.pig.policy import rolls_again
 
 # pig_games columns: one row per game
 CURRENT, TURN_TOTAL, TURNS, FINISHED, ERROR, DICE_USED = range(6)

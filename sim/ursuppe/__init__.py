@@ -21,3 +21,5 @@ effects live in the phase or concept they change, except the genes that live in 
 engine/genes/ (docs/adding-a-gene.md: Rebound XG-16, Toxic Excretions XG-19 and most of the
 others, each in the module named after it; Healing 1's holds the healing of XG-15 and XG-25).
 """
+
+from sim.ursuppe import wiring  # noqa: F401 (plugs the strategies into the engine's policy port)

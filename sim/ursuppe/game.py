@@ -115,7 +115,7 @@ class Ursuppe:
         return run_scenario(scenario)
 
     def strategy_space(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        from sim.ursuppe.experiments.tuning import search_space
+        from strategies.ursuppe.tunable import search_space
 
         vector = load_strategy(name).vector
         space = search_space(TUNED_BY_DEFAULT, vector)

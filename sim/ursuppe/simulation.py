@@ -52,7 +52,8 @@ import pyarrow as pa
 
 from sim.errors import UserError
 from sim.game import assign_strategies
-from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook
+from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANTS, RuleBook
+from sim.ursuppe.rules.colours import colour_assignment, double_play_colours, player_positions
 from sim.ursuppe.rules.seating import rotate_block
 from strategies.search import SearchSpec, is_search, load_search
 from strategies.ursuppe import DEFAULT_POOL  # noqa: F401 (the default mix, re-exported)
@@ -191,69 +192,6 @@ class UrsuppeRun:
         return outcome_rows(
             b, self.seed, [s.name for s in self.strategies], self.rulebook.rules_id, self.variant
         )
-
-
-@dataclass
-class DeckFamilyRun:
-    """A run played over several environment decks (V6; ``soup compare/ablate --decks K``, the
-    runner's GameAdapter): the games of block j of ``blocks`` (first, count) are played by
-    ``runs[j]``, the same run but for its rules' deck (sim/ursuppe/experiments/deck_family.py). A game is
-    still a pure function of (rules, strategies, seating, seed, game index), so the rows of game
-    i are those ``runs[j]`` alone gives it, whatever the chunks. Each row's ``rules_id`` is its
-    deck's rules; the spec is deck 0's (the rules' own deck) plus the family and every deck."""
-
-    runs: list[UrsuppeRun]
-    blocks: list[tuple[int, int]]
-    family: str  # deck_family.family_description of the rules the decks were drawn from
-
-    def spec(self) -> dict[str, Any]:
-        from sim.ursuppe.experiments.deck_family import deck_label
-
-        first = self.runs[0]
-        spec = first.spec()
-        spec["placeholders"] = first.rulebook.placeholders(first.players, first.variant, decks=len(self.runs))
-        spec["deck_family"] = self.family
-        spec["decks"] = [
-            {
-                "deck": deck_label(run.rulebook.data["environment"]["deck"]),
-                "rules_id": run.rulebook.rules_id,
-                "first_game": start,
-                "games": count,
-            }
-            for run, (start, count) in zip(self.runs, self.blocks, strict=True)
-        ]
-        return spec
-
-    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
-        """Games ``first .. first + count - 1``: each deck's part of the range by its run, in order."""
-        parts = []
-        for run, (start, games) in zip(self.runs, self.blocks, strict=True):
-            lo, hi = max(first, start), min(first + count, start + games)
-            if lo < hi:
-                parts.append(run.play_chunk(lo, hi - lo, threads))
-        return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
-
-
-def colour_assignment(per_player: np.ndarray, variant: str | None) -> np.ndarray:
-    """The strategy row of every colour, from the row of every player [games, players]: a
-    player's strategy decides for all its colours (TA2, TB3); the dummy's row (0) is never read
-    (TD2: it decides nothing)."""
-    if variant is None:
-        return per_player
-    player_of = np.asarray(VARIANT_PLAYER_OF[variant])
-    return np.where(player_of >= 0, per_player[:, np.maximum(player_of, 0)], 0).astype(per_player.dtype)
-
-
-def double_play_colours(variant: str) -> np.ndarray:
-    """Each player's two colours in a double play [2, 2], first colour first (TA1, TB3)."""
-    return np.array([[c for c, q in enumerate(VARIANT_PLAYER_OF[variant]) if q == p] for p in (0, 1)])
-
-
-def player_positions(score: np.ndarray, variant: str) -> np.ndarray:
-    """Each player's result in a double play [G, 2] from the colours' markers [G, 4]: TA4, the
-    worse (lower) of its two markers; TB3, double play II's one marker (both colours hold it).
-    The engine's end check (players.player_result) names the winner by the same rule."""
-    return score[:, double_play_colours(variant)].min(axis=2)
 
 
 def _double_play_state(st: Any, variant: str) -> tuple[Any, np.ndarray, np.ndarray]:

@@ -12,6 +12,7 @@ choice at ``Workspace.fork_at`` forks it (fork.py).
 
 from sim.chromosome.engine.decision_kinds import KIND_WIDTH
 from sim.chromosome.engine.fork import fork_game
+from sim.chromosome.engine.policy_port import choose
 from sim.chromosome.engine.state import (
     ERR_DECISION_POINT,
     ERR_ILLEGAL_CHOICE,
@@ -20,7 +21,6 @@ from sim.chromosome.engine.state import (
     MAX_OPTIONS,
 )
 from sim.jit import kernel
-from strategies.chromosome.policy import choose
 
 # A tape entry's kind that stops the game at the decision it meets (issue 33: a decision point).
 TAPE_STOP = -1

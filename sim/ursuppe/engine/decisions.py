@@ -22,6 +22,7 @@ from sim.ursuppe.engine.decision_kinds import (
     PLACE_SETUP,
 )
 from sim.ursuppe.engine.fork import fork_game
+from sim.ursuppe.engine.policy_port import choose, needs_every_option
 from sim.ursuppe.engine.scratch import FREE_NUMBERS
 from sim.ursuppe.engine.state import (
     ERR_DECISION_POINT,
@@ -33,7 +34,6 @@ from sim.ursuppe.engine.state import (
     STREAM_STRATEGY,
 )
 from sim.ursuppe.engine.tally import DECISION
-from strategies.ursuppe.policy import choose, needs_every_option
 
 WILDCARD = -2  # a forced choice's value that matches anything ("Armor" without the gene given up)
 # A tape entry's kind that stops the game at the decision it meets (issue 33: a decision point): the

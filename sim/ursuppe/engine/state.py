@@ -20,11 +20,11 @@ from sim.jit import (
     reference_type,
 )
 from sim.random_stream import seed_streams
+from sim.ursuppe.engine.policy_port import saved_for
 from sim.ursuppe.engine.scratch import SCRATCH_WIDTH  # the per-block buffers, laid out in scratch.py
 from sim.ursuppe.engine.tally import N_TALLIES
 from sim.ursuppe.rules.book import Rules
 from sim.ursuppe.rules.genes import N_GENES
-from strategies.ursuppe.params import saved_for
 
 # Random streams of a game (sim.random_stream): kept apart so that, for example, a house rule
 # that rolls more dice leaves the seating and deck order of every game as they were.

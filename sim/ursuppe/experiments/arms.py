@@ -125,8 +125,8 @@ class DeckPlan:
         self, book_of: Callable[[Any], "RuleBook"], base: "RuleBook", build: Callable[["RuleBook"], Any]
     ) -> Any:
         """One arm's run over the decks: ``build(rules)`` for each deck's rules (deck 0: ``base``
-        itself, the others ``book_of(deck)``), as a simulation.DeckFamilyRun."""
-        from sim.ursuppe.simulation import DeckFamilyRun
+        itself, the others ``book_of(deck)``), as a deck_family.DeckFamilyRun."""
+        from sim.ursuppe.experiments.deck_family import DeckFamilyRun
 
         runs = [build(base)] + [build(book_of(deck)) for deck in self.decks[1:]]
         return DeckFamilyRun(runs, self.blocks, self.family)

@@ -9,17 +9,24 @@ each of N, E, S, W is the drift of at least ``min_per_direction`` cards, the fix
 
 ``soup compare --decks K`` and ``soup ablate --decks K`` (sim/ursuppe/experiments/arms.py) play every
 arm over the same K decks: :func:`plausible_decks` draws them, :func:`deck_overrides` turns one
-into rules overrides, :func:`deck_blocks` says which games play which deck. Plain Python: no
-kernels, nothing here loads the engine.
+into rules overrides, :func:`deck_blocks` says which games play which deck, and a
+:class:`DeckFamilyRun` plays an arm's games over them. Plain Python: no kernels, nothing here
+loads the engine.
 """
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from sim.ursuppe.rules.book import RuleBook, RulesError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from sim.ursuppe.simulation import UrsuppeRun
 
 Card = tuple[int, str]  # (ozone, drift) in the rules file's spelling: "N", "E", "S", "W" or "none"
 Deck = tuple[Card, ...]
@@ -220,3 +227,44 @@ def card_label(card: Card) -> str:
 def deck_label(deck: Any) -> str:
     """Short text, e.g. "6W 8E 9S ...": every card in the deck's order (``-``: no drift)."""
     return " ".join(card_label(c) for c in _deck(deck))
+
+
+@dataclass
+class DeckFamilyRun:
+    """A run played over several environment decks (V6; ``soup compare/ablate --decks K``, the
+    runner's GameAdapter): the games of block j of ``blocks`` (first, count) are played by
+    ``runs[j]``, the same run but for its rules' deck (:func:`plausible_decks`). A game is
+    still a pure function of (rules, strategies, seating, seed, game index), so the rows of game
+    i are those ``runs[j]`` alone gives it, whatever the chunks. Each row's ``rules_id`` is its
+    deck's rules; the spec is deck 0's (the rules' own deck) plus the family and every deck."""
+
+    runs: list["UrsuppeRun"]
+    blocks: list[tuple[int, int]]
+    family: str  # family_description of the rules the decks were drawn from
+
+    def spec(self) -> dict[str, Any]:
+        first = self.runs[0]
+        spec = first.spec()
+        spec["placeholders"] = first.rulebook.placeholders(first.players, first.variant, decks=len(self.runs))
+        spec["deck_family"] = self.family
+        spec["decks"] = [
+            {
+                "deck": deck_label(run.rulebook.data["environment"]["deck"]),
+                "rules_id": run.rulebook.rules_id,
+                "first_game": start,
+                "games": count,
+            }
+            for run, (start, count) in zip(self.runs, self.blocks, strict=True)
+        ]
+        return spec
+
+    def play_chunk(self, first: int, count: int, threads: int) -> "pa.Table":
+        """Games ``first .. first + count - 1``: each deck's part of the range by its run, in order."""
+        import pyarrow as pa  # here: the deck plans above are read without it (verdict's plan)
+
+        parts = []
+        for run, (start, games) in zip(self.runs, self.blocks, strict=True):
+            lo, hi = max(first, start), min(first + count, start + games)
+            if lo < hi:
+                parts.append(run.play_chunk(lo, hi - lo, threads))
+        return parts[0] if len(parts) == 1 else pa.concat_tables(parts)

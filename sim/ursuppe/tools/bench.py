@@ -45,7 +45,8 @@ from sim.errors import UserError
 from sim.jit import soup_cache_dir
 from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.rules.book import count_label, load_rules
-from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun, colour_assignment
+from sim.ursuppe.rules.colours import colour_assignment
+from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
 from strategies.ursuppe.params import load_strategy, parameter_table
 
 ROOT = Path(__file__).resolve().parents[3]  # the tree this module belongs to

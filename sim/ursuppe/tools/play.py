@@ -7,7 +7,7 @@ import numpy as np
 
 from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.rules.book import VARIANT_PLAYER_OF, RuleBook
-from sim.ursuppe.simulation import colour_assignment, player_positions
+from sim.ursuppe.rules.colours import colour_assignment, player_positions
 from sim.ursuppe.tools.trace import board_text, describe, events_as_dicts
 from strategies.ursuppe.params import Strategy, parameter_table
 

@@ -18,12 +18,12 @@ from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import EVENT_INDEX, log
 from sim.ursuppe.engine.food import move_cubes
 from sim.ursuppe.engine.players import has
+from sim.ursuppe.engine.policy_port import CLEAN_OPPONENT_WEIGHT
 from sim.ursuppe.engine.scratch import MEAL_EXTRA
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, ExtraFlag, Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
-from strategies.ursuppe.params import CLEAN_OPPONENT_WEIGHT
 
 LAST_SPACE = 126  # a scenario's space number: 0..126
 

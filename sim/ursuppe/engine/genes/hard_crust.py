@@ -18,11 +18,11 @@ from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import EVENT_INDEX, log
 from sim.ursuppe.engine.players import add_bp, has
+from sim.ursuppe.engine.policy_port import HARD_CRUST_MAX_BP
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, ExtraFlag, Gene, two_way
 from sim.ursuppe.rules.genes import GENE_INDEX
-from strategies.ursuppe.params import HARD_CRUST_MAX_BP
 
 REFUSALS = ("attacker_dies", "attacker_starves")  # flag hard_crust_refusal
 DEATH_CUBES = ("2_each", "1_each", "none")  # flag hard_crust_death_cubes

@@ -28,13 +28,12 @@ from sim.ursuppe.engine.genes.healing_2 import (
     healing2_now,
 )
 from sim.ursuppe.engine.players import add_bp, death_threshold
+from sim.ursuppe.engine.policy_port import HEAL_RESERVE, HEAL_WITHIN, leading_opponent
 from sim.ursuppe.engine.state import AF_HEALED
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ChoiceError, Decision, ExtraFlag, Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
-from strategies.ursuppe.params import HEAL_RESERVE, HEAL_WITHIN
-from strategies.ursuppe.policy import leading_opponent
 
 LIMITS = ("unlimited", "once_per_amoeba")  # flag healing1_limit
 MAX_NUMBER = 7  # a scenario's amoeba numbers: 1..7

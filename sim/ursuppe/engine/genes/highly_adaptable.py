@@ -31,13 +31,13 @@ from sim.ursuppe.engine.players import (
     lower_gene_ok,
     share_with_partner,
 )
+from sim.ursuppe.engine.policy_port import BP_RESERVE, EXCHANGE_MARGIN, GENE_VALUE_BASE
 from sim.ursuppe.engine.state import PF_EXCHANGED
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.book import GIFT_NO_EXCHANGE
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ChoiceError, Decision, ExtraFlag, Gene
 from sim.ursuppe.rules.genes import GENE_INDEX, GENE_NAMES, gene_index
-from strategies.ursuppe.params import BP_RESERVE, EXCHANGE_MARGIN, GENE_VALUE_BASE
 
 PER_ROUND = ("unlimited", "once")  # flag ha_exchanges_per_round
 INTO_ADVANCED = ("forbidden", "with_lower_given_up")  # flag ha_into_advanced

@@ -17,19 +17,17 @@ attack:clung), counted where attacks are resolved; the clung amoeba's flag AF_CL
 riders' slot of the scratch row are shared formats (state.py, scratch.py).
 """
 
-
 from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import EVENT_INDEX, log
 from sim.ursuppe.engine.players import has, put_amoeba, same_side
+from sim.ursuppe.engine.policy_port import CLING_THRESHOLD, food_value
 from sim.ursuppe.engine.scratch import RIDERS
 from sim.ursuppe.engine.state import AF_CLUNG
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, Gene, yes_no
 from sim.ursuppe.rules.genes import GENE_INDEX
-from strategies.ursuppe.params import CLING_THRESHOLD
-from strategies.ursuppe.policy import food_value
 
 GENE = Gene(
     "Holding",

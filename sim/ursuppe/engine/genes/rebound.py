@@ -13,11 +13,11 @@ from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import EVENT_INDEX, log
 from sim.ursuppe.engine.players import has
+from sim.ursuppe.engine.policy_port import is_hunter, space_value
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, ExtraFlag, Gene, two_way
 from sim.ursuppe.rules.genes import GENE_INDEX
-from strategies.ursuppe.policy import is_hunter, space_value
 
 STEPS = ("drift", "active", "speed_steps", "escape")  # the steps that may rebound, a bit each
 

@@ -11,16 +11,14 @@ policy's valuation :func:`value` here). The second step itself stays in movement
 active move (direction, Rebound's step, Toxic Excretions' tokens, Tentacle and Holding after it).
 """
 
-
 from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.genes.persistence import PERSISTENCE
 from sim.ursuppe.engine.players import has
+from sim.ursuppe.engine.policy_port import SECOND_MOVE_THRESHOLD, food_value
 from sim.ursuppe.rules.gene_rows import Decision, Gene, yes_no
 from sim.ursuppe.rules.genes import GENE_INDEX
-from strategies.ursuppe.params import SECOND_MOVE_THRESHOLD
-from strategies.ursuppe.policy import food_value
 
 GENE = Gene(
     "Speed",

@@ -24,13 +24,12 @@ from sim.ursuppe.engine.decisions import count_decision, decide, option_overflow
 from sim.ursuppe.engine.events import EVENT_INDEX, log
 from sim.ursuppe.engine.food import move_cubes
 from sim.ursuppe.engine.players import has
+from sim.ursuppe.engine.policy_port import CARRY_FOREIGN, CARRY_MAX, CARRY_NEED, CARRY_OWN, NEVER, break_tie
 from sim.ursuppe.engine.scratch import CARRY_SCRATCH
 from sim.ursuppe.engine.state import FOOD_CAP, MAX_OPTIONS, OPTION_WIDTH
 from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
-from strategies.ursuppe.params import CARRY_FOREIGN, CARRY_MAX, CARRY_NEED, CARRY_OWN
-from strategies.ursuppe.policy import NEVER, break_tie
 
 MAX_CUBES = 15  # a scenario's carry count per colour
 

@@ -62,8 +62,8 @@ from sim.ursuppe.engine.genes.persistence import persistence_retries
 from sim.ursuppe.engine.genes.struggle_for_survival import struggle_ability
 from sim.ursuppe.engine.movement import active_movement, can_move_actively, drift
 from sim.ursuppe.engine.players import ORDER_SLOT, add_bp, turn_order
+from sim.ursuppe.engine.policy_port import choose_move
 from sim.ursuppe.engine.state import AF_ATTACKED, AF_FED
-from strategies.ursuppe.policy import choose_move
 
 PHASE = 1
 

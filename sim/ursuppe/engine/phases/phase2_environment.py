@@ -31,10 +31,10 @@ from sim.ursuppe.engine.players import (
     share_with_partner,
     turn_order,
 )
+from sim.ursuppe.engine.policy_port import break_tie, draw_uniform, pay_value
 from sim.ursuppe.engine.scratch import HELD, SORTED
 from sim.ursuppe.engine.state import MAX_OPTIONS
 from sim.ursuppe.rules.book import GIFT_KEPT
-from strategies.ursuppe.policy import break_tie, draw_uniform, pay_value
 
 PHASE = 2
 

@@ -37,8 +37,8 @@ from sim.ursuppe.engine.players import (
     put_amoeba,
     turn_order,
 )
+from sim.ursuppe.engine.policy_port import choose_space
 from sim.ursuppe.rules.book import MASK_SPACES
-from strategies.ursuppe.policy import choose_space
 
 PHASE = 4
 # EV_PLACE's "how", by its name in the event log (setup's placements log 0; XG-20's explosion)

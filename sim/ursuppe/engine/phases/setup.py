@@ -27,10 +27,10 @@ from sim.ursuppe.engine.players import (
     sort_turn_orders,
     turn_order,
 )
+from sim.ursuppe.engine.policy_port import choose_space
 from sim.ursuppe.engine.state import NO_CARD, STREAM_SETUP
 from sim.ursuppe.rules.book import MASK_SPACES
 from sim.ursuppe.rules.seating import ROTATE_ALL_PERMUTATIONS_MAX
-from strategies.ursuppe.policy import choose_space
 
 SEATING_RANDOM = 0  # S5: a random permutation per game
 SEATING_ROTATE = 1  # S5: a balanced design, see rotate_block (every seat equally often per block)
