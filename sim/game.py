@@ -213,9 +213,17 @@ class Replay(Protocol):
         """:meth:`outcomes` of several tapes in one batch: game i plays ``tapes[i]``, forked at
         its last choice with key ``forks[i]`` (or not forked)."""
 
+    def forked(
+        self, choices: Sequence[Choice], options: Sequence[Choice], forks: Sequence[int]
+    ) -> tuple[Any, Any]:
+        """A search round's rollouts (one batch): :meth:`rollouts` of the tapes ``[*choices,
+        options[i]]``, each forked at its last choice with key ``forks[i]``. A game whose tapes
+        are arrays fills the shared ``choices`` once for the whole batch (:class:`TapeArrays`)."""
+
 
 class ReplayBase:
-    """:meth:`Replay.outcomes` from a game's :meth:`Replay.rollouts` (said once for every game)."""
+    """:meth:`Replay.outcomes` and :meth:`Replay.forked` from a game's :meth:`Replay.rollouts`
+    (said once for every game)."""
 
     def rollouts(
         self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
@@ -224,6 +232,62 @@ class ReplayBase:
 
     def outcomes(self, choices: Sequence[Choice], forks: Sequence[int] | None = None) -> tuple[Any, Any]:
         return self.rollouts([choices] * (1 if forks is None else len(forks)), forks)
+
+    def forked(
+        self, choices: Sequence[Choice], options: Sequence[Choice], forks: Sequence[int]
+    ) -> tuple[Any, Any]:
+        return self.rollouts([[*choices, o] for o in options], forks)
+
+
+class TapeArrays:
+    """A replay's tape as the engine holds it: a choice key (``key_of(choice.kind)``) and an option
+    row (``width`` ints, zero-padded) per choice. A search extends its game's tape by one choice a
+    decision and replays it in every rollout batch, so the arrays are kept and only the choices
+    not encoded yet are added: a batch copies them into every game with two numpy assignments
+    instead of one Python loop per choice per game (15% of a decision's time; issue 36.2)."""
+
+    def __init__(self, key_of: Callable[[int], int], width: int) -> None:
+        import numpy as np
+
+        self.key_of = key_of
+        self.width = width
+        self.choices: list[Choice] = []  # the choices encoded so far, in tape order
+        self.kind = np.zeros(64, np.int16)
+        self.value = np.zeros((64, width), np.int32)
+
+    def encode(self, choices: Sequence[Choice]) -> tuple[Any, Any]:
+        """(kind int16 [T], value int32 [T, width]) of ``choices``: views valid until the next call."""
+        import numpy as np
+
+        same = 0  # the longest common start with the choices encoded already
+        for old, new in zip(self.choices, choices, strict=False):
+            if old is not new and old != new:
+                break
+            same += 1
+        del self.choices[same:]
+        if len(choices) > len(self.kind):
+            size = max(len(choices), 2 * len(self.kind))
+            kind, value = np.zeros(size, np.int16), np.zeros((size, self.width), np.int32)
+            kind[: len(self.choices)] = self.kind[: len(self.choices)]
+            value[: len(self.choices)] = self.value[: len(self.choices)]
+            self.kind, self.value = kind, value
+        for t in range(same, len(choices)):
+            c = choices[t]
+            self.kind[t] = self.key_of(c.kind)
+            self.value[t] = 0
+            self.value[t, : len(c.row)] = c.row
+            self.choices.append(c)
+        return self.kind[: len(choices)], self.value[: len(choices)]
+
+    def encode_each(self, options: Sequence[Choice]) -> tuple[Any, Any]:
+        """(kind int16 [n], value int32 [n, width]) of ``n`` single choices (a round's last ones)."""
+        import numpy as np
+
+        kind = np.fromiter((self.key_of(c.kind) for c in options), np.int16, len(options))
+        value = np.zeros((len(options), self.width), np.int32)
+        for i, c in enumerate(options):
+            value[i, : len(c.row)] = c.row
+        return kind, value
 
 
 def seat_mask(players: int, seats: Sequence[int] | None, engine_index: Sequence[int] | None = None) -> int:

@@ -148,8 +148,8 @@ def choose(replay: Any, tape: Sequence[Any], point: Any, spec: SearchSpec, seed:
     default = point.default if 0 <= point.default < n else None
     for k, share in enumerate(plan):
         # one batch for the round: every option still in, on the same ``share`` futures
-        tapes = [[*tape, point.choice(i)] for i in alive for _ in range(share)]
-        scores, won = replay.rollouts(tapes, forks=np.tile(keys[used : used + share], len(alive)))
+        options = [point.choice(i) for i in alive for _ in range(share)]
+        scores, won = replay.forked(tape, options, np.tile(keys[used : used + share], len(alive)))
         gained = reward(scores, won, point.player, spec.objective).reshape(len(alive), share)
         for row, i in enumerate(alive):
             rewards[i].extend(gained[row].tolist())

@@ -9,6 +9,7 @@ import pytest
 
 from sim import game as games
 from sim.errors import UserError
+from sim.game import ReplayBase
 from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine.state import ERR_DECISION_POINT
 from strategies.search import SearchSpec, choose, halving_plan, is_search, load_search, play_game
@@ -61,7 +62,7 @@ def test_search_with_one_rollout_per_option_is_reproducible(name):
     assert first[0], "the search seat made no decision"
 
 
-class _TrueFuture:
+class _TrueFuture(ReplayBase):
     """An Ursuppe replay whose true game deals the cards after deck position ``pos`` in reverse
     order (the hidden future changed, the past kept): what the search must not see."""
 
@@ -84,9 +85,6 @@ class _TrueFuture:
         won = np.zeros(b.state.score.shape, bool)
         won[np.arange(len(tapes)), b.state.winner] = True
         return b.state.score.astype(np.float64), won
-
-    def outcomes(self, choices, forks=None):
-        return self.rollouts([choices] * (1 if forks is None else len(forks)), forks)
 
 
 def test_V2_no_peeking_the_search_choice_ignores_the_true_hidden_future():

@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts, seat_mask
+from sim.game import Choice, DecisionPoint, ReplayBase, TapeArrays, check_rollouts, seat_mask
 from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.engine.decision_kinds import DECISION_KINDS, KIND_CHOICE_KEY
 from sim.ursuppe.engine.decisions import TAPE_STOP
-from sim.ursuppe.engine.state import ERR_DECISION_POINT, Workspace
+from sim.ursuppe.engine.state import ERR_DECISION_POINT, OPTION_WIDTH, Workspace
 from strategies.ursuppe.params import parameter_table
 
 
@@ -34,6 +34,10 @@ def put_tapes(wk: Workspace, tapes: Sequence[Sequence[Choice]], stop: bool, seat
             wk.tape_kind[g, len(tape)] = TAPE_STOP
         wk.tape_len[g] = len(tape) + (1 if stop else 0)
     wk.tape_seats[: len(tapes)] = seat_masks
+
+
+def _choice_key(kind: int) -> int:
+    return int(KIND_CHOICE_KEY[kind])
 
 
 class UrsuppeReplay(ReplayBase):
@@ -51,14 +55,12 @@ class UrsuppeReplay(ReplayBase):
         self.seat_mask = seat_mask(self.players, seats)
         if self.seat_mask >= 1 << 31:
             raise ValueError("seats: at most 31 players")
+        self.tape = TapeArrays(_choice_key, OPTION_WIDTH)
 
-    def batch(
-        self, tapes: list[Sequence[Choice]], stop: bool, forks: Sequence[int] | None
-    ) -> batch_mod.Batch:
-        """A batch of the game once per tape, keyed and taped, not yet played: ``stop`` ends each
-        tape in TAPE_STOP, ``forks`` fork game i at its last choice with key ``forks[i]``."""
-        n = len(tapes)
-        capacity = max(len(t) for t in tapes) + 1
+    def _new(self, n: int, capacity: int, forks: Sequence[int] | None) -> batch_mod.Batch:
+        """A batch of the game ``n`` times, keyed, with room for ``capacity`` tape entries (the
+        taped seats set), forked at its tape's last entry with key ``forks[i]`` if given. One
+        block: a replay plays on one thread (a run plays its games' searches on its threads)."""
         b = batch_mod.new_batch(
             self.rules,
             self.params,
@@ -66,13 +68,24 @@ class UrsuppeReplay(ReplayBase):
             self.run.seed,
             np.full(n, self.game, np.int64),
             tape_capacity=capacity,
-            n_blocks=min(n, 64),
+            n_blocks=1,
         )
-        put_tapes(b.workspace, tapes, stop, np.full(n, self.seat_mask))
         wk = b.workspace
+        wk.tape_seats[:] = self.seat_mask
         if forks is not None:
-            wk.fork_at[:] = [len(t) - 1 for t in tapes]
             wk.fork_key[:] = np.asarray(forks, dtype=np.uint64)
+        return b
+
+    def batch(
+        self, tapes: list[Sequence[Choice]], stop: bool, forks: Sequence[int] | None
+    ) -> batch_mod.Batch:
+        """A batch of the game once per tape, keyed and taped, not yet played: ``stop`` ends each
+        tape in TAPE_STOP, ``forks`` fork game i at its last choice with key ``forks[i]``."""
+        n = len(tapes)
+        b = self._new(n, max(len(t) for t in tapes) + 1, forks)
+        put_tapes(b.workspace, tapes, stop, np.full(n, self.seat_mask))
+        if forks is not None:
+            b.workspace.fork_at[:] = [len(t) - 1 for t in tapes]
         return b
 
     def _play(
@@ -87,7 +100,15 @@ class UrsuppeReplay(ReplayBase):
                 raise GameError(f"game {self.game}: {batch_mod.describe_error(row)}")
 
     def point(self, choices: Sequence[Choice]) -> DecisionPoint | None:
-        b = self._play([choices], stop=True, forks=None)
+        kind, value = self.tape.encode(choices)
+        T = len(choices)
+        b = self._new(1, T + 1, None)
+        wk = b.workspace
+        wk.tape_kind[0, :T] = kind
+        wk.tape_value[0, :T] = value
+        wk.tape_kind[0, T] = TAPE_STOP
+        wk.tape_len[0] = T + 1
+        batch_mod.play(b, seating=self.run.seating)
         self._check(b, ERR_DECISION_POINT)
         wk = b.workspace
         if wk.error[0, 0] != ERR_DECISION_POINT:
@@ -102,9 +123,27 @@ class UrsuppeReplay(ReplayBase):
         self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         check_rollouts(tapes, forks)
-        b = self._play(list(tapes), stop=False, forks=forks)
+        return self._outcomes(self._play(list(tapes), stop=False, forks=forks))
+
+    def forked(
+        self, choices: Sequence[Choice], options: Sequence[Choice], forks: Sequence[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        if len(forks) != len(options):
+            raise ValueError(f"forks: expected one key per option ({len(options)}), got {len(forks)}")
+        kind, value = self.tape.encode(choices)
+        T, n = len(choices), len(options)
+        b = self._new(n, T + 1, forks)
+        wk = b.workspace
+        wk.tape_kind[:, :T] = kind  # the shared past, broadcast to every rollout
+        wk.tape_value[:, :T] = value
+        wk.tape_kind[:, T], wk.tape_value[:, T] = self.tape.encode_each(options)
+        wk.tape_len[:] = T + 1
+        wk.fork_at[:] = T
+        return self._outcomes(batch_mod.play(b, seating=self.run.seating))
+
+    def _outcomes(self, b: batch_mod.Batch) -> tuple[np.ndarray, np.ndarray]:
         self._check(b, 0)
         st = b.state
         won = np.zeros(st.score.shape, bool)
-        won[np.arange(len(tapes)), st.winner] = True
+        won[np.arange(len(won)), st.winner] = True
         return st.score.astype(np.float64), won
