@@ -197,6 +197,10 @@ class Replay(Protocol):
     """
 
     players: int
+    # Optional: where the outcome columns are colours rather than players (Ursuppe's 2-player
+    # variants), the player each belongs to, -1 for nobody's (the dummy); each column then holds
+    # its player's result and win. Absent or None: a column per player.
+    teams: Sequence[int] | None
 
     def point(self, choices: Sequence[Choice]) -> DecisionPoint | None:
         """The taped seats' decision after ``choices`` (None: the game ended first)."""

@@ -12,7 +12,15 @@ from sim.errors import UserError
 from sim.game import ReplayBase
 from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine.state import ERR_DECISION_POINT
-from strategies.search import SearchSpec, choose, halving_plan, is_search, load_search, play_game
+from strategies.search import (
+    SearchSpec,
+    choose,
+    halving_plan,
+    is_search,
+    load_search,
+    play_game,
+    reward,
+)
 
 
 def _run(g, players, strategies, seed=5):
@@ -106,6 +114,55 @@ def test_V2_no_peeking_the_search_choice_ignores_the_true_hidden_future():
     assert not np.array_equal(replay.outcomes(tape)[0], truth.outcomes(tape)[0])
     spec = SearchSpec(budget=24, rollout="breeder")
     assert choose(replay, tape, point, spec, 3, 5) == choose(truth, tape, point, spec, 3, 5)
+
+
+@pytest.mark.parametrize("name", ["ursuppe", "chromosome"])
+def test_search_plays_a_chunks_games_on_threads_with_the_same_tapes(name):
+    """A run's search games are searched on its threads, one game a thread: the tapes (so the
+    rows) are the same on 1 and 3 threads, and each game searched is reported once, in the
+    calling thread (the progress bar counts games within a chunk)."""
+    import threading
+
+    g = games.get(name)
+    P = 3
+    rollout = "breeder" if name == "ursuppe" else g.info.default_strategy
+    run = _run(g, P, ["search-2", rollout, rollout])
+    first = 10 if name == "ursuppe" else 0
+    one = run.play_chunk(first, 5, 1)
+    called: list[str] = []
+    three = run.play_chunk(first, 5, 3, on_game=lambda: called.append(threading.current_thread().name))
+    assert one.equals(three)
+    assert called == [threading.current_thread().name] * 5
+    assert run.reports_games and not _run(g, P, [rollout] * P).reports_games
+
+
+@pytest.mark.parametrize("variant", ["dummy", "double1", "double2"])
+def test_TD1_TA2_TB3_search_plays_the_2_player_variants(variant):
+    """A search player plays Ursuppe's 2-player variants: every colour of its player is its seat
+    (TA2, TB3: a player decides for both its colours), never the dummy's (TD2: here the dummy's
+    colour holds the search player's strategy row, 0); the same tapes on 1 and 2 threads."""
+    from sim.ursuppe.rules.book import VARIANT_PLAYER_OF
+
+    g = games.get("ursuppe")
+    run = g.new_run(g.load_rules(), 2, 3, strategies="search-2,breeder", variant=variant)
+    rows = np.array([0, 1], np.int64)
+    tapes, masks = run.search_tapes(rows, run.colour_rows(rows))
+    mine = sum(1 << c for c, q in enumerate(VARIANT_PLAYER_OF[variant]) if q == 0)
+    assert masks.tolist() == [mine, mine] and all(tapes)
+    assert run.search_tapes(rows, run.colour_rows(rows), threads=2)[0] == tapes
+
+
+def test_reward_counts_a_player_once_over_its_colours():
+    """The win objective in a double play (TA4): a column per colour, each holding its player's
+    result; a win is one player's, the margin is over the rival player (not the seat's partner
+    colour), and the dummy (-1, TD8) is nobody's rival."""
+    scores = np.array([[20.0, 20.0, 15.0, 15.0]])
+    won = np.array([[True, True, False, False]])
+    assert reward(scores, won, 1, "win", (0, 0, 1, 1))[0] == pytest.approx(1 + 5e-4)
+    assert reward(scores, won, 2, "win", (0, 0, 1, 1))[0] == pytest.approx(-5e-4)
+    three = np.array([[10.0, 12.0, 30.0]])
+    assert reward(three, np.array([[False, True, False]]), 1, "win", (0, 1, -1))[0] == pytest.approx(1 + 2e-4)
+    assert reward(three[:, :2], np.array([[False, True]]), 1, "win")[0] == pytest.approx(1 + 2e-4)
 
 
 @pytest.mark.slow

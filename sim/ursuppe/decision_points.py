@@ -20,6 +20,7 @@ from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.engine.decision_kinds import DECISION_KINDS, KIND_CHOICE_KEY
 from sim.ursuppe.engine.decisions import TAPE_STOP
 from sim.ursuppe.engine.state import ERR_DECISION_POINT, OPTION_WIDTH, Workspace
+from sim.ursuppe.rules.book import VARIANT_PLAYER_OF
 from strategies.ursuppe.params import parameter_table
 
 
@@ -56,6 +57,8 @@ class UrsuppeReplay(ReplayBase):
         if self.seat_mask >= 1 << 31:
             raise ValueError("seats: at most 31 players")
         self.tape = TapeArrays(_choice_key, OPTION_WIDTH)
+        # A 2-player variant's outcomes are by colour: the player each belongs to (-1: the dummy)
+        self.teams = None if run.variant is None else VARIANT_PLAYER_OF[run.variant]
 
     def _new(self, n: int, capacity: int, forks: Sequence[int] | None) -> batch_mod.Batch:
         """A batch of the game ``n`` times, keyed, with room for ``capacity`` tape entries (the
@@ -144,6 +147,12 @@ class UrsuppeReplay(ReplayBase):
     def _outcomes(self, b: batch_mod.Batch) -> tuple[np.ndarray, np.ndarray]:
         self._check(b, 0)
         st = b.state
+        score = st.score.astype(np.float64)
         won = np.zeros(st.score.shape, bool)
         won[np.arange(len(won)), st.winner] = True
-        return st.score.astype(np.float64), won
+        if self.teams is not None:  # each colour has its player's result and win (TA4, TB3, TD8)
+            team = np.asarray(self.teams)
+            for t in (0, 1):
+                score[:, team == t] = score[:, team == t].min(axis=1, keepdims=True)
+                won[:, team == t] = won[:, team == t].any(axis=1, keepdims=True)
+        return score, won
