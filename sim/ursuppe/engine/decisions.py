@@ -205,12 +205,12 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
 def streamable(st, ru, wk, g, p):
     """Can player p's next decision be taken without listing its options? When no dummy (TD2)
     and no tape forces p's decisions (a scenario's, or a search seat's: the other players of a
-    replay stream theirs, so a rollout's replayed prefix costs what a plain game's does), and p's strategy does not draw among all the
-    options (policy.needs_every_option), choose takes the first best option by its values, a
-    tie broken by policy.break_tie: a caller that streams its options in list order through the
-    same values, breaking a tie with the same draw, takes the option decide would (issue 24:
-    Tentacle's cube vectors, D3's and S6's spaces, M1's moves). It counts the decision with
-    :func:`count_decision`."""
+    replay stream theirs, so a rollout's replayed past costs what a plain game's does), and p's
+    strategy does not draw among all the options (policy.needs_every_option), choose takes the
+    first best option by its values, a tie broken by policy.break_tie: a caller that streams its
+    options in list order through the same values, breaking a tie with the same draw, takes the
+    option decide would (issue 24: Tentacle's cube vectors, D3's and S6's spaces, M1's moves). It
+    counts the decision with :func:`count_decision`."""
     if not wk.stream_decisions or p == ru.dummy or taped(wk, g, p):
         return False
     return not needs_every_option(st, wk, g, p)
