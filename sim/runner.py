@@ -368,8 +368,9 @@ def play(
         write_json_atomic(out / MANIFEST, manifest)
         return w.count
 
-    def finish_pending() -> None:
-        """Wait until the chunk handed to the writer is listed (raising its OSError), then report."""
+    def finish_pending(played_too: int = 0) -> None:
+        """Wait until the chunk handed to the writer is listed (raising its OSError), then report
+        (with ``played_too``, the games of the chunk just played, where they were reported)."""
         nonlocal pending, games_done, played, games_played, writing
         if pending is None:
             return
@@ -380,7 +381,7 @@ def play(
         games_played += count
         games_done += count
         if progress:
-            progress(games_done, opened.games)
+            progress(games_done + played_too, opened.games)
 
     def on_game() -> None:
         nonlocal ahead
@@ -405,8 +406,10 @@ def play(
                 except GameError as e:
                     last = w.first + w.count - 1
                     raise GameError(f"{chunk_name(w.index)} (games {w.first}-{last}): {e}") from None
+                # chunk k - 1 is listed before chunk k goes to the writer (its games shown played
+                # already if they were reported one by one)
+                finish_pending(w.count if ahead else 0)
                 ahead = 0
-                finish_pending()  # chunk k - 1 is listed before chunk k goes to the writer
                 pending = writer.submit(commit, chunk)
                 writing = w.count
             finish_pending()

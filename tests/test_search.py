@@ -136,6 +136,24 @@ def test_search_plays_a_chunks_games_on_threads_with_the_same_tapes(name):
     assert run.reports_games and not _run(g, P, [rollout] * P).reports_games
 
 
+def test_the_progress_of_a_search_run_counts_games_within_a_chunk(tmp_path):
+    """Issue 33: a run with a search seat reports each game as its search ends, not each chunk;
+    a run without one still reports chunks."""
+    from sim import runner
+
+    g = games.get("pig")
+    seen: list[int] = []
+    runner.run(
+        _run(g, 2, ["search-2", "steady"]), tmp_path / "s", 6, 3, 2, progress=lambda d, t: seen.append(d)
+    )
+    assert seen == sorted(seen) and sorted(set(seen)) == [0, 1, 2, 3, 4, 5, 6]
+    seen.clear()
+    runner.run(
+        _run(g, 2, ["steady", "steady"]), tmp_path / "p", 6, 3, 2, progress=lambda d, t: seen.append(d)
+    )
+    assert seen == [0, 3, 6]
+
+
 @pytest.mark.parametrize("variant", ["dummy", "double1", "double2"])
 def test_TD1_TA2_TB3_search_plays_the_2_player_variants(variant):
     """A search player plays Ursuppe's 2-player variants: every colour of its player is its seat
