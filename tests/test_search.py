@@ -233,6 +233,20 @@ def test_simulate_with_a_search_seat(tmp_path):
     assert "bad.toml: budget: expected an integer >= 1" in r.stderr
 
 
+@pytest.mark.slow
+def test_TA2_simulate_a_search_player_in_double_play(tmp_path):
+    """`soup simulate --players 2 --variant double1` takes a search player (it was refused): its
+    rows are named by it, the same on 1 and 2 threads."""
+    from tests.processes import run
+
+    common = ["soup", "simulate", "--players", "2", "--variant", "double1", "--games", "2", "--quiet"]
+    for t in ("1", "2"):
+        r = run([*common, "--strategies", "search-2,breeder", "--threads", t, "--out", str(tmp_path / t)])
+        assert r.returncode == 0, r.stderr
+    rows = [pq.read_table(sorted((tmp_path / t).rglob("*.parquet"))) for t in "12"]
+    assert rows[0].equals(rows[1]) and "search-2" in rows[0].column("strategy").to_pylist()
+
+
 def test_bench_search_reports_the_cost_per_decision():
     """`soup bench --search`'s figures (strategies.search.bench), on Pig's small games."""
     from strategies.search import bench, bench_text
