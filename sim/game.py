@@ -250,11 +250,12 @@ class TapeArrays:
     not encoded yet are added: a batch copies them into every game with two numpy assignments
     instead of one Python loop per choice per game (15% of a decision's time; issue 36.2)."""
 
-    def __init__(self, key_of: Callable[[int], int], width: int) -> None:
+    def __init__(self, key_of: Callable[[int], int], width: int, stop: int) -> None:
         import numpy as np
 
         self.key_of = key_of
         self.width = width
+        self.stop = stop  # the engine's key of a stop entry (TAPE_STOP)
         self.choices: list[Choice] = []  # the choices encoded so far, in tape order
         self.kind = np.zeros(64, np.int16)
         self.value = np.zeros((64, width), np.int32)
@@ -293,12 +294,33 @@ class TapeArrays:
             value[i, : len(c.row)] = c.row
         return kind, value
 
+    def put(self, wk: Any, choices: Sequence[Choice], options: Sequence[Choice] | None = None) -> None:
+        """Every game of workspace ``wk`` (a game's tape fields: tape_kind, tape_value, tape_len,
+        fork_at) plays ``choices``, then stops at the next decision (``options`` None) or takes
+        ``options[i]`` in game i and forks there (a search round: Replay.forked)."""
+        kind, value = self.encode(choices)
+        T = len(choices)
+        wk.tape_kind[:, :T] = kind  # the shared past, broadcast to every game
+        wk.tape_value[:, :T] = value
+        if options is None:
+            wk.tape_kind[:, T] = self.stop
+        else:
+            wk.tape_kind[:, T], wk.tape_value[:, T] = self.encode_each(options)
+            wk.fork_at[:] = T
+        wk.tape_len[:] = T + 1
+
 
 def seat_mask(players: int, seats: Sequence[int] | None, engine_index: Sequence[int] | None = None) -> int:
     """The bit mask of the taped players ``seats`` (default: all ``players``), each at its engine
     index (``engine_index[p]``; default p itself): a replay's tape forces those players only."""
     chosen = range(players) if seats is None else seats
     return int(sum(1 << int(p if engine_index is None else engine_index[p]) for p in chosen))
+
+
+def check_forked(options: Sequence[Choice], forks: Sequence[int]) -> None:
+    """A ValueError unless ``forks`` gives one key per option (Replay.forked)."""
+    if len(forks) != len(options):
+        raise ValueError(f"forks: expected one key per option ({len(options)}), got {len(forks)}")
 
 
 def check_rollouts(tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None) -> None:

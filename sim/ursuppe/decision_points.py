@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint, ReplayBase, TapeArrays, check_rollouts, seat_mask
+from sim.game import Choice, DecisionPoint, ReplayBase, TapeArrays, check_forked, check_rollouts, seat_mask
 from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.engine.decision_kinds import DECISION_KINDS, KIND_CHOICE_KEY
 from sim.ursuppe.engine.decisions import TAPE_STOP
@@ -56,7 +56,7 @@ class UrsuppeReplay(ReplayBase):
         self.seat_mask = seat_mask(self.players, seats)
         if self.seat_mask >= 1 << 31:
             raise ValueError("seats: at most 31 players")
-        self.tape = TapeArrays(_choice_key, OPTION_WIDTH)
+        self.tape = TapeArrays(_choice_key, OPTION_WIDTH, TAPE_STOP)
         # A 2-player variant's outcomes are by colour: the player each belongs to (-1: the dummy)
         self.teams = None if run.variant is None else VARIANT_PLAYER_OF[run.variant]
 
@@ -103,14 +103,8 @@ class UrsuppeReplay(ReplayBase):
                 raise GameError(f"game {self.game}: {batch_mod.describe_error(row)}")
 
     def point(self, choices: Sequence[Choice]) -> DecisionPoint | None:
-        kind, value = self.tape.encode(choices)
-        T = len(choices)
-        b = self._new(1, T + 1, None)
-        wk = b.workspace
-        wk.tape_kind[0, :T] = kind
-        wk.tape_value[0, :T] = value
-        wk.tape_kind[0, T] = TAPE_STOP
-        wk.tape_len[0] = T + 1
+        b = self._new(1, len(choices) + 1, None)
+        self.tape.put(b.workspace, choices)
         batch_mod.play(b, seating=self.run.seating)
         self._check(b, ERR_DECISION_POINT)
         wk = b.workspace
@@ -131,17 +125,9 @@ class UrsuppeReplay(ReplayBase):
     def forked(
         self, choices: Sequence[Choice], options: Sequence[Choice], forks: Sequence[int]
     ) -> tuple[np.ndarray, np.ndarray]:
-        if len(forks) != len(options):
-            raise ValueError(f"forks: expected one key per option ({len(options)}), got {len(forks)}")
-        kind, value = self.tape.encode(choices)
-        T, n = len(choices), len(options)
-        b = self._new(n, T + 1, forks)
-        wk = b.workspace
-        wk.tape_kind[:, :T] = kind  # the shared past, broadcast to every rollout
-        wk.tape_value[:, :T] = value
-        wk.tape_kind[:, T], wk.tape_value[:, T] = self.tape.encode_each(options)
-        wk.tape_len[:] = T + 1
-        wk.fork_at[:] = T
+        check_forked(options, forks)
+        b = self._new(len(options), len(choices) + 1, forks)
+        self.tape.put(b.workspace, choices, options)
         return self._outcomes(batch_mod.play(b, seating=self.run.seating))
 
     def _outcomes(self, b: batch_mod.Batch) -> tuple[np.ndarray, np.ndarray]:
