@@ -26,7 +26,7 @@ import os
 import re
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
@@ -77,9 +77,13 @@ class Backend(Protocol):
 
     name: str
 
-    def play(self, adapter: Any, work: list[ChunkWork]) -> Iterator[PlayedChunk]:
+    def play(
+        self, adapter: Any, work: list[ChunkWork], on_game: Callable[[], None] | None = None
+    ) -> Iterator[PlayedChunk]:
         """Play ``work`` and yield each chunk in the order given, as soon as it and every chunk
-        before it are played. A GameError of a chunk is raised when that chunk's turn comes."""
+        before it are played. A GameError of a chunk is raised when that chunk's turn comes.
+        ``on_game()``: once per game finished within a chunk, where the adapter reports games
+        (sim.runner.GameAdapter) and the backend can say (the local one; Ray counts chunks)."""
 
     def close(self) -> None:
         """Release what the backend started (a local Ray instance)."""
@@ -103,16 +107,22 @@ class LocalBackend:
     def __init__(self, threads: int) -> None:
         self.threads = threads
 
-    def play(self, adapter: Any, work: list[ChunkWork]) -> Iterator[PlayedChunk]:
+    def play(
+        self, adapter: Any, work: list[ChunkWork], on_game: Callable[[], None] | None = None
+    ) -> Iterator[PlayedChunk]:
         # An adapter that splits play_chunk into the engine's part and the rows (play_games,
         # chunk_rows) has its rows built by the runner's writer thread, off the engine's path.
         split = hasattr(adapter, "play_games") and hasattr(adapter, "chunk_rows")
+        counted = (
+            {"on_game": on_game} if on_game is not None and getattr(adapter, "reports_games", False) else {}
+        )
         for w in work:
             t = time.perf_counter()
             if split:
-                table: Any = partial(adapter.chunk_rows, adapter.play_games(w.first, w.count, self.threads))
+                played = adapter.play_games(w.first, w.count, self.threads, **counted)
+                table: Any = partial(adapter.chunk_rows, played)
             else:
-                table = adapter.play_chunk(w.first, w.count, self.threads)
+                table = adapter.play_chunk(w.first, w.count, self.threads, **counted)
             yield PlayedChunk(w, table, None, time.perf_counter() - t, self.threads)
 
     def close(self) -> None:
@@ -175,8 +185,10 @@ class RayBackend:
             self.started = True
         self.task = ray.remote(num_cpus=1, max_retries=RAY_MAX_RETRIES, retry_exceptions=False)(_play_encoded)
 
-    def play(self, adapter: Any, work: list[ChunkWork]) -> Iterator[PlayedChunk]:
-        ray = self.ray
+    def play(
+        self, adapter: Any, work: list[ChunkWork], on_game: Callable[[], None] | None = None
+    ) -> Iterator[PlayedChunk]:
+        ray = self.ray  # on_game: a chunk is one task here, counted when it comes back
         shared = ray.put(adapter)  # sent to the object store once, not once per task
         window = max(1, int(ray.cluster_resources().get("CPU", 1)) * RAY_TASKS_PER_CPU)
         pending: deque[tuple[ChunkWork, Any]] = deque()

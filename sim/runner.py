@@ -90,7 +90,12 @@ class GameAdapter(Protocol):
 
         An adapter may also split this into ``play_games(first, count, threads)`` (the engine's
         part, raising the GameError) and ``chunk_rows(played)`` (the Table): the local backend
-        then builds the rows on the runner's writer thread, off the engine's path (issue 12)."""
+        then builds the rows on the runner's writer thread, off the engine's path (issue 12).
+
+        An adapter whose chunk's games finish one by one before its batch (a search player's,
+        strategies/search.py) says so with ``reports_games`` True; the local backend then passes
+        ``on_game`` to play_chunk / play_games, called in the calling thread once per game
+        finished, and the progress bar counts games within a chunk."""
 
 
 @dataclass
@@ -325,8 +330,10 @@ def play(
     while a chunk is written. Chunks are written and listed in chunk order, by that one thread,
     each file then the manifest atomically: an interrupt or an error leaves the complete chunks,
     all listed. ``progress(done, total)`` is called in the calling thread after each chunk is
-    listed; an exception it raises (Ctrl-C) stops the run with every listed chunk kept. A
-    GameError names the chunk it stopped in. The directory's lock is released when it ends.
+    listed, and, for an adapter that reports games (GameAdapter), after each game finished within
+    a chunk (on the local backend); an exception it raises (Ctrl-C) stops the run with every
+    listed chunk kept. A GameError names the chunk it stopped in. The directory's lock is
+    released when it ends.
     """
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -336,6 +343,8 @@ def play(
     backend = backend if backend is not None else LocalBackend(threads)
     out, manifest = opened.out, opened.manifest
     games_done, played, games_played = opened.games_done, 0, 0
+    writing = 0  # games of the chunk handed to the writer, not yet listed
+    ahead = 0  # games finished within the chunk being played (an adapter that reports games)
     t0 = time.perf_counter()
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soup-writer")
     pending: Future | None = None
@@ -359,18 +368,26 @@ def play(
         write_json_atomic(out / MANIFEST, manifest)
         return w.count
 
-    def finish_pending() -> None:
-        """Wait until the chunk handed to the writer is listed (raising its OSError), then report."""
-        nonlocal pending, games_done, played, games_played
+    def finish_pending(played_too: int = 0) -> None:
+        """Wait until the chunk handed to the writer is listed (raising its OSError), then report
+        (with ``played_too``, the games of the chunk just played, where they were reported)."""
+        nonlocal pending, games_done, played, games_played, writing
         if pending is None:
             return
         done, pending = pending, None
         count = done.result()
+        writing = 0
         played += 1
         games_played += count
         games_done += count
         if progress:
-            progress(games_done, opened.games)
+            progress(games_done + played_too, opened.games)
+
+    def on_game() -> None:
+        nonlocal ahead
+        ahead += 1
+        if progress:
+            progress(games_done + writing + ahead, opened.games)
 
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -381,7 +398,7 @@ def play(
         if progress:
             progress(games_done, opened.games)
         work = [ChunkWork(i, i * opened.chunk_size, opened.chunk_games(i)) for i in opened.todo]
-        chunks = backend.play(opened.adapter, work)
+        chunks = backend.play(opened.adapter, work, on_game=on_game)
         try:
             for w in work:
                 try:
@@ -389,8 +406,12 @@ def play(
                 except GameError as e:
                     last = w.first + w.count - 1
                     raise GameError(f"{chunk_name(w.index)} (games {w.first}-{last}): {e}") from None
-                finish_pending()  # chunk k - 1 is listed before chunk k goes to the writer
+                # chunk k - 1 is listed before chunk k goes to the writer (its games shown played
+                # already if they were reported one by one)
+                finish_pending(w.count if ahead else 0)
+                ahead = 0
                 pending = writer.submit(commit, chunk)
+                writing = w.count
             finish_pending()
         finally:
             chunks.close()  # a backend stops the chunks it still plays

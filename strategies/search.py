@@ -25,7 +25,7 @@ option tie and takes the first, which threw won games away against random player
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ DEFAULT_ROLLOUT = "breeder"
 DEPARTURE_Z = 1.0  # standard errors of paired gain an option needs over the policy's (_departure)
 MIN_PAIRED = 4  # rollouts of an option before the search may prefer it to its policy's (_departure)
 MARGIN_WEIGHT = 1e-4  # the win objective's tie-breaker per point of margin (see the module docs)
+ROUNDS = 11  # bench: rounds of the rollout against the plain game, in turns
 _PRESET = re.compile(r"search(?:-(\d+))?")
 
 
@@ -112,13 +113,22 @@ def fork_keys(seed: int, game: int, index: int, count: int) -> np.ndarray:
     return np.random.SeedSequence([seed, game, index, 0x5EA6C4]).generate_state(count, np.uint64)
 
 
-def reward(scores: np.ndarray, won: np.ndarray, player: int, objective: str) -> np.ndarray:
-    """Each rollout's reward for ``player`` (rows of ``scores`` / ``won``: one per rollout)."""
+def reward(
+    scores: np.ndarray, won: np.ndarray, player: int, objective: str, teams: Sequence[int] | None = None
+) -> np.ndarray:
+    """Each rollout's reward for ``player`` (rows of ``scores`` / ``won``: one per rollout; a
+    column per player, or per colour where ``teams`` names the player each column belongs to,
+    -1 for a column nobody plays: Ursuppe's 2-player variants, Replay.teams). Then a column holds
+    its player's result, a win is counted once per player, and the margin is over the best
+    rival player's score (not the seat's other colour, nor the dummy)."""
     own = scores[:, player].astype(np.float64)
     if objective == "score":
         return own
-    winners = np.maximum(won.sum(axis=1), 1)
-    others = np.delete(scores, player, axis=1).max(axis=1) if scores.shape[1] > 1 else 0.0
+    team = np.arange(scores.shape[1]) if teams is None else np.asarray(teams)
+    first = np.array([t >= 0 and t not in team[:c] for c, t in enumerate(team)], bool)
+    winners = np.maximum(won[:, first].sum(axis=1), 1)
+    rivals = (team != team[player]) & (team >= 0)
+    others = scores[:, rivals].max(axis=1) if rivals.any() else 0.0
     return won[:, player] / winners + MARGIN_WEIGHT * (own - others)
 
 
@@ -141,6 +151,7 @@ def choose(replay: Any, tape: Sequence[Any], point: Any, spec: SearchSpec, seed:
     if n == 1:
         return 0
     plan = halving_plan(n, spec.budget)
+    choices = [point.choice(i) for i in range(n)]
     keys = fork_keys(seed, game, point.index, sum(plan))
     rewards: list[list[float]] = [[] for _ in range(n)]  # option i's, on keys[0], keys[1], ...
     alive = list(range(n))
@@ -148,9 +159,10 @@ def choose(replay: Any, tape: Sequence[Any], point: Any, spec: SearchSpec, seed:
     default = point.default if 0 <= point.default < n else None
     for k, share in enumerate(plan):
         # one batch for the round: every option still in, on the same ``share`` futures
-        tapes = [[*tape, point.choice(i)] for i in alive for _ in range(share)]
-        scores, won = replay.rollouts(tapes, forks=np.tile(keys[used : used + share], len(alive)))
-        gained = reward(scores, won, point.player, spec.objective).reshape(len(alive), share)
+        options = [choices[i] for i in alive for _ in range(share)]
+        scores, won = replay.forked(tape, options, np.tile(keys[used : used + share], len(alive)))
+        gained = reward(scores, won, point.player, spec.objective, getattr(replay, "teams", None))
+        gained = gained.reshape(len(alive), share)
         for row, i in enumerate(alive):
             rewards[i].extend(gained[row].tolist())
         used += share
@@ -215,21 +227,57 @@ def split_search(names: Sequence[str], default_rollout: str) -> tuple[list[str],
 
 
 def search_tapes(
-    replay_of: Any, rows: np.ndarray, games: np.ndarray, search: dict[int, SearchSpec], seed: int
+    replay_of: Any,
+    rows: np.ndarray,
+    games: np.ndarray,
+    search: dict[int, SearchSpec],
+    seed: int,
+    threads: int = 1,
+    on_game: Callable[[], None] | None = None,
 ) -> tuple[list[list[Any]], np.ndarray]:
     """The search seats' choices in each of ``games`` (``rows[k, p]``: player p's strategy index
     in game k; ``replay_of(game, seats)``: the game's Replay of those seats): a tape per game and
     the bit mask of its search seats (0 and an empty tape for a game without one). A run then
-    plays its chunk as one batch with these tapes: the same games as the search played."""
-    tapes: list[list[Any]] = []
-    masks = np.zeros(len(games), np.int64)
-    for k, g in enumerate(games):
-        seats = {p: search[int(r)] for p, r in enumerate(rows[k]) if int(r) in search}
-        tape: list[Any] = []
-        if seats:
-            tape, _ = play_game(replay_of(int(g), list(seats)), seats, seed, int(g))
-            masks[k] = sum(1 << p for p in seats)
-        tapes.append(tape)
+    plays its chunk as one batch with these tapes: the same games as the search played.
+
+    The games are searched on ``threads`` threads, one game a thread at a time: a game's tape
+    depends only on its index, and its replays release the GIL in the kernels, so the tapes are
+    the same on any number of threads. ``on_game()`` is called in the calling thread once for
+    every game searched (a progress bar that counts games within a chunk)."""
+    seats_of = [
+        {p: search[int(r)] for p, r in enumerate(rows[k]) if int(r) in search} for k in range(len(games))
+    ]
+
+    def one(k: int) -> list[Any]:
+        if not seats_of[k]:
+            return []
+        seats = seats_of[k]
+        return play_game(replay_of(int(games[k]), list(seats)), seats, seed, int(games[k]))[0]
+
+    todo = [k for k in range(len(games)) if seats_of[k]]
+    tapes: list[list[Any]] = [[] for _ in games]
+    if threads <= 1 or len(todo) <= 1:
+        for k in todo:
+            tapes[k] = one(k)
+            if on_game is not None:
+                on_game()
+    else:
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
+        with ThreadPoolExecutor(
+            max_workers=min(threads, len(todo)), thread_name_prefix="soup-search"
+        ) as pool:
+            futures = {pool.submit(one, k): k for k in todo}
+            try:
+                for future in as_completed(futures):
+                    tapes[futures[future]] = future.result()
+                    if on_game is not None:
+                        on_game()
+            except BaseException:  # Ctrl-C or a game's error: the games not started are not played
+                for future in futures:
+                    future.cancel()
+                raise
+    masks = np.array([sum(1 << p for p in seats) for seats in seats_of], np.int64)
     return tapes, masks
 
 
@@ -238,7 +286,7 @@ def bench(game: Any, players: int, budgets: Sequence[int] = (16, 64), games: int
     seat (player i % P in game i) against the game's default strategy (Ursuppe: breeder), per
     budget: seconds a game, search decisions a game, milliseconds a decision; and a rollout's
     cost against a plain game (64 forks from a decision against 64 replays from the start, both
-    one batch, best of 5)."""
+    one batch, CPU time of this process, in turns, best of ROUNDS)."""
     import time
 
     rollout = "breeder" if "breeder" in game.strategy_names() else game.info.default_strategy
@@ -251,13 +299,13 @@ def bench(game: Any, players: int, budgets: Sequence[int] = (16, 64), games: int
             break
         tape.append(point.choice(max(point.default, 0)))
     forked = plain = math.inf
-    for _ in range(5):
-        start = time.perf_counter()
-        replay.rollouts([tape] * 64, forks=list(range(1, 65)))
-        forked = min(forked, time.perf_counter() - start)
-        start = time.perf_counter()
+    for _ in range(ROUNDS):  # in turns, best of each: a busy machine slows both alike
+        start = time.process_time()
+        replay.forked(tape[:-1], [tape[-1]] * 64, list(range(1, 65)))  # as a search round plays them
+        forked = min(forked, time.process_time() - start)
+        start = time.process_time()
         replay.rollouts([[]] * 64)
-        plain = min(plain, time.perf_counter() - start)
+        plain = min(plain, time.process_time() - start)
     rows = []
     for budget in budgets:
         decisions = 0
@@ -293,7 +341,8 @@ def bench_text(doc: dict) -> str:
     lines = [
         f"search in {doc['game']}, {doc['players']} players, one search seat, rollouts by {doc['rollout']}:",
         f"  a rollout (a fork played to the end) {doc['rollout_ms']:.3f} ms, a plain game"
-        f" {doc['plain_game_ms']:.3f} ms: {doc['rollout_over_plain']:.2f}x (64 in one batch, best of 5)",
+        f" {doc['plain_game_ms']:.3f} ms: {doc['rollout_over_plain']:.2f}x (64 in one batch, CPU time,"
+        f" best of {ROUNDS})",
     ]
     for row in doc["budgets"]:
         lines.append(

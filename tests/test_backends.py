@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from sim import runner
@@ -154,6 +155,23 @@ def test_ursuppe_on_ray_is_bit_identical_to_local(rulebook, tmp_path, ray_backen
     runner.run(spec, tmp_path / "local", 400, 100, 2)
     runner.run(spec, tmp_path / "ray", 400, 100, 2, backend=ray_backend)
     assert chunk_bytes(tmp_path / "ray") == chunk_bytes(tmp_path / "local")
+
+
+def test_a_search_seat_on_ray_is_bit_identical_to_local(rulebook, tmp_path, ray_backend):
+    """Issue 33: a run with a search seat (search-4) gives the same rows on Ray as on this
+    process's threads: a Ray task searches its chunk's games on one thread, locally on two."""
+    from sim.ursuppe.simulation import build_run
+
+    spec = build_run(rulebook, 4, 7, "search-4,breeder,greedy,breeder", "", "rotate")
+    runner.run(spec, tmp_path / "local", 4, 2, 2)
+    runner.run(spec, tmp_path / "ray", 4, 2, 2, backend=ray_backend)
+    assert chunk_bytes(tmp_path / "ray") == chunk_bytes(tmp_path / "local")
+    assert (
+        "search-4"
+        in pa.concat_tables([pq.read_table(p) for p in runner.chunk_files(tmp_path / "ray")])
+        .column("strategy")
+        .to_pylist()
+    )
 
 
 @pytest.mark.parametrize("first_on_ray", [False, True])

@@ -9,9 +9,18 @@ import pytest
 
 from sim import game as games
 from sim.errors import UserError
+from sim.game import ReplayBase
 from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine.state import ERR_DECISION_POINT
-from strategies.search import SearchSpec, choose, halving_plan, is_search, load_search, play_game
+from strategies.search import (
+    SearchSpec,
+    choose,
+    halving_plan,
+    is_search,
+    load_search,
+    play_game,
+    reward,
+)
 
 
 def _run(g, players, strategies, seed=5):
@@ -61,7 +70,7 @@ def test_search_with_one_rollout_per_option_is_reproducible(name):
     assert first[0], "the search seat made no decision"
 
 
-class _TrueFuture:
+class _TrueFuture(ReplayBase):
     """An Ursuppe replay whose true game deals the cards after deck position ``pos`` in reverse
     order (the hidden future changed, the past kept): what the search must not see."""
 
@@ -85,9 +94,6 @@ class _TrueFuture:
         won[np.arange(len(tapes)), b.state.winner] = True
         return b.state.score.astype(np.float64), won
 
-    def outcomes(self, choices, forks=None):
-        return self.rollouts([choices] * (1 if forks is None else len(forks)), forks)
-
 
 def test_V2_no_peeking_the_search_choice_ignores_the_true_hidden_future():
     """Issue 33, no peeking: a search decision mid-game is the same when the true order of the
@@ -108,6 +114,72 @@ def test_V2_no_peeking_the_search_choice_ignores_the_true_hidden_future():
     assert not np.array_equal(replay.outcomes(tape)[0], truth.outcomes(tape)[0])
     spec = SearchSpec(budget=24, rollout="breeder")
     assert choose(replay, tape, point, spec, 3, 5) == choose(truth, tape, point, spec, 3, 5)
+
+
+@pytest.mark.parametrize("name", ["ursuppe", "pig"])  # Chromosome's: test_conformance's search seat
+def test_search_plays_a_chunks_games_on_threads_with_the_same_tapes(name):
+    """A run's search games are searched on its threads, one game a thread: the tapes (so the
+    rows) are the same on 1 and 3 threads, and each game searched is reported once, in the
+    calling thread (the progress bar counts games within a chunk)."""
+    import threading
+
+    g = games.get(name)
+    P, n = 3, 5
+    rollout = "breeder" if name == "ursuppe" else g.info.default_strategy
+    run = _run(g, P, ["search-2"] + [rollout] * (P - 1))
+    one = run.play_chunk(10, n, 1)
+    called: list[str] = []
+    three = run.play_chunk(10, n, 3, on_game=lambda: called.append(threading.current_thread().name))
+    assert one.equals(three)
+    assert called == [threading.current_thread().name] * n
+    assert run.reports_games and not _run(g, P, [rollout] * P).reports_games
+
+
+def test_the_progress_of_a_search_run_counts_games_within_a_chunk(tmp_path):
+    """Issue 33: a run with a search seat reports each game as its search ends, not each chunk;
+    a run without one still reports chunks."""
+    from sim import runner
+
+    g = games.get("pig")
+    seen: list[int] = []
+    runner.run(
+        _run(g, 2, ["search-2", "steady"]), tmp_path / "s", 6, 3, 2, progress=lambda d, t: seen.append(d)
+    )
+    assert seen == sorted(seen) and sorted(set(seen)) == [0, 1, 2, 3, 4, 5, 6]
+    seen.clear()
+    runner.run(
+        _run(g, 2, ["steady", "steady"]), tmp_path / "p", 6, 3, 2, progress=lambda d, t: seen.append(d)
+    )
+    assert seen == [0, 3, 6]
+
+
+@pytest.mark.parametrize("variant", ["dummy", "double1", "double2"])
+def test_TD1_TA2_TB3_search_plays_the_2_player_variants(variant):
+    """A search player plays Ursuppe's 2-player variants: every colour of its player is its seat
+    (TA2, TB3: a player decides for both its colours), never the dummy's (TD2: here the dummy's
+    colour holds the search player's strategy row, 0); the same tapes on 1 and 2 threads."""
+    from sim.ursuppe.rules.book import VARIANT_PLAYER_OF
+
+    g = games.get("ursuppe")
+    run = g.new_run(g.load_rules(), 2, 3, strategies="search-2,breeder", variant=variant)
+    rows = np.array([0, 1], np.int64)
+    tapes, masks = run.search_tapes(rows, run.colour_rows(rows))
+    mine = sum(1 << c for c, q in enumerate(VARIANT_PLAYER_OF[variant]) if q == 0)
+    assert masks.tolist() == [mine, mine] and all(tapes)
+    assert run.search_tapes(rows, run.colour_rows(rows), threads=2)[0] == tapes
+
+
+def test_reward_counts_a_player_once_over_its_colours():
+    """The win objective in a double play (TA4): a column per colour, each holding its player's
+    result; a win is one player's, the margin is over the rival player (not the seat's partner
+    colour), and the dummy (-1, TD8) is nobody's rival."""
+    scores = np.array([[20.0, 20.0, 15.0, 15.0]])
+    won = np.array([[True, True, False, False]])
+    assert reward(scores, won, 1, "win", (0, 0, 1, 1))[0] == pytest.approx(1 + 5e-4)
+    assert reward(scores, won, 2, "win", (0, 0, 1, 1))[0] == pytest.approx(-5e-4)
+    three = np.array([[10.0, 12.0, 30.0]])
+    assert reward(three, np.array([[False, True, False]]), 1, "win", (0, 1, -1))[0] == pytest.approx(1 + 2e-4)
+    assert reward(three[:, :2], np.array([[False, True]]), 1, "win")[0] == pytest.approx(1 + 2e-4)
 
 
 @pytest.mark.slow
@@ -158,6 +230,20 @@ def test_simulate_with_a_search_seat(tmp_path):
     r = soup("simulate", "--games", "2", "--strategies", f"{bad},breeder,breeder,breeder", "--quiet")
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert "bad.toml: budget: expected an integer >= 1" in r.stderr
+
+
+@pytest.mark.slow
+def test_TA2_simulate_a_search_player_in_double_play(tmp_path):
+    """`soup simulate --players 2 --variant double1` takes a search player (it was refused): its
+    rows are named by it, the same on 1 and 2 threads."""
+    from tests.processes import run
+
+    common = ["soup", "simulate", "--players", "2", "--variant", "double1", "--games", "2", "--quiet"]
+    for t in ("1", "2"):
+        r = run([*common, "--strategies", "search-2,breeder", "--threads", t, "--out", str(tmp_path / t)])
+        assert r.returncode == 0, r.stderr
+    rows = [pq.read_table(sorted((tmp_path / t).rglob("*.parquet"))) for t in "12"]
+    assert rows[0].equals(rows[1]) and "search-2" in rows[0].column("strategy").to_pylist()
 
 
 def test_bench_search_reports_the_cost_per_decision():

@@ -14,9 +14,9 @@ import numpy as np
 from sim.chromosome.engine import batch as batch_mod
 from sim.chromosome.engine.decision_kinds import DECISION_KINDS
 from sim.chromosome.engine.decisions import TAPE_STOP
-from sim.chromosome.engine.state import ERR_DECISION_POINT, Workspace, rules_for
+from sim.chromosome.engine.state import ERR_DECISION_POINT, OPTION_WIDTH, Workspace, rules_for
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts, seat_mask
+from sim.game import Choice, DecisionPoint, ReplayBase, TapeArrays, check_forked, check_rollouts, seat_mask
 
 
 def put_tapes(wk: Workspace, tapes: Sequence[Sequence[Choice]], stop: bool, engine_masks: np.ndarray) -> None:
@@ -57,33 +57,47 @@ class ChromosomeReplay(ReplayBase):
         np.put_along_axis(by_seat, self.seat[None, :], rows, axis=1)
         self.rows = by_seat[0].astype(np.int16)
         self.seat_mask = seat_mask(self.players, seats, self.seat)
+        self.tape = TapeArrays(int, OPTION_WIDTH, TAPE_STOP)
 
-    def _play(
-        self, tapes: list[Sequence[Choice]], stop: bool, forks: Sequence[int] | None
-    ) -> batch_mod.Batch:
-        n = len(tapes)
+    def _new(self, n: int, capacity: int, forks: Sequence[int] | None) -> batch_mod.Batch:
+        """The game ``n`` times, keyed, the taped seats set, room for ``capacity`` tape entries,
+        fork keys ``forks`` if given; one block (a run threads over games, not within a replay)."""
         b = batch_mod.new_batch(
             self.rules,
             self.params,
             np.tile(self.rows, (n, 1)),
             self.run.seed,
             np.full(n, self.game, np.int64),
-            n_blocks=min(n, 64),
-            tape_capacity=max(len(t) for t in tapes) + 1,
+            n_blocks=1,
+            tape_capacity=capacity,
         )
-        wk = b.workspace
-        put_tapes(wk, tapes, stop, np.full(n, self.seat_mask))
+        b.workspace.tape_seats[:] = self.seat_mask
         if forks is not None:
-            wk.fork_at[:] = [len(t) - 1 for t in tapes]
-            wk.fork_key[:] = np.asarray(forks, dtype=np.uint64)
+            b.workspace.fork_key[:] = np.asarray(forks, dtype=np.uint64)
+        return b
+
+    def _run(self, b: batch_mod.Batch, stop: bool) -> batch_mod.Batch:
+        wk = b.workspace
         batch_mod.play(b)
         for g in np.flatnonzero(wk.error[:, 0] != 0):
             if wk.error[g, 0] != (ERR_DECISION_POINT if stop else 0):
                 raise GameError(f"game {self.game}: engine error {wk.error[g].tolist()}")
         return b
 
+    def _play(
+        self, tapes: list[Sequence[Choice]], stop: bool, forks: Sequence[int] | None
+    ) -> batch_mod.Batch:
+        n = len(tapes)
+        b = self._new(n, max(len(t) for t in tapes) + 1, forks)
+        put_tapes(b.workspace, tapes, stop, np.full(n, self.seat_mask))
+        if forks is not None:
+            b.workspace.fork_at[:] = [len(t) - 1 for t in tapes]
+        return self._run(b, stop)
+
     def point(self, choices: Sequence[Choice]) -> DecisionPoint | None:
-        wk = self._play([choices], stop=True, forks=None).workspace
+        b = self._new(1, len(choices) + 1, None)
+        self.tape.put(b.workspace, choices)
+        wk = self._run(b, True).workspace
         if wk.error[0, 0] != ERR_DECISION_POINT:
             return None
         index, kind, player = (int(x) for x in wk.error[0, 1:4])
@@ -97,7 +111,18 @@ class ChromosomeReplay(ReplayBase):
         self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         check_rollouts(tapes, forks)
-        out = batch_mod.outcomes(self._play(list(tapes), stop=False, forks=forks))
+        return self._outcomes(self._play(list(tapes), stop=False, forks=forks))
+
+    def forked(
+        self, choices: Sequence[Choice], options: Sequence[Choice], forks: Sequence[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        check_forked(options, forks)
+        b = self._new(len(options), len(choices) + 1, forks)
+        self.tape.put(b.workspace, choices, options)
+        return self._outcomes(self._run(b, False))
+
+    def _outcomes(self, b: batch_mod.Batch) -> tuple[np.ndarray, np.ndarray]:
+        out = batch_mod.outcomes(b)
         by_player = self.seat[None, :]  # the run's player p sits at engine index seat[p]
         score = np.take_along_axis(np.asarray(out["score"], np.float64), by_player, axis=1)
         return score, np.take_along_axis(np.asarray(out["won"], bool), by_player, axis=1)

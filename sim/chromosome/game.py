@@ -9,7 +9,7 @@ given per player is not tied to the first seat.
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,7 +119,14 @@ class ChromosomeRun:
         keys = uniform_draws(self.seed, games, STREAM_SEATING, 1 << 30, self.players)
         return np.argsort(keys, axis=1, kind="stable").argsort(axis=1, kind="stable")
 
-    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
+    @property
+    def reports_games(self) -> bool:
+        """A run with a search player finishes its chunk's games one by one (sim.runner.GameAdapter)."""
+        return bool(self.search)
+
+    def play_chunk(
+        self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
+    ) -> pa.Table:
         from sim.chromosome.engine import batch
         from sim.chromosome.engine.state import rules_for
 
@@ -138,7 +145,7 @@ class ChromosomeRun:
             def replay_of(game: int, seats: list[int]) -> ChromosomeReplay:
                 return ChromosomeReplay(self, params, game, seats)
 
-            tapes, masks = search_tapes(replay_of, rows, games, self.search, self.seed)
+            tapes, masks = search_tapes(replay_of, rows, games, self.search, self.seed, threads, on_game)
         b = batch.new_batch(
             ru,
             params,

@@ -241,9 +241,9 @@ class _LazyBackend:
 
             self.backend = make_backend(self.name, self.threads, self.address)
 
-    def play(self, adapter: Any, work: list[Any]) -> Iterator[Any]:
+    def play(self, adapter: Any, work: list[Any], on_game: Callable[[], None] | None = None) -> Iterator[Any]:
         self.start()
-        return self.backend.play(adapter, work)
+        return self.backend.play(adapter, work, on_game=on_game)
 
     def close(self) -> None:
         if self.backend is not None:

@@ -6,7 +6,7 @@ Scenario files (``tests/scenarios/pig/``): a position (``scores``, ``current``),
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,7 +88,14 @@ class PigRun:
         draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(self.pool), self.players)
         return np.asarray(self.pool, dtype=np.int64)[draws]
 
-    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
+    @property
+    def reports_games(self) -> bool:
+        """A run with a search player finishes its chunk's games one by one (sim.runner.GameAdapter)."""
+        return bool(self.search)
+
+    def play_chunk(
+        self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
+    ) -> pa.Table:
         from sim.pig import batch, engine
 
         games = np.arange(first, first + count, dtype=np.int64)
@@ -102,7 +109,7 @@ class PigRun:
             def replay_of(game: int, seats: list[int]) -> PigReplay:
                 return PigReplay(self, holds(self.scripted()), game, seats)
 
-            tapes, masks = search_tapes(replay_of, rows, games, self.search, self.seed)
+            tapes, masks = search_tapes(replay_of, rows, games, self.search, self.seed, threads, on_game)
         b = batch.new_batch(
             self.rules, hold, self.seed, games, tape_capacity=max((len(t) for t in tapes), default=0)
         )

@@ -15,11 +15,12 @@ from typing import Any
 import numpy as np
 
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint, ReplayBase, check_rollouts, seat_mask
+from sim.game import Choice, DecisionPoint, ReplayBase, TapeArrays, check_forked, check_rollouts, seat_mask
 from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.engine.decision_kinds import DECISION_KINDS, KIND_CHOICE_KEY
 from sim.ursuppe.engine.decisions import TAPE_STOP
-from sim.ursuppe.engine.state import ERR_DECISION_POINT, Workspace
+from sim.ursuppe.engine.state import ERR_DECISION_POINT, OPTION_WIDTH, Workspace
+from sim.ursuppe.rules.book import VARIANT_PLAYER_OF
 from strategies.ursuppe.params import parameter_table
 
 
@@ -34,6 +35,10 @@ def put_tapes(wk: Workspace, tapes: Sequence[Sequence[Choice]], stop: bool, seat
             wk.tape_kind[g, len(tape)] = TAPE_STOP
         wk.tape_len[g] = len(tape) + (1 if stop else 0)
     wk.tape_seats[: len(tapes)] = seat_masks
+
+
+def _choice_key(kind: int) -> int:
+    return int(KIND_CHOICE_KEY[kind])
 
 
 class UrsuppeReplay(ReplayBase):
@@ -51,14 +56,14 @@ class UrsuppeReplay(ReplayBase):
         self.seat_mask = seat_mask(self.players, seats)
         if self.seat_mask >= 1 << 31:
             raise ValueError("seats: at most 31 players")
+        self.tape = TapeArrays(_choice_key, OPTION_WIDTH, TAPE_STOP)
+        # A 2-player variant's outcomes are by colour: the player each belongs to (-1: the dummy)
+        self.teams = None if run.variant is None else VARIANT_PLAYER_OF[run.variant]
 
-    def batch(
-        self, tapes: list[Sequence[Choice]], stop: bool, forks: Sequence[int] | None
-    ) -> batch_mod.Batch:
-        """A batch of the game once per tape, keyed and taped, not yet played: ``stop`` ends each
-        tape in TAPE_STOP, ``forks`` fork game i at its last choice with key ``forks[i]``."""
-        n = len(tapes)
-        capacity = max(len(t) for t in tapes) + 1
+    def _new(self, n: int, capacity: int, forks: Sequence[int] | None) -> batch_mod.Batch:
+        """A batch of the game ``n`` times, keyed, with room for ``capacity`` tape entries (the
+        taped seats set), forked at its tape's last entry with key ``forks[i]`` if given. One
+        block: a replay plays on one thread (a run plays its games' searches on its threads)."""
         b = batch_mod.new_batch(
             self.rules,
             self.params,
@@ -66,13 +71,24 @@ class UrsuppeReplay(ReplayBase):
             self.run.seed,
             np.full(n, self.game, np.int64),
             tape_capacity=capacity,
-            n_blocks=min(n, 64),
+            n_blocks=1,
         )
-        put_tapes(b.workspace, tapes, stop, np.full(n, self.seat_mask))
         wk = b.workspace
+        wk.tape_seats[:] = self.seat_mask
         if forks is not None:
-            wk.fork_at[:] = [len(t) - 1 for t in tapes]
             wk.fork_key[:] = np.asarray(forks, dtype=np.uint64)
+        return b
+
+    def batch(
+        self, tapes: list[Sequence[Choice]], stop: bool, forks: Sequence[int] | None
+    ) -> batch_mod.Batch:
+        """A batch of the game once per tape, keyed and taped, not yet played: ``stop`` ends each
+        tape in TAPE_STOP, ``forks`` fork game i at its last choice with key ``forks[i]``."""
+        n = len(tapes)
+        b = self._new(n, max(len(t) for t in tapes) + 1, forks)
+        put_tapes(b.workspace, tapes, stop, np.full(n, self.seat_mask))
+        if forks is not None:
+            b.workspace.fork_at[:] = [len(t) - 1 for t in tapes]
         return b
 
     def _play(
@@ -87,7 +103,9 @@ class UrsuppeReplay(ReplayBase):
                 raise GameError(f"game {self.game}: {batch_mod.describe_error(row)}")
 
     def point(self, choices: Sequence[Choice]) -> DecisionPoint | None:
-        b = self._play([choices], stop=True, forks=None)
+        b = self._new(1, len(choices) + 1, None)
+        self.tape.put(b.workspace, choices)
+        batch_mod.play(b, seating=self.run.seating)
         self._check(b, ERR_DECISION_POINT)
         wk = b.workspace
         if wk.error[0, 0] != ERR_DECISION_POINT:
@@ -102,9 +120,25 @@ class UrsuppeReplay(ReplayBase):
         self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         check_rollouts(tapes, forks)
-        b = self._play(list(tapes), stop=False, forks=forks)
+        return self._outcomes(self._play(list(tapes), stop=False, forks=forks))
+
+    def forked(
+        self, choices: Sequence[Choice], options: Sequence[Choice], forks: Sequence[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        check_forked(options, forks)
+        b = self._new(len(options), len(choices) + 1, forks)
+        self.tape.put(b.workspace, choices, options)
+        return self._outcomes(batch_mod.play(b, seating=self.run.seating))
+
+    def _outcomes(self, b: batch_mod.Batch) -> tuple[np.ndarray, np.ndarray]:
         self._check(b, 0)
         st = b.state
+        score = st.score.astype(np.float64)
         won = np.zeros(st.score.shape, bool)
-        won[np.arange(len(tapes)), st.winner] = True
-        return st.score.astype(np.float64), won
+        won[np.arange(len(won)), st.winner] = True
+        if self.teams is not None:  # each colour has its player's result and win (TA4, TB3, TD8)
+            team = np.asarray(self.teams)
+            for t in (0, 1):
+                score[:, team == t] = score[:, team == t].min(axis=1, keepdims=True)
+                won[:, team == t] = won[:, team == t].any(axis=1, keepdims=True)
+        return score, won

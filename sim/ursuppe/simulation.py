@@ -42,6 +42,7 @@ union. Double play II (TB3): one marker, one BP stock and one gene set a player,
 ``amoebas`` is both colours'.
 """
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from math import factorial
 from pathlib import Path
@@ -141,18 +142,28 @@ class UrsuppeRun:
         """Strategy row of every colour of every game (:func:`colour_assignment`)."""
         return colour_assignment(self.assignment(games), self.variant)
 
-    def play_chunk(self, first: int, count: int, threads: int) -> pa.Table:
-        return self.chunk_rows(self.play_games(first, count, threads))
+    @property
+    def reports_games(self) -> bool:
+        """A run with a search player finishes its chunk's games one by one (sim.runner.GameAdapter)."""
+        return bool(self.search)
 
-    def play_games(self, first: int, count: int, threads: int) -> "Batch":
+    def play_chunk(
+        self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
+    ) -> pa.Table:
+        return self.chunk_rows(self.play_games(first, count, threads, on_game))
+
+    def play_games(
+        self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
+    ) -> "Batch":
         """The engine's part of play_chunk: the finished batch (the runner builds its rows with
-        chunk_rows on its writer thread while the engine plays the next chunk, issue 12)."""
+        chunk_rows on its writer thread while the engine plays the next chunk, issue 12); the
+        search players' games first, on ``threads`` threads (strategies/search.py)."""
         from sim.ursuppe.engine import batch as batch_mod
 
         games = np.arange(first, first + count, dtype=np.int64)
         rules = self.rulebook.for_players(self.players, self.variant)
         assignment = self.colour_rows(games)
-        tapes, masks = self.search_tapes(games, assignment)
+        tapes, masks = self.search_tapes(games, assignment, threads, on_game)
         b = batch_mod.new_batch(
             rules,
             parameter_table(self.strategies),
@@ -175,9 +186,16 @@ class UrsuppeRun:
             raise batch_mod.GameError(f"game {first + err[0]}: {batch_mod.describe_error(err[1])}")
         return b
 
-    def search_tapes(self, games: np.ndarray, assignment: np.ndarray) -> tuple[list, np.ndarray]:
+    def search_tapes(
+        self,
+        games: np.ndarray,
+        assignment: np.ndarray,
+        threads: int = 1,
+        on_game: Callable[[], None] | None = None,
+    ) -> tuple[list, np.ndarray]:
         """The search seats' choices in every game (strategies/search.py; none without a search
-        strategy): a tape per game and its seat mask. The chunk then plays as a batch with them."""
+        strategy), searched on ``threads`` threads: a tape per game and its seat mask. The chunk
+        then plays as a batch with them."""
         if not self.search:
             return [], np.zeros(0, np.int32)
         from sim.ursuppe.decision_points import UrsuppeReplay
@@ -186,7 +204,9 @@ class UrsuppeRun:
         def replay_of(game: int, seats: list[int]) -> UrsuppeReplay:
             return UrsuppeReplay(self, game, seats)
 
-        return search_tapes(replay_of, assignment, games, self.search, self.seed)
+        if self.variant is not None:  # the dummy's colour is nobody's seat (TD2), whatever its row
+            assignment = np.where(np.asarray(VARIANT_PLAYER_OF[self.variant]) >= 0, assignment, -1)
+        return search_tapes(replay_of, assignment, games, self.search, self.seed, threads, on_game)
 
     def chunk_rows(self, b: "Batch") -> pa.Table:
         return outcome_rows(
@@ -376,8 +396,6 @@ def build_run(
     if seating not in ("random", "rotate"):
         raise UserError(f"--seating: expected random or rotate, got {seating!r}")
     who = assign_strategies(strategies, pool, players)
-    if variant is not None and any(is_search(n) for n in who.names):
-        raise UserError("search: a search player does not play the 2-player variants yet")
     loaded, search = load_seats(who.names)
     return UrsuppeRun(
         book, players, seed, loaded, who.seats, who.pool, seating=seating, variant=variant, search=search

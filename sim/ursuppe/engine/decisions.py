@@ -204,13 +204,14 @@ def decide(st, ru, wk, g, b, p, a, kind, n):
 @always_inline
 def streamable(st, ru, wk, g, p):
     """Can player p's next decision be taken without listing its options? When no dummy (TD2)
-    and no scenario's forced choice decides, and p's strategy does not draw among all the
-    options (policy.needs_every_option), choose takes the first best option by its values, a
-    tie broken by policy.break_tie: a caller that streams its options in list order through the
-    same values, breaking a tie with the same draw, takes the option decide would (issue 24:
-    Tentacle's cube vectors, D3's and S6's spaces, M1's moves). It counts the decision with
-    :func:`count_decision`."""
-    if not wk.stream_decisions or p == ru.dummy or wk.tape_pos[g] < wk.tape_len[g]:
+    and no tape forces p's decisions (a scenario's, or a search seat's: the other players of a
+    replay stream theirs, so a rollout's replayed past costs what a plain game's does), and p's
+    strategy does not draw among all the options (policy.needs_every_option), choose takes the
+    first best option by its values, a tie broken by policy.break_tie: a caller that streams its
+    options in list order through the same values, breaking a tie with the same draw, takes the
+    option decide would (issue 24: Tentacle's cube vectors, D3's and S6's spaces, M1's moves). It
+    counts the decision with :func:`count_decision`."""
+    if not wk.stream_decisions or p == ru.dummy or taped(wk, g, p):
         return False
     return not needs_every_option(st, wk, g, p)
 
@@ -299,6 +300,6 @@ def decide_placement(st, ru, wk, g, b, p, kind, n, n_free):
     if p == ru.dummy:
         return decide(st, ru, wk, g, b, p, -1, kind, n)  # TD5/TD7: the lowest number, not a choice
     one_space = n == 1 and wk.options[b, 0, 0] >= 0  # but several numbers: a real decision
-    if n_free > 1 and (one_space or wk.tape_pos[g] < wk.tape_len[g] or needs_every_option(st, wk, g, p)):
+    if n_free > 1 and (one_space or taped(wk, g, p) or needs_every_option(st, wk, g, p)):
         n = _every_number(wk, b, n, n_free)
     return decide(st, ru, wk, g, b, p, -1, kind, n)
