@@ -53,7 +53,7 @@ import pyarrow as pa
 
 from sim.errors import UserError
 from sim.game import assign_strategies
-from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANTS, RuleBook
+from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook
 from sim.ursuppe.rules.colours import colour_assignment, double_play_colours, player_positions
 from sim.ursuppe.rules.seating import rotate_block
 from strategies.search import SearchSpec, is_search, load_search
