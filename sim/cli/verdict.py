@@ -31,6 +31,8 @@ DEFAULT_GAMES = 12_000
 DEFAULT_DECKS = 4
 DEFAULT_OPTION_BUDGET = 120_000
 DEFAULT_OPTION_REPLICATES = 3
+DEFAULT_SEARCH = "search-16"  # sim.ursuppe.experiments.restricted's
+DEFAULT_SEARCH_GAMES = 480
 
 
 def _out(out: Path | None, default: Path, command: str) -> Path:
@@ -105,6 +107,39 @@ def verdict(
     holders: Annotated[
         str, typer.Option(metavar="NAMES", help="The panel's holders (the studied seat's strategy).")
     ] = "breeder,geneticist",
+    holder: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME",
+            help="The headline's holder: a preset, or a search player (search, search-N: its decks and "
+            "readings are then played by search too, --search-games games an arm).",
+        ),
+    ] = "breeder",
+    option_design: Annotated[
+        str,
+        typer.Option(
+            metavar="DESIGN",
+            help="Option value by 'restricted' search (default: the same search player allowed vs denied "
+            "the gene, paired games, no tuning) or by 'tuned' arms (both arms tuned by CMA-ES, over "
+            "--option-replicates tunings of --option-budget games).",
+        ),
+    ] = "restricted",
+    search: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME",
+            help="The strong player (search-N: N rollouts a decision): it plays restricted option value and "
+            "the panel's strong-play cell (search holder vs the default mix), whose verdict line says "
+            "whether holding value holds under strong play. 'none': neither.",
+        ),
+    ] = DEFAULT_SEARCH,
+    search_games: Annotated[
+        int,
+        typer.Option(
+            help="Fresh games of every arm a search player plays (a multiple of the rotate block): the "
+            "strong-play detectable effect shrinks with 1/sqrt of it, the time grows with it.",
+        ),
+    ] = DEFAULT_SEARCH_GAMES,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the games.")] = 1,
     out: Annotated[
         Path | None,
@@ -115,9 +150,10 @@ def verdict(
     game: GameName = DEFAULT_GAME,
 ) -> None:
     """Is this gene too strong? One command: its holding value (given at setup and kept, vs not)
-    under a panel of fields x holders, K environment decks and every reading of the rules that
-    touches it; its option value (allowed vs forbidden to buy it, both arms tuned, over
-    independent tuning replicates); the null gene, its plain card and its price as a BP gift
+    under a panel of fields x holders (and a search holder: strong play), K environment decks and
+    every reading of the rules that touches it; its option value (the same search player allowed
+    vs denied it; or --option-design tuned: both arms tuned over independent tuning replicates);
+    the null gene, its plain card and its price as a BP gift
     beside it. Writes verdict.md (the bottom line: too strong, about right, too weak or depends,
     then labels with their size and the conditions that flip or erase them), verdict.csv (one
     row per design x condition) and verdict.json; --all adds overview.md, one row per gene.
@@ -149,6 +185,10 @@ def verdict(
                 tuple(f.strip() for f in fields.split(",") if f.strip()),
                 tuple(h.strip() for h in holders.split(",") if h.strip()),
                 option_replicates,
+                holder,
+                option_design,
+                None if search == "none" else search,
+                search_games,
             )
             for name in names
         ]
@@ -157,7 +197,7 @@ def verdict(
     except USER_ERRORS as e:
         fail(str(e))
     for plan in plans:
-        typer.echo(V.budget_line(plan), err=True)
+        typer.echo(V.budget_line(plan, threads), err=True)
     if all_genes:
         typer.echo(
             f"--all: {len(plans)} genes, {sum(p.total_games() for p in plans):,} games in all", err=True
@@ -201,10 +241,26 @@ def calibrate(
     design: Annotated[
         str,
         typer.Option(
-            help="option: option value (allowed vs forbidden, both tuned) at each value; holding: holding "
-            "the gene minus holding its price in BP (--key price), else its holding value (no tuning, fast).",
+            help="option: option value by restricted search (the same search player allowed vs denied the "
+            "gene, paired games) at each value; option-tuned: option value by tuned arms (allowed vs "
+            "forbidden, both tuned by CMA-ES); holding: holding the gene minus holding its price in BP "
+            "(--key price), else its holding value (no tuning, fast).",
         ),
     ] = "option",
+    holder: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME",
+            help="The measured player: a preset, or a search player (search-N; with --design option it is "
+            "the player allowed and denied the gene).",
+        ),
+    ] = "breeder",
+    search: Annotated[
+        str, typer.Option(metavar="NAME", help="Restricted search's player (--design option): search-N.")
+    ] = DEFAULT_SEARCH,
+    search_games: Annotated[
+        int, typer.Option(help="Fresh games of every arm a search player plays, at every value.")
+    ] = DEFAULT_SEARCH_GAMES,
     players: Annotated[int, typer.Option("--players", "-p", help="Players: 3 to 6.")] = 4,
     rules: Annotated[
         Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
@@ -245,7 +301,19 @@ def calibrate(
             except ValueError:
                 fail(f"--values: expected comma-separated integers, got {values!r}")
         cal = C.plan_calibration(
-            gene, key, parsed, design, players, rules, games, option_budget, seed, option_replicates
+            gene,
+            key,
+            parsed,
+            design,
+            players,
+            rules,
+            games,
+            option_budget,
+            seed,
+            option_replicates,
+            holder,
+            search,
+            search_games,
         )
         slug = C.V._slug(cal.plan.gene)
         out = _out(out, Path("results") / f"calibrate-{slug}-{key}-{players}p-s{seed}", "calibrate")

@@ -38,7 +38,7 @@ def search_spec(name: str) -> SearchSpec:
     from sim.errors import UserError
 
     if not is_search(name):
-        raise UserError(f"expected a search player (search, search-N or a search strategy file), got {name!r}")
+        raise UserError(f"expected a search player (search, search-N or a search file), got {name!r}")
     return load_search(name, ROLLOUT)
 
 
@@ -141,11 +141,16 @@ def restricted_arms(
     setting, key = G.unit_setting(base.setting, unit)
     slot = T.parameter_key_index(key or "")
     allowed = players.start_vector()
-    denied = allowed.copy()
-    denied[slot] = 0.0
+    denied_row = allowed.copy()
+    denied_row[slot] = 0.0
     gene = slot - T.GENE_VALUE_BASE
+    return setting, allowed, denied_row, denied(spec, gene), gene
+
+
+def denied(spec: SearchSpec, gene: int) -> RestrictedSpec:
+    """``spec`` never offered a purchase of gene ``gene``."""
     fields = {f: getattr(spec, f) for f in ("name", "budget", "rollout", "objective")}
-    return setting, allowed, denied, RestrictedSpec(**fields, deny=buys(gene)), gene
+    return RestrictedSpec(**fields, deny=buys(gene))
 
 
 def measure_restricted(
@@ -163,12 +168,12 @@ def measure_restricted(
     if path.exists():
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
-    setting, allowed, denied, denied_spec, gene = restricted_arms(base, unit, spec)
+    setting, allowed, denied_row, denied_spec, gene = restricted_arms(base, unit, spec)
     players = G.unit_players(base, unit)
     seed = T.fresh_seed(base.seed)
     n = base.eval_games
     won1, got = play_search(setting, allowed, spec, players.fld, seed, n, progress, bought=gene)
-    won0, _ = play_search(setting, denied, denied_spec, players.fld, seed, n, progress)
+    won0, _ = play_search(setting, denied_row, denied_spec, players.fld, seed, n, progress)
     result = {"won_with": won1, "won_without": won0, "bought_with": np.float64(got.mean())}
     G._save(path, result)
     return result
@@ -199,6 +204,9 @@ def measure_search_holding(
         G._save(without, {"won": won0})
     unit_set, edits = G.holding_edits(base.setting, unit)
     gifted = G.unit_players(base, unit)
+    if unit.kind == G.BP_FORBIDDEN:
+        # the BP may not buy the gene (calibrate's reference): its row values it 0, the search is denied it
+        spec = denied(spec, base.setting.book.gene_index(unit.gene or ""))
     won1, _ = play_search(
         replace(unit_set, edits=edits), gifted.start_vector(), spec, gifted.fld, seed, n, progress
     )

@@ -316,13 +316,12 @@ def plan_verdict(
             f"got {option_replicates}"
         )
     if option_design not in OPTION_DESIGNS:
-        raise UserError(f"--option-design: expected one of {', '.join(OPTION_DESIGNS)}, got {option_design!r}")
+        designs = ", ".join(OPTION_DESIGNS)
+        raise UserError(f"--option-design: expected one of {designs}, got {option_design!r}")
     strong = _search_player("--search", search) if search else None
     if option_design == "restricted" and option_budget > 0 and strong is None:
-        raise UserError("--option-design restricted needs a search player (--search search-N), or --option-budget 0")
-    if strong is not None and (search_games < block or search_games % block):
         raise UserError(
-            f"--search-games: expected a positive multiple of {block} (the rotate seating block), got {search_games}"
+            "--option-design restricted needs a search player (--search search-N), or --option-budget 0"
         )
     for f in fields:
         if f != "mix":
@@ -332,9 +331,10 @@ def plan_verdict(
     if not fields or not holders:
         raise UserError("--fields and --holders: expected at least one of each")
     head_search = _search_player("--holder", holder) if R.is_search(holder) else None
-    if head_search is not None and (search_games < block or search_games % block):
+    if (strong or head_search) and (search_games < block or search_games % block):
         raise UserError(
-            f"--search-games: expected a positive multiple of {block} (the rotate seating block), got {search_games}"
+            f"--search-games: expected a positive multiple of {block} (the rotate seating block), "
+            f"got {search_games}"
         )
 
     setting = T.Setting(book, players)
@@ -506,7 +506,8 @@ def run_verdict(
             if have:
                 step(2 * plan.search_games)
             measured[("option", unit.key)] = m
-            rows.append({**_row("option", cond, unit, m, plan.search_games), "bought": float(m["bought_with"])})
+            row = _row("option", cond, unit, m, plan.search_games)
+            rows.append({**row, "bought": float(m["bought_with"])})
     elif plan.option_budget > 0:
         units = plan.option_units()
         cond = plan.conditions[0]
@@ -812,7 +813,7 @@ def strong_play(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def strong_play_line(doc: dict[str, Any]) -> str | None:
-    """"holds under strong play" or "does not hold under strong play (reads X with scripted
+    """ "holds under strong play" or "does not hold under strong play (reads X with scripted
     holders, Y with search)"."""
     sp = doc.get("strong_play")
     if not sp:
@@ -872,9 +873,9 @@ def words(doc: dict[str, Any]) -> list[str]:
         )
         if design == "option" and "replicates" not in h:
             text += (
-                f" The same search player allowed vs denied it (never offered a purchase of it, its rollouts"
-                f" never buy it), {h['games']:,} paired games; it bought {g} in {100 * h['bought']:.0f}% of its"
-                " allowed games. Nothing tuned: the interval is the games'."
+                " The same search player allowed vs denied it (never offered a purchase of it, its"
+                f" rollouts never buy it), {h['games']:,} paired games; it bought {g} in"
+                f" {100 * h['bought']:.0f}% of its allowed games. Nothing tuned: the interval is the games'."
             )
         elif design == "option":
             text += (
@@ -976,9 +977,9 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         ),
         *(
             [
-                f"- Search player {doc['search']} (strategies/search.py: determinized flat Monte Carlo, rollouts"
-                f" by its holder's preset): {doc['search_games']:,} fresh games an arm wherever it holds or is"
-                " allowed / denied the gene."
+                f"- Search player {doc['search']} (strategies/search.py: determinized flat Monte Carlo,"
+                f" rollouts by its holder's preset): {doc['search_games']:,} fresh games an arm wherever it"
+                " holds or is allowed / denied the gene."
             ]
             if doc.get("search")
             else []
