@@ -64,21 +64,22 @@ def buys(gene: int) -> Callable[[Any, int], bool]:
 class FieldRun:
     """A run as sim/ursuppe/decision_points.UrsuppeReplay reads it: player 0 plays ``holder``'s row
     (row 0), every other player the field's rows after it, drawn per game as
-    tuning.play_field draws them, rotate seating; the rules are ``setting``'s (with its edits). A
-    game with an empty tape is play_field's game of the same index."""
+    tuning.play_field (and combos' Players) draw them, rotate seating; the rules are ``rules``
+    (a setting's, with its edits: a gift at setup). A game with an empty tape is play_field's
+    game of the same index."""
 
-    setting: T.Setting
+    rulebook: Any  # RuleBook
+    rules: Any  # Rules
     holder: np.ndarray
     fld: T.Field
     seed: int
     seating: str = "rotate"
+    variant: str | None = None
 
     def __post_init__(self) -> None:
         from strategies.ursuppe.params import Strategy
 
-        self.rulebook = self.setting.book
-        self.players = self.setting.players
-        self.variant = self.setting.variant
+        self.players = int(self.rules.players)
         rows, _ = T.opponent_rows(self.fld, self.seed, np.zeros(1, np.int64), self.players, self.holder)
         self.strategies = [
             Strategy(f"s{i}", "", np.asarray(v, np.float64), "") for i, v in enumerate([self.holder, *rows])
@@ -98,8 +99,28 @@ def _replay(run: FieldRun, game: int) -> Any:
     from sim.ursuppe.decision_points import UrsuppeReplay
 
     replay = UrsuppeReplay(run, game, seats=[0])
-    replay.rules = run.setting.rules()  # with the setting's edits (a gift at setup)
+    replay.rules = run.rules  # the run's own (a setting's edits: a gift at setup)
     return replay
+
+
+def search_games(
+    run: FieldRun, spec: SearchSpec, first: int, count: int, progress: Callable[[int], None] | None = None
+) -> list[tuple[list[Any], Any]]:
+    """Games first .. first+count-1 of ``run`` with player 0 the search player ``spec``: each
+    game's tape (player 0's choices) and its finished batch (the batch engine on that tape: the
+    same game the search played), for what a caller reads of the end state."""
+    from sim.ursuppe.engine import batch as batch_mod
+    from strategies.search import play_game
+
+    out = []
+    for g in range(first, first + count):
+        replay = _replay(run, g)
+        tape, _ = play_game(replay, {0: spec}, run.seed, g)
+        b = batch_mod.play(replay.batch([tape], False, None), seating=run.seating)
+        out.append((tape, b))
+        if progress:
+            progress(1)
+    return out
 
 
 def play_search(
@@ -120,7 +141,7 @@ def play_search(
     kind = buy_kind()
     won = np.zeros(n_games, bool)
     got = np.zeros(n_games, bool)
-    run = FieldRun(setting, holder, fld, seed)
+    run = FieldRun(setting.book, setting.rules(), holder, fld, seed, variant=setting.variant)
     for g in range(n_games):
         tape, (_, w) = play_game(_replay(run, g), {0: spec}, seed, g)
         won[g] = bool(w[0, 0])
