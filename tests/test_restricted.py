@@ -187,3 +187,29 @@ def test_bad_strong_play_input_is_one_line(args, words):
         if "search_games" in kw:
             kw["search_games"] = int(kw["search_games"])
         V.plan_verdict("Tentacle", 3, games=6, decks=1, with_readings=False, **kw)
+
+
+@pytest.mark.slow
+def test_a_search_holder_in_the_combos_confirmation_panel(tmp_path):
+    """Issue 34.2: --panel-holders search-N: the cell's holder is the search player (its games
+    replayed through decision points, the gift player 0's), named as such in the report; a gift's
+    arms differ from the baseline's games."""
+    import polars as pl
+
+    from sim.ursuppe.experiments import combos
+    from sim.ursuppe.experiments import combos_confirm as C
+
+    scan = combos.plan_scan(games=6, observed_games=0, out=tmp_path, only=["Suction 2", "Glutton", "Alarm"])
+    config = C.ConfirmConfig(top=1, games=6, fields=("greedy",), holders=("search-2",))
+    plan = C.plan_confirmation(scan, config)
+    assert plan.cells[0].search.budget == 2 and plan.cells[0].players.holder.name == "breeder"
+    table = pl.DataFrame(
+        [{"kind": "single", "gene_a": g, "gene_b": None, "gain": 1.0} for g in ("Suction 2",)]
+    )
+    conf = C.run_confirmation(plan, table, threads=1)
+    assert "holder search-2 (search, rollouts by breeder)" in conf.markdown
+    with np.load(tmp_path / C.CONFIRM_DIR / "cell-00.npz") as z:
+        assert int(z["done"]) == len(z["arms"]) and z["held"][2, 0].any()  # Suction 2 given and held
+        assert (z["position"][0] != z["position"][2]).any()
+    with pytest.raises(UserError, match="--panel-holders: search-0"):
+        C.plan_confirmation(scan, C.ConfirmConfig(top=1, games=6, fields=("greedy",), holders=("search-0",)))

@@ -169,9 +169,9 @@ def plan_confirmation(scan: ScanPlan, config: ConfirmConfig) -> ConfirmPlan:
     if not config.holders:
         raise UserError("--panel-holders: expected at least one holder")
     fields = [(spec, parse_field(spec, P)) for spec in dict.fromkeys(config.fields)]
-    holders = [_holder(spec) for spec in dict.fromkeys(config.holders)]
+    holders = [(spec, *_holder(spec)) for spec in dict.fromkeys(config.holders)]
     cells = [
-        Cell(f, h, Players(strategy, fld), search) for f, fld in fields for h, (strategy, search) in holders
+        Cell(f, h, Players(strategy, fld), search) for f, fld in fields for h, strategy, search in holders
     ]
     reference = reference_overrides(None, ("null",))
     book = combo_book(scan.rules_file, reference)
