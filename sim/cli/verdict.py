@@ -32,7 +32,7 @@ DEFAULT_DECKS = 4
 DEFAULT_OPTION_BUDGET = 120_000
 DEFAULT_OPTION_REPLICATES = 3
 DEFAULT_SEARCH = "search-16"  # sim.ursuppe.experiments.restricted's
-DEFAULT_SEARCH_GAMES = 480
+DEFAULT_SEARCH_GAMES = 336
 
 
 def _out(out: Path | None, default: Path, command: str) -> Path:

@@ -28,7 +28,7 @@ from sim.ursuppe.experiments import tuning as T
 from strategies.search import RestrictedSpec, SearchSpec, is_search, load_search
 
 DEFAULT_SEARCH = "search-16"  # the strong player's default budget: rollouts per decision
-DEFAULT_SEARCH_GAMES = 480  # fresh games of every arm of a search design (a multiple of 24)
+DEFAULT_SEARCH_GAMES = 336  # fresh games of every arm of a search design (a multiple of 24; docs/verdicts.md)
 ROLLOUT = "breeder"  # the search player's rollout policy (and its parameter row): the headline holder
 
 
