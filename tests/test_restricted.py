@@ -113,7 +113,7 @@ def test_known_truths_under_restricted_search(tmp_path):
     base, spec = _base("Division Rate", 3, 48, rules)
     m = R.measure_restricted(base, G.Unit("gene", "Division Rate"), spec, tmp_path / "dr")
     c = G._contrast(m["won_with"], m["won_without"])
-    assert c["ci_low"] > 0 and m["bought_with"] > 0.5, c
+    assert c["ci_low"] > 0 and m["bought_with"] > 0.2, c
 
 
 SEARCH_SMALL = "--players 3 --decks 1 --no-readings --fields greedy --holders breeder".split()

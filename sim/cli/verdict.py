@@ -86,8 +86,8 @@ def verdict(
     option_budget: Annotated[
         int,
         typer.Option(
-            help="Tuning games of each option-value arm (allowed / forbidden, the plain card, the null gene: "
-            "6 arms); 0 skips option value.",
+            help="Tuning games of each option-value arm under --option-design tuned (allowed / forbidden, "
+            "the plain card, the null gene: 6 arms); 0 skips option value in either design.",
         ),
     ] = DEFAULT_OPTION_BUDGET,
     option_replicates: Annotated[
