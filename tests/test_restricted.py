@@ -134,7 +134,7 @@ def test_verdict_under_strong_play_end_to_end(tmp_path):
     first = r.stderr.splitlines()[0]
     assert first.startswith("verdict on Intelligence")
     assert "option value by restricted search: search-2" in first and "games in all" in first
-    assert " min on " in first and "with a search player (12 games an arm" in first
+    assert "threads; detectable effect about" in first and "with a search player (12 games an arm" in first
     doc = json.loads((out / V.RESULT_JSON).read_text())
     assert doc["designs"]["option"]["label"] == "option value by restricted search"
     assert doc["strong_play"] is not None

@@ -169,7 +169,7 @@ def budget_line(cal: Calibration) -> str:
         f"calibrate {cal.plan.gene}, {cal.key} at {', '.join(map(str, cal.values))} "
         f"(the rules': {cal.current}), {cal.plan.players} players: {what}, "
         f"{cal.games():,} fresh games an arm; "
-        f"{total:,} games in all, about {seconds / 60:.0f} min on one core; detectable effect about "
+        f"{total:,} games in all, {V.duration(seconds)} on one core; detectable effect about "
         f"{V.detectable(cal.games()):.1f} points a value (80% power)"
     )
 

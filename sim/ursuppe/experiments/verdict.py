@@ -191,6 +191,11 @@ SCRIPTED_GAME_S = 0.0015
 SEARCH_GAME_S = (0.5, 0.01)
 
 
+def duration(seconds: float) -> str:
+    """An estimated time in words: "about 35 min", "under a minute"."""
+    return f"about {seconds / 60:.0f} min" if seconds >= 60 else "under a minute"
+
+
 def search_game_s(budget: int, players: int) -> float:
     """The estimated seconds of one game with one search seat of ``budget`` rollouts a decision."""
     return (SEARCH_GAME_S[0] + SEARCH_GAME_S[1] * budget) * players / 4
@@ -221,16 +226,15 @@ def budget_line(plan: Plan, threads: int = 1) -> str:
         if searched
         else ""
     )
-    minutes = plan.seconds(threads) / 60
     return (
         f"verdict on {plan.gene}, {plan.players} players: {len(plan.conditions)} conditions "
         f"({sum(c.kind == 'panel' for c in plan.conditions)} panel cells, "
         f"{len(strong)} with a search holder, "
         f"{max(plan.decks - 1, 0)} more decks, "
         f"{len(plan.readings)} readings); {option}; {plan.total_games():,} games in all "
-        f"({searched:,} with a search player), about {minutes:.0f} min on {threads} threads; detectable "
-        f"effect about {plan.detectable():.1f} points with scripted holders (80% power, {plan.games:,} games "
-        f"an arm, --games){search_part}"
+        f"({searched:,} with a search player), {duration(plan.seconds(threads))} on {threads} threads; "
+        f"detectable effect about {plan.detectable():.1f} points with scripted holders (80% power, "
+        f"{plan.games:,} games an arm, --games){search_part}"
     )
 
 
