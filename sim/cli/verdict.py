@@ -147,6 +147,15 @@ def verdict(
     ] = None,
     threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = CPUS,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    action: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME",
+            help="--game chromosome: the action judged by restricted search (growth, evolution, spark, "
+            "impulse, or a special action's id in the full species mode): the same search player at "
+            "player 0 allowed vs denied it, every other seat the game's default strategy.",
+        ),
+    ] = None,
     game: GameName = DEFAULT_GAME,
 ) -> None:
     """Is this gene too strong? One command: its holding value (given at setup and kept, vs not)
@@ -160,6 +169,8 @@ def verdict(
     Interrupted? The same command continues. Example: soup verdict --gene Tentacle. How to
     read it: docs/verdicts.md.
     """
+    if game == "chromosome" or action is not None:
+        return _action_verdict(game, action, players, rules, search, search_games, seed, out, quiet)
     game_for(game, "verdict")
     from sim.ursuppe.experiments import verdict as V
 
@@ -227,6 +238,93 @@ def verdict(
     for line in V.words(doc):
         typer.echo(line.replace("**", ""))
     typer.echo(f"Wrote {out / V.RESULT_MD}, {out / V.RESULT_CSV}")
+
+
+def _action_verdict(
+    game: str,
+    action: str | None,
+    players: int,
+    rules: Path | None,
+    search: str,
+    search_games: int,
+    seed: int,
+    out: Path | None,
+    quiet: bool,
+) -> None:
+    """``soup verdict --game chromosome --action NAME`` (issue 34.7): restricted play for an
+    action (sim/experiments/restricted.py, the game's part in sim/chromosome/restrictions.py)."""
+    from sim.cli.support import game_named
+    from sim.runner import write_atomic
+
+    if game != "chromosome":
+        fail(f"--action: restricted play of an action is Chromosome's (--game chromosome), not {game}'s")
+    if action is None:
+        fail("--game chromosome: give --action NAME (growth, evolution, spark, impulse or a special's id)")
+    g = game_named(game)
+    try:
+        from sim.chromosome.restrictions import restriction
+        from strategies.search import is_search, load_search
+
+        book = g.load_rules([rules] if rules else [])
+        g.check_players(book, players)
+        limit = restriction(book, action)
+        rollout = g.info.default_strategy
+        if not is_search(search):
+            fail(f"--search: expected a search player (search, search-N or a search file), got {search!r}")
+        spec = load_search(search, rollout)
+        if search_games < players or search_games % players:
+            fail(
+                f"--search-games: expected a positive multiple of {players} (every seat as often), "
+                f"got {search_games}"
+            )
+        default = Path("results") / f"verdict-chromosome-{action.lower()}-{players}p-s{seed}"
+        out = _out(out, default, "verdict")
+    except USER_ERRORS as e:
+        fail(str(e))
+    import json
+
+    from sim.experiments import restricted as X
+
+    total = 3 * search_games
+    typer.echo(
+        f"verdict on {action} (chromosome, {players} players): restricted search, {spec.name} allowed vs"
+        f" denied and its null reference, 3 arms x {search_games:,} games = {total:,} search games (about"
+        f" {total * X.SEARCH_GAME_S / 60:.0f} min); detectable effect about"
+        f" {100 * 2.8 * (0.5 / search_games) ** 0.5:.1f} points (80% power, --search-games)",
+        err=True,
+    )
+    load_engine()
+    out_dirs.claim(out, "verdict")
+    run = g.new_run(book, players, seed, strategies=",".join([rollout] * players))
+    with long_job(out, lambda: "nothing is kept: the same command plays it again"):
+        with progress_bar(total, "verdict", quiet) as update:
+            done = 0
+
+            def step(n: int) -> None:
+                nonlocal done
+                done += n
+                update(done, total)
+
+            result = X.restricted_play(g, run, spec, search_games, limit, step)
+    doc = {
+        "game": game,
+        "action": action,
+        "players": players,
+        "seed": seed,
+        "search": spec.name,
+        "rollout": spec.rollout,
+        "field": f"every other seat {rollout}",
+        "rules": g.rules_line(book),
+        **result,
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    text = X.markdown(doc)
+    write_atomic(out / "verdict.md", lambda p: p.write_text(text, encoding="utf-8"))
+    js = json.dumps(doc, indent=1)
+    write_atomic(out / "verdict.json", lambda p: p.write_text(js, encoding="utf-8"))
+    for line in X.words(doc):
+        typer.echo(line)
+    typer.echo(f"Wrote {out / 'verdict.md'}, {out / 'verdict.json'}")
 
 
 def calibrate(
