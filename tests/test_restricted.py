@@ -213,3 +213,56 @@ def test_a_search_holder_in_the_combos_confirmation_panel(tmp_path):
         assert (z["position"][0] != z["position"][2]).any()
     with pytest.raises(UserError, match="--panel-holders: search-0"):
         C.plan_confirmation(scan, C.ConfirmConfig(top=1, games=6, fields=("greedy",), holders=("search-0",)))
+
+
+def _actions_seen(replay, decisions: int = 150) -> list[set[int]]:
+    """The action codes of player 0's ACTION decisions (its own choices: the policy's), in order."""
+    from sim.chromosome.engine.decision_kinds import ACTION
+
+    tape, seen = [], []
+    while len(tape) < decisions and (point := replay.point(tape)) is not None:
+        if point.kind == ACTION:
+            seen.append({int(r[0]) for r in point.options})
+        tape.append(point.choice(max(point.default, 0)))
+    return seen
+
+
+@pytest.mark.slow
+def test_a_denied_chromosome_action_is_not_among_the_seats_legal_actions():
+    """T3, Q6 with Rules.deny_action (issue 34.7): the seat denied Evolution is never offered it
+    (nor does its policy take it: the option is not legal for it), Pass stays; undenied, it is."""
+    from sim import game as games
+    from sim.chromosome.engine.decision_kinds import ACT_EVOLUTION, ACT_EVOLUTION_RANDOM, ACT_PASS
+    from sim.chromosome.restrictions import restriction
+
+    g = games.get("chromosome")
+    rules = g.load_rules()
+    run = g.new_run(rules, 3, 5, strategies="builder,builder,builder")
+    evolution = {ACT_EVOLUTION, ACT_EVOLUTION_RANDOM}
+    free = _actions_seen(g.replay(run, 1, seats=[0]))
+    assert any(s & evolution for s in free)
+    denied = _actions_seen(restriction(rules, "evolution").restrict(g.replay(run, 1, seats=[0]), 0))
+    assert denied and all(ACT_PASS in s and not s & evolution for s in denied)
+    with pytest.raises(UserError, match="--action: expected one of growth, evolution, spark, impulse"):
+        restriction(rules, "fly")
+
+
+@pytest.mark.slow
+def test_chromosome_action_verdict_end_to_end(tmp_path):
+    """soup verdict --game chromosome --action NAME: the budget line first, the option's paired
+    reading, the null reference (A/A on other fork keys) and how often the search took it."""
+    out = tmp_path / "v"
+    r = soup(
+        "verdict", "--game", "chromosome", "--players", "3", "--action", "evolution", "--search", "search-1",
+        "--search-games", "3", "--out", str(out), "-q",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.startswith("verdict on evolution (chromosome, 3 players): restricted search")
+    doc = json.loads((out / "verdict.json").read_text())
+    assert doc["option"]["games"] == doc["null"]["games"] == 3 and 0 <= doc["option"]["used"] <= 1
+    assert "Null reference (the same search on other fork keys" in (out / "verdict.md").read_text()
+    r = soup(
+        "verdict", "--game", "chromosome", "--players", "3", "--action", "fly", "--out", str(tmp_path / "x")
+    )
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--action" in r.stderr
+    assert not (tmp_path / "x").exists()
