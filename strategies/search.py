@@ -26,7 +26,7 @@ option tie and takes the first, which threw won games away against random player
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -171,8 +171,6 @@ def _restricted(point: Any, index: list[int]) -> Any:
     """``point`` with only the options ``index`` (its default mapped, or -1 when denied)."""
     if len(index) == len(point.options):
         return point
-    from dataclasses import replace
-
     default = index.index(point.default) if point.default in index else -1
     return replace(point, options=point.options[index], default=default)
 
