@@ -260,6 +260,7 @@ def test_chromosome_action_verdict_end_to_end(tmp_path):
     assert r.stderr.startswith("verdict on evolution (chromosome, 3 players): restricted search")
     doc = json.loads((out / "verdict.json").read_text())
     assert doc["option"]["games"] == doc["null"]["games"] == 3 and 0 <= doc["option"]["used"] <= 1
+    assert doc["null"]["played"] > 0  # the A/A arms are other games: the null checks something
     assert "Null reference (the same search on other fork keys" in (out / "verdict.md").read_text()
     r = soup(
         "verdict", "--game", "chromosome", "--players", "3", "--action", "fly", "--out", str(tmp_path / "x")

@@ -63,15 +63,16 @@ def play_arm(
     denied: bool,
     search_seed: int | None = None,
     progress: Callable[[int], None] | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, list[list[Any]]]:
     """Games 0 .. n_games-1 of ``run`` with player 0 the search player ``spec``, ``denied``
     ``restriction``'s option or not (fork keys from ``search_seed``, default the run's seed):
-    player 0's win share of each game (1 / winners when it is among them, else 0) and whether
-    its own choices took the option (never, when denied)."""
+    player 0's win share of each game (1 / winners when it is among them, else 0), whether its
+    own choices took the option (never, when denied) and its choices (a tape a game)."""
     seed = run.seed if search_seed is None else search_seed
     seat = restriction.spec(spec) if denied else spec
     won = np.zeros(n_games)
     took = np.zeros(n_games, bool)
+    tapes = []
     for g in range(n_games):
         replay = game.replay(run, g, seats=[0])
         if denied:
@@ -79,9 +80,10 @@ def play_arm(
         tape, (_, w) = play_game(replay, {0: seat}, seed, g)
         won[g] = float(w[0, 0]) / max(int(w[0].sum()), 1)
         took[g] = any(restriction.taken(c) for c in tape)
+        tapes.append(tape)
         if progress:
             progress(1)
-    return won, took
+    return won, took, tapes
 
 
 def restricted_play(
@@ -94,17 +96,29 @@ def restricted_play(
 ) -> dict[str, Any]:
     """The option's value (allowed minus denied, paired) and the null reference (the allowed
     arm minus itself on other fork keys), with how often the allowed search took the option."""
-    allowed, took = play_arm(game, run, spec, n_games, restriction, False, None, progress)
-    denied, never = play_arm(game, run, spec, n_games, restriction, True, None, progress)
-    again, _ = play_arm(game, run, spec, n_games, restriction, False, null_seed(run.seed), progress)
+    allowed, took, tapes = play_arm(game, run, spec, n_games, restriction, False, None, progress)
+    denied, never, denied_tapes = play_arm(game, run, spec, n_games, restriction, True, None, progress)
+    again, _, again_tapes = play_arm(
+        game, run, spec, n_games, restriction, False, null_seed(run.seed), progress
+    )
     if never.any():
         raise RuntimeError(f"{restriction.label}: a denied seat took its option (the game did not deny it)")
     return {
-        "option": {**paired(allowed, denied), "used": float(took.mean())},
-        "null": paired(allowed, again),
+        # games the seat played differently (its choices), beside those whose result differs
+        "option": {
+            **paired(allowed, denied),
+            "used": float(took.mean()),
+            "played": _other(tapes, denied_tapes),
+        },
+        "null": {**paired(allowed, again), "played": _other(tapes, again_tapes)},
         "allowed": float(allowed.mean()),
         "denied": float(denied.mean()),
     }
+
+
+def _other(a: list[list[Any]], b: list[list[Any]]) -> int:
+    """How many games' tapes differ between two arms."""
+    return sum(x != y for x, y in zip(a, b, strict=True))
 
 
 def paired(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
@@ -145,10 +159,10 @@ def words(doc: dict[str, Any]) -> list[str]:
         f" {doc['action']} is worth {_pts(o)} win-rate points to player 0 ({doc['search']}, rollouts by"
         f" {doc['rollout']}, against {doc['field']}; {o['games']:,} paired games, rotate seating); the"
         f" allowed search took it in {100 * o['used']:.0f}% of its games.",
-        f"Null reference (the same search on other fork keys, must read 0; {n['differ']:,} of {n['games']:,}"
-        f" games differ): {_pts(n)}"
+        f"Null reference (the same search on other fork keys, must read 0; player 0's result differs in"
+        f" {n['differ']:,} of {n['games']:,} games, its play in {n['played']:,}): {_pts(n)}"
         + (
-            " — no game differs, so it checks nothing here (more --search-games)."
+            " — no game's result differs, so it checks little here (more --search-games)."
             if not n["differ"]
             else "."
             if null_ok
