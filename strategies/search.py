@@ -26,7 +26,7 @@ option tie and takes the first, which threw won games away against random player
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,17 @@ class SearchSpec:
     budget: int = DEFAULT_BUDGET
     rollout: str = DEFAULT_ROLLOUT
     objective: str = "win"
+
+
+@dataclass(frozen=True)
+class RestrictedSpec(SearchSpec):
+    """A search seat denied some options (restricted play, Jaffe et al.; issue 34): ``deny(point,
+    i)`` is true for option ``i`` of ``point`` that the seat may not take. The search never sees
+    those options; keeping the seat's rollout policy from them is the game's part (Ursuppe: the
+    seat's parameter row values a denied gene at 0, G1). A subclass, so that a run's spec (the
+    fields of a plain SearchSpec) reads as before."""
+
+    deny: Callable[[Any, int], bool] | None = field(default=None, compare=False, repr=False)
 
 
 def is_search(spec: str | Path) -> bool:
@@ -147,9 +158,35 @@ def halving_plan(n: int, budget: int) -> list[int]:
 def choose(replay: Any, tape: Sequence[Any], point: Any, spec: SearchSpec, seed: int, game: int) -> int:
     """The search seat's option at decision ``point`` after ``tape``: successive halving over the
     options with forked rollouts (the module docstring); returns the option's index."""
+    index = allowed_options(point, spec)
+    if len(index) == 1:
+        return index[0]
+    return index[_search(replay, tape, _restricted(point, index), spec, seed, game)]
+
+
+def allowed_options(point: Any, spec: SearchSpec) -> list[int]:
+    """The indices of ``point``'s options the seat may take (``spec.deny``; every one without it).
+    A deny that would leave none is a bug of its caller: the game must always have a legal move."""
     n = len(point.options)
-    if n == 1:
-        return 0
+    deny = getattr(spec, "deny", None)
+    if deny is None:
+        return list(range(n))
+    index = [i for i in range(n) if not deny(point, i)]
+    if not index:
+        raise ValueError(f"deny leaves no option at decision {point.index} ({point.kind_name})")
+    return index
+
+
+def _restricted(point: Any, index: list[int]) -> Any:
+    """``point`` with only the options ``index`` (its default mapped, or -1 when denied)."""
+    if len(index) == len(point.options):
+        return point
+    default = index.index(point.default) if point.default in index else -1
+    return replace(point, options=point.options[index], default=default)
+
+
+def _search(replay: Any, tape: Sequence[Any], point: Any, spec: SearchSpec, seed: int, game: int) -> int:
+    n = len(point.options)
     plan = halving_plan(n, spec.budget)
     choices = [point.choice(i) for i in range(n)]
     keys = fork_keys(seed, game, point.index, sum(plan))

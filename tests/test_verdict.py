@@ -11,6 +11,7 @@ from sim.cli import verdict as cli_verdict
 from sim.errors import UserError
 from sim.ursuppe.experiments import calibrate as C
 from sim.ursuppe.experiments import gene_value as G
+from sim.ursuppe.experiments import restricted as R
 from sim.ursuppe.experiments import tuning as T
 from sim.ursuppe.experiments import verdict as V
 from sim.ursuppe.experiments.readings import flags_touching, readings
@@ -29,6 +30,8 @@ SMALL = [
     "greedy",
     "--holders",
     "greedy",
+    "--search",
+    "none",
     "-q",
 ]
 
@@ -42,6 +45,8 @@ def test_the_cli_defaults_are_the_experiments():
     assert cli_verdict.DEFAULT_DECKS == V.DEFAULT_DECKS
     assert cli_verdict.DEFAULT_OPTION_BUDGET == V.DEFAULT_OPTION_BUDGET
     assert cli_verdict.DEFAULT_OPTION_REPLICATES == G.DEFAULT_REPLICATES
+    assert cli_verdict.DEFAULT_SEARCH == R.DEFAULT_SEARCH
+    assert cli_verdict.DEFAULT_SEARCH_GAMES == R.DEFAULT_SEARCH_GAMES
 
 
 def test_readings_come_from_the_flag_tables():
@@ -93,6 +98,7 @@ def test_verdict_resumes_and_ctrl_c_keeps_the_finished_units(tmp_path, monkeypat
         option_budget=0,
         fields=("greedy",),
         holders=("greedy",),
+        search=None,
     )
     whole = tmp_path / "whole"
     V.run_verdict(plan, whole, 2)
@@ -243,6 +249,7 @@ def test_verdict_over_decks_plays_the_family_and_reports_the_spread(tmp_path):
         option_budget=0,
         fields=("greedy",),
         holders=("greedy",),
+        search=None,
     )
     assert [c.kind for c in plan.conditions].count("deck") == 2 and len(plan.deck_labels) == 3
     assert plan.conditions[-1].setting.book.deck_description() != plan.book.deck_description()
@@ -357,8 +364,9 @@ def test_the_budget_lines_say_what_will_be_played():
     plan = V.plan_verdict("Tentacle", 4, games=24, decks=1, with_readings=False, option_budget=0)
     line = V.budget_line(plan)
     assert "no option value (--option-budget 0)" in line and "+ option value" not in line
-    plan = V.plan_verdict("Tentacle", 4, games=24, decks=1, with_readings=False)
-    assert "option value: 3 tuning replicates x 6 arms x 120,000 tuning games" in V.budget_line(plan)
+    plan = V.plan_verdict("Tentacle", 4, games=24, decks=1, with_readings=False, option_design="tuned")
+    line = V.budget_line(plan)
+    assert "option value by tuned arms: 3 tuning replicates x 6 arms x 120,000 tuning games" in line
     cal = C.plan_calibration("Spores", "price", [1, 4], "holding", 3, games=600)
     assert C.budget_line(cal).startswith("calibrate Spores, price at 1, 4")
 
@@ -379,6 +387,8 @@ def test_option_value_with_replicates_runs_through_the_verdict(tmp_path, monkeyp
         option_budget=2000,
         fields=("mix",),
         holders=("breeder",),
+        option_design="tuned",
+        search=None,
     )
     doc = V.run_verdict(plan, tmp_path, 2)
     rows = list(csv.DictReader((tmp_path / V.RESULT_CSV).open()))
@@ -463,6 +473,8 @@ def test_verdict_all_writes_one_table_a_designer_can_act_on(tmp_path):
         "greedy",
         "--holders",
         "breeder",
+        "--search",
+        "none",
         "--out",
         str(out),
         "-q",
@@ -484,7 +496,7 @@ def test_calibrate_option_value_runs_over_replicates_and_says_what_it_did_not_me
     then points nowhere."""
     monkeypatch.setattr(V, "OPTION_GAMES_PER_CANDIDATE", 24)
     monkeypatch.setattr(V, "OPTION_KEYS", ("bp_reserve", "division_base"))
-    cal = C.plan_calibration("Spores", "price", [1, 5], "option", 3, games=240, option_budget=1000)
+    cal = C.plan_calibration("Spores", "price", [1, 5], "option-tuned", 3, games=240, option_budget=1000)
     assert "3 tuning replicates" in C.budget_line(cal)
     doc = C.run_calibration(cal, tmp_path, 2)
     assert sorted(p.name for p in (tmp_path / "values" / "price-1").iterdir()) == ["rep-0", "rep-1", "rep-2"]

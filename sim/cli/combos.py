@@ -143,7 +143,10 @@ def combos(
     panel_holders: Annotated[
         str,
         typer.Option(
-            "--panel-holders", metavar="NAMES", help="The panel's holders (the gifted seat's strategy)."
+            "--panel-holders",
+            metavar="NAMES",
+            help="The panel's holders (the gifted seat's strategy): presets, strategy files, or search "
+            "players (search-N: strong play, one game at a time: give a small --confirm-games).",
         ),
     ] = DEFAULT_PANEL_HOLDERS,
     decks: Annotated[

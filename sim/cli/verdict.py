@@ -31,6 +31,8 @@ DEFAULT_GAMES = 12_000
 DEFAULT_DECKS = 4
 DEFAULT_OPTION_BUDGET = 120_000
 DEFAULT_OPTION_REPLICATES = 3
+DEFAULT_SEARCH = "search-16"  # sim.ursuppe.experiments.restricted's
+DEFAULT_SEARCH_GAMES = 336
 
 
 def _out(out: Path | None, default: Path, command: str) -> Path:
@@ -84,8 +86,8 @@ def verdict(
     option_budget: Annotated[
         int,
         typer.Option(
-            help="Tuning games of each option-value arm (allowed / forbidden, the plain card, the null gene: "
-            "6 arms); 0 skips option value.",
+            help="Tuning games of each option-value arm under --option-design tuned (allowed / forbidden, "
+            "the plain card, the null gene: 6 arms); 0 skips option value in either design.",
         ),
     ] = DEFAULT_OPTION_BUDGET,
     option_replicates: Annotated[
@@ -105,6 +107,39 @@ def verdict(
     holders: Annotated[
         str, typer.Option(metavar="NAMES", help="The panel's holders (the studied seat's strategy).")
     ] = "breeder,geneticist",
+    holder: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME",
+            help="The headline's holder: a preset, or a search player (search, search-N: its decks and "
+            "readings are then played by search too, --search-games games an arm).",
+        ),
+    ] = "breeder",
+    option_design: Annotated[
+        str,
+        typer.Option(
+            metavar="DESIGN",
+            help="Option value by 'restricted' search (default: the same search player allowed vs denied "
+            "the gene, paired games, no tuning) or by 'tuned' arms (both arms tuned by CMA-ES, over "
+            "--option-replicates tunings of --option-budget games).",
+        ),
+    ] = "restricted",
+    search: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME",
+            help="The strong player (search-N: N rollouts a decision): it plays restricted option value and "
+            "the panel's strong-play cell (search holder vs the default mix), whose verdict line says "
+            "whether holding value holds under strong play. 'none': neither.",
+        ),
+    ] = DEFAULT_SEARCH,
+    search_games: Annotated[
+        int,
+        typer.Option(
+            help="Fresh games of every arm a search player plays (a multiple of the rotate block): the "
+            "strong-play detectable effect shrinks with 1/sqrt of it, the time grows with it.",
+        ),
+    ] = DEFAULT_SEARCH_GAMES,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the games.")] = 1,
     out: Annotated[
         Path | None,
@@ -112,18 +147,30 @@ def verdict(
     ] = None,
     threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = CPUS,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    action: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME",
+            help="--game chromosome: the action judged by restricted search (growth, evolution, spark, "
+            "impulse, or a special action's id in the full species mode): the same search player at "
+            "player 0 allowed vs denied it, every other seat the game's default strategy.",
+        ),
+    ] = None,
     game: GameName = DEFAULT_GAME,
 ) -> None:
     """Is this gene too strong? One command: its holding value (given at setup and kept, vs not)
-    under a panel of fields x holders, K environment decks and every reading of the rules that
-    touches it; its option value (allowed vs forbidden to buy it, both arms tuned, over
-    independent tuning replicates); the null gene, its plain card and its price as a BP gift
+    under a panel of fields x holders (and a search holder: strong play), K environment decks and
+    every reading of the rules that touches it; its option value (the same search player allowed
+    vs denied it; or --option-design tuned: both arms tuned over independent tuning replicates);
+    the null gene, its plain card and its price as a BP gift
     beside it. Writes verdict.md (the bottom line: too strong, about right, too weak or depends,
     then labels with their size and the conditions that flip or erase them), verdict.csv (one
     row per design x condition) and verdict.json; --all adds overview.md, one row per gene.
     Interrupted? The same command continues. Example: soup verdict --gene Tentacle. How to
     read it: docs/verdicts.md.
     """
+    if game == "chromosome" or action is not None:
+        return _action_verdict(game, action, players, rules, search, search_games, seed, out, quiet)
     game_for(game, "verdict")
     from sim.ursuppe.experiments import verdict as V
 
@@ -149,6 +196,10 @@ def verdict(
                 tuple(f.strip() for f in fields.split(",") if f.strip()),
                 tuple(h.strip() for h in holders.split(",") if h.strip()),
                 option_replicates,
+                holder,
+                option_design,
+                None if search == "none" else search,
+                search_games,
             )
             for name in names
         ]
@@ -157,7 +208,7 @@ def verdict(
     except USER_ERRORS as e:
         fail(str(e))
     for plan in plans:
-        typer.echo(V.budget_line(plan), err=True)
+        typer.echo(V.budget_line(plan, threads), err=True)
     if all_genes:
         typer.echo(
             f"--all: {len(plans)} genes, {sum(p.total_games() for p in plans):,} games in all", err=True
@@ -189,6 +240,93 @@ def verdict(
     typer.echo(f"Wrote {out / V.RESULT_MD}, {out / V.RESULT_CSV}")
 
 
+def _action_verdict(
+    game: str,
+    action: str | None,
+    players: int,
+    rules: Path | None,
+    search: str,
+    search_games: int,
+    seed: int,
+    out: Path | None,
+    quiet: bool,
+) -> None:
+    """``soup verdict --game chromosome --action NAME`` (issue 34.7): restricted play for an
+    action (sim/experiments/restricted.py, the game's part in sim/chromosome/restrictions.py)."""
+    from sim.cli.support import game_named
+    from sim.runner import write_atomic
+
+    if game != "chromosome":
+        fail(f"--action: restricted play of an action is Chromosome's (--game chromosome), not {game}'s")
+    if action is None:
+        fail("--game chromosome: give --action NAME (growth, evolution, spark, impulse or a special's id)")
+    g = game_named(game)
+    try:
+        from sim.chromosome.restrictions import restriction
+        from strategies.search import is_search, load_search
+
+        book = g.load_rules([rules] if rules else [])
+        g.check_players(book, players)
+        limit = restriction(book, action)
+        rollout = g.info.default_strategy
+        if not is_search(search):
+            fail(f"--search: expected a search player (search, search-N or a search file), got {search!r}")
+        spec = load_search(search, rollout)
+        if search_games < players or search_games % players:
+            fail(
+                f"--search-games: expected a positive multiple of {players} (every seat as often), "
+                f"got {search_games}"
+            )
+        default = Path("results") / f"verdict-chromosome-{action.lower()}-{players}p-s{seed}"
+        out = _out(out, default, "verdict")
+    except USER_ERRORS as e:
+        fail(str(e))
+    import json
+
+    from sim.experiments import restricted as X
+
+    total = 3 * search_games
+    typer.echo(
+        f"verdict on {action} (chromosome, {players} players): restricted search, {spec.name} allowed vs"
+        f" denied and its null reference, 3 arms x {search_games:,} games = {total:,} search games (about"
+        f" {total * X.SEARCH_GAME_S / 60:.0f} min); detectable effect about"
+        f" {100 * 2.8 * (0.5 / search_games) ** 0.5:.1f} points (80% power, --search-games)",
+        err=True,
+    )
+    load_engine()
+    out_dirs.claim(out, "verdict")
+    run = g.new_run(book, players, seed, strategies=",".join([rollout] * players))
+    with long_job(out, lambda: "nothing is kept: the same command plays it again"):
+        with progress_bar(total, "verdict", quiet) as update:
+            done = 0
+
+            def step(n: int) -> None:
+                nonlocal done
+                done += n
+                update(done, total)
+
+            result = X.restricted_play(g, run, spec, search_games, limit, step)
+    doc = {
+        "game": game,
+        "action": action,
+        "players": players,
+        "seed": seed,
+        "search": spec.name,
+        "rollout": spec.rollout,
+        "field": f"every other seat {rollout}",
+        "rules": g.rules_line(book),
+        **result,
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    text = X.markdown(doc)
+    write_atomic(out / "verdict.md", lambda p: p.write_text(text, encoding="utf-8"))
+    js = json.dumps(doc, indent=1)
+    write_atomic(out / "verdict.json", lambda p: p.write_text(js, encoding="utf-8"))
+    for line in X.words(doc):
+        typer.echo(line)
+    typer.echo(f"Wrote {out / 'verdict.md'}, {out / 'verdict.json'}")
+
+
 def calibrate(
     gene: Annotated[str, typer.Option("--gene", "-g", metavar="NAME", help="The gene to calibrate.")],
     key: Annotated[
@@ -201,10 +339,26 @@ def calibrate(
     design: Annotated[
         str,
         typer.Option(
-            help="option: option value (allowed vs forbidden, both tuned) at each value; holding: holding "
-            "the gene minus holding its price in BP (--key price), else its holding value (no tuning, fast).",
+            help="option: option value by restricted search (the same search player allowed vs denied the "
+            "gene, paired games) at each value; option-tuned: option value by tuned arms (allowed vs "
+            "forbidden, both tuned by CMA-ES); holding: holding the gene minus holding its price in BP "
+            "(--key price), else its holding value (no tuning, fast).",
         ),
     ] = "option",
+    holder: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME",
+            help="The measured player: a preset, or a search player (search-N; with --design option it is "
+            "the player allowed and denied the gene).",
+        ),
+    ] = "breeder",
+    search: Annotated[
+        str, typer.Option(metavar="NAME", help="Restricted search's player (--design option): search-N.")
+    ] = DEFAULT_SEARCH,
+    search_games: Annotated[
+        int, typer.Option(help="Fresh games of every arm a search player plays, at every value.")
+    ] = DEFAULT_SEARCH_GAMES,
     players: Annotated[int, typer.Option("--players", "-p", help="Players: 3 to 6.")] = 4,
     rules: Annotated[
         Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
@@ -245,7 +399,19 @@ def calibrate(
             except ValueError:
                 fail(f"--values: expected comma-separated integers, got {values!r}")
         cal = C.plan_calibration(
-            gene, key, parsed, design, players, rules, games, option_budget, seed, option_replicates
+            gene,
+            key,
+            parsed,
+            design,
+            players,
+            rules,
+            games,
+            option_budget,
+            seed,
+            option_replicates,
+            holder,
+            search,
+            search_games,
         )
         slug = C.V._slug(cal.plan.gene)
         out = _out(out, Path("results") / f"calibrate-{slug}-{key}-{players}p-s{seed}", "calibrate")

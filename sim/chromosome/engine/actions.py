@@ -118,6 +118,28 @@ def growth_rooms_possible(cs, cr, g, p):
     return k
 
 
+DENY_SPECIAL_BIT = 16  # Rules.deny_action: special action k is bit DENY_SPECIAL_BIT + k
+
+
+@kernel
+def _without_denied(cr, cw, b, p, n):
+    """Restricted play (issue 34): the options of list_actions without those whose action player
+    p is denied (Rules.deny_action), the rest in their order; option 0 (Pass, or declining
+    Supergen's extra action) is never denied, so one option is always left (A13)."""
+    mask = cr.deny_action[p]
+    k = 1
+    for i in range(1, n):
+        code = cw.options[b, i, 0]
+        bit = code if code != ACT_SPECIAL else DENY_SPECIAL_BIT + cw.options[b, i, 1]
+        if (mask >> bit) & 1 != 0:
+            continue
+        if k != i:
+            for j in range(cw.options.shape[2]):
+                cw.options[b, k, j] = cw.options[b, i, j]
+        k += 1
+    return k
+
+
 @kernel
 def list_actions(cs, cr, cw, g, b, p, chain):
     """T3, Q6, Q9-Q12, Q17: the legal actions of player p now (its own turn), one option row
@@ -176,7 +198,8 @@ def list_actions(cs, cr, cw, g, b, p, chain):
             if cs.cubes[g, r] > 0:
                 set_option(cw, b, n, ACT_IMPULSE_DRAW, r, 0, 0, 0)
                 n += 1
-    return list_specials(cs, cr, cw, g, b, p, n, chain)
+    n = list_specials(cs, cr, cw, g, b, p, n, chain)
+    return n if cr.deny_action[p] == 0 else _without_denied(cr, cw, b, p, n)
 
 
 @kernel

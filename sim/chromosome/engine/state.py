@@ -94,6 +94,10 @@ class Rules(NamedTuple):
     special_cost: np.ndarray  # int8 [4, A, 7]: Y, P, R, B, any colour, E, E per room between (A8)
     special_param: np.ndarray  # int8 [4, A]: the effect's integer parameter (tokens, cubes, amount, size)
     special_per_round: np.ndarray  # int8 [4, A]: uses allowed a round (0: no limit)
+    # Restricted play (issue 34): per player (the engine's index), a bit mask of the actions it may
+    # not take (bit ACT_* code; bit 16 + k: special action k). 0 in every game of a run; a
+    # restricted-play experiment sets it for one seat of one game (actions.list_actions).
+    deny_action: np.ndarray  # int64 [P]
 
 
 # V5: the event cards' kinds, in rules.book.EVENT_KINDS order (events.py applies them).
@@ -168,6 +172,7 @@ def rules_for(book: ChromosomeRules, players: int) -> Rules:
         evolution_energy=np.array(energy, dtype=np.int8),
         **_event_deck(book, board),
         **_special_actions(book),
+        deny_action=np.zeros(players, np.int64),
     )
 
 

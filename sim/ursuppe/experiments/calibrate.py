@@ -4,8 +4,11 @@ For every value of the key (``price`` or ``mp``) the gene is measured by one des
 sim/ursuppe/experiments/gene_value.py in the verdict's headline cell (holder breeder, every other seat drawn
 from the default mix, the rules' deck and readings), on the same fresh games at every value:
 
-- ``option`` (default): option value, allowed vs forbidden to buy it, both arms tuned. A gene
-  priced right is worth little as an option; a gene too cheap is worth a lot.
+- ``option`` (default): option value by restricted search (sim/ursuppe/experiments/restricted.py):
+  the same search player allowed vs denied the gene, paired games. A gene priced right is worth
+  little as an option; a gene too cheap is worth a lot.
+- ``option-tuned``: option value by tuned arms (allowed vs forbidden, both arms tuned by CMA-ES,
+  over independent tuning replicates).
 - ``holding``: with ``--key price``, holding the gene from setup minus holding its price in BP
   (both given at setup, paired game by game): 0 where the gene is worth exactly its price; with
   another key, the holding value itself (0 where holding it is worth nothing).
@@ -28,11 +31,12 @@ import numpy as np
 from sim.errors import UserError
 from sim.runner import write_atomic
 from sim.ursuppe.experiments import gene_value as G
+from sim.ursuppe.experiments import restricted as R
 from sim.ursuppe.experiments import tuning as T
 from sim.ursuppe.experiments import verdict as V
 
 KEYS = ("price", "mp")
-DESIGNS = ("option", "holding")
+DESIGNS = ("option", "option-tuned", "holding")
 RESULT_MD = "calibrate.md"
 RESULT_CSV = "calibrate.csv"
 RESULT_JSON = "calibrate.json"
@@ -47,13 +51,22 @@ class Calibration:
     design: str
     current: int
 
+    def head(self) -> V.Condition:
+        """Where the gene is measured: the verdict's headline cell (restricted search: its rules
+        and field with the search player at player 0)."""
+        return self.plan.option_condition() if self.design == "option" else self.plan.conditions[0]
+
+    def games(self) -> int:
+        """Fresh games of every arm (a search player's: --search-games)."""
+        return self.plan.search_games if self.head().search else self.plan.games
+
     def config(self, value: int, replicate: int = 0) -> T.TuneConfig:
-        head = self.plan.conditions[0]
+        head = self.head()
         book = head.setting.book.derive({"genes": {self.plan.gene: {self.key: value}}})
         setting = replace(head.setting, book=book)
-        if self.design == "holding":
+        if self.design != "option-tuned":
             return T.TuneConfig(
-                setting, head.holder, head.fld, (), 0, seed=self.plan.seed, eval_games=self.plan.games
+                setting, head.holder, head.fld, (), 0, seed=self.plan.seed, eval_games=self.games()
             )
         # the gene's two arms only: option_budget tuning games each, on the replicate's own seed
         return replace(
@@ -67,7 +80,9 @@ class Calibration:
 
     def games_per_value(self) -> int:
         if self.design == "holding":
-            return (len(self.units()) + 1) * self.plan.games
+            return (len(self.units()) + 1) * self.games()
+        if self.design == "option":
+            return 2 * self.games()
         return self.plan.option_replicates * G.study_games(
             self.config(self.values[0]), [self.plan.gene], "option", ()
         )
@@ -84,15 +99,22 @@ def plan_calibration(
     option_budget: int = V.DEFAULT_OPTION_BUDGET,
     seed: int = 1,
     option_replicates: int = G.DEFAULT_REPLICATES,
+    holder: str = V.HEADLINE[0],
+    search: str = R.DEFAULT_SEARCH,
+    search_games: int = R.DEFAULT_SEARCH_GAMES,
 ) -> Calibration:
     """Check every option (UserError, one line) and fix the values scanned (default: the
-    current value - 3 .. + 3, within the key's range)."""
+    current value - 3 .. + 3, within the key's range). ``holder``: the headline's holder (a
+    search player with --design holding); ``search``: restricted search's player (--design
+    option; a search ``holder`` is taken for it)."""
     if key not in KEYS:
         raise UserError(f"--key: expected one of {', '.join(KEYS)}, got {key!r}")
     if design not in DESIGNS:
         raise UserError(f"--design: expected one of {', '.join(DESIGNS)}, got {design!r}")
-    if design == "option" and option_budget <= 0:
-        raise UserError("--option-budget: option value tunes both arms; expected a positive budget")
+    if design == "option-tuned" and option_budget <= 0:
+        raise UserError("--option-budget: option value by tuned arms tunes both; expected a positive budget")
+    if design == "option" and R.is_search(holder):
+        search = holder  # the search holder is the player allowed and denied the gene
     plan = V.plan_verdict(
         gene,
         players,
@@ -100,9 +122,14 @@ def plan_calibration(
         games,
         decks=1,
         with_readings=False,
-        option_budget=option_budget if design == "option" else 0,
+        # restricted search plays no tuning: any positive budget switches option value on
+        option_budget=(option_budget if design == "option-tuned" else 1) if design != "holding" else 0,
         seed=seed,
         option_replicates=option_replicates,
+        holder=holder if design != "option" or not R.is_search(holder) else V.HEADLINE[0],
+        option_design="tuned" if design == "option-tuned" else "restricted",
+        search=search if design == "option" else None,
+        search_games=search_games,
     )
     row = plan.book.data["genes"][plan.gene]
     current = int(row[key])
@@ -117,24 +144,33 @@ def plan_calibration(
             cfg = cal.config(v)  # a value the rules refuse is a one-line error naming it
         except UserError as e:
             raise UserError(f"--values: {v}: {e}") from None
-        if design == "option":
+        if design == "option-tuned":
             G.check_study(cfg, [plan.gene], "option", ())
     return cal
 
 
 def budget_line(cal: Calibration) -> str:
     """What the calibration will play, printed before any game (issue 32.7)."""
-    what = (
-        f"option value ({cal.plan.option_replicates} tuning replicates x 2 arms x "
-        f"{cal.plan.option_budget:,} tuning games)"
-        if cal.design == "option"
-        else "holding value"
-    )
+    head = cal.head()
+    if cal.design == "option-tuned":
+        what = (
+            f"option value by tuned arms ({cal.plan.option_replicates} tuning replicates x 2 arms x "
+            f"{cal.plan.option_budget:,} tuning games)"
+        )
+    elif cal.design == "option":
+        what = f"option value by restricted search ({head.search.name} allowed vs denied)"
+    else:
+        what = f"holding value (holder {head.search.name if head.search else head.holder.name})"
+    total = cal.games_per_value() * len(cal.values)
+    searched = total if head.search else 0
+    budget = head.search.budget if head.search else 0
+    seconds = searched * V.search_game_s(budget, cal.plan.players) + (total - searched) * V.SCRIPTED_GAME_S
     return (
         f"calibrate {cal.plan.gene}, {cal.key} at {', '.join(map(str, cal.values))} "
         f"(the rules': {cal.current}), {cal.plan.players} players: {what}, "
-        f"{cal.plan.games:,} fresh games an arm; "
-        f"{cal.games_per_value() * len(cal.values):,} games in all"
+        f"{cal.games():,} fresh games an arm; "
+        f"{total:,} games in all, {V.duration(seconds)} on one core; detectable effect about "
+        f"{V.detectable(cal.games()):.1f} points a value (80% power)"
     )
 
 
@@ -220,7 +256,19 @@ def run_calibration(
         where = out / "values" / f"{cal.key}-{v}"
         before = step.done
         units = cal.units()
-        if cal.design == "option":
+        if cal.design == "option" or (cal.design == "holding" and cal.head().search):
+            measured = {}
+            for unit in units:
+                if cal.design == "option":
+                    measured[unit.key] = R.measure_restricted(cfg, unit, cal.head().search, where, step)
+                else:
+                    measured[unit.key] = R.measure_search_holding(cfg, unit, cal.head().search, where, step)
+            step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
+            points.append({"value": v, **_curve_point(cal, measured), "measured": True, "note": ""})
+            a, b = _paired(cal, measured)
+            diffs.append(a.astype(np.float64) - b)
+            continue
+        if cal.design == "option-tuned":
             # option value over independent tuning replicates (issue 32.1), as soup verdict's
             reps = []
             for r in range(cal.plan.option_replicates):
@@ -253,7 +301,7 @@ def run_calibration(
     cross, nearest, where_ = neutral([p["value"] for p in points], [p["estimate"] for p in points])
     interval = (
         neutral_interval(cal.values, np.stack(diffs, axis=1), cal.plan.seed)
-        if cal.design == "holding"
+        if cal.design != "option-tuned"
         else ("—", "—")
     )
     if cross is None:  # beyond the scan: a direction only if the rules' value is inside it
@@ -268,7 +316,11 @@ def run_calibration(
     what = (
         "holding the gene minus holding its price in BP that player 0 may not spend on the gene"
         if cal.design == "holding" and cal.key == "price"
-        else G.DESIGNS[cal.design].label
+        else {
+            "option": "option value by restricted search",
+            "option-tuned": "option value by tuned arms",
+            "holding": "holding value",
+        }[cal.design]
     )
     doc = {
         "gene": cal.plan.gene,
@@ -277,7 +329,7 @@ def run_calibration(
         "design": cal.design,
         "measure": what,
         "players": cal.plan.players,
-        "condition": cal.plan.conditions[0].label,
+        "condition": cal.head().label,
         "rules_id": cal.plan.book.rules_id,
         "deck": cal.plan.book.deck_description(),
         "placeholders": cal.plan.book.placeholders(cal.plan.players),
@@ -358,7 +410,7 @@ def markdown(doc: dict[str, Any], seconds: float) -> str:
 
 def neutral_range(doc: dict[str, Any]) -> str:
     """The neutral value's 95% interval in words ("[2.1, 5.0]"; an open end beyond the scan)."""
-    if doc["design"] != "holding":
+    if doc["design"] == "option-tuned":
         return "(no interval: option value's points come from separate tunings)"
     lo, hi = (x if isinstance(x, str) else f"{x:.1f}" for x in (doc["neutral_low"], doc["neutral_high"]))
     if lo == hi and isinstance(doc["neutral_low"], str):

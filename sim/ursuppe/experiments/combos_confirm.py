@@ -94,6 +94,7 @@ class Cell:
     field_spec: str
     holder_spec: str
     players: Players
+    search: Any = None  # strategies.search.SearchSpec: the holder is this search player (issue 34)
 
     def name(self) -> str:
         """Short: ``greedy / mutant-tuned`` (field / holder)."""
@@ -101,6 +102,9 @@ class Cell:
 
     def describe(self) -> str:
         """In words: ``every other seat predator, holder greedy``."""
+        if self.search is not None:
+            who = f"{self.search.name} (search, rollouts by {self.search.rollout})"
+            return f"{self.players.field_text()}, holder {who}"
         return self.players.describe()
 
 
@@ -165,8 +169,10 @@ def plan_confirmation(scan: ScanPlan, config: ConfirmConfig) -> ConfirmPlan:
     if not config.holders:
         raise UserError("--panel-holders: expected at least one holder")
     fields = [(spec, parse_field(spec, P)) for spec in dict.fromkeys(config.fields)]
-    holders = [(spec, load_strategy(spec)) for spec in dict.fromkeys(config.holders)]
-    cells = [Cell(f, h, Players(strategy, fld)) for f, fld in fields for h, strategy in holders]
+    holders = [(spec, *_holder(spec)) for spec in dict.fromkeys(config.holders)]
+    cells = [
+        Cell(f, h, Players(strategy, fld), search) for f, fld in fields for h, strategy, search in holders
+    ]
     reference = reference_overrides(None, ("null",))
     book = combo_book(scan.rules_file, reference)
     null_gene = int(book.gene_index(NULL_GENE))
@@ -193,6 +199,43 @@ def plan_confirmation(scan: ScanPlan, config: ConfirmConfig) -> ConfirmPlan:
     return ConfirmPlan(
         scan, config, cells, confirm_seed(scan.seed), games, book, null_gene, deck_rules, labels, blocks, ids
     )
+
+
+def _holder(spec: str) -> tuple[Any, Any]:
+    """A panel holder: (its strategy's row, None), or a search player's (its rollout policy's
+    row, its SearchSpec): ``search``, ``search-N`` or a search file (strategies/search.py)."""
+    from sim.ursuppe.experiments import restricted as R
+
+    if R.is_search(spec):
+        try:
+            search = R.search_spec(spec)
+        except UserError as e:
+            raise UserError(f"--panel-holders: {e}") from None
+        return load_strategy(search.rollout), search
+    return load_strategy(spec), None
+
+
+def play_search_arm(
+    book: RuleBook, rules: Rules, arm: Arm, cell: Cell, seed: int, first: int, count: int
+) -> Any:
+    """:func:`combos.play_arm` with a search holder: player 0 is the search player (the gift is
+    player 0's: the field is not the holder's mirror), the games replayed through decision points
+    (sim/ursuppe/experiments/restricted.py), its choices then played by the batch engine."""
+    from sim.ursuppe.experiments import restricted as R
+    from sim.ursuppe.experiments.combos import ArmOutcome, gifted_rules
+
+    r = gifted_rules(rules, arm, 0)
+    run = R.FieldRun(book, r, cell.players.holder.vector, cell.players.field, seed)
+    won = np.zeros(count, np.int8)
+    position = np.zeros(count, np.int16)
+    held = np.zeros((2, count), np.int8)
+    for i, (_, b) in enumerate(R.search_games(run, cell.search, first, count)):
+        score = b.state.score[0]
+        position[i] = score[0]
+        won[i] = int(score.max() == score[0])  # I6: positions are distinct
+        for k, gene in enumerate(arm):
+            held[k, i] = b.state.genes[0, 0, gene] != 0
+    return ArmOutcome(won, position, held, None)
 
 
 def _merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
@@ -263,6 +306,9 @@ def cell_fingerprint(plan: ConfirmPlan, cell: Cell, arms: list[Arm]) -> str:
             "blocks": [list(b) for b in plan.blocks],
             "arms": [list(a) for a in arms],
             "who": cell.players.fingerprint(),
+            **(
+                {"search": [cell.search.name, cell.search.budget, cell.search.rollout]} if cell.search else {}
+            ),
             "gift_keep": GIFT_KEEP,
         }
     )
@@ -299,7 +345,10 @@ def play_cell(
         for rules, (first, count) in zip(plan.deck_rules, plan.blocks, strict=True):
             for lo in range(first, first + count, CHUNK_GAMES):
                 m = min(CHUNK_GAMES, first + count - lo)
-                r = play_arm(rules, arms[k], cell.players, plan.seed, lo, m, threads)
+                if cell.search is not None:
+                    r = play_search_arm(plan.book, rules, arms[k], cell, plan.seed, lo, m)
+                else:
+                    r = play_arm(rules, arms[k], cell.players, plan.seed, lo, m, threads)
                 out.won[k, lo : lo + m] = r.won
                 out.position[k, lo : lo + m] = r.position
                 out.held[k, :, lo : lo + m] = r.held

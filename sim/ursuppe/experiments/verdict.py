@@ -38,6 +38,7 @@ import numpy as np
 from sim.errors import UserError
 from sim.runner import write_atomic
 from sim.ursuppe.experiments import gene_value as G
+from sim.ursuppe.experiments import restricted as R
 from sim.ursuppe.experiments import tuning as T
 from sim.ursuppe.rules.book import RuleBook, load_rules
 from sim.ursuppe.rules.seating import rotate_block
@@ -73,7 +74,8 @@ class Condition:
     key: str
     setting: T.Setting
     fld: T.Field
-    holder: Any  # strategies.ursuppe.params.Strategy
+    holder: Any  # strategies.ursuppe.params.Strategy (a search holder's: its rollout policy)
+    search: Any = None  # strategies.search.SearchSpec: the holder is this search player (issue 34)
 
 
 @dataclass
@@ -92,6 +94,9 @@ class Plan:
     readings: list[str]
     rules_file: str | None
     option_replicates: int = G.DEFAULT_REPLICATES
+    option_design: str = "restricted"  # OPTION_DESIGNS
+    search: Any = None  # the strong player (SearchSpec) of restricted search and the strong-play cell
+    search_games: int = R.DEFAULT_SEARCH_GAMES  # fresh games of every arm a search player plays
 
     def holding_units(self) -> list[G.Unit]:
         return [G.Unit("gene", self.gene), G.Unit("plain", self.gene), G.Unit("bp", self.gene)]
@@ -110,40 +115,138 @@ class Plan:
             eval_games=self.games,
         )
 
+    def option_condition(self) -> Condition:
+        """Where restricted search measures option value: the headline's rules and field, the
+        strong player (its rollout policy's row) at player 0."""
+        from strategies.ursuppe.params import load_strategy
+
+        head = self.conditions[0]
+        return Condition(
+            "headline",
+            f"{self.search.name} (search, rollouts by {self.search.rollout}) allowed vs denied, "
+            + head.label.split(" vs ", 1)[1],
+            "option",
+            head.setting,
+            head.fld,
+            load_strategy(self.search.rollout),
+            self.search,
+        )
+
     def option_units(self) -> list[G.Unit]:
         return [G.Unit("gene", self.gene), G.Unit("plain", self.gene), G.Unit("null", self.gene)]
 
-    def total_games(self) -> int:
-        holding = len(self.conditions) * (len(self.holding_units()) + 1) * self.games + self.games  # + null
+    def condition_units(self, cond: Condition) -> list[G.Unit]:
+        """The holding-value units a condition measures: the gene, its plain card and BP gift (and
+        the null gene in the headline); the strong-play cell the gene only (search is dear)."""
+        if cond.kind == "strong":
+            return [G.Unit("gene", self.gene)]
+        return self.holding_units() + ([G.Unit("null", self.gene)] if cond.kind == "headline" else [])
+
+    def condition_games(self, cond: Condition) -> int:
+        """Games a condition plays: every unit's gifted arm and the arm without a gift."""
+        return (len(self.condition_units(cond)) + 1) * (self.search_games if cond.search else self.games)
+
+    def option_games(self) -> int:
         if self.option_budget <= 0:
-            return holding
-        return holding + self.option_replicates * G.study_games(
+            return 0
+        if self.option_design == "restricted":
+            return 2 * len(self.option_units()) * self.search_games
+        return self.option_replicates * G.study_games(
             self.option_config(), [self.gene], "option", ("null", "plain")
         )
 
-    def detectable(self) -> float:
+    def search_game_count(self) -> int:
+        """The games with a search player among :meth:`total_games`."""
+        held = sum(self.condition_games(c) for c in self.conditions if c.search)
+        return held + (self.option_games() if self.option_design == "restricted" else 0)
+
+    def total_games(self) -> int:
+        return sum(self.condition_games(c) for c in self.conditions) + self.option_games()
+
+    def seconds(self, threads: int = 1) -> float:
+        """The estimated wall time (SCRIPTED_GAME_S, search_game_s): search games play one at a
+        time, scripted games in batches on ``threads`` cores."""
+        searched = self.search_game_count()
+        budget = self.search.budget if self.search else 0
+        return searched * search_game_s(budget, self.players) + (
+            self.total_games() - searched
+        ) * SCRIPTED_GAME_S / max(threads, 1)
+
+    def detectable(self, games: int | None = None) -> float:
         """The smallest effect (win-rate points) found at 80% power by a two-sided test at 5% with
-        this many games a condition, in the worst case of a paired binary outcome (every game
-        discordant with probability 1/2)."""
-        return 100 * (Z975 + Z80) * math.sqrt(0.5 / self.games)
+        this many games a condition (default: ``games``), in the worst case of a paired binary
+        outcome (every game discordant with probability 1/2)."""
+        return detectable(self.games if games is None else games)
 
 
-def budget_line(plan: Plan) -> str:
+def detectable(games: int) -> float:
+    """Plan.detectable of ``games`` paired games an arm."""
+    return 100 * (Z975 + Z80) * math.sqrt(0.5 / games)
+
+
+# Measured here (issue 34, 4 players, one core of two shared): a scripted game in a batch about
+# 1.5 ms; a game with one search seat about 0.5 s + 0.01 s per rollout of its budget (the replay
+# of every decision from the start dominates small budgets). The budget line's estimate only.
+SCRIPTED_GAME_S = 0.0015
+SEARCH_GAME_S = (0.5, 0.01)
+
+
+def duration(seconds: float) -> str:
+    """An estimated time in words: "about 35 min", "under a minute"."""
+    return f"about {seconds / 60:.0f} min" if seconds >= 60 else "under a minute"
+
+
+def search_game_s(budget: int, players: int) -> float:
+    """The estimated seconds of one game with one search seat of ``budget`` rollouts a decision."""
+    return (SEARCH_GAME_S[0] + SEARCH_GAME_S[1] * budget) * players / 4
+
+
+def budget_line(plan: Plan, threads: int = 1) -> str:
     """What the verdict will play, printed before any game: its conditions, option value (its
-    budget and replicates, or that it is skipped), the games in all and the detectable effect."""
-    option = (
-        f"option value: {plan.option_replicates} tuning replicates x 6 arms x {plan.option_budget:,} "
-        "tuning games"
-        if plan.option_budget > 0
-        else "no option value (--option-budget 0)"
+    design and budget, or that it is skipped), the games in all with the estimated time, and the
+    detectable effect of the scripted and the search arms (--games and --search-games trade
+    precision for time: the detectable effect shrinks with 1/sqrt(games))."""
+    if plan.option_budget <= 0:
+        option = "no option value (--option-budget 0)"
+    elif plan.option_design == "restricted":
+        option = (
+            f"option value by restricted search: {plan.search.name} allowed vs denied, 3 units x 2 arms x "
+            f"{plan.search_games:,} games"
+        )
+    else:
+        option = (
+            f"option value by tuned arms: {plan.option_replicates} tuning replicates x 6 arms x "
+            f"{plan.option_budget:,} tuning games"
+        )
+    strong = [c for c in plan.conditions if c.search]
+    searched = plan.search_game_count()
+    search_part = (
+        f"; {plan.detectable(plan.search_games):.1f} points with a search player "
+        f"({plan.search_games:,} games an arm, --search-games)"
+        if searched
+        else ""
     )
     return (
         f"verdict on {plan.gene}, {plan.players} players: {len(plan.conditions)} conditions "
         f"({sum(c.kind == 'panel' for c in plan.conditions)} panel cells, "
+        f"{len(strong)} with a search holder, "
         f"{max(plan.decks - 1, 0)} more decks, "
-        f"{len(plan.readings)} readings); {option}; {plan.total_games():,} games in all; detectable effect "
-        f"about {plan.detectable():.1f} points (80% power, {plan.games:,} games an arm)"
+        f"{len(plan.readings)} readings); {option}; {plan.total_games():,} games in all "
+        f"({searched:,} with a search player), {duration(plan.seconds(threads))} on {threads} threads; "
+        f"detectable effect about {plan.detectable():.1f} points with scripted holders (80% power, "
+        f"{plan.games:,} games an arm, --games){search_part}"
     )
+
+
+OPTION_DESIGNS = ("restricted", "tuned")  # option value: by restricted search (default), by tuned arms
+
+
+def _search_player(option: str, name: str) -> Any:
+    """A search player (strategies/search.py) named by ``option``; a UserError names a bad one."""
+    try:
+        return R.search_spec(name)
+    except UserError as e:
+        raise UserError(f"{option}: {e}") from None
 
 
 def _slug(text: str) -> str:
@@ -174,8 +277,18 @@ def plan_verdict(
     fields: tuple[str, ...] = PANEL_FIELDS,
     holders: tuple[str, ...] = PANEL_HOLDERS,
     option_replicates: int = G.DEFAULT_REPLICATES,
+    holder: str = HEADLINE[0],
+    option_design: str = "restricted",
+    search: str | None = R.DEFAULT_SEARCH,
+    search_games: int = R.DEFAULT_SEARCH_GAMES,
 ) -> Plan:
-    """Check every option and build the conditions; a UserError (one line) on bad input."""
+    """Check every option and build the conditions; a UserError (one line) on bad input.
+
+    ``holder``: the headline's holder (a preset, or a search player: ``search-N``); ``search``:
+    the strong player (None: no strong-play cell, and option value by tuned arms only), which
+    plays option value by restricted search (``option_design`` "restricted", the default) and
+    the panel's strong-play cell (holder ``search`` against the default field); ``search_games``:
+    the fresh games of every arm a search player plays."""
     from strategies.ursuppe.params import load_strategy
 
     book = load_rules(rules_file)
@@ -206,6 +319,14 @@ def plan_verdict(
             f"--option-replicates: expected at least 2 (the spread between tunings needs two), "
             f"got {option_replicates}"
         )
+    if option_design not in OPTION_DESIGNS:
+        designs = ", ".join(OPTION_DESIGNS)
+        raise UserError(f"--option-design: expected one of {designs}, got {option_design!r}")
+    strong = _search_player("--search", search) if search else None
+    if option_design == "restricted" and option_budget > 0 and strong is None:
+        raise UserError(
+            "--option-design restricted needs a search player (--search search-N), or --option-budget 0"
+        )
     for f in fields:
         if f != "mix":
             load_strategy(f)
@@ -213,23 +334,31 @@ def plan_verdict(
         load_strategy(h)
     if not fields or not holders:
         raise UserError("--fields and --holders: expected at least one of each")
+    head_search = _search_player("--holder", holder) if R.is_search(holder) else None
+    if (strong or head_search) and (search_games < block or search_games % block):
+        raise UserError(
+            f"--search-games: expected a positive multiple of {block} (the rotate seating block), "
+            f"got {search_games}"
+        )
 
     setting = T.Setting(book, players)
-    holder0 = load_strategy(HEADLINE[0])
+    holder0 = load_strategy(head_search.rollout if head_search else holder)
     fld0, fld0_text = _field(HEADLINE[1], players)
     conditions = [
         Condition(
             "headline",
-            f"holder {holder0.name} vs {fld0_text}, the rules' deck and readings",
+            f"holder {head_search.name if head_search else holder0.name} vs {fld0_text}, the rules' deck and "
+            "readings",
             "headline",
             setting,
             fld0,
             holder0,
+            head_search,
         )
     ]
     for h in holders:
         for f in fields:
-            if (h, f) == HEADLINE:
+            if (h, f) == (holder, HEADLINE[1]):
                 continue
             fld, text = _field(f, players)
             s = load_strategy(h)
@@ -238,6 +367,19 @@ def plan_verdict(
                     "panel", f"holder {s.name} vs {text}", f"panel-{_slug(h)}-{_slug(f)}", setting, fld, s
                 )
             )
+    if strong is not None and head_search is None:
+        # strong play (issue 34): the same question with a search holder against the default field
+        conditions.append(
+            Condition(
+                "strong",
+                f"holder {strong.name} (search, rollouts by {strong.rollout}) vs {fld0_text}",
+                f"strong-{_slug(strong.name)}",
+                setting,
+                fld0,
+                load_strategy(strong.rollout),
+                strong,
+            )
+        )
     labels = []
     if decks > 1:
         from sim.ursuppe.experiments.deck_family import deck_label, deck_overrides, plausible_decks
@@ -254,6 +396,7 @@ def plan_verdict(
                     replace(setting, book=deck_book),
                     fld0,
                     holder0,
+                    head_search,
                 )
             )
     reading_labels = []
@@ -274,6 +417,7 @@ def plan_verdict(
                     replace(setting, book=read_book),
                     fld0,
                     holder0,
+                    head_search,
                 )
             )
     plan = Plan(
@@ -289,8 +433,11 @@ def plan_verdict(
         reading_labels,
         str(rules_file) if rules_file else None,
         option_replicates,
+        option_design,
+        strong or head_search,
+        search_games,
     )
-    if option_budget > 0:
+    if option_budget > 0 and option_design == "tuned":
         try:
             G.check_study(plan.option_config(), [name], "option", ("null", "plain"))
         except T.TuningError as e:
@@ -338,18 +485,34 @@ def run_verdict(
     rows: list[dict[str, Any]] = []
     measured: dict[tuple[str, str], dict[str, Any]] = {}
     for cond in plan.conditions:
-        base = T.TuneConfig(cond.setting, cond.holder, cond.fld, (), 0, seed=plan.seed, eval_games=plan.games)
-        units = plan.holding_units() + ([G.Unit("null", plan.gene)] if cond.kind == "headline" else [])
-        for unit in units:
+        games = plan.search_games if cond.search else plan.games
+        base = T.TuneConfig(cond.setting, cond.holder, cond.fld, (), 0, seed=plan.seed, eval_games=games)
+        for unit in plan.condition_units(cond):
             have = (out / cond.key / "units" / f"{unit.key}.npz").exists()
             first = not (out / cond.key / "units" / "no-gift.npz").exists()
             before = step.done
-            m = G.measure_unit("holding", base, unit, out / cond.key, 0, threads, step)
+            if cond.search:
+                m = R.measure_search_holding(base, unit, cond.search, out / cond.key, step)
+            else:
+                m = G.measure_unit("holding", base, unit, out / cond.key, 0, threads, step)
             if have:
-                step((2 if first else 1) * plan.games - (step.done - before))
+                step((2 if first else 1) * games - (step.done - before))
             measured[(cond.key, unit.key)] = m
-            rows.append(_row("holding", cond, unit, m, plan.games))
-    if plan.option_budget > 0:
+            rows.append(_row("holding", cond, unit, m, games))
+    if plan.option_budget > 0 and plan.option_design == "restricted":
+        cond = plan.option_condition()
+        base = T.TuneConfig(
+            cond.setting, cond.holder, cond.fld, (), 0, seed=plan.seed, eval_games=plan.search_games
+        )
+        for unit in plan.option_units():
+            have = (out / "option" / "units" / f"{unit.key}.npz").exists()
+            m = R.measure_restricted(base, unit, cond.search, out / "option", step)
+            if have:
+                step(2 * plan.search_games)
+            measured[("option", unit.key)] = m
+            row = _row("option", cond, unit, m, plan.search_games)
+            rows.append({**row, "bought": float(m["bought_with"])})
+    elif plan.option_budget > 0:
         units = plan.option_units()
         cond = plan.conditions[0]
         reps: dict[str, list[dict[str, Any]]] = {u.key: [] for u in units}
@@ -578,7 +741,7 @@ def summarise(
             if r["design"] == design and r["kind"] == "headline" and r["reference"] != "gene"
         }
         designs[design] = {
-            "label": G.DESIGNS[design].label,
+            "label": design_label(plan, design),
             "headline": gene_rows[0],
             "verdict": verdict,
             "against": against,
@@ -606,6 +769,10 @@ def summarise(
     return {
         "gene": plan.gene,
         "players": plan.players,
+        "option_design": plan.option_design,
+        "search": plan.search.name if plan.search else None,
+        "search_games": plan.search_games if plan.search else 0,
+        "strong_play": strong_play(rows),
         "rules_id": plan.book.rules_id,
         "rules_file": plan.rules_file,
         "deck": plan.book.deck_description(),
@@ -622,6 +789,49 @@ def summarise(
         "bottom_line": bottom_line(plan, measured),
         "seconds": seconds,
     }
+
+
+def design_label(plan: Plan, design: str) -> str:
+    """A design's name as the verdict writes it: option value says which design measured it."""
+    if design != "option":
+        return G.DESIGNS[design].label
+    if plan.option_design == "restricted":
+        return "option value by restricted search"
+    return "option value by tuned arms"
+
+
+def strong_play(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Whether the holding value's headline holds under strong play (issue 34): the strong-play
+    cell (a search holder against the default field) reaches the headline's conclusion - both
+    significant at 5% with the same sign, or both not significant. None without that cell."""
+    gene = [r for r in rows if r["design"] == "holding" and r["reference"] == "gene"]
+    strong = [r for r in gene if r["kind"] == "strong"]
+    if not gene or not strong:
+        return None
+    head, s = gene[0], strong[0]
+
+    def conclusion(r: dict[str, Any]) -> int:
+        return 0 if r["p_value"] >= ALPHA or r["estimate"] == 0 else int(math.copysign(1, r["estimate"]))
+
+    return {"holds": conclusion(head) == conclusion(s), "scripted": head, "search": s}
+
+
+def strong_play_line(doc: dict[str, Any]) -> str | None:
+    """ "holds under strong play" or "does not hold under strong play (reads X with scripted
+    holders, Y with search)"."""
+    sp = doc.get("strong_play")
+    if not sp:
+        return None
+    head, s = sp["scripted"], sp["search"]
+    if sp["holds"]:
+        return (
+            f"Holding value holds under strong play: {_pts(head)} with the scripted holder, {_pts(s)} with"
+            f" {s['condition']}."
+        )
+    return (
+        f"Holding value does not hold under strong play (reads {_pts(head)} with scripted holders,"
+        f" {_pts(s)} with search: {s['condition']})."
+    )
 
 
 def _same_sign(estimates: list[float]) -> bool:
@@ -665,7 +875,13 @@ def words(doc: dict[str, Any]) -> list[str]:
             f"**{d['label'].capitalize()}: {d['verdict'].upper()}{span}.** {what} {_pts(h)} win-rate "
             f"points to player 0 ({h['condition']})."
         )
-        if design == "option":
+        if design == "option" and "replicates" not in h:
+            text += (
+                " The same search player allowed vs denied it (never offered a purchase of it, its"
+                f" rollouts never buy it), {h['games']:,} paired games; it bought {g} in"
+                f" {100 * h['bought']:.0f}% of its allowed games. Nothing tuned: the interval is the games'."
+            )
+        elif design == "option":
             text += (
                 f" Over {len(h['replicates'])} independent tunings of both arms (replicates: "
                 + ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
@@ -684,8 +900,8 @@ def words(doc: dict[str, Any]) -> list[str]:
             )
         elif d["verdict"] == "headline only":
             text += (
-                " Significant in the headline cell, the only condition it was tried under (option value tunes"
-                " two arms a condition): not checked against other fields, decks or readings."
+                " Significant in the headline cell, the only condition it was tried under (option value is"
+                " measured there only): not checked against other fields, decks or readings."
             )
         else:
             text += " The headline cell itself is not significant at 5%: no verdict."
@@ -702,6 +918,9 @@ def words(doc: dict[str, Any]) -> list[str]:
             text += f" {bp_sentence(g, vs)}"
         text += against_list(d)
         out.append(text)
+    line = strong_play_line(doc)
+    if line:
+        out.append(line)
     return out
 
 
@@ -759,6 +978,15 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
             f"{doc['detectable_measured']:.1f} points measured (the widest interval)."
             if doc["detectable_measured"]
             else ""
+        ),
+        *(
+            [
+                f"- Search player {doc['search']} (strategies/search.py: determinized flat Monte Carlo,"
+                f" rollouts by its holder's preset): {doc['search_games']:,} fresh games an arm wherever it"
+                " holds or is allowed / denied the gene."
+            ]
+            if doc.get("search")
+            else []
         ),
         "- Decks: "
         + (

@@ -1,0 +1,269 @@
+"""Gene value under strong play (issue 34; sim/ursuppe/experiments/restricted.py): option value by
+restricted search (the same search player allowed vs denied a gene, G1-G4), a search holder in
+holding value, and their known truths: the null gene and the plain card read 0, a planted strong
+gene reads clearly positive."""
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from sim.errors import UserError
+from sim.ursuppe.experiments import gene_value as G
+from sim.ursuppe.experiments import restricted as R
+from sim.ursuppe.experiments import tuning as T
+from sim.ursuppe.experiments import verdict as V
+from strategies.search import RestrictedSpec, SearchSpec, allowed_options, choose
+from tests.test_tuning import soup
+
+
+@dataclass(frozen=True)
+class _Point:
+    index: int
+    player: int
+    kind: int
+    kind_name: str
+    options: np.ndarray
+    default: int = -1
+
+    def choice(self, i: int) -> tuple:
+        return (self.kind, tuple(int(v) for v in self.options[i]))
+
+
+class _Replay:
+    """Rollouts whose reward is the option's first number: option 3 is best by far."""
+
+    def rollouts(self, tapes, forks=None):
+        scores = np.array([[float(t[-1][1][0]), 0.0] for t in tapes])
+        won = scores[:, :1] > scores[:, 1:]
+        return scores, np.concatenate([won, ~won], axis=1)
+
+
+def test_a_denied_option_is_never_offered_to_the_search():
+    """Restricted play: the search never takes a denied option, however good its rollouts, and
+    the policy's own option keeps its place among the rest; a deny that leaves nothing is a bug."""
+    point = _Point(0, 0, 7, "buy", np.array([[0], [1], [2], [3]]), default=1)
+    free = SearchSpec(budget=16)
+    assert choose(_Replay(), [], point, free, 1, 0) == 3
+    banned = RestrictedSpec(budget=16, deny=lambda p, i: int(p.options[i][0]) == 3)
+    assert allowed_options(point, banned) == [0, 1, 2]
+    assert choose(_Replay(), [], point, banned, 1, 0) == 2
+    only = RestrictedSpec(budget=16, deny=lambda p, i: i != 1)
+    assert choose(_Replay(), [], point, only, 1, 0) == 1  # one option left: taken without rollouts
+    with pytest.raises(ValueError, match="deny leaves no option"):
+        allowed_options(point, RestrictedSpec(deny=lambda p, i: True))
+    # a run's spec (asdict of a plain SearchSpec) reads as before
+    assert SearchSpec().__dict__.keys() == {"name", "budget", "rollout", "objective"}
+
+
+def test_the_deny_predicate_names_the_gene_of_a_buy():
+    kind = R.buy_kind()
+    deny = R.buys(4)
+    point = _Point(0, 0, kind, "buy", np.array([[4, -1, 0], [5, -1, 0], [-1, -1, 0]]))
+    assert [deny(point, i) for i in range(3)] == [True, False, False]
+    other = _Point(0, 0, kind + 1, "x", point.options)
+    assert not deny(other, 0)
+
+
+def _base(gene: str, players: int, games: int, rules=None) -> tuple[T.TuneConfig, SearchSpec]:
+    plan = V.plan_verdict(
+        gene, players, rules, 6, 1, False, 1, 1, ("mix",), ("breeder",), search="search-2", search_games=games
+    )
+    cond = plan.option_condition()
+    return T.TuneConfig(cond.setting, cond.holder, cond.fld, (), 0, seed=1, eval_games=games), cond.search
+
+
+@pytest.mark.slow
+def test_a_search_game_without_search_decisions_is_the_batch_engines_game():
+    """The pairing rests on it: player 0's game replayed through decision points with an empty
+    tape is tuning.play_field's game of the same seed and index (the same rows, seats, draws)."""
+    base, _ = _base("Tentacle", 3, 6)
+    won, _ = T.play_field(base.setting, base.start.vector[None, :], base.fld, 11, 0, 6, 1)
+    run = R.FieldRun(base.setting.book, base.setting.rules(), base.start.vector, base.fld, 11)
+    for g in range(6):
+        assert bool(R._replay(run, g).outcomes([])[1][0, 0]) == bool(won[0, g])
+
+
+@pytest.mark.slow
+def test_the_denied_search_never_buys_the_gene_and_the_allowed_one_does(tmp_path):
+    base, spec = _base("Intelligence", 3, 6)
+    setting, allowed, denied_row, denied, gene = R.restricted_arms(base, G.Unit("null", "Intelligence"), spec)
+    assert denied_row[T.GENE_VALUE_BASE + gene] == 0 and allowed[T.GENE_VALUE_BASE + gene] > 0
+    fld = G.unit_players(base, G.Unit("null", "Intelligence")).fld
+    _, bought = R.play_search(setting, allowed, spec, fld, 3, 6, bought=gene)
+    _, never = R.play_search(setting, denied_row, denied, fld, 3, 6, bought=gene)
+    assert bought.any() and not never.any()
+
+
+@pytest.mark.slow
+def test_known_truths_under_restricted_search(tmp_path):
+    """Issue 34.5: under restricted search the null gene and Intelligence's plain card read 0
+    within their intervals on games that differ (a reference whose arms are the same games
+    checks nothing), and a planted strong gene (Division Rate made free by a house rule, as
+    calibrate's planted test) reads clearly positive."""
+    base, spec = _base("Intelligence", 3, 48)
+    for kind in ("null", "plain"):
+        m = R.measure_restricted(base, G.Unit(kind, "Intelligence"), spec, tmp_path / "int")
+        c = G._contrast(m["won_with"], m["won_without"])
+        assert c["ci_low"] <= 0 <= c["ci_high"], (kind, c)
+        assert (m["won_with"] != m["won_without"]).sum() >= 3, kind
+    rules = tmp_path / "free.toml"
+    rules.write_text('[genes."Division Rate"]\nprice = 0\n')
+    base, spec = _base("Division Rate", 3, 48, rules)
+    m = R.measure_restricted(base, G.Unit("gene", "Division Rate"), spec, tmp_path / "dr")
+    c = G._contrast(m["won_with"], m["won_without"])
+    assert c["ci_low"] > 0 and m["bought_with"] > 0.2, c
+
+
+SEARCH_SMALL = "--players 3 --decks 1 --no-readings --fields greedy --holders breeder".split()
+
+
+@pytest.mark.slow
+def test_verdict_under_strong_play_end_to_end(tmp_path):
+    """Issue 34.1, 34.2, 34.4: the budget line comes before any game with the games, the time and
+    both detectable effects; option value is restricted search's, with the null gene's games
+    differing; the panel has the strong-play cell and the verdict says whether holding value
+    holds under strong play."""
+    out = tmp_path / "v"
+    r = soup(
+        "verdict", "--gene", "Intelligence", *SEARCH_SMALL, "--games", "24", "--search", "search-2",
+        "--search-games", "12", "--out", str(out), "-q",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    first = r.stderr.splitlines()[0]
+    assert first.startswith("verdict on Intelligence")
+    assert "option value by restricted search: search-2" in first and "games in all" in first
+    assert "threads; detectable effect about" in first and "with a search player (12 games an arm" in first
+    doc = json.loads((out / V.RESULT_JSON).read_text())
+    assert doc["designs"]["option"]["label"] == "option value by restricted search"
+    assert doc["strong_play"] is not None
+    text = (out / V.RESULT_MD).read_text()
+    assert "holds under strong play" in text
+    assert "| strong | Intelligence |" in text
+    null = doc["designs"]["option"]["references"]["null"]
+    assert null["games"] == 12 and null["differ"] > 0
+
+
+@pytest.mark.slow
+def test_a_search_headline_holder_and_a_search_calibration(tmp_path):
+    """--holder search-N makes the headline's holder a search player; calibrate's default design
+    is restricted search, with the bootstrap interval of paired games."""
+    out = tmp_path / "v"
+    r = soup(
+        "verdict", "--gene", "Spores", *SEARCH_SMALL, "--games", "24", "--holder", "search-2",
+        "--search", "none", "--option-budget", "0", "--search-games", "6", "--out", str(out), "-q",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((out / V.RESULT_JSON).read_text())
+    assert doc["designs"]["holding"]["headline"]["condition"].startswith("holder search-2 vs")
+    assert doc["designs"]["holding"]["headline"]["games"] == 6
+    out = tmp_path / "c"
+    r = soup(
+        "calibrate", "--gene", "Spores", "--players", "3", "--values", "1,5", "--search", "search-2",
+        "--search-games", "6", "--out", str(out), "-q",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "option value by restricted search (search-2 allowed vs denied)" in r.stderr.splitlines()[0]
+    cal = json.loads((out / "calibrate.json").read_text())
+    assert cal["measure"] == "option value by restricted search" and len(cal["points"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--search", "breeder"], "--search: expected a search player"),
+        (["--holder", "search-0"], "--holder: search-0: expected a budget"),
+        (["--option-design", "guess"], "--option-design: expected one of restricted, tuned"),
+        (["--search-games", "5"], "--search-games: expected a positive multiple of 6"),
+        (["--search", "none"], "--option-design restricted needs a search player"),
+    ],
+)
+def test_bad_strong_play_input_is_one_line(args, words):
+    with pytest.raises(UserError, match=words):
+        kw = dict(zip([a.lstrip("-").replace("-", "_") for a in args[::2]], args[1::2], strict=True))
+        if kw.get("search") == "none":
+            kw["search"] = None
+        if "search_games" in kw:
+            kw["search_games"] = int(kw["search_games"])
+        V.plan_verdict("Tentacle", 3, games=6, decks=1, with_readings=False, **kw)
+
+
+@pytest.mark.slow
+def test_a_search_holder_in_the_combos_confirmation_panel(tmp_path):
+    """Issue 34.2: --panel-holders search-N: the cell's holder is the search player (its games
+    replayed through decision points, the gift player 0's), named as such in the report; a gift's
+    arms differ from the baseline's games."""
+    import polars as pl
+
+    from sim.ursuppe.experiments import combos
+    from sim.ursuppe.experiments import combos_confirm as C
+
+    scan = combos.plan_scan(games=6, observed_games=0, out=tmp_path, only=["Suction 2", "Glutton", "Alarm"])
+    config = C.ConfirmConfig(top=1, games=6, fields=("greedy",), holders=("search-2",))
+    plan = C.plan_confirmation(scan, config)
+    assert plan.cells[0].search.budget == 2 and plan.cells[0].players.holder.name == "breeder"
+    table = pl.DataFrame(
+        [{"kind": "single", "gene_a": g, "gene_b": None, "gain": 1.0} for g in ("Suction 2",)]
+    )
+    conf = C.run_confirmation(plan, table, threads=1)
+    assert "holder search-2 (search, rollouts by breeder)" in conf.markdown
+    with np.load(tmp_path / C.CONFIRM_DIR / "cell-00.npz") as z:
+        assert int(z["done"]) == len(z["arms"]) and z["held"][2, 0].any()  # Suction 2 given and held
+        assert (z["position"][0] != z["position"][2]).any()
+    with pytest.raises(UserError, match="--panel-holders: search-0"):
+        C.plan_confirmation(scan, C.ConfirmConfig(top=1, games=6, fields=("greedy",), holders=("search-0",)))
+
+
+def _actions_seen(replay, decisions: int = 150) -> list[set[int]]:
+    """The action codes of player 0's ACTION decisions (its own choices: the policy's), in order."""
+    from sim.chromosome.engine.decision_kinds import ACTION
+
+    tape, seen = [], []
+    while len(tape) < decisions and (point := replay.point(tape)) is not None:
+        if point.kind == ACTION:
+            seen.append({int(r[0]) for r in point.options})
+        tape.append(point.choice(max(point.default, 0)))
+    return seen
+
+
+@pytest.mark.slow
+def test_a_denied_chromosome_action_is_not_among_the_seats_legal_actions():
+    """T3, Q6 with Rules.deny_action (issue 34.7): the seat denied Evolution is never offered it
+    (nor does its policy take it: the option is not legal for it), Pass stays; undenied, it is."""
+    from sim import game as games
+    from sim.chromosome.engine.decision_kinds import ACT_EVOLUTION, ACT_EVOLUTION_RANDOM, ACT_PASS
+    from sim.chromosome.restrictions import restriction
+
+    g = games.get("chromosome")
+    rules = g.load_rules()
+    run = g.new_run(rules, 3, 5, strategies="builder,builder,builder")
+    evolution = {ACT_EVOLUTION, ACT_EVOLUTION_RANDOM}
+    free = _actions_seen(g.replay(run, 1, seats=[0]))
+    assert any(s & evolution for s in free)
+    denied = _actions_seen(restriction(rules, "evolution").restrict(g.replay(run, 1, seats=[0]), 0))
+    assert denied and all(ACT_PASS in s and not s & evolution for s in denied)
+    with pytest.raises(UserError, match="--action: expected one of growth, evolution, spark, impulse"):
+        restriction(rules, "fly")
+
+
+@pytest.mark.slow
+def test_chromosome_action_verdict_end_to_end(tmp_path):
+    """soup verdict --game chromosome --action NAME: the budget line first, the option's paired
+    reading, the null reference (A/A on other fork keys) and how often the search took it."""
+    out = tmp_path / "v"
+    r = soup(
+        "verdict", "--game", "chromosome", "--players", "3", "--action", "evolution", "--search", "search-1",
+        "--search-games", "3", "--out", str(out), "-q",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.startswith("verdict on evolution (chromosome, 3 players): restricted search")
+    doc = json.loads((out / "verdict.json").read_text())
+    assert doc["option"]["games"] == doc["null"]["games"] == 3 and 0 <= doc["option"]["used"] <= 1
+    assert doc["null"]["played"] > 0  # the A/A arms are other games: the null checks something
+    assert "Null reference (the same search on other fork keys" in (out / "verdict.md").read_text()
+    r = soup(
+        "verdict", "--game", "chromosome", "--players", "3", "--action", "fly", "--out", str(tmp_path / "x")
+    )
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--action" in r.stderr
+    assert not (tmp_path / "x").exists()
