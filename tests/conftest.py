@@ -74,7 +74,6 @@ SLOW_FILES = frozenset(
         "test_report_sections.py",
         "test_simulate.py",
         "test_strategies.py",
-        "test_generic_experiments.py",
     }
 )
 
