@@ -1047,7 +1047,7 @@ table = run.play_chunk(0, 4, 1)
 out["gene_names_last"] = run.spec()["gene_names"][-1]
 out["rows_bought"] = int(((table["genes_bought"].to_numpy() >> SUNBATHING) & 1).sum())
 out["rows_held"] = int(((table["genes_held"].to_numpy() >> SUNBATHING) & 1).sum())
-out["first_bought_len"] = len(table["first_bought"][0])
+out["first_bought_len"] = len(table["first_bought"][0].as_py())
 json.dump(out, sys.stdout)
 """
 

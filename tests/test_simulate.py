@@ -23,8 +23,7 @@ def _spec(rulebook, seating="rotate", pool=True, players=4):
 
 
 def _content(out) -> pl.DataFrame:
-    files = [str(f) for f in runner.chunk_files(out)]
-    return pl.read_parquet(files).sort(["game", "player"])
+    return runner.scan_chunks(runner.chunk_files(out)).collect().sort(["game", "player"])
 
 
 @pytest.mark.parametrize("players", [4, 6])
