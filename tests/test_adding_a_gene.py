@@ -6,6 +6,7 @@ nowhere else but at their call sites, and the base genes' rows keep their histor
 Gene sets hold every gene: more than 64 is a clear error."""
 
 import ast
+import functools
 import importlib
 import importlib.util
 import re
@@ -852,6 +853,7 @@ _SPLICE = {
 }
 
 
+@functools.cache  # parsed once per process, not once per gene (the fast tier's time: issue 35)
 def _code(path: Path) -> str:
     """A module's code without its comments and docstrings (prose may cite a flag's name)."""
     text = path.read_text(encoding="utf-8")
