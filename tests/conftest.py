@@ -74,6 +74,9 @@ SLOW_FILES = frozenset(
         "test_report_sections.py",
         "test_simulate.py",
         "test_strategies.py",
+        "test_cli.py",
+        "test_chromosome_cli.py",
+        "test_jit_copy_link.py",
     }
 )
 
