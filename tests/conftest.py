@@ -52,7 +52,8 @@ def outcome_digest(state) -> np.ndarray:
 # The slow tier, by file: tests that run `soup` in subprocesses (each loads the compiled engine,
 # seconds apiece), play thousands of games, tune, fuzz, start Ray or execute the notebook. The
 # fast tier, `pytest -m "not slow"` (README), keeps the rules, scenarios, conformance, layers,
-# jit cache and statistics tests: under two minutes on two cores. CI runs both.
+# jit cache and statistics tests and the generic experiments on Pig: about 120 CPU-seconds, so
+# about a minute on two idle cores (README says how it was measured). CI runs both.
 SLOW_FILES = frozenset(
     {
         "test_newcomer_audit.py",
