@@ -3,10 +3,10 @@
 import math
 
 import numpy as np
-from scipy import stats
 
-# The two-sided 95% normal quantile, 1.959963984540054.
-Z95 = float(stats.norm.ppf(0.975))
+# The two-sided 95% normal quantile, scipy.stats.norm.ppf(0.975) (tests/test_intervals.py checks it):
+# a constant, so that `soup simulate`'s closing summary does not import scipy.stats (~1 s, issue 36.3).
+Z95 = 1.959963984540054
 # Fewer rows than this on a side of a comparison: no test (the normal approximation fails).
 MIN_ROWS = 30
 # A within-strategy estimate that rests on a group smaller than this (holders or non-holders of
@@ -37,8 +37,13 @@ def wilson(wins: np.ndarray | int, n: np.ndarray | int, z: float = Z95) -> tuple
 
 def two_sided_p(z: np.ndarray | float) -> np.ndarray:
     """Two-sided p-value of a standard-normal statistic, ``2 P(Z >= |z|)`` (NaN stays NaN)."""
-    # The upper tail of |z|, not 1 - cdf, so that p-values far below 1e-16 do not round to 0.
-    return 2.0 * stats.norm.sf(np.abs(np.asarray(z, dtype=np.float64)))
+    # erfc of |z|/sqrt(2), the upper tail itself, not 1 - cdf: p-values far below 1e-16 do not
+    # round to 0 (the same figure as scipy.stats.norm.sf, without importing scipy: issue 36.3).
+    z = np.abs(np.asarray(z, dtype=np.float64))
+    return np.asarray(_erfc(z / math.sqrt(2.0)), dtype=np.float64)
+
+
+_erfc = np.frompyfunc(math.erfc, 1, 1)
 
 
 # A contrast that was not estimated (too few rows, no spread): every field NaN.

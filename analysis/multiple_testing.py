@@ -7,7 +7,6 @@ discovery rate: the expected share of false findings among those reported).
 """
 
 import numpy as np
-from scipy import stats
 
 
 def _family(p_values: np.ndarray | list[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -34,6 +33,8 @@ def holm(p_values: np.ndarray | list[float]) -> np.ndarray:
 def benjamini_hochberg(p_values: np.ndarray | list[float]) -> np.ndarray:
     """Benjamini-Hochberg q-values (``scipy.stats.false_discovery_control``, method "bh"); NaN
     entries stay NaN and do not count in the family (scipy refuses NaN, so they are set aside)."""
+    from scipy import stats  # here, not at the top: holm is in `soup simulate`'s summary (issue 36.3)
+
     p, out, order = _family(p_values)
     if len(order) == 0:
         return out

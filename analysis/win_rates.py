@@ -19,7 +19,7 @@ import polars as pl
 
 from analysis.intervals import MIN_ROWS, NO_CONTRAST, cluster_contrast, contrast_columns, two_sided_p, wilson
 from analysis.multiple_testing import holm
-from sim.runner import MANIFEST, chunk_files
+from sim.runner import MANIFEST, chunk_files, read_chunk, scan_chunks
 
 # Columns that together identify one game across the runs of a report.
 GAME_KEY = ["run", "players", "seed", "game"]
@@ -33,7 +33,7 @@ def load_results(*run_dirs: str | Path) -> pl.LazyFrame:
     if len(set(resolved)) != len(resolved):
         raise ValueError("the same run directory is given twice")
     frames = [
-        pl.scan_parquet([str(f) for f in chunk_files(Path(d))]).with_columns(pl.lit(i, pl.Int16).alias("run"))
+        scan_chunks(chunk_files(Path(d))).with_columns(pl.lit(i, pl.Int16).alias("run"))
         for i, d in enumerate(run_dirs)
     ]
     return pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
@@ -138,7 +138,7 @@ def win_rates_by_chunk(files: list[Path], groupings: list[list[str]]) -> list[pl
     parts: list[list[pl.DataFrame]] = [[] for _ in groupings]
     for f in files:
         present = set(pl.read_parquet_schema(f))
-        chunk = pl.read_parquet(f, columns=[c for c in needed if c in present])
+        chunk = read_chunk(f, columns=[c for c in needed if c in present])
         for i, by in enumerate(groupings):
             parts[i].append(win_rate_parts(chunk, by))
     return [win_rates_from_parts(pl.concat(p), by) for p, by in zip(parts, groupings, strict=True)]

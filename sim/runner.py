@@ -47,7 +47,10 @@ from sim import out_dirs
 from sim.errors import UserError
 
 MANIFEST = "manifest.json"
-FORMAT_VERSION = 1
+# The chunk files' form, in every run's spec: 2 writes small-code lists packed (sim.packed, issue
+# 36.3). A run of another version is read as it is (read_chunk, scan_chunks) but not resumed: its
+# chunks and the new ones would not share a schema.
+FORMAT_VERSION = 2
 _TEMPORARY = ".tmp-"  # in the names of files being written (see write_atomic)
 # Parquet bytes of one outcome row (a player of a game), for the disk a run needs: above every
 # game and player count measured (Ursuppe 3 players: 15.5 in 20,000-game chunks, 6 players 11.7;
@@ -290,6 +293,13 @@ def _open_locked(
         }
         fresh = True
     else:
+        theirs = manifest["spec"].get("format_version")
+        if theirs != spec["format_version"]:
+            raise RunError(
+                f"{out}: a run of chunk format {theirs}, written by another soup version (this one "
+                f"writes format {spec['format_version']}): it reads as it is but cannot be resumed; "
+                "choose another --out"
+            )
         if manifest["spec"] != spec:
             changed = sorted(
                 k for k in set(spec) | set(manifest["spec"]) if spec.get(k) != manifest["spec"].get(k)
@@ -481,3 +491,28 @@ def chunk_files(out: Path, verify: bool = True) -> list[Path]:
             )
         files.append(path)
     return files
+
+
+def read_chunk(path: Path, columns: list[str] | None = None) -> Any:
+    """A chunk file's rows as a polars DataFrame (``columns`` only, if given), its packed list
+    columns restored (sim.packed): the same frame whatever the run's format version."""
+    import polars as pl
+    import pyarrow.parquet as pq
+
+    from sim.packed import unpacked
+
+    exprs = unpacked(pq.read_schema(path))
+    df = pl.read_parquet(path, columns=columns)
+    return df.with_columns(e for e in exprs if e.meta.output_name() in df.columns) if exprs else df
+
+
+def scan_chunks(files: list[Path]) -> Any:
+    """The chunk files of one run as one polars LazyFrame, packed list columns restored (see
+    :func:`read_chunk`; a run's chunks share one format, FORMAT_VERSION)."""
+    import polars as pl
+    import pyarrow.parquet as pq
+
+    from sim.packed import unpacked
+
+    lf = pl.scan_parquet([str(f) for f in files])
+    return lf.with_columns(unpacked(pq.read_schema(files[0]))) if files else lf

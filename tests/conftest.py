@@ -52,7 +52,8 @@ def outcome_digest(state) -> np.ndarray:
 # The slow tier, by file: tests that run `soup` in subprocesses (each loads the compiled engine,
 # seconds apiece), play thousands of games, tune, fuzz, start Ray or execute the notebook. The
 # fast tier, `pytest -m "not slow"` (README), keeps the rules, scenarios, conformance, layers,
-# jit cache and statistics tests: under two minutes on two cores. CI runs both.
+# jit cache and statistics tests and the generic experiments on Pig: about 120 CPU-seconds, so
+# about a minute on two idle cores (README says how it was measured). CI runs both.
 SLOW_FILES = frozenset(
     {
         "test_newcomer_audit.py",
@@ -74,7 +75,9 @@ SLOW_FILES = frozenset(
         "test_report_sections.py",
         "test_simulate.py",
         "test_strategies.py",
-        "test_generic_experiments.py",
+        "test_cli.py",
+        "test_chromosome_cli.py",
+        "test_jit_copy_link.py",
     }
 )
 

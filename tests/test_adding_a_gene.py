@@ -6,6 +6,7 @@ nowhere else but at their call sites, and the base genes' rows keep their histor
 Gene sets hold every gene: more than 64 is a clear error."""
 
 import ast
+import functools
 import importlib
 import importlib.util
 import re
@@ -852,6 +853,7 @@ _SPLICE = {
 }
 
 
+@functools.cache  # parsed once per process, not once per gene (the fast tier's time: issue 35)
 def _code(path: Path) -> str:
     """A module's code without its comments and docstrings (prose may cite a flag's name)."""
     text = path.read_text(encoding="utf-8")
@@ -1047,7 +1049,7 @@ table = run.play_chunk(0, 4, 1)
 out["gene_names_last"] = run.spec()["gene_names"][-1]
 out["rows_bought"] = int(((table["genes_bought"].to_numpy() >> SUNBATHING) & 1).sum())
 out["rows_held"] = int(((table["genes_held"].to_numpy() >> SUNBATHING) & 1).sum())
-out["first_bought_len"] = len(table["first_bought"][0])
+out["first_bought_len"] = len(table["first_bought"][0].as_py())
 json.dump(out, sys.stdout)
 """
 

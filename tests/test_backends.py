@@ -223,6 +223,7 @@ def test_soup_help_does_not_import_ray():
     assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr
 
 
+@pytest.mark.slow  # runs soup in a subprocess
 def test_backend_ray_without_ray_installed_is_one_line(tmp_path):
 
     from tests.test_cli import ROOT
@@ -382,6 +383,7 @@ def test_ctrl_c_on_ray_keeps_the_complete_chunks_and_resumes_locally(tmp_path):
     assert chunk_bytes(out) == chunk_bytes(clean)
 
 
+@pytest.mark.slow  # runs soup in a subprocess
 def test_an_unreachable_ray_address_is_one_line_not_a_hang(tmp_path):
     import socket
 

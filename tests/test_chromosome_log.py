@@ -168,6 +168,7 @@ def test_W4_rolls_and_rerolls_are_logged_in_the_rulebooks_order():
     assert [(e["rooms"], e["tokens"], e["lost"]) for e in energy] == [([7], 3, 2)]  # K4: 2 E lost
 
 
+@pytest.mark.slow  # runs soup in a subprocess
 def test_soup_play_tells_the_game_turn_by_turn():
     from tests.test_chromosome_cli import soup
 

@@ -215,8 +215,9 @@ def test_a_search_seat_in_a_run(name, tmp_path):
     P = _players(g)
     default = g.info.default_strategy
     names = ",".join(["search-2"] + [default] * (P - 1))
-    one = _play(_run(g, strategies=names), tmp_path / "a", 4, 4, 1)
-    two = _play(_run(g, strategies=names), tmp_path / "b", 4, 3, 2)
+    # Two games (a search game costs its rollouts): one chunk on 1 thread, two chunks on 2.
+    one = _play(_run(g, strategies=names), tmp_path / "a", 2, 2, 1)
+    two = _play(_run(g, strategies=names), tmp_path / "b", 2, 1, 2)
     assert one.equals(two)
     assert "search-2" in one.column("strategy").to_pylist()
     assert _run(g, strategies=names).spec()["search"]["search-2"]["budget"] == 2

@@ -108,3 +108,14 @@ def test_weighted_mean_interval_covers_about_95_percent():
         ci = cluster_contrast(w, np.zeros(len(w), np.int64), np.array([1.0]), c, row_weights=r)
         hits += ci["ci_low"] <= truth <= ci["ci_high"]
     assert 0.91 <= hits / reps <= 0.985
+
+
+def test_normal_quantile_and_tail_agree_with_scipy():
+    """Z95 and two_sided_p are written without scipy (soup simulate's summary must not import
+    scipy.stats, issue 36.3): the same figures as scipy's normal distribution, tails included."""
+    from analysis.intervals import Z95, two_sided_p
+
+    assert Z95 == pytest.approx(stats.norm.ppf(0.975), rel=1e-15)
+    z = np.array([0.0, 0.3, -1.0, 1.96, 4.0, -9.0, 20.0, 37.0, np.inf])
+    assert np.allclose(two_sided_p(z), 2 * stats.norm.sf(np.abs(z)), rtol=1e-12, atol=0)
+    assert np.isnan(two_sided_p(np.nan)) and float(two_sided_p(0.0)) == 1.0

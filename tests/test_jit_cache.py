@@ -186,6 +186,7 @@ def test_engine_compiled_is_true_in_the_plain_python_path(tmp_path):
 
 
 @pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
+@pytest.mark.slow  # fresh processes loading or compiling the engine
 def test_engine_compiled_once_the_engine_is_in_the_cache():
     import sim.ursuppe.engine.round  # noqa: F401  (compiles or loads every kernel)
 
@@ -298,6 +299,7 @@ print(sorted(c.fndesc.mangled_name for k in kernels for c in k.overloads.values(
 
 
 @pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
+@pytest.mark.slow  # fresh processes loading or compiling the engine
 def test_kernel_symbols_are_the_same_in_every_process(tmp_path):
     first = _python(_SYMBOLS.format(prelude=""), NUMBA_CACHE_DIR=str(tmp_path / "a"))
     # another process that compiled other functions first (numba numbers symbols per process)
@@ -308,6 +310,7 @@ def test_kernel_symbols_are_the_same_in_every_process(tmp_path):
 
 
 @pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
+@pytest.mark.slow  # fresh processes loading or compiling the engine
 def test_callees_are_linked_by_reference(tmp_path):
     """No kernel's machine code holds a copy of another kernel (only what LLVM inlined)."""
     code = (
@@ -346,6 +349,7 @@ _CALLEES = {"players.has", "players.put_amoeba", "decisions.decide", "random_str
 
 
 @pytest.mark.skipif(jit.PLAIN_PYTHON, reason="nothing compiles in the plain-Python path")
+@pytest.mark.slow  # fresh processes loading or compiling the engine
 def test_a_partial_cache_plays_the_same_games(tmp_path):
     """Kernels loaded from the cache call kernels compiled again in this process, and the other way
     round: the same games as with the whole cache."""

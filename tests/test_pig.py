@@ -52,6 +52,7 @@ def test_bad_rules_name_the_key(overrides, key):
         load_rules(overrides=overrides)
 
 
+@pytest.mark.slow  # runs soup in subprocesses
 def test_simulate_and_play_from_the_command_line(tmp_path):
     def soup(*args):
         return processes.run([sys.executable, "-m", "sim.cli.app", *args], cwd=ROOT)
@@ -79,6 +80,7 @@ def test_simulate_and_play_from_the_command_line(tmp_path):
     assert bad.returncode == 2 and "--game: expected one of" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow  # runs soup in subprocesses
 def test_compare_and_tournament_with_another_game(tmp_path):
     """soup compare/tournament --game pig run the game-agnostic experiments (sim/experiments)."""
 
@@ -110,6 +112,7 @@ def test_compare_and_tournament_with_another_game(tmp_path):
     assert bad.returncode == 2 and "--decks: only with --game ursuppe" in bad.stderr
 
 
+@pytest.mark.slow  # runs soup in subprocesses
 def test_tune_scenario_and_rules_with_another_game(tmp_path):
     """soup tune/scenario/rules --game pig go through the protocol; Ursuppe's own experiments
     (GameInfo.own_commands) and options are refused for it in one line, exit 2."""

@@ -2,6 +2,7 @@
 after an interruption, the result schema, and the ``soup simulate`` command."""
 
 import json
+import os
 
 import numpy as np
 import polars as pl
@@ -10,7 +11,8 @@ import pytest
 from sim import runner
 from sim.ursuppe.simulation import UrsuppeRun
 from strategies.ursuppe.params import load_strategy
-from tests.test_cli import soup
+from tests import processes
+from tests.test_cli import ROOT, soup, soup_exe
 
 
 def _spec(rulebook, seating="rotate", pool=True, players=4):
@@ -21,8 +23,7 @@ def _spec(rulebook, seating="rotate", pool=True, players=4):
 
 
 def _content(out) -> pl.DataFrame:
-    files = [str(f) for f in runner.chunk_files(out)]
-    return pl.read_parquet(files).sort(["game", "player"])
+    return runner.scan_chunks(runner.chunk_files(out)).collect().sort(["game", "player"])
 
 
 @pytest.mark.parametrize("players", [4, 6])
@@ -114,12 +115,19 @@ def test_pool_assignment_is_deterministic_and_mixes(rulebook):
 
 
 def test_simulate_command(tmp_path):
+    """The command and its closing summary, which never imports scipy.stats (about a second a
+    command, issue 36.3): Python's import log (PYTHONPROFILEIMPORTTIME) names every module loaded."""
     out = tmp_path / "run"
-    r = soup(
-        "simulate", "--games", "400", "--players", "3", "--out", str(out), "--chunk-size", "150", "--quiet"
-    )
-    assert r.returncode == 0, r.stderr
+    args = [*"simulate --games 400 --players 3 --chunk-size 150 --quiet --out".split(), str(out)]
+    env = dict(os.environ, PYTHONPROFILEIMPORTTIME="1")
+    r = processes.run([soup_exe(), *args], cwd=ROOT, env=env)
+    assert r.returncode == 0, r.stderr[-3000:]
     assert "Win rate by strategy" in r.stdout and "95% CI" in r.stdout and "PLACEHOLDER" in r.stdout
+    imported = {
+        line.rsplit("|", 1)[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")
+    }
+    assert "polars" in imported and "analysis.intervals" in imported  # the log covers the summary
+    assert not {m for m in imported if m == "scipy.stats" or m.startswith("scipy.stats.")}
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "complete" and len(manifest["chunks"]) == 3
     assert manifest["spec"]["players"] == 3 and "rules" in manifest["spec"]

@@ -28,7 +28,7 @@ def _one_line_error(r: subprocess.CompletedProcess, code: int = 2) -> str:
 
 
 def _rows(out: Path) -> pl.DataFrame:
-    rows = pl.read_parquet([str(f) for f in runner.chunk_files(out)])
+    rows = runner.scan_chunks(runner.chunk_files(out)).collect()
     return rows.sort([c for c in ("game", "player") if c in rows.columns])
 
 

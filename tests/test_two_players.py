@@ -110,7 +110,7 @@ def test_TD4_dummy_le_from_pool_takes_the_3_player_card(rulebook):
 
 
 def _rows(out) -> pl.DataFrame:
-    return pl.read_parquet(sorted(str(f) for f in runner.chunk_files(out))).sort(["game", "player"])
+    return runner.scan_chunks(runner.chunk_files(out)).collect().sort(["game", "player"])
 
 
 def test_rows_are_the_real_players_with_the_dummys_position(rulebook, tmp_path):

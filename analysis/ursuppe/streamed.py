@@ -34,7 +34,7 @@ from analysis import win_rates
 from analysis.intervals import MIN_ROWS, NO_CONTRAST, contrast_columns, two_sided_p, wilson
 from analysis.multiple_testing import holm
 from analysis.ursuppe import deck_order
-from sim.runner import chunk_files
+from sim.runner import chunk_files, read_chunk
 
 # Relative size below which a variance computed from the moments is rounding error: exactly 0 in
 # the row-by-row computation (every game's u_c is 0), e.g. a group whose every row won.
@@ -336,7 +336,7 @@ class Streamed:
 
 def _chunk(path: Path, run: int, columns: list[str]) -> tuple[pl.DataFrame, int]:
     """A chunk's rows sorted by game and player, with ``run``, and the rows of a game."""
-    df = pl.read_parquet(path, columns=columns).with_columns(pl.lit(run, pl.Int16).alias("run"))
+    df = read_chunk(path, columns).with_columns(pl.lit(run, pl.Int16).alias("run"))
     df = df.sort("game", "player") if "player" in df.columns else df.sort("game")
     games = df["game"].n_unique()
     if games == 0 or len(df) % games:

@@ -46,4 +46,4 @@ def play_arm(
     )
     opened = runner.open_run(adapter, Path(out), games, chunk_size or runner.default_chunk_size(threads))
     runner.play(opened, threads, backend=backend)
-    return pl.concat([pl.read_parquet(f) for f in runner.chunk_files(Path(out))]).sort(["game", "player"])
+    return pl.concat([runner.read_chunk(f) for f in runner.chunk_files(Path(out))]).sort(["game", "player"])

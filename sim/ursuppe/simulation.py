@@ -18,16 +18,19 @@ One row per player per game (the result schema, also in docs/results.md):
 | amoebas | int8 | amoebas on the board at the end |
 | genes_held | int64 | bit mask of genes held at the end (bit i = the manifest's ``spec.gene_names[i]``) |
 | genes_bought | int64 | bit mask of every gene bought during the game |
-| first_bought | list<int16> | per gene (``spec.gene_names`` order): round it was first bought, 0 if never |
+| first_bought | list<int16> | per gene (``spec.gene_names`` order): first bought in round, 0 never (*) |
 | bp | int32 | BP at the end |
 | defect_genes_lost | int16 | cards returned for gene defects (E2) |
 | defect_bp_paid | int32 | BP paid for gene defects (E2) |
-| deck | list<int8> | the environment deck order as indices into the rules' deck |
+| deck | list<int8> | the environment deck order as indices into the rules' deck (*) |
 | rules_id | string | id of the merged rules (RuleBook.rules_id) |
 | variant | string | the 2-player variant (dummy, double1, double2), null with 3-6: never pool them |
 | dummy_position | int16 | the dummy's final score-track position (TD8), null without a dummy |
 | colour_positions | list<int16> | a double play: the final position of each of the player's colours |
 | colour_amoebas | list<int8> | a double play: amoebas on the board of each of the player's colours |
+
+(*) Written packed, one byte an entry (sim.packed, FORMAT_VERSION 2 of sim.runner); sim.runner's
+read_chunk and scan_chunks, and so every analysis, read them back as these lists.
 
 With ``--players 2 --variant dummy`` the game has 3 colours (TD1); the rows are the 2 real
 players' (players = 2, rank among them), and the dummy (always the last colour, 2) appears
@@ -53,6 +56,7 @@ import pyarrow as pa
 
 from sim.errors import UserError
 from sim.game import assign_strategies
+from sim.packed import packed_column, with_packed_fields
 from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook
 from sim.ursuppe.rules.colours import colour_assignment, double_play_colours, player_positions
 from sim.ursuppe.rules.seating import rotate_block
@@ -277,16 +281,10 @@ def outcome_rows(
     amoebas = (st.space >= 0).sum(axis=2)
     end = np.repeat((st.end_reason != END_FINISH_ZONE).astype(np.int8), P)  # 0 finish_zone, 1 last_card
     rows = G * P
-    deck = st.card_index.astype(np.int8)
-    deck_list = pa.ListArray.from_arrays(
-        pa.array(np.arange(0, rows + 1, dtype=np.int32) * deck.shape[1]),
-        pa.array(np.repeat(deck, P, axis=0).ravel()),
-    )
-    first_bought = pa.ListArray.from_arrays(
-        pa.array(np.arange(0, rows + 1, dtype=np.int32) * n_genes),
-        pa.array(np.ascontiguousarray(st.first_bought[:, :, :n_genes]).reshape(rows * n_genes)),
-    )
-    return pa.table(
+    # One byte a gene and a card (sim.packed: Parquet's list columns were most of the writer's time)
+    deck = packed_column(np.repeat(st.card_index, P, axis=0))
+    first_bought = packed_column(st.first_bought[:, :, :n_genes].reshape(rows, n_genes))
+    table = pa.table(
         {
             "game": pa.array(np.repeat(st.game_index, P)),
             "seed": pa.array(np.full(rows, seed, dtype=np.int64)),
@@ -306,7 +304,7 @@ def outcome_rows(
             "bp": pa.array(st.bp.ravel().astype(np.int32)),
             "defect_genes_lost": pa.array(st.defect_genes_lost.ravel().astype(np.int16)),
             "defect_bp_paid": pa.array(st.defect_bp_paid.ravel().astype(np.int32)),
-            "deck": deck_list,
+            "deck": deck,
             "rules_id": _dictionary(np.zeros(rows, np.int8), [rules_id]),
             "variant": pa.nulls(rows, pa.string())
             if variant is None
@@ -318,6 +316,11 @@ def outcome_rows(
             "colour_amoebas": _per_colour(colour_amoebas, rows, pa.int8()),
         }
     )
+    return with_packed_fields(table, PACKED_LISTS)
+
+
+# The list columns written packed (sim.packed), with the list type a reader gets back.
+PACKED_LISTS = {"first_bought": pa.int16(), "deck": pa.int8()}
 
 
 def _dictionary(codes: np.ndarray, labels: list[str]) -> pa.DictionaryArray:
