@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from sim.errors import UserError
+from sim.game import ReplayBase
 from sim.ursuppe.experiments import gene_value as G
 from sim.ursuppe.experiments import restricted as R
 from sim.ursuppe.experiments import tuning as T
@@ -31,7 +32,7 @@ class _Point:
         return (self.kind, tuple(int(v) for v in self.options[i]))
 
 
-class _Replay:
+class _Replay(ReplayBase):
     """Rollouts whose reward is the option's first number: option 3 is best by far."""
 
     def rollouts(self, tapes, forks=None):
