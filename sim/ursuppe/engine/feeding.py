@@ -38,7 +38,7 @@ import numpy as np
 
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.decision_kinds import EAT, EAT_SUCTION_SLOT, EAT_VICTIM_SLOT, SUCTION_BITS
-from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
+from sim.ursuppe.engine.decisions import count_decision, decide, option_overflow, set_option, streamable
 from sim.ursuppe.engine.events import EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.engine.food import place_cubes, return_cubes
 from sim.ursuppe.engine.genes.cleanliness import (
@@ -68,6 +68,7 @@ from sim.ursuppe.rules.meal_shapes import (
     ONE_MORE_TABLE,
     PARASITE_TABLE,
 )
+from strategies.ursuppe.policy import NEVER, break_tie, leading_opponent, meal_value
 
 
 @kernel
@@ -244,6 +245,67 @@ def meal_options(st, ru, wk, g, b, p, a, space):
 
 
 @kernel
+def _streamed_meal(st, ru, wk, g, b, p, space, want, best):
+    """meal_options' meals in its order, valued as policy._value_eat values them (policy.meal_value),
+    without listing them (issue 36; for a player without Suction: decisions.streamable). ``want``
+    < 0: returns (the number of meals, how many share the best value, that value) and leaves the
+    first best meal in option row 0 (MAX_OPTIONS - 1 meals or more: (MAX_OPTIONS, 0, best), for
+    the listing path, its cap and its error); ``want`` = k > 0: leaves the k-th (0-based) meal of
+    the value ``best`` in option row 0."""
+    prm = wk.params[st.strategy[g, p]]
+    c = _shape_set(st, g, p)
+    k = ru.meal_shapes.shape[2]
+    glutton = glutton_eats(st, ru, g, p)
+    have = _food_code(st, ru, g, p, space, k)
+    leader = leading_opponent(st, ru, g, p)
+    lead = leader - (leader > p) if leader >= 0 else k  # its field in a code (k: none, reads 0)
+    lead_shift = CODE_BITS * lead if lead < k else 0
+    lead_mask = CODE_MAX if lead < k else 0
+    victims = st.supply.shape[1] if parasitism_feeds(st, ru, g, p) else 0
+    n = 0
+    ties = 0
+    best_code = 0
+    best_victim = -1
+    for group in range(-1, victims):  # the own meals, then each victim's (F4), as meal_options
+        victim = group
+        if group < 0:
+            table = ONE_MORE_TABLE if glutton else MEAL_TABLE
+        elif may_parasitize(st, ru, g, p, group, space):
+            table = ONE_MORE_PARASITE_TABLE if glutton else PARASITE_TABLE
+        else:
+            continue
+        for i in range(ru.n_meal_codes[table, c]):
+            code = ru.meal_codes[table, c, i]
+            if not _code_fits(have, code):
+                continue
+            if want < 0 and n >= MAX_OPTIONS - 1:
+                return MAX_OPTIONS, 0, best
+            cubes = 0
+            for j in range(k):
+                cubes += (code >> (CODE_BITS * j)) & CODE_MAX
+            v = NEVER
+            if cubes > 0:
+                v = meal_value(st, g, prm, cubes, victim, leader, (code >> lead_shift) & lead_mask)
+            if want < 0:
+                if n == 0 or v > best:
+                    best = v
+                    ties = 1
+                    best_code = code
+                    best_victim = victim
+                elif v == best:
+                    ties += 1
+            elif v == best:
+                if ties == want:
+                    _write_meal(wk, b, p, code, k, victim, 0, 0)
+                    return n + 1, ties + 1, best
+                ties += 1
+            n += 1
+    if want < 0 and n > 0:
+        _write_meal(wk, b, p, best_code, k, best_victim, 0, 0)
+    return n, ties, best
+
+
+@kernel
 @always_inline
 def excrete(st, ru, wk, g, b, p, a, space, phase):
     """M4: the amoeba excretes ``ru.excretion`` cubes of its colour on its space (C3: as many as
@@ -326,6 +388,20 @@ def eat_or_starve(st, ru, wk, g, b, p, a, phase):
     With the flag gene_meals_optional, gene patterns may be declined: when the standard pattern
     is not available, a last option eats nothing (cubes all 0, no victim) and starves."""
     space = st.space[g, p, a]
+    if not ru.gene_meals_optional and suction_reach(st, ru, g, p) == 0 and streamable(st, ru, wk, g, p):
+        # the strategy values the meals without their rows (issue 36): the same choice
+        n, ties, best = _streamed_meal(st, ru, wk, g, b, p, space, -1, 0.0)
+        if n < MAX_OPTIONS:
+            if n == 0:
+                starve(st, ru, wk, g, p, a, phase)
+                return False
+            count_decision(wk, b, EAT, n)
+            if n > 1:
+                k = break_tie(st, wk, g, p, ties)
+                if k > 0:
+                    _streamed_meal(st, ru, wk, g, b, p, space, k, best)
+            eat(st, ru, wk, g, b, p, a, space, 0, phase)
+            return True
     n = meal_options(st, ru, wk, g, b, p, a, space)
     if n == 0:
         starve(st, ru, wk, g, p, a, phase)
