@@ -245,22 +245,38 @@ def meal_options(st, ru, wk, g, b, p, a, space):
 
 
 @kernel
+@always_inline
+def _code_value(st, g, prm, code, k, victim, leader, lead):
+    """policy.meal_value of the arrangement ``code`` eaten with ``victim``, the leader's cubes in
+    its field ``lead`` (k: none); an arrangement of no cube is never chosen (policy._value_eat)."""
+    cubes = 0
+    for j in range(k):
+        cubes += (code >> (CODE_BITS * j)) & CODE_MAX
+    if cubes == 0:
+        return NEVER
+    led = (code >> (CODE_BITS * lead)) & CODE_MAX if lead < k else 0
+    return meal_value(st, g, prm, cubes, victim, leader, led)
+
+
+@kernel
 def _streamed_meal(st, ru, wk, g, b, p, space, want, best):
     """meal_options' meals in its order, valued as policy._value_eat values them (policy.meal_value),
     without listing them (issue 36; for a player without Suction: decisions.streamable). ``want``
     < 0: returns (the number of meals, how many share the best value, that value) and leaves the
     first best meal in option row 0 (MAX_OPTIONS - 1 meals or more: (MAX_OPTIONS, 0, best), for
     the listing path, its cap and its error); ``want`` = k > 0: leaves the k-th (0-based) meal of
-    the value ``best`` in option row 0."""
+    the value ``best`` in option row 0. A meal is valued only once a second one fits (most
+    feedings have one: the standard pattern's single arrangement)."""
     prm = wk.params[st.strategy[g, p]]
     c = _shape_set(st, g, p)
     k = ru.meal_shapes.shape[2]
     glutton = glutton_eats(st, ru, g, p)
     have = _food_code(st, ru, g, p, space, k)
-    leader = leading_opponent(st, ru, g, p)
-    lead = leader - (leader > p) if leader >= 0 else k  # its field in a code (k: none, reads 0)
-    lead_shift = CODE_BITS * lead if lead < k else 0
-    lead_mask = CODE_MAX if lead < k else 0
+    leader = -1
+    lead = k  # the leader's field in a code (k: none, reads 0)
+    if want >= 0:
+        leader = leading_opponent(st, ru, g, p)
+        lead = leader - (leader > p) if leader >= 0 else k
     victims = st.supply.shape[1] if parasitism_feeds(st, ru, g, p) else 0
     n = 0
     ties = 0
@@ -278,26 +294,33 @@ def _streamed_meal(st, ru, wk, g, b, p, space, want, best):
             code = ru.meal_codes[table, c, i]
             if not _code_fits(have, code):
                 continue
-            if want < 0 and n >= MAX_OPTIONS - 1:
-                return MAX_OPTIONS, 0, best
-            cubes = 0
-            for j in range(k):
-                cubes += (code >> (CODE_BITS * j)) & CODE_MAX
-            v = NEVER
-            if cubes > 0:
-                v = meal_value(st, g, prm, cubes, victim, leader, (code >> lead_shift) & lead_mask)
-            if want < 0:
-                if n == 0 or v > best:
-                    best = v
-                    ties = 1
-                    best_code = code
-                    best_victim = victim
-                elif v == best:
+            if want >= 0:
+                if _code_value(st, g, prm, code, k, victim, leader, lead) == best:
+                    if ties == want:
+                        _write_meal(wk, b, p, code, k, victim, 0, 0)
+                        return n + 1, ties + 1, best
                     ties += 1
+                n += 1
+                continue
+            if n >= MAX_OPTIONS - 1:
+                return MAX_OPTIONS, 0, best
+            if n == 0:
+                best_code = code
+                best_victim = victim
+                ties = 1
+                n = 1
+                continue
+            if n == 1:  # a second meal: value the first
+                leader = leading_opponent(st, ru, g, p)
+                lead = leader - (leader > p) if leader >= 0 else k
+                best = _code_value(st, g, prm, best_code, k, best_victim, leader, lead)
+            v = _code_value(st, g, prm, code, k, victim, leader, lead)
+            if v > best:
+                best = v
+                ties = 1
+                best_code = code
+                best_victim = victim
             elif v == best:
-                if ties == want:
-                    _write_meal(wk, b, p, code, k, victim, 0, 0)
-                    return n + 1, ties + 1, best
                 ties += 1
             n += 1
     if want < 0 and n > 0:
