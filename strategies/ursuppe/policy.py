@@ -794,6 +794,7 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
     best = 0.0  # the stop's value
     best_space = -1
     ties = 1 if stop else 0
+    tied = np.int64(0)  # the spaces valued ``best`` (a draw picks among them: no second walk)
     rest = legal
     while rest != 0:  # the legal spaces, ascending
         s = lowest(rest)
@@ -811,8 +812,10 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
             best = v
             best_space = s
             ties = 1
+            tied = np.int64(1) << s
         elif v == best:
             ties += 1
+            tied |= np.int64(1) << s
     if ties <= 1:
         return best_space
     k = break_tie(st, wk, g, p, ties)
@@ -820,12 +823,6 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
         if k == 0:
             return -1
         k -= 1
-    rest = legal
-    while rest != 0:
-        s = lowest(rest)
-        rest &= rest - 1
-        if _placement_value(st, ru, wk, g, b, p, kind, s, prm, hunter) - 0.001 * number == best:
-            if k == 0:
-                return s
-            k -= 1
-    return best_space
+    for _ in range(k):  # the k-th tied space, ascending
+        tied &= tied - 1
+    return lowest(tied) if tied != 0 else best_space
