@@ -61,6 +61,8 @@ from sim.ursuppe.engine.scratch import MEAL_EXTRA
 from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WIDTH
 from sim.ursuppe.rules.meal_shapes import (
     CODE_BITS,
+    CODE_FIELDS,
+    CODE_FIELDS_BITS,
     CODE_MAX,
     GUARDS,
     MEAL_TABLE,
@@ -68,6 +70,7 @@ from sim.ursuppe.rules.meal_shapes import (
     ONE_MORE_TABLE,
     PARASITE_TABLE,
 )
+from strategies.ursuppe.params import EAT_LEADER_COLOUR
 from strategies.ursuppe.policy import NEVER, break_tie, leading_opponent, meal_value
 
 
@@ -259,14 +262,16 @@ def _code_value(st, g, prm, code, k, victim, leader, lead):
 
 
 @kernel
-def _streamed_meal(st, ru, wk, g, b, p, space, want, best):
+def _streamed_meal(st, ru, wk, g, b, p, space):
     """meal_options' meals in its order, valued as policy._value_eat values them (policy.meal_value),
-    without listing them (issue 36; for a player without Suction: decisions.streamable). ``want``
-    < 0: returns (the number of meals, how many share the best value, that value) and leaves the
-    first best meal in option row 0 (MAX_OPTIONS - 1 meals or more: (MAX_OPTIONS, 0, best), for
-    the listing path, its cap and its error); ``want`` = k > 0: leaves the k-th (0-based) meal of
-    the value ``best`` in option row 0. A meal is valued only once a second one fits (most
-    feedings have one: the standard pattern's single arrangement)."""
+    without listing them (issue 36; for a player without Suction: decisions.streamable). Returns
+    (the number of meals, how many share the best value) and leaves those best meals, in order,
+    in ``wk.scores[b, :ties]`` for the tie-break (:func:`_write_streamed_meal`: each a code and
+    its victim + 1 above CODE_FIELDS_BITS, exact in a float64); MAX_OPTIONS - 1 meals or more:
+    (MAX_OPTIONS, 0), for the listing path, its cap and its error. A meal is valued only once a
+    second one fits (most feedings have one: the standard pattern's single arrangement at 3-4
+    players), and the leading opponent looked up only for a strategy that weighs its colour (the
+    default's weight 0 adds 0.0, which no comparison sees)."""
     prm = wk.params[st.strategy[g, p]]
     c = _shape_set(st, g, p)
     k = ru.meal_shapes.shape[2]
@@ -274,14 +279,11 @@ def _streamed_meal(st, ru, wk, g, b, p, space, want, best):
     have = _food_code(st, ru, g, p, space, k)
     leader = -1
     lead = k  # the leader's field in a code (k: none, reads 0)
-    if want >= 0:
-        leader = leading_opponent(st, ru, g, p)
-        lead = leader - (leader > p) if leader >= 0 else k
     victims = st.supply.shape[1] if parasitism_feeds(st, ru, g, p) else 0
+    kept = wk.scores[b]
+    best = 0.0
     n = 0
     ties = 0
-    best_code = 0
-    best_victim = -1
     for group in range(-1, victims):  # the own meals, then each victim's (F4), as meal_options
         victim = group
         if group < 0:
@@ -294,38 +296,39 @@ def _streamed_meal(st, ru, wk, g, b, p, space, want, best):
             code = ru.meal_codes[table, c, i]
             if not _code_fits(have, code):
                 continue
-            if want >= 0:
-                if _code_value(st, g, prm, code, k, victim, leader, lead) == best:
-                    if ties == want:
-                        _write_meal(wk, b, p, code, k, victim, 0, 0)
-                        return n + 1, ties + 1, best
-                    ties += 1
-                n += 1
-                continue
             if n >= MAX_OPTIONS - 1:
-                return MAX_OPTIONS, 0, best
+                return MAX_OPTIONS, 0
+            meal = float(code | (np.int64(victim + 1) << CODE_FIELDS_BITS))
             if n == 0:
-                best_code = code
-                best_victim = victim
+                kept[0] = meal
                 ties = 1
                 n = 1
                 continue
             if n == 1:  # a second meal: value the first
-                leader = leading_opponent(st, ru, g, p)
-                lead = leader - (leader > p) if leader >= 0 else k
-                best = _code_value(st, g, prm, best_code, k, best_victim, leader, lead)
+                if prm[EAT_LEADER_COLOUR] != 0.0:
+                    leader = leading_opponent(st, ru, g, p)
+                    lead = leader - (leader > p) if leader >= 0 else k
+                first = int(kept[0])
+                best = _code_value(
+                    st, g, prm, first & CODE_FIELDS, k, (first >> CODE_FIELDS_BITS) - 1, leader, lead
+                )
             v = _code_value(st, g, prm, code, k, victim, leader, lead)
             if v > best:
                 best = v
+                kept[0] = meal
                 ties = 1
-                best_code = code
-                best_victim = victim
             elif v == best:
+                kept[ties] = meal
                 ties += 1
             n += 1
-    if want < 0 and n > 0:
-        _write_meal(wk, b, p, best_code, k, best_victim, 0, 0)
-    return n, ties, best
+    return n, ties
+
+
+@kernel
+def _write_streamed_meal(wk, b, p, k, t):
+    """Option row 0: the t-th best meal :func:`_streamed_meal` kept."""
+    meal = int(wk.scores[b, t])
+    _write_meal(wk, b, p, meal & CODE_FIELDS, k, (meal >> CODE_FIELDS_BITS) - 1, 0, 0)
 
 
 @kernel
@@ -413,16 +416,14 @@ def eat_or_starve(st, ru, wk, g, b, p, a, phase):
     space = st.space[g, p, a]
     if not ru.gene_meals_optional and suction_reach(st, ru, g, p) == 0 and streamable(st, ru, wk, g, p):
         # the strategy values the meals without their rows (issue 36): the same choice
-        n, ties, best = _streamed_meal(st, ru, wk, g, b, p, space, -1, 0.0)
+        n, ties = _streamed_meal(st, ru, wk, g, b, p, space)
         if n < MAX_OPTIONS:
             if n == 0:
                 starve(st, ru, wk, g, p, a, phase)
                 return False
             count_decision(wk, b, EAT, n)
-            if n > 1:
-                k = break_tie(st, wk, g, p, ties)
-                if k > 0:
-                    _streamed_meal(st, ru, wk, g, b, p, space, k, best)
+            t = break_tie(st, wk, g, p, ties) if n > 1 else 0
+            _write_streamed_meal(wk, b, p, ru.meal_shapes.shape[2], t)
             eat(st, ru, wk, g, b, p, a, space, 0, phase)
             return True
     n = meal_options(st, ru, wk, g, b, p, a, space)
