@@ -408,6 +408,19 @@ def _food_pressure(st, ru, g, p, space, self_here):
 
 
 @kernel
+@always_inline
+def meal_value(st, g, prm, cubes, victim, leader, led):
+    """M4, F4: the value of a meal of ``cubes`` cubes (> 0), ``led`` of them of the ``leader``'s colour
+    (leading_opponent; -1: none), parasitizing ``victim`` (-1: none); Suction's pressure aside.
+    The engine streams the meals through it (feeding.eat_or_starve) as _value_eat values them."""
+    v = -(prm[EAT_CUBE_COST] * cubes)
+    v += (prm[PARASITE_BONUS] + prm[VICTIM_SCORE_WEIGHT] * st.score[g, victim]) if victim >= 0 else 0.0
+    if leader >= 0:
+        v += prm[EAT_LEADER_COLOUR] * led
+    return v
+
+
+@kernel
 def _value_eat(st, ru, wk, g, b, p, a, n, prm):
     """M4, F1-F4: cubes per colour eaten, and the parasitized player (-1 none); Glutton's extra
     cube is one more of some colour (XG-02); Suction's cubes (XG-12, XG-26) count like the others
@@ -437,11 +450,7 @@ def _value_eat(st, ru, wk, g, b, p, a, n, prm):
         if cubes == 0:  # declining gene patterns (flag gene_meals_optional) starves: never chosen
             val[i] = NEVER
             continue
-        v = -(prm[EAT_CUBE_COST] * cubes)
-        victim = o[EAT_VICTIM_SLOT]
-        v += (prm[PARASITE_BONUS] + prm[VICTIM_SCORE_WEIGHT] * st.score[g, victim]) if victim >= 0 else 0.0
-        if leader >= 0:
-            v += prm[EAT_LEADER_COLOUR] * (o[leader] + led)
+        v = meal_value(st, g, prm, cubes, o[EAT_VICTIM_SLOT], leader, (o[leader] + led) if leader >= 0 else 0)
         if pressure != 0.0:
             v += prm[SUCTION_WEIGHT] * pressure
         val[i] = v
@@ -785,6 +794,7 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
     best = 0.0  # the stop's value
     best_space = -1
     ties = 1 if stop else 0
+    tied = np.int64(0)  # the spaces valued ``best`` (a draw picks among them: no second walk)
     rest = legal
     while rest != 0:  # the legal spaces, ascending
         s = lowest(rest)
@@ -802,8 +812,10 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
             best = v
             best_space = s
             ties = 1
+            tied = np.int64(1) << s
         elif v == best:
             ties += 1
+            tied |= np.int64(1) << s
     if ties <= 1:
         return best_space
     k = break_tie(st, wk, g, p, ties)
@@ -811,12 +823,6 @@ def choose_space(st, ru, wk, g, b, p, kind, legal, number):
         if k == 0:
             return -1
         k -= 1
-    rest = legal
-    while rest != 0:
-        s = lowest(rest)
-        rest &= rest - 1
-        if _placement_value(st, ru, wk, g, b, p, kind, s, prm, hunter) - 0.001 * number == best:
-            if k == 0:
-                return s
-            k -= 1
-    return best_space
+    for _ in range(k):  # the k-th tied space, ascending
+        tied &= tied - 1
+    return lowest(tied) if tied != 0 else best_space

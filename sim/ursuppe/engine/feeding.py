@@ -38,7 +38,7 @@ import numpy as np
 
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.decision_kinds import EAT, EAT_SUCTION_SLOT, EAT_VICTIM_SLOT, SUCTION_BITS
-from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
+from sim.ursuppe.engine.decisions import count_decision, decide, option_overflow, set_option, streamable
 from sim.ursuppe.engine.events import EV_EAT, EV_EXCRETE, EV_STARVE, log
 from sim.ursuppe.engine.food import place_cubes, return_cubes
 from sim.ursuppe.engine.genes.cleanliness import (
@@ -57,10 +57,13 @@ from sim.ursuppe.engine.genes.toxic_excretions import (
     toxic_attack_cubes_followed,
     toxic_excretion,
 )
+from sim.ursuppe.engine.policy_port import EAT_LEADER_COLOUR, NEVER, break_tie, leading_opponent, meal_value
 from sim.ursuppe.engine.scratch import MEAL_EXTRA
 from sim.ursuppe.engine.state import AF_FED, AF_STARVED, MAX_OPTIONS, OPTION_WIDTH
 from sim.ursuppe.rules.meal_shapes import (
     CODE_BITS,
+    CODE_FIELDS,
+    CODE_FIELDS_BITS,
     CODE_MAX,
     GUARDS,
     MEAL_TABLE,
@@ -245,6 +248,90 @@ def meal_options(st, ru, wk, g, b, p, a, space):
 
 @kernel
 @always_inline
+def _code_value(st, g, prm, code, k, victim, leader, lead):
+    """policy.meal_value of the arrangement ``code`` eaten with ``victim``, the leader's cubes in
+    its field ``lead`` (k: none); an arrangement of no cube is never chosen (policy._value_eat)."""
+    cubes = 0
+    for j in range(k):
+        cubes += (code >> (CODE_BITS * j)) & CODE_MAX
+    if cubes == 0:
+        return NEVER
+    led = (code >> (CODE_BITS * lead)) & CODE_MAX if lead < k else 0
+    return meal_value(st, g, prm, cubes, victim, leader, led)
+
+
+@kernel
+def _streamed_meal(st, ru, wk, g, b, p, space):
+    """meal_options' meals in its order, valued as policy._value_eat values them (policy.meal_value),
+    without listing them (issue 36; for a player without Suction: decisions.streamable). Returns
+    (the number of meals, how many share the best value) and leaves those best meals, in order,
+    in ``wk.scores[b, :ties]`` for the tie-break (:func:`_write_streamed_meal`: each a code and
+    its victim + 1 above CODE_FIELDS_BITS, exact in a float64); MAX_OPTIONS - 1 meals or more:
+    (MAX_OPTIONS, 0), for the listing path, its cap and its error. A meal is valued only once a
+    second one fits (most feedings have one: the standard pattern's single arrangement at 3-4
+    players), and the leading opponent looked up only for a strategy that weighs its colour (the
+    default's weight 0 adds 0.0, which no comparison sees)."""
+    prm = wk.params[st.strategy[g, p]]
+    c = _shape_set(st, g, p)
+    k = ru.meal_shapes.shape[2]
+    glutton = glutton_eats(st, ru, g, p)
+    have = _food_code(st, ru, g, p, space, k)
+    leader = -1
+    lead = k  # the leader's field in a code (k: none, reads 0)
+    victims = st.supply.shape[1] if parasitism_feeds(st, ru, g, p) else 0
+    kept = wk.scores[b]
+    best = 0.0
+    n = 0
+    ties = 0
+    for group in range(-1, victims):  # the own meals, then each victim's (F4), as meal_options
+        victim = group
+        if group < 0:
+            table = ONE_MORE_TABLE if glutton else MEAL_TABLE
+        elif may_parasitize(st, ru, g, p, group, space):
+            table = ONE_MORE_PARASITE_TABLE if glutton else PARASITE_TABLE
+        else:
+            continue
+        for i in range(ru.n_meal_codes[table, c]):
+            code = ru.meal_codes[table, c, i]
+            if not _code_fits(have, code):
+                continue
+            if n >= MAX_OPTIONS - 1:
+                return MAX_OPTIONS, 0
+            meal = float(code | (np.int64(victim + 1) << CODE_FIELDS_BITS))
+            if n == 0:
+                kept[0] = meal
+                ties = 1
+                n = 1
+                continue
+            if n == 1:  # a second meal: value the first
+                if prm[EAT_LEADER_COLOUR] != 0.0:
+                    leader = leading_opponent(st, ru, g, p)
+                    lead = leader - (leader > p) if leader >= 0 else k
+                first = int(kept[0])
+                best = _code_value(
+                    st, g, prm, first & CODE_FIELDS, k, (first >> CODE_FIELDS_BITS) - 1, leader, lead
+                )
+            v = _code_value(st, g, prm, code, k, victim, leader, lead)
+            if v > best:
+                best = v
+                kept[0] = meal
+                ties = 1
+            elif v == best:
+                kept[ties] = meal
+                ties += 1
+            n += 1
+    return n, ties
+
+
+@kernel
+def _write_streamed_meal(wk, b, p, k, t):
+    """Option row 0: the t-th best meal :func:`_streamed_meal` kept."""
+    meal = int(wk.scores[b, t])
+    _write_meal(wk, b, p, meal & CODE_FIELDS, k, (meal >> CODE_FIELDS_BITS) - 1, 0, 0)
+
+
+@kernel
+@always_inline
 def excrete(st, ru, wk, g, b, p, a, space, phase):
     """M4: the amoeba excretes ``ru.excretion`` cubes of its colour on its space (C3: as many as
     the supply has); with Cleanliness on a neighbour instead (XG-04), with Toxic Excretions a DP
@@ -326,6 +413,18 @@ def eat_or_starve(st, ru, wk, g, b, p, a, phase):
     With the flag gene_meals_optional, gene patterns may be declined: when the standard pattern
     is not available, a last option eats nothing (cubes all 0, no victim) and starves."""
     space = st.space[g, p, a]
+    if not ru.gene_meals_optional and suction_reach(st, ru, g, p) == 0 and streamable(st, ru, wk, g, p):
+        # the strategy values the meals without their rows (issue 36): the same choice
+        n, ties = _streamed_meal(st, ru, wk, g, b, p, space)
+        if n < MAX_OPTIONS:
+            if n == 0:
+                starve(st, ru, wk, g, p, a, phase)
+                return False
+            count_decision(wk, b, EAT, n)
+            t = break_tie(st, wk, g, p, ties) if n > 1 else 0
+            _write_streamed_meal(wk, b, p, ru.meal_shapes.shape[2], t)
+            eat(st, ru, wk, g, b, p, a, space, 0, phase)
+            return True
     n = meal_options(st, ru, wk, g, b, p, a, space)
     if n == 0:
         starve(st, ru, wk, g, p, a, phase)

@@ -191,6 +191,8 @@ CODE_BITS = 8
 CODE_MAX = (1 << (CODE_BITS - 1)) - 1  # a count or a space's cubes of one colour, as packed
 MAX_CODE_FIELDS = 6  # foreign colours a code packs (the engine plays up to 6 colours: 5, TB1's 3 + 0)
 GUARDS = sum(1 << (CODE_BITS * j + CODE_BITS - 1) for j in range(MAX_CODE_FIELDS))
+CODE_FIELDS_BITS = CODE_BITS * MAX_CODE_FIELDS  # the bits a code's fields take (the rest: free)
+CODE_FIELDS = (1 << CODE_FIELDS_BITS) - 1
 # The code tables' first index: which shapes a set's arrangements come from.
 MEAL_TABLE = 0  # meal_shapes (M4, F1-F3)
 PARASITE_TABLE = 1  # parasite_shapes (F4)

@@ -97,17 +97,18 @@ def value(st, ru, wk, g, b, p, a, n, prm):
 
 
 @kernel
-def _streamed_carry(st, ru, wk, g, b, p, a, start, want):
+def _streamed_carry(st, ru, wk, g, b, p, a, start):
     """tentacle_carry's cube vectors in its order, valued as :func:`value` values them, without
-    listing them. ``want`` < 0: returns (the number of vectors, how many share the best value)
-    and leaves the first best vector in option row 0 and its value in ``wk.scores[b, 0]``
-    (MAX_OPTIONS vectors or more: (MAX_OPTIONS, 0), for the listing path and its error);
-    ``want`` = k > 0: leaves the k-th (0-based) vector of that value in option row 0.
+    listing them: returns (the number of vectors, how many share the best value) and leaves those
+    best vectors, in order, packed (4 bits a colour: a count is at most 15, book.MAX_TENTACLE_CUBES)
+    in ``wk.scores[b, :ties]`` for the tie-break (:func:`_unpack_carry`); MAX_OPTIONS vectors or
+    more: (MAX_OPTIONS, 0), for the listing path and its error.
 
     The odometer (colour 0 turning fastest, each count up to the start space's cubes, the sum up
     to T) is six nested loops, colour 5 outermost (a colour not in play has no cube), each adding
     its colour's share to the sums that ``value`` computes: the cubes, the foreign ones and the
-    food value they add to the new space (a foreign colour's first FOOD_CAP - cubes there)."""
+    food value they add to the new space (a foreign colour's first FOOD_CAP - cubes there). Each
+    tie is kept as it is found (issue 36: a tie-break's second walk cost half a walk)."""
     P = st.supply.shape[1]
     T = ru.tentacle_cubes
     here = st.space[g, p, a]
@@ -118,63 +119,61 @@ def _streamed_carry(st, ru, wk, g, b, p, a, start, want):
     for c in range(CARRY_COLOURS):
         row[lim + c] = min(int(st.food[g, start, c]), T) if c < P else 0
         row[need + c] = max(FOOD_CAP - int(st.food[g, here, c]), 0) if c < P and c != p else 0
-    best_row = wk.options[b, 0]
-    if want < 0:
-        for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
-            best_row[j] = 0
-    best = wk.scores[b, 0]
+    kept = wk.scores[b]
+    best = 0.0
     n = 0
     ties = 0
     for x5 in range(row[lim + 5] + 1):
         t5 = x5
         f5 = x5 if p != 5 else 0
         g5 = min(x5, row[need + 5])
+        k5 = x5 << 20
         for x4 in range(min(row[lim + 4], T - t5) + 1):
             t4 = t5 + x4
             f4 = f5 + (x4 if p != 4 else 0)
             g4 = g5 + min(x4, row[need + 4])
+            k4 = k5 | (x4 << 16)
             for x3 in range(min(row[lim + 3], T - t4) + 1):
                 t3 = t4 + x3
                 f3 = f4 + (x3 if p != 3 else 0)
                 g3 = g4 + min(x3, row[need + 3])
+                k3 = k4 | (x3 << 12)
                 for x2 in range(min(row[lim + 2], T - t3) + 1):
                     t2 = t3 + x2
                     f2 = f3 + (x2 if p != 2 else 0)
                     g2 = g3 + min(x2, row[need + 2])
+                    k2 = k3 | (x2 << 8)
                     for x1 in range(min(row[lim + 1], T - t2) + 1):
                         t1 = t2 + x1
                         f1 = f2 + (x1 if p != 1 else 0)
                         g1 = g2 + min(x1, row[need + 1])
+                        k1 = k2 | (x1 << 4)
                         for x0 in range(min(row[lim + 0], T - t1) + 1):
                             if n >= MAX_OPTIONS:
                                 return MAX_OPTIONS, 0
                             v = _carry_value(
                                 prm, t1 + x0, f1 + (x0 if p != 0 else 0), g1 + min(x0, row[need + 0])
                             )
-                            found = False
-                            if want < 0:
-                                if n == 0 or v > best:
-                                    best = v
-                                    ties = 1
-                                    found = True
-                                elif v == best:
-                                    ties += 1
+                            if n == 0 or v > best:
+                                best = v
+                                kept[0] = k1 | x0
+                                ties = 1
                             elif v == best:
-                                found = ties == want
+                                kept[ties] = k1 | x0
                                 ties += 1
-                            if found:
-                                best_row[0] = x0
-                                best_row[1] = x1
-                                best_row[2] = x2
-                                best_row[3] = x3
-                                best_row[4] = x4
-                                best_row[5] = x5
-                                if want >= 0:
-                                    return n + 1, ties
                             n += 1
-    if want < 0:
-        wk.scores[b, 0] = best
     return n, ties
+
+
+@kernel
+def _unpack_carry(wk, b, k):
+    """Option row 0: the k-th best vector :func:`_streamed_carry` kept."""
+    packed = int(wk.scores[b, k])
+    best_row = wk.options[b, 0]
+    for j in range(OPTION_WIDTH):  # a constant: stores, not a loop
+        best_row[j] = 0
+    for c in range(CARRY_COLOURS):
+        best_row[c] = (packed >> (4 * c)) & 15
 
 
 @kernel
@@ -200,13 +199,10 @@ def tentacle_carry(st, ru, wk, g, b, p, a, start, end, phase):
         return
     P = st.supply.shape[1]
     if streamable(st, ru, wk, g, p):
-        n, ties = _streamed_carry(st, ru, wk, g, b, p, a, start, -1)
+        n, ties = _streamed_carry(st, ru, wk, g, b, p, a, start)
         if n < MAX_OPTIONS:
             count_decision(wk, b, CARRY, n)
-            if n > 1:
-                k = break_tie(st, wk, g, p, ties)
-                if k > 0:
-                    _streamed_carry(st, ru, wk, g, b, p, a, start, k)
+            _unpack_carry(wk, b, break_tie(st, wk, g, p, ties) if n > 1 else 0)
             _carry(st, wk, g, b, p, a, start, end, 0, phase)
             return
     T = ru.tentacle_cubes
