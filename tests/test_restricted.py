@@ -268,3 +268,32 @@ def test_chromosome_action_verdict_end_to_end(tmp_path):
     )
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--action" in r.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_strong_play_holds_only_in_sign_and_size():
+    """Issue 34.2 with 32.5's size band: the strong-play line says "holds" only when the search
+    holder's cell reaches the headline's conclusion at a size within half to double of it; the
+    same sign at another size "holds in sign but not in size"; another conclusion "does not hold"
+    (Aggression read +57.3 with scripted holders and +12.5 with search-16, 48 games)."""
+
+    def row(kind, estimate, p):
+        return {
+            "design": "holding",
+            "reference": "gene",
+            "kind": kind,
+            "estimate": estimate,
+            "p_value": p,
+            "low": estimate - 0.05,
+            "high": estimate + 0.05,
+            "condition": f"{kind} cell",
+        }
+
+    def line(head, strong):
+        return V.strong_play_line(
+            {"strong_play": V.strong_play([row("panel", *head), row("strong", *strong)])}
+        )
+
+    assert line((0.30, 0.001), (0.20, 0.01)).startswith("Holding value holds under strong play")
+    assert "holds in sign but not in size" in line((0.573, 0.001), (0.125, 0.02))
+    assert "does not hold under strong play" in line((0.356, 0.001), (0.042, 0.5))
+    assert line((0.01, 0.6), (-0.06, 0.4)).startswith("Holding value holds under strong play")

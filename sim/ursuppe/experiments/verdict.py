@@ -803,7 +803,10 @@ def design_label(plan: Plan, design: str) -> str:
 def strong_play(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Whether the holding value's headline holds under strong play (issue 34): the strong-play
     cell (a search holder against the default field) reaches the headline's conclusion - both
-    significant at 5% with the same sign, or both not significant. None without that cell."""
+    significant at 5% with the same sign, or both not significant - and, when significant, a size
+    within BAND of the headline's (as a robust label's, issue 32.5: a gene read at +57 with
+    scripted holders and +12 with search does not hold at +57). ``sign_holds``: the conclusion
+    alone. None without that cell."""
     gene = [r for r in rows if r["design"] == "holding" and r["reference"] == "gene"]
     strong = [r for r in gene if r["kind"] == "strong"]
     if not gene or not strong:
@@ -813,7 +816,9 @@ def strong_play(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
     def conclusion(r: dict[str, Any]) -> int:
         return 0 if r["p_value"] >= ALPHA or r["estimate"] == 0 else int(math.copysign(1, r["estimate"]))
 
-    return {"holds": conclusion(head) == conclusion(s), "scripted": head, "search": s}
+    sign_holds = conclusion(head) == conclusion(s)
+    in_band = conclusion(head) == 0 or BAND[0] <= s["estimate"] / head["estimate"] <= BAND[1]
+    return {"holds": sign_holds and in_band, "sign_holds": sign_holds, "scripted": head, "search": s}
 
 
 def strong_play_line(doc: dict[str, Any]) -> str | None:
@@ -827,6 +832,11 @@ def strong_play_line(doc: dict[str, Any]) -> str | None:
         return (
             f"Holding value holds under strong play: {_pts(head)} with the scripted holder, {_pts(s)} with"
             f" {s['condition']}."
+        )
+    if sp.get("sign_holds"):
+        return (
+            f"Holding value holds in sign but not in size under strong play (reads {_pts(head)} with "
+            f"scripted holders, {_pts(s)} with search, outside half to double: {s['condition']})."
         )
     return (
         f"Holding value does not hold under strong play (reads {_pts(head)} with scripted holders,"
