@@ -12,7 +12,9 @@ gave. The providers are imported only then, when an engine module first asks, wh
 direct import stood, so importing the game package stays cheap and the import order is unchanged.
 """
 
+import importlib
 from collections.abc import Callable
+from functools import partial
 from types import ModuleType
 
 
@@ -29,6 +31,11 @@ class Port:
         asked in this order (a strategy's knobs first: they import no engine module, so a knob can
         be asked for while the policy, which imports the engine, is not loaded yet)."""
         self.providers = providers
+
+    def plug_modules(self, *names: str) -> None:
+        """:meth:`plug` the modules named, imported when first asked (a game's wiring names its
+        strategy modules here, knobs first)."""
+        self.plug(*(partial(importlib.import_module, name) for name in names))
 
     def attribute(self, name: str) -> object:
         if name.startswith("__"):  # the import system's probes (__path__, __all__...)

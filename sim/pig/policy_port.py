@@ -8,5 +8,5 @@ The engine imports the policy's kernel from here, never from ``strategies.pig``:
 from sim.policy_port import Port
 
 _PORT = Port(__name__)
-plug = _PORT.plug
+plug = _PORT.plug_modules  # the wiring names the modules to serve
 __getattr__ = _PORT.attribute

@@ -1,22 +1,8 @@
-"""Plugs Ursuppe's strategies into its engine's policy port (sim.policy_port): the one place where the
-game's engine meets ``strategies.ursuppe``. Run by the package's ``__init__``, so before any engine
-module asks the port for a name; the strategy modules are imported only then."""
-
-from types import ModuleType
+"""Plugs Ursuppe's strategies (knobs first, then the policy) into its engine's policy port
+(sim.policy_port): the one place where the game's engine meets ``strategies.ursuppe``. Run by the
+package's ``__init__``, so before any engine module asks the port for a name; the strategy
+modules are imported only then."""
 
 from sim.ursuppe.engine import policy_port
 
-
-def _knobs() -> ModuleType:
-    from strategies.ursuppe import params
-
-    return params
-
-
-def _policy() -> ModuleType:
-    from strategies.ursuppe import policy
-
-    return policy
-
-
-policy_port.plug(_knobs, _policy)
+policy_port.plug("strategies.ursuppe.params", "strategies.ursuppe.policy")

@@ -10,5 +10,5 @@ functions.
 from sim.policy_port import Port
 
 _PORT = Port(__name__)
-plug = _PORT.plug
+plug = _PORT.plug_modules  # the wiring names the modules to serve
 __getattr__ = _PORT.attribute
