@@ -16,14 +16,16 @@ from typing import Any
 import numpy as np
 
 from analysis.pages import Page
+from analysis.report_runs import ReportError
 
 LADDER_FILE = "skill.json"
 FIGURE_FILE = "skill.png"
 _KEYS = ("game", "players", "field", "rungs", "curve", "strongest", "depth")
 
 
-class LadderError(ValueError):
-    """A skill directory that holds no readable ladder (a user error: one line)."""
+class LadderError(ReportError):
+    """A skill directory that holds no readable ladder (a user error: one line; a report given
+    one stops with it like any other report error)."""
 
 
 def read_ladder(directory: str | Path) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from analysis import report_runs
 from analysis.chromosome import figures, outcomes
 from analysis.pages import Page, Progress, page_built_beside, write_sections
 from analysis.report_runs import ReportError
-from analysis.skill_ladder import LadderError, read_ladder, section_skill
+from analysis.skill_ladder import read_ladder, section_skill
 from analysis.tables import WIN_RATE_COLUMNS, fmt, markdown_table, plural
 from sim.chromosome.rules.book import FLAGS, default_data
 from sim.runner import chunk_files
@@ -171,12 +171,7 @@ def build_report(
     """Write the report of the Chromosome runs ``run_dirs`` into ``out`` (an earlier report there
     is replaced); ``progress(step, done, total)`` is told the games read, then each section;
     ``skill``: a ``soup skill`` directory whose ladder the report shows (analysis.skill_ladder)."""
-    ladder = None
-    if skill is not None:
-        try:
-            ladder = read_ladder(skill)
-        except LadderError as e:
-            raise ReportError(str(e)) from None
+    ladder = read_ladder(skill) if skill is not None else None  # a LadderError is a ReportError
     dirs = report_runs.run_dirs(run_dirs)
     manifests = [_read_manifest(d) for d in dirs]
     _check_combination(manifests, dirs)

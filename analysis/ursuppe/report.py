@@ -21,7 +21,7 @@ from analysis import at_equilibrium, report_runs, win_rates
 from analysis.intervals import SMALL_GROUP
 from analysis.pages import Page, Progress, page_built_beside, write_sections
 from analysis.report_runs import ReportError
-from analysis.skill_ladder import LadderError, read_ladder, section_skill, strongest_line
+from analysis.skill_ladder import read_ladder, section_skill, strongest_line
 from analysis.tables import WIN_RATE_COLUMNS, fmt, markdown_table, plural
 from analysis.ursuppe import deck_order, figures, genes
 from analysis.ursuppe.streamed import Analyses, RunCounts, Streamed, analyse_runs, readable_end
@@ -174,12 +174,7 @@ def build_report(
             mix = at_equilibrium.read_mix(equilibrium)
         except ValueError as e:
             raise ReportError(str(e)) from None
-    ladder = None
-    if skill is not None:
-        try:
-            ladder = read_ladder(skill)
-        except LadderError as e:
-            raise ReportError(str(e)) from None
+    ladder = read_ladder(skill) if skill is not None else None  # a LadderError is a ReportError
     strong_dirs = report_runs.run_dirs(strong) if strong else []
     strong_manifests = [_read_manifest(d) for d in strong_dirs]
     if strong_dirs:
@@ -252,6 +247,15 @@ SEAT_VS_OTHERS_COLUMNS = [
     ("p_holm", "p (Holm)", "p"),
 ]
 RATE_COLUMNS = [*WIN_RATE_COLUMNS, ("p_holm", "p vs fair (Holm)", "p")]
+# A start space against the fair share (the seat table, scripted and strong field).
+SEAT_ADVANTAGE_COLUMNS = [
+    ("players", "players", "int"),
+    ("start_space", "start space", "int"),
+    PLAYER_GAMES,
+    *RATE_COLUMNS[:3],
+    ("advantage", "advantage", "signed"),
+    ("p_holm", "p (Holm)", "p"),
+]
 
 
 def _seating_words(seating: str, players: int) -> str:
@@ -681,14 +685,7 @@ def section_seats(r: Page, seats: pl.DataFrame, seat_by_strategy: pl.DataFrame) 
     r.table(
         "seat_advantage",
         seats,
-        [
-            ("players", "players", "int"),
-            ("start_space", "start space", "int"),
-            PLAYER_GAMES,
-            *RATE_COLUMNS[:3],
-            ("advantage", "advantage", "signed"),
-            ("p_holm", "p (Holm)", "p"),
-        ],
+        SEAT_ADVANTAGE_COLUMNS,
     )
     r.figure(
         "seat_bias",
@@ -876,39 +873,25 @@ def _strong_changes(scripted: Analyses, strong: Analyses) -> tuple[list[str], li
     disjoint (the finding **differs**), those significant (Holm p < 0.05) among scripted players
     whose strong-play interval overlaps theirs but includes 0 (**not confirmed** at that size: too
     few strong games may be all it says), and the count of findings the strong runs cannot test."""
-    fair = scripted.seats.select(
-        "players",
-        "start_space",
-        (pl.col("ci_low") - pl.col("fair_share")).alias("lo"),
-        (pl.col("ci_high") - pl.col("fair_share")).alias("hi"),
-    )
-    fair_s = strong.seats.select(
-        "players",
-        "start_space",
-        (pl.col("ci_low") - pl.col("fair_share")).alias("lo"),
-        (pl.col("ci_high") - pl.col("fair_share")).alias("hi"),
-    )
+
+    def seats(t: pl.DataFrame) -> pl.DataFrame:  # the advantage over the fair share, its interval
+        return t.select(
+            "players",
+            "start_space",
+            e="advantage",
+            lo=pl.col("ci_low") - pl.col("fair_share"),
+            hi=pl.col("ci_high") - pl.col("fair_share"),
+            p="p_holm",
+        )
+
+    def held(t: pl.DataFrame) -> pl.DataFrame:  # holding within strategy
+        return t.select(
+            "players", "gene", e="within_strategy", lo="within_low", hi="within_high", p="within_p_holm"
+        )
+
     tables = [
-        (
-            "start space {start_space}",
-            scripted.seats.select(
-                "players", "start_space", pl.col("advantage").alias("e"), pl.col("p_holm").alias("p")
-            ).join(fair, on=["players", "start_space"]),
-            strong.seats.select(
-                "players", "start_space", pl.col("advantage").alias("e"), pl.col("p_holm").alias("p")
-            ).join(fair_s, on=["players", "start_space"]),
-            ["players", "start_space"],
-        ),
-        (
-            "holding **{gene}** (within strategy)",
-            scripted.held.select(
-                "players", "gene", e="within_strategy", lo="within_low", hi="within_high", p="within_p_holm"
-            ),
-            strong.held.select(
-                "players", "gene", e="within_strategy", lo="within_low", hi="within_high", p="within_p_holm"
-            ),
-            ["players", "gene"],
-        ),
+        ("start space {start_space}", seats(scripted.seats), seats(strong.seats), ["players", "start_space"]),
+        ("holding **{gene}** (within strategy)", held(scripted.held), held(strong.held), ["players", "gene"]),
     ]
 
     def reading(e: float, lo: float, hi: float) -> str:
@@ -975,14 +958,7 @@ def section_strong_play(
     r.table(
         "seat_advantage_strong",
         strong.seats,
-        [
-            ("players", "players", "int"),
-            ("start_space", "start space", "int"),
-            PLAYER_GAMES,
-            *RATE_COLUMNS[:3],
-            ("advantage", "advantage", "signed"),
-            ("p_holm", "p (Holm)", "p"),
-        ],
+        SEAT_ADVANTAGE_COLUMNS,
     )
     r.text("### Genes held at the end, strong field")
     r.table("gene_effects_held_strong", strong.held, GENE_COLUMNS)
