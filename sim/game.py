@@ -243,6 +243,30 @@ class ReplayBase:
         return self.rollouts([[*choices, o] for o in options], forks)
 
 
+class TapedReplay(ReplayBase):
+    """A replay on its game's batch engine, its tape kept as :class:`TapeArrays` (``self.tape``):
+    :meth:`Replay.rollouts` and a search round's :meth:`Replay.forked` said once. The game gives
+    ``_new(n, capacity, forks)`` (the game ``n`` times, keyed, not played), ``_play(tapes, stop,
+    forks)`` (a batch of those tapes, played), ``_finish(b)`` (play a batch ``_new`` made) and
+    ``_outcomes(b)`` (scores and wins by player)."""
+
+    tape: "TapeArrays"
+
+    def rollouts(
+        self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
+    ) -> tuple[Any, Any]:
+        check_rollouts(tapes, forks)
+        return self._outcomes(self._play(list(tapes), stop=False, forks=forks))
+
+    def forked(
+        self, choices: Sequence[Choice], options: Sequence[Choice], forks: Sequence[int]
+    ) -> tuple[Any, Any]:
+        check_forked(options, forks)
+        b = self._new(len(options), len(choices) + 1, forks)
+        self.tape.put(b.workspace, choices, options)
+        return self._outcomes(self._finish(b))
+
+
 class TapeArrays:
     """A replay's tape as the engine holds it: a choice key (``key_of(choice.kind)``) and an option
     row (``width`` ints, zero-padded) per choice. A search extends its game's tape by one choice a

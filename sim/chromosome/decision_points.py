@@ -16,7 +16,7 @@ from sim.chromosome.engine.decision_kinds import DECISION_KINDS
 from sim.chromosome.engine.decisions import TAPE_STOP
 from sim.chromosome.engine.state import ERR_DECISION_POINT, OPTION_WIDTH, Workspace, rules_for
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint, ReplayBase, TapeArrays, check_forked, check_rollouts, seat_mask
+from sim.game import Choice, DecisionPoint, TapeArrays, TapedReplay, seat_mask
 
 
 def put_tapes(wk: Workspace, tapes: Sequence[Sequence[Choice]], stop: bool, engine_masks: np.ndarray) -> None:
@@ -40,7 +40,7 @@ def engine_masks(masks: np.ndarray, seat: np.ndarray) -> np.ndarray:
     return out
 
 
-class ChromosomeReplay(ReplayBase):
+class ChromosomeReplay(TapedReplay):
     """Game ``game`` of ``run`` (a ChromosomeRun; ``params`` its strategies' rows) as decision
     points of the players in ``seats``."""
 
@@ -107,19 +107,8 @@ class ChromosomeReplay(ReplayBase):
         options = wk.stop_options[0, :n, :width].copy()
         return DecisionPoint(index, player, kind, DECISION_KINDS[kind].name, options, int(wk.stop_choice[0]))
 
-    def rollouts(
-        self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        check_rollouts(tapes, forks)
-        return self._outcomes(self._play(list(tapes), stop=False, forks=forks))
-
-    def forked(
-        self, choices: Sequence[Choice], options: Sequence[Choice], forks: Sequence[int]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        check_forked(options, forks)
-        b = self._new(len(options), len(choices) + 1, forks)
-        self.tape.put(b.workspace, choices, options)
-        return self._outcomes(self._run(b, False))
+    def _finish(self, b: batch_mod.Batch) -> batch_mod.Batch:
+        return self._run(b, False)
 
     def _outcomes(self, b: batch_mod.Batch) -> tuple[np.ndarray, np.ndarray]:
         out = batch_mod.outcomes(b)

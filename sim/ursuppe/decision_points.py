@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import GameError
-from sim.game import Choice, DecisionPoint, ReplayBase, TapeArrays, check_forked, check_rollouts, seat_mask
+from sim.game import Choice, DecisionPoint, TapeArrays, TapedReplay, seat_mask
 from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.engine.decision_kinds import DECISION_KINDS, KIND_CHOICE_KEY
 from sim.ursuppe.engine.decisions import TAPE_STOP
@@ -41,7 +41,7 @@ def _choice_key(kind: int) -> int:
     return int(KIND_CHOICE_KEY[kind])
 
 
-class UrsuppeReplay(ReplayBase):
+class UrsuppeReplay(TapedReplay):
     """Game ``game`` of ``run`` (a sim.ursuppe.simulation.UrsuppeRun) as decision points of the
     colours in ``seats`` (default: all)."""
 
@@ -94,7 +94,7 @@ class UrsuppeReplay(ReplayBase):
     def _play(
         self, tapes: list[Sequence[Choice]], stop: bool, forks: Sequence[int] | None
     ) -> batch_mod.Batch:
-        return batch_mod.play(self.batch(tapes, stop, forks), seating=self.run.seating)
+        return self._finish(self.batch(tapes, stop, forks))
 
     def _check(self, b: batch_mod.Batch, allowed: int) -> None:
         for g in np.flatnonzero(b.workspace.error[:, 0] != 0):
@@ -116,19 +116,8 @@ class UrsuppeReplay(ReplayBase):
         options = wk.error_options[0, :n, :width].copy()
         return DecisionPoint(index, player, kind, DECISION_KINDS[kind].name, options, int(wk.stop_choice[0]))
 
-    def rollouts(
-        self, tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        check_rollouts(tapes, forks)
-        return self._outcomes(self._play(list(tapes), stop=False, forks=forks))
-
-    def forked(
-        self, choices: Sequence[Choice], options: Sequence[Choice], forks: Sequence[int]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        check_forked(options, forks)
-        b = self._new(len(options), len(choices) + 1, forks)
-        self.tape.put(b.workspace, choices, options)
-        return self._outcomes(batch_mod.play(b, seating=self.run.seating))
+    def _finish(self, b: batch_mod.Batch) -> batch_mod.Batch:
+        return batch_mod.play(b, seating=self.run.seating)
 
     def _outcomes(self, b: batch_mod.Batch) -> tuple[np.ndarray, np.ndarray]:
         self._check(b, 0)
