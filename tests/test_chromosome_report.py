@@ -4,6 +4,7 @@ placeholders), and every number agrees with what polars computes from the runs' 
 
 import json
 import math
+import shutil
 import sys
 from pathlib import Path
 
@@ -303,6 +304,19 @@ def test_refusals_are_one_line(runs, tmp_path, monkeypatch, capsys):
     md = (out / "report.md").read_text()
     assert "Die (D1): **d6**" in md and "`die_sides = 6`" in md and "Small sample" in md
     assert "5 → Y, 6 → P" in md
+
+
+def test_a_manifest_that_disagrees_with_its_chunks_is_refused(runs, tmp_path, monkeypatch, capsys):
+    """Issue 35.4: the manifest-vs-chunks check is every game's (analysis.report_runs), not only
+    Ursuppe's: a spec.games edited below the games of the chunks is one line, nothing written."""
+    run = tmp_path / "edited"
+    shutil.copytree(runs[0], run)
+    doc = json.loads((run / "manifest.json").read_text())
+    doc["spec"]["games"] = CHUNK  # over GAMES games of chunks
+    (run / "manifest.json").write_text(json.dumps(doc))
+    line = refused(monkeypatch, capsys, "report", run, "--out", tmp_path / "x")
+    assert "manifest.json" in line and "chunks.1" in line and "does not agree with its chunks" in line
+    assert not (tmp_path / "x").exists()
 
 
 def test_an_interrupted_report_leaves_the_old_one(runs, tmp_path, monkeypatch):

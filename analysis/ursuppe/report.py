@@ -33,62 +33,9 @@ from sim.ursuppe.rules.seating import rotate_block
 
 
 def _read_manifest(run: Path) -> dict[str, Any]:
-    """A run's manifest, checked for what the report needs (analysis.report_runs.read_manifest
-    and Ursuppe's own fields) and against its chunks; ReportError names the problem."""
-    doc = report_runs.read_manifest(run, "ursuppe", "soup simulate", _spec_problem)
-    problem = _chunks_problem(run, doc)
-    if problem:
-        raise ReportError(
-            f"{run / 'manifest.json'}: {problem}: the manifest does not agree with its chunks (edited by "
-            "hand, or another run's?); restore it, or play the run again with soup simulate into a new --out"
-        )
-    return doc
-
-
-def _chunks_problem(run: Path, doc: dict[str, Any]) -> str | None:
-    """What is wrong between a manifest's counts and its chunks, or None (issue 21.4: a manifest
-    whose spec.games was edited to 10,000 over 20,000 games of chunks made "20,000 of 10,000
-    games analysed", exit 0). Each chunk the manifest lists must sit where the chunk layout puts
-    it (chunk k holds games k * chunk_size onwards, none at or beyond spec.games), hold one row
-    per player per game, and its file must say the same (its Parquet footer: rows and the range
-    of the game column); the checksums are checked when the chunks are read (sim.runner)."""
-    import pyarrow.parquet as pq
-
-    from sim.runner import chunk_name
-
-    spec, chunks, size = doc["spec"], doc.get("chunks", {}), doc.get("chunk_size")
-    games, players = spec["games"], spec["players"]
-    if chunks and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
-        return f"chunk_size: expected a positive integer, got {size!r}"
-    for key, entry in chunks.items():
-        if not key.isdigit() or not isinstance(entry, dict):
-            return f"chunks.{key}: expected a chunk index and an object"
-        k = int(key)
-        first, count = k * size, min(size, games - k * size)
-        if count < 1:
-            return f"chunks.{key} lies beyond spec.games = {games:,} (chunk_size {size:,})"
-        want = {"file": chunk_name(k), "first_game": first, "games": count, "rows": count * players}
-        for field, value in want.items():
-            if field in entry and entry[field] != value:
-                return f"chunks.{key}.{field} is {entry[field]!r}, expected {value!r} (spec.games {games:,})"
-        try:
-            meta = pq.read_metadata(run / want["file"])
-        except Exception:  # noqa: BLE001 (missing or damaged: sim.runner.chunk_files names it)
-            continue
-        if meta.num_rows != count * players:
-            return f"chunks.{key}: {want['file']} holds {meta.num_rows:,} rows, expected {count * players:,}"
-        names = meta.schema.to_arrow_schema().names
-        if "game" in names and meta.num_row_groups:
-            col = names.index("game")
-            stats = [meta.row_group(g).column(col).statistics for g in range(meta.num_row_groups)]
-            if all(s is not None and s.has_min_max for s in stats):
-                low, high = min(s.min for s in stats), max(s.max for s in stats)
-                if (low, high) != (first, first + count - 1):
-                    return (
-                        f"chunks.{key}: {want['file']} holds games {low:,}-{high:,}, expected "
-                        f"{first:,}-{first + count - 1:,}"
-                    )
-    return None
+    """A run's manifest, checked for what the report needs (analysis.report_runs.read_manifest:
+    every game's fields and its chunks; here Ursuppe's own fields); ReportError names the problem."""
+    return report_runs.read_manifest(run, "ursuppe", "soup simulate", _spec_problem)
 
 
 def _spec_problem(spec: dict[str, Any]) -> str | None:

@@ -11,15 +11,20 @@ then Aggression attacks; (6) markers advance by amoebas on the board and genes h
 leapfrog. The game ends when a marker reaches the finish zone (42) or after the round that
 revealed the last card; the furthest marker wins.
 
-Where things live: rules.py (rules file -> arrays), meal_shapes.py (the feeding shapes of each
-gene combination, built with the rules), state.py (the struct of arrays), board.py, genes.py,
-decision_kinds.py and decisions.py (every decision of §9), movement.py, feeding.py, attacks.py,
-phases/ (one module per phase), game.py (round and batch kernels), invariants.py (§11),
-scenario.py (scenario files), trace.py (the readable game log). The 26 extra genes (§18) add
-extra_flags.py (their flags), market.py (XM) and combos.py (soup combos); the rest of their
-effects live in the phase or concept they change, except the genes that live in one module of
-engine/genes/ (docs/adding-a-gene.md: Rebound XG-16, Toxic Excretions XG-19 and most of the
-others, each in the module named after it; Healing 1's holds the healing of XG-15 and XG-25).
+Where things live (a layer each; imports point down, tests/test_layers.py):
+- rules/: the rules file and its validation (book.py, default_rules.toml), the gene table
+  (genes.py, gene_rows.py, gene_tables.py), the extra genes' flags (extra_flags.py), the feeding
+  shapes of each gene combination (meal_shapes.py), seating and colours;
+- engine/: the struct of arrays (state.py) and the kernels: board, dice, movement, feeding,
+  attacks, deaths, market (XM), the decisions of §9 (decision_kinds.py, decisions.py), the
+  invariants of §11, phases/ (setup and one module per phase of a round, then the end check),
+  round.py and batch.py (a round and a batch of games), genes/ (one module per gene with an
+  effect of its own, docs/adding-a-gene.md), policy_port.py (what the engine asks of a
+  strategy; the strategies are plugged in by wiring.py);
+- game.py, simulation.py, decision_points.py: the game on the protocol (sim/game.py): runs,
+  chunks, forks and decision points for the search player;
+- experiments/: Ursuppe's experiments (verdict, calibrate, combos, tuning, references);
+- tools/: developer tools (bench, profile, trace, play, scenario, rule index).
 """
 
 from sim.ursuppe import wiring  # noqa: F401 (plugs the strategies into the engine's policy port)
