@@ -110,12 +110,10 @@ class LocalBackend:
     def play(
         self, adapter: Any, work: list[ChunkWork], on_game: Callable[[], None] | None = None
     ) -> Iterator[PlayedChunk]:
-        # An adapter that splits play_chunk into the engine's part and the rows (play_games,
-        # chunk_rows) has its rows built by the runner's writer thread, off the engine's path.
-        split = hasattr(adapter, "play_games") and hasattr(adapter, "chunk_rows")
-        counted = (
-            {"on_game": on_game} if on_game is not None and getattr(adapter, "reports_games", False) else {}
-        )
+        # A run that splits its rows from its games (sim.runner.RunAdapter.splits_rows) has them
+        # built by the runner's writer thread, off the engine's path.
+        split = adapter.splits_rows
+        counted = {"on_game": on_game} if on_game is not None and adapter.reports_games else {}
         for w in work:
             t = time.perf_counter()
             if split:

@@ -43,6 +43,60 @@ CORE_COLUMNS: dict[str, str] = {
 
 
 @dataclass(frozen=True)
+class Capability:
+    """A part of the protocol (issue 35.4): the methods a game gives for it and the kit's commands
+    that need it. A game declares what it gives (``GameInfo.capabilities``); :func:`register`
+    and the conformance suite check each declared one, and a command whose capability a game
+    lacks is refused in one line (:func:`require`)."""
+
+    name: str
+    methods: tuple[str, ...]
+    commands: tuple[str, ...]
+    meaning: str
+
+
+CAPABILITIES: dict[str, Capability] = {
+    c.name: c
+    for c in (
+        Capability(
+            "rules",
+            ("load_rules", "check_players", "run_label", "rules_line", "rules_document"),
+            ("rules",),
+            "its rules from a rules file with house rules on top",
+        ),
+        Capability(
+            "runs",
+            ("new_run", "strategy_names", "load_engine", "play_checked"),
+            ("simulate", "bench", "compare", "tournament"),
+            "runs of games for sim.runner, with the invariants checked in debug mode",
+        ),
+        Capability("play", ("check_play", "play_text"), ("play",), "one game told step by step"),
+        Capability(
+            "scenarios",
+            ("scenario_files", "load_scenario", "scenario_document", "run_scenario"),
+            ("scenario",),
+            "positions as text with their expected outcomes",
+        ),
+        Capability("tuning", ("strategy_space", "strategy_spec"), ("tune",), "strategies CMA-ES can tune"),
+        Capability("report", ("build_report",), ("report",), "the balance report of its runs"),
+        Capability(
+            "decision_points",
+            ("replay",),
+            ("skill",),
+            "its games as decision points: search seats (strategies/search.py), restricted play",
+        ),
+        Capability(
+            "ablation",
+            ("ablation",),
+            ("ablate",),
+            "parts that can be taken out of the game (its ablation)",
+        ),
+    )
+}
+REQUIRED_CAPABILITIES = ("rules", "runs")  # what the runner and every command need
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """What a game is, read without loading its engine."""
 
@@ -54,9 +108,12 @@ class GameInfo:
     default_pool: str = ""  # strategies drawn for every seat by default (comma-separated)
     random_strategy: str = "random"  # the preset that decides uniformly among legal options
     default_strategy: str = ""  # soup play's strategy for every seat by default
+    # The parts of the protocol it gives (CAPABILITIES' names; REQUIRED_CAPABILITIES always).
+    capabilities: tuple[str, ...] = REQUIRED_CAPABILITIES
     # Commands of the game's own beyond the kit's (simulate, play, bench, compare, tournament,
-    # tune, scenario, rules, report), e.g. Ursuppe's gene experiments: another game is refused them
-    # in one line (sim.cli.support.game_for).
+    # tune, scenario, rules, report, and ablate for a game with the "ablation" capability), e.g.
+    # Ursuppe's gene experiments and its own ablate: another game is refused them in one line
+    # (sim.cli.support.game_for).
     own_commands: tuple[str, ...] = ()
     # Whether a game may end with nobody winning (Chromosome E5: every player eliminated); the
     # conformance suite then asks only that the winners, if any, rank first.
@@ -155,10 +212,10 @@ class Game(Protocol):
         (issue 33): the decisions of the players in ``seats`` (default: every player's) stop the
         game or are forced by a tape of choices; everyone else's strategy decides as in the run."""
 
-    # A game that lists "ablate" in its own_commands (the default game has its own experiment)
-    # also gives: ablation(rules, remove: Sequence[str]) -> (rules A, rules B, a line saying what B
-    # lacks), the two arms soup ablate plays on common random numbers (Chromosome: a special
-    # action off its board, or a gene colour's use).
+    # A game with the "ablation" capability (CAPABILITIES) also gives ablation(rules, remove:
+    # Sequence[str]) -> (rules A, rules B, a line saying what B lacks), the two arms soup ablate
+    # plays on common random numbers (Chromosome: a special action off its board, or a gene
+    # colour's use).
 
 
 @dataclass(frozen=True)
@@ -432,8 +489,46 @@ def _entry_points() -> dict[str, Any]:
     return _ENTRY_POINTS
 
 
+def capability_problem(game: Any) -> str | None:
+    """What is wrong with ``game``'s declared capabilities, or None: an unknown name, a required
+    one missing, or a method of a declared one that the game does not give."""
+    declared = game.info.capabilities
+    unknown = [c for c in declared if c not in CAPABILITIES]
+    if unknown:
+        return f"unknown capabilities {unknown}; expected some of {sorted(CAPABILITIES)}"
+    missing = [c for c in REQUIRED_CAPABILITIES if c not in declared]
+    if missing:
+        return f"does not declare the required capabilities {missing}"
+    for name in declared:
+        absent = [m for m in CAPABILITIES[name].methods if not callable(getattr(game, m, None))]
+        if absent:
+            return f"declares {name!r} but does not give {', '.join(absent)}"
+    return None
+
+
+def supports(game: Game, capability: str) -> bool:
+    """Whether ``game`` declares ``capability`` (a name of CAPABILITIES)."""
+    if capability not in CAPABILITIES:
+        raise KeyError(f"no capability {capability!r}; expected one of {sorted(CAPABILITIES)}")
+    return capability in game.info.capabilities
+
+
+def require(game: Game, capability: str, command: str) -> None:
+    """A one-line UserError unless ``game`` has ``capability``, naming the games that have it."""
+    if not supports(game, capability):
+        having = [n for n in names() if supports(get(n), capability)]
+        raise UserError(
+            f"--game {game.info.name}: soup {command} needs a game with {CAPABILITIES[capability].meaning} "
+            f"({capability!r}: {', '.join(having) or 'no game'})"
+        )
+
+
 def register(game: Game) -> None:
-    """Register ``game`` in this process (a registered name is replaced)."""
+    """Register ``game`` in this process (a registered name is replaced); a game whose declared
+    capabilities it does not give is refused (:func:`capability_problem`)."""
+    problem = capability_problem(game)
+    if problem:
+        raise TypeError(f"game {game.info.name!r}: {problem}")
     _REGISTERED[game.info.name] = game
 
 
@@ -451,6 +546,9 @@ def get(name: str) -> Game:
         game = point.load()
         if game.info.name != name:
             raise UnknownGameError(f"entry point {name!r} registers a game named {game.info.name!r}")
+        problem = capability_problem(game)
+        if problem:
+            raise TypeError(f"game {name!r} (entry point {point.value}): {problem}")
         _REGISTERED[name] = game
     return _REGISTERED[name]
 

@@ -82,7 +82,11 @@ class RunError(UserError):
 
 
 class GameAdapter(Protocol):
-    """What the runner needs from a game."""
+    """What the runner needs from a game (a game's run subclasses :class:`RunAdapter`, which
+    declares the optional parts and their defaults)."""
+
+    splits_rows: bool
+    reports_games: bool
 
     def spec(self) -> dict[str, Any]:
         """Everything that determines the results (rules, strategies, seating, seed, players...)."""
@@ -91,14 +95,30 @@ class GameAdapter(Protocol):
         """Play games ``first .. first + count - 1`` and return their outcome rows (a pyarrow
         Table); raise :class:`sim.errors.GameError` naming the game if one cannot be played.
 
-        An adapter may also split this into ``play_games(first, count, threads)`` (the engine's
-        part, raising the GameError) and ``chunk_rows(played)`` (the Table): the local backend
-        then builds the rows on the runner's writer thread, off the engine's path (issue 12).
+        The optional parts (``splits_rows``, ``reports_games``) are :class:`RunAdapter`'s."""
 
-        An adapter whose chunk's games finish one by one before its batch (a search player's,
-        strategies/search.py) says so with ``reports_games`` True; the local backend then passes
-        ``on_game`` to play_chunk / play_games, called in the calling thread once per game
-        finished, and the progress bar counts games within a chunk."""
+
+class RunAdapter:
+    """The optional parts of a :class:`GameAdapter`, declared with their defaults (issue 35.4): a
+    game's run subclasses this and overrides what it gives, so the runner reads a declaration
+    instead of probing for methods.
+
+    - ``splits_rows`` (default False): the run splits play_chunk into ``play_games(first, count,
+      threads)`` (the engine's part, raising the GameError) and ``chunk_rows(played)`` (the
+      Table); the local backend then builds the rows on the runner's writer thread, off the
+      engine's path (issue 12).
+    - ``reports_games`` (default: whether the run has a search seat, ``self.search``): its
+      chunk's games finish one by one before the batch (a search player's, strategies/search.py);
+      the local backend then passes ``on_game`` to play_chunk / play_games, called in the calling
+      thread once per game finished, and the progress bar counts games within a chunk."""
+
+    splits_rows = False
+    search: Any = None
+
+    @property
+    def reports_games(self) -> bool:
+        """A run with a search player finishes its chunk's games one by one."""
+        return bool(self.search)
 
 
 @dataclass

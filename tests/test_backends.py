@@ -23,7 +23,7 @@ from tests.interrupting import soup_interrupted
 pytestmark = pytest.mark.xdist_group("ray")
 
 
-class HashGame:
+class HashGame(runner.RunAdapter):
     """A fake game for the game-agnostic layer: game i's row is a hash of (seed, i). Game ``bad``
     cannot be played; with ``kill_marker``, the first process to play a chunk holding game
     ``kill_game`` kills itself (SIGKILL) after leaving the marker file, as a crashed worker."""

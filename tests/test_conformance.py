@@ -1,7 +1,11 @@
 """The conformance suite: every registered game (sim.game) passes it by registering (Pgx's
 ``api_test``, OpenSpiel's ``games_sim_test``). Determinism across threads and chunk sizes, resume
-after an interrupt, random strategies that finish every game, the core result columns, the
-scenario round trip and the invariants after every phase in debug mode."""
+after an interrupt, random strategies that finish every game, the core result columns, and for
+each capability a game declares (sim.game.CAPABILITIES) its checks: the scenario round trip, the
+invariants after every phase in debug mode, the decision points."""
+
+import sys
+from dataclasses import replace
 
 import numpy as np
 import pyarrow as pa
@@ -14,6 +18,13 @@ from sim.errors import UserError
 from sim.game import CORE_COLUMNS
 
 GAMES = games.names()
+
+
+def declaring(capability: str) -> list[str]:
+    """The registered games that declare ``capability``: its checks run for those only."""
+    return [n for n in GAMES if games.supports(games.get(n), capability)]
+
+
 SMALL = 240  # games per run: enough for every seat and strategy, quick on two cores
 
 
@@ -43,6 +54,58 @@ def test_every_game_is_registered():
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_game_gives_every_capability_it_declares(name):
+    """Issue 35.4: capabilities are declared, not probed: each declared one's methods are there."""
+    g = games.get(name)
+    assert games.capability_problem(g) is None
+    assert set(games.REQUIRED_CAPABILITIES) <= set(g.info.capabilities)
+    for capability in g.info.capabilities:
+        for method in games.CAPABILITIES[capability].methods:
+            assert callable(getattr(g, method)), (capability, method)
+
+
+class _Without:
+    """A registered game's object declaring one capability fewer (a game without it)."""
+
+    def __init__(self, g, capability: str) -> None:
+        kept = tuple(c for c in g.info.capabilities if c != capability)
+        self.info = replace(g.info, name=f"{g.info.name}-without-{capability}", capabilities=kept)
+        self._game = g
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+
+def test_a_game_missing_a_declared_capabilitys_method_is_not_registered():
+    class Broken(_Without):
+        def __init__(self) -> None:
+            super().__init__(games.get("pig"), "none")
+            self.info = replace(self.info, name="broken", capabilities=(*self.info.capabilities, "ablation"))
+
+    with pytest.raises(TypeError, match="declares 'ablation' but does not give ablation"):
+        games.register(Broken())
+    assert "broken" not in games.names()
+    with pytest.raises(TypeError, match="required capabilities"):
+        games.register(_Without(games.get("pig"), "runs"))
+
+
+def test_a_command_whose_capability_a_game_lacks_is_refused_in_one_line(monkeypatch, capsys):
+    """soup tune with a game that does not declare "tuning": one line naming what it needs and the
+    games that have it, exit 2, before anything runs."""
+    from sim.cli import app as cli
+
+    lacking = _Without(games.get("pig"), "tuning")
+    monkeypatch.setitem(games._REGISTERED, lacking.info.name, lacking)
+    monkeypatch.setattr(sys, "argv", ["soup", "tune", "--game", lacking.info.name, "--strategy", "cautious"])
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert e.value.code == 2 and len(err) == 1, err
+    assert "soup tune needs strategies CMA-ES can tune" in err[0] and "pig" in err[0], err[0]
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_determinism_across_threads_and_chunk_sizes(name, tmp_path):
     g = games.get(name)
     one = _play(_run(g), tmp_path / "a", SMALL, SMALL, 1)
@@ -59,7 +122,7 @@ def test_resume_after_an_interrupt_gives_the_same_rows(name, tmp_path):
 
     adapter = _run(g)
     calls = {"n": 0}
-    method = "play_games" if hasattr(adapter, "play_games") else "play_chunk"  # what the runner calls
+    method = "play_games" if adapter.splits_rows else "play_chunk"  # what the runner calls
     real = getattr(adapter, method)
 
     def stop_after_one(first, count, threads):
@@ -103,7 +166,7 @@ def test_the_core_result_columns(name, tmp_path):
     assert games.game_of_spec(spec, "manifest") is g
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", declaring("scenarios"))
 def test_scenario_round_trip(name):
     """A scenario's position, written back as a scenario document, loads as the same position and
     plays to the same outcome."""
@@ -146,7 +209,7 @@ def _walk(replay, rng, choose=None) -> tuple[list, list]:
     return tape, points
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", declaring("decision_points"))
 def test_decision_points_without_choices_replay_the_runs_games(name, tmp_path):
     """Issue 33: a game replayed through the decision protocol with no choice forced is the game
     the batch engine plays in a run (the same winners, player by player)."""
@@ -159,7 +222,7 @@ def test_decision_points_without_choices_replay_the_runs_games(name, tmp_path):
         assert replayed[0].tolist() == won[i * P : (i + 1) * P], i
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", declaring("decision_points"))
 def test_decision_points_walk_a_game_to_its_end(name):
     """Issue 33: every decision point names a player and at least two legal options (a single
     option is taken without asking); any listed option is accepted and the walk reaches the end;
@@ -180,7 +243,7 @@ def test_decision_points_walk_a_game_to_its_end(name):
     assert np.array_equal(middle.options, points[k].options)
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", declaring("decision_points"))
 def test_decision_points_of_one_seat(name):
     """Issue 33: a replay of one seat stops only at that seat's decisions (the others' strategies
     decide as in the run)."""
@@ -190,7 +253,7 @@ def test_decision_points_of_one_seat(name):
     assert points and {p.player for p in points} == {1}
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", declaring("decision_points"))
 def test_a_fork_redraws_the_future_reproducibly(name):
     """Issue 33, no peeking: forks of a game at a decision point play on with fresh randomness (the
     futures differ between fork keys), and the same fork key gives the same future."""
@@ -207,7 +270,7 @@ def test_a_fork_redraws_the_future_reproducibly(name):
     assert np.array_equal(replay.outcomes(cut, forks=forks[3:5])[0], scores[3:5])
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", declaring("decision_points"))
 def test_a_search_seat_in_a_run(name, tmp_path):
     """Issue 33: `search-2` sits at a table like any strategy (its rows named by it, its budget in
     the spec), and its games are the same on any threads and chunk sizes."""
@@ -223,7 +286,7 @@ def test_a_search_seat_in_a_run(name, tmp_path):
     assert _run(g, strategies=names).spec()["search"]["search-2"]["budget"] == 2
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", declaring("decision_points"))
 def test_decision_point_defaults_are_the_strategys_choices(name):
     """Issue 33: a decision point's ``default`` is what the seat's strategy takes there: walking
     the defaults of the game's default strategy (one that draws no random numbers) replays the

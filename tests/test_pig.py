@@ -139,7 +139,11 @@ def test_tune_scenario_and_rules_with_another_game(tmp_path):
     assert "| tuned |" in (out / "report.md").read_text()
     for args, line in (
         (("verdict", "--gene", "Tentacle"), "soup verdict is an experiment of ursuppe only"),
-        (("ablate",), "soup ablate is an experiment of chromosome, ursuppe only"),
+        (
+            ("ablate",),
+            "soup ablate needs parts that can be taken out of the game (its ablation) (chromosome, "
+            "ursuppe only)",
+        ),
         (("combos",), "soup combos is an experiment of ursuppe only"),
         (("calibrate", "--gene", "Tentacle"), "soup calibrate is an experiment of ursuppe only"),
         (("tune", "--gene-value"), "--gene-value: only with --game ursuppe"),

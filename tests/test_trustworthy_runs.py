@@ -35,7 +35,7 @@ def _rows(out: Path) -> pl.DataFrame:
 # --- the game-agnostic runner, with a tiny fake game -------------------------------------------
 
 
-class CoinGame:
+class CoinGame(runner.RunAdapter):
     """A fake game: game i's 'winner' is a hash of (seed, i). Game ``bad`` cannot be played."""
 
     def __init__(self, seed: int = 1, bad: int | None = None) -> None:

@@ -20,6 +20,7 @@ import pyarrow as pa
 from sim.chromosome.rules.book import COLOURS, ChromosomeRules, load_rules
 from sim.errors import GameError, UserError
 from sim.game import GameInfo, assign_strategies, check_player_count, play_strategies
+from sim.runner import RunAdapter
 from strategies.chromosome.presets import DEFAULT_POOL, PRESETS, preset_row
 from strategies.search import SearchSpec, is_search, load_search, split_search
 
@@ -68,7 +69,7 @@ def params_table(names: Sequence[str]) -> np.ndarray:
 
 
 @dataclass
-class ChromosomeRun:
+class ChromosomeRun(RunAdapter):
     """Everything that determines a run's games (sim.runner's GameAdapter)."""
 
     rules: ChromosomeRules
@@ -118,11 +119,6 @@ class ChromosomeRun:
 
         keys = uniform_draws(self.seed, games, STREAM_SEATING, 1 << 30, self.players)
         return np.argsort(keys, axis=1, kind="stable").argsort(axis=1, kind="stable")
-
-    @property
-    def reports_games(self) -> bool:
-        """A run with a search player finishes its chunk's games one by one (sim.runner.GameAdapter)."""
-        return bool(self.search)
 
     def play_chunk(
         self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
@@ -225,7 +221,16 @@ class Chromosome:
         default_pool=DEFAULT_POOL,
         default_strategy="builder",
         may_end_without_winner=True,  # E5: if every player is eliminated, nobody wins
-        own_commands=("ablate",),
+        capabilities=(
+            "rules",
+            "runs",
+            "play",
+            "scenarios",
+            "tuning",
+            "report",
+            "decision_points",
+            "ablation",
+        ),
         paired_by=("strategy", "start_space", "species"),
     )
 

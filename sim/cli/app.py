@@ -33,6 +33,7 @@ from sim.cli.support import (
     check_backend,
     check_resources,
     fail,
+    game_for,
     game_named,
     listen_for_compile,
     load_engine,
@@ -108,7 +109,7 @@ def play(
 
     Same arguments, same output. Example: soup play --players 3 --seed 42
     """
-    chosen = game_named(game)
+    chosen = game_for(game, "play")
     book = chosen.load_rules([rules] if rules is not None else [])
     names = chosen.check_play(book, players, strategies or chosen.info.default_strategy, variant)
     load_engine(chosen)
@@ -153,7 +154,7 @@ def scenario(
     named = file_game(str(file), read_scenario_file(file, UserError), games.names(), UserError)
     if game is not None and named is not None and game != named:
         fail(f"{file}: {GAME_KEY}: the file is a {named} scenario, but --game {game} was given")
-    chosen = game_named(game or named or DEFAULT_GAME)
+    chosen = game_for(game or named or DEFAULT_GAME, "scenario")
     loaded = chosen.load_scenario(file, check_invariants=not no_invariants)  # bad input: before compiling
     load_engine(chosen)
     try:
@@ -243,7 +244,7 @@ def simulate(
     """
     from sim.runner import chunk_files, default_chunk_size
 
-    chosen = game_named(game)
+    chosen = game_for(game, "simulate")
     check_resources(threads, games, players)
     check_backend(backend, ray_address)
     if chunk_size is None:  # a Ray task plays its chunk on one CPU
@@ -377,7 +378,7 @@ def bench(
     and the speed-up over its plain-Python path (an option that does not apply is refused)."""
     import json
 
-    chosen = game_named(game)
+    chosen = game_for(game, "bench")
     if threads is not None:
         _bench_scaling(game, threads, games, repeats, mix, as_json, profile or search)
         return
@@ -521,7 +522,7 @@ def rules_cmd(
     Examples: soup rules my_house_rules.toml;  soup rules --game pig"""
     import json
 
-    chosen = game_named(game)
+    chosen = game_for(game, "rules")
     typer.echo(json.dumps(chosen.rules_document(chosen.load_rules(files or [])), indent=1))
 
 

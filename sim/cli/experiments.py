@@ -27,7 +27,6 @@ from sim.cli.support import (
     check_resources,
     fail,
     game_for,
-    game_named,
     only_with_ursuppe,
     open_backend,
     plural,
@@ -815,7 +814,7 @@ def _compare_other(
     ray_address: str | None,
 ) -> None:
     """soup compare --game NAME: two rule sets on common random numbers, paired win rates."""
-    chosen = game_named(game)
+    chosen = game_for(game, "compare")
     if not rules or len(rules) > 2:
         fail("--rules: expected one house-rules file (B, against the defaults) or two (A, B; 'default')")
     files = (["default"] + rules)[-2:]
@@ -897,7 +896,7 @@ def _tournament_other(
 
     from sim.experiments.tournament import round_robin
 
-    chosen = game_named(game)
+    chosen = game_for(game, "tournament")
     names = strategy_list(strategies or ",".join(chosen.strategy_names()), "--strategies")
     book = chosen.load_rules([rules] if rules is not None else [])
     out = out or Path("results") / f"tournament-{game}-{players}p-seed{seed}-{games}"
@@ -962,7 +961,7 @@ def skill(
         write_ladder,
     )
 
-    chosen = game_named(game)
+    chosen = game_for(game, "skill")
     try:
         book = chosen.load_rules([rules] if rules is not None else [])
         chosen.check_players(book, players)

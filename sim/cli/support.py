@@ -167,19 +167,27 @@ def only_with_ursuppe(**used: bool) -> None:
 
 
 def game_for(name: str, command: str) -> Any:
-    """The registered game ``name`` for a command of a game's own (GameInfo.own_commands: Ursuppe's
-    gene experiments), or a one-line error saying which games have it and what this one runs."""
-    chosen = game_named(name)
-    if command not in chosen.info.own_commands:
-        from sim import game as games
+    """The registered game ``name`` for ``command``: one of the game's own (GameInfo.own_commands:
+    Ursuppe's gene experiments) or a kit command whose capability the game declares
+    (sim.game.CAPABILITIES); else a one-line error saying which games run it."""
+    from sim import game as games
 
-        having = [n for n in games.names() if command in games.get(n).info.own_commands]
-        fail(
-            f"--game {name}: soup {command} is an experiment of {', '.join(having) or 'no game'} only; "
-            f"{name} runs the game-agnostic commands (simulate, play, bench, compare, tournament, tune, "
-            "scenario, rules, report)"
-        )
-    return chosen
+    chosen = game_named(name)
+    needs = [c for c in games.CAPABILITIES.values() if command in c.commands]
+
+    def runs(g: Any) -> bool:
+        own = command in g.info.own_commands
+        return own or bool(needs) and all(games.supports(g, c.name) for c in needs)
+
+    if runs(chosen):
+        return chosen
+    having = ", ".join(n for n in games.names() if runs(games.get(n))) or "no game"
+    if needs:
+        fail(f"--game {name}: soup {command} needs {' and '.join(c.meaning for c in needs)} ({having} only)")
+    fail(
+        f"--game {name}: soup {command} is an experiment of {having} only; {name} runs the game-agnostic "
+        "commands (simulate, play, bench, compare, tournament, tune, scenario, rules, report)"
+    )
 
 
 PLAYERS_HELP = (

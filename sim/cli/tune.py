@@ -16,7 +16,7 @@ from sim.cli.support import (
     PLAYERS_HELP,
     GameName,
     fail,
-    game_named,
+    game_for,
     load_engine,
     long_job,
     only_with_ursuppe,
@@ -347,7 +347,7 @@ def _tune_other(
     from analysis.tables import write_text_atomic
     from sim.experiments.tuning import tune as tune_game
 
-    chosen = game_named(game)
+    chosen = game_for(game, "tune")
     book = chosen.load_rules([rules] if rules is not None else [])
     chosen.check_players(book, players)
     name = strategy

@@ -17,6 +17,7 @@ import pyarrow as pa
 from sim.errors import GameError, UserError
 from sim.game import GameInfo, assign_strategies, check_player_count, play_strategies
 from sim.pig.rules import PigRules, load_rules
+from sim.runner import RunAdapter
 from sim.scenario_files import check_game, check_keys, read_scenario_file
 from strategies.pig import DEFAULT_POOL, PRESETS, hold_value
 from strategies.search import SearchSpec, is_search, load_search, split_search
@@ -46,7 +47,7 @@ class ScenarioError(UserError):
 
 
 @dataclass
-class PigRun:
+class PigRun(RunAdapter):
     """Everything that determines a run's games (sim.runner's GameAdapter)."""
 
     rules: PigRules
@@ -87,11 +88,6 @@ class PigRun:
 
         draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(self.pool), self.players)
         return np.asarray(self.pool, dtype=np.int64)[draws]
-
-    @property
-    def reports_games(self) -> bool:
-        """A run with a search player finishes its chunk's games one by one (sim.runner.GameAdapter)."""
-        return bool(self.search)
 
     def play_chunk(
         self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
@@ -161,6 +157,7 @@ class Pig:
         kernel_packages=("sim.pig", "strategies.pig"),
         default_pool=DEFAULT_POOL,
         default_strategy="steady",
+        capabilities=("rules", "runs", "play", "scenarios", "tuning", "report", "decision_points"),
     )
 
     def load_rules(self, files: Sequence[Path] = ()) -> PigRules:

@@ -34,7 +34,8 @@ class Ursuppe:
         kernel_packages=("sim.ursuppe", "strategies.ursuppe"),
         default_pool=",".join(DEFAULT_POOL),
         default_strategy="greedy",
-        own_commands=("ablate", "combos", "verdict", "calibrate"),
+        capabilities=("rules", "runs", "play", "scenarios", "tuning", "report", "decision_points"),
+        own_commands=("ablate", "combos", "verdict", "calibrate"),  # ablate: its own gene experiment
     )
 
     def load_rules(self, files: Sequence[Path] = ()) -> RuleBook:

@@ -57,6 +57,7 @@ import pyarrow as pa
 from sim.errors import UserError
 from sim.game import assign_strategies
 from sim.packed import packed_column, with_packed_fields
+from sim.runner import RunAdapter
 from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook
 from sim.ursuppe.rules.colours import colour_assignment, double_play_colours, player_positions
 from sim.ursuppe.rules.seating import rotate_block
@@ -74,8 +75,11 @@ STREAM_ASSIGNMENT = 3  # a game's fourth stream: which strategies of a pool sit 
 
 
 @dataclass
-class UrsuppeRun:
-    """Everything that determines a run's games (the runner's GameAdapter)."""
+class UrsuppeRun(RunAdapter):
+    """Everything that determines a run's games (the runner's GameAdapter; its rows are built
+    apart from its games: ``splits_rows``)."""
+
+    splits_rows = True
 
     rulebook: RuleBook
     players: int
@@ -145,11 +149,6 @@ class UrsuppeRun:
     def colour_rows(self, games: np.ndarray) -> np.ndarray:
         """Strategy row of every colour of every game (:func:`colour_assignment`)."""
         return colour_assignment(self.assignment(games), self.variant)
-
-    @property
-    def reports_games(self) -> bool:
-        """A run with a search player finishes its chunk's games one by one (sim.runner.GameAdapter)."""
-        return bool(self.search)
 
     def play_chunk(
         self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None

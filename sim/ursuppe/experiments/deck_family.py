@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sim.runner import RunAdapter
 from sim.ursuppe.rules.book import RuleBook, RulesError
 
 if TYPE_CHECKING:
@@ -230,7 +231,7 @@ def deck_label(deck: Any) -> str:
 
 
 @dataclass
-class DeckFamilyRun:
+class DeckFamilyRun(RunAdapter):
     """A run played over several environment decks (V6; ``soup compare/ablate --decks K``, the
     runner's GameAdapter): the games of block j of ``blocks`` (first, count) are played by
     ``runs[j]``, the same run but for its rules' deck (:func:`plausible_decks`). A game is
