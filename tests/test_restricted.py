@@ -399,3 +399,31 @@ def test_a_field_of_search_players_searches_every_seat_deterministically(monkeyp
     assert {p for _, p, _ in seen} == {0}
     with pytest.raises(ValueError, match="bought"):
         R.play_search(base.setting, base.start.vector, spec, fld, 5, 2, bought=3, field_search=spec)
+
+
+@pytest.mark.slow
+def test_a_calibration_against_a_field_of_search_players(tmp_path):
+    """soup calibrate --design holding --holder search-N --search-field search-M (issue 34.2): the
+    holder and every other seat are search players, named on the budget line and in the result."""
+    out = tmp_path / "c"
+    r = soup(
+        "calibrate", "--gene", "Spores", "--players", "3", "--values", "1,5", "--design", "holding",
+        "--holder", "search-2", "--search-field", "search-2", "--search-games", "6", "--out", str(out), "-q",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "holding value (holder search-2) vs 2 x search-2, 6 fresh games an arm" in r.stderr.splitlines()[0]
+    cal = json.loads((out / "calibrate.json").read_text())
+    assert cal["condition"].endswith("vs every other seat search-2 (search, rollouts by breeder)")
+    assert len(cal["points"]) == 2
+
+
+def test_a_calibration_field_of_search_players_needs_a_search_holder():
+    from sim.ursuppe.experiments import calibrate as C
+
+    for design, holder in (("option", "search-2"), ("holding", "breeder")):
+        with pytest.raises(
+            UserError, match="--search-field: a field of search players needs --design holding"
+        ):
+            C.plan_calibration("Spores", "price", [1, 5], design, 3, holder=holder, search_field="search-2")
+    with pytest.raises(UserError, match="--search-field: expected a search player"):
+        C.plan_calibration("Spores", "price", [1, 5], "holding", 3, holder="search-2", search_field="greedy")

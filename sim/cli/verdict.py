@@ -379,6 +379,15 @@ def calibrate(
     search_games: Annotated[
         int, typer.Option(help="Fresh games of every arm a search player plays, at every value.")
     ] = DEFAULT_SEARCH_GAMES,
+    search_field: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME",
+            help="With --design holding and a search --holder: every other seat this search player too "
+            "(rollouts by its own preset), so the holder does not win most games with or without the gene; "
+            "a game costs about P search games. Default: the default mix.",
+        ),
+    ] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="Players: 3 to 6.")] = 4,
     rules: Annotated[
         Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
@@ -432,6 +441,7 @@ def calibrate(
             holder,
             search,
             search_games,
+            search_field,
         )
         slug = C.V._slug(cal.plan.gene)
         out = _out(out, Path("results") / f"calibrate-{slug}-{key}-{players}p-s{seed}", "calibrate")
