@@ -157,7 +157,7 @@ class Plan:
 
     def field_seconds(self) -> float:
         """The estimated wall time the search field's seats add: each of the P-1 costs about a
-        one-seat search game (measured: 4.3x one seat's CPU time in a 4-player search-16 mirror)."""
+        one-seat search game (measured: a 4-player search-16 mirror took 4.1x one seat's CPU time)."""
         return sum(
             self.condition_games(c) * (self.players - 1) * search_game_s(c.field_search.budget, self.players)
             for c in self.conditions
@@ -908,7 +908,7 @@ def strong_play(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 def strong_play_line(doc: dict[str, Any]) -> str | None:
     """ "holds under strong play" or "does not hold under strong play (reads X with scripted
-    holders, Y with search)"."""
+    holders, Y with search)", then which strong-play cell it rests on (:func:`strong_play`)."""
     sp = doc.get("strong_play")
     if not sp:
         return None
