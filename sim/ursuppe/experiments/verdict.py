@@ -67,7 +67,7 @@ RESULT_JSON = "verdict.json"
 @dataclass(frozen=True)
 class Condition:
     """One condition of a verdict: which of the varied things it varies (kind: headline, panel,
-    deck, reading), its words, its directory and what it plays."""
+    strong, mirror, deck, reading; STRONG_KINDS), its words, its directory and what it plays."""
 
     kind: str
     label: str
