@@ -3,6 +3,7 @@ restricted search (the same search player allowed vs denied a gene, G1-G4), a se
 holding value, and their known truths: the null gene and the plain card read 0, a planted strong
 gene reads clearly positive."""
 
+import csv
 import json
 from dataclasses import dataclass
 
@@ -129,21 +130,39 @@ def test_verdict_under_strong_play_end_to_end(tmp_path):
     out = tmp_path / "v"
     r = soup(
         "verdict", "--gene", "Intelligence", *SEARCH_SMALL, "--games", "24", "--search", "search-2",
-        "--search-games", "12", "--out", str(out), "-q",
+        "--search-games", "12", "--search-field-games", "6", "--out", str(out), "-q",
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
     first = r.stderr.splitlines()[0]
     assert first.startswith("verdict on Intelligence")
     assert "option value by restricted search: search-2" in first and "games in all" in first
     assert "threads; detectable effect about" in first and "with a search player (12 games an arm" in first
+    # the cell against a field of search players: its games and time before any game
+    assert (
+        "strong play against a field of search players: search-2 vs 2 x search-2, 2 arms x 6 games" in first
+    )
+    assert "points against the search field (6 games an arm)" in first
     doc = json.loads((out / V.RESULT_JSON).read_text())
     assert doc["designs"]["option"]["label"] == "option value by restricted search"
-    assert doc["strong_play"] is not None
+    assert doc["strong_play"]["cell"] == "mirror" and doc["search_field"] == "search-2"
     text = (out / V.RESULT_MD).read_text()
-    assert "holds under strong play" in text
-    assert "| strong | Intelligence |" in text
+    assert (
+        "holds under strong play" in text and "It rests on the cell against a field of search players" in text
+    )
+    assert "| strong | Intelligence |" in text and "| mirror | Intelligence |" in text
+    rows = [r for r in csv.DictReader((out / V.RESULT_CSV).open()) if r["reference"] == "gene"]
+    mirror = [r for r in rows if r["kind"] == "mirror"]
+    assert len(mirror) == 1 and int(mirror[0]["games"]) == 6
+    assert (
+        mirror[0]["condition"]
+        == "holder search-2 (search, rollouts by breeder) vs every other seat search-2 "
+        "(search, rollouts by breeder)"
+    )
     null = doc["designs"]["option"]["references"]["null"]
     assert null["games"] == 12 and null["differ"] > 0
+    r = soup("verdict", "--gene", "Intelligence", "--search-field", "breeder", "--out", str(tmp_path / "x"))
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "--search-field: expected a search player" in r.stderr and not (tmp_path / "x").exists()
 
 
 @pytest.mark.slow
@@ -178,6 +197,13 @@ def test_a_search_headline_holder_and_a_search_calibration(tmp_path):
         (["--option-design", "guess"], "--option-design: expected one of restricted, tuned"),
         (["--search-games", "5"], "--search-games: expected a positive multiple of 6"),
         (["--search", "none"], "--option-design restricted needs a search player"),
+        (["--search-field", "breeder"], "--search-field: expected a search player"),
+        (["--search-field-games", "8"], "--search-field-games: expected 0 .* or a positive multiple of 6"),
+        (["--search-field-games", "-6"], "--search-field-games: expected 0"),
+        (
+            ["--search", "none", "--option-budget", "0", "--search-field", "search-2"],
+            "--search-field: a field",
+        ),
     ],
 )
 def test_bad_strong_play_input_is_one_line(args, words):
@@ -185,8 +211,9 @@ def test_bad_strong_play_input_is_one_line(args, words):
         kw = dict(zip([a.lstrip("-").replace("-", "_") for a in args[::2]], args[1::2], strict=True))
         if kw.get("search") == "none":
             kw["search"] = None
-        if "search_games" in kw:
-            kw["search_games"] = int(kw["search_games"])
+        for key in ("search_games", "search_field_games", "option_budget"):
+            if key in kw:
+                kw[key] = int(kw[key])
         V.plan_verdict("Tentacle", 3, games=6, decks=1, with_readings=False, **kw)
 
 
@@ -286,6 +313,9 @@ def test_strong_play_holds_only_in_sign_and_size():
             "low": estimate - 0.05,
             "high": estimate + 0.05,
             "condition": f"{kind} cell",
+            "without": 0.9,
+            "differ": 6,
+            "games": 48,
         }
 
     def line(head, strong):
@@ -297,3 +327,103 @@ def test_strong_play_holds_only_in_sign_and_size():
     assert "holds in sign but not in size" in line((0.573, 0.001), (0.125, 0.02))
     assert "does not hold under strong play" in line((0.356, 0.001), (0.042, 0.5))
     assert line((0.01, 0.6), (-0.06, 0.4)).startswith("Holding value holds under strong play")
+
+
+def _cell(kind, estimate, p, without, differ=6, games=48):
+    return {
+        "design": "holding",
+        "reference": "gene",
+        "kind": kind,
+        "estimate": estimate,
+        "p_value": p,
+        "low": estimate - 0.05,
+        "high": estimate + 0.05,
+        "condition": f"{kind} cell",
+        "without": without,
+        "differ": differ,
+        "games": games,
+    }
+
+
+def test_the_strong_play_line_rests_on_the_cell_against_a_search_field():
+    """Issue 34.2: with both strong-play cells the line rests on the one against a field of search
+    players (no ~90% ceiling) and gives the other's reading and each holder's win rate without
+    the gene; without it, on the cell against the default field, saying the other was not played."""
+    head = _cell("headline", 0.573, 0.001, 0.39)
+    strong = _cell("strong", 0.125, 0.02, 0.90, 6)
+    mirror = _cell("mirror", 0.30, 0.001, 0.25, 20)
+    sp = V.strong_play([head, strong, mirror])
+    assert sp["cell"] == "mirror" and sp["search"] is mirror and sp["holds"]
+    line = V.strong_play_line({"strong_play": sp})
+    assert line.startswith("Holding value holds under strong play")
+    assert (
+        "It rests on the cell against a field of search players (its holder wins 25% without the gene" in line
+    )
+    assert "the cell against the default field reads +12.5 [+7.5, +17.5] (its holder wins 90%" in line
+    sp = V.strong_play([head, strong])
+    assert sp["cell"] == "strong" and not sp["holds"] and sp["sign_holds"]
+    line = V.strong_play_line({"strong_play": sp})
+    assert (
+        "holds in sign but not in size" in line and "It rests on the cell against the default field" in line
+    )
+    assert "a field of search players was not played (--search-field-games)" in line
+    assert V.strong_play([head]) is None
+
+
+@pytest.mark.slow
+def test_a_field_of_search_players_searches_every_seat_deterministically(monkeypatch):
+    """The mirror cell: every seat's decisions are searched (not only player 0's), its rollouts by
+    the field's rows, and the games are a pure function of (seed, game index): played twice, the
+    same choices at the same decisions and the same results."""
+    import strategies.search as S
+
+    base, spec = _base("Aggression", 3, 6)
+    fld = T.Field("against", (base.start,) * 2)
+    seen: list[tuple[int, int, int]] = []
+    choose = S.choose
+
+    def recording(replay, tape, point, spec, seed, game):
+        i = choose(replay, tape, point, spec, seed, game)
+        seen.append((game, point.player, i))
+        return i
+
+    monkeypatch.setattr(S, "choose", recording)
+    won, _ = R.play_search(base.setting, base.start.vector, spec, fld, 5, 2, field_search=spec)
+    first = list(seen)
+    assert {p for _, p, _ in first} == {0, 1, 2}
+    seen.clear()
+    again, _ = R.play_search(base.setting, base.start.vector, spec, fld, 5, 2, field_search=spec)
+    assert seen == first and (again == won).all()
+    seen.clear()
+    R.play_search(base.setting, base.start.vector, spec, fld, 5, 2)
+    assert {p for _, p, _ in seen} == {0}
+    with pytest.raises(ValueError, match="bought"):
+        R.play_search(base.setting, base.start.vector, spec, fld, 5, 2, bought=3, field_search=spec)
+
+
+@pytest.mark.slow
+def test_a_calibration_against_a_field_of_search_players(tmp_path):
+    """soup calibrate --design holding --holder search-N --search-field search-M (issue 34.2): the
+    holder and every other seat are search players, named on the budget line and in the result."""
+    out = tmp_path / "c"
+    r = soup(
+        "calibrate", "--gene", "Spores", "--players", "3", "--values", "1,5", "--design", "holding",
+        "--holder", "search-2", "--search-field", "search-2", "--search-games", "6", "--out", str(out), "-q",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "holding value (holder search-2) vs 2 x search-2, 6 fresh games an arm" in r.stderr.splitlines()[0]
+    cal = json.loads((out / "calibrate.json").read_text())
+    assert cal["condition"].endswith("vs every other seat search-2 (search, rollouts by breeder)")
+    assert len(cal["points"]) == 2
+
+
+def test_a_calibration_field_of_search_players_needs_a_search_holder():
+    from sim.ursuppe.experiments import calibrate as C
+
+    for design, holder in (("option", "search-2"), ("holding", "breeder")):
+        with pytest.raises(
+            UserError, match="--search-field: a field of search players needs --design holding"
+        ):
+            C.plan_calibration("Spores", "price", [1, 5], design, 3, holder=holder, search_field="search-2")
+    with pytest.raises(UserError, match="--search-field: expected a search player"):
+        C.plan_calibration("Spores", "price", [1, 5], "holding", 3, holder="search-2", search_field="greedy")

@@ -47,6 +47,7 @@ def test_the_cli_defaults_are_the_experiments():
     assert cli_verdict.DEFAULT_OPTION_REPLICATES == G.DEFAULT_REPLICATES
     assert cli_verdict.DEFAULT_SEARCH == R.DEFAULT_SEARCH
     assert cli_verdict.DEFAULT_SEARCH_GAMES == R.DEFAULT_SEARCH_GAMES
+    assert cli_verdict.DEFAULT_FIELD_GAMES == R.DEFAULT_FIELD_GAMES
 
 
 def test_readings_come_from_the_flag_tables():

@@ -33,6 +33,7 @@ DEFAULT_OPTION_BUDGET = 120_000
 DEFAULT_OPTION_REPLICATES = 3
 DEFAULT_SEARCH = "search-16"  # sim.ursuppe.experiments.restricted's
 DEFAULT_SEARCH_GAMES = 336
+DEFAULT_FIELD_GAMES = 120
 
 
 def _out(out: Path | None, default: Path, command: str) -> Path:
@@ -140,6 +141,23 @@ def verdict(
             "strong-play detectable effect shrinks with 1/sqrt of it, the time grows with it.",
         ),
     ] = DEFAULT_SEARCH_GAMES,
+    search_field: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME",
+            help="Every other seat of the second strong-play cell, a field of search players (default: the "
+            "--search player itself, a mirror: every seat the same player, only the gene differs). Against "
+            "the default mix a search-16 holder wins ~90% with or without the gene; here it wins ~1/P, so "
+            "the strong-play line rests on this cell. A game costs about P search games.",
+        ),
+    ] = None,
+    search_field_games: Annotated[
+        int,
+        typer.Option(
+            help="Fresh games of every arm of the cell against a field of search players (a multiple of "
+            "the rotate block); 0 skips the cell. Its detectable effect and time are on the budget line.",
+        ),
+    ] = DEFAULT_FIELD_GAMES,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the games.")] = 1,
     out: Annotated[
         Path | None,
@@ -200,6 +218,8 @@ def verdict(
                 option_design,
                 None if search == "none" else search,
                 search_games,
+                search_field,
+                search_field_games,
             )
             for name in names
         ]
@@ -359,6 +379,15 @@ def calibrate(
     search_games: Annotated[
         int, typer.Option(help="Fresh games of every arm a search player plays, at every value.")
     ] = DEFAULT_SEARCH_GAMES,
+    search_field: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME",
+            help="With --design holding and a search --holder: every other seat this search player too "
+            "(rollouts by its own preset), so the holder does not win most games with or without the gene; "
+            "a game costs about P search games. Default: the default mix.",
+        ),
+    ] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="Players: 3 to 6.")] = 4,
     rules: Annotated[
         Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
@@ -412,6 +441,7 @@ def calibrate(
             holder,
             search,
             search_games,
+            search_field,
         )
         slug = C.V._slug(cal.plan.gene)
         out = _out(out, Path("results") / f"calibrate-{slug}-{key}-{players}p-s{seed}", "calibrate")

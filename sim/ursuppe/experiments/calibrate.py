@@ -50,11 +50,23 @@ class Calibration:
     values: list[int]
     design: str
     current: int
+    field_search: Any = None  # --search-field: every other seat this search player (holding, search holder)
 
     def head(self) -> V.Condition:
         """Where the gene is measured: the verdict's headline cell (restricted search: its rules
-        and field with the search player at player 0)."""
-        return self.plan.option_condition() if self.design == "option" else self.plan.conditions[0]
+        and field with the search player at player 0; with ``field_search``, the search holder
+        against a field of that search player, its rollouts by its own preset)."""
+        if self.design == "option":
+            return self.plan.option_condition()
+        head = self.plan.conditions[0]
+        if self.field_search is None:
+            return head
+        fld, _ = V._field(self.field_search.rollout, self.plan.players)
+        label = (
+            f"holder {head.search.name} (search, rollouts by {head.search.rollout}) vs every other seat "
+            f"{self.field_search.name} (search, rollouts by {self.field_search.rollout})"
+        )
+        return replace(head, label=label, fld=fld, field_search=self.field_search)
 
     def games(self) -> int:
         """Fresh games of every arm (a search player's: --search-games)."""
@@ -102,17 +114,23 @@ def plan_calibration(
     holder: str = V.HEADLINE[0],
     search: str = R.DEFAULT_SEARCH,
     search_games: int = R.DEFAULT_SEARCH_GAMES,
+    search_field: str | None = None,
 ) -> Calibration:
     """Check every option (UserError, one line) and fix the values scanned (default: the
     current value - 3 .. + 3, within the key's range). ``holder``: the headline's holder (a
     search player with --design holding); ``search``: restricted search's player (--design
-    option; a search ``holder`` is taken for it)."""
+    option; a search ``holder`` is taken for it); ``search_field``: with --design holding and a
+    search holder, every other seat this search player (a field of search players)."""
     if key not in KEYS:
         raise UserError(f"--key: expected one of {', '.join(KEYS)}, got {key!r}")
     if design not in DESIGNS:
         raise UserError(f"--design: expected one of {', '.join(DESIGNS)}, got {design!r}")
     if design == "option-tuned" and option_budget <= 0:
         raise UserError("--option-budget: option value by tuned arms tunes both; expected a positive budget")
+    if search_field and (design != "holding" or not R.is_search(holder)):
+        raise UserError(
+            "--search-field: a field of search players needs --design holding and a search --holder"
+        )
     if design == "option" and R.is_search(holder):
         search = holder  # the search holder is the player allowed and denied the gene
     plan = V.plan_verdict(
@@ -138,7 +156,8 @@ def plan_calibration(
     values = sorted(dict.fromkeys(values))
     if len(values) < 2:
         raise UserError(f"--values: expected at least 2 distinct values, got {values}")
-    cal = Calibration(plan, key, values, design, current)
+    field_search = V._search_player("--search-field", search_field) if search_field else None
+    cal = Calibration(plan, key, values, design, current, field_search)
     for v in values:
         try:
             cfg = cal.config(v)  # a value the rules refuse is a one-line error naming it
@@ -165,6 +184,10 @@ def budget_line(cal: Calibration) -> str:
     searched = total if head.search else 0
     budget = head.search.budget if head.search else 0
     seconds = searched * V.search_game_s(budget, cal.plan.players) + (total - searched) * V.SCRIPTED_GAME_S
+    if head.field_search is not None:  # each other seat searched too: about a one-seat search game each
+        players = cal.plan.players
+        seconds += searched * (players - 1) * V.search_game_s(head.field_search.budget, players)
+        what += f" vs {players - 1} x {head.field_search.name}"
     return (
         f"calibrate {cal.plan.gene}, {cal.key} at {', '.join(map(str, cal.values))} "
         f"(the rules': {cal.current}), {cal.plan.players} players: {what}, "
@@ -262,7 +285,9 @@ def run_calibration(
                 if cal.design == "option":
                     measured[unit.key] = R.measure_restricted(cfg, unit, cal.head().search, where, step)
                 else:
-                    measured[unit.key] = R.measure_search_holding(cfg, unit, cal.head().search, where, step)
+                    measured[unit.key] = R.measure_search_holding(
+                        cfg, unit, cal.head().search, where, step, field_search=cal.head().field_search
+                    )
             step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
             points.append({"value": v, **_curve_point(cal, measured), "measured": True, "note": ""})
             a, b = _paired(cal, measured)

@@ -10,7 +10,10 @@ rotate seating) and the search's fork keys are the same (common random numbers).
 tuned, so the interval is the games' (paired, as holding value's).
 
 **A search holder** (holding value under strong play): holding value's two arms (the gene given at
-setup and kept, vs not) with player 0 a search player instead of a preset.
+setup and kept, vs not) with player 0 a search player instead of a preset; against the scripted
+field, or against a **field of search players** (``field_search``: every other seat a search
+player too, rollouts by its own row of the field), where a search seat's edge over scripted
+seats no longer decides most games.
 
 A search game is the game replayed through its decision points (sim/ursuppe/decision_points.py)
 with player 0's choices on the tape; its scores are those of the batch engine on the same tape.
@@ -29,6 +32,9 @@ from strategies.search import RestrictedSpec, SearchSpec, is_search, load_search
 
 DEFAULT_SEARCH = "search-16"  # the strong player's default budget: rollouts per decision
 DEFAULT_SEARCH_GAMES = 336  # fresh games of every arm of a search design (a multiple of 24; docs/verdicts.md)
+# fresh games of every arm of the strong-play cell against a field of search players: a game there
+# costs about P one-seat search games (measured, docs/verdicts.md); a multiple of every rotate block
+DEFAULT_FIELD_GAMES = 120
 ROLLOUT = "breeder"  # the search player's rollout policy (and its parameter row): the headline holder
 
 
@@ -95,10 +101,11 @@ class FieldRun:
         return per_player
 
 
-def _replay(run: FieldRun, game: int) -> Any:
+def _replay(run: FieldRun, game: int, seats: list[int] | None = None) -> Any:
+    """Game ``game`` of ``run`` as the decision points of ``seats`` (default: player 0's)."""
     from sim.ursuppe.decision_points import UrsuppeReplay
 
-    replay = UrsuppeReplay(run, game, seats=[0])
+    replay = UrsuppeReplay(run, game, seats=[0] if seats is None else seats)
     replay.rules = run.rules  # the run's own (a setting's edits: a gift at setup)
     return replay
 
@@ -132,18 +139,27 @@ def play_search(
     n_games: int,
     progress: Callable[[int], None] | None = None,
     bought: int | None = None,
+    field_search: SearchSpec | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Games 0 .. n_games-1 of ``seed`` with player 0 the search player ``spec`` (rollout policy:
     the row ``holder``) against ``fld``: player 0's ``won`` [n] and, with ``bought`` (a gene's
-    index), whether it bought that gene by its own choice [n]."""
+    index), whether it bought that gene by its own choice [n] (a tape does not say whose choice a
+    buy was: not with ``field_search``). ``field_search``: every other
+    seat is that search player, its rollouts by its row of ``fld`` (a field of search players;
+    one game costs about as many one-seat search games as there are players)."""
     from strategies.search import play_game
 
     kind = buy_kind()
     won = np.zeros(n_games, bool)
     got = np.zeros(n_games, bool)
     run = FieldRun(setting.book, setting.rules(), holder, fld, seed, variant=setting.variant)
+    seats: dict[int, SearchSpec] = {0: spec}
+    if field_search is not None:
+        seats.update({p: field_search for p in range(1, run.players)})
+    if bought is not None and field_search is not None:
+        raise ValueError("bought: player 0's purchases are not told apart from a search field's")
     for g in range(n_games):
-        tape, (_, w) = play_game(_replay(run, g), {0: spec}, seed, g)
+        tape, (_, w) = play_game(_replay(run, g, list(seats)), seats, seed, g)
         won[g] = bool(w[0, 0])
         if bought is not None:
             got[g] = any(c.kind == kind and c.row[0] == bought for c in tape)
@@ -206,10 +222,12 @@ def measure_search_holding(
     spec: SearchSpec,
     out: Path,
     progress: Callable[[int], None] | None = None,
+    field_search: SearchSpec | None = None,
 ) -> dict[str, Any]:
     """Holding value with a search holder: player 0 the search player ``spec`` (rollout policy:
     ``base.start``) given the unit's gene (or BP) at setup and keeping it, vs not given it, on the
-    same fresh games; the arm without a gift is played once a condition (``no-gift.npz``)."""
+    same fresh games; the arm without a gift is played once a condition (``no-gift.npz``).
+    ``field_search``: every other seat that search player (rollouts by its row of ``base.fld``)."""
     path = out / "units" / f"{unit.key}.npz"
     if path.exists():
         with np.load(path) as z:
@@ -221,7 +239,9 @@ def measure_search_holding(
         with np.load(without) as z:
             won0 = z["won"]
     else:
-        won0, _ = play_search(base.setting, base.start_vector(), spec, base.fld, seed, n, progress)
+        won0, _ = play_search(
+            base.setting, base.start_vector(), spec, base.fld, seed, n, progress, field_search=field_search
+        )
         G._save(without, {"won": won0})
     unit_set, edits = G.holding_edits(base.setting, unit)
     gifted = G.unit_players(base, unit)
@@ -229,7 +249,14 @@ def measure_search_holding(
         # the BP may not buy the gene (calibrate's reference): its row values it 0, the search is denied it
         spec = denied(spec, base.setting.book.gene_index(unit.gene or ""))
     won1, _ = play_search(
-        replace(unit_set, edits=edits), gifted.start_vector(), spec, gifted.fld, seed, n, progress
+        replace(unit_set, edits=edits),
+        gifted.start_vector(),
+        spec,
+        gifted.fld,
+        seed,
+        n,
+        progress,
+        field_search=field_search,
     )
     result = {"won_with": won1, "won_without": won0}
     G._save(path, result)

@@ -67,7 +67,7 @@ RESULT_JSON = "verdict.json"
 @dataclass(frozen=True)
 class Condition:
     """One condition of a verdict: which of the varied things it varies (kind: headline, panel,
-    deck, reading), its words, its directory and what it plays."""
+    strong, mirror, deck, reading; STRONG_KINDS), its words, its directory and what it plays."""
 
     kind: str
     label: str
@@ -76,6 +76,7 @@ class Condition:
     fld: T.Field
     holder: Any  # strategies.ursuppe.params.Strategy (a search holder's: its rollout policy)
     search: Any = None  # strategies.search.SearchSpec: the holder is this search player (issue 34)
+    field_search: Any = None  # SearchSpec: every other seat is this search player (the mirror cell)
 
 
 @dataclass
@@ -97,6 +98,7 @@ class Plan:
     option_design: str = "restricted"  # OPTION_DESIGNS
     search: Any = None  # the strong player (SearchSpec) of restricted search and the strong-play cell
     search_games: int = R.DEFAULT_SEARCH_GAMES  # fresh games of every arm a search player plays
+    search_field_games: int = R.DEFAULT_FIELD_GAMES  # of every arm of the cell against a search field
 
     def holding_units(self) -> list[G.Unit]:
         return [G.Unit("gene", self.gene), G.Unit("plain", self.gene), G.Unit("bp", self.gene)]
@@ -137,14 +139,30 @@ class Plan:
 
     def condition_units(self, cond: Condition) -> list[G.Unit]:
         """The holding-value units a condition measures: the gene, its plain card and BP gift (and
-        the null gene in the headline); the strong-play cell the gene only (search is dear)."""
-        if cond.kind == "strong":
+        the null gene in the headline); the strong-play cells the gene only (search is dear)."""
+        if cond.kind in STRONG_KINDS:
             return [G.Unit("gene", self.gene)]
         return self.holding_units() + ([G.Unit("null", self.gene)] if cond.kind == "headline" else [])
 
+    def arm_games(self, cond: Condition) -> int:
+        """Fresh games of every arm of ``cond``: --search-field-games against a field of search
+        players, --search-games with a search holder, else --games."""
+        if cond.field_search is not None:
+            return self.search_field_games
+        return self.search_games if cond.search else self.games
+
     def condition_games(self, cond: Condition) -> int:
         """Games a condition plays: every unit's gifted arm and the arm without a gift."""
-        return (len(self.condition_units(cond)) + 1) * (self.search_games if cond.search else self.games)
+        return (len(self.condition_units(cond)) + 1) * self.arm_games(cond)
+
+    def field_seconds(self) -> float:
+        """The estimated wall time the search field's seats add: each of the P-1 costs about a
+        one-seat search game (measured: a 4-player search-16 mirror took 4.1x one seat's CPU time)."""
+        return sum(
+            self.condition_games(c) * (self.players - 1) * search_game_s(c.field_search.budget, self.players)
+            for c in self.conditions
+            if c.field_search is not None
+        )
 
     def option_games(self) -> int:
         if self.option_budget <= 0:
@@ -168,9 +186,11 @@ class Plan:
         time, scripted games in batches on ``threads`` cores."""
         searched = self.search_game_count()
         budget = self.search.budget if self.search else 0
-        return searched * search_game_s(budget, self.players) + (
-            self.total_games() - searched
-        ) * SCRIPTED_GAME_S / max(threads, 1)
+        return (
+            searched * search_game_s(budget, self.players)
+            + self.field_seconds()
+            + (self.total_games() - searched) * SCRIPTED_GAME_S / max(threads, 1)
+        )
 
     def detectable(self, games: int | None = None) -> float:
         """The smallest effect (win-rate points) found at 80% power by a two-sided test at 5% with
@@ -226,6 +246,20 @@ def budget_line(plan: Plan, threads: int = 1) -> str:
         if searched
         else ""
     )
+    mirror = next((c for c in plan.conditions if c.field_search is not None), None)
+    if mirror is not None:
+        n = plan.condition_games(mirror)
+        alone = n * search_game_s(mirror.search.budget, plan.players)
+        spent = duration(alone + plan.field_seconds())
+        option += (
+            f"; strong play against a field of search players: {mirror.search.name} vs "
+            f"{plan.players - 1} x {mirror.field_search.name}, 2 arms x {plan.search_field_games:,} games, "
+            f"{spent} (--search-field-games, 0 skips it)"
+        )
+        search_part += (
+            f"; {plan.detectable(plan.search_field_games):.1f} points against the search field "
+            f"({plan.search_field_games:,} games an arm)"
+        )
     return (
         f"verdict on {plan.gene}, {plan.players} players: {len(plan.conditions)} conditions "
         f"({sum(c.kind == 'panel' for c in plan.conditions)} panel cells, "
@@ -239,6 +273,9 @@ def budget_line(plan: Plan, threads: int = 1) -> str:
 
 
 OPTION_DESIGNS = ("restricted", "tuned")  # option value: by restricted search (default), by tuned arms
+# The panel's strong-play cells (issue 34): a search holder against the default field ("strong") and
+# against a field of search players ("mirror"); the strong-play line prefers the mirror's
+STRONG_KINDS = ("strong", "mirror")
 
 
 def _search_player(option: str, name: str) -> Any:
@@ -281,6 +318,8 @@ def plan_verdict(
     option_design: str = "restricted",
     search: str | None = R.DEFAULT_SEARCH,
     search_games: int = R.DEFAULT_SEARCH_GAMES,
+    search_field: str | None = None,
+    search_field_games: int = R.DEFAULT_FIELD_GAMES,
 ) -> Plan:
     """Check every option and build the conditions; a UserError (one line) on bad input.
 
@@ -288,7 +327,9 @@ def plan_verdict(
     the strong player (None: no strong-play cell, and option value by tuned arms only), which
     plays option value by restricted search (``option_design`` "restricted", the default) and
     the panel's strong-play cell (holder ``search`` against the default field); ``search_games``:
-    the fresh games of every arm a search player plays."""
+    the fresh games of every arm a search player plays. ``search_field`` (default: ``search``
+    itself, a mirror) plays every other seat of the second strong-play cell, its rollouts by its
+    own policy; ``search_field_games`` its games an arm (0: no such cell)."""
     from strategies.ursuppe.params import load_strategy
 
     book = load_rules(rules_file)
@@ -340,6 +381,16 @@ def plan_verdict(
             f"--search-games: expected a positive multiple of {block} (the rotate seating block), "
             f"got {search_games}"
         )
+    if search_field_games < 0 or search_field_games % block:
+        raise UserError(
+            f"--search-field-games: expected 0 (no cell against a field of search players) or a positive "
+            f"multiple of {block} (the rotate seating block), got {search_field_games}"
+        )
+    if search_field and strong is None:
+        raise UserError("--search-field: a field of search players needs a search holder (--search search-N)")
+    field_search = None
+    if strong is not None and search_field_games > 0:
+        field_search = _search_player("--search-field", search_field) if search_field else strong
 
     setting = T.Setting(book, players)
     holder0 = load_strategy(head_search.rollout if head_search else holder)
@@ -378,6 +429,24 @@ def plan_verdict(
                 fld0,
                 load_strategy(strong.rollout),
                 strong,
+            )
+        )
+    if field_search is not None:
+        # strong play without the ceiling: every seat a search player, so that a search seat's edge
+        # over scripted seats (a search-16 holder wins ~90% against the mix) no longer decides most
+        # games; the field's rows are its rollout policy's, so with the default every seat is the
+        # same player and only the gene tells player 0 apart (docs/verdicts.md)
+        conditions.append(
+            Condition(
+                "mirror",
+                f"holder {strong.name} (search, rollouts by {strong.rollout}) vs every other seat "
+                f"{field_search.name} (search, rollouts by {field_search.rollout})",
+                f"mirror-{_slug(strong.name)}-{_slug(field_search.name)}",
+                setting,
+                _field(field_search.rollout, players)[0],
+                load_strategy(strong.rollout),
+                strong,
+                field_search,
             )
         )
     labels = []
@@ -436,6 +505,7 @@ def plan_verdict(
         option_design,
         strong or head_search,
         search_games,
+        search_field_games if field_search is not None else 0,
     )
     if option_budget > 0 and option_design == "tuned":
         try:
@@ -485,14 +555,16 @@ def run_verdict(
     rows: list[dict[str, Any]] = []
     measured: dict[tuple[str, str], dict[str, Any]] = {}
     for cond in plan.conditions:
-        games = plan.search_games if cond.search else plan.games
+        games = plan.arm_games(cond)
         base = T.TuneConfig(cond.setting, cond.holder, cond.fld, (), 0, seed=plan.seed, eval_games=games)
         for unit in plan.condition_units(cond):
             have = (out / cond.key / "units" / f"{unit.key}.npz").exists()
             first = not (out / cond.key / "units" / "no-gift.npz").exists()
             before = step.done
             if cond.search:
-                m = R.measure_search_holding(base, unit, cond.search, out / cond.key, step)
+                m = R.measure_search_holding(
+                    base, unit, cond.search, out / cond.key, step, field_search=cond.field_search
+                )
             else:
                 m = G.measure_unit("holding", base, unit, out / cond.key, 0, threads, step)
             if have:
@@ -772,6 +844,8 @@ def summarise(
         "option_design": plan.option_design,
         "search": plan.search.name if plan.search else None,
         "search_games": plan.search_games if plan.search else 0,
+        "search_field": next((c.field_search.name for c in plan.conditions if c.field_search), None),
+        "search_field_games": plan.search_field_games,
         "strong_play": strong_play(rows),
         "rules_id": plan.book.rules_id,
         "rules_file": plan.rules_file,
@@ -802,46 +876,86 @@ def design_label(plan: Plan, design: str) -> str:
 
 def strong_play(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Whether the holding value's headline holds under strong play (issue 34): the strong-play
-    cell (a search holder against the default field) reaches the headline's conclusion - both
-    significant at 5% with the same sign, or both not significant - and, when significant, a size
-    within BAND of the headline's (as a robust label's, issue 32.5: a gene read at +57 with
-    scripted holders and +12 with search does not hold at +57). ``sign_holds``: the conclusion
-    alone. None without that cell."""
+    cell reaches the headline's conclusion - both significant at 5% with the same sign, or both
+    not significant - and, when significant, a size within BAND of the headline's (as a robust
+    label's, issue 32.5: a gene read at +57 with scripted holders and +12 with search does not
+    hold at +57). ``sign_holds``: the conclusion alone. The cell is the one against a field of
+    search players where it was played (``cell`` "mirror"): against the default field a search
+    holder wins most games with or without the gene (search-16: about 90% at 4 players), so few
+    games can differ and the reading is compressed; else the one against the default field
+    ("strong"). ``cells``: each cell's row by kind. None without either cell."""
     gene = [r for r in rows if r["design"] == "holding" and r["reference"] == "gene"]
-    strong = [r for r in gene if r["kind"] == "strong"]
-    if not gene or not strong:
+    cells = {r["kind"]: r for r in reversed(gene) if r["kind"] in STRONG_KINDS}
+    if not gene or not cells:
         return None
-    head, s = gene[0], strong[0]
+    head = gene[0]
+    s = cells.get("mirror") or cells["strong"]
 
     def conclusion(r: dict[str, Any]) -> int:
         return 0 if r["p_value"] >= ALPHA or r["estimate"] == 0 else int(math.copysign(1, r["estimate"]))
 
     sign_holds = conclusion(head) == conclusion(s)
     in_band = conclusion(head) == 0 or BAND[0] <= s["estimate"] / head["estimate"] <= BAND[1]
-    return {"holds": sign_holds and in_band, "sign_holds": sign_holds, "scripted": head, "search": s}
+    return {
+        "holds": sign_holds and in_band,
+        "sign_holds": sign_holds,
+        "scripted": head,
+        "search": s,
+        "cell": s["kind"],
+        "cells": cells,
+    }
 
 
 def strong_play_line(doc: dict[str, Any]) -> str | None:
     """ "holds under strong play" or "does not hold under strong play (reads X with scripted
-    holders, Y with search)"."""
+    holders, Y with search)", then which strong-play cell it rests on (:func:`strong_play`)."""
     sp = doc.get("strong_play")
     if not sp:
         return None
     head, s = sp["scripted"], sp["search"]
     if sp["holds"]:
-        return (
+        text = (
             f"Holding value holds under strong play: {_pts(head)} with the scripted holder, {_pts(s)} with"
             f" {s['condition']}."
         )
-    if sp.get("sign_holds"):
-        return (
+    elif sp.get("sign_holds"):
+        text = (
             f"Holding value holds in sign but not in size under strong play (reads {_pts(head)} with "
             f"scripted holders, {_pts(s)} with search, outside half to double: {s['condition']})."
         )
-    return (
-        f"Holding value does not hold under strong play (reads {_pts(head)} with scripted holders,"
-        f" {_pts(s)} with search: {s['condition']})."
-    )
+    else:
+        text = (
+            f"Holding value does not hold under strong play (reads {_pts(head)} with scripted holders,"
+            f" {_pts(s)} with search: {s['condition']})."
+        )
+    return text + " " + _cells_sentence(sp)
+
+
+CELL_WORDS = {
+    "strong": "the cell against the default field",
+    "mirror": "the cell against a field of search players",
+}
+
+
+def _cells_sentence(sp: dict[str, Any]) -> str:
+    """Which strong-play cell the line rests on, with each cell's holder win rate without the gene
+    (how much room the gene has: a holder that wins 90% without it can gain at most 10 points)."""
+    cells = sp.get("cells") or {sp["search"]["kind"]: sp["search"]}
+    cell = sp.get("cell", sp["search"]["kind"])
+
+    def wins(r: dict[str, Any]) -> str:
+        return (
+            f"its holder wins {100 * r['without']:.0f}% without the gene, {r['differ']} of {r['games']}"
+            " games differ"
+        )
+
+    text = f"It rests on {CELL_WORDS[cell]} ({wins(cells[cell])})"
+    other = "strong" if cell == "mirror" else "mirror"
+    if other in cells:
+        text += f"; {CELL_WORDS[other]} reads {_pts(cells[other])} ({wins(cells[other])})"
+    elif cell == "strong":
+        text += f"; {CELL_WORDS['mirror']} was not played (--search-field-games)"
+    return text + "."
 
 
 def _same_sign(estimates: list[float]) -> bool:
@@ -993,7 +1107,13 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
             [
                 f"- Search player {doc['search']} (strategies/search.py: determinized flat Monte Carlo,"
                 f" rollouts by its holder's preset): {doc['search_games']:,} fresh games an arm wherever it"
-                " holds or is allowed / denied the gene."
+                " holds or is allowed / denied the gene"
+                + (
+                    f"; against a field of search players (every other seat {doc['search_field']}, rollouts"
+                    f" by its own preset) {doc['search_field_games']:,} fresh games an arm."
+                    if doc.get("search_field")
+                    else "."
+                )
             ]
             if doc.get("search")
             else []
