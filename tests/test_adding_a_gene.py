@@ -868,6 +868,8 @@ def test_a_row_missing_from_the_ledger_or_a_line_without_a_row_is_a_one_line_err
             "events", (*events.EVENT_KINDS, events.EventKind("fake", ())), lambda k: k.name
         )
     assert "\n" not in str(e.value)
+    with pytest.raises(ledger.LedgerError, match=r"events: 'eat' is declared by more rows than it has lines"):
+        ledger.in_ledger_order("events", (*events.EVENT_KINDS, events.EventKind("eat", ())), lambda k: k.name)
     monkeypatch.setitem(ledger.LEDGER, "events", (*ledger.LEDGER["events"], "gone"))
     with pytest.raises(ledger.LedgerError, match=r"ledger\.toml: events\[\d+\]: 'gone' has no row") as e:
         ledger.in_ledger_order("events", events.EVENT_KINDS, lambda k: k.name)

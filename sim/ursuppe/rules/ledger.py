@@ -58,6 +58,10 @@ def in_ledger_order(table: str, rows: Iterable[T], name: Callable[[T], str]) -> 
             )
         ordered.append(pending[n].pop(0))
     left = [n for n, rs in pending.items() if rs]
+    if left and left[0] in LEDGER[table]:
+        raise LedgerError(
+            f"{PATH}: {table}: {left[0]!r} is declared by more rows than it has lines (a name twice)"
+        )
     if left:
         raise LedgerError(
             f"{PATH}: {table}: {left[0]!r} is not in the ledger (a gene module's row: run python -m "

@@ -102,7 +102,7 @@ def render(gene_rows: dict[str, tuple]) -> str:
 
 def render_ledger(lists: dict[str, tuple[str, ...]], owner: dict[tuple[str, str], str]) -> str:
     """The text of ledger.toml: each list a name a line, commented with its index and the gene
-    module whose row it is (none: a core row of the table's module)."""
+    module whose row it is (none: a core row of the table's module); the modules bare."""
     out = [
         "# The index ledger (sim/ursuppe/rules/ledger.py, docs/adding-a-gene.md): where every row of the",
         "# central tables goes. A row's index is its line in its list, so the indices results, tallies,",
@@ -124,7 +124,8 @@ def render_ledger(lists: dict[str, tuple[str, ...]], owner: dict[tuple[str, str]
         out += ["", f"# {headings[table]}", f"{table} = ["]
         for i, name in enumerate(lists[table]):
             module = owner.get((table, name))
-            out.append(f"    {_toml_string(name)},  # {i}" + (f" {module}" if module else ""))
+            note = "" if table == "modules" else f"  # {i}" + (f" {module}" if module else "")
+            out.append(f"    {_toml_string(name)},{note}")
         out.append("]")
     return "\n".join(out) + "\n"
 
