@@ -862,6 +862,31 @@ def test_the_ledger_lists_every_index_once_and_names_a_row_for_each():
     assert repeated == {t: (["buy"] if t == "choice_keys" else []) for t in ledger.TABLES}
 
 
+# Each list of the ledger as it was written (issue 35.3, from the tables as they were): its length
+# and the sha256 of its names, one a line. Appending keeps them a prefix; an edit that moves or
+# drops a line (and so an index) does not.
+_LEDGER_AT_ISSUE_35 = {
+    "modules": (42, "488e3d95c63e1f45"),
+    "genes": (50, "dcef0276589aa4ab"),
+    "flags": (43, "385c59e1445496c4"),
+    "choice_keys": (21, "8fe3fb4383213639"),
+    "decisions": (22, "a64ac450edd37c16"),
+    "events": (41, "968d6816d9fdb388"),
+    "tallies": (41, "346f17f4a761e982"),
+    "knobs": (0, "e3b0c44298fc1c14"),
+}
+
+
+def test_the_ledger_only_grows_at_its_end():
+    import hashlib
+
+    for table, (n, digest) in _LEDGER_AT_ISSUE_35.items():
+        names = ledger.LEDGER[table]
+        assert len(names) >= n and hashlib.sha256("\n".join(names[:n]).encode()).hexdigest()[:16] == digest, (
+            table
+        )
+
+
 def test_a_row_missing_from_the_ledger_or_a_line_without_a_row_is_a_one_line_error(monkeypatch):
     with pytest.raises(ledger.LedgerError, match=r"ledger\.toml: events: 'fake' is not in the ledger") as e:
         ledger.in_ledger_order(
