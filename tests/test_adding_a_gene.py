@@ -1,9 +1,10 @@
-"""A gene in one place (issue 22, docs/adding-a-gene.md): a gene module of sim/ursuppe/engine/genes/
-declares the gene's rows, and the central tables are built from them (through the generated
-sim/ursuppe/rules/gene_tables.py, which must be current); the names of Rebound (a gene with a
-decision point), Toxic Excretions (one without) and the base genes moved into modules appear
-nowhere else but at their call sites, and the base genes' rows keep their historic indices.
-Gene sets hold every gene: more than 64 is a clear error."""
+"""A gene in one place (issues 22 and 35.3, docs/adding-a-gene.md): a gene module of
+sim/ursuppe/engine/genes/ declares the gene's rows, and the central tables are built from them
+(through the generated sim/ursuppe/rules/gene_tables.py) in the order of the append-only index
+ledger (sim/ursuppe/rules/ledger.toml), both current; the central modules name no gene and unpack
+no rows by position; the names of Rebound (a gene with a decision point), Toxic Excretions (one
+without) and the base genes moved into modules appear nowhere else but at their call sites, and
+every row keeps its historic index. Gene sets hold every gene: more than 64 is a clear error."""
 
 import ast
 import functools
@@ -18,24 +19,31 @@ import pytest
 import sim.ursuppe.rules as rules_package
 from sim.ursuppe.engine import decision_kinds, events, tally
 from sim.ursuppe.engine.genes import gene_modules, rebound, toxic_excretions
-from sim.ursuppe.rules import extra_flags, gene_tables, genes
-from sim.ursuppe.rules.gene_rows import Decision, Gene, two_way
+from sim.ursuppe.rules import extra_flags, gene_tables, genes, ledger
+from sim.ursuppe.rules.gene_rows import Decision, Gene, Knob, two_way
 from sim.ursuppe.tools import gene_tables as generator
 from sim.ursuppe.tools import scenario
+from strategies.ursuppe.params import GENE_VALUE_BASE
 from tests import processes
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "sim" / "ursuppe" / "rules" / "gene_tables.py"
+LEDGER = ROOT / "sim" / "ursuppe" / "rules" / "ledger.toml"
 
 
-def test_gene_tables_module_is_current():
-    assert GENERATED.read_text(encoding="utf-8") == generator.current(), (
+def test_gene_tables_module_and_ledger_are_current():
+    rows, lines = generator.current()
+    assert GENERATED.read_text(encoding="utf-8") == rows, (
         "sim/ursuppe/rules/gene_tables.py is stale: run `python -m sim.ursuppe.tools.gene_tables`"
+    )
+    assert LEDGER.read_text(encoding="utf-8") == lines, (
+        "sim/ursuppe/rules/ledger.toml is stale: run `python -m sim.ursuppe.tools.gene_tables`"
     )
 
 
 def test_every_module_of_the_package_is_registered_in_order():
-    assert [m.__name__ for m in gene_modules()] == generator.module_names() == list(gene_tables.GENE_MODULES)
+    names = [f"{generator.PACKAGE}.{m}" for m in ledger.LEDGER["modules"]]
+    assert [m.__name__ for m in gene_modules()] == generator.module_names() == names
 
 
 def test_the_tables_hold_rebounds_rows_at_the_indices_its_module_names():
@@ -68,7 +76,7 @@ def test_the_scenario_choice_is_parsed_and_rendered_by_the_modules_row():
 def test_the_tables_hold_toxic_excretions_rows_at_the_indices_its_module_names():
     """A gene without a decision point: flags, events and tallies only."""
     m, g = toxic_excretions, toxic_excretions.GENE
-    assert g.decisions == () and gene_tables.TOXIC_EXCRETIONS_DECISIONS == ()
+    assert g.decisions == ()
     flags = (
         m.XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE,
         m.XF_TOXIC_PICKUP_BY_PLACEMENT,
@@ -121,20 +129,18 @@ def test_a_base_genes_rows_keep_their_historic_indices(module):
     assert gene.flags == ()  # the base genes' flags are the rules book's (sim/ursuppe/rules/book.py)
 
 
-# Where a gene module's gene may be named: its module, the generated tables, its historic slot in
-# genes.py, and the call sites of its hooks (the names they import). The state field
-# ``State.toxic`` and the scenario's position key "toxic" are shared formats, not the gene's rows.
+# Where a gene module's gene may be named: its module, the generated tables, and the call sites of
+# its hooks (the names they import). The state field ``State.toxic`` and the scenario's position
+# key "toxic" are shared formats, not the gene's rows.
 _ALLOWED = {
     "Spores": {
         "sim/ursuppe/engine/genes/spores.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Spores"'},
         "sim/ursuppe/engine/phases/phase4_division.py": {"spores_anywhere", "genes.spores"},
     },
     "Substitution": {
         "sim/ursuppe/engine/genes/substitution.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Substitution"'},
         "sim/ursuppe/engine/feeding.py": {"substitution_shape_bit", "genes.substitution"},
         # the rules data: the shape sets' sizes named in a rules error, and the base flag
         # substitution_3_1's gene (the rules book's flags stay central)
@@ -144,7 +150,6 @@ _ALLOWED = {
     "Frugality": {
         "sim/ursuppe/engine/genes/frugality.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Frugality"'},
         "sim/ursuppe/engine/feeding.py": {"frugality_shape_bit", "genes.frugality"},
         # the rules data: the shape sets' sizes named in a rules error, and the base flag
         # gene_meals_optional's genes (the rules book's flags stay central)
@@ -154,7 +159,6 @@ _ALLOWED = {
     "Streamlining": {
         "sim/ursuppe/engine/genes/streamlining.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Streamlining"'},
         # its hook active_move_cost, the price of every active move and escape
         "sim/ursuppe/engine/movement.py": {"genes.streamlining"},
         "sim/ursuppe/engine/attacks.py": {"genes.streamlining"},
@@ -163,7 +167,6 @@ _ALLOWED = {
     "Life Expectancy": {
         "sim/ursuppe/engine/genes/life_expectancy.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Life Expectancy"'},
         # its hook is the base of death_threshold (XG-18's lower threshold stays there)
         "sim/ursuppe/engine/players.py": {"life_expectancy_threshold", "genes.life_expectancy"},
         # the rules data: the dummy variant's copies (TD4: the dummy holds one innately)
@@ -173,14 +176,12 @@ _ALLOWED = {
         "sim/ursuppe/engine/genes/short_life_span.py": {"division_rate_cost", "genes.division_rate"},
         "sim/ursuppe/engine/genes/division_rate.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Division Rate"'},
         # its hook picks the price in division_cost (XG-18's prices stay there)
         "sim/ursuppe/engine/players.py": {"division_rate_cost", "genes.division_rate"},
     },
     "Speed": {
         "sim/ursuppe/engine/genes/speed.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Speed"'},
         # its hooks; '"second_move"' is also the active_move event's "how" (MOVE_HOW, shared)
         "sim/ursuppe/engine/movement.py": {"speed_ability", "second_move", '"second_move"', "genes.speed"},
         # the base flag clinging_after_first_step's genes (the rules book's flags stay central)
@@ -192,7 +193,6 @@ _ALLOWED = {
     "Tentacle": {
         "sim/ursuppe/engine/genes/tentacle.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Tentacle"'},
         "sim/ursuppe/engine/movement.py": {"tentacle_carry", "genes.tentacle"},
         # shared formats: the scratch row's slot of the cube vector being enumerated, and the
         # trace's rendering of an event's packed cube vector
@@ -202,7 +202,6 @@ _ALLOWED = {
     "Holding": {
         "sim/ursuppe/engine/genes/holding.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Holding"'},
         "sim/ursuppe/engine/movement.py": {
             "offer_clinging",
             "cling_after_first_step",
@@ -219,7 +218,6 @@ _ALLOWED = {
     "Parasitism": {
         "sim/ursuppe/engine/genes/parasitism.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Parasitism"'},
         "sim/ursuppe/engine/feeding.py": {
             "parasitism_feeds",
             "may_parasitize",
@@ -235,7 +233,6 @@ _ALLOWED = {
         "sim/ursuppe/engine/genes/more_than_a_mouthful.py": {"holds_struggle", "genes.struggle_for_survival"},
         "sim/ursuppe/engine/genes/struggle_for_survival.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Struggle for Survival"'},
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
             "holds_struggle",
             "struggle_ability",
@@ -249,7 +246,6 @@ _ALLOWED = {
     "Movement I": {
         "sim/ursuppe/engine/genes/movement_i.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Movement I"'},
         "sim/ursuppe/engine/movement.py": {"movement_i_die", "genes.movement_i"},
         # the strategies value an active move (the shared M1 decision) by the dice it rolls
         "strategies/ursuppe/policy.py": {"MOVEMENT_I", "genes.movement_i"},
@@ -257,7 +253,6 @@ _ALLOWED = {
     "Movement II": {
         "sim/ursuppe/engine/genes/movement_ii.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Movement II"'},
         "sim/ursuppe/engine/movement.py": {"movement_ii_directions", "genes.movement_ii"},
         # the strategies value an active move (the shared M1 decision) by its best destination
         "strategies/ursuppe/policy.py": {"MOVEMENT_II", "genes.movement_ii"},
@@ -266,7 +261,6 @@ _ALLOWED = {
         "sim/ursuppe/engine/genes/alarm.py": {"holds_escape", "genes.escape"},
         "sim/ursuppe/engine/genes/escape.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Escape"'},
         "sim/ursuppe/engine/attacks.py": {"holds_escape", "escape(", "genes.escape"},
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"holds_escape", "genes.escape"},
         # the strategies' answer test (policy._can_answer) reads who holds it (shared decisions),
@@ -278,7 +272,6 @@ _ALLOWED = {
     "Defense": {
         "sim/ursuppe/engine/genes/defense.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Defense"'},
         "sim/ursuppe/engine/attacks.py": {"may_defend", "defend(", "genes.defense"},
         # the strategies' answer test (policy._can_answer) reads who holds it (shared decisions)
         "strategies/ursuppe/policy.py": {"DEFENSE", "genes.defense"},
@@ -289,7 +282,6 @@ _ALLOWED = {
     "Persistence": {
         "sim/ursuppe/engine/genes/persistence.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Persistence"'},
         "sim/ursuppe/engine/attacks.py": {"persistence_retried", "genes.persistence"},
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"persistence_retries", "genes.persistence"},
         "sim/ursuppe/engine/genes/aggression.py": {"persistence_retries", "genes.persistence"},
@@ -303,7 +295,6 @@ _ALLOWED = {
     "Armor": {
         "sim/ursuppe/engine/genes/armor.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Armor"'},
         "sim/ursuppe/engine/attacks.py": {"armor_protects", "genes.armor"},
         "sim/ursuppe/engine/genes/aggression.py": {"armor_takes_dp", "genes.armor"},
         # the strategies' target value and lower-gene choice read who holds it (shared decisions)
@@ -314,7 +305,6 @@ _ALLOWED = {
     "Aggression": {
         "sim/ursuppe/engine/genes/aggression.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Aggression"'},
         "sim/ursuppe/engine/phases/phase5_deaths.py": {"may_aggress", "aggression(", "genes.aggression"},
         # its sibling: Struggle for Survival's ability, which Aggression includes (read by index:
         # this module calls decide, which the policy importing that one sits below)
@@ -329,7 +319,6 @@ _ALLOWED = {
     "Rebound": {
         "sim/ursuppe/engine/genes/rebound.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Rebound"'},
         "sim/ursuppe/engine/movement.py": {
             "REBOUND_DRIFT",
             "REBOUND_ACTIVE",
@@ -342,7 +331,6 @@ _ALLOWED = {
     "Toxic Excretions": {
         "sim/ursuppe/engine/genes/toxic_excretions.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Toxic Excretions"'},
         "sim/ursuppe/engine/feeding.py": {
             "toxic_excretion",
             "toxic_attack_cubes",
@@ -355,7 +343,6 @@ _ALLOWED = {
     "Migration Sensing": {
         "sim/ursuppe/engine/genes/migration_sensing.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Migration Sensing"'},
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
             "migration_sensing_look",
             "genes.migration_sensing",
@@ -365,7 +352,6 @@ _ALLOWED = {
     "Environmental Sensing": {
         "sim/ursuppe/engine/genes/environmental_sensing.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Environmental Sensing"'},
         # XG-23 includes XG-06 with its flag: Migration Sensing's look checks both (by name: this
         # module imports that one)
         "sim/ursuppe/engine/genes/migration_sensing.py": {
@@ -380,14 +366,12 @@ _ALLOWED = {
     "Fast Food": {
         "sim/ursuppe/engine/genes/fast_food.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Fast Food"'},
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"fast_food_eats_first", "genes.fast_food"},
         "sim/ursuppe/engine/scratch.py": {'"order"'},  # the scratch slot of the turn order, another "order"
     },
     "Energy Conservation": {
         "sim/ursuppe/engine/genes/energy_conservation.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Energy Conservation"'},
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
             "energy_conservation_drift",
             "genes.energy_conservation",
@@ -399,14 +383,12 @@ _ALLOWED = {
     "Glutton": {
         "sim/ursuppe/engine/genes/glutton.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Glutton"'},
         "sim/ursuppe/rules/book.py": {'"Glutton"'},  # its data row's defect payment (a rules file's numbers)
         "sim/ursuppe/engine/feeding.py": {"glutton_eats", "glutton_meal", "genes.glutton"},
     },
     "Cleanliness": {
         "sim/ursuppe/engine/genes/cleanliness.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Cleanliness"'},
         "sim/ursuppe/engine/feeding.py": {
             "cleanliness_target",
             "cleanliness_attack_cubes",
@@ -419,20 +401,17 @@ _ALLOWED = {
     "Suction 1": {
         "sim/ursuppe/engine/genes/suction_1.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Suction 1"'},
         "sim/ursuppe/engine/feeding.py": {"suction_reach", "suction_meal", "genes.suction_1"},
     },
     "Suction 2": {
         "sim/ursuppe/engine/genes/suction_2.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Suction 2"'},
         "sim/ursuppe/engine/genes/suction_1.py": {"SUCTION_2", "genes.suction_2"},  # its reach: 2
         "sim/ursuppe/engine/feeding.py": {"suction2_same_space", "genes.suction_2"},
     },
     "Highly Adaptable": {
         "sim/ursuppe/engine/genes/highly_adaptable.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Highly Adaptable"'},
         "sim/ursuppe/engine/phases/phase3_genes.py": {"exchanges", "genes.highly_adaptable"},
         "sim/ursuppe/tools/trace.py": {'"exchange"', "exchanges"},  # the readable log renders events by name
         # the strategy parameter exchange_margin (the parameter table is shared) and what it weighs
@@ -445,7 +424,6 @@ _ALLOWED = {
         },
         "sim/ursuppe/engine/genes/more_than_a_mouthful.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"More Than a Mouthful"'},
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
             "mouthful_saves",
             "genes.more_than_a_mouthful",
@@ -466,7 +444,6 @@ _ALLOWED = {
     "Social Gene": {
         "sim/ursuppe/engine/genes/social_gene.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Social Gene"'},
         "sim/ursuppe/rules/extra_flags.py": {'"Social Gene"'},  # XM2's default start pair (a market flag)
         # every gene's price and source (G1, G2, G4) know its taking; this module imports players.py
         "sim/ursuppe/engine/players.py": {
@@ -495,7 +472,6 @@ _ALLOWED = {
         "sim/ursuppe/engine/genes/aggression.py": {"camouflage", "camouflage_retry", "genes.camouflage_1"},
         "sim/ursuppe/engine/genes/camouflage_1.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Camouflage 1"'},
         "sim/ursuppe/engine/attacks.py": {"camouflage_no_defence", "genes.camouflage_1"},
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
             "camouflage",
@@ -512,7 +488,6 @@ _ALLOWED = {
     "Camouflage 2": {
         "sim/ursuppe/engine/genes/camouflage_2.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Camouflage 2"'},
         "sim/ursuppe/engine/genes/camouflage_1.py": {"CAMOUFLAGE_2", "genes.camouflage_2"},  # no roll for it
         # the attack target's valuation (a shared decision): no answer counts against it
         "strategies/ursuppe/policy.py": {"CAMOUFLAGE_2", "genes.camouflage_2"},
@@ -522,14 +497,13 @@ _ALLOWED = {
         "sim/ursuppe/engine/genes/aggression.py": {"threat_display_protects", "genes.threat_display"},
         "sim/ursuppe/engine/genes/threat_display.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Thread Display"', '"Threat Display"'},  # its name and alias
+        "sim/ursuppe/rules/genes.py": {'"Thread Display"', '"Threat Display"'},  # its alias (GENE_ALIASES)
         "sim/ursuppe/engine/attacks.py": {"threat_display_protects", "genes.threat_display"},
         "sim/ursuppe/engine/phases/phase5_deaths.py": {"threat_display_protects", "genes.threat_display"},
     },
     "Flexible": {
         "sim/ursuppe/engine/genes/flexible.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Flexible"'},
         "sim/ursuppe/engine/players.py": {"flexible_price", "genes.flexible"},  # every gene's price (G1)
         "sim/ursuppe/engine/genes/highly_adaptable.py": {"flexible_exchange_discount", "genes.flexible"},
         "sim/ursuppe/engine/phases/phase3_genes.py": {"flexible_discount_tally", "genes.flexible"},
@@ -537,7 +511,6 @@ _ALLOWED = {
     "Healing 1": {
         "sim/ursuppe/engine/genes/healing_1.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Healing 1"'},
         # the owner's turn in each phase where a heal may come (Healing 2's flag healing2_phase)
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"heals_in_phase", "genes.healing_1"},
         "sim/ursuppe/engine/phases/phase3_genes.py": {"heals_in_phase", "genes.healing_1"},
@@ -548,7 +521,6 @@ _ALLOWED = {
     "Healing 2": {
         "sim/ursuppe/engine/genes/healing_2.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Healing 2"'},
         # the healing both genes share (Healing 1's module) asks its phase, flags and receiver
         "sim/ursuppe/engine/genes/healing_1.py": {
             "HEALING_2",
@@ -567,7 +539,6 @@ _ALLOWED = {
     "Go Out With a Bang": {
         "sim/ursuppe/engine/genes/go_out_with_a_bang.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Go Out With a Bang"'},
         "sim/ursuppe/engine/attacks.py": {"bang", "genes.go_out_with_a_bang"},  # die: every death
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {"bang", "genes.go_out_with_a_bang"},
         "sim/ursuppe/engine/deaths.py": {"DEATH_BANG", '"bang"'},  # the death event's "how" (a shared format)
@@ -576,7 +547,6 @@ _ALLOWED = {
     "Short Life Span": {
         "sim/ursuppe/engine/genes/short_life_span.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Short Life Span"'},
         # every amoeba's death threshold and division cost (X1, D3)
         "sim/ursuppe/engine/players.py": {
             "sls_threshold",
@@ -589,7 +559,6 @@ _ALLOWED = {
     "Alarm": {
         "sim/ursuppe/engine/genes/alarm.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Alarm"'},
         "sim/ursuppe/engine/attacks.py": {"alarm_escape", "alarm_escape_taken", "genes.alarm"},
         "sim/ursuppe/engine/phases/phase1_movement_feeding.py": {
             "alarm_raised",
@@ -603,7 +572,6 @@ _ALLOWED = {
         "sim/ursuppe/engine/genes/aggression.py": {"hard_crust_refused", "DP_HARD_CRUST", '"hard_crust"'},
         "sim/ursuppe/engine/genes/hard_crust.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Hard Crust"'},
         # the attack's outcome (shared by Phases 1 and 5); a refused attacker dies through attacks.die
         "sim/ursuppe/engine/attacks.py": {
             "hard_crust_stops",
@@ -637,7 +605,6 @@ _ALLOWED = {
     "Population Explosion": {
         "sim/ursuppe/engine/genes/population_explosion.py": None,
         "sim/ursuppe/rules/gene_tables.py": None,
-        "sim/ursuppe/rules/genes.py": {'"Population Explosion"'},
         "sim/ursuppe/rules/extra_flags.py": {'"Population Explosion"'},  # XM2's default start pair
         "sim/ursuppe/engine/phases/phase4_division.py": {
             "explodes",
@@ -806,51 +773,6 @@ _NAME = {
         r"|\bEXPLOSION_PLACED\b|genes\.population_explosion\b|\bexplo(?:des|sion_\w+)\b"
     ),
 }
-# A historic gene's rows are spliced where they always were: gene_tables.<MODULE>_<ROWS>
-_SPLICE = {
-    "Spores": re.compile(r"gene_tables\.SPORES_[A-Z_]+"),
-    "Substitution": re.compile(r"gene_tables\.SUBSTITUTION_[A-Z_]+"),
-    "Frugality": re.compile(r"gene_tables\.FRUGALITY_[A-Z_]+"),
-    "Streamlining": re.compile(r"gene_tables\.STREAMLINING_[A-Z_]+"),
-    "Life Expectancy": re.compile(r"gene_tables\.LIFE_EXPECTANCY_[A-Z_]+"),
-    "Division Rate": re.compile(r"gene_tables\.DIVISION_RATE_[A-Z_]+"),
-    "Speed": re.compile(r"gene_tables\.SPEED_[A-Z_]+"),
-    "Tentacle": re.compile(r"gene_tables\.TENTACLE_[A-Z_]+"),
-    "Holding": re.compile(r"gene_tables\.HOLDING_[A-Z_]+"),
-    "Parasitism": re.compile(r"gene_tables\.PARASITISM_[A-Z_]+"),
-    "Struggle for Survival": re.compile(r"gene_tables\.STRUGGLE_FOR_SURVIVAL_[A-Z_]+"),
-    "Movement I": re.compile(r"gene_tables\.MOVEMENT_I_(?!I)[A-Z_]+"),
-    "Movement II": re.compile(r"gene_tables\.MOVEMENT_II_[A-Z_]+"),
-    "Escape": re.compile(r"gene_tables\.ESCAPE_[A-Z_]+"),
-    "Defense": re.compile(r"gene_tables\.DEFENSE_[A-Z_]+"),
-    "Persistence": re.compile(r"gene_tables\.PERSISTENCE_[A-Z_]+"),
-    "Armor": re.compile(r"gene_tables\.ARMOR_[A-Z_]+"),
-    "Aggression": re.compile(r"gene_tables\.AGGRESSION_[A-Z_]+"),
-    "Rebound": re.compile(r"gene_tables\.REBOUND_[A-Z_]+"),
-    "Toxic Excretions": re.compile(r"gene_tables\.TOXIC_EXCRETIONS_[A-Z_]+"),
-    "Migration Sensing": re.compile(r"gene_tables\.MIGRATION_SENSING_[A-Z_]+"),
-    "Environmental Sensing": re.compile(r"gene_tables\.ENVIRONMENTAL_SENSING_[A-Z_]+"),
-    "Fast Food": re.compile(r"gene_tables\.FAST_FOOD_[A-Z_]+"),
-    "Energy Conservation": re.compile(r"gene_tables\.ENERGY_CONSERVATION_[A-Z_]+"),
-    "Glutton": re.compile(r"gene_tables\.GLUTTON_[A-Z_]+"),
-    "Cleanliness": re.compile(r"gene_tables\.CLEANLINESS_[A-Z_]+"),
-    "Suction 1": re.compile(r"gene_tables\.SUCTION_1_[A-Z_]+"),
-    "Suction 2": re.compile(r"gene_tables\.SUCTION_2_[A-Z_]+"),
-    "Highly Adaptable": re.compile(r"gene_tables\.HIGHLY_ADAPTABLE_[A-Z_]+"),
-    "More Than a Mouthful": re.compile(r"gene_tables\.MORE_THAN_A_MOUTHFUL_[A-Z_]+"),
-    "Social Gene": re.compile(r"gene_tables\.SOCIAL_GENE_[A-Z_]+"),
-    "Camouflage 1": re.compile(r"gene_tables\.CAMOUFLAGE_1_[A-Z_]+"),
-    "Camouflage 2": re.compile(r"gene_tables\.CAMOUFLAGE_2_[A-Z_]+"),
-    "Thread Display": re.compile(r"gene_tables\.THREAT_DISPLAY_[A-Z_]+"),
-    "Flexible": re.compile(r"gene_tables\.FLEXIBLE_[A-Z_]+"),
-    "Healing 1": re.compile(r"gene_tables\.HEALING_1_[A-Z_]+"),
-    "Healing 2": re.compile(r"gene_tables\.HEALING_2_[A-Z_]+"),
-    "Go Out With a Bang": re.compile(r"gene_tables\.GO_OUT_WITH_A_BANG_[A-Z_]+"),
-    "Short Life Span": re.compile(r"gene_tables\.SHORT_LIFE_SPAN_[A-Z_]+"),
-    "Alarm": re.compile(r"gene_tables\.ALARM_[A-Z_]+"),
-    "Hard Crust": re.compile(r"gene_tables\.HARD_CRUST_[A-Z_]+"),
-    "Population Explosion": re.compile(r"gene_tables\.POPULATION_EXPLOSION_[A-Z_]+"),
-}
 
 
 @functools.cache  # parsed once per process, not once per gene (the fast tier's time: issue 35)
@@ -883,7 +805,7 @@ def test_a_gene_modules_rows_constants_and_kernels_are_declared_in_its_module_on
             allowed = _ALLOWED[gene].get(rel, set())
             if allowed is None:
                 continue
-            names = set(_NAME[gene].findall(_SPLICE[gene].sub("", _code(path)))) - allowed
+            names = set(_NAME[gene].findall(_code(path))) - allowed
             if names:
                 found[rel] = sorted(names)
     assert found == {}
@@ -896,29 +818,137 @@ def _fake_gene() -> Gene:
         decisions=(Decision("fake", "XG-99", 1, "fake", "0 / 1", *two_way("fake", ("no", "yes"))),),
         events=(("fake", ("space",)),),
         tallies=(("fake:made", "XG-99"),),
+        knobs=(Knob("fake_weight", 1.0, -10.0, 10.0, "fake (XG-99)", "how much the player wants to fake"),),
     )
 
 
-def test_a_new_gene_module_is_appended_after_every_row():
+def test_a_new_gene_module_is_appended_at_the_end_of_every_list_of_the_ledger():
+    """Issue 35.3: the ledger is append-only; a new module's rows go after every row there is."""
     modules = {m.__name__: m.GENE for m in gene_modules()}
     modules["sim.ursuppe.engine.genes.zzz_fake"] = _fake_gene()
-    namespace: dict = {}
-    text = generator.render(modules, set(decision_kinds.CHOICE_KEYS) - {"rebound"})
-    exec(compile(text, "gene_tables", "exec"), namespace)
-    assert namespace["GENE_MODULES"][-1] == "sim.ursuppe.engine.genes.zzz_fake"
-    assert namespace["APPENDED_GENES"] == ("Fake Gene",)
-    assert namespace["APPENDED_CHOICE_KEYS"] == ("fake",)
-    assert namespace["APPENDED_DECISIONS"] == (("fake", "XG-99", 1, "fake", "0 / 1"),)
-    assert namespace["APPENDED_EVENTS"] == (("fake", ("space",)),)
-    assert namespace["APPENDED_TALLIES"] == (("fake:made", "XG-99"),)
-    assert namespace["REBOUND_DECISIONS"] == gene_tables.REBOUND_DECISIONS  # a historic gene stays put
-    assert namespace["TOXIC_EXCRETIONS_FLAGS"] == gene_tables.TOXIC_EXCRETIONS_FLAGS
+    rows = generator.rows(modules, set(decision_kinds.CORE_CHOICE_KEYS))
+    new = generator.appended(ledger.LEDGER, modules, rows)
+    added = {table: new[table][len(ledger.LEDGER[table]) :] for table in ledger.TABLES}
+    assert all(new[table][: len(ledger.LEDGER[table])] == ledger.LEDGER[table] for table in ledger.TABLES)
+    assert added == {
+        "modules": ("zzz_fake",),
+        "genes": ("Fake Gene",),
+        "flags": (),
+        "choice_keys": ("fake",),
+        "decisions": ("fake",),
+        "events": ("fake",),
+        "tallies": ("fake:made",),
+        "knobs": ("fake_weight",),
+    }
+    assert (
+        rows["decisions"][-1] == ("fake", "XG-99", 1, "fake", "0 / 1")
+        and rows["knobs"][-1].name == "fake_weight"
+    )
+    # Run again on its own output: nothing more is appended
+    assert generator.appended(new, modules, rows) == new
+
+
+def test_the_ledger_lists_every_index_once_and_names_a_row_for_each():
+    """Every central table is its ledger list, row for row (a name twice only where the table has
+    it twice: choice key "buy", CK_BUY and CK_BUY_END)."""
+    assert ledger.LEDGER["genes"] == genes.GENE_NAMES
+    assert ledger.LEDGER["flags"] == extra_flags.XFLAG_NAMES
+    assert ledger.LEDGER["choice_keys"] == decision_kinds.CHOICE_KEYS
+    assert ledger.LEDGER["decisions"] == decision_kinds.KIND_NAMES
+    assert ledger.LEDGER["events"] == tuple(k.name for k in events.EVENT_KINDS)
+    assert ledger.LEDGER["tallies"] == tuple(n for n, _ in tally.OUTCOMES)
+    assert ledger.LEDGER["knobs"] == tuple(k.name for k in gene_tables.KNOBS)
+    repeated = {t: [n for n in set(names) if names.count(n) > 1] for t, names in ledger.LEDGER.items()}
+    assert repeated == {t: (["buy"] if t == "choice_keys" else []) for t in ledger.TABLES}
+
+
+# Each list of the ledger as it was written (issue 35.3, from the tables as they were): its length
+# and the sha256 of its names, one a line. Appending keeps them a prefix; an edit that moves or
+# drops a line (and so an index) does not.
+_LEDGER_AT_ISSUE_35 = {
+    "modules": (42, "488e3d95c63e1f45"),
+    "genes": (50, "dcef0276589aa4ab"),
+    "flags": (43, "385c59e1445496c4"),
+    "choice_keys": (21, "8fe3fb4383213639"),
+    "decisions": (22, "a64ac450edd37c16"),
+    "events": (41, "968d6816d9fdb388"),
+    "tallies": (41, "346f17f4a761e982"),
+    "knobs": (0, "e3b0c44298fc1c14"),
+}
+
+
+def test_the_ledger_only_grows_at_its_end():
+    import hashlib
+
+    for table, (n, digest) in _LEDGER_AT_ISSUE_35.items():
+        names = ledger.LEDGER[table]
+        assert len(names) >= n and hashlib.sha256("\n".join(names[:n]).encode()).hexdigest()[:16] == digest, (
+            table
+        )
+
+
+def test_a_row_missing_from_the_ledger_or_a_line_without_a_row_is_a_one_line_error(monkeypatch):
+    with pytest.raises(ledger.LedgerError, match=r"ledger\.toml: events: 'fake' is not in the ledger") as e:
+        ledger.in_ledger_order(
+            "events", (*events.EVENT_KINDS, events.EventKind("fake", ())), lambda k: k.name
+        )
+    assert "\n" not in str(e.value)
+    with pytest.raises(ledger.LedgerError, match=r"events: 'eat' is declared by more rows than it has lines"):
+        ledger.in_ledger_order("events", (*events.EVENT_KINDS, events.EventKind("eat", ())), lambda k: k.name)
+    monkeypatch.setitem(ledger.LEDGER, "events", (*ledger.LEDGER["events"], "gone"))
+    with pytest.raises(ledger.LedgerError, match=r"ledger\.toml: events\[\d+\]: 'gone' has no row") as e:
+        ledger.in_ledger_order("events", events.EVENT_KINDS, lambda k: k.name)
+    assert "\n" not in str(e.value)
+
+
+# The central tables: their own (core) rows, the gene modules' from gene_tables, the order from the
+# ledger. A name they may still hold is a rule's shared format, not a gene's row: the answers to an
+# attack (A2), Holding's clinging as an attack's outcome, XM2's default start pair, PhD's alias.
+_CENTRAL = {
+    "sim/ursuppe/engine/decision_kinds.py": {'"escape"', '"defense"'},
+    "sim/ursuppe/engine/events.py": set(),
+    "sim/ursuppe/engine/tally.py": {'"Holding"'},
+    "sim/ursuppe/rules/extra_flags.py": {'"Social Gene"', '"Population Explosion"'},
+    "sim/ursuppe/rules/genes.py": set(),
+}
+
+
+@pytest.mark.parametrize("path", sorted(_CENTRAL))
+def test_a_central_module_names_no_gene_modules_gene_and_unpacks_no_rows_by_position(path):
+    """Issue 35.3: no splice of a gene's rows (gene_tables.<GENE>_...), no gene module's name, gene
+    or choice key, and no constants unpacked by position (a ``_`` per gene row)."""
+    code = _code(ROOT / path)
+    words = {f'"{g.name}"' for g in (m.GENE for m in gene_modules())}
+    words |= {f'"{a}"' for m in gene_modules() for a in m.GENE.aliases}
+    words |= {f'"{key}"' for key in gene_tables.CHOICE_KEYS} | {f'"{n}"' for n, _ in gene_tables.EVENTS}
+    words |= {f'"{d[0]}"' for d in gene_tables.DECISIONS} | {f'"{n}"' for n, _ in gene_tables.TALLIES}
+    found = {w for w in words if w in code} - _CENTRAL[path]
+    splices = set(re.findall(r"gene_tables\.([A-Z_]+)", code)) - {
+        "GENES",
+        "FLAGS",
+        "CHOICE_KEYS",
+        "DECISIONS",
+        "EVENTS",
+        "TALLIES",
+        "ADVANCED",
+        "ALIASES",
+    }
+    unpacked = [
+        node.lineno
+        for node in ast.walk(ast.parse(code))
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Tuple) for t in node.targets)
+        and len(node.targets[0].elts) > 3
+    ]
+    assert (found, splices, unpacked) == (set(), set(), [])
 
 
 def _genes_module_with(appended: tuple[str, ...], monkeypatch) -> types.ModuleType:
+    """genes.py run again with ``appended`` genes in gene_tables and at the end of the ledger."""
     fake = types.ModuleType("gene_tables")
-    fake.APPENDED_GENES = appended
+    fake.GENES, fake.ADVANCED, fake.ALIASES = gene_tables.GENES + appended, gene_tables.ADVANCED, {}
     monkeypatch.setattr(rules_package, "gene_tables", fake)
+    monkeypatch.setitem(ledger.LEDGER, "genes", genes.GENE_NAMES + appended)
     spec = importlib.util.spec_from_file_location("genes_probe", genes.__file__)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -926,9 +956,10 @@ def _genes_module_with(appended: tuple[str, ...], monkeypatch) -> types.ModuleTy
 
 
 def test_gene_sets_hold_every_gene_or_say_why_not(monkeypatch):
-    room = genes.GENE_SET_BITS - len(genes.HISTORIC_GENE_NAMES)
+    room = genes.GENE_SET_BITS - genes.N_GENES
     fits = _genes_module_with(tuple(f"New {k}" for k in range(room)), monkeypatch)
     assert fits.N_GENES == 64 and fits.GENE_NAMES[-1] == f"New {room - 1}"
+    assert fits.ADDED_GENES == tuple(range(genes.N_GENES, 64))  # extra genes (§18), after the slots
     with pytest.raises(ValueError, match=r"^\d+ genes .* do not fit the 64-bit gene sets") as e:
         _genes_module_with(tuple(f"New {k}" for k in range(room + 1)), monkeypatch)
     assert "\n" not in str(e.value)
@@ -940,15 +971,16 @@ def test_gene_sets_hold_every_gene_or_say_why_not(monkeypatch):
 # subprocess whose `sim` is the copy's.
 
 _NEW_MODULE = '''"""Sunbathing (XG-99, made up by tests/test_adding_a_gene.py): in Phase 6, before the markers
-advance, the owner may take 1 BP or not."""
+advance, the owner may take 1 BP or not; its strategy knob sunbathe_value says what taking it is worth."""
 
 from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import EVENT_INDEX, log
 from sim.ursuppe.engine.players import add_bp, has
+from sim.ursuppe.engine.policy_port import PARAMETERS
 from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.gene_rows import Decision, Gene, two_way
+from sim.ursuppe.rules.gene_rows import Decision, Gene, Knob, two_way
 from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
@@ -961,17 +993,19 @@ GENE = Gene(
     ),
     events=(("sunbathe", ("bp",)),),
     tallies=(("sunbathe:made", "XG-99"),),
+    knobs=(Knob("sunbathe_value", 1.0, -10.0, 10.0, "sunbathe (XG-99)", "taking 1 BP; 0 or less: rest"),),
 )
 
 SUNBATHING = GENE_INDEX[GENE.name]
 SUNBATHE_CHOICE = KIND_INDEX["sunbathe"]
 EV_SUNBATHE = EVENT_INDEX["sunbathe"]
 SUNBATHE_MADE = TALLY_INDEX["sunbathe:made"]
+SUNBATHE_VALUE = PARAMETERS["sunbathe_value"].index
 
 
 @kernel
 def sunbathe(st, ru, wk, g, b, phase):
-    """XG-99: each holder may take 1 BP (0 rest / 1 take; the policy values taking it)."""
+    """XG-99: each holder may take 1 BP (0 rest / 1 take, valued at the knob sunbathe_value)."""
     if not ru.extra_genes:
         return
     for p in range(st.score.shape[1]):
@@ -980,7 +1014,7 @@ def sunbathe(st, ru, wk, g, b, phase):
         set_option(wk.options, b, 0, 0, 0, 0)
         set_option(wk.options, b, 1, 1, 0, 0)
         wk.scores[b, 0] = 0.0
-        wk.scores[b, 1] = 1.0
+        wk.scores[b, 1] = wk.params[st.strategy[g, p], SUNBATHE_VALUE]
         if decide(st, ru, wk, g, b, p, -1, SUNBATHE_CHOICE, 2) == 1:
             add_bp(st, ru, g, p, 1)
             wk.tally[b, SUNBATHE_MADE] += 1
@@ -996,7 +1030,7 @@ copies = 1
 _CALL_SITE = "sim/ursuppe/engine/phases/phase6_scoring.py"
 
 _PLAY = r"""
-import json, sys
+import json, sys, tempfile
 import numpy as np
 import sim
 from sim.ursuppe.engine import batch as B
@@ -1004,9 +1038,10 @@ from sim.ursuppe.engine.genes.sunbathing import SUNBATHE_MADE, SUNBATHING
 from sim.ursuppe.rules.book import load_rules
 from sim.ursuppe.simulation import UrsuppeRun
 from sim.ursuppe.tools.scenario import load_scenario, run_scenario
-from strategies.ursuppe.params import load_strategy, parameter_table
+from strategies.ursuppe.params import GENE_VALUE_BASE, PARAMETERS, load_strategy, parameter_table
 
 out = {"sim": sim.__file__, "index": SUNBATHING}
+out["knob"] = [PARAMETERS["sunbathe_value"].index, GENE_VALUE_BASE]
 scenario = {
     "players": 4, "rules": {"flags": {"extra_genes": True}}, "round": 3,
     "current_card": {"ozone": 11, "drift": "none"},
@@ -1026,6 +1061,12 @@ for take in (True, "rest"):
         "unused": doc["unused_choices"],
         "genes": [g["name"] for g in doc["state"][0]["genes"]],
     }
+# No forced choice: the strategies decide, by the knob (a strategy file sets it by name)
+with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+    f.write('extends = "greedy"\nsunbathe_value = -1\n')
+for label, first in (("bp_default", "greedy"), ("bp_knob", f.name)):
+    doc = run_scenario(load_scenario({**scenario, "strategies": [first, "greedy", "greedy", "greedy"]}))
+    out[label] = doc["state"][0]["bp"]
 
 # Whole games: Sunbathing face up from round 1 (XM2), invariants checked after every phase.
 book = load_rules(overrides={"flags": {"extra_genes": True, "extra_start_pair": ["Sunbathing", "Glutton"]}})
@@ -1094,7 +1135,8 @@ def test_a_brand_new_gene_is_three_files_and_plays(tmp_path):
     # Then the generator, in the copy
     subprocess.run([sys.executable, "-m", "sim.ursuppe.tools.gene_tables"], cwd=copy, env=env, check=True)
 
-    # The touch count: the 3 files and the generated tables, nothing else
+    # The touch count: the 3 files, the generated tables and the lines appended to the ledger, nothing
+    # else (no central table, no strategy parameter table)
     before, after = _tree_files(ROOT), _tree_files(copy)
     changed = sorted(f for f in before.keys() | after.keys() if before.get(f) != after.get(f))
     assert changed == [
@@ -1102,12 +1144,30 @@ def test_a_brand_new_gene_is_three_files_and_plays(tmp_path):
         _CALL_SITE,
         "sim/ursuppe/rules/default_rules.toml",
         "sim/ursuppe/rules/gene_tables.py",
+        "sim/ursuppe/rules/ledger.toml",
+    ]
+    old, new = (tree["sim/ursuppe/rules/ledger.toml"].decode().splitlines() for tree in (before, after))
+    assert [line for line in old if line.startswith("    ")] == [
+        line for line in new if line.startswith("    ") and "sunbath" not in line
+    ]  # append-only: every line it had, at its index
+    appended = sorted(line.split("#")[0].strip() for line in new if "sunbath" in line)
+    assert appended == [
+        '"Sunbathing",',
+        '"sunbathe",',
+        '"sunbathe",',
+        '"sunbathe",',
+        '"sunbathe:made",',
+        '"sunbathe_value",',
+        '"sunbathing",',
     ]
 
     done = processes.run([sys.executable, "-c", _PLAY], cwd=copy, env=env, check=True)
     out = json.loads(done.stdout)
     assert out["sim"] == str(copy / "sim" / "__init__.py")
-    assert out["index"] == len(genes.HISTORIC_GENE_NAMES) == 50  # after the number-only slots
+    assert out["index"] == genes.N_GENES == len(ledger.LEDGER["genes"])  # the next index, after every gene
+    # Its knob: right after the parameters there are, read by its valuation; a strategy file sets it
+    assert out["knob"] == [GENE_VALUE_BASE, GENE_VALUE_BASE + 1]
+    assert (out["bp_default"], out["bp_knob"]) == (2, 1)
     # The forced choice is taken: +1 BP and the event; declined: nothing
     taken, rested = out["True"], out["rest"]
     assert taken["genes"] == ["Sunbathing"] and taken["unused"] == [] and rested["unused"] == []
@@ -1119,5 +1179,5 @@ def test_a_brand_new_gene_is_three_files_and_plays(tmp_path):
     assert out["error"] is None and out["finished"] and not out["plain_error"]
     assert out["bought"] > 0 and out["made"] > 0
     assert all(out["in_extra_deck"])
-    assert out["gene_names_last"] == "Sunbathing" and out["first_bought_len"] == 51
+    assert out["gene_names_last"] == "Sunbathing" and out["first_bought_len"] == genes.N_GENES + 1
     assert out["rows_bought"] > 0

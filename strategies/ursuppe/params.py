@@ -2,8 +2,9 @@
 
 A strategy is a vector of floats; policy.py reads it by the indices below. Every decision of
 spec §9 (sim/ursuppe/engine/decision_kinds.py) is steered by some of these parameters; docs/strategies.md
-has the table. A strategy file is a TOML file naming any subset of the parameters (the rest keep
-their defaults, or the values of the preset named by ``extends``), with per-gene values in a
+has the table; a gene module declares its own knobs on its row (gene_rows.Knob), and they follow
+these. A strategy file is a TOML file naming any subset of the parameters (the rest keep their
+defaults, or the values of the preset named by ``extends``), with per-gene values in a
 ``[gene_value]`` table keyed by gene name (``other`` sets every gene not named)::
 
     name = "my-breeder"
@@ -21,7 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from sim.errors import UserError
+from sim.ursuppe.rules import gene_tables
 from sim.ursuppe.rules.genes import GENE_NAMES, N_GENES, gene_index
+from sim.ursuppe.rules.ledger import in_ledger_order
 from strategies.ursuppe import PRESETS_DIR, preset_names  # noqa: F401 (re-exported)
 
 
@@ -450,8 +453,25 @@ _SWITCHES = frozenset(
 PARAMETERS: dict[str, Parameter] = {}
 for _i, (_name, _default, _low, _high, _decision, _doc) in enumerate(_SCALARS):
     PARAMETERS[_name] = Parameter(_name, _i, _default, _low, _high, _doc, _decision, _name in _SWITCHES)
+# Then the gene modules' knobs (a Knob on a gene's row, docs/adding-a-gene.md), in the order of the
+# index ledger (sim/ursuppe/rules/ledger.toml); a gene's valuation reads its knob at
+# PARAMETERS[name].index (through the engine's policy port).
+for _knob in in_ledger_order("knobs", gene_tables.KNOBS, lambda knob: knob.name):
+    if _knob.name in PARAMETERS:
+        raise ValueError(f"{_knob.name}: a gene module's knob (gene_tables.KNOBS) has a parameter's name")
+    PARAMETERS[_knob.name] = Parameter(
+        _knob.name,
+        len(PARAMETERS),
+        _knob.default,
+        _knob.low,
+        _knob.high,
+        _knob.doc,
+        _knob.decision,
+        _knob.switch,
+    )
+GENE_KNOBS: frozenset[str] = frozenset(knob.name for knob in gene_tables.KNOBS)
 
-GENE_VALUE_BASE = len(_SCALARS)  # gene_value[i] at index GENE_VALUE_BASE + i
+GENE_VALUE_BASE = len(PARAMETERS)  # gene_value[i] at index GENE_VALUE_BASE + i
 N_PARAMS = GENE_VALUE_BASE + N_GENES
 GENE_VALUE_LOW = -100.0
 GENE_VALUE_HIGH = 100.0

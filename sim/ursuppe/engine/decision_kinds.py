@@ -10,16 +10,15 @@ picks a row. Amoeba numbers are 1-based in options (as in the rulebook and scena
 from typing import NamedTuple
 
 from sim.ursuppe.rules import gene_tables
+from sim.ursuppe.rules.ledger import in_ledger_order
 
-# Choice keys of a scenario's forced choices (scenario-format.md), stored in Workspace.tape_kind.
+# Choice keys of a scenario's forced choices (scenario-format.md), stored in Workspace.tape_kind:
+# these and the gene modules' (gene_tables.CHOICE_KEYS), in the ledger's order (rules/ledger.toml).
 # "buy" twice: CK_BUY_END is the implicit "stop" closing a {"buy": [...]} list.
-CHOICE_KEYS: tuple[str, ...] = (
+CORE_CHOICE_KEYS: tuple[str, ...] = (
     "place",
     "move",
     "direction",
-    *gene_tables.SPEED_CHOICE_KEYS,  # Speed (sim/ursuppe/engine/genes/speed.py)
-    *gene_tables.TENTACLE_CHOICE_KEYS,  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
-    *gene_tables.HOLDING_CHOICE_KEYS,  # Holding (sim/ursuppe/engine/genes/holding.py)
     "eat",
     "attack",
     "respond",
@@ -27,40 +26,22 @@ CHOICE_KEYS: tuple[str, ...] = (
     "buy",
     "buy",
     "divide",
-    *gene_tables.AGGRESSION_CHOICE_KEYS,  # R1 (sim/ursuppe/engine/genes/aggression.py)
     "colour",
-    # The extra genes (docs/rules.md §18)
-    *gene_tables.FAST_FOOD_CHOICE_KEYS,  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
-    *gene_tables.CLEANLINESS_CHOICE_KEYS,  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
-    *gene_tables.REBOUND_CHOICE_KEYS,  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
-    *gene_tables.HARD_CRUST_CHOICE_KEYS,  # XG-05 (sim/ursuppe/engine/genes/hard_crust.py)
-    *gene_tables.HIGHLY_ADAPTABLE_CHOICE_KEYS,  # XG-08 (sim/ursuppe/engine/genes/highly_adaptable.py)
-    *gene_tables.HEALING_1_CHOICE_KEYS,  # XG-15, XG-25 (sim/ursuppe/engine/genes/healing_1.py)
-    *gene_tables.APPENDED_CHOICE_KEYS,  # the gene modules' (docs/adding-a-gene.md)
 )
-(
-    CK_PLACE,
-    CK_MOVE,
-    CK_DIRECTION,
-    _,  # a gene module's key (speed.py)
-    _,  # a gene module's key (tentacle.py)
-    _,  # a gene module's key (holding.py)
-    CK_EAT,
-    CK_ATTACK,
-    CK_RESPOND,
-    CK_PAY,
-    CK_BUY,
-    CK_BUY_END,
-    CK_DIVIDE,
-    _,  # a gene module's key (aggression.py)
-    CK_COLOUR,
-    _,  # a gene module's key (fast_food.py)
-    _,  # a gene module's key (cleanliness.py)
-    _,  # a gene module's key (rebound.py)
-    _,  # a gene module's key (hard_crust.py)
-    _,  # a gene module's key (highly_adaptable.py)
-    _,  # a gene module's key (healing_1.py)
-) = range(len(CHOICE_KEYS) - len(gene_tables.APPENDED_CHOICE_KEYS))
+CHOICE_KEYS: tuple[str, ...] = in_ledger_order(
+    "choice_keys", (*CORE_CHOICE_KEYS, *gene_tables.CHOICE_KEYS), lambda key: key
+)
+CK_PLACE = CHOICE_KEYS.index("place")
+CK_MOVE = CHOICE_KEYS.index("move")
+CK_DIRECTION = CHOICE_KEYS.index("direction")
+CK_EAT = CHOICE_KEYS.index("eat")
+CK_ATTACK = CHOICE_KEYS.index("attack")
+CK_RESPOND = CHOICE_KEYS.index("respond")
+CK_PAY = CHOICE_KEYS.index("pay")
+CK_BUY = CHOICE_KEYS.index("buy")
+CK_BUY_END = CHOICE_KEYS.index("buy", CK_BUY + 1)
+CK_DIVIDE = CHOICE_KEYS.index("divide")
+CK_COLOUR = CHOICE_KEYS.index("colour")
 
 
 class DecisionKind(NamedTuple):
@@ -75,18 +56,13 @@ class DecisionKind(NamedTuple):
     row: str
 
 
-def _declared(rows: tuple[tuple[str, str, int, str, str], ...]) -> tuple[DecisionKind, ...]:
-    """A gene module's decision rows (gene_tables.py), their choice keys by name."""
-    return tuple(DecisionKind(n, rule, w, CHOICE_KEYS.index(key), row) for n, rule, w, key, row in rows)
-
-
-DECISION_KINDS: tuple[DecisionKind, ...] = (
+# The decision points the core rules ask; a gene module's come from its row (gene_tables.DECISIONS).
+# Glutton's extra cube and Suction's cubes are part of the EAT row, the Social Gene taken from its
+# holder a BUY row, Population Explosion's amoebas PLACE rows.
+_CORE_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind("place_setup", "S6", 2, CK_PLACE, "space, number"),
     DecisionKind("move", "M1", 1, CK_MOVE, "0 drift / 1 active / 2 stay"),
     DecisionKind("direction", "B2 6, Movement I, II", 1, CK_DIRECTION, "direction 0..3 N,E,S,W; 4 stay"),
-    *_declared(gene_tables.SPEED_DECISIONS),  # Speed (sim/ursuppe/engine/genes/speed.py)
-    *_declared(gene_tables.TENTACLE_DECISIONS),  # Tentacle (sim/ursuppe/engine/genes/tentacle.py)
-    *_declared(gene_tables.HOLDING_DECISIONS),  # Holding (sim/ursuppe/engine/genes/holding.py)
     DecisionKind(
         "eat",
         "M4, F1-F4, XG-02, XG-12",
@@ -106,60 +82,39 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     ),
     DecisionKind("place_free", "D2", 2, CK_PLACE, "space, number"),
     DecisionKind("divide", "D3-D4", 2, CK_PLACE, "space, number; (-1, -1) = stop (also CK_DIVIDE)"),
-    *_declared(gene_tables.AGGRESSION_DECISIONS),  # R1 (sim/ursuppe/engine/genes/aggression.py)
     DecisionKind("colour", "TB4", 1, CK_COLOUR, "colour (double play II: which colour moves first)"),
-    # The extra genes (§18). Glutton's extra cube and Suction's cubes are part of the EAT row, the
-    # Social Gene taken from its holder a BUY row, Population Explosion's amoebas PLACE rows.
-    *_declared(gene_tables.FAST_FOOD_DECISIONS),  # XG-07 (sim/ursuppe/engine/genes/fast_food.py)
-    *_declared(gene_tables.CLEANLINESS_DECISIONS),  # XG-04 (sim/ursuppe/engine/genes/cleanliness.py)
-    *_declared(gene_tables.REBOUND_DECISIONS),  # XG-16 (sim/ursuppe/engine/genes/rebound.py)
-    *_declared(gene_tables.HARD_CRUST_DECISIONS),  # XG-05 (sim/ursuppe/engine/genes/hard_crust.py)
-    *_declared(gene_tables.HIGHLY_ADAPTABLE_DECISIONS),  # XG-08 (engine/genes/highly_adaptable.py)
-    *_declared(gene_tables.HEALING_1_DECISIONS),  # XG-15, XG-25 (sim/ursuppe/engine/genes/healing_1.py)
     DecisionKind("place_explosion", "XG-20", 2, CK_PLACE, "space, number"),
-    *_declared(gene_tables.APPENDED_DECISIONS),  # the gene modules' (docs/adding-a-gene.md)
 )
-# The kernels read plain module integers and tuples (numba globals), derived from the rows.
-(
-    PLACE_SETUP,
-    MOVE,
-    DIRECTION,
-    _,  # a gene module's kind (speed.py): it names its index itself (KIND_INDEX)
-    _,  # a gene module's kind (tentacle.py): it names its index itself (KIND_INDEX)
-    _,  # a gene module's kind (holding.py): it names its index itself (KIND_INDEX)
-    EAT,
-    ATTACK,
-    RESPOND,
-    PAY,
-    BUY,
-    PLACE_FREE,
-    DIVIDE,
-    _,  # a gene module's kind (aggression.py): it names its index itself (KIND_INDEX)
-    COLOUR,
-    _,  # a gene module's kind (fast_food.py): it names its index itself (KIND_INDEX)
-    _,  # a gene module's kind (cleanliness.py): it names its index itself (KIND_INDEX)
-    _,  # a gene module's kind (rebound.py): it names its index itself (KIND_INDEX)
-    _,  # a gene module's kind (hard_crust.py): it names its index itself (KIND_INDEX)
-    _,  # a gene module's kind (highly_adaptable.py): it names its index itself (KIND_INDEX)
-    _,  # a gene module's kind (healing_1.py): it names its index itself (KIND_INDEX)
-    PLACE_EXPLOSION,
-) = range(len(DECISION_KINDS) - len(gene_tables.APPENDED_DECISIONS))
+DECISION_KINDS: tuple[DecisionKind, ...] = in_ledger_order(
+    "decisions",
+    (
+        *_CORE_KINDS,
+        *(
+            DecisionKind(n, rule, w, CHOICE_KEYS.index(key), row)
+            for n, rule, w, key, row in gene_tables.DECISIONS
+        ),
+    ),
+    lambda kind: kind.name,
+)
 N_KINDS = len(DECISION_KINDS)
 KIND_NAMES: tuple[str, ...] = tuple(k.name for k in DECISION_KINDS)
 KIND_INDEX: dict[str, int] = {name: i for i, name in enumerate(KIND_NAMES)}
 KIND_WIDTH: tuple[int, ...] = tuple(k.width for k in DECISION_KINDS)
 # The choice key each decision kind accepts (DIVIDE also accepts CK_DIVIDE, BUY also CK_BUY_END).
 KIND_CHOICE_KEY: tuple[int, ...] = tuple(k.choice_key for k in DECISION_KINDS)
-# Each constant names its row (a constant out of order would silently decode the wrong kind).
-_CONSTANT_OF = {}
-_GENE_MODULE_KINDS = {
-    row[0] for n in dir(gene_tables) if n.endswith("_DECISIONS") for row in getattr(gene_tables, n)
-}
-assert all(
-    globals()[_CONSTANT_OF.get(k.name, k.name.upper())] == i
-    for i, k in enumerate(DECISION_KINDS)
-    if k.name not in _GENE_MODULE_KINDS
-)
+# The kernels read plain module integers (numba globals); a gene module names its kinds' itself.
+PLACE_SETUP = KIND_INDEX["place_setup"]
+MOVE = KIND_INDEX["move"]
+DIRECTION = KIND_INDEX["direction"]
+EAT = KIND_INDEX["eat"]
+ATTACK = KIND_INDEX["attack"]
+RESPOND = KIND_INDEX["respond"]
+PAY = KIND_INDEX["pay"]
+BUY = KIND_INDEX["buy"]
+PLACE_FREE = KIND_INDEX["place_free"]
+DIVIDE = KIND_INDEX["divide"]
+COLOUR = KIND_INDEX["colour"]
+PLACE_EXPLOSION = KIND_INDEX["place_explosion"]
 
 MOVE_DRIFT = 0
 MOVE_ACTIVE = 1

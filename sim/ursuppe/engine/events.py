@@ -12,6 +12,7 @@ from typing import NamedTuple
 from sim.jit import kernel
 from sim.ursuppe.engine.state import ERR_EVENT_OVERFLOW
 from sim.ursuppe.rules import gene_tables
+from sim.ursuppe.rules.ledger import in_ledger_order
 
 
 class EventKind(NamedTuple):
@@ -22,7 +23,9 @@ class EventKind(NamedTuple):
     fields: tuple[str, ...]
 
 
-EVENT_KINDS: tuple[EventKind, ...] = (
+# The events the core rules log; a gene module's come from its row (gene_tables.EVENTS). All of
+# them in the ledger's order (rules/ledger.toml): an event's type is its line there.
+_CORE_EVENTS: tuple[EventKind, ...] = (
     EventKind("seating", ("start_space",)),
     EventKind("card", ("card", "ozone", "drift", "position")),
     EventKind("place", ("space", "dp", "cost", "how")),  # how: 0 setup, 1 free placement, 2 division, 3 XG-20
@@ -30,99 +33,52 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     # how: 0 move, 1 second, 2 escape
     EventKind("active_move", ("from", "to", "die1", "die2", "direction", "cost", "how")),
     EventKind("stay", ("space",)),
-    *(EventKind(*row) for row in gene_tables.TENTACLE_EVENTS),  # Tentacle (genes/tentacle.py)
-    *(EventKind(*row) for row in gene_tables.HOLDING_EVENTS),  # Holding (genes/holding.py)
     # suction: cubes taken from neighbouring spaces (XG-12, XG-26), packed as decision_kinds.pack_suction
     EventKind("eat", ("space", "cubes", "parasite_victim", "suction")),
     EventKind("excrete", ("space", "count")),
     EventKind("starve", ("space", "dp")),
     EventKind("attack", ("target_player", "target_amoeba", "space", "cost", "retry")),
     EventKind("respond", ("attacker_player", "attacker_amoeba", "response")),
-    *(EventKind(*row) for row in gene_tables.DEFENSE_EVENTS),  # A4 (genes/defense.py)
     EventKind("attack_result", ("target_player", "target_amoeba", "result")),  # result: ATTACK_* (attacks.py)
     EventKind("death", ("space", "dp", "cubes", "how")),  # how: 0 natural, 1 violent (Phase 1), 2 aggression
-    *(EventKind(*row) for row in gene_tables.AGGRESSION_EVENTS),  # R3-R4 (genes/aggression.py)
     EventKind("gene_defect", ("mutation_points", "ozone", "deficit", "genes_low", "genes_high", "bp")),
     EventKind("buy", ("gene", "price", "gave_up")),
     EventKind("income", ("bp",)),
     EventKind("score", ("from", "to", "advance", "amoebas", "cards")),
     EventKind("end", ("winner", "reason")),
-    # The extra genes (docs/rules.md §18)
+    # The extra genes' market (docs/rules.md §18)
     EventKind("reveal", ("gene",)),  # XM4: an extra-deck card face up into the pool
     EventKind("discard", ("gene",)),  # XM5 flag extra_unbought_discarded
     EventKind("gift", ("gene",)),  # soup combos: a gene given at setup, paid for by nobody
-    *(EventKind(*row) for row in gene_tables.SOCIAL_GENE_EVENTS),  # XG-10 (genes/social_gene.py)
-    *(EventKind(*row) for row in gene_tables.HIGHLY_ADAPTABLE_EVENTS),  # XG-08 (genes/highly_adaptable.py)
-    *(EventKind(*row) for row in gene_tables.HEALING_1_EVENTS),  # XG-15, XG-25 (genes/healing_1.py)
-    *(EventKind(*row) for row in gene_tables.TOXIC_EXCRETIONS_EVENTS),  # XG-19 (genes/toxic_excretions.py)
-    *(EventKind(*row) for row in gene_tables.GO_OUT_WITH_A_BANG_EVENTS),  # XG-17 (genes/)
-    *(EventKind(*row) for row in gene_tables.ALARM_EVENTS),  # XG-03 (genes/alarm.py)
-    *(EventKind(*row) for row in gene_tables.CAMOUFLAGE_1_EVENTS),  # XG-11, XG-24 (genes/camouflage_1.py)
-    *(EventKind(*row) for row in gene_tables.HARD_CRUST_EVENTS),  # XG-05 (genes/hard_crust.py)
-    *(EventKind(*row) for row in gene_tables.MORE_THAN_A_MOUTHFUL_EVENTS),  # XG-09 (genes/)
-    *(EventKind(*row) for row in gene_tables.REBOUND_EVENTS),  # XG-16 (engine/genes/rebound.py)
-    *(EventKind(*row) for row in gene_tables.ENERGY_CONSERVATION_EVENTS),  # XG-21 (and XG-10)
-    *(EventKind(*row) for row in gene_tables.POPULATION_EXPLOSION_EVENTS),  # XG-20 (genes/)
-    *(EventKind(*row) for row in gene_tables.MIGRATION_SENSING_EVENTS),  # XG-06 (genes/migration_sensing.py)
-    *(EventKind(*row) for row in gene_tables.FAST_FOOD_EVENTS),  # XG-07 (genes/fast_food.py)
-    *(EventKind(*row) for row in gene_tables.CLEANLINESS_EVENTS),  # XG-04 (genes/cleanliness.py)
-    *(EventKind(*row) for row in gene_tables.APPENDED_EVENTS),  # the gene modules' (docs/adding-a-gene.md)
 )
-# The kernels log plain module integers (numba globals), one a row, in the rows' order.
-(
-    EV_SEATING,
-    EV_CARD,
-    EV_PLACE,
-    EV_DRIFT,
-    EV_ACTIVE,
-    EV_STAY,
-    _,  # a gene module's event (tentacle.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (holding.py): it names its index itself (EVENT_INDEX)
-    EV_EAT,
-    EV_EXCRETE,
-    EV_STARVE,
-    EV_ATTACK,
-    EV_RESPOND,
-    _,  # a gene module's event (defense.py): it names its index itself (EVENT_INDEX)
-    EV_ATTACK_RESULT,
-    EV_DEATH,
-    _,  # a gene module's event (aggression.py): it names its index itself (EVENT_INDEX)
-    EV_DEFECT,
-    EV_BUY,
-    EV_INCOME,
-    EV_SCORE,
-    EV_END,
-    EV_REVEAL,
-    EV_DISCARD,
-    EV_GIFT,
-    _,  # a gene module's event (social_gene.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (highly_adaptable.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (healing_1.py): it names its index itself (EVENT_INDEX)
-    _,  # the 2 events of a gene module (toxic_excretions.py): it names their indices itself
-    _,
-    _,  # a gene module's event (go_out_with_a_bang.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (alarm.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (camouflage_1.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (hard_crust.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (more_than_a_mouthful.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (rebound.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (energy_conservation.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (population_explosion.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (migration_sensing.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (fast_food.py): it names its index itself (EVENT_INDEX)
-    _,  # a gene module's event (cleanliness.py): it names its index itself (EVENT_INDEX)
-) = range(len(EVENT_KINDS) - len(gene_tables.APPENDED_EVENTS))
-_GENE_MODULE_EVENTS = {
-    row[0] for n in dir(gene_tables) if n.endswith("_EVENTS") for row in getattr(gene_tables, n)
-}
-assert all(
-    globals()["EV_" + k.name.upper()] == i
-    for i, k in enumerate(EVENT_KINDS)
-    if k.name not in ("active_move", "gene_defect", "attack_result", *_GENE_MODULE_EVENTS)
+EVENT_KINDS: tuple[EventKind, ...] = in_ledger_order(
+    "events", (*_CORE_EVENTS, *(EventKind(*row) for row in gene_tables.EVENTS)), lambda kind: kind.name
 )
 EVENT_INDEX: dict[str, int] = {kind.name: code for code, kind in enumerate(EVENT_KINDS)}
 EVENT_NAMES: dict[int, str] = {code: kind.name for code, kind in enumerate(EVENT_KINDS)}
 EVENT_FIELDS: dict[int, tuple[str, ...]] = {code: kind.fields for code, kind in enumerate(EVENT_KINDS)}
+# The kernels log plain module integers (numba globals); a gene module names its events' itself.
+EV_SEATING = EVENT_INDEX["seating"]
+EV_CARD = EVENT_INDEX["card"]
+EV_PLACE = EVENT_INDEX["place"]
+EV_DRIFT = EVENT_INDEX["drift"]
+EV_ACTIVE = EVENT_INDEX["active_move"]
+EV_STAY = EVENT_INDEX["stay"]
+EV_EAT = EVENT_INDEX["eat"]
+EV_EXCRETE = EVENT_INDEX["excrete"]
+EV_STARVE = EVENT_INDEX["starve"]
+EV_ATTACK = EVENT_INDEX["attack"]
+EV_RESPOND = EVENT_INDEX["respond"]
+EV_ATTACK_RESULT = EVENT_INDEX["attack_result"]
+EV_DEATH = EVENT_INDEX["death"]
+EV_DEFECT = EVENT_INDEX["gene_defect"]
+EV_BUY = EVENT_INDEX["buy"]
+EV_INCOME = EVENT_INDEX["income"]
+EV_SCORE = EVENT_INDEX["score"]
+EV_END = EVENT_INDEX["end"]
+EV_REVEAL = EVENT_INDEX["reveal"]
+EV_DISCARD = EVENT_INDEX["discard"]
+EV_GIFT = EVENT_INDEX["gift"]
 
 
 @kernel

@@ -2,11 +2,13 @@
 
 A gene with code lives in one module of sim/ursuppe/engine/genes/, which declares one
 :class:`Gene` row at module level: its flags, its decision kinds (with the scenario choice's
-parse and render), its events and its tallies. The central tables (extra_flags.EXTRA_FLAGS,
-decision_kinds.DECISION_KINDS and CHOICE_KEYS, events.EVENT_KINDS, tally.OUTCOMES) are built from
-these rows; since they sit below the gene modules (a gene's kernels import them), they read the
-rows from the generated module sim/ursuppe/rules/gene_tables.py (``python -m
-sim.ursuppe.tools.gene_tables`` writes it; tests/test_adding_a_gene.py checks it is current).
+parse and render), its events, its tallies and its strategy knobs. The central tables
+(genes.GENE_NAMES, extra_flags.EXTRA_FLAGS, decision_kinds.DECISION_KINDS and CHOICE_KEYS,
+events.EVENT_KINDS, tally.OUTCOMES, the strategies' parameters) are built from these rows in the
+order of the index ledger (rules/ledger.toml); since they sit below the gene modules (a gene's
+kernels import them), they read the rows from the generated module sim/ursuppe/rules/gene_tables.py
+(``python -m sim.ursuppe.tools.gene_tables`` writes it and appends to the ledger;
+tests/test_adding_a_gene.py checks both are current).
 """
 
 import json
@@ -59,10 +61,27 @@ class Decision(NamedTuple):
     render: Render
 
 
+class Knob(NamedTuple):
+    """A strategy parameter a gene's policy valuation reads (strategies/ursuppe/params.py builds
+    its Parameter from the row; a strategy file sets it by name): its default, its range, the
+    decision kinds and rule ids it steers, and what it does. The valuation reads it from the
+    strategy's vector at ``params.PARAMETER_INDEX[name]``."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    decision: str
+    doc: str
+    switch: bool = False  # only 0 (off) or 1 (on)
+
+
 class Gene(NamedTuple):
     """What a gene module declares: the gene's name (genes.GENE_NAMES) and rule id, then its rows
     in the central tables, in order. ``events``: (name, field names a..h); ``tallies``: (name,
-    what it counts)."""
+    what it counts); ``knobs``: its strategy parameters; ``advanced``: an advanced gene (G3: never
+    a lower gene given up, genes.ADVANCED_GENES); ``aliases``: other names a rules or strategy file
+    may give it (genes.GENE_ALIASES)."""
 
     name: str
     rule: str
@@ -70,6 +89,9 @@ class Gene(NamedTuple):
     decisions: tuple[Decision, ...] = ()
     events: tuple[tuple[str, tuple[str, ...]], ...] = ()
     tallies: tuple[tuple[str, str], ...] = ()
+    knobs: tuple[Knob, ...] = ()
+    advanced: bool = False
+    aliases: tuple[str, ...] = ()
 
 
 def yes_no(key: str) -> tuple[Parse, Render]:

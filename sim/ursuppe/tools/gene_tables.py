@@ -1,15 +1,16 @@
 """Write sim/ursuppe/rules/gene_tables.py from the gene modules of sim/ursuppe/engine/genes/
-(docs/adding-a-gene.md): the rows each module's ``GENE`` declares, as plain data the central
-tables (extra_flags, decision_kinds, events, tally, genes) can import without importing a kernel.
+(docs/adding-a-gene.md), and append their new rows to the index ledger sim/ursuppe/rules/ledger.toml.
 
-    python -m sim.ursuppe.tools.gene_tables          # rewrite the module
-    python -m sim.ursuppe.tools.gene_tables --check  # exit 1 if it is not current
+    python -m sim.ursuppe.tools.gene_tables          # rewrite both
+    python -m sim.ursuppe.tools.gene_tables --check  # exit 1 if either is not current
 
-A gene of genes.HISTORIC_GENE_NAMES keeps its rows where they were before it moved into its module
-(the central tables splice ``<MODULE>_<ROWS>`` in by hand, so no index changes); any other gene's
-rows are appended to the tables (``APPENDED_*``), its name to genes.GENE_NAMES. The modules keep
-the order of the current GENE_MODULES; a new module comes after them (by name), so adding a gene
-never moves another's rows. tests/test_adding_a_gene.py checks the module is current.
+gene_tables.py holds the rows each module's ``GENE`` declares, as plain data the central tables
+(genes, extra_flags, decision_kinds, events, tally, the strategies' parameters) can import without
+importing a kernel; the ledger says where each row goes. The ledger is append-only: its lists keep
+every line they have, and a module the ledger does not list yet (a new gene) is appended after the
+others (new ones by name), its gene, flags, choice keys, decision kinds, events, tallies and knobs
+at the end of each list, so adding a gene never moves another row. tests/test_adding_a_gene.py
+checks both files are current.
 """
 
 import ast
@@ -19,70 +20,118 @@ import sys
 from pathlib import Path
 
 from sim.ursuppe.engine import genes as gene_package
-from sim.ursuppe.engine.decision_kinds import CHOICE_KEYS
-from sim.ursuppe.rules import gene_tables
+from sim.ursuppe.engine.decision_kinds import CORE_CHOICE_KEYS
+from sim.ursuppe.rules import gene_tables, ledger
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import HISTORIC_GENE_NAMES
 
 PATH = Path(gene_tables.__file__)
 PACKAGE = gene_package.__name__
-KINDS = ("flags", "choice_keys", "decisions", "events", "tallies")
+# The rows of a gene module, by ledger list (the gene's name is the list "genes")
+KINDS = ("flags", "choice_keys", "decisions", "events", "tallies", "knobs")
 
 
-def module_names() -> list[str]:
-    """The gene modules: those of the current GENE_MODULES that still exist, then new ones by name."""
-    found = sorted(f"{PACKAGE}.{m.name}" for m in pkgutil.iter_modules(gene_package.__path__))
-    kept = [m for m in gene_tables.GENE_MODULES if m in found]
-    return kept + [m for m in found if m not in kept]
+def module_names(old: dict[str, tuple[str, ...]] = ledger.LEDGER) -> list[str]:
+    """The gene modules (full names): those of the ledger that still exist, then new ones by name."""
+    found = sorted(m.name for m in pkgutil.iter_modules(gene_package.__path__))
+    kept = [m for m in old["modules"] if m in found]
+    return [f"{PACKAGE}.{m}" for m in kept + [m for m in found if m not in kept]]
 
 
-def _rows(gene: Gene, known_keys: set[str]) -> dict[str, tuple]:
-    keys: list[str] = []
-    for d in gene.decisions:
-        if d.choice_key not in known_keys and d.choice_key not in keys:
-            keys.append(d.choice_key)
-    return {
-        "flags": gene.flags,
-        "choice_keys": tuple(keys),
-        "decisions": tuple((d.name, d.rule, d.width, d.choice_key, d.row) for d in gene.decisions),
-        "events": gene.events,
-        "tallies": gene.tallies,
+def rows(modules: dict[str, Gene], core_choice_keys: set[str]) -> dict[str, tuple]:
+    """Every gene module's rows by kind, in module order (and its gene's name if it is advanced,
+    its aliases); a choice key is listed by the first module whose decision uses it, unless it is a
+    core key (decision_kinds.CORE_CHOICE_KEYS)."""
+    out: dict[str, list] = {kind: [] for kind in ("genes", *KINDS, "advanced", "aliases")}
+    for gene in modules.values():
+        out["genes"].append(gene.name)
+        out["advanced"] += [gene.name] if gene.advanced else []
+        out["aliases"] += [(alias, gene.name) for alias in gene.aliases]
+        out["flags"] += gene.flags
+        for d in gene.decisions:
+            if d.choice_key not in core_choice_keys and d.choice_key not in out["choice_keys"]:
+                out["choice_keys"].append(d.choice_key)
+        out["decisions"] += [(d.name, d.rule, d.width, d.choice_key, d.row) for d in gene.decisions]
+        out["events"] += gene.events
+        out["tallies"] += gene.tallies
+        out["knobs"] += gene.knobs
+    return {kind: tuple(r) for kind, r in out.items()}
+
+
+def _row_name(kind: str, row) -> str:
+    return row if kind in ("genes", "choice_keys") else row[0]
+
+
+def appended(old: dict[str, tuple[str, ...]], modules: dict[str, Gene], gene_rows: dict[str, tuple]) -> dict:
+    """The ledger ``old`` with what it does not list yet appended: the new modules, then each new
+    row's name at the end of its list (in module order). Nothing listed moves or goes."""
+    new = {
+        "modules": (
+            *old["modules"],
+            *(m.rsplit(".", 1)[1] for m in modules if m.rsplit(".", 1)[1] not in old["modules"]),
+        )
     }
+    for kind in ("genes", *KINDS):
+        listed = set(old[kind])
+        names = [_row_name(kind, r) for r in gene_rows[kind]]
+        new[kind] = (*old[kind], *(n for n in dict.fromkeys(names) if n not in listed))
+    return new
 
 
-def render(modules: dict[str, Gene], core_choice_keys: set[str]) -> str:
-    """The text of gene_tables.py for ``modules`` (module name -> its GENE), in that order."""
+def render(gene_rows: dict[str, tuple]) -> str:
+    """The text of gene_tables.py."""
     out = [
         '"""GENERATED by ``python -m sim.ursuppe.tools.gene_tables`` from the ``GENE`` rows of the gene',
         "modules (sim/ursuppe/engine/genes/; docs/adding-a-gene.md): do not edit. Plain data, so that",
-        "the central tables below the gene modules can read them. tests/test_adding_a_gene.py checks",
-        "it is current.",
+        "the central tables below the gene modules can read them; the index ledger (ledger.toml) says",
+        "where each row goes. tests/test_adding_a_gene.py checks it is current.",
         '"""',
         "",
-        "# ruff: noqa: E501",
-        "from sim.ursuppe.rules.gene_rows import ExtraFlag",
-        "",
-        "# The gene modules, in the order of their rows (a new module comes last)",
-        f"GENE_MODULES: tuple[str, ...] = {_tuple(list(modules))}",
+        "# ruff: noqa: E501, F401",
+        "from sim.ursuppe.rules.gene_rows import ExtraFlag, Knob",
     ]
-    known = set(core_choice_keys)
-    appended: dict[str, list] = {k: [] for k in KINDS}
-    appended_genes = []
-    for name, gene in modules.items():
-        rows = _rows(gene, known)
-        known.update(rows["choice_keys"])
-        if gene.name in HISTORIC_GENE_NAMES:
-            prefix = name.rsplit(".", 1)[1].upper()
-            out += ["", f"# {gene.name} ({gene.rule}): {name}, spliced where its rows always were"]
-            out += [f"{prefix}_{kind.upper()} = {_tuple(rows[kind])}" for kind in KINDS]
-        else:
-            appended_genes.append(gene.name)
-            for kind in KINDS:
-                appended[kind] += rows[kind]
-    out += ["", "# The genes not in genes.HISTORIC_GENE_NAMES: their rows come after every other row"]
-    out.append(f"APPENDED_GENES = {_tuple(appended_genes)}")
-    out += [f"APPENDED_{kind.upper()} = {_tuple(appended[kind])}" for kind in KINDS]
+    for kind in ("genes", *KINDS):
+        out += ["", f"{kind.upper()} = {_tuple(gene_rows[kind])}"]
+    out += [
+        "",
+        "# The advanced genes (G3) and the other names of the genes",
+        f"ADVANCED = {_tuple(gene_rows['advanced'])}",
+    ]
+    out.append("ALIASES = {" + "".join(f"\n    {a!r}: {n!r}," for a, n in gene_rows["aliases"]) + "\n}")
     return "\n".join(out) + "\n"
+
+
+def render_ledger(lists: dict[str, tuple[str, ...]], owner: dict[tuple[str, str], str]) -> str:
+    """The text of ledger.toml: each list a name a line, commented with its index and the gene
+    module whose row it is (none: a core row of the table's module); the modules bare."""
+    out = [
+        "# The index ledger (sim/ursuppe/rules/ledger.py, docs/adding-a-gene.md): where every row of the",
+        "# central tables goes. A row's index is its line in its list, so the indices results, tallies,",
+        "# scenario tapes, rules files and strategy vectors hold never move. APPEND ONLY: `python -m",
+        "# sim.ursuppe.tools.gene_tables` appends a new gene module's rows (and rewrites these comments);",
+        "# a new core row (declared in its table's module) is appended to its list by hand.",
+    ]
+    headings = {
+        "modules": "The gene modules (sim/ursuppe/engine/genes/), in the order their rows were appended",
+        "genes": "genes.GENE_NAMES: gene i is bit i of a gene set",
+        "flags": "extra_flags.EXTRA_FLAGS: Rules.xflag[i]",
+        "choice_keys": "decision_kinds.CHOICE_KEYS: a scenario tape's key (the second buy ends a buy list)",
+        "decisions": "decision_kinds.DECISION_KINDS (tally decision:<name> at the same index)",
+        "events": "events.EVENT_KINDS: an event row's type",
+        "tallies": "tally.OUTCOMES: tally N_KINDS + i",
+        "knobs": "the gene modules' strategy knobs (strategies/ursuppe/params.py, after its own parameters)",
+    }
+    for table in ledger.TABLES:
+        out += ["", f"# {headings[table]}", f"{table} = ["]
+        for i, name in enumerate(lists[table]):
+            module = owner.get((table, name))
+            note = "" if table == "modules" else f"  # {i}" + (f" {module}" if module else "")
+            out.append(f"    {_toml_string(name)},{note}")
+        out.append("]")
+    return "\n".join(out) + "\n"
+
+
+def _toml_string(name: str) -> str:
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _tuple(rows) -> str:
@@ -128,22 +177,33 @@ def declared_gene(module: str) -> Gene:
     raise SystemExit(f"{path}: no module-level GENE = Gene(...) row")
 
 
-def current() -> str:
-    """What gene_tables.py should say now."""
-    modules = {m: declared_gene(m) for m in module_names()}
-    # The choice keys no gene module declares (decision_kinds.CHOICE_KEYS less the generated ones)
-    generated = {k for n in dir(gene_tables) if n.endswith("_CHOICE_KEYS") for k in getattr(gene_tables, n)}
-    return render(modules, set(CHOICE_KEYS) - generated)
+def current(old: dict[str, tuple[str, ...]] = ledger.LEDGER) -> tuple[str, str]:
+    """What gene_tables.py and ledger.toml should say now."""
+    modules = {m: declared_gene(m) for m in module_names(old)}
+    gene_rows = rows(modules, set(CORE_CHOICE_KEYS))
+    owner = {("modules", m.rsplit(".", 1)[1]): "" for m in modules}
+    for module, gene in modules.items():
+        short = module.rsplit(".", 1)[1]
+        one = rows({module: gene}, set(CORE_CHOICE_KEYS))
+        for kind in ("genes", *KINDS):
+            for r in one[kind]:
+                owner.setdefault((kind, _row_name(kind, r)), short)
+    return render(gene_rows), render_ledger(appended(old, modules, gene_rows), owner)
 
 
 def main(argv: list[str]) -> int:
-    text = current()
+    texts = dict(zip((PATH, ledger.PATH), current(), strict=True))
     if "--check" in argv:
-        if PATH.read_text(encoding="utf-8") != text:
-            print(f"{PATH} is not current: run python -m sim.ursuppe.tools.gene_tables", file=sys.stderr)
+        stale = [str(path) for path, text in texts.items() if path.read_text(encoding="utf-8") != text]
+        if stale:
+            print(
+                f"{', '.join(stale)}: not current: run python -m sim.ursuppe.tools.gene_tables",
+                file=sys.stderr,
+            )
             return 1
         return 0
-    PATH.write_text(text, encoding="utf-8")
+    for path, text in texts.items():
+        path.write_text(text, encoding="utf-8")
     return 0
 
 

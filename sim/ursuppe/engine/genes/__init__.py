@@ -3,16 +3,17 @@ gene's rows (a rules.gene_rows.Gene named ``GENE``: flags, decision kinds with t
 and render, events, tallies), its hook kernels and its policy valuation.
 
 The modules are found here by name (every module of this package); the central tables read their
-rows from the generated sim/ursuppe/rules/gene_tables.py, whose GENE_MODULES keeps their order.
+rows from the generated sim/ursuppe/rules/gene_tables.py, and the index ledger
+(sim/ursuppe/rules/ledger.toml) keeps their order.
 """
 
 import importlib
 from types import ModuleType
 
-from sim.ursuppe.rules.gene_tables import GENE_MODULES
+from sim.ursuppe.rules.ledger import LEDGER
 
 
 def gene_modules() -> tuple[ModuleType, ...]:
     """The gene modules, imported, in the order of their rows (for the tools: the scenario
     choices' parse and render)."""
-    return tuple(importlib.import_module(name) for name in GENE_MODULES)
+    return tuple(importlib.import_module(f"{__name__}.{name}") for name in LEDGER["modules"])

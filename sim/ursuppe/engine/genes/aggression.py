@@ -76,6 +76,7 @@ def _render(row):
 GENE = Gene(
     "Aggression",
     "R1",
+    advanced=True,
     decisions=(
         Decision(
             "aggress",

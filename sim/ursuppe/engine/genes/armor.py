@@ -15,7 +15,9 @@ from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
 
-GENE = Gene("Armor", "R3", tallies=(("armor:dp", "R3: an armored target took DP instead of dying"),))
+GENE = Gene(
+    "Armor", "R3", tallies=(("armor:dp", "R3: an armored target took DP instead of dying"),), advanced=True
+)
 
 # The kernels' constants (numba globals): the gene and its tally.
 ARMOR = GENE_INDEX[GENE.name]

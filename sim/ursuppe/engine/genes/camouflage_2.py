@@ -12,6 +12,6 @@ imports no other gene module, so both may import its constant.
 from sim.ursuppe.rules.gene_rows import Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
 
-GENE = Gene("Camouflage 2", "XG-24")  # its rows are Camouflage 1's (XG-11)
+GENE = Gene("Camouflage 2", "XG-24", advanced=True)  # its rows are Camouflage 1's (XG-11)
 
 CAMOUFLAGE_2 = GENE_INDEX[GENE.name]

@@ -20,6 +20,7 @@ from sim.ursuppe.rules.genes import GENE_INDEX
 GENE = Gene(  # its event and tally are Migration Sensing's (XG-06)
     "Environmental Sensing",
     "XG-23",
+    advanced=True,
     flags=(ExtraFlag("environmental_sensing_includes_migration", "XG-23", False),),
 )
 

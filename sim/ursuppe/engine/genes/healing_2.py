@@ -25,6 +25,7 @@ PHASES = ("phase4", "any_own_turn", "phase5_before_deaths")  # flag healing2_pha
 GENE = Gene(
     "Healing 2",
     "XG-25",
+    advanced=True,
     flags=(
         ExtraFlag("healing2_phase", "XG-25", "phase4", PHASES, placeholder=True),
         ExtraFlag("healing2_includes_healing1", "XG-25", False),

@@ -23,6 +23,7 @@ from sim.ursuppe.rules.genes import GENE_INDEX
 GENE = Gene(
     "More Than a Mouthful",
     "XG-09",
+    aliases=("More Than a Mouthfull",),  # the seed's spelling
     flags=(
         ExtraFlag("mouthful_vs_aggression_phase1", "XG-09", True),
         ExtraFlag("mouthful_vs_aggression_phase5", "XG-09", False),

@@ -13,7 +13,7 @@ from sim.ursuppe.engine.players import has
 from sim.ursuppe.rules.gene_rows import Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
 
-GENE = Gene("Movement II", "§8")
+GENE = Gene("Movement II", "§8", advanced=True)
 
 # The kernels' constant (a numba global): the gene.
 MOVEMENT_II = GENE_INDEX[GENE.name]

@@ -22,6 +22,8 @@ from sim.ursuppe.rules.genes import GENE_INDEX
 GENE = Gene(
     "Persistence",
     "A5",
+    aliases=("Endurance",),  # another translation (§7)
+    advanced=True,
     tallies=(
         ("persistence:refight", "A5: a lost Defense fight fought again"),
         ("persistence:retry", "A5: the attacker's free second attempt"),

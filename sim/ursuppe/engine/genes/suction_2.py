@@ -16,6 +16,7 @@ from sim.ursuppe.rules.genes import GENE_INDEX
 GENE = Gene(
     "Suction 2",
     "XG-26",
+    advanced=True,
     flags=(ExtraFlag("suction2_same_space", "XG-26", True),),
 )
 

@@ -20,6 +20,7 @@ OWN_ATTACKERS = ("forbidden", "number_rule", "unrestricted")  # flag threat_disp
 GENE = Gene(
     "Thread Display",
     "XG-13",
+    aliases=("Threat Display",),  # the probable English name ("Thread" is the seed's)
     flags=(ExtraFlag("threat_display_own_attackers", "XG-13", "forbidden", OWN_ATTACKERS),),
     tallies=(("threat_display:protected", "XG-13: a target an attacker could not choose"),),
 )
