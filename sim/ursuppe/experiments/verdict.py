@@ -887,8 +887,9 @@ def words(doc: dict[str, Any]) -> list[str]:
         )
         if design == "option" and "replicates" not in h:
             text += (
-                " The same search player allowed vs denied it (never offered a purchase of it, its"
-                f" rollouts never buy it), {h['games']:,} paired games; it bought {g} in"
+                " The same search player in both arms, its rollouts never buying it; allowed, it may buy it"
+                " where its rollouts show a gain, denied, it is never offered it (a lower bound:"
+                f" docs/verdicts.md), {h['games']:,} paired games; it bought {g} in"
                 f" {100 * h['bought']:.0f}% of its allowed games. Nothing tuned: the interval is the games'."
             )
         elif design == "option":
