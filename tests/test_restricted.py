@@ -142,17 +142,18 @@ SEARCH_SMALL = "--players 3 --decks 1 --no-readings --fields greedy --holders br
 def test_verdict_under_strong_play_end_to_end(tmp_path):
     """Issue 34.1, 34.2, 34.4: the budget line comes before any game with the games, the time and
     both detectable effects; option value is restricted search's, with the null gene's games
-    differing; the panel has the strong-play cell and the verdict says whether holding value
-    holds under strong play."""
+    differing (the seat's play: search-16, as a smaller budget never leaves its policy's choice);
+    the panel has the strong-play cell and the verdict says whether holding value holds under
+    strong play."""
     out = tmp_path / "v"
     r = soup(
-        "verdict", "--gene", "Intelligence", *SEARCH_SMALL, "--games", "24", "--search", "search-2",
+        "verdict", "--gene", "Intelligence", *SEARCH_SMALL, "--games", "24", "--search", "search-16",
         "--search-games", "12", "--out", str(out), "-q",
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
     first = r.stderr.splitlines()[0]
     assert first.startswith("verdict on Intelligence")
-    assert "option value by restricted search: search-2" in first and "games in all" in first
+    assert "option value by restricted search: search-16" in first and "games in all" in first
     assert "threads; detectable effect about" in first and "with a search player (12 games an arm" in first
     doc = json.loads((out / V.RESULT_JSON).read_text())
     assert doc["designs"]["option"]["label"] == "option value by restricted search"
@@ -161,7 +162,8 @@ def test_verdict_under_strong_play_end_to_end(tmp_path):
     assert "holds under strong play" in text
     assert "| strong | Intelligence |" in text
     null = doc["designs"]["option"]["references"]["null"]
-    assert null["games"] == 12 and null["differ"] > 0
+    assert null["games"] == 12 and null["played"] > 0
+    assert "Null gene (must read 0" in text and "its play in" in text
 
 
 @pytest.mark.slow
