@@ -112,17 +112,23 @@ def test_known_truths_under_restricted_search(tmp_path):
     """Issue 34.5 under the same search player (search-16: a smaller budget never gives an option the
     four paired rollouts it needs to leave its policy's choice, so every arm would be its policy's
     game): the null gene and Intelligence's plain card read 0 within their intervals on games that
-    differ (a reference whose arms are the same games checks nothing); Division Rate's plain card,
+    differ (a reference whose arms are the same games checks nothing), and Intelligence, a card
+    with no effect of its own, within 2 points of its plain card; Division Rate's plain card,
     a dear card that does nothing, is not clearly negative (a strong player declines it: the prior
     design, whose allowed seat valued it as Division Rate, read -20.8 [-42.3, +0.7] on these 24
-    games, bought it in most, and fails here); a planted strong gene (Division Rate made free by a
+    games, bought it in 60% of 48, and fails here); a planted strong gene (Division Rate made free by a
     house rule, as calibrate's planted test) reads clearly positive."""
     base, spec = _base("Intelligence", 3, 24, search="search-16")
-    for kind in ("null", "plain"):
+    arms = {}
+    for kind in ("null", "plain", "gene"):
         m = R.measure_restricted(base, G.Unit(kind, "Intelligence"), spec, tmp_path / "int")
         c = G._contrast(m["won_with"], m["won_without"])
         assert c["ci_low"] <= 0 <= c["ci_high"], (kind, c)
         assert m["differ"] > 0, kind
+        arms[kind] = (m["won_with"], m["won_without"])
+    # Intelligence has no effect of its own (docs/rules.md): within 2 points of its plain card
+    beyond = G.contrast_of_contrasts(arms["gene"], arms["plain"])
+    assert abs(beyond["estimate"]) <= 0.02 and beyond["ci_low"] <= 0 <= beyond["ci_high"], beyond
     base, spec = _base("Division Rate", 3, 24, search="search-16")
     m = R.measure_restricted(base, G.Unit("plain", "Division Rate"), spec, tmp_path / "dr")
     c = G._contrast(m["won_with"], m["won_without"])
