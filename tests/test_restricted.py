@@ -107,17 +107,30 @@ def test_both_arms_are_the_same_search_player(kind):
     assert np.array_equal(prior, start)
 
 
+def test_a_budget_too_small_to_leave_the_policy_is_named_in_the_budget_line():
+    """Below search-12 the card's option at a BUY of three options never gets the four paired
+    rollouts the departure rule needs (strategies/search.py), so the allowed seat, whose rollouts
+    never buy the card, plays its policy's game there: the budget line says so before any game."""
+    assert R.smallest_budget() == 12 and not R.leaves_policy(8) and R.leaves_policy(16)
+    small = V.plan_verdict("Tentacle", 3, games=6, decks=1, with_readings=False, search="search-4")
+    assert "search-4 seldom leaves its rollout policy at a BUY" in V.budget_line(small)
+    assert "use search-12 or more" in V.budget_line(small)
+    enough = V.plan_verdict("Tentacle", 3, games=6, decks=1, with_readings=False, search="search-16")
+    assert "seldom leaves" not in V.budget_line(enough)
+
+
 @pytest.mark.slow
 def test_known_truths_under_restricted_search(tmp_path):
-    """Issue 34.5 under the same search player (search-16: a smaller budget never gives an option the
-    four paired rollouts it needs to leave its policy's choice, so every arm would be its policy's
-    game): the null gene and Intelligence's plain card read 0 within their intervals on games that
-    differ (a reference whose arms are the same games checks nothing), and Intelligence, a card
-    with no effect of its own, within 2 points of its plain card; Division Rate's plain card,
-    a dear card that does nothing, is not clearly negative (a strong player declines it: the prior
-    design, whose allowed seat valued it as Division Rate, read -20.8 [-42.3, +0.7] on these 24
-    games, bought it in 60% of 48, and fails here); a planted strong gene (Division Rate made free by a
-    house rule, as calibrate's planted test) reads clearly positive."""
+    """Issue 34.5 under the same search player (search-16: below search-12 the card's option at
+    some BUYs of three to eight options never gets the four paired rollouts it needs to leave the
+    policy's choice, so the arms are nearly the policy's games): the null gene and Intelligence's
+    plain card read 0 within their intervals on games that differ (a reference whose arms are the
+    same games checks nothing), and Intelligence, a card with no effect of its own, within 2
+    points of its plain card; Division Rate's plain card, a dear card that does nothing, is not
+    clearly negative (a strong player declines it: the prior design, whose allowed seat valued it
+    as Division Rate, read -20.8 [-42.3, +0.7] on these 24 games, bought it in 60% of 48, and
+    fails here); a planted strong gene (Division Rate made free by a house rule, as calibrate's
+    planted test) reads clearly positive."""
     base, spec = _base("Intelligence", 3, 24, search="search-16")
     arms = {}
     for kind in ("null", "plain", "gene"):
@@ -148,7 +161,7 @@ SEARCH_SMALL = "--players 3 --decks 1 --no-readings --fields greedy --holders br
 def test_verdict_under_strong_play_end_to_end(tmp_path):
     """Issue 34.1, 34.2, 34.4: the budget line comes before any game with the games, the time and
     both detectable effects; option value is restricted search's, with the null gene's games
-    differing (the seat's play: search-16, as a smaller budget never leaves its policy's choice);
+    differing (the seat's play: search-16, as search-2 seldom leaves its policy's choice);
     the panel has the strong-play cell and the verdict says whether holding value holds under
     strong play."""
     out = tmp_path / "v"

@@ -35,7 +35,7 @@ import numpy as np
 
 from sim.ursuppe.experiments import gene_value as G
 from sim.ursuppe.experiments import tuning as T
-from strategies.search import RestrictedSpec, SearchSpec, is_search, load_search
+from strategies.search import MIN_PAIRED, RestrictedSpec, SearchSpec, halving_plan, is_search, load_search
 
 DEFAULT_SEARCH = "search-16"  # the strong player's default budget: rollouts per decision
 DEFAULT_SEARCH_GAMES = 336  # fresh games of every arm of a search design (a multiple of 24; docs/verdicts.md)
@@ -50,6 +50,24 @@ def search_spec(name: str) -> SearchSpec:
     if not is_search(name):
         raise UserError(f"expected a search player (search, search-N or a search file), got {name!r}")
     return load_search(name, ROLLOUT)
+
+
+# a BUY where the card is an option: the card, stop and up to six other genes (from nine options
+# on, successive halving's four rounds give every finalist four rollouts whatever the budget)
+BUY_OPTIONS = range(3, 9)
+
+
+def leaves_policy(budget: int) -> bool:
+    """Whether a search of ``budget`` rollouts a decision can leave its policy's choice at a BUY
+    of any of BUY_OPTIONS options: the option that reaches the last halving round gets the
+    MIN_PAIRED rollouts the departure rule needs (strategies/search.py). Below it the allowed arm
+    seldom buys the card (its rollouts never do) and option value reads about 0 by construction."""
+    return all(sum(halving_plan(n, budget)) >= MIN_PAIRED for n in BUY_OPTIONS)
+
+
+def smallest_budget() -> int:
+    """The smallest budget that :func:`leaves_policy`."""
+    return next(b for b in range(1, 1 << 16) if leaves_policy(b))
 
 
 def buy_kind() -> int:

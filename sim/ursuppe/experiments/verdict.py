@@ -213,6 +213,11 @@ def budget_line(plan: Plan, threads: int = 1) -> str:
             f"option value by restricted search: {plan.search.name} allowed vs denied, 3 units x 2 arms x "
             f"{plan.search_games:,} games"
         )
+        if not R.leaves_policy(plan.search.budget):
+            option += (
+                f" ({plan.search.name} seldom leaves its rollout policy at a BUY, so option value reads"
+                f" about 0 by construction: use search-{R.smallest_budget()} or more)"
+            )
     else:
         option = (
             f"option value by tuned arms: {plan.option_replicates} tuning replicates x 6 arms x "
