@@ -120,8 +120,9 @@ def verdict(
         str,
         typer.Option(
             metavar="DESIGN",
-            help="Option value by 'restricted' search (default: the same search player allowed vs denied "
-            "the gene, paired games, no tuning) or by 'tuned' arms (both arms tuned by CMA-ES, over "
+            help="Option value by 'restricted' search (default: the same search player, whose rollouts "
+            "never buy the gene, allowed to buy it where its rollouts show a gain vs never offered it; "
+            "paired games, no tuning; a lower bound) or by 'tuned' arms (both arms tuned by CMA-ES, over "
             "--option-replicates tunings of --option-budget games).",
         ),
     ] = "restricted",

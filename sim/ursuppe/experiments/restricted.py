@@ -1,13 +1,23 @@
 """Gene value under strong play (issue 34): option value by restricted search, and a search holder.
 
 **Option value by restricted search** (Jaffe et al.'s restricted play): player 0 is the same
-search player (strategies/search.py) in both arms, once with the gene among its legal purchases
-(G1-G4) and once with it removed from its options: the search is never offered a BUY of it
-(``RestrictedSpec.deny``) and its rollout policy, which plays the seat in every rollout, values
-the gene at 0 (G1: never bought), so no rollout of that seat buys it either. The rules and every
-other player are the same in both arms; the games are the same fresh games (seed, game index,
-rotate seating) and the search's fork keys are the same (common random numbers). Nothing is
-tuned, so the interval is the games' (paired, as holding value's).
+search player (strategies/search.py) in both arms, the same rollout policy and the same parameter
+row, which values the studied card (the gene, its plain card or the null gene) at 0 (G1: never
+bought), so no rollout of that seat ever buys it, in either arm. The arms differ only in the
+search's own options: allowed, it is offered a BUY of the card at its decisions (G1-G4) and takes
+one only when its rollouts show a gain over its policy's choice (the search's departure rule);
+denied, it is never offered one (``RestrictedSpec.deny``). The rules and every other player are
+the same in both arms; the games are the same fresh games (seed, game index, rotate seating) and
+the search's fork keys are the same (common random numbers). Nothing is tuned, so the interval is
+the games' (paired, as holding value's). A strong player can always decline an option, so a
+useless card reads about 0; the reading is a lower bound of the option's value (the seat's
+rollouts never buy the card later, and the search departs from its policy only on evidence).
+
+The **prior design** (``prior=True``, issue 34's first pass) gave the allowed seat a row valuing
+the card as breeder values the gene: the search then followed its prior unless its rollouts
+showed clear evidence against it, and a card that does nothing read clearly negative (Division
+Rate's plain card: -22.9 [-37.9, -8.0], 4 players, search-16, 48 games). Kept, labelled, for
+comparison only.
 
 **A search holder** (holding value under strong play): holding value's two arms (the gene given at
 setup and kept, vs not) with player 0 a search player instead of a preset; against the scripted
@@ -28,7 +38,7 @@ import numpy as np
 
 from sim.ursuppe.experiments import gene_value as G
 from sim.ursuppe.experiments import tuning as T
-from strategies.search import RestrictedSpec, SearchSpec, is_search, load_search
+from strategies.search import MIN_PAIRED, RestrictedSpec, SearchSpec, halving_plan, is_search, load_search
 
 DEFAULT_SEARCH = "search-16"  # the strong player's default budget: rollouts per decision
 DEFAULT_SEARCH_GAMES = 336  # fresh games of every arm of a search design (a multiple of 24; docs/verdicts.md)
@@ -46,6 +56,24 @@ def search_spec(name: str) -> SearchSpec:
     if not is_search(name):
         raise UserError(f"expected a search player (search, search-N or a search file), got {name!r}")
     return load_search(name, ROLLOUT)
+
+
+# a BUY where the card is an option: the card, stop and up to six other genes (from nine options
+# on, successive halving's four rounds give every finalist four rollouts whatever the budget)
+BUY_OPTIONS = range(3, 9)
+
+
+def leaves_policy(budget: int) -> bool:
+    """Whether a search of ``budget`` rollouts a decision can leave its policy's choice at a BUY
+    of any of BUY_OPTIONS options: the option that reaches the last halving round gets the
+    MIN_PAIRED rollouts the departure rule needs (strategies/search.py). Below it the allowed arm
+    seldom buys the card (its rollouts never do) and option value reads about 0 by construction."""
+    return all(sum(halving_plan(n, budget)) >= MIN_PAIRED for n in BUY_OPTIONS)
+
+
+def smallest_budget() -> int:
+    """The smallest budget that :func:`leaves_policy`."""
+    return next(b for b in range(1, 1 << 16) if leaves_policy(b))
 
 
 def buy_kind() -> int:
@@ -140,11 +168,11 @@ def play_search(
     progress: Callable[[int], None] | None = None,
     bought: int | None = None,
     field_search: SearchSpec | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, list[list[Any]]]:
     """Games 0 .. n_games-1 of ``seed`` with player 0 the search player ``spec`` (rollout policy:
-    the row ``holder``) against ``fld``: player 0's ``won`` [n] and, with ``bought`` (a gene's
-    index), whether it bought that gene by its own choice [n] (a tape does not say whose choice a
-    buy was: not with ``field_search``). ``field_search``: every other
+    the row ``holder``) against ``fld``: player 0's ``won`` [n], with ``bought`` (a gene's index)
+    whether it bought that gene by its own choice [n] (a tape does not say whose choice a buy was:
+    not with ``field_search``), and the choices (a tape a game). ``field_search``: every other
     seat is that search player, its rollouts by its row of ``fld`` (a field of search players;
     one game costs about as many one-seat search games as there are players)."""
     from strategies.search import play_game
@@ -152,6 +180,7 @@ def play_search(
     kind = buy_kind()
     won = np.zeros(n_games, bool)
     got = np.zeros(n_games, bool)
+    tapes = []
     run = FieldRun(setting.book, setting.rules(), holder, fld, seed, variant=setting.variant)
     seats: dict[int, SearchSpec] = {0: spec}
     if field_search is not None:
@@ -163,25 +192,27 @@ def play_search(
         won[g] = bool(w[0, 0])
         if bought is not None:
             got[g] = any(c.kind == kind and c.row[0] == bought for c in tape)
+        tapes.append(tape)
         if progress:
             progress(1)
-    return won, got
+    return won, got, tapes
 
 
 def restricted_arms(
-    base: T.TuneConfig, unit: G.Unit, spec: SearchSpec
+    base: T.TuneConfig, unit: G.Unit, spec: SearchSpec, prior: bool = False
 ) -> tuple[T.Setting, np.ndarray, np.ndarray, SearchSpec, int]:
     """Option value's two arms of ``unit`` by restricted search: the setting (the unit's reference
-    gene declared), the allowed arm's row, the denied arm's row (the gene valued 0: its rollouts
-    never buy it, G1), the denied search seat and the gene's index."""
+    gene declared), the allowed arm's row, the denied arm's row, the denied search seat and the
+    card's index. Both rows value the card at 0 (G1: the seat's rollouts never buy it); with
+    ``prior`` (the prior design) the allowed row values it as the unit's players do."""
     players = G.unit_players(base, unit)
     setting, key = G.unit_setting(base.setting, unit)
     slot = T.parameter_key_index(key or "")
-    allowed = players.start_vector()
-    denied_row = allowed.copy()
+    start = players.start_vector()
+    denied_row = start.copy()
     denied_row[slot] = 0.0
     gene = slot - T.GENE_VALUE_BASE
-    return setting, allowed, denied_row, denied(spec, gene), gene
+    return setting, start if prior else denied_row, denied_row, denied(spec, gene), gene
 
 
 def denied(spec: SearchSpec, gene: int) -> RestrictedSpec:
@@ -196,22 +227,29 @@ def measure_restricted(
     spec: SearchSpec,
     out: Path,
     progress: Callable[[int], None] | None = None,
+    prior: bool = False,
 ) -> dict[str, Any]:
     """One unit's option value by restricted search on ``base.eval_games`` fresh games (from
     ``out/units/<key>.npz`` if measured, else played and written): ``won_with`` (allowed),
-    ``won_without`` (denied) of player 0 and ``bought_with`` (the share of games the allowed
-    search bought it)."""
+    ``won_without`` (denied) of player 0, ``bought_with`` (the share of games the allowed search
+    bought it) and ``differ`` (the games whose tapes differ between the arms: a reference whose
+    arms are the same games checks nothing). ``prior``: the prior design (module docstring)."""
     path = out / "units" / f"{unit.key}.npz"
     if path.exists():
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
-    setting, allowed, denied_row, denied_spec, gene = restricted_arms(base, unit, spec)
+    setting, allowed, denied_row, denied_spec, gene = restricted_arms(base, unit, spec, prior)
     players = G.unit_players(base, unit)
     seed = T.fresh_seed(base.seed)
     n = base.eval_games
-    won1, got = play_search(setting, allowed, spec, players.fld, seed, n, progress, bought=gene)
-    won0, _ = play_search(setting, denied_row, denied_spec, players.fld, seed, n, progress)
-    result = {"won_with": won1, "won_without": won0, "bought_with": np.float64(got.mean())}
+    won1, got, tapes1 = play_search(setting, allowed, spec, players.fld, seed, n, progress, bought=gene)
+    won0, _, tapes0 = play_search(setting, denied_row, denied_spec, players.fld, seed, n, progress)
+    result = {
+        "won_with": won1,
+        "won_without": won0,
+        "bought_with": np.float64(got.mean()),
+        "differ": np.int64(sum(a != b for a, b in zip(tapes1, tapes0, strict=True))),
+    }
     G._save(path, result)
     return result
 
@@ -239,7 +277,7 @@ def measure_search_holding(
         with np.load(without) as z:
             won0 = z["won"]
     else:
-        won0, _ = play_search(
+        won0, _, _ = play_search(
             base.setting, base.start_vector(), spec, base.fld, seed, n, progress, field_search=field_search
         )
         G._save(without, {"won": won0})
@@ -248,7 +286,7 @@ def measure_search_holding(
     if unit.kind == G.BP_FORBIDDEN:
         # the BP may not buy the gene (calibrate's reference): its row values it 0, the search is denied it
         spec = denied(spec, base.setting.book.gene_index(unit.gene or ""))
-    won1, _ = play_search(
+    won1, _, _ = play_search(
         replace(unit_set, edits=edits),
         gifted.start_vector(),
         spec,

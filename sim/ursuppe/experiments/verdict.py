@@ -233,6 +233,11 @@ def budget_line(plan: Plan, threads: int = 1) -> str:
             f"option value by restricted search: {plan.search.name} allowed vs denied, 3 units x 2 arms x "
             f"{plan.search_games:,} games"
         )
+        if not R.leaves_policy(plan.search.budget):
+            option += (
+                f" ({plan.search.name} seldom leaves its rollout policy at a BUY, so option value reads"
+                f" about 0 by construction: use search-{R.smallest_budget()} or more)"
+            )
     else:
         option = (
             f"option value by tuned arms: {plan.option_replicates} tuning replicates x 6 arms x "
@@ -583,7 +588,9 @@ def run_verdict(
                 step(2 * plan.search_games)
             measured[("option", unit.key)] = m
             row = _row("option", cond, unit, m, plan.search_games)
-            rows.append({**row, "bought": float(m["bought_with"])})
+            # the games the seat played differently: under the same search player most results
+            # are equal, so a reference's changed play is its check (issue 34.5)
+            rows.append({**row, "bought": float(m["bought_with"]), "played": int(m["differ"])})
     elif plan.option_budget > 0:
         units = plan.option_units()
         cond = plan.conditions[0]
@@ -1001,8 +1008,9 @@ def words(doc: dict[str, Any]) -> list[str]:
         )
         if design == "option" and "replicates" not in h:
             text += (
-                " The same search player allowed vs denied it (never offered a purchase of it, its"
-                f" rollouts never buy it), {h['games']:,} paired games; it bought {g} in"
+                " The same search player in both arms, its rollouts never buying it; allowed, it may buy it"
+                " where its rollouts show a gain, denied, it is never offered it (a lower bound:"
+                f" docs/verdicts.md), {h['games']:,} paired games; it bought {g} in"
                 f" {100 * h['bought']:.0f}% of its allowed games. Nothing tuned: the interval is the games'."
             )
         elif design == "option":
@@ -1168,13 +1176,16 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
 def null_line(n: dict[str, Any]) -> str:
     """The null gene's check: its reading, how many games it changed, and what that means."""
     ok = n["low"] <= 0 <= n["high"]
+    played = n.get("played")  # restricted search: the games the seat played differently
     text = (
         f"Null gene (must read 0; player 0's result differs from the games without it in "
-        f"{n['differ']:,} of {n['games']:,} games): {_pts(n)}"
+        f"{n['differ']:,} of {n['games']:,} games"
+        + (f", its play in {played:,}" if played is not None else "")
+        + f"): {_pts(n)}"
     )
     if not n.get("measured", True):
         text += f" (as a gene's option value it would be 'not measured at this budget': {n['note']})"
-    if not n["differ"]:
+    if not n["differ"] and not played:
         return text + " — no game differs in this condition (no drawn tie), so it checks nothing here"
     return text + ("" if ok else " **— it does not read 0: distrust this design here**")
 
