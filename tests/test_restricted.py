@@ -428,11 +428,11 @@ def test_a_field_of_search_players_searches_every_seat_deterministically(monkeyp
         return i
 
     monkeypatch.setattr(S, "choose", recording)
-    won, _ = R.play_search(base.setting, base.start.vector, spec, fld, 5, 2, field_search=spec)
+    won, _, _ = R.play_search(base.setting, base.start.vector, spec, fld, 5, 2, field_search=spec)
     first = list(seen)
     assert {p for _, p, _ in first} == {0, 1, 2}
     seen.clear()
-    again, _ = R.play_search(base.setting, base.start.vector, spec, fld, 5, 2, field_search=spec)
+    again, _, _ = R.play_search(base.setting, base.start.vector, spec, fld, 5, 2, field_search=spec)
     assert seen == first and (again == won).all()
     seen.clear()
     R.play_search(base.setting, base.start.vector, spec, fld, 5, 2)
