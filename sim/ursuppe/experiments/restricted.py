@@ -123,6 +123,47 @@ def search_games(
     return out
 
 
+SEARCH_CHUNK = 6  # search games a chunk (a Ray task: seconds of work, many tasks for every worker)
+
+
+@dataclass
+class SearchGames:
+    """The search games of one arm as sim.backends plays a run's chunks (a GameAdapter's
+    ``play_chunk``): game g of ``run`` with player 0 the search player ``spec``; its row says
+    whether player 0 won and, with ``bought`` (a gene's index), whether it bought that gene by its
+    own choice. A game is a pure function of (run, spec, seed, game index), so the rows are the
+    same on any backend, thread count or chunking (issue 34.4)."""
+
+    run: FieldRun
+    spec: SearchSpec
+    bought: int | None = None
+    reports_games = True  # play_chunk calls on_game once a game (the local backend's progress)
+
+    def play_chunk(
+        self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
+    ) -> Any:
+        """Games first .. first+count-1 one after the other, as a pyarrow Table (won, bought).
+        ``threads`` is not used: two threads playing two search games were no faster than one
+        (the Python between the kernels holds the GIL; docs/verdicts.md, "Time and scaling"),
+        so a search game's parallelism is processes: Ray tasks."""
+        import pyarrow as pa
+
+        rows = []
+        for g in range(first, first + count):
+            rows.append(self.game(g))
+            if on_game is not None:
+                on_game()
+        return pa.table({"won": [r[0] for r in rows], "bought": [r[1] for r in rows]})
+
+    def game(self, g: int) -> tuple[bool, bool]:
+        from strategies.search import play_game
+
+        tape, (_, w) = play_game(_replay(self.run, g), {0: self.spec}, self.run.seed, g)
+        kind = buy_kind()
+        got = self.bought is not None and any(c.kind == kind and c.row[0] == self.bought for c in tape)
+        return bool(w[0, 0]), got
+
+
 def play_search(
     setting: T.Setting,
     holder: np.ndarray,
@@ -132,23 +173,40 @@ def play_search(
     n_games: int,
     progress: Callable[[int], None] | None = None,
     bought: int | None = None,
+    backend: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Games 0 .. n_games-1 of ``seed`` with player 0 the search player ``spec`` (rollout policy:
     the row ``holder``) against ``fld``: player 0's ``won`` [n] and, with ``bought`` (a gene's
-    index), whether it bought that gene by its own choice [n]."""
-    from strategies.search import play_game
+    index), whether it bought that gene by its own choice [n]. Played in chunks of SEARCH_CHUNK
+    games on ``backend`` (sim.backends: Ray tasks, the same rows), or here one after the other."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
-    kind = buy_kind()
+    from sim.backends import ChunkWork, LocalBackend
+
+    run = FieldRun(setting.book, setting.rules(), holder, fld, seed, variant=setting.variant)
+    size = SEARCH_CHUNK if backend is not None else max(n_games, 1)
+    work = [ChunkWork(k, lo, min(size, n_games - lo)) for k, lo in enumerate(range(0, n_games, size))]
     won = np.zeros(n_games, bool)
     got = np.zeros(n_games, bool)
-    run = FieldRun(setting.book, setting.rules(), holder, fld, seed, variant=setting.variant)
-    for g in range(n_games):
-        tape, (_, w) = play_game(_replay(run, g), {0: spec}, seed, g)
-        won[g] = bool(w[0, 0])
-        if bought is not None:
-            got[g] = any(c.kind == kind and c.row[0] == bought for c in tape)
+    counted = 0  # games of the chunk under way already counted (a local backend counts each game)
+
+    def on_game() -> None:
+        nonlocal counted
+        counted += 1
         if progress:
             progress(1)
+
+    for chunk in (backend or LocalBackend(1)).play(SearchGames(run, spec, bought), work, on_game):
+        table = chunk.table() if callable(chunk.table) else chunk.table
+        if table is None:  # played elsewhere: its Parquet bytes
+            table = pq.read_table(pa.BufferReader(chunk.data))
+        w = chunk.work
+        won[w.first : w.first + w.count] = table.column("won").to_numpy(zero_copy_only=False)
+        got[w.first : w.first + w.count] = table.column("bought").to_numpy(zero_copy_only=False)
+        if progress and w.count > counted:
+            progress(w.count - counted)
+        counted = 0
     return won, got
 
 
@@ -180,6 +238,7 @@ def measure_restricted(
     spec: SearchSpec,
     out: Path,
     progress: Callable[[int], None] | None = None,
+    backend: Any = None,
 ) -> dict[str, Any]:
     """One unit's option value by restricted search on ``base.eval_games`` fresh games (from
     ``out/units/<key>.npz`` if measured, else played and written): ``won_with`` (allowed),
@@ -193,8 +252,8 @@ def measure_restricted(
     players = G.unit_players(base, unit)
     seed = T.fresh_seed(base.seed)
     n = base.eval_games
-    won1, got = play_search(setting, allowed, spec, players.fld, seed, n, progress, bought=gene)
-    won0, _ = play_search(setting, denied_row, denied_spec, players.fld, seed, n, progress)
+    won1, got = play_search(setting, allowed, spec, players.fld, seed, n, progress, gene, backend)
+    won0, _ = play_search(setting, denied_row, denied_spec, players.fld, seed, n, progress, None, backend)
     result = {"won_with": won1, "won_without": won0, "bought_with": np.float64(got.mean())}
     G._save(path, result)
     return result
@@ -206,6 +265,7 @@ def measure_search_holding(
     spec: SearchSpec,
     out: Path,
     progress: Callable[[int], None] | None = None,
+    backend: Any = None,
 ) -> dict[str, Any]:
     """Holding value with a search holder: player 0 the search player ``spec`` (rollout policy:
     ``base.start``) given the unit's gene (or BP) at setup and keeping it, vs not given it, on the
@@ -221,7 +281,9 @@ def measure_search_holding(
         with np.load(without) as z:
             won0 = z["won"]
     else:
-        won0, _ = play_search(base.setting, base.start_vector(), spec, base.fld, seed, n, progress)
+        won0, _ = play_search(
+            base.setting, base.start_vector(), spec, base.fld, seed, n, progress, backend=backend
+        )
         G._save(without, {"won": won0})
     unit_set, edits = G.holding_edits(base.setting, unit)
     gifted = G.unit_players(base, unit)
@@ -229,7 +291,8 @@ def measure_search_holding(
         # the BP may not buy the gene (calibrate's reference): its row values it 0, the search is denied it
         spec = denied(spec, base.setting.book.gene_index(unit.gene or ""))
     won1, _ = play_search(
-        replace(unit_set, edits=edits), gifted.start_vector(), spec, gifted.fld, seed, n, progress
+        replace(unit_set, edits=edits), gifted.start_vector(), spec, gifted.fld, seed, n, progress,
+        backend=backend,
     )
     result = {"won_with": won1, "won_without": won0}
     G._save(path, result)
