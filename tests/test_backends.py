@@ -401,3 +401,47 @@ def test_an_unreachable_ray_address_is_one_line_not_a_hang(tmp_path):
         " there?"
     ]
     assert not (tmp_path / "run").exists()
+
+
+def test_a_verdict_on_ray_writes_the_local_rows_and_resumes_on_either(tmp_path, ray_backend, monkeypatch):
+    """Issue 34.4: `soup verdict --backend ray` plays its search games (restricted option value,
+    the strong-play cell) as Ray tasks on the module's instance and writes the local run's
+    verdict.csv and verdict.json; units removed from the Ray run are played again here, to the
+    same rows (a verdict resumes on either backend)."""
+    from typer.testing import CliRunner
+
+    from sim.backends import RayBackend
+    from sim.cli.app import app
+
+    chunks = []
+    ray_play = RayBackend.play
+
+    def counted(self, adapter, work, on_game=None):
+        chunks.extend(work)
+        return ray_play(self, adapter, work, on_game)
+
+    monkeypatch.setattr(RayBackend, "play", counted)
+    args = ["verdict", "--gene", "Tentacle", "--players", "3", "--games", "6", "--decks", "1"]
+    args += ["--no-readings", "--fields", "mix", "--holders", "breeder", "--search", "search-2"]
+    args += ["--search-games", "12", "--threads", "1", "-q"]
+
+    def verdict(out: Path, backend: str) -> None:
+        r = CliRunner().invoke(app, [*args, "--out", str(out), "--backend", backend])
+        assert r.exit_code == 0, (r.stdout, r.stderr, r.exception)
+
+    def written(out: Path) -> tuple[str, str]:
+        return (out / "verdict.csv").read_text(), (out / "verdict.json").read_text()
+
+    verdict(tmp_path / "local", "local")
+    assert not chunks
+    verdict(tmp_path / "ray", "ray")
+    # the strong-play cell's 2 arms and option value's 3 units x 2 arms, 12 games each, 6 a task
+    assert len(chunks) == 8 * 2
+    assert written(tmp_path / "ray") == written(tmp_path / "local")
+    strong = "strong-search-2/units"
+    units = ["option/units/tentacle.npz", f"{strong}/no-gift.npz", f"{strong}/tentacle.npz"]
+    for unit in units:
+        (tmp_path / "ray" / unit).unlink()
+    verdict(tmp_path / "ray", "local")
+    assert all((tmp_path / "ray" / unit).exists() for unit in units)
+    assert written(tmp_path / "ray") == written(tmp_path / "local")
