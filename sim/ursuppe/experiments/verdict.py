@@ -249,18 +249,21 @@ class Machine:
         """Processes playing search games (a cluster's: unknown here, counted as one)."""
         return self.threads if self.backend == "ray" and self.address is None else 1
 
+    def threads_text(self) -> str:
+        return f"{self.threads} thread" + ("s" if self.threads != 1 else "")
+
     def time(self, plan: Plan) -> str:
         """The estimated time of ``plan`` here (Plan.seconds), in words."""
         if self.backend == "ray" and self.address is not None:
             here = plan.seconds(self.threads) - plan.search_seconds()
             return (
-                f"{duration(here)} on {self.threads} threads here and {plan.search_seconds() / 60:.0f} "
+                f"{duration(here)} on {self.threads_text()} here and {plan.search_seconds() / 60:.0f} "
                 "CPU-minutes of search games shared by the Ray cluster's CPUs"
             )
         if self.backend == "ray":
             seconds = plan.seconds(self.threads, self.workers())
             return f"{duration(seconds)} on a local Ray instance of {self.threads} CPUs"
-        return f"{duration(plan.seconds(self.threads))} on {self.threads} threads (search games on one)"
+        return f"{duration(plan.seconds(self.threads))} on {self.threads_text()} (search games on one)"
 
 
 def budget_line(
