@@ -445,3 +445,26 @@ def test_a_verdict_on_ray_writes_the_local_rows_and_resumes_on_either(tmp_path, 
     verdict(tmp_path / "ray", "local")
     assert all((tmp_path / "ray" / unit).exists() for unit in units)
     assert written(tmp_path / "ray") == written(tmp_path / "local")
+
+
+@pytest.mark.slow  # runs soup in a subprocess
+def test_ctrl_c_in_a_verdict_on_ray_keeps_its_units_and_it_finishes_locally(tmp_path):
+    """Issue 34.4: Ctrl-C while a verdict's search games play on Ray (the strong-play cell, after
+    the headline's units) is one line saying what is kept, exit 130, as locally; the same command
+    then finishes it on the local backend to the rows of a clean local run."""
+    pytest.importorskip("ray")
+    from tests.interrupting import soup_interrupted_at
+    from tests.test_cli import ROOT, soup
+
+    args = ["verdict", "--gene", "Tentacle", "--players", "3", "--games", "6", "--decks", "1"]
+    args += ["--no-readings", "--fields", "mix", "--holders", "breeder", "--search", "search-2"]
+    args += ["--search-games", "12", "--threads", "1", "-q"]
+    out, clean = tmp_path / "run", tmp_path / "clean"
+    p = soup_interrupted_at([*args, "--out", str(out), "--backend", "ray"], ROOT, at=40)
+    assert p.returncode == 130 and "Traceback" not in p.stderr, p.stderr
+    assert f"soup: interrupted: every finished unit is kept in {out}; the same command" in p.stderr
+    assert len(list((out / "headline" / "units").glob("*.npz"))) == 5 and not (out / "verdict.csv").exists()
+    assert soup(*args, "--out", str(out)).returncode == 0
+    assert soup(*args, "--out", str(clean)).returncode == 0
+    for name in ("verdict.csv", "verdict.json"):
+        assert (out / name).read_text() == (clean / name).read_text()
