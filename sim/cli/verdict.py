@@ -187,6 +187,8 @@ def verdict(
     beside it. Writes verdict.md (the bottom line: too strong, about right, too weak or depends,
     then labels with their size and the conditions that flip or erase them), verdict.csv (one
     row per design x condition) and verdict.json; --all adds overview.md, one row per gene.
+    --budget quick|default|full trades precision for time (the budget line, printed first, says
+    how); --backend ray plays the search games, nearly all of the time, as Ray tasks.
     Interrupted? The same command continues. Example: soup verdict --gene Tentacle. How to
     read it: docs/verdicts.md.
     """
