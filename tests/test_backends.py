@@ -405,9 +405,9 @@ def test_an_unreachable_ray_address_is_one_line_not_a_hang(tmp_path):
 
 def test_a_verdict_on_ray_writes_the_local_rows_and_resumes_on_either(tmp_path, ray_backend, monkeypatch):
     """Issue 34.4: `soup verdict --backend ray` plays its search games (restricted option value,
-    the strong-play cell) as Ray tasks on the module's instance and writes the local run's
-    verdict.csv and verdict.json; units removed from the Ray run are played again here, to the
-    same rows (a verdict resumes on either backend)."""
+    the strong-play cell) as Ray tasks on the module's instance and writes the verdict.csv and
+    verdict.json of a local run (its search games on 2 threads); units removed from the Ray run
+    are played again here on 1 thread, to the same rows (a verdict resumes on either backend)."""
     from typer.testing import CliRunner
 
     from sim.backends import RayBackend
@@ -425,14 +425,14 @@ def test_a_verdict_on_ray_writes_the_local_rows_and_resumes_on_either(tmp_path, 
     args += ["--no-readings", "--fields", "mix", "--holders", "breeder", "--search", "search-2"]
     args += ["--search-games", "12", "--threads", "1", "-q"]
 
-    def verdict(out: Path, backend: str) -> None:
-        r = CliRunner().invoke(app, [*args, "--out", str(out), "--backend", backend])
+    def verdict(out: Path, backend: str, *extra: str) -> None:
+        r = CliRunner().invoke(app, [*args, "--out", str(out), "--backend", backend, *extra])
         assert r.exit_code == 0, (r.stdout, r.stderr, r.exception)
 
     def written(out: Path) -> tuple[str, str]:
         return (out / "verdict.csv").read_text(), (out / "verdict.json").read_text()
 
-    verdict(tmp_path / "local", "local")
+    verdict(tmp_path / "local", "local", "--threads", "2")  # search games on 2 threads
     assert not chunks
     verdict(tmp_path / "ray", "ray")
     # the strong-play cell's 2 arms and option value's 3 units x 2 arms, 12 games each, 6 a task

@@ -168,12 +168,16 @@ class Plan:
         budget = self.search.budget if self.search else 0
         return self.search_game_count() * search_game_s(budget, self.players)
 
-    def seconds(self, threads: int = 1, workers: int = 1) -> float:
+    def seconds(self, threads: int = 1, workers: int | None = None) -> float:
         """The estimated wall time on an idle machine: scripted games (SCRIPTED_GAME_S) in batches
-        on ``threads`` cores, search games one at a time on each of ``workers`` processes (here: 1;
-        Ray: its workers). Threads do not speed search games up (SearchGames.play_chunk)."""
-        scripted = (self.total_games() - self.search_game_count()) * SCRIPTED_GAME_S
-        return self.search_seconds() / max(workers, 1) + scripted / max(threads, 1)
+        on ``threads`` cores; search games one a thread on ``threads`` threads here (THREADED_SEARCH:
+        the GIL) or one a process on ``workers`` Ray workers."""
+        speedup = workers if workers is not None else (THREADED_SEARCH if threads > 1 else 1.0)
+        return self.search_seconds() / max(speedup, 1) + self.scripted_seconds(threads)
+
+    def scripted_seconds(self, threads: int = 1) -> float:
+        """The estimated seconds of its scripted games on ``threads`` cores (SCRIPTED_GAME_S)."""
+        return (self.total_games() - self.search_game_count()) * SCRIPTED_GAME_S / max(threads, 1)
 
     def detectable(self, games: int | None = None) -> float:
         """The smallest effect (win-rate points) found at 80% power by a two-sided test at 5% with
@@ -195,6 +199,10 @@ def detectable(games: int) -> float:
 # estimate only; a loaded machine takes longer.
 SCRIPTED_GAME_S = 0.000065
 SEARCH_GAME_S = (0.16, 0.0033)
+# Search games on 2 threads of one process against 1 (12 search-16 games, 3 times in turns, the
+# other core nearly idle): 1.35x, not 2x, the Python between the kernels holding the GIL. Not
+# assumed to grow with more threads (not measured); Ray's processes scale (Machine.workers).
+THREADED_SEARCH = 1.35
 
 
 def duration(seconds: float) -> str:
@@ -245,9 +253,12 @@ class Machine:
     backend: str = "local"
     address: str | None = None
 
-    def workers(self) -> int:
-        """Processes playing search games (a cluster's: unknown here, counted as one)."""
-        return self.threads if self.backend == "ray" and self.address is None else 1
+    def workers(self) -> int | None:
+        """Ray processes playing search games (None: threads here; a cluster's: unknown here,
+        counted as one)."""
+        if self.backend != "ray":
+            return None
+        return self.threads if self.address is None else 1
 
     def threads_text(self) -> str:
         return f"{self.threads} thread" + ("s" if self.threads != 1 else "")
@@ -255,15 +266,15 @@ class Machine:
     def time(self, plan: Plan) -> str:
         """The estimated time of ``plan`` here (Plan.seconds), in words."""
         if self.backend == "ray" and self.address is not None:
-            here = plan.seconds(self.threads) - plan.search_seconds()
+            here = duration(plan.scripted_seconds(self.threads))
             return (
-                f"{duration(here)} on {self.threads_text()} here and {plan.search_seconds() / 60:.0f} "
+                f"{here} on {self.threads_text()} here and {plan.search_seconds() / 60:.0f} "
                 "CPU-minutes of search games shared by the Ray cluster's CPUs"
             )
         if self.backend == "ray":
             seconds = plan.seconds(self.threads, self.workers())
             return f"{duration(seconds)} on a local Ray instance of {self.threads} CPUs"
-        return f"{duration(plan.seconds(self.threads))} on {self.threads_text()} (search games on one)"
+        return f"{duration(plan.seconds(self.threads))} on {self.threads_text()}"
 
 
 def budget_line(
@@ -566,9 +577,12 @@ def run_verdict(
     backend: Any = None,
 ) -> dict[str, Any]:
     """Play (or resume) every unit of the plan and write verdict.md, verdict.csv and verdict.json.
-    The search games are played on ``backend`` (sim.backends: Ray tasks) or here one after the
-    other; the scripted games here, in batches on ``threads`` threads."""
+    The search games are played on ``backend`` (sim.backends: Ray tasks) or here on ``threads``
+    threads, one game a thread; the scripted games here, in batches on ``threads`` threads."""
+    from sim.backends import LocalBackend
+
     step = G.GameCount(plan.total_games(), progress)
+    backend = backend or LocalBackend(threads)
 
     t0 = time.perf_counter()
     rows: list[dict[str, Any]] = []
