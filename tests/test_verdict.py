@@ -48,6 +48,8 @@ def test_the_cli_defaults_are_the_experiments():
     assert cli_verdict.DEFAULT_SEARCH == R.DEFAULT_SEARCH
     assert cli_verdict.DEFAULT_SEARCH_GAMES == R.DEFAULT_SEARCH_GAMES
     assert cli_verdict.DEFAULT_FIELD_GAMES == R.DEFAULT_FIELD_GAMES
+    defaults = (cli_verdict.DEFAULT_GAMES, cli_verdict.DEFAULT_SEARCH_GAMES, cli_verdict.DEFAULT_DECKS)
+    assert V.BUDGETS["default"] == V.budget_sizes("default") == defaults
 
 
 def test_readings_come_from_the_flag_tables():
@@ -131,6 +133,9 @@ def test_verdict_resumes_and_ctrl_c_keeps_the_finished_units(tmp_path, monkeypat
         (["--gene", "Tentacle", "--decks", "0"], "--decks"),
         (["--gene", "Tentacle", "--holders", "nobody"], "nobody"),
         (["--gene", "Tentacle", "--option-budget", "-1"], "--option-budget"),
+        (["--gene", "Tentacle", "--budget", "huge"], "--budget: expected one of quick, default, full"),
+        (["--gene", "Tentacle", "--backend", "cloud"], "--backend: expected one of local, ray"),
+        (["--gene", "Tentacle", "--ray-address", "10.0.0.5:6379"], "--ray-address: only with --backend ray"),
     ],
 )
 def test_bad_verdict_input_is_one_line_before_any_work(tmp_path, args, words):
@@ -370,6 +375,54 @@ def test_the_budget_lines_say_what_will_be_played():
     assert "option value by tuned arms: 3 tuning replicates x 6 arms x 120,000 tuning games" in line
     cal = C.plan_calibration("Spores", "price", [1, 4], "holding", 3, games=600)
     assert C.budget_line(cal).startswith("calibrate Spores, price at 1, 4")
+
+
+def test_the_budget_line_states_games_search_games_time_and_detectable_effect():
+    """Issue 34.4: before any game the line gives the games and search games, the time (from the
+    measured costs: a scripted game, a search game at its budget, the threads; search games one a
+    thread here, 1.35x on 2 threads, one a worker on Ray), the detectable effects, and what the
+    other --budgets take and detect; the default fits the issue's 30 minutes on 2 cores."""
+
+    def plan(budget: str) -> V.Plan:
+        games, search_games, decks = V.budget_sizes(budget)
+        return V.plan_verdict("Tentacle", 4, None, games, decks, search_games=search_games)
+
+    plans = {b: plan(b) for b in V.BUDGETS}
+    default = plans["default"]
+    others = {b: p for b, p in plans.items() if b != "default"}
+    line = V.budget_line(default, V.Machine(2), "default", others)
+    assert line.startswith("verdict on Tentacle, 4 players, --budget default: 10 conditions")
+    assert "446,688 games in all (2,688 with a search player)" in line
+    searched = 2_688 * (V.SEARCH_GAME_S[0] + 16 * V.SEARCH_GAME_S[1])
+    scripted = (446_688 - 2_688) * V.SCRIPTED_GAME_S
+    assert default.seconds(2) == pytest.approx(searched / V.THREADED_SEARCH + scripted / 2)
+    assert f"{V.duration(searched / V.THREADED_SEARCH + scripted / 2)} on 2 threads;" in line
+    assert default.seconds(2) < 30 * 60
+    assert "detectable effect about 1.8 points with scripted holders (80% power, 12,000 games" in line
+    assert "10.8 points with a search player (336 games an arm, --search-games)" in line
+    quick, full = plans["quick"], plans["full"]
+    assert quick.seconds(2) < default.seconds(2) < full.seconds(2)
+    assert quick.detectable(96) > default.detectable(336) > full.detectable(1_344)
+    assert (
+        f"--budget trades precision for time: quick {V.duration(quick.seconds(2))} at 4.0/20.2 points, "
+        f"full {V.duration(full.seconds(2))} at 0.9/5.4 points"
+    ) in line
+    ray = V.budget_line(default, V.Machine(2, "ray"))
+    assert f"{V.duration(searched / 2 + scripted / 2)} on a local Ray instance of 2 CPUs" in ray
+    assert "--budget" not in ray  # no budget named: --games and co. were given
+    cluster = V.budget_line(default, V.Machine(2, "ray", "10.0.0.5:6379"))
+    assert f"{searched / 60:.0f} CPU-minutes of search games shared by the Ray cluster's CPUs" in cluster
+
+
+def test_a_budget_sets_the_sizes_not_given():
+    """--budget quick|default|full: games, search games, decks; each given one wins; the search
+    games are rounded up to the players' rotate block (10 at 5 players); a bad name is one line."""
+    assert V.budget_sizes("quick") == (2_400, 96, 1)
+    assert V.budget_sizes("full", games=480, decks=2) == (480, 1_344, 2)
+    assert V.budget_sizes("default", players=5) == (12_000, 340, 4)
+    assert V.budget_sizes("default", search_games=48, players=5) == (12_000, 48, 4)
+    with pytest.raises(UserError, match="^--budget: expected one of quick, default, full, got 'huge'$"):
+        V.budget_sizes("huge")
 
 
 @pytest.mark.slow

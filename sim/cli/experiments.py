@@ -16,13 +16,13 @@ import typer
 
 from sim import out_dirs
 from sim.cli.support import (
-    BACKEND_HELP,
     DEFAULT_GAME,
     MAX_SEED,
     PLAYERS_HELP,
-    RAY_ADDRESS_HELP,
     USER_ERRORS,
+    BackendName,
     GameName,
+    RayAddress,
     Variant,
     check_resources,
     fail,
@@ -53,8 +53,6 @@ Seed = Annotated[
 Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
 ChunkSize = Annotated[int, typer.Option(min=1, help="Games per Parquet chunk.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
-BackendName = Annotated[str, typer.Option("--backend", metavar="local|ray", help=BACKEND_HELP)]
-RayAddress = Annotated[str | None, typer.Option("--ray-address", metavar="ADDRESS", help=RAY_ADDRESS_HELP)]
 Strategies = Annotated[
     str | None,
     typer.Option(

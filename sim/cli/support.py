@@ -221,6 +221,10 @@ RAY_ADDRESS_HELP = (
 )
 
 
+BackendName = Annotated[str, typer.Option("--backend", metavar="local|ray", help=BACKEND_HELP)]
+RayAddress = Annotated[str | None, typer.Option("--ray-address", metavar="ADDRESS", help=RAY_ADDRESS_HELP)]
+
+
 def check_backend(name: str, address: str | None) -> None:
     """--backend and --ray-address, checked without starting anything (a user error)."""
     if name not in ("local", "ray"):  # sim.backends.BACKENDS (not imported: it is cheap, this is cheaper)
@@ -395,7 +399,7 @@ def long_job(out: Path, kept: Callable[[], str]) -> Iterator[None]:
         yield
     except KeyboardInterrupt:
         interrupted(kept())
-    except GameError as e:
+    except (GameError, BackendError) as e:
         fail(str(e), EXIT_GAME_FAILED)
     except OSError as e:
         fail(os_error_line(e, out), EXIT_GAME_FAILED)

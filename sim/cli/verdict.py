@@ -17,11 +17,15 @@ from sim.cli.support import (
     DEFAULT_GAME,
     MAX_SEED,
     USER_ERRORS,
+    BackendName,
     GameName,
+    RayAddress,
+    check_backend,
     fail,
     game_for,
     load_engine,
     long_job,
+    open_backend,
     progress_bar,
 )
 
@@ -61,22 +65,35 @@ def verdict(
     rules: Annotated[
         Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
     ] = None,
+    budget: Annotated[
+        str,
+        typer.Option(
+            metavar="quick|default|full",
+            help="Precision for time: sets --games, --search-games and --decks together (each may still be "
+            "given). The budget line printed before any game says what each budget plays, its time and "
+            "its detectable effect.",
+        ),
+    ] = "default",
     games: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--games",
             "-n",
-            help="Fresh games of every arm (a multiple of the rotate block: 24 at 4 players). The detectable "
-            "effect is printed before the games are played and shrinks with 1/sqrt(games).",
+            show_default=False,
+            help="Fresh games of every arm (a multiple of the rotate block: 24 at 4 players; default: "
+            f"--budget's, {DEFAULT_GAMES:,} by default). The detectable effect is printed before the games "
+            "are played and shrinks with 1/sqrt(games).",
         ),
-    ] = DEFAULT_GAMES,
+    ] = None,
     decks: Annotated[
-        int,
+        int | None,
         typer.Option(
+            show_default=False,
             help="Environment decks: the rules' own and K-1 drawn from the V6 plausible-deck family; every "
-            "deck plays the same games. 1: the rules' deck only.",
+            f"deck plays the same games. 1: the rules' deck only (default: --budget's, {DEFAULT_DECKS} by "
+            "default).",
         ),
-    ] = DEFAULT_DECKS,
+    ] = None,
     readings: Annotated[
         bool,
         typer.Option(
@@ -136,12 +153,14 @@ def verdict(
         ),
     ] = DEFAULT_SEARCH,
     search_games: Annotated[
-        int,
+        int | None,
         typer.Option(
-            help="Fresh games of every arm a search player plays (a multiple of the rotate block): the "
-            "strong-play detectable effect shrinks with 1/sqrt of it, the time grows with it.",
+            show_default=False,
+            help="Fresh games of every arm a search player plays (a multiple of the rotate block; default: "
+            f"--budget's, {DEFAULT_SEARCH_GAMES} by default): the strong-play detectable effect shrinks "
+            "with 1/sqrt of it, the time grows with it.",
         ),
-    ] = DEFAULT_SEARCH_GAMES,
+    ] = None,
     search_field: Annotated[
         str | None,
         typer.Option(
@@ -166,6 +185,8 @@ def verdict(
     ] = None,
     threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = CPUS,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    backend: BackendName = "local",
+    ray_address: RayAddress = None,
     action: Annotated[
         str | None,
         typer.Option(
@@ -185,10 +206,16 @@ def verdict(
     beside it. Writes verdict.md (the bottom line: too strong, about right, too weak or depends,
     then labels with their size and the conditions that flip or erase them), verdict.csv (one
     row per design x condition) and verdict.json; --all adds overview.md, one row per gene.
+    --budget quick|default|full trades precision for time (the budget line, printed first, says
+    how); --backend ray plays the search games, nearly all of the time, as Ray tasks.
     Interrupted? The same command continues. Example: soup verdict --gene Tentacle. How to
     read it: docs/verdicts.md.
     """
+    check_backend(backend, ray_address)
     if game == "chromosome" or action is not None:
+        if backend != "local":
+            fail("--backend ray: only for an Ursuppe gene's verdict")
+        search_games = DEFAULT_SEARCH_GAMES if search_games is None else search_games
         return _action_verdict(game, action, players, rules, search, search_games, seed, out, quiet)
     game_for(game, "verdict")
     from sim.ursuppe.experiments import verdict as V
@@ -196,14 +223,10 @@ def verdict(
     if (gene is None) == (not all_genes):
         fail("--gene/--all: give one --gene NAME, or --all")
     try:
-        if all_genes:
-            from sim.ursuppe.rules.book import load_rules
+        games, search_games, decks = V.budget_sizes(budget, games, search_games, decks, players)
 
-            names = load_rules(rules).genes_in_play(players, None)
-        else:
-            names = [gene]
-        plans = [
-            V.plan_verdict(
+        def plan_for(name: str, games: int, search_games: int, decks: int) -> V.Plan:
+            return V.plan_verdict(
                 name,
                 players,
                 rules,
@@ -222,14 +245,30 @@ def verdict(
                 search_field,
                 search_field_games,
             )
-            for name in names
-        ]
+
+        def others(plan: V.Plan) -> dict[str, V.Plan]:
+            """The plan under each other --budget (the budget line's trade of precision for time)."""
+            return {
+                b: plan_for(plan.gene, *V.budget_sizes(b, players=players)) for b in V.BUDGETS if b != budget
+            }
+
+        if all_genes:
+            from sim.ursuppe.rules.book import load_rules
+
+            names = load_rules(rules).genes_in_play(players, None)
+        else:
+            names = [gene]
+        plans = [plan_for(name, games, search_games, decks) for name in names]
         slug = "all" if all_genes else V._slug(plans[0].gene)
         out = _out(out, Path("results") / f"verdict-{slug}-{players}p-s{seed}", "verdict")
+        on = V.Machine(threads, backend, ray_address)
+        # a --budget's name only where its sizes are played (not where --games & co. override them)
+        label = budget if (games, search_games, decks) == V.budget_sizes(budget, players=players) else None
+        lines = [V.budget_line(plan, on, label, None if all_genes else others(plan)) for plan in plans]
     except USER_ERRORS as e:
         fail(str(e))
-    for plan in plans:
-        typer.echo(V.budget_line(plan, threads), err=True)
+    for line in lines:
+        typer.echo(line, err=True)
     if all_genes:
         typer.echo(
             f"--all: {len(plans)} genes, {sum(p.total_games() for p in plans):,} games in all", err=True
@@ -237,7 +276,15 @@ def verdict(
     load_engine()
     out_dirs.claim(out, "verdict")
     docs = []
-    with long_job(out, lambda: f"every finished unit is kept in {out}"):
+    with (
+        long_job(out, lambda: f"every finished unit is kept in {out}"),
+        open_backend(backend, threads, ray_address) as engine,
+    ):
+        if backend == "ray":  # Ray started or reached before the bar: its failure is one line
+            try:
+                engine.start()
+            except USER_ERRORS as e:
+                fail(str(e))
         with progress_bar(sum(p.total_games() for p in plans), "verdict", quiet) as update:
             done = 0
             for plan in plans:
@@ -246,7 +293,7 @@ def verdict(
                 def step(n: int, _total: int, base: int = done) -> None:
                     update(base + n, sum(p.total_games() for p in plans))
 
-                docs.append(V.run_verdict(plan, where, threads, step))
+                docs.append(V.run_verdict(plan, where, threads, step, engine if backend == "ray" else None))
                 done += plan.total_games()
     if all_genes:
         V.write_overview(out, docs)

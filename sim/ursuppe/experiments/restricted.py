@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.runner import RunAdapter
 from sim.ursuppe.experiments import gene_value as G
 from sim.ursuppe.experiments import tuning as T
 from strategies.search import MIN_PAIRED, RestrictedSpec, SearchSpec, halving_plan, is_search, load_search
@@ -158,6 +159,61 @@ def search_games(
     return out
 
 
+SEARCH_CHUNK = 6  # search games a chunk (a Ray task: seconds of work, many tasks for every worker)
+
+
+@dataclass
+class SearchGames(RunAdapter):
+    """The search games of one arm as sim.backends plays a run's chunks (a GameAdapter's
+    ``play_chunk``): game g of ``run`` with player 0 the search player ``spec``; its row says
+    whether player 0 won and, with ``bought`` (a gene's index), whether it bought that gene by its
+    own choice. A game is a pure function of (run, spec, seed, game index), so the rows are the
+    same on any backend, thread count or chunking (issue 34.4)."""
+
+    run: FieldRun
+    spec: SearchSpec
+    bought: int | None = None
+    field_search: SearchSpec | None = None  # every other seat that search player (a search field)
+    reports_games = True  # play_chunk calls on_game once a game (the local backend's progress)
+
+    def play_chunk(
+        self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
+    ) -> Any:
+        """Games first .. first+count-1 on ``threads`` threads (one game a thread), as a pyarrow
+        Table (won, bought). Two threads are 1.35x one, not 2x (the Python between the kernels
+        holds the GIL; docs/verdicts.md, "Time and scaling"): processes (Ray tasks) scale."""
+        import pyarrow as pa
+
+        from strategies.search import on_threads
+
+        rows = on_threads(self.game, range(first, first + count), threads, on_game)
+        return pa.table(
+            {
+                "won": [r[0] for r in rows],
+                "bought": [r[1] for r in rows],
+                "play": pa.array([r[2] for r in rows], pa.int64()),
+            }
+        )
+
+    def game(self, g: int) -> tuple[bool, bool, int]:
+        """Game ``g``: whether player 0 won, whether it bought ``bought``, and a digest of the
+        searched seats' choices (equal digests: the same play; option value counts the games
+        played differently between its arms)."""
+        import hashlib
+
+        from strategies.search import play_game
+
+        seats: dict[int, SearchSpec] = {0: self.spec}
+        if self.field_search is not None:
+            seats.update({p: self.field_search for p in range(1, self.run.players)})
+        tape, (_, w) = play_game(_replay(self.run, g, list(seats)), seats, self.run.seed, g)
+        kind = buy_kind()
+        got = self.bought is not None and any(c.kind == kind and c.row[0] == self.bought for c in tape)
+        text = repr([(c.kind, tuple(int(x) for x in c.row)) for c in tape]).encode()
+        digest = int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little", signed=True)
+        return bool(w[0, 0]), got, digest
+
+
 def play_search(
     setting: T.Setting,
     holder: np.ndarray,
@@ -168,34 +224,50 @@ def play_search(
     progress: Callable[[int], None] | None = None,
     bought: int | None = None,
     field_search: SearchSpec | None = None,
-) -> tuple[np.ndarray, np.ndarray, list[list[Any]]]:
+    backend: Any = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Games 0 .. n_games-1 of ``seed`` with player 0 the search player ``spec`` (rollout policy:
     the row ``holder``) against ``fld``: player 0's ``won`` [n], with ``bought`` (a gene's index)
     whether it bought that gene by its own choice [n] (a tape does not say whose choice a buy was:
-    not with ``field_search``), and the choices (a tape a game). ``field_search``: every other
-    seat is that search player, its rollouts by its row of ``fld`` (a field of search players;
-    one game costs about as many one-seat search games as there are players)."""
-    from strategies.search import play_game
+    not with ``field_search``), and a digest of the searched seats' choices [n] (equal digests:
+    the same play). ``field_search``: every other seat is that search player, its rollouts by its
+    row of ``fld`` (a field of search players; one game costs about as many one-seat search games
+    as there are players). Played in chunks of SEARCH_CHUNK games on ``backend`` (sim.backends:
+    Ray tasks, the same rows), or all at once on a local backend's threads (default: one)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
-    kind = buy_kind()
+    from sim.backends import ChunkWork, LocalBackend
+
+    run = FieldRun(setting.book, setting.rules(), holder, fld, seed, variant=setting.variant)
+    backend = backend or LocalBackend(1)
+    size = max(n_games, 1) if backend.name == "local" else SEARCH_CHUNK
+    work = [ChunkWork(k, lo, min(size, n_games - lo)) for k, lo in enumerate(range(0, n_games, size))]
     won = np.zeros(n_games, bool)
     got = np.zeros(n_games, bool)
-    tapes = []
-    run = FieldRun(setting.book, setting.rules(), holder, fld, seed, variant=setting.variant)
-    seats: dict[int, SearchSpec] = {0: spec}
-    if field_search is not None:
-        seats.update({p: field_search for p in range(1, run.players)})
+    digests = np.zeros(n_games, np.int64)
     if bought is not None and field_search is not None:
         raise ValueError("bought: player 0's purchases are not told apart from a search field's")
-    for g in range(n_games):
-        tape, (_, w) = play_game(_replay(run, g, list(seats)), seats, seed, g)
-        won[g] = bool(w[0, 0])
-        if bought is not None:
-            got[g] = any(c.kind == kind and c.row[0] == bought for c in tape)
-        tapes.append(tape)
+    counted = 0  # games of the chunk under way already counted (a local backend counts each game)
+
+    def on_game() -> None:
+        nonlocal counted
+        counted += 1
         if progress:
             progress(1)
-    return won, got, tapes
+
+    for chunk in backend.play(SearchGames(run, spec, bought, field_search), work, on_game):
+        table = chunk.table() if callable(chunk.table) else chunk.table
+        if table is None:  # played elsewhere: its Parquet bytes
+            table = pq.read_table(pa.BufferReader(chunk.data))
+        w = chunk.work
+        won[w.first : w.first + w.count] = table.column("won").to_numpy(zero_copy_only=False)
+        got[w.first : w.first + w.count] = table.column("bought").to_numpy(zero_copy_only=False)
+        digests[w.first : w.first + w.count] = table.column("play").to_numpy(zero_copy_only=False)
+        if progress and w.count > counted:
+            progress(w.count - counted)
+        counted = 0
+    return won, got, digests
 
 
 def restricted_arms(
@@ -228,6 +300,7 @@ def measure_restricted(
     out: Path,
     progress: Callable[[int], None] | None = None,
     prior: bool = False,
+    backend: Any = None,
 ) -> dict[str, Any]:
     """One unit's option value by restricted search on ``base.eval_games`` fresh games (from
     ``out/units/<key>.npz`` if measured, else played and written): ``won_with`` (allowed),
@@ -242,13 +315,17 @@ def measure_restricted(
     players = G.unit_players(base, unit)
     seed = T.fresh_seed(base.seed)
     n = base.eval_games
-    won1, got, tapes1 = play_search(setting, allowed, spec, players.fld, seed, n, progress, bought=gene)
-    won0, _, tapes0 = play_search(setting, denied_row, denied_spec, players.fld, seed, n, progress)
+    won1, got, play1 = play_search(
+        setting, allowed, spec, players.fld, seed, n, progress, gene, backend=backend
+    )
+    won0, _, play0 = play_search(
+        setting, denied_row, denied_spec, players.fld, seed, n, progress, backend=backend
+    )
     result = {
         "won_with": won1,
         "won_without": won0,
         "bought_with": np.float64(got.mean()),
-        "differ": np.int64(sum(a != b for a, b in zip(tapes1, tapes0, strict=True))),
+        "differ": np.int64((play1 != play0).sum()),
     }
     G._save(path, result)
     return result
@@ -261,6 +338,7 @@ def measure_search_holding(
     out: Path,
     progress: Callable[[int], None] | None = None,
     field_search: SearchSpec | None = None,
+    backend: Any = None,
 ) -> dict[str, Any]:
     """Holding value with a search holder: player 0 the search player ``spec`` (rollout policy:
     ``base.start``) given the unit's gene (or BP) at setup and keeping it, vs not given it, on the
@@ -278,7 +356,15 @@ def measure_search_holding(
             won0 = z["won"]
     else:
         won0, _, _ = play_search(
-            base.setting, base.start_vector(), spec, base.fld, seed, n, progress, field_search=field_search
+            base.setting,
+            base.start_vector(),
+            spec,
+            base.fld,
+            seed,
+            n,
+            progress,
+            field_search=field_search,
+            backend=backend,
         )
         G._save(without, {"won": won0})
     unit_set, edits = G.holding_edits(base.setting, unit)
@@ -295,6 +381,7 @@ def measure_search_holding(
         n,
         progress,
         field_search=field_search,
+        backend=backend,
     )
     result = {"won_with": won1, "won_without": won0}
     G._save(path, result)

@@ -181,16 +181,21 @@ class Plan:
     def total_games(self) -> int:
         return sum(self.condition_games(c) for c in self.conditions) + self.option_games()
 
-    def seconds(self, threads: int = 1) -> float:
-        """The estimated wall time (SCRIPTED_GAME_S, search_game_s): search games play one at a
-        time, scripted games in batches on ``threads`` cores."""
-        searched = self.search_game_count()
+    def search_seconds(self) -> float:
+        """The estimated seconds of its search games on one core (search_game_s)."""
         budget = self.search.budget if self.search else 0
-        return (
-            searched * search_game_s(budget, self.players)
-            + self.field_seconds()
-            + (self.total_games() - searched) * SCRIPTED_GAME_S / max(threads, 1)
-        )
+        return self.search_game_count() * search_game_s(budget, self.players) + self.field_seconds()
+
+    def seconds(self, threads: int = 1, workers: int | None = None) -> float:
+        """The estimated wall time on an idle machine: scripted games (SCRIPTED_GAME_S) in batches
+        on ``threads`` cores; search games one a thread on ``threads`` threads here (THREADED_SEARCH:
+        the GIL) or one a process on ``workers`` Ray workers."""
+        speedup = workers if workers is not None else (THREADED_SEARCH if threads > 1 else 1.0)
+        return self.search_seconds() / max(speedup, 1) + self.scripted_seconds(threads)
+
+    def scripted_seconds(self, threads: int = 1) -> float:
+        """The estimated seconds of its scripted games on ``threads`` cores (SCRIPTED_GAME_S)."""
+        return (self.total_games() - self.search_game_count()) * SCRIPTED_GAME_S / max(threads, 1)
 
     def detectable(self, games: int | None = None) -> float:
         """The smallest effect (win-rate points) found at 80% power by a two-sided test at 5% with
@@ -204,11 +209,18 @@ def detectable(games: int) -> float:
     return 100 * (Z975 + Z80) * math.sqrt(0.5 / games)
 
 
-# Measured here (issue 34, 4 players, one core of two shared): a scripted game in a batch about
-# 1.5 ms; a game with one search seat about 0.5 s + 0.01 s per rollout of its budget (the replay
-# of every decision from the start dominates small budgets). The budget line's estimate only.
-SCRIPTED_GAME_S = 0.0015
-SEARCH_GAME_S = (0.5, 0.01)
+# CPU seconds measured here (issue 34.4: 4 players, one thread, process time so that the shared
+# machine's load does not count; docs/verdicts.md, "Time and scaling"): a scripted game in a batch
+# 0.063 ms (4,800 games); a game with one search seat 0.166 s at search-2, 0.198 s at search-16,
+# 0.373 s at search-64 (24, 24 and 12 games): about 0.16 s + 0.0033 s per rollout of its budget
+# (the replay of every decision from the start dominates small budgets). The budget line's
+# estimate only; a loaded machine takes longer.
+SCRIPTED_GAME_S = 0.000065
+SEARCH_GAME_S = (0.16, 0.0033)
+# Search games on 2 threads of one process against 1 (12 search-16 games, 3 times in turns, the
+# other core nearly idle): 1.35x, not 2x, the Python between the kernels holding the GIL. Not
+# assumed to grow with more threads (not measured); Ray's processes scale (Machine.workers).
+THREADED_SEARCH = 1.35
 
 
 def duration(seconds: float) -> str:
@@ -221,11 +233,81 @@ def search_game_s(budget: int, players: int) -> float:
     return (SEARCH_GAME_S[0] + SEARCH_GAME_S[1] * budget) * players / 4
 
 
-def budget_line(plan: Plan, threads: int = 1) -> str:
+# --budget (issue 34.4): precision for time, --games, --search-games and --decks together. Every
+# games count is a multiple of every rotate block (120); the search games are rounded up to the
+# players' block (budget_sizes). default: one gene's strong-play verdict at 4 players in under 30
+# minutes on 2 cores (docs/verdicts.md, "Time and scaling").
+BUDGETS: dict[str, tuple[int, int, int]] = {  # games, search games, decks
+    "quick": (2_400, 96, 1),
+    "default": (DEFAULT_GAMES, R.DEFAULT_SEARCH_GAMES, DEFAULT_DECKS),
+    "full": (48_000, 1_344, 8),
+}
+
+
+def budget_sizes(
+    budget: str,
+    games: int | None = None,
+    search_games: int | None = None,
+    decks: int | None = None,
+    players: int = 4,
+) -> tuple[int, int, int]:
+    """(games, search games, decks) of ``budget`` where not given; a UserError names a bad budget."""
+    if budget not in BUDGETS:
+        raise UserError(f"--budget: expected one of {', '.join(BUDGETS)}, got {budget!r}")
+    g, s, d = BUDGETS[budget]
+    if search_games is None:
+        block = rotate_block(players)
+        search_games = -(-s // block) * block
+    return (g if games is None else games), search_games, (d if decks is None else decks)
+
+
+@dataclass(frozen=True)
+class Machine:
+    """Where a verdict plays (the budget line's time): ``threads`` threads here, and its search
+    games on Ray (``backend`` "ray": a local instance of ``threads`` CPUs, or the cluster at
+    ``address``)."""
+
+    threads: int = 1
+    backend: str = "local"
+    address: str | None = None
+
+    def workers(self) -> int | None:
+        """Ray processes playing search games (None: threads here; a cluster's: unknown here,
+        counted as one)."""
+        if self.backend != "ray":
+            return None
+        return self.threads if self.address is None else 1
+
+    def threads_text(self) -> str:
+        return f"{self.threads} thread" + ("s" if self.threads != 1 else "")
+
+    def time(self, plan: Plan) -> str:
+        """The estimated time of ``plan`` here (Plan.seconds), in words."""
+        if self.backend == "ray" and self.address is not None:
+            here = duration(plan.scripted_seconds(self.threads))
+            return (
+                f"{here} on {self.threads_text()} here and {plan.search_seconds() / 60:.0f} "
+                "CPU-minutes of search games shared by the Ray cluster's CPUs"
+            )
+        if self.backend == "ray":
+            seconds = plan.seconds(self.threads, self.workers())
+            return f"{duration(seconds)} on a local Ray instance of {self.threads} CPUs"
+        return f"{duration(plan.seconds(self.threads))} on {self.threads_text()}"
+
+
+def budget_line(
+    plan: Plan,
+    on: Machine | int = 1,
+    budget: str | None = None,
+    others: dict[str, Plan] | None = None,
+) -> str:
     """What the verdict will play, printed before any game: its conditions, option value (its
-    design and budget, or that it is skipped), the games in all with the estimated time, and the
-    detectable effect of the scripted and the search arms (--games and --search-games trade
-    precision for time: the detectable effect shrinks with 1/sqrt(games))."""
+    design and budget, or that it is skipped), the games in all with the estimated time on
+    ``on`` (a Machine, or threads here), the detectable effect of the scripted and the search
+    arms, and what the other ``--budget`` s (``others``: their plans) would take and detect:
+    --budget, --games and --search-games trade precision for time (the detectable effect
+    shrinks with 1/sqrt(games))."""
+    on = on if isinstance(on, Machine) else Machine(on)
     if plan.option_budget <= 0:
         option = "no option value (--option-budget 0)"
     elif plan.option_design == "restricted":
@@ -265,15 +347,25 @@ def budget_line(plan: Plan, threads: int = 1) -> str:
             f"; {plan.detectable(plan.search_field_games):.1f} points against the search field "
             f"({plan.search_field_games:,} games an arm)"
         )
+    trade = ""
+    if others:
+        trade = "; --budget trades precision for time: " + ", ".join(
+            f"{name} {duration(other.seconds(on.threads, on.workers()))} at {other.detectable():.1f}"
+            + (f"/{other.detectable(other.search_games):.1f}" if other.search_game_count() else "")
+            + " points"
+            for name, other in others.items()
+        )
     return (
-        f"verdict on {plan.gene}, {plan.players} players: {len(plan.conditions)} conditions "
+        f"verdict on {plan.gene}, {plan.players} players"
+        + (f", --budget {budget}" if budget else "")
+        + f": {len(plan.conditions)} conditions "
         f"({sum(c.kind == 'panel' for c in plan.conditions)} panel cells, "
         f"{len(strong)} with a search holder, "
         f"{max(plan.decks - 1, 0)} more decks, "
         f"{len(plan.readings)} readings); {option}; {plan.total_games():,} games in all "
-        f"({searched:,} with a search player), {duration(plan.seconds(threads))} on {threads} threads; "
+        f"({searched:,} with a search player), {on.time(plan)}; "
         f"detectable effect about {plan.detectable():.1f} points with scripted holders (80% power, "
-        f"{plan.games:,} games an arm, --games){search_part}"
+        f"{plan.games:,} games an arm, --games){search_part}{trade}"
     )
 
 
@@ -551,10 +643,19 @@ def _row_of(
 
 
 def run_verdict(
-    plan: Plan, out: Path, threads: int, progress: Callable[[int, int], None] | None = None
+    plan: Plan,
+    out: Path,
+    threads: int,
+    progress: Callable[[int, int], None] | None = None,
+    backend: Any = None,
 ) -> dict[str, Any]:
-    """Play (or resume) every unit of the plan and write verdict.md, verdict.csv and verdict.json."""
+    """Play (or resume) every unit of the plan and write verdict.md, verdict.csv and verdict.json.
+    The search games are played on ``backend`` (sim.backends: Ray tasks) or here on ``threads``
+    threads, one game a thread; the scripted games here, in batches on ``threads`` threads."""
+    from sim.backends import LocalBackend
+
     step = G.GameCount(plan.total_games(), progress)
+    backend = backend or LocalBackend(threads)
 
     t0 = time.perf_counter()
     rows: list[dict[str, Any]] = []
@@ -568,7 +669,7 @@ def run_verdict(
             before = step.done
             if cond.search:
                 m = R.measure_search_holding(
-                    base, unit, cond.search, out / cond.key, step, field_search=cond.field_search
+                    base, unit, cond.search, out / cond.key, step, cond.field_search, backend
                 )
             else:
                 m = G.measure_unit("holding", base, unit, out / cond.key, 0, threads, step)
@@ -583,7 +684,7 @@ def run_verdict(
         )
         for unit in plan.option_units():
             have = (out / "option" / "units" / f"{unit.key}.npz").exists()
-            m = R.measure_restricted(base, unit, cond.search, out / "option", step)
+            m = R.measure_restricted(base, unit, cond.search, out / "option", step, backend=backend)
             if have:
                 step(2 * plan.search_games)
             measured[("option", unit.key)] = m
