@@ -404,28 +404,6 @@ def test_full_disk_under_report_out_names_the_report(sim_run, tmp_path):
         processes.run(["umount", str(mount)], text=False)
 
 
-@pytest.mark.xdist_group("ray")
-def test_a_local_ray_run_prints_no_token_notice(tmp_path):
-    pytest.importorskip("ray")
-    out = tmp_path / "ray"
-    r = soup(
-        "simulate",
-        "--games",
-        "48",
-        "--chunk-size",
-        "24",
-        "--threads",
-        "1",
-        "-q",
-        "--backend",
-        "ray",
-        "--out",
-        str(out),
-    )
-    assert r.returncode == 0, r.stderr
-    assert "Token authentication" not in r.stderr + r.stdout
-
-
 # --- 11: soup report reads one chunk at a time, says what it does, and gives the same tables -------
 
 
