@@ -34,6 +34,7 @@ def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
     assert "2,000 games, 4 players" in text
     assert "WARNING: placeholder environment deck" in text
     assert "Holding value: " in text and "Division Rate" in text  # section 10: a verdict (issue 20.5)
+    assert "under strong play" in text and "holder search-4 (search" in text  # its strong-play cell (34)
     # section 11: Chromosome's win rate by species (issue 23.4), its run sized by SOUP_NOTEBOOK_GAMES
     assert "2,000 Chromosome games, 3 players, species mode plain" in text
     assert "placeholders used: " in text and "layouts.3" in text

@@ -348,6 +348,8 @@ def test_tournament_with_a_search_player(tmp_path):
             "search-2,breeder",
             "--games",
             "10",
+            "--players",  # 12 games, the 3-player seating block (at 4 players: 48, 11 s of search)
+            "3",
             "--threads",
             "1",
             "--out",
