@@ -410,7 +410,7 @@ def test_a_verdict_on_ray_writes_the_local_rows_and_resumes_on_either(tmp_path, 
     monkeypatch.setattr(RayBackend, "play", counted)
     args = ["verdict", "--gene", "Tentacle", "--players", "3", "--games", "6", "--decks", "1"]
     args += ["--no-readings", "--fields", "mix", "--holders", "breeder", "--search", "search-2"]
-    args += ["--search-games", "12", "--threads", "1", "-q"]
+    args += ["--search-games", "12", "--search-field-games", "6", "--threads", "1", "-q"]
 
     def verdict(out: Path, backend: str, *extra: str) -> None:
         r = CliRunner().invoke(app, [*args, "--out", str(out), "--backend", backend, *extra])
@@ -422,8 +422,9 @@ def test_a_verdict_on_ray_writes_the_local_rows_and_resumes_on_either(tmp_path, 
     verdict(tmp_path / "local", "local", "--threads", "2")  # search games on 2 threads
     assert not chunks
     verdict(tmp_path / "ray", "ray")
-    # the strong-play cell's 2 arms and option value's 3 units x 2 arms, 12 games each, 6 a task
-    assert len(chunks) == 8 * 2
+    # the strong-play cell's 2 arms and option value's 3 units x 2 arms, 12 games each, 6 a task;
+    # the cell against a field of search players, 2 arms of 6 games (its search field on Ray too)
+    assert len(chunks) == 8 * 2 + 2
     assert written(tmp_path / "ray") == written(tmp_path / "local")
     strong = "strong-search-2/units"
     units = ["option/units/tentacle.npz", f"{strong}/no-gift.npz", f"{strong}/tentacle.npz"]
@@ -445,7 +446,7 @@ def test_ctrl_c_in_a_verdict_on_ray_keeps_its_units_and_it_finishes_locally(tmp_
 
     args = ["verdict", "--gene", "Tentacle", "--players", "3", "--games", "6", "--decks", "1"]
     args += ["--no-readings", "--fields", "mix", "--holders", "breeder", "--search", "search-2"]
-    args += ["--search-games", "12", "--threads", "1", "-q"]
+    args += ["--search-games", "12", "--search-field-games", "0", "--threads", "1", "-q"]
     out, clean = tmp_path / "run", tmp_path / "clean"
     p = soup_interrupted_at([*args, "--out", str(out), "--backend", "ray"], ROOT, at=40)
     assert p.returncode == 130 and "Traceback" not in p.stderr, p.stderr

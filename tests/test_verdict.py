@@ -391,9 +391,11 @@ def test_the_budget_line_states_games_search_games_time_and_detectable_effect():
     default = plans["default"]
     others = {b: p for b, p in plans.items() if b != "default"}
     line = V.budget_line(default, V.Machine(2), "default", others)
-    assert line.startswith("verdict on Tentacle, 4 players, --budget default: 10 conditions")
-    assert "446,688 games in all (2,688 with a search player)" in line
-    searched = 2_688 * (V.SEARCH_GAME_S[0] + 16 * V.SEARCH_GAME_S[1])
+    mirror = 2 * R.DEFAULT_FIELD_GAMES  # the cell against a field of search players: 2 arms
+    assert line.startswith("verdict on Tentacle, 4 players, --budget default: 11 conditions")
+    assert f"{446_688 + mirror:,} games in all ({2_688 + mirror:,} with a search player)" in line
+    one_seat = V.SEARCH_GAME_S[0] + 16 * V.SEARCH_GAME_S[1]  # a search-16 game, one search seat
+    searched = (2_688 + mirror) * one_seat + mirror * 3 * one_seat  # the mirror's 3 other seats
     scripted = (446_688 - 2_688) * V.SCRIPTED_GAME_S
     assert default.seconds(2) == pytest.approx(searched / V.THREADED_SEARCH + scripted / 2)
     assert f"{V.duration(searched / V.THREADED_SEARCH + scripted / 2)} on 2 threads;" in line
