@@ -559,3 +559,27 @@ def test_calibrate_option_value_runs_over_replicates_and_says_what_it_did_not_me
     if not all(p["measured"] for p in doc["points"]):
         assert doc["direction"] == "unknown"
         assert "Not measured at this budget" in (tmp_path / C.RESULT_MD).read_text()
+
+
+def test_the_progress_bar_counts_work_so_its_eta_weighs_a_search_game_as_its_cost():
+    """A verdict's bar counted games: the 444,000 scripted games raced ahead (ETA 18 s) and the
+    2,688 search games crawled after them (ETA 4.9 days). It counts work: a game weighs its
+    estimated cost, a search game thousands of scripted ones, a field of search players P seats;
+    the weights add up to the plan's work, so the bar ends at 100% and its ETA is the time's."""
+    from sim.cli.progress import work_share
+
+    plan = V.plan_verdict("Tentacle", 4, None, 12_000, 4, search_games=336)
+    weighted = sum(plan.condition_games(c) * plan.game_weight(c) for c in plan.conditions)
+    weighted += plan.option_games() * plan.game_weight()
+    assert weighted == pytest.approx(plan.work(), rel=1e-6)
+    assert plan.work() == round(plan.seconds(1) / V.SCRIPTED_GAME_S)
+    kinds = {c.kind: plan.game_weight(c) for c in plan.conditions}
+    assert kinds["panel"] == 1 and kinds["strong"] > 1000
+    assert kinds["mirror"] == pytest.approx(4 * kinds["strong"])  # every seat a search seat
+    search_share = (weighted - plan.total_games() + plan.search_game_count()) / weighted
+    assert search_share > 0.9  # the search games are most of the time, a sliver of the games
+
+    class Task:
+        completed, total = 250, 1000
+
+    assert work_share(Task()) == "25% of the work"

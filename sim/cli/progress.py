@@ -73,6 +73,13 @@ def games_count(task: Task) -> str:
     return f"{count_text(task.completed)}/{count_text(task.total or 0)} games"
 
 
+def work_share(task: Task) -> str:
+    """The share done of a task counted in work rather than games (a verdict: a search game
+    weighs thousands of scripted ones, so a games count would run far ahead of the time)."""
+    total = task.total or 0
+    return f"{100 * task.completed / total:.0f}% of the work" if total else "0% of the work"
+
+
 def layout(width: int, description: str, right: str) -> tuple[str, int]:
     """The description (cut if need be) and the bar's cells (0: no bar) of a line ``width`` wide
     that ends with ``right`` (the count and the times, never cut)."""

@@ -275,12 +275,14 @@ def open_backend(name: str, threads: int, address: str | None) -> Iterator[Any]:
 
 
 @contextmanager
-def progress_bar(total: int, description: str, quiet: bool, done: int = 0) -> Iterator[Any]:
+def progress_bar(
+    total: int, description: str, quiet: bool, done: int = 0, count: Callable[[Any], str] | None = None
+) -> Iterator[Any]:
     """A progress bar with ETA on stderr, fitted to the terminal's width (sim.cli.progress);
-    yields ``update(done, total)``."""
+    yields ``update(done, total)``. ``count(task)``: its count text (default: games)."""
     from sim.cli.progress import games_count, make_progress
 
-    with make_progress(games_count, quiet) as bar:
+    with make_progress(count or games_count, quiet) as bar:
         task = bar.add_task(description, total=total, completed=done)
         # the total may change as the work goes (combos' confirmation is sized after its scan)
         yield lambda done, total: bar.update(task, completed=done, total=total)

@@ -285,16 +285,19 @@ def verdict(
                 engine.start()
             except USER_ERRORS as e:
                 fail(str(e))
-        with progress_bar(sum(p.total_games() for p in plans), "verdict", quiet) as update:
+        from sim.cli.progress import work_share
+
+        work = sum(p.work() for p in plans)  # a search game weighs its cost (Plan.work)
+        with progress_bar(work, "verdict", quiet, count=work_share) as update:
             done = 0
             for plan in plans:
                 where = out / V._slug(plan.gene) if all_genes else out
 
                 def step(n: int, _total: int, base: int = done) -> None:
-                    update(base + n, sum(p.total_games() for p in plans))
+                    update(base + n, work)
 
                 docs.append(V.run_verdict(plan, where, threads, step, engine if backend == "ray" else None))
-                done += plan.total_games()
+                done += plan.work()
     if all_genes:
         V.write_overview(out, docs)
         typer.echo((out / V.OVERVIEW_MD).read_text().replace("**", ""))

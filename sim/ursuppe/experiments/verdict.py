@@ -197,6 +197,23 @@ class Plan:
         """The estimated seconds of its scripted games on ``threads`` cores (SCRIPTED_GAME_S)."""
         return (self.total_games() - self.search_game_count()) * SCRIPTED_GAME_S / max(threads, 1)
 
+    def work(self) -> int:
+        """The plan's work in scripted games' worth (its estimated seconds on one core over
+        SCRIPTED_GAME_S): what its progress bar counts, so that its ETA weighs a search game as the
+        thousands of scripted games it costs (counted in games, the bar said "4.9 days" while the
+        scripted games raced ahead and "0:00:18" after them)."""
+        return round(self.seconds(1) / SCRIPTED_GAME_S)
+
+    def game_weight(self, cond: "Condition | None" = None) -> float:
+        """One game's work (scripted games' worth, :meth:`work`) in condition ``cond`` (None:
+        option value's restricted search): 1 for a scripted game; a search game's cost, with the
+        field's P-1 search seats for a field of search players."""
+        search = self.search if cond is None else cond.search
+        if search is None:
+            return 1.0
+        seats = 1 + (self.players - 1 if cond is not None and cond.field_search is not None else 0)
+        return seats * search_game_s(search.budget, self.players) / SCRIPTED_GAME_S
+
     def detectable(self, games: int | None = None) -> float:
         """The smallest effect (win-rate points) found at 80% power by a two-sided test at 5% with
         this many games a condition (default: ``games``), in the worst case of a paired binary
@@ -654,8 +671,11 @@ def run_verdict(
     threads, one game a thread; the scripted games here, in batches on ``threads`` threads."""
     from sim.backends import LocalBackend
 
-    step = G.GameCount(plan.total_games(), progress)
+    step = G.GameCount(plan.work(), progress)  # in work, not games (Plan.work)
     backend = backend or LocalBackend(threads)
+
+    def weighted(weight: float) -> Callable[[int], None]:
+        return lambda games: step(round(games * weight))
 
     t0 = time.perf_counter()
     rows: list[dict[str, Any]] = []
@@ -667,14 +687,15 @@ def run_verdict(
             have = (out / cond.key / "units" / f"{unit.key}.npz").exists()
             first = not (out / cond.key / "units" / "no-gift.npz").exists()
             before = step.done
+            weight = plan.game_weight(cond)
             if cond.search:
                 m = R.measure_search_holding(
-                    base, unit, cond.search, out / cond.key, step, cond.field_search, backend
+                    base, unit, cond.search, out / cond.key, weighted(weight), cond.field_search, backend
                 )
             else:
                 m = G.measure_unit("holding", base, unit, out / cond.key, 0, threads, step)
             if have:
-                step((2 if first else 1) * games - (step.done - before))
+                step(round((2 if first else 1) * games * weight) - (step.done - before))
             measured[(cond.key, unit.key)] = m
             rows.append(_row("holding", cond, unit, m, games))
     if plan.option_budget > 0 and plan.option_design == "restricted":
@@ -684,9 +705,12 @@ def run_verdict(
         )
         for unit in plan.option_units():
             have = (out / "option" / "units" / f"{unit.key}.npz").exists()
-            m = R.measure_restricted(base, unit, cond.search, out / "option", step, backend=backend)
+            weight = plan.game_weight()
+            m = R.measure_restricted(
+                base, unit, cond.search, out / "option", weighted(weight), backend=backend
+            )
             if have:
-                step(2 * plan.search_games)
+                step(round(2 * plan.search_games * weight))
             measured[("option", unit.key)] = m
             row = _row("option", cond, unit, m, plan.search_games)
             # the games the seat played differently: under the same search player most results
