@@ -343,24 +343,9 @@ def test_strong_play_holds_only_in_sign_and_size():
     same sign at another size "holds in sign but not in size"; another conclusion "does not hold"
     (Aggression read +57.3 with scripted holders and +12.5 with search-16, 48 games)."""
 
-    def row(kind, estimate, p):
-        return {
-            "design": "holding",
-            "reference": "gene",
-            "kind": kind,
-            "estimate": estimate,
-            "p_value": p,
-            "low": estimate - 0.05,
-            "high": estimate + 0.05,
-            "condition": f"{kind} cell",
-            "without": 0.9,
-            "differ": 6,
-            "games": 48,
-        }
-
     def line(head, strong):
         return V.strong_play_line(
-            {"strong_play": V.strong_play([row("panel", *head), row("strong", *strong)])}
+            {"strong_play": V.strong_play([_cell("panel", *head, 0.9), _cell("strong", *strong, 0.9)])}
         )
 
     assert line((0.30, 0.001), (0.20, 0.01)).startswith("Holding value holds under strong play")
