@@ -583,3 +583,21 @@ def test_the_progress_bar_counts_work_so_its_eta_weighs_a_search_game_as_its_cos
         completed, total = 250, 1000
 
     assert work_share(Task()) == "25% of the work"
+
+
+def test_a_gene_the_restricted_search_seldom_bought_is_not_measured_at_this_budget():
+    """Option value by restricted search, as the tuned design: where the allowed search bought the
+    gene in under 1% of its games (Suction 2 at search-16: 0 of 48) its arms are the same games
+    and the reading says nothing of the option: "not measured at this budget", with why; a
+    reference row keeps its reading (the null gene must read 0 whether bought or not)."""
+    plan = V.plan_verdict("Suction 2", 3, None, 24, 1, False, 1, 1, ("mix",), ("breeder",), search_games=12)
+    cond = plan.option_condition()
+    won = np.array([True, False] * 6)
+    m = {"won_with": won, "won_without": won, "bought_with": np.float64(0.0), "differ": np.int64(3)}
+    row = V._restricted_row(cond, G.Unit("gene", "Suction 2"), m, 12)
+    assert not row["measured"] and "bought the gene in 0.0% of its games (under 1%)" in row["note"]
+    assert V.judge([row])["label"] == "not measured at this budget"
+    assert row["played"] == 3 and row["bought"] == 0.0
+    assert V._restricted_row(cond, G.Unit("null", "Suction 2"), m, 12)["measured"]
+    used = V._restricted_row(cond, G.Unit("gene", "Suction 2"), {**m, "bought_with": np.float64(0.04)}, 12)
+    assert used["measured"]

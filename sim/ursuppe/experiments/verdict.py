@@ -712,10 +712,7 @@ def run_verdict(
             if have:
                 step(round(2 * plan.search_games * weight))
             measured[("option", unit.key)] = m
-            row = _row("option", cond, unit, m, plan.search_games)
-            # the games the seat played differently: under the same search player most results
-            # are equal, so a reference's changed play is its check (issue 34.5)
-            rows.append({**row, "bought": float(m["bought_with"]), "played": int(m["differ"])})
+            rows.append(_restricted_row(cond, unit, m, plan.search_games))
     elif plan.option_budget > 0:
         units = plan.option_units()
         cond = plan.conditions[0]
@@ -741,6 +738,24 @@ def run_verdict(
     doc = summarise(plan, rows, measured, seconds)
     write_outputs(plan, doc, rows, out)
     return doc
+
+
+def _restricted_row(cond: Condition, unit: G.Unit, m: dict[str, Any], games: int) -> dict[str, Any]:
+    """Option value's row of a unit by restricted search: the contrast, how often the allowed
+    search bought the card, and the games the seat played differently (under the same search
+    player most results are equal, so a reference's changed play is its check, issue 34.5). The
+    gene is **not measured at this budget** where the allowed search bought it in under
+    G.MIN_BOUGHT of its games, the tuned design's rule: its arms are then the same games."""
+    row = _row("option", cond, unit, m, games)
+    row.update(bought=float(m["bought_with"]), played=int(m["differ"]))
+    if unit.kind == "gene" and row["bought"] < G.MIN_BOUGHT:
+        row["measured"] = False
+        row["note"] = (
+            f"the allowed search bought the gene in {100 * row['bought']:.1f}% of its games (under "
+            f"{100 * G.MIN_BOUGHT:.0f}%): its arms are the same games; a larger --search budget may leave "
+            "its policy more often"
+        )
+    return row
 
 
 def _option_row(cond: Condition, unit: G.Unit, reps: list[dict[str, Any]], games: int) -> dict[str, Any]:
