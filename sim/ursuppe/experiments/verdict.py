@@ -1126,6 +1126,14 @@ def words(doc: dict[str, Any]) -> list[str]:
             "holding": f"Holding {g} from setup to the end is worth",
             "option": f"Being allowed to buy {g} is worth",
         }[design]
+        if d["verdict"] == "not measured at this budget" and "replicates" not in h:  # restricted search
+            out.append(
+                f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
+                f"{h['note']} ({h['condition']}); the games read {_pts(h)} points, {h['games']:,} paired"
+                " games: the same search player in both arms, its rollouts never buying it (a lower"
+                " bound: docs/verdicts.md)."
+            )
+            continue
         if d["verdict"] == "not measured at this budget":
             reps = ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
             out.append(
