@@ -47,7 +47,7 @@ class Capability:
     """A part of the protocol (issue 35.4): the methods a game gives for it and the kit's commands
     that need it. A game declares what it gives (``GameInfo.capabilities``); :func:`register`
     and the conformance suite check each declared one, and a command whose capability a game
-    lacks is refused in one line (:func:`require`)."""
+    lacks is refused in one line (sim.cli.support.game_for, with :func:`supports`)."""
 
     name: str
     methods: tuple[str, ...]
@@ -511,16 +511,6 @@ def supports(game: Game, capability: str) -> bool:
     if capability not in CAPABILITIES:
         raise KeyError(f"no capability {capability!r}; expected one of {sorted(CAPABILITIES)}")
     return capability in game.info.capabilities
-
-
-def require(game: Game, capability: str, command: str) -> None:
-    """A one-line UserError unless ``game`` has ``capability``, naming the games that have it."""
-    if not supports(game, capability):
-        having = [n for n in names() if supports(get(n), capability)]
-        raise UserError(
-            f"--game {game.info.name}: soup {command} needs a game with {CAPABILITIES[capability].meaning} "
-            f"({capability!r}: {', '.join(having) or 'no game'})"
-        )
 
 
 def register(game: Game) -> None:
