@@ -71,6 +71,16 @@ class PlayedChunk:
         table = self.table() if callable(self.table) else self.table
         return encode_chunk(table), table.num_rows
 
+    def decoded(self) -> Any:
+        """The chunk's rows as a pyarrow Table (decoding the Parquet bytes of a chunk played
+        elsewhere): for a caller that reads the rows rather than writing them."""
+        if self.data is not None:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            return pq.read_table(pa.BufferReader(self.data))
+        return self.table() if callable(self.table) else self.table
+
 
 class Backend(Protocol):
     """Plays the chunks of a run (see the module docstring)."""

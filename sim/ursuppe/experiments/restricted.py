@@ -234,9 +234,6 @@ def play_search(
     row of ``fld`` (a field of search players; one game costs about as many one-seat search games
     as there are players). Played in chunks of SEARCH_CHUNK games on ``backend`` (sim.backends:
     Ray tasks, the same rows), or all at once on a local backend's threads (default: one)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     from sim.backends import ChunkWork, LocalBackend
 
     run = FieldRun(setting.book, setting.rules(), holder, fld, seed, variant=setting.variant)
@@ -257,9 +254,7 @@ def play_search(
             progress(1)
 
     for chunk in backend.play(SearchGames(run, spec, bought, field_search), work, on_game):
-        table = chunk.table() if callable(chunk.table) else chunk.table
-        if table is None:  # played elsewhere: its Parquet bytes
-            table = pq.read_table(pa.BufferReader(chunk.data))
+        table = chunk.decoded()
         w = chunk.work
         won[w.first : w.first + w.count] = table.column("won").to_numpy(zero_copy_only=False)
         got[w.first : w.first + w.count] = table.column("bought").to_numpy(zero_copy_only=False)
