@@ -155,15 +155,6 @@ class Plan:
         """Games a condition plays: every unit's gifted arm and the arm without a gift."""
         return (len(self.condition_units(cond)) + 1) * self.arm_games(cond)
 
-    def field_seconds(self) -> float:
-        """The estimated wall time the search field's seats add: each of the P-1 costs about a
-        one-seat search game (measured: a 4-player search-16 mirror took 4.1x one seat's CPU time)."""
-        return sum(
-            self.condition_games(c) * (self.players - 1) * search_game_s(c.field_search.budget, self.players)
-            for c in self.conditions
-            if c.field_search is not None
-        )
-
     def option_games(self) -> int:
         if self.option_budget <= 0:
             return 0
@@ -182,9 +173,21 @@ class Plan:
         return sum(self.condition_games(c) for c in self.conditions) + self.option_games()
 
     def search_seconds(self) -> float:
-        """The estimated seconds of its search games on one core (search_game_s)."""
-        budget = self.search.budget if self.search else 0
-        return self.search_game_count() * search_game_s(budget, self.players) + self.field_seconds()
+        """The estimated seconds of its search games on one core (:meth:`game_seconds`)."""
+        held = sum(self.condition_games(c) * self.game_seconds(c) for c in self.conditions if c.search)
+        restricted = self.option_design == "restricted" and self.search is not None
+        return held + (self.option_games() * self.game_seconds() if restricted else 0.0)
+
+    def game_seconds(self, cond: "Condition | None" = None) -> float:
+        """One game's estimated seconds on one core in condition ``cond`` (None: option value's
+        restricted search): SCRIPTED_GAME_S for a scripted game; a search game's (search_game_s),
+        times the seats searched: P against a field of search players (measured: a 4-player
+        search-16 mirror took 4.1x one seat's CPU time)."""
+        search = self.search if cond is None else cond.search
+        if search is None:
+            return SCRIPTED_GAME_S
+        seats = self.players if cond is not None and cond.field_search is not None else 1
+        return seats * search_game_s(search.budget, self.players)
 
     def seconds(self, threads: int = 1, workers: int | None = None) -> float:
         """The estimated wall time on an idle machine: scripted games (SCRIPTED_GAME_S) in batches
@@ -206,13 +209,8 @@ class Plan:
 
     def game_weight(self, cond: "Condition | None" = None) -> float:
         """One game's work (scripted games' worth, :meth:`work`) in condition ``cond`` (None:
-        option value's restricted search): 1 for a scripted game; a search game's cost, with the
-        field's P-1 search seats for a field of search players."""
-        search = self.search if cond is None else cond.search
-        if search is None:
-            return 1.0
-        seats = 1 + (self.players - 1 if cond is not None and cond.field_search is not None else 0)
-        return seats * search_game_s(search.budget, self.players) / SCRIPTED_GAME_S
+        option value's restricted search): its :meth:`game_seconds` over a scripted game's."""
+        return self.game_seconds(cond) / SCRIPTED_GAME_S
 
     def detectable(self, games: int | None = None) -> float:
         """The smallest effect (win-rate points) found at 80% power by a two-sided test at 5% with
@@ -352,9 +350,7 @@ def budget_line(
     )
     mirror = next((c for c in plan.conditions if c.field_search is not None), None)
     if mirror is not None:
-        n = plan.condition_games(mirror)
-        alone = n * search_game_s(mirror.search.budget, plan.players)
-        spent = duration(alone + plan.field_seconds())
+        spent = duration(plan.condition_games(mirror) * plan.game_seconds(mirror))
         option += (
             f"; strong play against a field of search players: {mirror.search.name} vs "
             f"{plan.players - 1} x {mirror.field_search.name}, 2 arms x {plan.search_field_games:,} games, "
