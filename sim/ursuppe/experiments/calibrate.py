@@ -181,13 +181,9 @@ def budget_line(cal: Calibration) -> str:
     else:
         what = f"holding value (holder {head.search.name if head.search else head.holder.name})"
     total = cal.games_per_value() * len(cal.values)
-    searched = total if head.search else 0
-    budget = head.search.budget if head.search else 0
-    seconds = searched * V.search_game_s(budget, cal.plan.players) + (total - searched) * V.SCRIPTED_GAME_S
-    if head.field_search is not None:  # each other seat searched too: about a one-seat search game each
-        players = cal.plan.players
-        seconds += searched * (players - 1) * V.search_game_s(head.field_search.budget, players)
-        what += f" vs {players - 1} x {head.field_search.name}"
+    seconds = total * cal.plan.game_seconds(head)  # a search holder's (and its search field's) or scripted
+    if head.field_search is not None:
+        what += f" vs {cal.plan.players - 1} x {head.field_search.name}"
     return (
         f"calibrate {cal.plan.gene}, {cal.key} at {', '.join(map(str, cal.values))} "
         f"(the rules': {cal.current}), {cal.plan.players} players: {what}, "

@@ -181,13 +181,15 @@ class Plan:
     def game_seconds(self, cond: "Condition | None" = None) -> float:
         """One game's estimated seconds on one core in condition ``cond`` (None: option value's
         restricted search): SCRIPTED_GAME_S for a scripted game; a search game's (search_game_s),
-        times the seats searched: P against a field of search players (measured: a 4-player
-        search-16 mirror took 4.1x one seat's CPU time)."""
+        and against a field of search players one more such game for each of the P-1 other seats
+        at the field's budget (measured: a 4-player search-16 mirror took 4.1x one seat's CPU)."""
         search = self.search if cond is None else cond.search
         if search is None:
             return SCRIPTED_GAME_S
-        seats = self.players if cond is not None and cond.field_search is not None else 1
-        return seats * search_game_s(search.budget, self.players)
+        seconds = search_game_s(search.budget, self.players)
+        if cond is not None and cond.field_search is not None:
+            seconds += (self.players - 1) * search_game_s(cond.field_search.budget, self.players)
+        return seconds
 
     def seconds(self, threads: int = 1, workers: int | None = None) -> float:
         """The estimated wall time on an idle machine: scripted games (SCRIPTED_GAME_S) in batches
