@@ -1,5 +1,6 @@
-"""The reports of `soup tune` and `soup tune --gene-value` (issue 13, points 1 and 2): Markdown and a
-learning-curve PNG, from the result documents alone (nothing here knows the engine)."""
+"""The reports of `soup tune` (issue 13, point 1): Markdown and a learning-curve PNG, from the
+result documents alone (nothing here knows the engine); a game's own studies' tables are its
+analysis' (Ursuppe's gene value: analysis/ursuppe/gene_value_report.py)."""
 
 from pathlib import Path
 from typing import Any
@@ -12,9 +13,6 @@ from sim.runner import write_atomic
 REPORT = "report.md"
 CURVE = "learning_curve.png"
 TOP_CHANGES = 10
-RARELY_BOUGHT = 0.5
-RARE_MARK = "†"
-DECLINED_MARK = "‡"  # option value: the allowed arm kept the forbidden arm's strategy (it may decline)
 
 
 def learning_curve(doc: dict[str, Any]) -> Figure:
@@ -38,17 +36,17 @@ def learning_curve(doc: dict[str, Any]) -> Figure:
     return fig
 
 
-def _pct(x: float) -> str:
+def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _p(p: float) -> str:
+def p_text(p: float) -> str:
     """A p-value; one that underflows to 0 is below the smallest double."""
     return "< 1e-300" if p == 0 else f"{p:.2g}"
 
 
 def _interval(lo: float, hi: float) -> str:
-    return f"[{_pct(lo)}, {_pct(hi)}]"
+    return f"[{pct(lo)}, {pct(hi)}]"
 
 
 def _validation_line(doc: dict[str, Any]) -> str:
@@ -57,7 +55,7 @@ def _validation_line(doc: dict[str, Any]) -> str:
         return ""
     line = (
         f"Final check on {v['games']:,} tuning-seed games no generation played: the distribution mean won "
-        f"{_pct(v['mean'])}, the start {_pct(v['start'])}; "
+        f"{pct(v['mean'])}, the start {pct(v['start'])}; "
     )
     if v["kept"] == "tuned":
         return line + "the mean is the tuned strategy."
@@ -72,7 +70,7 @@ def tune_markdown(doc: dict[str, Any], timing: dict[str, Any] | None = None) -> 
     fr = doc["fresh"]
     g = fr["gain"]
     who = f"{t['players']} players" + (f", variant {t['variant']}" if t["variant"] else "")
-    p_relation = "< 1e-300" if g["p_value"] == 0 else f"= {_p(g['p_value'])}"
+    p_relation = "< 1e-300" if g["p_value"] == 0 else f"= {p_text(g['p_value'])}"
     lines = [
         f"# soup tune: {t['start']} ({who})",
         "",
@@ -88,12 +86,12 @@ def tune_markdown(doc: dict[str, Any], timing: dict[str, Any] | None = None) -> 
         "",
         "| strategy | win rate | 95% interval (Wilson) |",
         "|---|---|---|",
-        f"| start ({t['start']}) | {_pct(fr['start']['win_rate'])} | {_interval(*fr['start']['ci'])} |",
-        f"| tuned | {_pct(fr['tuned']['win_rate'])} | {_interval(*fr['tuned']['ci'])} |",
+        f"| start ({t['start']}) | {pct(fr['start']['win_rate'])} | {_interval(*fr['start']['ci'])} |",
+        f"| tuned | {pct(fr['tuned']['win_rate'])} | {_interval(*fr['tuned']['ci'])} |",
         "",
         f"Gain (tuned - start, paired by game): {100 * g['estimate']:+.1f} points, 95% interval "
         f"[{100 * g['ci_low']:+.1f}, {100 * g['ci_high']:+.1f}], p {p_relation} ({g['test']} test, "
-        f"{g['discordant']:,} games with different winners). Fair share: {_pct(1 / t['players'])}.",
+        f"{g['discordant']:,} games with different winners). Fair share: {pct(1 / t['players'])}.",
         "",
         _validation_line(doc),
         "",
@@ -119,7 +117,7 @@ def tune_markdown(doc: dict[str, Any], timing: dict[str, Any] | None = None) -> 
     ]
     for gene, b in buys:
         if b["start"] or b["tuned"]:
-            lines.append(f"| {gene} | {_pct(b['start'])} | {_pct(b['tuned'])} |")
+            lines.append(f"| {gene} | {pct(b['start'])} | {pct(b['tuned'])} |")
     lines += ["", f"![learning curve]({CURVE})", ""]
     if timing and timing.get("games_per_second"):
         lines += [
@@ -147,131 +145,34 @@ def write_report(out: Path, doc: dict[str, Any], timing: dict[str, Any] | None =
     write_atomic(out / CURVE, lambda p: fig.savefig(p, dpi=110, format="png", bbox_inches="tight"))
 
 
-def _pts(c: dict[str, Any] | None) -> str:
-    """A contrast in win-rate points with its 95% interval, or a dash."""
-    if not c:
-        return "—"
-    return f"{100 * c['estimate']:+.1f} [{100 * c['ci_low']:+.1f}, {100 * c['ci_high']:+.1f}]"
+def game_tuning_markdown(doc: dict[str, Any]) -> str:
+    """The report of soup tune over the game protocol (sim.experiments.tuning.GameTuning): the
+    start and the tuned strategy on the same fresh games, and the learning curve in numbers."""
+    from analysis.intervals import wilson
 
-
-def gene_value_markdown(doc: dict[str, Any], seconds: float | None = None) -> str:
-    """The ranked table of a gene-value study (sim/ursuppe/experiments/gene_value.py): per gene the design's
-    contrast, its references beside it (plain card, the gene beyond it, BP gift) and the null
-    gene's reading; Holm over the genes."""
-    who = f"{doc['players']} players" + (f", variant {doc['variant']}" if doc["variant"] else "")
-    with_arm, without_arm = doc["arms"]
-    tuned = doc["design"] in ("option", "forced")  # the designs that buy the gene (a bought column)
-    gift = not tuned  # holding value, with or without re-tuning: a BP gift column
-    kept = (
-        "player 0 given the card at setup and never giving it up (a gene defect is paid with its other "
-        "cards or BP)"
+    n = doc["games"]
+    rows = []
+    for label, rate in (("start", doc["start_win_rate"]), ("tuned", doc["win_rate"])):
+        lo, hi = wilson(round(rate * n), n)
+        rows.append(f"| {label} | {rate:.3f} | [{float(lo):.3f}, {float(hi):.3f}] |")
+    return "\n".join(
+        [
+            f"# soup tune --game {doc['game']}: {doc['start']} against {doc['field']} at "
+            f"{doc['players']} players",
+            "",
+            f"{doc['rules']}; {doc['generations']} generations of {doc['population']} candidates, "
+            f"{n:,} games each (seed {doc['seed']} on); tuned numbers "
+            f"{', '.join(f'{x:g}' for x in doc['vector'])}; the tuned strategy: `{doc['spec']}`.",
+            "",
+            f"Win rate of the seat tuned (player 0) on {n:,} fresh games (seed "
+            f"{doc['seed'] + doc['generations']}), the same for both; 95% Wilson intervals (sampling noise "
+            "only):",
+            "",
+            "| strategy | win rate | 95% interval |",
+            "|---|---|---|",
+            *rows,
+            "",
+            "Best win rate of each generation: " + ", ".join(f"{r:.3f}" for r in doc["history"]),
+            "",
+        ]
     )
-    how = (
-        f"both arms tuned from `{doc['start']}` (CMA-ES, seed {doc['seed']}, {doc['arm_games']:,} games an "
-        "arm, the same games for both)" + (f"; {kept}" if gift else "")
-        if doc["arm_games"]
-        else f"the same strategy `{doc['start']}` in both arms, {kept}"
-    )
-    lines = [
-        f"# Gene value: {doc['design_label']} ({who})",
-        "",
-        f"**Question:** {doc['question']}",
-        "",
-        f"**Design:** {with_arm} vs {without_arm}; {how}; every other seat: {doc['field']}. Both arms then "
-        f"played the same {doc['eval_games']:,} fresh games (seed {doc['fresh_seed']}, rotate seating). "
-        f"Rules {doc['rules_id']}; deck {doc['deck']}.",
-        "",
-        "**Conditions:** these estimates hold for this field, this start strategy, this deck and these "
-        "readings of the rules; the intervals cover the fresh games' sampling noise only. `soup verdict` "
-        "checks one gene across fields, decks and readings (docs/verdicts.md).",
-        "",
-    ]
-    if tuned and doc["arm_games"]:
-        lines += [
-            "**Tuned once an arm:** two tunings differ even where the gene changes nothing, and these "
-            "intervals do not cover that spread. A gene whose allowed arm kept its start or bought it in "
-            "under 1% of its games reads *not measured at this budget*. `soup verdict --gene NAME` "
-            "measures option value over independent tuning replicates (docs/verdicts.md).",
-            "",
-        ]
-    if doc.get("placeholders"):
-        lines += [f"Placeholders used: {', '.join(doc['placeholders'])}.", ""]
-    null = doc.get("null")
-    if null:
-        ok = null["ci_low"] <= 0 <= null["ci_high"]
-        lines += [
-            f"**Reference, the null gene** (no effect, price 0, MP 0, weight 0): {_pts(null)} "
-            + ("— reads 0, as it must." if ok else "— **does not read 0: the design moves the answer**."),
-            "",
-        ]
-    lines += [
-        f"Estimate = {with_arm} − {without_arm} win rate of player 0 in points, 95% interval paired by game; "
-        "plain card = the same for a card with the gene's price, MP and weight and no effect; beyond card "
-        "= the gene's estimate minus the plain card's, paired by game (what the gene does beyond being a "
-        "card)" + ("; BP gift = the gene's price in BP given at setup" if gift else "") + ".",
-        "",
-    ]
-    head = "| rank | gene | estimate | p (Holm) | plain card | beyond card |"
-    sep = "|---|---|---|---|---|---|"
-    if gift:
-        head += " BP gift |"
-        sep += "---|"
-    if tuned:
-        head += f" bought ({with_arm} / {without_arm}) |"
-        sep += "---|"
-    decks = doc.get("deck_family") or []
-    if decks:
-        head += f" across {len(decks)} decks | same sign on every deck |"
-        sep += "---|---|"
-    lines += [head, sep]
-    for i, r in enumerate(doc["genes"], 1):
-        estimate = _pts(r)
-        if r.get("measured") is False:
-            estimate = f"not measured at this budget ({'; '.join(r['not_measured_because'])})"
-        row = f"| {i} | {r['gene']} | {estimate} | {_p(r['p_holm'])} | {_pts(r.get('plain'))} | "
-        row += f"{_pts(r.get('beyond_card'))} |"
-        if gift:
-            row += f" {_pts(r.get('bp_gift'))} |"
-        if tuned:
-            rare = RARE_MARK if r.get("bought_with", 1.0) < RARELY_BOUGHT else ""
-            rare += DECLINED_MARK if r.get("declined") else ""
-            row += f" {_pct(r.get('bought_with', 0.0))}{rare} / {_pct(r.get('bought_without', 0.0))} |"
-        if decks:
-            lo, hi = r["deck_spread"]
-            row += (
-                f" {100 * lo:+.1f} to {100 * hi:+.1f} | {'yes' if r['same_sign_every_deck'] else '**no**'} |"
-            )
-        lines.append(row)
-    lines.append("")
-    if decks:
-        lines += [
-            f"Decks: the estimates are on deck 0, the rules' own; every gene was measured again on "
-            f"{len(decks) - 1} more decks of the V6 plausible-deck family, on the same games: "
-            + "; ".join(f"{k}: {label}" for k, label in enumerate(decks))
-            + ".",
-            "",
-        ]
-    if tuned:
-        lines += [
-            f"{RARE_MARK} The {with_arm} arm bought the gene in fewer than {_pct(RARELY_BOUGHT)} of the "
-            "games: it is rarely on offer, or needs a lower gene first (G2-G3). Two arms tuned on the same "
-            "seeds still end at somewhat different strategies, so a small difference may come from the "
-            "tuning rather than the gene: the null gene's reading shows how large that is.",
-            "",
-        ]
-    if any(r.get("declined") for r in doc["genes"]):
-        lines += [
-            f"{DECLINED_MARK} The allowed arm's own tuning won fewer of the tuning's validation games than "
-            "the forbidden arm's strategy, which it may always play (declining the gene): it kept that one.",
-            "",
-        ]
-    if doc["design"] == "forced":
-        lines += [
-            "**Read with care:** this design measures a rigid plan (buy the gene at the first chance, "
-            "never save for it) more than the gene; option value and holding value measure the gene.",
-            "",
-        ]
-    if seconds:
-        lines += [f"Played in {seconds:.0f} s (this session).", ""]
-    lines += ["How to read this: docs/verdicts.md.", ""]
-    return "\n".join(lines)
