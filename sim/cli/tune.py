@@ -24,7 +24,7 @@ from sim.cli.support import (
     warn,
 )
 from sim.errors import UserError
-from sim.experiments.tuning import GENE_VALUE_BUDGET, TUNE_BUDGET, TuneRequest, tuning_job
+from sim.experiments.tune_flow import GENE_VALUE_BUDGET, TUNE_BUDGET, TuneRequest, tuning_job
 
 Start = Annotated[
     str,

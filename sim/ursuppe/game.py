@@ -22,6 +22,8 @@ SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios"
 
 # The numbers sim.experiments.tuning tunes in an Ursuppe strategy (soup tune has its own --params).
 TUNED_BY_DEFAULT = ("bp_reserve", "active_move_margin")
+# The parts of the protocol it gives (sim.game.CAPABILITIES), its own soup tune among them.
+CAPABILITIES = ("rules", "runs", "play", "scenarios", "tuning", "tuning_plan", "report", "decision_points")
 
 
 class Ursuppe:
@@ -35,16 +37,7 @@ class Ursuppe:
         kernel_packages=("sim.ursuppe", "strategies.ursuppe"),
         default_pool=",".join(DEFAULT_POOL),
         default_strategy="greedy",
-        capabilities=(
-            "rules",
-            "runs",
-            "play",
-            "scenarios",
-            "tuning",
-            "tuning_plan",
-            "report",
-            "decision_points",
-        ),
+        capabilities=CAPABILITIES,
         own_commands=("ablate", "combos", "verdict", "calibrate"),  # ablate: its own gene experiment
     )
 

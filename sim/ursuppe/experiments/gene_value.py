@@ -412,64 +412,64 @@ def measure_unit(
     if path.exists():
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
-    if DESIGNS[design].tuned:
-        result = _tuned_unit(design, base, unit, out, arm_budget, threads, progress)
-    else:
-        result = _held_unit(base, unit, out, threads, progress)
+    m = _Measuring(design, base, out, arm_budget, threads, progress)
+    result = _tuned_unit(m, unit) if DESIGNS[design].tuned else _held_unit(m, unit)
     _save(path, result)
     return result
 
 
-def _held_unit(
-    base: T.TuneConfig, unit: Unit, out: Path, threads: int, progress: Callable[[int], None] | None
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Measuring:
+    """What measuring a unit takes besides the unit (:func:`measure_unit`'s arguments)."""
+
+    design: str
+    base: T.TuneConfig
+    out: Path
+    arm_budget: int
+    threads: int
+    progress: Callable[[int], None] | None
+
+
+def _held_unit(m: _Measuring, unit: Unit) -> dict[str, Any]:
     """Holding value's unit: the same strategy with the gift and without it (played once for every
     unit: ``units/no-gift.npz``) on the fresh games."""
+    base, n = m.base, m.base.eval_games
     seed = T.fresh_seed(base.seed)
-    n = base.eval_games
-    without = out / "units" / "no-gift.npz"
+    without = m.out / "units" / "no-gift.npz"
     if without.exists():
         with np.load(without) as z:
             won0 = z["won"]
     else:
-        won0 = T.play_field(base.setting, base.start_vector()[None, :], base.fld, seed, 0, n, threads)[0][0]
+        won0 = T.play_field(base.setting, base.start_vector()[None, :], base.fld, seed, 0, n, m.threads)[0][0]
         _save(without, {"won": won0})
-        if progress:
-            progress(n)
+        if m.progress:
+            m.progress(n)
     unit_set, edits = holding_edits(base.setting, unit)
     gifted = unit_players(base, unit)
     start1 = gifted.start_vector()[None, :]
-    won1, _ = T.play_field(replace(unit_set, edits=edits), start1, gifted.fld, seed, 0, n, threads)
-    if progress:
-        progress(n)
+    won1, _ = T.play_field(replace(unit_set, edits=edits), start1, gifted.fld, seed, 0, n, m.threads)
+    if m.progress:
+        m.progress(n)
     return {"won_with": won1[0], "won_without": won0}
 
 
-def _tuned_unit(
-    design: str,
-    base: T.TuneConfig,
-    unit: Unit,
-    out: Path,
-    arm_budget: int,
-    threads: int,
-    progress: Callable[[int], None] | None,
-) -> dict[str, Any]:
+def _tuned_unit(m: _Measuring, unit: Unit) -> dict[str, Any]:
     """A tuned design's unit: both arms tuned (:func:`_tuned_arms`), then played on the same fresh
     games; option value's allowed arm may decline the gene (:func:`_better_allowed`)."""
-    seed = T.fresh_seed(base.seed)
-    n = base.eval_games
-    cfgs, vectors, kept = _tuned_arms(design, base, unit, out, arm_budget, threads, progress)
+    seed = T.fresh_seed(m.base.seed)
+    n, threads = m.base.eval_games, m.threads
+    cfgs, vectors, kept = _tuned_arms(m, unit)
     declined = False
-    if design == "option":
+    if m.design == "option":
         vectors[0], declined = _better_allowed(cfgs[0], vectors[0], vectors[1], cfgs[0].fld, threads)
-    if design == "retuned":  # each arm in its own setting (with and without the gift), the same games
+    if m.design == "retuned":  # each arm in its own setting (with and without the gift), the same games
         won = [
             T.play_field(c.setting, v[None, :], c.fld, seed, 0, n, threads)[0][0]
             for c, v in zip(cfgs, vectors, strict=True)
         ]
         result = {"won_with": won[0], "won_without": won[1]}
     else:
-        setting, key = unit_setting(base.setting, unit)
+        setting, key = unit_setting(m.base.setting, unit)
         won, bought = T.play_field(setting, np.stack(vectors), cfgs[0].fld, seed, 0, n, threads)
         gi = T.parameter_key_index(key or "") - T.GENE_VALUE_BASE
         result = {
@@ -481,43 +481,35 @@ def _tuned_unit(
             # each arm's tuning handed back its start (select_result): nothing was tuned
             "kept_start": np.array(kept, dtype=bool),
         }
-    if progress:
-        progress(2 * n)
+    if m.progress:
+        m.progress(2 * n)
     return result
 
 
-def _tuned_arms(
-    design: str,
-    base: T.TuneConfig,
-    unit: Unit,
-    out: Path,
-    arm_budget: int,
-    threads: int,
-    progress: Callable[[int], None] | None,
-) -> tuple[list[T.TuneConfig], list[np.ndarray], list[bool]]:
+def _tuned_arms(m: _Measuring, unit: Unit) -> tuple[list[T.TuneConfig], list[np.ndarray], list[bool]]:
     """Each arm of a unit tuned under ``out/arms/`` (checkpointed, its tuned.toml written): the
     arms' configurations, their tuned vectors and whether each kept its start."""
-    d = DESIGNS[design]
+    d = DESIGNS[m.design]
     vectors, cfgs, kept = [], [], []
     for arm in d.arms:
-        cfg = arm_config(base, unit, arm, arm_budget, design)
+        cfg = arm_config(m.base, unit, arm, m.arm_budget, m.design)
         cfgs.append(cfg)
         done = 0
 
         def arm_progress(games: int, _total: int) -> None:
             nonlocal done
-            if progress and games > done:
-                progress(games - done)
+            if m.progress and games > done:
+                m.progress(games - done)
                 done = games
 
         # re-tuned holding: every unit's arm without a gift is the same tuning, played once
-        where = "no-gift" if design == "retuned" and arm == d.arms[1] else f"{unit.key}-{slug(arm)}"
-        state = T.tune(cfg, out / "arms" / where, threads, arm_progress)
-        v, check = T.select_result(cfg, state, threads)
+        where = "no-gift" if m.design == "retuned" and arm == d.arms[1] else f"{unit.key}-{slug(arm)}"
+        state = T.tune(cfg, m.out / "arms" / where, m.threads, arm_progress)
+        v, check = T.select_result(cfg, state, m.threads)
         vectors.append(v)
         kept.append(check["kept"] == "start")
-        text = T.tuned_toml(cfg, v, f"{base.start.name} tuned, {unit.label} {arm} ({d.label})")
-        target = out / "arms" / where / T.TUNED
+        text = T.tuned_toml(cfg, v, f"{m.base.start.name} tuned, {unit.label} {arm} ({d.label})")
+        target = m.out / "arms" / where / T.TUNED
         write_atomic(target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
     return cfgs, vectors, kept
 

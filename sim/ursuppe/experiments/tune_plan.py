@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from analysis.tuning_report import p_text
-from sim.experiments.tuning import GENE_VALUE_BUDGET, TUNE_BUDGET, TuneRequest, TuningJob
+from sim.experiments.tune_flow import GENE_VALUE_BUDGET, TUNE_BUDGET, TuneRequest, TuningJob
 from sim.game import strategy_list
 from sim.ursuppe.experiments import gene_value as G
 from sim.ursuppe.experiments import tuning as T
