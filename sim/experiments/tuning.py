@@ -19,10 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from cmaes import CMA
 
 from sim.errors import UserError
-from sim.experiments.arms import Arm, play_arm
 from sim.game import Game
 from sim.runner import write_atomic
 
@@ -53,6 +51,10 @@ def tune(
     """Tune strategy ``name`` (its start point) against ``field`` (a strategy for every other seat);
     ``progress`` is told the games of every evaluation. The start and the tuned strategy are then
     compared on the same fresh games (the seed after the generations')."""
+    from cmaes import CMA
+
+    from sim.experiments.arms import Arm, play_arm
+
     start, low, high = game.strategy_space(name)
     sigma = float(np.mean(high - low)) / 4
     optimizer = CMA(
@@ -124,8 +126,10 @@ def fresh_seed(seed: int) -> int:
     return fresh if fresh != seed else fresh ^ 1
 
 
-def unit_optimizer(x0: np.ndarray, sigma: float, seed: int, population: int) -> CMA:
-    """CMA-ES over the [0, 1] box of ``len(x0)`` scaled parameters."""
+def unit_optimizer(x0: np.ndarray, sigma: float, seed: int, population: int) -> Any:
+    """CMA-ES (a cmaes.CMA) over the [0, 1] box of ``len(x0)`` scaled parameters."""
+    from cmaes import CMA  # (scipy: only once a tuning starts, never for a command's checks)
+
     bounds = np.tile([0.0, 1.0], (len(x0), 1))
     return CMA(mean=x0, sigma=sigma, bounds=bounds, seed=seed % (2**32), population_size=population)
 
@@ -149,6 +153,8 @@ def read_checkpoint(
         raise error(
             f"{out}: holds another tuning (other start, field, parameters, budget or seed); use another --out"
         )
+    from cmaes import CMA
+
     opt = CMA.__new__(CMA)
     opt.__dict__.update(state.optimizer)
     opt._rng = np.random.RandomState(0)  # reseeded before every generation
