@@ -168,41 +168,26 @@ def test_a_noisy_small_tuning_never_hands_back_a_worse_strategy(tmp_path, seed):
     assert doc["fresh"]["gain"]["ci_high"] >= 0
 
 
+def small(keys: tuple[str, ...], budget: int, **kw) -> T.TuneConfig:
+    """A tuning of a few seconds at 3 players (120 games a candidate, 600 fresh games)."""
+    return config(players=3, keys=keys, budget=budget, games_per_candidate=120, eval_games=600, **kw)
+
+
 def test_same_seed_same_result_on_any_thread_count(tmp_path):
-    cfg = config(
-        players=3,
-        keys=("bp_reserve", "gene_value.Speed", "food_weight"),
-        budget=12_000,
-        games_per_candidate=120,
-        eval_games=600,
-    )
+    cfg = small(("bp_reserve", "gene_value.Speed", "food_weight"), 12_000)
     run(cfg, tmp_path / "a", threads=2)
     run(cfg, tmp_path / "b", threads=2)
     run(cfg, tmp_path / "c", threads=1)
     for name in (T.RESULT, T.TUNED):
         a = (tmp_path / "a" / name).read_bytes()
         assert a == (tmp_path / "b" / name).read_bytes() == (tmp_path / "c" / name).read_bytes()
-    other = config(
-        players=3,
-        keys=("bp_reserve", "gene_value.Speed", "food_weight"),
-        budget=12_000,
-        games_per_candidate=120,
-        eval_games=600,
-        seed=2,
-    )
+    other = small(("bp_reserve", "gene_value.Speed", "food_weight"), 12_000, seed=2)
     run(other, tmp_path / "d")
     assert (tmp_path / "d" / T.RESULT).read_bytes() != (tmp_path / "a" / T.RESULT).read_bytes()
 
 
 def test_resume_after_interruption_gives_the_same_result(tmp_path):
-    cfg = config(
-        players=3,
-        keys=("bp_reserve", "gene_value.Speed", "division_base"),
-        budget=16_000,
-        games_per_candidate=120,
-        eval_games=600,
-        fld=T.Field("self"),
-    )
+    cfg = small(("bp_reserve", "gene_value.Speed", "division_base"), 16_000, fld=T.Field("self"))
     run(cfg, tmp_path / "whole")
 
     def stop(state: T.TuneState) -> None:
@@ -215,7 +200,7 @@ def test_resume_after_interruption_gives_the_same_result(tmp_path):
     run(cfg, tmp_path / "cut")
     for name in (T.RESULT, T.TUNED):
         assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "cut" / name).read_bytes()
-    other = config(players=3, keys=("bp_reserve",), budget=16_000, games_per_candidate=120, eval_games=600)
+    other = small(("bp_reserve",), 16_000)
     with pytest.raises(T.TuningError, match="another tuning"):
         T.tune(other, tmp_path / "cut", 2)
 
