@@ -617,7 +617,7 @@ def gene_value_study(
     the table's estimates are), each deck on the same games, under ``deck-<k>/``; each row gains
     the per-deck estimates, their spread and whether the sign is the same on every deck."""
     from analysis.multiple_testing import holm
-    from analysis.ursuppe.gene_value_report import gene_value_markdown
+    from analysis.ursuppe.tuning_report import gene_value_markdown
 
     check_study(base, genes, design, references)
     if decks < 1:

@@ -567,8 +567,8 @@ def result_doc(cfg: TuneConfig, state: TuneState, tuned: np.ndarray, ev: Evaluat
 
 def finish(cfg: TuneConfig, state: TuneState, out: Path, threads: int) -> dict[str, Any]:
     """Evaluate on fresh games, write tuned.toml, result.json, timing.json and the report (the
-    report: analysis/tuning_report.py). Returns the result document."""
-    from analysis.tuning_report import write_report
+    report: analysis/ursuppe/tuning_report.py). Returns the result document."""
+    from analysis.ursuppe.tuning_report import write_report
 
     t0 = time.perf_counter()
     tuned, check = select_result(cfg, state, threads)
