@@ -3,6 +3,8 @@ random numbers, paired comparison, round robin and equilibrium, CMA-ES tuning, a
 they are played on. The fast tier plays them on Pig, the cheapest game (issue 35: the fast tier
 runs the generic stack); the other games' cases are slow tier."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -120,3 +122,23 @@ def test_pig_tunes_on_the_flow_every_game_runs(tmp_path):
     job.finish(1, said.append, said.append)
     assert int((out / "tuned.txt").read_text()) == int(job.tuned.spec)
     assert "| tuned |" in (out / "report.md").read_text() and said[-1].startswith("Wrote ")
+
+
+def test_a_game_declaring_its_own_tuning_plan_gives_the_job():
+    """Issue 35.1: the flow asks a game for its own job only where the game declares "tuning_plan"
+    (declared, not probed): the same object undeclared runs the game-agnostic job."""
+    pig = games.get("pig")
+
+    class Own:
+        def __init__(self, capabilities: tuple[str, ...]) -> None:
+            self.info = replace(pig.info, capabilities=capabilities)
+
+        def __getattr__(self, name):
+            return getattr(pig, name)
+
+        def tuning_plan(self, request):
+            return ("own", request)
+
+    request = _request(self_play=True)
+    assert tuning_job(Own((*pig.info.capabilities, "tuning_plan")), request) == ("own", request)
+    assert isinstance(tuning_job(Own(pig.info.capabilities), _request(budget=800)), GameTuning)
