@@ -78,6 +78,13 @@ CAPABILITIES: dict[str, Capability] = {
             "positions as text with their expected outcomes",
         ),
         Capability("tuning", ("strategy_space", "strategy_spec"), ("tune",), "strategies CMA-ES can tune"),
+        Capability(
+            "tuning_plan",
+            ("tuning_plan",),
+            (),
+            "its own soup tune (sim.experiments.tuning.TuneRequest's own options: parameter rows, fields, "
+            "variants, resume, studies) on the flow every game's tuning runs on",
+        ),
         Capability("report", ("build_report",), ("report",), "the balance report of its runs"),
         Capability(
             "decision_points",

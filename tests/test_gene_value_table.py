@@ -4,7 +4,7 @@ this budget" instead of a number; the table says its intervals do not cover the 
 
 import numpy as np
 
-from analysis.tuning_report import gene_value_markdown
+from analysis.ursuppe.tuning_report import gene_value_markdown
 from sim.ursuppe.experiments.gene_value import _measured
 
 

@@ -3,14 +3,18 @@ random numbers, paired comparison, round robin and equilibrium, CMA-ES tuning, a
 they are played on. The fast tier plays them on Pig, the cheapest game (issue 35: the fast tier
 runs the generic stack); the other games' cases are slow tier."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from sim import game as games
 from sim.backends import LocalBackend
+from sim.errors import UserError
 from sim.experiments.arms import Arm, play_arm
 from sim.experiments.compare import compare, paired_win_rates
 from sim.experiments.tournament import round_robin
+from sim.experiments.tune_flow import GameTuning, TuneRequest, tuning_job
 from sim.experiments.tuning import tune
 
 # Pig in the fast tier; every other game in the slow tier (tests/conftest.py).
@@ -73,3 +77,68 @@ def test_tuning_ursuppe_runs_on_the_protocol(tmp_path):
     )
     assert tuned.spec.endswith(".toml") and 0 <= tuned.win_rate <= 1
     assert len(tuned.history) == 1
+
+
+def _request(**kw) -> TuneRequest:
+    base = {"strategy": "cautious", "players": 2, "seed": 1, "games_per_candidate": 100, "eval_games": 24_000}
+    return TuneRequest(**(base | kw))
+
+
+@pytest.mark.parametrize(
+    ("given", "option"),
+    [
+        ({"self_play": True}, "--self-play"),
+        ({"variant": "dummy"}, "--variant"),
+        ({"pool": "steady"}, "--pool"),
+        ({"params": "genes"}, "--params"),
+        ({"sigma": 0.1}, "--sigma"),
+        ({"resume": True}, "--resume"),
+        ({"gene_value": True}, "--gene-value"),
+    ],
+)
+def test_a_game_without_its_own_tuning_is_refused_its_options(given, option):
+    """Issue 35.1: an option of a game's own soup tune (the declared "tuning_plan" capability) given
+    with a game without one is one line naming the games that have it, before anything is built."""
+    having = [n for n in games.names() if games.supports(games.get(n), "tuning_plan")]
+    assert having and not games.supports(games.get("pig"), "tuning_plan")
+    with pytest.raises(UserError, match=f"^{option}: only with --game {', '.join(having)} "):
+        tuning_job(games.get("pig"), _request(**given))
+
+
+def test_pig_tunes_on_the_flow_every_game_runs(tmp_path):
+    """soup tune's job over the game protocol (Pig): its budget in whole generations, the games it
+    announces are the games it reports, and its outputs (tuned.txt, the strategy its runs accept)."""
+    out = tmp_path / "tune"
+    with pytest.raises(UserError, match="less than one generation"):
+        tuning_job(games.get("pig"), _request(budget=399, out=out))
+    job = tuning_job(games.get("pig"), _request(budget=800, against="steady", out=out))
+    assert isinstance(job, GameTuning) and job.out == out and job.total == (2 * 4 + 2) * 100
+    job.check()
+    out.mkdir()  # the command line's claim of --out (sim.out_dirs.claim) makes it
+    seen = []
+    job.play(1, lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (job.total, job.total) and len(seen) == 2 * 4 + 2
+    said: list[str] = []
+    job.finish(1, said.append, said.append)
+    assert int((out / "tuned.txt").read_text()) == int(job.tuned.spec)
+    assert "| tuned |" in (out / "report.md").read_text() and said[-1].startswith("Wrote ")
+
+
+def test_a_game_declaring_its_own_tuning_plan_gives_the_job():
+    """Issue 35.1: the flow asks a game for its own job only where the game declares "tuning_plan"
+    (declared, not probed): the same object undeclared runs the game-agnostic job."""
+    pig = games.get("pig")
+
+    class Own:
+        def __init__(self, capabilities: tuple[str, ...]) -> None:
+            self.info = replace(pig.info, capabilities=capabilities)
+
+        def __getattr__(self, name):
+            return getattr(pig, name)
+
+        def tuning_plan(self, request):
+            return ("own", request)
+
+    request = _request(self_play=True)
+    assert tuning_job(Own((*pig.info.capabilities, "tuning_plan")), request) == ("own", request)
+    assert isinstance(tuning_job(Own(pig.info.capabilities), _request(budget=800)), GameTuning)

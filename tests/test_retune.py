@@ -167,9 +167,9 @@ def test_ctrl_c_while_retuning_keeps_the_generations_and_the_same_command_contin
 ):
     """Ctrl-C after a few tuning generations: exit 130 with the command that continues; the
     continued run gives the tables of an uninterrupted one."""
-    from sim.ursuppe.experiments import tuning as T
+    from sim.experiments import tuning as T  # the checkpointed loop every tuning runs on
 
-    save = T.save_checkpoint
+    save = T.write_checkpoint
     calls = []
 
     def interrupting(out, state):
@@ -178,7 +178,7 @@ def test_ctrl_c_while_retuning_keeps_the_generations_and_the_same_command_contin
         if len(calls) == 7:  # in the second tuning of arm A
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(T, "save_checkpoint", interrupting)
+    monkeypatch.setattr(T, "write_checkpoint", interrupting)
     house = tmp_path / "harmful.toml"
     house.write_text(HARMFUL_DIVISION_RATE)
     out = tmp_path / "cut"
@@ -200,7 +200,7 @@ def test_ctrl_c_while_retuning_keeps_the_generations_and_the_same_command_contin
     r = cli(*args)
     assert r.exit_code == 130 and "the same command continues" in r.output, r.output
     assert not (out / "comparison.csv").exists()
-    monkeypatch.setattr(T, "save_checkpoint", save)
+    monkeypatch.setattr(T, "write_checkpoint", save)
     r = cli(*args)
     assert r.exit_code == 0, r.output
     done, _ = compared

@@ -92,23 +92,32 @@ def test_tuned_toml_loads_everywhere(tmp_path):
     assert np.array_equal(load_strategy(path2).vector, v)
 
 
-def test_free_amoebas_make_division_rate_the_gene_to_buy(tmp_path):
-    """A house rule that makes amoebas free with Division Rate is discovered: the tuned player
-    values it above the start, buys it far more often, and wins far more (issue 13.6)."""
-    rules = load_rules(overrides={"economy": {"division_cost_division_rate": 0}})
-    start = tmp_path / "shy.toml"
-    start.write_text('extends = "greedy"\nname = "shy"\n[gene_value]\n"Division Rate" = 0.5\n')
-    fld = T.Field("against", (load_strategy("greedy"),) * 3)
+def tune_house_rule(tmp_path: Path, overrides: dict, start: str, keys: tuple[str, ...]) -> dict:
+    """Tune the start strategy file ``start`` (TOML text) under a house rule against three greedy
+    players, with a budget that finds what the rule makes strong or useless."""
+    path = tmp_path / "start.toml"
+    path.write_text(start)
     cfg = config(
-        start=load_strategy(start),
-        fld=fld,
-        keys=("gene_value.Division Rate", "gene_value.Intelligence", "gene_value.Movement I", "bp_reserve"),
-        rules=rules,
+        start=load_strategy(path),
+        fld=T.Field("against", (load_strategy("greedy"),) * 3),
+        keys=keys,
+        rules=load_rules(overrides=overrides),
         budget=50_000,
         games_per_candidate=480,
         sigma=0.2,
     )
-    doc = run(cfg, tmp_path / "out")
+    return run(cfg, tmp_path / "out")
+
+
+def test_free_amoebas_make_division_rate_the_gene_to_buy(tmp_path):
+    """A house rule that makes amoebas free with Division Rate is discovered: the tuned player
+    values it above the start, buys it far more often, and wins far more (issue 13.6)."""
+    doc = tune_house_rule(
+        tmp_path,
+        {"economy": {"division_cost_division_rate": 0}},
+        'extends = "greedy"\nname = "shy"\n[gene_value]\n"Division Rate" = 0.5\n',
+        ("gene_value.Division Rate", "gene_value.Intelligence", "gene_value.Movement I", "bp_reserve"),
+    )
     dr = GENE_VALUE_BASE + gene_index("Division Rate")
     assert doc["tuned_vector"][dr] > 0.5 + 2
     assert gene_share(doc, "Division Rate", "tuned") > gene_share(doc, "Division Rate", "start") + 0.2
@@ -118,23 +127,13 @@ def test_free_amoebas_make_division_rate_the_gene_to_buy(tmp_path):
 
 def test_useless_gene_is_abandoned(tmp_path):
     """Intelligence at price 12 is a waste of BP: a start that saves for it stops buying it."""
-    rules = load_rules(overrides={"genes": {"Intelligence": {"price": 12}}})
-    start = tmp_path / "brainy.toml"
-    # It saves for Intelligence (valued above save_for_value) instead of dividing.
-    start.write_text(
-        'extends = "greedy"\nname = "brainy"\nsave_for_value = 7\n[gene_value]\n"Intelligence" = 8\n'
+    doc = tune_house_rule(
+        tmp_path,
+        {"genes": {"Intelligence": {"price": 12}}},
+        # It saves for Intelligence (valued above save_for_value) instead of dividing.
+        'extends = "greedy"\nname = "brainy"\nsave_for_value = 7\n[gene_value]\n"Intelligence" = 8\n',
+        ("gene_value.Intelligence", "gene_value.Division Rate", "gene_value.Movement I", "bp_reserve"),
     )
-    fld = T.Field("against", (load_strategy("greedy"),) * 3)
-    cfg = config(
-        start=load_strategy(start),
-        fld=fld,
-        keys=("gene_value.Intelligence", "gene_value.Division Rate", "gene_value.Movement I", "bp_reserve"),
-        rules=rules,
-        budget=50_000,
-        games_per_candidate=480,
-        sigma=0.2,
-    )
-    doc = run(cfg, tmp_path / "out")
     intel = GENE_VALUE_BASE + gene_index("Intelligence")
     assert doc["tuned_vector"][intel] < 8 - 2
     assert gene_share(doc, "Intelligence", "start") > 0.3
@@ -169,41 +168,26 @@ def test_a_noisy_small_tuning_never_hands_back_a_worse_strategy(tmp_path, seed):
     assert doc["fresh"]["gain"]["ci_high"] >= 0
 
 
+def small(keys: tuple[str, ...], budget: int, **kw) -> T.TuneConfig:
+    """A tuning of a few seconds at 3 players (120 games a candidate, 600 fresh games)."""
+    return config(players=3, keys=keys, budget=budget, games_per_candidate=120, eval_games=600, **kw)
+
+
 def test_same_seed_same_result_on_any_thread_count(tmp_path):
-    cfg = config(
-        players=3,
-        keys=("bp_reserve", "gene_value.Speed", "food_weight"),
-        budget=12_000,
-        games_per_candidate=120,
-        eval_games=600,
-    )
+    cfg = small(("bp_reserve", "gene_value.Speed", "food_weight"), 12_000)
     run(cfg, tmp_path / "a", threads=2)
     run(cfg, tmp_path / "b", threads=2)
     run(cfg, tmp_path / "c", threads=1)
     for name in (T.RESULT, T.TUNED):
         a = (tmp_path / "a" / name).read_bytes()
         assert a == (tmp_path / "b" / name).read_bytes() == (tmp_path / "c" / name).read_bytes()
-    other = config(
-        players=3,
-        keys=("bp_reserve", "gene_value.Speed", "food_weight"),
-        budget=12_000,
-        games_per_candidate=120,
-        eval_games=600,
-        seed=2,
-    )
+    other = small(("bp_reserve", "gene_value.Speed", "food_weight"), 12_000, seed=2)
     run(other, tmp_path / "d")
     assert (tmp_path / "d" / T.RESULT).read_bytes() != (tmp_path / "a" / T.RESULT).read_bytes()
 
 
 def test_resume_after_interruption_gives_the_same_result(tmp_path):
-    cfg = config(
-        players=3,
-        keys=("bp_reserve", "gene_value.Speed", "division_base"),
-        budget=16_000,
-        games_per_candidate=120,
-        eval_games=600,
-        fld=T.Field("self"),
-    )
+    cfg = small(("bp_reserve", "gene_value.Speed", "division_base"), 16_000, fld=T.Field("self"))
     run(cfg, tmp_path / "whole")
 
     def stop(state: T.TuneState) -> None:
@@ -216,7 +200,7 @@ def test_resume_after_interruption_gives_the_same_result(tmp_path):
     run(cfg, tmp_path / "cut")
     for name in (T.RESULT, T.TUNED):
         assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "cut" / name).read_bytes()
-    other = config(players=3, keys=("bp_reserve",), budget=16_000, games_per_candidate=120, eval_games=600)
+    other = small(("bp_reserve",), 16_000)
     with pytest.raises(T.TuningError, match="another tuning"):
         T.tune(other, tmp_path / "cut", 2)
 

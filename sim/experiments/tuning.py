@@ -1,22 +1,28 @@
-"""CMA-ES tuning of one strategy against a field, over the game protocol.
+"""CMA-ES tuning, said once for every game: the checkpointed loop (:func:`run_generations`: the
+state, its checkpoint, a sampler reseeded every generation, so Ctrl-C keeps the last generation
+and a resumed run gives what a whole one does) and :func:`tune`, one strategy against a field
+over the game protocol.
 
 The game says which numbers make a strategy (``Game.strategy_space``: start, bounds) and turns a
 vector into a strategy its runs accept (``Game.strategy_spec``). Every candidate of a generation
 plays the same games (common random numbers: the generation's seed), seated against the field;
 its fitness is its win rate. The best mean of the last generation is the result. cmaes
-(the package) runs the search."""
+(the package) runs the search. soup tune's flow around it: sim.experiments.tune_flow."""
 
+import hashlib
+import pickle
 import tempfile
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from cmaes import CMA
 
-from sim.experiments.arms import Arm, play_arm
+from sim.errors import UserError
 from sim.game import Game
+from sim.runner import write_atomic
 
 
 @dataclass
@@ -45,6 +51,10 @@ def tune(
     """Tune strategy ``name`` (its start point) against ``field`` (a strategy for every other seat);
     ``progress`` is told the games of every evaluation. The start and the tuned strategy are then
     compared on the same fresh games (the seed after the generations')."""
+    from cmaes import CMA
+
+    from sim.experiments.arms import Arm, play_arm
+
     start, low, high = game.strategy_space(name)
     sigma = float(np.mean(high - low)) / 4
     optimizer = CMA(
@@ -83,3 +93,117 @@ def tune(
     spec = game.strategy_spec(name, best, directory / "tuned")
     tuned_rate = fitness(best, generations, 0)
     return Tuned(best, spec, tuned_rate, history, fitness(start.astype(float), generations, 1))
+
+
+# --------------------------------------------------------------------------- the checkpointed loop
+
+CHECKPOINT = "checkpoint.pkl"
+
+
+@dataclass
+class TuneState:
+    """What a checkpoint holds: the optimiser, the generation reached and the history."""
+
+    fingerprint: dict[str, Any]  # the tuning's identity: a checkpoint is only resumed under the same
+    optimizer: Any  # cmaes.CMA
+    generation: int = 0
+    history: list[dict[str, Any]] = field(default_factory=list)
+    opponent: list[float] | None = None  # self-play: the previous generation's best vector
+    seconds: float = 0.0  # time spent playing (for the speed figures, not part of the result)
+    games: int = 0
+
+
+def generation_seed(seed: int, generation: int) -> int:
+    """The optimiser's sampling seed for one generation (32 bits, as numpy's RandomState takes)."""
+    digest = hashlib.blake2b(f"soup-tune-cma-{seed}-{generation}".encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "little")
+
+
+def fresh_seed(seed: int) -> int:
+    """The seed of the fresh evaluation games: derived from the tuning seed, never equal to it."""
+    h = int.from_bytes(hashlib.blake2b(f"soup-tune-fresh-{seed}".encode(), digest_size=8).digest(), "little")
+    fresh = h & (2**63 - 1)
+    return fresh if fresh != seed else fresh ^ 1
+
+
+def unit_optimizer(x0: np.ndarray, sigma: float, seed: int, population: int) -> Any:
+    """CMA-ES (a cmaes.CMA) over the [0, 1] box of ``len(x0)`` scaled parameters."""
+    from cmaes import CMA  # (scipy: only once a tuning starts, never for a command's checks)
+
+    bounds = np.tile([0.0, 1.0], (len(x0), 1))
+    return CMA(mean=x0, sigma=sigma, bounds=bounds, seed=seed % (2**32), population_size=population)
+
+
+def read_checkpoint(
+    out: Path, fingerprint: dict[str, Any], error: type[UserError] = UserError
+) -> TuneState | None:
+    """The state kept in ``out`` (None: none); a damaged one, or another tuning's (another
+    ``fingerprint``), is ``error`` in one line."""
+    path = out / CHECKPOINT
+    if not path.exists():
+        return None
+    try:
+        with path.open("rb") as f:
+            state = pickle.load(f)
+    except Exception as e:  # a damaged checkpoint: say so in one line
+        raise error(
+            f"{path}: cannot read the checkpoint ({e.__class__.__name__}); delete it to start over"
+        ) from None
+    if not isinstance(state, TuneState) or state.fingerprint != fingerprint:
+        raise error(
+            f"{out}: holds another tuning (other start, field, parameters, budget or seed); use another --out"
+        )
+    from cmaes import CMA
+
+    opt = CMA.__new__(CMA)
+    opt.__dict__.update(state.optimizer)
+    opt._rng = np.random.RandomState(0)  # reseeded before every generation
+    state.optimizer = opt
+    return state
+
+
+def write_checkpoint(out: Path, state: TuneState) -> None:
+    """The state with the optimiser's attributes saved whole: cmaes's own pickling keeps only the
+    covariance's upper triangle, which changes the last bit of a matrix that updates left not
+    exactly symmetric, and a resumed run would drift from a whole one. Its random generator is
+    left out (reseeded every generation)."""
+    attrs = {k: v for k, v in vars(state.optimizer).items() if k != "_rng"}
+    saved = replace(state, optimizer=attrs)
+
+    def write(p: Path) -> None:
+        with p.open("wb") as f:
+            pickle.dump(saved, f, protocol=pickle.HIGHEST_PROTOCOL)
+
+    write_atomic(out / CHECKPOINT, write)
+
+
+def run_generations(
+    state: TuneState,
+    generations: int,
+    seed: int,
+    out: Path,
+    generation: Callable[[TuneState], int],
+    total: int,
+    progress: Callable[[int, int], None] | None = None,
+    after_generation: Callable[[TuneState], None] | None = None,
+) -> TuneState:
+    """The checkpointed CMA-ES loop: ``generation(state)`` asks, plays and tells one generation
+    (the game's part) and returns its games; the state is written to ``out`` after each, so
+    Ctrl-C keeps the last one and the same call resumes to the result a whole run gives."""
+    if progress:
+        progress(state.games, total)
+    while state.generation < generations:
+        t0 = time.perf_counter()
+        # cmaes does not pickle its random generator (an unpickled CMA gets an unseeded one): every
+        # generation reseeds it from (seed, generation), so a resumed run samples what a whole one does.
+        state.optimizer.reseed_rng(generation_seed(seed, state.generation))
+        games = generation(state)
+        state.generation += 1
+        state.seconds += time.perf_counter() - t0
+        state.games += games
+        write_checkpoint(out, state)
+        if progress:
+            progress(state.games, total)
+        if after_generation:
+            after_generation(state)
+    return state

@@ -6,6 +6,7 @@ the rules loader and strategy files only; the compiled engine loads when games a
 
 import json
 from collections.abc import Sequence
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios"
 
 # The numbers sim.experiments.tuning tunes in an Ursuppe strategy (soup tune has its own --params).
 TUNED_BY_DEFAULT = ("bp_reserve", "active_move_margin")
+# The parts of the protocol it gives (sim.game.CAPABILITIES), its own soup tune among them.
+CAPABILITIES = ("rules", "runs", "play", "scenarios", "tuning", "tuning_plan", "report", "decision_points")
 
 
 class Ursuppe:
@@ -34,7 +37,7 @@ class Ursuppe:
         kernel_packages=("sim.ursuppe", "strategies.ursuppe"),
         default_pool=",".join(DEFAULT_POOL),
         default_strategy="greedy",
-        capabilities=("rules", "runs", "play", "scenarios", "tuning", "report", "decision_points"),
+        capabilities=CAPABILITIES,
         own_commands=("ablate", "combos", "verdict", "calibrate"),  # ablate: its own gene experiment
     )
 
@@ -129,6 +132,11 @@ class Ursuppe:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return str(target)
+
+    def tuning_plan(self, request: Any) -> Any:
+        # Its experiments sit above this adapter (they play its runs): plugged in by name, as the
+        # wiring plugs strategies (sim.policy_port), so no import edge runs down-up.
+        return import_module("sim.ursuppe.experiments.tune_plan").tuning_plan(request)
 
     def build_report(self, run_dirs: Sequence[Path], out: Path, **options: Any) -> Path:
         from analysis.ursuppe.report import build_report

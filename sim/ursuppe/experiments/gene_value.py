@@ -412,76 +412,106 @@ def measure_unit(
     if path.exists():
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
-    d = DESIGNS[design]
-    seed = T.fresh_seed(base.seed)
-    n = base.eval_games
-    start = base.start_vector()[None, :]
-    if not d.tuned:
-        without = out / "units" / "no-gift.npz"
-        if without.exists():
-            with np.load(without) as z:
-                won0 = z["won"]
-        else:
-            won0, _ = T.play_field(base.setting, start, base.fld, seed, 0, n, threads)
-            won0 = won0[0]
-            _save(without, {"won": won0})
-            if progress:
-                progress(n)
-        unit_set, edits = holding_edits(base.setting, unit)
-        gifted = unit_players(base, unit)
-        start1 = gifted.start_vector()[None, :]
-        won1, _ = T.play_field(replace(unit_set, edits=edits), start1, gifted.fld, seed, 0, n, threads)
-        result = {"won_with": won1[0], "won_without": won0}
-        if progress:
-            progress(n)
-    else:
-        vectors, cfgs, kept = [], [], []
-        for arm in d.arms:
-            cfg = arm_config(base, unit, arm, arm_budget, design)
-            cfgs.append(cfg)
-            done = 0
-
-            def arm_progress(games: int, _total: int) -> None:
-                nonlocal done
-                if progress and games > done:
-                    progress(games - done)
-                    done = games
-
-            # re-tuned holding: every unit's arm without a gift is the same tuning, played once
-            where = "no-gift" if design == "retuned" and arm == d.arms[1] else f"{unit.key}-{slug(arm)}"
-            state = T.tune(cfg, out / "arms" / where, threads, arm_progress)
-            v, check = T.select_result(cfg, state, threads)
-            vectors.append(v)
-            kept.append(check["kept"] == "start")
-            text = T.tuned_toml(cfg, v, f"{base.start.name} tuned, {unit.label} {arm} ({d.label})")
-            target = out / "arms" / where / T.TUNED
-            write_atomic(target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
-        declined = False
-        if design == "option":
-            vectors[0], declined = _better_allowed(cfgs[0], vectors[0], vectors[1], cfgs[0].fld, threads)
-        if design == "retuned":  # each arm in its own setting (with and without the gift), the same games
-            won = [
-                T.play_field(c.setting, v[None, :], c.fld, seed, 0, n, threads)[0][0]
-                for c, v in zip(cfgs, vectors, strict=True)
-            ]
-            result = {"won_with": won[0], "won_without": won[1]}
-        else:
-            setting, key = unit_setting(base.setting, unit)
-            won, bought = T.play_field(setting, np.stack(vectors), cfgs[0].fld, seed, 0, n, threads)
-            gi = T.parameter_key_index(key or "") - T.GENE_VALUE_BASE
-            result = {
-                "won_with": won[0],
-                "won_without": won[1],
-                "bought_with": np.float64(((bought[0] >> gi) & 1).mean()),
-                "bought_without": np.float64(((bought[1] >> gi) & 1).mean()),
-                "declined": np.bool_(declined),
-                # each arm's tuning handed back its start (select_result): nothing was tuned
-                "kept_start": np.array(kept, dtype=bool),
-            }
-        if progress:
-            progress(2 * n)
+    m = _Measuring(design, base, out, arm_budget, threads, progress)
+    result = _tuned_unit(m, unit) if DESIGNS[design].tuned else _held_unit(m, unit)
     _save(path, result)
     return result
+
+
+@dataclass(frozen=True)
+class _Measuring:
+    """What measuring a unit takes besides the unit (:func:`measure_unit`'s arguments)."""
+
+    design: str
+    base: T.TuneConfig
+    out: Path
+    arm_budget: int
+    threads: int
+    progress: Callable[[int], None] | None
+
+
+def _held_unit(m: _Measuring, unit: Unit) -> dict[str, Any]:
+    """Holding value's unit: the same strategy with the gift and without it (played once for every
+    unit: ``units/no-gift.npz``) on the fresh games."""
+    base, n = m.base, m.base.eval_games
+    seed = T.fresh_seed(base.seed)
+    without = m.out / "units" / "no-gift.npz"
+    if without.exists():
+        with np.load(without) as z:
+            won0 = z["won"]
+    else:
+        won0 = T.play_field(base.setting, base.start_vector()[None, :], base.fld, seed, 0, n, m.threads)[0][0]
+        _save(without, {"won": won0})
+        if m.progress:
+            m.progress(n)
+    unit_set, edits = holding_edits(base.setting, unit)
+    gifted = unit_players(base, unit)
+    start1 = gifted.start_vector()[None, :]
+    won1, _ = T.play_field(replace(unit_set, edits=edits), start1, gifted.fld, seed, 0, n, m.threads)
+    if m.progress:
+        m.progress(n)
+    return {"won_with": won1[0], "won_without": won0}
+
+
+def _tuned_unit(m: _Measuring, unit: Unit) -> dict[str, Any]:
+    """A tuned design's unit: both arms tuned (:func:`_tuned_arms`), then played on the same fresh
+    games; option value's allowed arm may decline the gene (:func:`_better_allowed`)."""
+    seed = T.fresh_seed(m.base.seed)
+    n, threads = m.base.eval_games, m.threads
+    cfgs, vectors, kept = _tuned_arms(m, unit)
+    declined = False
+    if m.design == "option":
+        vectors[0], declined = _better_allowed(cfgs[0], vectors[0], vectors[1], cfgs[0].fld, threads)
+    if m.design == "retuned":  # each arm in its own setting (with and without the gift), the same games
+        won = [
+            T.play_field(c.setting, v[None, :], c.fld, seed, 0, n, threads)[0][0]
+            for c, v in zip(cfgs, vectors, strict=True)
+        ]
+        result = {"won_with": won[0], "won_without": won[1]}
+    else:
+        setting, key = unit_setting(m.base.setting, unit)
+        won, bought = T.play_field(setting, np.stack(vectors), cfgs[0].fld, seed, 0, n, threads)
+        gi = T.parameter_key_index(key or "") - T.GENE_VALUE_BASE
+        result = {
+            "won_with": won[0],
+            "won_without": won[1],
+            "bought_with": np.float64(((bought[0] >> gi) & 1).mean()),
+            "bought_without": np.float64(((bought[1] >> gi) & 1).mean()),
+            "declined": np.bool_(declined),
+            # each arm's tuning handed back its start (select_result): nothing was tuned
+            "kept_start": np.array(kept, dtype=bool),
+        }
+    if m.progress:
+        m.progress(2 * n)
+    return result
+
+
+def _tuned_arms(m: _Measuring, unit: Unit) -> tuple[list[T.TuneConfig], list[np.ndarray], list[bool]]:
+    """Each arm of a unit tuned under ``out/arms/`` (checkpointed, its tuned.toml written): the
+    arms' configurations, their tuned vectors and whether each kept its start."""
+    d = DESIGNS[m.design]
+    vectors, cfgs, kept = [], [], []
+    for arm in d.arms:
+        cfg = arm_config(m.base, unit, arm, m.arm_budget, m.design)
+        cfgs.append(cfg)
+        done = 0
+
+        def arm_progress(games: int, _total: int) -> None:
+            nonlocal done
+            if m.progress and games > done:
+                m.progress(games - done)
+                done = games
+
+        # re-tuned holding: every unit's arm without a gift is the same tuning, played once
+        where = "no-gift" if m.design == "retuned" and arm == d.arms[1] else f"{unit.key}-{slug(arm)}"
+        state = T.tune(cfg, m.out / "arms" / where, m.threads, arm_progress)
+        v, check = T.select_result(cfg, state, m.threads)
+        vectors.append(v)
+        kept.append(check["kept"] == "start")
+        text = T.tuned_toml(cfg, v, f"{m.base.start.name} tuned, {unit.label} {arm} ({d.label})")
+        target = m.out / "arms" / where / T.TUNED
+        write_atomic(target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
+    return cfgs, vectors, kept
 
 
 # Option value's tuning replicates (issue 32.1): two arms tuned once each differ by their tunings'
@@ -587,97 +617,131 @@ def gene_value_study(
     the table's estimates are), each deck on the same games, under ``deck-<k>/``; each row gains
     the per-deck estimates, their spread and whether the sign is the same on every deck."""
     from analysis.multiple_testing import holm
+    from analysis.ursuppe.tuning_report import gene_value_markdown
 
     check_study(base, genes, design, references)
     if decks < 1:
         raise T.TuningError(f"--decks: expected at least 1, got {decks}")
     base = fixed_field(base)
-    d = DESIGNS[design]
     units = study_units(design, genes, references)
     arm_budget = _arm_budget(base, units)
     deck_list = _deck_family(base, decks)
-    gene_units = [u for u in units if u.kind == "gene"]
     step = GameCount(study_games(base, genes, design, references, decks), progress)
     t0 = time.perf_counter()
+    measured = _measure_all(design, base, units, out, arm_budget, threads, step)
+    gene_units = [u for u in units if u.kind == "gene"]
+    on_deck = []
+    for k, deck in enumerate(deck_list[1:], start=1):
+        from sim.ursuppe.experiments.deck_family import deck_overrides
 
-    measured: dict[str, dict[str, Any]] = {}
+        book = base.setting.book.derive(deck_overrides(deck))
+        deck_base = replace(base, setting=replace(base.setting, book=book))
+        where = out / f"deck-{k}"
+        on_deck.append(_measure_all(design, deck_base, gene_units, where, arm_budget, threads, step))
+    seconds = time.perf_counter() - t0
+    rows = [_gene_row(design, g, measured, on_deck) for g in genes]
+    for r, ph in zip(rows, holm([r["p_value"] for r in rows]), strict=True):
+        r["p_holm"] = float(ph)
+    rows.sort(key=lambda r: -r["estimate"])
+    doc = _study_doc(base, design, references, units, arm_budget, deck_list if decks > 1 else [])
+    doc |= {"null": _unit_contrast(design, Unit("null", None), measured), "genes": rows}
+    write_json_atomic(out / RESULT, doc)
+    text = gene_value_markdown(doc, seconds)
+    write_atomic(out / REPORT, lambda p: p.write_text(text, encoding="utf-8"))
+    return doc
+
+
+def _measure_all(
+    design: str,
+    base: T.TuneConfig,
+    units: list[Unit],
+    out: Path,
+    arm_budget: int,
+    threads: int,
+    step: GameCount,
+) -> dict[str, dict[str, Any]]:
+    """Every unit measured (:func:`measure_unit`) into ``out``, by key; a resumed unit counts its
+    games as played."""
+    measured = {}
     for unit in units:
         before = step.done
         have = (out / "units" / f"{unit.key}.npz").exists()
         measured[unit.key] = measure_unit(design, base, unit, out, arm_budget, threads, step)
-        if have:  # resumed: count its games as played
-            step(_unit_games(base, d, unit, units, arm_budget, design) - (step.done - before))
-    on_deck: list[dict[str, dict[str, Any]]] = []
-    for k, deck in enumerate(deck_list[1:], start=1):
-        from sim.ursuppe.experiments.deck_family import deck_overrides
+        if have:
+            step(_unit_games(base, DESIGNS[design], unit, units, arm_budget, design) - (step.done - before))
+    return measured
 
-        deck_base = replace(
-            base, setting=replace(base.setting, book=base.setting.book.derive(deck_overrides(deck)))
+
+def _unit_contrast(design: str, unit: Unit, measured: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """A measured unit's row: its contrast, both arms' win rates and what the design adds (the
+    arms' purchases, a declined option, whether a tuned-once option was measured at all)."""
+    m = measured.get(unit.key)
+    if m is None:
+        return None
+    c = _contrast(m["won_with"], m["won_without"])
+    c["with"] = float(m["won_with"].mean())
+    c["without"] = float(m["won_without"].mean())
+    if "bought_without" in m:
+        c["bought_with"] = float(m["bought_with"])
+        c["bought_without"] = float(m["bought_without"])
+    if "declined" in m:
+        c["declined"] = bool(m["declined"])
+    if design == "option" and unit.kind == "gene" and "kept_start" in m:
+        # tuned once an arm: an arm that kept its start, or a gene its allowed arm hardly
+        # bought, is tuning noise, not a value (issue 32.1; soup verdict runs replicates)
+        c.update(_measured([m], "gene"))
+    return c
+
+
+def _gene_row(
+    design: str, gene: str, measured: dict[str, dict[str, Any]], on_deck: list[dict[str, dict[str, Any]]]
+) -> dict[str, Any]:
+    """A gene's row of the table: its contrast, its references beside it and (other decks) the
+    per-deck estimates with their spread."""
+    key = Unit("gene", gene).key
+    row: dict[str, Any] = {"gene": gene, **(_unit_contrast(design, Unit("gene", gene), measured) or {})}
+    plain = _unit_contrast(design, Unit("plain", gene), measured)
+    if plain is not None:
+        row["plain"] = plain
+        a, b = measured[key], measured[Unit("plain", gene).key]
+        row["beyond_card"] = contrast_of_contrasts(
+            (a["won_with"], a["won_without"]), (b["won_with"], b["won_without"])
         )
-        where = out / f"deck-{k}"
-        got = {}
-        for unit in gene_units:
-            before = step.done
-            have = (where / "units" / f"{unit.key}.npz").exists()
-            got[unit.key] = measure_unit(design, deck_base, unit, where, arm_budget, threads, step)
-            if have:
-                step(_unit_games(deck_base, d, unit, gene_units, arm_budget, design) - (step.done - before))
-        on_deck.append(got)
-    seconds = time.perf_counter() - t0
+    bp = _unit_contrast(design, Unit("bp", gene), measured)
+    if bp is not None:
+        row["bp_gift"] = bp
+    if on_deck:
+        arms = [measured[key], *(got[key] for got in on_deck)]
+        est = [float(m["won_with"].mean() - m["won_without"].mean()) for m in arms]
+        row["decks"] = est
+        row["deck_spread"] = [min(est), max(est)]
+        row["same_sign_every_deck"] = all(e > 0 for e in est) or all(e < 0 for e in est)
+    return row
 
-    def contrast(unit: Unit) -> dict[str, Any] | None:
-        m = measured.get(unit.key)
-        if m is None:
-            return None
-        c = _contrast(m["won_with"], m["won_without"])
-        c["with"] = float(m["won_with"].mean())
-        c["without"] = float(m["won_without"].mean())
-        if "bought_without" in m:
-            c["bought_with"] = float(m["bought_with"])
-            c["bought_without"] = float(m["bought_without"])
-        if "declined" in m:
-            c["declined"] = bool(m["declined"])
-        if design == "option" and unit.kind == "gene" and "kept_start" in m:
-            # tuned once an arm: an arm that kept its start, or a gene its allowed arm hardly
-            # bought, is tuning noise, not a value (issue 32.1; soup verdict runs replicates)
-            c.update(_measured([m], "gene"))
-        return c
 
-    rows = []
-    for g in genes:
-        row: dict[str, Any] = {"gene": g, **(contrast(Unit("gene", g)) or {})}
-        plain = contrast(Unit("plain", g))
-        if plain is not None:
-            row["plain"] = plain
-            a, b = measured[Unit("gene", g).key], measured[Unit("plain", g).key]
-            row["beyond_card"] = contrast_of_contrasts(
-                (a["won_with"], a["won_without"]), (b["won_with"], b["won_without"])
-            )
-        bp = contrast(Unit("bp", g))
-        if bp is not None:
-            row["bp_gift"] = bp
-        if on_deck:
-            m = [measured[Unit("gene", g).key], *(got[Unit("gene", g).key] for got in on_deck)]
-            est = [float(x["won_with"].mean() - x["won_without"].mean()) for x in m]
-            row["decks"] = est
-            row["deck_spread"] = [min(est), max(est)]
-            row["same_sign_every_deck"] = all(e > 0 for e in est) or all(e < 0 for e in est)
-        rows.append(row)
-    for r, ph in zip(rows, holm([r["p_value"] for r in rows]), strict=True):
-        r["p_holm"] = float(ph)
-    rows.sort(key=lambda r: -r["estimate"])
-    doc = {
+def _study_doc(
+    base: T.TuneConfig,
+    design: str,
+    references: tuple[str, ...],
+    units: list[Unit],
+    arm_budget: int,
+    deck_list: list[Any],
+) -> dict[str, Any]:
+    """The study's result document without its rows: the design, the setting and the budget."""
+    d = DESIGNS[design]
+    s = base.setting
+    return {
         "design": design,
         "design_label": d.label,
         "question": d.question,
         "arms": list(d.arms),
         "start": base.start.name,
-        "players": base.setting.players,
-        "variant": base.setting.variant,
-        "rules_id": base.setting.book.rules_id,
-        "deck": base.setting.book.deck_description(),
-        "deck_family": [_label(dk) for dk in deck_list] if decks > 1 else [],
-        "placeholders": base.setting.book.placeholders(base.setting.players, base.setting.variant),
+        "players": s.players,
+        "variant": s.variant,
+        "rules_id": s.book.rules_id,
+        "deck": s.book.deck_description(),
+        "deck_family": [_label(dk) for dk in deck_list],
+        "placeholders": s.book.placeholders(s.players, s.variant),
         "field": base.fld.describe(),
         "seed": base.seed,
         "fresh_seed": T.fresh_seed(base.seed),
@@ -687,15 +751,7 @@ def gene_value_study(
         "eval_games": base.eval_games,
         "params": list(base.keys),
         "references": list(references),
-        "null": contrast(Unit("null", None)),
-        "genes": rows,
     }
-    write_json_atomic(out / RESULT, doc)
-    from analysis.tuning_report import gene_value_markdown
-
-    text = gene_value_markdown(doc, seconds)
-    write_atomic(out / REPORT, lambda p: p.write_text(text, encoding="utf-8"))
-    return doc
 
 
 def _deck_family(base: T.TuneConfig, decks: int) -> list[Any]:

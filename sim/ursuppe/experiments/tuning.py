@@ -30,9 +30,7 @@ pure function of (rules, strategies, seating, seed, game index) on any number of
 whole tuning is deterministic for a given seed.
 """
 
-import hashlib
 import math
-import pickle
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -41,6 +39,13 @@ from typing import Any
 
 import numpy as np
 
+from sim.experiments.tuning import (
+    TuneState,
+    fresh_seed,
+    read_checkpoint,
+    run_generations,
+    unit_optimizer,
+)
 from sim.runner import write_atomic, write_json_atomic
 from sim.ursuppe.rules.book import RuleBook, Rules
 from sim.ursuppe.rules.genes import GENE_NAMES, gene_index
@@ -55,7 +60,6 @@ from strategies.ursuppe.tunable import (
     search_space,
 )
 
-CHECKPOINT = "checkpoint.pkl"
 RESULT = "result.json"
 TUNED = "tuned.toml"
 TIMING = "timing.json"
@@ -243,19 +247,6 @@ def play_field(
     return won.reshape(K, n_games), bought.reshape(K, n_games)
 
 
-def generation_seed(seed: int, generation: int) -> int:
-    """The optimiser's sampling seed for one generation (32 bits, as numpy's RandomState takes)."""
-    digest = hashlib.blake2b(f"soup-tune-cma-{seed}-{generation}".encode(), digest_size=4).digest()
-    return int.from_bytes(digest, "little")
-
-
-def fresh_seed(seed: int) -> int:
-    """The seed of the fresh evaluation games: derived from the tuning seed, never equal to it."""
-    h = int.from_bytes(hashlib.blake2b(f"soup-tune-fresh-{seed}".encode(), digest_size=8).digest(), "little")
-    fresh = h & (2**63 - 1)
-    return fresh if fresh != seed else fresh ^ 1
-
-
 # --------------------------------------------------------------------------- the tuner
 
 
@@ -353,74 +344,16 @@ class TuneConfig:
             )
 
 
-@dataclass
-class TuneState:
-    """What the checkpoint holds: the optimiser, the generation reached and the history."""
-
-    fingerprint: dict[str, Any]
-    optimizer: Any  # cmaes.CMA
-    generation: int = 0
-    history: list[dict[str, Any]] = field(default_factory=list)
-    opponent: list[float] | None = None  # self-play: the previous generation's best vector
-    seconds: float = 0.0  # time spent playing (for the speed figures, not part of the result)
-    games: int = 0
-
-
 def new_state(cfg: TuneConfig) -> TuneState:
-    import cmaes
-
     space = cfg.space()
-    d = len(space.keys)
-    x0 = space.to_unit(cfg.search_start())
-    bounds = np.tile([0.0, 1.0], (d, 1))
-    opt = cmaes.CMA(
-        mean=x0,
-        sigma=cfg.sigma,
-        bounds=bounds,
-        seed=cfg.seed % (2**32),
-        population_size=cfg.population_size(),
-    )
+    opt = unit_optimizer(space.to_unit(cfg.search_start()), cfg.sigma, cfg.seed, cfg.population_size())
     opponent = [float(x) for x in cfg.start_vector()] if cfg.fld.kind == "self" else None
     return TuneState(cfg.fingerprint(), opt, opponent=opponent)
 
 
 def load_checkpoint(out: Path, cfg: TuneConfig) -> TuneState | None:
-    path = out / CHECKPOINT
-    if not path.exists():
-        return None
-    try:
-        with path.open("rb") as f:
-            state = pickle.load(f)
-    except Exception as e:  # a damaged checkpoint: say so in one line
-        raise TuningError(
-            f"{path}: cannot read the checkpoint ({e.__class__.__name__}); delete it to start over"
-        ) from None
-    if not isinstance(state, TuneState) or state.fingerprint != cfg.fingerprint():
-        raise TuningError(
-            f"{out}: holds another tuning (other start, field, parameters, budget or seed); use another --out"
-        )
-    import cmaes
-
-    opt = cmaes.CMA.__new__(cmaes.CMA)
-    opt.__dict__.update(state.optimizer)
-    opt._rng = np.random.RandomState(0)  # reseeded before every generation
-    state.optimizer = opt
-    return state
-
-
-def save_checkpoint(out: Path, state: TuneState) -> None:
-    """The state with the optimiser's attributes saved whole: cmaes's own pickling keeps only the
-    covariance's upper triangle, which changes the last bit of a matrix that updates left not
-    exactly symmetric, and a resumed run would drift from a whole one. Its random generator is
-    left out (reseeded every generation)."""
-    attrs = {k: v for k, v in vars(state.optimizer).items() if k != "_rng"}
-    saved = replace(state, optimizer=attrs)
-
-    def write(p: Path) -> None:
-        with p.open("wb") as f:
-            pickle.dump(saved, f, protocol=pickle.HIGHEST_PROTOCOL)
-
-    write_atomic(out / CHECKPOINT, write)
+    """The tuning kept in ``out`` (None: none); one of another configuration is a TuningError."""
+    return read_checkpoint(out, cfg.fingerprint(), TuningError)
 
 
 def tune(
@@ -430,24 +363,20 @@ def tune(
     progress: Callable[[int, int], None] | None = None,
     after_generation: Callable[[TuneState], None] | None = None,
 ) -> TuneState:
-    """Run (or resume) the CMA-ES loop into ``out``; returns the final state. ``progress(done,
-    total)`` is called in games; ``after_generation`` after each checkpoint (tests interrupt
-    there). Ctrl-C leaves the last generation's checkpoint: the same call resumes."""
+    """Run (or resume) the CMA-ES loop into ``out`` (sim.experiments.tuning.run_generations);
+    returns the final state. ``progress(done, total)`` is called in games; ``after_generation``
+    after each checkpoint (tests interrupt there). Ctrl-C leaves the last generation's
+    checkpoint: the same call resumes."""
     cfg.validate()
     out.mkdir(parents=True, exist_ok=True)
     state = load_checkpoint(out, cfg) or new_state(cfg)
     space = cfg.space()
     base = cfg.start_vector()
     n = cfg.games_per_candidate
-    total = cfg.generations() * cfg.games_per_generation()
-    if progress:
-        progress(state.games, total)
-    opt = state.optimizer
-    while state.generation < cfg.generations():
-        t0 = time.perf_counter()
-        # cmaes does not pickle its random generator (an unpickled CMA gets an unseeded one): every
-        # generation reseeds it from (seed, generation), so a resumed run samples what a whole one does.
-        opt.reseed_rng(generation_seed(cfg.seed, state.generation))
+
+    def generation(state: TuneState) -> int:
+        """One generation: the start, the incumbent and every candidate on the same games."""
+        opt = state.optimizer
         xs = [opt.ask() for _ in range(opt.population_size)]
         incumbent = space.to_vector(opt.mean, base)
         vectors = np.stack([base, incumbent, *(space.to_vector(x, base) for x in xs)])
@@ -471,15 +400,12 @@ def tune(
                 "incumbent_unit": [round(float(v), 6) for v in opt.mean],
             }
         )
-        state.generation += 1
-        state.seconds += time.perf_counter() - t0
-        state.games += len(vectors) * n
-        save_checkpoint(out, state)
-        if progress:
-            progress(state.games, total)
-        if after_generation:
-            after_generation(state)
-    return state
+        return len(vectors) * n
+
+    total = cfg.generations() * cfg.games_per_generation()
+    return run_generations(
+        state, cfg.generations(), cfg.seed, out, generation, total, progress, after_generation
+    )
 
 
 def tuned_vector(cfg: TuneConfig, state: TuneState) -> np.ndarray:
@@ -641,8 +567,8 @@ def result_doc(cfg: TuneConfig, state: TuneState, tuned: np.ndarray, ev: Evaluat
 
 def finish(cfg: TuneConfig, state: TuneState, out: Path, threads: int) -> dict[str, Any]:
     """Evaluate on fresh games, write tuned.toml, result.json, timing.json and the report (the
-    report: analysis/tuning_report.py). Returns the result document."""
-    from analysis.tuning_report import write_report
+    report: analysis/ursuppe/tuning_report.py). Returns the result document."""
+    from analysis.ursuppe.tuning_report import write_report
 
     t0 = time.perf_counter()
     tuned, check = select_result(cfg, state, threads)
