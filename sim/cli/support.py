@@ -136,15 +136,18 @@ def load_engine(game: Any = None) -> None:
 _COMPILE_REPORTED = False
 
 
-DEFAULT_GAME = "ursuppe"
-GameName = Annotated[
-    str,
-    typer.Option(
-        "--game",
-        metavar="NAME",
-        help="The game: ursuppe, or another registered game (pig: the protocol's small example game).",
-    ),
-]
+def _games_help() -> tuple[str, str]:
+    """The default game and --game's help, from the registry (its entry points: no game is
+    imported, sim.game)."""
+    from sim import game as games
+
+    default = games.default_name()
+    others = ", ".join(n for n in games.names() if n != default)
+    return default, f"The game: {default}, or another registered game ({others})."
+
+
+DEFAULT_GAME, GAMES_HELP = _games_help()
+GameName = Annotated[str, typer.Option("--game", metavar="NAME", help=GAMES_HELP)]
 
 
 def game_named(name: str) -> Any:
