@@ -13,11 +13,10 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from sim import game as games
 from sim.cli import report as cli_report
 from sim.cli.bench import bench
 from sim.cli.support import (
@@ -46,6 +45,7 @@ from sim.cli.support import (
     run_with_progress,
 )
 from sim.errors import BackendError, GameError
+from sim.game import command_apps
 
 app = typer.Typer(
     help="soup: Monte Carlo balance analysis for the board game Ursuppe (Primordial Soup).\n\n"
@@ -352,18 +352,21 @@ def mount_game_commands(into: typer.Typer, apps: dict[str, str]) -> None:
     a game giving a command of the kit's, is a registration error."""
     from importlib import import_module
 
-    taken = {c.name or c.callback.__name__: "soup" for c in into.registered_commands}
+    def name_of(command: Any) -> str:  # typer's: the function's name with dashes, unless named
+        return command.name or command.callback.__name__.replace("_", "-")
+
+    taken = {name_of(c): "soup" for c in into.registered_commands}
     for game, target in apps.items():
         module, _, attribute = target.partition(":")
         for command in getattr(import_module(module), attribute or "app").registered_commands:
-            name = command.name or command.callback.__name__.replace("_", "-")
+            name = name_of(command)
             if name in taken:
                 raise TypeError(f"game {game!r} ({target}): command {name!r} is {taken[name]}'s already")
             taken[name] = game
             into.registered_commands.append(command)
 
 
-mount_game_commands(app, games.command_apps())
+mount_game_commands(app, command_apps())
 
 
 def main() -> None:
