@@ -247,7 +247,7 @@ def combos(
 
     soup combos --players 3 --genes all --games-per-arm 5000 --top 20
     """
-    game_for(game, "combos")
+    chosen = game_for(game, "combos")
     panel = (confirm_top, confirm_games, panel_fields, panel_holders, decks)
     try:
         plan = _plan(
@@ -262,7 +262,7 @@ def combos(
     if threads > CPUS:
         warn(f"--threads {threads} is more than the {CPUS} cores of this machine: extra threads only wait")
     command = command_line()
-    result = _run(plan, confirm_plan, top, threads, quiet, command)
+    result = _run(chosen, plan, confirm_plan, top, threads, quiet, command)
     _print_scan(result, top)
     if result.confirmation is not None:
         _print_confirmation(result.confirmation)
@@ -310,7 +310,7 @@ def _confirm_plan(plan: Any, panel: tuple[int, int | None, str, str, int | None]
     return combos_confirm.plan_confirmation(plan, config)
 
 
-def _run(plan: Any, confirm_plan: Any, top: int, threads: int, quiet: bool, command: str) -> Any:
+def _run(game: Any, plan: Any, confirm_plan: Any, top: int, threads: int, quiet: bool, command: str) -> Any:
     """Hold --out, load the engine and play the scan (and the confirmation) under one bar."""
     from analysis.tables import plural
     from sim import out_dirs
@@ -321,7 +321,7 @@ def _run(plan: Any, confirm_plan: Any, top: int, threads: int, quiet: bool, comm
         out_dirs.hold(plan.out)
     except USER_ERRORS as e:
         fail(str(e))
-    load_engine()
+    load_engine(game)
     with long_job(plan.out, lambda: "nothing (Ctrl-C before the baseline and one more arm were done)"):
         try:
             with progress_bar(

@@ -296,7 +296,7 @@ def verdict(
             fail("--backend ray: only for an Ursuppe gene's verdict")
         search_games = DEFAULT_SEARCH_GAMES if search_games is None else search_games
         return action_verdict(game, action, players, rules, search, search_games, seed, out, quiet)
-    game_for(game, "verdict")
+    chosen = game_for(game, "verdict")
     if (gene is None) == (not all_genes):
         fail("--gene/--all: give one --gene NAME, or --all")
     plan_for = _planner(
@@ -317,7 +317,7 @@ def verdict(
         typer.echo(
             f"--all: {len(plans)} genes, {sum(p.total_games() for p in plans):,} games in all", err=True
         )
-    docs = _play_verdicts(plans, out, all_genes, threads, quiet, backend, ray_address)
+    docs = _play_verdicts(chosen, plans, out, all_genes, threads, quiet, backend, ray_address)
     _print_verdicts(docs, out, all_genes)
 
 
@@ -401,6 +401,7 @@ def _plan_verdicts(
 
 
 def _play_verdicts(
+    game: Any,
     plans: list[Any],
     out: Path,
     all_genes: bool,
@@ -414,7 +415,7 @@ def _play_verdicts(
     from sim.cli.progress import work_share
     from sim.ursuppe.experiments import verdict as V
 
-    load_engine()
+    load_engine(game)
     out_dirs.claim(out, "verdict")
     docs = []
     with (
@@ -482,7 +483,7 @@ def calibrate(
     value closest to neutral. Example: soup calibrate --gene Tentacle --design holding.
     How to read it: docs/verdicts.md.
     """
-    game_for(game, "calibrate")
+    chosen = game_for(game, "calibrate")
     from sim.ursuppe.experiments import calibrate as C
 
     try:
@@ -513,7 +514,7 @@ def calibrate(
     except USER_ERRORS as e:
         fail(str(e))
     typer.echo(C.budget_line(cal), err=True)
-    load_engine()
+    load_engine(chosen)
     out_dirs.claim(out, "calibrate")
     with long_job(out, lambda: f"every finished value is kept in {out}"):
         with progress_bar(cal.games_per_value() * len(cal.values), "calibrate", quiet) as update:
