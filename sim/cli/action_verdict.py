@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from sim.cli.support import USER_ERRORS, fail, game_named, load_engine, long_job, progress_bar
+from sim.cli.support import USER_ERRORS, declaring, fail, game_named, load_engine, long_job, progress_bar
 
 
 @dataclass(frozen=True)
@@ -58,14 +58,6 @@ def action_verdict(
     _write(plan, _play(plan, total, quiet))
 
 
-def _games_with_restrictions() -> tuple[str, str]:
-    """The games that deny actions: their --game names and their titles' names, for an error line."""
-    from sim import game as games
-
-    having = [games.get(n) for n in games.names() if games.supports(games.get(n), "restrictions")]
-    return ", ".join(g.info.name for g in having), ", ".join(g.info.title.split(" (")[0] for g in having)
-
-
 def _plan(
     game: str,
     action: str | None,
@@ -81,7 +73,7 @@ def _plan(
 
     g = game_named(game)
     if not games.supports(g, "restrictions"):
-        names, titles = _games_with_restrictions()
+        names, titles = declaring("restrictions")
         fail(f"--action: restricted play of an action is {titles}'s (--game {names}), not {game}'s")
     if action is None:
         fail(f"--game {game}: give --action NAME ({g.restriction_help()})")

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from sim.cli.support import DEFAULT_GAME, GameName, fail, game_for, load_engine
+from sim.cli.support import DEFAULT_GAME, GameName, declaring, fail, game_for, load_engine
 
 PLAIN_GAMES, REPEATS, RSS_GAMES = 100, 3, 20_000  # the defaults: an option left at it was not given
 
@@ -154,23 +154,12 @@ def _has_figures(game: Any) -> bool:
     return games.supports(game, "bench")
 
 
-def _with_figures() -> tuple[str, str]:
-    """The games with figures of their own: their --game names and their titles' names
-    ('ursuppe', 'Ursuppe'), for the error lines."""
-    from sim import game as games
-
-    having = [games.get(n) for n in games.names() if _has_figures(games.get(n))]
-    names = " or ".join(g.info.name for g in having) or "none"
-    titles = " or ".join(g.info.title.split(" (")[0] for g in having) or "no game"
-    return names, titles
-
-
 def _scaling(game: Any, threads: str, games: int, repeats: int, mix: str, as_json: bool, other: bool) -> None:
     """soup bench --threads LIST: the scaling table (issue 36.4)."""
     if other:
         fail("--threads: not with --profile or --search (one measurement at a time)")
     if not _has_figures(game):
-        whose = _with_figures()[1]
+        whose = declaring("bench", " or ")[1]
         fail(f"--threads: the scaling table is {whose}'s (its per-core figures), not {game.info.name}'s")
     try:
         counts = sorted({int(t) for t in threads.split(",")})
@@ -199,8 +188,9 @@ def _check_options(game: Any, profile: bool, search: bool, given: dict[str, bool
         elif search:
             fail(f"{option}: not with --search (it takes --players and --json)")
         elif not _has_figures(game) and option not in ("--plain-games", "--repeats"):
+            having = declaring("bench", " or ")[0]
             fail(
-                f"{option}: only with --game {_with_figures()[0]} (soup bench --game {game.info.name} "
+                f"{option}: only with --game {having} (soup bench --game {game.info.name} "
                 "measures games/s and the speed-up over plain Python: --games, --plain-games, --repeats)"
             )
 
@@ -226,7 +216,7 @@ def _profile(game: Any, players: int, games: int, extra_genes: bool, as_json: bo
     """soup bench --profile: phase shares (a game with figures of its own) and hot kernels (any game)."""
     _check_players(game, players)
     if extra_genes and not _has_figures(game):
-        fail(f"--extra-genes: only {_with_figures()[1]} has extra genes, not {game.info.name}")
+        fail(f"--extra-genes: only {declaring('bench', ' or ')[1]} has extra genes, not {game.info.name}")
     from sim import profiling  # numba: after the checks
 
     load_engine(game)

@@ -193,6 +193,16 @@ def game_for(name: str, command: str) -> Any:
     )
 
 
+def declaring(capability: str, joiner: str = ", ") -> tuple[str, str]:
+    """The registered games that declare ``capability`` (sim.game.CAPABILITIES), for an error
+    line: their --game names and their titles' names ('ursuppe', 'Ursuppe'), joined by ``joiner``."""
+    from sim import game as games
+
+    having = [g for g in map(games.get, games.names()) if games.supports(g, capability)]
+    names = joiner.join(g.info.name for g in having) or "none"
+    return names, joiner.join(g.info.title.split(" (")[0] for g in having) or "no game"
+
+
 PLAYERS_HELP = (
     "Players: one of the rules' player counts (components.player_counts; 3 to 6 by default), or 2 "
     "with --variant."
