@@ -3,7 +3,10 @@ command-line layer (the experiments: sim/ursuppe/experiments/verdict.py and
 sim/ursuppe/experiments/calibrate.py).
 
 Every option is checked before the engine loads or a bar shows; Ctrl-C keeps every finished
-unit and prints the command that continues (exit 130). No engine import at module level.
+unit and prints the command that continues (exit 130). No engine import at module level: soup
+mounts these commands (sim.ursuppe.cli) before any help is shown. A game that denies actions
+(the "restrictions" capability: Chromosome) gets its verdict on an action from the kit
+(sim/cli/action_verdict.py) through --action.
 """
 
 import os
