@@ -15,7 +15,7 @@ from sim.cli.support import USER_ERRORS, declaring, fail, game_named, load_engin
 
 
 @dataclass(frozen=True)
-class _Plan:
+class Plan:
     """An action verdict, checked: the game, its rules, the denied action and the search player."""
 
     game: Any
@@ -29,7 +29,7 @@ class _Plan:
     out: Path
 
 
-def action_verdict(
+def plan(
     game: str,
     action: str | None,
     players: int,
@@ -38,37 +38,10 @@ def action_verdict(
     search_games: int,
     seed: int,
     out: Path | None,
-    quiet: bool,
-) -> None:
-    """Play and write the verdict on ``action`` (every option checked before the engine loads)."""
-    plan = _plan(game, action, players, rules, search, search_games, seed, out)
-    from sim import out_dirs
-    from sim.experiments import restricted as X
-
-    total = 3 * plan.games
-    typer.echo(
-        f"verdict on {plan.action} ({game}, {players} players): restricted search, {plan.spec.name} allowed"
-        f" vs denied and its null reference, 3 arms x {plan.games:,} games = {total:,} search games (about"
-        f" {total * X.SEARCH_GAME_S / 60:.0f} min); detectable effect about"
-        f" {100 * 2.8 * (0.5 / plan.games) ** 0.5:.1f} points (80% power, --search-games)",
-        err=True,
-    )
-    load_engine(plan.game)
-    out_dirs.claim(plan.out, "verdict")
-    _write(plan, _play(plan, total, quiet))
-
-
-def _plan(
-    game: str,
-    action: str | None,
-    players: int,
-    rules: Path | None,
-    search: str,
-    search_games: int,
-    seed: int,
-    out: Path | None,
-) -> _Plan:
-    """The options checked (one line each) into a plan, before any engine code loads."""
+) -> Plan:
+    """The options checked (one line each) into a plan, before any engine code loads: a game
+    without the "restrictions" capability, a missing or unknown action, a player that is not a
+    search player, --search-games not a multiple of the players, an --out not the verdict's."""
     from sim import game as games
 
     g = game_named(game)
@@ -97,10 +70,28 @@ def _plan(
         out_dirs.check(out, "verdict")  # new, empty or a verdict's own (issue 21.7)
     except USER_ERRORS as e:
         fail(str(e))
-    return _Plan(g, book, action, limit, spec, players, search_games, seed, out)
+    return Plan(g, book, action, limit, spec, players, search_games, seed, out)
 
 
-def _play(plan: _Plan, total: int, quiet: bool) -> dict[str, Any]:
+def run(plan: Plan, quiet: bool) -> None:
+    """Play and write the verdict of ``plan`` (its budget line first, then the engine loads)."""
+    from sim import out_dirs
+    from sim.experiments import restricted as X
+
+    total = 3 * plan.games
+    typer.echo(
+        f"verdict on {plan.action} ({plan.game.info.name}, {plan.players} players): restricted search,"
+        f" {plan.spec.name} allowed vs denied and its null reference, 3 arms x {plan.games:,} games ="
+        f" {total:,} search games (about {total * X.SEARCH_GAME_S / 60:.0f} min); detectable effect about"
+        f" {100 * 2.8 * (0.5 / plan.games) ** 0.5:.1f} points (80% power, --search-games)",
+        err=True,
+    )
+    load_engine(plan.game)
+    out_dirs.claim(plan.out, "verdict")
+    _write(plan, _play(plan, total, quiet))
+
+
+def _play(plan: Plan, total: int, quiet: bool) -> dict[str, Any]:
     """The three arms on the game's default strategy in every other seat, with a progress bar."""
     from sim.experiments import restricted as X
 
@@ -119,7 +110,7 @@ def _play(plan: _Plan, total: int, quiet: bool) -> dict[str, Any]:
             return X.restricted_play(plan.game, run, plan.spec, plan.games, plan.limit, step)
 
 
-def _write(plan: _Plan, result: dict[str, Any]) -> None:
+def _write(plan: Plan, result: dict[str, Any]) -> None:
     """verdict.md and verdict.json, each written whole (sim.runner.write_atomic), and the words."""
     import json
 

@@ -131,14 +131,9 @@ def bench(
     elif _has_figures(chosen):
         # A revision git cannot resolve is a CompareError (a user error: one line, exit 2).
         doc, text = chosen.bench_figures(
-            games=games,
-            plain_games=plain_games,
-            rss_games=rss_games,
-            cold=cold,
-            mix=mix,
-            repeats=repeats,
+            games=games, plain_games=plain_games, rss_games=rss_games, cold=cold, mix=mix, repeats=repeats,
             compare=compare,
-        )
+        )  # fmt: skip
         typer.echo(json.dumps(doc, indent=1) if as_json else text)
     else:  # games/s and the speed-up over plain Python
         from sim import bench_games

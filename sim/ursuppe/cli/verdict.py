@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from sim import out_dirs
-from sim.cli.action_verdict import action_verdict
+from sim.cli import action_verdict
 from sim.cli.support import (
     DEFAULT_GAME,
     MAX_SEED,
@@ -298,7 +298,9 @@ def verdict(
         if backend != "local":
             fail("--backend ray: only for an Ursuppe gene's verdict")
         search_games = DEFAULT_SEARCH_GAMES if search_games is None else search_games
-        return action_verdict(game, action, players, rules, search, search_games, seed, out, quiet)
+        return action_verdict.run(
+            action_verdict.plan(game, action, players, rules, search, search_games, seed, out), quiet
+        )
     chosen = game_for(game, "verdict")
     if (gene is None) == (not all_genes):
         fail("--gene/--all: give one --gene NAME, or --all")
