@@ -26,6 +26,12 @@ from typing import Any, Protocol
 from sim.errors import UserError
 
 ENTRY_POINT_GROUP = "soup.games"
+# A game's own commands (a typer app, mounted at the top level of ``soup``: Ursuppe's combos,
+# verdict, calibrate), by the game's name; and the game a command plays without --game (one
+# entry). Entry points too, so that they are read without importing any game (loading the three
+# registrations takes about 0.8 s, and ``soup --help`` needs both).
+COMMANDS_GROUP = "soup.commands"
+DEFAULT_GROUP = "soup.default_game"
 
 # The result columns every game writes, one row per player per game (the generic analysis reads
 # only these; a game adds its own). Arrow type names (a string may be dictionary-encoded).
@@ -98,6 +104,19 @@ CAPABILITIES: dict[str, Capability] = {
             ("ablate",),
             "parts that can be taken out of the game (its ablation)",
         ),
+        Capability(
+            "bench",
+            ("bench_figures", "bench_scaling", "bench_profile"),
+            (),
+            "figures of its own for soup bench (default: games/s at its player counts, sim.bench_games), "
+            "the scaling table (--threads) and its phases in the profile (--profile)",
+        ),
+        Capability(
+            "restrictions",
+            ("restriction", "restriction_help"),
+            (),
+            "restricted play of an action (soup verdict --action: a seat denied it)",
+        ),
     )
 }
 REQUIRED_CAPABILITIES = ("rules", "runs")  # what the runner and every command need
@@ -127,6 +146,8 @@ class GameInfo:
     may_end_without_winner: bool = False
     # The result columns a paired comparison (soup compare, a game's soup ablate) tabulates.
     paired_by: tuple[str, ...] = ("strategy", "start_space")
+    # What its balance report shows (the line soup simulate ends with).
+    report_summary: str = "win rates by strategy and seat"
 
 
 class Game(Protocol):
@@ -223,6 +244,15 @@ class Game(Protocol):
     # Sequence[str]) -> (rules A, rules B, a line saying what B lacks), the two arms soup ablate
     # plays on common random numbers (Chromosome: a special action off its board, or a gene
     # colour's use).
+    #
+    # A game with "bench" gives bench_figures(games=, plain_games=, rss_games=, cold=, mix=,
+    # repeats=, compare=) and bench_scaling(counts, games, repeats, mix), each (a document for
+    # --json, its text), checking its options (the strategies of ``mix``) before measuring; and
+    # bench_profile(players, games, extra_genes), a document as sim.profiling.profile's.
+    #
+    # A game with "restrictions" gives restriction(rules, action) (a
+    # sim.experiments.restricted.Restriction; a UserError names a bad action) and
+    # restriction_help() (the actions it can deny, in words for an error line).
 
 
 @dataclass(frozen=True)
@@ -484,16 +514,33 @@ class UnknownGameError(UserError):
 
 
 _REGISTERED: dict[str, Game] = {}
-_ENTRY_POINTS: dict[str, Any] | None = None
+_ENTRY_POINTS: dict[str, dict[str, Any]] = {}
 
 
-def _entry_points() -> dict[str, Any]:
-    global _ENTRY_POINTS
-    if _ENTRY_POINTS is None:
+def _entry_points(group: str = ENTRY_POINT_GROUP) -> dict[str, Any]:
+    if group not in _ENTRY_POINTS:
         from importlib.metadata import entry_points  # (12 ms: only when a game is looked up)
 
-        _ENTRY_POINTS = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
-    return _ENTRY_POINTS
+        _ENTRY_POINTS[group] = {ep.name: ep for ep in entry_points(group=group)}
+    return _ENTRY_POINTS[group]
+
+
+def default_name() -> str:
+    """The game a command plays without --game: the one entry of the ``soup.default_game``
+    group (pyproject.toml), read without importing any game."""
+    marked = list(_entry_points(DEFAULT_GROUP))
+    if len(marked) != 1 or marked[0] not in names():
+        raise TypeError(
+            f"entry point group {DEFAULT_GROUP!r}: expected one registered game, got {marked} "
+            "(pyproject.toml; after changing it: pip install -e .)"
+        )
+    return marked[0]
+
+
+def command_apps() -> dict[str, str]:
+    """Each game's own commands, by game: the entry point (``module:app``) of a typer app whose
+    commands ``soup`` mounts at its top level (group ``soup.commands``; no game is imported)."""
+    return {name: ep.value for name, ep in sorted(_entry_points(COMMANDS_GROUP).items())}
 
 
 def capability_problem(game: Any) -> str | None:

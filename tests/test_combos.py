@@ -289,7 +289,7 @@ def test_bad_input_is_one_line(args, needle, tmp_path):
 
 
 def test_cli_default_budget_matches_the_experiment():
-    from sim.cli import combos as cli_combos
+    from sim.ursuppe.cli import combos as cli_combos
 
     assert cli_combos.DEFAULT_GAMES == combos.DEFAULT_GAMES
 
@@ -603,7 +603,7 @@ def test_bad_field_options_are_one_line(args, needle, tmp_path):
 
 
 def test_cli_panel_defaults_match_the_experiment():
-    from sim.cli import combos as cli_combos
+    from sim.ursuppe.cli import combos as cli_combos
     from sim.ursuppe.experiments import combos_confirm
 
     assert cli_combos.DEFAULT_CONFIRM_TOP == combos_confirm.DEFAULT_TOP

@@ -87,10 +87,27 @@ def test_both_games_found():
     assert {"ursuppe", "pig", "chromosome"} <= set(GAMES)
 
 
+# Kit modules that still import a game, each removed by another branch of issue 35.1 (drop the
+# exemption once merged; a stale entry fails).
+KIT_LEFT_FOR_NOW = {
+    "sim.cli.experiments",  # removed by the s5-b merge (compare, ablate, tournament, skill)
+    "sim.cli.tune",  # removed by the s5-c merge
+}
+
+
 def test_the_kit_and_generic_analysis_never_import_a_game():
-    kit = [m for m in GRAPH if _game_of(m) is None and not m.startswith("sim.cli")]
+    """The kit, its command line (sim.cli: a game's own commands are mounted from the registry,
+    issue 35.1) and the generic analysis name no game."""
+    kit = [m for m in GRAPH if _game_of(m) is None and m not in KIT_LEFT_FOR_NOW]
     leaks = {m: sorted(d for d in GRAPH[m] if _game_of(d)) for m in kit}
     assert {m: d for m, d in leaks.items() if d} == {}
+    assert all(any(_game_of(d) for d in GRAPH[m]) for m in KIT_LEFT_FOR_NOW)
+
+
+def _cli(module: str) -> bool:
+    """The command line: the kit's (sim.cli) and each game's own commands (sim.<game>.cli)."""
+    parts = module.split(".")
+    return parts[:2] == ["sim", "cli"] or (_game_of(module) is not None and parts[2:3] == ["cli"])
 
 
 def test_a_game_never_imports_another():
@@ -101,12 +118,11 @@ def test_a_game_never_imports_another():
 
 
 def test_nothing_below_the_cli_imports_it():
-    below = [m for m in GRAPH if not m.startswith("sim.cli")]
-    assert {
-        m: sorted(d for d in GRAPH[m] if d.startswith("sim.cli"))
-        for m in below
-        if any(d.startswith("sim.cli") for d in GRAPH[m])
-    } == {}
+    """A game's commands (sim.<game>.cli) may import the kit's CLI; nothing below either imports
+    them (the kit's app mounts a game's commands by the registry's entry point, not an import)."""
+    below = [m for m in GRAPH if not _cli(m)]
+    assert {m: sorted(d for d in GRAPH[m] if _cli(d)) for m in below if any(_cli(d) for d in GRAPH[m])} == {}
+    assert any(_cli(m) and _game_of(m) for m in GRAPH)  # Ursuppe's commands are found
 
 
 def test_numba_internals_stay_in_the_jit_adapter():
@@ -139,13 +155,14 @@ def test_an_engine_never_imports_strategies():
     assert {m: d for m, d in leaks.items() if d} == {}
 
 
-RUN_PARTS = ("engine", "experiments", "tools", "rules")
+RUN_PARTS = ("engine", "experiments", "tools", "rules", "cli")
 
 
 def unit(module: str) -> str:
     """The top-level unit a module belongs to (issue 35.2): the kit (``sim/*.py``), ``sim.cli``,
-    ``sim.experiments``; per game its engine, rules, experiments and tools and its run layer (the
-    rest of ``sim.<game>``: the protocol adapter, the run, decision points, the wiring); the kit's
+    ``sim.experiments``; per game its engine, rules, experiments, tools, commands (``cli``) and its
+    run layer (the rest of ``sim.<game>``: the protocol adapter, the run, decision points, the
+    wiring); the kit's
     agents (``strategies/*.py``) and each game's strategies; generic analysis and each game's.
 
     A game's rules (``sim.<game>.rules``, Pig's ``rules.py``) are a unit of their own, below the

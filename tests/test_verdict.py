@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.cli import verdict as cli_verdict
 from sim.errors import UserError
+from sim.ursuppe.cli import verdict as cli_verdict
 from sim.ursuppe.experiments import calibrate as C
 from sim.ursuppe.experiments import gene_value as G
 from sim.ursuppe.experiments import restricted as R

@@ -230,12 +230,22 @@ class Chromosome:
             "report",
             "decision_points",
             "ablation",
+            "restrictions",
         ),
         paired_by=("strategy", "start_space", "species"),
     )
 
     def load_rules(self, files: Sequence[Path] = ()) -> ChromosomeRules:
         return load_rules(*files)
+
+    def restriction(self, rules: ChromosomeRules, action: str) -> Any:
+        """An action a seat may not take in restricted play (soup verdict --action; T3, Q6)."""
+        from sim.chromosome.restrictions import restriction
+
+        return restriction(rules, action)
+
+    def restriction_help(self) -> str:
+        return "growth, evolution, spark, impulse or a special's id"
 
     def ablation(self, rules: ChromosomeRules, remove: Sequence[str]) -> tuple[Any, Any, str]:
         """``soup ablate``'s two arms (issue 23.4): ``rules`` (A) and the same without each named

@@ -13,17 +13,19 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from sim.cli import report as cli_report
+from sim.cli.bench import bench
 from sim.cli.support import (
     BACKEND_HELP,
     DEFAULT_GAME,
     EXIT_GAME_FAILED,
     EXIT_INTERRUPTED,
     EXIT_USER_ERROR,
+    GAMES_HELP,
     MAX_SEED,
     PLAYERS_HELP,
     RAY_ADDRESS_HELP,
@@ -43,8 +45,7 @@ from sim.cli.support import (
     run_with_progress,
 )
 from sim.errors import BackendError, GameError
-from strategies.ursuppe import DEFAULT_POOL as POOL_NAMES
-from strategies.ursuppe import preset_names
+from sim.game import command_apps
 
 app = typer.Typer(
     help="soup: Monte Carlo balance analysis for the board game Ursuppe (Primordial Soup).\n\n"
@@ -67,8 +68,71 @@ app = typer.Typer(
     context_settings={"max_content_width": 100},
 )
 
-DEFAULT_POOL = ",".join(POOL_NAMES)
-PRESETS = ", ".join(preset_names())
+# The presets are the game's (an unknown name is refused with the list): the help names none, as
+# reading them would import every game before any help is shown.
+PRESETS = "the game's presets"
+
+Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
+StrategiesPerPlayer = Annotated[
+    str | None,
+    typer.Option(
+        metavar="NAMES",
+        help=f"One strategy per player, comma-separated (a,b,c,d): {PRESETS}; search or search-N (a "
+        "search player, N rollouts a decision: docs/strategies.md); or .toml files.",
+    ),
+]
+Pool = Annotated[
+    str | None,
+    typer.Option(
+        metavar="NAMES",
+        help="Strategies to draw from for every player of every game (used when --strategies is not "
+        "given; default: the game's mix).",
+    ),
+]
+Seating = Annotated[
+    str,
+    typer.Option(
+        metavar="random|rotate",
+        help="random: a random start-space permutation per game; rotate: every permutation "
+        "equally often (3-4 players), a balanced Latin square of seats (5-6 players).",
+    ),
+]
+RunSeed = Annotated[
+    int,
+    typer.Option(
+        "--seed", "-s", min=0, max=MAX_SEED, help="Seed of the run: game i of seed s is always the same game."
+    ),
+]
+RulesFile = Annotated[
+    Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
+]
+RunDir = Annotated[
+    Path | None,
+    typer.Option(
+        metavar="DIR",
+        help="Run directory: new or empty, or holding this very run to resume it (default: "
+        "results/{game}-{P}p-seed{S}-{games}).",
+    ),
+]
+Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
+CPUS = os.cpu_count() or 1
+ChunkSize = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Games per Parquet chunk (memory stays flat in the number of games; default: 5,000 per "
+        "thread, 20,000 to 200,000).",
+    ),
+]
+Resume = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        help="Only finish the interrupted run in --out (an error if there is none). Without it, the "
+        "same command resumes a run too.",
+    ),
+]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
 @app.callback()
@@ -82,7 +146,7 @@ def _every_command(ctx: typer.Context) -> None:
 
 @app.command()
 def play(
-    players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
+    players: Players = 4,
     game: GameName = DEFAULT_GAME,
     variant: Variant = None,
     seed: Annotated[
@@ -96,8 +160,8 @@ def play(
         str | None,
         typer.Option(
             metavar="NAMES",
-            help=f"Comma-separated strategy per seat (presets: {PRESETS}; or a .toml file). "
-            "One name applies to every seat. Default: the game's (ursuppe: greedy).",
+            help=f"Comma-separated strategy per seat ({PRESETS}; or a .toml file). "
+            "One name applies to every seat. Default: the game's own.",
         ),
     ] = None,
     as_json: Annotated[
@@ -128,8 +192,7 @@ def scenario(
         typer.Option(
             "--game",
             metavar="NAME",
-            help="The game: ursuppe, or another registered game (chromosome; pig, the protocol's "
-            'example). Default: the game the file names ("game": NAME), else ursuppe.',
+            help=f'{GAMES_HELP} Default: the game the file names ("game": NAME), else {DEFAULT_GAME}.',
         ),
     ] = None,
     no_invariants: Annotated[
@@ -166,73 +229,20 @@ def scenario(
 
 @app.command()
 def simulate(
-    players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 4,
+    players: Players = 4,
     game: GameName = DEFAULT_GAME,
     variant: Variant = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 100_000,
-    strategies: Annotated[
-        str | None,
-        typer.Option(
-            metavar="NAMES",
-            help=f"One strategy per player, comma-separated (a,b,c,d). Presets: {PRESETS}; search or "
-            "search-N (a search player, N rollouts a decision: docs/strategies.md); or .toml files.",
-        ),
-    ] = None,
-    pool: Annotated[
-        str | None,
-        typer.Option(
-            metavar="NAMES",
-            help="Strategies to draw from for every player of every game (used when --strategies is not "
-            f"given; default: the game's mix, for ursuppe {DEFAULT_POOL}).",
-        ),
-    ] = None,
-    seating: Annotated[
-        str,
-        typer.Option(
-            metavar="random|rotate",
-            help="random: a random start-space permutation per game; rotate: every permutation "
-            "equally often (3-4 players), a balanced Latin square of seats (5-6 players).",
-        ),
-    ] = "rotate",
-    seed: Annotated[
-        int,
-        typer.Option(
-            "--seed",
-            "-s",
-            min=0,
-            max=MAX_SEED,
-            help="Seed of the run: game i of seed s is always the same game.",
-        ),
-    ] = 1,
-    rules: Annotated[
-        Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            metavar="DIR",
-            help="Run directory: new or empty, or holding this very run to resume it (default: "
-            "results/{game}-{P}p-seed{S}-{games}).",
-        ),
-    ] = None,
-    threads: Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")] = os.cpu_count() or 1,
-    chunk_size: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help="Games per Parquet chunk (memory stays flat in the number of games; default: 5,000 per "
-            "thread, 20,000 to 200,000).",
-        ),
-    ] = None,
-    resume: Annotated[
-        bool,
-        typer.Option(
-            "--resume",
-            help="Only finish the interrupted run in --out (an error if there is none). Without it, the "
-            "same command resumes a run too.",
-        ),
-    ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    strategies: StrategiesPerPlayer = None,
+    pool: Pool = None,
+    seating: Seating = "rotate",
+    seed: RunSeed = 1,
+    rules: RulesFile = None,
+    out: RunDir = None,
+    threads: Threads = CPUS,
+    chunk_size: ChunkSize = None,
+    resume: Resume = False,
+    quiet: Quiet = False,
     backend: Annotated[str, typer.Option(metavar="local|ray", help=BACKEND_HELP)] = "local",
     ray_address: Annotated[str | None, typer.Option(metavar="ADDRESS", help=RAY_ADDRESS_HELP)] = None,
 ) -> None:
@@ -242,7 +252,7 @@ def simulate(
     (Ctrl-C, a crash)? The same command again resumes where it stopped, for any --out. Example:
     soup simulate --games 1000000 --pool greedy,breeder,predator --seating rotate
     """
-    from sim.runner import chunk_files, default_chunk_size
+    from sim.runner import default_chunk_size
 
     chosen = game_for(game, "simulate")
     check_resources(threads, games, players)
@@ -271,9 +281,18 @@ def simulate(
     who = f"{players} players" if variant is None else f"{players} players, variant {variant}"
     typer.echo(f"{games:,} games ({who}, seed {seed}, seating {seating}) in {out}{played}")
     typer.echo(chosen.rules_line(book))
+    _print_run_rates(out)
+    # Quoted for the shell: a path with spaces must paste as one argument (issue 21).
+    report = shlex.join(["soup", "report", str(out)])
+    typer.echo(f"Next: {report}   (the balance report: {chosen.info.report_summary})")
+
+
+def _print_run_rates(out: Path) -> None:
+    """soup simulate's tables: win rates by strategy, by seat and by both, with 95% intervals."""
     import polars as pl  # the analysis after the run: no option waits for scipy (issue 21.9)
 
     from analysis.win_rates import win_rates_by_chunk
+    from sim.runner import chunk_files
 
     # The summary reads one chunk at a time: memory stays flat however many games the run has.
     # Every chunk was checked against its checksum when the run was opened, or written just now.
@@ -291,223 +310,9 @@ def simulate(
         "strategy @ seat",
         "Win rate by strategy and start space",
     )
-    # Quoted for the shell: a path with spaces must paste as one argument (issue 21).
-    what = "genes, seats, deck order, figures" if game == DEFAULT_GAME else "win rates by strategy and seat"
-    typer.echo(f"Next: {shlex.join(['soup', 'report', str(out)])}   (the balance report: {what})")
 
 
-@app.command()
-def bench(
-    game: GameName = DEFAULT_GAME,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-    games: Annotated[int, typer.Option(min=100, help="Games per speed measurement.")] = 20_000,
-    plain_games: Annotated[int, typer.Option(min=1, help="Games on the plain-Python path.")] = 100,
-    rss_games: Annotated[
-        int,
-        typer.Option(
-            min=100,
-            help="Games of the smaller `soup simulate` whose peak memory is measured (the larger is 10x).",
-        ),
-    ] = 20_000,
-    cold: Annotated[
-        bool, typer.Option(help="Measure the cold start (compiles into an empty cache: about 15 s).")
-    ] = True,
-    mix: Annotated[
-        str,
-        typer.Option(help="Strategies to draw every player from, comma-separated (default: simulate's mix)."),
-    ] = "",
-    repeats: Annotated[
-        int,
-        typer.Option(
-            min=1, help="Runs per games/s figure, taken in turns; the best is reported (all are in the JSON)."
-        ),
-    ] = 3,
-    compare: Annotated[
-        str | None,
-        typer.Option(
-            metavar="REV",
-            help="Also measure git revision REV side by side with the working tree (in turns): every "
-            "games/s figure REV can play and the peak memory of soup simulate, as ratios.",
-        ),
-    ] = None,
-    profile: Annotated[
-        bool,
-        typer.Option(
-            "--profile",
-            help="Instead of the figures, show where the time goes: by phase (Ursuppe) and by kernel "
-            "(perf's self time; --games games at --players on 1 thread). See docs/profiling.md.",
-        ),
-    ] = False,
-    players: Annotated[
-        int | None, typer.Option(min=2, max=6, help="Players, with --profile or --search (default 4).")
-    ] = None,
-    extra_genes: Annotated[
-        bool, typer.Option("--extra-genes", help="With --profile: Ursuppe with the extra genes on.")
-    ] = False,
-    search: Annotated[
-        bool,
-        typer.Option(
-            "--search",
-            help="Instead of the figures, what the search player costs (--players, --game): a rollout "
-            "against a plain game, and seconds a game and milliseconds a decision at budgets 16 and 64.",
-        ),
-    ] = False,
-    threads: Annotated[
-        str | None,
-        typer.Option(
-            "--threads",
-            metavar="LIST",
-            help="Instead of the figures, the scaling table: games/s at 4 and 6 players and with the "
-            "extra genes at each thread count of LIST (e.g. 1,2,4,8,16; --games games a thread), and "
-            "the whole soup simulate pipeline at the largest. See docs/profiling.md.",
-        ),
-    ] = None,
-) -> None:
-    """Measure games/s (3 to 6 players, 1 and 2 threads), the speed-up over the plain-Python path
-    in the same run, the peak memory of a whole `soup simulate` of N and 10N games and cold/warm
-    start times, on the default strategy mix.
-
-    Each games/s figure is the best of `--repeats` runs: another process on the machine only
-    ever slows a run down. Run it on an otherwise idle machine. `--compare REV` (a commit,
-    branch or tag) measures that revision's games/s too, in subprocesses taken in turns with the
-    working tree's (every figure REV can play, and the peak memory of a whole `soup simulate`),
-    and reports working tree / REV ratios: above 1, the working tree is faster.
-    Example: soup bench --compare main --no-cold
-
-    With --game another than ursuppe: games/s at each of its player counts on 1 and 2 threads
-    and the speed-up over its plain-Python path (an option that does not apply is refused)."""
-    import json
-
-    chosen = game_for(game, "bench")
-    if threads is not None:
-        _bench_scaling(game, threads, games, repeats, mix, as_json, profile or search)
-        return
-    _check_bench_options(
-        game,
-        profile,
-        search,
-        {
-            "--players": players is not None,
-            "--extra-genes": extra_genes,
-            "--plain-games": plain_games != 100,
-            "--repeats": repeats != 3,
-            "--rss-games": rss_games != 20_000,
-            "--no-cold": not cold,
-            "--mix": mix != "",
-            "--compare": compare is not None,
-        },
-    )
-    if search:
-        from strategies.search import bench as search_bench
-        from strategies.search import bench_text
-
-        players = 4 if players is None else players
-        if players not in chosen.info.player_counts:
-            counts = ", ".join(map(str, chosen.info.player_counts))
-            fail(f"--players {players}: {game} is played by {counts} players")
-        load_engine(chosen)
-        doc = search_bench(chosen, players)
-        typer.echo(json.dumps(doc, indent=1) if as_json else bench_text(doc))
-        return
-    if profile:
-        _profile(chosen, game, 4 if players is None else players, games, extra_genes, as_json)
-        return
-    if game != DEFAULT_GAME:  # another game: games/s and the speed-up over plain Python
-        from sim import bench_games
-
-        load_engine(chosen)
-        doc = bench_games.bench(chosen, games, plain_games, repeats)
-        typer.echo(json.dumps(doc, indent=1) if as_json else bench_games.as_text(doc))
-        return
-    from sim.ursuppe.tools.bench import as_text
-    from sim.ursuppe.tools.bench import bench as run_bench
-    from strategies.ursuppe.params import load_strategy
-
-    for name in filter(None, mix.split(",")):
-        load_strategy(name)
-    # A revision git cannot resolve is a CompareError (a user error: one line, exit 2).
-    doc = run_bench(
-        games=games,
-        plain_games=plain_games,
-        rss_games=rss_games,
-        cold=cold,
-        mix=mix,
-        repeats=repeats,
-        compare=compare,
-    )
-    typer.echo(json.dumps(doc, indent=1) if as_json else as_text(doc))
-
-
-def _bench_scaling(
-    game: str, threads: str, games: int, repeats: int, mix: str, as_json: bool, other: bool
-) -> None:
-    """soup bench --threads LIST: the scaling table (issue 36.4)."""
-    import json
-
-    if other:
-        fail("--threads: not with --profile or --search (one measurement at a time)")
-    if game != DEFAULT_GAME:
-        fail(f"--threads: the scaling table is Ursuppe's (its per-core figures), not {game}'s")
-    try:
-        counts = sorted({int(t) for t in threads.split(",")})
-        if not counts or counts[0] < 1:
-            raise ValueError
-    except ValueError:
-        fail(f"--threads: expected thread counts >= 1, comma-separated, got {threads!r}")
-    from sim.ursuppe.tools.bench import scaling, scaling_text
-    from strategies.ursuppe.params import load_strategy
-
-    for name in filter(None, mix.split(",")):
-        load_strategy(name)
-    doc = scaling(counts, games, repeats, mix)
-    typer.echo(json.dumps(doc, indent=1) if as_json else scaling_text(doc))
-
-
-def _check_bench_options(game: str, profile: bool, search: bool, given: dict[str, bool]) -> None:
-    """A one-line error for an option soup bench would ignore in the mode asked for (issue 31.9:
-    `soup bench --players 5` measured its usual player counts and exited 0)."""
-    if profile and search:
-        fail("--search: not with --profile (one measurement at a time)")
-    for option, on in given.items():
-        if not on:
-            continue
-        if option == "--players":
-            if not (profile or search):
-                fail(f"{option}: only with --profile or --search (the figures are at every player count)")
-        elif option == "--extra-genes":
-            if not profile:
-                fail(f"{option}: only with --profile (the figures are measured with the base genes)")
-        elif profile:
-            fail(f"{option}: not with --profile (it takes --games, --players, --extra-genes and --json)")
-        elif search:
-            fail(f"{option}: not with --search (it takes --players and --json)")
-        elif game != DEFAULT_GAME and option not in ("--plain-games", "--repeats"):
-            fail(
-                f"{option}: only with --game ursuppe (soup bench --game {game} measures games/s and the "
-                "speed-up over plain Python: --games, --plain-games, --repeats)"
-            )
-
-
-def _profile(chosen, game: str, players: int, games: int, extra_genes: bool, as_json: bool) -> None:
-    """soup bench --profile: phase shares (Ursuppe) and hot kernels (any game)."""
-    import json
-
-    if players not in chosen.info.player_counts:
-        counts = ", ".join(map(str, chosen.info.player_counts))
-        fail(f"--players {players}: {game} is played by {counts} players")
-    if extra_genes and game != DEFAULT_GAME:
-        fail(f"--extra-genes: only Ursuppe has extra genes, not {game}")
-    from sim import profiling  # numba: after the checks
-
-    load_engine(chosen)
-    typer.echo(f"soup bench --profile: playing {games:,} {game} games of {players} players...", err=True)
-    if game == DEFAULT_GAME:
-        from sim.ursuppe.tools.profile import profile as ursuppe_profile
-
-        doc = ursuppe_profile(players, games, extra_genes)
-    else:
-        doc = profiling.profile(game, players, games)
-    typer.echo(json.dumps(doc, indent=1) if as_json else profiling.as_text(doc))
+app.command()(bench)
 
 
 @app.command("rules")
@@ -540,14 +345,28 @@ from sim.cli.tune import tune  # noqa: E402 (issue 13: soup tune, a module of it
 
 app.command("tune")(tune)
 
-from sim.cli.combos import combos  # noqa: E402 (issue 14.6: soup combos, a module of its own)
 
-app.command("combos")(combos)
+def mount_game_commands(into: typer.Typer, apps: dict[str, str]) -> None:
+    """Mount each game's own commands at the top level of ``into`` (``apps``: a game's name ->
+    its typer app as ``module:attribute``, sim.game.command_apps). Two games giving one name, or
+    a game giving a command of the kit's, is a registration error."""
+    from importlib import import_module
 
-from sim.cli.verdict import calibrate, verdict  # noqa: E402 (issue 20: a gene's verdict and price)
+    def name_of(command: Any) -> str:  # typer's: the function's name with dashes, unless named
+        return command.name or command.callback.__name__.replace("_", "-")
 
-app.command("verdict")(verdict)
-app.command("calibrate")(calibrate)
+    taken = {name_of(c): "soup" for c in into.registered_commands}
+    for game, target in apps.items():
+        module, _, attribute = target.partition(":")
+        for command in getattr(import_module(module), attribute or "app").registered_commands:
+            name = name_of(command)
+            if name in taken:
+                raise TypeError(f"game {game!r} ({target}): command {name!r} is {taken[name]}'s already")
+            taken[name] = game
+            into.registered_commands.append(command)
+
+
+mount_game_commands(app, command_apps())
 
 
 def main() -> None:

@@ -9,16 +9,19 @@ import typer
 
 from sim.cli.support import EXIT_GAME_FAILED, EXIT_INTERRUPTED, command_line, fail, report_interrupt
 
+RunDirs = Annotated[
+    list[Path],
+    typer.Argument(help="Run directories made by soup simulate (several: e.g. a 3- and a 4-player run)."),
+]
+ReportDir = Annotated[
+    Path | None,
+    typer.Option("--out", "-o", help="Report directory (default: the first run directory/report)."),
+]
+
 
 def report(
-    results: Annotated[
-        list[Path],
-        typer.Argument(help="Run directories made by soup simulate (several: e.g. a 3- and a 4-player run)."),
-    ],
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", "-o", help="Report directory (default: the first run directory/report)."),
-    ] = None,
+    results: RunDirs,
+    out: ReportDir = None,
     top_sets: Annotated[int, typer.Option(min=1, help="Winners' gene sets to list.")] = 15,
     equilibrium: Annotated[
         Path | None,
@@ -61,7 +64,7 @@ def report(
     scripted field's and the findings whose reading changes; with --skill DIR (a soup skill
     directory) it shows the skill ladder and names its strongest rung.
     """
-    from analysis.ursuppe.report import ReportError
+    from analysis.report_runs import ReportError  # every game's (a UserError naming the run)
     from sim import game as games
     from sim.runner import read_manifest
 

@@ -136,15 +136,18 @@ def load_engine(game: Any = None) -> None:
 _COMPILE_REPORTED = False
 
 
-DEFAULT_GAME = "ursuppe"
-GameName = Annotated[
-    str,
-    typer.Option(
-        "--game",
-        metavar="NAME",
-        help="The game: ursuppe, or another registered game (pig: the protocol's small example game).",
-    ),
-]
+def _games_help() -> tuple[str, str]:
+    """The default game and --game's help, from the registry (its entry points: no game is
+    imported, sim.game)."""
+    from sim import game as games
+
+    default = games.default_name()
+    others = ", ".join(n for n in games.names() if n != default)
+    return default, f"The game: {default}, or another registered game ({others})."
+
+
+DEFAULT_GAME, GAMES_HELP = _games_help()
+GameName = Annotated[str, typer.Option("--game", metavar="NAME", help=GAMES_HELP)]
 
 
 def game_named(name: str) -> Any:
@@ -188,6 +191,16 @@ def game_for(name: str, command: str) -> Any:
         f"--game {name}: soup {command} is an experiment of {having} only; {name} runs the game-agnostic "
         "commands (simulate, play, bench, compare, tournament, tune, scenario, rules, report)"
     )
+
+
+def declaring(capability: str, joiner: str = ", ") -> tuple[str, str]:
+    """The registered games that declare ``capability`` (sim.game.CAPABILITIES), for an error
+    line: their --game names and their titles' names ('ursuppe', 'Ursuppe'), joined by ``joiner``."""
+    from sim import game as games
+
+    having = [g for g in map(games.get, games.names()) if games.supports(g, capability)]
+    names = joiner.join(g.info.name for g in having) or "none"
+    return names, joiner.join(g.info.title.split(" (")[0] for g in having) or "no game"
 
 
 PLAYERS_HELP = (

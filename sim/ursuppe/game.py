@@ -23,7 +23,10 @@ SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios"
 # The numbers sim.experiments.tuning tunes in an Ursuppe strategy (soup tune has its own --params).
 TUNED_BY_DEFAULT = ("bp_reserve", "active_move_margin")
 # The parts of the protocol it gives (sim.game.CAPABILITIES), its own soup tune among them.
-CAPABILITIES = ("rules", "runs", "play", "scenarios", "tuning", "tuning_plan", "report", "decision_points")
+CAPABILITIES = (
+    "rules", "runs", "play", "scenarios", "tuning", "tuning_plan", "report", "decision_points",
+    "bench",
+)
 
 
 class Ursuppe:
@@ -38,7 +41,9 @@ class Ursuppe:
         default_pool=",".join(DEFAULT_POOL),
         default_strategy="greedy",
         capabilities=CAPABILITIES,
-        own_commands=("ablate", "combos", "verdict", "calibrate"),  # ablate: its own gene experiment
+        # ablate: its own gene experiment; combos, verdict, calibrate: its commands (sim.ursuppe.cli)
+        own_commands=("ablate", "combos", "verdict", "calibrate"),
+        report_summary="genes, seats, deck order, figures",
     )
 
     def load_rules(self, files: Sequence[Path] = ()) -> RuleBook:
@@ -163,6 +168,36 @@ class Ursuppe:
             g, row = batch_mod.first_error(b)
             raise batch_mod.GameError(f"game {g}: {batch_mod.describe_error(row)}")
         return int(b.state.finished.sum())
+
+    def bench_figures(self, **options: Any) -> tuple[dict[str, Any], str]:
+        """soup bench's figures (sim.ursuppe.tools.bench): ``options`` are its keywords."""
+        from sim.ursuppe.tools.bench import as_text, bench
+
+        _check_mix(options["mix"])
+        doc = bench(**options)
+        return doc, as_text(doc)
+
+    def bench_scaling(
+        self, counts: list[int], games: int, repeats: int, mix: str
+    ) -> tuple[dict[str, Any], str]:
+        """soup bench --threads: games/s at each thread count of ``counts`` (issue 36.4)."""
+        from sim.ursuppe.tools.bench import scaling, scaling_text
+
+        _check_mix(mix)
+        doc = scaling(counts, games, repeats, mix)
+        return doc, scaling_text(doc)
+
+    def bench_profile(self, players: int, games: int, extra_genes: bool) -> dict[str, Any]:
+        """soup bench --profile: the phases of a round and the hot kernels."""
+        from sim.ursuppe.tools.profile import profile
+
+        return profile(players, games, extra_genes)
+
+
+def _check_mix(mix: str) -> None:
+    """A UserError for a strategy of soup bench's --mix that does not load (before anything runs)."""
+    for name in filter(None, mix.split(",")):
+        load_strategy(name)
 
 
 GAME = Ursuppe()
