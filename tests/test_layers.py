@@ -91,7 +91,6 @@ def test_both_games_found():
 # exemption once merged; a stale entry fails).
 KIT_LEFT_FOR_NOW = {
     "sim.cli.experiments",  # removed by the s5-b merge (compare, ablate, tournament, skill)
-    "sim.cli.tune",  # removed by the s5-c merge
 }
 
 
