@@ -91,6 +91,20 @@ CAPABILITIES: dict[str, Capability] = {
             ("ablate",),
             "parts that can be taken out of the game (its ablation)",
         ),
+        # Hooks of the paired experiments (sim.experiments.paired): options a game without them refuses.
+        Capability(
+            "paired_metrics",
+            ("paired_experiments",),
+            (),
+            "paired tables of its own (every metric, Holm families, ablate --each, tournament ratings)",
+        ),
+        Capability("deck_plans", ("deck_plan",), (), "plausible decks every arm is played over (--decks)"),
+        Capability(
+            "retune",
+            ("retune_settings",),
+            (),
+            "every arm's strategies re-tuned under its own rules (--retune)",
+        ),
     )
 }
 REQUIRED_CAPABILITIES = ("rules", "runs")  # what the runner and every command need
@@ -120,6 +134,10 @@ class GameInfo:
     may_end_without_winner: bool = False
     # The result columns a paired comparison (soup compare, a game's soup ablate) tabulates.
     paired_by: tuple[str, ...] = ("strategy", "start_space")
+    # A round robin's default field (soup tournament; default: every preset) and a skill ladder's
+    # field (soup skill; default: default_strategy).
+    tournament_field: tuple[str, ...] = ()
+    skill_field: str = ""
 
 
 class Game(Protocol):
@@ -215,7 +233,11 @@ class Game(Protocol):
     # A game with the "ablation" capability (CAPABILITIES) also gives ablation(rules, remove:
     # Sequence[str]) -> (rules A, rules B, a line saying what B lacks), the two arms soup ablate
     # plays on common random numbers (Chromosome: a special action off its board, or a gene
-    # colour's use).
+    # colour's use). With "paired_metrics": paired_experiments() -> the game's own compare, ablate
+    # and tournament (sim.experiments.paired.PairedExperiments); "deck_plans": deck_plan(rules,
+    # decks, games, players, seating, seed) -> the decks every arm is played over (--decks);
+    # "retune": retune_settings(budget, params, games_per_candidate, threads, bar) -> how every
+    # arm's strategies are re-tuned first (--retune).
 
 
 @dataclass(frozen=True)

@@ -2,3 +2,7 @@
 paired comparisons, round robins with their equilibrium, and CMA-ES tuning of a strategy. Each
 plays its arms through sim.runner on any backend; nothing here names a game or imports the CLI.
 A game's own richer experiments (Ursuppe's: sim/ursuppe/experiments/) build on the same runner."""
+
+# Pair k of a round robin plays seed SEED * PAIR_SEEDS + k, which must stay a valid run seed (here, not in
+# tournament.py, so the command line reads it without loading numpy).
+PAIR_SEEDS = 10_000

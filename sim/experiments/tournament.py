@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from analysis.equilibrium import Equilibrium, equilibrium
-from sim.experiments.arms import Arm, play_arm
+from sim.experiments.arms import Arm, ArmPlayer, play_arm
 from sim.game import Game
 
 
@@ -23,10 +23,12 @@ def round_robin(
     out: Path,
     threads: int = 1,
     backend: Any = None,
+    variant: str | None = None,
+    play: ArmPlayer | None = None,
 ) -> tuple[np.ndarray, Equilibrium]:
     """The win-rate matrix (row strategy's win rate against the column's, among the pair's wins)
     and its equilibrium. Pair (i, j) seats i on the even players and j on the odd ones, so the
-    start spaces, drawn per game, rotate between them."""
+    start spaces, drawn per game, rotate between them. ``play`` (if given) plays each pair's run."""
     k = len(strategies)
     w = np.full((k, k), 0.5)
     for i, j in combinations(range(k), 2):
@@ -40,6 +42,8 @@ def round_robin(
             Path(out) / f"{i:02d}-{j:02d}",
             threads,
             backend,
+            variant=variant,
+            play=play,
         )
         wins_i = rows.filter(rows["strategy"] == strategies[i])["won"].sum()
         wins_j = rows.filter(rows["strategy"] == strategies[j])["won"].sum()

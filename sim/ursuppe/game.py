@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.errors import UserError
 from sim.game import GameInfo, play_strategies
 from sim.ursuppe.rules.book import RuleBook, count_label, load_rules
 from sim.ursuppe.simulation import UrsuppeRun, build_run, check_players
@@ -34,8 +35,18 @@ class Ursuppe:
         kernel_packages=("sim.ursuppe", "strategies.ursuppe"),
         default_pool=",".join(DEFAULT_POOL),
         default_strategy="greedy",
-        capabilities=("rules", "runs", "play", "scenarios", "tuning", "report", "decision_points"),
-        own_commands=("ablate", "combos", "verdict", "calibrate"),  # ablate: its own gene experiment
+        capabilities=tuple(
+            "rules runs play scenarios tuning report decision_points ablation".split()
+            + [
+                "paired_metrics",
+                "deck_plans",
+                "retune",
+            ]  # its paired experiments' hooks (sim.experiments.paired)
+        ),
+        own_commands=("combos", "verdict", "calibrate"),
+        # every preset, weakest by design first
+        tournament_field=("random", "drifter", "greedy", "breeder", "geneticist", "predator", "forager"),
+        skill_field="breeder",
     )
 
     def load_rules(self, files: Sequence[Path] = ()) -> RuleBook:
@@ -134,6 +145,38 @@ class Ursuppe:
         from analysis.ursuppe.report import build_report
 
         return build_report(run_dirs, out, **options)
+
+    def ablation(self, rules: RuleBook, remove: Sequence[str]) -> tuple[RuleBook, RuleBook, str]:
+        """``rules`` and the same without the genes ``remove`` (0 copies at every count); soup
+        ablate itself runs the gene experiments of :meth:`paired_experiments`."""
+        from sim.ursuppe.experiments.arms import resolve_gene
+
+        genes = list(dict.fromkeys(resolve_gene(g, rules) for g in remove))
+        if not genes:
+            raise UserError("--gene: name a gene to remove")
+        without = rules.derive({"genes": {g: {"copies": 0} for g in genes}})
+        return rules, without, "B: without " + " + ".join(genes)
+
+    def paired_experiments(self) -> Any:
+        """Its compare, ablate and tournament (sim.ursuppe.experiments.arms): every metric paired,
+        Holm families, the gene ablation with --each, Bradley-Terry ratings."""
+        from sim.ursuppe.experiments import arms
+
+        return arms
+
+    def deck_plan(
+        self, rules: RuleBook, decks: int, games: int, players: int, seating: str, seed: int
+    ) -> Any:
+        from sim.ursuppe.experiments.arms import deck_plan
+
+        return deck_plan(rules, decks, games, players, seating, seed)
+
+    def retune_settings(
+        self, budget: int, params: str, games_per_candidate: int, threads: int, bar: Any = None
+    ) -> Any:
+        from sim.ursuppe.experiments.retune import Retune
+
+        return Retune(budget, params, games_per_candidate, threads, bar=bar)
 
     def replay(self, run: UrsuppeRun, game: int, seats: Sequence[int] | None = None) -> Any:
         from sim.ursuppe.decision_points import UrsuppeReplay
