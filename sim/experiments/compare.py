@@ -71,16 +71,8 @@ def compare_tables(
 
 
 def compare(
-    game: Game,
-    a: Arm,
-    b: Arm,
-    players: int,
-    seed: int,
-    games: int,
-    out: Path,
-    threads: int = 1,
-    backend: Any = None,
-    by: str = "strategy",
+    game: Game, a: Arm, b: Arm, *arguments: Any, by: str = "strategy", **options: Any
 ) -> pl.DataFrame:
-    """Play arms ``a`` and ``b`` and return their paired table by ``by``."""
-    return compare_tables(game, a, b, players, seed, games, out, threads, backend, (by,))[by]
+    """Play arms ``a`` and ``b`` and return their paired table by ``by`` (the other arguments:
+    :func:`compare_tables`'s)."""
+    return compare_tables(game, a, b, *arguments, keys=(by,), **options)[by]
