@@ -520,10 +520,11 @@ def ablate(
     retuning = (retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
     settings = _prepared(chosen, retuning, threads, games, games)
     setup = paired.Setup(players, games, seed, strategies, pool, seating, variant)
-    remove = [*(gene or []), *(action or [])]
     with open_backend(backend, threads, ray_address) as engine:
         play = _player(chunk_size, threads, quiet, engine, None if each else 2, "run")
-        result = _experiment(paired.ablate, chosen, remove, each, rules, setup, out, play, settings, decks)
+        result = _experiment(
+            paired.ablate, chosen, gene or [], each, rules, setup, out, play, settings, decks, action or ()
+        )
     _show(result, "with", "without")
 
 

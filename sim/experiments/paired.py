@@ -20,6 +20,7 @@ paired by game (sim.experiments.compare), and a round robin's win-rate matrix wi
 equilibrium (sim.experiments.tournament).
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -155,15 +156,19 @@ def compare(
 
 def ablate(
     game: Game, remove: list[str], each: bool, rules: Path | None, setup: Setup, out: Path | None,
-    play: ArmPlayer, retune: Any = None, decks: int = 1,
+    play: ArmPlayer, retune: Any = None, decks: int = 1, actions: Sequence[str] = (),
 ) -> Any:  # fmt: skip
-    """The game with its parts ``remove`` taken out (Game.ablation), or with ``each`` every part
-    in turn (paired metrics only), paired by game against the game as it is."""
+    """The game with its parts ``remove`` (--gene) and ``actions`` (--action) taken out
+    (Game.ablation), or with ``each`` every gene in turn (paired metrics only), paired by game
+    against the game as it is. A game with paired metrics ablates genes only."""
     check_options(game, retune, decks)
     if each:
         why = "an experiment of {having}'s gene deck; name what to remove with --gene or --action"
         require(game, "paired_metrics", "--each", why)
+    remove = [*remove, *actions]
     if supports(game, "paired_metrics"):
+        if actions:
+            raise UserError(f"--action: {game.info.name} removes genes (--gene) only")
         return game.paired_experiments().ablate(  # type: ignore[attr-defined]
             remove or None, each, rules, *setup.own(game), out, play,
             variant=setup.variant, retune=retune, decks=decks,
