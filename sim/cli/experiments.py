@@ -279,22 +279,22 @@ MARK_BY_CONSTRUCTION = "†"
 
 
 def print_comparison(
-    table: Any, label_a: str = "A", label_b: str = "B", sign_test: tuple[str, int] = ("sign", 50)
+    table: Any, label_a: str = "A", label_b: str = "B", sign_test: tuple[str, int] | None = None
 ) -> None:
     """The comparison table, one rich table per family, on stdout (rates in %, their differences
     and intervals in percentage points; over several decks, ``--decks``, also each row's range of
     per-deck differences and whether they all have its sign). Markers, explained in a line under
     each table that has them: ``*`` Holm-significant, ``s`` p-value from the exact sign test,
     ``†`` (in the group cell, so no long note widens a column) a removed gene's own purchase
-    rate, 0 by construction and not tested (``sign_test``: the test column's value of a sign test
-    and below how many changed games it is used). q-values are in the CSV/Markdown; so are ``n``
-    and the raw p when the console is narrower than :data:`NARROW`."""
+    rate, 0 by construction and not tested (``sign_test``: the test column's value of a sign
+    test and below how many changed games it is used; None marks none). q-values are in the
+    CSV/Markdown; so are ``n`` and the raw p when the console is narrower than :data:`NARROW`."""
     from rich import box
     from rich.table import Table
 
     from analysis.tables import fmt
 
-    test_sign, exact_below = sign_test
+    test_sign, exact_below = sign_test or (None, 0)  # None: no row is marked as sign-tested
 
     console = _console()
     wide = console.width >= NARROW
