@@ -158,3 +158,24 @@ def test_the_command_line_names_no_game():
     named = [m for m in imported if any(part in games.names() for part in m.split("."))]
     assert not named
     assert "DEFAULT_GAME:" not in path.read_text() and "only_with_ursuppe" not in path.read_text()
+
+
+def test_bad_input_of_the_paired_stack_leaves_nothing_behind(tmp_path):
+    """Every arm's run is built (and checked) before --out is claimed: a player count, variant or
+    strategy the game refuses is one UserError and no directory."""
+    from sim.errors import UserError
+    from sim.experiments import paired
+
+    g = games.get("pig")
+    for call in (
+        lambda out: paired.compare(g, ["default"], paired.Setup(7, 80, 3), out, None),
+        lambda out: paired.compare(
+            g, ["default"], paired.Setup(2, 80, 3, strategies="steady,nobody"), out, None
+        ),
+        lambda out: paired.tournament(
+            g, None, paired.Setup(2, 60, 3, variant="dummy"), None, None, out, None
+        ),
+    ):
+        with pytest.raises(UserError):
+            call(tmp_path / "x")
+        assert not (tmp_path / "x").exists()

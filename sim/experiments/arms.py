@@ -46,6 +46,12 @@ def arm_player(threads: int, chunk_size: int, backend: Any = None) -> ArmPlayer:
     return play
 
 
+def arm_run(game: Game, arm: Arm, players: int, seed: int, variant: str | None = None) -> Any:
+    """``arm``'s run (Game.new_run: checked, a UserError naming bad input, before anything plays)."""
+    kept = {"strategies": arm.strategies, "pool": arm.pool, "seating": arm.seating}
+    return game.new_run(arm.rules, players, seed, **kept, variant=variant)
+
+
 def play_arm(
     game: Game,
     arm: Arm,
@@ -62,15 +68,7 @@ def play_arm(
     """Play ``arm`` into the run directory ``out`` (resuming a run already there) with ``play``
     (default: the chunked runner on ``backend``) and return its outcome rows, sorted by game and
     player."""
-    adapter = game.new_run(
-        arm.rules,
-        players,
-        seed,
-        strategies=arm.strategies,
-        pool=arm.pool,
-        seating=arm.seating,
-        variant=variant,
-    )
+    adapter = arm_run(game, arm, players, seed, variant)
     if play is not None:
         play(adapter, Path(out), games, arm.label)
     else:

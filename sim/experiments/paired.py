@@ -26,7 +26,16 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sim.errors import UserError
-from sim.experiments.arms import DEFAULT_RULES, Arm, ArmPlayer, check_games, check_out, claim, rules_arms
+from sim.experiments.arms import (
+    DEFAULT_RULES,
+    Arm,
+    ArmPlayer,
+    arm_run,
+    check_games,
+    check_out,
+    claim,
+    rules_arms,
+)
 from sim.game import Game, get, names, strategy_list, supports
 
 
@@ -130,6 +139,13 @@ class Setup:
         )
 
 
+def _check_arms(game: Game, arms: list[Arm], setup: Setup) -> None:
+    """Every arm's run built once before anything is written: its bad input (players, variant,
+    strategies) a one-line UserError that leaves no directory behind."""
+    for arm in arms:
+        arm_run(game, arm, setup.players, setup.seed, setup.variant)
+
+
 def _rules(game: Game, path: str | Path | None) -> Any:
     return game.load_rules([] if path is None else [Path(path)])
 
@@ -187,6 +203,7 @@ def win_rates(
     from sim.experiments.compare import compare_tables
 
     check_games(setup.games, 2, "games per arm (a paired interval needs two games)")
+    _check_arms(game, arms, setup)
     check_out(out, command)
     claim(out, command)
     keys = game.info.paired_by
@@ -214,10 +231,11 @@ def tournament(
             chosen, setup.players, setup.games, rules, setup.seed, anchor, out, play, plot=plot,
             variant=setup.variant,
         )  # fmt: skip
-    from sim.experiments.tournament import round_robin
+    from sim.experiments.tournament import pairs, round_robin
 
     book = _rules(game, rules)
     out = out or setup.out("tournament", game)
+    _check_arms(game, list(pairs(book, chosen, setup.players).values()), setup)
     check_out(out, "tournament")
     claim(out, "tournament")
     P, seed, games, variant = setup.players, setup.seed, setup.games, setup.variant

@@ -13,6 +13,15 @@ from sim.experiments.arms import Arm, play_arm
 from sim.game import Game
 
 
+def pairs(rules: Any, strategies: list[str], players: int) -> dict[tuple[int, int], Arm]:
+    """Each pair (i, j) of ``strategies`` as an arm: i on the even players, j on the odd ones."""
+    out = {}
+    for i, j in combinations(range(len(strategies)), 2):
+        seats = ",".join(strategies[i] if p % 2 == 0 else strategies[j] for p in range(players))
+        out[i, j] = Arm(f"{strategies[i]} vs {strategies[j]}", rules, strategies=seats)
+    return out
+
+
 def round_robin(
     game: Game, rules: Any, strategies: list[str], players: int, seed: int, games: int, out: Path, **arm: Any
 ) -> tuple[np.ndarray, Equilibrium]:
@@ -22,9 +31,7 @@ def round_robin(
     (sim.experiments.arms.play_arm's threads, backend, variant, play)."""
     k = len(strategies)
     w = np.full((k, k), 0.5)
-    for i, j in combinations(range(k), 2):
-        seats = ",".join(strategies[i] if p % 2 == 0 else strategies[j] for p in range(players))
-        pair = Arm(f"{strategies[i]} vs {strategies[j]}", rules, strategies=seats)
+    for (i, j), pair in pairs(rules, strategies, players).items():
         rows = play_arm(game, pair, players, seed, games, Path(out) / f"{i:02d}-{j:02d}", **arm)
         wins_i = rows.filter(rows["strategy"] == strategies[i])["won"].sum()
         wins_j = rows.filter(rows["strategy"] == strategies[j])["won"].sum()
