@@ -117,6 +117,20 @@ CAPABILITIES: dict[str, Capability] = {
             (),
             "restricted play of an action (soup verdict --action: a seat denied it)",
         ),
+        # Hooks of the paired experiments (sim.experiments.paired): options a game without them refuses.
+        Capability(
+            "paired_metrics",
+            ("paired_experiments",),
+            (),
+            "paired tables of its own (every metric, Holm families, ablate --each, tournament ratings)",
+        ),
+        Capability("deck_plans", ("deck_plan",), (), "plausible decks every arm is played over (--decks)"),
+        Capability(
+            "retune",
+            ("retune_settings",),
+            (),
+            "every arm's strategies re-tuned under its own rules (--retune)",
+        ),
     )
 }
 REQUIRED_CAPABILITIES = ("rules", "runs")  # what the runner and every command need
@@ -148,6 +162,10 @@ class GameInfo:
     paired_by: tuple[str, ...] = ("strategy", "start_space")
     # What its balance report shows (the line soup simulate ends with).
     report_summary: str = "win rates by strategy and seat"
+    # A round robin's default field (soup tournament; default: every preset) and a skill ladder's
+    # field (soup skill; default: default_strategy).
+    tournament_field: tuple[str, ...] = ()
+    skill_field: str = ""
 
 
 class Game(Protocol):
@@ -244,6 +262,12 @@ class Game(Protocol):
     # Sequence[str]) -> (rules A, rules B, a line saying what B lacks), the two arms soup ablate
     # plays on common random numbers (Chromosome: a special action off its board, or a gene
     # colour's use).
+    # With "paired_metrics": paired_experiments() -> the game's own compare, ablate
+    # and tournament (sim.experiments.paired.PairedExperiments); "deck_plans": deck_plan(rules,
+    # decks, games, players, seating, seed) -> the decks every arm is played over (--decks);
+    # "retune": retune_settings(budget, params, games_per_candidate, threads, bar) -> how every
+    # arm's strategies are re-tuned first (--retune).
+    #
     #
     # A game with "bench" gives bench_figures(games=, plain_games=, rss_games=, cold=, mix=,
     # repeats=, compare=) and bench_scaling(counts, games, repeats, mix), each (a document for

@@ -142,3 +142,109 @@ def test_a_game_declaring_its_own_tuning_plan_gives_the_job():
     request = _request(self_play=True)
     assert tuning_job(Own((*pig.info.capabilities, "tuning_plan")), request) == ("own", request)
     assert isinstance(tuning_job(Own(pig.info.capabilities), _request(budget=800)), GameTuning)
+
+
+# --- The paired stack (sim.experiments.paired) that soup compare, ablate and tournament run for every game
+# (issue 35.1), in process on Pig: the fast tier runs it.
+
+
+def _pig_player():
+    from sim.experiments.arms import arm_player
+
+    return arm_player(threads=1, chunk_size=40)
+
+
+def test_the_paired_stack_compares_pig_on_common_random_numbers(tmp_path):
+    """soup compare's stack on a game without paired metrics: the win rates by each column the
+    game pairs by (GameInfo.paired_by), the same rules twice reading exactly 0, the table written."""
+    from sim.experiments import paired
+
+    g = games.get("pig")
+    house = tmp_path / "house.toml"
+    house.write_text("target = 40\n")
+    result = paired.compare(g, [str(house)], paired.Setup(2, 80, 3), tmp_path / "c", _pig_player())
+    assert isinstance(result, paired.WinRates) and tuple(result.tables) == g.info.paired_by
+    assert result.lines[0].startswith("A: default (") and "B: " + str(house) in result.lines[0]
+    assert (tmp_path / "c" / "comparison.md").read_text().startswith("# soup compare --game pig")
+    same = paired.compare(g, ["default", "default"], paired.Setup(2, 80, 3), tmp_path / "s", _pig_player())
+    assert all((t["difference"] == 0).all() for t in same.tables.values())
+    # the same arguments again reuse the complete runs (resume), with the same tables
+    again = paired.compare(g, [str(house)], paired.Setup(2, 80, 3), tmp_path / "c", _pig_player())
+    assert all(again.tables[k].equals(result.tables[k]) for k in result.tables)
+
+
+def test_the_paired_stack_plays_a_round_robin_of_pig(tmp_path):
+    from sim.experiments import paired
+
+    g = games.get("pig")
+    result = paired.tournament(
+        g, "random,steady", paired.Setup(2, 60, 3), None, None, tmp_path / "t", _pig_player()
+    )
+    assert isinstance(result, paired.RoundRobin) and result.names == ["random", "steady"]
+    assert np.allclose(result.matrix + result.matrix.T, 1.0) and result.matrix[1, 0] > 0.5
+    assert paired.field(g, None) == g.strategy_names()  # Pig names no field of its own: every preset
+
+
+@pytest.mark.parametrize(
+    "option, call, said",
+    [
+        ("--decks", "compare", "--decks: only with --game ursuppe (pig gives no deck plans)"),
+        ("--retune", "compare", "--retune: only with --game ursuppe (pig gives no retune)"),
+        ("--anchor", "tournament", "--anchor: only with --game ursuppe (pig gives no paired metrics)"),
+    ],
+)
+def test_an_option_without_its_capability_is_refused_naming_the_games_that_have_it(
+    option, call, said, tmp_path
+):
+    """An option a game lacks the capability for (sim.game.CAPABILITIES) is refused in one line
+    naming the games that declare it, before anything is written."""
+    from sim.errors import UserError
+    from sim.experiments import paired
+
+    g = games.get("pig")
+    out = tmp_path / "x"
+    with pytest.raises(UserError) as e:
+        if call == "compare":
+            retune, decks = (object(), 1) if option == "--retune" else (None, 2)
+            paired.compare(g, ["default"], paired.Setup(2, 80, 3), out, None, retune=retune, decks=decks)
+        else:
+            paired.tournament(g, None, paired.Setup(2, 60, 3), None, "steady", out, None)
+    assert str(e.value) == said and not out.exists()
+    with pytest.raises(UserError, match="--each: an experiment of ursuppe's gene deck"):
+        paired.ablate(games.get("chromosome"), [], True, None, paired.Setup(3, 10, 1), out, None)
+
+
+def test_the_command_line_names_no_game():
+    """sim/cli/experiments.py reaches every game through the protocol (issue 35.1): no import of a
+    game's package, no fork on the game's name."""
+    import ast
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "sim" / "cli" / "experiments.py"
+    tree = ast.parse(path.read_text())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    named = [m for m in imported if any(part in games.names() for part in m.split("."))]
+    assert not named
+    assert "DEFAULT_GAME:" not in path.read_text() and "only_with_ursuppe" not in path.read_text()
+
+
+def test_bad_input_of_the_paired_stack_leaves_nothing_behind(tmp_path):
+    """Every arm's run is built (and checked) before --out is claimed: a player count, variant or
+    strategy the game refuses is one UserError and no directory."""
+    from sim.errors import UserError
+    from sim.experiments import paired
+
+    g = games.get("pig")
+    for call in (
+        lambda out: paired.compare(g, ["default"], paired.Setup(7, 80, 3), out, None),
+        lambda out: paired.compare(
+            g, ["default"], paired.Setup(2, 80, 3, strategies="steady,nobody"), out, None
+        ),
+        lambda out: paired.tournament(
+            g, None, paired.Setup(2, 60, 3, variant="dummy"), None, None, out, None
+        ),
+    ):
+        with pytest.raises(UserError):
+            call(tmp_path / "x")
+        assert not (tmp_path / "x").exists()

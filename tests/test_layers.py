@@ -87,20 +87,12 @@ def test_both_games_found():
     assert {"ursuppe", "pig", "chromosome"} <= set(GAMES)
 
 
-# Kit modules that still import a game, each removed by another branch of issue 35.1 (drop the
-# exemption once merged; a stale entry fails).
-KIT_LEFT_FOR_NOW = {
-    "sim.cli.experiments",  # removed by the s5-b merge (compare, ablate, tournament, skill)
-}
-
-
 def test_the_kit_and_generic_analysis_never_import_a_game():
     """The kit, its command line (sim.cli: a game's own commands are mounted from the registry,
     issue 35.1) and the generic analysis name no game."""
-    kit = [m for m in GRAPH if _game_of(m) is None and m not in KIT_LEFT_FOR_NOW]
+    kit = [m for m in GRAPH if _game_of(m) is None]
     leaks = {m: sorted(d for d in GRAPH[m] if _game_of(d)) for m in kit}
     assert {m: d for m, d in leaks.items() if d} == {}
-    assert all(any(_game_of(d) for d in GRAPH[m]) for m in KIT_LEFT_FOR_NOW)
 
 
 def _cli(module: str) -> bool:

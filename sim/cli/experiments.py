@@ -1,10 +1,12 @@
-"""``soup compare``, ``soup ablate`` and ``soup tournament``: the command-line layer.
+"""``soup compare``, ``soup ablate``, ``soup tournament`` and ``soup skill``: the command-line layer.
 
-The experiments themselves (how arms are built, played, paired and tabulated, and their
-Markdown) are in sim.ursuppe.experiments.arms, which a notebook calls the same way; this module
-parses the options, plays each arm with a progress bar (:func:`_player`) and prints the tables.
-Re-running a command with the same arguments reuses complete runs in ``--out``; an ``--out``
-holding a different run is a user error. See docs/experiments.md.
+The experiments themselves (how arms are built, played, paired and tabulated, and their Markdown)
+are in sim.experiments.paired, one stack for every game, which a notebook calls the same way; what
+a game adds (its paired metrics, deck plans, re-tuning, ablation) it declares as capabilities
+(sim.game.CAPABILITIES). This module parses the options, plays each arm with a progress bar
+(:func:`_player`) and prints the tables; it names no game. Re-running a command with the same
+arguments reuses complete runs in ``--out``; an ``--out`` holding a different run is a user error.
+See docs/experiments.md.
 """
 
 import math
@@ -14,7 +16,6 @@ from typing import Annotated, Any
 
 import typer
 
-from sim import out_dirs
 from sim.cli.support import (
     DEFAULT_GAME,
     MAX_SEED,
@@ -27,22 +28,18 @@ from sim.cli.support import (
     check_resources,
     fail,
     game_for,
-    only_with_ursuppe,
     open_backend,
     plural,
     run_with_progress,
 )
+from sim.experiments import PAIR_SEEDS
 from sim.game import strategy_list
-from sim.ursuppe.experiments.arms import PAIR_SEEDS, PRESET_ORDER
-from strategies.ursuppe import DEFAULT_POOL as SIMULATION_POOL
-from strategies.ursuppe import preset_names
 
-DEFAULT_POOL = ",".join(SIMULATION_POOL)
-
-# Options shared by the three commands.
+# Options shared by the commands.
 # sim.ursuppe.experiments.retune.DEFAULT_BUDGET, not imported: retune loads the engine (numba), which `soup
 # --help` must not (tests/test_trustworthy_runs.py); tests/test_retune.py checks the two agree.
 RETUNE_BUDGET = 192_000
+RETUNE_GAMES = 1200  # its games per candidate (sim.ursuppe.experiments.tuning), not imported (as above)
 Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
 Seed = Annotated[
     int,
@@ -56,13 +53,15 @@ Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 Strategies = Annotated[
     str | None,
     typer.Option(
-        help="One strategy per player, comma-separated (a,b,c,d). Presets: "
-        + ", ".join(preset_names())
-        + "; or .toml files."
+        help="One strategy per player, comma-separated (a,b,c,d): the game's presets or .toml files."
     ),
 ]
 Pool = Annotated[
-    str, typer.Option(help="Strategies to draw every player of every game from (without --strategies).")
+    str | None,
+    typer.Option(
+        help="Strategies to draw every player of every game from (without --strategies; default: the "
+        "game's mix)."
+    ),
 ]
 Seating = Annotated[
     str,
@@ -119,15 +118,18 @@ RetuneGames = Annotated[
 ]
 
 
-def _retune(on: bool, budget: int, params: str, per_candidate: int, threads: int, quiet: bool) -> Any:
-    """The --retune settings (None without --retune), with a progress bar for the tuning."""
+def _retune(
+    chosen: Any, on: bool, budget: int, params: str, per_candidate: int, threads: int, quiet: bool
+) -> Any:
+    """The --retune settings (None without --retune; the game's, Game.retune_settings), with a
+    progress bar for the tuning."""
     if not on:
         given = [
             name
             for name, value, default in (
                 ("--retune-budget", budget, RETUNE_BUDGET),
                 ("--retune-params", params, "default"),
-                ("--retune-games-per-candidate", per_candidate, 1200),
+                ("--retune-games-per-candidate", per_candidate, RETUNE_GAMES),
             )
             if value != default
         ]
@@ -135,16 +137,19 @@ def _retune(on: bool, budget: int, params: str, per_candidate: int, threads: int
             fail(f"{', '.join(given)}: only with --retune")
         return None
     from sim.cli.support import progress_bar
-    from sim.ursuppe.experiments.retune import Retune
+    from sim.experiments.paired import require
 
-    return Retune(
-        budget, params, per_candidate, threads, bar=lambda total: progress_bar(total, "re-tuning", quiet)
-    )
+    require(chosen, "retune", "--retune")
+
+    def bar(total: int) -> Any:
+        return progress_bar(total, "re-tuning", quiet)
+
+    return chosen.retune_settings(budget, params, per_candidate, threads, bar=bar)
 
 
 def _interrupted(e: KeyboardInterrupt) -> None:
-    """Ctrl-C outside an arm's run (whose own Ctrl-C says what it kept): while re-tuning
-    (sim.ursuppe.experiments.retune.Interrupted names the directory), or after the arms, while tabulating."""
+    """Ctrl-C outside an arm's run (whose own Ctrl-C says what it kept): while re-tuning (the
+    game's retune names the directory: ``kept_in``), or after the arms, while tabulating."""
     from sim.cli.support import interrupted
 
     kept_in = getattr(e, "kept_in", None)
@@ -160,7 +165,7 @@ def _player(
     chunk_size: int, threads: int, quiet: bool, backend: Any, arms: int | None = None, unit: str = "arm"
 ) -> Any:
     """Each arm played with the chunked runner on ``backend`` and a progress bar
-    (sim.ursuppe.experiments.arms.ArmPlayer). Ctrl-C says what the whole command kept, not only the
+    (sim.experiments.arms.ArmPlayer). Ctrl-C says what the whole command kept, not only the
     arm it stopped in (issue 21.8): the ``arms`` (``unit``s) complete and the games of the one
     being played, in the experiment's directory."""
     complete: list[str] = []
@@ -191,21 +196,48 @@ def _player(
     return play
 
 
-def _check_decks(decks: int, games: int) -> None:
-    """A bad --decks (or too few games for it) ends the command in one line before any work."""
-    from sim.errors import UserError
-    from sim.ursuppe.experiments.arms import check_decks
+def _prepared(chosen: Any, retuning: tuple, threads: int, games: int, per_arm: int) -> Any:
+    """A paired experiment's --retune settings (:func:`_retune`; ``retuning``: its options,
+    threads and quiet), after the resources of its ``games`` in all are checked (arms of at
+    least two games, ``per_arm``; smaller ones are the experiment's one-line error)."""
+    settings = _experiment(_retune, chosen, *retuning)
+    if per_arm >= 2:
+        check_resources(threads, games)
+    return settings
 
+
+def _experiment(run: Any, *arguments: Any, **options: Any) -> Any:
+    """``run(*arguments, **options)`` (an experiment of sim.experiments.paired, or a check), its
+    bad input a one-line error and Ctrl-C saying what it kept."""
     try:
-        check_decks(decks, games)
-    except UserError as e:
+        return run(*arguments, **options)
+    except USER_ERRORS as e:
         fail(str(e))
+    except KeyboardInterrupt as e:
+        _interrupted(e)
 
 
-def _warn(warning: str | None) -> None:
-    """The small-experiment warning on stderr (it is in the Markdown header too)."""
-    if warning:
-        typer.echo(f"soup: warning: {warning}", err=True)
+def _show(result: Any, label_a: str = "A", label_b: str = "B") -> None:
+    """A paired experiment's lines and tables: the game's paired metrics (a family table, or
+    ablate --each's summary), or the win rates by each column the game pairs by."""
+    from sim.experiments.paired import WinRates
+
+    if result.warning:  # the small-experiment warning, on stderr (it is in the Markdown header too)
+        typer.echo(f"soup: warning: {result.warning}", err=True)
+    for line in result.lines:
+        typer.echo(line)
+    if isinstance(result, WinRates):
+        for key, table in result.tables.items():
+            _paired_table(f"Win rate by {key.replace('_', ' ')}, B - A (paired by game)", table, key)
+        typer.echo(f"table: {result.files[0]}")
+        return
+    if result.summary is None:
+        print_comparison(result.table, label_a, label_b, result.sign_test)
+        _summary_line(result.table)
+    else:
+        _print_ablation_summary(result.summary, result.table)
+    _print_changes(result.printed_changes())
+    typer.echo("tables: " + ", ".join(str(f) for f in result.files))
 
 
 # --------------------------------------------------------------------------------------------
@@ -246,19 +278,23 @@ MARK_SIGN_TEST = "s"
 MARK_BY_CONSTRUCTION = "†"
 
 
-def print_comparison(table: Any, label_a: str = "A", label_b: str = "B") -> None:
+def print_comparison(
+    table: Any, label_a: str = "A", label_b: str = "B", sign_test: tuple[str, int] | None = None
+) -> None:
     """The comparison table, one rich table per family, on stdout (rates in %, their differences
     and intervals in percentage points; over several decks, ``--decks``, also each row's range of
     per-deck differences and whether they all have its sign). Markers, explained in a line under
     each table that has them: ``*`` Holm-significant, ``s`` p-value from the exact sign test,
     ``†`` (in the group cell, so no long note widens a column) a removed gene's own purchase
-    rate, 0 by construction and not tested. q-values are in the CSV/Markdown; so are ``n`` and the raw p
-    when the console is narrower than :data:`NARROW`."""
+    rate, 0 by construction and not tested (``sign_test``: the test column's value of a sign
+    test and below how many changed games it is used; None marks none). q-values are in the
+    CSV/Markdown; so are ``n`` and the raw p when the console is narrower than :data:`NARROW`."""
     from rich import box
     from rich.table import Table
 
     from analysis.tables import fmt
-    from analysis.ursuppe.paired import EXACT_BELOW, TEST_SIGN
+
+    test_sign, exact_below = sign_test or (None, 0)  # None: no row is marked as sign-tested
 
     console = _console()
     wide = console.width >= NARROW
@@ -283,7 +319,7 @@ def print_comparison(table: Any, label_a: str = "A", label_b: str = "B") -> None
                 group += " " + MARK_BY_CONSTRUCTION
                 used.add(MARK_BY_CONSTRUCTION)
             mark = (MARK_SIGNIFICANT if r["significant"] else "") + (
-                MARK_SIGN_TEST if r.get("test") == TEST_SIGN else ""
+                MARK_SIGN_TEST if r.get("test") == test_sign else ""
             )
             used.update(mark)
             cells = [group] + ([f"{r['n']:,}"] if wide else [])
@@ -297,7 +333,7 @@ def print_comparison(table: Any, label_a: str = "A", label_b: str = "B") -> None
         console.print(t)
         notes = {
             MARK_SIGNIFICANT: "*: Holm-significant",
-            MARK_SIGN_TEST: f"s: p from the exact sign test (fewer than {EXACT_BELOW} games changed)",
+            MARK_SIGN_TEST: f"s: p from the exact sign test (fewer than {exact_below} games changed)",
             MARK_BY_CONSTRUCTION: "†: the removed gene's own purchase rate, 0 by construction, not tested",
         }
         legend = [notes[m] for m in notes if m in used]
@@ -331,7 +367,7 @@ def compare(
     variant: Variant = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per rule set (at least 2).")] = 20_000,
     strategies: Strategies = None,
-    pool: Pool = DEFAULT_POOL,
+    pool: Pool = None,
     seating: Seating = "rotate",
     seed: Seed = 1,
     threads: Threads = CPUS,
@@ -346,7 +382,7 @@ def compare(
     retune: RetuneFlag = False,
     retune_budget: RetuneBudget = RETUNE_BUDGET,
     retune_params: RetuneParams = "default",
-    retune_games_per_candidate: RetuneGames = 1200,
+    retune_games_per_candidate: RetuneGames = RETUNE_GAMES,
     decks: Decks = 1,
 ) -> None:
     """Play the same games under two rule sets and report what changed (B - A), paired by game.
@@ -360,74 +396,30 @@ def compare(
 
     With --retune every strategy is first re-tuned under each arm's rules (docs/experiments.md).
     With --decks K both arms are played over the same K plausible environment decks (V6).
-    With --game another than ursuppe: the win rates by strategy and by seat, paired
-    (sim.experiments.compare); --variant, --retune and --decks are Ursuppe's.
+    A game without paired tables of its own reports the win rates by strategy and by seat,
+    paired (sim.experiments.paired); --retune and --decks need the game's capabilities.
     """
-    if game != DEFAULT_GAME:
-        only_with_ursuppe(variant=variant is not None, retune=retune, decks=decks != 1)
-        _compare_other(
-            game,
-            rules,
-            players,
-            games,
-            strategies,
-            pool,
-            seed,
-            threads,
-            chunk_size,
-            out,
-            backend,
-            ray_address,
-        )
-        return
-    from sim.ursuppe.experiments import arms as experiments
+    from sim.experiments import paired
 
-    _check_decks(decks, games)
-    if games >= 2:
-        check_resources(threads, 2 * games)
-    settings = _retune(retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
-    try:
-        with open_backend(backend, threads, ray_address) as engine:
-            result = experiments.compare(
-                rules,
-                players,
-                games,
-                strategies,
-                pool,
-                seating,
-                seed,
-                out,
-                _player(chunk_size, threads, quiet, engine, 2, "arm"),
-                variant=variant,
-                retune=settings,
-                decks=decks,
-            )
-    except USER_ERRORS as e:
-        fail(str(e))
-    except KeyboardInterrupt as e:
-        _interrupted(e)
-    _warn(result.warning)
-    for line in result.lines:
-        typer.echo(line)
-    print_comparison(result.table)
-    _summary_line(result.table)
-    _print_changes(result.changes)
-    typer.echo("tables: " + ", ".join(str(f) for f in result.files))
+    chosen = game_for(game, "compare")
+    retuning = (retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
+    settings = _prepared(chosen, retuning, threads, 2 * games, games)
+    setup = paired.Setup(players, games, seed, strategies, pool, seating, variant)
+    with open_backend(backend, threads, ray_address) as engine:
+        play = _player(chunk_size, threads, quiet, engine, 2, "arm")
+        result = _experiment(paired.compare, chosen, rules, setup, out, play, settings, decks)
+    _show(result)
 
 
-def _print_changes(changes: Any) -> None:
-    """--retune: the tuned parameters that differ most between the arms, per strategy."""
-    if changes is None:
+def _print_changes(printed: tuple[str, Any] | None) -> None:
+    """--retune: the tuned parameters that differ most between the arms, per strategy (the
+    experiment's title and rows, Comparison.printed_changes)."""
+    if printed is None:
         return
     from rich import box
     from rich.table import Table
 
-    from sim.ursuppe.experiments.retune import PRINTED
-
-    title = "Re-tuned parameters that differ most between the arms"
-    if changes.height > PRINTED:
-        title += f" (the {PRINTED} largest moves; all in retune-changes.md)"
-        changes = changes.sort("moved", descending=True, maintain_order=True).head(PRINTED)
+    title, changes = printed
     t = Table(title=title, box=box.SIMPLE_HEAD)
     for col in changes.columns:
         t.add_column(col, justify="left" if col in ("strategy", "parameter") else "right")
@@ -484,7 +476,7 @@ def ablate(
     variant: Variant = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per run (at least 2).")] = 10_000,
     strategies: Strategies = None,
-    pool: Pool = DEFAULT_POOL,
+    pool: Pool = None,
     seating: Seating = "rotate",
     seed: Seed = 1,
     threads: Threads = CPUS,
@@ -501,7 +493,7 @@ def ablate(
     retune: RetuneFlag = False,
     retune_budget: RetuneBudget = RETUNE_BUDGET,
     retune_params: RetuneParams = "default",
-    retune_games_per_candidate: RetuneGames = 1200,
+    retune_games_per_candidate: RetuneGames = RETUNE_GAMES,
     decks: Decks = 1,
     game: GameName = DEFAULT_GAME,
 ) -> None:
@@ -522,79 +514,18 @@ def ablate(
 
     soup ablate --game chromosome --action FE3 --players 3 --games 20000
     """
-    chosen = game_for(game, "ablate")
-    if game != DEFAULT_GAME:
-        only_with_ursuppe(variant=variant is not None, retune=retune, decks=decks != 1)
-        if each:
-            fail("--each: an experiment of ursuppe's gene deck; name what to remove with --gene or --action")
-        try:
-            a, b, header = chosen.ablation(
-                chosen.load_rules([rules] if rules else []), [*(gene or []), *(action or [])]
-            )
-        except USER_ERRORS as e:
-            fail(str(e))
-        mix = None if pool == DEFAULT_POOL else pool
-        removed = "-".join([*(gene or []), *(action or [])])
-        out = out or Path("results") / f"ablate-{game}-{removed}-{players}p-seed{seed}-{games}"
-        _paired_arms(
-            chosen,
-            a,
-            b,
-            header,
-            "ablate",
-            players,
-            games,
-            strategies,
-            mix,
-            seed,
-            threads,
-            out,
-            backend,
-            ray_address,
-        )
-        return
-    if action:
-        fail("--action: a Chromosome special action; ursuppe removes genes (--gene)")
-    from sim.ursuppe.experiments import arms as experiments
+    from sim.experiments import paired
 
-    if each == bool(gene):
-        fail("--gene/--each: give one or more --gene NAME, or --each")
-    _check_decks(decks, games)
-    if games >= 2:
-        check_resources(threads, games)
-    settings = _retune(retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
-    try:
-        with open_backend(backend, threads, ray_address) as engine:
-            result = experiments.ablate(
-                gene,
-                each,
-                rules,
-                players,
-                games,
-                strategies,
-                pool,
-                seating,
-                seed,
-                out,
-                _player(chunk_size, threads, quiet, engine, None if each else 2, "run"),
-                variant=variant,
-                retune=settings,
-                decks=decks,
-            )
-    except USER_ERRORS as e:
-        fail(str(e))
-    except KeyboardInterrupt as e:
-        _interrupted(e)
-    _warn(result.warning)
-    for line in result.lines:
-        typer.echo(line)
-    if not each:
-        print_comparison(result.table, "with", "without")
-        _summary_line(result.table)
-    else:
-        _print_ablation_summary(result.summary, result.table)
-    _print_changes(result.changes)
-    typer.echo("tables: " + ", ".join(str(f) for f in result.files))
+    chosen = game_for(game, "ablate")
+    retuning = (retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
+    settings = _prepared(chosen, retuning, threads, games, games)
+    setup = paired.Setup(players, games, seed, strategies, pool, seating, variant)
+    with open_backend(backend, threads, ray_address) as engine:
+        play = _player(chunk_size, threads, quiet, engine, None if each else 2, "run")
+        result = _experiment(
+            paired.ablate, chosen, gene or [], each, rules, setup, out, play, settings, decks, action or ()
+        )
+    _show(result, "with", "without")
 
 
 def _print_ablation_summary(summary: Any, table: Any) -> None:
@@ -650,7 +581,7 @@ def tournament(
         str | None,
         typer.Option(
             help="Strategies, comma-separated (presets or .toml files); every pair plays. Default: the "
-            f"game's presets (ursuppe: {','.join(PRESET_ORDER)})."
+            "game's presets (its field, weakest by design first, where the game names one)."
         ),
     ] = None,
     players: Players = 4,
@@ -696,40 +627,57 @@ def tournament(
 
     soup tournament --strategies greedy,breeder,predator,forager --games 4000 --anchor greedy
 
-    With --game another than ursuppe: the win-rate matrix and its equilibrium
-    (sim.experiments.tournament); --variant and --anchor are Ursuppe's.
+    A game without paired tables of its own: the win-rate matrix and its equilibrium
+    (sim.experiments.tournament); --anchor needs the game's ratings.
     """
-    if game != DEFAULT_GAME:
-        only_with_ursuppe(variant=variant is not None, anchor=anchor is not None)
-        _tournament_other(game, strategies, players, games, rules, seed, threads, chunk_size, out)
-        return
-    strategies = strategies or ",".join(PRESET_ORDER)
-    from sim.ursuppe.experiments import arms as experiments
+    from sim.experiments import paired
 
+    chosen = game_for(game, "tournament")
     if games >= 1:
         check_resources(threads, games)
-    try:
-        names = strategy_list(strategies, "--strategies")
-        pairs = len(names) * (len(names) - 1) // 2
-        with open_backend(backend, threads, ray_address) as engine:
-            result = experiments.tournament(
-                names,
-                players,
-                games,
-                rules,
-                seed,
-                anchor,
-                out,
-                _player(chunk_size, threads, quiet, engine, pairs, "pair"),
-                plot=plot,
-                variant=variant,
-            )
-    except USER_ERRORS as e:
-        fail(str(e))
+    pairs = _pairs(chosen, strategies)
+    setup = paired.Setup(players, games, seed, variant=variant)
+    with open_backend(backend, threads, ray_address) as engine:
+        play = _player(chunk_size, threads, quiet, engine, pairs, "pair")
+        result = _experiment(paired.tournament, chosen, strategies, setup, rules, anchor, out, play, plot)
+    if isinstance(result, paired.RoundRobin):
+        _print_round_robin(result)
+        return
     for line in result.lines:
         typer.echo(line)
     _print_tournament(result.ratings, result.matrix, result.names, result.equilibrium)
     typer.echo("tables: " + ", ".join(str(f) for f in result.files))
+
+
+def _pairs(chosen: Any, strategies: str | None) -> int:
+    """How many pairs a round robin of ``strategies`` (default: the game's field) plays."""
+    from sim.experiments.paired import default_field
+
+    try:
+        k = len(strategy_list(strategies or default_field(chosen), "--strategies"))
+    except USER_ERRORS as e:
+        fail(str(e))
+    return k * (k - 1) // 2
+
+
+def _print_round_robin(result: Any) -> None:
+    """A round robin without the game's ratings: its win-rate matrix and equilibrium."""
+    from rich import box
+    from rich.table import Table
+
+    names, w = result.names, result.matrix
+    m = Table(title="Share of the pair's wins of the row strategy", box=box.SIMPLE_HEAD)
+    for col in ("strategy", *names):
+        m.add_column(col, justify="left" if col == "strategy" else "right")
+    for i, a in enumerate(names):
+        m.add_row(a, *("—" if i == j else f"{w[i, j]:.3f}" for j in range(len(names))))
+    _console().print(m)
+    e = Table(title="Equilibrium of the meta-game", box=box.SIMPLE_HEAD)
+    for col in ("strategy", "weight", "regret"):
+        e.add_column(col, justify="left" if col == "strategy" else "right")
+    for r in result.equilibrium.iter_rows(named=True):
+        e.add_row(r["strategy"], f"{r['weight']:.3f}", f"{r['regret']:.3f}")
+    _console().print(e)
 
 
 def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: Any = None) -> None:
@@ -775,9 +723,6 @@ def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: 
     console.print(e)
 
 
-# --- another game than Ursuppe: the game-agnostic experiments (sim/experiments) -------------------
-
-
 def _paired_table(title: str, table: Any, key: str) -> None:
     from rich import box
     from rich.table import Table
@@ -795,124 +740,6 @@ def _paired_table(title: str, table: Any, key: str) -> None:
             f"[{r['low']:+.3f}, {r['high']:+.3f}]",
         )
     _console().print(t)
-
-
-def _compare_other(
-    game: str,
-    rules: list[str] | None,
-    players: int,
-    games: int,
-    strategies: str | None,
-    pool: str,
-    seed: int,
-    threads: int,
-    chunk_size: int,
-    out: Path | None,
-    backend: str,
-    ray_address: str | None,
-) -> None:
-    """soup compare --game NAME: two rule sets on common random numbers, paired win rates."""
-    chosen = game_for(game, "compare")
-    if not rules or len(rules) > 2:
-        fail("--rules: expected one house-rules file (B, against the defaults) or two (A, B; 'default')")
-    files = (["default"] + rules)[-2:]
-    a, b = (chosen.load_rules([] if f == "default" else [Path(f)]) for f in files)
-    # the Ursuppe mix is the option's default: another game plays its own unless --pool names one
-    mix = None if pool == DEFAULT_POOL else pool
-    out = out or Path("results") / f"compare-{game}-{players}p-seed{seed}-{games}"
-    header = f"A: {files[0]} ({chosen.rules_line(a)}), B: {files[1]} ({chosen.rules_line(b)})"
-    _paired_arms(
-        chosen,
-        a,
-        b,
-        header,
-        "compare",
-        players,
-        games,
-        strategies,
-        mix,
-        seed,
-        threads,
-        out,
-        backend,
-        ray_address,
-    )
-
-
-def _paired_arms(
-    chosen: Any,
-    a: Any,
-    b: Any,
-    header: str,
-    command: str,
-    players: int,
-    games: int,
-    strategies: str | None,
-    mix: str | None,
-    seed: int,
-    threads: int,
-    out: Path,
-    backend: str,
-    ray_address: str | None,
-) -> None:
-    """Play rules ``a`` and ``b`` on common random numbers and print the paired win-rate tables
-    the game shows (GameInfo.paired_by), written to ``out``/comparison.md as well."""
-    from analysis.tables import frame_markdown, write_text_atomic
-    from sim.experiments.arms import Arm
-    from sim.experiments.compare import compare_tables
-
-    check_resources(threads, 2 * games)
-    out_dirs.check_writable(out)  # before the engine loads (issue 31.7); each arm's run checks its own
-    with open_backend(backend, threads, ray_address) as engine:
-        arm_a, arm_b = Arm("A", a, strategies, mix), Arm("B", b, strategies, mix)
-        keys = chosen.info.paired_by
-        tables = compare_tables(chosen, arm_a, arm_b, players, seed, games, out, threads, engine, keys)
-    typer.echo(f"{header}; runs in {out}")
-    for key in keys:
-        _paired_table(f"Win rate by {key.replace('_', ' ')}, B - A (paired by game)", tables[key], key)
-    markdown = "\n".join(frame_markdown(tables[key]) for key in keys)
-    write_text_atomic(
-        out / "comparison.md", f"# soup {command} --game {chosen.info.name}\n\n{header}\n\n" + markdown
-    )
-    typer.echo(f"table: {out / 'comparison.md'}")
-
-
-def _tournament_other(
-    game: str,
-    strategies: str | None,
-    players: int,
-    games: int,
-    rules: Path | None,
-    seed: int,
-    threads: int,
-    chunk_size: int,
-    out: Path | None,
-) -> None:
-    """soup tournament --game NAME: the round robin's win-rate matrix and its equilibrium."""
-    from rich import box
-    from rich.table import Table
-
-    from sim.experiments.tournament import round_robin
-
-    chosen = game_for(game, "tournament")
-    names = strategy_list(strategies or ",".join(chosen.strategy_names()), "--strategies")
-    book = chosen.load_rules([rules] if rules is not None else [])
-    out = out or Path("results") / f"tournament-{game}-{players}p-seed{seed}-{games}"
-    check_resources(threads, games)
-    out_dirs.check_writable(out)  # before the engine loads (issue 31.7)
-    w, eq = round_robin(chosen, book, names, players, seed, games, out, threads)
-    m = Table(title="Share of the pair's wins of the row strategy", box=box.SIMPLE_HEAD)
-    for col in ("strategy", *names):
-        m.add_column(col, justify="left" if col == "strategy" else "right")
-    for i, a in enumerate(names):
-        m.add_row(a, *("—" if i == j else f"{w[i, j]:.3f}" for j in range(len(names))))
-    _console().print(m)
-    e = Table(title="Equilibrium of the meta-game", box=box.SIMPLE_HEAD)
-    for col in ("strategy", "weight", "regret"):
-        e.add_column(col, justify="left" if col == "strategy" else "right")
-    for r in eq.frame().iter_rows(named=True):
-        e.add_row(r["strategy"], f"{r['weight']:.3f}", f"{r['regret']:.3f}")
-    _console().print(e)
 
 
 # --------------------------------------------------------------------------------------------
@@ -935,7 +762,9 @@ def skill(
     ] = None,
     field: Annotated[
         str | None,
-        typer.Option(help="The strategy at every other seat (default: breeder, or the game's default)."),
+        typer.Option(
+            help="The strategy at every other seat (default: the game's field, or its default strategy)."
+        ),
     ] = None,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", help="House-rules TOML file.")] = None,
     seed: Seed = 1,
@@ -953,7 +782,6 @@ def skill(
         default_rungs,
         ladder,
         ladder_doc,
-        over_field,
         skill_curve,
         skill_depth,
         write_ladder,
@@ -971,17 +799,32 @@ def skill(
     except USER_ERRORS as e:
         fail(str(e))
     names = strategy_list(rungs, "--rungs") if rungs else default_rungs(chosen, sizes)
-    opponent = field or ("breeder" if "breeder" in chosen.strategy_names() else chosen.info.default_strategy)
+    opponent = field or chosen.info.skill_field or chosen.info.default_strategy
     out = out or Path("results") / f"skill-{game}-{players}p-seed{seed}-{games}"
     check_resources(threads, games)
-    try:
-        result = ladder(chosen, book, players, names, opponent, seed, games, out, threads)
-    except USER_ERRORS as e:
-        fail(str(e))
+    result = _experiment(ladder, chosen, book, players, names, opponent, seed, games, out, threads)
+    _print_ladder(f"Skill ladder: {game}, {players} players, each rung against {opponent}", result, opponent)
+    depth, best = skill_depth(result, chosen.info.random_strategy)
+    typer.echo(f"skill depth: {depth:+.3f} (strongest rung: {best}; parity {1 / players:.3f})")
+    for g in skill_curve(result):
+        typer.echo(
+            f"{g.base} -> {g.better}: {g.estimate:+.3f} [{g.low:+.3f}, {g.high:+.3f}] paired "
+            f"({'still gains' if g.significant else 'no significant gain'})"
+        )
+    doc = ladder_doc(game, players, opponent, result, chosen.info.random_strategy)
+    data, path = write_ladder(out, doc)
+    typer.echo(f"ladder: {data}")
+    typer.echo(f"figure: {path}")
+
+
+def _print_ladder(title: str, result: Any, opponent: str) -> None:
+    """Every rung's win rate with its interval and, when the field's strategy is a rung, its paired
+    gain over that strategy."""
     from rich import box
     from rich.table import Table
 
-    title = f"Skill ladder: {game}, {players} players, each rung against {opponent}"
+    from sim.experiments.skill import over_field
+
     t = Table(title=title, box=box.SIMPLE_HEAD)
     gains = {g.better: g for g in over_field(result, opponent)}
     columns = ["rung", "games", "win rate", "95% CI"]
@@ -996,14 +839,3 @@ def skill(
             row += [f"{g.estimate:+.3f}", f"[{g.low:+.3f}, {g.high:+.3f}]"] if g else ["(base)", ""]
         t.add_row(*row)
     _console().print(t)
-    depth, best = skill_depth(result, chosen.info.random_strategy)
-    typer.echo(f"skill depth: {depth:+.3f} (strongest rung: {best}; parity {1 / players:.3f})")
-    for g in skill_curve(result):
-        typer.echo(
-            f"{g.base} -> {g.better}: {g.estimate:+.3f} [{g.low:+.3f}, {g.high:+.3f}] paired "
-            f"({'still gains' if g.significant else 'no significant gain'})"
-        )
-    doc = ladder_doc(game, players, opponent, result, chosen.info.random_strategy)
-    data, path = write_ladder(out, doc)
-    typer.echo(f"ladder: {data}")
-    typer.echo(f"figure: {path}")

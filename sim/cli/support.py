@@ -162,13 +162,6 @@ def game_named(name: str) -> Any:
     return game
 
 
-def only_with_ursuppe(**used: bool) -> None:
-    """A one-line error for the first of Ursuppe's options given with another game."""
-    for name, given in used.items():
-        if given:
-            fail(f"--{name}: only with --game ursuppe (the game-agnostic experiments have no such option)")
-
-
 def game_for(name: str, command: str) -> Any:
     """The registered game ``name`` for ``command``: one of the game's own (GameInfo.own_commands:
     Ursuppe's gene experiments) or a kit command whose capability the game declares

@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from analysis.intervals import Z95
-from sim.experiments.arms import Arm, play_arm
+from sim.experiments.arms import Arm, ArmPlayer, play_arm
 from sim.game import Game
 
 
@@ -58,25 +58,21 @@ def compare_tables(
     threads: int = 1,
     backend: Any = None,
     keys: Sequence[str] = ("strategy",),
+    variant: str | None = None,
+    play: ArmPlayer | None = None,
 ) -> dict[str, pl.DataFrame]:
-    """Play arms ``a`` and ``b`` (into ``out``/a and ``out``/b) once and return their paired
-    table for each of ``keys``."""
-    rows_a = play_arm(game, a, players, seed, games, Path(out) / "a", threads, backend)
-    rows_b = play_arm(game, b, players, seed, games, Path(out) / "b", threads, backend)
+    """Play arms ``a`` and ``b`` (into ``out``/a and ``out``/b; with ``play``, if given) once and
+    return their paired table for each of ``keys``."""
+    rows_a, rows_b = (
+        play_arm(game, arm, players, seed, games, Path(out) / d, threads, backend, variant=variant, play=play)
+        for arm, d in ((a, "a"), (b, "b"))
+    )
     return {key: paired_win_rates(rows_a, rows_b, key) for key in keys}
 
 
 def compare(
-    game: Game,
-    a: Arm,
-    b: Arm,
-    players: int,
-    seed: int,
-    games: int,
-    out: Path,
-    threads: int = 1,
-    backend: Any = None,
-    by: str = "strategy",
+    game: Game, a: Arm, b: Arm, *arguments: Any, by: str = "strategy", **options: Any
 ) -> pl.DataFrame:
-    """Play arms ``a`` and ``b`` and return their paired table by ``by``."""
-    return compare_tables(game, a, b, players, seed, games, out, threads, backend, (by,))[by]
+    """Play arms ``a`` and ``b`` and return their paired table by ``by`` (the other arguments:
+    :func:`compare_tables`'s)."""
+    return compare_tables(game, a, b, *arguments, keys=(by,), **options)[by]

@@ -4,6 +4,7 @@ Registered in ``pyproject.toml`` (entry point group ``soup.games``). Importing t
 the rules loader and strategy files only; the compiled engine loads when games are played.
 """
 
+import importlib
 import json
 from collections.abc import Sequence
 from importlib import import_module
@@ -12,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.errors import UserError
 from sim.game import GameInfo, play_strategies
 from sim.ursuppe.rules.book import RuleBook, count_label, load_rules
 from sim.ursuppe.simulation import UrsuppeRun, build_run, check_players
@@ -24,9 +26,17 @@ SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios"
 TUNED_BY_DEFAULT = ("bp_reserve", "active_move_margin")
 # The parts of the protocol it gives (sim.game.CAPABILITIES), its own soup tune among them.
 CAPABILITIES = (
-    "rules", "runs", "play", "scenarios", "tuning", "tuning_plan", "report", "decision_points",
-    "bench",
+    *("rules", "runs", "play", "scenarios", "tuning", "tuning_plan", "report", "decision_points"),
+    *("ablation", "bench"),
+    *("paired_metrics", "deck_plans", "retune"),  # its paired experiments' hooks (sim.experiments.paired)
 )
+
+
+def _experiments(name: str) -> Any:
+    """Ursuppe's experiments module ``name`` (sim/ursuppe/experiments/), imported by name: the
+    experiments sit above this adapter and import the run (tests/test_layers.py), and the adapter
+    only hands them to the kit's experiment stack (sim.experiments.paired) when one runs."""
+    return importlib.import_module(f"sim.ursuppe.experiments.{name}")
 
 
 class Ursuppe:
@@ -41,9 +51,12 @@ class Ursuppe:
         default_pool=",".join(DEFAULT_POOL),
         default_strategy="greedy",
         capabilities=CAPABILITIES,
-        # ablate: its own gene experiment; combos, verdict, calibrate: its commands (sim.ursuppe.cli)
-        own_commands=("ablate", "combos", "verdict", "calibrate"),
+        # combos, verdict, calibrate: its commands (sim.ursuppe.cli)
+        own_commands=("combos", "verdict", "calibrate"),
         report_summary="genes, seats, deck order, figures",
+        # every preset, weakest by design first
+        tournament_field=("random", "drifter", "greedy", "breeder", "geneticist", "predator", "forager"),
+        skill_field="breeder",
     )
 
     def load_rules(self, files: Sequence[Path] = ()) -> RuleBook:
@@ -147,6 +160,30 @@ class Ursuppe:
         from analysis.ursuppe.report import build_report
 
         return build_report(run_dirs, out, **options)
+
+    def ablation(self, rules: RuleBook, remove: Sequence[str]) -> tuple[RuleBook, RuleBook, str]:
+        """``rules`` and the same without the genes ``remove`` (0 copies at every count); soup
+        ablate itself runs the gene experiments of :meth:`paired_experiments`."""
+        genes = list(dict.fromkeys(_experiments("arms").resolve_gene(g, rules) for g in remove))
+        if not genes:
+            raise UserError("--gene: name a gene to remove")
+        without = rules.derive({"genes": {g: {"copies": 0} for g in genes}})
+        return rules, without, "B: without " + " + ".join(genes)
+
+    def paired_experiments(self) -> Any:
+        """Its compare, ablate and tournament (sim.ursuppe.experiments.arms): every metric paired,
+        Holm families, the gene ablation with --each, Bradley-Terry ratings."""
+        return _experiments("arms")
+
+    def deck_plan(
+        self, rules: RuleBook, decks: int, games: int, players: int, seating: str, seed: int
+    ) -> Any:
+        return _experiments("arms").deck_plan(rules, decks, games, players, seating, seed)
+
+    def retune_settings(
+        self, budget: int, params: str, games_per_candidate: int, threads: int, bar: Any = None
+    ) -> Any:
+        return _experiments("retune").Retune(budget, params, games_per_candidate, threads, bar=bar)
 
     def replay(self, run: UrsuppeRun, game: int, seats: Sequence[int] | None = None) -> Any:
         from sim.ursuppe.decision_points import UrsuppeReplay

@@ -23,61 +23,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sim.errors import UserError
+from sim.experiments import PAIR_SEEDS
+from sim.experiments.arms import (  # noqa: F401 (arm_player, check_out: this module's API for a notebook)
+    ArmPlayer,
+    arm_player,
+    check_games,
+    check_out,
+    claim,
+    rules_arms,
+    write_tables,
+)
 from sim.out_dirs import slug
 
 if TYPE_CHECKING:
     from sim.ursuppe.rules.book import RuleBook
 
-# Plays ``spec`` (a GameAdapter) for ``games`` games into ``out``, or reuses it if ``out`` holds
-# this very run; ``description`` names the arm (a progress bar's label).
-ArmPlayer = Callable[[Any, Path, int, str], Any]
-
-DEFAULT_RULES = "default"  # the --rules value that means the built-in rules
-# The tournament's default field: every preset, weakest-by-design first.
-PRESET_ORDER = ("random", "drifter", "greedy", "breeder", "geneticist", "predator", "forager")
-# Pair k of a tournament plays seed SEED * 10,000 + k, which must stay a valid run seed.
-PAIR_SEEDS = 10_000
-
-
-def arm_player(threads: int, chunk_size: int, backend: Any = None) -> ArmPlayer:
-    """Arms played by the chunked runner on ``backend`` (sim.backends; default: this process on
-    ``threads`` threads), without a progress bar (a notebook, a script)."""
-    from sim import __version__, runner
-
-    def play(spec: Any, out: Path, games: int, description: str) -> Any:
-        return runner.run(spec, out, games, chunk_size, threads, version=__version__, backend=backend)
-
-    return play
-
-
 # --------------------------------------------------------------------------------------------
 # Checks and shared pieces
 # --------------------------------------------------------------------------------------------
-
-
-def check_out(out: Path, command: str | None = None) -> None:
-    """A user error unless ``out`` (and every run directory below it) can be a directory: checked
-    before any game is played, so a bad --out leaves nothing behind. With ``command``, also
-    unless ``out`` is new, empty or that command's own output (sim.out_dirs; issue 21.7)."""
-    from sim import out_dirs
-
-    if command is not None:
-        out_dirs.check(out, command)
-    else:
-        out_dirs.check_writable(out)
-
-
-def claim(out: Path, command: str) -> None:
-    """Mark ``out`` as ``command``'s output when it starts writing (sim.out_dirs.claim)."""
-    from sim import out_dirs
-
-    out_dirs.claim(out, command)
-
-
-def check_games(games: int, least: int, what: str) -> None:
-    """``--games`` below ``least`` is a one-line user error."""
-    if games < least:
-        raise UserError(f"--games: expected at least {least} {what}, got {games}")
 
 
 def check_decks(decks: int, games: int) -> None:
@@ -121,14 +84,13 @@ class DeckPlan:
             out.append(f"deck {j}{own}: {label}; games {first}..{first + count - 1}")
         return out
 
-    def arm(
-        self, book_of: Callable[[Any], "RuleBook"], base: "RuleBook", build: Callable[["RuleBook"], Any]
-    ) -> Any:
-        """One arm's run over the decks: ``build(rules)`` for each deck's rules (deck 0: ``base``
-        itself, the others ``book_of(deck)``), as a deck_family.DeckFamilyRun."""
+    def over(self, book_of: Callable[[Any], "RuleBook"], base: "RuleBook", run: Any) -> Any:
+        """An arm's ``run`` over the decks: the same run (strategies, assignment, seating) on each
+        deck's rules (deck 0: ``base`` itself, the others ``book_of(deck)``), as a
+        deck_family.DeckFamilyRun."""
         from sim.ursuppe.experiments.deck_family import DeckFamilyRun
 
-        runs = [build(base)] + [build(book_of(deck)) for deck in self.decks[1:]]
+        runs = [_rebuild(run, base)] + [_rebuild(run, book_of(deck)) for deck in self.decks[1:]]
         return DeckFamilyRun(runs, self.blocks, self.family)
 
 
@@ -183,16 +145,6 @@ def run_genes(run: Path) -> tuple[str, ...]:
     from sim.runner import read_manifest
 
     return tuple((read_manifest(run) or {}).get("spec", {}).get("gene_names", ()))
-
-
-def write_tables(out: Path, stem: str, table: Any, markdown: str) -> list[Path]:
-    """``stem``.csv and ``stem``.md in ``out``, each written atomically."""
-    from analysis.tables import write_csv_atomic, write_text_atomic
-
-    csv, md = out / f"{stem}.csv", out / f"{stem}.md"
-    write_csv_atomic(csv, table)
-    write_text_atomic(md, markdown)
-    return [csv, md]
 
 
 def comparison_markdown(table: Any, header: str) -> str:
@@ -260,6 +212,27 @@ class Comparison:
     changes: Any = None  # --retune: the tuned parameters that differ most between the arms
     per_deck: Any = None  # --decks K > 1: the table on each deck's games (deck, deck_label columns)
 
+    @property
+    def sign_test(self) -> tuple[str, int]:
+        """The test column's value of a p from the exact sign test, and below how many changed
+        games it is used (analysis.ursuppe.paired)."""
+        from analysis.ursuppe.paired import EXACT_BELOW, TEST_SIGN
+
+        return TEST_SIGN, EXACT_BELOW
+
+    def printed_changes(self) -> tuple[str, Any] | None:
+        """--retune: the title and rows of the changes table a terminal shows (the largest moves,
+        retune.PRINTED at most; all in retune-changes.md), or None without --retune."""
+        if self.changes is None:
+            return None
+        from sim.ursuppe.experiments.retune import PRINTED
+
+        title, changes = "Re-tuned parameters that differ most between the arms", self.changes
+        if changes.height > PRINTED:
+            title += f" (the {PRINTED} largest moves; all in retune-changes.md)"
+            changes = changes.sort("moved", descending=True, maintain_order=True).head(PRINTED)
+        return title, changes
+
 
 def _tokens(given: str, fixed: bool) -> list[str]:
     """The run's strategies as given (--strategies or --pool), for --retune."""
@@ -273,14 +246,70 @@ def _which(strategies: str | None, tuned: str, pool: str) -> tuple[str | None, s
     return (tuned, pool) if strategies is not None else (None, tuned)
 
 
-def rules_arms(rules: list[str] | None) -> tuple[str | None, str | None]:
-    """The two --rules values as paths (None = the default rules)."""
-    values = list(rules or [])
-    if not values or len(values) > 2:
-        raise UserError(f"--rules: expected one or two rules files (or 'default'), got {len(values)}")
-    if len(values) == 1:
-        values = [DEFAULT_RULES, values[0]]
-    return tuple(None if v == DEFAULT_RULES else v for v in values)  # type: ignore[return-value]
+@dataclass(frozen=True)
+class Seats:
+    """Who plays an experiment's arms: the strategies as given (one per player, or a pool), the
+    player count, seed, seating and variant, the same in every arm."""
+
+    strategies: str | None
+    pool: str
+    players: int
+    seed: int
+    seating: str
+    variant: str | None
+
+    def run(self, book: "RuleBook", tuned: str | None = None) -> Any:
+        """A run of ``book`` (simulation.build_run), with the ``tuned`` strategy files (--retune)
+        in place of the given ones."""
+        from sim.ursuppe.simulation import build_run
+
+        who = (self.strategies, self.pool) if tuned is None else _which(self.strategies, tuned, self.pool)
+        return build_run(book, self.players, self.seed, *who, self.seating, self.variant)
+
+    def line(self, games: int, per: str) -> str:
+        """The line naming the games, players, seed, seating and strategies of every arm."""
+        return _arm_line(
+            games, self.players, self.seed, self.seating, self.strategies, self.pool, per, self.variant
+        )
+
+    def retuned(self, retune: Any, books: dict[str, "RuleBook"], out: Path, command: str) -> tuple[dict, Any]:
+        """The pre-step of ``--retune`` (``retune``, a retune.Retune): every arm's strategies
+        re-tuned under its own rules (same budget and seed), ``out`` claimed for ``command`` once
+        the tuning is planned (after every check: bad input leaves nothing behind). Returns each
+        arm's run with its tuned strategies and the tuning's result."""
+        from sim.ursuppe.experiments import retune as R
+
+        given = self.strategies if self.strategies is not None else self.pool
+        tokens = _tokens(given, self.strategies is not None)
+        tuning = R.plan(retune, books, self.players, self.variant, tokens, self.seed, out)
+        claim(out, command)
+        retuned = R.run(tuning)
+        return {
+            key: self.run(book, R.mapped(given, retuned.paths[key])) for key, book in books.items()
+        }, retuned
+
+
+def _suffixed(out: Path, retune: Any, decks: int) -> Path:
+    """A default ``out`` named for --retune and --decks too."""
+    if retune is not None:
+        out = out.with_name(out.name + f"-retune{retune.budget}")
+    return out.with_name(out.name + f"-decks{decks}") if decks > 1 else out
+
+
+def _compare_decks(books: list["RuleBook"], paths: tuple[str | None, str | None], decks: int, games: int,
+                   seats: Seats) -> "DeckPlan | None":  # fmt: skip
+    """--decks K > 1 of a comparison: the plan drawn from A's deck family; A and B must have the
+    same deck and family (else the decks would replace the rule under comparison)."""
+    if decks <= 1:
+        return None
+    env_a, env_b = (b.data["environment"] for b in books)
+    if (env_a["deck"], env_a["family"]) != (env_b["deck"], env_b["family"]):
+        raise UserError(
+            f"--decks: A ({paths[0] or 'default'}) and B ({paths[1] or 'default'}) differ in "
+            "environment.deck or environment.family; --decks plays both arms over the same decks, "
+            "which would replace the difference under comparison (compare decks with --decks 1)"
+        )
+    return deck_plan(books[0], decks, games, seats.players, seats.seating, seats.seed)
 
 
 def compare(
@@ -311,88 +340,79 @@ def compare(
     is the comparison without decks, byte for byte. Retuning (``retune``) tunes under each
     arm's own deck (deck 0) and plays every deck with the tuned strategies."""
     from sim.ursuppe.rules.book import count_label, load_rules
-    from sim.ursuppe.simulation import build_run
 
     check_games(games, 2, "games per arm (a paired interval needs two games)")
     check_decks(decks, games)
-    path_a, path_b = rules_arms(rules)
-    book_a, book_b = load_rules(path_a), load_rules(path_b)
-    spec_a = build_run(book_a, players, seed, strategies, pool, seating, variant)
-    spec_b = build_run(book_b, players, seed, strategies, pool, seating, variant)
-    plan = None
-    if decks > 1:
-        env_a, env_b = book_a.data["environment"], book_b.data["environment"]
-        if (env_a["deck"], env_a["family"]) != (env_b["deck"], env_b["family"]):
-            raise UserError(
-                f"--decks: A ({path_a or 'default'}) and B ({path_b or 'default'}) differ in "
-                "environment.deck or environment.family; --decks plays both arms over the same decks, "
-                "which would replace the difference under comparison (compare decks with --decks 1)"
-            )
-        plan = deck_plan(book_a, decks, games, players, seating, seed)
+    paths = rules_arms(rules)
+    books = {"a": load_rules(paths[0]), "b": load_rules(paths[1])}
+    seats = Seats(strategies, pool, players, seed, seating, variant)
+    runs = {key: seats.run(book) for key, book in books.items()}
+    plan = _compare_decks(list(books.values()), paths, decks, games, seats)
     if out is None:
         label = count_label(players, variant)
-        out = Path("results") / f"compare-{book_a.rules_id}-{book_b.rules_id}-{label}-seed{seed}-{games}"
-        if retune is not None:
-            out = out.with_name(out.name + f"-retune{retune.budget}")
-        if plan is not None:
-            out = out.with_name(out.name + f"-decks{decks}")
+        ids = "-".join(b.rules_id for b in books.values())
+        out = _suffixed(Path("results") / f"compare-{ids}-{label}-seed{seed}-{games}", retune, decks)
     check_out(out, "compare")
-    if book_a.rules_id == book_b.rules_id:
+    if books["a"].rules_id == books["b"].rules_id:
         raise UserError(
-            f"--rules: A ({path_a or 'default'}) and B ({path_b or 'default'}) are the same rules "
-            f"(rules id {book_a.rules_id}): every game would be the same, so there is nothing to compare"
+            f"--rules: A ({paths[0] or 'default'}) and B ({paths[1] or 'default'}) are the same rules "
+            f"(rules id {books['a'].rules_id}): every game would be the same, so there is nothing to compare"
         )
-    retuned, extra = None, ""
+    retuned = None
     if retune is not None:
-        from sim.ursuppe.experiments import retune as R
-
-        given = strategies if strategies is not None else pool
-        tokens = _tokens(given, strategies is not None)
-        tuning = R.plan(retune, {"a": book_a, "b": book_b}, players, variant, tokens, seed, out)
-        claim(out, "compare")  # after every check: bad input leaves nothing behind
-        retuned = R.run(tuning)
-        s_a, s_b = (R.mapped(given, retuned.paths[arm]) for arm in ("a", "b"))
-        spec_a = build_run(book_a, players, seed, *_which(strategies, s_a, pool), seating, variant)
-        spec_b = build_run(book_b, players, seed, *_which(strategies, s_b, pool), seating, variant)
+        runs, retuned = seats.retuned(retune, books, out, "compare")
     if plan is not None:  # the same runs on each deck's rules (their strategies: tuned or not)
-        run_a, run_b = spec_a, spec_b
-        spec_a = plan.arm(lambda d: deck_rules(path_a, d), book_a, lambda bk: _rebuild(run_a, bk))
-        spec_b = plan.arm(lambda d: deck_rules(path_b, d), book_b, lambda bk: _rebuild(run_b, bk))
+        of = dict(zip("ab", paths, strict=True))
+        runs = {k: plan.over(lambda d, p=of[k]: deck_rules(p, d), books[k], run) for k, run in runs.items()}
     claim(out, "compare")
-    play(spec_a, out / "a", games, "rules A")
-    play(spec_b, out / "b", games, "rules B")
+    play(runs["a"], out / "a", games, "rules A")
+    play(runs["b"], out / "b", games, "rules B")
+    lines = [
+        f"{k.upper()}: {path or 'default rules'} (rules {books[k].rules_id}), run {out / k}"
+        for k, path in zip("ab", paths, strict=True)
+    ]
+    return _compared(out, lines + [seats.line(games, "arm")], games, plan, retuned)
+
+
+def _compared(out: Path, lines: list[str], games: int, plan: "DeckPlan | None", retuned: Any) -> Comparison:
+    """soup compare's tables of the arms played into ``out``/a and ``out``/b, written."""
     from analysis.ursuppe.paired import compare_runs, deck_spread  # after every check (issue 21.9)
     from analysis.win_rates import load_results
 
     rows_a, rows_b = load_results(out / "a"), load_results(out / "b")
     genes = run_genes(out / "a")
     table = compare_runs(rows_a, rows_b, genes=genes)
-    per_deck = None
-    name_a, name_b = path_a or "default rules", path_b or "default rules"
-    lines = [
-        f"A: {name_a} (rules {book_a.rules_id}), run {out / 'a'}",
-        f"B: {name_b} (rules {book_b.rules_id}), run {out / 'b'}",
-        _arm_line(games, players, seed, seating, strategies, pool, "arm", variant),
-    ]
-    files: list[Path] = []
+    per_deck, files = None, []
     if plan is not None:
         per_deck = per_deck_tables(plan, lambda a, b: compare_runs(a, b, genes=genes), [rows_a, rows_b])
         table = deck_spread(table, per_deck)
         lines += plan.lines()
         head = header("soup compare: each deck's games", lines) + DECK_NOTE
         files += write_tables(out, "comparison-by-deck", per_deck, by_deck_markdown(per_deck, head))
-    changes = None
+    changes, extra = None, ""
     if retuned is not None:
-        labels = {"a": "A", "b": "B"}
-        lines += retuned.lines(labels)
-        changes = R.changes_table(retuned, labels)
-        extra = R.changes_markdown(changes)
-        files += write_tables(out, "retune-changes", changes, "# soup compare --retune\n" + extra)
+        changes, extra, retune_files = _retune_tables(out, "compare", retuned, {"a": "A", "b": "B"}, lines)
+        files += retune_files
     small = small_warning(games)
     head = header("soup compare", lines + (["warning: " + small] if small else [])) + extra
     head += DECK_NOTE if plan is not None else ""
     files = write_tables(out, "comparison", table, comparison_markdown(table, head)) + files
     return Comparison(out, table, lines, files, small, changes=changes, per_deck=per_deck)
+
+
+def _retune_tables(out: Path, command: str, retuned: Any, labels: dict[str, str], lines: list[str]) -> tuple:
+    """--retune's lines (added to ``lines``), its changes table, their Markdown and the files
+    retune-changes.csv/.md."""
+    from sim.ursuppe.experiments import retune as R
+
+    lines += retuned.lines(labels)
+    changes = R.changes_table(retuned, labels)
+    extra = R.changes_markdown(changes)
+    return (
+        changes,
+        extra,
+        write_tables(out, "retune-changes", changes, f"# soup {command} --retune\n" + extra),
+    )
 
 
 # The header note of a table over several decks (--decks K > 1).
@@ -452,6 +472,23 @@ def ablated_rules(rules: str | Path | None, genes: list[str], deck: Any = None) 
     return load_rules(rules, overrides=removed) if deck is None else deck_rules(rules, deck, removed)
 
 
+def _removed(
+    genes: list[str] | None, each: bool, base: "RuleBook", players: int, variant: str | None
+) -> list:
+    """The gene sets an ablation removes, one per arm: every gene in play in turn (``each``) or
+    ``genes`` together. Only the genes in play (copies at this count, the extra genes only with
+    their module): a gene that cannot be bought plays both arms alike and would report zeros
+    (issue 21.2)."""
+    in_play = base.genes_in_play(players, variant)
+    if each:
+        return [[g] for g in in_play]
+    names = list(dict.fromkeys(resolve_gene(g, base) for g in genes or []))
+    for g in names:
+        if g not in in_play:
+            raise UserError(f"--gene: {base.not_in_play(g, players, variant)}; nothing to remove")
+    return [names]
+
+
 def ablate(
     genes: list[str] | None,
     each: bool,
@@ -475,7 +512,7 @@ def ablate(
     ``decks`` > 1 (V6): every arm is played over the same plausible decks, as :func:`compare`'s
     (drawn from the baseline rules' family); ablation-by-deck.csv/.md holds each deck's table."""
     from sim.ursuppe.rules.book import count_label, load_rules
-    from sim.ursuppe.simulation import build_run, check_players
+    from sim.ursuppe.simulation import check_players
 
     if each == bool(genes):
         raise UserError("--gene/--each: give one or more --gene NAME, or --each")
@@ -483,91 +520,54 @@ def ablate(
     check_decks(decks, games)
     base = load_rules(rules)
     check_players(base, players, variant)
-    # Only the genes in play (copies at this count, the extra genes only with their module): a gene
-    # that cannot be bought plays both arms alike and would report zeros (issue 21.2).
-    in_play = base.genes_in_play(players, variant)
-    if each:
-        removed = [[g] for g in in_play]
-    else:
-        names = list(dict.fromkeys(resolve_gene(g, base) for g in genes or []))
-        for g in names:
-            if g not in in_play:
-                raise UserError(f"--gene: {base.not_in_play(g, players, variant)}; nothing to remove")
-        removed = [names]
+    removed = _removed(genes, each, base, players, variant)
     if out is None:
         what = "each" if each else "+".join(slug(g) for g in removed[0])
         count = count_label(players, variant)
-        out = Path("results") / f"ablate-{what}-{base.rules_id}-{count}-seed{seed}-{games}"
-        if retune is not None:
-            out = out.with_name(out.name + f"-retune{retune.budget}")
-        if decks > 1:
-            out = out.with_name(out.name + f"-decks{decks}")
+        out = _suffixed(
+            Path("results") / f"ablate-{what}-{base.rules_id}-{count}-seed{seed}-{games}", retune, decks
+        )
+    seats = Seats(strategies, pool, players, seed, seating, variant)
     plan = deck_plan(base, decks, games, players, seating, seed) if decks > 1 else None
     check_out(out, "ablate")
-    baseline_run = build_run(base, players, seed, strategies, pool, seating, variant)
-    books = {"baseline": base}
-    arm_names = {"baseline": "baseline"}
-    for removed_genes in removed:
-        key = "minus-" + "+".join(slug(g) for g in removed_genes)
-        books[key] = ablated_rules(rules, removed_genes)
-        arm_names[key] = "without " + " + ".join(removed_genes)
-    given = strategies if strategies is not None else pool
-    arm_strategies = {key: given for key in books}
-    retuned, extra, changes = None, "", None
+    runs = {"baseline": seats.run(base)}
+    minus = {"minus-" + "+".join(slug(g) for g in r): r for r in removed}  # run directory -> genes
+    books = {"baseline": base} | {key: ablated_rules(rules, r) for key, r in minus.items()}
+    retuned = None
     if retune is not None:
-        from sim.ursuppe.experiments import retune as R
-
-        tokens = _tokens(given, strategies is not None)
-        tuning = R.plan(retune, books, players, variant, tokens, seed, out)
-        claim(out, "ablate")  # after every check: bad input leaves nothing behind
-        retuned = R.run(tuning)
-        arm_strategies = {key: R.mapped(given, retuned.paths[key]) for key in books}
-        baseline_run = build_run(
-            base, players, seed, *_which(strategies, arm_strategies["baseline"], pool), seating, variant
-        )
+        runs, retuned = seats.retuned(retune, books, out, "ablate")
+    runs |= {key: seats.run(books[key]) for key in minus if key not in runs}
     if plan is not None:
-        run = baseline_run
-        baseline_run = plan.arm(lambda d: deck_rules(rules, d), base, lambda bk: _rebuild(run, bk))
+        rules_of = {"baseline": lambda d: deck_rules(rules, d)}
+        rules_of |= {key: lambda d, r=r: ablated_rules(rules, r, d) for key, r in minus.items()}
+        runs = {key: plan.over(rules_of[key], books[key], run) for key, run in runs.items()}
     claim(out, "ablate")
-    play(baseline_run, out / "baseline", games, "baseline")
-    arms: dict[str, Path] = {}  # label (genes joined by " + ") -> run directory
-    for removed_genes in removed:
-        label = " + ".join(removed_genes)
-        key = "minus-" + "+".join(slug(g) for g in removed_genes)
-        book = books[key]
-        arm = out / key
-        arm_run = build_run(
-            book, players, seed, *_which(strategies, arm_strategies[key], pool), seating, variant
-        )
-        if plan is not None:
-            arm_run = plan.arm(
-                lambda d, genes=removed_genes: ablated_rules(rules, genes, d),
-                book,
-                lambda bk, run=arm_run: _rebuild(run, bk),
-            )
-        play(arm_run, arm, games, f"without {label}")
-        arms[label] = arm
+    play(runs["baseline"], out / "baseline", games, "baseline")
+    for key, r in minus.items():
+        play(runs[key], out / key, games, f"without {' + '.join(r)}")
     lines = [
         f"baseline: {rules or 'default rules'} (rules {base.rules_id}), run {out / 'baseline'}",
-        _arm_line(games, players, seed, seating, strategies, pool, "run", variant),
+        seats.line(games, "run"),
     ]
-    retune_files: list[Path] = []
-    if retuned is not None:
-        lines += retuned.lines(arm_names)
-        changes = R.changes_table(retuned, arm_names)
-        extra = R.changes_markdown(changes)
-        retune_files = write_tables(out, "retune-changes", changes, "# soup ablate --retune\n" + extra)
-    from analysis.tables import frame_markdown
+    arms = {" + ".join(r): out / key for key, r in minus.items()}  # label -> run directory
+    names = {"baseline": "baseline"} | {key: "without " + " + ".join(r) for key, r in minus.items()}
+    return _ablated(out, lines, arms, removed, each, games, plan, retuned, names)
+
+
+def _ablated(out: Path, lines: list[str], arms: dict[str, Path], removed: list, each: bool, games: int,
+             plan: "DeckPlan | None", retuned: Any, names: dict[str, str]) -> Comparison:  # fmt: skip
+    """soup ablate's tables of the arms played into ``out``, written (``arms``: each removed set's
+    label and run directory; ``names``: each arm's name for the retune's lines)."""
     from analysis.ursuppe.paired import (  # after every check (issue 21.9)
-        ablation_summary,
         ablation_table,
         compare_runs,
         deck_spread,
     )
     from analysis.win_rates import load_results
 
-    small = small_warning(games)
-    notes = ["warning: " + small] if small else []
+    changes, extra, retune_files = None, "", []
+    if retuned is not None:
+        changes, extra, retune_files = _retune_tables(out, "ablate", retuned, names, lines)
     baseline = load_results(out / "baseline")
     genes = run_genes(out / "baseline")
     arm_rows = {label: load_results(arm) for label, arm in arms.items()}
@@ -583,48 +583,39 @@ def ablate(
             return ablation_table(base_rows, dict(zip(arm_rows, rows, strict=True)), genes)
 
     table = tabulate(baseline, *arm_rows.values())
-    per_deck, deck_files, deck_note = None, [], ""
+    per_deck, deck_files = None, []
     if plan is not None:
         per_deck = per_deck_tables(plan, tabulate, [baseline, *arm_rows.values()])
         table = deck_spread(table, per_deck)
         lines += plan.lines()
-        deck_note = DECK_NOTE
         head = header("soup ablate: each deck's games", lines) + DECK_NOTE
         deck_files = write_tables(out, "ablation-by-deck", per_deck, by_deck_markdown(per_deck, head))
-    if not each:
-        files = write_tables(
-            out,
-            "ablation",
-            table,
-            comparison_markdown(table, header("soup ablate", lines + notes) + extra + deck_note),
-        )
-        return Comparison(
-            out,
-            table,
-            lines,
-            files + deck_files + retune_files,
-            small,
-            removed=removed,
-            changes=changes,
-            per_deck=per_deck,
-        )
+    small = small_warning(games)
+    title = "soup ablate --each" if each else "soup ablate"
+    top = header(title, lines + (["warning: " + small] if small else [])) + extra
+    head = top + (DECK_NOTE if plan is not None else "")
+    files = write_tables(out, "ablation", table, comparison_markdown(table, head))
+    summary = _ablation_summary(out, table, top) if each else None
+    files += (summary[1] if summary else []) + deck_files + retune_files
+    return Comparison(
+        out, table, lines, files, small, summary=summary and summary[0], removed=removed, changes=changes,
+        per_deck=per_deck,
+    )  # fmt: skip
+
+
+def _ablation_summary(out: Path, table: Any, head: str) -> tuple[Any, list[Path]]:
+    """ablate --each's summary, one row per removed gene, and its files ablation-summary.csv/.md
+    (``head``: the Markdown header, without the decks' note)."""
+    from analysis.tables import frame_markdown
+    from analysis.ursuppe.paired import ablation_summary
+
     summary = ablation_summary(table)
     md = (
-        header("soup ablate --each", lines + notes)
-        + extra
-        + (
-            "- Holm over the whole family: every removed gene x every strategy (win rates),"
-            " every removed gene (rounds, finish-zone share); a removed gene's own purchase"
-            " rate is 0 by construction and not in the family.\n\n"
-        )
-        + frame_markdown(summary)
+        head + "- Holm over the whole family: every removed gene x every strategy (win rates),"
+        " every removed gene (rounds, finish-zone share); a removed gene's own purchase"
+        " rate is 0 by construction and not in the family.\n\n" + frame_markdown(summary)
     )
-    head = header("soup ablate --each", lines + notes) + extra + deck_note
-    files = write_tables(out, "ablation", table, comparison_markdown(table, head))
-    files += write_tables(out, "ablation-summary", summary, md) + deck_files + retune_files
-    return Comparison(
-        out, table, lines, files, small, summary=summary, removed=removed, changes=changes, per_deck=per_deck
-    )
+    return summary, write_tables(out, "ablation-summary", summary, md)
 
 
 # --------------------------------------------------------------------------------------------
@@ -665,21 +656,13 @@ def tournament(
     with ``plot`` tournament-heatmap.png) into ``out``."""
     from sim.ursuppe.experiments.tournament_run import TournamentRun, tournament_games
     from sim.ursuppe.rules.book import count_label, load_rules
-    from sim.ursuppe.simulation import check_players, load_seats
+    from sim.ursuppe.simulation import check_players
 
     check_games(games, 1, "game per pair")
     book = load_rules(rules)
     check_players(book, players, variant)
-    loaded, search = load_seats(list(strategies))
-    if search and variant is not None:
-        raise UserError("search: a search player does not play the 2-player variants yet")
+    loaded, search = _field(strategies, anchor, variant)
     names = [s.name for s in loaded]
-    if len(set(names)) != len(names):
-        raise UserError(f"--strategies: each strategy once, got {', '.join(names)}")
-    if len(names) < 2:
-        raise UserError("--strategies: expected at least two strategies")
-    if anchor is not None and anchor not in names:
-        raise UserError(f"--anchor: {anchor!r} is not one of {', '.join(names)}")
     per_pair = tournament_games(games, players, variant)
     if out is None:
         count = count_label(players, variant)
@@ -687,19 +670,7 @@ def tournament(
     check_out(out, "tournament")
     # The analysis (polars, scipy, matplotlib) is imported after every check: a bad argument is
     # refused at once (issue 21.9).
-    import polars as pl
-
-    from analysis.equilibrium import equilibrium
-    from analysis.tables import fmt, frame_markdown, write_csv_atomic, write_text_atomic
-    from analysis.tournament import (
-        bt_check,
-        bt_goodness_of_fit,
-        bt_ratings,
-        game_winners,
-        heatmap,
-        pair_counts,
-        win_matrix,
-    )
+    from analysis.tournament import game_winners, pair_counts
     from analysis.win_rates import load_results
 
     claim(out, "tournament")
@@ -713,6 +684,43 @@ def tournament(
         run_dir = out / f"{k:02d}-{slug(names[i])}-vs-{slug(names[j])}"
         play(spec, run_dir, per_pair, f"{names[i]} vs {names[j]}")
         counts.append(pair_counts(names[i], names[j], game_winners(load_results(run_dir))))
+    head = (
+        f"rules {book.rules_id}; {per_pair:,} games per pair, {players} players"
+        + (f", variant {variant}" if variant else "")
+        + f", seed {seed}"
+        " (pair k: seed*10000+k), seating rotate"
+    )
+    return _rated(out, counts, names, anchor, head, players, plot)
+
+
+def _field(strategies: list[str], anchor: str | None, variant: str | None) -> tuple[list[Any], dict]:
+    """A tournament's strategies, loaded (simulation.load_seats: the search players apart), each
+    once, at least two, with ``anchor`` among them."""
+    from sim.ursuppe.simulation import load_seats
+
+    loaded, search = load_seats(list(strategies))
+    if search and variant is not None:
+        raise UserError("search: a search player does not play the 2-player variants yet")
+    names = [s.name for s in loaded]
+    if len(set(names)) != len(names):
+        raise UserError(f"--strategies: each strategy once, got {', '.join(names)}")
+    if len(names) < 2:
+        raise UserError("--strategies: expected at least two strategies")
+    if anchor is not None and anchor not in names:
+        raise UserError(f"--anchor: {anchor!r} is not one of {', '.join(names)}")
+    return loaded, search
+
+
+def _rated(out: Path, counts: list, names: list[str], anchor: str | None, head: str, players: int,
+           plot: bool) -> Tournament:  # fmt: skip
+    """The round robin's tables from each pair's win ``counts``: Bradley-Terry ratings, the
+    win-rate matrix with the ratings' check, the equilibrium, written to ``out``."""
+    import polars as pl
+
+    from analysis.equilibrium import equilibrium
+    from analysis.tables import fmt, write_csv_atomic
+    from analysis.tournament import bt_check, bt_goodness_of_fit, bt_ratings, heatmap, win_matrix
+
     pairs = pl.DataFrame(counts)
     ratings = bt_ratings(pairs, names, anchor=anchor)
     matrix = bt_check(win_matrix(pairs, names), ratings)
@@ -725,12 +733,8 @@ def tournament(
     eq = equilibrium(matrix, names)
     eq_table = equilibrium_table(eq)
     write_csv_atomic(out / "tournament-equilibrium.csv", eq_table)
-    wide = wide_cells(matrix, names)
     lines = [
-        f"rules {book.rules_id}; {per_pair:,} games per pair, {players} players"
-        + (f", variant {variant}" if variant else "")
-        + f", seed {seed}"
-        " (pair k: seed*10000+k), seating rotate",
+        head,
         "matrix: share of the pair's games won by the row strategy, 95% Wilson interval",
         "rating: Bradley-Terry on the Elo scale (400 log10 strength; "
         + (f"{anchor} = 0" if anchor else "mean 0")
@@ -742,6 +746,20 @@ def tournament(
         + ", ".join(f"{s} {eq.mix[s]:.3f}" for s in eq.support)
         + " (the mix of the meta-game no strategy beats; regret = win rate given up against it)",
     ]
+    _tournament_markdown(out, lines, ratings, wide_cells(matrix, names), eq_table)
+    files = [out / f"tournament-{x}.csv" for x in ("matrix", "ratings", "equilibrium")] + [
+        out / "tournament.md"
+    ]
+    if plot:
+        heatmap(matrix, names, out / "tournament-heatmap.png", f"Head-to-head win rate, {players} players")
+        files.append(out / "tournament-heatmap.png")
+    return Tournament(out, ratings, matrix, names, lines, files, eq_table)
+
+
+def _tournament_markdown(out: Path, lines: list[str], ratings: Any, wide: Any, eq_table: Any) -> None:
+    """tournament.md: the lines, the ratings, the win-rate matrix and the equilibrium."""
+    from analysis.tables import frame_markdown, write_text_atomic
+
     md = "# soup tournament\n\n" + "\n".join(f"- {x}" for x in lines) + "\n\n## Ratings\n\n"
     kinds = {
         "rating": "num",
@@ -755,16 +773,6 @@ def tournament(
     md += "\n## Equilibrium\n\n" + EQUILIBRIUM_TEXT + "\n\n"
     md += frame_markdown(eq_table, {"weight": "rate", "regret": "rate"})
     write_text_atomic(out / "tournament.md", md)
-    files = [
-        out / "tournament-matrix.csv",
-        out / "tournament-ratings.csv",
-        out / "tournament-equilibrium.csv",
-        out / "tournament.md",
-    ]
-    if plot:
-        heatmap(matrix, names, out / "tournament-heatmap.png", f"Head-to-head win rate, {players} players")
-        files.append(out / "tournament-heatmap.png")
-    return Tournament(out, ratings, matrix, names, lines, files, eq_table)
 
 
 EQUILIBRIUM_TEXT = (
