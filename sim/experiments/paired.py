@@ -203,8 +203,8 @@ def win_rates(
     from sim.experiments.compare import compare_tables
 
     check_games(setup.games, 2, "games per arm (a paired interval needs two games)")
+    check_out(out, command)  # before the arms' runs, which load the engine (issue 31.7)
     _check_arms(game, arms, setup)
-    check_out(out, command)
     claim(out, command)
     keys = game.info.paired_by
     a, b = arms
