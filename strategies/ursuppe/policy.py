@@ -585,39 +585,49 @@ def _value_pay(st, ru, wk, g, b, p, n):
 
 
 @kernel
-def _value_buy(st, ru, wk, g, b, p, n, prm):
-    """G1-G4: (gene, gene given up or -1, taken from its holder: XG-10); (-1, -1) = stop. The
-    price is the engine's (players.gene_cost: Flexible, XG-14; the Social Gene's taking price)."""
-    opts = wk.options[b]
-    val = wk.scores[b]
+def buy_context(st, ru, wk, g, p, prm):
+    """What every purchase option of player p is valued against (:func:`buy_value`): its MP (E2),
+    the BP it keeps (the reserve, or what it saves for: _saving) and the ozone it has seen of the
+    next gene-defect check (XG-23; -1: none). The engine's streamed purchase asks it once."""
     mp = mutation_points(st, ru, g, p)  # E2
     saving = max(prm[BP_RESERVE], float(_saving(st, ru, wk, g, p, prm)))
     # XG-23: the ozone of the next gene-defect check, if the player has seen that card
     ozone = sensed_ozone(st, g, p) if ru.extra_genes else -1
+    return mp, saving, ozone
+
+
+@kernel
+@always_inline
+def buy_value(st, ru, g, p, prm, gene, lower, mp, saving, ozone):
+    """G1-G4: the value of buying ``gene`` giving up ``lower`` (-1: none), against buy_context's
+    (mp, saving, ozone); -1.0 for a purchase never made, so that 'stop' (0.0) wins. The price is
+    the engine's (players.gene_cost: Flexible, XG-14; the Social Gene's taking price)."""
+    wanted = prm[GENE_VALUE_BASE + gene] > prm[SAVE_FOR_VALUE]
+    cost = gene_cost(st, ru, g, p, gene) if ru.extra_genes else ru.gene_price[gene]
+    if st.bp[g, p] - cost < (prm[BP_RESERVE] if wanted else saving):
+        return -1.0
+    mp_after = mp + ru.gene_mp[gene] - (ru.gene_mp[lower] if lower >= 0 else 0)
+    if mp_after > prm[MP_LIMIT] and mp_after > mp:
+        return -1.0
+    if ozone >= 0 and mp_after > ozone and mp_after > mp:
+        return -1.0  # a sure gene defect at the next check: the card was seen (XG-23)
+    v = prm[GENE_VALUE_BASE + gene]
+    if lower >= 0:
+        v -= prm[GIVE_UP_WEIGHT] * prm[GENE_VALUE_BASE + lower]
+        if gene == ARMOR:  # Defense or Escape: give up the less valuable one
+            v -= 1e-9 * prm[GENE_VALUE_BASE + lower]
+    return v if v > 0.0 else -1.0  # a gene valued at 0 or less is never bought
+
+
+@kernel
+def _value_buy(st, ru, wk, g, b, p, n, prm):
+    """G1-G4: (gene, gene given up or -1, taken from its holder: XG-10); (-1, -1) = stop, 0.0."""
+    opts = wk.options[b]
+    val = wk.scores[b]
+    mp, saving, ozone = buy_context(st, ru, wk, g, p, prm)
     for i in range(n):
         gene = opts[i, 0]
-        lower = opts[i, 1]
-        if gene < 0:
-            val[i] = 0.0
-            continue
-        wanted = prm[GENE_VALUE_BASE + gene] > prm[SAVE_FOR_VALUE]
-        cost = gene_cost(st, ru, g, p, gene) if ru.extra_genes else ru.gene_price[gene]
-        if st.bp[g, p] - cost < (prm[BP_RESERVE] if wanted else saving):
-            val[i] = -1.0
-            continue
-        mp_after = mp + ru.gene_mp[gene] - (ru.gene_mp[lower] if lower >= 0 else 0)
-        if mp_after > prm[MP_LIMIT] and mp_after > mp:
-            val[i] = -1.0
-            continue
-        if ozone >= 0 and mp_after > ozone and mp_after > mp:
-            val[i] = -1.0  # a sure gene defect at the next check: the card was seen (XG-23)
-            continue
-        v = prm[GENE_VALUE_BASE + gene]
-        if lower >= 0:
-            v -= prm[GIVE_UP_WEIGHT] * prm[GENE_VALUE_BASE + lower]
-            if gene == ARMOR:  # Defense or Escape: give up the less valuable one
-                v -= 1e-9 * prm[GENE_VALUE_BASE + lower]
-        val[i] = v if v > 0.0 else -1.0  # a gene valued at 0 or less is never bought
+        val[i] = 0.0 if gene < 0 else buy_value(st, ru, g, p, prm, gene, opts[i, 1], mp, saving, ozone)
 
 
 # --- the extra genes' decisions (docs/rules.md §18) ------------------------------------------------
