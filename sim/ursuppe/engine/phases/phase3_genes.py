@@ -73,14 +73,18 @@ def purchase_options(st, ru, wk, g, b, p, streamed):
     blocked = blocked_by_advanced(st, ru, g, p)
     candidates = (st.pooled[g] | social_gene_takeable(ru)) & ~st.held[g, p] & ~blocked & genes_in_play(ru)
     candidates &= affordable(st, ru, g, p)
-    mp, saving, ozone = 0, 0.0, -1
-    if streamed and candidates != 0:  # pure reads: asked even if no candidate is an option
-        mp, saving, ozone = buy_context(st, ru, wk, g, p, prm)
+    mp, ozone = 0, -1
+    if streamed:
+        mp, ozone = buy_context(st, ru, g, p)
+    saving = -1.0  # asked by the first purchase that needs it (policy.buy_value)
     while candidates != 0:
         gene = lowest(candidates)
         candidates &= candidates - 1
         source = gene_source(st, ru, g, p, gene, blocked)
-        if source == SOURCE_NONE or gene_cost(st, ru, g, p, gene) > st.bp[g, p]:
+        if source == SOURCE_NONE:
+            continue
+        cost = gene_cost(st, ru, g, p, gene)
+        if cost > st.bp[g, p]:
             continue
         taken = 1 if source == SOURCE_HOLDER else 0
         # G3: an advanced gene (not taken from a holder) needs a lower gene held since an earlier
@@ -93,7 +97,7 @@ def purchase_options(st, ru, wk, g, b, p, streamed):
             if not streamed:
                 set_option(wk.options, b, n, gene, lower, taken)
             else:
-                v = buy_value(st, ru, g, p, prm, gene, lower, mp, saving, ozone)
+                v, saving = buy_value(st, ru, wk, g, p, prm, gene, lower, cost, mp, ozone, saving)
                 if v > best:
                     best = v
                     kept[0] = _pack_purchase(gene, lower, taken)
