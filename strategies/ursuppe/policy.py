@@ -585,61 +585,45 @@ def _value_pay(st, ru, wk, g, b, p, n):
 
 
 @kernel
-def buy_context(st, ru, g, p):
-    """What every purchase option of player p is valued against (:func:`buy_value`): its MP (E2)
-    and the ozone it has seen of the next gene-defect check (XG-23; -1: none). The engine's
-    streamed purchase asks it once."""
-    mp = mutation_points(st, ru, g, p)  # E2
-    # XG-23: the ozone of the next gene-defect check, if the player has seen that card
-    ozone = sensed_ozone(st, g, p) if ru.extra_genes else -1
-    return mp, ozone
-
-
-@kernel
-@always_inline
-def buy_value(st, ru, wk, g, p, prm, gene, lower, cost, mp, ozone, saving):
-    """G1-G4: the value of buying ``gene`` giving up ``lower`` (-1: none) for ``cost`` BP (the
-    engine's players.gene_cost: Flexible, XG-14; the Social Gene's taking price), against
-    buy_context's (mp, ozone); -1.0 for a purchase never made, so that 'stop' (0.0) wins. ``saving``:
-    the BP kept for a gene not wanted (the reserve, or what the player saves for: _saving), or
-    -1.0 until a purchase needs it, then asked (a walk over the genes; issue 36.1). Returns
-    (the value, ``saving``)."""
-    left = st.bp[g, p] - cost
-    if left < prm[BP_RESERVE]:  # below any saving (at least the reserve)
-        return -1.0, saving
-    if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:  # not wanted: the BP saved are kept
-        if saving < 0.0:
-            saving = max(prm[BP_RESERVE], float(_saving(st, ru, wk, g, p, prm)))
-        if left < saving:
-            return -1.0, saving
-    mp_after = mp + ru.gene_mp[gene] - (ru.gene_mp[lower] if lower >= 0 else 0)
-    if mp_after > prm[MP_LIMIT] and mp_after > mp:
-        return -1.0, saving
-    if ozone >= 0 and mp_after > ozone and mp_after > mp:
-        return -1.0, saving  # a sure gene defect at the next check: the card was seen (XG-23)
-    v = prm[GENE_VALUE_BASE + gene]
-    if lower >= 0:
-        v -= prm[GIVE_UP_WEIGHT] * prm[GENE_VALUE_BASE + lower]
-        if gene == ARMOR:  # Defense or Escape: give up the less valuable one
-            v -= 1e-9 * prm[GENE_VALUE_BASE + lower]
-    return (v if v > 0.0 else -1.0), saving  # a gene valued at 0 or less is never bought
-
-
-@kernel
 def _value_buy(st, ru, wk, g, b, p, n, prm):
-    """G1-G4: (gene, gene given up or -1, taken from its holder: XG-10); (-1, -1) = stop, 0.0."""
+    """G1-G4: (gene, gene given up or -1, taken from its holder: XG-10); (-1, -1) = stop. The
+    price is the engine's (players.gene_cost: Flexible, XG-14; the Social Gene's taking price)."""
     opts = wk.options[b]
     val = wk.scores[b]
-    mp, ozone = buy_context(st, ru, g, p)
-    saving = -1.0
+    mp = mutation_points(st, ru, g, p)  # E2
+    saving = -1.0  # asked (a walk over the genes) once an option not wanted leaves the reserve
+    # XG-23: the ozone of the next gene-defect check, if the player has seen that card
+    ozone = sensed_ozone(st, g, p) if ru.extra_genes else -1
     for i in range(n):
         gene = opts[i, 0]
+        lower = opts[i, 1]
         if gene < 0:
             val[i] = 0.0
-        else:
-            cost = gene_cost(st, ru, g, p, gene)
-            v, saving = buy_value(st, ru, wk, g, p, prm, gene, opts[i, 1], cost, mp, ozone, saving)
-            val[i] = v
+            continue
+        cost = gene_cost(st, ru, g, p, gene) if ru.extra_genes else ru.gene_price[gene]
+        left = st.bp[g, p] - cost
+        if left < prm[BP_RESERVE]:  # below the saving too: it is at least the reserve
+            val[i] = -1.0
+            continue
+        if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:  # not wanted: the saving is kept
+            if saving < 0.0:
+                saving = max(prm[BP_RESERVE], float(_saving(st, ru, wk, g, p, prm)))
+            if left < saving:
+                val[i] = -1.0
+                continue
+        mp_after = mp + ru.gene_mp[gene] - (ru.gene_mp[lower] if lower >= 0 else 0)
+        if mp_after > prm[MP_LIMIT] and mp_after > mp:
+            val[i] = -1.0
+            continue
+        if ozone >= 0 and mp_after > ozone and mp_after > mp:
+            val[i] = -1.0  # a sure gene defect at the next check: the card was seen (XG-23)
+            continue
+        v = prm[GENE_VALUE_BASE + gene]
+        if lower >= 0:
+            v -= prm[GIVE_UP_WEIGHT] * prm[GENE_VALUE_BASE + lower]
+            if gene == ARMOR:  # Defense or Escape: give up the less valuable one
+                v -= 1e-9 * prm[GENE_VALUE_BASE + lower]
+        val[i] = v if v > 0.0 else -1.0  # a gene valued at 0 or less is never bought
 
 
 # --- the extra genes' decisions (docs/rules.md §18) ------------------------------------------------

@@ -3,9 +3,9 @@
 players.gene_cost), Highly Adaptable's exchanges (XG-08, genes/highly_adaptable.py) and, with
 flag healing2_phase = any_own_turn, Healing 2's heals at a player's turn before it buys (XG-25)."""
 
-from sim.jit import always_inline, kernel
+from sim.jit import kernel
 from sim.ursuppe.engine.decision_kinds import BUY, CK_BUY_END
-from sim.ursuppe.engine.decisions import consume_marker, count_decision, decide, set_option, streamable
+from sim.ursuppe.engine.decisions import consume_marker, decide, set_option
 from sim.ursuppe.engine.events import EV_BUY, log
 from sim.ursuppe.engine.gene_sets import add_to_pool, genes_in_play, lowest, set_gene
 from sim.ursuppe.engine.genes.flexible import flexible_discount_tally
@@ -30,7 +30,6 @@ from sim.ursuppe.engine.players import (
     share_with_partner,
     turn_order,
 )
-from sim.ursuppe.engine.policy_port import break_tie, buy_context, buy_value
 from sim.ursuppe.rules.extra_flags import (
     TIMING_AFTER_EACH_PURCHASE,
     TIMING_AFTER_FIRST_PLAYER,
@@ -43,86 +42,38 @@ PHASE = 3
 
 
 @kernel
-@always_inline
-def _pack_purchase(gene, lower, taken):
-    """A purchase (gene, lower gene given up, taken) as one exact float64 (wk.scores' kept ties);
-    'stop' (-1, -1, 0) is 0."""
-    return float((gene + 1) | ((lower + 1) << 8) | (taken << 16))
-
-
-@kernel
-def purchase_options(st, ru, wk, g, b, p, streamed):
+def purchase_options(st, ru, wk, g, b, p):
     """G1-G4: 'stop', then every gene player p may buy now, with the lower gene it gives up; with
     the extra genes the Social Gene taken from its holder is the row (gene, -1, 1) (XG-10).
     Prices are gene_cost's (Flexible, XG-14). The genes are walked as a mask: those not held,
     not blocked (G4), in the pool (or the Social Gene, XG-10) and maybe affordable (players.
-    affordable), in gene order. Listed (``streamed`` False): written as option rows; returns
-    (their number, 0). Streamed (issue 36.1, decisions.streamable): each valued as it is found
-    as policy._value_buy values it (policy.buy_value) and none written; returns (the number,
-    how many share the best value), those best, in order, left in ``wk.scores[b, :ties]``
-    (_pack_purchase) for the tie-break."""
-    prm = wk.params[st.strategy[g, p]]
-    kept = wk.scores[b]
-    if streamed:
-        kept[0] = _pack_purchase(-1, -1, 0)
-    else:
-        set_option(wk.options, b, 0, -1, -1, 0)
+    affordable), in gene order."""
+    set_option(wk.options, b, 0, -1, -1, 0)
     n = 1
-    ties = 1
-    best = 0.0  # 'stop' is valued 0.0
     blocked = blocked_by_advanced(st, ru, g, p)
     candidates = (st.pooled[g] | social_gene_takeable(ru)) & ~st.held[g, p] & ~blocked & genes_in_play(ru)
     candidates &= affordable(st, ru, g, p)
-    mp, ozone = 0, -1
-    if streamed:
-        mp, ozone = buy_context(st, ru, g, p)
-    saving = -1.0  # asked by the first purchase that needs it (policy.buy_value)
     while candidates != 0:
         gene = lowest(candidates)
         candidates &= candidates - 1
         source = gene_source(st, ru, g, p, gene, blocked)
-        if source == SOURCE_NONE:
+        if source == SOURCE_NONE or gene_cost(st, ru, g, p, gene) > st.bp[g, p]:
             continue
-        cost = gene_cost(st, ru, g, p, gene)
-        if cost > st.bp[g, p]:
-            continue
-        taken = 1 if source == SOURCE_HOLDER else 0
-        # G3: an advanced gene (not taken from a holder) needs a lower gene held since an earlier
-        # round, given up: an option for each.
-        simple = taken == 1 or ru.gene_lower[gene, 0] < 0
-        for j in range(1 if simple else ru.gene_lower.shape[1]):
-            lower = -1 if simple else int(ru.gene_lower[gene, j])
-            if not simple and not lower_gene_ok(st, ru, g, p, gene, lower):
-                continue
-            if not streamed:
-                set_option(wk.options, b, n, gene, lower, taken)
-            else:
-                v, saving = buy_value(st, ru, wk, g, p, prm, gene, lower, cost, mp, ozone, saving)
-                if v > best:
-                    best = v
-                    kept[0] = _pack_purchase(gene, lower, taken)
-                    ties = 1
-                elif v == best:
-                    kept[ties] = _pack_purchase(gene, lower, taken)
-                    ties += 1
+        if source == SOURCE_HOLDER:
+            set_option(wk.options, b, n, gene, -1, 1)
             n += 1
-    return n, (ties if streamed else 0)
-
-
-@kernel
-def next_purchase(st, ru, wk, g, b, p):
-    """G1-G4: the purchase player p makes next, as (gene, lower gene given up or -1, taken from
-    its holder: XG-10); gene -1: it stops. Streamed when the strategy allows it (issue 36.1:
-    the same choice as decide over the listed options, without the rows)."""
-    if streamable(st, ru, wk, g, p):
-        n, ties = purchase_options(st, ru, wk, g, b, p, True)
-        count_decision(wk, b, BUY, n)
-        t = break_tie(st, wk, g, p, ties) if n > 1 else 0
-        code = int(wk.scores[b, t])
-        return (code & 0xFF) - 1, ((code >> 8) & 0xFF) - 1, code >> 16
-    n, _ = purchase_options(st, ru, wk, g, b, p, False)
-    i = decide(st, ru, wk, g, b, p, -1, BUY, n)
-    return int(wk.options[b, i, 0]), int(wk.options[b, i, 1]), int(wk.options[b, i, 2])
+            continue
+        if ru.gene_lower[gene, 0] < 0:
+            set_option(wk.options, b, n, gene, -1, 0)
+            n += 1
+            continue
+        # G3: an advanced gene needs a lower gene held since an earlier round, given up.
+        for j in range(ru.gene_lower.shape[1]):
+            lower = ru.gene_lower[gene, j]
+            if lower_gene_ok(st, ru, g, p, gene, lower):
+                set_option(wk.options, b, n, gene, lower, 0)
+                n += 1
+    return n
 
 
 @kernel
@@ -168,10 +119,12 @@ def phase3(st, ru, wk, g, b):
                 return
         forced = wk.tape_pos[g]
         while True:
-            gene, gave_up, taken = next_purchase(st, ru, wk, g, b, p)
+            n = purchase_options(st, ru, wk, g, b, p)
+            i = decide(st, ru, wk, g, b, p, -1, BUY, n)
+            gene = wk.options[b, i, 0]
             if gene < 0:
                 break
-            buy(st, ru, wk, g, b, p, gene, gave_up, taken)
+            buy(st, ru, wk, g, b, p, gene, wk.options[b, i, 1], wk.options[b, i, 2])
             share_with_partner(st, ru, g, p)
             if wk.error[g, 0] != 0:
                 return
