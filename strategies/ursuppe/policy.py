@@ -591,7 +591,7 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
     opts = wk.options[b]
     val = wk.scores[b]
     mp = mutation_points(st, ru, g, p)  # E2
-    saving = -1.0  # asked (a walk over the genes) once an option not wanted leaves the reserve
+    saving = max(prm[BP_RESERVE], float(_saving(st, ru, wk, g, p, prm)))
     # XG-23: the ozone of the next gene-defect check, if the player has seen that card
     ozone = sensed_ozone(st, g, p) if ru.extra_genes else -1
     for i in range(n):
@@ -600,17 +600,11 @@ def _value_buy(st, ru, wk, g, b, p, n, prm):
         if gene < 0:
             val[i] = 0.0
             continue
+        wanted = prm[GENE_VALUE_BASE + gene] > prm[SAVE_FOR_VALUE]
         cost = gene_cost(st, ru, g, p, gene) if ru.extra_genes else ru.gene_price[gene]
-        left = st.bp[g, p] - cost
-        if left < prm[BP_RESERVE]:  # below the saving too: it is at least the reserve
+        if st.bp[g, p] - cost < (prm[BP_RESERVE] if wanted else saving):
             val[i] = -1.0
             continue
-        if prm[GENE_VALUE_BASE + gene] <= prm[SAVE_FOR_VALUE]:  # not wanted: the saving is kept
-            if saving < 0.0:
-                saving = max(prm[BP_RESERVE], float(_saving(st, ru, wk, g, p, prm)))
-            if left < saving:
-                val[i] = -1.0
-                continue
         mp_after = mp + ru.gene_mp[gene] - (ru.gene_mp[lower] if lower >= 0 else 0)
         if mp_after > prm[MP_LIMIT] and mp_after > mp:
             val[i] = -1.0
