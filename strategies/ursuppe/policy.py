@@ -320,12 +320,30 @@ def _value_placements(st, ru, wk, g, b, p, kind, n, prm):
 
 @kernel
 @always_inline
+def _faces_valued(prm):
+    """Does _active_value value the five destinations one by one (``move_lookahead``)?"""
+    return prm[MOVE_LOOKAHEAD] >= 0.5
+
+
+@kernel
+@always_inline
+def _active_ruled_out(st, ru, g, p, prm):
+    """M3 (XG-06): the strategy makes no active move: it makes none at all, or the move would
+    leave fewer BP than a gene defect it has seen coming will cost."""
+    keep = _sensed_deficit(st, ru, g, p) if ru.extra_genes else 0
+    return prm[ACTIVE_MOVES] < 0.5 or st.bp[g, p] - active_move_cost(st, ru, g, p, False) < keep
+
+
+@kernel
+@always_inline
 def _active_value(st, ru, wk, g, b, p, here, hunter, prm, occ_all, occ_own, capped_row, food_rows):
     """M1: the expected value of an active move's destination (before its margin); the
-    destinations valued by space_value's arithmetic over the game's rows the caller read."""
+    destinations valued by space_value's arithmetic over the game's rows the caller read. With
+    ``move_lookahead`` the five destinations' values are left in wk.scores[b, FACE_SLOT:] (the
+    drift's and the stay's are two of them: choose_move reads them there)."""
     val = wk.scores[b]
     neighbours = ru.neighbours
-    if prm[MOVE_LOOKAHEAD] < 0.5:
+    if not _faces_valued(prm):
         best = 0.0
         for d in range(4):
             s = step(neighbours, here, d)
@@ -357,11 +375,18 @@ def _active_value(st, ru, wk, g, b, p, here, hunter, prm, occ_all, occ_own, capp
 
 @kernel
 @always_inline
-def _move_value(st, ru, wk, g, b, p, a, move, here, hunter, prm):
+def _move_value(st, ru, wk, g, b, p, a, move, here, hunter, prm, faces):
     """M1: the value of ``move`` (MOVE_DRIFT, MOVE_ACTIVE or MOVE_STAY with Holding) for player
-    p's amoeba a on ``here``."""
+    p's amoeba a on ``here``. ``faces``: the active move's valuation of this decision has left
+    the five destinations' values in wk.scores[b, FACE_SLOT:] (_active_value), so the drift's
+    and the stay's are read there (the same values: a step into an obstacle, or in no
+    direction, stays on ``here``, B1)."""
     if here < 0:
         return 0.0
+    if faces and move != MOVE_ACTIVE:
+        direction = STAY if move == MOVE_STAY else min(st.card_drift[g, st.deck_pos[g]], STAY)
+        v = wk.scores[b, FACE_SLOT + direction]
+        return v if move == MOVE_DRIFT else v - prm[STAY_MARGIN]
     # space_value(..., amoeba a) from the game's rows, read once
     P = st.space.shape[1]
     occ_all = st.occupancy[g, P]
@@ -372,10 +397,7 @@ def _move_value(st, ru, wk, g, b, p, a, move, here, hunter, prm):
         dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
         return _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, dest, here, hunter)
     if move == MOVE_ACTIVE:
-        # XG-06: a player that has seen a coming gene defect keeps the BP to pay it (no active
-        # move that would leave fewer).
-        keep = _sensed_deficit(st, ru, g, p) if ru.extra_genes else 0
-        if prm[ACTIVE_MOVES] < 0.5 or st.bp[g, p] - active_move_cost(st, ru, g, p, False) < keep:  # M3
+        if _active_ruled_out(st, ru, g, p, prm):
             return NEVER
         value = _active_value(st, ru, wk, g, b, p, here, hunter, prm, occ_all, occ_own, capped_row, food_rows)
         return value - prm[ACTIVE_MOVE_MARGIN]
@@ -391,7 +413,7 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
     here = st.space[g, p, a] if a >= 0 else -1
     hunter = 1 if is_hunter(st, g, p) else 0
     for i in range(n):
-        val[i] = _move_value(st, ru, wk, g, b, p, a, opts[i, 0], here, hunter, prm)
+        val[i] = _move_value(st, ru, wk, g, b, p, a, opts[i, 0], here, hunter, prm, False)
 
 
 @kernel
@@ -740,19 +762,23 @@ def choose_move(st, ru, wk, g, b, p, a, active, stay):
     prm = wk.params[st.strategy[g, p]]
     here = st.space[g, p, a] if a >= 0 else -1
     hunter = 1 if is_hunter(st, g, p) else 0
-    drift = _move_value(st, ru, wk, g, b, p, a, MOVE_DRIFT, here, hunter, prm)
+    # The active move first (the values are pure: their order changes nothing): when it values
+    # the five destinations, the drift's and the stay's are two of them.
+    faces = active != 0 and _faces_valued(prm) and not _active_ruled_out(st, ru, g, p, prm)
+    by_move = NEVER  # the active move's value (when offered)
+    if active != 0:
+        by_move = _move_value(st, ru, wk, g, b, p, a, MOVE_ACTIVE, here, hunter, prm, False)
+    drift = _move_value(st, ru, wk, g, b, p, a, MOVE_DRIFT, here, hunter, prm, faces)
     best = drift
     move = MOVE_DRIFT
     ties = 1
-    by_move = NEVER  # the active move's value (when offered)
     if active != 0:
-        by_move = _move_value(st, ru, wk, g, b, p, a, MOVE_ACTIVE, here, hunter, prm)
         if by_move > best:
             best, move, ties = by_move, MOVE_ACTIVE, 1
         elif by_move == best:
             ties += 1
     if stay != 0:
-        staying = _move_value(st, ru, wk, g, b, p, a, MOVE_STAY, here, hunter, prm)
+        staying = _move_value(st, ru, wk, g, b, p, a, MOVE_STAY, here, hunter, prm, faces)
         if staying > best:
             best, move, ties = staying, MOVE_STAY, 1
         elif staying == best:
