@@ -19,11 +19,13 @@ import typer
 from sim.cli.support import (
     DEFAULT_GAME,
     MAX_SEED,
-    PLAYERS_HELP,
     USER_ERRORS,
     BackendName,
     GameName,
+    Players,
+    Quiet,
     RayAddress,
+    Threads,
     Variant,
     check_resources,
     fail,
@@ -40,16 +42,13 @@ from sim.game import strategy_list
 # --help` must not (tests/test_trustworthy_runs.py); tests/test_retune.py checks the two agree.
 RETUNE_BUDGET = 192_000
 RETUNE_GAMES = 1200  # its games per candidate (sim.ursuppe.experiments.tuning), not imported (as above)
-Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
 Seed = Annotated[
     int,
     typer.Option(
         "--seed", "-s", min=0, max=MAX_SEED, help="Seed: game i of seed s is the same game in every arm."
     ),
 ]
-Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
 ChunkSize = Annotated[int, typer.Option(min=1, help="Games per Parquet chunk.")]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 Strategies = Annotated[
     str | None,
     typer.Option(

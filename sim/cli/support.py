@@ -201,6 +201,12 @@ PLAYERS_HELP = (
     "with --variant."
 )
 
+# Options several commands take alike (the kit's and a game's own), declared once.
+Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
+Rules = Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")]
+Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+
 
 Variant = Annotated[
     str | None,
