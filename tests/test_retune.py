@@ -33,25 +33,32 @@ def cli(*args):
     return CliRunner().invoke(app, [str(a) for a in args])
 
 
-def compare(tmp_path, out_name):
+def harmful(tmp_path):
+    """The house-rules file that makes Division Rate harmful."""
     house = tmp_path / "harmful.toml"
     house.write_text(HARMFUL_DIVISION_RATE)
-    out = tmp_path / out_name
-    r = cli(
+    return house
+
+
+def compare_args(tmp_path, out):
+    """soup compare of the default rules and the harmful ones, re-tuned with the tiny budget."""
+    where = ["--threads", "2", "--out", out, "-q"]
+    return [
         "compare",
         "--rules",
-        house,
+        harmful(tmp_path),
         "--games",
         "240",
         "--pool",
         "breeder,greedy",
         *TINY,
-        "--threads",
-        "2",
-        "--out",
-        out,
-        "-q",
-    )
+        *where,
+    ]
+
+
+def compare(tmp_path, out_name):
+    out = tmp_path / out_name
+    r = cli(*compare_args(tmp_path, out))
     assert r.exit_code == 0, r.output
     return out, r
 
@@ -154,9 +161,7 @@ def test_ablate_gene_retune_runs(tmp_path):
 def test_bad_retune_input_is_one_line_and_exit_2(tmp_path, args, message):
     """Checked before anything is played or written; the --retune-* options need --retune."""
     out = tmp_path / "bad"
-    house = tmp_path / "harmful.toml"
-    house.write_text(HARMFUL_DIVISION_RATE)
-    r = cli("compare", "--rules", house, "--games", "10", "--out", out, "--retune", *args, "-q")
+    r = cli("compare", "--rules", harmful(tmp_path), "--games", "10", "--out", out, "--retune", *args, "-q")
     assert r.exit_code == 2, r.output
     assert r.output.count("\n") == 1 and message in r.output, r.output
     assert not out.exists()
@@ -179,24 +184,8 @@ def test_ctrl_c_while_retuning_keeps_the_generations_and_the_same_command_contin
             raise KeyboardInterrupt
 
     monkeypatch.setattr(T, "write_checkpoint", interrupting)
-    house = tmp_path / "harmful.toml"
-    house.write_text(HARMFUL_DIVISION_RATE)
     out = tmp_path / "cut"
-    args = [
-        "compare",
-        "--rules",
-        house,
-        "--games",
-        "240",
-        "--pool",
-        "breeder,greedy",
-        *TINY,
-        "--threads",
-        "2",
-        "--out",
-        out,
-        "-q",
-    ]
+    args = compare_args(tmp_path, out)
     r = cli(*args)
     assert r.exit_code == 130 and "the same command continues" in r.output, r.output
     assert not (out / "comparison.csv").exists()
