@@ -16,17 +16,19 @@ pytestmark = pytest.mark.slow
 
 # A house rule that makes Division Rate harmful: a new amoeba costs 40 BP with it (6 without).
 HARMFUL_DIVISION_RATE = "[economy]\ndivision_cost_division_rate = 40\n"
-# Tiny but robust: one parameter, population 4 (+ start and incumbent), 240 games a candidate,
-# 5 generations per strategy and arm.
-TINY = [
-    "--retune",
-    "--retune-budget",
-    "7200",
-    "--retune-params",
-    "gene_value.Division Rate",
-    "--retune-games-per-candidate",
-    "240",
-]
+
+
+def retuned(budget, params, games_per_candidate, out):
+    """The --retune options, on 2 threads into ``out``, quiet."""
+    tune = [
+        "--retune-budget",
+        budget,
+        "--retune-params",
+        params,
+        "--retune-games-per-candidate",
+        games_per_candidate,
+    ]
+    return ["--retune", *tune, "--threads", "2", "--out", out, "-q"]
 
 
 def cli(*args):
@@ -41,19 +43,11 @@ def harmful(tmp_path):
 
 
 def compare_args(tmp_path, out):
-    """soup compare of the default rules and the harmful ones, re-tuned with the tiny budget."""
-    where = ["--threads", "2", "--out", out, "-q"]
-    return [
-        "compare",
-        "--rules",
-        harmful(tmp_path),
-        "--games",
-        "240",
-        "--pool",
-        "breeder,greedy",
-        *TINY,
-        *where,
-    ]
+    """soup compare of the default rules and the harmful ones, re-tuned tiny but robust: one
+    parameter, population 4 (+ start and incumbent), 240 games a candidate, 5 generations per
+    strategy and arm."""
+    tiny = retuned(7200, "gene_value.Division Rate", 240, out)
+    return ["compare", "--rules", harmful(tmp_path), "--games", "240", "--pool", "breeder,greedy", *tiny]
 
 
 def compare(tmp_path, out_name):
@@ -130,18 +124,7 @@ def test_ablate_gene_retune_runs(tmp_path):
         "48",
         "--pool",
         "greedy",
-        "--retune",
-        "--retune-budget",
-        "288",
-        "--retune-params",
-        "gene_value.Intelligence",
-        "--retune-games-per-candidate",
-        "24",
-        "--threads",
-        "2",
-        "--out",
-        out,
-        "-q",
+        *retuned(288, "gene_value.Intelligence", 24, out),
     )
     assert r.exit_code == 0, r.output
     for arm in ("baseline", "minus-division-rate"):
@@ -210,18 +193,7 @@ def test_ablate_each_retune_lists_the_moves_per_arm(tmp_path):
         "24",
         "--pool",
         "greedy,breeder",
-        "--retune",
-        "--retune-budget",
-        "400",
-        "--retune-params",
-        "gene_value.Intelligence,division_base",
-        "--retune-games-per-candidate",
-        "24",
-        "--threads",
-        "2",
-        "--out",
-        out,
-        "-q",
+        *retuned(400, "gene_value.Intelligence,division_base", 24, out),
     )
     assert r.exit_code == 0, r.output
     changes = pl.read_csv(out / "retune-changes.csv")
