@@ -627,10 +627,18 @@ class GameBase:
     scenario_module: str = ""  # the module giving load_scenario, scenario_document, run_scenario
     run_type: Callable[..., ListedRun]  # a run: (rules, players, seed, names, seats, pool, search)
     default_rollout: str = ""  # a search player's rollout policy unless its file names one
+    read_rules: Callable[..., Any]  # the default rules with the files given on top (staticmethod)
+    engine_module: str  # imported to compile (or load from the cache) its kernels
     # A UserError unless a name is a strategy of the game's: in a run (a search player too), and
     # in soup play (staticmethods).
     check_strategy: Callable[[str], Any]
     check_play_strategy: Callable[[str], Any]
+
+    def load_rules(self, files: Sequence[Path] = ()) -> Any:
+        return self.read_rules(*files)
+
+    def load_engine(self) -> None:
+        import_module(self.engine_module)
 
     def check_players(self, rules: Any, players: int, variant: str | None = None) -> None:
         check_player_count(self.info.name, rules.player_counts, players, variant)

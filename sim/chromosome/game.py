@@ -200,14 +200,13 @@ class Chromosome(GameBase):
     )
     presets = tuple(PRESETS)
     scenario_dir = SCENARIO_DIR
+    read_rules = staticmethod(load_rules)
+    engine_module = "sim.chromosome.engine.batch"
     scenario_module = "sim.chromosome.tools.scenario"
     run_type = ChromosomeRun
     default_rollout = DEFAULT_ROLLOUT
     check_strategy = staticmethod(_check_strategy)
     check_play_strategy = staticmethod(preset_row)
-
-    def load_rules(self, files: Sequence[Path] = ()) -> ChromosomeRules:
-        return load_rules(*files)
 
     def restriction(self, rules: ChromosomeRules, action: str) -> Any:
         """An action a seat may not take in restricted play (soup verdict --action; T3, Q6)."""
@@ -272,9 +271,6 @@ class Chromosome(GameBase):
 
     def rules_document(self, rules: ChromosomeRules) -> dict[str, Any]:
         return {"rules_id": rules.rules_id, "files": list(rules.files), "rules": rules.data}
-
-    def load_engine(self) -> None:
-        import sim.chromosome.engine.batch  # noqa: F401 (compiles or loads the kernels)
 
     def play_game(
         self, rules: ChromosomeRules, players: int, strategies: list[str], seed: int, variant: str | None

@@ -125,22 +125,18 @@ class Pig(GameBase):
 
     presets = tuple(PRESETS)
     scenario_dir = SCENARIO_DIR
+    read_rules = staticmethod(load_rules)
+    engine_module = "sim.pig.engine"
     run_type = PigRun
     default_rollout = DEFAULT_ROLLOUT
     check_strategy = staticmethod(_check_strategy)
     check_play_strategy = staticmethod(hold_value)
-
-    def load_rules(self, files: Sequence[Path] = ()) -> PigRules:
-        return load_rules(*files)
 
     def rules_line(self, rules: PigRules) -> str:
         return f"rules {rules.rules_id}; target {rules.values['target']}"
 
     def rules_document(self, rules: PigRules) -> dict[str, Any]:
         return {"rules_id": rules.rules_id, "files": list(rules.files), "rules": rules.values}
-
-    def load_engine(self) -> None:
-        import sim.pig.engine  # noqa: F401 (compiles or loads the kernels)
 
     def play_game(
         self, rules: PigRules, players: int, strategies: list[str], seed: int, variant: str | None

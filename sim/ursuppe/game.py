@@ -59,12 +59,11 @@ class Ursuppe(GameBase):
         skill_field="breeder",
     )
     scenario_dir = SCENARIO_DIR
+    read_rules = staticmethod(load_rules)
+    engine_module = "sim.ursuppe.engine.round"
     scenario_module = "sim.ursuppe.tools.scenario"
     check_play_strategy = staticmethod(load_strategy)
     build_run = staticmethod(build_run)  # its seating rules and variants (sim.ursuppe.simulation)
-
-    def load_rules(self, files: Sequence[Path] = ()) -> RuleBook:
-        return load_rules(*files)
 
     def check_players(self, rules: RuleBook, players: int, variant: str | None = None) -> None:
         check_players(rules, players, variant)
@@ -80,9 +79,6 @@ class Ursuppe(GameBase):
 
     def strategy_names(self) -> list[str]:
         return preset_names()
-
-    def load_engine(self) -> None:
-        import sim.ursuppe.engine.round  # noqa: F401 (compiles or loads every kernel)
 
     def play_game(
         self, rules: RuleBook, players: int, strategies: list[str], seed: int, variant: str | None
