@@ -4,7 +4,8 @@ A game is one object satisfying :class:`Game` (Pgx's ``core.Env`` and OpenSpiel'
 ``GameInfo`` are the models): its :class:`GameInfo` (name, player counts and variants, the
 packages holding its kernels, the core result columns it writes), and functions to load its
 rules and strategies, build a run for the chunked runner (``sim.runner.GameAdapter``), play and
-tell one game, run a scenario file and write a run's report. The command line dispatches on
+tell one game, run a scenario file and write a run's report. :class:`GameBase` gives what the
+games write alike, and :class:`ListedRun` a run of named strategies. The command line dispatches on
 ``--game``; a run's manifest names its game (``spec.game``), so a command on a run directory
 finds the game there (:func:`game_of_run`).
 
