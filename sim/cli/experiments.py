@@ -11,7 +11,6 @@ See docs/experiments.md.
 
 import math
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -31,6 +30,7 @@ from sim.cli.support import (
     check_resources,
     fail,
     game_for,
+    keyed_table,
     open_backend,
     plural,
     run_with_progress,
@@ -257,18 +257,6 @@ def _diff(v: float, kind: str) -> str:
     return f"{100 * v:+.2f}pp" if kind == "rate" else f"{v:+.3f}"
 
 
-def _keyed_table(title: str, columns: Sequence[str], keys: Sequence[str] = ("strategy",)) -> Any:
-    """A rich table of the experiments' style (a simple head rule) with ``columns``: the ``keys``
-    (what a row is) left-aligned, the figures right-aligned."""
-    from rich import box
-    from rich.table import Table
-
-    t = Table(title=title, box=box.SIMPLE_HEAD)
-    for col in columns:
-        t.add_column(col, justify="left" if col in keys else "right")
-    return t
-
-
 def _console() -> Any:
     """A rich console on stdout; wide enough for the tables when stdout is a file or a pipe,
     unless ``COLUMNS`` asks for a width (rich honours it; the tables then fit it, see
@@ -430,7 +418,7 @@ def _print_changes(printed: tuple[str, Any] | None) -> None:
         return
 
     title, changes = printed
-    t = _keyed_table(title, changes.columns, ("strategy", "parameter"))
+    t = keyed_table(title, changes.columns, ("strategy", "parameter"))
     for r in changes.iter_rows():
         t.add_row(*(v if isinstance(v, str) else f"{v:.3g}" for v in r))
     _console().print(t)
@@ -672,11 +660,11 @@ def _print_round_robin(result: Any) -> None:
     """A round robin without the game's ratings: its win-rate matrix and equilibrium."""
 
     names, w = result.names, result.matrix
-    m = _keyed_table("Share of the pair's wins of the row strategy", ("strategy", *names))
+    m = keyed_table("Share of the pair's wins of the row strategy", ("strategy", *names))
     for i, a in enumerate(names):
         m.add_row(a, *("—" if i == j else f"{w[i, j]:.3f}" for j in range(len(names))))
     _console().print(m)
-    e = _keyed_table("Equilibrium of the meta-game", ("strategy", "weight", "regret"))
+    e = keyed_table("Equilibrium of the meta-game", ("strategy", "weight", "regret"))
     for r in result.equilibrium.iter_rows(named=True):
         e.add_row(r["strategy"], f"{r['weight']:.3f}", f"{r['regret']:.3f}")
     _console().print(e)
@@ -685,7 +673,7 @@ def _print_round_robin(result: Any) -> None:
 def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: Any = None) -> None:
 
     console = _console()
-    t = _keyed_table(
+    t = keyed_table(
         "Bradley-Terry ratings (Elo scale)", ("strategy", "rating", "95% CI", "games", "win rate")
     )
     for r in ratings.iter_rows(named=True):
@@ -698,7 +686,7 @@ def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: 
         )
     console.print(t)
     half = float((matrix["ci_high"] - matrix["ci_low"]).max()) / 2
-    m = _keyed_table(
+    m = keyed_table(
         f"Share of games the row strategy won against the column strategy (95% intervals within"
         f" ±{half:.3f}; see tournament.md)",
         ("strategy", *names),
@@ -709,7 +697,7 @@ def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: 
     console.print(m)
     if equilibrium is None:
         return
-    e = _keyed_table(
+    e = keyed_table(
         "Equilibrium of the meta-game (weight in the mix; regret = win rate given up against it)",
         ("strategy", "weight", "in support", "regret"),
     )
@@ -721,7 +709,7 @@ def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: 
 
 def _paired_table(title: str, table: Any, key: str) -> None:
 
-    t = _keyed_table(title, (key, "rows", "A", "B", "B - A", "95% CI"), (key,))
+    t = keyed_table(title, (key, "rows", "A", "B", "B - A", "95% CI"), (key,))
     for r in table.iter_rows(named=True):
         t.add_row(
             str(r[key]),
@@ -819,7 +807,7 @@ def _print_ladder(title: str, result: Any, opponent: str) -> None:
     columns = ["rung", "games", "win rate", "95% CI"]
     if gains:
         columns += [f"over {opponent} (paired)", "95% CI "]
-    t = _keyed_table(title, columns, ("rung",))
+    t = keyed_table(title, columns, ("rung",))
     for r in result:
         row = [r.strategy, str(r.games), f"{r.rate:.3f}", f"[{r.low:.3f}, {r.high:.3f}]"]
         if gains:
