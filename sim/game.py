@@ -4,7 +4,8 @@ A game is one object satisfying :class:`Game` (Pgx's ``core.Env`` and OpenSpiel'
 ``GameInfo`` are the models): its :class:`GameInfo` (name, player counts and variants, the
 packages holding its kernels, the core result columns it writes), and functions to load its
 rules and strategies, build a run for the chunked runner (``sim.runner.GameAdapter``), play and
-tell one game, run a scenario file and write a run's report. The command line dispatches on
+tell one game, run a scenario file and write a run's report. :class:`GameBase` gives what the
+games write alike, and :class:`ListedRun` a run of named strategies. The command line dispatches on
 ``--game``; a run's manifest names its game (``spec.game``), so a command on a run directory
 finds the game there (:func:`game_of_run`).
 
@@ -18,12 +19,15 @@ determinism across threads and chunk sizes, resume, random strategies that finis
 the core result columns, the scenario round trip and the invariants after every phase.
 """
 
+import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from importlib import import_module
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from sim.errors import UserError
+from sim.runner import RunAdapter
 
 ENTRY_POINT_GROUP = "soup.games"
 # A game's own commands (a typer app, mounted at the top level of ``soup``: Ursuppe's combos,
@@ -224,6 +228,12 @@ class Game(Protocol):
         as_json: bool = False,
     ) -> str:
         """Game 0 of ``seed`` told step by step (``soup play``), or as JSON."""
+
+    def play_game(
+        self, rules: Any, players: int, strategies: list[str], seed: int, variant: str | None
+    ) -> Any:
+        """Game 0 of ``seed`` played for :meth:`play_text`: an object with ``as_json()`` (a
+        document) and ``as_text()`` (a :class:`Told`, or the game's own)."""
 
     def scenario_files(self) -> list[Path]:
         """The game's scenario files (positions as text, each with its expected outcome)."""
@@ -531,6 +541,175 @@ def play_strategies(strategies: str, players: int, check: Callable[[str], Any] |
     for name in names if check is not None else ():
         check(name)
     return names
+
+
+STREAM_ASSIGNMENT = 3  # which strategies of a pool sit at the table (after the engines' streams)
+
+
+@dataclass
+class ListedRun(RunAdapter):
+    """A run whose players are named strategies, some of them search players (strategies/search.py)
+    the engine plays by their rollout policy: what such runs hold and do alike, said once (issue
+    35.5). A game's run subclasses it and gives ``game`` (its name), ``rules_data()`` (the merged
+    rules for the spec), ``spec_extra()`` (the spec's own keys) and play_chunk."""
+
+    game: ClassVar[str]
+    rules: Any
+    players: int
+    seed: int
+    names: list[str]  # the distinct strategies
+    seats: list[int] | None = None  # strategy index per player, or
+    pool: list[int] | None = None  # indices to draw every player of every game from
+    # index into names -> its search player (strategies/search.py); the engine plays its rollout
+    search: dict[int, Any] = field(default_factory=dict)
+
+    def scripted(self) -> list[str]:
+        """The strategy the engine plays for each name (a search player's: its rollout policy)."""
+        return [self.search[i].rollout if i in self.search else n for i, n in enumerate(self.names)]
+
+    def rules_data(self) -> Any:
+        raise NotImplementedError
+
+    def spec_extra(self) -> dict[str, Any]:
+        return {}
+
+    def spec(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "strategies": self.names,
+            "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
+            "rules_id": self.rules.rules_id,
+            "rules": self.rules_data(),
+            **self.spec_extra(),
+            # the search players by name (only in a run with one: older specs read the same)
+            **(
+                {"search": {self.names[i]: asdict(sp) for i, sp in sorted(self.search.items())}}
+                if self.search
+                else {}
+            ),
+        }
+
+    def strategy_rows(self, games: Any) -> Any:
+        """Strategy index of every player of every game: int64 [len(games), P]."""
+        import numpy as np
+
+        if self.seats is not None:
+            return np.tile(np.asarray(self.seats, dtype=np.int64), (len(games), 1))
+        from sim.random_stream import uniform_draws
+
+        draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(self.pool), self.players)
+        return np.asarray(self.pool, dtype=np.int64)[draws]
+
+
+@dataclass(frozen=True)
+class Told:
+    """A game told for soup play (:meth:`Game.play_game`): its document and its text."""
+
+    doc: dict[str, Any]
+    text: str
+
+    def as_json(self) -> dict[str, Any]:
+        return self.doc
+
+    def as_text(self) -> str:
+        return self.text
+
+
+class GameBase:
+    """What the games' adapters (:class:`Game`) write the same way, said once (issue 35.5): a game
+    subclasses it, sets ``info`` and the class attributes below, and overrides what it does its
+    own way (Ursuppe: its player counts and variants, its runs)."""
+
+    info: GameInfo
+    presets: Sequence[str] = ()  # the presets' names (soup play, soup tournament)
+    scenario_dir: Path  # its scenario files (*.json)
+    scenario_module: str = ""  # the module giving load_scenario, scenario_document, run_scenario
+    run_type: Callable[..., ListedRun]  # a run: (rules, players, seed, names, seats, pool, search)
+    default_rollout: str = ""  # a search player's rollout policy unless its file names one
+    read_rules: Callable[..., Any]  # the default rules with the files given on top (staticmethod)
+    engine_module: str  # imported to compile (or load from the cache) its kernels
+    # A UserError unless a name is a strategy of the game's: in a run (a search player too), and
+    # in soup play (staticmethods).
+    check_strategy: Callable[[str], Any]
+    check_play_strategy: Callable[[str], Any]
+
+    def load_rules(self, files: Sequence[Path] = ()) -> Any:
+        return self.read_rules(*files)
+
+    def load_engine(self) -> None:
+        import_module(self.engine_module)
+
+    def check_players(self, rules: Any, players: int, variant: str | None = None) -> None:
+        check_player_count(self.info.name, rules.player_counts, players, variant)
+
+    def new_run(
+        self,
+        rules: Any,
+        players: int,
+        seed: int,
+        *,
+        strategies: str | None = None,
+        pool: str | None = None,
+        seating: str = "rotate",
+        variant: str | None = None,
+    ) -> Any:
+        pool = self.info.default_pool if pool is None else pool  # --pool "" is a mistake to name
+        return self.build_run(rules, players, seed, strategies, pool, seating, variant)
+
+    def build_run(
+        self,
+        rules: Any,
+        players: int,
+        seed: int,
+        strategies: str | None,
+        pool: str,
+        seating: str,
+        variant: str | None,
+    ) -> Any:
+        """:meth:`new_run` with the game's pool (a :class:`ListedRun`: every seat of a game is its own)."""
+        from strategies.search import split_search
+
+        self.check_players(rules, players, variant)
+        who = assign_strategies(strategies, pool, players, self.check_strategy)
+        _, search = split_search(who.names, self.default_rollout)
+        return self.run_type(rules, players, seed, who.names, who.seats, who.pool, search)
+
+    def run_label(self, players: int, variant: str | None = None) -> str:
+        return f"{players}p"
+
+    def strategy_names(self) -> list[str]:
+        return list(self.presets)
+
+    def check_play(self, rules: Any, players: int, strategies: str, variant: str | None = None) -> list[str]:
+        self.check_players(rules, players, variant)
+        return play_strategies(strategies, players, self.check_play_strategy)
+
+    def play_text(
+        self,
+        rules: Any,
+        players: int,
+        strategies: list[str],
+        seed: int,
+        *,
+        variant: str | None = None,
+        as_json: bool = False,
+    ) -> str:
+        played = self.play_game(rules, players, strategies, seed, variant)
+        return json.dumps(played.as_json(), indent=1) if as_json else played.as_text()
+
+    def scenario_files(self) -> list[Path]:
+        return sorted(self.scenario_dir.glob("*.json"))
+
+    def load_scenario(self, source: Path | dict[str, Any], check_invariants: bool = True) -> Any:
+        return import_module(self.scenario_module).load_scenario(source, check_invariants=check_invariants)
+
+    def scenario_document(self, scenario: Any) -> dict[str, Any]:
+        return import_module(self.scenario_module).scenario_document(scenario)
+
+    def run_scenario(self, scenario: Any) -> dict[str, Any]:
+        return import_module(self.scenario_module).run_scenario(scenario)
 
 
 class UnknownGameError(UserError):

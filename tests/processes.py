@@ -13,6 +13,9 @@ import os
 import signal
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 DEFAULT_TIMEOUT = 600  # seconds: far above any test's command (a cold compile on CI is ~60 s)
@@ -48,3 +51,19 @@ def run(args: list[str], *, timeout: float = DEFAULT_TIMEOUT, text: bool = True,
     if check:
         done.check_returncode()
     return done
+
+
+@contextmanager
+def tmpfs(mount: Path, options: str) -> Iterator[Path]:
+    """A tmpfs mounted at ``mount`` (made here) with the mount ``options`` (``size=1M,ro``) while
+    the block runs: a full or read-only disk for a test. Needs root (CI and the development
+    machines run as root); the test is skipped elsewhere."""
+    import pytest
+
+    mount.mkdir()
+    if run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(mount)], text=False).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    try:
+        yield mount
+    finally:
+        run(["umount", str(mount)], text=False)

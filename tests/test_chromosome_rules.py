@@ -85,24 +85,29 @@ def _bad(tmp_path, text: str) -> str:
     return message
 
 
-def test_L3_a_tile_listed_twice(tmp_path):
-    msg = _bad(tmp_path, "[layouts.2]\nrooms = [[1, 1, -2], [1, 0, 0], [5, 1, -1]]\n")
-    assert "layouts.2.rooms[1]: tile 1 is listed twice" in msg
-
-
-def test_L3_unconnected_rooms(tmp_path):
-    msg = _bad(tmp_path, "[layouts.2]\nrooms = [[1, 0, 0], [5, 1, 0], [2, 5, 5], [6, 6, 5]]\n")
-    assert "layouts.2.rooms: the rooms are not connected" in msg
-
-
-def test_L3_fewer_start_rooms_than_players(tmp_path):
-    msg = _bad(tmp_path, "[layouts.2]\nrooms = [[1, 0, 0], [5, 1, 0], [6, 2, 0]]\n")
-    assert "1 start rooms for 2 players" in msg
-
-
-def test_L3_a_start_room_without_a_sterility_1_neighbour(tmp_path):
-    msg = _bad(tmp_path, "[layouts.2]\nrooms = [[1, 0, 0], [17, 1, 0], [2, 2, 0], [5, 3, 0]]\n")
-    assert "start room 1 has no sterility-1 neighbour" in msg
+@pytest.mark.parametrize(
+    ("rooms", "words"),
+    [
+        pytest.param(
+            "[[1, 1, -2], [1, 0, 0], [5, 1, -1]]", "layouts.2.rooms[1]: tile 1 is listed twice", id="twice"
+        ),
+        pytest.param(
+            "[[1, 0, 0], [5, 1, 0], [2, 5, 5], [6, 6, 5]]",
+            "layouts.2.rooms: the rooms are not connected",
+            id="apart",
+        ),
+        pytest.param("[[1, 0, 0], [5, 1, 0], [6, 2, 0]]", "1 start rooms for 2 players", id="few-starts"),
+        pytest.param(
+            "[[1, 0, 0], [17, 1, 0], [2, 2, 0], [5, 3, 0]]",
+            "start room 1 has no sterility-1 neighbour",
+            id="no-neighbour",
+        ),
+    ],
+)
+def test_L3_a_bad_layout_is_one_line(tmp_path, rooms, words):
+    """L3: a tile listed twice, unconnected rooms, fewer start rooms than players, a start room
+    without a sterility-1 neighbour."""
+    assert words in _bad(tmp_path, f"[layouts.2]\nrooms = {rooms}\n")
 
 
 def test_L1_a_custom_board_by_adjacency(tmp_path):

@@ -270,6 +270,16 @@ def test_ctrl_c_keeps_the_finished_arms(tmp_path):
     assert not (tmp_path / "none" / "combos.csv").exists()
 
 
+def _refused(tmp_path, args, needle):
+    """soup combos with bad ``args``: exit 2 and one line naming ``needle``, before the engine
+    loads (no "compiling") and before anything is written."""
+    done = _soup("combos", "--out", str(tmp_path / "x"), *args)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("soup: error: ") and done.stderr.count("\n") == 1, done.stderr
+    assert needle in done.stderr and "compiling" not in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "x").exists()
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
@@ -281,11 +291,7 @@ def test_ctrl_c_keeps_the_finished_arms(tmp_path):
     ],
 )
 def test_bad_input_is_one_line(args, needle, tmp_path):
-    done = _soup("combos", "--out", str(tmp_path / "x"), *args)
-    assert done.returncode == 2, done.stderr
-    assert done.stderr.startswith("soup: error: ") and done.stderr.count("\n") == 1, done.stderr
-    assert needle in done.stderr and "Traceback" not in done.stderr
-    assert not (tmp_path / "x").exists()
+    _refused(tmp_path, args, needle)
 
 
 def test_cli_default_budget_matches_the_experiment():
@@ -595,11 +601,7 @@ def test_cli_holder_against_and_panel(tmp_path):
 )
 def test_bad_field_options_are_one_line(args, needle, tmp_path):
     """Every field, panel and deck option is checked before the engine loads or a bar shows."""
-    done = _soup("combos", "--out", str(tmp_path / "x"), *args)
-    assert done.returncode == 2, done.stderr
-    assert done.stderr.startswith("soup: error: ") and done.stderr.count("\n") == 1, done.stderr
-    assert needle in done.stderr and "compiling" not in done.stderr
-    assert not (tmp_path / "x").exists()
+    _refused(tmp_path, args, needle)
 
 
 def test_cli_panel_defaults_match_the_experiment():
@@ -804,17 +806,9 @@ def test_out_must_be_combos_own_directory(observed_runs, tmp_path):
 
 @pytest.fixture
 def read_only_disk(tmp_path):
-    """A tmpfs mounted read-only for the test. Needs root (CI and the development machines run
-    as root); skipped elsewhere."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    r = processes.run(["mount", "-t", "tmpfs", "-o", "size=1M,ro", "tmpfs", str(mount)], text=False)
-    if r.returncode != 0:
-        pytest.skip("cannot mount a tmpfs here (not root?)")
-    try:
+    """A read-only disk for the test (processes.tmpfs: needs root)."""
+    with processes.tmpfs(tmp_path / "disk", "size=1M,ro") as mount:
         yield mount
-    finally:
-        processes.run(["umount", str(mount)], text=False)
 
 
 def test_read_only_out_is_refused_before_the_scan(read_only_disk):

@@ -391,17 +391,11 @@ def test_report_has_contents_whole_medians_and_a_word_for_tiny_shares(sim_run, t
 
 def test_full_disk_under_report_out_names_the_report(sim_run, tmp_path):
     """A 256 kB file system (tmpfs, needs root): the report's figures do not fit."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)]).returncode:
-        pytest.skip("cannot mount a tmpfs here (not root?)")
-    try:
+    with processes.tmpfs(tmp_path / "disk", "size=256k") as mount:
         out = mount / "full2" / "rep"
         line = _one_line_error(soup("report", str(sim_run), "--out", str(out)), code=1)
         assert f"cannot write the report {out}" in line and "No space left on device" in line
         assert not out.exists()
-    finally:
-        processes.run(["umount", str(mount)], text=False)
 
 
 # --- 11: soup report reads one chunk at a time, says what it does, and gives the same tables -------

@@ -5,6 +5,8 @@ gene-value designs: the null gene must read 0 under option value and holding val
 strong gene (a number-only gene that counts 6 cards for K2) clearly positive.
 """
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -117,6 +119,14 @@ def holding_base(book=None, games=1200):
     return T.TuneConfig(T.Setting(book, 3), load_strategy("greedy"), fld, (), 0, eval_games=games)
 
 
+def tuned_base(budget):
+    """A study that tunes greedy (bp_reserve, division_base; 240 games a candidate) with the
+    planted gene in the rules, against two greedy players."""
+    book = load_rules(overrides={"genes": {"Planted": PLANTED}})
+    keys = ("bp_reserve", "division_base")
+    return replace(holding_base(book), keys=keys, budget=budget, games_per_candidate=240)
+
+
 def test_holding_value_reads_the_null_gene_at_0_and_a_planted_gene_clearly_positive(tmp_path):
     book = load_rules(overrides={"genes": {"Planted": PLANTED}})
     doc = G.gene_value_study(holding_base(book), ["Planted", "Intelligence"], tmp_path, 2, design="holding")
@@ -136,16 +146,7 @@ def test_holding_value_reads_the_null_gene_at_0_and_a_planted_gene_clearly_posit
 
 @pytest.mark.slow
 def test_option_value_reads_the_null_gene_at_0_and_a_planted_gene_clearly_positive(tmp_path):
-    book = load_rules(overrides={"genes": {"Planted": PLANTED}})
-    base = T.TuneConfig(
-        T.Setting(book, 3),
-        load_strategy("greedy"),
-        T.Field("against", (load_strategy("greedy"),) * 2),
-        ("bp_reserve", "division_base"),
-        budget=4 * 4 * 9 * 240,
-        games_per_candidate=240,
-        eval_games=1200,
-    )
+    base = tuned_base(budget=4 * 4 * 9 * 240)
     doc = G.gene_value_study(base, ["Planted"], tmp_path, 2, design="option", references=("null",))
     null = doc["null"]
     se = (null["ci_high"] - null["ci_low"]) / 3.92
@@ -187,16 +188,7 @@ def test_gene_value_options_are_checked_first():
 def test_retuned_holding_reads_the_null_gene_at_0_and_the_planted_gene_positive(tmp_path):
     """Holding value with the holder re-tuned (both arms tuned, the gifted one with the gift): the
     shared arm without a gift is tuned once."""
-    book = load_rules(overrides={"genes": {"Planted": PLANTED}})
-    base = T.TuneConfig(
-        T.Setting(book, 3),
-        load_strategy("greedy"),
-        T.Field("against", (load_strategy("greedy"),) * 2),
-        ("bp_reserve", "division_base"),
-        budget=4 * 2 * 9 * 240,
-        games_per_candidate=240,
-        eval_games=1200,
-    )
+    base = tuned_base(budget=4 * 2 * 9 * 240)
     doc = G.gene_value_study(base, ["Planted"], tmp_path, 2, design="retuned", references=("null",))
     assert doc["null"]["estimate"] == 0.0 and doc["genes"][0]["ci_low"] > 0.05
     assert sorted(p.name for p in (tmp_path / "arms").iterdir()) == [
@@ -211,8 +203,7 @@ def test_an_extra_genes_plain_card_leaves_its_card_in_the_deck(tmp_path):
     """Suction 2 is one card of the face-down extra deck (XM3): its plain card is gifted beside it
     and the games stay whole (I4 holds)."""
     book = load_rules(overrides={"flags": {"extra_genes": True}})
-    fld = T.Field("against", (load_strategy("greedy"),) * 2)
-    base = T.TuneConfig(T.Setting(book, 3), load_strategy("greedy"), fld, (), 0, eval_games=240)
+    base = holding_base(book, games=240)
     doc = G.gene_value_study(base, ["Suction 2"], tmp_path, 2, design="holding", references=("plain",))
     assert "plain" in doc["genes"][0]
 

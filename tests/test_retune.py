@@ -16,42 +16,43 @@ pytestmark = pytest.mark.slow
 
 # A house rule that makes Division Rate harmful: a new amoeba costs 40 BP with it (6 without).
 HARMFUL_DIVISION_RATE = "[economy]\ndivision_cost_division_rate = 40\n"
-# Tiny but robust: one parameter, population 4 (+ start and incumbent), 240 games a candidate,
-# 5 generations per strategy and arm.
-TINY = [
-    "--retune",
-    "--retune-budget",
-    "7200",
-    "--retune-params",
-    "gene_value.Division Rate",
-    "--retune-games-per-candidate",
-    "240",
-]
+
+
+def retuned(budget, params, games_per_candidate, out):
+    """The --retune options, on 2 threads into ``out``, quiet."""
+    tune = [
+        "--retune-budget",
+        budget,
+        "--retune-params",
+        params,
+        "--retune-games-per-candidate",
+        games_per_candidate,
+    ]
+    return ["--retune", *tune, "--threads", "2", "--out", out, "-q"]
 
 
 def cli(*args):
     return CliRunner().invoke(app, [str(a) for a in args])
 
 
-def compare(tmp_path, out_name):
+def harmful(tmp_path):
+    """The house-rules file that makes Division Rate harmful."""
     house = tmp_path / "harmful.toml"
     house.write_text(HARMFUL_DIVISION_RATE)
+    return house
+
+
+def compare_args(tmp_path, out):
+    """soup compare of the default rules and the harmful ones, re-tuned tiny but robust: one
+    parameter, population 4 (+ start and incumbent), 240 games a candidate, 5 generations per
+    strategy and arm."""
+    tiny = retuned(7200, "gene_value.Division Rate", 240, out)
+    return ["compare", "--rules", harmful(tmp_path), "--games", "240", "--pool", "breeder,greedy", *tiny]
+
+
+def compare(tmp_path, out_name):
     out = tmp_path / out_name
-    r = cli(
-        "compare",
-        "--rules",
-        house,
-        "--games",
-        "240",
-        "--pool",
-        "breeder,greedy",
-        *TINY,
-        "--threads",
-        "2",
-        "--out",
-        out,
-        "-q",
-    )
+    r = cli(*compare_args(tmp_path, out))
     assert r.exit_code == 0, r.output
     return out, r
 
@@ -123,18 +124,7 @@ def test_ablate_gene_retune_runs(tmp_path):
         "48",
         "--pool",
         "greedy",
-        "--retune",
-        "--retune-budget",
-        "288",
-        "--retune-params",
-        "gene_value.Intelligence",
-        "--retune-games-per-candidate",
-        "24",
-        "--threads",
-        "2",
-        "--out",
-        out,
-        "-q",
+        *retuned(288, "gene_value.Intelligence", 24, out),
     )
     assert r.exit_code == 0, r.output
     for arm in ("baseline", "minus-division-rate"):
@@ -154,9 +144,7 @@ def test_ablate_gene_retune_runs(tmp_path):
 def test_bad_retune_input_is_one_line_and_exit_2(tmp_path, args, message):
     """Checked before anything is played or written; the --retune-* options need --retune."""
     out = tmp_path / "bad"
-    house = tmp_path / "harmful.toml"
-    house.write_text(HARMFUL_DIVISION_RATE)
-    r = cli("compare", "--rules", house, "--games", "10", "--out", out, "--retune", *args, "-q")
+    r = cli("compare", "--rules", harmful(tmp_path), "--games", "10", "--out", out, "--retune", *args, "-q")
     assert r.exit_code == 2, r.output
     assert r.output.count("\n") == 1 and message in r.output, r.output
     assert not out.exists()
@@ -179,24 +167,8 @@ def test_ctrl_c_while_retuning_keeps_the_generations_and_the_same_command_contin
             raise KeyboardInterrupt
 
     monkeypatch.setattr(T, "write_checkpoint", interrupting)
-    house = tmp_path / "harmful.toml"
-    house.write_text(HARMFUL_DIVISION_RATE)
     out = tmp_path / "cut"
-    args = [
-        "compare",
-        "--rules",
-        house,
-        "--games",
-        "240",
-        "--pool",
-        "breeder,greedy",
-        *TINY,
-        "--threads",
-        "2",
-        "--out",
-        out,
-        "-q",
-    ]
+    args = compare_args(tmp_path, out)
     r = cli(*args)
     assert r.exit_code == 130 and "the same command continues" in r.output, r.output
     assert not (out / "comparison.csv").exists()
@@ -221,18 +193,7 @@ def test_ablate_each_retune_lists_the_moves_per_arm(tmp_path):
         "24",
         "--pool",
         "greedy,breeder",
-        "--retune",
-        "--retune-budget",
-        "400",
-        "--retune-params",
-        "gene_value.Intelligence,division_base",
-        "--retune-games-per-candidate",
-        "24",
-        "--threads",
-        "2",
-        "--out",
-        out,
-        "-q",
+        *retuned(400, "gene_value.Intelligence,division_base", 24, out),
     )
     assert r.exit_code == 0, r.output
     changes = pl.read_csv(out / "retune-changes.csv")

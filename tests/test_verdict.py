@@ -89,20 +89,26 @@ def test_verdict_writes_a_verdict_that_names_its_conditions_and_is_deterministic
         assert (a / name).read_text() == (b / name).read_text()
 
 
-def test_verdict_resumes_and_ctrl_c_keeps_the_finished_units(tmp_path, monkeypatch):
-    """An interrupt after two units keeps them; the same call finishes with the same files as an
-    uninterrupted run."""
-    plan = V.plan_verdict(
+def spores_plan(decks):
+    """A small verdict on Spores: 3 players, 600 games, greedy alone, no readings, option value
+    nor search player."""
+    return V.plan_verdict(
         "Spores",
         3,
         games=600,
-        decks=1,
+        decks=decks,
         with_readings=False,
         option_budget=0,
         fields=("greedy",),
         holders=("greedy",),
         search=None,
     )
+
+
+def test_verdict_resumes_and_ctrl_c_keeps_the_finished_units(tmp_path, monkeypatch):
+    """An interrupt after two units keeps them; the same call finishes with the same files as an
+    uninterrupted run."""
+    plan = spores_plan(decks=1)
     whole = tmp_path / "whole"
     V.run_verdict(plan, whole, 2)
     calls = 0
@@ -246,17 +252,7 @@ def test_ctrl_c_says_what_is_kept_and_how_to_continue(tmp_path, monkeypatch):
 
 
 def test_verdict_over_decks_plays_the_family_and_reports_the_spread(tmp_path):
-    plan = V.plan_verdict(
-        "Spores",
-        3,
-        games=600,
-        decks=3,
-        with_readings=False,
-        option_budget=0,
-        fields=("greedy",),
-        holders=("greedy",),
-        search=None,
-    )
+    plan = spores_plan(decks=3)
     assert [c.kind for c in plan.conditions].count("deck") == 2 and len(plan.deck_labels) == 3
     assert plan.conditions[-1].setting.book.deck_description() != plan.book.deck_description()
     doc = V.run_verdict(plan, tmp_path, 2)

@@ -8,24 +8,21 @@ every game seats its players in a uniform random order (seat 1 starts, S6), so a
 given per player is not tied to the first seat.
 """
 
-import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pyarrow as pa
 
 from sim.chromosome.rules.book import COLOURS, ChromosomeRules, load_rules
 from sim.errors import GameError, UserError
-from sim.game import GameInfo, assign_strategies, check_player_count, play_strategies
-from sim.runner import RunAdapter
+from sim.game import GameBase, GameInfo, ListedRun, Told
 from strategies.chromosome.presets import DEFAULT_POOL, PRESETS, preset_row
-from strategies.search import SearchSpec, is_search, load_search, split_search
+from strategies.search import is_search, load_search
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "chromosome"
-STREAM_ASSIGNMENT = 3  # the pool's draw (after the engine's streams)
 STREAM_SEATING = 4  # each game's seating order
 END_REASONS = ("none", "rounds", "elimination")
 
@@ -69,49 +66,16 @@ def params_table(names: Sequence[str]) -> np.ndarray:
 
 
 @dataclass
-class ChromosomeRun(RunAdapter):
+class ChromosomeRun(ListedRun):
     """Everything that determines a run's games (sim.runner's GameAdapter)."""
 
-    rules: ChromosomeRules
-    players: int
-    seed: int
-    names: list[str]
-    seats: list[int] | None = None
-    pool: list[int] | None = None
-    # index into names -> its search player (strategies/search.py); the engine plays its rollout
-    search: dict[int, SearchSpec] = field(default_factory=dict)
+    game: ClassVar[str] = "chromosome"
 
-    def scripted(self) -> list[str]:
-        """The strategy the engine plays for each name (a search player's: its rollout policy)."""
-        return [self.search[i].rollout if i in self.search else n for i, n in enumerate(self.names)]
+    def rules_data(self) -> dict[str, Any]:
+        return self.rules.data
 
-    def spec(self) -> dict[str, Any]:
-        return {
-            "game": "chromosome",
-            "players": self.players,
-            "seed": self.seed,
-            "strategies": self.names,
-            "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
-            "rules_id": self.rules.rules_id,
-            "rules": self.rules.data,
-            **conditions(self.rules, self.players),
-            "placeholders": self.rules.placeholders(self.players),
-            # the search players by name (only in a run with one: older specs read the same)
-            **(
-                {"search": {self.names[i]: asdict(sp) for i, sp in sorted(self.search.items())}}
-                if self.search
-                else {}
-            ),
-        }
-
-    def strategy_rows(self, games: np.ndarray) -> np.ndarray:
-        """Strategy index of every player of every game: int64 [len(games), P]."""
-        if self.seats is not None:
-            return np.tile(np.asarray(self.seats, dtype=np.int64), (len(games), 1))
-        from sim.random_stream import uniform_draws
-
-        draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(self.pool), self.players)
-        return np.asarray(self.pool, dtype=np.int64)[draws]
+    def spec_extra(self) -> dict[str, Any]:
+        return {**conditions(self.rules, self.players), "placeholders": self.rules.placeholders(self.players)}
 
     def seating(self, games: np.ndarray) -> np.ndarray:
         """The seat (0 = the starting player, S6) of every player of every game: a uniform order."""
@@ -210,7 +174,7 @@ class ChromosomeRun(RunAdapter):
         return {"event_order": pa.array(order, type=pa.list_(pa.int8()))}
 
 
-class Chromosome:
+class Chromosome(GameBase):
     """Chromosome (docs/chromosome-rules.md): 2-4 players, microbes in a collapsing laboratory."""
 
     info = GameInfo(
@@ -234,9 +198,15 @@ class Chromosome:
         ),
         paired_by=("strategy", "start_space", "species"),
     )
-
-    def load_rules(self, files: Sequence[Path] = ()) -> ChromosomeRules:
-        return load_rules(*files)
+    presets = tuple(PRESETS)
+    scenario_dir = SCENARIO_DIR
+    read_rules = staticmethod(load_rules)
+    engine_module = "sim.chromosome.engine.batch"
+    scenario_module = "sim.chromosome.tools.scenario"
+    run_type = ChromosomeRun
+    default_rollout = DEFAULT_ROLLOUT
+    check_strategy = staticmethod(_check_strategy)
+    check_play_strategy = staticmethod(preset_row)
 
     def restriction(self, rules: ChromosomeRules, action: str) -> Any:
         """An action a seat may not take in restricted play (soup verdict --action; T3, Q6)."""
@@ -290,29 +260,10 @@ class Chromosome:
         return a, b, f"A: {self.rules_line(a)}; B: the same, but {', '.join(said)}{mode}"
 
     def check_players(self, rules: ChromosomeRules, players: int, variant: str | None = None) -> None:
-        check_player_count("chromosome", rules.player_counts, players, variant)  # before the engine loads
+        super().check_players(rules, players, variant)  # before the engine loads
         from sim.chromosome.engine.state import rules_for
 
         rules_for(rules, players)  # a reading the engine does not play yet: one line
-
-    def new_run(
-        self,
-        rules: ChromosomeRules,
-        players: int,
-        seed: int,
-        *,
-        strategies: str | None = None,
-        pool: str | None = None,
-        seating: str = "rotate",
-        variant: str | None = None,
-    ) -> ChromosomeRun:
-        self.check_players(rules, players, variant)
-        who = assign_strategies(strategies, DEFAULT_POOL if pool is None else pool, players, _check_strategy)
-        _, search = split_search(who.names, DEFAULT_ROLLOUT)
-        return ChromosomeRun(rules, players, seed, who.names, who.seats, who.pool, search)
-
-    def run_label(self, players: int, variant: str | None = None) -> str:
-        return f"{players}p"
 
     def rules_line(self, rules: ChromosomeRules) -> str:
         events = "on" if rules.flags["events"] else "off"
@@ -321,28 +272,9 @@ class Chromosome:
     def rules_document(self, rules: ChromosomeRules) -> dict[str, Any]:
         return {"rules_id": rules.rules_id, "files": list(rules.files), "rules": rules.data}
 
-    def strategy_names(self) -> list[str]:
-        return list(PRESETS)
-
-    def load_engine(self) -> None:
-        import sim.chromosome.engine.batch  # noqa: F401 (compiles or loads the kernels)
-
-    def check_play(
-        self, rules: ChromosomeRules, players: int, strategies: str, variant: str | None = None
-    ) -> list[str]:
-        self.check_players(rules, players, variant)
-        return play_strategies(strategies, players, preset_row)
-
-    def play_text(
-        self,
-        rules: ChromosomeRules,
-        players: int,
-        strategies: list[str],
-        seed: int,
-        *,
-        variant: str | None = None,
-        as_json: bool = False,
-    ) -> str:
+    def play_game(
+        self, rules: ChromosomeRules, players: int, strategies: list[str], seed: int, variant: str | None
+    ) -> Told:
         from sim.chromosome.engine import batch
         from sim.chromosome.engine.state import rules_for
         from sim.chromosome.tools import trace
@@ -390,8 +322,6 @@ class Chromosome:
             "placeholders": rules.placeholders(players),
             "events": events,
         }
-        if as_json:
-            return json.dumps(doc, indent=1)
         who = [s["species"] for s in seats]  # distinct (S4)
         lines = [
             f"soup play --game chromosome: seed {seed}, {players} players, rules {rules.rules_id}",
@@ -412,25 +342,7 @@ class Chromosome:
                 f"seat {s['seat']} {s['species']:<6} ({s['strategy']}): score {s['score']} = {parts} {status}"
             )
         lines.append("placeholders used: " + ", ".join(doc["placeholders"]))
-        return "\n".join(lines)
-
-    def scenario_files(self) -> list[Path]:
-        return sorted(SCENARIO_DIR.glob("*.json"))
-
-    def load_scenario(self, source: Path | dict[str, Any], check_invariants: bool = True) -> Any:
-        from sim.chromosome.tools.scenario import load_scenario
-
-        return load_scenario(source, check_invariants=check_invariants)
-
-    def scenario_document(self, scenario: Any) -> dict[str, Any]:
-        from sim.chromosome.tools.scenario import scenario_document
-
-        return scenario_document(scenario)
-
-    def run_scenario(self, scenario: Any) -> dict[str, Any]:
-        from sim.chromosome.tools.scenario import run_scenario
-
-        return run_scenario(scenario)
+        return Told(doc, "\n".join(lines))
 
     def strategy_space(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         from strategies.chromosome.presets import BOUNDS

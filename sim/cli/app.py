@@ -27,10 +27,12 @@ from sim.cli.support import (
     EXIT_USER_ERROR,
     GAMES_HELP,
     MAX_SEED,
-    PLAYERS_HELP,
     RAY_ADDRESS_HELP,
     USER_ERRORS,
     GameName,
+    Players,
+    Quiet,
+    Threads,
     Variant,
     check_backend,
     check_resources,
@@ -72,7 +74,6 @@ app = typer.Typer(
 # reading them would import every game before any help is shown.
 PRESETS = "the game's presets"
 
-Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
 StrategiesPerPlayer = Annotated[
     str | None,
     typer.Option(
@@ -114,7 +115,6 @@ RunDir = Annotated[
         "results/{game}-{P}p-seed{S}-{games}).",
     ),
 ]
-Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
 CPUS = os.cpu_count() or 1
 ChunkSize = Annotated[
     int | None,
@@ -132,7 +132,6 @@ Resume = Annotated[
         "same command resumes a run too.",
     ),
 ]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
 @app.callback()

@@ -19,15 +19,18 @@ import typer
 from sim.cli.support import (
     DEFAULT_GAME,
     MAX_SEED,
-    PLAYERS_HELP,
     USER_ERRORS,
     BackendName,
     GameName,
+    Players,
+    Quiet,
     RayAddress,
+    Threads,
     Variant,
     check_resources,
     fail,
     game_for,
+    keyed_table,
     open_backend,
     plural,
     run_with_progress,
@@ -40,16 +43,13 @@ from sim.game import strategy_list
 # --help` must not (tests/test_trustworthy_runs.py); tests/test_retune.py checks the two agree.
 RETUNE_BUDGET = 192_000
 RETUNE_GAMES = 1200  # its games per candidate (sim.ursuppe.experiments.tuning), not imported (as above)
-Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
 Seed = Annotated[
     int,
     typer.Option(
         "--seed", "-s", min=0, max=MAX_SEED, help="Seed: game i of seed s is the same game in every arm."
     ),
 ]
-Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
 ChunkSize = Annotated[int, typer.Option(min=1, help="Games per Parquet chunk.")]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 Strategies = Annotated[
     str | None,
     typer.Option(
@@ -416,13 +416,9 @@ def _print_changes(printed: tuple[str, Any] | None) -> None:
     experiment's title and rows, Comparison.printed_changes)."""
     if printed is None:
         return
-    from rich import box
-    from rich.table import Table
 
     title, changes = printed
-    t = Table(title=title, box=box.SIMPLE_HEAD)
-    for col in changes.columns:
-        t.add_column(col, justify="left" if col in ("strategy", "parameter") else "right")
+    t = keyed_table(title, changes.columns, ("strategy", "parameter"))
     for r in changes.iter_rows():
         t.add_row(*(v if isinstance(v, str) else f"{v:.3g}" for v in r))
     _console().print(t)
@@ -662,32 +658,24 @@ def _pairs(chosen: Any, strategies: str | None) -> int:
 
 def _print_round_robin(result: Any) -> None:
     """A round robin without the game's ratings: its win-rate matrix and equilibrium."""
-    from rich import box
-    from rich.table import Table
 
     names, w = result.names, result.matrix
-    m = Table(title="Share of the pair's wins of the row strategy", box=box.SIMPLE_HEAD)
-    for col in ("strategy", *names):
-        m.add_column(col, justify="left" if col == "strategy" else "right")
+    m = keyed_table("Share of the pair's wins of the row strategy", ("strategy", *names))
     for i, a in enumerate(names):
         m.add_row(a, *("—" if i == j else f"{w[i, j]:.3f}" for j in range(len(names))))
     _console().print(m)
-    e = Table(title="Equilibrium of the meta-game", box=box.SIMPLE_HEAD)
-    for col in ("strategy", "weight", "regret"):
-        e.add_column(col, justify="left" if col == "strategy" else "right")
+    e = keyed_table("Equilibrium of the meta-game", ("strategy", "weight", "regret"))
     for r in result.equilibrium.iter_rows(named=True):
         e.add_row(r["strategy"], f"{r['weight']:.3f}", f"{r['regret']:.3f}")
     _console().print(e)
 
 
 def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: Any = None) -> None:
-    from rich import box
-    from rich.table import Table
 
     console = _console()
-    t = Table(title="Bradley-Terry ratings (Elo scale)", box=box.SIMPLE_HEAD)
-    for col in ("strategy", "rating", "95% CI", "games", "win rate"):
-        t.add_column(col, justify="left" if col == "strategy" else "right")
+    t = keyed_table(
+        "Bradley-Terry ratings (Elo scale)", ("strategy", "rating", "95% CI", "games", "win rate")
+    )
     for r in ratings.iter_rows(named=True):
         t.add_row(
             r["strategy"],
@@ -698,25 +686,21 @@ def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: 
         )
     console.print(t)
     half = float((matrix["ci_high"] - matrix["ci_low"]).max()) / 2
-    m = Table(
-        title=f"Share of games the row strategy won against the column strategy (95% intervals within"
+    m = keyed_table(
+        f"Share of games the row strategy won against the column strategy (95% intervals within"
         f" ±{half:.3f}; see tournament.md)",
-        box=box.SIMPLE_HEAD,
+        ("strategy", *names),
     )
-    for col in ("strategy", *names):
-        m.add_column(col, justify="left" if col == "strategy" else "right")
     cells = {(r["strategy"], r["opponent"]): r["win_rate"] for r in matrix.iter_rows(named=True)}
     for a in names:
         m.add_row(a, *("—" if a == b else f"{cells[a, b]:.3f}" for b in names))
     console.print(m)
     if equilibrium is None:
         return
-    e = Table(
-        title="Equilibrium of the meta-game (weight in the mix; regret = win rate given up against it)",
-        box=box.SIMPLE_HEAD,
+    e = keyed_table(
+        "Equilibrium of the meta-game (weight in the mix; regret = win rate given up against it)",
+        ("strategy", "weight", "in support", "regret"),
     )
-    for col in ("strategy", "weight", "in support", "regret"):
-        e.add_column(col, justify="left" if col == "strategy" else "right")
     for r in equilibrium.iter_rows(named=True):
         support = "yes" if r["in_support"] else "no"
         e.add_row(r["strategy"], f"{r['weight']:.3f}", support, f"{r['regret']:.3f}")
@@ -724,12 +708,8 @@ def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: 
 
 
 def _paired_table(title: str, table: Any, key: str) -> None:
-    from rich import box
-    from rich.table import Table
 
-    t = Table(title=title, box=box.SIMPLE_HEAD)
-    for col in (key, "rows", "A", "B", "B - A", "95% CI"):
-        t.add_column(col, justify="left" if col == key else "right")
+    t = keyed_table(title, (key, "rows", "A", "B", "B - A", "95% CI"), (key,))
     for r in table.iter_rows(named=True):
         t.add_row(
             str(r[key]),
@@ -820,18 +800,14 @@ def skill(
 def _print_ladder(title: str, result: Any, opponent: str) -> None:
     """Every rung's win rate with its interval and, when the field's strategy is a rung, its paired
     gain over that strategy."""
-    from rich import box
-    from rich.table import Table
 
     from sim.experiments.skill import over_field
 
-    t = Table(title=title, box=box.SIMPLE_HEAD)
     gains = {g.better: g for g in over_field(result, opponent)}
     columns = ["rung", "games", "win rate", "95% CI"]
     if gains:
         columns += [f"over {opponent} (paired)", "95% CI "]
-    for col in columns:
-        t.add_column(col, justify="left" if col == "rung" else "right")
+    t = keyed_table(title, columns, ("rung",))
     for r in result:
         row = [r.strategy, str(r.games), f"{r.rate:.3f}", f"[{r.low:.3f}, {r.high:.3f}]"]
         if gains:

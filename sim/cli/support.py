@@ -11,7 +11,7 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -200,6 +200,12 @@ PLAYERS_HELP = (
     "Players: one of the rules' player counts (components.player_counts; 3 to 6 by default), or 2 "
     "with --variant."
 )
+
+# Options several commands take alike (the kit's and a game's own), declared once.
+Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
+Rules = Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")]
+Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
 Variant = Annotated[
@@ -413,18 +419,31 @@ def long_job(out: Path, kept: Callable[[], str]) -> Iterator[None]:
         fail(os_error_line(e, out), EXIT_GAME_FAILED)
 
 
+def keyed_table(
+    title: str, columns: Sequence[str], keys: Sequence[str] = ("strategy",), head: Any = None
+) -> Any:
+    """A rich table with ``columns``: the ``keys`` (what a row is) left-aligned, the figures
+    right-aligned; ``head``: its box (default: the experiments' simple head rule)."""
+    from rich import box
+    from rich.table import Table
+
+    t = Table(title=title, box=head or box.SIMPLE_HEAD)
+    for col in columns:
+        t.add_column(col, justify="left" if col in keys else "right")
+    return t
+
+
 def print_rates(df: Any, key: str, title: str) -> None:
     """A win-rate table (analysis.win_rates' columns) with 95% intervals, on stdout."""
     import math
 
+    from rich import box
     from rich.console import Console
-    from rich.table import Table
 
-    table = Table(title=title)
     # a game without rounds (sim.game's core columns have none) shows no column of NaN
     rounds = any(not math.isnan(x) for x in df["mean_rounds"])
-    for col in (key, "n", "wins", "win rate", "95% CI", "fair", *(["rounds"] if rounds else [])):
-        table.add_column(col, justify="right" if col != key else "left")
+    columns = (key, "n", "wins", "win rate", "95% CI", "fair", *(["rounds"] if rounds else []))
+    table = keyed_table(title, columns, (key,), box.HEAVY_HEAD)
     for r in df.iter_rows(named=True):
         table.add_row(
             str(r[key]),

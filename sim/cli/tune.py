@@ -14,8 +14,11 @@ from sim import out_dirs
 from sim.cli.support import (
     DEFAULT_GAME,
     MAX_SEED,
-    PLAYERS_HELP,
     GameName,
+    Players,
+    Quiet,
+    Rules,
+    Threads,
     fail,
     game_for,
     load_engine,
@@ -35,7 +38,6 @@ Start = Annotated[
         help="The start: a preset or a strategy .toml file (with --gene-value: usually a tuned.toml).",
     ),
 ]
-Players = Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)]
 Variant = Annotated[
     str | None,
     typer.Option(
@@ -97,7 +99,6 @@ Seed = Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of 
 EvalGames = Annotated[
     int, typer.Option(min=1, help="Fresh games (another seed) on which start and tuned are compared.")
 ]
-Rules = Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")]
 GeneValue = Annotated[
     bool,
     typer.Option(
@@ -141,7 +142,6 @@ Out = Annotated[
     Path | None,
     typer.Option(metavar="DIR", help="Output directory (default results/tune-<start>-<P>p-seed<S>)."),
 ]
-Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
 Resume = Annotated[
     bool,
     typer.Option(
@@ -150,7 +150,6 @@ Resume = Annotated[
         "it, the same command continues too.",
     ),
 ]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 CPUS = os.cpu_count() or 1
 
 

@@ -5,25 +5,22 @@ Scenario files (``tests/scenarios/pig/``): a position (``scores``, ``current``),
 ``dice``, the ``strategies``, how far to ``run`` (``turn`` or ``game``) and what to expect.
 """
 
-import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pyarrow as pa
 
 from sim.errors import GameError, UserError
-from sim.game import GameInfo, assign_strategies, check_player_count, play_strategies
+from sim.game import GameBase, GameInfo, ListedRun, Told
 from sim.pig.rules import PigRules, load_rules
-from sim.runner import RunAdapter
 from sim.scenario_files import check_game, check_keys, read_scenario_file
 from strategies.pig import DEFAULT_POOL, PRESETS, hold_value
-from strategies.search import SearchSpec, is_search, load_search, split_search
+from strategies.search import is_search, load_search
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "pig"
-STREAM_ASSIGNMENT = 3  # which strategies of a pool sit at the table (after the engine's streams)
 RUNS = ("turn", "game")
 # The keys a Pig scenario may hold (docs/scenario-format.md): a misspelt one is an error, never
 # ignored (issue 31.4).
@@ -47,47 +44,13 @@ class ScenarioError(UserError):
 
 
 @dataclass
-class PigRun(RunAdapter):
+class PigRun(ListedRun):
     """Everything that determines a run's games (sim.runner's GameAdapter)."""
 
-    rules: PigRules
-    players: int
-    seed: int
-    names: list[str]  # the distinct strategies
-    seats: list[int] | None = None  # strategy index per player, or
-    pool: list[int] | None = None  # indices to draw every player of every game from
-    # index into names -> its search player (strategies/search.py); the engine plays its rollout
-    search: dict[int, SearchSpec] = field(default_factory=dict)
+    game: ClassVar[str] = "pig"
 
-    def scripted(self) -> list[str]:
-        """The strategy the engine plays for each name (a search player's: its rollout policy)."""
-        return [self.search[i].rollout if i in self.search else n for i, n in enumerate(self.names)]
-
-    def spec(self) -> dict[str, Any]:
-        return {
-            "game": "pig",
-            "players": self.players,
-            "seed": self.seed,
-            "strategies": self.names,
-            "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
-            "rules_id": self.rules.rules_id,
-            "rules": self.rules.values,
-            # the search players by name (only in a run with one: older specs read the same)
-            **(
-                {"search": {self.names[i]: asdict(sp) for i, sp in sorted(self.search.items())}}
-                if self.search
-                else {}
-            ),
-        }
-
-    def strategy_rows(self, games: np.ndarray) -> np.ndarray:
-        """Strategy index of every player of every game: int64 [len(games), P]."""
-        if self.seats is not None:
-            return np.tile(np.asarray(self.seats, dtype=np.int64), (len(games), 1))
-        from sim.random_stream import uniform_draws
-
-        draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(self.pool), self.players)
-        return np.asarray(self.pool, dtype=np.int64)[draws]
+    def rules_data(self) -> dict[str, Any]:
+        return self.rules.values
 
     def play_chunk(
         self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
@@ -147,7 +110,7 @@ class PigScenario:
     check_invariants: bool = True
 
 
-class Pig:
+class Pig(GameBase):
     """Pig (PG1-PG6, sim/pig/__init__.py): 2-4 players race to a target score."""
 
     info = GameInfo(
@@ -160,30 +123,14 @@ class Pig:
         capabilities=("rules", "runs", "play", "scenarios", "tuning", "report", "decision_points"),
     )
 
-    def load_rules(self, files: Sequence[Path] = ()) -> PigRules:
-        return load_rules(*files)
-
-    def check_players(self, rules: PigRules, players: int, variant: str | None = None) -> None:
-        check_player_count("pig", rules.player_counts, players, variant)
-
-    def new_run(
-        self,
-        rules: PigRules,
-        players: int,
-        seed: int,
-        *,
-        strategies: str | None = None,
-        pool: str | None = None,
-        seating: str = "rotate",
-        variant: str | None = None,
-    ) -> PigRun:
-        self.check_players(rules, players, variant)
-        who = assign_strategies(strategies, DEFAULT_POOL if pool is None else pool, players, _check_strategy)
-        _, search = split_search(who.names, DEFAULT_ROLLOUT)
-        return PigRun(rules, players, seed, who.names, who.seats, who.pool, search)
-
-    def run_label(self, players: int, variant: str | None = None) -> str:
-        return f"{players}p"
+    presets = tuple(PRESETS)
+    scenario_dir = SCENARIO_DIR
+    read_rules = staticmethod(load_rules)
+    engine_module = "sim.pig.engine"
+    run_type = PigRun
+    default_rollout = DEFAULT_ROLLOUT
+    check_strategy = staticmethod(_check_strategy)
+    check_play_strategy = staticmethod(hold_value)
 
     def rules_line(self, rules: PigRules) -> str:
         return f"rules {rules.rules_id}; target {rules.values['target']}"
@@ -191,28 +138,9 @@ class Pig:
     def rules_document(self, rules: PigRules) -> dict[str, Any]:
         return {"rules_id": rules.rules_id, "files": list(rules.files), "rules": rules.values}
 
-    def strategy_names(self) -> list[str]:
-        return list(PRESETS)
-
-    def load_engine(self) -> None:
-        import sim.pig.engine  # noqa: F401 (compiles or loads the kernels)
-
-    def check_play(
-        self, rules: PigRules, players: int, strategies: str, variant: str | None = None
-    ) -> list[str]:
-        self.check_players(rules, players, variant)
-        return play_strategies(strategies, players, hold_value)
-
-    def play_text(
-        self,
-        rules: PigRules,
-        players: int,
-        strategies: list[str],
-        seed: int,
-        *,
-        variant: str | None = None,
-        as_json: bool = False,
-    ) -> str:
+    def play_game(
+        self, rules: PigRules, players: int, strategies: list[str], seed: int, variant: str | None
+    ) -> Told:
         from sim.pig import batch, engine
 
         hold = holds(strategies)[None, :]
@@ -232,17 +160,12 @@ class Pig:
             "final_scores": [int(x) for x in b.scores[0]],
             "rules_id": rules.rules_id,
         }
-        if as_json:
-            return json.dumps(doc, indent=1)
         lines = [f"soup play --game pig: seed {seed}, {players} players, rules {rules.rules_id}"]
         lines += [
             f"turn {i + 1}: P{t['player']} banks {t['banked']} -> {t['score']}" for i, t in enumerate(turns)
         ]
         lines.append("final scores: " + ", ".join(f"P{p} {s}" for p, s in enumerate(doc["final_scores"])))
-        return "\n".join(lines)
-
-    def scenario_files(self) -> list[Path]:
-        return sorted(SCENARIO_DIR.glob("*.json"))
+        return Told(doc, "\n".join(lines))
 
     def load_scenario(self, source: Path | dict[str, Any], check_invariants: bool = True) -> PigScenario:
         if isinstance(source, dict):

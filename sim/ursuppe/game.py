@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import UserError
-from sim.game import GameInfo, play_strategies
+from sim.game import GameBase, GameInfo
 from sim.ursuppe.rules.book import RuleBook, count_label, load_rules
 from sim.ursuppe.simulation import UrsuppeRun, build_run, check_players
 from strategies.ursuppe import DEFAULT_POOL, preset_names
@@ -39,7 +39,7 @@ def _experiments(name: str) -> Any:
     return importlib.import_module(f"sim.ursuppe.experiments.{name}")
 
 
-class Ursuppe:
+class Ursuppe(GameBase):
     """Primordial Soup: 3-6 players, and 2 with a variant (dummy, double1, double2)."""
 
     info = GameInfo(
@@ -58,23 +58,12 @@ class Ursuppe:
         tournament_field=("random", "drifter", "greedy", "breeder", "geneticist", "predator", "forager"),
         skill_field="breeder",
     )
-
-    def load_rules(self, files: Sequence[Path] = ()) -> RuleBook:
-        return load_rules(*files)
-
-    def new_run(
-        self,
-        rules: RuleBook,
-        players: int,
-        seed: int,
-        *,
-        strategies: str | None = None,
-        pool: str | None = None,
-        seating: str = "rotate",
-        variant: str | None = None,
-    ) -> UrsuppeRun:
-        pool = self.info.default_pool if pool is None else pool  # --pool "" is a mistake to name
-        return build_run(rules, players, seed, strategies, pool, seating, variant)
+    scenario_dir = SCENARIO_DIR
+    read_rules = staticmethod(load_rules)
+    engine_module = "sim.ursuppe.engine.round"
+    scenario_module = "sim.ursuppe.tools.scenario"
+    check_play_strategy = staticmethod(load_strategy)
+    build_run = staticmethod(build_run)  # its seating rules and variants (sim.ursuppe.simulation)
 
     def check_players(self, rules: RuleBook, players: int, variant: str | None = None) -> None:
         check_players(rules, players, variant)
@@ -91,50 +80,12 @@ class Ursuppe:
     def strategy_names(self) -> list[str]:
         return preset_names()
 
-    def load_engine(self) -> None:
-        import sim.ursuppe.engine.round  # noqa: F401 (compiles or loads every kernel)
-
-    def check_play(
-        self, rules: RuleBook, players: int, strategies: str, variant: str | None = None
-    ) -> list[str]:
-        check_players(rules, players, variant)
-        names = play_strategies(strategies, players)
-        for name in names:
-            load_strategy(name)
-        return names
-
-    def play_text(
-        self,
-        rules: RuleBook,
-        players: int,
-        strategies: list[str],
-        seed: int,
-        *,
-        variant: str | None = None,
-        as_json: bool = False,
-    ) -> str:
+    def play_game(
+        self, rules: RuleBook, players: int, strategies: list[str], seed: int, variant: str | None
+    ) -> Any:
         from sim.ursuppe.tools.play import play_game
 
-        played = play_game(rules, players, seed, [load_strategy(n) for n in strategies], variant=variant)
-        return json.dumps(played.as_json(), indent=1) if as_json else played.as_text()
-
-    def scenario_files(self) -> list[Path]:
-        return sorted(SCENARIO_DIR.glob("*.json"))
-
-    def load_scenario(self, source: Path | dict[str, Any], check_invariants: bool = True) -> Any:
-        from sim.ursuppe.tools.scenario import load_scenario
-
-        return load_scenario(source, check_invariants=check_invariants)
-
-    def scenario_document(self, scenario: Any) -> dict[str, Any]:
-        from sim.ursuppe.tools.scenario import scenario_document
-
-        return scenario_document(scenario)
-
-    def run_scenario(self, scenario: Any) -> dict[str, Any]:
-        from sim.ursuppe.tools.scenario import run_scenario
-
-        return run_scenario(scenario)
+        return play_game(rules, players, seed, [load_strategy(n) for n in strategies], variant=variant)
 
     def strategy_space(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         from strategies.ursuppe.tunable import search_space

@@ -18,6 +18,8 @@ from sim.cli.support import (
     MAX_SEED,
     USER_ERRORS,
     GameName,
+    Quiet,
+    Threads,
     command_line,
     fail,
     game_for,
@@ -161,7 +163,6 @@ Seed = Annotated[
     int,
     typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed: game i is the same game in every arm."),
 ]
-Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
 Rules = Annotated[
     Path | None,
     typer.Option(
@@ -192,7 +193,6 @@ ObservedGames = Annotated[
         help="Normal games for the observational view (default: 10 x --games-per-arm; 0: none).",
     ),
 ]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
 def combos(

@@ -24,7 +24,10 @@ from sim.cli.support import (
     USER_ERRORS,
     BackendName,
     GameName,
+    Quiet,
     RayAddress,
+    Rules,
+    Threads,
     check_backend,
     fail,
     game_for,
@@ -67,7 +70,6 @@ AllGenes = Annotated[
     ),
 ]
 Players = Annotated[int, typer.Option("--players", "-p", help="Players: 3 to 6.")]
-Rules = Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")]
 Budget = Annotated[
     str,
     typer.Option(
@@ -186,8 +188,6 @@ Out = Annotated[
     Path | None,
     typer.Option(metavar="DIR", help="Output directory (default results/verdict-<gene>-<P>p-s<seed>)."),
 ]
-Threads = Annotated[int, typer.Option(min=1, help="Threads (default: all cores).")]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 Action = Annotated[
     str | None,
     typer.Option(
