@@ -628,6 +628,9 @@ class GameBase:
     scenario_module: str = ""  # the module giving load_scenario, scenario_document, run_scenario
     run_type: Callable[..., ListedRun]  # a run: (rules, players, seed, names, seats, pool, search)
     default_rollout: str = ""  # a search player's rollout policy unless its file names one
+    # (names, default rollout) -> (the names as the engine plays them, the search players by index):
+    # strategies.search.split_search, which the kit cannot import (staticmethod)
+    split_search: Callable[[Sequence[str], str], tuple[list[str], dict[int, Any]]]
     read_rules: Callable[..., Any]  # the default rules with the files given on top (staticmethod)
     engine_module: str  # imported to compile (or load from the cache) its kernels
     # A UserError unless a name is a strategy of the game's: in a run (a search player too), and
@@ -669,11 +672,9 @@ class GameBase:
         variant: str | None,
     ) -> Any:
         """:meth:`new_run` with the game's pool (a :class:`ListedRun`: every seat of a game is its own)."""
-        from strategies.search import split_search
-
         self.check_players(rules, players, variant)
         who = assign_strategies(strategies, pool, players, self.check_strategy)
-        _, search = split_search(who.names, self.default_rollout)
+        _, search = self.split_search(who.names, self.default_rollout)
         return self.run_type(rules, players, seed, who.names, who.seats, who.pool, search)
 
     def run_label(self, players: int, variant: str | None = None) -> str:

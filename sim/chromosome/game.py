@@ -20,7 +20,7 @@ from sim.chromosome.rules.book import COLOURS, ChromosomeRules, load_rules
 from sim.errors import GameError, UserError
 from sim.game import GameBase, GameInfo, ListedRun, Told
 from strategies.chromosome.presets import DEFAULT_POOL, PRESETS, preset_row
-from strategies.search import is_search, load_search
+from strategies.search import is_search, load_search, split_search
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "chromosome"
 STREAM_SEATING = 4  # each game's seating order
@@ -205,6 +205,7 @@ class Chromosome(GameBase):
     scenario_module = "sim.chromosome.tools.scenario"
     run_type = ChromosomeRun
     default_rollout = DEFAULT_ROLLOUT
+    split_search = staticmethod(split_search)
     check_strategy = staticmethod(_check_strategy)
     check_play_strategy = staticmethod(preset_row)
 

@@ -18,7 +18,7 @@ from sim.game import GameBase, GameInfo, ListedRun, Told
 from sim.pig.rules import PigRules, load_rules
 from sim.scenario_files import check_game, check_keys, read_scenario_file
 from strategies.pig import DEFAULT_POOL, PRESETS, hold_value
-from strategies.search import is_search, load_search
+from strategies.search import is_search, load_search, split_search
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "pig"
 RUNS = ("turn", "game")
@@ -129,6 +129,7 @@ class Pig(GameBase):
     engine_module = "sim.pig.engine"
     run_type = PigRun
     default_rollout = DEFAULT_ROLLOUT
+    split_search = staticmethod(split_search)
     check_strategy = staticmethod(_check_strategy)
     check_play_strategy = staticmethod(hold_value)
 
