@@ -1119,28 +1119,12 @@ def words(doc: dict[str, Any]) -> list[str]:
     out = []
     g = doc["gene"]
     for design, d in doc["designs"].items():
-        h = d["headline"]
         what = {
             "holding": f"Holding {g} from setup to the end is worth",
             "option": f"Being allowed to buy {g} is worth",
         }[design]
-        if d["verdict"] == "not measured at this budget" and "replicates" not in h:  # restricted search
-            out.append(
-                f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
-                f"{h['note']} ({h['condition']}); the games read {_pts(h)} points, {h['games']:,} paired"
-                " games: the same search player in both arms, its rollouts never buying it (a lower"
-                " bound: docs/verdicts.md)."
-            )
-            continue
         if d["verdict"] == "not measured at this budget":
-            reps = ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
-            out.append(
-                f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
-                f"{h['note']} ({h['condition']}). Its {len(h['replicates'])} tuning replicates read {reps}"
-                " points: at this budget the arms are partly the untuned preset, so that contrast is the"
-                " preset's own taste for the gene and the tunings' noise, not a good player's option"
-                " (raise --option-budget)."
-            )
+            out.append(_not_measured(d, what))
             continue
         lo, hi = d["range"]
         span = (
@@ -1148,58 +1132,95 @@ def words(doc: dict[str, Any]) -> list[str]:
             if d["conditions"] > 1
             else ""
         )
+        h = d["headline"]
         text = (
             f"**{d['label'].capitalize()}: {d['verdict'].upper()}{span}.** {what} {_pts(h)} win-rate "
             f"points to player 0 ({h['condition']})."
         )
-        if design == "option" and "replicates" not in h:
-            text += (
-                " The same search player in both arms, its rollouts never buying it; allowed, it may buy it"
-                " where its rollouts show a gain, denied, it is never offered it (a lower bound:"
-                f" docs/verdicts.md), {h['games']:,} paired games; it bought {g} in"
-                f" {100 * h['bought']:.0f}% of its allowed games. Nothing tuned: the interval is the games'."
-            )
-        elif design == "option":
-            text += (
-                f" Over {len(h['replicates'])} independent tunings of both arms (replicates: "
-                + ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
-                + "; the interval is a t interval over them, so it covers the spread between tunings);"
-                f" the allowed arms bought {g} in {100 * h['bought']:.0f}% of their games."
-            )
-        if d["verdict"] == "robust":
-            text += (
-                f" The same sign, significant and within half to double the headline's size in all"
-                f" {d['conditions']} conditions tried."
-            )
-        elif d["verdict"] in ("conditional", "same sign, size varies"):
-            text += (
-                f" It does not hold as it stands in {len(d['against'])} of {d['conditions']} conditions"
-                " (listed below)."
-            )
-        elif d["verdict"] == "headline only":
-            text += (
-                " Significant in the headline cell, the only condition it was tried under (option value is"
-                " measured there only): not checked against other fields, decks or readings."
-            )
-        else:
-            text += " The headline cell itself is not significant at 5%: no verdict."
-        plain = d["references"].get("plain")
-        beyond = d.get("beyond_card")
-        if plain and beyond and plain.get("measured", True):
-            text += (
-                f" A plain card with its numbers and no effect is worth {_pts(plain)} (being a card);"
-                f" {g} beyond being a card (minus its plain card, paired): "
-                f"{_pts(beyond, 'ci_low', 'ci_high')}."
-            )
-        vs = d.get("versus_bp")
-        if vs:
-            text += f" {bp_sentence(g, vs)}"
-        text += against_list(d)
+        if design == "option":
+            text += _option_sentence(h, g)
+        text += _verdict_sentence(d) + _reference_sentences(d, g) + against_list(d)
         out.append(text)
     line = strong_play_line(doc)
     if line:
         out.append(line)
     return out
+
+
+def _not_measured(d: dict[str, Any], what: str) -> str:
+    """A design's paragraph when the budget measured nothing: the restricted search's lower bound
+    the games read, or the tuning replicates at a budget too small to tune."""
+    h = d["headline"]
+    if "replicates" not in h:  # restricted search
+        return (
+            f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
+            f"{h['note']} ({h['condition']}); the games read {_pts(h)} points, {h['games']:,} paired"
+            " games: the same search player in both arms, its rollouts never buying it (a lower"
+            " bound: docs/verdicts.md)."
+        )
+    reps = ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
+    return (
+        f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
+        f"{h['note']} ({h['condition']}). Its {len(h['replicates'])} tuning replicates read {reps}"
+        " points: at this budget the arms are partly the untuned preset, so that contrast is the"
+        " preset's own taste for the gene and the tunings' noise, not a good player's option"
+        " (raise --option-budget)."
+    )
+
+
+def _option_sentence(h: dict[str, Any], g: str) -> str:
+    """How the option design measured its headline ``h``: a restricted search player's games, or
+    independent tunings of both arms (replicates)."""
+    if "replicates" not in h:
+        return (
+            " The same search player in both arms, its rollouts never buying it; allowed, it may buy it"
+            " where its rollouts show a gain, denied, it is never offered it (a lower bound:"
+            f" docs/verdicts.md), {h['games']:,} paired games; it bought {g} in"
+            f" {100 * h['bought']:.0f}% of its allowed games. Nothing tuned: the interval is the games'."
+        )
+    return (
+        f" Over {len(h['replicates'])} independent tunings of both arms (replicates: "
+        + ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
+        + "; the interval is a t interval over them, so it covers the spread between tunings);"
+        f" the allowed arms bought {g} in {100 * h['bought']:.0f}% of their games."
+    )
+
+
+def _verdict_sentence(d: dict[str, Any]) -> str:
+    """What a design's verdict word means for the conditions it was tried under."""
+    if d["verdict"] == "robust":
+        return (
+            f" The same sign, significant and within half to double the headline's size in all"
+            f" {d['conditions']} conditions tried."
+        )
+    if d["verdict"] in ("conditional", "same sign, size varies"):
+        return (
+            f" It does not hold as it stands in {len(d['against'])} of {d['conditions']} conditions"
+            " (listed below)."
+        )
+    if d["verdict"] == "headline only":
+        return (
+            " Significant in the headline cell, the only condition it was tried under (option value is"
+            " measured there only): not checked against other fields, decks or readings."
+        )
+    return " The headline cell itself is not significant at 5%: no verdict."
+
+
+def _reference_sentences(d: dict[str, Any], g: str) -> str:
+    """The gene against its references: a plain card with its numbers (being a card) and BP."""
+    text = ""
+    plain = d["references"].get("plain")
+    beyond = d.get("beyond_card")
+    if plain and beyond and plain.get("measured", True):
+        text += (
+            f" A plain card with its numbers and no effect is worth {_pts(plain)} (being a card);"
+            f" {g} beyond being a card (minus its plain card, paired): "
+            f"{_pts(beyond, 'ci_low', 'ci_high')}."
+        )
+    vs = d.get("versus_bp")
+    if vs:
+        text += f" {bp_sentence(g, vs)}"
+    return text
 
 
 def against_list(d: dict[str, Any]) -> str:
@@ -1291,32 +1312,40 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         "",
     ]
     for design, d in doc["designs"].items():
-        lines += [f"## {d['label'].capitalize()}", ""]
-        refs = d["references"]
-        if "null" in refs:
-            lines += [null_line(refs["null"]), ""]
-        if d["deck_spread"]:
-            lo, hi = d["deck_spread"]
-            lines += [
-                f"Across the {len(doc['deck_family'])} decks: {100 * lo:+.1f} to {100 * hi:+.1f} points; "
-                "same sign on every deck: " + ("yes" if d["same_sign_every_deck"] else "**no**"),
-                "",
-            ]
-        lines += [
-            "| condition | kind | arm | estimate [95%] | p | with | without |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for r in rows:
-            if r["design"] != design:
-                continue
-            shown = _pts(r) if r["measured"] else f"not measured at this budget ({r['note']}; {_pts(r)})"
-            lines.append(
-                f"| {r['condition']} | {r['kind']} | {r['arm']} | {shown} | {r['p_value']:.2g} | "
-                f"{100 * r['with']:.1f}% | {100 * r['without']:.1f}% |"
-            )
-        lines.append("")
+        lines += _design_section(doc, design, d, rows)
     lines += [f"Played in {doc['seconds']:.0f} s (this session). How to read this: docs/verdicts.md.", ""]
     return "\n".join(lines)
+
+
+def _design_section(
+    doc: dict[str, Any], design: str, d: dict[str, Any], rows: list[dict[str, Any]]
+) -> list[str]:
+    """A design's section of the verdict: its null line, the spread over the decks and the table
+    of its rows (one a condition and arm)."""
+    lines = [f"## {d['label'].capitalize()}", ""]
+    refs = d["references"]
+    if "null" in refs:
+        lines += [null_line(refs["null"]), ""]
+    if d["deck_spread"]:
+        lo, hi = d["deck_spread"]
+        lines += [
+            f"Across the {len(doc['deck_family'])} decks: {100 * lo:+.1f} to {100 * hi:+.1f} points; "
+            "same sign on every deck: " + ("yes" if d["same_sign_every_deck"] else "**no**"),
+            "",
+        ]
+    lines += [
+        "| condition | kind | arm | estimate [95%] | p | with | without |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        if r["design"] != design:
+            continue
+        shown = _pts(r) if r["measured"] else f"not measured at this budget ({r['note']}; {_pts(r)})"
+        lines.append(
+            f"| {r['condition']} | {r['kind']} | {r['arm']} | {shown} | {r['p_value']:.2g} | "
+            f"{100 * r['with']:.1f}% | {100 * r['without']:.1f}% |"
+        )
+    return [*lines, ""]
 
 
 def null_line(n: dict[str, Any]) -> str:
