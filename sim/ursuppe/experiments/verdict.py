@@ -444,6 +444,58 @@ def plan_verdict(
     own policy; ``search_field_games`` its games an arm (0: no such cell)."""
     from strategies.ursuppe.params import load_strategy
 
+    book, name = _gene_book(gene, players, rules_file)
+    block = rotate_block(players)
+    _check_budgets(games, decks, option_budget, option_replicates, option_design, block)
+    strong = _search_player("--search", search) if search else None
+    if option_design == "restricted" and option_budget > 0 and strong is None:
+        raise UserError(
+            "--option-design restricted needs a search player (--search search-N), or --option-budget 0"
+        )
+    for s in (*(f for f in fields if f != "mix"), *holders):
+        load_strategy(s)
+    if not fields or not holders:
+        raise UserError("--fields and --holders: expected at least one of each")
+    head_search, field_search = _search_cells(
+        holder, strong, search_games, search_field, search_field_games, block
+    )
+    setting = T.Setting(book, players)
+    holder0 = load_strategy(head_search.rollout if head_search else holder)
+    headline = (*_field(HEADLINE[1], players), holder0, head_search)
+    conditions = _player_conditions(setting, holder, holders, fields, headline, strong, field_search)
+    deck_conditions, labels = _deck_conditions(setting, decks, seed, headline)
+    reading_conditions, reading_labels = (
+        _reading_conditions(setting, name, headline) if with_readings else ([], [])
+    )
+    plan = Plan(
+        name,
+        players,
+        book,
+        [*conditions, *deck_conditions, *reading_conditions],
+        games,
+        seed,
+        option_budget,
+        decks,
+        labels,
+        reading_labels,
+        str(rules_file) if rules_file else None,
+        option_replicates,
+        option_design,
+        strong or head_search,
+        search_games,
+        search_field_games if field_search is not None else 0,
+    )
+    if option_budget > 0 and option_design == "tuned":
+        try:
+            G.check_study(plan.option_config(), [name], "option", ("null", "plain"))
+        except T.TuningError as e:
+            raise UserError(str(e).replace("--budget", "--option-budget")) from None
+    return plan
+
+
+def _gene_book(gene: str, players: int, rules_file: str | Path | None) -> tuple[RuleBook, str]:
+    """The rules a verdict on ``gene`` plays (an extra gene with the module, XM1) and the gene's
+    name; a UserError if the gene is unknown or has no copies with ``players``."""
     book = load_rules(rules_file)
     try:
         index = book.gene_index(gene)
@@ -455,10 +507,15 @@ def plan_verdict(
     if players not in book.player_counts:
         counts = ", ".join(str(p) for p in book.player_counts)
         raise UserError(f"--players: expected one of {counts} (components.player_counts), got {players}")
-    rules = book.for_players(players)
-    if rules.gene_copies[index] <= 0:
+    if book.for_players(players).gene_copies[index] <= 0:
         raise UserError(f"--gene: {name} has no copies with {players} players: it cannot be in play")
-    block = rotate_block(players)
+    return book, name
+
+
+def _check_budgets(
+    games: int, decks: int, option_budget: int, option_replicates: int, option_design: str, block: int
+) -> None:
+    """The games, decks and option-value options, each a one-line UserError when out of range."""
     if games < block or games % block:
         raise UserError(
             f"--games: expected a positive multiple of {block} (the rotate seating block), got {games}"
@@ -475,18 +532,18 @@ def plan_verdict(
     if option_design not in OPTION_DESIGNS:
         designs = ", ".join(OPTION_DESIGNS)
         raise UserError(f"--option-design: expected one of {designs}, got {option_design!r}")
-    strong = _search_player("--search", search) if search else None
-    if option_design == "restricted" and option_budget > 0 and strong is None:
-        raise UserError(
-            "--option-design restricted needs a search player (--search search-N), or --option-budget 0"
-        )
-    for f in fields:
-        if f != "mix":
-            load_strategy(f)
-    for h in holders:
-        load_strategy(h)
-    if not fields or not holders:
-        raise UserError("--fields and --holders: expected at least one of each")
+
+
+def _search_cells(
+    holder: str,
+    strong: Any,
+    search_games: int,
+    search_field: str | None,
+    search_field_games: int,
+    block: int,
+) -> tuple[Any, Any]:
+    """The headline's search holder (when ``holder`` is one) and the mirror cell's field of
+    search players (None: no such cell), with their games checked (one-line UserErrors)."""
     head_search = _search_player("--holder", holder) if R.is_search(holder) else None
     if (strong or head_search) and (search_games < block or search_games % block):
         raise UserError(
@@ -503,10 +560,25 @@ def plan_verdict(
     field_search = None
     if strong is not None and search_field_games > 0:
         field_search = _search_player("--search-field", search_field) if search_field else strong
+    return head_search, field_search
 
-    setting = T.Setting(book, players)
-    holder0 = load_strategy(head_search.rollout if head_search else holder)
-    fld0, fld0_text = _field(HEADLINE[1], players)
+
+def _player_conditions(
+    setting: T.Setting,
+    holder: str,
+    holders: tuple[str, ...],
+    fields: tuple[str, ...],
+    headline: tuple[Any, str, Any, Any],
+    strong: Any,
+    field_search: Any,
+) -> list[Condition]:
+    """The conditions that change who plays: the headline (``headline``: its field, the field's
+    words, its holder and search holder), the panel of holders x fields, and with a search
+    player the strong-play cell and the mirror against a field of search players."""
+    from strategies.ursuppe.params import load_strategy
+
+    fld0, fld0_text, holder0, head_search = headline
+    players = setting.players
     conditions = [
         Condition(
             "headline",
@@ -561,70 +633,61 @@ def plan_verdict(
                 field_search,
             )
         )
-    labels = []
-    if decks > 1:
-        from sim.ursuppe.experiments.deck_family import deck_label, deck_overrides, plausible_decks
+    return conditions
 
-        family = plausible_decks(book, decks, seed)
-        labels = [deck_label(d) for d in family]
-        for k, deck in enumerate(family[1:], start=1):
-            deck_book = book.derive(deck_overrides(deck))
-            conditions.append(
-                Condition(
-                    "deck",
-                    f"deck {k} of the V6 family ({labels[k]})",
-                    f"deck-{k}",
-                    replace(setting, book=deck_book),
-                    fld0,
-                    holder0,
-                    head_search,
-                )
-            )
-    reading_labels = []
-    if with_readings:
-        from sim.ursuppe.experiments.readings import readings
 
-        for label, layer in readings(book, name):
-            try:
-                read_book = book.derive(layer)
-            except UserError:
-                continue  # a value these rules cannot take (another flag pins it)
-            reading_labels.append(label)
-            conditions.append(
-                Condition(
-                    "reading",
-                    label,
-                    f"reading-{_slug(label)}",
-                    replace(setting, book=read_book),
-                    fld0,
-                    holder0,
-                    head_search,
-                )
-            )
-    plan = Plan(
-        name,
-        players,
-        book,
-        conditions,
-        games,
-        seed,
-        option_budget,
-        decks,
-        labels,
-        reading_labels,
-        str(rules_file) if rules_file else None,
-        option_replicates,
-        option_design,
-        strong or head_search,
-        search_games,
-        search_field_games if field_search is not None else 0,
-    )
-    if option_budget > 0 and option_design == "tuned":
+def _deck_conditions(
+    setting: T.Setting, decks: int, seed: int, headline: tuple[Any, str, Any, Any]
+) -> tuple[list[Condition], list[str]]:
+    """The headline on each other deck of the V6 family (``decks`` > 1), and every deck's label."""
+    if decks <= 1:
+        return [], []
+    from sim.ursuppe.experiments.deck_family import deck_label, deck_overrides, plausible_decks
+
+    fld0, _, holder0, head_search = headline
+    family = plausible_decks(setting.book, decks, seed)
+    labels = [deck_label(d) for d in family]
+    conditions = [
+        Condition(
+            "deck",
+            f"deck {k} of the V6 family ({labels[k]})",
+            f"deck-{k}",
+            replace(setting, book=setting.book.derive(deck_overrides(deck))),
+            fld0,
+            holder0,
+            head_search,
+        )
+        for k, deck in enumerate(family[1:], start=1)
+    ]
+    return conditions, labels
+
+
+def _reading_conditions(
+    setting: T.Setting, name: str, headline: tuple[Any, str, Any, Any]
+) -> tuple[list[Condition], list[str]]:
+    """The headline under each reading of the rules that touches gene ``name``, and their labels."""
+    from sim.ursuppe.experiments.readings import readings
+
+    fld0, _, holder0, head_search = headline
+    conditions, labels = [], []
+    for label, layer in readings(setting.book, name):
         try:
-            G.check_study(plan.option_config(), [name], "option", ("null", "plain"))
-        except T.TuningError as e:
-            raise UserError(str(e).replace("--budget", "--option-budget")) from None
-    return plan
+            read_book = setting.book.derive(layer)
+        except UserError:
+            continue  # a value these rules cannot take (another flag pins it)
+        labels.append(label)
+        conditions.append(
+            Condition(
+                "reading",
+                label,
+                f"reading-{_slug(label)}",
+                replace(setting, book=read_book),
+                fld0,
+                holder0,
+                head_search,
+            )
+        )
+    return conditions, labels
 
 
 def _row(design: str, cond: Condition, unit: G.Unit, m: dict[str, Any], games: int) -> dict[str, Any]:
