@@ -452,13 +452,16 @@ TA_FLAGS = _flags("TA")
 TB_FLAGS = _flags("TB")
 X_FLAGS = _flags("XM", "XG")
 # The scalars of [economy], [life] and [feeding], (lo, hi); each key is also the Rules field it sets.
-ECONOMY_RANGES = {
-    "division_cost": (0, MAX_BP_AMOUNT),
-    "division_cost_division_rate": (0, MAX_BP_AMOUNT),
-    "active_move_cost": (0, MAX_BP_AMOUNT),
-    "attack_cost": (0, MAX_BP_AMOUNT),
-    "escape_cost": (0, MAX_BP_AMOUNT),
-    "defense_cost": (0, MAX_BP_AMOUNT),
+ECONOMY_RANGES = {  # every cost is a BP amount
+    key: (0, MAX_BP_AMOUNT)
+    for key in (
+        "division_cost",
+        "division_cost_division_rate",
+        "active_move_cost",
+        "attack_cost",
+        "escape_cost",
+        "defense_cost",
+    )
 }
 LIFE_RANGES = {
     "excretion": (0, MAX_CUBES),
