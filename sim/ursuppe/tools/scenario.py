@@ -309,7 +309,8 @@ def _choice_kind(label: str, key: str, choice: Any) -> str:
 
 
 def _pay_row(label: str, key: str, v: Any, row: list[int]) -> list[int]:
-    """E2: ``{"genes": [...], "bp": n}`` as a pay option row (the genes as a two-word mask)."""
+    """A gene defect's payment ``{"genes": [...], "bp": n}`` as its option row (the genes as a
+    two-word mask)."""
     _object(label, key, v, (), ("genes", "bp"), '{"genes": [...], "bp": n}')
     genes = v.get("genes", [])
     if not isinstance(genes, list):
@@ -323,8 +324,8 @@ def _pay_row(label: str, key: str, v: Any, row: list[int]) -> list[int]:
 
 
 def _buy_entries(label: str, key: str, v: Any) -> list[tuple[int, list[int]]]:
-    """G1-G3: a list of genes bought in order (``"Gene:Lower"`` names a lower gene given up,
-    ``"Gene:holder"`` takes it from its holder, XG-10), then the end of buying."""
+    """A list of genes bought in order (``"Gene:Lower"`` names a lower gene given up,
+    ``"Gene:holder"`` takes it from its holder) as buy entries, then the end of buying."""
     if not isinstance(v, list):
         raise _err(label, key, f"expected a list of gene names, got {json.dumps(v)}")
     entries = []
