@@ -103,7 +103,9 @@ import sys
 import time
 import warnings
 import zlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import llvmlite
 import numba
@@ -749,15 +751,29 @@ def _link_by_reference() -> bool:
     """
     if _LINK_MODE != "reference":
         return False
+    context = _numba_hooks()
+    if context is None:
+        warnings.warn(
+            f"soup: numba {numba.__version__} lacks the hooks of by-reference linking (tested up to "
+            f"{TESTED_NUMBA}); compiling with numba's own linking: the same games, a slower first run",
+            stacklevel=2,
+        )
+        return False
+    context.mangler = _kernel_mangler(context.mangler)
+    context.codegen()._library_class = _kernel_library(context.codegen()._library_class)
+    return True
+
+
+def _numba_hooks() -> Any:
+    """numba's CPU target context when this numba has the hooks by-reference linking uses (a
+    library class with ``_get_module_for_linking``, a mangler that takes ``uid``), else None."""
     try:
-        from llvmlite import binding as llvm_binding
         from numba.core import codegen as numba_codegen
         from numba.core import funcdesc
         from numba.core.registry import cpu_target
 
         context = cpu_target.target_context
         stock_library = context.codegen()._library_class
-        stock_mangler = context.mangler
         hooks = (
             issubclass(stock_library, numba_codegen.CPUCodeLibrary)
             and callable(getattr(stock_library, "_get_module_for_linking", None))
@@ -765,13 +781,12 @@ def _link_by_reference() -> bool:
         )
     except (ImportError, AttributeError, TypeError, ValueError):
         hooks = False
-    if not hooks:
-        warnings.warn(
-            f"soup: numba {numba.__version__} lacks the hooks of by-reference linking (tested up to "
-            f"{TESTED_NUMBA}); compiling with numba's own linking: the same games, a slower first run",
-            stacklevel=2,
-        )
-        return False
+    return context if hooks else None
+
+
+def _kernel_mangler(stock_mangler: Callable[..., str]) -> Callable[..., str]:
+    """numba's mangler, but a kernel's symbol without the per-process number (the same in every
+    process, so a kernel loaded from the cache finds its callees), noted as a kernel's."""
 
     def mangler(name, argtypes, *, abi_tags=(), uid=None):
         if name in _KERNEL_NAMES:  # a kernel: no per-process number
@@ -781,6 +796,15 @@ def _link_by_reference() -> bool:
                 _INLINE_SYMBOLS.add(symbol)
             return symbol
         return stock_mangler(name, argtypes, abi_tags=abi_tags, uid=uid)
+
+    return mangler
+
+
+def _kernel_library(stock_library: type) -> type:
+    """numba's code library class, but a kernel's functions in the module handed to its callers
+    are ``available_externally`` (inlined or called, never compiled again), and a kernel loaded
+    from the cache parses that module only if a kernel compiled here links it."""
+    from llvmlite import binding as llvm_binding
 
     class KernelLibrary(stock_library):
         _linking_bitcode: bytes | None = None  # loaded from the cache (compressed), not parsed yet
@@ -834,9 +858,7 @@ def _link_by_reference() -> bool:
             codegen._engine._defined_symbols.update(names)
             return library
 
-    context.mangler = mangler
-    context.codegen()._library_class = KernelLibrary
-    return True
+    return KernelLibrary
 
 
 _BY_REFERENCE: bool | None = None  # installed at the first compile (importing sim.jit stays cheap)

@@ -365,22 +365,79 @@ def play(
     listed chunk kept. A GameError names the chunk it stopped in. The directory's lock is
     released when it ends.
     """
-    from concurrent.futures import Future, ThreadPoolExecutor
-
-    from sim.backends import ChunkWork, LocalBackend, PlayedChunk
+    from sim.backends import ChunkWork, LocalBackend
     from sim.errors import GameError
 
     backend = backend if backend is not None else LocalBackend(threads)
-    out, manifest = opened.out, opened.manifest
-    games_done, played, games_played = opened.games_done, 0, 0
-    writing = 0  # games of the chunk handed to the writer, not yet listed
-    ahead = 0  # games finished within the chunk being played (an adapter that reports games)
+    listing = _Listing(opened, progress)
     t0 = time.perf_counter()
-    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soup-writer")
-    pending: Future | None = None
+    try:
+        _prepare_directory(opened, progress)
+        work = [ChunkWork(i, i * opened.chunk_size, opened.chunk_games(i)) for i in opened.todo]
+        chunks = backend.play(opened.adapter, work, on_game=listing.on_game)
+        try:
+            for w in work:
+                try:
+                    chunk = next(chunks)
+                except GameError as e:
+                    last = w.first + w.count - 1
+                    raise GameError(f"{chunk_name(w.index)} (games {w.first}-{last}): {e}") from None
+                listing.hand_over(chunk, w.count)
+            listing.finish_pending()
+        finally:
+            chunks.close()  # a backend stops the chunks it still plays
+        opened.manifest["status"] = "complete"
+        opened.manifest["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        write_json_atomic(opened.out / MANIFEST, opened.manifest)
+    except BaseException:
+        listing.abandon()
+        if opened.fresh and not opened.manifest["chunks"]:
+            _remove_empty_run(opened.out, opened.created)
+        opened.release()
+        raise
+    listing.writer.shutdown(wait=True)
+    opened.release()
+    return RunSummary(
+        opened.out,
+        opened.games,
+        opened.n_chunks,
+        listing.played,
+        listing.games_played,
+        time.perf_counter() - t0,
+    )
 
-    def commit(chunk: PlayedChunk) -> int:
-        """Write a played chunk and list it in the manifest (in the writer thread only)."""
+
+def _prepare_directory(opened: OpenedRun, progress: Callable[[int, int], None] | None) -> None:
+    """Create the run's directory, remove what a killed process left half-written and write the
+    manifest before the first chunk (and report the games already done)."""
+    out = opened.out
+    out.mkdir(parents=True, exist_ok=True)
+    for stale in out.iterdir():
+        if _is_temporary(stale):  # left by a process killed while writing
+            stale.unlink(missing_ok=True)
+    write_json_atomic(out / MANIFEST, opened.manifest)
+    if progress:
+        progress(opened.games_done, opened.games)
+
+
+class _Listing:
+    """:func:`play`'s writer: one thread writes each played chunk and lists it in the manifest,
+    in chunk order, while the backend plays the next; it counts the games for ``progress``."""
+
+    def __init__(self, opened: OpenedRun, progress: Callable[[int, int], None] | None) -> None:
+        from concurrent.futures import Future, ThreadPoolExecutor
+
+        self.opened, self.progress = opened, progress
+        self.games_done, self.played, self.games_played = opened.games_done, 0, 0
+        self.writing = 0  # games of the chunk handed to the writer, not yet listed
+        self.ahead = 0  # games finished within the chunk being played (an adapter that reports games)
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soup-writer")
+        self.pending: Future | None = None
+
+    def commit(self, chunk: Any) -> int:
+        """Write a played chunk (sim.backends.PlayedChunk) and list it in the manifest (in the
+        writer thread only)."""
+        out, manifest = self.opened.out, self.opened.manifest
         w = chunk.work
         data, rows = chunk.encoded()
         name = chunk_name(w.index)
@@ -398,70 +455,42 @@ def play(
         write_json_atomic(out / MANIFEST, manifest)
         return w.count
 
-    def finish_pending(played_too: int = 0) -> None:
+    def hand_over(self, chunk: Any, count: int) -> None:
+        """Give the writer a played chunk of ``count`` games, once the one before is listed (its
+        games shown played already if they were reported one by one)."""
+        self.finish_pending(count if self.ahead else 0)
+        self.ahead = 0
+        self.pending = self.writer.submit(self.commit, chunk)
+        self.writing = count
+
+    def finish_pending(self, played_too: int = 0) -> None:
         """Wait until the chunk handed to the writer is listed (raising its OSError), then report
         (with ``played_too``, the games of the chunk just played, where they were reported)."""
-        nonlocal pending, games_done, played, games_played, writing
-        if pending is None:
+        if self.pending is None:
             return
-        done, pending = pending, None
+        done, self.pending = self.pending, None
         count = done.result()
-        writing = 0
-        played += 1
-        games_played += count
-        games_done += count
-        if progress:
-            progress(games_done + played_too, opened.games)
+        self.writing = 0
+        self.played += 1
+        self.games_played += count
+        self.games_done += count
+        if self.progress:
+            self.progress(self.games_done + played_too, self.opened.games)
 
-    def on_game() -> None:
-        nonlocal ahead
-        ahead += 1
-        if progress:
-            progress(games_done + writing + ahead, opened.games)
+    def on_game(self) -> None:
+        self.ahead += 1
+        if self.progress:
+            self.progress(self.games_done + self.writing + self.ahead, self.opened.games)
 
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for stale in out.iterdir():
-            if _is_temporary(stale):  # left by a process killed while writing
-                stale.unlink(missing_ok=True)
-        write_json_atomic(out / MANIFEST, manifest)
-        if progress:
-            progress(games_done, opened.games)
-        work = [ChunkWork(i, i * opened.chunk_size, opened.chunk_games(i)) for i in opened.todo]
-        chunks = backend.play(opened.adapter, work, on_game=on_game)
-        try:
-            for w in work:
-                try:
-                    chunk = next(chunks)
-                except GameError as e:
-                    last = w.first + w.count - 1
-                    raise GameError(f"{chunk_name(w.index)} (games {w.first}-{last}): {e}") from None
-                # chunk k - 1 is listed before chunk k goes to the writer (its games shown played
-                # already if they were reported one by one)
-                finish_pending(w.count if ahead else 0)
-                ahead = 0
-                pending = writer.submit(commit, chunk)
-                writing = w.count
-            finish_pending()
-        finally:
-            chunks.close()  # a backend stops the chunks it still plays
-        manifest["status"] = "complete"
-        manifest["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-        write_json_atomic(out / MANIFEST, manifest)
-    except BaseException:
-        if pending is not None:  # a chunk played completely is still written and listed
+    def abandon(self) -> None:
+        """After an error or an interrupt: a chunk played completely is still written and listed;
+        then the writer stops."""
+        if self.pending is not None:
             try:
-                pending.result()
+                self.pending.result()
             except Exception:  # noqa: BLE001 (the original error is the one to report)
                 pass
-        writer.shutdown(wait=True)
-        if opened.fresh and not manifest["chunks"]:
-            _remove_empty_run(out, opened.created)
-        opened.release()
-        raise
-    writer.shutdown(wait=True)
-    opened.release()
-    return RunSummary(out, opened.games, opened.n_chunks, played, games_played, time.perf_counter() - t0)
+        self.writer.shutdown(wait=True)
 
 
 def _remove_empty_run(out: Path, created: bool) -> None:

@@ -18,7 +18,8 @@ import pytest
 from sim.ursuppe.engine import batch as B
 from sim.ursuppe.engine.genes.division_rate import DIVISION_RATE
 from sim.ursuppe.engine.state import MAX_OPTIONS, allocate_state
-from sim.ursuppe.rules import book as R
+from sim.ursuppe.rules import schema as R
+from sim.ursuppe.rules import validation as V
 from sim.ursuppe.rules.book import RulesError, load_rules
 from sim.ursuppe.rules.genes import N_GENES
 from sim.ursuppe.rules.meal_shapes import MAX_SHAPES, WITH_FRUGALITY, WITH_SUBSTITUTION
@@ -415,7 +416,7 @@ def test_M4_F1_F4_shape_set_sizes_match_the_tables(overrides: dict) -> None:
     for players in (3, 4):
         rules = book.for_players(players)
         subs = [[int(x) for x in row] for row in rules.substitution_shapes]
-        sizes = R._shape_set_sizes(
+        sizes = V.shape_set_sizes(
             feeding[f"p{players}"]["standard"], subs, feeding["frugality_fewer"], feeding["parasitism_fewer"]
         )
         assert sorted(sizes.values()) == sorted(

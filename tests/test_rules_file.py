@@ -401,6 +401,36 @@ def _another_value(name: str, default: object) -> object:
     return list(default)[:-1] if len(default) > 1 else [c for c in flag.choices if c not in default][:1]
 
 
+# The game in which each group's flags are read (FlagRow.group): 5 players for the PX flags
+_GAME_OF_GROUP = {
+    "base": (4, None),
+    "PX": (5, None),
+    "XM": (4, None),
+    "TD": (2, "dummy"),
+    "TB": (2, "double2"),
+}
+
+
+def test_flag_rows_set_their_rules_fields(book: RuleBook) -> None:
+    """§10, PX, TD, TB, XM1 (issue 35.5: a flag said once): a flag with a Rules field
+    (FlagRow.field) sets that field in its group's games as it reads (a by_players flag at the
+    game's count; with ``when``, whether the choice reads it), and another value changes it."""
+    rows = [r for r in FLAG_ROWS if r.field]
+    assert {r.group for r in rows} <= set(_GAME_OF_GROUP) and len(rows) >= 20
+    for row in rows:
+        players, variant = _GAME_OF_GROUP[row.group]
+        default = book.data["flags"][row.name]
+        if row.kind == "by_players":
+            value = {**default, str(players): default[str(players)] - 1}
+            expected = value[str(players)]
+        else:
+            value = _another_value(row.name, default)
+            expected = value == row.when if row.when is not None else value
+        rules = load_rules(overrides={"flags": {row.name: value}}).for_players(players, variant)
+        before = getattr(book.for_players(players, variant), row.field)
+        assert getattr(rules, row.field) == expected != before, row.name
+
+
 def test_rules_id_reads_a_switched_off_modules_flags_at_their_defaults(book: RuleBook) -> None:
     """XM1, issue 31.11: with extra_genes false the extra genes' flags (XM2-XM8, XG-*) change no
     game, so they do not change the rules id (extra_start_pair alone gave the default's games

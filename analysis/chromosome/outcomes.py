@@ -22,7 +22,7 @@ holds at the end, active and passive) and ``event_order`` (list<int8>: indices i
 k + 2, V2, so only the first rounds − 1 entries count).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import polars as pl
@@ -470,6 +470,15 @@ def event_tables(parts: Sequence[dict[str, pl.DataFrame]], names: Sequence[str])
             return "none revealed"
         return names[i] if 0 <= i < len(names) else f"card {i}"
 
+    return {
+        "cards": _card_table(parts, name),
+        "first_end": _first_end_table(parts, name),
+        "first_species": _first_species_table(parts, name),
+    }
+
+
+def _card_table(parts: Sequence[dict[str, pl.DataFrame]], name: Callable[[int | None], str]) -> pl.DataFrame:
+    """event_tables' ``cards``: per player count and card, its games, share and mean round."""
     counts = combine([p["game_counts"] for p in parts], ["players"])
     reveals = combine([p["reveals"] for p in parts], ["players", "card", "round"])
     cards = (
@@ -482,7 +491,7 @@ def event_tables(parts: Sequence[dict[str, pl.DataFrame]], names: Sequence[str])
         .with_columns((pl.col("games") / pl.col("of")).alias("share"))
         .sort("players", "card")
     )
-    cards = cards.select(
+    return cards.select(
         "players",
         "card",
         pl.col("card").map_elements(name, return_dtype=pl.String).alias("name"),
@@ -490,6 +499,12 @@ def event_tables(parts: Sequence[dict[str, pl.DataFrame]], names: Sequence[str])
         "share",
         "mean_round",
     )
+
+
+def _first_end_table(
+    parts: Sequence[dict[str, pl.DataFrame]], name: Callable[[int | None], str]
+) -> pl.DataFrame:
+    """event_tables' ``first_end``: per player count and first card, the share ending by elimination."""
     fe = combine([p["first_end"] for p in parts], ["players", FIRST_EVENT, "end_reason"])
     first_end = (
         fe.group_by("players", FIRST_EVENT)
@@ -500,10 +515,16 @@ def event_tables(parts: Sequence[dict[str, pl.DataFrame]], names: Sequence[str])
         .sort("players", FIRST_EVENT, nulls_last=True)
     )
     first_end = _with_wilson(first_end, "el", "games", "elimination_").rename({"el": "by_elimination"})
-    first_end = first_end.with_columns(
+    return first_end.with_columns(
         pl.col(FIRST_EVENT).map_elements(name, return_dtype=pl.String, skip_nulls=False).alias("name")
     )
-    # species x first card against the same species in the other games
+
+
+def _first_species_table(
+    parts: Sequence[dict[str, pl.DataFrame]], name: Callable[[int | None], str]
+) -> pl.DataFrame:
+    """event_tables' ``first_species``: per player count, first card and species, the win rate
+    against the same species' in the other games of the player count."""
     keys = ["players", FIRST_EVENT, "species"]
     cells = combine([p["first_species"] for p in parts], keys)
     sums = [c for c in cells.columns if c not in keys]
@@ -519,7 +540,7 @@ def event_tables(parts: Sequence[dict[str, pl.DataFrame]], names: Sequence[str])
     n = cells["rows"].cast(pl.Int64).to_numpy()
     wins = cells["_s_won"].round().cast(pl.Int64).to_numpy()
     lo, hi = wilson(wins, n)
-    first_species = cells.select(
+    return cells.select(
         "players",
         FIRST_EVENT,
         pl.col(FIRST_EVENT).map_elements(name, return_dtype=pl.String, skip_nulls=False).alias("name"),
@@ -535,4 +556,3 @@ def event_tables(parts: Sequence[dict[str, pl.DataFrame]], names: Sequence[str])
         pl.Series("p_value", p),
         pl.Series("p_holm", holm(p)),
     )
-    return {"cards": cards, "first_end": first_end, "first_species": first_species}

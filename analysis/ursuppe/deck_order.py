@@ -93,20 +93,28 @@ def deck_effects(featured: pl.DataFrame, feature: str, by: str) -> pl.DataFrame:
                     c = cluster_contrast(won, np.where(cell, 0, np.where(in_b, 1, -1)), _DIFF, cluster)
                 else:  # too few players on a side: no test
                     c = NO_CONTRAST
-                lo, hi = wilson(w, n)
-                out.append(
-                    {
-                        "players": int(players),
-                        by: b,
-                        feature: f,
-                        "rows": n,
-                        "win_rate": w / n if n else np.nan,
-                        "ci_low": float(lo),
-                        "ci_high": float(hi),
-                        **contrast_columns(c, "difference", "diff_low", "diff_high", "p_value"),
-                    }
-                )
-    df = pl.DataFrame(out)
+                out.append(cell_row(int(players), {by: b, feature: f}, n, w, c))
+    return with_holm(out)
+
+
+def cell_row(players: int, cell: dict[str, Any], n: int, w: int, c: Any) -> dict[str, Any]:
+    """One row of a by x feature table: the cell (its two keys), its rows, its win rate (Wilson)
+    and its contrast ``c`` with the rest of its ``by`` level."""
+    lo, hi = wilson(w, n)
+    return {
+        "players": players,
+        **cell,
+        "rows": n,
+        "win_rate": w / n if n else np.nan,
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+        **contrast_columns(c, "difference", "diff_low", "diff_high", "p_value"),
+    }
+
+
+def with_holm(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """The rows as a frame with Holm's adjustment of their p-values."""
+    df = pl.DataFrame(rows)
     return df.with_columns(pl.Series("p_holm", holm(df["p_value"].to_numpy())))
 
 

@@ -154,40 +154,14 @@ def gene_effects(
         for i, name in enumerate(names_of_genes):
             h = has[:, i]
             n_with, n_without = int(h.sum()), int((~h).sum())
-            w_with, w_without = int(won[h].sum()), int(won[~h].sum())
-            if rw is None:
-                lo, hi = wilson(np.array([w_with, w_without]), np.array([n_with, n_without]))
-                share = n_with / len(h)
-                rate_with = w_with / n_with if n_with else np.nan
-                rate_without = w_without / n_without if n_without else np.nan
-            else:
-                sides = [cluster_wilson(won[m], cluster[m], row_weights=rw[m]) for m in (h, ~h)]
-                lo, hi = np.array([sides[0][0], sides[1][0]]), np.array([sides[0][1], sides[1][1]])
-                share = float(rw[h].sum() / rw.sum())
-                rate_with = float(won[h] @ rw[h] / rw[h].sum()) if n_with else np.nan
-                rate_without = float(won[~h] @ rw[~h] / rw[~h].sum()) if n_without else np.nan
+            lo, hi, share, rate_with, rate_without = _holder_rates(won, h, cluster, rw)
             diff = within = NO_CONTRAST
             label = ""
             smallest = 0
             if min(n_with, n_without) >= min_rows:
                 side = np.where(h, 0, 1)
                 diff = cluster_contrast(won, side, np.array([1.0, -1.0]), cluster, row_weights=rw)
-                group = stratum * 2 + np.where(h, 0, 1)
-                counts = np.bincount(group, minlength=2 * len(names)).reshape(len(names), 2)
-                usable, strata_weight = _strata_weights(counts, min_rows)
-                if rw is not None:  # the mix's weight of each usable strategy, not its rows
-                    mass = np.bincount(stratum, weights=rw, minlength=len(names)) * usable
-                    strata_weight = mass / max(mass.sum(), 1e-300)
-                if usable.any():
-                    within = cluster_contrast(
-                        won,
-                        group,
-                        np.stack([strata_weight, -strata_weight], axis=1).ravel(),
-                        cluster,
-                        row_weights=rw,
-                    )
-                    label = _strata_label(names, counts, usable)
-                    smallest = smallest_group(counts, usable)
+                within, label, smallest = _within_strategy(won, h, stratum, names, cluster, rw, min_rows)
             out.append(
                 effect_row(
                     int(players),
@@ -206,6 +180,53 @@ def gene_effects(
                 )
             )
     return effects_frame(out)
+
+
+def _holder_rates(
+    won: np.ndarray, h: np.ndarray, cluster: np.ndarray, rw: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, float, float, float]:
+    """gene_effects' win rates of holders (``h``) and non-holders: their intervals (lo, hi: with,
+    without), the holders' share and the two rates; weighted by ``rw`` when given."""
+    n_with, n_without = int(h.sum()), int((~h).sum())
+    if rw is None:
+        w_with, w_without = int(won[h].sum()), int(won[~h].sum())
+        lo, hi = wilson(np.array([w_with, w_without]), np.array([n_with, n_without]))
+        share = n_with / len(h)
+        rate_with = w_with / n_with if n_with else np.nan
+        rate_without = w_without / n_without if n_without else np.nan
+    else:
+        sides = [cluster_wilson(won[m], cluster[m], row_weights=rw[m]) for m in (h, ~h)]
+        lo, hi = np.array([sides[0][0], sides[1][0]]), np.array([sides[0][1], sides[1][1]])
+        share = float(rw[h].sum() / rw.sum())
+        rate_with = float(won[h] @ rw[h] / rw[h].sum()) if n_with else np.nan
+        rate_without = float(won[~h] @ rw[~h] / rw[~h].sum()) if n_without else np.nan
+    return lo, hi, share, rate_with, rate_without
+
+
+def _within_strategy(
+    won: np.ndarray,
+    h: np.ndarray,
+    stratum: np.ndarray,
+    names: np.ndarray,
+    cluster: np.ndarray,
+    rw: np.ndarray | None,
+    min_rows: int,
+) -> tuple[Any, str, int]:
+    """gene_effects' difference within strategy (holders vs non-holders of each strategy
+    ``stratum`` with ``min_rows`` on both sides), the strata's label and the smallest group;
+    NO_CONTRAST, "" and 0 when no strategy has them."""
+    group = stratum * 2 + np.where(h, 0, 1)
+    counts = np.bincount(group, minlength=2 * len(names)).reshape(len(names), 2)
+    usable, strata_weight = _strata_weights(counts, min_rows)
+    if rw is not None:  # the mix's weight of each usable strategy, not its rows
+        mass = np.bincount(stratum, weights=rw, minlength=len(names)) * usable
+        strata_weight = mass / max(mass.sum(), 1e-300)
+    if not usable.any():
+        return NO_CONTRAST, "", 0
+    within = cluster_contrast(
+        won, group, np.stack([strata_weight, -strata_weight], axis=1).ravel(), cluster, row_weights=rw
+    )
+    return within, _strata_label(names, counts, usable), smallest_group(counts, usable)
 
 
 def effect_row(

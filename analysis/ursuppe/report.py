@@ -364,78 +364,106 @@ def _findings(
     for players in strategy["players"].unique().sort().to_list():
         at = pl.col("players") == players
         s = strategy.filter(at).sort("win_rate", descending=True)
-        if len(s) > 1:
-            out.append(_strategy_headline(players, s))
-        st = seats.filter(at)
-        if st["p_holm"].is_nan().all():
-            out.append(f"{players} players: seat bias is not testable with this few games.")
-        else:
-            biased = st.filter(pl.col("p_holm") < 0.05)
-            if len(biased):
-                worst = biased.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
-                out.append(
-                    f"{players} players: {len(biased)} of {len(st)} start spaces "
-                    f"{'differs' if len(biased) == 1 else 'differ'} from the fair share (Holm p < 0.05); "
-                    f"the largest deviation is start space {worst['start_space']} "
-                    f"({fmt(worst['advantage'], 'points')} points of win rate)."
-                )
-            else:
-                out.append(
-                    f"{players} players: no start space differs from the fair share (Holm p ≥ 0.05; largest "
-                    f"deviation {st['advantage'].abs().max() * 100:.1f} points of win rate)."
-                )
-        sb = seat_by_strategy.filter(at & (pl.col("p_holm") < 0.05)).sort(
-            pl.col("difference").abs(), descending=True
-        )
-        if len(sb):
-            r = sb.row(0, named=True)
-            out.append(
-                f"{players} players: seats matter for some strategies: **{r['strategy']}** wins "
-                f"{_pct(r['win_rate'])} from start space {r['start_space']}, "
-                f"{abs(r['difference']) * 100:.1f} points {'more' if r['difference'] > 0 else 'less'} "
-                f"than from the other spaces ({plural(len(sb), 'strategy × seat cell')} "
-                f"{'differs' if len(sb) == 1 else 'differ'}, Holm p < 0.05; "
-                "see *Strategy and start space*)."
-            )
-        sig = effects.filter(at & (pl.col("within_p_holm") < 0.05))
-        if len(sig):
-            sig = sig.with_columns(
-                pl.when((pl.col("smallest_group") > 0) & (pl.col("smallest_group") < SMALL_GROUP))
-                .then(pl.format("{} (small group: {})", "gene", "smallest_group"))
-                .otherwise(pl.col("gene"))
-                .alias("gene")
-            )
-            plus = sig.filter(pl.col("within_strategy") > 0).sort("within_strategy", descending=True)["gene"]
-            minus = sig.filter(pl.col("within_strategy") < 0).sort("within_strategy")["gene"]
-            out.append(
-                f"{players} players: genes whose holders win more than non-holders of the same strategy "
-                f"(Holm p < 0.05), largest first: {_first_three(plus)}; win less: {_first_three(minus)}. "
-                "These are associations; `soup verdict --gene NAME` judges a gene by designs that measure "
-                "it, across fields, decks and readings (docs/verdicts.md)."
-            )
-        # The best-supported pair (smallest p, as the table is sorted), not the largest estimate:
-        # the largest estimates come from the smallest groups.
-        syn = synergy.filter(at & (pl.col("within_q_bh") < 0.05)).sort("within_p")
-        if len(syn):
-            r = syn.row(0, named=True)
-            out.append(
-                f"{players} players: the best-supported gene-pair interaction within strategy is "
-                f"**{r['gene_a']} + {r['gene_b']}**: {fmt(r['within_strategy'], 'points')} points of win "
-                f"rate beyond the two genes' own effects (95% CI {fmt(r['within_low'], 'points')} to "
-                f"{fmt(r['within_high'], 'points')}), based on {r['strata']}; "
-                f"{plural(len(syn), 'pair')} {'has' if len(syn) == 1 else 'have'} BH q < 0.05."
-            )
-        ln = length.filter(at)
-        if len(ln):
-            row = ln.row(0, named=True)
-            fz = ends.filter(at & (pl.col("end_reason") == "finish zone"))
-            share = fz["share"][0] if len(fz) else 0.0
-            out.append(
-                f"{players} players: games last {row['mean_rounds']:.2f} rounds on average (median "
-                f"{row['median']:.0f}, range {row['min']}–{row['max']}); {_pct(share)} end with a marker "
-                "in the finish zone, the rest after the last environment card."
-            )
+        lines = [
+            _strategy_headline(players, s) if len(s) > 1 else None,
+            _seat_headline(players, seats.filter(at)),
+            _seat_strategy_headline(
+                players,
+                seat_by_strategy.filter(at & (pl.col("p_holm") < 0.05)).sort(
+                    pl.col("difference").abs(), descending=True
+                ),
+            ),
+            _gene_headline(players, effects.filter(at & (pl.col("within_p_holm") < 0.05))),
+            # The best-supported pair (smallest p, as the table is sorted), not the largest estimate:
+            # the largest estimates come from the smallest groups.
+            _synergy_headline(players, synergy.filter(at & (pl.col("within_q_bh") < 0.05)).sort("within_p")),
+            _length_headline(
+                players, length.filter(at), ends.filter(at & (pl.col("end_reason") == "finish zone"))
+            ),
+        ]
+        out += [line for line in lines if line is not None]
     return out
+
+
+def _seat_headline(players: int, st: pl.DataFrame) -> str:
+    """Whether any start space differs from the fair share (Holm), or that it cannot be tested."""
+    if st["p_holm"].is_nan().all():
+        return f"{players} players: seat bias is not testable with this few games."
+    biased = st.filter(pl.col("p_holm") < 0.05)
+    if len(biased):
+        worst = biased.sort(pl.col("advantage").abs(), descending=True).row(0, named=True)
+        return (
+            f"{players} players: {len(biased)} of {len(st)} start spaces "
+            f"{'differs' if len(biased) == 1 else 'differ'} from the fair share (Holm p < 0.05); "
+            f"the largest deviation is start space {worst['start_space']} "
+            f"({fmt(worst['advantage'], 'points')} points of win rate)."
+        )
+    return (
+        f"{players} players: no start space differs from the fair share (Holm p ≥ 0.05; largest "
+        f"deviation {st['advantage'].abs().max() * 100:.1f} points of win rate)."
+    )
+
+
+def _seat_strategy_headline(players: int, sb: pl.DataFrame) -> str | None:
+    """The largest significant strategy × start space cell (``sb``: those cells, largest first)."""
+    if not len(sb):
+        return None
+    r = sb.row(0, named=True)
+    return (
+        f"{players} players: seats matter for some strategies: **{r['strategy']}** wins "
+        f"{_pct(r['win_rate'])} from start space {r['start_space']}, "
+        f"{abs(r['difference']) * 100:.1f} points {'more' if r['difference'] > 0 else 'less'} "
+        f"than from the other spaces ({plural(len(sb), 'strategy × seat cell')} "
+        f"{'differs' if len(sb) == 1 else 'differ'}, Holm p < 0.05; "
+        "see *Strategy and start space*)."
+    )
+
+
+def _gene_headline(players: int, sig: pl.DataFrame) -> str | None:
+    """The genes whose holders win more (less) within strategy (``sig``: the significant ones)."""
+    if not len(sig):
+        return None
+    sig = sig.with_columns(
+        pl.when((pl.col("smallest_group") > 0) & (pl.col("smallest_group") < SMALL_GROUP))
+        .then(pl.format("{} (small group: {})", "gene", "smallest_group"))
+        .otherwise(pl.col("gene"))
+        .alias("gene")
+    )
+    plus = sig.filter(pl.col("within_strategy") > 0).sort("within_strategy", descending=True)["gene"]
+    minus = sig.filter(pl.col("within_strategy") < 0).sort("within_strategy")["gene"]
+    return (
+        f"{players} players: genes whose holders win more than non-holders of the same strategy "
+        f"(Holm p < 0.05), largest first: {_first_three(plus)}; win less: {_first_three(minus)}. "
+        "These are associations; `soup verdict --gene NAME` judges a gene by designs that measure "
+        "it, across fields, decks and readings (docs/verdicts.md)."
+    )
+
+
+def _synergy_headline(players: int, syn: pl.DataFrame) -> str | None:
+    """The first of ``syn`` (the pairs with BH q < 0.05, best-supported first)."""
+    if not len(syn):
+        return None
+    r = syn.row(0, named=True)
+    return (
+        f"{players} players: the best-supported gene-pair interaction within strategy is "
+        f"**{r['gene_a']} + {r['gene_b']}**: {fmt(r['within_strategy'], 'points')} points of win "
+        f"rate beyond the two genes' own effects (95% CI {fmt(r['within_low'], 'points')} to "
+        f"{fmt(r['within_high'], 'points')}), based on {r['strata']}; "
+        f"{plural(len(syn), 'pair')} {'has' if len(syn) == 1 else 'have'} BH q < 0.05."
+    )
+
+
+def _length_headline(players: int, ln: pl.DataFrame, fz: pl.DataFrame) -> str | None:
+    """How long games last and the share ending in the finish zone (``fz``: that ending's row)."""
+    if not len(ln):
+        return None
+    row = ln.row(0, named=True)
+    share = fz["share"][0] if len(fz) else 0.0
+    return (
+        f"{players} players: games last {row['mean_rounds']:.2f} rounds on average (median "
+        f"{row['median']:.0f}, range {row['min']}–{row['max']}); {_pct(share)} end with a marker "
+        "in the finish zone, the rest after the last environment card."
+    )
 
 
 def analyse(rows: pl.DataFrame, gene_names: Sequence[str] | None = None) -> Analyses:

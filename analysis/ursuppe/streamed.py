@@ -378,71 +378,27 @@ def analyse_runs(
         int(pl.scan_parquet(f).select(pl.len()).collect().item()) // max(1, players_of[i]) for i, f in files
     ]
     kit = _Deck.of(deck) if deck is not None else None
-    total = sum(sizes)
-    done = 0
-    n_genes = len(gene_names)
     names_by_count: dict[int, set[str]] = {}
     for i, m in enumerate(manifests):
         names_by_count.setdefault(players_of[i], set()).update(m["spec"]["strategies"])
-    by_count: dict[int, _Count] = {}
-
-    # Pass 1: the ozone total of the first cards of every game, for the terciles (ozone band).
-    first_k: dict[int, _Histogram] = {p: _Histogram() for p in names_by_count}
-    if kit is not None:
-        for (i, f), n in zip(files, sizes, strict=True):
-            df, per = _chunk(f, i, ["game", "player", "players", "deck"])
-            order = _matrix(df["deck"])[::per]
-            first_k[players_of[i]].add(kit.ozone[order[:, : kit.horizon]].sum(axis=1))
-            done += n
-            if progress:
-                progress("reading 1/2", done, total)
-    done = 0
-    for p, names in names_by_count.items():
-        bands = None
-        if kit is not None:
-            values, counts = first_k[p].nonzero()
-            bands = (_quantile_linear(values, counts, 1 / 3), _quantile_linear(values, counts, 2 / 3))
-        by_count[p] = _Count(p, sorted(names), n_genes, kit, bands)
-
-    parts_strategy: list[pl.DataFrame] = []
-    parts_seat: list[pl.DataFrame] = []
-    game_counts: list[pl.DataFrame] = []
-    sets: list[pl.DataFrame] = []
-    per_run: dict[int, int] = {}
-    for (i, f), n in zip(files, sizes, strict=True):
-        df, per = _chunk(f, i, _COLUMNS)
-        c = by_count[players_of[i]]
-        _add_chunk(c, df, per)
-        rows = df.with_columns(pl.col("strategy").cast(pl.String))
-        parts_strategy.append(win_rates.win_rate_parts(rows, ["players", "strategy"]))
-        parts_seat.append(win_rates.win_rate_parts(rows, ["players", "start_space"]))
-        firsts = rows.gather_every(per)
-        game_counts.append(
-            firsts.group_by("players", "rounds", pl.col("end_reason").cast(pl.String)).agg(
-                pl.len().cast(pl.Int64).alias("games")
-            )
-        )
-        sets.append(
-            rows.group_by("players", pl.col("genes_held").alias("mask")).agg(
-                pl.len().cast(pl.Int64).alias("rows"), pl.col("won").sum().cast(pl.Int64).alias("wins")
-            )
-        )
-        if len(sets) > 16:  # bounded by the distinct gene sets, not by the chunks
-            sets = [pl.concat(sets).group_by("players", "mask").agg(pl.col("rows", "wins").sum())]
-        per_run[i] = per_run.get(i, 0) + len(firsts)
-        done += n
-        if progress:
-            progress("reading 2/2" if kit is not None else "reading", done, total)
-    counted = pl.concat(game_counts).group_by("players", "rounds", "end_reason").agg(pl.col("games").sum())
+    reading = _Reading(files, sizes, players_of, progress)
+    bands = _ozone_bands(reading, kit, names_by_count)
+    by_count = {
+        p: _Count(p, sorted(names), len(gene_names), kit, bands[p]) for p, names in names_by_count.items()
+    }
+    sums = _read_rows(reading, by_count, "reading 2/2" if kit is not None else "reading")
+    counted = (
+        pl.concat(sums.game_counts).group_by("players", "rounds", "end_reason").agg(pl.col("games").sum())
+    )
     counts = RunCounts(
-        per_run,
+        sums.per_run,
         {p: c.games for p, c in by_count.items() if c.games},
         sum(c.games for c in by_count.values()),
         sum(c.rows for c in by_count.values()),
     )
     analyses = Analyses(
-        strategy=win_rates.win_rates_from_parts(pl.concat(parts_strategy), ["players", "strategy"]),
-        seats=win_rates.win_rates_from_parts(pl.concat(parts_seat), ["players", "start_space"]).with_columns(
+        strategy=win_rates.win_rates_from_parts(pl.concat(sums.strategy), ["players", "strategy"]),
+        seats=win_rates.win_rates_from_parts(pl.concat(sums.seat), ["players", "start_space"]).with_columns(
             (pl.col("win_rate") - pl.col("fair_share")).alias("advantage")
         ),
         seat_by_strategy=_seat_effects(by_count),
@@ -455,12 +411,88 @@ def analyse_runs(
         purchases=_purchase_rates(by_count, gene_names),
         timing=_purchase_timing(by_count, gene_names),
     )
-    set_counts = pl.concat(sets).group_by("players", "mask").agg(pl.col("rows", "wins").sum())
+    set_counts = pl.concat(sums.sets).group_by("players", "mask").agg(pl.col("rows", "wins").sum())
     effects = outcomes = None
     if kit is not None:
         effects = {key: _deck_effects(by_count, *key) for key in REPORT_DECK_EFFECTS}
         outcomes = {feature: _deck_outcomes(by_count, feature) for feature in deck_order.FEATURES}
     return Streamed(analyses, counts, set_counts, effects, outcomes, tuple(gene_names))
+
+
+@dataclass
+class _Reading:
+    """The runs' chunk files (run index, path), their games, each run's player count and the
+    progress callback of :func:`analyse_runs`."""
+
+    files: list[tuple[int, Path]]
+    sizes: list[int]
+    players_of: dict[int, int]
+    progress: Callable[[str, int, int], None] | None
+
+    def chunks(self, columns: list[str], step: str) -> Any:
+        """Each chunk as (run index, rows, rows a game), reporting ``step``'s games read after each."""
+        done, total = 0, sum(self.sizes)
+        for (i, f), n in zip(self.files, self.sizes, strict=True):
+            df, per = _chunk(f, i, columns)
+            yield i, df, per
+            done += n
+            if self.progress:
+                self.progress(step, done, total)
+
+
+def _ozone_bands(
+    reading: _Reading, kit: _Deck | None, names_by_count: dict[int, set[str]]
+) -> dict[int, tuple[float, float] | None]:
+    """Pass 1 (with a deck only): the terciles of the ozone total of every game's first cards,
+    per player count (the deck tables' ozone band); None without a deck."""
+    if kit is None:
+        return {p: None for p in names_by_count}
+    first_k: dict[int, _Histogram] = {p: _Histogram() for p in names_by_count}
+    for i, df, per in reading.chunks(["game", "player", "players", "deck"], "reading 1/2"):
+        order = _matrix(df["deck"])[::per]
+        first_k[reading.players_of[i]].add(kit.ozone[order[:, : kit.horizon]].sum(axis=1))
+    bands: dict[int, tuple[float, float] | None] = {}
+    for p in names_by_count:
+        values, counts = first_k[p].nonzero()
+        bands[p] = (_quantile_linear(values, counts, 1 / 3), _quantile_linear(values, counts, 2 / 3))
+    return bands
+
+
+@dataclass
+class _RowSums:
+    """What the second pass keeps of the rows beside the per-count sums (_Count): win-rate parts
+    by strategy and by seat, games by length and ending, rows and wins by gene set, games a run."""
+
+    strategy: list[pl.DataFrame] = field(default_factory=list)
+    seat: list[pl.DataFrame] = field(default_factory=list)
+    game_counts: list[pl.DataFrame] = field(default_factory=list)
+    sets: list[pl.DataFrame] = field(default_factory=list)
+    per_run: dict[int, int] = field(default_factory=dict)
+
+
+def _read_rows(reading: _Reading, by_count: dict[int, _Count], step: str) -> _RowSums:
+    """Pass 2: every chunk's rows added to its player count's sums and to the tables' parts."""
+    sums = _RowSums()
+    for i, df, per in reading.chunks(_COLUMNS, step):
+        _add_chunk(by_count[reading.players_of[i]], df, per)
+        rows = df.with_columns(pl.col("strategy").cast(pl.String))
+        sums.strategy.append(win_rates.win_rate_parts(rows, ["players", "strategy"]))
+        sums.seat.append(win_rates.win_rate_parts(rows, ["players", "start_space"]))
+        firsts = rows.gather_every(per)
+        sums.game_counts.append(
+            firsts.group_by("players", "rounds", pl.col("end_reason").cast(pl.String)).agg(
+                pl.len().cast(pl.Int64).alias("games")
+            )
+        )
+        sums.sets.append(
+            rows.group_by("players", pl.col("genes_held").alias("mask")).agg(
+                pl.len().cast(pl.Int64).alias("rows"), pl.col("won").sum().cast(pl.Int64).alias("wins")
+            )
+        )
+        if len(sums.sets) > 16:  # bounded by the distinct gene sets, not by the chunks
+            sums.sets = [pl.concat(sums.sets).group_by("players", "mask").agg(pl.col("rows", "wins").sum())]
+        sums.per_run[i] = sums.per_run.get(i, 0) + len(firsts)
+    return sums
 
 
 def _add_chunk(c: _Count, df: pl.DataFrame, per: int) -> None:
@@ -790,21 +822,10 @@ def _deck_effects(by_count: dict[int, _Count], feature: str, by: str) -> pl.Data
                     con = m.merged(a).contrast(_DIFF, int(c.games_with[by][b]))
                 else:
                     con = NO_CONTRAST
-                lo, hi = wilson(w, cell_n)
                 out.append(
-                    {
-                        "players": c.players,
-                        by: by_names[b],
-                        feature: levels[f],
-                        "rows": cell_n,
-                        "win_rate": w / cell_n if cell_n else np.nan,
-                        "ci_low": float(lo),
-                        "ci_high": float(hi),
-                        **contrast_columns(con, "difference", "diff_low", "diff_high", "p_value"),
-                    }
+                    deck_order.cell_row(c.players, {by: by_names[b], feature: levels[f]}, cell_n, w, con)
                 )
-    df = pl.DataFrame(out)
-    return df.with_columns(pl.Series("p_holm", holm(df["p_value"].to_numpy())))
+    return deck_order.with_holm(out)
 
 
 def _deck_outcomes(by_count: dict[int, _Count], feature: str) -> pl.DataFrame:

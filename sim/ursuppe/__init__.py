@@ -12,7 +12,8 @@ leapfrog. The game ends when a marker reaches the finish zone (42) or after the 
 revealed the last card; the furthest marker wins.
 
 Where things live (a layer each; imports point down, tests/test_layers.py):
-- rules/: the rules file and its validation (book.py, default_rules.toml), the gene table
+- rules/: the rules file (default_rules.toml), its schema (schema.py), validation (validation.py)
+  and the Rules built from it (book.py), the gene table
   (genes.py, gene_rows.py, gene_tables.py), the extra genes' flags (extra_flags.py), the feeding
   shapes of each gene combination (meal_shapes.py), seating and colours;
 - engine/: the struct of arrays (state.py) and the kernels: board, dice, movement, feeding,

@@ -444,6 +444,58 @@ def plan_verdict(
     own policy; ``search_field_games`` its games an arm (0: no such cell)."""
     from strategies.ursuppe.params import load_strategy
 
+    book, name = _gene_book(gene, players, rules_file)
+    block = rotate_block(players)
+    _check_budgets(games, decks, option_budget, option_replicates, option_design, block)
+    strong = _search_player("--search", search) if search else None
+    if option_design == "restricted" and option_budget > 0 and strong is None:
+        raise UserError(
+            "--option-design restricted needs a search player (--search search-N), or --option-budget 0"
+        )
+    for s in (*(f for f in fields if f != "mix"), *holders):
+        load_strategy(s)
+    if not fields or not holders:
+        raise UserError("--fields and --holders: expected at least one of each")
+    head_search, field_search = _search_cells(
+        holder, strong, search_games, search_field, search_field_games, block
+    )
+    setting = T.Setting(book, players)
+    holder0 = load_strategy(head_search.rollout if head_search else holder)
+    headline = (*_field(HEADLINE[1], players), holder0, head_search)
+    conditions = _player_conditions(setting, holder, holders, fields, headline, strong, field_search)
+    deck_conditions, labels = _deck_conditions(setting, decks, seed, headline)
+    reading_conditions, reading_labels = (
+        _reading_conditions(setting, name, headline) if with_readings else ([], [])
+    )
+    plan = Plan(
+        name,
+        players,
+        book,
+        [*conditions, *deck_conditions, *reading_conditions],
+        games,
+        seed,
+        option_budget,
+        decks,
+        labels,
+        reading_labels,
+        str(rules_file) if rules_file else None,
+        option_replicates,
+        option_design,
+        strong or head_search,
+        search_games,
+        search_field_games if field_search is not None else 0,
+    )
+    if option_budget > 0 and option_design == "tuned":
+        try:
+            G.check_study(plan.option_config(), [name], "option", ("null", "plain"))
+        except T.TuningError as e:
+            raise UserError(str(e).replace("--budget", "--option-budget")) from None
+    return plan
+
+
+def _gene_book(gene: str, players: int, rules_file: str | Path | None) -> tuple[RuleBook, str]:
+    """The rules a verdict on ``gene`` plays (an extra gene with the module, XM1) and the gene's
+    name; a UserError if the gene is unknown or has no copies with ``players``."""
     book = load_rules(rules_file)
     try:
         index = book.gene_index(gene)
@@ -455,10 +507,15 @@ def plan_verdict(
     if players not in book.player_counts:
         counts = ", ".join(str(p) for p in book.player_counts)
         raise UserError(f"--players: expected one of {counts} (components.player_counts), got {players}")
-    rules = book.for_players(players)
-    if rules.gene_copies[index] <= 0:
+    if book.for_players(players).gene_copies[index] <= 0:
         raise UserError(f"--gene: {name} has no copies with {players} players: it cannot be in play")
-    block = rotate_block(players)
+    return book, name
+
+
+def _check_budgets(
+    games: int, decks: int, option_budget: int, option_replicates: int, option_design: str, block: int
+) -> None:
+    """The games, decks and option-value options, each a one-line UserError when out of range."""
     if games < block or games % block:
         raise UserError(
             f"--games: expected a positive multiple of {block} (the rotate seating block), got {games}"
@@ -475,18 +532,18 @@ def plan_verdict(
     if option_design not in OPTION_DESIGNS:
         designs = ", ".join(OPTION_DESIGNS)
         raise UserError(f"--option-design: expected one of {designs}, got {option_design!r}")
-    strong = _search_player("--search", search) if search else None
-    if option_design == "restricted" and option_budget > 0 and strong is None:
-        raise UserError(
-            "--option-design restricted needs a search player (--search search-N), or --option-budget 0"
-        )
-    for f in fields:
-        if f != "mix":
-            load_strategy(f)
-    for h in holders:
-        load_strategy(h)
-    if not fields or not holders:
-        raise UserError("--fields and --holders: expected at least one of each")
+
+
+def _search_cells(
+    holder: str,
+    strong: Any,
+    search_games: int,
+    search_field: str | None,
+    search_field_games: int,
+    block: int,
+) -> tuple[Any, Any]:
+    """The headline's search holder (when ``holder`` is one) and the mirror cell's field of
+    search players (None: no such cell), with their games checked (one-line UserErrors)."""
     head_search = _search_player("--holder", holder) if R.is_search(holder) else None
     if (strong or head_search) and (search_games < block or search_games % block):
         raise UserError(
@@ -503,10 +560,25 @@ def plan_verdict(
     field_search = None
     if strong is not None and search_field_games > 0:
         field_search = _search_player("--search-field", search_field) if search_field else strong
+    return head_search, field_search
 
-    setting = T.Setting(book, players)
-    holder0 = load_strategy(head_search.rollout if head_search else holder)
-    fld0, fld0_text = _field(HEADLINE[1], players)
+
+def _player_conditions(
+    setting: T.Setting,
+    holder: str,
+    holders: tuple[str, ...],
+    fields: tuple[str, ...],
+    headline: tuple[Any, str, Any, Any],
+    strong: Any,
+    field_search: Any,
+) -> list[Condition]:
+    """The conditions that change who plays: the headline (``headline``: its field, the field's
+    words, its holder and search holder), the panel of holders x fields, and with a search
+    player the strong-play cell and the mirror against a field of search players."""
+    from strategies.ursuppe.params import load_strategy
+
+    fld0, fld0_text, holder0, head_search = headline
+    players = setting.players
     conditions = [
         Condition(
             "headline",
@@ -561,70 +633,61 @@ def plan_verdict(
                 field_search,
             )
         )
-    labels = []
-    if decks > 1:
-        from sim.ursuppe.experiments.deck_family import deck_label, deck_overrides, plausible_decks
+    return conditions
 
-        family = plausible_decks(book, decks, seed)
-        labels = [deck_label(d) for d in family]
-        for k, deck in enumerate(family[1:], start=1):
-            deck_book = book.derive(deck_overrides(deck))
-            conditions.append(
-                Condition(
-                    "deck",
-                    f"deck {k} of the V6 family ({labels[k]})",
-                    f"deck-{k}",
-                    replace(setting, book=deck_book),
-                    fld0,
-                    holder0,
-                    head_search,
-                )
-            )
-    reading_labels = []
-    if with_readings:
-        from sim.ursuppe.experiments.readings import readings
 
-        for label, layer in readings(book, name):
-            try:
-                read_book = book.derive(layer)
-            except UserError:
-                continue  # a value these rules cannot take (another flag pins it)
-            reading_labels.append(label)
-            conditions.append(
-                Condition(
-                    "reading",
-                    label,
-                    f"reading-{_slug(label)}",
-                    replace(setting, book=read_book),
-                    fld0,
-                    holder0,
-                    head_search,
-                )
-            )
-    plan = Plan(
-        name,
-        players,
-        book,
-        conditions,
-        games,
-        seed,
-        option_budget,
-        decks,
-        labels,
-        reading_labels,
-        str(rules_file) if rules_file else None,
-        option_replicates,
-        option_design,
-        strong or head_search,
-        search_games,
-        search_field_games if field_search is not None else 0,
-    )
-    if option_budget > 0 and option_design == "tuned":
+def _deck_conditions(
+    setting: T.Setting, decks: int, seed: int, headline: tuple[Any, str, Any, Any]
+) -> tuple[list[Condition], list[str]]:
+    """The headline on each other deck of the V6 family (``decks`` > 1), and every deck's label."""
+    if decks <= 1:
+        return [], []
+    from sim.ursuppe.experiments.deck_family import deck_label, deck_overrides, plausible_decks
+
+    fld0, _, holder0, head_search = headline
+    family = plausible_decks(setting.book, decks, seed)
+    labels = [deck_label(d) for d in family]
+    conditions = [
+        Condition(
+            "deck",
+            f"deck {k} of the V6 family ({labels[k]})",
+            f"deck-{k}",
+            replace(setting, book=setting.book.derive(deck_overrides(deck))),
+            fld0,
+            holder0,
+            head_search,
+        )
+        for k, deck in enumerate(family[1:], start=1)
+    ]
+    return conditions, labels
+
+
+def _reading_conditions(
+    setting: T.Setting, name: str, headline: tuple[Any, str, Any, Any]
+) -> tuple[list[Condition], list[str]]:
+    """The headline under each reading of the rules that touches gene ``name``, and their labels."""
+    from sim.ursuppe.experiments.readings import readings
+
+    fld0, _, holder0, head_search = headline
+    conditions, labels = [], []
+    for label, layer in readings(setting.book, name):
         try:
-            G.check_study(plan.option_config(), [name], "option", ("null", "plain"))
-        except T.TuningError as e:
-            raise UserError(str(e).replace("--budget", "--option-budget")) from None
-    return plan
+            read_book = setting.book.derive(layer)
+        except UserError:
+            continue  # a value these rules cannot take (another flag pins it)
+        labels.append(label)
+        conditions.append(
+            Condition(
+                "reading",
+                label,
+                f"reading-{_slug(label)}",
+                replace(setting, book=read_book),
+                fld0,
+                holder0,
+                head_search,
+            )
+        )
+    return conditions, labels
 
 
 def _row(design: str, cond: Condition, unit: G.Unit, m: dict[str, Any], games: int) -> dict[str, Any]:
@@ -1119,28 +1182,12 @@ def words(doc: dict[str, Any]) -> list[str]:
     out = []
     g = doc["gene"]
     for design, d in doc["designs"].items():
-        h = d["headline"]
         what = {
             "holding": f"Holding {g} from setup to the end is worth",
             "option": f"Being allowed to buy {g} is worth",
         }[design]
-        if d["verdict"] == "not measured at this budget" and "replicates" not in h:  # restricted search
-            out.append(
-                f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
-                f"{h['note']} ({h['condition']}); the games read {_pts(h)} points, {h['games']:,} paired"
-                " games: the same search player in both arms, its rollouts never buying it (a lower"
-                " bound: docs/verdicts.md)."
-            )
-            continue
         if d["verdict"] == "not measured at this budget":
-            reps = ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
-            out.append(
-                f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
-                f"{h['note']} ({h['condition']}). Its {len(h['replicates'])} tuning replicates read {reps}"
-                " points: at this budget the arms are partly the untuned preset, so that contrast is the"
-                " preset's own taste for the gene and the tunings' noise, not a good player's option"
-                " (raise --option-budget)."
-            )
+            out.append(_not_measured(d, what))
             continue
         lo, hi = d["range"]
         span = (
@@ -1148,58 +1195,95 @@ def words(doc: dict[str, Any]) -> list[str]:
             if d["conditions"] > 1
             else ""
         )
+        h = d["headline"]
         text = (
             f"**{d['label'].capitalize()}: {d['verdict'].upper()}{span}.** {what} {_pts(h)} win-rate "
             f"points to player 0 ({h['condition']})."
         )
-        if design == "option" and "replicates" not in h:
-            text += (
-                " The same search player in both arms, its rollouts never buying it; allowed, it may buy it"
-                " where its rollouts show a gain, denied, it is never offered it (a lower bound:"
-                f" docs/verdicts.md), {h['games']:,} paired games; it bought {g} in"
-                f" {100 * h['bought']:.0f}% of its allowed games. Nothing tuned: the interval is the games'."
-            )
-        elif design == "option":
-            text += (
-                f" Over {len(h['replicates'])} independent tunings of both arms (replicates: "
-                + ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
-                + "; the interval is a t interval over them, so it covers the spread between tunings);"
-                f" the allowed arms bought {g} in {100 * h['bought']:.0f}% of their games."
-            )
-        if d["verdict"] == "robust":
-            text += (
-                f" The same sign, significant and within half to double the headline's size in all"
-                f" {d['conditions']} conditions tried."
-            )
-        elif d["verdict"] in ("conditional", "same sign, size varies"):
-            text += (
-                f" It does not hold as it stands in {len(d['against'])} of {d['conditions']} conditions"
-                " (listed below)."
-            )
-        elif d["verdict"] == "headline only":
-            text += (
-                " Significant in the headline cell, the only condition it was tried under (option value is"
-                " measured there only): not checked against other fields, decks or readings."
-            )
-        else:
-            text += " The headline cell itself is not significant at 5%: no verdict."
-        plain = d["references"].get("plain")
-        beyond = d.get("beyond_card")
-        if plain and beyond and plain.get("measured", True):
-            text += (
-                f" A plain card with its numbers and no effect is worth {_pts(plain)} (being a card);"
-                f" {g} beyond being a card (minus its plain card, paired): "
-                f"{_pts(beyond, 'ci_low', 'ci_high')}."
-            )
-        vs = d.get("versus_bp")
-        if vs:
-            text += f" {bp_sentence(g, vs)}"
-        text += against_list(d)
+        if design == "option":
+            text += _option_sentence(h, g)
+        text += _verdict_sentence(d) + _reference_sentences(d, g) + against_list(d)
         out.append(text)
     line = strong_play_line(doc)
     if line:
         out.append(line)
     return out
+
+
+def _not_measured(d: dict[str, Any], what: str) -> str:
+    """A design's paragraph when the budget measured nothing: the restricted search's lower bound
+    the games read, or the tuning replicates at a budget too small to tune."""
+    h = d["headline"]
+    if "replicates" not in h:  # restricted search
+        return (
+            f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
+            f"{h['note']} ({h['condition']}); the games read {_pts(h)} points, {h['games']:,} paired"
+            " games: the same search player in both arms, its rollouts never buying it (a lower"
+            " bound: docs/verdicts.md)."
+        )
+    reps = ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
+    return (
+        f"**{d['label'].capitalize()}: NOT MEASURED AT THIS BUDGET.** {what} no number here: "
+        f"{h['note']} ({h['condition']}). Its {len(h['replicates'])} tuning replicates read {reps}"
+        " points: at this budget the arms are partly the untuned preset, so that contrast is the"
+        " preset's own taste for the gene and the tunings' noise, not a good player's option"
+        " (raise --option-budget)."
+    )
+
+
+def _option_sentence(h: dict[str, Any], g: str) -> str:
+    """How the option design measured its headline ``h``: a restricted search player's games, or
+    independent tunings of both arms (replicates)."""
+    if "replicates" not in h:
+        return (
+            " The same search player in both arms, its rollouts never buying it; allowed, it may buy it"
+            " where its rollouts show a gain, denied, it is never offered it (a lower bound:"
+            f" docs/verdicts.md), {h['games']:,} paired games; it bought {g} in"
+            f" {100 * h['bought']:.0f}% of its allowed games. Nothing tuned: the interval is the games'."
+        )
+    return (
+        f" Over {len(h['replicates'])} independent tunings of both arms (replicates: "
+        + ", ".join(f"{100 * x:+.1f}" for x in h["replicates"])
+        + "; the interval is a t interval over them, so it covers the spread between tunings);"
+        f" the allowed arms bought {g} in {100 * h['bought']:.0f}% of their games."
+    )
+
+
+def _verdict_sentence(d: dict[str, Any]) -> str:
+    """What a design's verdict word means for the conditions it was tried under."""
+    if d["verdict"] == "robust":
+        return (
+            f" The same sign, significant and within half to double the headline's size in all"
+            f" {d['conditions']} conditions tried."
+        )
+    if d["verdict"] in ("conditional", "same sign, size varies"):
+        return (
+            f" It does not hold as it stands in {len(d['against'])} of {d['conditions']} conditions"
+            " (listed below)."
+        )
+    if d["verdict"] == "headline only":
+        return (
+            " Significant in the headline cell, the only condition it was tried under (option value is"
+            " measured there only): not checked against other fields, decks or readings."
+        )
+    return " The headline cell itself is not significant at 5%: no verdict."
+
+
+def _reference_sentences(d: dict[str, Any], g: str) -> str:
+    """The gene against its references: a plain card with its numbers (being a card) and BP."""
+    text = ""
+    plain = d["references"].get("plain")
+    beyond = d.get("beyond_card")
+    if plain and beyond and plain.get("measured", True):
+        text += (
+            f" A plain card with its numbers and no effect is worth {_pts(plain)} (being a card);"
+            f" {g} beyond being a card (minus its plain card, paired): "
+            f"{_pts(beyond, 'ci_low', 'ci_high')}."
+        )
+    vs = d.get("versus_bp")
+    if vs:
+        text += f" {bp_sentence(g, vs)}"
+    return text
 
 
 def against_list(d: dict[str, Any]) -> str:
@@ -1291,32 +1375,40 @@ def markdown(doc: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         "",
     ]
     for design, d in doc["designs"].items():
-        lines += [f"## {d['label'].capitalize()}", ""]
-        refs = d["references"]
-        if "null" in refs:
-            lines += [null_line(refs["null"]), ""]
-        if d["deck_spread"]:
-            lo, hi = d["deck_spread"]
-            lines += [
-                f"Across the {len(doc['deck_family'])} decks: {100 * lo:+.1f} to {100 * hi:+.1f} points; "
-                "same sign on every deck: " + ("yes" if d["same_sign_every_deck"] else "**no**"),
-                "",
-            ]
-        lines += [
-            "| condition | kind | arm | estimate [95%] | p | with | without |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for r in rows:
-            if r["design"] != design:
-                continue
-            shown = _pts(r) if r["measured"] else f"not measured at this budget ({r['note']}; {_pts(r)})"
-            lines.append(
-                f"| {r['condition']} | {r['kind']} | {r['arm']} | {shown} | {r['p_value']:.2g} | "
-                f"{100 * r['with']:.1f}% | {100 * r['without']:.1f}% |"
-            )
-        lines.append("")
+        lines += _design_section(doc, design, d, rows)
     lines += [f"Played in {doc['seconds']:.0f} s (this session). How to read this: docs/verdicts.md.", ""]
     return "\n".join(lines)
+
+
+def _design_section(
+    doc: dict[str, Any], design: str, d: dict[str, Any], rows: list[dict[str, Any]]
+) -> list[str]:
+    """A design's section of the verdict: its null line, the spread over the decks and the table
+    of its rows (one a condition and arm)."""
+    lines = [f"## {d['label'].capitalize()}", ""]
+    refs = d["references"]
+    if "null" in refs:
+        lines += [null_line(refs["null"]), ""]
+    if d["deck_spread"]:
+        lo, hi = d["deck_spread"]
+        lines += [
+            f"Across the {len(doc['deck_family'])} decks: {100 * lo:+.1f} to {100 * hi:+.1f} points; "
+            "same sign on every deck: " + ("yes" if d["same_sign_every_deck"] else "**no**"),
+            "",
+        ]
+    lines += [
+        "| condition | kind | arm | estimate [95%] | p | with | without |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        if r["design"] != design:
+            continue
+        shown = _pts(r) if r["measured"] else f"not measured at this budget ({r['note']}; {_pts(r)})"
+        lines.append(
+            f"| {r['condition']} | {r['kind']} | {r['arm']} | {shown} | {r['p_value']:.2g} | "
+            f"{100 * r['with']:.1f}% | {100 * r['without']:.1f}% |"
+        )
+    return [*lines, ""]
 
 
 def null_line(n: dict[str, Any]) -> str:

@@ -232,20 +232,7 @@ for _module in gene_modules():
 def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[int, list[int]]]:
     """One scenario choice as tape entries (choice key, option row)."""
     key = f"choices[{k}]"
-    if not isinstance(choice, dict) or not choice:
-        raise _err(label, key, f"expected an object with one choice key, got {json.dumps(choice)}")
-    kinds = [c for c in choice if c in set(CHOICE_KEYS)]
-    if len(kinds) == 1:  # a misspelt key beside the choice is named, not ignored (issue 31.4)
-        _keys(label, key, choice, (kinds[0], "parasite", "suction") if kinds[0] == "eat" else (kinds[0],))
-    if not kinds:
-        _keys(label, key, choice, tuple(sorted(set(CHOICE_KEYS))))
-    if len(kinds) != 1:
-        raise _err(
-            label,
-            key,
-            f"expected exactly one of {', '.join(sorted(set(CHOICE_KEYS)))}; got {json.dumps(choice)}",
-        )
-    kind = kinds[0]
+    kind = _choice_kind(label, key, choice)
     v = choice[kind]
     row = [0] * OPTION_WIDTH
     if kind == "move":
@@ -283,35 +270,9 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         row[0] = RESPONSE_NAMES.index(answers)
         return [(CK_RESPOND, row)]
     if kind == "pay":
-        _object(label, f"{key}.pay", v, (), ("genes", "bp"), '{"genes": [...], "bp": n}')
-        genes = v.get("genes", [])
-        if not isinstance(genes, list):
-            raise _err(label, f"{key}.pay.genes", f"expected a list of gene names, got {json.dumps(genes)}")
-        mask = 0
-        for i, name in enumerate(genes):
-            mask |= 1 << _gene(label, f"{key}.pay.genes[{i}]", name)
-        row[0], row[1] = words(mask)
-        row[2] = _int(label, f"{key}.pay.bp", v.get("bp", 0), 0)
-        return [(CK_PAY, row)]
+        return [(CK_PAY, _pay_row(label, f"{key}.pay", v, row))]
     if kind == "buy":
-        if not isinstance(v, list):
-            raise _err(label, f"{key}.buy", f"expected a list of gene names, got {json.dumps(v)}")
-        entries = []
-        for i, item in enumerate(v):
-            if not isinstance(item, str):
-                raise _err(label, f"{key}.buy[{i}]", f"expected a gene name, got {json.dumps(item)}")
-            name, _, gave = item.partition(":")
-            r = [0] * OPTION_WIDTH
-            r[0] = _gene(label, f"{key}.buy[{i}]", name)
-            if gave == "holder":  # XG-10: the Social Gene taken from the player holding it
-                r[1], r[2] = -1, 1
-            else:
-                r[1] = _gene(label, f"{key}.buy[{i}]", gave) if gave else WILDCARD
-            entries.append((CK_BUY, r))
-        end = [0] * OPTION_WIDTH
-        end[0], end[1] = -1, -1
-        entries.append((CK_BUY_END, end))
-        return entries
+        return _buy_entries(label, f"{key}.buy", v)
     if kind == "place":
         _object(label, f"{key}.place", v, ("space", "number"), (), '{"space": s, "number": n}')
         row[0] = _int(label, f"{key}.place.space", v["space"], 0, 127)
@@ -327,6 +288,62 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         raise _err(label, f"{key}.divide", f'expected "stop", got {json.dumps(v)}')
     row[0], row[1] = -1, -1
     return [(CK_DIVIDE, row)]
+
+
+def _choice_kind(label: str, key: str, choice: Any) -> str:
+    """The one choice key of a scenario choice (CHOICE_KEYS); any other key is an error."""
+    if not isinstance(choice, dict) or not choice:
+        raise _err(label, key, f"expected an object with one choice key, got {json.dumps(choice)}")
+    kinds = [c for c in choice if c in set(CHOICE_KEYS)]
+    if len(kinds) == 1:  # a misspelt key beside the choice is named, not ignored (issue 31.4)
+        _keys(label, key, choice, (kinds[0], "parasite", "suction") if kinds[0] == "eat" else (kinds[0],))
+    if not kinds:
+        _keys(label, key, choice, tuple(sorted(set(CHOICE_KEYS))))
+    if len(kinds) != 1:
+        raise _err(
+            label,
+            key,
+            f"expected exactly one of {', '.join(sorted(set(CHOICE_KEYS)))}; got {json.dumps(choice)}",
+        )
+    return kinds[0]
+
+
+def _pay_row(label: str, key: str, v: Any, row: list[int]) -> list[int]:
+    """A gene defect's payment ``{"genes": [...], "bp": n}`` as its option row (the genes as a
+    two-word mask)."""
+    _object(label, key, v, (), ("genes", "bp"), '{"genes": [...], "bp": n}')
+    genes = v.get("genes", [])
+    if not isinstance(genes, list):
+        raise _err(label, f"{key}.genes", f"expected a list of gene names, got {json.dumps(genes)}")
+    mask = 0
+    for i, name in enumerate(genes):
+        mask |= 1 << _gene(label, f"{key}.genes[{i}]", name)
+    row[0], row[1] = words(mask)
+    row[2] = _int(label, f"{key}.bp", v.get("bp", 0), 0)
+    return row
+
+
+def _buy_entries(label: str, key: str, v: Any) -> list[tuple[int, list[int]]]:
+    """A list of genes bought in order (``"Gene:Lower"`` names a lower gene given up,
+    ``"Gene:holder"`` takes it from its holder) as buy entries, then the end of buying."""
+    if not isinstance(v, list):
+        raise _err(label, key, f"expected a list of gene names, got {json.dumps(v)}")
+    entries = []
+    for i, item in enumerate(v):
+        if not isinstance(item, str):
+            raise _err(label, f"{key}[{i}]", f"expected a gene name, got {json.dumps(item)}")
+        name, _, gave = item.partition(":")
+        r = [0] * OPTION_WIDTH
+        r[0] = _gene(label, f"{key}[{i}]", name)
+        if gave == "holder":  # XG-10: the Social Gene taken from the player holding it
+            r[1], r[2] = -1, 1
+        else:
+            r[1] = _gene(label, f"{key}[{i}]", gave) if gave else WILDCARD
+        entries.append((CK_BUY, r))
+    end = [0] * OPTION_WIDTH
+    end[0], end[1] = -1, -1
+    entries.append((CK_BUY_END, end))
+    return entries
 
 
 def _extra_deck(label: str, data: dict[str, Any], rules: Any, held: np.ndarray) -> list[int]:

@@ -1,14 +1,17 @@
 """The game log for people and for JSON: events as dicts, one-line descriptions, a board picture."""
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from sim import event_log
+from sim.event_log import Head, plural
 from sim.ursuppe.engine.attacks import ATTACK_RESULT_NAMES
 from sim.ursuppe.engine.board import DIRECTION_NAMES
 from sim.ursuppe.engine.deaths import DEATH_HOW
 from sim.ursuppe.engine.decision_kinds import RESPONSE_NAMES, unpack_suction
-from sim.ursuppe.engine.events import EVENT_FIELDS, EVENT_NAMES
+from sim.ursuppe.engine.events import EVENT_KINDS
 from sim.ursuppe.engine.gene_sets import WORD_BITS, gene_names
 from sim.ursuppe.engine.genes.aggression import DP_REASON
 from sim.ursuppe.engine.movement import MOVE_HOW
@@ -56,23 +59,19 @@ def _convert(etype: str, name: str, value: int, players: int) -> Any:
     return value
 
 
+# An event row's columns between its round and its fields (engine/events.py)
+_HEAD = (Head("phase", optional=False), Head("player"), Head("amoeba"))
+
+
 def events_as_dicts(events: np.ndarray, players: int) -> list[dict[str, Any]]:
     """Event rows (events.py) as JSON-ready dicts with names instead of codes."""
-    out = []
-    for row in events:
-        code = int(row[0])
-        etype = EVENT_NAMES[code]
-        d: dict[str, Any] = {"type": etype, "round": int(row[1]), "phase": int(row[2])}
-        if row[3] >= 0:
-            d["player"] = int(row[3])
-        if row[4] >= 0:
-            d["amoeba"] = int(row[4])
-        for i, name in enumerate(EVENT_FIELDS[code]):
-            d[name] = _convert(etype, name, int(row[5 + i]), players)
+    out = event_log.events_as_dicts(
+        events, EVENT_KINDS, _HEAD, lambda kind, name, value: _convert(kind.name, name, value, players)
+    )
+    for d in out:
         if "genes_low" in d:  # a 64-bit gene set in two words (gene_sets.py): one list of names
             d["genes_mask"] = gene_names(d.pop("genes_low") | d.pop("genes_high") << WORD_BITS)
             d["bp"] = d.pop("bp")
-        out.append(d)
     return out
 
 
@@ -84,110 +83,113 @@ def _who(e: dict[str, Any]) -> str:
     return f"P{p}" + (f" amoeba {a}" if a is not None else "")
 
 
-def _n(n: int, word: str) -> str:
-    """``1 card``, ``2 cards`` (issue 21: a log that says "1 cards" reads as a bug)."""
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def _moved(e: dict[str, Any]) -> str:
     """``from -> to``, or ``stays on from`` when the move ends where it began (an obstacle, B1)."""
     return f"stays on {e['from']}" if e["from"] == e["to"] else f"{e['from']} -> {e['to']}"
 
 
+def _placed(e: dict[str, Any], w: str) -> str:
+    cost = f" for {e['cost']} BP" if e["cost"] else ""
+    return f"{w} placed on space {e['space']} ({e['how']}{cost}, {e['dp']} DP)"
+
+
+def _active_move(e: dict[str, Any], w: str) -> str:
+    dice = [d for d in (e["die1"], e["die2"]) if d is not None]
+    rolled = f"rolled {'/'.join(map(str, dice))}, " if dice else ""
+    return f"{w} {e['how'].replace('_', ' ')} ({rolled}{e['direction']}, {e['cost']} BP): {_moved(e)}"
+
+
+def _eats(e: dict[str, Any], w: str) -> str:
+    par = f", P{e['parasite_victim']} pays 1 BP (Parasitism)" if e["parasite_victim"] is not None else ""
+    sucked = "".join(f", 1 of colour {c['colour']} from {c['space']} (Suction)" for c in e.get("suction", []))
+    return f"{w} eats {e['cubes']} on {e['space']}{sucked}{par}"
+
+
+def _fight(e: dict[str, Any], w: str) -> str:
+    who = "defender" if e["defender_wins"] else "attacker"
+    return f"  Defense fight: attacker {e['attacker_roll']} vs defender {e['defender_roll']}: {who} wins"
+
+
+def _camouflage(e: dict[str, Any], w: str) -> str:
+    roll = f"rolls {e['roll']}" if e["roll"] else "Camouflage 2"
+    return f"{w} {roll}: the target {'may' if e['defence_allowed'] else 'may not'} answer (Camouflage)"
+
+
+def _gene_defect(e: dict[str, Any], w: str) -> str:
+    paid = ", ".join(e["genes_mask"] + ([f"{e['bp']} BP"] if e["bp"] else []))
+    why = f"MP {e['mutation_points']} > ozone {e['ozone']}"
+    return f"{w} gene defect: {why}: pays {e['deficit']} with {paid}"
+
+
+def _heal(e: dict[str, Any], w: str) -> str:
+    to = (
+        f", the DP goes to P{e['receiver_player']} amoeba {e['receiver_amoeba']}"
+        if e["receiver_player"] >= 0
+        else ""
+    )
+    return f"{w} healed for {e['cost']} BP: now {e['dp']} DP{to}"
+
+
+# One line-maker per event type, called with the event and who it is about (_who)
+_LINES: dict[str, Callable[[dict[str, Any], str], str]] = {
+    "seating": lambda e, w: f"{w} starts on score space {e['start_space']}",
+    "card": lambda e, w: f"environment card: ozone {e['ozone']}, drift {e['drift']}",
+    "place": _placed,
+    "drift": lambda e, w: f"{w} drifts {e['direction']}: {_moved(e)}",
+    "active_move": _active_move,
+    "stay": lambda e, w: f"{w} stays on {e['space']} (Holding)",
+    "carry": lambda e, w: f"{w} carries {e['cubes']} from {e['from']} to {e['to']} (Tentacle)",
+    "cling": lambda e, w: (
+        f"{w} clings to P{e['leader_player']} amoeba {e['leader_amoeba']}: {_moved(e)} (Holding)"
+    ),
+    "eat": _eats,
+    "excrete": lambda e, w: f"{w} excretes {e['count']} on {e['space']}",
+    "starve": lambda e, w: f"{w} starves on {e['space']} (now {e['dp']} DP)",
+    "attack": lambda e, w: (
+        f"{w} attacks P{e['target_player']} amoeba {e['target_amoeba']} on {e['space']}"
+        + (" again (Persistence)" if e["retry"] else "")
+    ),
+    "respond": lambda e, w: f"{w} answers: {' then '.join(e['response']) or 'no answer'}",
+    "fight": _fight,
+    "attack_result": lambda e, w: (
+        f"{w} attack on P{e['target_player']} amoeba {e['target_amoeba']}: {e['result']}"
+    ),
+    "death": lambda e, w: (
+        f"{w} dies on {e['space']} ({e['how']}, {plural(e['cubes'], 'cube')} of each colour placed)"
+    ),
+    "damage": lambda e, w: f"{w} takes damage: now {e['dp']} DP ({e['reason'].replace('_', ' ')})",
+    "alarm": lambda e, w: f"{w} was eaten: P{e['player']}'s amoebas have Escape (Alarm)",
+    "camouflage": _camouflage,
+    "hard_crust": lambda e, w: (
+        f"{w} {'pays ' + str(e['bp']) + ' BP more' if e['paid'] else 'does not pay'} (Hard Crust)"
+    ),
+    "mouthful": lambda e, w: f"{w} is not eaten: now {e['dp']} DP (More Than a Mouthful)",
+    "bang": lambda e, w: f"{w} goes out with a bang on {e['space']}: {plural(e['hit'], 'amoeba')} +1 DP",
+    "gene_defect": _gene_defect,
+    "buy": lambda e, w: (
+        f"{w} buys {e['gene']} for {e['price']} BP" + (f", gives up {e['gave_up']}" if e["gave_up"] else "")
+    ),
+    "income": lambda e, w: f"{w} receives {e['bp']} BP",
+    "score": lambda e, w: (
+        f"{w} scores {e['advance']} ({plural(e['amoebas'], 'amoeba')}, {plural(e['cards'], 'card')}): "
+        f"{e['from']} -> {e['to']}"
+    ),
+    "end": lambda e, w: f"game over ({e['reason'].replace('_', ' ')}): P{e['winner']} wins",
+    # The economy genes (XG-08, XG-10, XG-15/XG-25, XG-20)
+    "take": lambda e, w: f"{w} takes {e['gene']} from P{e['holder']} for {e['price']} BP",
+    "exchange": lambda e, w: f"{w} exchanges {e['gave']} for {e['took']} ({e['cost']} BP, Highly Adaptable)",
+    "heal": _heal,
+    "explosion": lambda e, w: (
+        f"{w} Population Explosion: returns {e['bp_returned']} BP, "
+        f"places {plural(e['placed'], 'amoeba')} free"
+    ),
+    "gene_income": lambda e, w: f"{w} receives {e['bp']} BP ({e['gene']})",
+}
+
+
 def describe(e: dict[str, Any]) -> str:
     """One line a person can follow."""
-    t = e["type"]
-    w = _who(e)
-    if t == "seating":
-        return f"{w} starts on score space {e['start_space']}"
-    if t == "card":
-        return f"environment card: ozone {e['ozone']}, drift {e['drift']}"
-    if t == "place":
-        cost = f" for {e['cost']} BP" if e["cost"] else ""
-        return f"{w} placed on space {e['space']} ({e['how']}{cost}, {e['dp']} DP)"
-    if t == "drift":
-        return f"{w} drifts {e['direction']}: {_moved(e)}"
-    if t == "active_move":
-        dice = [d for d in (e["die1"], e["die2"]) if d is not None]
-        rolled = f"rolled {'/'.join(map(str, dice))}, " if dice else ""
-        return f"{w} {e['how'].replace('_', ' ')} ({rolled}{e['direction']}, {e['cost']} BP): {_moved(e)}"
-    if t == "stay":
-        return f"{w} stays on {e['space']} (Holding)"
-    if t == "carry":
-        return f"{w} carries {e['cubes']} from {e['from']} to {e['to']} (Tentacle)"
-    if t == "cling":
-        leader = f"P{e['leader_player']} amoeba {e['leader_amoeba']}"
-        return f"{w} clings to {leader}: {_moved(e)} (Holding)"
-    if t == "eat":
-        par = f", P{e['parasite_victim']} pays 1 BP (Parasitism)" if e["parasite_victim"] is not None else ""
-        sucked = "".join(
-            f", 1 of colour {c['colour']} from {c['space']} (Suction)" for c in e.get("suction", [])
-        )
-        return f"{w} eats {e['cubes']} on {e['space']}{sucked}{par}"
-    if t == "excrete":
-        return f"{w} excretes {e['count']} on {e['space']}"
-    if t == "starve":
-        return f"{w} starves on {e['space']} (now {e['dp']} DP)"
-    if t == "attack":
-        retry = " again (Persistence)" if e["retry"] else ""
-        return f"{w} attacks P{e['target_player']} amoeba {e['target_amoeba']} on {e['space']}{retry}"
-    if t == "respond":
-        answer = " then ".join(e["response"]) or "no answer"
-        return f"{w} answers: {answer}"
-    if t == "fight":
-        who = "defender" if e["defender_wins"] else "attacker"
-        return f"  Defense fight: attacker {e['attacker_roll']} vs defender {e['defender_roll']}: {who} wins"
-    if t == "attack_result":
-        return f"{w} attack on P{e['target_player']} amoeba {e['target_amoeba']}: {e['result']}"
-    if t == "death":
-        return f"{w} dies on {e['space']} ({e['how']}, {_n(e['cubes'], 'cube')} of each colour placed)"
-    if t == "damage":
-        return f"{w} takes damage: now {e['dp']} DP ({e['reason'].replace('_', ' ')})"
-    if t == "alarm":
-        return f"{w} was eaten: P{e['player']}'s amoebas have Escape (Alarm)"
-    if t == "camouflage":
-        roll = f"rolls {e['roll']}" if e["roll"] else "Camouflage 2"
-        return f"{w} {roll}: the target {'may' if e['defence_allowed'] else 'may not'} answer (Camouflage)"
-    if t == "hard_crust":
-        return f"{w} {'pays ' + str(e['bp']) + ' BP more' if e['paid'] else 'does not pay'} (Hard Crust)"
-    if t == "mouthful":
-        return f"{w} is not eaten: now {e['dp']} DP (More Than a Mouthful)"
-    if t == "bang":
-        return f"{w} goes out with a bang on {e['space']}: {_n(e['hit'], 'amoeba')} +1 DP"
-    if t == "gene_defect":
-        paid = ", ".join(e["genes_mask"] + ([f"{e['bp']} BP"] if e["bp"] else []))
-        why = f"MP {e['mutation_points']} > ozone {e['ozone']}"
-        return f"{w} gene defect: {why}: pays {e['deficit']} with {paid}"
-    if t == "buy":
-        gave = f", gives up {e['gave_up']}" if e["gave_up"] else ""
-        return f"{w} buys {e['gene']} for {e['price']} BP{gave}"
-    if t == "income":
-        return f"{w} receives {e['bp']} BP"
-    if t == "score":
-        return (
-            f"{w} scores {e['advance']} ({_n(e['amoebas'], 'amoeba')}, {_n(e['cards'], 'card')}): "
-            f"{e['from']} -> {e['to']}"
-        )
-    if t == "end":
-        return f"game over ({e['reason'].replace('_', ' ')}): P{e['winner']} wins"
-    # The economy genes (XG-08, XG-10, XG-15/XG-25, XG-20)
-    if t == "take":
-        return f"{w} takes {e['gene']} from P{e['holder']} for {e['price']} BP"
-    if t == "exchange":
-        return f"{w} exchanges {e['gave']} for {e['took']} ({e['cost']} BP, Highly Adaptable)"
-    if t == "heal":
-        to = (
-            f", the DP goes to P{e['receiver_player']} amoeba {e['receiver_amoeba']}"
-            if e["receiver_player"] >= 0
-            else ""
-        )
-        return f"{w} healed for {e['cost']} BP: now {e['dp']} DP{to}"
-    if t == "explosion":
-        placed = _n(e["placed"], "amoeba")
-        return f"{w} Population Explosion: returns {e['bp_returned']} BP, places {placed} free"
-    if t == "gene_income":
-        return f"{w} receives {e['bp']} BP ({e['gene']})"
-    return str(e)
+    return event_log.describe(e, _LINES, str, _who(e))
 
 
 def board_text(state, g: int, rules, coordinates: list[list[int]]) -> str:
