@@ -126,7 +126,7 @@ def test_a_base_genes_rows_keep_their_historic_indices(module):
     assert all(events.EVENT_KINDS[event_rows[n]] == events.EventKind(n, f) for n, f in gene.events)
     assert {name: tally.TALLY_INDEX[name] - tally.N_KINDS for name, _ in gene.tallies} == tallies
     assert all(tally.OUTCOMES[tallies[n]] == (n, what) for n, what in gene.tallies)
-    assert gene.flags == ()  # the base genes' flags are the rules book's (sim/ursuppe/rules/book.py)
+    assert gene.flags == ()  # the base genes' flags are the rules book's (sim/ursuppe/rules/schema.py)
 
 
 # Where a gene module's gene may be named: its module, the generated tables, and the call sites of
@@ -144,7 +144,7 @@ _ALLOWED = {
         "sim/ursuppe/engine/feeding.py": {"substitution_shape_bit", "genes.substitution"},
         # the rules data: the shape sets' sizes named in a rules error, and the base flag
         # substitution_3_1's gene (the rules book's flags stay central)
-        "sim/ursuppe/rules/book.py": {'"Substitution"'},
+        "sim/ursuppe/rules/validation.py": {'"Substitution"'},
         "sim/ursuppe/experiments/readings.py": {'"Substitution"'},
     },
     "Frugality": {
@@ -153,7 +153,7 @@ _ALLOWED = {
         "sim/ursuppe/engine/feeding.py": {"frugality_shape_bit", "genes.frugality"},
         # the rules data: the shape sets' sizes named in a rules error, and the base flag
         # gene_meals_optional's genes (the rules book's flags stay central)
-        "sim/ursuppe/rules/book.py": {'"Frugality"'},
+        "sim/ursuppe/rules/validation.py": {'"Frugality"'},
         "sim/ursuppe/experiments/readings.py": {'"Frugality"'},
     },
     "Streamlining": {
@@ -289,7 +289,8 @@ _ALLOWED = {
         "sim/ursuppe/engine/genes/defense.py": {"persistence_refights", "genes.persistence"},
         "sim/ursuppe/engine/genes/speed.py": {"PERSISTENCE", "genes.persistence"},
         # the rules data: the flag persistence_copies_4p sets its copies; the base flags' genes
-        "sim/ursuppe/rules/book.py": {"PERSISTENCE", '"Persistence"'},
+        "sim/ursuppe/rules/schema.py": {"PERSISTENCE", '"Persistence"'},
+        "sim/ursuppe/rules/validation.py": {"PERSISTENCE"},
         "sim/ursuppe/experiments/readings.py": {'"Persistence"'},
     },
     "Armor": {
