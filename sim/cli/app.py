@@ -379,6 +379,8 @@ def main() -> None:
 
     if len(sys.argv) == 1:  # bare `soup`: teach, as no_args_is_help does in standalone mode
         sys.argv.append("--help")
+    if "--help" in sys.argv[1:]:
+        cli_support.name_the_games_own(app)
     listen_for_compile()  # a first run's compile notice comes before anything else (issue 21.10)
     try:
         code = app(standalone_mode=False)
