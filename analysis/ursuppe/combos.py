@@ -389,7 +389,35 @@ def report_markdown(
     if preface:
         parts.append("\n" + preface.rstrip("\n") + "\n")
     parts.append("\n# The scan\n" if preface else "")
+    parts.append(_how_to_read())
+    given_back = given_back_line(table)
+    if given_back:
+        parts.append("\n" + given_back + "\n")
     parts.append(
+        "\n## Detectable effect at this budget\n\n"
+        f"With 80% power after BH (one real effect among the family): interaction"
+        f" {_points(mde['pair_interaction'])}, pair gain {_points(mde['pair_gain'])},"
+        f" single gain {_points(mde['single_gain'])} (from the median spread of the"
+        " per-game differences). Smaller true effects are likely to be missed.\n"
+    )
+    if len(pairs):
+        parts.extend(_ranked_pairs(pairs, top))
+    else:  # a plan always has a pair (sim.ursuppe.experiments.combos.plan_scan): Ctrl-C came before the first
+        parts.append("\nNo pair finished before the scan was interrupted: the tables hold the singles.\n")
+    if len(singles):
+        parts.append(
+            "\n## Single genes\n\n"
+            + markdown_table(singles.sort("gain", descending=True), SINGLE_COLUMNS)
+            + "\n"
+        )
+    if observed is not None and len(observed):
+        parts.append(_observed_text(observed, observed_line, top))
+    return "".join(parts)
+
+
+def _how_to_read() -> str:
+    """The scan report's reading guide: the design, gain, interaction, intervals and holding."""
+    return (
         "\n## How to read it\n\n"
         "One player of every game (the gifted player, named above) is given the genes at setup,"
         " paid for by nobody; every arm plays the same games as the baseline without the gift (common"
@@ -404,66 +432,50 @@ def report_markdown(
         " advanced gene or to another player's gene; the gain then measures a head start more than"
         " the card).\n"
     )
-    given_back = given_back_line(table)
-    if given_back:
-        parts.append("\n" + given_back + "\n")
-    parts.append(
-        "\n## Detectable effect at this budget\n\n"
-        f"With 80% power after BH (one real effect among the family): interaction"
-        f" {_points(mde['pair_interaction'])}, pair gain {_points(mde['pair_gain'])},"
-        f" single gain {_points(mde['single_gain'])} (from the median spread of the"
-        " per-game differences). Smaller true effects are likely to be missed.\n"
+
+
+def _ranked_pairs(pairs: pl.DataFrame, top: int) -> list[str]:
+    """The top ``top`` pairs by interaction (both ends), by pair gain and by log-odds interaction,
+    and how many pairs are significant."""
+    parts = []
+    k = plural(min(top, len(pairs)), "pair")  # "Top 1 pair", not "Top 1 pairs"
+    logit_text = (
+        "The same arms on the logit scale (module docs of analysis/ursuppe/combos.py): each gene's"
+        " factor on the odds of winning, multiplied; > 0: more together than the two factors. Less"
+        " bound by saturation than the interaction in win-rate points, so a combination of two strong"
+        " genes shows here even when the pair's win rate is near 1.\n\n"
     )
-    if len(pairs):
-        k = plural(min(top, len(pairs)), "pair")  # "Top 1 pair", not "Top 1 pairs"
-        logit_text = (
-            "The same arms on the logit scale (module docs of analysis/ursuppe/combos.py): each gene's"
-            " factor on the odds of winning, multiplied; > 0: more together than the two factors. Less"
-            " bound by saturation than the interaction in win-rate points, so a combination of two strong"
-            " genes shows here even when the pair's win rate is near 1.\n\n"
-        )
-        # (title, column sorted on, the bottom end instead of the top, text, table columns)
-        for title, column, bottom, text, columns in (
-            (f"Top {k} by interaction", "interaction", False, "", PAIR_COLUMNS),
-            (f"Bottom {k} by interaction (worse together)", "interaction", True, "", PAIR_COLUMNS),
-            (f"Top {k} by pair gain", "gain", False, "", PAIR_COLUMNS),
-            (f"Top {k} by log-odds interaction", "logit_interaction", False, logit_text, LOGIT_COLUMNS),
-        ):
-            ranked = pairs.sort(column, descending=True, nulls_last=True)
-            rows = ranked.tail(top).reverse() if bottom else ranked.head(top)
-            parts.append(f"\n## {title}\n\n" + text + markdown_table(rows, columns) + "\n")
-        n_inter = int((pairs["interaction_q"] < ALPHA).sum())
-        n_gain = int((pairs["gain_q"] < ALPHA).sum())
-        parts.append(
-            f"\nPairs with an interaction of q < 0.05: {n_inter} of {len(pairs)}; with a pair gain of"
-            f" q < 0.05: {n_gain} of {len(pairs)}.\n"
-        )
-    else:  # a plan always has a pair (sim.ursuppe.experiments.combos.plan_scan): Ctrl-C came before the first
-        parts.append("\nNo pair finished before the scan was interrupted: the tables hold the singles.\n")
-    if len(singles):
-        parts.append(
-            "\n## Single genes\n\n"
-            + markdown_table(singles.sort("gain", descending=True), SINGLE_COLUMNS)
-            + "\n"
-        )
-    if observed is not None and len(observed):
-        seen = observed.filter(pl.col("holders") >= MIN_HOLDERS).sort(
-            "lift", descending=True, nulls_last=True
-        )
-        parts.append(
-            "\n## Observational view: pairs winners hold in normal market games\n\n"
-            + (observed_line + "\n\n" if observed_line else "")
-            + "Lift: the win rate of the players holding both genes at the end times the player count (1 ="
-            f" chance); pairs held by at least {MIN_HOLDERS} players, by lift (every pair: observed.csv). Not"
-            " causal: good players buy many genes, and a pair bought late says little.\n\n"
-            + (
-                markdown_table(seen.head(top), OBSERVED_COLUMNS)
-                if len(seen)
-                else "No pair was held that often."
-            )
-            + "\n"
-        )
-    return "".join(parts)
+    # (title, column sorted on, the bottom end instead of the top, text, table columns)
+    for title, column, bottom, text, columns in (
+        (f"Top {k} by interaction", "interaction", False, "", PAIR_COLUMNS),
+        (f"Bottom {k} by interaction (worse together)", "interaction", True, "", PAIR_COLUMNS),
+        (f"Top {k} by pair gain", "gain", False, "", PAIR_COLUMNS),
+        (f"Top {k} by log-odds interaction", "logit_interaction", False, logit_text, LOGIT_COLUMNS),
+    ):
+        ranked = pairs.sort(column, descending=True, nulls_last=True)
+        rows = ranked.tail(top).reverse() if bottom else ranked.head(top)
+        parts.append(f"\n## {title}\n\n" + text + markdown_table(rows, columns) + "\n")
+    n_inter = int((pairs["interaction_q"] < ALPHA).sum())
+    n_gain = int((pairs["gain_q"] < ALPHA).sum())
+    parts.append(
+        f"\nPairs with an interaction of q < 0.05: {n_inter} of {len(pairs)}; with a pair gain of"
+        f" q < 0.05: {n_gain} of {len(pairs)}.\n"
+    )
+    return parts
+
+
+def _observed_text(observed: pl.DataFrame, observed_line: str, top: int) -> str:
+    """The observational view: the top ``top`` pairs by lift among those held often enough."""
+    seen = observed.filter(pl.col("holders") >= MIN_HOLDERS).sort("lift", descending=True, nulls_last=True)
+    return (
+        "\n## Observational view: pairs winners hold in normal market games\n\n"
+        + (observed_line + "\n\n" if observed_line else "")
+        + "Lift: the win rate of the players holding both genes at the end times the player count (1 ="
+        f" chance); pairs held by at least {MIN_HOLDERS} players, by lift (every pair: observed.csv). Not"
+        " causal: good players buy many genes, and a pair bought late says little.\n\n"
+        + (markdown_table(seen.head(top), OBSERVED_COLUMNS) if len(seen) else "No pair was held that often.")
+        + "\n"
+    )
 
 
 def held_text(table: pl.DataFrame) -> list[str]:
@@ -583,26 +595,7 @@ def confirm_table(
                 if roles[k].startswith("reference")
                 else (KIND_SINGLE if len(arm) == 1 else KIND_PAIR)
             )
-            d = w[k] - w[0]
-            g = paired_mean(d, binary=True)
-            per_deck = []
-            for j in decks:
-                sel = deck_of_game == j
-                r = paired_mean(d[sel], binary=True)
-                per_deck.append(r["estimate"])
-                deck_rows.append(
-                    {
-                        "arm": arm_text(arm, names),
-                        "cell": cell,
-                        "deck": int(j),
-                        "games": int(sel.sum()),
-                        "gain": r["estimate"],
-                        "gain_low": r["ci_low"],
-                        "gain_high": r["ci_high"],
-                        "gain_p": r["p_value"],
-                    }
-                )
-            signs = np.sign(per_deck)
+            per_deck = _deck_gains(w[k] - w[0], deck_of_game, decks, arm_text(arm, names), cell, deck_rows)
             row: dict[str, object] = {
                 "arm": arm_text(arm, names),
                 "kind": kind,
@@ -612,22 +605,9 @@ def confirm_table(
                 "cell": cell,
                 "conditions": text,
                 "cell_index": c,
-                "games": int(won.shape[1]),
-                "win_rate": float(w[k].mean()),
-                "baseline_win_rate": float(w[0].mean()),
-                "gain": g["estimate"],
-                "gain_low": g["ci_low"],
-                "gain_high": g["ci_high"],
-                "gain_p": g["p_value"],
-                "gain_se": g["se"],
-                "held_a": float(held[k, 0].mean()),
-                "held_b": float(held[k, 1].mean()) if len(arm) == 2 else math.nan,
+                **_gain_columns(w, k, held, len(arm) == 2),
                 "scan_gain": scan_gains[k],
-                "decks": len(decks),
-                "deck_gain_min": float(np.min(per_deck)),
-                "deck_gain_max": float(np.max(per_deck)),
-                "deck_gain_sd": float(np.std(per_deck, ddof=1)) if len(per_deck) > 1 else math.nan,
-                "deck_sign": int(signs[0]) if bool(np.all(signs == signs[0])) else 0,
+                **_deck_columns(per_deck),
             }
             a, b = (index.get((arm[0],)), index.get((arm[1],))) if len(arm) == 2 else (None, None)
             if a is not None and b is not None:
@@ -643,6 +623,66 @@ def confirm_table(
     adjusted[genes] = holm(table["gain_p"].to_numpy()[genes])
     table = table.with_columns(pl.Series("gain_holm", adjusted))
     return table, pl.DataFrame(deck_rows, infer_schema_length=None)
+
+
+def _deck_gains(
+    d: np.ndarray,
+    deck_of_game: np.ndarray,
+    decks: np.ndarray,
+    arm: str,
+    cell: str,
+    deck_rows: list[dict[str, object]],
+) -> list[float]:
+    """The gain ``d`` (per-game differences of one arm in one cell) on each deck's games: appends
+    a row per deck to ``deck_rows`` (confirm-decks.csv) and returns the per-deck estimates."""
+    per_deck = []
+    for j in decks:
+        sel = deck_of_game == j
+        r = paired_mean(d[sel], binary=True)
+        per_deck.append(r["estimate"])
+        deck_rows.append(
+            {
+                "arm": arm,
+                "cell": cell,
+                "deck": int(j),
+                "games": int(sel.sum()),
+                "gain": r["estimate"],
+                "gain_low": r["ci_low"],
+                "gain_high": r["ci_high"],
+                "gain_p": r["p_value"],
+            }
+        )
+    return per_deck
+
+
+def _gain_columns(w: np.ndarray, k: int, held: np.ndarray, pair: bool) -> dict[str, object]:
+    """Arm ``k``'s win rate, its gain over the cell's baseline (won ``w`` [arms, games]) and how
+    often the holder still holds the gift at the end (:func:`confirm_table`)."""
+    g = paired_mean(w[k] - w[0], binary=True)
+    return {
+        "games": int(w.shape[1]),
+        "win_rate": float(w[k].mean()),
+        "baseline_win_rate": float(w[0].mean()),
+        "gain": g["estimate"],
+        "gain_low": g["ci_low"],
+        "gain_high": g["ci_high"],
+        "gain_p": g["p_value"],
+        "gain_se": g["se"],
+        "held_a": float(held[k, 0].mean()),
+        "held_b": float(held[k, 1].mean()) if pair else math.nan,
+    }
+
+
+def _deck_columns(per_deck: list[float]) -> dict[str, object]:
+    """The spread of an arm's gain across the decks and ``deck_sign`` (:func:`confirm_table`)."""
+    signs = np.sign(per_deck)
+    return {
+        "decks": len(per_deck),
+        "deck_gain_min": float(np.min(per_deck)),
+        "deck_gain_max": float(np.max(per_deck)),
+        "deck_gain_sd": float(np.std(per_deck, ddof=1)) if len(per_deck) > 1 else math.nan,
+        "deck_sign": int(signs[0]) if bool(np.all(signs == signs[0])) else 0,
+    }
 
 
 # Size band of a robust arm (issue 32.5, as soup verdict's verdict.BAND): every cell within half
@@ -687,42 +727,11 @@ def confirm_labels(table: pl.DataFrame, n_decks: int = 1) -> pl.DataFrame:
             sign = 1 if first["interaction"] >= 0 else -1
         else:
             sign = 1 if scan is None or not math.isfinite(scan) or scan >= 0 else -1
-
         rows = list(part.iter_rows(named=True))
         p_cells = [
             inter_holm[(arm, r["cell_index"])] if judged == "interaction" else r["gain_holm"] for r in rows
         ]
-        # the size band's centre: the median over the cells where it holds with its sign
-        holding = [
-            abs(r[judged]) for r, q in zip(rows, p_cells, strict=True) if q < ALPHA and r[judged] * sign > 0
-        ]
-        median = float(np.median(holding)) if holding else 0.0
-        agree = []
-        reasons = []
-        for r, p_holm in zip(rows, p_cells, strict=True):
-            value = r[judged]
-            significant = p_holm < ALPHA
-            same = (value > 0) if sign > 0 else (value < 0)
-            decks_ok = judged == "interaction" or n_decks <= 1 or r["deck_sign"] == sign
-            held = min([r["held_a"], *([r["held_b"]] if r["kind"] == KIND_PAIR else [])])
-            where = f"{r['conditions']} ({_with_ci(r, judged)}"
-            if significant and not same:
-                reasons.append(f"flips when {where}, Holm p {p_holm:.2g})")
-            elif not significant:
-                reasons.append(f"erased when {where}, Holm p {p_holm:.2g})")
-            elif not decks_ok:
-                reasons.append(
-                    f"sign differs across decks when {r['conditions']} (deck gains"
-                    f" {_points(r['deck_gain_min'])} to {_points(r['deck_gain_max'])})"
-                )
-            elif held < MOSTLY_GIVEN_BACK:
-                reasons.append(f"given back when {where}, held at the end in {held:.0%} of the games)")
-            elif abs(value) < BAND[0] * median:
-                reasons.append(f"below half the panel's median ({_points(sign * median)}) when {where})")
-            elif abs(value) > BAND[1] * median:
-                reasons.append(f"above double the panel's median ({_points(sign * median)}) when {where})")
-            else:
-                agree.append(r["cell"])
+        agree, reasons = _cell_verdicts(rows, p_cells, judged, sign, n_decks)
         if len(agree) == len(part):
             label = LABEL_ROBUST
         elif agree or any(not x.startswith(("flips", "erased")) for x in reasons):
@@ -748,6 +757,46 @@ def confirm_labels(table: pl.DataFrame, n_decks: int = 1) -> pl.DataFrame:
             }
         )
     return pl.DataFrame(out, infer_schema_length=None)
+
+
+def _cell_verdicts(
+    rows: list[dict[str, object]], p_cells: list[float], judged: str, sign: int, n_decks: int
+) -> tuple[list[str], list[str]]:
+    """One arm's cells judged against robust (:func:`confirm_labels`; ``p_cells``: each cell's
+    Holm p of what is ``judged``, ``sign``: the sign it must have): the cells that meet every
+    test, and for every other cell the reason, in words."""
+    # the size band's centre: the median over the cells where it holds with its sign
+    holding = [
+        abs(r[judged]) for r, q in zip(rows, p_cells, strict=True) if q < ALPHA and r[judged] * sign > 0
+    ]
+    median = float(np.median(holding)) if holding else 0.0
+    agree = []
+    reasons = []
+    for r, p_holm in zip(rows, p_cells, strict=True):
+        value = r[judged]
+        significant = p_holm < ALPHA
+        same = (value > 0) if sign > 0 else (value < 0)
+        decks_ok = judged == "interaction" or n_decks <= 1 or r["deck_sign"] == sign
+        held = min([r["held_a"], *([r["held_b"]] if r["kind"] == KIND_PAIR else [])])
+        where = f"{r['conditions']} ({_with_ci(r, judged)}"
+        if significant and not same:
+            reasons.append(f"flips when {where}, Holm p {p_holm:.2g})")
+        elif not significant:
+            reasons.append(f"erased when {where}, Holm p {p_holm:.2g})")
+        elif not decks_ok:
+            reasons.append(
+                f"sign differs across decks when {r['conditions']} (deck gains"
+                f" {_points(r['deck_gain_min'])} to {_points(r['deck_gain_max'])})"
+            )
+        elif held < MOSTLY_GIVEN_BACK:
+            reasons.append(f"given back when {where}, held at the end in {held:.0%} of the games)")
+        elif abs(value) < BAND[0] * median:
+            reasons.append(f"below half the panel's median ({_points(sign * median)}) when {where})")
+        elif abs(value) > BAND[1] * median:
+            reasons.append(f"above double the panel's median ({_points(sign * median)}) when {where})")
+        else:
+            agree.append(r["cell"])
+    return agree, reasons
 
 
 def _deck_sign_text(r: dict[str, object]) -> str:
@@ -792,8 +841,20 @@ def confirm_markdown(
         parts.append("\nNo cell of the panel finished: nothing to confirm yet.\n")
         return "".join(parts)
     done = table["cell"].unique(maintain_order=True).to_list()
+    parts.append(_labels_legend(deck_labels))
+    parts.append(_reference_text(table))
+    parts.extend(_labelled_lists(labels))
+    parts.append(_panel_text(table, labels, cells, conditions, done))
+    parts.append(_interactions_text(table, done))
+    if deck_labels and decks is not None and len(decks):
+        parts.append(_decks_text(table, deck_labels, done))
+    return "".join(parts)
+
+
+def _labels_legend(deck_labels: list[str] | None) -> str:
+    """How the headline's labels are given (:func:`confirm_labels`), in words."""
     decks_text = ", and the same sign on every deck" if deck_labels else ""
-    parts.append(
+    return (
         "\nLabels judge a single's gain and a pair's **interaction** (pair gain minus both single"
         " gains: what makes it a combination). **robust**: significant (Holm, p <"
         f" {ALPHA}) with the scan's sign (a pair: its first cell's) in every cell{decks_text}, the"
@@ -804,21 +865,33 @@ def confirm_markdown(
         " measured under the scan's conditions (above); the panel's on fresh games. Win-rate"
         " points.\n"
     )
+
+
+def _reference_text(table: pl.DataFrame) -> str:
+    """The null gene's check: its gain in every cell, within NULL_SE standard errors of 0 or not
+    (empty without a reference arm)."""
     null = table.filter(pl.col("kind") == KIND_REFERENCE)
-    if len(null):
-        bad = null.filter((pl.col("gain").abs() > NULL_SE * pl.col("gain_se")) & (pl.col("gain_se") > 0))
-        readings = "; ".join(f"{r['cell']}: {_with_ci(r, 'gain')}" for r in null.iter_rows(named=True))
-        verdict = (
-            f"within {NULL_SE:g} standard errors of 0 in every cell, as it must"
-            if not len(bad)
-            else f"**NOT within {NULL_SE:g} standard errors of 0** in {', '.join(bad['cell'].to_list())}:"
-            " the design has a bias there (a free card is worth something by itself); read the gains"
-            " beside it"
-        )
-        parts.append(
-            "\n**Reference**: the null gene (a card with no effect, price 0, MP 0) reads"
-            f" {readings}: {verdict}.\n"
-        )
+    if not len(null):
+        return ""
+    bad = null.filter((pl.col("gain").abs() > NULL_SE * pl.col("gain_se")) & (pl.col("gain_se") > 0))
+    readings = "; ".join(f"{r['cell']}: {_with_ci(r, 'gain')}" for r in null.iter_rows(named=True))
+    verdict = (
+        f"within {NULL_SE:g} standard errors of 0 in every cell, as it must"
+        if not len(bad)
+        else f"**NOT within {NULL_SE:g} standard errors of 0** in {', '.join(bad['cell'].to_list())}:"
+        " the design has a bias there (a free card is worth something by itself); read the gains"
+        " beside it"
+    )
+    return (
+        "\n**Reference**: the null gene (a card with no effect, price 0, MP 0) reads"
+        f" {readings}: {verdict}.\n"
+    )
+
+
+def _labelled_lists(labels: pl.DataFrame) -> list[str]:
+    """The headline's lists: the robust arms, the conditional ones (with the cells that break
+    them) and the arms not confirmed."""
+    parts = []
     for label, title in (
         (LABEL_ROBUST, "Robust"),
         (LABEL_CONDITIONAL, "Conditional"),
@@ -827,36 +900,40 @@ def confirm_markdown(
         if not len(chosen):
             parts.append(f"\n**{title}**: none.\n")
             continue
-        items = []
-        for r in chosen.iter_rows(named=True):
-            scan = (
-                "–"
-                if r["scan_gain"] is None or not math.isfinite(r["scan_gain"])
-                else _points(r["scan_gain"], "")
-            )
-            text = (
-                f"- **{r['arm']}** ({r['kind']}, {r['role']}): **{label}**, {r['judged']}"
-                f" {_points(r['judged_min'], '')} to {_points(r['judged_max'], '')} points across"
-                f" {plural(r['cells'], 'cell')} (scan gain: {scan}"
-                + (
-                    f"; pair gain {_points(r['gain_min'], '')} to {_points(r['gain_max'], '')})"
-                    if r["judged"] == "interaction"
-                    else ")"
-                )
-            )
-            if label == LABEL_CONDITIONAL:
-                holds = f"{r['cells_agreeing']} of {plural(r['cells'], 'cell')}"
-                text += f"; meets every test of robust in {holds}; {r['label_reason']}"
-            if r["held_a_min"] < MOSTLY_GIVEN_BACK:
-                text += (
-                    f"; the gift is mostly given back in some cells (held in as few as {r['held_a_min']:.0%})"
-                )
-            items.append(text)
+        items = [_labelled_item(r, label) for r in chosen.iter_rows(named=True)]
         parts.append(f"\n**{title}**:\n\n" + "\n".join(items) + "\n")
     rest = labels.filter(pl.col("label") == LABEL_NOT)
     if len(rest):
         parts.append(f"\n**Not confirmed** (in no cell): {', '.join(rest['arm'].to_list())}.\n")
-    # the panel: arm x cell
+    return parts
+
+
+def _labelled_item(r: dict[str, object], label: str) -> str:
+    """One labelled arm of the headline: what is judged, its range across the cells and the
+    scan's gain; a conditional arm's reasons; a gift mostly given back says so."""
+    scan = "–" if r["scan_gain"] is None or not math.isfinite(r["scan_gain"]) else _points(r["scan_gain"], "")
+    text = (
+        f"- **{r['arm']}** ({r['kind']}, {r['role']}): **{label}**, {r['judged']}"
+        f" {_points(r['judged_min'], '')} to {_points(r['judged_max'], '')} points across"
+        f" {plural(r['cells'], 'cell')} (scan gain: {scan}"
+        + (
+            f"; pair gain {_points(r['gain_min'], '')} to {_points(r['gain_max'], '')})"
+            if r["judged"] == "interaction"
+            else ")"
+        )
+    )
+    if label == LABEL_CONDITIONAL:
+        holds = f"{r['cells_agreeing']} of {plural(r['cells'], 'cell')}"
+        text += f"; meets every test of robust in {holds}; {r['label_reason']}"
+    if r["held_a_min"] < MOSTLY_GIVEN_BACK:
+        text += f"; the gift is mostly given back in some cells (held in as few as {r['held_a_min']:.0%})"
+    return text
+
+
+def _panel_text(
+    table: pl.DataFrame, labels: pl.DataFrame, cells: list[str], conditions: list[str], done: list[str]
+) -> str:
+    """The confirmation panel: arm x finished cell, the gain with its interval and holding rate."""
     legend = "; ".join(f"**{c}**: {t}" for c, t in zip(cells, conditions, strict=True) if c in done)
     header = "| arm | role | scan | label | " + " | ".join(done) + " |"
     align = "|:--|:--|--:|:--|" + "--:|" * len(done)
@@ -877,7 +954,7 @@ def confirm_markdown(
             f"| {arm} | {first['role']} | {_points(first['scan_gain'], '')}"
             f" | {label_of.get(arm, 'reference')} | " + " | ".join(by_cell.get(c, "–") for c in done) + " |"
         )
-    parts.append(
+    return (
         "\n## Confirmation panel\n\nGain over the cell's baseline (win-rate points, 95% paired interval)"
         " and how often the holder still holds the gift at the end of the game. Cells (field / holder): "
         + legend
@@ -885,51 +962,58 @@ def confirm_markdown(
         + "\n".join([header, align, *body])
         + "\n"
     )
+
+
+def _interactions_text(table: pl.DataFrame, done: list[str]) -> str:
+    """The pairs' interactions in every finished cell (empty when no pair has one)."""
     pairs = table.filter((pl.col("kind") == KIND_PAIR) & pl.col("interaction").is_not_nan())
-    if len(pairs):
-        body = []
-        for arm in pairs["arm"].unique(maintain_order=True).to_list():
-            part = {r["cell"]: r for r in pairs.filter(pl.col("arm") == arm).iter_rows(named=True)}
-            body.append(
-                f"| {arm} | "
-                + " | ".join(
-                    f"{_points(part[c]['interaction'], '')} [{_points(part[c]['interaction_low'], '')},"
-                    f" {_points(part[c]['interaction_high'], '')}]"
-                    if c in part
-                    else "–"
-                    for c in done
-                )
-                + " |"
+    if not len(pairs):
+        return ""
+    body = []
+    for arm in pairs["arm"].unique(maintain_order=True).to_list():
+        part = {r["cell"]: r for r in pairs.filter(pl.col("arm") == arm).iter_rows(named=True)}
+        body.append(
+            f"| {arm} | "
+            + " | ".join(
+                f"{_points(part[c]['interaction'], '')} [{_points(part[c]['interaction_low'], '')},"
+                f" {_points(part[c]['interaction_high'], '')}]"
+                if c in part
+                else "–"
+                for c in done
             )
-        parts.append(
-            "\n### Interactions of the top pairs in the panel\n\nPair gain minus the two single gains"
-            " (win-rate points, 95% paired interval), each cell on its own games.\n\n"
-            + "\n".join(["| pair | " + " | ".join(done) + " |", "|:--|" + "--:|" * len(done), *body])
-            + "\n"
+            + " |"
         )
-    if deck_labels and decks is not None and len(decks):
-        body = []
-        for arm in table["arm"].unique(maintain_order=True).to_list():
-            part = {r["cell"]: r for r in table.filter(pl.col("arm") == arm).iter_rows(named=True)}
-            body.append(
-                f"| {arm} | "
-                + " | ".join(
-                    f"{_points(part[c]['deck_gain_min'], '')} to {_points(part[c]['deck_gain_max'], '')}"
-                    f" (sd {part[c]['deck_gain_sd'] * 100:.1f}),"
-                    f" {_deck_sign_text(part[c])}"
-                    if c in part
-                    else "–"
-                    for c in done
-                )
-                + " |"
+    return (
+        "\n### Interactions of the top pairs in the panel\n\nPair gain minus the two single gains"
+        " (win-rate points, 95% paired interval), each cell on its own games.\n\n"
+        + "\n".join(["| pair | " + " | ".join(done) + " |", "|:--|" + "--:|" * len(done), *body])
+        + "\n"
+    )
+
+
+def _decks_text(table: pl.DataFrame, deck_labels: list[str], done: list[str]) -> str:
+    """Every arm's gain across the decks in every finished cell: range, spread and sign."""
+    body = []
+    for arm in table["arm"].unique(maintain_order=True).to_list():
+        part = {r["cell"]: r for r in table.filter(pl.col("arm") == arm).iter_rows(named=True)}
+        body.append(
+            f"| {arm} | "
+            + " | ".join(
+                f"{_points(part[c]['deck_gain_min'], '')} to {_points(part[c]['deck_gain_max'], '')}"
+                f" (sd {part[c]['deck_gain_sd'] * 100:.1f}),"
+                f" {_deck_sign_text(part[c])}"
+                if c in part
+                else "–"
+                for c in done
             )
-        parts.append(
-            f"\n### Across the {len(deck_labels)} decks\n\nThe gain on each deck's block of games:"
-            " smallest to largest, the standard deviation across decks (points) and whether it has"
-            " the same sign on every deck (confirm-decks.csv: each deck's gain and interval). Decks: "
-            + "; ".join(f"{j}: {d}" for j, d in enumerate(deck_labels))
-            + ".\n\n"
-            + "\n".join(["| arm | " + " | ".join(done) + " |", "|:--|" + "--:|" * len(done), *body])
-            + "\n"
+            + " |"
         )
-    return "".join(parts)
+    return (
+        f"\n### Across the {len(deck_labels)} decks\n\nThe gain on each deck's block of games:"
+        " smallest to largest, the standard deviation across decks (points) and whether it has"
+        " the same sign on every deck (confirm-decks.csv: each deck's gain and interval). Decks: "
+        + "; ".join(f"{j}: {d}" for j, d in enumerate(deck_labels))
+        + ".\n\n"
+        + "\n".join(["| arm | " + " | ".join(done) + " |", "|:--|" + "--:|" * len(done), *body])
+        + "\n"
+    )

@@ -265,60 +265,73 @@ def neutral(values: list[int], estimates: list[float]) -> tuple[float | None, in
 def run_calibration(
     cal: Calibration, out: Path, threads: int, progress: Callable[[int, int], None] | None = None
 ) -> dict[str, Any]:
+    """Measure the gene at every scanned value (each under ``out``/values/, resumed when kept),
+    find the neutral value and write calibrate.md/.csv/.json/.png; returns the JSON document."""
     step = G.GameCount(cal.games_per_value() * len(cal.values), progress)
 
     t0 = time.perf_counter()
     points = []
     diffs = []
     for v in cal.values:
-        cfg = cal.config(v)
-        where = out / "values" / f"{cal.key}-{v}"
-        before = step.done
-        units = cal.units()
-        if cal.design == "option" or (cal.design == "holding" and cal.head().search):
-            measured = {}
-            for unit in units:
-                if cal.design == "option":
-                    measured[unit.key] = R.measure_restricted(cfg, unit, cal.head().search, where, step)
-                else:
-                    measured[unit.key] = R.measure_search_holding(
-                        cfg, unit, cal.head().search, where, step, field_search=cal.head().field_search
-                    )
-            step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
-            points.append({"value": v, **_curve_point(cal, measured), "measured": True, "note": ""})
-            a, b = _paired(cal, measured)
-            diffs.append(a.astype(np.float64) - b)
-            continue
-        if cal.design == "option-tuned":
-            # option value over independent tuning replicates (issue 32.1), as soup verdict's
-            reps = []
-            for r in range(cal.plan.option_replicates):
-                cfg_r = G.fixed_field(cal.config(v, r))
-                arm_budget = G._arm_budget(cfg_r, units)
-                reps.append(
-                    G.measure_unit("option", cfg_r, units[0], where / f"rep-{r}", arm_budget, threads, step)
-                )
-            step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
-            c = G.replicated(reps)
-            points.append(
-                {
-                    "value": v,
-                    "estimate": c["estimate"],
-                    "low": c["ci_low"],
-                    "high": c["ci_high"],
-                    "p_value": c["p_value"],
-                    "measured": c["measured"],
-                    "note": "; ".join(c["not_measured_because"]),
-                }
+        point, diff = _measure_value(cal, v, out / "values" / f"{cal.key}-{v}", threads, step)
+        points.append(point)
+        if diff is not None:
+            diffs.append(diff)
+    doc = _calibration_doc(cal, points, diffs)
+    write_outputs(doc, out, time.perf_counter() - t0)
+    return doc
+
+
+def _measure_value(
+    cal: Calibration, v: int, where: Path, threads: int, step: G.GameCount
+) -> tuple[dict[str, Any], np.ndarray | None]:
+    """The curve's point at value ``v`` and the per-game differences behind it (None for
+    option-tuned, whose points come from separate tunings)."""
+    cfg = cal.config(v)
+    before = step.done
+    units = cal.units()
+    if cal.design == "option-tuned":
+        # option value over independent tuning replicates (issue 32.1), as soup verdict's
+        reps = []
+        for r in range(cal.plan.option_replicates):
+            cfg_r = G.fixed_field(cal.config(v, r))
+            arm_budget = G._arm_budget(cfg_r, units)
+            reps.append(
+                G.measure_unit("option", cfg_r, units[0], where / f"rep-{r}", arm_budget, threads, step)
             )
-            continue
-        measured = {}
-        for unit in units:
-            measured[unit.key] = G.measure_unit(cal.design, G.fixed_field(cfg), unit, where, 0, threads, step)
         step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
-        points.append({"value": v, **_curve_point(cal, measured), "measured": True, "note": ""})
-        a, b = _paired(cal, measured)
-        diffs.append(a.astype(np.float64) - b)
+        c = G.replicated(reps)
+        point = {
+            "value": v,
+            "estimate": c["estimate"],
+            "low": c["ci_low"],
+            "high": c["ci_high"],
+            "p_value": c["p_value"],
+            "measured": c["measured"],
+            "note": "; ".join(c["not_measured_because"]),
+        }
+        return point, None
+    measured = {}
+    for unit in units:
+        if cal.design == "option":
+            measured[unit.key] = R.measure_restricted(cfg, unit, cal.head().search, where, step)
+        elif cal.design == "holding" and cal.head().search:
+            measured[unit.key] = R.measure_search_holding(
+                cfg, unit, cal.head().search, where, step, field_search=cal.head().field_search
+            )
+        else:
+            measured[unit.key] = G.measure_unit(cal.design, G.fixed_field(cfg), unit, where, 0, threads, step)
+    step(cal.games_per_value() - (step.done - before))  # a resumed value counts as played
+    point = {"value": v, **_curve_point(cal, measured), "measured": True, "note": ""}
+    a, b = _paired(cal, measured)
+    return point, a.astype(np.float64) - b
+
+
+def _calibration_doc(
+    cal: Calibration, points: list[dict[str, Any]], diffs: list[np.ndarray]
+) -> dict[str, Any]:
+    """The scan's JSON document: the curve, its neutral value with interval and the direction
+    the rules' value should move."""
     cross, nearest, where_ = neutral([p["value"] for p in points], [p["estimate"] for p in points])
     interval = (
         neutral_interval(cal.values, np.stack(diffs, axis=1), cal.plan.seed)
@@ -343,7 +356,7 @@ def run_calibration(
             "holding": "holding value",
         }[cal.design]
     )
-    doc = {
+    return {
         "gene": cal.plan.gene,
         "key": cal.key,
         "current": cal.current,
@@ -364,8 +377,6 @@ def run_calibration(
         "nearest": nearest,
         "direction": direction,
     }
-    write_outputs(doc, out, time.perf_counter() - t0)
-    return doc
 
 
 def markdown(doc: dict[str, Any], seconds: float) -> str:

@@ -394,21 +394,13 @@ def run_confirmation(
     """Play every cell (resuming kept ones), then write confirm.csv (and confirm-decks.csv) and
     return the Markdown for the report. Ctrl-C keeps the finished arms and cells: the tables then
     hold the finished cells, marked INTERRUPTED with the command that resumes."""
-    from analysis.tables import plural, write_csv_atomic
     from analysis.ursuppe import combos as stats
 
     names = all_gene_names(plan.book)
     chosen = confirm_arms(scan_table, plan.config.top, plan.null_gene, names)
     arms = [a for a, _ in chosen]
     roles = [r for _, r in chosen]
-    out = plan.scan.out
-    folder = out / CONFIRM_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    # files of an earlier, larger panel or of several decks would be read as this run's
-    for stale in sorted(folder.glob("cell-*.npz"))[len(plan.cells) :]:
-        stale.unlink()
-    if len(plan.blocks) == 1:
-        (out / "confirm-decks.csv").unlink(missing_ok=True)
+    folder = _panel_folder(plan)
     total = len(plan.cells) * len(arms) * plan.games
     done = 0
 
@@ -419,21 +411,8 @@ def run_confirmation(
             progress(done, total)
 
     start = time.perf_counter()
-    outcomes: list[CellOutcome] = []
-    interrupted = False
-    partial = 0
-    try:
-        for c, cell in enumerate(plan.cells):
-            outcomes.append(play_cell(plan, cell, arms, folder / f"cell-{c:02d}.npz", threads, step))
-    except KeyboardInterrupt:
-        interrupted = True
-        if len(outcomes) < len(plan.cells):
-            c = len(outcomes)
-            partial = _kept_arms(plan, plan.cells[c], arms, folder / f"cell-{c:02d}.npz")
+    outcomes, interrupted, partial = _play_panel(plan, arms, folder, threads, step)
     seconds = time.perf_counter() - start
-    deck_of_game = np.zeros(plan.games, dtype=np.int64)
-    for j, (first, count) in enumerate(plan.blocks):
-        deck_of_game[first : first + count] = j
     scan_gain = {_arm_key(r, names): r["gain"] for r in scan_table.iter_rows(named=True)}
     table, decks = stats.confirm_table(
         arms,
@@ -441,31 +420,13 @@ def run_confirmation(
         [cell.name() for cell in plan.cells[: len(outcomes)]],
         [cell.describe() for cell in plan.cells[: len(outcomes)]],
         [(o.won, o.held) for o in outcomes],
-        deck_of_game,
+        _deck_of_game(plan),
         names,
         [scan_gain.get(a, float("nan")) for a in arms],
     )
     labels = stats.confirm_labels(table, len(plan.blocks))
-    files = []
-    if len(table):
-        files.append(out / "confirm.csv")
-        write_csv_atomic(
-            files[-1], table.join(labels.select("arm", "label", "label_reason"), on="arm", how="left")
-        )
-        if len(plan.blocks) > 1:
-            files.append(out / "confirm-decks.csv")
-            write_csv_atomic(files[-1], decks)
-    status = None
-    if interrupted:
-        next_cell = f" and {partial} of {plural(len(arms), 'arm')} of the next (kept in {folder})"
-        status = (
-            f"INTERRUPTED (Ctrl-C) in the confirmation stage after {len(outcomes)} of"
-            f" {plural(len(plan.cells), 'cell')}"
-            + (next_cell if partial else "")
-            + ": the panel below holds the finished cells only and its labels are provisional; "
-            + (f"`{command}`" if command else "the same command")
-            + " resumes (the scan and the finished arms are not played again)"
-        )
+    files = _write_panel(plan, table, labels, decks)
+    status = _interrupted_status(plan, len(outcomes), partial, len(arms), command) if interrupted else None
     markdown = stats.confirm_markdown(
         table,
         labels,
@@ -477,6 +438,82 @@ def run_confirmation(
         decks if len(plan.blocks) > 1 else None,
     )
     return Confirmation(table, labels, markdown, files, len(outcomes), len(plan.cells), seconds, interrupted)
+
+
+def _panel_folder(plan: ConfirmPlan) -> Path:
+    """The folder of the panel's cells (confirm/), rid of files that are not this run's."""
+    out = plan.scan.out
+    folder = out / CONFIRM_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    # files of an earlier, larger panel or of several decks would be read as this run's
+    for stale in sorted(folder.glob("cell-*.npz"))[len(plan.cells) :]:
+        stale.unlink()
+    if len(plan.blocks) == 1:
+        (out / "confirm-decks.csv").unlink(missing_ok=True)
+    return folder
+
+
+def _play_panel(
+    plan: ConfirmPlan, arms: list[Arm], folder: Path, threads: int, step: Callable[[int], None]
+) -> tuple[list[CellOutcome], bool, int]:
+    """Every cell played in turn: the finished cells' outcomes, whether Ctrl-C ended it, and how
+    many arms of the next cell were kept then."""
+    outcomes: list[CellOutcome] = []
+    interrupted = False
+    partial = 0
+    try:
+        for c, cell in enumerate(plan.cells):
+            outcomes.append(play_cell(plan, cell, arms, folder / f"cell-{c:02d}.npz", threads, step))
+    except KeyboardInterrupt:
+        interrupted = True
+        if len(outcomes) < len(plan.cells):
+            c = len(outcomes)
+            partial = _kept_arms(plan, plan.cells[c], arms, folder / f"cell-{c:02d}.npz")
+    return outcomes, interrupted, partial
+
+
+def _deck_of_game(plan: ConfirmPlan) -> np.ndarray:
+    """The deck of every game of a cell (its block of games)."""
+    deck_of_game = np.zeros(plan.games, dtype=np.int64)
+    for j, (first, count) in enumerate(plan.blocks):
+        deck_of_game[first : first + count] = j
+    return deck_of_game
+
+
+def _write_panel(plan: ConfirmPlan, table: Any, labels: Any, decks: Any) -> list[Path]:
+    """confirm.csv (the table with its labels) and, with several decks, confirm-decks.csv; the
+    files written (none before a cell finished)."""
+    from analysis.tables import write_csv_atomic
+
+    out = plan.scan.out
+    files = []
+    if len(table):
+        files.append(out / "confirm.csv")
+        write_csv_atomic(
+            files[-1], table.join(labels.select("arm", "label", "label_reason"), on="arm", how="left")
+        )
+        if len(plan.blocks) > 1:
+            files.append(out / "confirm-decks.csv")
+            write_csv_atomic(files[-1], decks)
+    return files
+
+
+def _interrupted_status(
+    plan: ConfirmPlan, cells_done: int, partial: int, arms: int, command: str | None
+) -> str:
+    """The headline's INTERRUPTED line: how far the panel got and what resumes it."""
+    from analysis.tables import plural
+
+    folder = plan.scan.out / CONFIRM_DIR
+    next_cell = f" and {partial} of {plural(arms, 'arm')} of the next (kept in {folder})"
+    return (
+        f"INTERRUPTED (Ctrl-C) in the confirmation stage after {cells_done} of"
+        f" {plural(len(plan.cells), 'cell')}"
+        + (next_cell if partial else "")
+        + ": the panel below holds the finished cells only and its labels are provisional; "
+        + (f"`{command}`" if command else "the same command")
+        + " resumes (the scan and the finished arms are not played again)"
+    )
 
 
 def _kept_arms(plan: ConfirmPlan, cell: Cell, arms: list[Arm], path: Path) -> int:
