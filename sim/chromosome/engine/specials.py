@@ -251,12 +251,113 @@ def _hotbed(cs, cr, cw, g, p, src, packed):
 
 
 @kernel
+def _gene_options(cs, cr, cw, g, b, p, n, k, eff):
+    """AL1 (a passive gene to reactivate), AL2 (a gene held for one in the supply), AL4 (a gene
+    of the supply, below the gene limit): action k's options from index n; the new count."""
+    if eff == EFFECT_SUPERGEN:
+        for c in range(4):
+            if cs.passive_genes[g, p, c] > 0:
+                n = _opt(cw, b, n, k, c, 0, 0)
+    elif eff == EFFECT_EXCHANGE:
+        for c in range(4):
+            if cs.active_genes[g, p, c] + cs.passive_genes[g, p, c] == 0:
+                continue
+            for c2 in range(4):
+                if c2 != c and cs.gene_supply[g, c2] > 0:
+                    n = _opt(cw, b, n, k, c, c2, 0)
+    elif eff == EFFECT_GAIN_PASSIVE_GENE:
+        if genes_held(cs, g, p) < cr.numbers[N_MAX_GENES]:
+            for c in range(4):
+                if cs.gene_supply[g, c] > 0:
+                    n = _opt(cw, b, n, k, c, 0, 0)
+    return n
+
+
+@kernel
+def _enemy_group_options(cs, cr, cw, g, b, p, n, k, eff):
+    """AL3 (an enemy group next to p's), FE3 (two adjacent groups of different players, one of
+    them p's or next to p's), FE4 (an enemy group next to p's): action k's options from index n;
+    the new count."""
+    R = cs.owner.shape[1]
+    if eff == EFFECT_TAKEOVER:
+        whole = cr.flag[FL_TAKEOVER_TARGET] == WHOLE_GROUP
+        for r in range(R):
+            q = cs.owner[g, r]
+            if q == NO_OWNER or q == p or (cs.size[g, r] != 1 and not whole):
+                continue
+            if _near_own(cs, cr, g, p, r) and _supply_free(cs, g, p, cs.size[g, r]):
+                n = _opt(cw, b, n, k, r, 0, 0)
+    elif eff == EFFECT_FUSION:
+        for x in range(R):
+            qx = cs.owner[g, x]
+            if qx == NO_OWNER:
+                continue
+            for y in range(R):
+                qy = cs.owner[g, y]
+                if qy == NO_OWNER or qy == qx or not adjacent(cr, x, y):
+                    continue
+                # x receives y: the larger group receives (equal sizes: p picks, both rows)
+                if cs.size[g, x] < cs.size[g, y]:
+                    continue
+                if qx == p or qy == p or _near_own(cs, cr, g, p, x) or _near_own(cs, cr, g, p, y):
+                    n = _opt(cw, b, n, k, x, y, 0)
+    elif eff == EFFECT_DESTROY:
+        for r in range(R):
+            q = cs.owner[g, r]
+            if q != NO_OWNER and q != p and _near_own(cs, cr, g, p, r):
+                n = _opt(cw, b, n, k, r, 0, 0)
+    return n
+
+
+@kernel
+def _board_options(cs, cr, cw, g, b, p, n, s, k, eff):
+    """CA1-CA4 and PA1-PA4, the actions on areas, rooms and p's own groups: action k of species
+    s's options from index n; the new count."""
+    R = cs.owner.shape[1]
+    if eff == EFFECT_CONCENTRATION:
+        need = cr.special_param[s, k]
+        if cs.pool[g] >= need or (cr.flag[FL_IMPULSE_PARTIAL] != 0 and cs.pool[g] > 0):
+            for r in range(R):
+                if cs.removed[g, r] == 0:
+                    n = _opt(cw, b, n, k, r, 0, 0)
+    elif eff == EFFECT_IRRADIATE_ALL:
+        n = _opt(cw, b, n, k, 0, 0, 0)
+    elif eff == EFFECT_CHARGE_ADJACENT:
+        if _charge_adjacent(cs, cr, cw, g, p, False) > 0:
+            n = _opt(cw, b, n, k, 0, 0, 0)
+    elif eff == EFFECT_WAVE:
+        for a in range(R):
+            if cs.cubes[g, a] > 0:
+                for d in range(R):
+                    if d != a and cs.removed[g, d] == 0:
+                        n = _opt(cw, b, n, k, a, d, 0)
+    elif eff == EFFECT_TELEPORT:
+        for a in range(R):
+            if cs.owner[g, a] == NO_OWNER:
+                continue
+            for d in range(R):
+                if cs.owner[g, d] == NO_OWNER and cs.removed[g, d] == 0:
+                    n = _opt(cw, b, n, k, a, d, 0)
+    elif eff == EFFECT_HOTBED:
+        n = _list_hotbed(cs, cr, cw, g, b, p, n, k)
+    elif eff == EFFECT_GIANT:
+        size = cr.special_param[s, k]
+        if _supply_free(cs, g, p, size):
+            for r in range(R):
+                if cs.owner[g, r] == NO_OWNER and cs.removed[g, r] == 0 and _near_own(cs, cr, g, p, r):
+                    n = _opt(cw, b, n, k, r, 0, 0)
+    elif eff == EFFECT_EXTRA_MOVE:
+        if has_move(cs, cr, g, p):
+            n = _opt(cw, b, n, k, 0, 0, 0)
+    return n
+
+
+@kernel
 def list_specials(cs, cr, cw, g, b, p, n, chain):
     """SP2, T3, Q17: p's legal special actions, appended to the ACTION options from index n
     (``chain``: Supergen's extra action, which may not be Supergen again unless the flag
     supergen_chain_self). Returns the new count."""
     s = cs.species[g, p]
-    R = cs.owner.shape[1]
     for k in range(cr.special_count[s]):
         eff = cr.special_effect[s, k]
         if chain and eff == EFFECT_SUPERGEN and cr.flag[FL_SUPERGEN_CHAIN_SELF] == 0:
@@ -270,97 +371,19 @@ def list_specials(cs, cr, cw, g, b, p, n, chain):
             continue
         if not _payable(cs, cr, g, p, s, k, 0):
             continue
-        if eff == EFFECT_SUPERGEN:
-            for c in range(4):
-                if cs.passive_genes[g, p, c] > 0:
-                    n = _opt(cw, b, n, k, c, 0, 0)
-        elif eff == EFFECT_EXCHANGE:
-            for c in range(4):
-                if cs.active_genes[g, p, c] + cs.passive_genes[g, p, c] == 0:
-                    continue
-                for c2 in range(4):
-                    if c2 != c and cs.gene_supply[g, c2] > 0:
-                        n = _opt(cw, b, n, k, c, c2, 0)
-        elif eff == EFFECT_TAKEOVER:
-            whole = cr.flag[FL_TAKEOVER_TARGET] == WHOLE_GROUP
-            for r in range(R):
-                q = cs.owner[g, r]
-                if q == NO_OWNER or q == p or (cs.size[g, r] != 1 and not whole):
-                    continue
-                if _near_own(cs, cr, g, p, r) and _supply_free(cs, g, p, cs.size[g, r]):
-                    n = _opt(cw, b, n, k, r, 0, 0)
-        elif eff == EFFECT_GAIN_PASSIVE_GENE:
-            if genes_held(cs, g, p) < cr.numbers[N_MAX_GENES]:
-                for c in range(4):
-                    if cs.gene_supply[g, c] > 0:
-                        n = _opt(cw, b, n, k, c, 0, 0)
-        elif eff == EFFECT_FUSION:
-            for x in range(R):
-                qx = cs.owner[g, x]
-                if qx == NO_OWNER:
-                    continue
-                for y in range(R):
-                    qy = cs.owner[g, y]
-                    if qy == NO_OWNER or qy == qx or not adjacent(cr, x, y):
-                        continue
-                    # x receives y: the larger group receives (equal sizes: p picks, both rows)
-                    if cs.size[g, x] < cs.size[g, y]:
-                        continue
-                    if qx == p or qy == p or _near_own(cs, cr, g, p, x) or _near_own(cs, cr, g, p, y):
-                        n = _opt(cw, b, n, k, x, y, 0)
-        elif eff == EFFECT_DESTROY:
-            for r in range(R):
-                q = cs.owner[g, r]
-                if q != NO_OWNER and q != p and _near_own(cs, cr, g, p, r):
-                    n = _opt(cw, b, n, k, r, 0, 0)
-        elif eff == EFFECT_CONCENTRATION:
-            need = cr.special_param[s, k]
-            if cs.pool[g] >= need or (cr.flag[FL_IMPULSE_PARTIAL] != 0 and cs.pool[g] > 0):
-                for r in range(R):
-                    if cs.removed[g, r] == 0:
-                        n = _opt(cw, b, n, k, r, 0, 0)
-        elif eff == EFFECT_IRRADIATE_ALL:
-            n = _opt(cw, b, n, k, 0, 0, 0)
-        elif eff == EFFECT_CHARGE_ADJACENT:
-            if _charge_adjacent(cs, cr, cw, g, p, False) > 0:
-                n = _opt(cw, b, n, k, 0, 0, 0)
-        elif eff == EFFECT_WAVE:
-            for a in range(R):
-                if cs.cubes[g, a] > 0:
-                    for d in range(R):
-                        if d != a and cs.removed[g, d] == 0:
-                            n = _opt(cw, b, n, k, a, d, 0)
-        elif eff == EFFECT_TELEPORT:
-            for a in range(R):
-                if cs.owner[g, a] == NO_OWNER:
-                    continue
-                for d in range(R):
-                    if cs.owner[g, d] == NO_OWNER and cs.removed[g, d] == 0:
-                        n = _opt(cw, b, n, k, a, d, 0)
-        elif eff == EFFECT_HOTBED:
-            n = _list_hotbed(cs, cr, cw, g, b, p, n, k)
-        elif eff == EFFECT_GIANT:
-            size = cr.special_param[s, k]
-            if _supply_free(cs, g, p, size):
-                for r in range(R):
-                    if cs.owner[g, r] == NO_OWNER and cs.removed[g, r] == 0 and _near_own(cs, cr, g, p, r):
-                        n = _opt(cw, b, n, k, r, 0, 0)
-        elif eff == EFFECT_EXTRA_MOVE:
-            if has_move(cs, cr, g, p):
-                n = _opt(cw, b, n, k, 0, 0, 0)
+        if eff == EFFECT_SUPERGEN or eff == EFFECT_EXCHANGE or eff == EFFECT_GAIN_PASSIVE_GENE:
+            n = _gene_options(cs, cr, cw, g, b, p, n, k, eff)
+        elif eff == EFFECT_TAKEOVER or eff == EFFECT_FUSION or eff == EFFECT_DESTROY:
+            n = _enemy_group_options(cs, cr, cw, g, b, p, n, k, eff)
+        else:
+            n = _board_options(cs, cr, cw, g, b, p, n, s, k, eff)
     return n
 
 
 @kernel
-def take_special(cs, cr, cw, g, b, p, i):
-    """SP2-SP4: pay for and carry out special option i of the ACTION options (AL1-AL4, FE1-FE4,
-    CA1-CA4, PA1-PA4 by their effects). Returns CHAIN after Supergen (the turn asks for one more
-    action), else DONE."""
-    k = cw.options[b, i, 1]
-    a = cw.options[b, i, 2]
-    bb = cw.options[b, i, 3]
-    s = cs.species[g, p]
-    eff = cr.special_effect[s, k]
+def _pay_special(cs, cr, cw, g, b, p, s, k, eff, a, bb):
+    """SP2, SP3: log p's special action k (targets a, bb), count it against its per-round limit
+    and pay its cost (FE2: its energy per room between the two groups)."""
     c = cr.special_cost[s, k]
     log(cs, cw, g, EV_SPECIAL, p, k, eff, a, bb, 0, 0, 0)
     cs.special_used[g, p, k] += 1
@@ -369,20 +392,13 @@ def take_special(cs, cr, cw, g, b, p, i):
         rooms_between = spark_distance(cs, cr, g, a, bb) - 1
     pay_genes(cs, cr, cw, g, b, p, c[CY], c[CP], c[CR], c[CB], c[CANY], True)
     pay_energy(cs, cr, cw, g, b, p, c[COST_E] + c[COST_PER_ROOM] * rooms_between)
-    if eff == EFFECT_SUPERGEN:  # AL1
-        cs.passive_genes[g, p, a] -= 1
-        cs.active_genes[g, p, a] += 1
-        return CHAIN
-    if eff == EFFECT_EXCHANGE:  # AL2: the new gene on the old one's space
-        if cs.active_genes[g, p, a] > 0:
-            cs.active_genes[g, p, a] -= 1
-            cs.active_genes[g, p, bb] += 1
-        else:
-            cs.passive_genes[g, p, a] -= 1
-            cs.passive_genes[g, p, bb] += 1
-        cs.gene_supply[g, a] += 1
-        cs.gene_supply[g, bb] -= 1
-    elif eff == EFFECT_TAKEOVER:  # AL3: the enemy tokens become p's trophies, p's take their place
+
+
+@kernel
+def _strike(cs, cr, cw, g, b, p, s, k, eff, a, bb):
+    """AL3 and FE1-FE4: p's action k against the group in ``a`` (the attacks: from ``a`` against
+    ``bb``; fusion: ``bb`` into ``a``)."""
+    if eff == EFFECT_TAKEOVER:  # AL3: the enemy tokens become p's trophies, p's take their place
         q = cs.owner[g, a]
         size = cs.size[g, a]
         cs.trophies[g, p, q] += size
@@ -391,9 +407,6 @@ def take_special(cs, cr, cw, g, b, p, i):
         cs.supply[g, p] -= size
         log(cs, cw, g, EV_TAKEOVER, p, a, size, q, 0, 0, 0, 0)
         check_eliminations(cs, cw, g)
-    elif eff == EFFECT_GAIN_PASSIVE_GENE:  # AL4
-        cs.gene_supply[g, a] -= 1
-        cs.passive_genes[g, p, a] += 1
     elif eff == EFFECT_BOND_ATTACK:  # FE1: +1 for each own group adjacent to the target's room
         bonus = 0
         for r in range(cs.owner.shape[1]):
@@ -411,7 +424,13 @@ def take_special(cs, cr, cw, g, b, p, i):
         lost = take_tokens(cs, g, a, cr.special_param[s, k], holder)
         log(cs, cw, g, EV_DESTROYED, p, a, lost, 0, 0, 0, 0, 0)
         check_eliminations(cs, cw, g)
-    elif eff == EFFECT_CONCENTRATION:  # CA1: Impulse option 1 with more cubes
+
+
+@kernel
+def _act_on_board(cs, cr, cw, g, b, p, s, k, eff, a, bb):
+    """CA1-CA4 and PA1-PA4: p's action k (of species s) on the areas, the rooms and the groups,
+    with its targets a and bb."""
+    if eff == EFFECT_CONCENTRATION:  # CA1: Impulse option 1 with more cubes
         n = min(cr.special_param[s, k], cs.pool[g])
         cs.pool[g] -= n
         cs.cubes[g, a] += n
@@ -444,4 +463,43 @@ def take_special(cs, cr, cw, g, b, p, i):
         log(cs, cw, g, EV_GROWTH, p, a, size, size, 0, 0, 0, 0)
     elif eff == EFFECT_EXTRA_MOVE:  # PA4: one more move, now (M1-M7; listed only when there is one)
         take_move(cs, cr, cw, g, b, p)
+
+
+@kernel
+def take_special(cs, cr, cw, g, b, p, i):
+    """SP2-SP4: pay for and carry out special option i of the ACTION options (AL1-AL4, FE1-FE4,
+    CA1-CA4, PA1-PA4 by their effects). Returns CHAIN after Supergen (the turn asks for one more
+    action), else DONE."""
+    k = cw.options[b, i, 1]
+    a = cw.options[b, i, 2]
+    bb = cw.options[b, i, 3]
+    s = cs.species[g, p]
+    eff = cr.special_effect[s, k]
+    _pay_special(cs, cr, cw, g, b, p, s, k, eff, a, bb)
+    if eff == EFFECT_SUPERGEN:  # AL1
+        cs.passive_genes[g, p, a] -= 1
+        cs.active_genes[g, p, a] += 1
+        return CHAIN
+    if eff == EFFECT_EXCHANGE:  # AL2: the new gene on the old one's space
+        if cs.active_genes[g, p, a] > 0:
+            cs.active_genes[g, p, a] -= 1
+            cs.active_genes[g, p, bb] += 1
+        else:
+            cs.passive_genes[g, p, a] -= 1
+            cs.passive_genes[g, p, bb] += 1
+        cs.gene_supply[g, a] += 1
+        cs.gene_supply[g, bb] -= 1
+    elif eff == EFFECT_GAIN_PASSIVE_GENE:  # AL4
+        cs.gene_supply[g, a] -= 1
+        cs.passive_genes[g, p, a] += 1
+    elif (
+        eff == EFFECT_TAKEOVER
+        or eff == EFFECT_BOND_ATTACK
+        or eff == EFFECT_DOMINATION_ATTACK
+        or eff == EFFECT_FUSION
+        or eff == EFFECT_DESTROY
+    ):
+        _strike(cs, cr, cw, g, b, p, s, k, eff, a, bb)
+    else:
+        _act_on_board(cs, cr, cw, g, b, p, s, k, eff, a, bb)
     return DONE

@@ -279,120 +279,129 @@ def _tape(label: str, choices: Any, rooms: dict[int, int], species_of: dict[str,
         raise _err(label, "choices", "expected a list of choices")
     tape: list[tuple[int, list[int]]] = []
     origin: list[int] = []
-
-    def add(k: int, kind: int, row: list[int]) -> None:
-        tape.append((kind, row))
-        origin.append(k)
-
     for k, choice in enumerate(choices):
         key = f"choices[{k}]"
         if not isinstance(choice, dict) or len(choice) == 0:
             raise _err(label, key, "expected an object with one choice kind")
         if "action" in choice:
-            act = choice["action"]
-            allowed = _action_keys(act, choice)
-            if allowed:  # a misspelt key of a main action is named, never ignored (issue 31.4)
-                check_keys(label, key, choice, allowed, ScenarioError)
-            if act == "pass":
-                add(k, K.ACTION, [K.ACT_PASS])
-            elif act == "growth" and "rooms" in choice:
-                tiles = choice["rooms"]
-                if not isinstance(tiles, list) or not tiles:
-                    raise _err(label, f"{key}.rooms", "expected a list of rooms")
-                add(k, K.ACTION, [K.ACT_GROWTH_ROOMS, len(tiles)])
-                for i, t in enumerate(tiles):
-                    add(k, K.GROWTH_ROOM, [_room(label, f"{key}.rooms[{i}]", t, rooms)])
-            elif act == "growth":
-                n = _int(label, f"{key}.n", choice.get("n"), 1, 3)
-                add(
-                    k,
-                    K.ACTION,
-                    [K.ACT_GROWTH_GROUP, n, _room(label, f"{key}.group", choice.get("group"), rooms)],
-                )
-            elif act == "evolution":
-                gene = choice.get("gene")
-                if gene == "random":
-                    add(k, K.ACTION, [K.ACT_EVOLUTION_RANDOM])
-                else:
-                    add(k, K.ACTION, [K.ACT_EVOLUTION, _colour(label, f"{key}.gene", gene)])
-            elif act == "spark":
-                a = _room(label, f"{key}.from", choice.get("from"), rooms)
-                add(k, K.ACTION, [K.ACT_SPARK, a, _room(label, f"{key}.target", choice.get("target"), rooms)])
-            elif act == "impulse" and "place" in choice:
-                add(k, K.ACTION, [K.ACT_IMPULSE_PLACE, _room(label, f"{key}.place", choice["place"], rooms)])
-            elif act == "impulse" and "draw" in choice:
-                add(k, K.ACTION, [K.ACT_IMPULSE_DRAW, _room(label, f"{key}.draw", choice["draw"], rooms)])
-            elif act == "none":  # AL1: Supergen's extra action declined
-                add(k, K.ACTION, [K.ACT_NONE])
-            elif act not in _MAIN:  # a special action by its id (Q17)
-                add(k, K.ACTION, _special_row(label, key, choice, book, ru, rooms))
-            else:
-                raise _err(label, f"{key}.action", f"unknown action {json.dumps(act)} (or its keys)")
-            continue
-        if len(choice) != 1:
-            raise _err(label, key, "expected one choice kind per entry")
-        ((name, v),) = choice.items()
-        if name == "start_room":
-            add(k, K.START_ROOM, [_room(label, f"{key}.start_room", v, rooms)])
-        elif name == "step":
-            if v not in K.STEP_NAMES:
-                raise _err(
-                    label, f"{key}.step", f"expected one of {', '.join(K.STEP_NAMES)}, got {json.dumps(v)}"
-                )
-            add(k, K.STEP, [K.STEP_NAMES.index(v)])
-        elif name == "move":
-            if not isinstance(v, dict) or set(v) != {"from", "to", "count"}:
-                raise _err(label, f"{key}.move", 'expected {"from": t, "to": t, "count": k}')
-            src = _room(label, f"{key}.move.from", v["from"], rooms)
-            dst = _room(label, f"{key}.move.to", v["to"], rooms)
-            add(k, K.MOVE, [src, dst, _int(label, f"{key}.move.count", v["count"], 1, 3)])
-        elif name == "discard_black":
-            if isinstance(v, dict):  # {"genes": n, "fate": true}: K2, the fate as one more B gene
-                fate = _bool(label, f"{key}.discard_black.fate", v.get("fate", False))
-                n = _int(label, f"{key}.discard_black.genes", v.get("genes", 0), 0 if fate else 1, 99)
-                add(k, K.DISCARD_BLACK, [n, int(fate)])
-            else:
-                add(k, K.DISCARD_BLACK, [_int(label, f"{key}.discard_black", v, 1, 99), 0])
-        elif name == "pay_energy":
-            if not isinstance(v, dict) or set(v) - {"groups", "trophies"}:
-                raise _err(
-                    label, f"{key}.pay_energy", 'expected {"groups": [t, ...], "trophies": {species: n}}'
-                )
-            mask = 0
-            for i, t in enumerate(v.get("groups", [])):
-                mask |= 1 << _room(label, f"{key}.pay_energy.groups[{i}]", t, rooms)
-            packed = 0
-            for sp, n in v.get("trophies", {}).items():
-                if sp not in species_of:
-                    raise _err(label, f"{key}.pay_energy.trophies.{sp}", f"no seat plays {json.dumps(sp)}")
-                packed |= _int(label, f"{key}.pay_energy.trophies.{sp}", n, 0, 15) << (4 * species_of[sp])
-            add(k, K.PAY_ENERGY, [mask, packed])
-        elif name == "fate_gene":
-            add(
-                k,
-                K.FATE_GENE,
-                [-1 if v is None else 4 if v == "any" else _colour(label, f"{key}.fate_gene", v)],
-            )
-        elif name == "any_gene":
-            add(k, K.ANY_GENE, [_colour(label, f"{key}.any_gene", v)])
-        elif name == "boost":
-            if not isinstance(v, dict) or set(v) - {"red", "fate"}:
-                raise _err(label, f"{key}.boost", 'expected {"red": n, "fate": n}')
-            red = _int(label, f"{key}.boost.red", v.get("red", 0), 0, 99)
-            add(k, K.BOOST, [red, _int(label, f"{key}.boost.fate", v.get("fate", 0), 0, 99)])
-        elif name == "reroll":
-            add(k, K.REROLL, [int(_bool(label, f"{key}.reroll", v))])
-        elif name == "area_first":
-            add(k, K.AREA_FIRST, [_room(label, f"{key}.area_first", v, rooms)])
-        elif name == "remove":
-            if not isinstance(v, dict):
-                raise _err(label, f"{key}.remove", "expected {tile: n}")
-            for t, n in v.items():
-                for _ in range(_int(label, f"{key}.remove.{t}", n, 1, 3)):
-                    add(k, K.REMOVE, [_room(label, f"{key}.remove.{t}", t, rooms)])
+            entries = _action_entries(label, key, choice, rooms, book, ru)
         else:
-            raise _err(label, f"{key}.{name}", "unknown choice kind")
+            if len(choice) != 1:
+                raise _err(label, key, "expected one choice kind per entry")
+            ((name, v),) = choice.items()
+            entries = _choice_entries(label, key, name, v, rooms, species_of)
+        tape += entries
+        origin += [k] * len(entries)
     return tape, origin
+
+
+def _action_entries(
+    label: str, key: str, choice: dict, rooms: dict[int, int], book: ChromosomeRules, ru: Any
+) -> list[tuple[int, list[int]]]:
+    """An action choice's tape entries: its ACTION row (and growth's GROWTH_ROOM rows)."""
+    act = choice["action"]
+    allowed = _action_keys(act, choice)
+    if allowed:  # a misspelt key of a main action is named, never ignored (issue 31.4)
+        check_keys(label, key, choice, allowed, ScenarioError)
+    if act == "pass":
+        return [(K.ACTION, [K.ACT_PASS])]
+    if act == "growth" and "rooms" in choice:
+        tiles = choice["rooms"]
+        if not isinstance(tiles, list) or not tiles:
+            raise _err(label, f"{key}.rooms", "expected a list of rooms")
+        return [(K.ACTION, [K.ACT_GROWTH_ROOMS, len(tiles)])] + [
+            (K.GROWTH_ROOM, [_room(label, f"{key}.rooms[{i}]", t, rooms)]) for i, t in enumerate(tiles)
+        ]
+    if act == "growth":
+        n = _int(label, f"{key}.n", choice.get("n"), 1, 3)
+        return [(K.ACTION, [K.ACT_GROWTH_GROUP, n, _room(label, f"{key}.group", choice.get("group"), rooms)])]
+    if act == "evolution":
+        gene = choice.get("gene")
+        if gene == "random":
+            return [(K.ACTION, [K.ACT_EVOLUTION_RANDOM])]
+        return [(K.ACTION, [K.ACT_EVOLUTION, _colour(label, f"{key}.gene", gene)])]
+    if act == "spark":
+        a = _room(label, f"{key}.from", choice.get("from"), rooms)
+        return [(K.ACTION, [K.ACT_SPARK, a, _room(label, f"{key}.target", choice.get("target"), rooms)])]
+    if act == "impulse" and "place" in choice:
+        return [(K.ACTION, [K.ACT_IMPULSE_PLACE, _room(label, f"{key}.place", choice["place"], rooms)])]
+    if act == "impulse" and "draw" in choice:
+        return [(K.ACTION, [K.ACT_IMPULSE_DRAW, _room(label, f"{key}.draw", choice["draw"], rooms)])]
+    if act == "none":  # AL1: Supergen's extra action declined
+        return [(K.ACTION, [K.ACT_NONE])]
+    if act not in _MAIN:  # a special action by its id (Q17)
+        return [(K.ACTION, _special_row(label, key, choice, book, ru, rooms))]
+    raise _err(label, f"{key}.action", f"unknown action {json.dumps(act)} (or its keys)")
+
+
+def _choice_entries(
+    label: str, key: str, name: str, v: Any, rooms: dict[int, int], species_of: dict[str, int]
+) -> list[tuple[int, list[int]]]:
+    """The tape entries of a choice of kind ``name`` (any but an action) with value ``v``."""
+    if name == "start_room":
+        return [(K.START_ROOM, [_room(label, f"{key}.start_room", v, rooms)])]
+    if name == "step":
+        if v not in K.STEP_NAMES:
+            raise _err(
+                label, f"{key}.step", f"expected one of {', '.join(K.STEP_NAMES)}, got {json.dumps(v)}"
+            )
+        return [(K.STEP, [K.STEP_NAMES.index(v)])]
+    if name == "move":
+        if not isinstance(v, dict) or set(v) != {"from", "to", "count"}:
+            raise _err(label, f"{key}.move", 'expected {"from": t, "to": t, "count": k}')
+        src = _room(label, f"{key}.move.from", v["from"], rooms)
+        dst = _room(label, f"{key}.move.to", v["to"], rooms)
+        return [(K.MOVE, [src, dst, _int(label, f"{key}.move.count", v["count"], 1, 3)])]
+    if name == "discard_black":
+        if isinstance(v, dict):  # {"genes": n, "fate": true}: K2, the fate as one more B gene
+            fate = _bool(label, f"{key}.discard_black.fate", v.get("fate", False))
+            n = _int(label, f"{key}.discard_black.genes", v.get("genes", 0), 0 if fate else 1, 99)
+            return [(K.DISCARD_BLACK, [n, int(fate)])]
+        return [(K.DISCARD_BLACK, [_int(label, f"{key}.discard_black", v, 1, 99), 0])]
+    if name == "pay_energy":
+        return [(K.PAY_ENERGY, _energy_payment(label, f"{key}.pay_energy", v, rooms, species_of))]
+    if name == "fate_gene":
+        return [
+            (K.FATE_GENE, [-1 if v is None else 4 if v == "any" else _colour(label, f"{key}.fate_gene", v)])
+        ]
+    if name == "any_gene":
+        return [(K.ANY_GENE, [_colour(label, f"{key}.any_gene", v)])]
+    if name == "boost":
+        if not isinstance(v, dict) or set(v) - {"red", "fate"}:
+            raise _err(label, f"{key}.boost", 'expected {"red": n, "fate": n}')
+        red = _int(label, f"{key}.boost.red", v.get("red", 0), 0, 99)
+        return [(K.BOOST, [red, _int(label, f"{key}.boost.fate", v.get("fate", 0), 0, 99)])]
+    if name == "reroll":
+        return [(K.REROLL, [int(_bool(label, f"{key}.reroll", v))])]
+    if name == "area_first":
+        return [(K.AREA_FIRST, [_room(label, f"{key}.area_first", v, rooms)])]
+    if name == "remove":
+        if not isinstance(v, dict):
+            raise _err(label, f"{key}.remove", "expected {tile: n}")
+        return [
+            (K.REMOVE, [_room(label, f"{key}.remove.{t}", t, rooms)])
+            for t, n in v.items()
+            for _ in range(_int(label, f"{key}.remove.{t}", n, 1, 3))
+        ]
+    raise _err(label, f"{key}.{name}", "unknown choice kind")
+
+
+def _energy_payment(
+    label: str, key: str, v: Any, rooms: dict[int, int], species_of: dict[str, int]
+) -> list[int]:
+    """A pay_energy choice's row: the groups discharged (a bit a room) and the trophies given up
+    (4 bits a species' seat)."""
+    if not isinstance(v, dict) or set(v) - {"groups", "trophies"}:
+        raise _err(label, key, 'expected {"groups": [t, ...], "trophies": {species: n}}')
+    mask = 0
+    for i, t in enumerate(v.get("groups", [])):
+        mask |= 1 << _room(label, f"{key}.groups[{i}]", t, rooms)
+    packed = 0
+    for sp, n in v.get("trophies", {}).items():
+        if sp not in species_of:
+            raise _err(label, f"{key}.trophies.{sp}", f"no seat plays {json.dumps(sp)}")
+        packed |= _int(label, f"{key}.trophies.{sp}", n, 0, 15) << (4 * species_of[sp])
+    return [mask, packed]
 
 
 def _events_position(label: str, data: dict[str, Any], book: ChromosomeRules, st: Any, ru: Any) -> None:
@@ -440,20 +449,7 @@ def _events_position(label: str, data: dict[str, Any], book: ChromosomeRules, st
 def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = True) -> Scenario:
     """Validate a scenario (a path or a dict) and build its one-game position."""
     label, data = _document(source)
-    overrides = data.get("rules", {})
-    if not isinstance(overrides, dict):
-        raise _err(label, "rules", "expected an object of rules overrides")
-    layout = data.get("layout", "default")
-    if layout != "default":  # L1: the rooms of this player count's layout, as a rules file gives them
-        if not isinstance(layout, list):
-            raise _err(label, "layout", 'expected "default" or a list of rooms [tile, q, r] (L1)')
-        P = _int(label, "players", data.get("players"), 2, 4)
-        layouts = {**overrides.get("layouts", {}), str(P): {"rooms": layout}}
-        overrides = {**overrides, "layouts": layouts}
-    try:
-        book = load_rules(overrides=overrides or None)
-    except RulesError as e:
-        raise ScenarioError(f"{label}: rules: {e}") from None
+    book = _rulebook(label, data)
     P = _int(label, "players", data.get("players"), 2, 4)
     if P not in book.player_counts:
         raise _err(label, "players", f"expected one of {book.player_counts} (player_counts), got {P}")
@@ -465,6 +461,52 @@ def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = Tru
     st.clock[0] = _int(label, "clock", data.get("clock", ru.rounds - rnd + 1), 1, 99)
     st.start_player[0] = _int(label, "start_player", data.get("start_player", 0), 0, P - 1)
     st.active[0] = _int(label, "active_player", data.get("active_player", int(st.start_player[0])), 0, P - 1)
+    species_of = _seats(label, data, st, ru, rooms, P)
+    areas = data.get("areas", {})
+    if not isinstance(areas, dict):
+        raise _err(label, "areas", "expected {tile: strength}")
+    for t, n in areas.items():
+        st.cubes[0, _room(label, f"areas.{t}", t, rooms)] = _int(label, f"areas.{t}", n, 1, 99)
+    _events_position(label, data, book, st, ru)
+    _check_supplies(label, data, st, ru, P)
+    names = data.get("strategies", [DEFAULT_STRATEGY] * P)
+    if not isinstance(names, list) or len(names) != P:
+        raise _err(label, "strategies", f"expected a list of {P} strategy names")
+    for i, n in enumerate(names):
+        try:
+            preset_row(n)
+        except UserError as e:
+            raise ScenarioError(f"{label}: strategies[{i}]: {e}") from None
+    tape, origin = _tape(label, data.get("choices", []), rooms, species_of, P, book, ru)
+    dice = _forced_dice(label, data, ru)
+    seed = _int(label, "seed", data.get("seed", 0), 0, 2**63 - 1)
+    run, phase = _run_and_phase(label, data, rnd)
+    work = _workspace(st, names, seed, tape, dice, check_invariants)
+    return Scenario(label, book, P, data, st, ru, work, run, names, origin, phase)
+
+
+def _rulebook(label: str, data: dict[str, Any]) -> ChromosomeRules:
+    """The scenario's rules: the defaults with its ``rules`` overrides and its ``layout`` (L1)."""
+    overrides = data.get("rules", {})
+    if not isinstance(overrides, dict):
+        raise _err(label, "rules", "expected an object of rules overrides")
+    layout = data.get("layout", "default")
+    if layout != "default":  # L1: the rooms of this player count's layout, as a rules file gives them
+        if not isinstance(layout, list):
+            raise _err(label, "layout", 'expected "default" or a list of rooms [tile, q, r] (L1)')
+        P = _int(label, "players", data.get("players"), 2, 4)
+        layouts = {**overrides.get("layouts", {}), str(P): {"rooms": layout}}
+        overrides = {**overrides, "layouts": layouts}
+    try:
+        return load_rules(overrides=overrides or None)
+    except RulesError as e:
+        raise ScenarioError(f"{label}: rules: {e}") from None
+
+
+def _seats(
+    label: str, data: dict[str, Any], st: Any, ru: Any, rooms: dict[int, int], P: int
+) -> dict[str, int]:
+    """The ``state`` entries into ``st``, one a seat, each species once; returns each species' seat."""
     seats = data.get("state", [{} for _ in range(P)])
     if not isinstance(seats, list) or len(seats) != P:
         raise _err(label, "state", f"expected a list of {P} seat entries")
@@ -476,12 +518,12 @@ def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = Tru
     st.species[0] = [SPECIES.index(sp) for sp in species]
     for p, entry in enumerate(seats):
         _seat(label, f"state[{p}]", entry, st, ru, rooms, p, species_of)
-    areas = data.get("areas", {})
-    if not isinstance(areas, dict):
-        raise _err(label, "areas", "expected {tile: strength}")
-    for t, n in areas.items():
-        st.cubes[0, _room(label, f"areas.{t}", t, rooms)] = _int(label, f"areas.{t}", n, 1, 99)
-    _events_position(label, data, book, st, ru)
+    return species_of
+
+
+def _check_supplies(label: str, data: dict[str, Any], st: Any, ru: Any, P: int) -> None:
+    """I1, I4, I6: the supplies derived from the position, none below zero, and an explicit
+    ``supplies`` equal to them."""
     derive_supplies(st, ru)
     for p in range(P):
         if st.supply[0, p] < 0:
@@ -492,28 +534,24 @@ def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = Tru
     if st.pool[0] < 0:
         raise _err(label, "areas", f"more radiation cubes than the {ru.numbers[2]} there are (I4)")
     supplies = data.get("supplies")
-    if supplies is not None:
-        expected = {
-            "tokens": [int(x) for x in st.supply[0]],
-            "genes": dict(zip(COLOURS, (int(x) for x in st.gene_supply[0]), strict=True)),
-            "cubes": int(st.pool[0]),
-        }
-        for k2, v in supplies.items() if isinstance(supplies, dict) else [("", None)]:
-            if k2 not in expected or v != expected[k2]:
-                raise _err(
-                    label,
-                    f"supplies.{k2}",
-                    f"does not add up: the position gives {json.dumps(expected.get(k2))} (I1, I4, I6)",
-                )
-    names = data.get("strategies", [DEFAULT_STRATEGY] * P)
-    if not isinstance(names, list) or len(names) != P:
-        raise _err(label, "strategies", f"expected a list of {P} strategy names")
-    for i, n in enumerate(names):
-        try:
-            preset_row(n)
-        except UserError as e:
-            raise ScenarioError(f"{label}: strategies[{i}]: {e}") from None
-    tape, origin = _tape(label, data.get("choices", []), rooms, species_of, P, book, ru)
+    if supplies is None:
+        return
+    expected = {
+        "tokens": [int(x) for x in st.supply[0]],
+        "genes": dict(zip(COLOURS, (int(x) for x in st.gene_supply[0]), strict=True)),
+        "cubes": int(st.pool[0]),
+    }
+    for k2, v in supplies.items() if isinstance(supplies, dict) else [("", None)]:
+        if k2 not in expected or v != expected[k2]:
+            raise _err(
+                label,
+                f"supplies.{k2}",
+                f"does not add up: the position gives {json.dumps(expected.get(k2))} (I1, I4, I6)",
+            )
+
+
+def _forced_dice(label: str, data: dict[str, Any], ru: Any) -> list[int] | None:
+    """The ``dice`` list (each a face of the rules' die), or None."""
     dice = data.get("dice")
     if dice is not None and (
         not isinstance(dice, list) or any(not isinstance(d, int) or isinstance(d, bool) for d in dice)
@@ -522,7 +560,11 @@ def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = Tru
     sides = int(ru.numbers[13])
     for i, d in enumerate(dice or []):
         _int(label, f"dice[{i}]", d, 1, sides)
-    seed = _int(label, "seed", data.get("seed", 0), 0, 2**63 - 1)
+    return dice
+
+
+def _run_and_phase(label: str, data: dict[str, Any], rnd: int) -> tuple[str, str]:
+    """How far to run and the position's next phase (R1: no Phase I in round 1)."""
     run = data.get("run")
     if run not in RUNS:
         raise _err(label, "run", f"expected one of {', '.join(RUNS)}, got {json.dumps(run)}")
@@ -533,6 +575,19 @@ def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = Tru
         )
     if (run == "phase1" or (phase == "phase1" and run in ("round", "game"))) and rnd < 2:
         raise _err(label, "run", "Phase I needs round 2 or later (R1: no Phase I in round 1)")
+    return run, phase
+
+
+def _workspace(
+    st: Any,
+    names: list[str],
+    seed: int,
+    tape: list[tuple[int, list[int]]],
+    dice: list[int] | None,
+    check_invariants: bool,
+) -> Any:
+    """The game's strategies and random streams into ``st``, and its workspace holding the forced
+    choices and dice."""
     unique = list(dict.fromkeys(names))
     params = np.array([preset_row(n) for n in unique], dtype=np.float64)
     st.strategy[0] = [unique.index(n) for n in names]
@@ -550,7 +605,7 @@ def load_scenario(source: Path | dict[str, Any], *, check_invariants: bool = Tru
     if dice is not None:
         work.dice[0, : len(dice)] = dice
         work.dice_len[0] = len(dice)
-    return Scenario(label, book, P, data, st, ru, work, run, names, origin, phase)
+    return work
 
 
 def scenario_document(sc: Scenario) -> dict[str, Any]:

@@ -428,52 +428,12 @@ def bench(
     """Run every measurement and return the JSON document of ``soup bench --json``."""
     commit = resolve_revision(compare) if compare is not None else ""  # a bad revision fails first
     games_per_second(4, 64, 1, mix=mix)  # compile or load the kernels (this process's cache) first
-    runs: dict[str, dict[str, list[float]]] = {key: {str(t): [] for t in THREADS} for key, *_ in FIGURES}
-    for _ in range(repeats):
-        for key, players, variant, extra in FIGURES:
-            for t in THREADS:
-                rate = games_per_second(players, games, t, mix=mix, variant=variant, extra=extra)
-                runs[key][str(t)].append(round(rate, 1))
+    runs = _engine_runs(games, repeats, mix)
     rates = {key: {t: max(values) for t, values in by_threads.items()} for key, by_threads in runs.items()}
-    # The pipeline (issue 12): whole runs of PIPELINE_CHUNKS chunks of ``games`` games through the
-    # runner, taken in turns with the engine alone on the same games, best of each.
-    pipeline: dict[str, dict[str, list[float]]] = {"engine": {}, "simulate": {}}
-    with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
-        for r in range(repeats):
-            for t in THREADS:
-                pipeline["engine"].setdefault(str(t), []).append(
-                    round(games_per_second(4, games, t, mix=mix), 1)
-                )
-                out = Path(tmp) / f"run-{t}-{r}"
-                rate = simulate_games_per_second(PIPELINE_CHUNKS * games, games, t, out, mix)
-                pipeline["simulate"].setdefault(str(t), []).append(round(rate, 1))
-                shutil.rmtree(out)
+    pipeline = _pipeline_runs(games, repeats, mix)
     best = {k: {t: max(v) for t, v in by_threads.items()} for k, by_threads in pipeline.items()}
-    plain = float(
-        _python(
-            "import sys; from sim.ursuppe.tools.bench import games_per_second; "
-            "print(games_per_second(4, int(sys.argv[1]), 1, mix=sys.argv[2]))",
-            str(plain_games),
-            mix,
-            env={"NUMBA_DISABLE_JIT": "1"},
-        )
-    )
-    with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
-        # Unmeasured first: a kernel the command imports and this process did not compiles into the
-        # cache here, not inside a measured run.
-        command_peak_rss_mb(simulate_command(50, Path(tmp) / "warm-up", mix))
-        rss, report_rss, report_s = {}, {}, {}
-        for n in (rss_games, 10 * rss_games):
-            run = Path(tmp) / f"run{n}"
-            rss[str(n)] = round(command_peak_rss_mb(simulate_command(n, run, mix)), 1)
-            # soup report of that very run (issue 21.11: its memory is flat in the run's size too)
-            peak, seconds = command_peak_rss_and_seconds(report_command(run, Path(tmp) / f"report{n}"))
-            report_rss[str(n)], report_s[str(n)] = round(peak, 1), round(seconds, 1)
-        cold_s = None
-        if cold:
-            cold_s = round(
-                float(_python(_FIRST_GAME, env={"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")}).split()[0]), 2
-            )
+    plain = _plain_python_rate(plain_games, mix)
+    rss, report_rss, report_s, cold_s = _command_measurements(rss_games, cold, mix)
     warm_s, warm_cpu_s = warm_start_seconds(repeats)
     warm_command_s, warm_command_cpu_s = warm_command_seconds(repeats)
     doc = {
@@ -514,6 +474,72 @@ def bench(
     if compare is not None:
         doc["compare"] = compare_revision(compare, games, repeats, mix, commit, rss_games)
     return doc
+
+
+def _engine_runs(games: int, repeats: int, mix: str) -> dict[str, dict[str, list[float]]]:
+    """Every figure's games/s at each thread count, ``repeats`` runs taken in turns."""
+    runs: dict[str, dict[str, list[float]]] = {key: {str(t): [] for t in THREADS} for key, *_ in FIGURES}
+    for _ in range(repeats):
+        for key, players, variant, extra in FIGURES:
+            for t in THREADS:
+                rate = games_per_second(players, games, t, mix=mix, variant=variant, extra=extra)
+                runs[key][str(t)].append(round(rate, 1))
+    return runs
+
+
+def _pipeline_runs(games: int, repeats: int, mix: str) -> dict[str, dict[str, list[float]]]:
+    """The pipeline (issue 12): whole runs of PIPELINE_CHUNKS chunks of ``games`` games through the
+    runner, taken in turns with the engine alone on the same games, per thread count."""
+    pipeline: dict[str, dict[str, list[float]]] = {"engine": {}, "simulate": {}}
+    with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
+        for r in range(repeats):
+            for t in THREADS:
+                pipeline["engine"].setdefault(str(t), []).append(
+                    round(games_per_second(4, games, t, mix=mix), 1)
+                )
+                out = Path(tmp) / f"run-{t}-{r}"
+                rate = simulate_games_per_second(PIPELINE_CHUNKS * games, games, t, out, mix)
+                pipeline["simulate"].setdefault(str(t), []).append(round(rate, 1))
+                shutil.rmtree(out)
+    return pipeline
+
+
+def _plain_python_rate(plain_games: int, mix: str) -> float:
+    """games/s of 4-player games on the plain-Python path (NUMBA_DISABLE_JIT=1, a subprocess)."""
+    return float(
+        _python(
+            "import sys; from sim.ursuppe.tools.bench import games_per_second; "
+            "print(games_per_second(4, int(sys.argv[1]), 1, mix=sys.argv[2]))",
+            str(plain_games),
+            mix,
+            env={"NUMBA_DISABLE_JIT": "1"},
+        )
+    )
+
+
+def _command_measurements(
+    rss_games: int, cold: bool, mix: str
+) -> tuple[dict[str, float], dict[str, float], dict[str, float], float | None]:
+    """The peak memory of ``soup simulate`` of ``rss_games`` and 10x as many games, the peak
+    memory and seconds of ``soup report`` of each run (MB and s by games), and with ``cold`` the
+    cold start's seconds (else None)."""
+    with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
+        # Unmeasured first: a kernel the command imports and this process did not compiles into the
+        # cache here, not inside a measured run.
+        command_peak_rss_mb(simulate_command(50, Path(tmp) / "warm-up", mix))
+        rss, report_rss, report_s = {}, {}, {}
+        for n in (rss_games, 10 * rss_games):
+            run = Path(tmp) / f"run{n}"
+            rss[str(n)] = round(command_peak_rss_mb(simulate_command(n, run, mix)), 1)
+            # soup report of that very run (issue 21.11: its memory is flat in the run's size too)
+            peak, seconds = command_peak_rss_and_seconds(report_command(run, Path(tmp) / f"report{n}"))
+            report_rss[str(n)], report_s[str(n)] = round(peak, 1), round(seconds, 1)
+        cold_s = None
+        if cold:
+            cold_s = round(
+                float(_python(_FIRST_GAME, env={"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")}).split()[0]), 2
+            )
+    return rss, report_rss, report_s, cold_s
 
 
 SCALING_FIGURES = ("4p", "6p", "4p-extra")  # issue 36.4: the per-core figures, at every thread count
