@@ -68,10 +68,22 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
     assert doc["warm_start_cpu_s"] > 0 and doc["warm_command_s"] > 0 and doc["warm_command_cpu_s"] > 0
     assert {"games_per_s", "speedup_vs_python", "peak_rss_mb", "cold_start_s", "warm_start_s"} <= set(doc)
 
-    c = doc["compare"]
+    _check_compared(doc["compare"], set(doc["games_per_s"]))
+
+    from sim.ursuppe.tools.bench import as_text
+
+    text = as_text(doc)
+    assert "soup simulate (whole run, 4 players)" in text
+    assert "compared with HEAD" in text and "ratio" in text and "peak memory of soup simulate" in text
+    assert "5 players:" in text and "6 players:" in text and "6 players over 4:" in text
+    assert "6p, 1 thr" in text and "4p extra, 2 thr" in text and "peak memory, MB" in text
+
+
+def _check_compared(c: dict, figures: set[str]) -> None:
+    """--compare HEAD's part of the document: every figure measured in both trees, in turns."""
     assert c["rev"] == "HEAD" and len(c["commit"]) == 40 and isinstance(c["same_engine_files"], bool)
     # every figure, HEAD plays them all (an older revision's missing ones are "not_compared")
-    assert c["not_compared"] == [] and set(c["ratios"]) == set(doc["games_per_s"])
+    assert c["not_compared"] == [] and set(c["ratios"]) == figures
     for players in ("3p", "4p", "5p", "6p", "2p-double2", "4p-extra"):
         for t in ("1", "2"):
             work, rev = c["runs"]["working_tree"][players][t], c["runs"]["rev"][players][t]
@@ -83,14 +95,6 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
     assert c["rss_games"] == 100 and all(v > 0 for v in c["peak_rss_mb"].values())
     peak = c["peak_rss_mb"]
     assert c["rss_ratio"] == pytest.approx(peak["working_tree"] / peak["rev"], abs=1e-3)
-
-    from sim.ursuppe.tools.bench import as_text
-
-    text = as_text(doc)
-    assert "soup simulate (whole run, 4 players)" in text
-    assert "compared with HEAD" in text and "ratio" in text and "peak memory of soup simulate" in text
-    assert "5 players:" in text and "6 players:" in text and "6 players over 4:" in text
-    assert "6p, 1 thr" in text and "4p extra, 2 thr" in text and "peak memory, MB" in text
 
 
 @pytest.mark.slow

@@ -18,6 +18,69 @@ from sim.chromosome.tools.trace import as_text, events_as_dicts
 SCENARIOS = Path(__file__).resolve().parent / "scenarios" / "chromosome"
 
 
+def _take(board: dict[int, list[int]], tile: int, k: int) -> None:
+    board[tile][1] -= k
+    if board[tile][1] <= 0:
+        del board[tile]
+
+
+def _apply(board: dict[int, list[int]], areas: dict[int, int], e: dict) -> None:
+    """What event ``e`` changes on the board and the areas (the log's own account of the game)."""
+    t = e["type"]
+    if t == "start_group":
+        board[e["room"]] = [e["player"], e["size"], 1]
+    elif t == "move":
+        side = board[e["from"]][2]
+        _take(board, e["from"], e["count"])
+        if e["to"] in board:
+            board[e["to"]][1] += e["count"]
+            board[e["to"]][2] &= side
+        else:
+            board[e["to"]] = [e["player"], e["count"], side]
+    elif t == "growth":
+        if e["room"] in board:
+            board[e["room"]][1] = e["size"]
+        else:
+            board[e["room"]] = [e["player"], e["size"], 0]
+    elif t == "pay_energy":
+        for tile in e["rooms"]:
+            board[tile][2] = 0
+    elif t == "charged":
+        board[e["room"]][2] = 1
+    elif t == "combat":
+        if e["result"] == 1:
+            _take(board, e["target"], e["lost"])
+        elif e["result"] == -1:
+            _take(board, e["from"], e["lost"])
+        else:  # F9: the target's token, and the attacker's (not after Domination, FE2)
+            _take(board, e["target"], e["lost"])
+            if e["attacker_lost"]:
+                _take(board, e["from"], e["attacker_lost"])
+    elif t == "takeover":  # AL3: the same tokens, now the player's, discharged
+        board[e["room"]] = [e["player"], board[e["room"]][1], 0]
+    elif t == "fusion":  # FE3
+        board.pop(e["absorbed"])
+        board[e["receiver"]][1:] = [e["size"], int(e["charged"])]
+    elif t == "destroyed":  # FE4
+        _take(board, e["room"], e["tokens"])
+    elif t == "wave":  # CA4: the area moves (onto an area there: one area)
+        areas[e["to"]] = areas.get(e["to"], 0) + areas.pop(e["from"])
+    elif t == "remove":
+        _take(board, e["room"], 1)
+    elif t == "over_seven" and e["eliminated"]:
+        for tile in [k for k, v in board.items() if v[0] == e["player"]]:
+            del board[tile]
+    elif t == "discharged":  # V5 discharge_all
+        board[e["room"]][2] = 0
+    elif t == "room_removed":  # V3
+        board.pop(e["room"], None)
+        areas.pop(e["room"], None)
+    elif t in ("impulse", "decay", "area_placed"):
+        areas[e["room"]] = e["strength"]
+        if areas[e["room"]] == 0:
+            del areas[e["room"]]
+
+
 def _replay(events: list[dict], players: int) -> tuple[dict, dict]:
     """The board (tile -> [owner, size, charged]) and areas (tile -> strength) after ``events``,
     rebuilt from the log alone; every round's snapshot is compared with the rebuilt board."""
@@ -25,11 +88,6 @@ def _replay(events: list[dict], players: int) -> tuple[dict, dict]:
     areas: dict[int, int] = {}
     snap_groups: dict[int, list[int]] | None = None
     snap_areas: dict[int, int] = {}
-
-    def take(tile: int, k: int) -> None:
-        board[tile][1] -= k
-        if board[tile][1] <= 0:
-            del board[tile]
 
     def compare() -> None:
         if snap_groups is not None:
@@ -46,58 +104,8 @@ def _replay(events: list[dict], players: int) -> tuple[dict, dict]:
             snap_groups[e["room"]] = [e["player"], e["size"], int(e["charged"])]
         elif t == "area":
             snap_areas[e["room"]] = e["strength"]
-        elif t == "start_group":
-            board[e["room"]] = [e["player"], e["size"], 1]
-        elif t == "move":
-            side = board[e["from"]][2]
-            take(e["from"], e["count"])
-            if e["to"] in board:
-                board[e["to"]][1] += e["count"]
-                board[e["to"]][2] &= side
-            else:
-                board[e["to"]] = [e["player"], e["count"], side]
-        elif t == "growth":
-            if e["room"] in board:
-                board[e["room"]][1] = e["size"]
-            else:
-                board[e["room"]] = [e["player"], e["size"], 0]
-        elif t == "pay_energy":
-            for tile in e["rooms"]:
-                board[tile][2] = 0
-        elif t == "charged":
-            board[e["room"]][2] = 1
-        elif t == "combat":
-            if e["result"] == 1:
-                take(e["target"], e["lost"])
-            elif e["result"] == -1:
-                take(e["from"], e["lost"])
-            else:  # F9: the target's token, and the attacker's (not after Domination, FE2)
-                take(e["target"], e["lost"])
-                if e["attacker_lost"]:
-                    take(e["from"], e["attacker_lost"])
-        elif t == "takeover":  # AL3: the same tokens, now the player's, discharged
-            board[e["room"]] = [e["player"], board[e["room"]][1], 0]
-        elif t == "fusion":  # FE3
-            board.pop(e["absorbed"])
-            board[e["receiver"]][1:] = [e["size"], int(e["charged"])]
-        elif t == "destroyed":  # FE4
-            take(e["room"], e["tokens"])
-        elif t == "wave":  # CA4: the area moves (onto an area there: one area)
-            areas[e["to"]] = areas.get(e["to"], 0) + areas.pop(e["from"])
-        elif t == "remove":
-            take(e["room"], 1)
-        elif t == "over_seven" and e["eliminated"]:
-            for tile in [k for k, v in board.items() if v[0] == e["player"]]:
-                del board[tile]
-        elif t == "discharged":  # V5 discharge_all
-            board[e["room"]][2] = 0
-        elif t == "room_removed":  # V3
-            board.pop(e["room"], None)
-            areas.pop(e["room"], None)
-        elif t in ("impulse", "decay", "area_placed"):
-            areas[e["room"]] = e["strength"]
-            if areas[e["room"]] == 0:
-                del areas[e["room"]]
+        else:
+            _apply(board, areas, e)
     compare()
     return board, areas
 

@@ -209,3 +209,21 @@ def test_no_two_units_import_each_other():
         f"{a} <-> {b}: {edges[(a, b)]}; {edges[(b, a)]}" for a, b in edges if a < b and (b, a) in edges
     )
     assert not both, "\n".join(both)
+
+
+LONGEST_FUNCTION = 80  # lines, docstring and signature included (issue 35.5)
+
+
+def test_no_function_is_longer_than_80_lines():
+    """Issue 35.5: every function of the tree (sim, strategies, analysis and the tests) fits in 80
+    lines; a longer one is split into named steps. Generated tables hold data, not functions."""
+    roots = [ROOT / p for p in (*PACKAGES, "tests")]
+    long = [
+        f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for root in roots
+        for path in sorted(root.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno - node.lineno + 1 > LONGEST_FUNCTION
+    ]
+    assert long == []
