@@ -37,7 +37,7 @@ the win rate of the players who held both at the end, and its *lift over chance*
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import matplotlib
@@ -964,25 +964,29 @@ def _panel_text(
     )
 
 
+def _arm_rows(table: pl.DataFrame, done: list[str], cell: Callable[[dict], str]) -> list[str]:
+    """A Markdown row per arm of ``table``: ``cell(row)`` in each finished cell of ``done``, "–"
+    where the arm has no row in that cell."""
+    body = []
+    for arm in table["arm"].unique(maintain_order=True).to_list():
+        part = {r["cell"]: r for r in table.filter(pl.col("arm") == arm).iter_rows(named=True)}
+        body.append(f"| {arm} | " + " | ".join(cell(part[c]) if c in part else "–" for c in done) + " |")
+    return body
+
+
 def _interactions_text(table: pl.DataFrame, done: list[str]) -> str:
     """The pairs' interactions in every finished cell (empty when no pair has one)."""
     pairs = table.filter((pl.col("kind") == KIND_PAIR) & pl.col("interaction").is_not_nan())
     if not len(pairs):
         return ""
-    body = []
-    for arm in pairs["arm"].unique(maintain_order=True).to_list():
-        part = {r["cell"]: r for r in pairs.filter(pl.col("arm") == arm).iter_rows(named=True)}
-        body.append(
-            f"| {arm} | "
-            + " | ".join(
-                f"{_points(part[c]['interaction'], '')} [{_points(part[c]['interaction_low'], '')},"
-                f" {_points(part[c]['interaction_high'], '')}]"
-                if c in part
-                else "–"
-                for c in done
-            )
-            + " |"
-        )
+    body = _arm_rows(
+        pairs,
+        done,
+        lambda r: (
+            f"{_points(r['interaction'], '')} [{_points(r['interaction_low'], '')},"
+            f" {_points(r['interaction_high'], '')}]"
+        ),
+    )
     return (
         "\n### Interactions of the top pairs in the panel\n\nPair gain minus the two single gains"
         " (win-rate points, 95% paired interval), each cell on its own games.\n\n"
@@ -993,21 +997,14 @@ def _interactions_text(table: pl.DataFrame, done: list[str]) -> str:
 
 def _decks_text(table: pl.DataFrame, deck_labels: list[str], done: list[str]) -> str:
     """Every arm's gain across the decks in every finished cell: range, spread and sign."""
-    body = []
-    for arm in table["arm"].unique(maintain_order=True).to_list():
-        part = {r["cell"]: r for r in table.filter(pl.col("arm") == arm).iter_rows(named=True)}
-        body.append(
-            f"| {arm} | "
-            + " | ".join(
-                f"{_points(part[c]['deck_gain_min'], '')} to {_points(part[c]['deck_gain_max'], '')}"
-                f" (sd {part[c]['deck_gain_sd'] * 100:.1f}),"
-                f" {_deck_sign_text(part[c])}"
-                if c in part
-                else "–"
-                for c in done
-            )
-            + " |"
-        )
+    body = _arm_rows(
+        table,
+        done,
+        lambda r: (
+            f"{_points(r['deck_gain_min'], '')} to {_points(r['deck_gain_max'], '')}"
+            f" (sd {r['deck_gain_sd'] * 100:.1f}), {_deck_sign_text(r)}"
+        ),
+    )
     return (
         f"\n### Across the {len(deck_labels)} decks\n\nThe gain on each deck's block of games:"
         " smallest to largest, the standard deviation across decks (points) and whether it has"
