@@ -48,14 +48,7 @@ KEYS = [
     ("flags.income_bp", "[flags]\nincome_bp = {v}\n", 0, 100000),
     *(
         (f"economy.{key}", f"[economy]\n{key} = {{v}}\n", 0, 100000)
-        for key in (
-            "division_cost",
-            "division_cost_division_rate",
-            "active_move_cost",
-            "attack_cost",
-            "escape_cost",
-            "defense_cost",
-        )
+        for key in R.ECONOMY_RANGES  # every cost of [economy]
     ),
     ("life.excretion", "[life]\nexcretion = {v}\n", 0, 32767),
     ("life.starvation_dp", "[life]\nstarvation_dp = {v}\n", 0, 5),
