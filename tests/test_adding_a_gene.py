@@ -18,7 +18,7 @@ import pytest
 
 import sim.ursuppe.rules as rules_package
 from sim.ursuppe.engine import decision_kinds, events, tally
-from sim.ursuppe.engine.genes import gene_modules, rebound, toxic_excretions
+from sim.ursuppe.engine.genes import gene_modules, indices, rebound, toxic_excretions
 from sim.ursuppe.rules import extra_flags, gene_tables, genes, ledger
 from sim.ursuppe.rules.gene_rows import Decision, Gene, Knob, two_way
 from sim.ursuppe.tools import gene_tables as generator
@@ -96,6 +96,28 @@ def test_the_tables_hold_toxic_excretions_rows_at_the_indices_its_module_names()
     names = (tally.TALLY_NAMES[m.TOXIC_TOKEN], tally.TALLY_NAMES[m.TOXIC_PICKUP])
     assert names == ("toxic:token", "toxic:pickup")
     assert (m.TOXIC_TOKEN, m.TOXIC_PICKUP) == (tally.N_KINDS + 36, tally.N_KINDS + 37)  # (58, 59)
+
+
+# A look-up in a central table by a string or the gene's name (what genes.indices says once)
+_LOOKUP = re.compile(r"\b(?:GENE|XFLAG|KIND|EVENT|TALLY)_INDEX\[([^\]]+)\]")
+
+
+@pytest.mark.parametrize("name", ledger.LEDGER["modules"])
+def test_a_gene_modules_constants_are_its_rows_indices_in_the_order_of_its_row(name):
+    """Issue 35.5: genes.indices(GENE) is where each row of the module sits in the central tables,
+    in the row's order (gene, flags, decision kinds, events, tallies), and the module looks none of
+    its row's names up itself: the row is the one place that spells them."""
+    module = importlib.import_module(f"{generator.PACKAGE}.{name}")
+    g = module.GENE
+    at = iter(indices(g))
+    assert genes.GENE_NAMES[next(at)] == g.name
+    assert [extra_flags.EXTRA_FLAGS[next(at)] for _ in g.flags] == list(g.flags)
+    assert [decision_kinds.KIND_NAMES[next(at)] for _ in g.decisions] == [d.name for d in g.decisions]
+    assert [events.EVENT_KINDS[next(at)] for _ in g.events] == [events.EventKind(*e) for e in g.events]
+    assert [tally.OUTCOMES[next(at) - tally.N_KINDS] for _ in g.tallies] == list(g.tallies)
+    assert next(at, None) is None  # no knobs: the brand-new gene's test reads one
+    own = {"GENE.name", *(f'"{row[0]}"' for row in (*g.flags, *g.decisions, *g.events, *g.tallies))}
+    assert set(_LOOKUP.findall(_code(Path(module.__file__)))) & own == set()
 
 
 # The base genes' modules (docs/rules.md §7-§8) and the indices their rows have always had: the
@@ -975,14 +997,11 @@ _NEW_MODULE = '''"""Sunbathing (XG-99, made up by tests/test_adding_a_gene.py): 
 advance, the owner may take 1 BP or not; its strategy knob sunbathe_value says what taking it is worth."""
 
 from sim.jit import kernel
-from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import add_bp, has
-from sim.ursuppe.engine.policy_port import PARAMETERS
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, Gene, Knob, two_way
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Sunbathing",
@@ -997,11 +1016,7 @@ GENE = Gene(
     knobs=(Knob("sunbathe_value", 1.0, -10.0, 10.0, "sunbathe (XG-99)", "taking 1 BP; 0 or less: rest"),),
 )
 
-SUNBATHING = GENE_INDEX[GENE.name]
-SUNBATHE_CHOICE = KIND_INDEX["sunbathe"]
-EV_SUNBATHE = EVENT_INDEX["sunbathe"]
-SUNBATHE_MADE = TALLY_INDEX["sunbathe:made"]
-SUNBATHE_VALUE = PARAMETERS["sunbathe_value"].index
+SUNBATHING, SUNBATHE_CHOICE, EV_SUNBATHE, SUNBATHE_MADE, SUNBATHE_VALUE = indices(GENE)
 
 
 @kernel

@@ -31,9 +31,9 @@ from sim.ursuppe.engine.attacks import (
     retry_target,
 )
 from sim.ursuppe.engine.deaths import DEATH_AGGRESSION
-from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
-from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, EVENT_INDEX, log
+from sim.ursuppe.engine.events import EV_ATTACK, EV_ATTACK_RESULT, log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.armor import armor_takes_dp
 from sim.ursuppe.engine.genes.camouflage_1 import camouflage, camouflage_retry
 from sim.ursuppe.engine.genes.more_than_a_mouthful import mouthful_saves_from_aggression
@@ -41,9 +41,7 @@ from sim.ursuppe.engine.genes.persistence import persistence_retries
 from sim.ursuppe.engine.genes.threat_display import threat_display_protects
 from sim.ursuppe.engine.players import add_bp, has, same_side, share_with_partner
 from sim.ursuppe.engine.state import PF_AGGRESSED
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 
 def _number(value, name, low, high):
@@ -93,10 +91,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene, its decision kind, event and tally.
-AGGRESSION = GENE_INDEX[GENE.name]
-AGGRESS = KIND_INDEX["aggress"]
-EV_DAMAGE = EVENT_INDEX["damage"]
-LOST_DEFENSE_DP = TALLY_INDEX["aggression:lost_defense_dp"]
+AGGRESSION, AGGRESS, EV_DAMAGE, LOST_DEFENSE_DP = indices(GENE)
 PHASE = 5  # R1: Aggression attacks in Phase 5
 # The damage event's reason, by its name in the event log: Armor (R3), a lost Defense fight (R4),
 # and with XG-05 flag hard_crust_refusal = attacker_starves the failed attacker's DP

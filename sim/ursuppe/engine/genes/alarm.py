@@ -12,14 +12,12 @@ may the target escape by Alarm?), :func:`alarm_escape_taken` (attacks.resolve_at
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.escape import holds_escape
 from sim.ursuppe.engine.players import has, same_side
 from sim.ursuppe.engine.state import PF_ALARM
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 DURATIONS = ("rest_of_phase1", "rest_of_round")  # flag alarm_duration
 
@@ -39,13 +37,8 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, its flags and the values they compare with,
 # its event and tallies.
-ALARM = GENE_INDEX[GENE.name]
-XF_ALARM_DURATION = XFLAG_INDEX["alarm_duration"]
-XF_ALARM_TRIGGER_OWN_COLOUR = XFLAG_INDEX["alarm_trigger_own_colour"]
+ALARM, XF_ALARM_DURATION, XF_ALARM_TRIGGER_OWN_COLOUR, EV_ALARM, ALARM_GRANTED, ALARM_ESCAPE = indices(GENE)
 ALARM_REST_OF_PHASE1, ALARM_REST_OF_ROUND = range(len(DURATIONS))
-EV_ALARM = EVENT_INDEX["alarm"]
-ALARM_GRANTED = TALLY_INDEX["alarm:granted"]
-ALARM_ESCAPE = TALLY_INDEX["alarm:escape"]
 
 
 @kernel

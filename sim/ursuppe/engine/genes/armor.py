@@ -10,18 +10,16 @@ target's value and for which lower gene to give up (policy._target_value, policy
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Armor", "R3", tallies=(("armor:dp", "R3: an armored target took DP instead of dying"),), advanced=True
 )
 
 # The kernels' constants (numba globals): the gene and its tally.
-ARMOR = GENE_INDEX[GENE.name]
-ARMOR_DP = TALLY_INDEX["armor:dp"]
+ARMOR, ARMOR_DP = indices(GENE)
 
 
 @kernel

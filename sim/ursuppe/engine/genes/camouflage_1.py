@@ -12,13 +12,11 @@ event and the tally are the two genes' rows, declared here.
 
 from sim.jit import kernel
 from sim.ursuppe.engine.dice import roll_die
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.camouflage_2 import CAMOUFLAGE_2
 from sim.ursuppe.engine.players import has
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Camouflage 1",
@@ -30,10 +28,7 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, its flag, the event and tally it shares with
 # Camouflage 2.
-CAMOUFLAGE_1 = GENE_INDEX[GENE.name]
-XF_CAMOUFLAGE_ROLL_PER_ATTEMPT = XFLAG_INDEX["camouflage_roll_per_attempt"]
-EV_CAMOUFLAGE = EVENT_INDEX["camouflage"]
-CAMOUFLAGE_NO_DEFENCE = TALLY_INDEX["camouflage:no_defence"]
+CAMOUFLAGE_1, XF_CAMOUFLAGE_ROLL_PER_ATTEMPT, EV_CAMOUFLAGE, CAMOUFLAGE_NO_DEFENCE = indices(GENE)
 
 
 @kernel

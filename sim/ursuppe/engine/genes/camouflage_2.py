@@ -9,9 +9,9 @@ attacker holds it: a target's answers do not count then. This module calls no de
 imports no other gene module, so both may import its constant.
 """
 
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene("Camouflage 2", "XG-24", advanced=True)  # its rows are Camouflage 1's (XG-11)
 
-CAMOUFLAGE_2 = GENE_INDEX[GENE.name]
+(CAMOUFLAGE_2,) = indices(GENE)

@@ -13,17 +13,14 @@ The choice is the decision kind ``cleanliness`` (scenario choice ``{"clean": spa
 import json
 
 from sim.jit import kernel
-from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
 from sim.ursuppe.engine.food import move_cubes
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.engine.policy_port import CLEAN_OPPONENT_WEIGHT
 from sim.ursuppe.engine.scratch import MEAL_EXTRA
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 LAST_SPACE = 126  # a scenario's space number: 0..126
 
@@ -54,11 +51,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene, its flag, decision kind, event and tally.
-CLEANLINESS = GENE_INDEX[GENE.name]
-XF_CLEANLINESS_COVERS_ATTACK_CUBES = XFLAG_INDEX["cleanliness_covers_attack_cubes"]
-CLEAN = KIND_INDEX["cleanliness"]
-EV_CLEAN = EVENT_INDEX["clean"]
-CLEANLINESS_MOVED = TALLY_INDEX["cleanliness:moved"]
+CLEANLINESS, XF_CLEANLINESS_COVERS_ATTACK_CUBES, CLEAN, EV_CLEAN, CLEANLINESS_MOVED = indices(GENE)
 
 
 @kernel

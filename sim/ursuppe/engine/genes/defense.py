@@ -13,13 +13,12 @@ offer, _response_options) and :func:`defend` (the fight, resolve_attack). The an
 
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.dice import roll_die
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.persistence import persistence_refights
 from sim.ursuppe.engine.players import add_bp, has
 from sim.ursuppe.engine.state import AF_DEFENDED
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Defense",
@@ -29,10 +28,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene, its event and tallies.
-DEFENSE = GENE_INDEX[GENE.name]
-EV_FIGHT = EVENT_INDEX["fight"]
-FIGHT_DEFENDER_WON = TALLY_INDEX["fight:defender_won"]
-FIGHT_DEFENDER_LOST = TALLY_INDEX["fight:defender_lost"]
+DEFENSE, EV_FIGHT, FIGHT_DEFENDER_WON, FIGHT_DEFENDER_LOST = indices(GENE)
 
 
 @kernel

@@ -10,13 +10,13 @@ players.py back.
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene("Division Rate", "D3")
 
 # The kernels' constant (a numba global): the gene.
-DIVISION_RATE = GENE_INDEX[GENE.name]
+(DIVISION_RATE,) = indices(GENE)
 
 
 @kernel

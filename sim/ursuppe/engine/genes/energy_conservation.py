@@ -7,12 +7,10 @@ Social Gene's in Phase 6, XG-10) is declared here, the first of the two genes to
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import add_bp, has
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Energy Conservation",
@@ -24,10 +22,7 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, its flag, the event (shared with XG-10) and
 # the tally.
-ENERGY_CONSERVATION = GENE_INDEX[GENE.name]
-XF_ENERGY_CONSERVATION_REQUIRES_MOVE = XFLAG_INDEX["energy_conservation_requires_move"]
-EV_GENE_INCOME = EVENT_INDEX["gene_income"]
-ENERGY_BP = TALLY_INDEX["energy:bp"]
+ENERGY_CONSERVATION, XF_ENERGY_CONSERVATION_REQUIRES_MOVE, EV_GENE_INCOME, ENERGY_BP = indices(GENE)
 
 
 @kernel

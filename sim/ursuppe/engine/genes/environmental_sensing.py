@@ -12,10 +12,10 @@ player, after the card is revealed. The policy reads what was seen from the shar
 """
 
 from sim.jit import kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.migration_sensing import sense_next_card
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(  # its event and tally are Migration Sensing's (XG-06)
     "Environmental Sensing",
@@ -24,7 +24,9 @@ GENE = Gene(  # its event and tally are Migration Sensing's (XG-06)
     flags=(ExtraFlag("environmental_sensing_includes_migration", "XG-23", False),),
 )
 
-ENVIRONMENTAL_SENSING = GENE_INDEX[GENE.name]
+# The kernels' constant (a numba global): the gene; its flag is read by Migration Sensing's
+# look (genes/migration_sensing.py, which this module imports).
+ENVIRONMENTAL_SENSING, _ = indices(GENE)
 
 
 @kernel

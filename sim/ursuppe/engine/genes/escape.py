@@ -13,12 +13,11 @@ alarm:escape) and :func:`escape` (the escape itself, resolve_attack). The answer
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.movement import active_movement
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.engine.state import AF_ESCAPED
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Escape",
@@ -27,8 +26,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene and its tally.
-ESCAPE = GENE_INDEX[GENE.name]
-ESCAPE_STAYED = TALLY_INDEX["escape:stayed"]
+ESCAPE, ESCAPE_STAYED = indices(GENE)
 
 
 @kernel

@@ -10,14 +10,12 @@ phases/phase1_movement_feeding.py ``amoeba_turn``, which then feeds and moves in
 
 from sim.jit import kernel
 from sim.ursuppe.engine.board import step
-from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.engine.policy_port import is_hunter, space_value
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, Gene, two_way
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 ORDERS = ("move_first", "eat_first")  # the scenario choice's words, row[0] = 0 / 1
 
@@ -46,10 +44,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene, its decision kind, event and tally.
-FAST_FOOD = GENE_INDEX[GENE.name]
-FAST_FOOD_ORDER = KIND_INDEX["fast_food"]
-EV_ORDER = EVENT_INDEX["order"]
-FAST_FOOD_EAT_FIRST = TALLY_INDEX["fast_food:eat_first"]
+FAST_FOOD, FAST_FOOD_ORDER, EV_ORDER, FAST_FOOD_EAT_FIRST = indices(GENE)
 
 
 @kernel

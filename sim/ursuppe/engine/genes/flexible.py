@@ -10,10 +10,8 @@ module, so players.py may call it.
 """
 
 from sim.jit import always_inline, kernel
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Flexible",
@@ -26,10 +24,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene, its flags and tally.
-FLEXIBLE = GENE_INDEX[GENE.name]
-XF_FLEXIBLE_ON_SOCIAL_STEAL = XFLAG_INDEX["flexible_on_social_steal"]
-XF_FLEXIBLE_ON_EXCHANGE = XFLAG_INDEX["flexible_on_exchange"]
-FLEXIBLE_DISCOUNT = TALLY_INDEX["flexible:discount"]
+FLEXIBLE, XF_FLEXIBLE_ON_SOCIAL_STEAL, XF_FLEXIBLE_ON_EXCHANGE, FLEXIBLE_DISCOUNT = indices(GENE)
 
 
 @kernel

@@ -7,15 +7,15 @@ Its hook :func:`frugality_shape_bit` picks the owner's shape set where a feeding
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 from sim.ursuppe.rules.meal_shapes import WITH_FRUGALITY
 
 GENE = Gene("Frugality", "F1")
 
 # The kernels' constant (a numba global): the gene.
-FRUGALITY = GENE_INDEX[GENE.name]
+(FRUGALITY,) = indices(GENE)
 
 
 @kernel

@@ -10,10 +10,9 @@ eaten with it counts in the tally ``glutton:meal`` (:func:`glutton_meal`, feedin
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Glutton",
@@ -22,8 +21,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene and its tally.
-GLUTTON = GENE_INDEX[GENE.name]
-GLUTTON_MEAL = TALLY_INDEX["glutton:meal"]
+GLUTTON, GLUTTON_MEAL = indices(GENE)
 
 
 @kernel

@@ -11,12 +11,10 @@ the tally ``bang:dp`` (the amoebas hit).
 
 from sim.jit import kernel
 from sim.ursuppe.engine.deaths import DEATH_BANG, kill
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import death_threshold, has
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Go Out With a Bang",
@@ -27,10 +25,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene, its flag, event and tally.
-BANG = GENE_INDEX[GENE.name]
-XF_BANG_IMMEDIATE_DEATH = XFLAG_INDEX["bang_immediate_death"]
-EV_BANG = EVENT_INDEX["bang"]
-BANG_DP = TALLY_INDEX["bang:dp"]
+BANG, XF_BANG_IMMEDIATE_DEATH, EV_BANG, BANG_DP = indices(GENE)
 
 
 @kernel

@@ -14,15 +14,12 @@ GENE_INDEX and XFLAG_INDEX: this module calls decide, so the policy cannot impor
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import add_bp, has
 from sim.ursuppe.engine.policy_port import HARD_CRUST_MAX_BP
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, ExtraFlag, Gene, two_way
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 REFUSALS = ("attacker_dies", "attacker_starves")  # flag hard_crust_refusal
 DEATH_CUBES = ("2_each", "1_each", "none")  # flag hard_crust_death_cubes
@@ -55,17 +52,19 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, its flags and the values they compare with,
 # its decision kind, event and tallies.
-HARD_CRUST = GENE_INDEX[GENE.name]
-XF_HARD_CRUST_REFUSAL = XFLAG_INDEX["hard_crust_refusal"]
-XF_HARD_CRUST_DEATH_CUBES = XFLAG_INDEX["hard_crust_death_cubes"]
-XF_HARD_CRUST_AFTER_FAILED_DEFENCE = XFLAG_INDEX["hard_crust_after_failed_defence"]
-XF_HARD_CRUST_EXTRA_BP = XFLAG_INDEX["hard_crust_extra_bp"]
+(
+    HARD_CRUST,
+    XF_HARD_CRUST_REFUSAL,
+    XF_HARD_CRUST_DEATH_CUBES,
+    XF_HARD_CRUST_AFTER_FAILED_DEFENCE,
+    XF_HARD_CRUST_EXTRA_BP,
+    HARD_CRUST_PAY,
+    EV_HARD_CRUST,
+    HARD_CRUST_PAID,
+    HARD_CRUST_REFUSED,
+) = indices(GENE)
 CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(len(REFUSALS))
 CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(len(DEATH_CUBES))
-HARD_CRUST_PAY = KIND_INDEX["hard_crust"]
-EV_HARD_CRUST = EVENT_INDEX["hard_crust"]
-HARD_CRUST_PAID = TALLY_INDEX["hard_crust:paid"]
-HARD_CRUST_REFUSED = TALLY_INDEX["hard_crust:refused"]
 
 
 @kernel

@@ -16,9 +16,9 @@ declared here (Healing 2's own tally, flags and phase are its module's).
 import json
 
 from sim.jit import kernel
-from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.healing_2 import (
     HEALING_2,
     XF_HEALING2_COST,
@@ -30,10 +30,7 @@ from sim.ursuppe.engine.genes.healing_2 import (
 from sim.ursuppe.engine.players import add_bp, death_threshold
 from sim.ursuppe.engine.policy_port import HEAL_RESERVE, HEAL_WITHIN, leading_opponent
 from sim.ursuppe.engine.state import AF_HEALED
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ChoiceError, Decision, ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 LIMITS = ("unlimited", "once_per_amoeba")  # flag healing1_limit
 MAX_NUMBER = 7  # a scenario's amoeba numbers: 1..7
@@ -102,13 +99,8 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, its flags and the value they compare with, the
 # decision kind, event and tally it shares with Healing 2.
-HEALING_1 = GENE_INDEX[GENE.name]
-XF_HEALING1_LIMIT = XFLAG_INDEX["healing1_limit"]
-XF_HEALING1_COST = XFLAG_INDEX["healing1_cost"]
+HEALING_1, XF_HEALING1_LIMIT, XF_HEALING1_COST, HEAL, EV_HEAL, HEALING_DP_REMOVED = indices(GENE)
 HEALING_ONCE_PER_AMOEBA = LIMITS.index("once_per_amoeba")
-HEAL = KIND_INDEX["heal"]
-EV_HEAL = EVENT_INDEX["heal"]
-HEALING_DP_REMOVED = TALLY_INDEX["healing:dp_removed"]
 
 
 @kernel

@@ -14,11 +14,9 @@ imports no other gene module, so healing_1.py may import it.
 from sim.jit import kernel
 from sim.ursuppe.engine.attacks import die
 from sim.ursuppe.engine.deaths import DEATH_NATURAL
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import death_threshold
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 PHASES = ("phase4", "any_own_turn", "phase5_before_deaths")  # flag healing2_phase
 
@@ -37,13 +35,15 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, its flags and the values they compare with,
 # and its tally.
-HEALING_2 = GENE_INDEX[GENE.name]
-XF_HEALING2_PHASE = XFLAG_INDEX["healing2_phase"]
-XF_HEALING2_INCLUDES_HEALING1 = XFLAG_INDEX["healing2_includes_healing1"]
-XF_HEALING2_TARGET_ANY_COLOUR = XFLAG_INDEX["healing2_target_any_colour"]
-XF_HEALING2_COST = XFLAG_INDEX["healing2_cost"]
+(
+    HEALING_2,
+    XF_HEALING2_PHASE,
+    XF_HEALING2_INCLUDES_HEALING1,
+    XF_HEALING2_TARGET_ANY_COLOUR,
+    XF_HEALING2_COST,
+    HEALING2_DP_GIVEN,
+) = indices(GENE)
 HEALING2_PHASE4, HEALING2_ANY_OWN_TURN, HEALING2_PHASE5 = range(len(PHASES))
-HEALING2_DP_GIVEN = TALLY_INDEX["healing2:dp_given"]
 
 
 @kernel

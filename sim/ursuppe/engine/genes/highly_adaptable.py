@@ -17,10 +17,10 @@ import json
 import numpy as np
 
 from sim.jit import kernel
-from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, option_overflow, set_option
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
 from sim.ursuppe.engine.gene_sets import add_to_pool, set_gene
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.flexible import flexible_exchange_discount
 from sim.ursuppe.engine.players import (
     SOURCE_POOL,
@@ -33,11 +33,9 @@ from sim.ursuppe.engine.players import (
 )
 from sim.ursuppe.engine.policy_port import BP_RESERVE, EXCHANGE_MARGIN, GENE_VALUE_BASE
 from sim.ursuppe.engine.state import PF_EXCHANGED
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.book import GIFT_NO_EXCHANGE
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ChoiceError, Decision, ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX, GENE_NAMES, gene_index
+from sim.ursuppe.rules.genes import GENE_NAMES, gene_index
 
 PER_ROUND = ("unlimited", "once")  # flag ha_exchanges_per_round
 INTO_ADVANCED = ("forbidden", "with_lower_given_up")  # flag ha_into_advanced
@@ -88,14 +86,16 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, its flags and the values they compare with,
 # its decision kind, event and tally.
-HIGHLY_ADAPTABLE = GENE_INDEX[GENE.name]
-XF_HA_EXCHANGES_PER_ROUND = XFLAG_INDEX["ha_exchanges_per_round"]
-XF_HA_INTO_ADVANCED = XFLAG_INDEX["ha_into_advanced"]
+(
+    HIGHLY_ADAPTABLE,
+    XF_HA_EXCHANGES_PER_ROUND,
+    XF_HA_INTO_ADVANCED,
+    EXCHANGE,
+    EV_EXCHANGE,
+    EXCHANGE_MADE,
+) = indices(GENE)
 HA_ONCE = PER_ROUND.index("once")
 HA_ADVANCED_WITH_LOWER = INTO_ADVANCED.index("with_lower_given_up")
-EXCHANGE = KIND_INDEX["exchange"]
-EV_EXCHANGE = EVENT_INDEX["exchange"]
-EXCHANGE_MADE = TALLY_INDEX["exchange:made"]
 
 
 @kernel

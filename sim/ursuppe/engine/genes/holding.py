@@ -18,16 +18,14 @@ riders' slot of the scratch row are shared formats (state.py, scratch.py).
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has, put_amoeba, same_side
 from sim.ursuppe.engine.policy_port import CLING_THRESHOLD, food_value
 from sim.ursuppe.engine.scratch import RIDERS
 from sim.ursuppe.engine.state import AF_CLUNG
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, Gene, yes_no
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Holding",
@@ -38,10 +36,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene, its decision kind, event and tally.
-HOLDING = GENE_INDEX[GENE.name]
-CLING = KIND_INDEX["cling"]
-EV_CLING = EVENT_INDEX["cling"]
-CLUNG = TALLY_INDEX["holding:clung"]
+HOLDING, CLING, EV_CLING, CLUNG = indices(GENE)
 
 
 @kernel

@@ -9,13 +9,13 @@ players.has): players.py imports it, so it must not import players.py back.
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene("Life Expectancy", "X1")
 
 # The kernels' constant (a numba global): the gene.
-LIFE_EXPECTANCY = GENE_INDEX[GENE.name]
+(LIFE_EXPECTANCY,) = indices(GENE)
 
 
 @kernel

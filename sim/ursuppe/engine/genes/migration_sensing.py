@@ -11,9 +11,9 @@ look is :func:`migration_sensing_look` (phases/phase1_movement_feeding.py ``phas
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
@@ -27,13 +27,11 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, the gene that may include it (XG-23) and its
 # flag, the event and the tally.
-MIGRATION_SENSING = GENE_INDEX[GENE.name]
+MIGRATION_SENSING, EV_SENSE, SENSING_SEEN = indices(GENE)
 # XG-23 includes XG-06 with its flag (genes/environmental_sensing.py imports this module, so
 # they are named here)
 _INCLUDED_IN = GENE_INDEX["Environmental Sensing"]
 _XF_INCLUDES = XFLAG_INDEX["environmental_sensing_includes_migration"]
-EV_SENSE = EVENT_INDEX["sense"]
-SENSING_SEEN = TALLY_INDEX["sensing:seen"]
 
 
 @kernel

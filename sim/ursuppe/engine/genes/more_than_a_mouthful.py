@@ -12,13 +12,11 @@ module calls no decision, so the policy may import it).
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.struggle_for_survival import holds_struggle
 from sim.ursuppe.engine.players import has, same_side
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "More Than a Mouthful",
@@ -33,11 +31,13 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene, its flags, event and tally.
-MOUTHFUL = GENE_INDEX[GENE.name]
-XF_MOUTHFUL_VS_AGGRESSION_PHASE1 = XFLAG_INDEX["mouthful_vs_aggression_phase1"]
-XF_MOUTHFUL_VS_AGGRESSION_PHASE5 = XFLAG_INDEX["mouthful_vs_aggression_phase5"]
-EV_MOUTHFUL = EVENT_INDEX["mouthful"]
-MOUTHFUL_SURVIVED = TALLY_INDEX["mouthful:survived"]
+(
+    MOUTHFUL,
+    XF_MOUTHFUL_VS_AGGRESSION_PHASE1,
+    XF_MOUTHFUL_VS_AGGRESSION_PHASE5,
+    EV_MOUTHFUL,
+    MOUTHFUL_SURVIVED,
+) = indices(GENE)
 
 
 @kernel

@@ -9,14 +9,14 @@ move's direction. The strategies read :data:`MOVEMENT_I` to value an active move
 
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.dice import roll_die
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene("Movement I", "§8")
 
 # The kernels' constant (a numba global): the gene.
-MOVEMENT_I = GENE_INDEX[GENE.name]
+(MOVEMENT_I,) = indices(GENE)
 
 
 @kernel

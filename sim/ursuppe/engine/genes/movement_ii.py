@@ -9,14 +9,14 @@ move by its best destination (policy._active_value, the valuation of the shared 
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene("Movement II", "§8", advanced=True)
 
 # The kernels' constant (a numba global): the gene.
-MOVEMENT_II = GENE_INDEX[GENE.name]
+(MOVEMENT_II,) = indices(GENE)
 EVERY_DIRECTION = 0b11111  # bit d: direction d (board: N, E, S, W, then STAY)
 
 

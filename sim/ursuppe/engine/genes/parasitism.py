@@ -13,16 +13,14 @@ parasite_victim): the EAT row is shared by every feeding gene, and so is its val
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import add_bp, amoebas_on_space, has, same_side
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene("Parasitism", "F4", tallies=(("parasitism:meal", "F4"),))
 
 # The kernels' constants (numba globals): the gene and its tally.
-PARASITISM = GENE_INDEX[GENE.name]
-PARASITE_MEAL = TALLY_INDEX["parasitism:meal"]
+PARASITISM, PARASITE_MEAL = indices(GENE)
 
 
 @kernel

@@ -14,10 +14,9 @@ A5), shared with Struggle for Survival, and stays with the attacks.
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Persistence",
@@ -31,9 +30,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene and its tallies.
-PERSISTENCE = GENE_INDEX[GENE.name]
-PERSISTENCE_REFIGHT = TALLY_INDEX["persistence:refight"]
-PERSISTENCE_RETRY = TALLY_INDEX["persistence:retry"]
+PERSISTENCE, PERSISTENCE_REFIGHT, PERSISTENCE_RETRY = indices(GENE)
 
 
 @kernel

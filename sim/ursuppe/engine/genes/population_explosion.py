@@ -15,12 +15,10 @@ cannot do before decide.
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import add_bp, amoebas_on_board, share_with_partner
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 MODES = ("top_up", "add_leader_count")  # flag pop_explosion_mode
 
@@ -37,12 +35,14 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, its flags and the values they compare with,
 # its event and tally.
-POP_EXPLOSION = GENE_INDEX[GENE.name]
-XF_POP_EXPLOSION_MODE = XFLAG_INDEX["pop_explosion_mode"]
-XF_POP_EXPLOSION_EACH_ROUND = XFLAG_INDEX["pop_explosion_each_round"]
+(
+    POP_EXPLOSION,
+    XF_POP_EXPLOSION_MODE,
+    XF_POP_EXPLOSION_EACH_ROUND,
+    EV_EXPLOSION,
+    EXPLOSION_PLACED,
+) = indices(GENE)
 POP_TOP_UP, POP_ADD_LEADER_COUNT = range(len(MODES))
-EV_EXPLOSION = EVENT_INDEX["explosion"]
-EXPLOSION_PLACED = TALLY_INDEX["explosion:placed"]
 
 
 @kernel

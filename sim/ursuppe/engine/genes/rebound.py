@@ -9,15 +9,12 @@ escape): the step's bit is passed as ``which``.
 
 from sim.jit import kernel
 from sim.ursuppe.engine.board import STAY, step
-from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.engine.policy_port import is_hunter, space_value
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, ExtraFlag, Gene, two_way
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 STEPS = ("drift", "active", "speed_steps", "escape")  # the steps that may rebound, a bit each
 
@@ -41,12 +38,8 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, its flag and the bits of its steps, its
 # decision kind, event and tally.
-REBOUND = GENE_INDEX[GENE.name]
-XF_REBOUND_APPLIES_TO = XFLAG_INDEX["rebound_applies_to"]
+REBOUND, XF_REBOUND_APPLIES_TO, REBOUND_CHOICE, EV_REBOUND, REBOUND_MADE = indices(GENE)
 REBOUND_DRIFT, REBOUND_ACTIVE, REBOUND_SPEED_STEPS, REBOUND_ESCAPE = (1 << i for i in range(len(STEPS)))
-REBOUND_CHOICE = KIND_INDEX["rebound"]
-EV_REBOUND = EVENT_INDEX["rebound"]
-REBOUND_MADE = TALLY_INDEX["rebound:made"]
 
 
 @kernel

@@ -10,11 +10,9 @@ module imports neither players.py nor another gene module, so players.py may cal
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.division_rate import division_rate_cost
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Short Life Span",
@@ -27,10 +25,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene, its flags and tally.
-SHORT_LIFE_SPAN = GENE_INDEX[GENE.name]
-XF_SLS_DIVISION_COST = XFLAG_INDEX["sls_division_cost"]
-XF_SLS_WITH_DIVISION_RATE = XFLAG_INDEX["sls_with_division_rate"]
-SHORT_LIFE_DEATH = TALLY_INDEX["short_life:death"]
+SHORT_LIFE_SPAN, XF_SLS_DIVISION_COST, XF_SLS_WITH_DIVISION_RATE, SHORT_LIFE_DEATH = indices(GENE)
 
 
 @kernel

@@ -19,14 +19,12 @@ below this module, which imports it.
 import numpy as np
 
 from sim.jit import kernel
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
 from sim.ursuppe.engine.gene_sets import set_gene
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.energy_conservation import EV_GENE_INCOME
 from sim.ursuppe.engine.players import add_bp, gene_holder, share_with_partner
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 TIMINGS = ("end_of_phase6", "at_owner_turn_before_advance", "at_owner_turn_after_advance")
 PAYMENT_TO = ("holder", "nobody")
@@ -49,15 +47,18 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, its flags and the values they compare with,
 # its event and tallies.
-SOCIAL_GENE = GENE_INDEX[GENE.name]
-XF_SOCIAL_GENE_TIMING = XFLAG_INDEX["social_gene_timing"]
-XF_SOCIAL_GENE_STEAL_PAYMENT_TO = XFLAG_INDEX["social_gene_steal_payment_to"]
-XF_SOCIAL_GENE_GAP = XFLAG_INDEX["social_gene_gap"]
+(
+    SOCIAL_GENE,
+    XF_SOCIAL_GENE_TIMING,
+    XF_SOCIAL_GENE_STEAL_PAYMENT_TO,
+    _,  # the steal price: players.gene_cost reads it (this module imports players)
+    XF_SOCIAL_GENE_GAP,
+    EV_TAKE,
+    SOCIAL_INCOME,
+    SOCIAL_TAKEN,
+) = indices(GENE)
 SOCIAL_END_OF_PHASE6, SOCIAL_BEFORE_ADVANCE, SOCIAL_AFTER_ADVANCE = range(len(TIMINGS))
 STEAL_TO_HOLDER = PAYMENT_TO.index("holder")
-EV_TAKE = EVENT_INDEX["take"]
-SOCIAL_INCOME = TALLY_INDEX["social:income"]
-SOCIAL_TAKEN = TALLY_INDEX["social:taken"]
 
 
 @kernel

@@ -12,13 +12,12 @@ active move (direction, Rebound's step, Toxic Excretions' tokens, Tentacle and H
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import decide, set_option
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.persistence import PERSISTENCE
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.engine.policy_port import SECOND_MOVE_THRESHOLD, food_value
 from sim.ursuppe.rules.gene_rows import Decision, Gene, yes_no
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Speed",
@@ -27,8 +26,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene and its decision kind.
-SPEED = GENE_INDEX[GENE.name]
-SECOND_MOVE = KIND_INDEX["second_move"]
+SPEED, SECOND_MOVE = indices(GENE)
 
 
 @kernel

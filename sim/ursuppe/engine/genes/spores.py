@@ -7,14 +7,14 @@ which are placed by D3's spaces too).
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene("Spores", "D3")
 
 # The kernels' constant (a numba global): the gene.
-SPORES = GENE_INDEX[GENE.name]
+(SPORES,) = indices(GENE)
 
 
 @kernel

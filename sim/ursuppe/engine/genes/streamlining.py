@@ -7,14 +7,14 @@ and resolve_attack, for an escape) and the strategies (policy._value_moves) all 
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene("Streamlining", "M3")
 
 # The kernels' constant (a numba global): the gene.
-STREAMLINING = GENE_INDEX[GENE.name]
+(STREAMLINING,) = indices(GENE)
 
 
 @kernel

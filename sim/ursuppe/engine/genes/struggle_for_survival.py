@@ -15,6 +15,7 @@ policy._target_value).
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.rules.gene_rows import Gene
 from sim.ursuppe.rules.genes import GENE_INDEX
@@ -22,7 +23,7 @@ from sim.ursuppe.rules.genes import GENE_INDEX
 GENE = Gene("Struggle for Survival", "A1")
 
 # The kernels' constant (a numba global): the gene.
-STRUGGLE = GENE_INDEX[GENE.name]
+(STRUGGLE,) = indices(GENE)
 # Aggression (genes/aggression.py) includes its ability; that module calls decide (which the
 # policy, importing this module, sits below), so its index is read from the table here.
 AGGRESSION = GENE_INDEX["Aggression"]

@@ -8,15 +8,15 @@ meals (feeding._shape_set, which feeding.meal_options reads).
 """
 
 from sim.jit import always_inline, kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 from sim.ursuppe.rules.meal_shapes import WITH_SUBSTITUTION
 
 GENE = Gene("Substitution", "F2")
 
 # The kernels' constant (a numba global): the gene.
-SUBSTITUTION = GENE_INDEX[GENE.name]
+(SUBSTITUTION,) = indices(GENE)
 
 
 @kernel

@@ -12,11 +12,10 @@ Eating such a meal takes the cubes from the neighbours and counts in the tally `
 from sim.jit import always_inline, kernel
 from sim.ursuppe.engine.decision_kinds import SUCTION_BITS
 from sim.ursuppe.engine.food import return_cubes
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.genes.suction_2 import SUCTION_2
 from sim.ursuppe.engine.players import has
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Suction 1",
@@ -25,8 +24,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene and the tally it shares with Suction 2.
-SUCTION_1 = GENE_INDEX[GENE.name]
-SUCTION_MEAL = TALLY_INDEX["suction:meal"]
+SUCTION_1, SUCTION_MEAL = indices(GENE)
 
 
 @kernel

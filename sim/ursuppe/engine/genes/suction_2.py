@@ -9,9 +9,8 @@ one neighbour.
 """
 
 from sim.jit import kernel
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Suction 2",
@@ -21,8 +20,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene and its flag.
-SUCTION_2 = GENE_INDEX[GENE.name]
-XF_SUCTION2_SAME_SPACE = XFLAG_INDEX["suction2_same_space"]
+SUCTION_2, XF_SUCTION2_SAME_SPACE = indices(GENE)
 
 
 @kernel

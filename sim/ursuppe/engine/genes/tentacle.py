@@ -19,17 +19,15 @@ updated from the last vector's: the same cubes carried, the same draws.
 import json
 
 from sim.jit import always_inline, kernel
-from sim.ursuppe.engine.decision_kinds import KIND_INDEX
 from sim.ursuppe.engine.decisions import count_decision, decide, option_overflow, streamable
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
 from sim.ursuppe.engine.food import move_cubes
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
 from sim.ursuppe.engine.policy_port import CARRY_FOREIGN, CARRY_MAX, CARRY_NEED, CARRY_OWN, NEVER, break_tie
 from sim.ursuppe.engine.scratch import CARRY_SCRATCH
 from sim.ursuppe.engine.state import FOOD_CAP, MAX_OPTIONS, OPTION_WIDTH
-from sim.ursuppe.engine.tally import TALLY_INDEX
 from sim.ursuppe.rules.gene_rows import Decision, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 MAX_CUBES = 15  # a scenario's carry count per colour
 
@@ -58,10 +56,7 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene, its decision kind, event and tally.
-TENTACLE = GENE_INDEX[GENE.name]
-CARRY = KIND_INDEX["carry"]
-EV_CARRY = EVENT_INDEX["carry"]
-CARRIED = TALLY_INDEX["tentacle:carried"]
+TENTACLE, CARRY, EV_CARRY, CARRIED = indices(GENE)
 CARRY_COLOURS = 6  # the colours a carry's vector has (the engine plays up to 6, an option row holds 6)
 
 

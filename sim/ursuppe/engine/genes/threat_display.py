@@ -9,11 +9,9 @@ target it protects counts in the tally ``threat_display:protected``.
 """
 
 from sim.jit import kernel
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has, same_side
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 OWN_ATTACKERS = ("forbidden", "number_rule", "unrestricted")  # flag threat_display_own_attackers
 
@@ -27,10 +25,8 @@ GENE = Gene(
 
 # The kernels' constants (numba globals): the gene, its flag and the values it compares with, and
 # its tally.
-THREAT_DISPLAY = GENE_INDEX[GENE.name]
-XF_THREAT_DISPLAY_OWN_ATTACKERS = XFLAG_INDEX["threat_display_own_attackers"]
+THREAT_DISPLAY, XF_THREAT_DISPLAY_OWN_ATTACKERS, THREAT_DISPLAY_PROTECTED = indices(GENE)
 THREAT_FORBIDDEN, THREAT_NUMBER_RULE, THREAT_UNRESTRICTED = range(len(OWN_ATTACKERS))
-THREAT_DISPLAY_PROTECTED = TALLY_INDEX["threat_display:protected"]
 
 
 @kernel

@@ -14,12 +14,10 @@ tokens; amoebas already on the space are unaffected.
 """
 
 from sim.jit import kernel
-from sim.ursuppe.engine.events import EVENT_INDEX, log
+from sim.ursuppe.engine.events import log
+from sim.ursuppe.engine.genes import indices
 from sim.ursuppe.engine.players import has
-from sim.ursuppe.engine.tally import TALLY_INDEX
-from sim.ursuppe.rules.extra_flags import XFLAG_INDEX
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
-from sim.ursuppe.rules.genes import GENE_INDEX
 
 GENE = Gene(
     "Toxic Excretions",
@@ -42,16 +40,18 @@ GENE = Gene(
 )
 
 # The kernels' constants (numba globals): the gene, its flags, events and tallies.
-TOXIC = GENE_INDEX[GENE.name]
-XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE = XFLAG_INDEX["toxic_pickup_on_speed_intermediate"]
-XF_TOXIC_PICKUP_BY_PLACEMENT = XFLAG_INDEX["toxic_pickup_by_placement"]
-XF_TOXIC_ZERO_CUBE_EXCRETION = XFLAG_INDEX["toxic_zero_cube_excretion"]
-XF_TOXIC_INCLUDES_ATTACK_CUBES = XFLAG_INDEX["toxic_includes_attack_cubes"]
-XF_TOXIC_TOKEN_FOLLOWS_CUBES = XFLAG_INDEX["toxic_token_follows_cubes"]
-EV_TOXIC_TOKEN = EVENT_INDEX["toxic_token"]
-EV_TOXIC_PICKUP = EVENT_INDEX["toxic_pickup"]
-TOXIC_TOKEN = TALLY_INDEX["toxic:token"]
-TOXIC_PICKUP = TALLY_INDEX["toxic:pickup"]
+(
+    TOXIC,
+    XF_TOXIC_PICKUP_ON_SPEED_INTERMEDIATE,
+    XF_TOXIC_PICKUP_BY_PLACEMENT,
+    XF_TOXIC_ZERO_CUBE_EXCRETION,
+    XF_TOXIC_INCLUDES_ATTACK_CUBES,
+    XF_TOXIC_TOKEN_FOLLOWS_CUBES,
+    EV_TOXIC_TOKEN,
+    EV_TOXIC_PICKUP,
+    TOXIC_TOKEN,
+    TOXIC_PICKUP,
+) = indices(GENE)
 
 
 @kernel
