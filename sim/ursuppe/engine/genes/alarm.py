@@ -20,6 +20,7 @@ from sim.ursuppe.engine.state import PF_ALARM
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
 
 DURATIONS = ("rest_of_phase1", "rest_of_round")  # flag alarm_duration
+ALARM_REST_OF_PHASE1, ALARM_REST_OF_ROUND = range(len(DURATIONS))
 
 GENE = Gene(
     "Alarm",
@@ -35,10 +36,8 @@ GENE = Gene(
     ),
 )
 
-# The kernels' constants (numba globals): the gene, its flags and the values they compare with,
-# its event and tallies.
+# The kernels' constants (numba globals): the gene, its flags, event and tallies.
 ALARM, XF_ALARM_DURATION, XF_ALARM_TRIGGER_OWN_COLOUR, EV_ALARM, ALARM_GRANTED, ALARM_ESCAPE = indices(GENE)
-ALARM_REST_OF_PHASE1, ALARM_REST_OF_ROUND = range(len(DURATIONS))
 
 
 @kernel

@@ -22,7 +22,9 @@ from sim.ursuppe.engine.policy_port import HARD_CRUST_MAX_BP
 from sim.ursuppe.rules.gene_rows import Decision, ExtraFlag, Gene, two_way
 
 REFUSALS = ("attacker_dies", "attacker_starves")  # flag hard_crust_refusal
+CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(len(REFUSALS))
 DEATH_CUBES = ("2_each", "1_each", "none")  # flag hard_crust_death_cubes
+CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(len(DEATH_CUBES))
 
 GENE = Gene(
     "Hard Crust",
@@ -50,8 +52,7 @@ GENE = Gene(
     ),
 )
 
-# The kernels' constants (numba globals): the gene, its flags and the values they compare with,
-# its decision kind, event and tallies.
+# The kernels' constants (numba globals): the gene, its flags, decision kind, event and tallies.
 (
     HARD_CRUST,
     XF_HARD_CRUST_REFUSAL,
@@ -63,8 +64,6 @@ GENE = Gene(
     HARD_CRUST_PAID,
     HARD_CRUST_REFUSED,
 ) = indices(GENE)
-CRUST_ATTACKER_DIES, CRUST_ATTACKER_STARVES = range(len(REFUSALS))
-CRUST_CUBES_2_EACH, CRUST_CUBES_1_EACH, CRUST_CUBES_NONE = range(len(DEATH_CUBES))
 
 
 @kernel

@@ -33,6 +33,7 @@ from sim.ursuppe.engine.state import AF_HEALED
 from sim.ursuppe.rules.gene_rows import ChoiceError, Decision, ExtraFlag, Gene
 
 LIMITS = ("unlimited", "once_per_amoeba")  # flag healing1_limit
+HEALING_ONCE_PER_AMOEBA = LIMITS.index("once_per_amoeba")
 MAX_NUMBER = 7  # a scenario's amoeba numbers: 1..7
 
 
@@ -97,10 +98,9 @@ GENE = Gene(
     tallies=(("healing:dp_removed", "XG-15, XG-25"),),
 )
 
-# The kernels' constants (numba globals): the gene, its flags and the value they compare with, the
-# decision kind, event and tally it shares with Healing 2.
+# The kernels' constants (numba globals): the gene, its flags, the decision kind, event and tally
+# it shares with Healing 2.
 HEALING_1, XF_HEALING1_LIMIT, XF_HEALING1_COST, HEAL, EV_HEAL, HEALING_DP_REMOVED = indices(GENE)
-HEALING_ONCE_PER_AMOEBA = LIMITS.index("once_per_amoeba")
 
 
 @kernel

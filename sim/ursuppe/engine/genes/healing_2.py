@@ -19,6 +19,7 @@ from sim.ursuppe.engine.players import death_threshold
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
 
 PHASES = ("phase4", "any_own_turn", "phase5_before_deaths")  # flag healing2_phase
+HEALING2_PHASE4, HEALING2_ANY_OWN_TURN, HEALING2_PHASE5 = range(len(PHASES))
 
 GENE = Gene(
     "Healing 2",
@@ -33,8 +34,7 @@ GENE = Gene(
     tallies=(("healing2:dp_given", "XG-25"),),
 )
 
-# The kernels' constants (numba globals): the gene, its flags and the values they compare with,
-# and its tally.
+# The kernels' constants (numba globals): the gene, its flags and tally.
 (
     HEALING_2,
     XF_HEALING2_PHASE,
@@ -43,7 +43,6 @@ GENE = Gene(
     XF_HEALING2_COST,
     HEALING2_DP_GIVEN,
 ) = indices(GENE)
-HEALING2_PHASE4, HEALING2_ANY_OWN_TURN, HEALING2_PHASE5 = range(len(PHASES))
 
 
 @kernel

@@ -38,7 +38,9 @@ from sim.ursuppe.rules.gene_rows import ChoiceError, Decision, ExtraFlag, Gene
 from sim.ursuppe.rules.genes import GENE_NAMES, gene_index
 
 PER_ROUND = ("unlimited", "once")  # flag ha_exchanges_per_round
+HA_ONCE = PER_ROUND.index("once")
 INTO_ADVANCED = ("forbidden", "with_lower_given_up")  # flag ha_into_advanced
+HA_ADVANCED_WITH_LOWER = INTO_ADVANCED.index("with_lower_given_up")
 
 
 def _gene(value, key: str) -> int:
@@ -84,8 +86,7 @@ GENE = Gene(
     tallies=(("exchange:made", "XG-08"),),
 )
 
-# The kernels' constants (numba globals): the gene, its flags and the values they compare with,
-# its decision kind, event and tally.
+# The kernels' constants (numba globals): the gene, its flags, decision kind, event and tally.
 (
     HIGHLY_ADAPTABLE,
     XF_HA_EXCHANGES_PER_ROUND,
@@ -94,8 +95,6 @@ GENE = Gene(
     EV_EXCHANGE,
     EXCHANGE_MADE,
 ) = indices(GENE)
-HA_ONCE = PER_ROUND.index("once")
-HA_ADVANCED_WITH_LOWER = INTO_ADVANCED.index("with_lower_given_up")
 
 
 @kernel

@@ -21,6 +21,7 @@ from sim.ursuppe.engine.players import add_bp, amoebas_on_board, share_with_part
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
 
 MODES = ("top_up", "add_leader_count")  # flag pop_explosion_mode
+POP_TOP_UP, POP_ADD_LEADER_COUNT = range(len(MODES))
 
 GENE = Gene(
     "Population Explosion",
@@ -33,8 +34,7 @@ GENE = Gene(
     tallies=(("explosion:placed", "XG-20"),),
 )
 
-# The kernels' constants (numba globals): the gene, its flags and the values they compare with,
-# its event and tally.
+# The kernels' constants (numba globals): the gene, its flags, event and tally.
 (
     POP_EXPLOSION,
     XF_POP_EXPLOSION_MODE,
@@ -42,7 +42,6 @@ GENE = Gene(
     EV_EXPLOSION,
     EXPLOSION_PLACED,
 ) = indices(GENE)
-POP_TOP_UP, POP_ADD_LEADER_COUNT = range(len(MODES))
 
 
 @kernel

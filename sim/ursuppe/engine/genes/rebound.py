@@ -17,6 +17,7 @@ from sim.ursuppe.engine.policy_port import is_hunter, space_value
 from sim.ursuppe.rules.gene_rows import Decision, ExtraFlag, Gene, two_way
 
 STEPS = ("drift", "active", "speed_steps", "escape")  # the steps that may rebound, a bit each
+REBOUND_DRIFT, REBOUND_ACTIVE, REBOUND_SPEED_STEPS, REBOUND_ESCAPE = (1 << i for i in range(len(STEPS)))
 
 GENE = Gene(
     "Rebound",
@@ -36,10 +37,8 @@ GENE = Gene(
     tallies=(("rebound:made", "XG-16"),),
 )
 
-# The kernels' constants (numba globals): the gene, its flag and the bits of its steps, its
-# decision kind, event and tally.
+# The kernels' constants (numba globals): the gene, its flag, decision kind, event and tally.
 REBOUND, XF_REBOUND_APPLIES_TO, REBOUND_CHOICE, EV_REBOUND, REBOUND_MADE = indices(GENE)
-REBOUND_DRIFT, REBOUND_ACTIVE, REBOUND_SPEED_STEPS, REBOUND_ESCAPE = (1 << i for i in range(len(STEPS)))
 
 
 @kernel

@@ -27,7 +27,9 @@ from sim.ursuppe.engine.players import add_bp, gene_holder, share_with_partner
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
 
 TIMINGS = ("end_of_phase6", "at_owner_turn_before_advance", "at_owner_turn_after_advance")
+SOCIAL_END_OF_PHASE6, SOCIAL_BEFORE_ADVANCE, SOCIAL_AFTER_ADVANCE = range(len(TIMINGS))
 PAYMENT_TO = ("holder", "nobody")
+STEAL_TO_HOLDER = PAYMENT_TO.index("holder")
 
 GENE = Gene(
     "Social Gene",
@@ -45,8 +47,7 @@ GENE = Gene(
     ),
 )
 
-# The kernels' constants (numba globals): the gene, its flags and the values they compare with,
-# its event and tallies.
+# The kernels' constants (numba globals): the gene, its flags, event and tallies.
 (
     SOCIAL_GENE,
     XF_SOCIAL_GENE_TIMING,
@@ -57,8 +58,6 @@ GENE = Gene(
     SOCIAL_INCOME,
     SOCIAL_TAKEN,
 ) = indices(GENE)
-SOCIAL_END_OF_PHASE6, SOCIAL_BEFORE_ADVANCE, SOCIAL_AFTER_ADVANCE = range(len(TIMINGS))
-STEAL_TO_HOLDER = PAYMENT_TO.index("holder")
 
 
 @kernel

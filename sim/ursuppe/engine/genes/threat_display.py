@@ -14,6 +14,7 @@ from sim.ursuppe.engine.players import has, same_side
 from sim.ursuppe.rules.gene_rows import ExtraFlag, Gene
 
 OWN_ATTACKERS = ("forbidden", "number_rule", "unrestricted")  # flag threat_display_own_attackers
+THREAT_FORBIDDEN, THREAT_NUMBER_RULE, THREAT_UNRESTRICTED = range(len(OWN_ATTACKERS))
 
 GENE = Gene(
     "Thread Display",
@@ -23,10 +24,8 @@ GENE = Gene(
     tallies=(("threat_display:protected", "XG-13: a target an attacker could not choose"),),
 )
 
-# The kernels' constants (numba globals): the gene, its flag and the values it compares with, and
-# its tally.
+# The kernels' constants (numba globals): the gene, its flag and tally.
 THREAT_DISPLAY, XF_THREAT_DISPLAY_OWN_ATTACKERS, THREAT_DISPLAY_PROTECTED = indices(GENE)
-THREAT_FORBIDDEN, THREAT_NUMBER_RULE, THREAT_UNRESTRICTED = range(len(OWN_ATTACKERS))
 
 
 @kernel
