@@ -81,7 +81,8 @@ class Gene(NamedTuple):
     in the central tables, in order. ``events``: (name, field names a..h); ``tallies``: (name,
     what it counts); ``knobs``: its strategy parameters; ``advanced``: an advanced gene (G3: never
     a lower gene given up, genes.ADVANCED_GENES); ``aliases``: other names a rules or strategy file
-    may give it (genes.GENE_ALIASES)."""
+    may give it (genes.GENE_ALIASES). The module's kernel constants are the indices of these rows
+    in the central tables, in this order (sim.ursuppe.engine.genes.indices)."""
 
     name: str
     rule: str
