@@ -58,31 +58,28 @@ EVENT_KINDS: tuple[EventKind, ...] = in_ledger_order(
 EVENT_INDEX: dict[str, int] = {kind.name: code for code, kind in enumerate(EVENT_KINDS)}
 EVENT_NAMES: dict[int, str] = {code: kind.name for code, kind in enumerate(EVENT_KINDS)}
 EVENT_FIELDS: dict[int, tuple[str, ...]] = {code: kind.fields for code, kind in enumerate(EVENT_KINDS)}
-# The kernels log plain module integers (numba globals), the core events' in _CORE_EVENTS' order;
-# a gene module names its events' itself.
-(
-    EV_SEATING,
-    EV_CARD,
-    EV_PLACE,
-    EV_DRIFT,
-    EV_ACTIVE,
-    EV_STAY,
-    EV_EAT,
-    EV_EXCRETE,
-    EV_STARVE,
-    EV_ATTACK,
-    EV_RESPOND,
-    EV_ATTACK_RESULT,
-    EV_DEATH,
-    EV_DEFECT,
-    EV_BUY,
-    EV_INCOME,
-    EV_SCORE,
-    EV_END,
-    EV_REVEAL,
-    EV_DISCARD,
-    EV_GIFT,
-) = (EVENT_INDEX[kind.name] for kind in _CORE_EVENTS)
+# The kernels log plain module integers (numba globals); a gene module names its events' itself.
+EV_SEATING = EVENT_INDEX["seating"]
+EV_CARD = EVENT_INDEX["card"]
+EV_PLACE = EVENT_INDEX["place"]
+EV_DRIFT = EVENT_INDEX["drift"]
+EV_ACTIVE = EVENT_INDEX["active_move"]
+EV_STAY = EVENT_INDEX["stay"]
+EV_EAT = EVENT_INDEX["eat"]
+EV_EXCRETE = EVENT_INDEX["excrete"]
+EV_STARVE = EVENT_INDEX["starve"]
+EV_ATTACK = EVENT_INDEX["attack"]
+EV_RESPOND = EVENT_INDEX["respond"]
+EV_ATTACK_RESULT = EVENT_INDEX["attack_result"]
+EV_DEATH = EVENT_INDEX["death"]
+EV_DEFECT = EVENT_INDEX["gene_defect"]
+EV_BUY = EVENT_INDEX["buy"]
+EV_INCOME = EVENT_INDEX["income"]
+EV_SCORE = EVENT_INDEX["score"]
+EV_END = EVENT_INDEX["end"]
+EV_REVEAL = EVENT_INDEX["reveal"]
+EV_DISCARD = EVENT_INDEX["discard"]
+EV_GIFT = EVENT_INDEX["gift"]
 assert EVENT_WIDTH <= ROW_VALUES  # what append_event writes
 
 
