@@ -1,5 +1,6 @@
-"""The event log as people and JSON read it, for every game: rows of integers (a game's
-engine/events.py) as dicts with names, and one line a person can follow for each.
+"""The event log of every game: recorded by its kernels one row of integers at a time
+(:func:`append_event`, called by the game's engine/events.py ``log``), and read back as dicts with
+names and one line a person can follow for each.
 
 A game gives its rows: which columns head a row (round, player, ...), where its kinds' fields
 begin, how a field's code reads (``convert``), and one line-maker per event type.
@@ -9,6 +10,26 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
+
+from sim.jit import kernel
+
+ROW_VALUES = 12  # the most values a game's event row holds (append_event's v0..v11)
+
+
+@kernel
+def append_event(events, n_events, error, g, overflow, v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11):
+    """Append the row ``v0, v1, ...`` to game g's event table ``events[g]`` (its first
+    ``events.shape[2]`` values: a game with narrower rows passes zeros after its own), counted by
+    ``n_events[g]``; a full table records ``error[g, 0] = overflow`` instead (the game stops)."""
+    i = n_events[g]
+    if i >= events.shape[1]:
+        error[g, 0] = overflow
+        return
+    values = (v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11)
+    row = events[g, i]
+    for k in range(events.shape[2]):
+        row[k] = values[k]
+    n_events[g] = i + 1
 
 
 class Kind(Protocol):

@@ -274,7 +274,8 @@ class Game(Protocol):
     # colour's use).
     # With "paired_metrics": paired_experiments() -> the game's own compare, ablate
     # and tournament (sim.experiments.paired.PairedExperiments); "deck_plans": deck_plan(rules,
-    # decks, games, players, seating, seed) -> the decks every arm is played over (--decks);
+    # decks, games, players, seating, seed) -> the decks every arm is played over (--decks: a
+    # sim.experiments.decks.DeckPlan saying how a run of the game plays another deck);
     # "retune": retune_settings(budget, params, games_per_candidate, threads, bar) -> how every
     # arm's strategies are re-tuned first (--retune).
     #

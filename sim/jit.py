@@ -496,6 +496,10 @@ _KIT_TYPES: dict[str, types.Type] = {
     "positions": types.Array(types.int8, 3, "C"),
     "food": types.Array(types.int16, 3, "C"),
     "options": types.Array(types.int32, 3, "C"),
+    # a game's event log (sim.event_log.append_event): its rows, their count, its error slots
+    "events": types.Array(types.int32, 3, "C"),
+    "n_events": types.Array(types.int32, 1, "C"),
+    "error": types.Array(types.int32, 2, "C"),
 }
 BOOLEAN_NAMES = frozenset({"descending", "escape", "own_allowed", "armor_allowed", "spores", "anywhere"})
 

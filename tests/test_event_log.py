@@ -41,3 +41,16 @@ def test_plural_says_one_card_not_one_cards() -> None:
         "2 cards",
         "0 cubes",
     )
+
+
+def test_append_event_writes_the_games_width_and_stops_at_a_full_table() -> None:
+    """The kit's recording kernel (issue 35.4), every game's ``log``: a row's first width values
+    (a game with narrower rows passes zeros after its own), counted per game; a full table writes
+    nothing and records the game's overflow error (Ursuppe's and Chromosome's ERR_EVENT_OVERFLOW)."""
+    events = np.zeros((2, 2, 10), np.int32)
+    count = np.zeros(2, np.int32)
+    error = np.zeros((2, 4), np.int32)
+    for first in range(3):
+        event_log.append_event(events, count, error, 1, 6, *range(first, first + 10), 0, 0)
+    assert count.tolist() == [0, 2] and error[:, 0].tolist() == [0, 6]
+    assert events[1].tolist() == [list(range(10)), list(range(1, 11))] and not events[0].any()

@@ -10,9 +10,12 @@ in through its capabilities:
 
 - ``paired_metrics`` (:class:`PairedExperiments`; Ursuppe's sim.ursuppe.experiments.arms): its
   own paired tables (every metric paired, Holm families, ablate --each, Bradley-Terry ratings);
-- ``deck_plans`` (``--decks``: Game.deck_plan) and ``retune`` (``--retune``:
-  Game.retune_settings, a pre-step re-tuning every arm's strategies), which its paired
-  experiments apply;
+- ``deck_plans`` (``--decks``: Game.deck_plan): the decks every arm is played over, an arm
+  provider of the stack (sim.experiments.decks: the stack plays every arm over the game's decks
+  and splits the rows by deck), handed to the game's paired experiments as a
+  :class:`~sim.experiments.decks.DeckArms`;
+- ``retune`` (``--retune``: Game.retune_settings): a pre-step re-tuning every arm's strategies,
+  which its paired experiments apply;
 - ``ablation``: the two arms of an ablation (Game.ablation).
 
 A game without paired metrics gets the win rates by each of its GameInfo.paired_by columns,
@@ -36,6 +39,7 @@ from sim.experiments.arms import (
     claim,
     rules_arms,
 )
+from sim.experiments.decks import DeckArms
 from sim.game import Game, get, names, strategy_list, supports
 
 
@@ -46,11 +50,11 @@ class PairedExperiments(Protocol):
 
     def compare(self, *arguments: Any, **options: Any) -> Any:
         """(rules, players, games, strategies, pool, seating, seed, out, play; variant, retune,
-        decks): as :func:`compare`."""
+        decks: a DeckArms): as :func:`compare`."""
 
     def ablate(self, *arguments: Any, **options: Any) -> Any:
         """(genes, each, rules, players, games, strategies, pool, seating, seed, out, play;
-        variant, retune, decks): as :func:`ablate`."""
+        variant, retune, decks: a DeckArms): as :func:`ablate`."""
 
     def tournament(self, *arguments: Any, **options: Any) -> Any:
         """(strategies, players, games, rules, seed, anchor, out, play; plot, variant): as
@@ -160,8 +164,9 @@ def compare(
     check_options(game, retune, decks)
     if supports(game, "paired_metrics"):
         return game.paired_experiments().compare(  # type: ignore[attr-defined]
-            rules, *setup.own(game), out, play, variant=setup.variant, retune=retune, decks=decks
-        )
+            rules, *setup.own(game), out, play,
+            variant=setup.variant, retune=retune, decks=DeckArms(game, decks),
+        )  # fmt: skip
     paths = rules_arms(rules)
     a, b = (_rules(game, p) for p in paths)
     said = [f"{p or DEFAULT_RULES} ({game.rules_line(r)})" for p, r in zip(paths, (a, b), strict=True)]
@@ -187,7 +192,7 @@ def ablate(
             raise UserError(f"--action: {game.info.name} removes genes (--gene) only")
         return game.paired_experiments().ablate(  # type: ignore[attr-defined]
             remove or None, each, rules, *setup.own(game), out, play,
-            variant=setup.variant, retune=retune, decks=decks,
+            variant=setup.variant, retune=retune, decks=DeckArms(game, decks),
         )  # fmt: skip
     a, b, header = game.ablation(_rules(game, rules), remove)  # type: ignore[attr-defined]
     out = out or setup.out("ablate", game, "-" + "-".join(remove))

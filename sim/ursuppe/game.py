@@ -129,7 +129,7 @@ class Ursuppe(GameBase):
     def deck_plan(
         self, rules: RuleBook, decks: int, games: int, players: int, seating: str, seed: int
     ) -> Any:
-        return _experiments("arms").deck_plan(rules, decks, games, players, seating, seed)
+        return _experiments("deck_family").deck_plan(rules, decks, games, players, seating, seed)
 
     def retune_settings(
         self, budget: int, params: str, games_per_candidate: int, threads: int, bar: Any = None

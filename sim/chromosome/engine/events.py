@@ -10,7 +10,8 @@ them; scenario output uses them as keys). Rooms are room indices (the trace writ
 
 from typing import NamedTuple
 
-from sim.chromosome.engine.state import ERR_EVENT_OVERFLOW
+from sim.chromosome.engine.state import ERR_EVENT_OVERFLOW, EVENT_WIDTH
+from sim.event_log import ROW_VALUES, append_event
 from sim.jit import kernel
 
 
@@ -123,26 +124,15 @@ EVENT_KINDS: tuple[EventKind, ...] = (
 ) = range(len(EVENT_KINDS))
 assert all(globals()["EV_" + k.name.upper()] == i for i, k in enumerate(EVENT_KINDS))
 EVENT_INDEX: dict[str, int] = {kind.name: code for code, kind in enumerate(EVENT_KINDS)}
+assert EVENT_WIDTH <= ROW_VALUES  # what append_event writes
 
 
 @kernel
 def _record(cs, cw, g, etype, player, a, b, c, d, e, f, h):
-    i = cw.n_events[g]
-    if i >= cw.events.shape[1]:
-        cw.error[g, 0] = ERR_EVENT_OVERFLOW
-        return
-    row = cw.events[g, i]
-    row[0] = etype
-    row[1] = cs.round[g]
-    row[2] = player
-    row[3] = a
-    row[4] = b
-    row[5] = c
-    row[6] = d
-    row[7] = e
-    row[8] = f
-    row[9] = h
-    cw.n_events[g] = i + 1
+    append_event(
+        cw.events, cw.n_events, cw.error, g, ERR_EVENT_OVERFLOW,
+        etype, cs.round[g], player, a, b, c, d, e, f, h, 0, 0,
+    )  # fmt: skip
 
 
 @kernel

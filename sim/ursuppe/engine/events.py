@@ -9,8 +9,9 @@ are 1-based, -1 where there is none. Cube vectors are packed base 16 (colour c i
 
 from typing import NamedTuple
 
+from sim.event_log import ROW_VALUES, append_event
 from sim.jit import kernel
-from sim.ursuppe.engine.state import ERR_EVENT_OVERFLOW
+from sim.ursuppe.engine.state import ERR_EVENT_OVERFLOW, EVENT_WIDTH
 from sim.ursuppe.rules import gene_tables
 from sim.ursuppe.rules.ledger import in_ledger_order
 
@@ -79,28 +80,15 @@ EV_END = EVENT_INDEX["end"]
 EV_REVEAL = EVENT_INDEX["reveal"]
 EV_DISCARD = EVENT_INDEX["discard"]
 EV_GIFT = EVENT_INDEX["gift"]
+assert EVENT_WIDTH <= ROW_VALUES  # what append_event writes
 
 
 @kernel
 def _record(st, wk, g, etype, phase, player, amoeba, a, b, c, d, e, f, h):
-    i = wk.n_events[g]
-    if i >= wk.events.shape[1]:
-        wk.error[g, 0] = ERR_EVENT_OVERFLOW
-        return
-    row = wk.events[g, i]
-    row[0] = etype
-    row[1] = st.round[g]
-    row[2] = phase
-    row[3] = player
-    row[4] = amoeba
-    row[5] = a
-    row[6] = b
-    row[7] = c
-    row[8] = d
-    row[9] = e
-    row[10] = f
-    row[11] = h
-    wk.n_events[g] = i + 1
+    append_event(
+        wk.events, wk.n_events, wk.error, g, ERR_EVENT_OVERFLOW,
+        etype, st.round[g], phase, player, amoeba, a, b, c, d, e, f, h,
+    )  # fmt: skip
 
 
 @kernel

@@ -16,7 +16,6 @@ own rules, and the arms are played with the tuned files. Bad input raises
 docs/experiments.md.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -33,6 +32,7 @@ from sim.experiments.arms import (  # noqa: F401 (arm_player, check_out: this mo
     rules_arms,
     write_tables,
 )
+from sim.experiments.decks import DeckArms, DeckPlan
 from sim.out_dirs import slug
 
 if TYPE_CHECKING:
@@ -41,90 +41,6 @@ if TYPE_CHECKING:
 # --------------------------------------------------------------------------------------------
 # Checks and shared pieces
 # --------------------------------------------------------------------------------------------
-
-
-def check_decks(decks: int, games: int) -> None:
-    """``--decks`` (V6): a positive number of decks, each with two games of every arm at least
-    (a paired interval per deck); one-line user errors, raised before any work."""
-    if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-        raise UserError(f"--decks: expected a positive number of decks (1: the rules' own deck), got {decks}")
-    if decks > 1 and games < 2 * decks:
-        raise UserError(
-            f"--games: expected at least {2 * decks} games per arm with --decks {decks} (two a deck), "
-            f"got {games}"
-        )
-
-
-@dataclass
-class DeckPlan:
-    """The decks an experiment's arms are played over (V6, ``--decks K``): the decks
-    (deck_family.plausible_decks of the baseline rules, deck 0 their own), which games play which
-    deck (deck_family.deck_blocks: contiguous blocks, whole seating cycles) and the family's
-    description. Every arm uses the same decks and blocks, so game i is the same deal with the
-    same deck in every arm (common random numbers hold per deck)."""
-
-    decks: list[Any]
-    blocks: list[tuple[int, int]]
-    family: str
-
-    @property
-    def k(self) -> int:
-        return len(self.decks)
-
-    def labels(self) -> list[str]:
-        from sim.ursuppe.experiments.deck_family import deck_label
-
-        return [deck_label(d) for d in self.decks]
-
-    def lines(self) -> list[str]:
-        """The header lines naming the family and every deck with its games."""
-        out = [f"{self.k} decks, every arm over the same ones: {self.family}"]
-        for j, ((first, count), label) in enumerate(zip(self.blocks, self.labels(), strict=True)):
-            own = " (the rules' own deck)" if j == 0 else ""
-            out.append(f"deck {j}{own}: {label}; games {first}..{first + count - 1}")
-        return out
-
-    def over(self, book_of: Callable[[Any], "RuleBook"], base: "RuleBook", run: Any) -> Any:
-        """An arm's ``run`` over the decks: the same run (strategies, assignment, seating) on each
-        deck's rules (deck 0: ``base`` itself, the others ``book_of(deck)``), as a
-        deck_family.DeckFamilyRun."""
-        from sim.ursuppe.experiments.deck_family import DeckFamilyRun
-
-        runs = [_rebuild(run, base)] + [_rebuild(run, book_of(deck)) for deck in self.decks[1:]]
-        return DeckFamilyRun(runs, self.blocks, self.family)
-
-
-def deck_plan(book: "RuleBook", decks: int, games: int, players: int, seating: str, seed: int) -> DeckPlan:
-    """The --decks K plan of an experiment whose baseline rules are ``book``: K decks drawn with the
-    run's seed (deck_family.plausible_decks), games in blocks of whole seating cycles (rotate:
-    the S5 design's block, so every deck sees every seating equally; random: 1)."""
-    from sim.ursuppe.experiments.deck_family import deck_blocks, family_description, plausible_decks
-    from sim.ursuppe.rules.seating import rotate_block
-
-    chosen = plausible_decks(book, decks, seed)
-    cycle = rotate_block(players) if seating == "rotate" else 1
-    return DeckPlan(chosen, deck_blocks(games, decks, cycle), family_description(book))
-
-
-def deck_rules(path: str | Path | None, deck: Any, overrides: dict[str, Any] | None = None) -> "RuleBook":
-    """The rules of ``path`` (None: default) with ``overrides`` and the environment deck ``deck``."""
-    from sim.ursuppe.experiments.deck_family import deck_overrides
-    from sim.ursuppe.rules.book import load_rules
-
-    return load_rules(path, overrides={**(overrides or {}), **deck_overrides(deck)})
-
-
-def per_deck_tables(plan: DeckPlan, tabulate: Callable[[Any], Any], rows: list[Any]) -> Any:
-    """``tabulate`` (a paired table of analysis.ursuppe.paired) on each deck's games of every arm's
-    ``rows``, stacked with ``deck`` and ``deck_label`` columns first."""
-    import polars as pl
-
-    parts = []
-    for j, ((first, count), label) in enumerate(zip(plan.blocks, plan.labels(), strict=True)):
-        mine = [r.filter(pl.col("game").is_between(first, first + count - 1)) for r in rows]
-        table = tabulate(*mine)
-        parts.append(table.select(pl.lit(j).alias("deck"), pl.lit(label).alias("deck_label"), pl.all()))
-    return pl.concat(parts)
 
 
 def small_warning(games: int) -> str | None:
@@ -296,11 +212,11 @@ def _suffixed(out: Path, retune: Any, decks: int) -> Path:
     return out.with_name(out.name + f"-decks{decks}") if decks > 1 else out
 
 
-def _compare_decks(books: list["RuleBook"], paths: tuple[str | None, str | None], decks: int, games: int,
-                   seats: Seats) -> "DeckPlan | None":  # fmt: skip
+def _compare_decks(books: list["RuleBook"], paths: tuple[str | None, str | None], decks: DeckArms, games: int,
+                   seats: Seats) -> DeckPlan | None:  # fmt: skip
     """--decks K > 1 of a comparison: the plan drawn from A's deck family; A and B must have the
     same deck and family (else the decks would replace the rule under comparison)."""
-    if decks <= 1:
+    if decks.k <= 1:
         return None
     env_a, env_b = (b.data["environment"] for b in books)
     if (env_a["deck"], env_a["family"]) != (env_b["deck"], env_b["family"]):
@@ -309,7 +225,7 @@ def _compare_decks(books: list["RuleBook"], paths: tuple[str | None, str | None]
             "environment.deck or environment.family; --decks plays both arms over the same decks, "
             "which would replace the difference under comparison (compare decks with --decks 1)"
         )
-    return deck_plan(books[0], decks, games, seats.players, seats.seating, seats.seed)
+    return decks.plan(books[0], games, seats.players, seats.seating, seats.seed)
 
 
 def compare(
@@ -324,7 +240,7 @@ def compare(
     play: ArmPlayer,
     variant: str | None = None,
     retune: Any = None,
-    decks: int = 1,
+    decks: DeckArms | None = None,
 ) -> Comparison:
     """Play the same games under two rule sets (A, B; common random numbers: game i is the same
     deal in both) and pair them by game (B - A). Writes comparison.csv/.md into ``out``.
@@ -332,17 +248,18 @@ def compare(
     ``retune`` (a sim.ursuppe.experiments.retune.Retune): first re-tune every strategy under each arm's rules
     (same budget and seed), then play each arm with its own tuned strategies.
 
-    ``decks`` > 1 (V6): both arms are played over the same ``decks`` plausible decks, drawn from
-    A's deck family with the seed (deck 0: A's own deck; :func:`deck_plan`); the table is the
+    ``decks`` (the stack's, K > 1; V6): both arms are played over the same K plausible decks, drawn
+    from A's deck family with the seed (deck 0: A's own deck; deck_family.deck_plan); the table is the
     pooled one with each row's per-deck spread (analysis.ursuppe.paired.deck_spread), and
     comparison-by-deck.csv/.md holds the table of each deck's games. A and B must then have the
-    same deck and family (else the decks would replace the rule under comparison). ``decks`` = 1
+    same deck and family (else the decks would replace the rule under comparison). One deck
     is the comparison without decks, byte for byte. Retuning (``retune``) tunes under each
     arm's own deck (deck 0) and plays every deck with the tuned strategies."""
     from sim.ursuppe.rules.book import count_label, load_rules
 
     check_games(games, 2, "games per arm (a paired interval needs two games)")
-    check_decks(decks, games)
+    decks = decks or DeckArms(None)
+    decks.check(games)
     paths = rules_arms(rules)
     books = {"a": load_rules(paths[0]), "b": load_rules(paths[1])}
     seats = Seats(strategies, pool, players, seed, seating, variant)
@@ -351,7 +268,7 @@ def compare(
     if out is None:
         label = count_label(players, variant)
         ids = "-".join(b.rules_id for b in books.values())
-        out = _suffixed(Path("results") / f"compare-{ids}-{label}-seed{seed}-{games}", retune, decks)
+        out = _suffixed(Path("results") / f"compare-{ids}-{label}-seed{seed}-{games}", retune, decks.k)
     check_out(out, "compare")
     if books["a"].rules_id == books["b"].rules_id:
         raise UserError(
@@ -362,8 +279,7 @@ def compare(
     if retune is not None:
         runs, retuned = seats.retuned(retune, books, out, "compare")
     if plan is not None:  # the same runs on each deck's rules (their strategies: tuned or not)
-        of = dict(zip("ab", paths, strict=True))
-        runs = {k: plan.over(lambda d, p=of[k]: deck_rules(p, d), books[k], run) for k, run in runs.items()}
+        play = plan.player(play)
     claim(out, "compare")
     play(runs["a"], out / "a", games, "rules A")
     play(runs["b"], out / "b", games, "rules B")
@@ -374,7 +290,7 @@ def compare(
     return _compared(out, lines + [seats.line(games, "arm")], games, plan, retuned)
 
 
-def _compared(out: Path, lines: list[str], games: int, plan: "DeckPlan | None", retuned: Any) -> Comparison:
+def _compared(out: Path, lines: list[str], games: int, plan: DeckPlan | None, retuned: Any) -> Comparison:
     """soup compare's tables of the arms played into ``out``/a and ``out``/b, written."""
     from analysis.ursuppe.paired import compare_runs, deck_spread  # after every check (issue 21.9)
     from analysis.win_rates import load_results
@@ -384,7 +300,7 @@ def _compared(out: Path, lines: list[str], games: int, plan: "DeckPlan | None", 
     table = compare_runs(rows_a, rows_b, genes=genes)
     per_deck, files = None, []
     if plan is not None:
-        per_deck = per_deck_tables(plan, lambda a, b: compare_runs(a, b, genes=genes), [rows_a, rows_b])
+        per_deck = plan.tables(lambda a, b: compare_runs(a, b, genes=genes), [rows_a, rows_b])
         table = deck_spread(table, per_deck)
         lines += plan.lines()
         head = header("soup compare: each deck's games", lines) + DECK_NOTE
@@ -425,14 +341,6 @@ DECK_NOTE = (
 )
 
 
-def _rebuild(run: Any, book: "RuleBook") -> Any:
-    """``run`` (a simulation.UrsuppeRun) with ``book`` as its rules: the same strategies,
-    assignment and seating on another deck."""
-    from dataclasses import replace
-
-    return replace(run, rulebook=book)
-
-
 def by_deck_markdown(per_deck: Any, head: str) -> str:
     """The per-deck table as Markdown: one section per deck, then per family."""
     parts = [head.rstrip() + "\n"]
@@ -463,13 +371,12 @@ def resolve_gene(name: str, book: "RuleBook | None" = None) -> str:
     return gene
 
 
-def ablated_rules(rules: str | Path | None, genes: list[str], deck: Any = None) -> "RuleBook":
+def ablated_rules(rules: str | Path | None, genes: list[str]) -> "RuleBook":
     """The rules of ``rules`` (None: default) with ``genes`` removed from the deck at every player
-    count, and with ``deck`` as the environment deck (``--decks``; None: the rules' own)."""
+    count."""
     from sim.ursuppe.rules.book import load_rules
 
-    removed = {"genes": {g: {"copies": 0} for g in genes}}  # 0: every count
-    return load_rules(rules, overrides=removed) if deck is None else deck_rules(rules, deck, removed)
+    return load_rules(rules, overrides={"genes": {g: {"copies": 0} for g in genes}})  # 0: every count
 
 
 def _removed(
@@ -503,13 +410,13 @@ def ablate(
     play: ArmPlayer,
     variant: str | None = None,
     retune: Any = None,
-    decks: int = 1,
+    decks: DeckArms | None = None,
 ) -> Comparison:
     """Remove ``genes`` together (or, with ``each``, every gene in turn) from the deck (0 copies)
     and pair each arm with the full deck by game. Writes ablation.csv/.md (and with ``each``
     ablation-summary.csv/.md, one row per gene, Holm over the whole family) into ``out``.
 
-    ``decks`` > 1 (V6): every arm is played over the same plausible decks, as :func:`compare`'s
+    ``decks`` (K > 1; V6): every arm is played over the same plausible decks, as :func:`compare`'s
     (drawn from the baseline rules' family); ablation-by-deck.csv/.md holds each deck's table."""
     from sim.ursuppe.rules.book import count_label, load_rules
     from sim.ursuppe.simulation import check_players
@@ -517,7 +424,8 @@ def ablate(
     if each == bool(genes):
         raise UserError("--gene/--each: give one or more --gene NAME, or --each")
     check_games(games, 2, "games per run (a paired interval needs two games)")
-    check_decks(decks, games)
+    decks = decks or DeckArms(None)
+    decks.check(games)
     base = load_rules(rules)
     check_players(base, players, variant)
     removed = _removed(genes, each, base, players, variant)
@@ -525,10 +433,10 @@ def ablate(
         what = "each" if each else "+".join(slug(g) for g in removed[0])
         count = count_label(players, variant)
         out = _suffixed(
-            Path("results") / f"ablate-{what}-{base.rules_id}-{count}-seed{seed}-{games}", retune, decks
+            Path("results") / f"ablate-{what}-{base.rules_id}-{count}-seed{seed}-{games}", retune, decks.k
         )
     seats = Seats(strategies, pool, players, seed, seating, variant)
-    plan = deck_plan(base, decks, games, players, seating, seed) if decks > 1 else None
+    plan = decks.plan(base, games, players, seating, seed)
     check_out(out, "ablate")
     runs = {"baseline": seats.run(base)}
     minus = {"minus-" + "+".join(slug(g) for g in r): r for r in removed}  # run directory -> genes
@@ -537,10 +445,8 @@ def ablate(
     if retune is not None:
         runs, retuned = seats.retuned(retune, books, out, "ablate")
     runs |= {key: seats.run(books[key]) for key in minus if key not in runs}
-    if plan is not None:
-        rules_of = {"baseline": lambda d: deck_rules(rules, d)}
-        rules_of |= {key: lambda d, r=r: ablated_rules(rules, r, d) for key, r in minus.items()}
-        runs = {key: plan.over(rules_of[key], books[key], run) for key, run in runs.items()}
+    if plan is not None:  # the same runs on each deck's rules (their strategies: tuned or not)
+        play = plan.player(play)
     claim(out, "ablate")
     play(runs["baseline"], out / "baseline", games, "baseline")
     for key, r in minus.items():
@@ -555,7 +461,7 @@ def ablate(
 
 
 def _ablated(out: Path, lines: list[str], arms: dict[str, Path], removed: list, each: bool, games: int,
-             plan: "DeckPlan | None", retuned: Any, names: dict[str, str]) -> Comparison:  # fmt: skip
+             plan: DeckPlan | None, retuned: Any, names: dict[str, str]) -> Comparison:  # fmt: skip
     """soup ablate's tables of the arms played into ``out``, written (``arms``: each removed set's
     label and run directory; ``names``: each arm's name for the retune's lines)."""
     from analysis.ursuppe.paired import (  # after every check (issue 21.9)
@@ -585,7 +491,7 @@ def _ablated(out: Path, lines: list[str], arms: dict[str, Path], removed: list, 
     table = tabulate(baseline, *arm_rows.values())
     per_deck, deck_files = None, []
     if plan is not None:
-        per_deck = per_deck_tables(plan, tabulate, [baseline, *arm_rows.values()])
+        per_deck = plan.tables(tabulate, [baseline, *arm_rows.values()])
         table = deck_spread(table, per_deck)
         lines += plan.lines()
         head = header("soup ablate: each deck's games", lines) + DECK_NOTE

@@ -7,9 +7,10 @@ sim/ursuppe/rules/book.py): ``cards`` cards, the ``fixed`` ones and the others w
 ``ozone_low..ozone_high``, ``without_drift`` of those without drift (V1), the rest drifting so that
 each of N, E, S, W is the drift of at least ``min_per_direction`` cards, the fixed cards counted.
 
-``soup compare --decks K`` and ``soup ablate --decks K`` (sim/ursuppe/experiments/arms.py) play every
-arm over the same K decks: :func:`plausible_decks` draws them, :func:`deck_overrides` turns one
-into rules overrides, :func:`deck_blocks` says which games play which deck, and a
+``soup compare --decks K`` and ``soup ablate --decks K`` play every arm over the same K decks
+(the paired stack's deck plans, sim.experiments.decks): :func:`deck_plan` is the game's plan
+(Game.deck_plan), :func:`plausible_decks` draws its decks, :func:`deck_overrides` turns one into
+rules overrides, :func:`deck_blocks` says which games play which deck, and a
 :class:`DeckFamilyRun` plays an arm's games over them. Plain Python: no kernels, nothing here
 loads the engine.
 """
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sim.experiments.decks import DeckPlan
 from sim.runner import RunAdapter
 from sim.ursuppe.rules.book import RuleBook, RulesError
 
@@ -269,3 +271,28 @@ class DeckFamilyRun(RunAdapter):
             if lo < hi:
                 parts.append(run.play_chunk(lo, hi - lo, threads))
         return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
+
+
+class FamilyPlan(DeckPlan):
+    """The decks of ``--decks K`` (:func:`deck_plan`): an arm's run plays a deck with the deck as
+    its rules' environment.deck, every other key of its rules kept (:func:`deck_overrides`)."""
+
+    def on_deck(self, run: "UrsuppeRun", deck: Any) -> "UrsuppeRun":
+        from dataclasses import replace
+
+        return replace(run, rulebook=run.rulebook.derive(deck_overrides(deck)))
+
+    def joined(self, runs: list["UrsuppeRun"]) -> DeckFamilyRun:
+        return DeckFamilyRun(runs, self.blocks, self.family)
+
+
+def deck_plan(book: RuleBook, decks: int, games: int, players: int, seating: str, seed: int) -> FamilyPlan:
+    """The --decks K plan of an experiment whose baseline rules are ``book`` (Game.deck_plan): K
+    decks drawn with the run's seed (:func:`plausible_decks`), games in blocks of whole seating
+    cycles (rotate: the S5 design's block, so every deck sees every seating equally; random: 1)."""
+    from sim.ursuppe.rules.seating import rotate_block
+
+    chosen = plausible_decks(book, decks, seed)
+    cycle = rotate_block(players) if seating == "rotate" else 1
+    blocks = deck_blocks(games, decks, cycle)
+    return FamilyPlan(chosen, blocks, family_description(book), [deck_label(d) for d in chosen])
