@@ -467,22 +467,18 @@ def purchase_timing(rows: pl.LazyFrame | pl.DataFrame, genes: Sequence[str] | No
     for p in np.unique(players):
         f = first[players == p]
         for i, name in enumerate(names_of_genes):
-            per_round = np.bincount(f[:, i], minlength=max_round + 1)
-            for r in range(1, max_round + 1):
-                records.append(
-                    {
-                        "players": int(p),
-                        "gene": name,
-                        "round": r,
-                        "purchases": int(per_round[r]),
-                        "share": per_round[r] / len(f),
-                    }
-                )
-    schema = {
-        "players": pl.Int64,
-        "gene": pl.String,
-        "round": pl.Int64,
-        "purchases": pl.Int64,
-        "share": pl.Float64,
-    }
-    return pl.DataFrame(records, schema=schema)
+            records += timing_rows(int(p), name, np.bincount(f[:, i], minlength=max_round + 1), len(f))
+    return pl.DataFrame(records, schema=TIMING_SCHEMA)
+
+
+# purchase_timing's columns (also analysis.ursuppe.streamed's, built chunk by chunk).
+TIMING_SCHEMA = dict(players=pl.Int64, gene=pl.String, round=pl.Int64, purchases=pl.Int64, share=pl.Float64)
+
+
+def timing_rows(players: int, gene: str, per_round: np.ndarray, rows: int) -> list[dict[str, Any]]:
+    """:func:`purchase_timing`'s rows of one gene: ``per_round[r]`` of the player count's ``rows``
+    players first bought it in round r (1 to the last round; index 0, never, is not a row)."""
+    return [
+        {"players": players, "gene": gene, "round": r, "purchases": int(n), "share": n / rows}
+        for r, n in enumerate(per_round[1:], start=1)
+    ]

@@ -721,6 +721,8 @@ def _purchase_rates(by_count: dict[int, _Count], gene_names: Sequence[str]) -> p
 
 def _purchase_timing(by_count: dict[int, _Count], gene_names: Sequence[str]) -> pl.DataFrame:
     """analysis.ursuppe.genes.purchase_timing(rows, genes=gene_names)."""
+    from analysis.ursuppe.genes import TIMING_SCHEMA, timing_rows
+
     counts = _counts(by_count)
     max_round = max((c.max_round for c in counts), default=0)
     records = []
@@ -729,24 +731,8 @@ def _purchase_timing(by_count: dict[int, _Count], gene_names: Sequence[str]) -> 
             per_round = np.zeros(max_round + 1, dtype=np.int64)
             h = c.first_round[i].counts
             per_round[: len(h)] += h[: max_round + 1]
-            for r in range(1, max_round + 1):
-                records.append(
-                    {
-                        "players": c.players,
-                        "gene": name,
-                        "round": r,
-                        "purchases": int(per_round[r]),
-                        "share": per_round[r] / c.rows,
-                    }
-                )
-    schema = {
-        "players": pl.Int64,
-        "gene": pl.String,
-        "round": pl.Int64,
-        "purchases": pl.Int64,
-        "share": pl.Float64,
-    }
-    return pl.DataFrame(records, schema=schema)
+            records += timing_rows(c.players, name, per_round, c.rows)
+    return pl.DataFrame(records, schema=TIMING_SCHEMA)
 
 
 def _by_names(c: _Count, by: str) -> list[str]:
