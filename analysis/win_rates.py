@@ -23,6 +23,8 @@ from sim.runner import MANIFEST, chunk_files, read_chunk, scan_chunks
 
 # Columns that together identify one game across the runs of a report.
 GAME_KEY = ["run", "players", "seed", "game"]
+# Outcome rows as the analyses take them: read lazily (load_results) or already in memory.
+Rows = pl.LazyFrame | pl.DataFrame
 
 
 def load_results(*run_dirs: str | Path) -> pl.LazyFrame:
