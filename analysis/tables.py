@@ -109,13 +109,30 @@ def markdown_table(df: pl.DataFrame, columns: Sequence[tuple[str, str, str]]) ->
     return "\n".join(lines)
 
 
-# A win rate as every report shows it (markdown_table columns; analysis.win_rates.win_rates and a
-# game's own win tables name them alike): wins, the rate with its 95% interval, the fair share 1/P.
+# Columns as every report's tables show them (markdown_table columns; the analyses name their
+# table columns alike): the player count, games, player-games (a player's games), a rate's 95%
+# interval, a difference's 95% interval and the Holm-adjusted p of a table's family.
+PLAYERS = ("players", "players", "int")
+GAMES = ("games", "games", "int")
+PLAYER_GAMES = ("games", "player-games", "int")
+CI95 = ("ci_low|ci_high", "95% CI", "ci")
+DIFF_CI95 = ("diff_low|diff_high", "95% CI", "sci")
+P_HOLM = ("p_holm", "p (Holm)", "p")
+# A win rate (analysis.win_rates.win_rates and a game's own win tables): wins, the rate with its
+# 95% interval, the fair share 1/P.
 WIN_RATE_COLUMNS = [
     ("wins", "wins", "int"),
     ("win_rate", "win rate", "rate"),
-    ("ci_low|ci_high", "95% CI", "ci"),
+    CI95,
     ("fair_share", "fair share", "rate"),
+]
+# How the games of each player count ended (analysis.win_rates.end_reasons): shares with their interval.
+END_REASON_COLUMNS = [
+    PLAYERS,
+    ("end_reason", "game ended by", "text"),
+    GAMES,
+    ("share", "share", "rate"),
+    CI95,
 ]
 
 P_COLUMNS = ("p_value", "p_holm", "q_bh")

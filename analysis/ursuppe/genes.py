@@ -323,6 +323,10 @@ def synergy_row(
     }
 
 
+# A pair's two genes as the reports' tables show them (markdown_table columns).
+GENE_PAIR_COLUMNS = [("gene_a", "gene A", "text"), ("gene_b", "gene B", "text")]
+
+
 def synergy_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     """:func:`synergy_row` rows as a table with Benjamini-Hochberg q-values over its pairs."""
     bh = benjamini_hochberg
