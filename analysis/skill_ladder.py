@@ -17,7 +17,7 @@ import numpy as np
 
 from analysis.pages import Page
 from analysis.report_runs import ReportError
-from analysis.tables import CI95, GAMES
+from analysis.tables import Col
 
 LADDER_FILE = "skill.json"
 FIGURE_FILE = "skill.png"
@@ -112,9 +112,9 @@ def section_skill(r: Page, doc: dict[str, Any], source: Path) -> None:
         pl.DataFrame(rows),
         [
             ("rung", "rung", "text"),
-            GAMES,
+            Col.GAMES,
             ("win_rate", "win rate", "rate"),
-            CI95,
+            Col.CI95,
             ("over_field", f"over {doc['field']} (paired)", "signed"),
             ("over_low|over_high", "95% CI", "sci"),
         ],
