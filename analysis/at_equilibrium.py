@@ -23,7 +23,7 @@ import numpy as np
 import polars as pl
 
 from analysis.intervals import MIN_ROWS, NO_CONTRAST, cluster_contrast, cluster_wilson, contrast_columns
-from analysis.multiple_testing import holm
+from analysis.multiple_testing import with_holm
 from analysis.win_rates import cluster_ids, with_run
 
 EQUILIBRIUM_CSV = "tournament-equilibrium.csv"
@@ -106,8 +106,7 @@ def seat_table(rows: pl.DataFrame) -> pl.DataFrame:
                     **contrast_columns(c, "difference", "diff_low", "diff_high", "p_value"),
                 }
             )
-    result = pl.DataFrame(out)
-    return result.with_columns(pl.Series("p_holm", holm(result["p_value"].to_numpy())))
+    return with_holm(out)
 
 
 def mix_win_rate(rows: pl.DataFrame) -> pl.DataFrame:

@@ -109,7 +109,12 @@ def cluster_contrast(
     estimate = float(weights @ means)
     with np.errstate(invalid="ignore", divide="ignore"):
         u = np.where(total_n > 0, (sums - means * counts) / total_n, 0.0) @ weights
-    se = math.sqrt(n_clusters / (n_clusters - 1) * float(u @ u))
+    return contrast_result(estimate, math.sqrt(n_clusters / (n_clusters - 1) * float(u @ u)), z)
+
+
+def contrast_result(estimate: float, se: float, z: float = Z95) -> dict[str, float]:
+    """A contrast's fields from its estimate and standard error (:func:`cluster_contrast`; also
+    analysis.ursuppe.streamed's, from sums): the interval ``estimate +- z se`` and the p-value."""
     if se == 0 and estimate != 0:
         # No spread (e.g. 2 of 2 against 0 of 4): the normal approximation says nothing.
         return NO_CONTRAST | {"estimate": estimate}

@@ -6,7 +6,11 @@ rate: the chance of any false finding) or the Benjamini-Hochberg q-value (contro
 discovery rate: the expected share of false findings among those reported).
 """
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+import polars as pl
 
 
 def _family(p_values: np.ndarray | list[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -40,3 +44,18 @@ def benjamini_hochberg(p_values: np.ndarray | list[float]) -> np.ndarray:
         return out
     out[order] = stats.false_discovery_control(p[order], method="bh")
     return out
+
+
+def with_adjusted(
+    rows: list[dict[str, Any]], **columns: tuple[Callable[[np.ndarray], np.ndarray], str]
+) -> pl.DataFrame:
+    """``rows`` as a table with one column per keyword ``name=(correction, p column)``: the
+    correction (:func:`holm`, :func:`benjamini_hochberg`) of that p column over the whole table
+    (the table is the family)."""
+    df = pl.DataFrame(rows)
+    return df.with_columns(pl.Series(name, fix(df[p].to_numpy())) for name, (fix, p) in columns.items())
+
+
+def with_holm(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """``rows`` as a table with ``p_holm``, Holm's adjustment of their ``p_value`` over the table."""
+    return with_adjusted(rows, p_holm=(holm, "p_value"))

@@ -17,6 +17,7 @@ import numpy as np
 
 from analysis.pages import Page
 from analysis.report_runs import ReportError
+from analysis.tables import Col
 
 LADDER_FILE = "skill.json"
 FIGURE_FILE = "skill.png"
@@ -111,9 +112,9 @@ def section_skill(r: Page, doc: dict[str, Any], source: Path) -> None:
         pl.DataFrame(rows),
         [
             ("rung", "rung", "text"),
-            ("games", "games", "int"),
+            Col.GAMES,
             ("win_rate", "win rate", "rate"),
-            ("ci_low|ci_high", "95% CI", "ci"),
+            Col.CI95,
             ("over_field", f"over {doc['field']} (paired)", "signed"),
             ("over_low|over_high", "95% CI", "sci"),
         ],

@@ -109,12 +109,37 @@ def markdown_table(df: pl.DataFrame, columns: Sequence[tuple[str, str, str]]) ->
     return "\n".join(lines)
 
 
-# A win rate as every report shows it (markdown_table columns; analysis.win_rates.win_rates and a
-# game's own win tables name them alike): wins, the rate with its 95% interval, the fair share 1/P.
+class Col:
+    """Columns as every report's tables show them (markdown_table columns; the analyses name their
+    table columns alike): the player count, games, player-games (a player's games), a rate's 95%
+    interval, a difference's 95% interval and the Holm-adjusted p of a table's family; and the
+    tables of that shape in more than one report."""
+
+    PLAYERS = ("players", "players", "int")
+    GAMES = ("games", "games", "int")
+    PLAYER_GAMES = ("games", "player-games", "int")
+    CI95 = ("ci_low|ci_high", "95% CI", "ci")
+    DIFF_CI95 = ("diff_low|diff_high", "95% CI", "sci")
+    P_HOLM = ("p_holm", "p (Holm)", "p")
+    # How the games of each player count ended (analysis.win_rates.end_reasons): shares, intervals.
+    END_REASONS = [PLAYERS, ("end_reason", "game ended by", "text"), GAMES, ("share", "share", "rate"), CI95]
+    # A cell's win rate against the other games of its player count (a deck or event card's
+    # games): the difference with its interval and Holm's p over the table.
+    VS_OTHER_GAMES = [
+        ("win_rate", "win rate", "rate"),
+        CI95,
+        ("difference", "vs other games", "signed"),
+        DIFF_CI95,
+        P_HOLM,
+    ]
+
+
+# A win rate (analysis.win_rates.win_rates and a game's own win tables): wins, the rate with its
+# 95% interval, the fair share 1/P.
 WIN_RATE_COLUMNS = [
     ("wins", "wins", "int"),
     ("win_rate", "win rate", "rate"),
-    ("ci_low|ci_high", "95% CI", "ci"),
+    Col.CI95,
     ("fair_share", "fair share", "rate"),
 ]
 

@@ -18,11 +18,13 @@ import numpy as np
 import polars as pl
 
 from analysis.intervals import MIN_ROWS, NO_CONTRAST, cluster_contrast, contrast_columns, two_sided_p, wilson
-from analysis.multiple_testing import holm
+from analysis.multiple_testing import holm, with_holm
 from sim.runner import MANIFEST, chunk_files, read_chunk, scan_chunks
 
 # Columns that together identify one game across the runs of a report.
 GAME_KEY = ["run", "players", "seed", "game"]
+# Outcome rows as the analyses take them: read lazily (load_results) or already in memory.
+Rows = pl.LazyFrame | pl.DataFrame
 
 
 def load_results(*run_dirs: str | Path) -> pl.LazyFrame:
@@ -228,19 +230,23 @@ def seat_effects(rows: pl.LazyFrame | pl.DataFrame, by: str = "strategy") -> pl.
                 c = cluster_contrast(won, np.where(at, 0, 1), np.array([1.0, -1.0]), cluster)
             else:  # too few players on a side for the normal approximation: no test
                 c = NO_CONTRAST
-            lo, hi = wilson(w, n)
-            out.append(
-                {
-                    "players": int(players),
-                    by: str(level),
-                    "start_space": int(s),
-                    "games": n,
-                    "wins": w,
-                    "win_rate": w / n,
-                    "ci_low": float(lo),
-                    "ci_high": float(hi),
-                    **contrast_columns(c, "difference", "diff_low", "diff_high", "p_value"),
-                }
-            )
-    result = pl.DataFrame(out)
-    return result.with_columns(pl.Series("p_holm", holm(result["p_value"].to_numpy())))
+            out.append(seat_effect_row(int(players), by, str(level), int(s), n, w, c))
+    return with_holm(out)
+
+
+def seat_effect_row(players: int, by: str, level: str, space: int, n: int, w: int, c: dict) -> dict[str, Any]:
+    """One row of :func:`seat_effects` (also built by analysis.ursuppe.streamed, chunk by chunk): the
+    ``by`` level's ``w`` wins of ``n`` at start space ``space`` (Wilson) and its contrast ``c`` with
+    the level's other start spaces."""
+    lo, hi = wilson(w, n)
+    return {
+        "players": players,
+        by: level,
+        "start_space": space,
+        "games": n,
+        "wins": w,
+        "win_rate": w / n,
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+        **contrast_columns(c, "difference", "diff_low", "diff_high", "p_value"),
+    }

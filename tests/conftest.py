@@ -2,6 +2,8 @@
 pytest-xdist (pyproject's addopts) the controller compiles it before the workers start, else the
 first test that touches a kernel pays for it."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -29,6 +31,19 @@ def rulebook():
 def params():
     """Row 0: random, row 1: greedy."""
     return parameter_table([load_strategy("random"), load_strategy("greedy")])
+
+
+@pytest.fixture
+def house_rules(tmp_path):
+    """``house_rules(text, name="house.toml")``: a house-rules file of ``text`` in the test's
+    tmp_path, its path (for a command's --rules)."""
+
+    def write(text: str, name: str = "house.toml") -> Path:
+        path = tmp_path / name
+        path.write_text(text)
+        return path
+
+    return write
 
 
 def outcome_digest(state) -> np.ndarray:

@@ -29,30 +29,20 @@ def test_play_scenario_and_rules(tmp_path):
     assert json.loads(rules.stdout)["rules"]["flags"]["species_mode"] == "plain"
 
 
-def test_bad_input_is_one_line_and_exit_2(tmp_path):
-    house = tmp_path / "house.toml"
-    house.write_text("[layouts.2]\nrooms = [[1, 1, -2], [1, 0, 0], [5, 1, -1]]\n")
+def test_bad_input_is_one_line_and_exit_2(tmp_path, house_rules):
+    house = house_rules("[layouts.2]\nrooms = [[1, 1, -2], [1, 0, 0], [5, 1, -1]]\n")
     out = tmp_path / "run"
     bad = soup(
-        "simulate",
-        "--game",
-        "chromosome",
-        "--players",
-        "2",
-        "-n",
-        "10",
-        "--rules",
-        str(house),
-        "--out",
-        str(out),
-    )
+        "simulate", "--game", "chromosome", "--players", "2", "-n", "10",
+        "--rules", str(house), "--out", str(out),
+    )  # fmt: skip
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
     assert f"{house}: layouts.2.rooms[1]: tile 1 is listed twice" in bad.stderr
     assert not out.exists()
-    effect = tmp_path / "effect.toml"
-    effect.write_text(
+    effect = house_rules(
         '[flags]\nspecies_mode = "full"\n[species.Alum]\n'
-        'actions = [{ id = "AL1", name = "x", cost = {}, effect = "fly" }]\n'
+        'actions = [{ id = "AL1", name = "x", cost = {}, effect = "fly" }]\n',
+        "effect.toml",
     )
     refused = soup("simulate", "--game", "chromosome", "-n", "10", "--rules", str(effect), "--out", str(out))
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1 and not out.exists()

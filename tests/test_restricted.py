@@ -5,7 +5,9 @@ gene reads clearly positive."""
 
 import csv
 import json
+import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +20,13 @@ from sim.ursuppe.experiments import tuning as T
 from sim.ursuppe.experiments import verdict as V
 from strategies.search import RestrictedSpec, SearchSpec, allowed_options, choose
 from tests.test_tuning import soup
+
+
+def soup_ok(out: Path, *args: str) -> subprocess.CompletedProcess:
+    """``soup ARGS --out OUT -q``, which must succeed (its stderr shown when it does not)."""
+    r = soup(*args, "--out", str(out), "-q")
+    assert r.returncode == 0, r.stderr
+    return r
 
 
 @dataclass(frozen=True)
@@ -166,12 +175,11 @@ def test_verdict_under_strong_play_end_to_end(tmp_path):
     the panel has the strong-play cell and the verdict says whether holding value holds under
     strong play."""
     out = tmp_path / "v"
-    r = soup(
+    r = soup_ok(
+        out,
         "verdict", "--gene", "Intelligence", *SEARCH_SMALL, "--games", "24", "--search", "search-16",
-        "--search-games", "12", "--search-field", "search-2", "--search-field-games", "6", "--out", str(out),
-        "-q",
+        "--search-games", "12", "--search-field", "search-2", "--search-field-games", "6",
     )  # fmt: skip
-    assert r.returncode == 0, r.stderr
     first = r.stderr.splitlines()[0]
     assert first.startswith("verdict on Intelligence")
     assert "option value by restricted search: search-16" in first and "games in all" in first
@@ -210,20 +218,20 @@ def test_a_search_headline_holder_and_a_search_calibration(tmp_path):
     """--holder search-N makes the headline's holder a search player; calibrate's default design
     is restricted search, with the bootstrap interval of paired games."""
     out = tmp_path / "v"
-    r = soup(
+    r = soup_ok(
+        out,
         "verdict", "--gene", "Spores", *SEARCH_SMALL, "--games", "24", "--holder", "search-2",
-        "--search", "none", "--option-budget", "0", "--search-games", "6", "--out", str(out), "-q",
+        "--search", "none", "--option-budget", "0", "--search-games", "6",
     )  # fmt: skip
-    assert r.returncode == 0, r.stderr
     doc = json.loads((out / V.RESULT_JSON).read_text())
     assert doc["designs"]["holding"]["headline"]["condition"].startswith("holder search-2 vs")
     assert doc["designs"]["holding"]["headline"]["games"] == 6
     out = tmp_path / "c"
-    r = soup(
+    r = soup_ok(
+        out,
         "calibrate", "--gene", "Spores", "--players", "3", "--values", "1,5", "--search", "search-2",
-        "--search-games", "6", "--out", str(out), "-q",
+        "--search-games", "6",
     )  # fmt: skip
-    assert r.returncode == 0, r.stderr
     assert "option value by restricted search (search-2 allowed vs denied)" in r.stderr.splitlines()[0]
     cal = json.loads((out / "calibrate.json").read_text())
     assert cal["measure"] == "option value by restricted search" and len(cal["points"]) == 2
@@ -320,11 +328,11 @@ def test_chromosome_action_verdict_end_to_end(tmp_path):
     """soup verdict --game chromosome --action NAME: the budget line first, the option's paired
     reading, the null reference (A/A on other fork keys) and how often the search took it."""
     out = tmp_path / "v"
-    r = soup(
+    r = soup_ok(
+        out,
         "verdict", "--game", "chromosome", "--players", "3", "--action", "evolution", "--search", "search-1",
-        "--search-games", "3", "--out", str(out), "-q",
+        "--search-games", "3",
     )  # fmt: skip
-    assert r.returncode == 0, r.stderr
     assert r.stderr.startswith("verdict on evolution (chromosome, 3 players): restricted search")
     doc = json.loads((out / "verdict.json").read_text())
     assert doc["option"]["games"] == doc["null"]["games"] == 3 and 0 <= doc["option"]["used"] <= 1
@@ -431,11 +439,11 @@ def test_a_calibration_against_a_field_of_search_players(tmp_path):
     """soup calibrate --design holding --holder search-N --search-field search-M (issue 34.2): the
     holder and every other seat are search players, named on the budget line and in the result."""
     out = tmp_path / "c"
-    r = soup(
+    r = soup_ok(
+        out,
         "calibrate", "--gene", "Spores", "--players", "3", "--values", "1,5", "--design", "holding",
-        "--holder", "search-2", "--search-field", "search-2", "--search-games", "6", "--out", str(out), "-q",
+        "--holder", "search-2", "--search-field", "search-2", "--search-games", "6",
     )  # fmt: skip
-    assert r.returncode == 0, r.stderr
     assert "holding value (holder search-2) vs 2 x search-2, 6 fresh games an arm" in r.stderr.splitlines()[0]
     cal = json.loads((out / "calibrate.json").read_text())
     assert cal["condition"].endswith("vs every other seat search-2 (search, rollouts by breeder)")

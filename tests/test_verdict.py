@@ -158,34 +158,19 @@ def test_an_extra_gene_is_judged_with_the_extra_genes_on():
     assert "energy_conservation_requires_move = true" in plan.readings
 
 
-def test_calibrate_points_a_planted_too_cheap_gene_back_up(tmp_path):
+def test_calibrate_points_a_planted_too_cheap_gene_back_up(tmp_path, house_rules):
     """Issue 32.2: a house rule makes Division Rate free. Holding it minus holding its price in BP
     that player 0 may not spend on it falls with the price and crosses 0 well above the planted
     price, with an interval; no value's two arms are the same games (before, breeder spent a
     plain BP gift on Division Rate at once and the curve read +0.0 [+0.0, +0.0] by identity)."""
     import numpy as np
 
-    rules = tmp_path / "cheap.toml"
-    rules.write_text('[genes."Division Rate"]\nprice = 0\n')
+    rules = house_rules('[genes."Division Rate"]\nprice = 0\n', "cheap.toml")
     out = tmp_path / "cal"
     r = soup(
-        "calibrate",
-        "--gene",
-        "Division Rate",
-        "--design",
-        "holding",
-        "--values",
-        "0,4,8,12,16",
-        "--players",
-        "3",
-        "--games",
-        "600",
-        "--rules",
-        str(rules),
-        "--out",
-        str(out),
-        "-q",
-    )
+        "calibrate", "--gene", "Division Rate", "--design", "holding", "--values", "0,4,8,12,16",
+        "--players", "3", "--games", "600", "--rules", str(rules), "--out", str(out), "-q",
+    )  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert r.stderr.startswith("calibrate Division Rate, price at 0, 4, 8, 12, 16")  # the budget first
     doc = __import__("json").loads((out / C.RESULT_JSON).read_text())
@@ -277,29 +262,17 @@ def test_labels_say_how_far_a_headline_was_tried():
     assert V.label([row(0.1, 0.3), row(0.1, 0.001)]) == ("not shown", [])
 
 
-def test_ablate_takes_the_null_gene_as_its_reference_arm(tmp_path):
+def test_ablate_takes_the_null_gene_as_its_reference_arm(tmp_path, house_rules):
     """Ablation's reference arm: a null gene declared in a house rule and removed reads 0."""
     import polars as pl
 
-    rules = tmp_path / "null.toml"
-    rules.write_text('[genes."Null gene"]\neffect = "none"\nprice = 0\nmp = 0\ncopies = 1\nweight = 0\n')
+    null_gene = '[genes."Null gene"]\neffect = "none"\nprice = 0\nmp = 0\ncopies = 1\nweight = 0\n'
+    rules = house_rules(null_gene, "null.toml")
     out = tmp_path / "abl"
     r = soup(
-        "ablate",
-        "--gene",
-        "null gene",
-        "--rules",
-        str(rules),
-        "--players",
-        "3",
-        "--games",
-        "600",
-        "--pool",
-        "greedy,breeder",
-        "--out",
-        str(out),
-        "-q",
-    )
+        "ablate", "--gene", "null gene", "--rules", str(rules), "--players", "3", "--games", "600",
+        "--pool", "greedy,breeder", "--out", str(out), "-q",
+    )  # fmt: skip
     assert r.returncode == 0, r.stderr
     table = pl.read_csv(out / "ablation.csv").filter(pl.col("family") == "win rate by strategy")
     assert table.height == 2 and (table["ci_low"] <= 0).all() and (table["ci_high"] >= 0).all()

@@ -30,6 +30,7 @@ import polars as pl
 from analysis import win_rates
 from analysis.intervals import Z95, two_sided_p, wilson
 from analysis.multiple_testing import holm
+from analysis.win_rates import Rows
 
 GAME_KEY = win_rates.GAME_KEY
 WIN_COLUMNS = ("won", "win_share")
@@ -43,8 +44,6 @@ EVENT_ORDER = "event_order"
 FIRST_EVENT = "first_event"
 # Relative size below which a variance from the moments is rounding error (exactly 0 row by row).
 _ZERO_VARIANCE = 1e-10
-
-Rows = pl.LazyFrame | pl.DataFrame
 
 
 # --- rows ----------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from analysis.chromosome import figures, outcomes
 from analysis.pages import Page, Progress, page_built_beside, write_sections
 from analysis.report_runs import ReportError
 from analysis.skill_ladder import read_ladder, section_skill
-from analysis.tables import WIN_RATE_COLUMNS, fmt, markdown_table, plural
+from analysis.tables import WIN_RATE_COLUMNS, Col, fmt, markdown_table, plural
 from sim.chromosome.rules.book import FLAGS, default_data
 from sim.runner import chunk_files
 
@@ -191,7 +191,7 @@ def build_report(
 # --- sections ----------------------------------------------------------------------------------------
 
 RATE_COLUMNS = [
-    ("games", "player-games", "int"),
+    Col.PLAYER_GAMES,
     *WIN_RATE_COLUMNS,
     ("par", "par", "rate"),
     ("vs_par", "vs par", "signed"),
@@ -439,7 +439,7 @@ def section_rules(page: Page, manifests: list[dict[str, Any]], t: Tables) -> Non
         page.table(
             "placeholders",
             df,
-            [("players", "players", "int"), ("seed", "seed", "int"), ("placeholder", "placeholder", "text"),
+            [Col.PLAYERS, ("seed", "seed", "int"), ("placeholder", "placeholder", "text"),
              ("what", "what it is", "text")],
         )  # fmt: skip
     else:
@@ -452,7 +452,7 @@ def _rate_section(page: Page, t: Tables, key: str, header: str, name: str) -> No
         name,
         table,
         [
-            ("players", "players", "int"),
+            Col.PLAYERS,
             (key, header, "text" if key != "start_space" else "int"),
             *RATE_COLUMNS,
         ],
@@ -476,7 +476,7 @@ def section_species(page: Page, t: Tables) -> None:
     page.table(
         "win_rate_by_species_and_end",
         t.wins["end_reason_species"],
-        [("players", "players", "int"), ("end_reason", "game ended by", "text"),
+        [Col.PLAYERS, ("end_reason", "game ended by", "text"),
          ("species", "species", "text"), *RATE_COLUMNS[:5]],
     )  # fmt: skip
 
@@ -512,9 +512,9 @@ def section_player_counts(page: Page, t: Tables) -> None:
         "win_rate_by_players",
         t.wins["players"],
         [
-            ("players", "players", "int"),
+            Col.PLAYERS,
             ("game_count", "games", "int"),
-            ("games", "player-games", "int"),
+            Col.PLAYER_GAMES,
             *WIN_RATE_COLUMNS,
             ("p_fair_holm", "p vs 1/P (Holm)", "p"),
             ("win_share", "win share", "rate"),
@@ -532,8 +532,8 @@ def section_shared_wins(page: Page, t: Tables) -> None:
         "shared_wins",
         t.shared,
         [
-            ("players", "players", "int"),
-            ("games", "games", "int"),
+            Col.PLAYERS,
+            Col.GAMES,
             ("shared", "shared win", "int"),
             ("shared_share", "share", "rate"),
             ("shared_ci_low|shared_ci_high", "95% CI", "ci"),
@@ -548,7 +548,7 @@ def section_shared_wins(page: Page, t: Tables) -> None:
     page.table(
         "winner_counts",
         t.winners,
-        [("players", "players", "int"), ("winners", "winners", "int"), ("games", "games", "int"),
+        [Col.PLAYERS, ("winners", "winners", "int"), Col.GAMES,
          ("share", "share", "rate")],
     )  # fmt: skip
 
@@ -565,22 +565,15 @@ def section_endings(page: Page, t: Tables, manifests: list[dict[str, Any]]) -> N
     page.table(
         "end_reasons",
         t.ends,
-        [
-            ("players", "players", "int"),
-            ("end_reason", "game ended by", "text"),
-            ("games", "games", "int"),
-            ("share", "share", "rate"),
-            ("ci_low|ci_high", "95% CI", "ci"),
-            ("mean_rounds", "mean rounds", "num"),
-        ],
+        [*Col.END_REASONS, ("mean_rounds", "mean rounds", "num")],
     )
     page.text("### Game length (rounds played)")
     page.table(
         "game_length_summary",
         t.length_summary,
         [
-            ("players", "players", "int"),
-            ("games", "games", "int"),
+            Col.PLAYERS,
+            Col.GAMES,
             ("mean_rounds", "mean", "num"),
             ("sd_rounds", "sd", "num"),
             ("min", "min", "int"),
@@ -612,7 +605,7 @@ def _who(df: pl.DataFrame) -> pl.DataFrame:
 
 
 END_STATE_COLUMNS = [
-    ("games", "player-games", "int"),
+    Col.PLAYER_GAMES,
     ("eliminated", "eliminated", "rate"),
     ("eliminated_low|eliminated_high", "95% CI", "ci"),
     ("score", "score", "num"),
@@ -637,7 +630,7 @@ def section_end_state(page: Page, t: Tables) -> None:
             f"end_state_by_{by}",
             _who(t.end_state[by]) if by == "won" else t.end_state[by],
             [
-                ("players", "players", "int"),
+                Col.PLAYERS,
                 (_key(by), _key(by), "text"),
                 *END_STATE_COLUMNS,
             ],
@@ -649,7 +642,7 @@ def section_end_state(page: Page, t: Tables) -> None:
     page.text(
         "Share of players at each irradiation level at the end (every measure: "
         "[tables/end_state_distributions.csv](tables/end_state_distributions.csv)):\n\n"
-        + markdown_table(wide, [("players", "players", "int"), *((c, c, "rate") for c in wide.columns[1:])])
+        + markdown_table(wide, [Col.PLAYERS, *((c, c, "rate") for c in wide.columns[1:])])
     )
     page.figure(
         "end_state",
@@ -672,8 +665,8 @@ def section_genes(page: Page, t: Tables) -> None:
         page.table(
             f"genes_held_by_{by}",
             _who(t.genes[by]) if by == "won" else t.genes[by],
-            [("players", "players", "int"), (_key(by), _key(by), "text"),
-             ("games", "player-games", "int"), *columns],
+            [Col.PLAYERS, (_key(by), _key(by), "text"),
+             Col.PLAYER_GAMES, *columns],
         )  # fmt: skip
 
 
@@ -692,14 +685,14 @@ def section_events(page: Page, t: Tables) -> None:
     page.table(
         "event_cards",
         t.events["cards"],
-        [("players", "players", "int"), ("name", "card", "text"), ("games", "games", "int"),
+        [Col.PLAYERS, ("name", "card", "text"), Col.GAMES,
          ("share", "revealed in", "rate"), ("mean_round", "mean round", "num")],
     )  # fmt: skip
     page.text("### The first card and how the game ends")
     page.table(
         "event_first_end",
         t.events["first_end"],
-        [("players", "players", "int"), ("name", "first card", "text"), ("games", "games", "int"),
+        [Col.PLAYERS, ("name", "first card", "text"), Col.GAMES,
          ("elimination_share", "ended by elimination", "rate"),
          ("elimination_ci_low|elimination_ci_high", "95% CI", "ci")],
     )  # fmt: skip
@@ -712,14 +705,10 @@ def section_events(page: Page, t: Tables) -> None:
         "event_first_species",
         t.events["first_species"],
         [
-            ("players", "players", "int"),
+            Col.PLAYERS,
             ("name", "first card", "text"),
             ("species", "species", "text"),
-            ("games", "player-games", "int"),
-            ("win_rate", "win rate", "rate"),
-            ("ci_low|ci_high", "95% CI", "ci"),
-            ("difference", "vs other games", "signed"),
-            ("diff_low|diff_high", "95% CI", "sci"),
-            ("p_holm", "p (Holm)", "p"),
+            Col.PLAYER_GAMES,
+            *Col.VS_OTHER_GAMES,
         ],
     )

@@ -50,6 +50,7 @@ from analysis.distributions import t_quantile, t_two_sided_p
 from analysis.intervals import cluster_wilson
 from analysis.multiple_testing import benjamini_hochberg
 from analysis.tables import fmt, markdown_table, plural
+from analysis.ursuppe.genes import GENE_PAIR_COLUMNS
 from analysis.ursuppe.paired import EXACT_BELOW, sign_flip_p
 
 ALPHA = 0.05
@@ -316,15 +317,16 @@ def heatmap(table: pl.DataFrame, genes: list[str], title: str = "") -> Figure:
     return fig
 
 
+def _estimate(column: str, header: str, kind: str = "points") -> list[tuple[str, str, str]]:
+    """The columns of an estimate with its interval and its q (BH): ``column``, ``column``_ci and
+    ``column``_q, as every table of the scan shows them."""
+    return [(column, header, kind), (f"{column}_ci", "95% interval", "text"), (f"{column}_q", "q (BH)", "p")]
+
+
 PAIR_COLUMNS = [
-    ("gene_a", "gene A", "text"),
-    ("gene_b", "gene B", "text"),
-    ("interaction", "interaction", "points"),
-    ("interaction_ci", "95% interval", "text"),
-    ("interaction_q", "q (BH)", "p"),
-    ("gain", "pair gain", "points"),
-    ("gain_ci", "95% interval", "text"),
-    ("gain_q", "q (BH)", "p"),
+    *GENE_PAIR_COLUMNS,
+    *_estimate("interaction", "interaction"),
+    *_estimate("gain", "pair gain"),
     ("additive", "single gains", "points"),
     ("position_gain", "position gain", "num"),
     ("held", "held at end (A / B)", "text"),
@@ -332,9 +334,7 @@ PAIR_COLUMNS = [
 SINGLE_COLUMNS = [
     ("gene_a", "gene", "text"),
     ("win_rate", "win rate", "rate"),
-    ("gain", "gain", "points"),
-    ("gain_ci", "95% interval", "text"),
-    ("gain_q", "q (BH)", "p"),
+    *_estimate("gain", "gain"),
     ("position_gain", "position gain", "num"),
     ("held", "held at end", "text"),
 ]
@@ -343,18 +343,14 @@ SINGLE_COLUMNS = [
 # measures a head start more than the card (issue 20.3: mutant-tuned returns Suction 2 in 99%).
 MOSTLY_GIVEN_BACK = 0.5
 LOGIT_COLUMNS = [
-    ("gene_a", "gene A", "text"),
-    ("gene_b", "gene B", "text"),
-    ("logit_interaction", "log-odds interaction", "num"),
-    ("logit_interaction_ci", "95% interval", "text"),
-    ("logit_interaction_q", "q (BH)", "p"),
+    *GENE_PAIR_COLUMNS,
+    *_estimate("logit_interaction", "log-odds interaction", "num"),
     ("interaction", "interaction", "points"),
     ("gain", "pair gain", "points"),
     ("win_rate", "pair's win rate", "rate"),
 ]
 OBSERVED_COLUMNS = [
-    ("gene_a", "gene A", "text"),
-    ("gene_b", "gene B", "text"),
+    *GENE_PAIR_COLUMNS,
     ("holders", "holders", "int"),
     ("winners_holding", "winners holding", "pct"),
     ("holder_win_rate", "holders' win rate", "rate"),

@@ -17,12 +17,14 @@ import numpy as np
 import polars as pl
 
 from analysis.intervals import MIN_ROWS, NO_CONTRAST, cluster_contrast, contrast_columns, wilson
-from analysis.multiple_testing import holm
+from analysis.multiple_testing import holm, with_holm
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
 
 FEATURES = ("first_drift", "first_ozone", "ozone_band")
 BANDS = ("low", "mid", "high")
 _DIFF = np.array([1.0, -1.0])
+# deck_outcomes' outcomes: the result column and the name its table's columns take.
+OUTCOME_COLUMNS = {"rounds": "rounds", "defect_genes_lost": "genes_lost", "defect_bp_paid": "bp_paid"}
 
 
 def level_order(value: object) -> tuple[int, object]:
@@ -112,12 +114,6 @@ def cell_row(players: int, cell: dict[str, Any], n: int, w: int, c: Any) -> dict
     }
 
 
-def with_holm(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    """The rows as a frame with Holm's adjustment of their p-values."""
-    df = pl.DataFrame(rows)
-    return df.with_columns(pl.Series("p_holm", holm(df["p_value"].to_numpy())))
-
-
 def deck_outcomes(featured: pl.DataFrame, feature: str) -> pl.DataFrame:
     """Per player count and ``feature`` level: games; mean rounds and gene-defect losses per
     player (E2: cards returned, BP paid), each with a 95% interval and the difference from the
@@ -142,23 +138,29 @@ def deck_outcomes(featured: pl.DataFrame, feature: str) -> pl.DataFrame:
                 "finish_low": float(lo),
                 "finish_high": float(hi),
             }
-            for column, name in (
-                ("rounds", "rounds"),
-                ("defect_genes_lost", "genes_lost"),
-                ("defect_bp_paid", "bp_paid"),
-            ):
+            for column, name in OUTCOME_COLUMNS.items():
                 y = part[column].to_numpy().astype(np.float64)
                 mean = cluster_contrast(y, np.where(at, 0, -1), np.array([1.0]), cluster)
-                diff = cluster_contrast(y, group, _DIFF, cluster)
-                row |= {
-                    f"{name}_mean": mean["estimate"],
-                    f"{name}_low": mean["ci_low"],
-                    f"{name}_high": mean["ci_high"],
-                    f"{name}_difference": diff["estimate"],
-                    f"{name}_p": diff["p_value"],
-                }
+                row |= outcome_cells(name, mean, cluster_contrast(y, group, _DIFF, cluster))
             out.append(row)
-    df = pl.DataFrame(out)
-    p_columns = [f"{name}_p" for name in ("rounds", "genes_lost", "bp_paid")]
+    return outcomes_frame(out)
+
+
+def outcome_cells(name: str, mean: dict[str, Any], diff: dict[str, Any]) -> dict[str, Any]:
+    """:func:`deck_outcomes`' cells of one outcome (``name``, an :data:`OUTCOME_COLUMNS` value): the
+    level's ``mean`` with its interval and its difference ``diff`` from the other games with its p."""
+    return {
+        f"{name}_mean": mean["estimate"],
+        f"{name}_low": mean["ci_low"],
+        f"{name}_high": mean["ci_high"],
+        f"{name}_difference": diff["estimate"],
+        f"{name}_p": diff["p_value"],
+    }
+
+
+def outcomes_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """:func:`deck_outcomes`' rows as a table, Holm over every difference of every outcome (one family)."""
+    df = pl.DataFrame(rows)
+    p_columns = [f"{name}_p" for name in OUTCOME_COLUMNS.values()]
     adjusted = holm(df.select(p_columns).to_numpy().ravel()).reshape(len(df), len(p_columns))
     return df.with_columns(pl.Series(f"{c}_holm", adjusted[:, k]) for k, c in enumerate(p_columns))

@@ -35,7 +35,7 @@ from analysis.intervals import (
     contrast_columns,
     wilson,
 )
-from analysis.multiple_testing import benjamini_hochberg, holm
+from analysis.multiple_testing import benjamini_hochberg, holm, with_adjusted
 from analysis.win_rates import GAME_KEY, cluster_ids, with_run
 from sim.errors import UserError
 from sim.ursuppe.rules.genes import GENE_NAMES, N_BASE_GENES
@@ -154,37 +154,25 @@ def gene_effects(
         for i, name in enumerate(names_of_genes):
             h = has[:, i]
             n_with, n_without = int(h.sum()), int((~h).sum())
-            lo, hi, share, rate_with, rate_without = _holder_rates(won, h, cluster, rw)
-            diff = within = NO_CONTRAST
-            label = ""
-            smallest = 0
+            rates = _holder_rates(won, h, cluster, rw)
+            diff, strata = NO_CONTRAST, NO_STRATA
             if min(n_with, n_without) >= min_rows:
                 side = np.where(h, 0, 1)
                 diff = cluster_contrast(won, side, np.array([1.0, -1.0]), cluster, row_weights=rw)
-                within, label, smallest = _within_strategy(won, h, stratum, names, cluster, rw, min_rows)
-            out.append(
-                effect_row(
-                    int(players),
-                    name,
-                    n_with,
-                    n_without,
-                    share,
-                    rate_with,
-                    rate_without,
-                    lo,
-                    hi,
-                    diff,
-                    within,
-                    label,
-                    smallest,
-                )
-            )
+                strata = _within_strategy(won, h, stratum, names, cluster, rw, min_rows)
+            out.append(effect_row(int(players), name, n_with, n_without, rates, diff, strata))
     return effects_frame(out)
 
 
-def _holder_rates(
-    won: np.ndarray, h: np.ndarray, cluster: np.ndarray, rw: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray, float, float, float]:
+# gene_effects' win rates of holders and non-holders: their Wilson bounds (lo, hi: each [with,
+# without]), the holders' share and the two rates.
+HolderRates = tuple[np.ndarray, np.ndarray, float, float, float]
+# gene_effects' difference within strategy, the label of the strata compared and the smallest group.
+Strata = tuple[dict, str, int]
+NO_STRATA: Strata = (NO_CONTRAST, "", 0)
+
+
+def _holder_rates(won: np.ndarray, h: np.ndarray, cluster: np.ndarray, rw: np.ndarray | None) -> HolderRates:
     """gene_effects' win rates of holders (``h``) and non-holders: their intervals (lo, hi: with,
     without), the holders' share and the two rates; weighted by ``rw`` when given."""
     n_with, n_without = int(h.sum()), int((~h).sum())
@@ -211,7 +199,7 @@ def _within_strategy(
     cluster: np.ndarray,
     rw: np.ndarray | None,
     min_rows: int,
-) -> tuple[Any, str, int]:
+) -> Strata:
     """gene_effects' difference within strategy (holders vs non-holders of each strategy
     ``stratum`` with ``min_rows`` on both sides), the strata's label and the smallest group;
     NO_CONTRAST, "" and 0 when no strategy has them."""
@@ -222,7 +210,7 @@ def _within_strategy(
         mass = np.bincount(stratum, weights=rw, minlength=len(names)) * usable
         strata_weight = mass / max(mass.sum(), 1e-300)
     if not usable.any():
-        return NO_CONTRAST, "", 0
+        return NO_STRATA
     within = cluster_contrast(
         won, group, np.stack([strata_weight, -strata_weight], axis=1).ravel(), cluster, row_weights=rw
     )
@@ -230,22 +218,13 @@ def _within_strategy(
 
 
 def effect_row(
-    players: int,
-    gene: str,
-    n_with: int,
-    n_without: int,
-    share: float,
-    rate_with: float,
-    rate_without: float,
-    lo: Any,
-    hi: Any,
-    diff: dict,
-    within: dict,
-    label: str,
-    smallest: int,
+    players: int, gene: str, n_with: int, n_without: int, rates: HolderRates, diff: dict, strata: Strata
 ) -> dict[str, Any]:
-    """One row of :func:`gene_effects` (also built by analysis.ursuppe.streamed, chunk by chunk);
-    ``smallest``: :func:`smallest_group` of the strata compared."""
+    """One row of :func:`gene_effects` (also built by analysis.ursuppe.streamed, chunk by chunk):
+    the rows with and without the gene, their ``rates``, the raw difference ``diff`` and the
+    difference within strategy with its ``strata``."""
+    lo, hi, share, rate_with, rate_without = rates
+    within, label, smallest = strata
     return {
         "players": players,
         "gene": gene,
@@ -267,11 +246,11 @@ def effect_row(
 
 def effects_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     """:func:`effect_row` rows as a table with Holm and Benjamini-Hochberg over its genes."""
-    result = pl.DataFrame(rows)
-    return result.with_columns(
-        pl.Series("p_holm", holm(result["p_value"].to_numpy())),
-        pl.Series("q_bh", benjamini_hochberg(result["p_value"].to_numpy())),
-        pl.Series("within_p_holm", holm(result["within_p"].to_numpy())),
+    return with_adjusted(
+        rows,
+        p_holm=(holm, "p_value"),
+        q_bh=(benjamini_hochberg, "p_value"),
+        within_p_holm=(holm, "within_p"),
     )
 
 
@@ -344,13 +323,14 @@ def synergy_row(
     }
 
 
+# A pair's two genes as the reports' tables show them (markdown_table columns).
+GENE_PAIR_COLUMNS = [("gene_a", "gene A", "text"), ("gene_b", "gene B", "text")]
+
+
 def synergy_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     """:func:`synergy_row` rows as a table with Benjamini-Hochberg q-values over its pairs."""
-    result = pl.DataFrame(rows)
-    return result.with_columns(
-        pl.Series("q_bh", benjamini_hochberg(result["p_value"].to_numpy())),
-        pl.Series("within_q_bh", benjamini_hochberg(result["within_p"].to_numpy())),
-    )
+    bh = benjamini_hochberg
+    return with_adjusted(rows, q_bh=(bh, "p_value"), within_q_bh=(bh, "within_p"))
 
 
 def synergy_names(synergy: pl.DataFrame) -> list[str]:
@@ -491,22 +471,18 @@ def purchase_timing(rows: pl.LazyFrame | pl.DataFrame, genes: Sequence[str] | No
     for p in np.unique(players):
         f = first[players == p]
         for i, name in enumerate(names_of_genes):
-            per_round = np.bincount(f[:, i], minlength=max_round + 1)
-            for r in range(1, max_round + 1):
-                records.append(
-                    {
-                        "players": int(p),
-                        "gene": name,
-                        "round": r,
-                        "purchases": int(per_round[r]),
-                        "share": per_round[r] / len(f),
-                    }
-                )
-    schema = {
-        "players": pl.Int64,
-        "gene": pl.String,
-        "round": pl.Int64,
-        "purchases": pl.Int64,
-        "share": pl.Float64,
-    }
-    return pl.DataFrame(records, schema=schema)
+            records += timing_rows(int(p), name, np.bincount(f[:, i], minlength=max_round + 1), len(f))
+    return pl.DataFrame(records, schema=TIMING_SCHEMA)
+
+
+# purchase_timing's columns (also analysis.ursuppe.streamed's, built chunk by chunk).
+TIMING_SCHEMA = dict(players=pl.Int64, gene=pl.String, round=pl.Int64, purchases=pl.Int64, share=pl.Float64)
+
+
+def timing_rows(players: int, gene: str, per_round: np.ndarray, rows: int) -> list[dict[str, Any]]:
+    """:func:`purchase_timing`'s rows of one gene: ``per_round[r]`` of the player count's ``rows``
+    players first bought it in round r (1 to the last round; index 0, never, is not a row)."""
+    return [
+        {"players": players, "gene": gene, "round": r, "purchases": int(n), "share": n / rows}
+        for r, n in enumerate(per_round[1:], start=1)
+    ]

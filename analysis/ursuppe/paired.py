@@ -41,6 +41,7 @@ import polars as pl
 from analysis.distributions import binomial_two_sided_p, t_quantile, t_two_sided_p
 from analysis.intervals import cluster_contrast
 from analysis.multiple_testing import benjamini_hochberg, holm
+from analysis.win_rates import Rows
 from sim.errors import UserError
 from sim.ursuppe.rules.genes import GENE_NAMES, N_BASE_GENES
 
@@ -180,7 +181,7 @@ def t_reference(contrast: dict[str, float], df: int) -> dict[str, float]:
     return out
 
 
-def _frame(rows: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+def _frame(rows: Rows) -> pl.DataFrame:
     lf = rows.lazy()  # a LazyFrame returns itself
     return (
         lf.select(_COLUMNS)
@@ -221,10 +222,7 @@ def _row(family: str, metric: str, key: str, d: dict[str, float], kind: str) -> 
 
 
 def paired_tests(
-    rows_a: pl.LazyFrame | pl.DataFrame,
-    rows_b: pl.LazyFrame | pl.DataFrame,
-    removed: Sequence[str] = (),
-    genes: Sequence[str] | None = None,
+    rows_a: Rows, rows_b: Rows, removed: Sequence[str] = (), genes: Sequence[str] | None = None
 ) -> pl.DataFrame:
     """Every paired test of B against A, uncorrected: one row per (family, metric, group).
 
@@ -306,10 +304,7 @@ def correct(tests: pl.DataFrame, family: list[str] | None = None, alpha: float =
 
 
 def compare_runs(
-    rows_a: pl.LazyFrame | pl.DataFrame,
-    rows_b: pl.LazyFrame | pl.DataFrame,
-    removed: Sequence[str] = (),
-    genes: Sequence[str] | None = None,
+    rows_a: Rows, rows_b: Rows, removed: Sequence[str] = (), genes: Sequence[str] | None = None
 ) -> pl.DataFrame:
     """The comparison table of a paired experiment: :func:`paired_tests`, corrected per family
     (``removed``: genes absent from B's deck, see :func:`paired_tests`; ``genes``: the runs'
@@ -323,9 +318,7 @@ def removed_genes(label: str) -> list[str]:
 
 
 def ablation_table(
-    baseline: pl.LazyFrame | pl.DataFrame,
-    ablated: dict[str, pl.LazyFrame | pl.DataFrame],
-    genes: Sequence[str] | None = None,
+    baseline: Rows, ablated: dict[str, Rows], genes: Sequence[str] | None = None
 ) -> pl.DataFrame:
     """Paired tests of every ablated run (key: the removed gene or gene set, genes joined by
     ``" + "``) against the baseline, with a ``removed`` column, corrected over the whole family (a

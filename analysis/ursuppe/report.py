@@ -22,7 +22,7 @@ from analysis.intervals import SMALL_GROUP
 from analysis.pages import Page, Progress, page_built_beside, write_sections
 from analysis.report_runs import ReportError
 from analysis.skill_ladder import read_ladder, section_skill, strongest_line
-from analysis.tables import WIN_RATE_COLUMNS, fmt, markdown_table, plural
+from analysis.tables import WIN_RATE_COLUMNS, Col, fmt, markdown_table, plural
 from analysis.ursuppe import deck_order, figures, genes
 from analysis.ursuppe.streamed import Analyses, RunCounts, Streamed, analyse_runs, readable_end
 from sim import __version__
@@ -182,26 +182,25 @@ def _check_strong(manifests: list[dict[str, Any]], strong: list[dict[str, Any]],
 
 # --- sections -----------------------------------------------------------------------------------
 
-PLAYER_GAMES = ("games", "player-games", "int")
 # A start space against the other start spaces (seat tables by strategy, and at equilibrium).
 SEAT_VS_OTHERS_COLUMNS = [
     ("start_space", "start space", "int"),
-    PLAYER_GAMES,
+    Col.PLAYER_GAMES,
     ("win_rate", "win rate", "rate"),
-    ("ci_low|ci_high", "95% CI", "ci"),
+    Col.CI95,
     ("difference", "vs other spaces", "signed"),
-    ("diff_low|diff_high", "95% CI", "sci"),
-    ("p_holm", "p (Holm)", "p"),
+    Col.DIFF_CI95,
+    Col.P_HOLM,
 ]
 RATE_COLUMNS = [*WIN_RATE_COLUMNS, ("p_holm", "p vs fair (Holm)", "p")]
 # A start space against the fair share (the seat table, scripted and strong field).
 SEAT_ADVANTAGE_COLUMNS = [
-    ("players", "players", "int"),
+    Col.PLAYERS,
     ("start_space", "start space", "int"),
-    PLAYER_GAMES,
+    Col.PLAYER_GAMES,
     *RATE_COLUMNS[:3],
     ("advantage", "advantage", "signed"),
-    ("p_holm", "p (Holm)", "p"),
+    Col.P_HOLM,
 ]
 
 
@@ -639,9 +638,9 @@ def section_strategy(r: Page, strategy: pl.DataFrame, ladder: dict[str, Any] | N
         "win_rate_by_strategy",
         strategy,
         [
-            ("players", "players", "int"),
+            Col.PLAYERS,
             ("strategy", "strategy", "text"),
-            PLAYER_GAMES,
+            Col.PLAYER_GAMES,
             *RATE_COLUMNS,
             ("mean_rounds", "mean rounds of its games", "num"),
         ],
@@ -677,7 +676,7 @@ def section_seats(r: Page, seats: pl.DataFrame, seat_by_strategy: pl.DataFrame) 
     r.table(
         "seat_by_strategy",
         seat_by_strategy,
-        [("players", "players", "int"), ("strategy", "strategy", "text"), *SEAT_VS_OTHERS_COLUMNS],
+        [Col.PLAYERS, ("strategy", "strategy", "text"), *SEAT_VS_OTHERS_COLUMNS],
     )
 
 
@@ -690,8 +689,8 @@ def section_game_length(
         "game_length_summary",
         length_summary,
         [
-            ("players", "players", "int"),
-            ("games", "games", "int"),
+            Col.PLAYERS,
+            Col.GAMES,
             ("mean_rounds", "mean rounds", "num"),
             ("sd_rounds", "sd", "num"),
             ("min", "min", "int"),
@@ -701,17 +700,7 @@ def section_game_length(
             ("max", "max", "int"),
         ],
     )
-    r.table(
-        "end_reasons",
-        ends,
-        [
-            ("players", "players", "int"),
-            ("end_reason", "game ended by", "text"),
-            ("games", "games", "int"),
-            ("share", "share", "rate"),
-            ("ci_low|ci_high", "95% CI", "ci"),
-        ],
-    )
+    r.table("end_reasons", ends, Col.END_REASONS)
     r.csv("game_length", length)
     r.figure(
         "game_length",
@@ -721,14 +710,14 @@ def section_game_length(
 
 
 GENE_COLUMNS = [
-    ("players", "players", "int"),
+    Col.PLAYERS,
     ("gene", "gene", "text"),
     ("share_with|rows_with", "share holding", "share"),
     ("win_rate_with", "win rate with", "rate"),
     ("win_rate_without", "without", "rate"),
     ("difference", "difference", "signed"),
-    ("diff_low|diff_high", "95% CI", "sci"),
-    ("p_holm", "p (Holm)", "p"),
+    Col.DIFF_CI95,
+    Col.P_HOLM,
     ("within_strategy", "within strategy", "signed"),
     ("within_low|within_high", "95% CI", "sci"),
     ("within_p_holm", "p (Holm)", "p"),
@@ -815,10 +804,10 @@ def section_at_equilibrium(r: Page, weighted: pl.DataFrame, mix: pl.DataFrame, s
         "mix_win_rate_at_equilibrium",
         at_equilibrium.mix_win_rate(weighted),
         [
-            ("players", "players", "int"),
-            PLAYER_GAMES,
+            Col.PLAYERS,
+            Col.PLAYER_GAMES,
             ("win_rate", "win rate of the mix", "rate"),
-            ("ci_low|ci_high", "95% CI", "ci"),
+            Col.CI95,
             ("fair_share", "fair share", "rate"),
         ],
     )
@@ -826,7 +815,7 @@ def section_at_equilibrium(r: Page, weighted: pl.DataFrame, mix: pl.DataFrame, s
     r.table(
         "seat_advantage_at_equilibrium",
         at_equilibrium.seat_table(weighted),
-        [("players", "players", "int"), *SEAT_VS_OTHERS_COLUMNS],
+        [Col.PLAYERS, *SEAT_VS_OTHERS_COLUMNS],
     )
     w = at_equilibrium.WEIGHT
     r.text(
@@ -927,7 +916,7 @@ def section_strong_play(
     r.table(
         "win_rate_by_strategy_strong",
         strong.strategy,
-        [("players", "players", "int"), ("strategy", "strategy", "text"), PLAYER_GAMES, *RATE_COLUMNS],
+        [Col.PLAYERS, ("strategy", "strategy", "text"), Col.PLAYER_GAMES, *RATE_COLUMNS],
     )
     r.text("### Seat advantage, strong field")
     r.table(
@@ -947,10 +936,10 @@ def section_purchases(r: Page, purchases: pl.DataFrame, timing: pl.DataFrame) ->
         "gene_purchases",
         purchases,
         [
-            ("players", "players", "int"),
+            Col.PLAYERS,
             ("gene", "gene", "text"),
             ("bought_rate", "bought by", "rate"),
-            ("ci_low|ci_high", "95% CI", "ci"),
+            Col.CI95,
             ("held_rate", "held at end", "rate"),
             ("mean_round", "mean round of first purchase", "num"),
             ("median_round", "median round", "median"),
@@ -985,9 +974,8 @@ def section_synergy(r: Page, synergy: pl.DataFrame) -> None:
         markdown_table(
             shown,
             [
-                ("players", "players", "int"),
-                ("gene_a", "gene A", "text"),
-                ("gene_b", "gene B", "text"),
+                Col.PLAYERS,
+                *genes.GENE_PAIR_COLUMNS,
                 ("rows_both", "players with both", "int"),
                 ("observed", "observed", "rate"),
                 ("additive_prediction", "additive prediction", "signed"),
@@ -1014,7 +1002,7 @@ def section_synergy(r: Page, synergy: pl.DataFrame) -> None:
 
 
 SET_COLUMNS = [
-    ("players", "players", "int"),
+    Col.PLAYERS,
     ("gene_set", "gene set held at the end", "text"),
     ("rows", "player-games", "int"),
     ("wins", "wins", "int"),
@@ -1022,7 +1010,7 @@ SET_COLUMNS = [
     ("share_of_players", "share of all players", "rate"),
     ("lift", "lift", "num"),
     ("win_rate", "win rate", "rate"),
-    ("ci_low|ci_high", "95% CI", "ci"),
+    Col.CI95,
 ]
 
 
@@ -1084,15 +1072,11 @@ def section_deck_effects(r: Page, effects: dict[tuple[str, str], pl.DataFrame], 
         r.text(f"### Win rate by {by.replace('_', ' ')} and {feature.replace('_', ' ')}")
         significant = eff.filter(pl.col("p_holm") < 0.05)
         columns = [
-            ("players", "players", "int"),
+            Col.PLAYERS,
             (by, by.replace("_", " "), "text"),
             (feature, feature.replace("_", " "), "text"),
             ("rows", "player-games", "int"),
-            ("win_rate", "win rate", "rate"),
-            ("ci_low|ci_high", "95% CI", "ci"),
-            ("difference", "vs other games", "signed"),
-            ("diff_low|diff_high", "95% CI", "sci"),
-            ("p_holm", "p (Holm)", "p"),
+            *Col.VS_OTHER_GAMES,
         ]
         if len(eff) > 2 * DECK_SHOWN:
             r.text(
@@ -1131,9 +1115,9 @@ def section_deck_outcomes(r: Page, outcomes: dict[str, pl.DataFrame]) -> None:
             f"deck_outcomes_{feature}",
             outcome,
             [
-                ("players", "players", "int"),
+                Col.PLAYERS,
                 (feature, feature.replace("_", " "), "text"),
-                ("games", "games", "int"),
+                Col.GAMES,
                 ("rounds_mean", "mean rounds", "num"),
                 ("rounds_low|rounds_high", "95% CI", "ci"),
                 ("rounds_difference", "Δ", "signed"),

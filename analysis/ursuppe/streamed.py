@@ -31,9 +31,10 @@ import numpy as np
 import polars as pl
 
 from analysis import win_rates
-from analysis.intervals import MIN_ROWS, NO_CONTRAST, contrast_columns, two_sided_p, wilson
-from analysis.multiple_testing import holm
+from analysis.intervals import MIN_ROWS, NO_CONTRAST, Z95, contrast_result, wilson
+from analysis.multiple_testing import with_holm
 from analysis.ursuppe import deck_order
+from analysis.ursuppe.deck_order import OUTCOME_COLUMNS
 from sim.runner import chunk_files, read_chunk
 
 # Relative size below which a variance computed from the moments is rounding error: exactly 0 in
@@ -106,12 +107,9 @@ class Moments:
         out.ss, out.sn, out.nn = a @ self.ss @ a.T, a @ self.sn @ a.T, a @ self.nn @ a.T
         return out
 
-    def contrast(self, weights: np.ndarray, clusters: int, z: float | None = None) -> dict[str, float]:
+    def contrast(self, weights: np.ndarray, clusters: int, z: float = Z95) -> dict[str, float]:
         """analysis.intervals.cluster_contrast of these groups with ``weights`` over ``clusters``
         games (those with a row in a group of the contrast)."""
-        from analysis.intervals import Z95
-
-        z = Z95 if z is None else z
         w = np.asarray(weights, dtype=np.float64)
         if clusters < 2 or (self.n[w != 0] == 0).any():
             return dict(NO_CONTRAST)
@@ -123,17 +121,7 @@ class Moments:
         q = big - 2.0 * float(a @ self.sn @ b)
         if q <= _ZERO_VARIANCE * big:
             q = 0.0
-        se = float(np.sqrt(clusters / (clusters - 1) * q))
-        if se == 0 and estimate != 0:
-            return NO_CONTRAST | {"estimate": estimate}
-        p = float(two_sided_p(estimate / se)) if se > 0 else 1.0
-        return {
-            "estimate": estimate,
-            "se": se,
-            "ci_low": estimate - z * se,
-            "ci_high": estimate + z * se,
-            "p_value": p,
-        }
+        return contrast_result(estimate, float(np.sqrt(clusters / (clusters - 1) * q)), z)
 
 
 def _wilson_clustered(m: Moments, clusters: int) -> tuple[float, float, float]:
@@ -292,8 +280,7 @@ class _Count:
         return len(self.strategies) if by == "strategy" else SEAT_SLOTS
 
 
-# The report's deck-effect tables (feature, by), as analysis.ursuppe.report.DECK_EFFECTS; and the columns
-# of deck_outcomes with their names.
+# The report's deck-effect tables (feature, by), as analysis.ursuppe.report.DECK_EFFECTS.
 REPORT_DECK_EFFECTS = (
     ("first_drift", "start_space"),
     ("ozone_band", "start_space"),
@@ -301,7 +288,6 @@ REPORT_DECK_EFFECTS = (
     ("ozone_band", "strategy"),
     ("first_ozone", "strategy"),
 )
-OUTCOME_COLUMNS = {"rounds": "rounds", "defect_genes_lost": "genes_lost", "defect_bp_paid": "bp_paid"}
 
 
 @dataclass
@@ -586,22 +572,8 @@ def _seat_effects(by_count: dict[int, _Count]) -> pl.DataFrame:
                     con = c.seat.merged(a).contrast(_DIFF, int(c.games_with["strategy"][si]))
                 else:
                     con = NO_CONTRAST
-                lo, hi = wilson(w, n)
-                out.append(
-                    {
-                        "players": c.players,
-                        "strategy": name,
-                        "start_space": int(t + 1),
-                        "games": n,
-                        "wins": w,
-                        "win_rate": w / n,
-                        "ci_low": float(lo),
-                        "ci_high": float(hi),
-                        **contrast_columns(con, "difference", "diff_low", "diff_high", "p_value"),
-                    }
-                )
-    result = pl.DataFrame(out)
-    return result.with_columns(pl.Series("p_holm", holm(result["p_value"].to_numpy())))
+                out.append(win_rates.seat_effect_row(c.players, "strategy", name, int(t + 1), n, w, con))
+    return with_holm(out)
 
 
 def _game_length(counted: pl.DataFrame) -> pl.DataFrame:
@@ -653,6 +625,7 @@ def _end_reasons(counted: pl.DataFrame) -> pl.DataFrame:
 def _gene_effects(by_count: dict[int, _Count], basis: str, gene_names: Sequence[str]) -> pl.DataFrame:
     """analysis.ursuppe.genes.gene_effects(rows, basis, genes=gene_names)."""
     from analysis.ursuppe.genes import (
+        NO_STRATA,
         _strata_label,
         _strata_weights,
         effect_row,
@@ -673,9 +646,10 @@ def _gene_effects(by_count: dict[int, _Count], basis: str, gene_names: Sequence[
             wins = m.s.reshape(s, 2)
             w_with, w_without = int(wins[:, 0].sum()), int(wins[:, 1].sum())
             lo, hi = wilson(np.array([w_with, w_without]), np.array([n_with, n_without]))
-            diff = within = NO_CONTRAST
-            label = ""
-            smallest = 0
+            rate_with = w_with / n_with if n_with else np.nan
+            rate_without = w_without / n_without if n_without else np.nan
+            rates = (lo, hi, n_with / (n_with + n_without), rate_with, rate_without)
+            diff, strata = NO_CONTRAST, NO_STRATA
             if min(n_with, n_without) >= MIN_ROWS:
                 diff = m.merged(pool).contrast(_DIFF, c.games)
                 present = counts.sum(axis=1) > 0
@@ -685,24 +659,8 @@ def _gene_effects(by_count: dict[int, _Count], basis: str, gene_names: Sequence[
                 if usable.any():
                     within = m.contrast(np.stack([full, -full], axis=1).ravel(), c.games)
                     label = _strata_label(names[present], counts[present].astype(np.int64), usable)
-                    smallest = smallest_group(counts[present], usable)
-            out.append(
-                effect_row(
-                    c.players,
-                    name,
-                    n_with,
-                    n_without,
-                    n_with / (n_with + n_without),
-                    w_with / n_with if n_with else np.nan,
-                    w_without / n_without if n_without else np.nan,
-                    lo,
-                    hi,
-                    diff,
-                    within,
-                    label,
-                    smallest,
-                )
-            )
+                    strata = (within, label, smallest_group(counts[present], usable))
+            out.append(effect_row(c.players, name, n_with, n_without, rates, diff, strata))
     return effects_frame(out)
 
 
@@ -763,6 +721,8 @@ def _purchase_rates(by_count: dict[int, _Count], gene_names: Sequence[str]) -> p
 
 def _purchase_timing(by_count: dict[int, _Count], gene_names: Sequence[str]) -> pl.DataFrame:
     """analysis.ursuppe.genes.purchase_timing(rows, genes=gene_names)."""
+    from analysis.ursuppe.genes import TIMING_SCHEMA, timing_rows
+
     counts = _counts(by_count)
     max_round = max((c.max_round for c in counts), default=0)
     records = []
@@ -771,24 +731,8 @@ def _purchase_timing(by_count: dict[int, _Count], gene_names: Sequence[str]) -> 
             per_round = np.zeros(max_round + 1, dtype=np.int64)
             h = c.first_round[i].counts
             per_round[: len(h)] += h[: max_round + 1]
-            for r in range(1, max_round + 1):
-                records.append(
-                    {
-                        "players": c.players,
-                        "gene": name,
-                        "round": r,
-                        "purchases": int(per_round[r]),
-                        "share": per_round[r] / c.rows,
-                    }
-                )
-    schema = {
-        "players": pl.Int64,
-        "gene": pl.String,
-        "round": pl.Int64,
-        "purchases": pl.Int64,
-        "share": pl.Float64,
-    }
-    return pl.DataFrame(records, schema=schema)
+            records += timing_rows(c.players, name, per_round, c.rows)
+    return pl.DataFrame(records, schema=TIMING_SCHEMA)
 
 
 def _by_names(c: _Count, by: str) -> list[str]:
@@ -825,7 +769,7 @@ def _deck_effects(by_count: dict[int, _Count], feature: str, by: str) -> pl.Data
                 out.append(
                     deck_order.cell_row(c.players, {by: by_names[b], feature: levels[f]}, cell_n, w, con)
                 )
-    return deck_order.with_holm(out)
+    return with_holm(out)
 
 
 def _deck_outcomes(by_count: dict[int, _Count], feature: str) -> pl.DataFrame:
@@ -851,16 +795,6 @@ def _deck_outcomes(by_count: dict[int, _Count], feature: str) -> pl.DataFrame:
                 at[0, f] = 1
                 split = np.vstack([at, 1 - at])
                 mean = m.merged(at).contrast(np.array([1.0]), n_games)
-                diff = m.merged(split).contrast(_DIFF, c.games)
-                row |= {
-                    f"{name}_mean": mean["estimate"],
-                    f"{name}_low": mean["ci_low"],
-                    f"{name}_high": mean["ci_high"],
-                    f"{name}_difference": diff["estimate"],
-                    f"{name}_p": diff["p_value"],
-                }
+                row |= deck_order.outcome_cells(name, mean, m.merged(split).contrast(_DIFF, c.games))
             out.append(row)
-    df = pl.DataFrame(out)
-    p_columns = [f"{name}_p" for name in OUTCOME_COLUMNS.values()]
-    adjusted = holm(df.select(p_columns).to_numpy().ravel()).reshape(len(df), len(p_columns))
-    return df.with_columns(pl.Series(f"{c}_holm", adjusted[:, k]) for k, c in enumerate(p_columns))
+    return deck_order.outcomes_frame(out)

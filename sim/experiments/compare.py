@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from analysis.intervals import Z95
-from sim.experiments.arms import Arm, ArmPlayer, play_arm
+from sim.experiments.arms import Arm, play_arm
 from sim.game import Game
 
 
@@ -48,24 +48,14 @@ def paired_win_rates(a: pl.DataFrame, b: pl.DataFrame, by: str) -> pl.DataFrame:
 
 
 def compare_tables(
-    game: Game,
-    a: Arm,
-    b: Arm,
-    players: int,
-    seed: int,
-    games: int,
-    out: Path,
-    threads: int = 1,
-    backend: Any = None,
-    keys: Sequence[str] = ("strategy",),
-    variant: str | None = None,
-    play: ArmPlayer | None = None,
-) -> dict[str, pl.DataFrame]:
-    """Play arms ``a`` and ``b`` (into ``out``/a and ``out``/b; with ``play``, if given) once and
-    return their paired table for each of ``keys``."""
+    game: Game, a: Arm, b: Arm, players: int, seed: int, games: int, out: Path,
+    keys: Sequence[str] = ("strategy",), **playing: Any,
+) -> dict[str, pl.DataFrame]:  # fmt: skip
+    """Play arms ``a`` and ``b`` (into ``out``/a and ``out``/b) once and return their paired table
+    for each of ``keys``. ``playing``: how each arm is played (:func:`play_arm`'s threads, backend,
+    chunk_size, variant, play)."""
     rows_a, rows_b = (
-        play_arm(game, arm, players, seed, games, Path(out) / d, threads, backend, variant=variant, play=play)
-        for arm, d in ((a, "a"), (b, "b"))
+        play_arm(game, arm, players, seed, games, Path(out) / d, **playing) for arm, d in ((a, "a"), (b, "b"))
     )
     return {key: paired_win_rates(rows_a, rows_b, key) for key in keys}
 

@@ -3,13 +3,10 @@
 :mod:`sim.ursuppe.experiments.combos_confirm`, and written (docs/combos.md)."""
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from sim.ursuppe.experiments import combos_confirm
 from sim.ursuppe.experiments.combos import (
-    DEFAULT_GAMES,
-    DEFAULT_STRATEGY,
     OUTCOMES,
     TIMING,
     ComboResult,
@@ -27,51 +24,21 @@ from sim.ursuppe.experiments.combos import (
 
 
 def run_combos(
-    players: int = 4,
-    genes: str = "extra",
-    games: int = DEFAULT_GAMES,
-    strategy: str = DEFAULT_STRATEGY,
-    seed: int = 1,
-    threads: int = 1,
-    rules_file: str | Path | None = None,
-    top: int = 10,
-    out: Path | None = None,
-    observed_dir: Path | None = None,
-    observed_games: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    only: list[str] | None = None,
-    holder: str | None = None,
-    against: str | None = None,
-    pool: str | None = None,
-    confirm: Any = None,
-    command: str | None = None,
-) -> ComboResult:
-    """The whole scan: play every arm (baseline, singles, pairs of ``genes``) on games
-    0..games-1, the observational view (``observed_dir``'s normal games, else the baseline arm
-    extended to ``observed_games`` games, default OBSERVED_FACTOR x games; 0: none), and write
-    into ``out``: combos.csv (singles and pairs), observed.csv, combos.md (the report),
-    combos-heatmap.png and outcomes.npz (the per-game outcome vectors of every arm), each
-    atomically. ``holder``/``against``/``pool``: who plays (:func:`scan_players`). ``confirm``
-    (a combos_confirm.ConfirmConfig; None: no confirmation stage) re-plays the top arms on fresh
-    seeds under a panel of fields and holders after the scan. Bad input raises UserError before
-    any game is played. The same call again resumes: finished arms and cells of the same scan
-    (outcomes.npz, confirm/) are not played again, and the files come out the same."""
-    plan = plan_scan(
-        players,
-        genes,
-        games,
-        strategy,
-        seed,
-        rules_file,
-        top,
-        out,
-        observed_dir,
-        observed_games,
-        only,
-        holder=holder,
-        against=against,
-        pool=pool,
-    )
+    top: int = 10, threads: int = 1, progress: Callable[[int, int], None] | None = None, confirm: Any = None,
+    command: str | None = None, **scan: Any,
+) -> ComboResult:  # fmt: skip
+    """The whole scan: plan it (``scan``: :func:`plan_scan`'s options, checked there), play every
+    arm (baseline, singles, pairs of ``genes``) on games 0..games-1, the observational view
+    (``observed_dir``'s normal games, else the baseline arm extended to ``observed_games`` games,
+    default OBSERVED_FACTOR x games; 0: none), and write into ``out``: combos.csv (singles and
+    pairs), observed.csv, combos.md (the report), combos-heatmap.png and outcomes.npz (the
+    per-game outcome vectors of every arm), each atomically. ``holder``/``against``/``pool``: who
+    plays (:func:`scan_players`). ``confirm`` (a combos_confirm.ConfirmConfig; None: no
+    confirmation stage) re-plays the top arms on fresh seeds under a panel of fields and holders
+    after the scan. Bad input raises UserError before any game is played. The same call again
+    resumes: finished arms and cells of the same scan (outcomes.npz, confirm/) are not played
+    again, and the files come out the same."""
+    plan = plan_scan(top=top, **scan)
     confirm_plan = None
     if confirm is not None:
         confirm_plan = combos_confirm.plan_confirmation(plan, confirm)

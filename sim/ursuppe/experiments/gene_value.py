@@ -60,9 +60,9 @@ from strategies.ursuppe.params import FORCED_GENE_VALUE
 
 @dataclass(frozen=True)
 class Design:
-    """One design of gene value: its two arms (with, without) and whether they are tuned."""
+    """One design of gene value (a row of :data:`DESIGNS`, under its name): its two arms (with,
+    without) and whether they are tuned."""
 
-    name: str
     label: str
     arms: tuple[str, str]
     tuned: bool
@@ -70,37 +70,30 @@ class Design:
 
 
 DESIGNS: dict[str, Design] = {
-    d.name: d
-    for d in (
-        Design(
-            "option",
-            "option value",
-            ("allowed", "forbidden"),
-            True,
-            "what is it worth to a good player to be allowed to buy it (both arms tuned)?",
-        ),
-        Design(
-            "holding",
-            "holding value",
-            ("gifted", "not gifted"),
-            False,
-            "what is holding it from setup to the end worth, price aside (the same strategy)?",
-        ),
-        Design(
-            "retuned",
-            "holding value, holder re-tuned",
-            ("gifted", "not gifted"),
-            True,
-            "what is holding it worth to a holder that re-tunes its play around it (both arms tuned)?",
-        ),
-        Design(
-            "forced",
-            "cost of a forced purchase",
-            ("forced", "never"),
-            True,
-            "what does a plan that buys it at the first chance cost or gain against never buying it?",
-        ),
-    )
+    "option": Design(
+        "option value",
+        ("allowed", "forbidden"),
+        True,
+        "what is it worth to a good player to be allowed to buy it (both arms tuned)?",
+    ),
+    "holding": Design(
+        "holding value",
+        ("gifted", "not gifted"),
+        False,
+        "what is holding it from setup to the end worth, price aside (the same strategy)?",
+    ),
+    "retuned": Design(
+        "holding value, holder re-tuned",
+        ("gifted", "not gifted"),
+        True,
+        "what is holding it worth to a holder that re-tunes its play around it (both arms tuned)?",
+    ),
+    "forced": Design(
+        "cost of a forced purchase",
+        ("forced", "never"),
+        True,
+        "what does a plan that buys it at the first chance cost or gain against never buying it?",
+    ),
 }
 DEFAULT_DESIGN = "option"
 GIFT_DESIGNS = (
