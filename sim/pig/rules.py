@@ -1,16 +1,14 @@
 """Pig's rules file: the defaults (``rules.toml``) with house-rules files merged on top, validated
 key by key from one table of rows (PG1-PG6)."""
 
-import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from sim.errors import UserError
-from sim.rules_files import read_rules_file
+from sim.rules_files import MergedRules, read_rules_file
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parent / "rules.toml"
 
@@ -40,24 +38,14 @@ MAX_PLAYERS = 8
 
 
 @dataclass(frozen=True)
-class PigRules:
-    """The merged rules: the values, the files they came from and an id naming them."""
+class PigRules(MergedRules):
+    """The merged rules (sim.rules_files.MergedRules: the values, the files they came from)."""
 
-    values: dict[str, Any]
-    files: tuple[str, ...]
-
-    @property
-    def player_counts(self) -> tuple[int, ...]:
-        return tuple(self.values["player_counts"])
-
-    @property
-    def rules_id(self) -> str:
-        text = json.dumps(self.values, sort_keys=True)
-        return "pig-" + hashlib.sha256(text.encode()).hexdigest()[:12]
+    game: ClassVar[str] = "pig"
 
     def row(self) -> np.ndarray:
         """The rules as the kernels read them (int64, KEYS order)."""
-        return np.array([self.values[k.name] for k in KEYS], dtype=np.int64)
+        return np.array([self.data[k.name] for k in KEYS], dtype=np.int64)
 
 
 def _read(path: Path) -> dict[str, Any]:
