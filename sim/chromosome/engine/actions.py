@@ -24,6 +24,7 @@ from sim.chromosome.engine.decision_kinds import (
     ACT_PASS,
     ACT_SPARK,
     ACT_SPECIAL,
+    DENY_SPECIAL_BIT,
     GROWTH_ROOM,
 )
 from sim.chromosome.engine.decisions import decide, set_option
@@ -37,7 +38,7 @@ from sim.chromosome.engine.events import (
     log,
 )
 from sim.chromosome.engine.payments import pay_energy, pay_genes
-from sim.chromosome.engine.population import adjacent, sterility
+from sim.chromosome.engine.population import adjacent, enemy, sterility
 from sim.chromosome.engine.radiation import charge_own_near
 from sim.chromosome.engine.specials import list_specials, take_special
 from sim.chromosome.engine.state import (
@@ -118,9 +119,6 @@ def growth_rooms_possible(cs, cr, g, p):
     return k
 
 
-DENY_SPECIAL_BIT = 16  # Rules.deny_action: special action k is bit DENY_SPECIAL_BIT + k
-
-
 @kernel
 def _without_denied(cr, cw, b, p, n):
     """Restricted play (issue 34): the options of list_actions without those whose action player
@@ -179,8 +177,7 @@ def list_actions(cs, cr, cw, g, b, p, chain):
         if cs.owner[g, a] != p:
             continue
         for d in range(R):
-            q = cs.owner[g, d]
-            if q == NO_OWNER or q == p:
+            if not enemy(cs, g, p, d):
                 continue
             dist = spark_distance(cs, cr, g, a, d)
             if dist < UNREACHABLE and can_pay(cs, cr, g, p, 1, 0, 0, 0, 0, dist - 1, True):

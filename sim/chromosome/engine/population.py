@@ -57,6 +57,14 @@ def sterility(cs, cr, g, r):
 
 
 @kernel
+def enemy(cs, g, p, r):
+    """Does room r hold another player's group (not empty, not p's)? What a Spark (A8) and the
+    special actions against groups (AL3, FE1-FE4) target."""
+    q = cs.owner[g, r]
+    return q != NO_OWNER and q != p
+
+
+@kernel
 def may_move(cs, cr, g, p, src, dst, k):
     """M1-M7: may player p move k tokens of its group in room ``src`` to room ``dst``? One
     adjacent room (M1), not another player's (M2), sterility met by the moving tokens (M3; flag
@@ -66,10 +74,9 @@ def may_move(cs, cr, g, p, src, dst, k):
         return False
     if src == dst or cs.removed[g, dst] != 0 or not adjacent(cr, src, dst):
         return False
-    there = cs.owner[g, dst]
-    if there != NO_OWNER and there != p:
+    if enemy(cs, g, p, dst):
         return False
-    merged = k + (cs.size[g, dst] if there == p else 0)
+    merged = k + (cs.size[g, dst] if cs.owner[g, dst] == p else 0)
     if merged > 3:
         return False
     entering = merged if cr.flag[FL_STERILITY_CHECK] == STERILITY_RESULTING else k
