@@ -24,6 +24,15 @@ def read_rules_file(path: str | Path, error: type[UserError]) -> dict[str, Any]:
         raise error(f"{path}: not valid TOML: {e}") from None
 
 
+def player_counts_ok(counts: Any, most: int) -> bool:
+    """Whether ``counts`` (a rules file's player_counts) is a non-empty list of integers 2 to ``most``."""
+    return (
+        isinstance(counts, list)
+        and bool(counts)
+        and all(not isinstance(c, bool) and isinstance(c, int) and 2 <= c <= most for c in counts)
+    )
+
+
 @dataclass(frozen=True)
 class MergedRules:
     """A game's merged rules: the data (the defaults with house-rules files on top) and the files

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from sim.errors import UserError
-from sim.rules_files import MergedRules, read_rules_file
+from sim.rules_files import MergedRules, player_counts_ok, read_rules_file
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parent / "rules.toml"
 
@@ -73,11 +73,7 @@ def load_rules(*files: str | Path, overrides: dict[str, Any] | None = None) -> P
             f"rules: bust (PG3): expected a face 1 to faces ({values['faces']}), got {values['bust']}"
         )
     counts = values["player_counts"]
-    if (
-        not isinstance(counts, list)
-        or not counts
-        or any(isinstance(c, bool) or not isinstance(c, int) or not 2 <= c <= MAX_PLAYERS for c in counts)
-    ):
+    if not player_counts_ok(counts, MAX_PLAYERS):
         raise RulesError(
             f"rules: player_counts: expected a list of integers 2 to {MAX_PLAYERS}, got {counts!r}"
         )

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from sim.chromosome.rules.board import Board, LayoutError, build_board, connected
 from sim.errors import UserError
-from sim.rules_files import MergedRules, read_rules_file
+from sim.rules_files import MergedRules, player_counts_ok, read_rules_file
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parent / "default_rules.toml"
 COLOURS = ("Y", "P", "R", "B")  # §0: action, telepathy, combat, build genes
@@ -296,11 +296,7 @@ def _fail(origin: dict[str, str], key: str, message: str) -> RulesError:
 def _validate(data: dict[str, Any], origin: dict[str, str]) -> dict[int, Board]:
     """Every key of the merged rules; the boards of every player count (L3)."""
     counts = data["player_counts"]
-    if (
-        not isinstance(counts, list)
-        or not counts
-        or any(isinstance(c, bool) or not isinstance(c, int) or not 2 <= c <= MAX_PLAYERS for c in counts)
-    ):
+    if not player_counts_ok(counts, MAX_PLAYERS):
         raise _fail(
             origin, "player_counts", f"expected a list of player counts 2 to {MAX_PLAYERS}, got {counts!r}"
         )
