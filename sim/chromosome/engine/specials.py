@@ -28,6 +28,7 @@ species board and a, b, c the effect's target, by effect:
 """
 
 from sim.chromosome.engine import effects as E
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.combat import TIE_ATTACKER_ONLY, TIE_BOTH, fight
 from sim.chromosome.engine.costs import UNREACHABLE, can_pay, genes_held, spark_distance
 from sim.chromosome.engine.decision_kinds import ACT_SPECIAL
@@ -56,6 +57,7 @@ from sim.chromosome.engine.population import (
     enemy,
     may_move,
     move,
+    near_own,
     take_tokens,
 )
 from sim.chromosome.engine.radiation import charge_own_near, irradiation_gain, near_area, threat
@@ -63,16 +65,9 @@ from sim.chromosome.engine.state import (
     N_MAX_GENES,
     NO_OWNER,
     ROLL_TEST,
-    F,
 )
 from sim.jit import kernel
 
-FL_SUPERGEN_CHAIN_SELF = F["supergen_chain_self"]
-FL_TAKEOVER_TARGET = F["takeover_target"]
-FL_FUSION_TROPHIES = F["fusion_trophies"]
-FL_DESTROY_TROPHY = F["destroy_trophy"]
-FL_FALA_TEST = F["fala_test"]
-FL_IMPULSE_PARTIAL = F["impulse_partial"]
 WHOLE_GROUP = 1  # takeover_target's second reading
 STRENGTH_ONLY = 1  # fala_test's second reading
 # take_special's result: what the turn does next
@@ -87,15 +82,6 @@ def _payable(cs, cr, g, p, s, k, rooms_between):
     c = cr.special_cost[s, k]
     energy = c[COST_E] + c[COST_PER_ROOM] * rooms_between
     return can_pay(cs, cr, g, p, c[CY], c[CP], c[CR], c[CB], c[CANY], energy, True)
-
-
-@kernel
-def _near_own(cs, cr, g, p, r):
-    """Is room r adjacent to one of p's groups?"""
-    for i in range(cr.degree[r]):
-        if cs.owner[g, cr.neighbours[r, i]] == p:
-            return True
-    return False
 
 
 @kernel
@@ -197,7 +183,7 @@ def _wave(cs, cr, cw, g, b, p, a, d):
         t = threat(cs, cr, g, q, d, moved)
         if t == moved:
             continue  # no group adjacent to it
-        if cr.flag[FL_FALA_TEST] == STRENGTH_ONLY:
+        if cr.flag[FL.FALA_TEST] == STRENGTH_ONLY:
             t = moved
         face = roll(cs, cr, cw, g, b, q, ROLL_TEST, -1)
         gain = irradiation_gain(cs, cr, g, q, t, face)
@@ -215,7 +201,7 @@ def _fusion(cs, cr, cw, g, p, x, y):
     a = cs.size[g, x]
     bb = cs.size[g, y]
     both = cs.charged[g, x] != 0 and cs.charged[g, y] != 0
-    take_tokens(cs, g, y, bb, rx if cr.flag[FL_FUSION_TROPHIES] != 0 else -1)
+    take_tokens(cs, g, y, bb, rx if cr.flag[FL.FUSION_TROPHIES] != 0 else -1)
     add = min(3 - a, bb, cs.supply[g, rx])
     cs.size[g, x] += add
     cs.supply[g, rx] -= add
@@ -265,11 +251,11 @@ def _enemy_group_options(cs, cr, cw, g, b, p, n, k, eff):
     the new count."""
     R = cs.owner.shape[1]
     if eff == E.TAKEOVER:
-        whole = cr.flag[FL_TAKEOVER_TARGET] == WHOLE_GROUP
+        whole = cr.flag[FL.TAKEOVER_TARGET] == WHOLE_GROUP
         for r in range(R):
             if not enemy(cs, g, p, r) or (cs.size[g, r] != 1 and not whole):
                 continue
-            if _near_own(cs, cr, g, p, r) and _supply_free(cs, g, p, cs.size[g, r]):
+            if near_own(cs, cr, g, p, r) and _supply_free(cs, g, p, cs.size[g, r]):
                 n = _opt(cw, b, n, k, r, 0, 0)
     elif eff == E.FUSION:
         for x in range(R):
@@ -283,11 +269,11 @@ def _enemy_group_options(cs, cr, cw, g, b, p, n, k, eff):
                 # x receives y: the larger group receives (equal sizes: p picks, both rows)
                 if cs.size[g, x] < cs.size[g, y]:
                     continue
-                if qx == p or qy == p or _near_own(cs, cr, g, p, x) or _near_own(cs, cr, g, p, y):
+                if qx == p or qy == p or near_own(cs, cr, g, p, x) or near_own(cs, cr, g, p, y):
                     n = _opt(cw, b, n, k, x, y, 0)
     elif eff == E.DESTROY:
         for r in range(R):
-            if enemy(cs, g, p, r) and _near_own(cs, cr, g, p, r):
+            if enemy(cs, g, p, r) and near_own(cs, cr, g, p, r):
                 n = _opt(cw, b, n, k, r, 0, 0)
     return n
 
@@ -299,7 +285,7 @@ def _board_options(cs, cr, cw, g, b, p, n, s, k, eff):
     R = cs.owner.shape[1]
     if eff == E.CONCENTRATION:
         need = cr.special_param[s, k]
-        if cs.pool[g] >= need or (cr.flag[FL_IMPULSE_PARTIAL] != 0 and cs.pool[g] > 0):
+        if cs.pool[g] >= need or (cr.flag[FL.IMPULSE_PARTIAL] != 0 and cs.pool[g] > 0):
             for r in range(R):
                 if cs.removed[g, r] == 0:
                     n = _opt(cw, b, n, k, r, 0, 0)
@@ -327,7 +313,7 @@ def _board_options(cs, cr, cw, g, b, p, n, s, k, eff):
         size = cr.special_param[s, k]
         if _supply_free(cs, g, p, size):
             for r in range(R):
-                if cs.owner[g, r] == NO_OWNER and cs.removed[g, r] == 0 and _near_own(cs, cr, g, p, r):
+                if cs.owner[g, r] == NO_OWNER and cs.removed[g, r] == 0 and near_own(cs, cr, g, p, r):
                     n = _opt(cw, b, n, k, r, 0, 0)
     elif eff == E.EXTRA_MOVE:
         if has_move(cs, cr, g, p):
@@ -343,7 +329,7 @@ def list_specials(cs, cr, cw, g, b, p, n, chain):
     s = cs.species[g, p]
     for k in range(cr.special_count[s]):
         eff = cr.special_effect[s, k]
-        if chain and eff == E.SUPERGEN and cr.flag[FL_SUPERGEN_CHAIN_SELF] == 0:
+        if chain and eff == E.SUPERGEN and cr.flag[FL.SUPERGEN_CHAIN_SELF] == 0:
             continue
         limit = cr.special_per_round[s, k]
         if limit > 0 and cs.special_used[g, p, k] >= limit:
@@ -403,7 +389,7 @@ def _strike(cs, cr, cw, g, b, p, s, k, eff, a, bb):
     elif eff == E.FUSION:
         _fusion(cs, cr, cw, g, p, a, bb)
     elif eff == E.DESTROY:  # FE4
-        holder = p if cr.flag[FL_DESTROY_TROPHY] != 0 else -1
+        holder = p if cr.flag[FL.DESTROY_TROPHY] != 0 else -1
         lost = take_tokens(cs, g, a, cr.special_param[s, k], holder)
         log(cs, cw, g, EV_DESTROYED, p, a, lost, 0, 0, 0, 0, 0)
         check_eliminations(cs, cw, g)
