@@ -82,15 +82,7 @@ class PigRun(ListedRun):
         rank = batch.ranks(b.scores)
         return pa.table(
             {
-                "game": pa.array(np.repeat(games, P)),
-                "seed": pa.array(np.full(count * P, self.seed, dtype=np.int64)),
-                "players": pa.array(np.full(count * P, P, dtype=np.int8)),
-                "player": pa.array(np.tile(np.arange(P, dtype=np.int8), count)),
-                "start_space": pa.array(b.seat.ravel()),
-                "strategy": pa.array([self.names[i] for i in rows.ravel()], type=pa.string()),
-                "rank": pa.array(rank.ravel()),
-                "won": pa.array(rank.ravel() == 1),
-                "rules_id": pa.array([self.rules.rules_id] * (count * P), type=pa.string()),
+                **self.core_columns(games, rows, b.seat.ravel(), rank.ravel(), rank.ravel() == 1),
                 "final_score": pa.array(b.scores.ravel()),
                 "turns": pa.array(np.repeat(b.games[:, engine.TURNS].astype(np.int16), P)),
             }
