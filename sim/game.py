@@ -592,6 +592,26 @@ class ListedRun(RunAdapter):
             ),
         }
 
+    def core_columns(self, games: Any, rows: Any, start_space: Any, rank: Any, won: Any) -> dict[str, Any]:
+        """A chunk's CORE_COLUMNS, one row per player per game: ``rows`` the strategy index of every
+        player of ``games`` (:meth:`strategy_rows`), ``start_space``, ``rank`` and ``won`` already
+        one value a row, in the types the game writes them."""
+        import numpy as np
+        import pyarrow as pa
+
+        P, count = self.players, len(games)
+        return {
+            "game": pa.array(np.repeat(games, P)),
+            "seed": pa.array(np.full(count * P, self.seed, dtype=np.int64)),
+            "players": pa.array(np.full(count * P, P, dtype=np.int8)),
+            "player": pa.array(np.tile(np.arange(P, dtype=np.int8), count)),
+            "start_space": pa.array(start_space),
+            "strategy": pa.array([self.names[i] for i in rows.ravel()], type=pa.string()),
+            "rank": pa.array(rank),
+            "won": pa.array(won),
+            "rules_id": pa.array([self.rules.rules_id] * (count * P), type=pa.string()),
+        }
+
     def strategy_rows(self, games: Any) -> Any:
         """Strategy index of every player of every game: int64 [len(games), P]."""
         import numpy as np

@@ -54,3 +54,10 @@ class Port:
             f"module {self.module!r} has no attribute {name!r}: none of "
             f"{', '.join(m.__name__ for m in modules)} defines it"
         )
+
+
+def serve(module: str) -> tuple[Callable[..., None], Callable[[str], object]]:
+    """A port module's ``plug`` (:meth:`Port.plug_modules`: its wiring names the strategy modules to
+    serve) and ``__getattr__``: ``plug, __getattr__ = serve(__name__)`` is the whole port."""
+    port = Port(module)
+    return port.plug_modules, port.attribute

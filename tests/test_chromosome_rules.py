@@ -170,3 +170,13 @@ def test_placeholders_name_what_a_game_uses():
     assert full[-2:] == ["events.deck", "events.removed_room_tokens"]
     house = load_rules(overrides={"flags": {"fate_max": 7}, "layouts": {"2": default_data()["layouts"]["3"]}})
     assert "flags.fate_max" not in house.placeholders(2)
+
+
+@pytest.mark.parametrize("counts", ["[]", "[1, 2]", "[2, 5]", "[true]", "[2.0]", '"3"'])
+def test_player_counts_is_a_list_of_counts_2_to_4(tmp_path, counts):
+    """The rules file's player_counts (sim.rules_files.player_counts_ok): a bad one is one line
+    naming the key."""
+    path = tmp_path / "house.toml"
+    path.write_text(f"player_counts = {counts}\n")
+    with pytest.raises(RulesError, match=r"player_counts: expected a list of player counts 2 to 4, got"):
+        load_rules(path)

@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from sim.policy_port import Port
+from sim.policy_port import Port, serve
 
 
 def _module(name: str, **names: object) -> types.ModuleType:
@@ -49,9 +49,10 @@ def test_a_name_no_provider_defines_names_them():
 
 
 def test_from_the_port_import_serves_a_name_and_fails_for_a_missing_one(monkeypatch):
-    port = Port("fake_policy_port")
-    port.plug(lambda: _module("strategies.fake.policy", choose=len))
-    module = _module("fake_policy_port", __getattr__=port.attribute)
+    plug, attribute = serve("fake_policy_port")  # what a port module is: plug, __getattr__
+    monkeypatch.setitem(sys.modules, "strategies.fake.policy", _module("strategies.fake.policy", choose=len))
+    plug("strategies.fake.policy")
+    module = _module("fake_policy_port", __getattr__=attribute)
     monkeypatch.setitem(sys.modules, "fake_policy_port", module)
     from fake_policy_port import choose
 

@@ -125,7 +125,6 @@ class ChromosomeRun(ListedRun):
         if len(bad):
             raise GameError(f"game {first + bad[0]}: engine error {b.workspace.error[bad[0]].tolist()}")
         out = batch.outcomes(b)
-        P = self.players
 
         def per_player(a: np.ndarray) -> np.ndarray:
             return np.take_along_axis(np.asarray(a), seat, axis=1).ravel()
@@ -134,17 +133,10 @@ class ChromosomeRun(ListedRun):
         standing = np.where(out["eliminated"], -1000, out["score"]).astype(np.int64)
         better = (standing[:, None, :] > standing[:, :, None]).sum(axis=2)
         rank = np.where(out["won"], 1, np.maximum(2, 1 + better))  # rank 1: the winners only (E5)
+        start_space = (seat + 1).astype(np.int8).ravel()
         return pa.table(
             {
-                "game": pa.array(np.repeat(games, P)),
-                "seed": pa.array(np.full(count * P, self.seed, dtype=np.int64)),
-                "players": pa.array(np.full(count * P, P, dtype=np.int8)),
-                "player": pa.array(np.tile(np.arange(P, dtype=np.int8), count)),
-                "start_space": pa.array((seat + 1).astype(np.int8).ravel()),
-                "strategy": pa.array([self.names[i] for i in rows.ravel()], type=pa.string()),
-                "rank": pa.array(per_player(rank).astype(np.int8)),
-                "won": pa.array(won),
-                "rules_id": pa.array([self.rules.rules_id] * (count * P), type=pa.string()),
+                **self.core_columns(games, rows, start_space, per_player(rank).astype(np.int8), won),
                 "species": pa.array(per_player(out["species"]), type=pa.string()),
                 "score": pa.array(per_player(out["score"]).astype(np.int16)),
                 "eliminated": pa.array(per_player(out["eliminated"])),

@@ -11,26 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.chromosome.engine.decision_kinds import (
-    ACT_EVOLUTION,
-    ACT_EVOLUTION_RANDOM,
-    ACT_GROWTH_GROUP,
-    ACT_GROWTH_ROOMS,
-    ACT_IMPULSE_DRAW,
-    ACT_IMPULSE_PLACE,
-    ACT_SPARK,
-    ACT_SPECIAL,
-    ACTION,
-)
+from sim.chromosome.engine.decision_kinds import ACT_SPECIAL, ACTION, DENY_SPECIAL_BIT, MAIN_ACTIONS
 from sim.errors import UserError
-
-MAIN_ACTIONS: dict[str, tuple[int, ...]] = {
-    "growth": (ACT_GROWTH_GROUP, ACT_GROWTH_ROOMS),  # A1-A3, both options
-    "evolution": (ACT_EVOLUTION, ACT_EVOLUTION_RANDOM),  # A4-A7, a named colour or a random gene
-    "spark": (ACT_SPARK,),  # A8
-    "impulse": (ACT_IMPULSE_PLACE, ACT_IMPULSE_DRAW),  # A10-A12
-}
-DENY_SPECIAL_BIT = 16  # engine/actions.py's: special action k is bit 16 + k
 
 
 def action_names(rules: Any) -> list[str]:

@@ -50,7 +50,7 @@ class PigRun(ListedRun):
     game: ClassVar[str] = "pig"
 
     def rules_data(self) -> dict[str, Any]:
-        return self.rules.values
+        return self.rules.data
 
     def play_chunk(
         self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
@@ -82,15 +82,7 @@ class PigRun(ListedRun):
         rank = batch.ranks(b.scores)
         return pa.table(
             {
-                "game": pa.array(np.repeat(games, P)),
-                "seed": pa.array(np.full(count * P, self.seed, dtype=np.int64)),
-                "players": pa.array(np.full(count * P, P, dtype=np.int8)),
-                "player": pa.array(np.tile(np.arange(P, dtype=np.int8), count)),
-                "start_space": pa.array(b.seat.ravel()),
-                "strategy": pa.array([self.names[i] for i in rows.ravel()], type=pa.string()),
-                "rank": pa.array(rank.ravel()),
-                "won": pa.array(rank.ravel() == 1),
-                "rules_id": pa.array([self.rules.rules_id] * (count * P), type=pa.string()),
+                **self.core_columns(games, rows, b.seat.ravel(), rank.ravel(), rank.ravel() == 1),
                 "final_score": pa.array(b.scores.ravel()),
                 "turns": pa.array(np.repeat(b.games[:, engine.TURNS].astype(np.int16), P)),
             }
@@ -134,10 +126,10 @@ class Pig(GameBase):
     check_play_strategy = staticmethod(hold_value)
 
     def rules_line(self, rules: PigRules) -> str:
-        return f"rules {rules.rules_id}; target {rules.values['target']}"
+        return f"rules {rules.rules_id}; target {rules.data['target']}"
 
     def rules_document(self, rules: PigRules) -> dict[str, Any]:
-        return {"rules_id": rules.rules_id, "files": list(rules.files), "rules": rules.values}
+        return {"rules_id": rules.rules_id, "files": list(rules.files), "rules": rules.data}
 
     def play_game(
         self, rules: PigRules, players: int, strategies: list[str], seed: int, variant: str | None
@@ -195,7 +187,7 @@ class Pig(GameBase):
         if current not in range(players):
             raise ScenarioError(f"{label}: current: expected a player 0 to {players - 1}, got {current!r}")
         dice = data.get("dice", [])
-        faces = rules.values["faces"]
+        faces = rules.data["faces"]
         if not isinstance(dice, list) or any(not isinstance(d, int) or not 1 <= d <= faces for d in dice):
             raise ScenarioError(f"{label}: dice: expected faces 1 to {faces}, got {dice!r}")
         strategies = data.get("strategies", ["steady"] * players)
@@ -215,7 +207,7 @@ class Pig(GameBase):
     def scenario_document(self, scenario: PigScenario) -> dict[str, Any]:
         return {
             "players": scenario.players,
-            "rules": {k: v for k, v in scenario.rules.values.items() if k != "player_counts"},
+            "rules": {k: v for k, v in scenario.rules.data.items() if k != "player_counts"},
             "scores": scenario.scores,
             "current": scenario.current,
             "dice": scenario.dice,

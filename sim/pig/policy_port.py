@@ -1,12 +1,6 @@
-"""What Pig's engine (engine.py) asks of a player's strategy, served through a port
-(sim.policy_port).
+"""Pig's engine port to its players' policy (sim.policy_port): engine modules import a policy's
+kernels and knobs from here, never from ``strategies.pig``; wiring.py plugs the strategy modules in."""
 
-The engine imports the policy's kernel from here, never from ``strategies.pig``: ``wiring.py``
-(run by the package's ``__init__``, so before the engine) plugs ``strategies.pig.policy`` in.
-"""
+from sim.policy_port import serve
 
-from sim.policy_port import Port
-
-_PORT = Port(__name__)
-plug = _PORT.plug_modules  # the wiring names the modules to serve
-__getattr__ = _PORT.attribute
+plug, __getattr__ = serve(__name__)

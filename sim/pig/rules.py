@@ -1,16 +1,14 @@
 """Pig's rules file: the defaults (``rules.toml``) with house-rules files merged on top, validated
 key by key from one table of rows (PG1-PG6)."""
 
-import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from sim.errors import UserError
-from sim.rules_files import read_rules_file
+from sim.rules_files import MergedRules, player_counts_ok, read_rules_file
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parent / "rules.toml"
 
@@ -40,24 +38,14 @@ MAX_PLAYERS = 8
 
 
 @dataclass(frozen=True)
-class PigRules:
-    """The merged rules: the values, the files they came from and an id naming them."""
+class PigRules(MergedRules):
+    """The merged rules (sim.rules_files.MergedRules: the values, the files they came from)."""
 
-    values: dict[str, Any]
-    files: tuple[str, ...]
-
-    @property
-    def player_counts(self) -> tuple[int, ...]:
-        return tuple(self.values["player_counts"])
-
-    @property
-    def rules_id(self) -> str:
-        text = json.dumps(self.values, sort_keys=True)
-        return "pig-" + hashlib.sha256(text.encode()).hexdigest()[:12]
+    game: ClassVar[str] = "pig"
 
     def row(self) -> np.ndarray:
         """The rules as the kernels read them (int64, KEYS order)."""
-        return np.array([self.values[k.name] for k in KEYS], dtype=np.int64)
+        return np.array([self.data[k.name] for k in KEYS], dtype=np.int64)
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -85,11 +73,7 @@ def load_rules(*files: str | Path, overrides: dict[str, Any] | None = None) -> P
             f"rules: bust (PG3): expected a face 1 to faces ({values['faces']}), got {values['bust']}"
         )
     counts = values["player_counts"]
-    if (
-        not isinstance(counts, list)
-        or not counts
-        or any(isinstance(c, bool) or not isinstance(c, int) or not 2 <= c <= MAX_PLAYERS for c in counts)
-    ):
+    if not player_counts_ok(counts, MAX_PLAYERS):
         raise RulesError(
             f"rules: player_counts: expected a list of integers 2 to {MAX_PLAYERS}, got {counts!r}"
         )

@@ -10,30 +10,15 @@ radiation, population), never re-derive a rule.
 import numpy as np
 
 from sim.chromosome.engine import decision_kinds as K
+from sim.chromosome.engine import effects as E
 from sim.chromosome.engine.costs import evolution_price, spark_distance, trophy_energy
-from sim.chromosome.engine.population import adjacent, sterility
+from sim.chromosome.engine.population import adjacent, enemy, sterility
 from sim.chromosome.engine.radiation import near_area
 from sim.chromosome.engine.state import (
     CTX_FACE,
     CTX_OPPONENT,
     CTX_PURPOSE,
     CTX_ROLLER,
-    EFFECT_BOND_ATTACK,
-    EFFECT_CHARGE_ADJACENT,
-    EFFECT_CONCENTRATION,
-    EFFECT_DESTROY,
-    EFFECT_DOMINATION_ATTACK,
-    EFFECT_EXCHANGE,
-    EFFECT_EXTRA_MOVE,
-    EFFECT_FUSION,
-    EFFECT_GAIN_PASSIVE_GENE,
-    EFFECT_GIANT,
-    EFFECT_HOTBED,
-    EFFECT_IRRADIATE_ALL,
-    EFFECT_SUPERGEN,
-    EFFECT_TAKEOVER,
-    EFFECT_TELEPORT,
-    EFFECT_WAVE,
     N_DIE_SIDES,
     N_EVOLUTION_RANDOM,
     N_FATE_RESTORE,
@@ -129,23 +114,23 @@ def _value_special(cs, cr, cw, g, b, p, i, prm):
     c = cr.special_cost[s, k]
     param = cr.special_param[s, k]
     v = -(c[5] + 0.0) * prm[CHARGE_VALUE] - 0.05 * (c[0] + c[1] + c[2] + c[3] + c[4])
-    if eff == EFFECT_SUPERGEN:
+    if eff == E.SUPERGEN:
         v += prm[GENE_VALUE] * 0.3 + 0.8  # the gene back, and one more action
-    elif eff == EFFECT_EXCHANGE:
+    elif eff == E.EXCHANGE:
         v += 0.3 * prm[CAUTION] * min(cs.irradiation[g, p], 4) / 4.0 if x == BLACK else -0.05
-    elif eff == EFFECT_TAKEOVER:
+    elif eff == E.TAKEOVER:
         v += cs.size[g, a] * (prm[TOKEN_VALUE] + prm[TROPHY_VALUE]) * 0.8 + 0.2 * prm[AGGRESSION]
-    elif eff == EFFECT_GAIN_PASSIVE_GENE:
+    elif eff == E.GAIN_PASSIVE_GENE:
         v += prm[GENE_VALUE] * 0.7
-    elif eff == EFFECT_BOND_ATTACK or eff == EFFECT_DOMINATION_ATTACK:
+    elif eff == E.BOND_ATTACK or eff == E.DOMINATION_ATTACK:
         v += prm[AGGRESSION] * _spark_gain(cs, cr, g, p, a, x, prm)
-        if eff == EFFECT_BOND_ATTACK:
+        if eff == E.BOND_ATTACK:
             for r in range(cs.owner.shape[1]):
                 if cs.owner[g, r] == p and adjacent(cr, r, x):
                     v += 0.5 * prm[AGGRESSION]
         else:
             v -= c[6] * (spark_distance(cs, cr, g, a, x) - 1) * prm[CHARGE_VALUE]
-    elif eff == EFFECT_FUSION:
+    elif eff == E.FUSION:
         rx = cs.owner[g, a]
         ry = cs.owner[g, x]
         grow = min(3 - cs.size[g, a], cs.size[g, x])
@@ -155,24 +140,24 @@ def _value_special(cs, cr, cw, g, b, p, i, prm):
             v -= cs.size[g, x] * prm[TOKEN_VALUE]
         elif ry != rx:
             v += 0.3 * cs.size[g, x] * prm[AGGRESSION]
-    elif eff == EFFECT_DESTROY:
+    elif eff == E.DESTROY:
         v += 0.3 * min(param, cs.size[g, a]) * prm[AGGRESSION]
-    elif eff == EFFECT_CONCENTRATION:
+    elif eff == E.CONCENTRATION:
         v += _charge_gain(cs, cr, g, p, a, cs.cubes[g, a] + param) * prm[CHARGE_VALUE]
         for r in range(cs.owner.shape[1]):
             if cs.owner[g, r] != NO_OWNER and near_area(cr, r, a):
                 v += (-1.0 if cs.owner[g, r] == p else 0.4) * 0.25 * prm[CAUTION] * prm[IRRADIATION_COST]
-    elif eff == EFFECT_IRRADIATE_ALL:
+    elif eff == E.IRRADIATE_ALL:
         others = 0
         for q in range(cs.supply.shape[1]):
             if q != p and cs.eliminated[g, q] == 0:
                 others += 1
         v += param * (0.3 * others * prm[AGGRESSION] - prm[IRRADIATION_COST])
-    elif eff == EFFECT_CHARGE_ADJACENT:
+    elif eff == E.CHARGE_ADJACENT:
         for r in range(cs.owner.shape[1]):
             if cs.owner[g, r] == p and cs.charged[g, r] == 0 and _exposure(cs, cr, g, r) >= cs.size[g, r]:
                 v += cs.size[g, r] * prm[CHARGE_VALUE]
-    elif eff == EFFECT_WAVE:
+    elif eff == E.WAVE:
         strength = cs.cubes[g, a]
         for r in range(cs.owner.shape[1]):
             q = cs.owner[g, r]
@@ -182,15 +167,15 @@ def _value_special(cs, cr, cw, g, b, p, i, prm):
                     v += w
                 if near_area(cr, r, a):
                     v -= w
-    elif eff == EFFECT_TELEPORT:
+    elif eff == E.TELEPORT:
         q = cs.owner[g, a]
         away = _exposure(cs, cr, g, a) - _exposure(cs, cr, g, x)
         v += (1.0 if q == p else -0.5) * 0.15 * prm[CAUTION] * away - 0.1
-    elif eff == EFFECT_HOTBED:
+    elif eff == E.HOTBED:
         v += 0.1
-    elif eff == EFFECT_GIANT:
+    elif eff == E.GIANT:
         v += param * prm[TOKEN_VALUE] - 0.1 * prm[CAUTION] * _exposure(cs, cr, g, a)
-    elif eff == EFFECT_EXTRA_MOVE:
+    elif eff == E.EXTRA_MOVE:
         v += 0.2
     return v
 
@@ -240,8 +225,7 @@ def _value_move(cs, cr, cw, g, b, p, n, prm):
         k = cw.options[b, i, 2]
         v = 0.15 * prm[CAUTION] * (_exposure(cs, cr, g, src) - _exposure(cs, cr, g, dst)) * k / 3.0
         for r in range(cs.owner.shape[1]):
-            q = cs.owner[g, r]
-            if q != NO_OWNER and q != p and adjacent(cr, dst, r) and cs.size[g, r] < k:
+            if enemy(cs, g, p, r) and adjacent(cr, dst, r) and cs.size[g, r] < k:
                 v += 0.1 * prm[AGGRESSION]
         if cs.owner[g, dst] == p:
             v += 0.05

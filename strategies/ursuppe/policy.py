@@ -38,12 +38,10 @@ from sim.ursuppe.engine.decision_kinds import (
     PLACE_EXPLOSION,
     PLACE_FREE,
     PLACE_SETUP,
-    RESP_DEFENSE,
-    RESP_DEFENSE_ESCAPE,
     RESP_ESCAPE,
-    RESP_ESCAPE_DEFENSE,
     RESP_NONE,
     RESPOND,
+    RESPONSE_ANSWERS,
     SUCTION_BITS,
 )
 from sim.ursuppe.engine.food import FOOD_CAP
@@ -564,19 +562,16 @@ def _value_respond(st, wk, g, b, p, n, prm):
     escape_first = prm[ANSWER_ESCAPE_FIRST] >= 0.5
     both = prm[ANSWER_BOTH] >= 0.5
     for i in range(n):
-        code = opts[i, 0]
+        first = RESPONSE_ANSWERS[opts[i, 0], 0]  # the engine's answers of the code, in order
+        preferred = (first == RESP_ESCAPE) == escape_first
         # rank: the preferred pair, the other pair, the preferred single, the other single
         rank = 0
-        if code == RESP_NONE:
+        if first == RESP_NONE:
             rank = 0
-        elif code == RESP_DEFENSE_ESCAPE:
-            rank = (3 if escape_first else 4) if both else -10
-        elif code == RESP_ESCAPE_DEFENSE:
-            rank = (4 if escape_first else 3) if both else -10
-        elif code == RESP_DEFENSE:
-            rank = 1 if escape_first else 2
-        elif code == RESP_ESCAPE:
-            rank = 2 if escape_first else 1
+        elif RESPONSE_ANSWERS[opts[i, 0], 1] != RESP_NONE:
+            rank = (4 if preferred else 3) if both else -10
+        else:
+            rank = 2 if preferred else 1
         val[i] = 0.0 if rank == 0 else 1.0 + 0.1 * rank
     return True
 

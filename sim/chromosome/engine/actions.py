@@ -4,6 +4,7 @@ species_mode = full) are listed after them and played by specials.py; the plain 
 default) has none.
 """
 
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.combat import TIE_BOTH, fight
 from sim.chromosome.engine.costs import (
     UNREACHABLE,
@@ -24,6 +25,7 @@ from sim.chromosome.engine.decision_kinds import (
     ACT_PASS,
     ACT_SPARK,
     ACT_SPECIAL,
+    DENY_SPECIAL_BIT,
     GROWTH_ROOM,
 )
 from sim.chromosome.engine.decisions import decide, set_option
@@ -37,7 +39,7 @@ from sim.chromosome.engine.events import (
     log,
 )
 from sim.chromosome.engine.payments import pay_energy, pay_genes
-from sim.chromosome.engine.population import adjacent, sterility
+from sim.chromosome.engine.population import adjacent, enemy, near_own, sterility
 from sim.chromosome.engine.radiation import charge_own_near
 from sim.chromosome.engine.specials import list_specials, take_special
 from sim.chromosome.engine.state import (
@@ -46,13 +48,9 @@ from sim.chromosome.engine.state import (
     N_MAX_GENES,
     NO_OWNER,
     ROLL_EVOLUTION,
-    F,
 )
 from sim.jit import kernel
 
-FL_GROWTH_ADJACENCY = F["growth_adjacency"]
-FL_IMPULSE_PARTIAL = F["impulse_partial"]
-FL_EVOLUTION_EMPTY_COLOUR = F["evolution_empty_colour"]
 CHAIN_ROOMS, ONE_GROUP = 1, 2  # growth_adjacency readings (0: before_action)
 ACTED, PASSED = 0, 1  # take_action's result (and specials.CHAIN)
 Y, P_, R, B = range(4)
@@ -65,20 +63,12 @@ def _growth_room_ok(cs, cr, g, p, r):
 
 
 @kernel
-def _near_own(cs, cr, g, p, r):
-    for s in range(cr.degree[r]):
-        if cs.owner[g, cr.neighbours[r, s]] == p:
-            return True
-    return False
-
-
-@kernel
 def growth_rooms_possible(cs, cr, g, p):
     """A3: how many tokens option B could place (flag growth_adjacency): the eligible rooms
     next to an own group (before_action), their closure through new tokens (chain), or the most
     next to one own group (one_group)."""
     R = cs.owner.shape[1]
-    how = cr.flag[FL_GROWTH_ADJACENCY]
+    how = cr.flag[FL.GROWTH_ADJACENCY]
     if how == ONE_GROUP:
         best = 0
         for x in range(R):
@@ -92,14 +82,14 @@ def growth_rooms_possible(cs, cr, g, p):
         return best
     n = 0
     for r in range(R):
-        if _growth_room_ok(cs, cr, g, p, r) and _near_own(cs, cr, g, p, r):
+        if _growth_room_ok(cs, cr, g, p, r) and near_own(cs, cr, g, p, r):
             n += 1
     if how != CHAIN_ROOMS:
         return n
     # chain: grow the set through eligible rooms next to those already counted
     seen = 0
     for r in range(R):
-        if _growth_room_ok(cs, cr, g, p, r) and _near_own(cs, cr, g, p, r):
+        if _growth_room_ok(cs, cr, g, p, r) and near_own(cs, cr, g, p, r):
             seen |= 1 << r
     grew = True
     while grew:
@@ -116,9 +106,6 @@ def growth_rooms_possible(cs, cr, g, p):
     for r in range(R):
         k += (seen >> r) & 1
     return k
-
-
-DENY_SPECIAL_BIT = 16  # Rules.deny_action: special action k is bit DENY_SPECIAL_BIT + k
 
 
 @kernel
@@ -179,8 +166,7 @@ def list_actions(cs, cr, cw, g, b, p, chain):
         if cs.owner[g, a] != p:
             continue
         for d in range(R):
-            q = cs.owner[g, d]
-            if q == NO_OWNER or q == p:
+            if not enemy(cs, g, p, d):
                 continue
             dist = spark_distance(cs, cr, g, a, d)
             if dist < UNREACHABLE and can_pay(cs, cr, g, p, 1, 0, 0, 0, 0, dist - 1, True):
@@ -189,7 +175,7 @@ def list_actions(cs, cr, cw, g, b, p, chain):
     # Impulse (A10-A12): 1 P; create on any room with the cubes in the pool, or draw an area
     if can_pay(cs, cr, g, p, 0, 1, 0, 0, 0, 0, True):
         need = cr.numbers[N_IMPULSE_CUBES]
-        if cs.pool[g] >= need or (cr.flag[FL_IMPULSE_PARTIAL] != 0 and cs.pool[g] > 0):
+        if cs.pool[g] >= need or (cr.flag[FL.IMPULSE_PARTIAL] != 0 and cs.pool[g] > 0):
             for r in range(R):
                 if cs.removed[g, r] == 0:
                     set_option(cw, b, n, ACT_IMPULSE_PLACE, r, 0, 0, 0)
@@ -208,7 +194,7 @@ def _pick_growth_rooms(cs, cr, cw, g, b, p, k):
     to an own group on the board before the action (flag growth_adjacency: or next to a room
     picked before it, chain; or all next to one same own group, one_group)."""
     R = cs.owner.shape[1]
-    how = cr.flag[FL_GROWTH_ADJACENCY]
+    how = cr.flag[FL.GROWTH_ADJACENCY]
     placed = 0
     for _ in range(k):
         n = 0
@@ -290,7 +276,7 @@ def take_action(cs, cr, cw, g, b, p, i):
                 cs.active_genes[g, p, c] += 1
                 got = c
                 break
-            if cr.flag[FL_EVOLUTION_EMPTY_COLOUR] == 0 or cw.error[g, 0] != 0:
+            if cr.flag[FL.EVOLUTION_EMPTY_COLOUR] == 0 or cw.error[g, 0] != 0:
                 break  # "nothing": the payment is spent
         log(cs, cw, g, EV_EVOLUTION, p, got, cr.numbers[N_EVOLUTION_RANDOM], 1, 0, 0, 0, 0)
         return ACTED

@@ -2,15 +2,15 @@
 tokens as the winner's trophies. Spark (A8-A9) and the attack-type special actions call
 :func:`fight` once the attack's cost is paid (F1)."""
 
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.decision_kinds import BOOST
 from sim.chromosome.engine.decisions import decide, set_option
 from sim.chromosome.engine.dice import roll
 from sim.chromosome.engine.events import EV_BOOST, EV_COMBAT, log
 from sim.chromosome.engine.population import check_eliminations, take_tokens
-from sim.chromosome.engine.state import N_RED_STRENGTH, ROLL_ATTACK, ROLL_DEFENCE, F
+from sim.chromosome.engine.state import N_RED_STRENGTH, ROLL_ATTACK, ROLL_DEFENCE
 from sim.jit import kernel
 
-FL_FATE_STRENGTH_TIMING = F["fate_strength_timing"]
 AFTER_ROLLS = 1
 RED = 2  # the R gene colour
 TIE_BOTH, TIE_ATTACKER_ONLY = 0, 1  # F9; FE2 Dominacja: only the attacker takes a trophy
@@ -43,7 +43,7 @@ def fight(cs, cr, cw, g, b, p, a, d, bonus, tie):
     q = cs.owner[g, d]
     strength_a = cs.size[g, a] + bonus
     strength_d = cs.size[g, d]
-    after = cr.flag[FL_FATE_STRENGTH_TIMING] == AFTER_ROLLS
+    after = cr.flag[FL.FATE_STRENGTH_TIMING] == AFTER_ROLLS
     if not after:
         strength_a += boost(cs, cr, cw, g, b, p)  # F2, then F3 having seen it
         strength_d += boost(cs, cr, cw, g, b, q)

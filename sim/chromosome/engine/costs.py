@@ -1,11 +1,10 @@
 """What things cost and whether they can be paid (spec K1-K3, A5, A8): pure rule functions that
 ask no player anything, read by the engine and by the strategies alike."""
 
-from sim.chromosome.engine.state import N_TROPHY_ENERGY, NO_OWNER, F
+from sim.chromosome.engine import flags as FL
+from sim.chromosome.engine.state import N_TROPHY_ENERGY, NO_OWNER
 from sim.jit import kernel
 
-FL_PLUS1_COUNTS_PASSIVE = F["plus1_counts_passive"]
-FL_SPARK_PATH = F["spark_path"]
 EMPTY_ROOMS_ONLY = 1  # spark_path's second reading
 N_COLOURS = 4
 Y = 0
@@ -81,7 +80,7 @@ def evolution_price(cs, cr, g, p, c):
     for the action included; else active only, after that Y)."""
     if cr.evolution_energy[c] >= 0:
         return cr.evolution_energy[c]
-    if cr.flag[FL_PLUS1_COUNTS_PASSIVE] == 0:
+    if cr.flag[FL.PLUS1_COUNTS_PASSIVE] == 0:
         return cs.active_genes[g, p, c] + cs.passive_genes[g, p, c] + 1
     return cs.active_genes[g, p, c] - (1 if c == Y else 0) + 1
 
@@ -90,7 +89,7 @@ def evolution_price(cs, cr, g, p, c):
 def spark_distance(cs, cr, g, a, d):
     """A8, L4: the path length from room a to room d (flag spark_path = empty_rooms_only: the
     rooms between must be empty; removed rooms are holes either way, M7)."""
-    if cr.flag[FL_SPARK_PATH] != EMPTY_ROOMS_ONLY:
+    if cr.flag[FL.SPARK_PATH] != EMPTY_ROOMS_ONLY:
         bad = False
         for r in range(cs.removed.shape[1]):
             if cs.removed[g, r] != 0:
@@ -113,7 +112,7 @@ def spark_distance(cs, cr, g, a, d):
                     continue
                 if x == d:
                     return steps
-                if cr.flag[FL_SPARK_PATH] == EMPTY_ROOMS_ONLY and cs.owner[g, x] != NO_OWNER:
+                if cr.flag[FL.SPARK_PATH] == EMPTY_ROOMS_ONLY and cs.owner[g, x] != NO_OWNER:
                     continue
                 reached |= 1 << x
                 nxt |= 1 << x

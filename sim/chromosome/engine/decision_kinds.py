@@ -76,3 +76,11 @@ ACT_IMPULSE_PLACE, ACT_IMPULSE_DRAW, ACT_SPECIAL, ACT_NONE = range(6, 10)
 # ACT_GROWTH_GROUP: n, room · ACT_GROWTH_ROOMS: n (the rooms: GROWTH_ROOM) · ACT_EVOLUTION: colour ·
 # ACT_SPARK: attacking room, target room · ACT_IMPULSE_*: room · ACT_SPECIAL: action index, params
 # (specials.py) · ACT_NONE: no action (Supergen's extra action declined, AL1; offered instead of Pass)
+# The main actions by name (scenario files, soup verdict --action) and the ACT_* codes each is taken by
+MAIN_ACTIONS: dict[str, tuple[int, ...]] = {
+    "growth": (ACT_GROWTH_GROUP, ACT_GROWTH_ROOMS),  # A1-A3, both options
+    "evolution": (ACT_EVOLUTION, ACT_EVOLUTION_RANDOM),  # A4-A7, a named colour or a random gene
+    "spark": (ACT_SPARK,),  # A8
+    "impulse": (ACT_IMPULSE_PLACE, ACT_IMPULSE_DRAW),  # A10-A12
+}
+DENY_SPECIAL_BIT = 16  # Rules.deny_action: ACT_* code c is bit c, special action k bit 16 + k

@@ -8,6 +8,7 @@ new face replaces the old, and the window starts again from the first player ask
 stands when every player asked in one pass declines.
 """
 
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.decision_kinds import REROLL
 from sim.chromosome.engine.decisions import decide, fail, set_option
 from sim.chromosome.engine.events import EV_REROLL, EV_ROLL, log
@@ -19,12 +20,10 @@ from sim.chromosome.engine.state import (
     ERR_MISSING_DIE,
     N_DIE_SIDES,
     STREAM_DICE,
-    F,
 )
 from sim.jit import kernel
 from sim.random_stream import below
 
-FL_REROLL_ORDER = F["reroll_order"]
 ROLLER_LAST = 1  # flag reroll_order's second reading
 
 
@@ -49,7 +48,7 @@ def roll(cs, cr, cw, g, b, roller, purpose, opponent):
     P = cs.fate.shape[1]
     face = draw(cs, cr, cw, g)
     log(cs, cw, g, EV_ROLL, roller, purpose, face, opponent, 0, 0, 0, 0)
-    last = cr.flag[FL_REROLL_ORDER] == ROLLER_LAST
+    last = cr.flag[FL.REROLL_ORDER] == ROLLER_LAST
     while cw.error[g, 0] == 0:
         rerolled = False
         for i in range(P):

@@ -14,6 +14,7 @@ data are PLACEHOLDERs (U8, V6). Readings this file chose where the spec is silen
 - fate_all raises every player's fate by ``n``, capped at fate_max.
 """
 
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.events import (
     EV_AREA_PLACED,
     EV_CARD,
@@ -39,12 +40,10 @@ from sim.chromosome.engine.state import (
     N_FATE_MAX,
     NO_OWNER,
     STREAM_SETUP,
-    F,
 )
 from sim.jit import kernel
 from sim.random_stream import below
 
-FL_IMPULSE_PARTIAL = F["impulse_partial"]
 APPLIED, CANCELLED, NOTHING = range(3)  # a card's outcome: V4 cancels a split; a missing tile does nothing
 
 
@@ -141,7 +140,7 @@ def reveal(cs, cr, cw, g, b):
                 log(cs, cw, g, EV_IRRADIATED, p, n, cs.irradiation[g, p], 0, 0, 0, 0, 0)
                 irradiate(cs, cr, cw, g, b, p, n, -1)
     elif kind == CARD_PLACE_AREA:  # A11's cubes, nobody charged
-        k = n if cs.pool[g] >= n else (cs.pool[g] if cr.flag[FL_IMPULSE_PARTIAL] != 0 else 0)
+        k = n if cs.pool[g] >= n else (cs.pool[g] if cr.flag[FL.IMPULSE_PARTIAL] != 0 else 0)
         if k > 0:
             cs.pool[g] -= k
             cs.cubes[g, r] += k

@@ -8,14 +8,13 @@ their owners' supplies (2 E each) (K3); the payment must be minimal (K5) and its
 (K4; flag energy_surplus_scope = turn: kept for the rest of the turn).
 """
 
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.costs import fate_gene_free, genes_short, trophy_energy
 from sim.chromosome.engine.decision_kinds import ANY_GENE, FATE_GENE, PAY_ENERGY
 from sim.chromosome.engine.decisions import decide, set_option
 from sim.chromosome.engine.events import EV_PAY_ENERGY, EV_PAY_GENES, log
-from sim.chromosome.engine.state import F
 from sim.jit import kernel
 
-FL_ENERGY_SURPLUS_SCOPE = F["energy_surplus_scope"]
 SCOPE_TURN = 1
 N_COLOURS = 4
 ANY = 4  # FATE_GENE option: the fate pays a '?' gene
@@ -186,6 +185,6 @@ def pay_energy(cs, cr, cw, g, b, p, energy):
         returned += t
     paid += tokens + trophy_energy(cs, cr, g) * returned
     surplus = paid - energy
-    kept = cr.flag[FL_ENERGY_SURPLUS_SCOPE] == SCOPE_TURN
+    kept = cr.flag[FL.ENERGY_SURPLUS_SCOPE] == SCOPE_TURN
     cs.turn_energy[g] = surplus if kept else 0
     log(cs, cw, g, EV_PAY_ENERGY, p, energy, mask, tokens, returned, 0 if kept else surplus, 0, 0)

@@ -1,12 +1,12 @@
 """Groups and movement (spec §4.2, C2, I2): counting a player's tokens and groups, and whether
 k tokens of a group may move into a room (M1-M7)."""
 
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.events import EV_ELIMINATED, log
-from sim.chromosome.engine.state import NO_OWNER, F
+from sim.chromosome.engine.state import NO_OWNER
 from sim.jit import kernel
 
 # The flags' places in Rules.flag (numba globals).
-FL_STERILITY_CHECK = F["sterility_check"]
 
 STERILITY_RESULTING = 1  # flag sterility_check's second reading (M3)
 
@@ -57,6 +57,23 @@ def sterility(cs, cr, g, r):
 
 
 @kernel
+def near_own(cs, cr, g, p, r):
+    """Is room r adjacent to one of p's groups (L1)? Growth's rooms (A3), AL3, FE3, FE4, PA1."""
+    for i in range(cr.degree[r]):
+        if cs.owner[g, cr.neighbours[r, i]] == p:
+            return True
+    return False
+
+
+@kernel
+def enemy(cs, g, p, r):
+    """Does room r hold another player's group (not empty, not p's)? What a Spark (A8) and the
+    special actions against groups (AL3, FE1-FE4) target."""
+    q = cs.owner[g, r]
+    return q != NO_OWNER and q != p
+
+
+@kernel
 def may_move(cs, cr, g, p, src, dst, k):
     """M1-M7: may player p move k tokens of its group in room ``src`` to room ``dst``? One
     adjacent room (M1), not another player's (M2), sterility met by the moving tokens (M3; flag
@@ -66,13 +83,12 @@ def may_move(cs, cr, g, p, src, dst, k):
         return False
     if src == dst or cs.removed[g, dst] != 0 or not adjacent(cr, src, dst):
         return False
-    there = cs.owner[g, dst]
-    if there != NO_OWNER and there != p:
+    if enemy(cs, g, p, dst):
         return False
-    merged = k + (cs.size[g, dst] if there == p else 0)
+    merged = k + (cs.size[g, dst] if cs.owner[g, dst] == p else 0)
     if merged > 3:
         return False
-    entering = merged if cr.flag[FL_STERILITY_CHECK] == STERILITY_RESULTING else k
+    entering = merged if cr.flag[FL.STERILITY_CHECK] == STERILITY_RESULTING else k
     return entering >= sterility(cs, cr, g, dst)
 
 

@@ -4,14 +4,13 @@ An area is the cubes on one room (X1); ``cs.cubes[g, r]`` is its strength. A gro
 to an area when it stands in the area's room or in a room next to it (§0, l.526).
 """
 
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.events import EV_CHARGED, log
 from sim.chromosome.engine.population import adjacent
-from sim.chromosome.engine.state import N_BLACK_TEST, NO_OWNER, F
+from sim.chromosome.engine.state import N_BLACK_TEST, NO_OWNER
 from sim.jit import kernel
 
 # The flags' places in Rules.flag (numba globals).
-FL_CHARGE_SIZE_LIMIT = F["charge_size_limit"]
-FL_AREA_ROOM_ADJACENT_FOR_CHARGE = F["area_room_adjacent_for_charge"]
 BLACK = 3  # the B gene colour (COLOURS order)
 
 
@@ -48,11 +47,11 @@ def charges(cs, cr, g, room, area):
     if cs.owner[g, room] == NO_OWNER or cs.cubes[g, area] <= 0:
         return False
     if room == area:
-        if cr.flag[FL_AREA_ROOM_ADJACENT_FOR_CHARGE] != 0:
+        if cr.flag[FL.AREA_ROOM_ADJACENT_FOR_CHARGE] != 0:
             return False
     elif not adjacent(cr, room, area):
         return False
-    return cr.flag[FL_CHARGE_SIZE_LIMIT] != 0 or cs.size[g, room] <= cs.cubes[g, area]
+    return cr.flag[FL.CHARGE_SIZE_LIMIT] != 0 or cs.size[g, room] <= cs.cubes[g, area]
 
 
 @kernel
@@ -89,7 +88,7 @@ def charge_own_near(cs, cr, cw, g, p, area):
     with size at most its strength (flag charge_size_limit) become charged."""
     for r in range(cs.owner.shape[1]):
         if cs.owner[g, r] == p and near_area(cr, r, area):
-            if cr.flag[FL_CHARGE_SIZE_LIMIT] != 0 or cs.size[g, r] <= cs.cubes[g, area]:
+            if cr.flag[FL.CHARGE_SIZE_LIMIT] != 0 or cs.size[g, r] <= cs.cubes[g, area]:
                 if cs.charged[g, r] == 0:
                     log(cs, cw, g, EV_CHARGED, p, r, 0, 0, 0, 0, 0, 0)
                 cs.charged[g, r] = 1

@@ -7,6 +7,7 @@ the starting player (R5) until every player has passed (R6). Phase III: resistan
 (X2-X4), absorption (X5), decay (X6).
 """
 
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.decision_kinds import AREA_FIRST, START_ROOM
 from sim.chromosome.engine.decisions import decide, fail, set_option
 from sim.chromosome.engine.dice import roll
@@ -41,15 +42,11 @@ from sim.chromosome.engine.state import (
     NO_OWNER,
     ROLL_TEST,
     STREAM_SETUP,
-    F,
 )
 from sim.chromosome.engine.turn import take_turn
 from sim.jit import kernel
 from sim.random_stream import below
 
-FL_AREA_TIE_BREAK = F["area_tie_break"]
-FL_FINAL_TURN_INCLUDES_ACTIVE = F["final_turn_includes_active"]
-FL_ELIMINATION_FINISH_PHASE = F["elimination_finish_phase"]
 LOWEST_TILE = 1
 PHASE_SETUP, PHASE_ONE, PHASE_TWO, PHASE_THREE = range(4)
 AT_GAME_END = -2  # error[g, 2] of an invariant found broken by the end-of-game check
@@ -140,7 +137,7 @@ def finish(cs, cw, g, reason):
 def _finish_phase(cr):
     """E3, flag elimination_finish_phase: after an elimination the current phase is played to its
     end before the final turns (true), or the final turns come at once (false, the default)."""
-    return cr.flag[FL_ELIMINATION_FINISH_PHASE] != 0
+    return cr.flag[FL.ELIMINATION_FINISH_PHASE] != 0
 
 
 @kernel
@@ -177,7 +174,7 @@ def _final_turns(cs, cr, cw, g, b, active):
     clockwise from the player left of ``active``, the active player itself last (flag
     final_turn_includes_active; false: only the others); then the game ends (3)."""
     P = cs.supply.shape[1]
-    include = cr.flag[FL_FINAL_TURN_INCLUDES_ACTIVE] == 0
+    include = cr.flag[FL.FINAL_TURN_INCLUDES_ACTIVE] == 0
     for i in range(1, P + 1):
         p = (active + i) % P
         if p == active and (active < 0 or not include):
@@ -250,7 +247,7 @@ def _strongest_area(cs, cr, cw, g, b, done):
             n += 1
             if low < 0 or cr.tile[r] < cr.tile[low]:
                 low = r
-    if cr.flag[FL_AREA_TIE_BREAK] == LOWEST_TILE:
+    if cr.flag[FL.AREA_TIE_BREAK] == LOWEST_TILE:
         return low
     return cw.options[b, decide(cs, cr, cw, g, b, cs.start_player[g], AREA_FIRST, n), 0]
 

@@ -1,12 +1,10 @@
 """The round's frame (spec §3): the starting player of Phase II (R5)."""
 
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.population import board_groups, board_tokens, charged_tokens
-from sim.chromosome.engine.state import F
 from sim.jit import kernel
 
 # The flags' places in Rules.flag (numba globals).
-FL_START_COUNT = F["start_count"]
-FL_START_TIE_PREVIOUS_LAST = F["start_tie_previous_last"]
 
 START_GROUPS, START_CHARGED = 1, 2  # flag start_count: tokens (0), groups, charged_tokens
 
@@ -14,7 +12,7 @@ START_GROUPS, START_CHARGED = 1, 2  # flag start_count: tokens (0), groups, char
 @kernel
 def start_count(cs, cr, g, p):
     """R5 (flag start_count): what "fewest own tokens on the board" counts."""
-    how = cr.flag[FL_START_COUNT]
+    how = cr.flag[FL.START_COUNT]
     if how == START_GROUPS:
         return board_groups(cs, g, p)
     if how == START_CHARGED:
@@ -34,7 +32,7 @@ def next_start_player(cs, cr, g):
     for p in range(P):
         if cs.eliminated[g, p] == 0:
             fewest = min(fewest, start_count(cs, cr, g, p))
-    keeps = cr.flag[FL_START_TIE_PREVIOUS_LAST] != 0
+    keeps = cr.flag[FL.START_TIE_PREVIOUS_LAST] != 0
     if keeps and cs.eliminated[g, prev] == 0 and start_count(cs, cr, g, prev) == fewest:
         return prev
     for i in range(1, P + 1):

@@ -27,6 +27,8 @@ species board and a, b, c the effect's target, by effect:
 - giant (PA3): a = room
 """
 
+from sim.chromosome.engine import effects as E
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.combat import TIE_ATTACKER_ONLY, TIE_BOTH, fight
 from sim.chromosome.engine.costs import UNREACHABLE, can_pay, genes_held, spark_distance
 from sim.chromosome.engine.decision_kinds import ACT_SPECIAL
@@ -52,41 +54,20 @@ from sim.chromosome.engine.payments import pay_energy, pay_genes
 from sim.chromosome.engine.population import (
     adjacent,
     check_eliminations,
+    enemy,
     may_move,
     move,
+    near_own,
     take_tokens,
 )
 from sim.chromosome.engine.radiation import charge_own_near, irradiation_gain, near_area, threat
 from sim.chromosome.engine.state import (
-    EFFECT_BOND_ATTACK,
-    EFFECT_CHARGE_ADJACENT,
-    EFFECT_CONCENTRATION,
-    EFFECT_DESTROY,
-    EFFECT_DOMINATION_ATTACK,
-    EFFECT_EXCHANGE,
-    EFFECT_EXTRA_MOVE,
-    EFFECT_FUSION,
-    EFFECT_GAIN_PASSIVE_GENE,
-    EFFECT_GIANT,
-    EFFECT_HOTBED,
-    EFFECT_IRRADIATE_ALL,
-    EFFECT_SUPERGEN,
-    EFFECT_TAKEOVER,
-    EFFECT_TELEPORT,
-    EFFECT_WAVE,
     N_MAX_GENES,
     NO_OWNER,
     ROLL_TEST,
-    F,
 )
 from sim.jit import kernel
 
-FL_SUPERGEN_CHAIN_SELF = F["supergen_chain_self"]
-FL_TAKEOVER_TARGET = F["takeover_target"]
-FL_FUSION_TROPHIES = F["fusion_trophies"]
-FL_DESTROY_TROPHY = F["destroy_trophy"]
-FL_FALA_TEST = F["fala_test"]
-FL_IMPULSE_PARTIAL = F["impulse_partial"]
 WHOLE_GROUP = 1  # takeover_target's second reading
 STRENGTH_ONLY = 1  # fala_test's second reading
 # take_special's result: what the turn does next
@@ -101,15 +82,6 @@ def _payable(cs, cr, g, p, s, k, rooms_between):
     c = cr.special_cost[s, k]
     energy = c[COST_E] + c[COST_PER_ROOM] * rooms_between
     return can_pay(cs, cr, g, p, c[CY], c[CP], c[CR], c[CB], c[CANY], energy, True)
-
-
-@kernel
-def _near_own(cs, cr, g, p, r):
-    """Is room r adjacent to one of p's groups?"""
-    for i in range(cr.degree[r]):
-        if cs.owner[g, cr.neighbours[r, i]] == p:
-            return True
-    return False
 
 
 @kernel
@@ -163,8 +135,7 @@ def _attack_options(cs, cr, cw, g, b, p, n, s, k, adjacent_only):
         if cs.owner[g, a] != p:
             continue
         for d in range(R):
-            q = cs.owner[g, d]
-            if q == NO_OWNER or q == p:
+            if not enemy(cs, g, p, d):
                 continue
             if adjacent_only:
                 if adjacent(cr, a, d) and _payable(cs, cr, g, p, s, k, 0):
@@ -212,7 +183,7 @@ def _wave(cs, cr, cw, g, b, p, a, d):
         t = threat(cs, cr, g, q, d, moved)
         if t == moved:
             continue  # no group adjacent to it
-        if cr.flag[FL_FALA_TEST] == STRENGTH_ONLY:
+        if cr.flag[FL.FALA_TEST] == STRENGTH_ONLY:
             t = moved
         face = roll(cs, cr, cw, g, b, q, ROLL_TEST, -1)
         gain = irradiation_gain(cs, cr, g, q, t, face)
@@ -230,7 +201,7 @@ def _fusion(cs, cr, cw, g, p, x, y):
     a = cs.size[g, x]
     bb = cs.size[g, y]
     both = cs.charged[g, x] != 0 and cs.charged[g, y] != 0
-    take_tokens(cs, g, y, bb, rx if cr.flag[FL_FUSION_TROPHIES] != 0 else -1)
+    take_tokens(cs, g, y, bb, rx if cr.flag[FL.FUSION_TROPHIES] != 0 else -1)
     add = min(3 - a, bb, cs.supply[g, rx])
     cs.size[g, x] += add
     cs.supply[g, rx] -= add
@@ -254,18 +225,18 @@ def _hotbed(cs, cr, cw, g, p, src, packed):
 def _gene_options(cs, cr, cw, g, b, p, n, k, eff):
     """AL1 (a passive gene to reactivate), AL2 (a gene held for one in the supply), AL4 (a gene
     of the supply, below the gene limit): action k's options from index n; the new count."""
-    if eff == EFFECT_SUPERGEN:
+    if eff == E.SUPERGEN:
         for c in range(4):
             if cs.passive_genes[g, p, c] > 0:
                 n = _opt(cw, b, n, k, c, 0, 0)
-    elif eff == EFFECT_EXCHANGE:
+    elif eff == E.EXCHANGE:
         for c in range(4):
             if cs.active_genes[g, p, c] + cs.passive_genes[g, p, c] == 0:
                 continue
             for c2 in range(4):
                 if c2 != c and cs.gene_supply[g, c2] > 0:
                     n = _opt(cw, b, n, k, c, c2, 0)
-    elif eff == EFFECT_GAIN_PASSIVE_GENE:
+    elif eff == E.GAIN_PASSIVE_GENE:
         if genes_held(cs, g, p) < cr.numbers[N_MAX_GENES]:
             for c in range(4):
                 if cs.gene_supply[g, c] > 0:
@@ -279,15 +250,14 @@ def _enemy_group_options(cs, cr, cw, g, b, p, n, k, eff):
     them p's or next to p's), FE4 (an enemy group next to p's): action k's options from index n;
     the new count."""
     R = cs.owner.shape[1]
-    if eff == EFFECT_TAKEOVER:
-        whole = cr.flag[FL_TAKEOVER_TARGET] == WHOLE_GROUP
+    if eff == E.TAKEOVER:
+        whole = cr.flag[FL.TAKEOVER_TARGET] == WHOLE_GROUP
         for r in range(R):
-            q = cs.owner[g, r]
-            if q == NO_OWNER or q == p or (cs.size[g, r] != 1 and not whole):
+            if not enemy(cs, g, p, r) or (cs.size[g, r] != 1 and not whole):
                 continue
-            if _near_own(cs, cr, g, p, r) and _supply_free(cs, g, p, cs.size[g, r]):
+            if near_own(cs, cr, g, p, r) and _supply_free(cs, g, p, cs.size[g, r]):
                 n = _opt(cw, b, n, k, r, 0, 0)
-    elif eff == EFFECT_FUSION:
+    elif eff == E.FUSION:
         for x in range(R):
             qx = cs.owner[g, x]
             if qx == NO_OWNER:
@@ -299,12 +269,11 @@ def _enemy_group_options(cs, cr, cw, g, b, p, n, k, eff):
                 # x receives y: the larger group receives (equal sizes: p picks, both rows)
                 if cs.size[g, x] < cs.size[g, y]:
                     continue
-                if qx == p or qy == p or _near_own(cs, cr, g, p, x) or _near_own(cs, cr, g, p, y):
+                if qx == p or qy == p or near_own(cs, cr, g, p, x) or near_own(cs, cr, g, p, y):
                     n = _opt(cw, b, n, k, x, y, 0)
-    elif eff == EFFECT_DESTROY:
+    elif eff == E.DESTROY:
         for r in range(R):
-            q = cs.owner[g, r]
-            if q != NO_OWNER and q != p and _near_own(cs, cr, g, p, r):
+            if enemy(cs, g, p, r) and near_own(cs, cr, g, p, r):
                 n = _opt(cw, b, n, k, r, 0, 0)
     return n
 
@@ -314,39 +283,39 @@ def _board_options(cs, cr, cw, g, b, p, n, s, k, eff):
     """CA1-CA4 and PA1-PA4, the actions on areas, rooms and p's own groups: action k of species
     s's options from index n; the new count."""
     R = cs.owner.shape[1]
-    if eff == EFFECT_CONCENTRATION:
+    if eff == E.CONCENTRATION:
         need = cr.special_param[s, k]
-        if cs.pool[g] >= need or (cr.flag[FL_IMPULSE_PARTIAL] != 0 and cs.pool[g] > 0):
+        if cs.pool[g] >= need or (cr.flag[FL.IMPULSE_PARTIAL] != 0 and cs.pool[g] > 0):
             for r in range(R):
                 if cs.removed[g, r] == 0:
                     n = _opt(cw, b, n, k, r, 0, 0)
-    elif eff == EFFECT_IRRADIATE_ALL:
+    elif eff == E.IRRADIATE_ALL:
         n = _opt(cw, b, n, k, 0, 0, 0)
-    elif eff == EFFECT_CHARGE_ADJACENT:
+    elif eff == E.CHARGE_ADJACENT:
         if _charge_adjacent(cs, cr, cw, g, p, False) > 0:
             n = _opt(cw, b, n, k, 0, 0, 0)
-    elif eff == EFFECT_WAVE:
+    elif eff == E.WAVE:
         for a in range(R):
             if cs.cubes[g, a] > 0:
                 for d in range(R):
                     if d != a and cs.removed[g, d] == 0:
                         n = _opt(cw, b, n, k, a, d, 0)
-    elif eff == EFFECT_TELEPORT:
+    elif eff == E.TELEPORT:
         for a in range(R):
             if cs.owner[g, a] == NO_OWNER:
                 continue
             for d in range(R):
                 if cs.owner[g, d] == NO_OWNER and cs.removed[g, d] == 0:
                     n = _opt(cw, b, n, k, a, d, 0)
-    elif eff == EFFECT_HOTBED:
+    elif eff == E.HOTBED:
         n = _list_hotbed(cs, cr, cw, g, b, p, n, k)
-    elif eff == EFFECT_GIANT:
+    elif eff == E.GIANT:
         size = cr.special_param[s, k]
         if _supply_free(cs, g, p, size):
             for r in range(R):
-                if cs.owner[g, r] == NO_OWNER and cs.removed[g, r] == 0 and _near_own(cs, cr, g, p, r):
+                if cs.owner[g, r] == NO_OWNER and cs.removed[g, r] == 0 and near_own(cs, cr, g, p, r):
                     n = _opt(cw, b, n, k, r, 0, 0)
-    elif eff == EFFECT_EXTRA_MOVE:
+    elif eff == E.EXTRA_MOVE:
         if has_move(cs, cr, g, p):
             n = _opt(cw, b, n, k, 0, 0, 0)
     return n
@@ -360,20 +329,20 @@ def list_specials(cs, cr, cw, g, b, p, n, chain):
     s = cs.species[g, p]
     for k in range(cr.special_count[s]):
         eff = cr.special_effect[s, k]
-        if chain and eff == EFFECT_SUPERGEN and cr.flag[FL_SUPERGEN_CHAIN_SELF] == 0:
+        if chain and eff == E.SUPERGEN and cr.flag[FL.SUPERGEN_CHAIN_SELF] == 0:
             continue
         limit = cr.special_per_round[s, k]
         if limit > 0 and cs.special_used[g, p, k] >= limit:
             continue
-        if eff == EFFECT_BOND_ATTACK or eff == EFFECT_DOMINATION_ATTACK:
+        if eff == E.BOND_ATTACK or eff == E.DOMINATION_ATTACK:
             if cs.no_attacks[g] == 0:  # V5 round_no_attacks
-                n = _attack_options(cs, cr, cw, g, b, p, n, s, k, eff == EFFECT_BOND_ATTACK)
+                n = _attack_options(cs, cr, cw, g, b, p, n, s, k, eff == E.BOND_ATTACK)
             continue
         if not _payable(cs, cr, g, p, s, k, 0):
             continue
-        if eff == EFFECT_SUPERGEN or eff == EFFECT_EXCHANGE or eff == EFFECT_GAIN_PASSIVE_GENE:
+        if eff == E.SUPERGEN or eff == E.EXCHANGE or eff == E.GAIN_PASSIVE_GENE:
             n = _gene_options(cs, cr, cw, g, b, p, n, k, eff)
-        elif eff == EFFECT_TAKEOVER or eff == EFFECT_FUSION or eff == EFFECT_DESTROY:
+        elif eff == E.TAKEOVER or eff == E.FUSION or eff == E.DESTROY:
             n = _enemy_group_options(cs, cr, cw, g, b, p, n, k, eff)
         else:
             n = _board_options(cs, cr, cw, g, b, p, n, s, k, eff)
@@ -388,7 +357,7 @@ def _pay_special(cs, cr, cw, g, b, p, s, k, eff, a, bb):
     log(cs, cw, g, EV_SPECIAL, p, k, eff, a, bb, 0, 0, 0)
     cs.special_used[g, p, k] += 1
     rooms_between = 0
-    if eff == EFFECT_DOMINATION_ATTACK:
+    if eff == E.DOMINATION_ATTACK:
         rooms_between = spark_distance(cs, cr, g, a, bb) - 1
     pay_genes(cs, cr, cw, g, b, p, c[CY], c[CP], c[CR], c[CB], c[CANY], True)
     pay_energy(cs, cr, cw, g, b, p, c[COST_E] + c[COST_PER_ROOM] * rooms_between)
@@ -398,7 +367,7 @@ def _pay_special(cs, cr, cw, g, b, p, s, k, eff, a, bb):
 def _strike(cs, cr, cw, g, b, p, s, k, eff, a, bb):
     """AL3 and FE1-FE4: p's action k against the group in ``a`` (the attacks: from ``a`` against
     ``bb``; fusion: ``bb`` into ``a``)."""
-    if eff == EFFECT_TAKEOVER:  # AL3: the enemy tokens become p's trophies, p's take their place
+    if eff == E.TAKEOVER:  # AL3: the enemy tokens become p's trophies, p's take their place
         q = cs.owner[g, a]
         size = cs.size[g, a]
         cs.trophies[g, p, q] += size
@@ -407,20 +376,20 @@ def _strike(cs, cr, cw, g, b, p, s, k, eff, a, bb):
         cs.supply[g, p] -= size
         log(cs, cw, g, EV_TAKEOVER, p, a, size, q, 0, 0, 0, 0)
         check_eliminations(cs, cw, g)
-    elif eff == EFFECT_BOND_ATTACK:  # FE1: +1 for each own group adjacent to the target's room
+    elif eff == E.BOND_ATTACK:  # FE1: +1 for each own group adjacent to the target's room
         bonus = 0
         for r in range(cs.owner.shape[1]):
             if cs.owner[g, r] == p and adjacent(cr, r, bb):
                 bonus += 1
         if cs.owner[g, a] == p:
             fight(cs, cr, cw, g, b, p, a, bb, bonus, TIE_BOTH)
-    elif eff == EFFECT_DOMINATION_ATTACK:  # FE2: a tie gives p a trophy and costs it none
+    elif eff == E.DOMINATION_ATTACK:  # FE2: a tie gives p a trophy and costs it none
         if cs.owner[g, a] == p:
             fight(cs, cr, cw, g, b, p, a, bb, 0, TIE_ATTACKER_ONLY)
-    elif eff == EFFECT_FUSION:
+    elif eff == E.FUSION:
         _fusion(cs, cr, cw, g, p, a, bb)
-    elif eff == EFFECT_DESTROY:  # FE4
-        holder = p if cr.flag[FL_DESTROY_TROPHY] != 0 else -1
+    elif eff == E.DESTROY:  # FE4
+        holder = p if cr.flag[FL.DESTROY_TROPHY] != 0 else -1
         lost = take_tokens(cs, g, a, cr.special_param[s, k], holder)
         log(cs, cw, g, EV_DESTROYED, p, a, lost, 0, 0, 0, 0, 0)
         check_eliminations(cs, cw, g)
@@ -430,38 +399,38 @@ def _strike(cs, cr, cw, g, b, p, s, k, eff, a, bb):
 def _act_on_board(cs, cr, cw, g, b, p, s, k, eff, a, bb):
     """CA1-CA4 and PA1-PA4: p's action k (of species s) on the areas, the rooms and the groups,
     with its targets a and bb."""
-    if eff == EFFECT_CONCENTRATION:  # CA1: Impulse option 1 with more cubes
+    if eff == E.CONCENTRATION:  # CA1: Impulse option 1 with more cubes
         n = min(cr.special_param[s, k], cs.pool[g])
         cs.pool[g] -= n
         cs.cubes[g, a] += n
         log(cs, cw, g, EV_AREA_PLACED, p, a, n, cs.cubes[g, a], 0, 0, 0, 0)
         charge_own_near(cs, cr, cw, g, p, a)
-    elif eff == EFFECT_IRRADIATE_ALL:  # CA2: everyone, Cadum included, clockwise from it
+    elif eff == E.IRRADIATE_ALL:  # CA2: everyone, Cadum included, clockwise from it
         P = cs.supply.shape[1]
         for j in range(P):
             q = (p + j) % P
             if cs.eliminated[g, q] == 0 and cw.error[g, 0] == 0:
                 log(cs, cw, g, EV_IRRADIATED, q, cr.special_param[s, k], cs.irradiation[g, q], 0, 0, 0, 0, 0)
                 irradiate(cs, cr, cw, g, b, q, cr.special_param[s, k], -1)
-    elif eff == EFFECT_CHARGE_ADJACENT:  # CA3
+    elif eff == E.CHARGE_ADJACENT:  # CA3
         _charge_adjacent(cs, cr, cw, g, p, True)
-    elif eff == EFFECT_WAVE:  # CA4
+    elif eff == E.WAVE:  # CA4
         _wave(cs, cr, cw, g, b, p, a, bb)
-    elif eff == EFFECT_TELEPORT:  # PA1: any group to any empty room, sterility aside
+    elif eff == E.TELEPORT:  # PA1: any group to any empty room, sterility aside
         q = cs.owner[g, a]
         size = cs.size[g, a]
         move(cs, g, q, a, bb, size)
         log(cs, cw, g, EV_MOVE, q, a, bb, size, 0, 0, 0, 0)
-    elif eff == EFFECT_HOTBED:
+    elif eff == E.HOTBED:
         _hotbed(cs, cr, cw, g, p, a, bb)
-    elif eff == EFFECT_GIANT:  # PA3: a discharged group from the supply
+    elif eff == E.GIANT:  # PA3: a discharged group from the supply
         size = cr.special_param[s, k]
         cs.owner[g, a] = p
         cs.size[g, a] = size
         cs.charged[g, a] = 0
         cs.supply[g, p] -= size
         log(cs, cw, g, EV_GROWTH, p, a, size, size, 0, 0, 0, 0)
-    elif eff == EFFECT_EXTRA_MOVE:  # PA4: one more move, now (M1-M7; listed only when there is one)
+    elif eff == E.EXTRA_MOVE:  # PA4: one more move, now (M1-M7; listed only when there is one)
         take_move(cs, cr, cw, g, b, p)
 
 
@@ -476,11 +445,11 @@ def take_special(cs, cr, cw, g, b, p, i):
     s = cs.species[g, p]
     eff = cr.special_effect[s, k]
     _pay_special(cs, cr, cw, g, b, p, s, k, eff, a, bb)
-    if eff == EFFECT_SUPERGEN:  # AL1
+    if eff == E.SUPERGEN:  # AL1
         cs.passive_genes[g, p, a] -= 1
         cs.active_genes[g, p, a] += 1
         return CHAIN
-    if eff == EFFECT_EXCHANGE:  # AL2: the new gene on the old one's space
+    if eff == E.EXCHANGE:  # AL2: the new gene on the old one's space
         if cs.active_genes[g, p, a] > 0:
             cs.active_genes[g, p, a] -= 1
             cs.active_genes[g, p, bb] += 1
@@ -489,15 +458,15 @@ def take_special(cs, cr, cw, g, b, p, i):
             cs.passive_genes[g, p, bb] += 1
         cs.gene_supply[g, a] += 1
         cs.gene_supply[g, bb] -= 1
-    elif eff == EFFECT_GAIN_PASSIVE_GENE:  # AL4
+    elif eff == E.GAIN_PASSIVE_GENE:  # AL4
         cs.gene_supply[g, a] -= 1
         cs.passive_genes[g, p, a] += 1
     elif (
-        eff == EFFECT_TAKEOVER
-        or eff == EFFECT_BOND_ATTACK
-        or eff == EFFECT_DOMINATION_ATTACK
-        or eff == EFFECT_FUSION
-        or eff == EFFECT_DESTROY
+        eff == E.TAKEOVER
+        or eff == E.BOND_ATTACK
+        or eff == E.DOMINATION_ATTACK
+        or eff == E.FUSION
+        or eff == E.DESTROY
     ):
         _strike(cs, cr, cw, g, b, p, s, k, eff, a, bb)
     else:

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sim.chromosome.engine.effects import SPECIAL_EFFECTS
 from sim.chromosome.rules.book import COLOURS, EFFECT_KINDS, EVENT_KINDS, FLAGS, SPECIES, ChromosomeRules
 from sim.jit import PLAIN_PYTHON, Borrowed, BorrowedReference, TupleReference, reference_proxy, reference_type
 from sim.random_stream import seed_streams
@@ -115,27 +116,6 @@ EVENT_CARD_KINDS: tuple[str, ...] = tuple(EVENT_KINDS)
 ) = range(len(EVENT_CARD_KINDS))
 assert all(globals()["CARD_" + k.upper()] == i for i, k in enumerate(EVENT_CARD_KINDS))
 
-# SP1: the special actions' effects, in rules.book.EFFECT_KINDS order (specials.py plays them).
-SPECIAL_EFFECTS: tuple[str, ...] = tuple(EFFECT_KINDS)
-(
-    EFFECT_SUPERGEN,
-    EFFECT_EXCHANGE,
-    EFFECT_TAKEOVER,
-    EFFECT_GAIN_PASSIVE_GENE,
-    EFFECT_BOND_ATTACK,
-    EFFECT_DOMINATION_ATTACK,
-    EFFECT_FUSION,
-    EFFECT_DESTROY,
-    EFFECT_CONCENTRATION,
-    EFFECT_IRRADIATE_ALL,
-    EFFECT_CHARGE_ADJACENT,
-    EFFECT_WAVE,
-    EFFECT_TELEPORT,
-    EFFECT_HOTBED,
-    EFFECT_GIANT,
-    EFFECT_EXTRA_MOVE,
-) = range(len(SPECIAL_EFFECTS))
-assert all(globals()["EFFECT_" + k.upper()] == i for i, k in enumerate(SPECIAL_EFFECTS))
 COST_FIELDS = ("Y", "P", "R", "B", "any", "E", "E_per_room")  # special_cost's last axis
 
 

@@ -2,6 +2,7 @@
 restore (3 E for 1 fate, not above fate_max), black discards (G4), and exactly one action, in
 any order the player picks step by step (Q2); an action is atomic."""
 
+from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.actions import PASSED, list_actions, take_action
 from sim.chromosome.engine.costs import can_pay, fate_gene_free
 from sim.chromosome.engine.decision_kinds import (
@@ -19,11 +20,10 @@ from sim.chromosome.engine.events import EV_DISCARD_BLACK, EV_RESTORE, log
 from sim.chromosome.engine.moves import has_move, take_move
 from sim.chromosome.engine.payments import pay_energy
 from sim.chromosome.engine.specials import CHAIN
-from sim.chromosome.engine.state import ERR_INVARIANT, N_BLACK_DISCARD, N_FATE_MAX, N_FATE_RESTORE, F
+from sim.chromosome.engine.state import ERR_INVARIANT, N_BLACK_DISCARD, N_FATE_MAX, N_FATE_RESTORE
 from sim.jit import kernel
 
 B = 3  # the B gene colour
-FL_FATE_GENE_ANY_PURPOSE = F["fate_gene_any_purpose"]
 
 
 @kernel
@@ -38,7 +38,7 @@ def may_restore(cs, cr, g, p):
 def fate_as_black(cs, cr, g, p):
     """K2 (flag fate_gene_any_purpose, default true): may player p discard its fate as a B gene
     for G4 now (the token active, fate >= 1)?"""
-    return cr.flag[FL_FATE_GENE_ANY_PURPOSE] == 0 and fate_gene_free(cs, g, p)
+    return cr.flag[FL.FATE_GENE_ANY_PURPOSE] == 0 and fate_gene_free(cs, g, p)
 
 
 @kernel

@@ -8,17 +8,16 @@ the structured data (tiles, layouts, the die, species actions, events) has a che
 """
 
 import copy
-import hashlib
 import json
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from sim.chromosome.rules.board import Board, LayoutError, build_board, connected
 from sim.errors import UserError
-from sim.rules_files import read_rules_file
+from sim.rules_files import MergedRules, player_counts_ok, read_rules_file
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parent / "default_rules.toml"
 COLOURS = ("Y", "P", "R", "B")  # §0: action, telepathy, combat, build genes
@@ -201,21 +200,12 @@ def _where(origin: dict[str, str], key: str) -> str:
 
 
 @dataclass(frozen=True)
-class ChromosomeRules:
-    """The merged rules: the data, the files it came from, and the boards by player count."""
+class ChromosomeRules(MergedRules):
+    """The merged rules (sim.rules_files.MergedRules: the data, the files it came from), and the
+    boards by player count."""
 
-    data: dict[str, Any]
-    files: tuple[str, ...]
+    game: ClassVar[str] = "chromosome"
     boards: dict[int, Board] = field(repr=False)
-
-    @property
-    def player_counts(self) -> tuple[int, ...]:
-        return tuple(self.data["player_counts"])
-
-    @property
-    def rules_id(self) -> str:
-        text = json.dumps(self.data, sort_keys=True)
-        return "chromosome-" + hashlib.sha256(text.encode()).hexdigest()[:12]
 
     @property
     def flags(self) -> dict[str, Any]:
@@ -306,11 +296,7 @@ def _fail(origin: dict[str, str], key: str, message: str) -> RulesError:
 def _validate(data: dict[str, Any], origin: dict[str, str]) -> dict[int, Board]:
     """Every key of the merged rules; the boards of every player count (L3)."""
     counts = data["player_counts"]
-    if (
-        not isinstance(counts, list)
-        or not counts
-        or any(isinstance(c, bool) or not isinstance(c, int) or not 2 <= c <= MAX_PLAYERS for c in counts)
-    ):
+    if not player_counts_ok(counts, MAX_PLAYERS):
         raise _fail(
             origin, "player_counts", f"expected a list of player counts 2 to {MAX_PLAYERS}, got {counts!r}"
         )

@@ -29,6 +29,7 @@ from sim.ursuppe.engine.decision_kinds import (
     RESP_ESCAPE_DEFENSE,
     RESP_NONE,
     RESPOND,
+    RESPONSE_ANSWERS,
 )
 from sim.ursuppe.engine.decisions import decide, set_option
 from sim.ursuppe.engine.events import (
@@ -142,15 +143,9 @@ def resolve_attack(st, ru, wk, g, b, p, a, q, t, phase, denied):
     log(st, wk, g, EV_RESPOND, phase, q, t + 1, p, a + 1, response, 0, 0, 0, 0)
     if response == RESP_NONE:
         return _succeeds(st, ru, wk, g, b, p, a, q, phase, False)
-    first = RESP_DEFENSE if response == RESP_DEFENSE or response == RESP_DEFENSE_ESCAPE else RESP_ESCAPE
-    second = RESP_NONE
-    if response == RESP_ESCAPE_DEFENSE:
-        second = RESP_DEFENSE
-    elif response == RESP_DEFENSE_ESCAPE:
-        second = RESP_ESCAPE
     answered = False
     for k in range(2):
-        answer = first if k == 0 else second
+        answer = RESPONSE_ANSWERS[response, k]
         if answer == RESP_ESCAPE:
             if st.bp[g, q] < active_move_cost(st, ru, g, q, True):
                 continue

@@ -9,6 +9,8 @@ picks a row. Amoeba numbers are 1-based in options (as in the rulebook and scena
 
 from typing import NamedTuple
 
+import numpy as np
+
 from sim.ursuppe.rules import gene_tables
 from sim.ursuppe.rules.ledger import in_ledger_order
 
@@ -132,6 +134,12 @@ RESPONSE_NAMES: tuple[tuple[str, ...], ...] = (
     ("defense",),
     ("escape", "defense"),
     ("defense", "escape"),
+)
+# The same as the kernels read them: a response's first and second answer by its code (RESP_ESCAPE,
+# RESP_DEFENSE; RESP_NONE where there is none).
+_ANSWER_CODE = {"escape": RESP_ESCAPE, "defense": RESP_DEFENSE}
+RESPONSE_ANSWERS = np.array(
+    [[_ANSWER_CODE[n] for n in names] + [RESP_NONE] * (2 - len(names)) for names in RESPONSE_NAMES], np.int64
 )
 
 EAT_VICTIM_SLOT = 6  # column of the parasitized player in an EAT option

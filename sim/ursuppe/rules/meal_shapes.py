@@ -83,6 +83,18 @@ def normal_shapes(
     return shapes
 
 
+def normal_sets(
+    standard: Sequence[int],
+    substitution: Sequence[Sequence[int]],
+    frugality_fewer: int,
+    limit: int | None = MAX_SHAPES,
+) -> list[list[Shape]]:
+    """:func:`normal_shapes` of every shape set, by its index: set ``c`` is a player's holding
+    Substitution if ``c & WITH_SUBSTITUTION`` and Frugality if ``c & WITH_FRUGALITY``."""
+    genes = [(bool(c & WITH_SUBSTITUTION), bool(c & WITH_FRUGALITY)) for c in range(N_SHAPE_SETS)]
+    return [normal_shapes(standard, substitution, frugality_fewer, s, f, limit) for s, f in genes]
+
+
 def parasite_shapes(
     normal: Sequence[Shape], parasitism_fewer: int, limit: int | None = MAX_SHAPES
 ) -> list[Shape]:
@@ -116,12 +128,7 @@ def shape_tables(
     ``c & WITH_FRUGALITY``; ``substitution`` is the shapes of this player count with the flag
     substitution_3_1 already applied (F2). Set 0 is the standard shape alone (A1 reads it).
     """
-    normal = [
-        normal_shapes(
-            standard, substitution, frugality_fewer, bool(c & WITH_SUBSTITUTION), bool(c & WITH_FRUGALITY)
-        )
-        for c in range(N_SHAPE_SETS)
-    ]
+    normal = normal_sets(standard, substitution, frugality_fewer)
     k = len(standard)
     meal, n_meal = _table(normal, k)
     parasite, n_parasite = _table([parasite_shapes(shapes, parasitism_fewer) for shapes in normal], k)
@@ -161,17 +168,8 @@ def glutton_tables(
     (F4: the modifiers add, so a parasite Glutton may eat the plain pattern). Set 0 is Glutton's
     standard pattern, the one A1 asks for."""
     bigger = [
-        glutton_shapes(
-            normal_shapes(
-                standard,
-                substitution,
-                frugality_fewer,
-                bool(c & WITH_SUBSTITUTION),
-                bool(c & WITH_FRUGALITY),
-                limit=None,
-            )
-        )[:MAX_GLUTTON_SHAPES]
-        for c in range(N_SHAPE_SETS)
+        glutton_shapes(normal)[:MAX_GLUTTON_SHAPES]
+        for normal in normal_sets(standard, substitution, frugality_fewer, limit=None)
     ]
     fewer = [parasite_shapes(shapes, parasitism_fewer, limit=MAX_GLUTTON_SHAPES) for shapes in bigger]
     k = len(standard)

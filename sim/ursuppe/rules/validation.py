@@ -26,7 +26,13 @@ from sim.ursuppe.rules.genes import (
     N_BASE_GENES,
     NUMBER_ONLY_GENES,
 )
-from sim.ursuppe.rules.meal_shapes import MAX_SHAPES, normal_shapes, parasite_shapes
+from sim.ursuppe.rules.meal_shapes import (
+    MAX_SHAPES,
+    WITH_FRUGALITY,
+    WITH_SUBSTITUTION,
+    normal_sets,
+    parasite_shapes,
+)
 from sim.ursuppe.rules.schema import (
     BOARD_KEYS,
     COMPASS_VALUES,
@@ -851,8 +857,7 @@ def meal_option_bound(
         return n
 
     worst = 0
-    for c in range(4):
-        normal = normal_shapes(standard, substitution, frugality_fewer, bool(c & 1), bool(c & 2))
+    for normal in normal_sets(standard, substitution, frugality_fewer):
         parasite = parasite_shapes(normal, parasitism_fewer)
         total = sum(map(arrangements, normal)) + (players - 1) * sum(map(arrangements, parasite))
         worst = max(worst, total)
@@ -866,11 +871,10 @@ def shape_set_sizes(
     builder, uncapped), so a set that fits has the size the tables give it, and one that does
     not is found before its shapes are dropped (tests/test_rules_bounds.py compares them)."""
     sizes: dict[str, int] = {}
+    sets = normal_sets(standard, substitution, frugality_fewer, limit=None)
     for with_substitution in (False, True):
         for with_frugality in (False, True):
-            normal = normal_shapes(
-                standard, substitution, frugality_fewer, with_substitution, with_frugality, limit=None
-            )
+            normal = sets[WITH_SUBSTITUTION * with_substitution + WITH_FRUGALITY * with_frugality]
             parasite = parasite_shapes(normal, parasitism_fewer, limit=None)
             genes = (("Substitution", with_substitution), ("Frugality", with_frugality))
             held = " and ".join(name for name, on in genes if on)
