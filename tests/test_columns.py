@@ -43,14 +43,16 @@ def test_the_columns_do_not_import_pandas():
 
 
 @pytest.mark.slow
-def test_ursuppe_rows_are_built_without_importing_pandas():
-    """Every column of the result schema, with a double play's list columns (TA4) and a dummy's
-    position (TD8)."""
+def test_chunk_rows_are_built_without_importing_pandas():
+    """Ursuppe's every column of the result schema, with a double play's list columns (TA4) and a
+    dummy's position (TD8), and Pig's."""
     code = (
-        "import sys; from sim.ursuppe.tools.bench import default_run\n"
+        "import sys; from sim import game; from sim.ursuppe.tools.bench import default_run\n"
         "for variant in (None, 'double1', 'dummy'):\n"
         "    r = default_run(2 if variant else 4, variant=variant)\n"
         "    r.chunk_rows(r.play_games(0, 8, 1))\n"
+        "pig = game.get('pig')\n"
+        "pig.new_run(pig.load_rules(), 3, 1).play_chunk(0, 8, 1)\n"
         "print('pandas' in sys.modules)"
     )
     result = run([sys.executable, "-c", code])

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pyarrow as pa
 
+from sim import columns
 from sim.errors import GameError, UserError
 from sim.game import GameBase, GameInfo, ListedRun, Told
 from sim.pig.rules import PigRules, load_rules
@@ -82,17 +83,17 @@ class PigRun(ListedRun):
         rank = batch.ranks(b.scores)
         return pa.table(
             {
-                "game": pa.array(np.repeat(games, P)),
-                "seed": pa.array(np.full(count * P, self.seed, dtype=np.int64)),
-                "players": pa.array(np.full(count * P, P, dtype=np.int8)),
-                "player": pa.array(np.tile(np.arange(P, dtype=np.int8), count)),
-                "start_space": pa.array(b.seat.ravel()),
-                "strategy": pa.array([self.names[i] for i in rows.ravel()], type=pa.string()),
-                "rank": pa.array(rank.ravel()),
-                "won": pa.array(rank.ravel() == 1),
-                "rules_id": pa.array([self.rules.rules_id] * (count * P), type=pa.string()),
-                "final_score": pa.array(b.scores.ravel()),
-                "turns": pa.array(np.repeat(b.games[:, engine.TURNS].astype(np.int16), P)),
+                "game": columns.array(np.repeat(games, P)),
+                "seed": columns.array(np.full(count * P, self.seed, dtype=np.int64)),
+                "players": columns.array(np.full(count * P, P, dtype=np.int8)),
+                "player": columns.array(np.tile(np.arange(P, dtype=np.int8), count)),
+                "start_space": columns.array(b.seat.ravel()),
+                "strategy": columns.strings(rows, self.names),
+                "rank": columns.array(rank.ravel()),
+                "won": columns.array(rank.ravel() == 1),
+                "rules_id": columns.strings(np.zeros(count * P, np.int8), [self.rules.rules_id]),
+                "final_score": columns.array(b.scores.ravel()),
+                "turns": columns.array(np.repeat(b.games[:, engine.TURNS].astype(np.int16), P)),
             }
         )
 
