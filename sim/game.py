@@ -597,19 +597,20 @@ class ListedRun(RunAdapter):
         player of ``games`` (:meth:`strategy_rows`), ``start_space``, ``rank`` and ``won`` already
         one value a row, in the types the game writes them."""
         import numpy as np
-        import pyarrow as pa
+
+        from sim import columns
 
         P, count = self.players, len(games)
         return {
-            "game": pa.array(np.repeat(games, P)),
-            "seed": pa.array(np.full(count * P, self.seed, dtype=np.int64)),
-            "players": pa.array(np.full(count * P, P, dtype=np.int8)),
-            "player": pa.array(np.tile(np.arange(P, dtype=np.int8), count)),
-            "start_space": pa.array(start_space),
-            "strategy": pa.array([self.names[i] for i in rows.ravel()], type=pa.string()),
-            "rank": pa.array(rank),
-            "won": pa.array(won),
-            "rules_id": pa.array([self.rules.rules_id] * (count * P), type=pa.string()),
+            "game": columns.array(np.repeat(games, P)),
+            "seed": columns.array(np.full(count * P, self.seed, dtype=np.int64)),
+            "players": columns.array(np.full(count * P, P, dtype=np.int8)),
+            "player": columns.array(np.tile(np.arange(P, dtype=np.int8), count)),
+            "start_space": columns.array(start_space),
+            "strategy": columns.strings(rows.ravel(), self.names),
+            "rank": columns.array(rank),
+            "won": columns.array(won),
+            "rules_id": columns.strings(np.zeros(count * P, np.int8), [self.rules.rules_id]),
         }
 
     def strategy_rows(self, games: Any) -> Any:

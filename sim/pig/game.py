@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pyarrow as pa
 
+from sim import columns
 from sim.errors import GameError, UserError
 from sim.game import GameBase, GameInfo, ListedRun, Told
 from sim.pig.rules import PigRules, load_rules
@@ -83,8 +84,8 @@ class PigRun(ListedRun):
         return pa.table(
             {
                 **self.core_columns(games, rows, b.seat.ravel(), rank.ravel(), rank.ravel() == 1),
-                "final_score": pa.array(b.scores.ravel()),
-                "turns": pa.array(np.repeat(b.games[:, engine.TURNS].astype(np.int16), P)),
+                "final_score": columns.array(b.scores.ravel()),
+                "turns": columns.array(np.repeat(b.games[:, engine.TURNS].astype(np.int16), P)),
             }
         )
 

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
+from sim import columns
 from sim.errors import UserError
 from sim.game import assign_strategies
 from sim.packed import packed_column, with_packed_fields
@@ -285,32 +286,32 @@ def outcome_rows(
     first_bought = packed_column(st.first_bought[:, :, :n_genes].reshape(rows, n_genes))
     table = pa.table(
         {
-            "game": pa.array(np.repeat(st.game_index, P)),
-            "seed": pa.array(np.full(rows, seed, dtype=np.int64)),
-            "players": pa.array(np.full(rows, P, dtype=np.int8)),
-            "player": pa.array(np.tile(np.arange(P, dtype=np.int8), G)),
-            "start_space": pa.array(st.seat.ravel().astype(np.int8)),
-            "strategy": _dictionary(st.strategy, names),
-            "final_position": pa.array(st.score.ravel().astype(np.int16)),
-            "rank": pa.array(rank.ravel()),
-            "won": pa.array(rank.ravel() == 1),
-            "rounds": pa.array(np.repeat(st.round.astype(np.int16), P)),
-            "end_reason": _dictionary(end, ["finish_zone", "last_card"]),
-            "amoebas": pa.array(amoebas.ravel().astype(np.int8)),
-            "genes_held": pa.array(genes_held.ravel()),
-            "genes_bought": pa.array(st.genes_bought.ravel().astype(np.int64)),
+            "game": columns.array(np.repeat(st.game_index, P)),
+            "seed": columns.array(np.full(rows, seed, dtype=np.int64)),
+            "players": columns.array(np.full(rows, P, dtype=np.int8)),
+            "player": columns.array(np.tile(np.arange(P, dtype=np.int8), G)),
+            "start_space": columns.array(st.seat.ravel().astype(np.int8)),
+            "strategy": columns.dictionary(st.strategy, names),
+            "final_position": columns.array(st.score.ravel().astype(np.int16)),
+            "rank": columns.array(rank.ravel()),
+            "won": columns.array(rank.ravel() == 1),
+            "rounds": columns.array(np.repeat(st.round.astype(np.int16), P)),
+            "end_reason": columns.dictionary(end, ["finish_zone", "last_card"]),
+            "amoebas": columns.array(amoebas.ravel().astype(np.int8)),
+            "genes_held": columns.array(genes_held.ravel()),
+            "genes_bought": columns.array(st.genes_bought.ravel().astype(np.int64)),
             "first_bought": first_bought,
-            "bp": pa.array(st.bp.ravel().astype(np.int32)),
-            "defect_genes_lost": pa.array(st.defect_genes_lost.ravel().astype(np.int16)),
-            "defect_bp_paid": pa.array(st.defect_bp_paid.ravel().astype(np.int32)),
+            "bp": columns.array(st.bp.ravel().astype(np.int32)),
+            "defect_genes_lost": columns.array(st.defect_genes_lost.ravel().astype(np.int16)),
+            "defect_bp_paid": columns.array(st.defect_bp_paid.ravel().astype(np.int32)),
             "deck": deck,
-            "rules_id": _dictionary(np.zeros(rows, np.int8), [rules_id]),
+            "rules_id": columns.dictionary(np.zeros(rows, np.int8), [rules_id]),
             "variant": pa.nulls(rows, pa.string())
             if variant is None
-            else pa.array(np.full(rows, variant, dtype=object), type=pa.string()),
+            else columns.strings(np.zeros(rows, np.int8), [variant]),
             "dummy_position": pa.nulls(rows, pa.int16())
             if dummy_position is None
-            else pa.array(np.repeat(dummy_position, P)),
+            else columns.array(np.repeat(dummy_position, P)),
             "colour_positions": _per_colour(colour_positions, rows, pa.int16()),
             "colour_amoebas": _per_colour(colour_amoebas, rows, pa.int8()),
         }
@@ -322,27 +323,15 @@ def outcome_rows(
 PACKED_LISTS = {"first_bought": pa.int16(), "deck": pa.int8()}
 
 
-def _dictionary(codes: np.ndarray, labels: list[str]) -> pa.DictionaryArray:
-    """The string column ``labels[codes]`` as pyarrow's dictionary_encode() gives it (the labels in
-    the order they first appear, int32 indices), without building the strings row by row (the
-    rows are built on the runner's writer thread, beside the engine's: issue 24)."""
-    codes = np.ravel(codes)
-    present, first = np.unique(codes, return_index=True)
-    seen = present[np.argsort(first)]
-    index = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.int32)
-    index[seen] = np.arange(len(seen), dtype=np.int32)
-    return pa.DictionaryArray.from_arrays(
-        pa.array(index[codes]), pa.array([labels[int(c)] for c in seen], type=pa.string())
-    )
-
-
 def _per_colour(values: np.ndarray | None, rows: int, kind: pa.DataType) -> pa.Array:
-    """A list column of each row's colours' values [G, P, k] (nulls without a double play)."""
+    """A list column of each row's colours' values [G, P, k] of the item type ``kind`` (nulls without a
+    double play)."""
     if values is None:
         return pa.nulls(rows, pa.list_(kind))
     k = values.shape[2]
     return pa.ListArray.from_arrays(
-        pa.array(np.arange(0, rows + 1, dtype=np.int32) * k), pa.array(values.reshape(rows * k), type=kind)
+        columns.array(np.arange(0, rows + 1, dtype=np.int32) * k),
+        columns.array(values.reshape(rows * k)),
     )
 
 

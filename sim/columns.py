@@ -1,0 +1,50 @@
+"""Arrow columns of a chunk's outcome rows, built from NumPy arrays' memory (issue 36.3).
+
+``pa.array`` of a NumPy array or a list first asks whether it is one of pandas' types, and that
+question imports pandas: 0.2-0.25 s of CPU once a command, on the runner's writer thread while the
+engine plays the next chunk (and holding the GIL that the engine's threads take between blocks).
+These build the same arrays from the arrays' buffers instead, without the question and without a
+copy, so a chunk's Parquet bytes are the same as ``pa.array``'s.
+"""
+
+import numpy as np
+import pyarrow as pa
+
+
+def array(values: np.ndarray) -> pa.Array:
+    """A 1-D array of numbers or booleans as the Arrow array ``pa.array`` makes of it (no nulls)."""
+    values = np.ascontiguousarray(values)
+    if values.dtype == np.bool_:  # Arrow's booleans are bits
+        bits = np.packbits(values, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, pa.py_buffer(values)])
+
+
+def strings(codes: np.ndarray, labels: list[str]) -> pa.StringArray:
+    """The string column ``labels[codes]``, its bytes gathered from the labels' (no Python string a
+    row)."""
+    codes = np.ravel(codes)
+    encoded = [label.encode() for label in labels]
+    lengths = np.array([len(b) for b in encoded], np.int32)
+    starts = np.cumsum(lengths) - lengths
+    row_lengths = lengths[codes] if len(labels) else np.zeros(len(codes), np.int32)
+    offsets = np.zeros(len(codes) + 1, np.int32)
+    np.cumsum(row_lengths, out=offsets[1:])
+    blob = np.frombuffer(b"".join(encoded), np.uint8)
+    # byte j of row r: the label's byte (j - the row's offset), read from where the label starts
+    gather = np.repeat(starts[codes] - offsets[:-1], row_lengths) + np.arange(offsets[-1])
+    data = blob[gather] if len(gather) else np.zeros(0, np.uint8)
+    return pa.Array.from_buffers(pa.string(), len(codes), [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+
+
+def dictionary(codes: np.ndarray, labels: list[str]) -> pa.DictionaryArray:
+    """The string column ``labels[codes]`` as pyarrow's dictionary_encode() gives it (the labels in
+    the order they first appear, int32 indices), without building the strings row by row (issue
+    24)."""
+    codes = np.ravel(codes)
+    present = np.flatnonzero(np.bincount(codes)) if len(codes) else np.zeros(0, np.intp)
+    # A few labels (strategies, end reasons): one pass a label finds where it first appears
+    seen = present[np.argsort([int(np.argmax(codes == c)) for c in present], kind="stable")]
+    index = np.zeros(len(labels), np.int32)
+    index[seen] = np.arange(len(seen), dtype=np.int32)
+    return pa.DictionaryArray.from_arrays(array(index[codes]), strings(seen, labels))
