@@ -11,27 +11,27 @@ See docs/experiments.md.
 
 import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from sim.cli.option_groups import changed, grouped
 from sim.cli.support import (
+    CPUS,
     DEFAULT_GAME,
     MAX_SEED,
     USER_ERRORS,
-    BackendName,
     GameName,
     Players,
-    Quiet,
-    RayAddress,
+    Running,
     Threads,
     Variant,
     check_resources,
     fail,
     game_for,
     keyed_table,
-    open_backend,
     plural,
     run_with_progress,
 )
@@ -70,7 +70,6 @@ Seating = Annotated[
         "(5-6 players: a balanced Latin square, every player on every space equally often)."
     ),
 ]
-CPUS = os.cpu_count() or 1
 RetuneFlag = Annotated[
     bool,
     typer.Option(
@@ -118,21 +117,38 @@ RetuneGames = Annotated[
 ]
 
 
-def _retune(
-    chosen: Any, on: bool, budget: int, params: str, per_candidate: int, threads: int, quiet: bool
-) -> Any:
+@dataclass(frozen=True)
+class Lineup:
+    """Who plays in which seat of every arm's games, drawn from --seed (an option group of soup
+    compare and soup ablate, sim.cli.option_groups)."""
+
+    strategies: Strategies = None
+    pool: Pool = None
+    seating: Seating = "rotate"
+    seed: Seed = 1
+
+    def setup(self, players: int, games: int, variant: str | None) -> Any:
+        """The arms' common setup (sim.experiments.paired.Setup)."""
+        from sim.experiments import paired
+
+        return paired.Setup(players, games, self.seed, self.strategies, self.pool, self.seating, variant)
+
+
+@dataclass(frozen=True)
+class Retuning:
+    """--retune and its settings (an option group of soup compare and soup ablate)."""
+
+    retune: RetuneFlag = False
+    retune_budget: RetuneBudget = RETUNE_BUDGET
+    retune_params: RetuneParams = "default"
+    retune_games_per_candidate: RetuneGames = RETUNE_GAMES
+
+
+def _retune(chosen: Any, retuning: Retuning, threads: int, quiet: bool) -> Any:
     """The --retune settings (None without --retune; the game's, Game.retune_settings), with a
     progress bar for the tuning."""
-    if not on:
-        given = [
-            name
-            for name, value, default in (
-                ("--retune-budget", budget, RETUNE_BUDGET),
-                ("--retune-params", params, "default"),
-                ("--retune-games-per-candidate", per_candidate, RETUNE_GAMES),
-            )
-            if value != default
-        ]
+    if not retuning.retune:
+        given = changed(retuning)
         if given:
             fail(f"{', '.join(given)}: only with --retune")
         return None
@@ -144,7 +160,9 @@ def _retune(
     def bar(total: int) -> Any:
         return progress_bar(total, "re-tuning", quiet)
 
-    return chosen.retune_settings(budget, params, per_candidate, threads, bar=bar)
+    return chosen.retune_settings(
+        retuning.retune_budget, retuning.retune_params, retuning.retune_games_per_candidate, threads, bar=bar
+    )
 
 
 def _interrupted(e: KeyboardInterrupt) -> None:
@@ -196,11 +214,11 @@ def _player(
     return play
 
 
-def _prepared(chosen: Any, retuning: tuple, threads: int, games: int, per_arm: int) -> Any:
-    """A paired experiment's --retune settings (:func:`_retune`; ``retuning``: its options,
-    threads and quiet), after the resources of its ``games`` in all are checked (arms of at
-    least two games, ``per_arm``; smaller ones are the experiment's one-line error)."""
-    settings = _experiment(_retune, chosen, *retuning)
+def _prepared(chosen: Any, retuning: Retuning, quiet: bool, threads: int, games: int, per_arm: int) -> Any:
+    """A paired experiment's --retune settings (:func:`_retune`), after the resources of its
+    ``games`` in all are checked (arms of at least two games, ``per_arm``; smaller ones are the
+    experiment's one-line error)."""
+    settings = _experiment(_retune, chosen, retuning, threads, quiet)
     if per_arm >= 2:
         check_resources(threads, games)
     return settings
@@ -352,7 +370,9 @@ def _interval(r: dict[str, Any], kind: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+@grouped
 def compare(
+    *,
     game: GameName = DEFAULT_GAME,
     rules: Annotated[
         list[str] | None,
@@ -366,23 +386,15 @@ def compare(
     players: Players = 4,
     variant: Variant = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per rule set (at least 2).")] = 20_000,
-    strategies: Strategies = None,
-    pool: Pool = None,
-    seating: Seating = "rotate",
-    seed: Seed = 1,
+    lineup: Lineup,
     threads: Threads = CPUS,
     chunk_size: ChunkSize = 20_000,
     out: Annotated[
         Path | None,
         typer.Option(help="Directory for both runs (a/, b/) and the tables (default: results/compare-...)."),
     ] = None,
-    quiet: Quiet = False,
-    backend: BackendName = "local",
-    ray_address: RayAddress = None,
-    retune: RetuneFlag = False,
-    retune_budget: RetuneBudget = RETUNE_BUDGET,
-    retune_params: RetuneParams = "default",
-    retune_games_per_candidate: RetuneGames = RETUNE_GAMES,
+    running: Running,
+    retuning: Retuning,
     decks: Decks = 1,
 ) -> None:
     """Play the same games under two rule sets and report what changed (B - A), paired by game.
@@ -402,11 +414,10 @@ def compare(
     from sim.experiments import paired
 
     chosen = game_for(game, "compare")
-    retuning = (retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
-    settings = _prepared(chosen, retuning, threads, 2 * games, games)
-    setup = paired.Setup(players, games, seed, strategies, pool, seating, variant)
-    with open_backend(backend, threads, ray_address) as engine:
-        play = _player(chunk_size, threads, quiet, engine, 2, "arm")
+    settings = _prepared(chosen, retuning, running.quiet, threads, 2 * games, games)
+    setup = lineup.setup(players, games, variant)
+    with running.open(threads) as engine:
+        play = _player(chunk_size, threads, running.quiet, engine, 2, "arm")
         result = _experiment(paired.compare, chosen, rules, setup, out, play, settings, decks)
     _show(result)
 
@@ -449,7 +460,9 @@ def _summary_line(table: Any) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+@grouped
 def ablate(
+    *,
     gene: Annotated[
         list[str] | None,
         typer.Option("--gene", "-g", help="Gene to remove from the deck (repeat to remove a set together)."),
@@ -471,10 +484,7 @@ def ablate(
     players: Players = 4,
     variant: Variant = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per run (at least 2).")] = 10_000,
-    strategies: Strategies = None,
-    pool: Pool = None,
-    seating: Seating = "rotate",
-    seed: Seed = 1,
+    lineup: Lineup,
     threads: Threads = CPUS,
     chunk_size: ChunkSize = 20_000,
     out: Annotated[
@@ -483,13 +493,8 @@ def ablate(
             help="Directory for the runs (baseline/, minus-{gene}/) and tables (default: results/ablate-...)."
         ),
     ] = None,
-    quiet: Quiet = False,
-    backend: BackendName = "local",
-    ray_address: RayAddress = None,
-    retune: RetuneFlag = False,
-    retune_budget: RetuneBudget = RETUNE_BUDGET,
-    retune_params: RetuneParams = "default",
-    retune_games_per_candidate: RetuneGames = RETUNE_GAMES,
+    running: Running,
+    retuning: Retuning,
     decks: Decks = 1,
     game: GameName = DEFAULT_GAME,
 ) -> None:
@@ -513,11 +518,10 @@ def ablate(
     from sim.experiments import paired
 
     chosen = game_for(game, "ablate")
-    retuning = (retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
-    settings = _prepared(chosen, retuning, threads, games, games)
-    setup = paired.Setup(players, games, seed, strategies, pool, seating, variant)
-    with open_backend(backend, threads, ray_address) as engine:
-        play = _player(chunk_size, threads, quiet, engine, None if each else 2, "run")
+    settings = _prepared(chosen, retuning, running.quiet, threads, games, games)
+    setup = lineup.setup(players, games, variant)
+    with running.open(threads) as engine:
+        play = _player(chunk_size, threads, running.quiet, engine, None if each else 2, "run")
         result = _experiment(
             paired.ablate, chosen, gene or [], each, rules, setup, out, play, settings, decks, action or ()
         )
@@ -571,7 +575,9 @@ def _print_ablation_summary(summary: Any, table: Any) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+@grouped
 def tournament(
+    *,
     game: GameName = DEFAULT_GAME,
     strategies: Annotated[
         str | None,
@@ -609,9 +615,7 @@ def tournament(
         typer.Option(help="Directory for the pair runs and the tables (default: results/tournament-...)."),
     ] = None,
     plot: Annotated[bool, typer.Option(help="Also draw the win-rate matrix as a heatmap PNG.")] = True,
-    quiet: Quiet = False,
-    backend: BackendName = "local",
-    ray_address: RayAddress = None,
+    running: Running,
 ) -> None:
     """Round robin: every pair of strategies plays head to head, half the seats each, seats rotated.
 
@@ -633,8 +637,8 @@ def tournament(
         check_resources(threads, games)
     pairs = _pairs(chosen, strategies)
     setup = paired.Setup(players, games, seed, variant=variant)
-    with open_backend(backend, threads, ray_address) as engine:
-        play = _player(chunk_size, threads, quiet, engine, pairs, "pair")
+    with running.open(threads) as engine:
+        play = _player(chunk_size, threads, running.quiet, engine, pairs, "pair")
         result = _experiment(paired.tournament, chosen, strategies, setup, rules, anchor, out, play, plot)
     if isinstance(result, paired.RoundRobin):
         _print_round_robin(result)

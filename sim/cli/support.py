@@ -12,7 +12,8 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -32,6 +33,7 @@ MAX_SEED = 2**63 - 1  # seeds are unsigned 64-bit in the streams, signed 64-bit 
 # Four-player games a core plays per second, rounded down from the measured 14,000-20,000
 # (docs/decisions.md): a run's duration is promised no shorter than it will be.
 GAMES_PER_CORE_SECOND = 10_000
+CPUS = os.cpu_count() or 1  # --threads' default
 
 
 def fail(message: str, code: int = EXIT_USER_ERROR) -> NoReturn:
@@ -60,9 +62,8 @@ def check_resources(threads: int, games: int, players: int = 4) -> None:
 
     if games > MAX_GAMES:
         fail(f"--games: expected at most {MAX_GAMES:,}, got {games:,}")
+    check_threads(threads)
     cores = os.cpu_count() or 1
-    if threads > cores:
-        warn(f"--threads {threads} is more than the {cores} cores of this machine: extra threads only wait")
     if games > MANY_GAMES:
         from sim.cli.progress import duration_text
 
@@ -73,6 +74,13 @@ def check_resources(threads: int, games: int, players: int = 4) -> None:
             f"for about {took} on {plural(busy, 'core')} (~{GAMES_PER_CORE_SECOND:,} games/s each); "
             "Ctrl-C keeps what is done and the same command resumes"
         )
+
+
+def check_threads(threads: int) -> None:
+    """Warn (not fail) for a thread count above the machine's cores."""
+    cores = os.cpu_count() or 1
+    if threads > cores:
+        warn(f"--threads {threads} is more than the {cores} cores of this machine: extra threads only wait")
 
 
 def command_line() -> str:
@@ -284,6 +292,24 @@ def open_backend(name: str, threads: int, address: str | None) -> Iterator[Any]:
         yield backend
     finally:
         backend.close()
+
+
+@dataclass(frozen=True)
+class Running:
+    """How a command's games are run, the options that say it (an option group,
+    sim.cli.option_groups): --quiet, --backend, --ray-address."""
+
+    quiet: Quiet = False
+    backend: BackendName = "local"
+    ray_address: RayAddress = None
+
+    def check(self) -> None:
+        """--backend and --ray-address (:func:`check_backend`)."""
+        check_backend(self.backend, self.ray_address)
+
+    def open(self, threads: int) -> AbstractContextManager[Any]:
+        """The backend on ``threads`` threads, for the command (:func:`open_backend`)."""
+        return open_backend(self.backend, threads, self.ray_address)
 
 
 @contextmanager

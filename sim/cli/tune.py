@@ -3,7 +3,6 @@
 comes before the progress bar; bad input is one line and exit 2; Ctrl-C keeps what the job keeps
 (the last generation's checkpoint) and prints the command that resumes (exit 130)."""
 
-import os
 from dataclasses import fields
 from pathlib import Path
 from typing import Annotated
@@ -12,6 +11,7 @@ import typer
 
 from sim import out_dirs
 from sim.cli.support import (
+    CPUS,
     DEFAULT_GAME,
     MAX_SEED,
     GameName,
@@ -150,7 +150,6 @@ Resume = Annotated[
         "it, the same command continues too.",
     ),
 ]
-CPUS = os.cpu_count() or 1
 
 
 def tune(

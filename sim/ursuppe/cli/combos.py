@@ -6,13 +6,13 @@ pairs. No engine import at module level: ``soup --help`` stays free of numba.
 """
 
 import math
-import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from sim.cli.support import (
+    CPUS,
     DEFAULT_GAME,
     EXIT_INTERRUPTED,
     MAX_SEED,
@@ -20,6 +20,7 @@ from sim.cli.support import (
     GameName,
     Quiet,
     Threads,
+    check_threads,
     command_line,
     fail,
     game_for,
@@ -27,7 +28,6 @@ from sim.cli.support import (
     long_job,
     progress_bar,
     report_interrupt,
-    warn,
 )
 
 # sim.ursuppe.experiments.combos.DEFAULT_GAMES and combos_confirm's panel, not imported (those modules load
@@ -36,7 +36,6 @@ DEFAULT_GAMES = 10_000
 DEFAULT_CONFIRM_TOP = 5
 DEFAULT_PANEL_FIELDS = "greedy,mix,predator"
 DEFAULT_PANEL_HOLDERS = "greedy,mutant-tuned"
-CPUS = os.cpu_count() or 1
 
 
 Players = Annotated[
@@ -259,8 +258,7 @@ def combos(
             fail("--decks: the decks are played by the confirmation stage; drop --no-confirm")
     except USER_ERRORS as e:
         fail(str(e))
-    if threads > CPUS:
-        warn(f"--threads {threads} is more than the {CPUS} cores of this machine: extra threads only wait")
+    check_threads(threads)
     command = command_line()
     result = _run(chosen, plan, confirm_plan, top, threads, quiet, command)
     _print_scan(result, top)

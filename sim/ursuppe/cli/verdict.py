@@ -9,7 +9,6 @@ mounts these commands (sim.ursuppe.cli) before any help is shown. A game that de
 (sim/cli/action_verdict.py) through --action.
 """
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,27 +17,25 @@ import typer
 
 from sim import out_dirs
 from sim.cli import action_verdict
+from sim.cli.option_groups import grouped
 from sim.cli.support import (
+    CPUS,
     DEFAULT_GAME,
     MAX_SEED,
     USER_ERRORS,
-    BackendName,
     GameName,
     Quiet,
-    RayAddress,
     Rules,
+    Running,
     Threads,
-    check_backend,
     fail,
     game_for,
     game_named,
     load_engine,
     long_job,
-    open_backend,
     progress_bar,
 )
 
-CPUS = os.cpu_count() or 1
 # sim.ursuppe.experiments.verdict's defaults, not imported here (tests/test_verdict.py checks they agree)
 DEFAULT_GAMES = 12_000
 DEFAULT_DECKS = 4
@@ -252,7 +249,9 @@ CalibrateOut = Annotated[
 ]
 
 
+@grouped
 def verdict(
+    *,
     gene: Gene = None,
     all_genes: AllGenes = False,
     players: Players = 4,
@@ -274,9 +273,7 @@ def verdict(
     seed: Seed = 1,
     out: Out = None,
     threads: Threads = CPUS,
-    quiet: Quiet = False,
-    backend: BackendName = "local",
-    ray_address: RayAddress = None,
+    running: Running,
     action: Action = None,
     game: GameName = DEFAULT_GAME,
 ) -> None:
@@ -293,13 +290,13 @@ def verdict(
     Interrupted? The same command continues. Example: soup verdict --gene Tentacle. How to
     read it: docs/verdicts.md.
     """
-    check_backend(backend, ray_address)
+    running.check()
     if action is not None or _denies_actions(game):  # a game's action (sim.cli.action_verdict)
-        if backend != "local":
+        if running.backend != "local":
             fail("--backend ray: only for an Ursuppe gene's verdict")
         search_games = DEFAULT_SEARCH_GAMES if search_games is None else search_games
         return action_verdict.run(
-            action_verdict.plan(game, action, players, rules, search, search_games, seed, out), quiet
+            action_verdict.plan(game, action, players, rules, search, search_games, seed, out), running.quiet
         )
     chosen = game_for(game, "verdict")
     if (gene is None) == (not all_genes):
@@ -312,7 +309,7 @@ def verdict(
         sizes = (budget, games, search_games, decks)
         names = lambda: _genes(gene, all_genes, rules, players)  # noqa: E731 (after the sizes' checks)
         plans, out, lines = _plan_verdicts(
-            plan_for, names, all_genes, sizes, players, seed, out, threads, backend, ray_address
+            plan_for, names, all_genes, sizes, players, seed, out, threads, running
         )
     except USER_ERRORS as e:
         fail(str(e))
@@ -322,7 +319,7 @@ def verdict(
         typer.echo(
             f"--all: {len(plans)} genes, {sum(p.total_games() for p in plans):,} games in all", err=True
         )
-    docs = _play_verdicts(chosen, plans, out, all_genes, threads, quiet, backend, ray_address)
+    docs = _play_verdicts(chosen, plans, out, all_genes, threads, running)
     _print_verdicts(docs, out, all_genes)
 
 
@@ -381,8 +378,7 @@ def _plan_verdicts(
     seed: int,
     out: Path | None,
     threads: int,
-    backend: str,
-    ray_address: str | None,
+    running: Running,
 ) -> tuple[list[Any], Path, list[str]]:
     """Every gene's plan at --budget's sizes (--games & co. override them), the output directory
     (checked) and the budget lines (what each budget would play instead: one gene only)."""
@@ -398,7 +394,7 @@ def _plan_verdicts(
     plans = [plan_for(name, games, search_games, decks) for name in names()]
     slug = "all" if all_genes else V._slug(plans[0].gene)
     out = _out(out, Path("results") / f"verdict-{slug}-{players}p-s{seed}", "verdict")
-    on = V.Machine(threads, backend, ray_address)
+    on = V.Machine(threads, running.backend, running.ray_address)
     # a --budget's name only where its sizes are played (not where --games & co. override them)
     label = budget if (games, search_games, decks) == V.budget_sizes(budget, players=players) else None
     lines = [V.budget_line(plan, on, label, None if all_genes else others(plan)) for plan in plans]
@@ -411,9 +407,7 @@ def _play_verdicts(
     out: Path,
     all_genes: bool,
     threads: int,
-    quiet: bool,
-    backend: str,
-    ray_address: str | None,
+    running: Running,
 ) -> list[dict[str, Any]]:
     """Play every plan (each gene in its own directory with --all) under one progress bar, which
     counts work (a search game weighs its cost, Plan.work)."""
@@ -425,15 +419,16 @@ def _play_verdicts(
     docs = []
     with (
         long_job(out, lambda: f"every finished unit is kept in {out}"),
-        open_backend(backend, threads, ray_address) as engine,
+        running.open(threads) as engine,
     ):
-        if backend == "ray":  # Ray started or reached before the bar: its failure is one line
+        ray = running.backend == "ray"
+        if ray:  # Ray started or reached before the bar: its failure is one line
             try:
                 engine.start()
             except USER_ERRORS as e:
                 fail(str(e))
         work = sum(p.work() for p in plans)
-        with progress_bar(work, "verdict", quiet, count=work_share) as update:
+        with progress_bar(work, "verdict", running.quiet, count=work_share) as update:
             done = 0
             for plan in plans:
                 where = out / V._slug(plan.gene) if all_genes else out
@@ -441,7 +436,7 @@ def _play_verdicts(
                 def step(n: int, _total: int, base: int = done) -> None:
                     update(base + n, work)
 
-                docs.append(V.run_verdict(plan, where, threads, step, engine if backend == "ray" else None))
+                docs.append(V.run_verdict(plan, where, threads, step, engine if ray else None))
                 done += plan.work()
     return docs
 
