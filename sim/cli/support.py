@@ -230,6 +230,11 @@ Variant = Annotated[
 ]
 
 
+def out_dir(default: str) -> Any:
+    """The --out option of a command writing one directory, ``default`` where it is not given."""
+    return Annotated[Path | None, typer.Option(metavar="DIR", help=f"Output directory (default {default}).")]
+
+
 BACKEND_HELP = (
     "Where the games are played: local (this process, --threads threads) or ray (each chunk a Ray "
     "task of one CPU; needs pip install 'soup[ray]'). Same results either way; a run started on one "

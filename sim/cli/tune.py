@@ -4,7 +4,6 @@ comes before the progress bar; bad input is one line and exit 2; Ctrl-C keeps wh
 (the last generation's checkpoint) and prints the command that resumes (exit 130)."""
 
 from dataclasses import fields
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -23,6 +22,7 @@ from sim.cli.support import (
     game_for,
     load_engine,
     long_job,
+    out_dir,
     progress_bar,
     warn,
 )
@@ -138,10 +138,7 @@ Genes = Annotated[
     str | None,
     typer.Option(metavar="NAMES", help="With --gene-value: these genes only (default: every gene in play)."),
 ]
-Out = Annotated[
-    Path | None,
-    typer.Option(metavar="DIR", help="Output directory (default results/tune-<start>-<P>p-seed<S>)."),
-]
+Out = out_dir("results/tune-<start>-<P>p-seed<S>")
 Resume = Annotated[
     bool,
     typer.Option(

@@ -33,6 +33,7 @@ from sim.cli.support import (
     game_named,
     load_engine,
     long_job,
+    out_dir,
     progress_bar,
 )
 
@@ -181,10 +182,7 @@ SearchFieldGames = Annotated[
     ),
 ]
 Seed = Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the games.")]
-Out = Annotated[
-    Path | None,
-    typer.Option(metavar="DIR", help="Output directory (default results/verdict-<gene>-<P>p-s<seed>)."),
-]
+Out = out_dir("results/verdict-<gene>-<P>p-s<seed>")
 Action = Annotated[
     str | None,
     typer.Option(
@@ -241,12 +239,7 @@ CalibrateOptionBudget = Annotated[
 CalibrateOptionReplicates = Annotated[
     int, typer.Option(help="Independent tunings of both arms at every value (option value). At least 2.")
 ]
-CalibrateOut = Annotated[
-    Path | None,
-    typer.Option(
-        metavar="DIR", help="Output directory (default results/calibrate-<gene>-<key>-<P>p-s<seed>)."
-    ),
-]
+CalibrateOut = out_dir("results/calibrate-<gene>-<key>-<P>p-s<seed>")
 
 
 @grouped
