@@ -18,7 +18,7 @@ import typer
 
 from sim.cli import report as cli_report
 from sim.cli.bench import bench
-from sim.cli.option_groups import grouped
+from sim.cli.option_groups import Running, grouped
 from sim.cli.support import (
     CPUS,
     DEFAULT_GAME,
@@ -31,7 +31,6 @@ from sim.cli.support import (
     GameName,
     Players,
     Rules,
-    Running,
     Threads,
     Variant,
     check_resources,

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from sim.cli.option_groups import changed, grouped
+from sim.cli.option_groups import Running, changed, grouped
 from sim.cli.support import (
     CPUS,
     DEFAULT_GAME,
@@ -25,7 +25,6 @@ from sim.cli.support import (
     USER_ERRORS,
     GameName,
     Players,
-    Running,
     Threads,
     Variant,
     check_resources,
@@ -33,6 +32,7 @@ from sim.cli.support import (
     game_for,
     keyed_table,
     plural,
+    rows_table,
     run_with_progress,
 )
 from sim.experiments import PAIR_SEEDS
@@ -118,6 +118,15 @@ RetuneGames = Annotated[
 
 
 @dataclass(frozen=True)
+class Table:
+    """How many play every game and the 2-player variant (an option group of the paired
+    experiments, sim.cli.option_groups)."""
+
+    players: Players = 4
+    variant: Variant = None
+
+
+@dataclass(frozen=True)
 class Lineup:
     """Who plays in which seat of every arm's games, drawn from --seed (an option group of soup
     compare and soup ablate, sim.cli.option_groups)."""
@@ -127,11 +136,12 @@ class Lineup:
     seating: Seating = "rotate"
     seed: Seed = 1
 
-    def setup(self, players: int, games: int, variant: str | None) -> Any:
+    def setup(self, table: Table, games: int) -> Any:
         """The arms' common setup (sim.experiments.paired.Setup)."""
         from sim.experiments import paired
 
-        return paired.Setup(players, games, self.seed, self.strategies, self.pool, self.seating, variant)
+        lineup = (self.strategies, self.pool, self.seating)
+        return paired.Setup(table.players, games, self.seed, *lineup, table.variant)
 
 
 @dataclass(frozen=True)
@@ -383,8 +393,7 @@ def compare(
             "default rules (A) with it (B).",
         ),
     ] = None,
-    players: Players = 4,
-    variant: Variant = None,
+    table: Table,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per rule set (at least 2).")] = 20_000,
     lineup: Lineup,
     threads: Threads = CPUS,
@@ -415,7 +424,7 @@ def compare(
 
     chosen = game_for(game, "compare")
     settings = _prepared(chosen, retuning, running.quiet, threads, 2 * games, games)
-    setup = lineup.setup(players, games, variant)
+    setup = lineup.setup(table, games)
     with running.open(threads) as engine:
         play = _player(chunk_size, threads, running.quiet, engine, 2, "arm")
         result = _experiment(paired.compare, chosen, rules, setup, out, play, settings, decks)
@@ -481,8 +490,7 @@ def ablate(
         Path | None,
         typer.Option("--rules", "-r", help="House-rules TOML file of the baseline (default rules)."),
     ] = None,
-    players: Players = 4,
-    variant: Variant = None,
+    table: Table,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per run (at least 2).")] = 10_000,
     lineup: Lineup,
     threads: Threads = CPUS,
@@ -519,7 +527,7 @@ def ablate(
 
     chosen = game_for(game, "ablate")
     settings = _prepared(chosen, retuning, running.quiet, threads, games, games)
-    setup = lineup.setup(players, games, variant)
+    setup = lineup.setup(table, games)
     with running.open(threads) as engine:
         play = _player(chunk_size, threads, running.quiet, engine, None if each else 2, "run")
         result = _experiment(
@@ -586,8 +594,7 @@ def tournament(
             "game's presets (its field, weakest by design first, where the game names one)."
         ),
     ] = None,
-    players: Players = 4,
-    variant: Variant = None,
+    table: Table,
     games: Annotated[
         int,
         typer.Option(
@@ -636,7 +643,7 @@ def tournament(
     if games >= 1:
         check_resources(threads, games)
     pairs = _pairs(chosen, strategies)
-    setup = paired.Setup(players, games, seed, variant=variant)
+    setup = paired.Setup(table.players, games, seed, variant=table.variant)
     with running.open(threads) as engine:
         play = _player(chunk_size, threads, running.quiet, engine, pairs, "pair")
         result = _experiment(paired.tournament, chosen, strategies, setup, rules, anchor, out, play, plot)
@@ -677,18 +684,13 @@ def _print_round_robin(result: Any) -> None:
 def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: Any = None) -> None:
 
     console = _console()
-    t = keyed_table(
-        "Bradley-Terry ratings (Elo scale)", ("strategy", "rating", "95% CI", "games", "win rate")
-    )
-    for r in ratings.iter_rows(named=True):
-        t.add_row(
-            r["strategy"],
-            f"{r['rating']:+.0f}",
-            f"[{r['ci_low']:+.0f}, {r['ci_high']:+.0f}]",
-            f"{r['games']:,}",
-            f"{r['win_rate']:.3f}",
-        )
-    console.print(t)
+    cells = {
+        "rating": "{rating:+.0f}",
+        "95% CI": "[{ci_low:+.0f}, {ci_high:+.0f}]",
+        "games": "{games:,}",
+        "win rate": "{win_rate:.3f}",
+    }
+    console.print(rows_table("Bradley-Terry ratings (Elo scale)", ratings, "strategy", cells))
     half = float((matrix["ci_high"] - matrix["ci_low"]).max()) / 2
     m = keyed_table(
         f"Share of games the row strategy won against the column strategy (95% intervals within"
@@ -712,18 +714,14 @@ def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: 
 
 
 def _paired_table(title: str, table: Any, key: str) -> None:
-
-    t = keyed_table(title, (key, "rows", "A", "B", "B - A", "95% CI"), (key,))
-    for r in table.iter_rows(named=True):
-        t.add_row(
-            str(r[key]),
-            f"{r['rows']:,}",
-            f"{r['win_rate_a']:.3f}",
-            f"{r['win_rate_b']:.3f}",
-            f"{r['difference']:+.3f}",
-            f"[{r['low']:+.3f}, {r['high']:+.3f}]",
-        )
-    _console().print(t)
+    cells = {
+        "rows": "{rows:,}",
+        "A": "{win_rate_a:.3f}",
+        "B": "{win_rate_b:.3f}",
+        "B - A": "{difference:+.3f}",
+        "95% CI": "[{low:+.3f}, {high:+.3f}]",
+    }
+    _console().print(rows_table(title, table, key, cells))
 
 
 # --------------------------------------------------------------------------------------------

@@ -6,13 +6,20 @@ default, as a command's parameter would be. A command names the group as one key
 which writes the group's options into the signature typer reads, at that place and in the fields'
 order: the command's options, defaults, help and their order in ``--help`` are what they would be
 written out. When the command runs, the group's values reach it as one object of the group.
+
+A group most commands take is here (:class:`Running`); a group of one command's, or of a few
+commands of one module, is declared beside them.
 """
 
 import dataclasses
 import functools
 import inspect
 from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from sim.cli.support import BackendName, Quiet, RayAddress, check_backend, open_backend
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
@@ -53,3 +60,20 @@ def changed(group: Any) -> list[str]:
     an option after its parameter: ``retune_budget``, ``--retune-budget``)."""
     fields = dataclasses.fields(group)
     return ["--" + f.name.replace("_", "-") for f in fields if getattr(group, f.name) != f.default]
+
+
+@dataclass(frozen=True)
+class Running:
+    """How a command's games are run, the options that say it: --quiet, --backend, --ray-address."""
+
+    quiet: Quiet = False
+    backend: BackendName = "local"
+    ray_address: RayAddress = None
+
+    def check(self) -> None:
+        """--backend and --ray-address (:func:`check_backend`)."""
+        check_backend(self.backend, self.ray_address)
+
+    def open(self, threads: int) -> AbstractContextManager[Any]:
+        """The backend on ``threads`` threads, for the command (:func:`open_backend`)."""
+        return open_backend(self.backend, threads, self.ray_address)

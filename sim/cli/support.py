@@ -12,8 +12,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -299,24 +298,6 @@ def open_backend(name: str, threads: int, address: str | None) -> Iterator[Any]:
         backend.close()
 
 
-@dataclass(frozen=True)
-class Running:
-    """How a command's games are run, the options that say it (an option group,
-    sim.cli.option_groups): --quiet, --backend, --ray-address."""
-
-    quiet: Quiet = False
-    backend: BackendName = "local"
-    ray_address: RayAddress = None
-
-    def check(self) -> None:
-        """--backend and --ray-address (:func:`check_backend`)."""
-        check_backend(self.backend, self.ray_address)
-
-    def open(self, threads: int) -> AbstractContextManager[Any]:
-        """The backend on ``threads`` threads, for the command (:func:`open_backend`)."""
-        return open_backend(self.backend, threads, self.ray_address)
-
-
 @contextmanager
 def progress_bar(
     total: int, description: str, quiet: bool, done: int = 0, count: Callable[[Any], str] | None = None
@@ -464,6 +445,15 @@ def keyed_table(
     return t
 
 
+def rows_table(title: str, rows: Any, key: str, cells: dict[str, str], head: Any = None) -> Any:
+    """A :func:`keyed_table` of ``rows`` (a polars frame): the ``key`` column, then a column for
+    each of ``cells``, its header and its text (a ``str.format`` of the row's fields)."""
+    t = keyed_table(title, (key, *cells), (key,), head)
+    for r in rows.iter_rows(named=True):
+        t.add_row(str(r[key]), *(cell.format(**r) for cell in cells.values()))
+    return t
+
+
 def print_rates(df: Any, key: str, title: str) -> None:
     """A win-rate table (analysis.win_rates' columns) with 95% intervals, on stdout."""
     import math
@@ -471,21 +461,17 @@ def print_rates(df: Any, key: str, title: str) -> None:
     from rich import box
     from rich.console import Console
 
+    cells = {
+        "n": "{games:,}",
+        "wins": "{wins:,}",
+        "win rate": "{win_rate:.3f}",
+        "95% CI": "[{ci_low:.3f}, {ci_high:.3f}]",
+        "fair": "{fair_share:.3f}",
+    }
     # a game without rounds (sim.game's core columns have none) shows no column of NaN
-    rounds = any(not math.isnan(x) for x in df["mean_rounds"])
-    columns = (key, "n", "wins", "win rate", "95% CI", "fair", *(["rounds"] if rounds else []))
-    table = keyed_table(title, columns, (key,), box.HEAVY_HEAD)
-    for r in df.iter_rows(named=True):
-        table.add_row(
-            str(r[key]),
-            f"{r['games']:,}",
-            f"{r['wins']:,}",
-            f"{r['win_rate']:.3f}",
-            f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
-            f"{r['fair_share']:.3f}",
-            *([f"{r['mean_rounds']:.2f}"] if rounds else []),
-        )
-    Console().print(table)
+    if any(not math.isnan(x) for x in df["mean_rounds"]):
+        cells["rounds"] = "{mean_rounds:.2f}"
+    Console().print(rows_table(title, df, key, cells, box.HEAVY_HEAD))
 
 
 # What an option's help says when its default or choices are the game's: at --help only, each

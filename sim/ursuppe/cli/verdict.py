@@ -10,6 +10,7 @@ mounts these commands (sim.ursuppe.cli) before any help is shown. A game that de
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,7 +18,7 @@ import typer
 
 from sim import out_dirs
 from sim.cli import action_verdict
-from sim.cli.option_groups import grouped
+from sim.cli.option_groups import Running, grouped
 from sim.cli.support import (
     CPUS,
     DEFAULT_GAME,
@@ -26,7 +27,6 @@ from sim.cli.support import (
     GameName,
     Quiet,
     Rules,
-    Running,
     Threads,
     fail,
     game_for,
@@ -242,6 +242,43 @@ CalibrateOptionReplicates = Annotated[
 CalibrateOut = out_dir("results/calibrate-<gene>-<key>-<P>p-s<seed>")
 
 
+@dataclass(frozen=True)
+class Sizes:
+    """--budget and the sizes it sets, each of which may still be given (an option group,
+    sim.cli.option_groups; --search-games is strong play's)."""
+
+    budget: Budget = "default"
+    games: Games = None
+    decks: Decks = None
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """The tuned design of option value: its tuning games and replicates (an option group)."""
+
+    option_budget: OptionBudget = DEFAULT_OPTION_BUDGET
+    option_replicates: OptionReplicates = DEFAULT_OPTION_REPLICATES
+
+
+@dataclass(frozen=True)
+class Panel:
+    """The panel of fields x holders the holding value is measured under (an option group)."""
+
+    fields: Fields = "greedy,mix,predator"
+    holders: Holders = "breeder,geneticist"
+
+
+@dataclass(frozen=True)
+class StrongPlay:
+    """The search player of restricted option value and of the strong-play cells, their games and
+    the field of search players (an option group)."""
+
+    search: Search = DEFAULT_SEARCH
+    search_games: SearchGames = None
+    search_field: SearchField = None
+    search_field_games: SearchFieldGames = DEFAULT_FIELD_GAMES
+
+
 @grouped
 def verdict(
     *,
@@ -249,20 +286,13 @@ def verdict(
     all_genes: AllGenes = False,
     players: Players = 4,
     rules: Rules = None,
-    budget: Budget = "default",
-    games: Games = None,
-    decks: Decks = None,
+    sizes: Sizes,
     readings: Readings = True,
-    option_budget: OptionBudget = DEFAULT_OPTION_BUDGET,
-    option_replicates: OptionReplicates = DEFAULT_OPTION_REPLICATES,
-    fields: Fields = "greedy,mix,predator",
-    holders: Holders = "breeder,geneticist",
+    option_value: OptionValue,
+    panel: Panel,
     holder: Holder = "breeder",
     option_design: OptionDesign = "restricted",
-    search: Search = DEFAULT_SEARCH,
-    search_games: SearchGames = None,
-    search_field: SearchField = None,
-    search_field_games: SearchFieldGames = DEFAULT_FIELD_GAMES,
+    strong: StrongPlay,
     seed: Seed = 1,
     out: Out = None,
     threads: Threads = CPUS,
@@ -287,22 +317,19 @@ def verdict(
     if action is not None or _denies_actions(game):  # a game's action (sim.cli.action_verdict)
         if running.backend != "local":
             fail("--backend ray: only for an Ursuppe gene's verdict")
-        search_games = DEFAULT_SEARCH_GAMES if search_games is None else search_games
+        search_games = DEFAULT_SEARCH_GAMES if strong.search_games is None else strong.search_games
         return action_verdict.run(
-            action_verdict.plan(game, action, players, rules, search, search_games, seed, out), running.quiet
+            action_verdict.plan(game, action, players, rules, strong.search, search_games, seed, out),
+            running.quiet,
         )
     chosen = game_for(game, "verdict")
     if (gene is None) == (not all_genes):
         fail("--gene/--all: give one --gene NAME, or --all")
-    plan_for = _planner(
-        players, rules, readings, option_budget, seed, fields, holders, option_replicates, holder,
-        option_design, search, search_field, search_field_games,
-    )  # fmt: skip
+    plan_for = _planner(players, rules, readings, option_value, seed, panel, holder, option_design, strong)
     try:
-        sizes = (budget, games, search_games, decks)
         names = lambda: _genes(gene, all_genes, rules, players)  # noqa: E731 (after the sizes' checks)
         plans, out, lines = _plan_verdicts(
-            plan_for, names, all_genes, sizes, players, seed, out, threads, running
+            plan_for, names, all_genes, sizes, strong.search_games, players, seed, out, threads, running
         )
     except USER_ERRORS as e:
         fail(str(e))
@@ -327,27 +354,24 @@ def _planner(
     players: int,
     rules: Path | None,
     readings: bool,
-    option_budget: int,
+    option_value: OptionValue,
     seed: int,
-    fields: str,
-    holders: str,
-    option_replicates: int,
+    panel: Panel,
     holder: str,
     option_design: str,
-    search: str,
-    search_field: str | None,
-    search_field_games: int,
+    strong: StrongPlay,
 ) -> Callable[[str, int, int, int], Any]:
     """The verdict plan of a gene at given sizes (games, search games, decks), from the options."""
     from sim.ursuppe.experiments import verdict as V
 
     def plan_for(name: str, games: int, search_games: int, decks: int) -> V.Plan:
         return V.plan_verdict(
-            name, players, rules, games, decks, readings, option_budget, seed,
-            tuple(f.strip() for f in fields.split(",") if f.strip()),
-            tuple(h.strip() for h in holders.split(",") if h.strip()),
-            option_replicates, holder, option_design, None if search == "none" else search, search_games,
-            search_field, search_field_games,
+            name, players, rules, games, decks, readings, option_value.option_budget, seed,
+            tuple(f.strip() for f in panel.fields.split(",") if f.strip()),
+            tuple(h.strip() for h in panel.holders.split(",") if h.strip()),
+            option_value.option_replicates, holder, option_design,
+            None if strong.search == "none" else strong.search, search_games,
+            strong.search_field, strong.search_field_games,
         )  # fmt: skip
 
     return plan_for
@@ -366,7 +390,8 @@ def _plan_verdicts(
     plan_for: Callable[[str, int, int, int], Any],
     names: Callable[[], list[str]],
     all_genes: bool,
-    sizes: tuple[str, int | None, int | None, int | None],
+    sizes: Sizes,
+    search_games: int | None,
     players: int,
     seed: int,
     out: Path | None,
@@ -377,8 +402,8 @@ def _plan_verdicts(
     (checked) and the budget lines (what each budget would play instead: one gene only)."""
     from sim.ursuppe.experiments import verdict as V
 
-    budget, games, search_games, decks = sizes
-    games, search_games, decks = V.budget_sizes(budget, games, search_games, decks, players)
+    budget = sizes.budget
+    games, search_games, decks = V.budget_sizes(budget, sizes.games, search_games, sizes.decks, players)
 
     def others(plan: V.Plan) -> dict[str, V.Plan]:
         """The plan under each other --budget (the budget line's trade of precision for time)."""
