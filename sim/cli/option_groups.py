@@ -62,6 +62,17 @@ def changed(group: Any) -> list[str]:
     return ["--" + f.name.replace("_", "-") for f in fields if getattr(group, f.name) != f.default]
 
 
+def spelled_out(arguments: dict[str, Any]) -> dict[str, Any]:
+    """A command's ``arguments`` by option: each option group's object spelled out as its options."""
+    options = {}
+    for name, value in arguments.items():
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            options.update((f.name, getattr(value, f.name)) for f in dataclasses.fields(value))
+        else:
+            options[name] = value
+    return options
+
+
 @dataclass(frozen=True)
 class Running:
     """How a command's games are run, the options that say it: --quiet, --backend, --ray-address."""
