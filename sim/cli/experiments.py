@@ -140,8 +140,9 @@ class Lineup:
         """The arms' common setup (sim.experiments.paired.Setup)."""
         from sim.experiments import paired
 
-        lineup = (self.strategies, self.pool, self.seating)
-        return paired.Setup(table.players, games, self.seed, *lineup, table.variant)
+        return paired.Setup(
+            table.players, games, self.seed, self.strategies, self.pool, self.seating, table.variant
+        )
 
 
 @dataclass(frozen=True)
