@@ -9,7 +9,6 @@ Importing this module loads no engine code (``soup --help`` answers at once): ev
 imports what it needs when it runs.
 """
 
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -19,29 +18,27 @@ import typer
 
 from sim.cli import report as cli_report
 from sim.cli.bench import bench
+from sim.cli.option_groups import Running, grouped
 from sim.cli.support import (
-    BACKEND_HELP,
+    CPUS,
     DEFAULT_GAME,
     EXIT_GAME_FAILED,
     EXIT_INTERRUPTED,
     EXIT_USER_ERROR,
     GAMES_HELP,
     MAX_SEED,
-    RAY_ADDRESS_HELP,
     USER_ERRORS,
     GameName,
     Players,
-    Quiet,
+    Rules,
     Threads,
     Variant,
-    check_backend,
     check_resources,
     fail,
     game_for,
     game_named,
     listen_for_compile,
     load_engine,
-    open_backend,
     os_error_line,
     print_rates,
     run_with_progress,
@@ -104,9 +101,6 @@ RunSeed = Annotated[
         "--seed", "-s", min=0, max=MAX_SEED, help="Seed of the run: game i of seed s is always the same game."
     ),
 ]
-RulesFile = Annotated[
-    Path | None, typer.Option("--rules", "-r", metavar="FILE", help="House-rules TOML file.")
-]
 RunDir = Annotated[
     Path | None,
     typer.Option(
@@ -115,7 +109,6 @@ RunDir = Annotated[
         "results/{game}-{P}p-seed{S}-{games}).",
     ),
 ]
-CPUS = os.cpu_count() or 1
 ChunkSize = Annotated[
     int | None,
     typer.Option(
@@ -227,7 +220,9 @@ def scenario(
 
 
 @app.command()
+@grouped
 def simulate(
+    *,
     players: Players = 4,
     game: GameName = DEFAULT_GAME,
     variant: Variant = None,
@@ -236,14 +231,12 @@ def simulate(
     pool: Pool = None,
     seating: Seating = "rotate",
     seed: RunSeed = 1,
-    rules: RulesFile = None,
+    rules: Rules = None,
     out: RunDir = None,
     threads: Threads = CPUS,
     chunk_size: ChunkSize = None,
     resume: Resume = False,
-    quiet: Quiet = False,
-    backend: Annotated[str, typer.Option(metavar="local|ray", help=BACKEND_HELP)] = "local",
-    ray_address: Annotated[str | None, typer.Option(metavar="ADDRESS", help=RAY_ADDRESS_HELP)] = None,
+    running: Running,
 ) -> None:
     """Simulate many games and write one Parquet row per player per game, plus a manifest.
 
@@ -255,9 +248,9 @@ def simulate(
 
     chosen = game_for(game, "simulate")
     check_resources(threads, games, players)
-    check_backend(backend, ray_address)
+    running.check()
     if chunk_size is None:  # a Ray task plays its chunk on one CPU
-        chunk_size = default_chunk_size(1 if backend == "ray" else threads)
+        chunk_size = default_chunk_size(1 if running.backend == "ray" else threads)
     book = chosen.load_rules([rules] if rules is not None else [])
     spec = chosen.new_run(
         book, players, seed, strategies=strategies, pool=pool, seating=seating, variant=variant
@@ -266,9 +259,9 @@ def simulate(
         # The default directory is named by the run, so running the same command again finishes
         # or reuses it.
         out = Path("results") / f"{game}-{chosen.run_label(players, variant)}-seed{seed}-{games}"
-    with open_backend(backend, threads, ray_address) as engine:
+    with running.open(threads) as engine:
         summary = run_with_progress(
-            spec, out, games, chunk_size, threads, must_exist=resume, quiet=quiet, backend=engine
+            spec, out, games, chunk_size, threads, must_exist=resume, quiet=running.quiet, backend=engine
         )
     rate = summary.games_per_second
     if rate is None:

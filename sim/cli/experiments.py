@@ -11,28 +11,28 @@ See docs/experiments.md.
 
 import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from sim.cli.option_groups import Running, changed, grouped
 from sim.cli.support import (
+    CPUS,
     DEFAULT_GAME,
     MAX_SEED,
     USER_ERRORS,
-    BackendName,
     GameName,
     Players,
-    Quiet,
-    RayAddress,
     Threads,
     Variant,
     check_resources,
     fail,
     game_for,
     keyed_table,
-    open_backend,
     plural,
+    rows_table,
     run_with_progress,
 )
 from sim.experiments import PAIR_SEEDS
@@ -70,7 +70,6 @@ Seating = Annotated[
         "(5-6 players: a balanced Latin square, every player on every space equally often)."
     ),
 ]
-CPUS = os.cpu_count() or 1
 RetuneFlag = Annotated[
     bool,
     typer.Option(
@@ -118,21 +117,49 @@ RetuneGames = Annotated[
 ]
 
 
-def _retune(
-    chosen: Any, on: bool, budget: int, params: str, per_candidate: int, threads: int, quiet: bool
-) -> Any:
+@dataclass(frozen=True)
+class Table:
+    """How many play every game and the 2-player variant (an option group of the paired
+    experiments, sim.cli.option_groups)."""
+
+    players: Players = 4
+    variant: Variant = None
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Who plays in which seat of every arm's games, drawn from --seed (an option group of soup
+    compare and soup ablate, sim.cli.option_groups)."""
+
+    strategies: Strategies = None
+    pool: Pool = None
+    seating: Seating = "rotate"
+    seed: Seed = 1
+
+    def setup(self, table: Table, games: int) -> Any:
+        """The arms' common setup (sim.experiments.paired.Setup)."""
+        from sim.experiments import paired
+
+        return paired.Setup(
+            table.players, games, self.seed, self.strategies, self.pool, self.seating, table.variant
+        )
+
+
+@dataclass(frozen=True)
+class Retuning:
+    """--retune and its settings (an option group of soup compare and soup ablate)."""
+
+    retune: RetuneFlag = False
+    retune_budget: RetuneBudget = RETUNE_BUDGET
+    retune_params: RetuneParams = "default"
+    retune_games_per_candidate: RetuneGames = RETUNE_GAMES
+
+
+def _retune(chosen: Any, retuning: Retuning, threads: int, quiet: bool) -> Any:
     """The --retune settings (None without --retune; the game's, Game.retune_settings), with a
     progress bar for the tuning."""
-    if not on:
-        given = [
-            name
-            for name, value, default in (
-                ("--retune-budget", budget, RETUNE_BUDGET),
-                ("--retune-params", params, "default"),
-                ("--retune-games-per-candidate", per_candidate, RETUNE_GAMES),
-            )
-            if value != default
-        ]
+    if not retuning.retune:
+        given = changed(retuning)
         if given:
             fail(f"{', '.join(given)}: only with --retune")
         return None
@@ -144,7 +171,9 @@ def _retune(
     def bar(total: int) -> Any:
         return progress_bar(total, "re-tuning", quiet)
 
-    return chosen.retune_settings(budget, params, per_candidate, threads, bar=bar)
+    return chosen.retune_settings(
+        retuning.retune_budget, retuning.retune_params, retuning.retune_games_per_candidate, threads, bar=bar
+    )
 
 
 def _interrupted(e: KeyboardInterrupt) -> None:
@@ -196,11 +225,11 @@ def _player(
     return play
 
 
-def _prepared(chosen: Any, retuning: tuple, threads: int, games: int, per_arm: int) -> Any:
-    """A paired experiment's --retune settings (:func:`_retune`; ``retuning``: its options,
-    threads and quiet), after the resources of its ``games`` in all are checked (arms of at
-    least two games, ``per_arm``; smaller ones are the experiment's one-line error)."""
-    settings = _experiment(_retune, chosen, *retuning)
+def _prepared(chosen: Any, retuning: Retuning, quiet: bool, threads: int, games: int, per_arm: int) -> Any:
+    """A paired experiment's --retune settings (:func:`_retune`), after the resources of its
+    ``games`` in all are checked (arms of at least two games, ``per_arm``; smaller ones are the
+    experiment's one-line error)."""
+    settings = _experiment(_retune, chosen, retuning, threads, quiet)
     if per_arm >= 2:
         check_resources(threads, games)
     return settings
@@ -352,7 +381,9 @@ def _interval(r: dict[str, Any], kind: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+@grouped
 def compare(
+    *,
     game: GameName = DEFAULT_GAME,
     rules: Annotated[
         list[str] | None,
@@ -363,26 +394,17 @@ def compare(
             "default rules (A) with it (B).",
         ),
     ] = None,
-    players: Players = 4,
-    variant: Variant = None,
+    table: Table,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per rule set (at least 2).")] = 20_000,
-    strategies: Strategies = None,
-    pool: Pool = None,
-    seating: Seating = "rotate",
-    seed: Seed = 1,
+    lineup: Lineup,
     threads: Threads = CPUS,
     chunk_size: ChunkSize = 20_000,
     out: Annotated[
         Path | None,
         typer.Option(help="Directory for both runs (a/, b/) and the tables (default: results/compare-...)."),
     ] = None,
-    quiet: Quiet = False,
-    backend: BackendName = "local",
-    ray_address: RayAddress = None,
-    retune: RetuneFlag = False,
-    retune_budget: RetuneBudget = RETUNE_BUDGET,
-    retune_params: RetuneParams = "default",
-    retune_games_per_candidate: RetuneGames = RETUNE_GAMES,
+    running: Running,
+    retuning: Retuning,
     decks: Decks = 1,
 ) -> None:
     """Play the same games under two rule sets and report what changed (B - A), paired by game.
@@ -402,11 +424,10 @@ def compare(
     from sim.experiments import paired
 
     chosen = game_for(game, "compare")
-    retuning = (retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
-    settings = _prepared(chosen, retuning, threads, 2 * games, games)
-    setup = paired.Setup(players, games, seed, strategies, pool, seating, variant)
-    with open_backend(backend, threads, ray_address) as engine:
-        play = _player(chunk_size, threads, quiet, engine, 2, "arm")
+    settings = _prepared(chosen, retuning, running.quiet, threads, 2 * games, games)
+    setup = lineup.setup(table, games)
+    with running.open(threads) as engine:
+        play = _player(chunk_size, threads, running.quiet, engine, 2, "arm")
         result = _experiment(paired.compare, chosen, rules, setup, out, play, settings, decks)
     _show(result)
 
@@ -449,7 +470,9 @@ def _summary_line(table: Any) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+@grouped
 def ablate(
+    *,
     gene: Annotated[
         list[str] | None,
         typer.Option("--gene", "-g", help="Gene to remove from the deck (repeat to remove a set together)."),
@@ -468,13 +491,9 @@ def ablate(
         Path | None,
         typer.Option("--rules", "-r", help="House-rules TOML file of the baseline (default rules)."),
     ] = None,
-    players: Players = 4,
-    variant: Variant = None,
+    table: Table,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per run (at least 2).")] = 10_000,
-    strategies: Strategies = None,
-    pool: Pool = None,
-    seating: Seating = "rotate",
-    seed: Seed = 1,
+    lineup: Lineup,
     threads: Threads = CPUS,
     chunk_size: ChunkSize = 20_000,
     out: Annotated[
@@ -483,13 +502,8 @@ def ablate(
             help="Directory for the runs (baseline/, minus-{gene}/) and tables (default: results/ablate-...)."
         ),
     ] = None,
-    quiet: Quiet = False,
-    backend: BackendName = "local",
-    ray_address: RayAddress = None,
-    retune: RetuneFlag = False,
-    retune_budget: RetuneBudget = RETUNE_BUDGET,
-    retune_params: RetuneParams = "default",
-    retune_games_per_candidate: RetuneGames = RETUNE_GAMES,
+    running: Running,
+    retuning: Retuning,
     decks: Decks = 1,
     game: GameName = DEFAULT_GAME,
 ) -> None:
@@ -513,11 +527,10 @@ def ablate(
     from sim.experiments import paired
 
     chosen = game_for(game, "ablate")
-    retuning = (retune, retune_budget, retune_params, retune_games_per_candidate, threads, quiet)
-    settings = _prepared(chosen, retuning, threads, games, games)
-    setup = paired.Setup(players, games, seed, strategies, pool, seating, variant)
-    with open_backend(backend, threads, ray_address) as engine:
-        play = _player(chunk_size, threads, quiet, engine, None if each else 2, "run")
+    settings = _prepared(chosen, retuning, running.quiet, threads, games, games)
+    setup = lineup.setup(table, games)
+    with running.open(threads) as engine:
+        play = _player(chunk_size, threads, running.quiet, engine, None if each else 2, "run")
         result = _experiment(
             paired.ablate, chosen, gene or [], each, rules, setup, out, play, settings, decks, action or ()
         )
@@ -571,7 +584,9 @@ def _print_ablation_summary(summary: Any, table: Any) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+@grouped
 def tournament(
+    *,
     game: GameName = DEFAULT_GAME,
     strategies: Annotated[
         str | None,
@@ -580,8 +595,7 @@ def tournament(
             "game's presets (its field, weakest by design first, where the game names one)."
         ),
     ] = None,
-    players: Players = 4,
-    variant: Variant = None,
+    table: Table,
     games: Annotated[
         int,
         typer.Option(
@@ -609,9 +623,7 @@ def tournament(
         typer.Option(help="Directory for the pair runs and the tables (default: results/tournament-...)."),
     ] = None,
     plot: Annotated[bool, typer.Option(help="Also draw the win-rate matrix as a heatmap PNG.")] = True,
-    quiet: Quiet = False,
-    backend: BackendName = "local",
-    ray_address: RayAddress = None,
+    running: Running,
 ) -> None:
     """Round robin: every pair of strategies plays head to head, half the seats each, seats rotated.
 
@@ -632,9 +644,9 @@ def tournament(
     if games >= 1:
         check_resources(threads, games)
     pairs = _pairs(chosen, strategies)
-    setup = paired.Setup(players, games, seed, variant=variant)
-    with open_backend(backend, threads, ray_address) as engine:
-        play = _player(chunk_size, threads, quiet, engine, pairs, "pair")
+    setup = paired.Setup(table.players, games, seed, variant=table.variant)
+    with running.open(threads) as engine:
+        play = _player(chunk_size, threads, running.quiet, engine, pairs, "pair")
         result = _experiment(paired.tournament, chosen, strategies, setup, rules, anchor, out, play, plot)
     if isinstance(result, paired.RoundRobin):
         _print_round_robin(result)
@@ -673,18 +685,13 @@ def _print_round_robin(result: Any) -> None:
 def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: Any = None) -> None:
 
     console = _console()
-    t = keyed_table(
-        "Bradley-Terry ratings (Elo scale)", ("strategy", "rating", "95% CI", "games", "win rate")
-    )
-    for r in ratings.iter_rows(named=True):
-        t.add_row(
-            r["strategy"],
-            f"{r['rating']:+.0f}",
-            f"[{r['ci_low']:+.0f}, {r['ci_high']:+.0f}]",
-            f"{r['games']:,}",
-            f"{r['win_rate']:.3f}",
-        )
-    console.print(t)
+    cells = {
+        "rating": "{rating:+.0f}",
+        "95% CI": "[{ci_low:+.0f}, {ci_high:+.0f}]",
+        "games": "{games:,}",
+        "win rate": "{win_rate:.3f}",
+    }
+    console.print(rows_table("Bradley-Terry ratings (Elo scale)", ratings, "strategy", cells))
     half = float((matrix["ci_high"] - matrix["ci_low"]).max()) / 2
     m = keyed_table(
         f"Share of games the row strategy won against the column strategy (95% intervals within"
@@ -708,18 +715,14 @@ def _print_tournament(ratings: Any, matrix: Any, names: list[str], equilibrium: 
 
 
 def _paired_table(title: str, table: Any, key: str) -> None:
-
-    t = keyed_table(title, (key, "rows", "A", "B", "B - A", "95% CI"), (key,))
-    for r in table.iter_rows(named=True):
-        t.add_row(
-            str(r[key]),
-            f"{r['rows']:,}",
-            f"{r['win_rate_a']:.3f}",
-            f"{r['win_rate_b']:.3f}",
-            f"{r['difference']:+.3f}",
-            f"[{r['low']:+.3f}, {r['high']:+.3f}]",
-        )
-    _console().print(t)
+    cells = {
+        "rows": "{rows:,}",
+        "A": "{win_rate_a:.3f}",
+        "B": "{win_rate_b:.3f}",
+        "B - A": "{difference:+.3f}",
+        "95% CI": "[{low:+.3f}, {high:+.3f}]",
+    }
+    _console().print(rows_table(title, table, key, cells))
 
 
 # --------------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ MAX_SEED = 2**63 - 1  # seeds are unsigned 64-bit in the streams, signed 64-bit 
 # Four-player games a core plays per second, rounded down from the measured 14,000-20,000
 # (docs/decisions.md): a run's duration is promised no shorter than it will be.
 GAMES_PER_CORE_SECOND = 10_000
+CPUS = os.cpu_count() or 1  # --threads' default
 
 
 def fail(message: str, code: int = EXIT_USER_ERROR) -> NoReturn:
@@ -60,9 +61,8 @@ def check_resources(threads: int, games: int, players: int = 4) -> None:
 
     if games > MAX_GAMES:
         fail(f"--games: expected at most {MAX_GAMES:,}, got {games:,}")
+    check_threads(threads)
     cores = os.cpu_count() or 1
-    if threads > cores:
-        warn(f"--threads {threads} is more than the {cores} cores of this machine: extra threads only wait")
     if games > MANY_GAMES:
         from sim.cli.progress import duration_text
 
@@ -73,6 +73,13 @@ def check_resources(threads: int, games: int, players: int = 4) -> None:
             f"for about {took} on {plural(busy, 'core')} (~{GAMES_PER_CORE_SECOND:,} games/s each); "
             "Ctrl-C keeps what is done and the same command resumes"
         )
+
+
+def check_threads(threads: int) -> None:
+    """Warn (not fail) for a thread count above the machine's cores."""
+    cores = os.cpu_count() or 1
+    if threads > cores:
+        warn(f"--threads {threads} is more than the {cores} cores of this machine: extra threads only wait")
 
 
 def command_line() -> str:
@@ -220,6 +227,11 @@ Variant = Annotated[
         ),
     ),
 ]
+
+
+def out_dir(default: str) -> Any:
+    """The --out option of a command writing one directory, ``default`` where it is not given."""
+    return Annotated[Path | None, typer.Option(metavar="DIR", help=f"Output directory (default {default}).")]
 
 
 BACKEND_HELP = (
@@ -433,6 +445,15 @@ def keyed_table(
     return t
 
 
+def rows_table(title: str, rows: Any, key: str, cells: dict[str, str], head: Any = None) -> Any:
+    """A :func:`keyed_table` of ``rows`` (a polars frame): the ``key`` column, then a column for
+    each of ``cells``, its header and its text (a ``str.format`` of the row's fields)."""
+    t = keyed_table(title, (key, *cells), (key,), head)
+    for r in rows.iter_rows(named=True):
+        t.add_row(str(r[key]), *(cell.format(**r) for cell in cells.values()))
+    return t
+
+
 def print_rates(df: Any, key: str, title: str) -> None:
     """A win-rate table (analysis.win_rates' columns) with 95% intervals, on stdout."""
     import math
@@ -440,21 +461,17 @@ def print_rates(df: Any, key: str, title: str) -> None:
     from rich import box
     from rich.console import Console
 
+    cells = {
+        "n": "{games:,}",
+        "wins": "{wins:,}",
+        "win rate": "{win_rate:.3f}",
+        "95% CI": "[{ci_low:.3f}, {ci_high:.3f}]",
+        "fair": "{fair_share:.3f}",
+    }
     # a game without rounds (sim.game's core columns have none) shows no column of NaN
-    rounds = any(not math.isnan(x) for x in df["mean_rounds"])
-    columns = (key, "n", "wins", "win rate", "95% CI", "fair", *(["rounds"] if rounds else []))
-    table = keyed_table(title, columns, (key,), box.HEAVY_HEAD)
-    for r in df.iter_rows(named=True):
-        table.add_row(
-            str(r[key]),
-            f"{r['games']:,}",
-            f"{r['wins']:,}",
-            f"{r['win_rate']:.3f}",
-            f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
-            f"{r['fair_share']:.3f}",
-            *([f"{r['mean_rounds']:.2f}"] if rounds else []),
-        )
-    Console().print(table)
+    if any(not math.isnan(x) for x in df["mean_rounds"]):
+        cells["rounds"] = "{mean_rounds:.2f}"
+    Console().print(rows_table(title, df, key, cells, box.HEAVY_HEAD))
 
 
 # What an option's help says when its default or choices are the game's: at --help only, each

@@ -3,15 +3,15 @@
 comes before the progress bar; bad input is one line and exit 2; Ctrl-C keeps what the job keeps
 (the last generation's checkpoint) and prints the command that resumes (exit 130)."""
 
-import os
-from dataclasses import fields
-from pathlib import Path
+from dataclasses import dataclass, fields
 from typing import Annotated
 
 import typer
 
 from sim import out_dirs
+from sim.cli.option_groups import grouped, spelled_out
 from sim.cli.support import (
+    CPUS,
     DEFAULT_GAME,
     MAX_SEED,
     GameName,
@@ -23,6 +23,7 @@ from sim.cli.support import (
     game_for,
     load_engine,
     long_job,
+    out_dir,
     progress_bar,
     warn,
 )
@@ -138,10 +139,7 @@ Genes = Annotated[
     str | None,
     typer.Option(metavar="NAMES", help="With --gene-value: these genes only (default: every gene in play)."),
 ]
-Out = Annotated[
-    Path | None,
-    typer.Option(metavar="DIR", help="Output directory (default results/tune-<start>-<P>p-seed<S>)."),
-]
+Out = out_dir("results/tune-<start>-<P>p-seed<S>")
 Resume = Annotated[
     bool,
     typer.Option(
@@ -150,30 +148,54 @@ Resume = Annotated[
         "it, the same command continues too.",
     ),
 ]
-CPUS = os.cpu_count() or 1
 
 
+@dataclass(frozen=True)
+class Opponents:
+    """Whom the tuned strategy plays against: fixed opponents, its own best, or a mix (an option
+    group, sim.cli.option_groups)."""
+
+    against: Against = None
+    self_play: SelfPlay = False
+    pool: Pool = None
+
+
+@dataclass(frozen=True)
+class Cma:
+    """What CMA-ES tunes and how: the parameters, the games in all and a candidate's, the
+    population and the first step (an option group)."""
+
+    params: Params = "default"
+    budget: Budget = None
+    games_per_candidate: GamesPerCandidate = 1200
+    population: Population = None
+    sigma: Sigma = None
+
+
+@dataclass(frozen=True)
+class GeneValueStudy:
+    """--gene-value and its design, reference arms, decks and genes (an option group)."""
+
+    gene_value: GeneValue = False
+    design: Design = "option"
+    references: References = "null,plain,bp"
+    decks: Decks = 1
+    genes: Genes = None
+
+
+@grouped
 def tune(
+    *,
     strategy: Start = "greedy",
     players: Players = 4,
     game: GameName = DEFAULT_GAME,
     variant: Variant = None,
-    against: Against = None,
-    self_play: SelfPlay = False,
-    pool: Pool = None,
-    params: Params = "default",
-    budget: Budget = None,
-    games_per_candidate: GamesPerCandidate = 1200,
-    population: Population = None,
-    sigma: Sigma = None,
+    opponents: Opponents,
+    cma: Cma,
     seed: Seed = 1,
     eval_games: EvalGames = 24_000,
     rules: Rules = None,
-    gene_value: GeneValue = False,
-    design: Design = "option",
-    references: References = "null,plain,bp",
-    decks: Decks = 1,
-    genes: Genes = None,
+    study: GeneValueStudy,
     out: Out = None,
     threads: Threads = CPUS,
     resume: Resume = False,
@@ -192,7 +214,7 @@ def tune(
     protocol), the strategy against --against at every other seat (default: the game's play
     strategy), e.g. soup tune --game pig --strategy cautious --players 2 --budget 200000
     """
-    options = locals()  # every option but --game, --threads and --quiet: the request's field of its name
+    options = spelled_out(locals())  # every option but --game, --threads, --quiet: the request's field
     chosen = game_for(game, "tune")
     job = tuning_job(chosen, TuneRequest(**{f.name: options[f.name] for f in fields(TuneRequest)}))
     try:  # not another command's directory, nor a run's (issue 21.7)

@@ -6,13 +6,15 @@ pairs. No engine import at module level: ``soup --help`` stays free of numba.
 """
 
 import math
-import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from sim.cli.option_groups import grouped
 from sim.cli.support import (
+    CPUS,
     DEFAULT_GAME,
     EXIT_INTERRUPTED,
     MAX_SEED,
@@ -20,6 +22,7 @@ from sim.cli.support import (
     GameName,
     Quiet,
     Threads,
+    check_threads,
     command_line,
     fail,
     game_for,
@@ -27,7 +30,6 @@ from sim.cli.support import (
     long_job,
     progress_bar,
     report_interrupt,
-    warn,
 )
 
 # sim.ursuppe.experiments.combos.DEFAULT_GAMES and combos_confirm's panel, not imported (those modules load
@@ -36,7 +38,6 @@ DEFAULT_GAMES = 10_000
 DEFAULT_CONFIRM_TOP = 5
 DEFAULT_PANEL_FIELDS = "greedy,mix,predator"
 DEFAULT_PANEL_HOLDERS = "greedy,mutant-tuned"
-CPUS = os.cpu_count() or 1
 
 
 Players = Annotated[
@@ -195,28 +196,72 @@ ObservedGames = Annotated[
 ]
 
 
+@dataclass(frozen=True)
+class Seats:
+    """Who plays the scan's games: every seat's strategy, the gifted seat's and the others' (an
+    option group, sim.cli.option_groups)."""
+
+    strategy: Strategy = "greedy"
+    holder: Holder = None
+    against: Against = None
+    pool: Pool = None
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The confirmation stage after the scan: whether it runs, what it re-plays, its games and
+    its panel of fields x holders over K decks (an option group)."""
+
+    confirm: Confirm = True
+    confirm_top: ConfirmTop = DEFAULT_CONFIRM_TOP
+    confirm_games: ConfirmGames = None
+    panel_fields: PanelFields = DEFAULT_PANEL_FIELDS
+    panel_holders: PanelHolders = DEFAULT_PANEL_HOLDERS
+    decks: Decks = None
+
+    def plan(self, scan: Any) -> Any:
+        """The confirmation's plan (sim.ursuppe.experiments.combos_confirm) of the ``scan``'s
+        arms; None with --no-confirm."""
+        if not self.confirm:
+            if self.decks is not None:
+                fail("--decks: the decks are played by the confirmation stage; drop --no-confirm")
+            return None
+        from sim.ursuppe.experiments import combos_confirm
+
+        config = combos_confirm.ConfirmConfig(
+            self.confirm_top,
+            self.confirm_games,
+            tuple(s.strip() for s in self.panel_fields.split(",") if s.strip()),
+            tuple(s.strip() for s in self.panel_holders.split(",") if s.strip()),
+            self.decks,
+        )
+        return combos_confirm.plan_confirmation(scan, config)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The observational view beside the scan: a run of normal games, or how many the baseline
+    arm is extended by (an option group)."""
+
+    observed: Observed = None
+    observed_games: ObservedGames = None
+
+
+@grouped
 def combos(
+    *,
     players: Players = 4,
     genes: Genes = "extra",
     games: Games = DEFAULT_GAMES,
     gene: Gene = None,
-    strategy: Strategy = "greedy",
-    holder: Holder = None,
-    against: Against = None,
-    pool: Pool = None,
-    confirm: Confirm = True,
-    confirm_top: ConfirmTop = DEFAULT_CONFIRM_TOP,
-    confirm_games: ConfirmGames = None,
-    panel_fields: PanelFields = DEFAULT_PANEL_FIELDS,
-    panel_holders: PanelHolders = DEFAULT_PANEL_HOLDERS,
-    decks: Decks = None,
+    seats: Seats,
+    confirmation: Confirmation,
     seed: Seed = 1,
     threads: Threads = CPUS,
     rules: Rules = None,
     top: Top = 10,
     out: Out = None,
-    observed: Observed = None,
-    observed_games: ObservedGames = None,
+    observation: Observation,
     quiet: Quiet = False,
     game: GameName = DEFAULT_GAME,
 ) -> None:
@@ -248,19 +293,12 @@ def combos(
     soup combos --players 3 --genes all --games-per-arm 5000 --top 20
     """
     chosen = game_for(game, "combos")
-    panel = (confirm_top, confirm_games, panel_fields, panel_holders, decks)
     try:
-        plan = _plan(
-            players, genes, games, strategy, seed, rules, top, out, observed, observed_games, gene,
-            holder, against, pool,
-        )  # fmt: skip
-        confirm_plan = _confirm_plan(plan, panel) if confirm else None
-        if not confirm and decks is not None:
-            fail("--decks: the decks are played by the confirmation stage; drop --no-confirm")
+        plan = _plan(players, genes, games, gene, seats, seed, rules, top, out, observation)
+        confirm_plan = confirmation.plan(plan)
     except USER_ERRORS as e:
         fail(str(e))
-    if threads > CPUS:
-        warn(f"--threads {threads} is more than the {CPUS} cores of this machine: extra threads only wait")
+    check_threads(threads)
     command = command_line()
     result = _run(chosen, plan, confirm_plan, top, threads, quiet, command)
     _print_scan(result, top)
@@ -274,40 +312,21 @@ def _plan(
     players: int,
     genes: str,
     games: int,
-    strategy: str,
+    gene: list[str] | None,
+    seats: Seats,
     seed: int,
     rules: Path | None,
     top: int,
     out: Path | None,
-    observed: Path | None,
-    observed_games: int | None,
-    gene: list[str] | None,
-    holder: str | None,
-    against: str | None,
-    pool: str | None,
+    observation: Observation,
 ) -> Any:
     """The scan's plan (sim.ursuppe.experiments.combos.plan_scan: every option checked)."""
     from sim.ursuppe.experiments import combos as experiment
 
     return experiment.plan_scan(
-        players, genes, games, strategy, seed, rules, top, out, observed, observed_games, gene,
-        holder=holder, against=against, pool=pool,
+        players, genes, games, seats.strategy, seed, rules, top, out, observation.observed,
+        observation.observed_games, gene, holder=seats.holder, against=seats.against, pool=seats.pool,
     )  # fmt: skip
-
-
-def _confirm_plan(plan: Any, panel: tuple[int, int | None, str, str, int | None]) -> Any:
-    """The confirmation's plan from --confirm-top, --confirm-games, the panel and --decks."""
-    from sim.ursuppe.experiments import combos_confirm
-
-    top, games, fields, holders, decks = panel
-    config = combos_confirm.ConfirmConfig(
-        top,
-        games,
-        tuple(s.strip() for s in fields.split(",") if s.strip()),
-        tuple(s.strip() for s in holders.split(",") if s.strip()),
-        decks,
-    )
-    return combos_confirm.plan_confirmation(plan, config)
 
 
 def _run(game: Any, plan: Any, confirm_plan: Any, top: int, threads: int, quiet: bool, command: str) -> Any:

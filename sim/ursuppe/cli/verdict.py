@@ -9,8 +9,8 @@ mounts these commands (sim.ursuppe.cli) before any help is shown. A game that de
 (sim/cli/action_verdict.py) through --action.
 """
 
-import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,27 +18,25 @@ import typer
 
 from sim import out_dirs
 from sim.cli import action_verdict
+from sim.cli.option_groups import Running, grouped
 from sim.cli.support import (
+    CPUS,
     DEFAULT_GAME,
     MAX_SEED,
     USER_ERRORS,
-    BackendName,
     GameName,
     Quiet,
-    RayAddress,
     Rules,
     Threads,
-    check_backend,
     fail,
     game_for,
     game_named,
     load_engine,
     long_job,
-    open_backend,
+    out_dir,
     progress_bar,
 )
 
-CPUS = os.cpu_count() or 1
 # sim.ursuppe.experiments.verdict's defaults, not imported here (tests/test_verdict.py checks they agree)
 DEFAULT_GAMES = 12_000
 DEFAULT_DECKS = 4
@@ -184,10 +182,7 @@ SearchFieldGames = Annotated[
     ),
 ]
 Seed = Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed of the games.")]
-Out = Annotated[
-    Path | None,
-    typer.Option(metavar="DIR", help="Output directory (default results/verdict-<gene>-<P>p-s<seed>)."),
-]
+Out = out_dir("results/verdict-<gene>-<P>p-s<seed>")
 Action = Annotated[
     str | None,
     typer.Option(
@@ -244,39 +239,64 @@ CalibrateOptionBudget = Annotated[
 CalibrateOptionReplicates = Annotated[
     int, typer.Option(help="Independent tunings of both arms at every value (option value). At least 2.")
 ]
-CalibrateOut = Annotated[
-    Path | None,
-    typer.Option(
-        metavar="DIR", help="Output directory (default results/calibrate-<gene>-<key>-<P>p-s<seed>)."
-    ),
-]
+CalibrateOut = out_dir("results/calibrate-<gene>-<key>-<P>p-s<seed>")
 
 
+@dataclass(frozen=True)
+class Sizes:
+    """--budget and the sizes it sets, each of which may still be given (an option group,
+    sim.cli.option_groups; --search-games is strong play's)."""
+
+    budget: Budget = "default"
+    games: Games = None
+    decks: Decks = None
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """The tuned design of option value: its tuning games and replicates (an option group)."""
+
+    option_budget: OptionBudget = DEFAULT_OPTION_BUDGET
+    option_replicates: OptionReplicates = DEFAULT_OPTION_REPLICATES
+
+
+@dataclass(frozen=True)
+class Panel:
+    """The panel of fields x holders the holding value is measured under (an option group)."""
+
+    fields: Fields = "greedy,mix,predator"
+    holders: Holders = "breeder,geneticist"
+
+
+@dataclass(frozen=True)
+class StrongPlay:
+    """The search player of restricted option value and of the strong-play cells, their games and
+    the field of search players (an option group)."""
+
+    search: Search = DEFAULT_SEARCH
+    search_games: SearchGames = None
+    search_field: SearchField = None
+    search_field_games: SearchFieldGames = DEFAULT_FIELD_GAMES
+
+
+@grouped
 def verdict(
+    *,
     gene: Gene = None,
     all_genes: AllGenes = False,
     players: Players = 4,
     rules: Rules = None,
-    budget: Budget = "default",
-    games: Games = None,
-    decks: Decks = None,
+    sizes: Sizes,
     readings: Readings = True,
-    option_budget: OptionBudget = DEFAULT_OPTION_BUDGET,
-    option_replicates: OptionReplicates = DEFAULT_OPTION_REPLICATES,
-    fields: Fields = "greedy,mix,predator",
-    holders: Holders = "breeder,geneticist",
+    option_value: OptionValue,
+    panel: Panel,
     holder: Holder = "breeder",
     option_design: OptionDesign = "restricted",
-    search: Search = DEFAULT_SEARCH,
-    search_games: SearchGames = None,
-    search_field: SearchField = None,
-    search_field_games: SearchFieldGames = DEFAULT_FIELD_GAMES,
+    strong: StrongPlay,
     seed: Seed = 1,
     out: Out = None,
     threads: Threads = CPUS,
-    quiet: Quiet = False,
-    backend: BackendName = "local",
-    ray_address: RayAddress = None,
+    running: Running,
     action: Action = None,
     game: GameName = DEFAULT_GAME,
 ) -> None:
@@ -293,26 +313,23 @@ def verdict(
     Interrupted? The same command continues. Example: soup verdict --gene Tentacle. How to
     read it: docs/verdicts.md.
     """
-    check_backend(backend, ray_address)
+    running.check()
     if action is not None or _denies_actions(game):  # a game's action (sim.cli.action_verdict)
-        if backend != "local":
+        if running.backend != "local":
             fail("--backend ray: only for an Ursuppe gene's verdict")
-        search_games = DEFAULT_SEARCH_GAMES if search_games is None else search_games
+        search_games = DEFAULT_SEARCH_GAMES if strong.search_games is None else strong.search_games
         return action_verdict.run(
-            action_verdict.plan(game, action, players, rules, search, search_games, seed, out), quiet
+            action_verdict.plan(game, action, players, rules, strong.search, search_games, seed, out),
+            running.quiet,
         )
     chosen = game_for(game, "verdict")
     if (gene is None) == (not all_genes):
         fail("--gene/--all: give one --gene NAME, or --all")
-    plan_for = _planner(
-        players, rules, readings, option_budget, seed, fields, holders, option_replicates, holder,
-        option_design, search, search_field, search_field_games,
-    )  # fmt: skip
+    plan_for = _planner(players, rules, readings, option_value, seed, panel, holder, option_design, strong)
     try:
-        sizes = (budget, games, search_games, decks)
         names = lambda: _genes(gene, all_genes, rules, players)  # noqa: E731 (after the sizes' checks)
         plans, out, lines = _plan_verdicts(
-            plan_for, names, all_genes, sizes, players, seed, out, threads, backend, ray_address
+            plan_for, names, all_genes, sizes, strong.search_games, players, seed, out, threads, running
         )
     except USER_ERRORS as e:
         fail(str(e))
@@ -322,7 +339,7 @@ def verdict(
         typer.echo(
             f"--all: {len(plans)} genes, {sum(p.total_games() for p in plans):,} games in all", err=True
         )
-    docs = _play_verdicts(chosen, plans, out, all_genes, threads, quiet, backend, ray_address)
+    docs = _play_verdicts(chosen, plans, out, all_genes, threads, running)
     _print_verdicts(docs, out, all_genes)
 
 
@@ -337,27 +354,24 @@ def _planner(
     players: int,
     rules: Path | None,
     readings: bool,
-    option_budget: int,
+    option_value: OptionValue,
     seed: int,
-    fields: str,
-    holders: str,
-    option_replicates: int,
+    panel: Panel,
     holder: str,
     option_design: str,
-    search: str,
-    search_field: str | None,
-    search_field_games: int,
+    strong: StrongPlay,
 ) -> Callable[[str, int, int, int], Any]:
     """The verdict plan of a gene at given sizes (games, search games, decks), from the options."""
     from sim.ursuppe.experiments import verdict as V
 
     def plan_for(name: str, games: int, search_games: int, decks: int) -> V.Plan:
         return V.plan_verdict(
-            name, players, rules, games, decks, readings, option_budget, seed,
-            tuple(f.strip() for f in fields.split(",") if f.strip()),
-            tuple(h.strip() for h in holders.split(",") if h.strip()),
-            option_replicates, holder, option_design, None if search == "none" else search, search_games,
-            search_field, search_field_games,
+            name, players, rules, games, decks, readings, option_value.option_budget, seed,
+            tuple(f.strip() for f in panel.fields.split(",") if f.strip()),
+            tuple(h.strip() for h in panel.holders.split(",") if h.strip()),
+            option_value.option_replicates, holder, option_design,
+            None if strong.search == "none" else strong.search, search_games,
+            strong.search_field, strong.search_field_games,
         )  # fmt: skip
 
     return plan_for
@@ -376,20 +390,20 @@ def _plan_verdicts(
     plan_for: Callable[[str, int, int, int], Any],
     names: Callable[[], list[str]],
     all_genes: bool,
-    sizes: tuple[str, int | None, int | None, int | None],
+    sizes: Sizes,
+    search_games: int | None,
     players: int,
     seed: int,
     out: Path | None,
     threads: int,
-    backend: str,
-    ray_address: str | None,
+    running: Running,
 ) -> tuple[list[Any], Path, list[str]]:
     """Every gene's plan at --budget's sizes (--games & co. override them), the output directory
     (checked) and the budget lines (what each budget would play instead: one gene only)."""
     from sim.ursuppe.experiments import verdict as V
 
-    budget, games, search_games, decks = sizes
-    games, search_games, decks = V.budget_sizes(budget, games, search_games, decks, players)
+    budget = sizes.budget
+    games, search_games, decks = V.budget_sizes(budget, sizes.games, search_games, sizes.decks, players)
 
     def others(plan: V.Plan) -> dict[str, V.Plan]:
         """The plan under each other --budget (the budget line's trade of precision for time)."""
@@ -398,7 +412,7 @@ def _plan_verdicts(
     plans = [plan_for(name, games, search_games, decks) for name in names()]
     slug = "all" if all_genes else V._slug(plans[0].gene)
     out = _out(out, Path("results") / f"verdict-{slug}-{players}p-s{seed}", "verdict")
-    on = V.Machine(threads, backend, ray_address)
+    on = V.Machine(threads, running.backend, running.ray_address)
     # a --budget's name only where its sizes are played (not where --games & co. override them)
     label = budget if (games, search_games, decks) == V.budget_sizes(budget, players=players) else None
     lines = [V.budget_line(plan, on, label, None if all_genes else others(plan)) for plan in plans]
@@ -411,9 +425,7 @@ def _play_verdicts(
     out: Path,
     all_genes: bool,
     threads: int,
-    quiet: bool,
-    backend: str,
-    ray_address: str | None,
+    running: Running,
 ) -> list[dict[str, Any]]:
     """Play every plan (each gene in its own directory with --all) under one progress bar, which
     counts work (a search game weighs its cost, Plan.work)."""
@@ -425,15 +437,16 @@ def _play_verdicts(
     docs = []
     with (
         long_job(out, lambda: f"every finished unit is kept in {out}"),
-        open_backend(backend, threads, ray_address) as engine,
+        running.open(threads) as engine,
     ):
-        if backend == "ray":  # Ray started or reached before the bar: its failure is one line
+        ray = running.backend == "ray"
+        if ray:  # Ray started or reached before the bar: its failure is one line
             try:
                 engine.start()
             except USER_ERRORS as e:
                 fail(str(e))
         work = sum(p.work() for p in plans)
-        with progress_bar(work, "verdict", quiet, count=work_share) as update:
+        with progress_bar(work, "verdict", running.quiet, count=work_share) as update:
             done = 0
             for plan in plans:
                 where = out / V._slug(plan.gene) if all_genes else out
@@ -441,7 +454,7 @@ def _play_verdicts(
                 def step(n: int, _total: int, base: int = done) -> None:
                     update(base + n, work)
 
-                docs.append(V.run_verdict(plan, where, threads, step, engine if backend == "ray" else None))
+                docs.append(V.run_verdict(plan, where, threads, step, engine if ray else None))
                 done += plan.work()
     return docs
 
