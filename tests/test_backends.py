@@ -254,8 +254,7 @@ def test_soup_simulate_on_ray_ctrl_c_resume_and_a_damaged_chunk(tmp_path):
     from tests.test_cli import ROOT, soup
 
     out, clean = tmp_path / "run", tmp_path / "clean"
-    # 20 chunks, small ones: the Ctrl-C comes after two, whatever their size (tests/interrupting.py)
-    args = ["simulate", "--games", "8000", "--chunk-size", "400", "--threads", "2", "-q"]
+    args = ["simulate", "--games", "20000", "--chunk-size", "1000", "--threads", "2", "-q"]
     p = soup_interrupted([*args, "--out", str(out), "--backend", "ray"], ROOT, group=True)
     stderr = p.stderr
     assert p.returncode == 130 and "Traceback" not in stderr, stderr
@@ -278,7 +277,7 @@ def test_soup_simulate_on_ray_ctrl_c_resume_and_a_damaged_chunk(tmp_path):
     assert r.returncode == 2 and errors == [errors[0]] and f"{damaged}: damaged chunk file" in errors[0]
     r = soup(*args, "--out", str(out), "--resume")
     assert r.returncode == 0, r.stderr
-    assert f"{damaged}: 100 bytes, expected" in r.stderr and "[resumed: 400 games played" in r.stdout
+    assert f"{damaged}: 100 bytes, expected" in r.stderr and "[resumed: 1,000 games played" in r.stdout
     assert chunk_bytes(out) == chunk_bytes(clean)
 
 
