@@ -283,10 +283,16 @@ def _first_run(tmp_path: Path, args: list[str], helpers: int) -> subprocess.Comp
 def test_a_first_run_prints_the_notice_first_and_compiles_on_two_cores(tmp_path):
     """An empty kernel cache (a fresh clone on a new machine): the notice comes before anything
     else, says it does not know how long, and the time it took follows. A helper process
-    compiled part of the engine (sim.jit_sharing), and the games are those of the warm cache."""
-    args = ["simulate", "--games", "24", "--chunk-size", "24", "--threads", "1"]  # the README's first
+    compiled part of the engine (sim.jit_sharing), and the games are those of the warm cache.
+    Played by Chromosome's engine (115 kernels; its first compile less than half of Ursuppe's
+    CPU, the test's whole cost): the notice, the helpers and the marker are the kit's, the same for every
+    game with enough kernels to share (jit.SHARE_MIN_KERNELS). Ursuppe's notice on a first run:
+    test_a_first_run_of_a_tournament_prints_the_notice_first."""
+    args = ["simulate", "--game", "chromosome", "--games", "24", "--chunk-size", "24", "--threads", "1"]
     _first_run(tmp_path, [*args, "--out", str(tmp_path / "out")], helpers=1)
-    (marker,) = (tmp_path / "cache/soup/numba").glob(f"ursuppe-*/{jit._MARKER}")
+    cache = tmp_path / "cache/soup/numba"
+    assert not list(cache.glob("ursuppe-*")), sorted(cache.iterdir())  # compiles the game it plays only
+    (marker,) = cache.glob(f"chromosome-*/{jit._MARKER}")
     record = json.loads(marker.read_text())
     assert 0 < record["compiled_here"] < record["kernels"], record  # the helper compiled the rest
     assert record["compile_seconds"] > 0

@@ -80,6 +80,24 @@ def test_simulate_and_play_from_the_command_line(tmp_path):
     assert bad.returncode == 2 and "--game: expected one of" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def test_a_run_of_another_game_loads_its_own_engine(tmp_path, monkeypatch):
+    """A run's progress loads the engine of the run's game before its bar, not the default game's:
+    a first `soup simulate --game chromosome` compiled Ursuppe's engine as well (and quoted
+    Ursuppe's compile time), and every Pig or Chromosome run loaded Ursuppe's kernels."""
+    from typer.testing import CliRunner
+
+    from sim.cli import support
+    from sim.cli.app import app
+
+    loaded, load = [], support.load_engine
+    monkeypatch.setattr(support, "load_engine", lambda game=None: (loaded.append(game), load(game))[1])
+    args = ["simulate", "--game", "pig", "-n", "20", "--players", "2", "--out", str(tmp_path / "r"), "-q"]
+    r = CliRunner().invoke(app, args)  # compare, ablate and tournament play their arms the same way
+    assert r.exit_code == 0, (r.stdout, r.stderr, r.exception)
+    assert loaded and None not in loaded, loaded  # None: the default game's
+    assert {game.info.name for game in loaded} == {"pig"}
+
+
 @pytest.mark.slow  # runs soup in subprocesses
 def test_compare_and_tournament_with_another_game(tmp_path):
     """soup compare/tournament --game pig run the game-agnostic experiments (sim/experiments)."""

@@ -138,10 +138,13 @@ def test_known_truths_under_restricted_search(tmp_path):
     same games checks nothing), and Intelligence, a card with no effect of its own, within 2
     points of its plain card; Division Rate's plain card, a dear card that does nothing, is not
     clearly negative (a strong player declines it: the prior design, whose allowed seat valued it
-    as Division Rate, read -20.8 [-42.3, +0.7] on these 24 games, bought it in 60% of 48, and
-    fails here); a planted strong gene (Division Rate made free by a house rule, as calibrate's
-    planted test) reads clearly positive."""
-    base, spec = _base("Intelligence", 3, 24, search="search-16")
+    as Division Rate, read -20.8 [-42.3, +0.7] on 24 games, bought it in 60% of 48, and fails
+    here); a planted strong gene (Division Rate made free by a house rule, as calibrate's planted
+    test) reads clearly positive. The cards of no effect play 12 games an arm (at 24 they read
+    the same: 0 in a zero interval but the null's +0.04 [-0.05, +0.13], on 8/5/3 differing games,
+    12 games: 2/3/1; the plain Division Rate bought in none, its arms the same games at both); the
+    planted gene 24, where its power is: +0.33 [+0.13, +0.54] (at 12: +0.42 [+0.09, +0.74])."""
+    base, spec = _base("Intelligence", 3, 12, search="search-16")
     arms = {}
     for kind in ("null", "plain", "gene"):
         m = R.measure_restricted(base, G.Unit(kind, "Intelligence"), spec, tmp_path / "int")
@@ -152,7 +155,7 @@ def test_known_truths_under_restricted_search(tmp_path):
     # Intelligence has no effect of its own (docs/rules.md): within 2 points of its plain card
     beyond = G.contrast_of_contrasts(arms["gene"], arms["plain"])
     assert abs(beyond["estimate"]) <= 0.02 and beyond["ci_low"] <= 0 <= beyond["ci_high"], beyond
-    base, spec = _base("Division Rate", 3, 24, search="search-16")
+    base, spec = _base("Division Rate", 3, 12, search="search-16")
     m = R.measure_restricted(base, G.Unit("plain", "Division Rate"), spec, tmp_path / "dr")
     c = G._contrast(m["won_with"], m["won_without"])
     assert c["ci_low"] <= 0 <= c["ci_high"] and c["estimate"] > -0.05 and m["bought_with"] < 0.2, c

@@ -353,6 +353,7 @@ def _play_opened(
     kept_text: Callable[[int], str] | None,
 ) -> Any:
     """:func:`run_with_progress` once the run is open (a sim.runner.OpenedRun)."""
+    from sim import game as registry
     from sim import runner
 
     out, games = opened.out, opened.games
@@ -360,7 +361,8 @@ def _play_opened(
         warn(notice)
     if not opened.todo:
         return runner.play(opened, threads)  # marks it complete; nothing to show
-    load_engine()
+    # the run's own game: a Pig or Chromosome run neither loads nor compiles Ursuppe's engine
+    load_engine(registry.game_of_spec(opened.manifest["spec"], str(out / "manifest.json")))
     if hasattr(backend, "start"):  # Ray started or reached before the bar; its failure is one line
         backend.start()
 
