@@ -3,7 +3,8 @@ the :class:`TuningJob` the command line plays (checks first, then one progress b
 line, one claim of --out: sim/cli/tune.py), and :class:`GameTuning`, the job of a game without
 its own plan (CMA-ES over the game protocol, sim.experiments.tuning). A game with the
 "tuning_plan" capability (sim.game.CAPABILITIES) gives its own job for the same flow (Ursuppe:
-its parameter rows, fields, variants, resume and gene-value study).
+its parameter rows, fields, variants and gene-value study); every game's tuning resumes the
+same way (checkpointed every generation: the same command continues, --resume insists on it).
 
 Cheap to import (no numpy, no cmaes): the command line reads the defaults for its help."""
 
@@ -41,12 +42,12 @@ class TuneRequest:
     budget: int | None = None
     population: int | None = None
     out: Path | None = None
+    resume: bool = False
     variant: str | None = None
     self_play: bool = False
     pool: str | None = None
     params: str = "default"
     sigma: float | None = None
-    resume: bool = False
     gene_value: bool = False
     design: str = "option"
     references: str = "null,plain,bp"
@@ -59,7 +60,6 @@ class TuneRequest:
             "variant": self.variant is not None,
             "self-play": self.self_play,
             "gene-value": self.gene_value,
-            "resume": self.resume,
             "pool": self.pool is not None,
             "params": self.params != "default",
             "sigma": self.sigma is not None,
@@ -112,8 +112,9 @@ def tuning_job(game: Game, request: TuneRequest) -> TuningJob:
 
 class GameTuning:
     """soup tune over the game protocol: CMA-ES (:func:`tune`) of the strategy's tunable numbers
-    against one strategy at every other seat (default: the game's play strategy); writes
-    tuned.txt (the tuned strategy, as the game's runs accept it) and report.md."""
+    against one strategy at every other seat (default: the game's play strategy), checkpointed in
+    --out after every generation (the same command continues); writes tuned.txt (the tuned
+    strategy, as the game's runs accept it) and report.md."""
 
     command = "tune"
     label = "tuning"
@@ -143,37 +144,35 @@ class GameTuning:
         default = Path("results") / f"tune-{game.info.name}-{r.strategy}-{r.players}p-seed{r.seed}"
         self.out = r.out if r.out is not None else default
         self.total = (self.generations * self.size + 2) * r.games_per_candidate
+        self.generation = 0  # reached: what Ctrl-C keeps
+
+    def _plan(self) -> tuple:
+        """The arguments of :func:`sim.experiments.tuning.tune` up to its output directory."""
+        r = self.request
+        return (self.game, self.book, r.strategy, self.field, r.players, r.seed, self.generations)
 
     def check(self) -> None:
-        pass  # nothing kept to resume: the same command starts again
+        from sim.experiments.tuning import CHECKPOINT, read_checkpoint, tune_fingerprint
+
+        r = self.request
+        if r.resume and not (self.out / CHECKPOINT).exists():
+            raise UserError(f"--resume: {self.out} holds no tuning to continue")
+        fingerprint = tune_fingerprint(*self._plan(), r.games_per_candidate, r.population)
+        kept = read_checkpoint(self.out, fingerprint)  # another tuning's: one line, before the bar
+        self.generation = kept.generation if kept else 0
 
     def kept(self) -> str:
-        return f"nothing is kept in {self.out}: the same command starts again"
+        return f"{self.generation} of {self.generations} generations are kept in {self.out}"
 
     def play(self, threads: int, progress: Callable[[int, int], None]) -> None:
+        from sim.experiments.tuning import TuneState, tune
+
+        def after(state: TuneState) -> None:
+            self.generation = state.generation
+
         r = self.request
-        played = 0
-
-        def advance(n: int) -> None:
-            nonlocal played
-            played += n
-            progress(played, self.total)
-
-        from sim.experiments.tuning import tune
-
         self.tuned = tune(
-            self.game,
-            self.book,
-            r.strategy,
-            self.field,
-            r.players,
-            r.seed,
-            self.generations,
-            r.games_per_candidate,
-            self.out / "candidates",
-            threads,
-            r.population,
-            advance,
+            *self._plan(), r.games_per_candidate, self.out, threads, r.population, progress, after
         )
 
     def finish(self, threads: int, say: Callable[[str], None], warn: Callable[[str], None]) -> None:
