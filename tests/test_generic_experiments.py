@@ -15,7 +15,7 @@ from sim.experiments.arms import Arm, play_arm
 from sim.experiments.compare import compare, paired_win_rates
 from sim.experiments.tournament import round_robin
 from sim.experiments.tune_flow import GameTuning, TuneRequest, tuning_job
-from sim.experiments.tuning import tune
+from sim.experiments.tuning import TuneSetup, tune
 
 # Pig in the fast tier; every other game in the slow tier (tests/conftest.py).
 GAMES = [name if name == "pig" else pytest.param(name, marks=pytest.mark.slow) for name in games.names()]
@@ -64,7 +64,7 @@ def test_round_robin_and_its_equilibrium(name, tmp_path):
 
 def test_tuning_pig_moves_a_timid_threshold_up(tmp_path):
     g = games.get("pig")
-    tuned = tune(g, g.load_rules(), "cautious", "steady", 2, 1, generations=4, games=400, out=tmp_path)
+    tuned = tune(TuneSetup(g, g.load_rules(), "cautious", "steady", 2, 1, generations=4, games=400), tmp_path)
     assert tuned.vector[0] > 10  # cautious holds at 10; the best reply to steady holds later
     assert int(tuned.spec) == round(tuned.vector[0])
 
@@ -72,9 +72,8 @@ def test_tuning_pig_moves_a_timid_threshold_up(tmp_path):
 @pytest.mark.slow
 def test_tuning_ursuppe_runs_on_the_protocol(tmp_path):
     g = games.get("ursuppe")
-    tuned = tune(
-        g, g.load_rules(), "greedy", "greedy", 3, 1, generations=1, games=60, out=tmp_path, population=4
-    )
+    setup = TuneSetup(g, g.load_rules(), "greedy", "greedy", 3, 1, generations=1, games=60, population=4)
+    tuned = tune(setup, tmp_path)
     assert tuned.spec.endswith(".toml") and 0 <= tuned.win_rate <= 1
     assert len(tuned.history) == 1
 
@@ -128,7 +127,9 @@ def test_pig_tunes_on_the_flow_every_game_runs(tmp_path):
 def _pig_tune(out, seed=1, after_generation=None):
     g = games.get("pig")
     return tune(
-        g, g.load_rules(), "cautious", "steady", 2, seed, 4, 100, out, after_generation=after_generation
+        TuneSetup(g, g.load_rules(), "cautious", "steady", 2, seed, 4, 100),
+        out,
+        after_generation=after_generation,
     )
 
 

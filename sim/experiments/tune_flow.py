@@ -12,11 +12,14 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sim import game as games
 from sim.errors import UserError
 from sim.game import Game, strategy_list
+
+if TYPE_CHECKING:
+    from sim.experiments.tuning import TuneSetup
 
 # soup tune's default budgets, measured on the 2-core reference machine (docs/tuning.md): a useful
 # tuning in a few minutes, and a game's gene-value study (its "tuning_plan") of 20 genes at one
@@ -146,19 +149,30 @@ class GameTuning:
         self.total = (self.generations * self.size + 2) * r.games_per_candidate
         self.generation = 0  # reached: what Ctrl-C keeps
 
-    def _plan(self) -> tuple:
-        """The arguments of :func:`sim.experiments.tuning.tune` up to its output directory."""
+    def setup(self) -> "TuneSetup":
+        """The tuning :func:`sim.experiments.tuning.tune` plays."""
+        from sim.experiments.tuning import TuneSetup
+
         r = self.request
-        return (self.game, self.book, r.strategy, self.field, r.players, r.seed, self.generations)
+        return TuneSetup(
+            self.game,
+            self.book,
+            r.strategy,
+            self.field,
+            r.players,
+            r.seed,
+            self.generations,
+            r.games_per_candidate,
+            r.population,
+        )
 
     def check(self) -> None:
-        from sim.experiments.tuning import CHECKPOINT, read_checkpoint, tune_fingerprint
+        from sim.experiments.tuning import CHECKPOINT, read_checkpoint
 
-        r = self.request
-        if r.resume and not (self.out / CHECKPOINT).exists():
+        if self.request.resume and not (self.out / CHECKPOINT).exists():
             raise UserError(f"--resume: {self.out} holds no tuning to continue")
-        fingerprint = tune_fingerprint(*self._plan(), r.games_per_candidate, r.population)
-        kept = read_checkpoint(self.out, fingerprint)  # another tuning's: one line, before the bar
+        # another tuning's checkpoint: one line, before the progress bar
+        kept = read_checkpoint(self.out, self.setup().fingerprint())
         self.generation = kept.generation if kept else 0
 
     def kept(self) -> str:
@@ -170,10 +184,7 @@ class GameTuning:
         def after(state: TuneState) -> None:
             self.generation = state.generation
 
-        r = self.request
-        self.tuned = tune(
-            *self._plan(), r.games_per_candidate, self.out, threads, r.population, progress, after
-        )
+        self.tuned = tune(self.setup(), self.out, threads, progress, after)
 
     def finish(self, threads: int, say: Callable[[str], None], warn: Callable[[str], None]) -> None:
         from analysis.tables import write_text_atomic
