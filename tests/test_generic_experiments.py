@@ -15,7 +15,7 @@ from sim.experiments.arms import Arm, play_arm
 from sim.experiments.compare import compare, paired_win_rates
 from sim.experiments.tournament import round_robin
 from sim.experiments.tune_flow import GameTuning, TuneRequest, tuning_job
-from sim.experiments.tuning import tune
+from sim.experiments.tuning import TuneSetup, tune
 
 # Pig in the fast tier; every other game in the slow tier (tests/conftest.py).
 GAMES = [name if name == "pig" else pytest.param(name, marks=pytest.mark.slow) for name in games.names()]
@@ -64,7 +64,7 @@ def test_round_robin_and_its_equilibrium(name, tmp_path):
 
 def test_tuning_pig_moves_a_timid_threshold_up(tmp_path):
     g = games.get("pig")
-    tuned = tune(g, g.load_rules(), "cautious", "steady", 2, 1, generations=4, games=400, directory=tmp_path)
+    tuned = tune(TuneSetup(g, g.load_rules(), "cautious", "steady", 2, 1, generations=4, games=400), tmp_path)
     assert tuned.vector[0] > 10  # cautious holds at 10; the best reply to steady holds later
     assert int(tuned.spec) == round(tuned.vector[0])
 
@@ -72,9 +72,8 @@ def test_tuning_pig_moves_a_timid_threshold_up(tmp_path):
 @pytest.mark.slow
 def test_tuning_ursuppe_runs_on_the_protocol(tmp_path):
     g = games.get("ursuppe")
-    tuned = tune(
-        g, g.load_rules(), "greedy", "greedy", 3, 1, generations=1, games=60, directory=tmp_path, population=4
-    )
+    setup = TuneSetup(g, g.load_rules(), "greedy", "greedy", 3, 1, generations=1, games=60, population=4)
+    tuned = tune(setup, tmp_path)
     assert tuned.spec.endswith(".toml") and 0 <= tuned.win_rate <= 1
     assert len(tuned.history) == 1
 
@@ -92,7 +91,6 @@ def _request(**kw) -> TuneRequest:
         ({"pool": "steady"}, "--pool"),
         ({"params": "genes"}, "--params"),
         ({"sigma": 0.1}, "--sigma"),
-        ({"resume": True}, "--resume"),
         ({"gene_value": True}, "--gene-value"),
     ],
 )
@@ -117,11 +115,61 @@ def test_pig_tunes_on_the_flow_every_game_runs(tmp_path):
     out.mkdir()  # the command line's claim of --out (sim.out_dirs.claim) makes it
     seen = []
     job.play(1, lambda done, total: seen.append((done, total)))
-    assert seen[-1] == (job.total, job.total) and len(seen) == 2 * 4 + 2
+    # from the games kept (none), then after every candidate (a generation's end is told twice)
+    assert seen[0] == (0, job.total) and seen[-1] == (job.total, job.total)
+    assert sorted({done for done, _ in seen}) == [k * 100 for k in range(2 * 4 + 2 + 1)]
     said: list[str] = []
     job.finish(1, said.append, said.append)
     assert int((out / "tuned.txt").read_text()) == int(job.tuned.spec)
     assert "| tuned |" in (out / "report.md").read_text() and said[-1].startswith("Wrote ")
+
+
+def _pig_tune(out, seed=1, after_generation=None):
+    g = games.get("pig")
+    return tune(
+        TuneSetup(g, g.load_rules(), "cautious", "steady", 2, seed, 4, 100),
+        out,
+        after_generation=after_generation,
+    )
+
+
+def test_an_interrupted_tune_resumes_to_what_a_whole_one_gives(tmp_path):
+    """Issue 35.1: every game's tune runs on the checkpointed loop (Pig here): interrupted after a
+    generation, its checkpoint keeps that generation, and the same call resumes to the whole run's
+    vector, history and win rates, bit for bit."""
+    whole = _pig_tune(tmp_path / "whole")
+
+    def stop(state):
+        if state.generation == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _pig_tune(tmp_path / "cut", after_generation=stop)
+    job = tuning_job(
+        games.get("pig"), _request(budget=1600, against="steady", out=tmp_path / "cut", resume=True)
+    )
+    job.check()  # the kept checkpoint is this tuning's: --resume continues it
+    assert job.kept() == f"2 of 4 generations are kept in {tmp_path / 'cut'}"
+    resumed = _pig_tune(tmp_path / "cut")
+    assert resumed.vector.tobytes() == whole.vector.tobytes() and resumed.spec == whole.spec
+    assert resumed.history == whole.history and len(whole.history) == 4
+    assert (resumed.win_rate, resumed.start_win_rate) == (whole.win_rate, whole.start_win_rate)
+
+
+def test_another_tunings_checkpoint_is_refused_in_one_line(tmp_path):
+    """Issue 35.1: a checkpoint in --out of another tuning (here another seed) is one line, before
+    anything plays, as Ursuppe's; --resume without a checkpoint is one line too."""
+    out = tmp_path / "tune"
+    _pig_tune(out)
+    with pytest.raises(UserError, match=f"^{out}: holds another tuning [^\\n]*use another --out$"):
+        _pig_tune(out, seed=2)
+    with pytest.raises(UserError, match="^.*holds another tuning"):
+        tuning_job(games.get("pig"), _request(budget=1600, against="steady", out=out, seed=2)).check()
+    fresh = tuning_job(
+        games.get("pig"), _request(budget=1600, against="steady", out=tmp_path / "no", resume=True)
+    )
+    with pytest.raises(UserError, match="^--resume: .* holds no tuning to continue$"):
+        fresh.check()
 
 
 def test_a_game_declaring_its_own_tuning_plan_gives_the_job():

@@ -3,7 +3,8 @@ the :class:`TuningJob` the command line plays (checks first, then one progress b
 line, one claim of --out: sim/cli/tune.py), and :class:`GameTuning`, the job of a game without
 its own plan (CMA-ES over the game protocol, sim.experiments.tuning). A game with the
 "tuning_plan" capability (sim.game.CAPABILITIES) gives its own job for the same flow (Ursuppe:
-its parameter rows, fields, variants, resume and gene-value study).
+its parameter rows, fields, variants and gene-value study); every game's tuning resumes the
+same way (checkpointed every generation: the same command continues, --resume insists on it).
 
 Cheap to import (no numpy, no cmaes): the command line reads the defaults for its help."""
 
@@ -11,11 +12,14 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sim import game as games
 from sim.errors import UserError
 from sim.game import Game, strategy_list
+
+if TYPE_CHECKING:
+    from sim.experiments.tuning import TuneSetup
 
 # soup tune's default budgets, measured on the 2-core reference machine (docs/tuning.md): a useful
 # tuning in a few minutes, and a game's gene-value study (its "tuning_plan") of 20 genes at one
@@ -41,12 +45,12 @@ class TuneRequest:
     budget: int | None = None
     population: int | None = None
     out: Path | None = None
+    resume: bool = False
     variant: str | None = None
     self_play: bool = False
     pool: str | None = None
     params: str = "default"
     sigma: float | None = None
-    resume: bool = False
     gene_value: bool = False
     design: str = "option"
     references: str = "null,plain,bp"
@@ -59,7 +63,6 @@ class TuneRequest:
             "variant": self.variant is not None,
             "self-play": self.self_play,
             "gene-value": self.gene_value,
-            "resume": self.resume,
             "pool": self.pool is not None,
             "params": self.params != "default",
             "sigma": self.sigma is not None,
@@ -112,8 +115,9 @@ def tuning_job(game: Game, request: TuneRequest) -> TuningJob:
 
 class GameTuning:
     """soup tune over the game protocol: CMA-ES (:func:`tune`) of the strategy's tunable numbers
-    against one strategy at every other seat (default: the game's play strategy); writes
-    tuned.txt (the tuned strategy, as the game's runs accept it) and report.md."""
+    against one strategy at every other seat (default: the game's play strategy), checkpointed in
+    --out after every generation (the same command continues); writes tuned.txt (the tuned
+    strategy, as the game's runs accept it) and report.md."""
 
     command = "tune"
     label = "tuning"
@@ -143,25 +147,14 @@ class GameTuning:
         default = Path("results") / f"tune-{game.info.name}-{r.strategy}-{r.players}p-seed{r.seed}"
         self.out = r.out if r.out is not None else default
         self.total = (self.generations * self.size + 2) * r.games_per_candidate
+        self.generation = 0  # reached: what Ctrl-C keeps
 
-    def check(self) -> None:
-        pass  # nothing kept to resume: the same command starts again
+    def setup(self) -> "TuneSetup":
+        """The tuning :func:`sim.experiments.tuning.tune` plays."""
+        from sim.experiments.tuning import TuneSetup
 
-    def kept(self) -> str:
-        return f"nothing is kept in {self.out}: the same command starts again"
-
-    def play(self, threads: int, progress: Callable[[int, int], None]) -> None:
         r = self.request
-        played = 0
-
-        def advance(n: int) -> None:
-            nonlocal played
-            played += n
-            progress(played, self.total)
-
-        from sim.experiments.tuning import tune
-
-        self.tuned = tune(
+        return TuneSetup(
             self.game,
             self.book,
             r.strategy,
@@ -170,11 +163,28 @@ class GameTuning:
             r.seed,
             self.generations,
             r.games_per_candidate,
-            self.out / "candidates",
-            threads,
             r.population,
-            advance,
         )
+
+    def check(self) -> None:
+        from sim.experiments.tuning import CHECKPOINT, read_checkpoint
+
+        if self.request.resume and not (self.out / CHECKPOINT).exists():
+            raise UserError(f"--resume: {self.out} holds no tuning to continue")
+        # another tuning's checkpoint: one line, before the progress bar
+        kept = read_checkpoint(self.out, self.setup().fingerprint())
+        self.generation = kept.generation if kept else 0
+
+    def kept(self) -> str:
+        return f"{self.generation} of {self.generations} generations are kept in {self.out}"
+
+    def play(self, threads: int, progress: Callable[[int, int], None]) -> None:
+        from sim.experiments.tuning import TuneState, tune
+
+        def after(state: TuneState) -> None:
+            self.generation = state.generation
+
+        self.tuned = tune(self.setup(), self.out, threads, progress, after)
 
     def finish(self, threads: int, say: Callable[[str], None], warn: Callable[[str], None]) -> None:
         from analysis.tables import write_text_atomic

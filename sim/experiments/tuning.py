@@ -34,67 +34,6 @@ class Tuned:
     start_win_rate: float = float("nan")  # of the start, on the same fresh games
 
 
-def tune(
-    game: Game,
-    rules: Any,
-    name: str,
-    field: str,
-    players: int,
-    seed: int,
-    generations: int,
-    games: int,
-    directory: Path,
-    threads: int = 1,
-    population: int | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> Tuned:
-    """Tune strategy ``name`` (its start point) against ``field`` (a strategy for every other seat);
-    ``progress`` is told the games of every evaluation. The start and the tuned strategy are then
-    compared on the same fresh games (the seed after the generations')."""
-    from cmaes import CMA
-
-    from sim.experiments.arms import Arm, play_arm
-
-    start, low, high = game.strategy_space(name)
-    sigma = float(np.mean(high - low)) / 4
-    optimizer = CMA(
-        mean=start.astype(float),
-        sigma=sigma,
-        bounds=np.stack([low, high], axis=1),
-        seed=seed % 2**31,
-        population_size=population,
-    )
-    history: list[float] = []
-    directory = Path(directory)
-
-    def fitness(x: np.ndarray, generation: int, k: int) -> float:
-        spec = game.strategy_spec(name, x, directory / f"g{generation:03d}-{k:02d}")
-        seats = ",".join([spec] + [field] * (players - 1))
-        with tempfile.TemporaryDirectory() as tmp:
-            rows = play_arm(
-                game,
-                Arm("candidate", rules, strategies=seats),
-                players,
-                seed + generation,
-                games,
-                Path(tmp) / "run",
-                threads,
-            )
-        if progress is not None:
-            progress(games)
-        return float(rows.filter(rows["player"] == 0)["won"].mean())
-
-    for generation in range(generations):
-        asked = [optimizer.ask() for _ in range(optimizer.population_size)]
-        rates = [fitness(x, generation, k) for k, x in enumerate(asked)]
-        optimizer.tell([(x, -r) for x, r in zip(asked, rates, strict=True)])
-        history.append(max(rates))
-    best = np.clip(optimizer.mean, low, high)
-    spec = game.strategy_spec(name, best, directory / "tuned")
-    tuned_rate = fitness(best, generations, 0)
-    return Tuned(best, spec, tuned_rate, history, fitness(start.astype(float), generations, 1))
-
-
 # --------------------------------------------------------------------------- the checkpointed loop
 
 CHECKPOINT = "checkpoint.pkl"
@@ -207,3 +146,109 @@ def run_generations(
         if after_generation:
             after_generation(state)
     return state
+
+
+# --------------------------------------------------------------------------- over the game protocol
+
+
+@dataclass(frozen=True)
+class TuneSetup:
+    """One tuning over the game protocol: strategy ``name`` (its start point) against ``against``
+    at every other seat, ``generations`` of ``games`` games a candidate from ``seed``."""
+
+    game: Game
+    rules: Any
+    name: str
+    against: str
+    players: int
+    seed: int
+    generations: int
+    games: int
+    population: int | None = None  # None: CMA-ES's default
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The tuning's identity, kept in its checkpoint: a checkpoint is resumed only by the same
+        tuning (the start's numbers, not only its name: a file may change)."""
+        start, low, high = self.game.strategy_space(self.name)
+        return {
+            "game": self.game.info.name,
+            "rules_id": self.game.rules_document(self.rules)["rules_id"],
+            "start": self.name,
+            "start_vector": [float(x) for x in start],
+            "bounds": [[float(a), float(b)] for a, b in zip(low, high, strict=True)],
+            "field": self.against,
+            "players": self.players,
+            "seed": self.seed,
+            "generations": self.generations,
+            "games": self.games,
+            "population": self.population,
+        }
+
+
+def tune(
+    setup: TuneSetup,
+    out: Path,
+    threads: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    after_generation: Callable[[TuneState], None] | None = None,
+) -> Tuned:
+    """Tune ``setup`` on :func:`run_generations`: checkpointed in ``out`` after every generation
+    (Ctrl-C keeps the last one; the same call resumes to the result a whole run gives; another
+    tuning's checkpoint is a UserError). ``progress(done, total)`` in games. The start and the
+    tuned strategy are then compared on the same fresh games (the seed after the generations')."""
+    from sim.experiments.arms import Arm, play_arm
+
+    s, out = setup, Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    start, low, high = s.game.strategy_space(s.name)
+    fingerprint = s.fingerprint()
+    state = read_checkpoint(out, fingerprint) or TuneState(fingerprint, _optimizer(start, low, high, s))
+    size = state.optimizer.population_size
+    total = (s.generations * size + 2) * s.games
+    played = 0  # games of the generation under way, for the progress of every candidate
+
+    def fitness(x: np.ndarray, generation: int, k: int) -> float:
+        nonlocal played
+        spec = s.game.strategy_spec(s.name, x, out / "candidates" / f"g{generation:03d}-{k:02d}")
+        seats = ",".join([spec] + [s.against] * (s.players - 1))
+        with tempfile.TemporaryDirectory() as tmp:
+            arm = Arm("candidate", s.rules, strategies=seats)
+            rows = play_arm(s.game, arm, s.players, s.seed + generation, s.games, Path(tmp) / "run", threads)
+        played += s.games
+        if progress is not None:
+            progress(state.games + played, total)
+        return float(rows.filter(rows["player"] == 0)["won"].mean())
+
+    def generation(state: TuneState) -> int:
+        nonlocal played
+        played = 0
+        opt = state.optimizer
+        asked = [opt.ask() for _ in range(size)]
+        rates = [fitness(x, state.generation, k) for k, x in enumerate(asked)]
+        opt.tell([(x, -r) for x, r in zip(asked, rates, strict=True)])
+        state.history.append({"generation": state.generation, "best": max(rates)})
+        return played
+
+    run_generations(state, s.generations, s.seed, out, generation, total, progress, after_generation)
+    played = 0
+    best = np.clip(state.optimizer.mean, low, high)
+    spec = s.game.strategy_spec(s.name, best, out / "candidates" / "tuned")
+    tuned_rate = fitness(best, s.generations, 0)
+    history = [h["best"] for h in state.history]
+    return Tuned(best, spec, tuned_rate, history, fitness(start.astype(float), s.generations, 1))
+
+
+def _optimizer(start: np.ndarray, low: np.ndarray, high: np.ndarray, setup: TuneSetup) -> Any:
+    """CMA-ES (a cmaes.CMA) from the start over the game's bounds, its first step a quarter of
+    their mean width."""
+    from cmaes import CMA
+
+    sigma = float(np.mean(high - low)) / 4
+    bounds = np.stack([low, high], axis=1)
+    return CMA(
+        mean=start.astype(float),
+        sigma=sigma,
+        bounds=bounds,
+        seed=setup.seed % 2**31,
+        population_size=setup.population,
+    )
