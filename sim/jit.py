@@ -895,9 +895,9 @@ def _index_without_wraparound() -> None:
     index, a literal's type is int64 too: ``x[-1]`` is not wrapped either."""
     from numba.np import arrayobj
 
-    stock = arrayobj.fix_integer_index
-    if getattr(stock, "_soup_no_wraparound", False):
-        return
+    stock = getattr(arrayobj, "fix_integer_index", None)
+    if stock is None or getattr(stock, "_soup_no_wraparound", False):
+        return  # a numba without the hook indexes as Python reads (the same games, slower)
 
     def fix_integer_index(context, builder, idxty, idx, size):
         if not idxty.signed:
