@@ -61,6 +61,16 @@ inf or nan). No rule divides by zero, and the plain-Python path, which the tests
 raises if one ever does. The tests for zero were branches in the hot loops: 1-2% of a game's
 time, the same games (issue 24).
 
+**No negative indices.** numba compiles an array index of a signed integer as Python reads it:
+a negative one counts from the end, a compare and a select for every index of every access.
+Kernels never index with a negative value (a missing neighbour, -1, reads slot ``+ 1`` of a row
+whose slot 0 is kept empty; a kernel tests ``a >= 0`` before it indexes by an amoeba), so an
+index is compiled as it is (:func:`_index_without_wraparound`): the same games, faster
+(docs/profiling.md, "Issue 36.1, session 6", has the figures). A kernel that indexed with -1
+would read before the array: the plain-Python path still wraps, so it would play differently
+there (tests/test_plain_python.py); compiled with ``NUMBA_BOUNDSCHECK=1`` it raises IndexError;
+and ``x[-1]`` in a kernel module is refused by tests/test_jit_indexing.py.
+
 **A callee is defined before its caller.** By-reference linking needs every kernel compiled (or
 loaded) before any kernel that calls it, which Python's import order gives as long as a module
 defines a kernel above the kernels that call it and imports the modules of the kernels it calls.
@@ -877,7 +887,29 @@ def _install_linking() -> None:
     global _BY_REFERENCE
     if _BY_REFERENCE is None:
         _load_registries_without_scipy()
+        _index_without_wraparound()
         _BY_REFERENCE = _link_by_reference()
+
+
+def _index_without_wraparound() -> None:
+    """Compile a kernel's array index of a signed integer as it is, without numba's wraparound
+    (a negative index counting from the end: a compare and a select per index and dimension,
+    which also kept LLVM from simplifying the address arithmetic around it). No kernel indexes
+    with a negative value (the module docs, "No negative indices"). By the time numba lowers an
+    index, a literal's type is int64 too: ``x[-1]`` is not wrapped either."""
+    from numba.np import arrayobj
+
+    stock = getattr(arrayobj, "fix_integer_index", None)
+    if stock is None or getattr(stock, "_soup_no_wraparound", False):
+        return  # a numba without the hook indexes as Python reads (the same games, slower)
+
+    def fix_integer_index(context, builder, idxty, idx, size):
+        if not idxty.signed:
+            return stock(context, builder, idxty, idx, size)
+        return context.cast(builder, idx, idxty, types.intp)
+
+    fix_integer_index._soup_no_wraparound = True
+    arrayobj.fix_integer_index = fix_integer_index
 
 
 def _load_registries_without_scipy() -> None:
