@@ -327,6 +327,7 @@ class _Namespace:
         self.shared: bool | None = None
         self.fresh = False  # its cache directory held no kernel when this process started it
         self.helpers: list = []
+        self.whole = False  # the kit: every one of its kernel modules was imported (_load_whole_kit)
 
 
 _SPACES: dict[str, _Namespace] = {}
@@ -965,7 +966,21 @@ def _compile(fn):
     if _TIMING:
         print(f"jit {time.perf_counter() - start:8.2f}s {fn.__module__}.{fn.__qualname__}", flush=True)
     _note_kernel(fn, compiled, space)
+    if namespace == KIT:
+        _load_whole_kit(space)
     return compiled
+
+
+def _load_whole_kit(space: _Namespace) -> None:
+    """Import every kernel module of the kit once one of its kernels is compiled or loaded: a game
+    uses only some of them (Pig logs no events: sim.event_log), and the kit's cache is complete,
+    with its marker and its compile time for the first-run notice (:func:`engine_compiled`), only
+    once all of its kernels are there."""
+    if space.whole:
+        return
+    space.whole = True
+    for module in sorted({module for module, _ in space.expected}):
+        importlib.import_module(module)
 
 
 # --- a first compile on several cores (sim.jit_sharing) -------------------------------------------
