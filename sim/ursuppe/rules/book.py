@@ -9,6 +9,7 @@ the names of the other two that callers use are imported from here.
 """
 
 import copy
+import functools
 import hashlib
 import json
 import numbers
@@ -115,7 +116,11 @@ __all__ = [
     "rules_id",
 ]
 
-_DEFAULT_FLAGS: list[dict[str, Any]] = []
+@functools.cache
+def _default_layer() -> dict[str, Any]:
+    """The default rules file as read (read once a process; never changed: every layer is copied
+    before it is merged, validation.prepare_layer)."""
+    return read_toml(DEFAULT_RULES_PATH, str(DEFAULT_RULES_PATH))
 
 
 def played_data(data: dict[str, Any]) -> dict[str, Any]:
@@ -129,9 +134,8 @@ def played_data(data: dict[str, Any]) -> dict[str, Any]:
         for row in FLAG_ROWS
         if row.group in groups and row.name != switch
     ]
-    if not _DEFAULT_FLAGS:  # the file's own values: loading the defaults would ask for their id
-        _DEFAULT_FLAGS.append(read_toml(DEFAULT_RULES_PATH, str(DEFAULT_RULES_PATH))["flags"])
-    return {**data, "flags": {**flags, **{name: _DEFAULT_FLAGS[0][name] for name in inert}}}
+    default = _default_layer()["flags"]  # the file's values: loading the defaults would ask their id
+    return {**data, "flags": {**flags, **{name: default[name] for name in inert}}}
 
 
 def rules_id(data: dict[str, Any]) -> str:
@@ -275,9 +279,8 @@ class RuleBook:
     def _checked_count(self, players: Any) -> int:
         """``players`` as one of components.player_counts, or a one-line RulesError."""
         expected = f"one of {', '.join(map(str, self.player_counts))} (components.player_counts)"
-        if isinstance(players, bool) or not isinstance(players, numbers.Integral):
-            raise RulesError(f"players: expected {expected}, got {show(players)}")
-        if players not in self.player_counts:
+        integral = isinstance(players, numbers.Integral) and not isinstance(players, bool)
+        if not integral or players not in self.player_counts:
             raise RulesError(f"players: expected {expected}, got {show(players)}")
         return int(players)
 
@@ -438,13 +441,14 @@ class RuleBook:
             # TB1's other reading: the partner's cubes count as one's own, so a meal is the
             # 3-player pattern over the two opponent colours (a 0 for the partner's column).
             feed = self.data["feeding"]
+            standard = [*feed["p3"]["standard"], 0]
             shapes = [[*shape, 0] for shape in substitution_shapes(feed, flags, 3)]
             meal, n_meal, parasite, n_parasite = shape_tables(
-                [*feed["p3"]["standard"], 0], shapes, feed["frugality_fewer"], feed["parasitism_fewer"]
+                standard, shapes, feed["frugality_fewer"], feed["parasitism_fewer"]
             )
             rules = rules._replace(
                 inedible=partner.copy(),
-                standard_shape=np.array([*feed["p3"]["standard"], 0], dtype=np.int8),
+                standard_shape=np.array(standard, dtype=np.int8),
                 substitution_shapes=np.array(shapes, dtype=np.int8).reshape(len(shapes), 3),
                 meal_shapes=meal,
                 n_meal_shapes=n_meal,
@@ -464,12 +468,8 @@ class RuleBook:
         return rules._replace(
             side=np.arange(4, dtype=np.int8) if flags["double2_partner_is_opponent"] else player_of,
             partner=partner,
-            colour_choice=flags["double2_colour_order"] == "choice",
             setup_first_dp=0,  # TB2: the starting amoebas are "without" damage points
-            start_bp=flags["double2_start_bp"],
-            income=flags["double2_income"],
-            division_cost=flags["double2_division_cost"],
-            division_cost_division_rate=flags["double2_division_cost_division_rate"],
+            **flag_fields(flags, ("TB",), rules.players),  # TB3, TB4, TB7
         )
 
 
@@ -515,9 +515,7 @@ def load_rules(*paths: str | Path | None, overrides: dict[str, Any] | None = Non
     house-rules file or ``overrides`` the §10 flags may also be given at top level as
     shorthand for ``flags.<name>``. ``None`` paths are skipped. Any bad input -> RulesError.
     """
-    layers: list[tuple[str, Any]] = [
-        (str(DEFAULT_RULES_PATH), read_toml(DEFAULT_RULES_PATH, str(DEFAULT_RULES_PATH)))
-    ]
+    layers: list[tuple[str, Any]] = [(str(DEFAULT_RULES_PATH), _default_layer())]
     for path in paths:
         if path is not None:
             layers.append((str(path), read_toml(Path(path), str(path))))

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sim.ursuppe.rules.directions import DIRECTION_NAMES
 from sim.ursuppe.rules.extra_flags import EXTRA_FLAGS, MARKET_FLAGS
 from sim.ursuppe.rules.genes import N_GENES
 
@@ -196,6 +197,11 @@ DECK_5_6 = ("base30_plus_39", "only_39")  # PX4, §7: the 5-6 cards added to the
 # §5: Substitution with 5-6 players: the shapes of feeding.p5/p6.substitution; only those with no
 # colour above 2 (the reading of substitution_3_1 = false); or none (Substitution does not feed).
 FEEDING_5_6_SUBSTITUTION = ("skip_one_spread", "two_each", "disabled")
+# The extra genes' PLACEHOLDERs (§18), named only by a game with flags.extra_genes = true.
+EXTRA_PLACEHOLDERS: tuple[str, ...] = (
+    "genes.Glutton.defect_payment",
+    *(f"flags.{f.name}" for f in EXTRA_FLAGS if f.placeholder),
+)
 # Named rules data whose default is a PLACEHOLDER (no source has the value): a run that uses the
 # default says so (RuleBook.placeholders). Key: dotted name; value: the player counts it affects.
 PLACEHOLDERS: dict[str, tuple[int, ...]] = {
@@ -216,13 +222,8 @@ PLACEHOLDERS: dict[str, tuple[int, ...]] = {
     # Double play II's (TB3, TB4): RuleBook.placeholders(2, "double2").
     **{f"flags.{name}": () for name in DOUBLE2_PLACEHOLDERS},
     # The extra genes' (§18): named by a game with flags.extra_genes = true only.
-    "genes.Glutton.defect_payment": (),
-    **{f"flags.{f.name}": () for f in EXTRA_FLAGS if f.placeholder},
+    **dict.fromkeys(EXTRA_PLACEHOLDERS, ()),
 }
-EXTRA_PLACEHOLDERS: tuple[str, ...] = (
-    "genes.Glutton.defect_payment",
-    *(f"flags.{f.name}" for f in EXTRA_FLAGS if f.placeholder),
-)
 
 SECTIONS = (
     "name",
@@ -237,9 +238,9 @@ SECTIONS = (
     "genes",
 )
 BOARD_KEYS = ("spaces", "neighbours", "coordinates", "compass")
-COMPASS_VALUES = ("N", "E", "S", "W", "stay", "choice")
-DRIFT_VALUES = ("N", "E", "S", "W", "none")
-DIRECTION_LETTERS = ("N", "E", "S", "W")
+COMPASS_VALUES = DIRECTION_NAMES
+DIRECTION_LETTERS = DIRECTION_NAMES[:4]
+DRIFT_VALUES = (*DIRECTION_LETTERS, "none")
 # V6: the bounds of the plausible decks ([environment.family]; sim/ursuppe/experiments/deck_family.py)
 FAMILY_KEYS = (
     "placeholder",

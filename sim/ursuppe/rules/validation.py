@@ -277,9 +277,12 @@ class Checker:
     def integer(self, value: Any, path: KeyPath, lo: int = 0, hi: int | None = None) -> int:
         """An integer in ``lo..hi`` (booleans are not integers here)."""
         expected = f"an integer >= {lo}" if hi is None else f"an integer in {lo}..{hi}"
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            self.bad(path, expected, value)
-        if value < lo or (hi is not None and value > hi):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, numbers.Integral)
+            or value < lo
+            or (hi is not None and value > hi)
+        ):
             self.bad(path, expected, value)
         return int(value)
 
@@ -331,14 +334,12 @@ class Checker:
         count) with a key for each of ``counts`` (other engine counts may be present), or one
         integer for every count. Returns the entries of ``counts`` only."""
         keys = [str(p) for p in counts]
+        top = {k: hi[k] if isinstance(hi, dict) else hi for k in keys}
         if not isinstance(value, dict):
-            return {k: self.integer(value, path, lo, hi[k] if isinstance(hi, dict) else hi) for k in keys}
+            return {k: self.integer(value, path, lo, top[k]) for k in keys}
         others = tuple(k for k in PLAYER_KEYS if k not in keys)
         table = self.table(value, path, PLAYER_KEYS, optional=others)
-        return {
-            key: self.integer(table[key], (*path, key), lo, hi[key] if isinstance(hi, dict) else hi)
-            for key in keys
-        }
+        return {key: self.integer(table[key], (*path, key), lo, top[key]) for key in keys}
 
     def shape(self, value: Any, path: KeyPath, length: int) -> list[int]:
         """A feeding shape: ``length`` cube counts, non-increasing, non-negative, summing to >= 1."""
@@ -775,12 +776,9 @@ class Checker:
         tables of meal_shapes.py keep the first MAX_SHAPES shapes and would drop the rest)."""
         for players in self.counts:
             key = f"p{players}"
-            counts = shape_set_sizes(
-                feeding[key]["standard"],
-                substitution_shapes(feeding, flags, players),
-                feeding["frugality_fewer"],
-                feeding["parasitism_fewer"],
-            )
+            standard, shapes = feeding[key]["standard"], substitution_shapes(feeding, flags, players)
+            fewer = (feeding["frugality_fewer"], feeding["parasitism_fewer"])
+            counts = shape_set_sizes(standard, shapes, *fewer)
             worst = max(counts, key=counts.get)  # type: ignore[arg-type]
             if counts[worst] > MAX_SHAPES:
                 self.fail(
@@ -790,13 +788,7 @@ class Checker:
                     "(fewer substitution shapes, or a smaller frugality_fewer or parasitism_fewer)",
                     also=(("feeding", "frugality_fewer"), ("feeding", "parasitism_fewer")),
                 )
-            options = meal_option_bound(
-                feeding[key]["standard"],
-                substitution_shapes(feeding, flags, players),
-                feeding["frugality_fewer"],
-                feeding["parasitism_fewer"],
-                players,
-            )
+            options = meal_option_bound(standard, shapes, *fewer, players)
             if options > MAX_OPTIONS:
                 self.fail(
                     ("feeding", key),

@@ -270,7 +270,7 @@ def _parse_choice(label: str, k: int, choice: Any, players: int) -> list[tuple[i
         row[0] = RESPONSE_NAMES.index(answers)
         return [(CK_RESPOND, row)]
     if kind == "pay":
-        return [(CK_PAY, _pay_row(label, f"{key}.pay", v, row))]
+        return [(CK_PAY, _pay_row(label, f"{key}.pay", v))]
     if kind == "buy":
         return _buy_entries(label, f"{key}.buy", v)
     if kind == "place":
@@ -308,7 +308,7 @@ def _choice_kind(label: str, key: str, choice: Any) -> str:
     return kinds[0]
 
 
-def _pay_row(label: str, key: str, v: Any, row: list[int]) -> list[int]:
+def _pay_row(label: str, key: str, v: Any) -> list[int]:
     """A gene defect's payment ``{"genes": [...], "bp": n}`` as its option row (the genes as a
     two-word mask)."""
     _object(label, key, v, (), ("genes", "bp"), '{"genes": [...], "bp": n}')
@@ -318,6 +318,7 @@ def _pay_row(label: str, key: str, v: Any, row: list[int]) -> list[int]:
     mask = 0
     for i, name in enumerate(genes):
         mask |= 1 << _gene(label, f"{key}.genes[{i}]", name)
+    row = [0] * OPTION_WIDTH
     row[0], row[1] = words(mask)
     row[2] = _int(label, f"{key}.bp", v.get("bp", 0), 0)
     return row
