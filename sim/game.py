@@ -551,8 +551,8 @@ STREAM_ASSIGNMENT = 3  # which strategies of a pool sit at the table (after the 
 class ListedRun(RunAdapter):
     """A run whose players are named strategies, some of them search players (strategies/search.py)
     the engine plays by their rollout policy: what such runs hold and do alike, said once (issue
-    35.5). A game's run subclasses it and gives ``game`` (its name), ``rules_data()`` (the merged
-    rules for the spec), ``spec_extra()`` (the spec's own keys) and play_chunk."""
+    35.5). A game's run subclasses it and gives ``game`` (its name), ``spec_extra()`` (the spec's
+    own keys) and play_chunk; its rules are merged rules (sim.rules_files.MergedRules)."""
 
     game: ClassVar[str]
     rules: Any
@@ -568,9 +568,6 @@ class ListedRun(RunAdapter):
         """The strategy the engine plays for each name (a search player's: its rollout policy)."""
         return [self.search[i].rollout if i in self.search else n for i, n in enumerate(self.names)]
 
-    def rules_data(self) -> Any:
-        raise NotImplementedError
-
     def spec_extra(self) -> dict[str, Any]:
         return {}
 
@@ -582,7 +579,7 @@ class ListedRun(RunAdapter):
             "strategies": self.names,
             "assignment": {"seats": self.seats} if self.seats is not None else {"pool": self.pool},
             "rules_id": self.rules.rules_id,
-            "rules": self.rules_data(),
+            "rules": self.rules.data,
             **self.spec_extra(),
             # the search players by name (only in a run with one: older specs read the same)
             **(
@@ -665,6 +662,10 @@ class GameBase:
 
     def load_engine(self) -> None:
         import_module(self.engine_module)
+
+    def rules_document(self, rules: Any) -> dict[str, Any]:
+        """Merged rules (sim.rules_files.MergedRules) as ``soup rules`` shows them."""
+        return {"rules_id": rules.rules_id, "files": list(rules.files), "rules": rules.data}
 
     def check_players(self, rules: Any, players: int, variant: str | None = None) -> None:
         check_player_count(self.info.name, rules.player_counts, players, variant)

@@ -71,9 +71,6 @@ class ChromosomeRun(ListedRun):
 
     game: ClassVar[str] = "chromosome"
 
-    def rules_data(self) -> dict[str, Any]:
-        return self.rules.data
-
     def spec_extra(self) -> dict[str, Any]:
         return {**conditions(self.rules, self.players), "placeholders": self.rules.placeholders(self.players)}
 
@@ -261,9 +258,6 @@ class Chromosome(GameBase):
     def rules_line(self, rules: ChromosomeRules) -> str:
         events = "on" if rules.flags["events"] else "off"
         return f"rules {rules.rules_id}; species mode {rules.flags['species_mode']}; events {events}"
-
-    def rules_document(self, rules: ChromosomeRules) -> dict[str, Any]:
-        return {"rules_id": rules.rules_id, "files": list(rules.files), "rules": rules.data}
 
     def play_game(
         self, rules: ChromosomeRules, players: int, strategies: list[str], seed: int, variant: str | None

@@ -50,9 +50,6 @@ class PigRun(ListedRun):
 
     game: ClassVar[str] = "pig"
 
-    def rules_data(self) -> dict[str, Any]:
-        return self.rules.data
-
     def play_chunk(
         self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
     ) -> pa.Table:
@@ -128,9 +125,6 @@ class Pig(GameBase):
 
     def rules_line(self, rules: PigRules) -> str:
         return f"rules {rules.rules_id}; target {rules.data['target']}"
-
-    def rules_document(self, rules: PigRules) -> dict[str, Any]:
-        return {"rules_id": rules.rules_id, "files": list(rules.files), "rules": rules.data}
 
     def play_game(
         self, rules: PigRules, players: int, strategies: list[str], seed: int, variant: str | None

@@ -56,7 +56,7 @@ import pyarrow as pa
 
 from sim import columns
 from sim.errors import UserError
-from sim.game import assign_strategies
+from sim.game import STREAM_ASSIGNMENT, assign_strategies
 from sim.packed import packed_column, with_packed_fields
 from sim.runner import RunAdapter
 from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook
@@ -72,7 +72,6 @@ from strategies.ursuppe.params import Strategy, load_strategy, parameter_table
 if TYPE_CHECKING:
     from sim.ursuppe.engine.batch import Batch
 
-STREAM_ASSIGNMENT = 3  # a game's fourth stream: which strategies of a pool sit at the table
 
 
 @dataclass

@@ -46,6 +46,7 @@ from sim.experiments.tuning import (
     run_generations,
     unit_optimizer,
 )
+from sim.game import STREAM_ASSIGNMENT
 from sim.runner import write_atomic, write_json_atomic
 from sim.ursuppe.rules.book import RuleBook, Rules
 from sim.ursuppe.rules.genes import GENE_NAMES, gene_index
@@ -64,7 +65,6 @@ RESULT = "result.json"
 TUNED = "tuned.toml"
 TIMING = "timing.json"
 FIELDS = ("mix", "against", "self")
-STREAM_ASSIGNMENT = 3  # as simulation.STREAM_ASSIGNMENT: which pool strategies sit at the table
 # Games per batch handed to the engine at once: memory stays flat (~450 MB for 20,000 4p games).
 MAX_BATCH = 24_000
 # Scalars tuned by default (with every gene value in play): the economy and the two space weights.

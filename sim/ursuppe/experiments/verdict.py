@@ -644,18 +644,15 @@ def _deck_conditions(
         return [], []
     from sim.ursuppe.experiments.deck_family import deck_label, deck_overrides, plausible_decks
 
-    fld0, _, holder0, head_search = headline
     family = plausible_decks(setting.book, decks, seed)
     labels = [deck_label(d) for d in family]
     conditions = [
-        Condition(
+        _headline_on(
             "deck",
             f"deck {k} of the V6 family ({labels[k]})",
             f"deck-{k}",
             replace(setting, book=setting.book.derive(deck_overrides(deck))),
-            fld0,
-            holder0,
-            head_search,
+            headline,
         )
         for k, deck in enumerate(family[1:], start=1)
     ]
@@ -668,7 +665,6 @@ def _reading_conditions(
     """The headline under each reading of the rules that touches gene ``name``, and their labels."""
     from sim.ursuppe.experiments.readings import readings
 
-    fld0, _, holder0, head_search = headline
     conditions, labels = [], []
     for label, layer in readings(setting.book, name):
         try:
@@ -677,17 +673,19 @@ def _reading_conditions(
             continue  # a value these rules cannot take (another flag pins it)
         labels.append(label)
         conditions.append(
-            Condition(
-                "reading",
-                label,
-                f"reading-{_slug(label)}",
-                replace(setting, book=read_book),
-                fld0,
-                holder0,
-                head_search,
+            _headline_on(
+                "reading", label, f"reading-{_slug(label)}", replace(setting, book=read_book), headline
             )
         )
     return conditions, labels
+
+
+def _headline_on(
+    kind: str, label: str, slug: str, setting: T.Setting, headline: tuple[Any, str, Any, Any]
+) -> Condition:
+    """The headline's field, holder and search player under another ``setting`` (a deck, a reading)."""
+    fld0, _, holder0, head_search = headline
+    return Condition(kind, label, slug, setting, fld0, holder0, head_search)
 
 
 def _row(design: str, cond: Condition, unit: G.Unit, m: dict[str, Any], games: int) -> dict[str, Any]:
