@@ -34,7 +34,6 @@ from analysis import win_rates
 from analysis.intervals import MIN_ROWS, NO_CONTRAST, Z95, contrast_result, wilson
 from analysis.multiple_testing import with_holm
 from analysis.ursuppe import deck_order
-from analysis.ursuppe.deck_order import OUTCOME_COLUMNS
 from sim.runner import chunk_files, read_chunk
 
 # Relative size below which a variance computed from the moments is rounding error: exactly 0 in
@@ -271,7 +270,7 @@ class _Count:
                 self.deck_effects[feature, by] = Moments(self._by_levels(by) * len(self.deck.levels[feature]))
             for feature in deck_order.FEATURES:
                 n = len(self.deck.levels[feature])
-                for column in OUTCOME_COLUMNS:
+                for column in deck_order.OUTCOME_COLUMNS:
                     self.deck_outcomes[feature, column] = Moments(n)
                 self.level_games[feature] = np.zeros(n)
                 self.level_finish[feature] = np.zeros(n)
@@ -539,10 +538,12 @@ def _add_chunk(c: _Count, df: pl.DataFrame, per: int) -> None:
         n_levels = len(kit.levels[feature])
         by_index = strategy if by == "strategy" else seat
         c.deck_effects[feature, by].add(by_index * n_levels + level[feature][:, None], won)
-    outcome = {col: df[col].to_numpy().astype(np.float64).reshape(shape) for col in OUTCOME_COLUMNS}
+    outcome = {
+        col: df[col].to_numpy().astype(np.float64).reshape(shape) for col in deck_order.OUTCOME_COLUMNS
+    }
     for feature in deck_order.FEATURES:
         g = np.repeat(level[feature][:, None], per, axis=1)
-        for col in OUTCOME_COLUMNS:
+        for col in deck_order.OUTCOME_COLUMNS:
             c.deck_outcomes[feature, col].add(g, outcome[col])
         n = len(kit.levels[feature])
         c.level_games[feature] += np.bincount(level[feature], minlength=n)
@@ -789,7 +790,7 @@ def _deck_outcomes(by_count: dict[int, _Count], feature: str) -> pl.DataFrame:
                 "finish_low": float(lo),
                 "finish_high": float(hi),
             }
-            for column, name in OUTCOME_COLUMNS.items():
+            for column, name in deck_order.OUTCOME_COLUMNS.items():
                 m = c.deck_outcomes[feature, column]
                 at = np.zeros((1, m.k))
                 at[0, f] = 1

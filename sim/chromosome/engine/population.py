@@ -6,8 +6,6 @@ from sim.chromosome.engine.events import EV_ELIMINATED, log
 from sim.chromosome.engine.state import NO_OWNER
 from sim.jit import kernel
 
-# The flags' places in Rules.flag (numba globals).
-
 STERILITY_RESULTING = 1  # flag sterility_check's second reading (M3)
 
 

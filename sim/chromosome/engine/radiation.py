@@ -10,7 +10,6 @@ from sim.chromosome.engine.population import adjacent
 from sim.chromosome.engine.state import N_BLACK_TEST, NO_OWNER
 from sim.jit import kernel
 
-# The flags' places in Rules.flag (numba globals).
 BLACK = 3  # the B gene colour (COLOURS order)
 
 

@@ -4,8 +4,6 @@ from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.population import board_groups, board_tokens, charged_tokens
 from sim.jit import kernel
 
-# The flags' places in Rules.flag (numba globals).
-
 START_GROUPS, START_CHARGED = 1, 2  # flag start_count: tokens (0), groups, charged_tokens
 
 
