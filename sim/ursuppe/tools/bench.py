@@ -7,8 +7,9 @@
   in turns (another process on the machine only ever slows a run down; every run is reported);
 - ``pipeline_efficiency``: a whole 4-player ``soup simulate`` run through the chunked runner
   (``PIPELINE_CHUNKS`` chunks: playing, building rows, encoding, writing and hashing every chunk)
-  over the engine alone on the same games, in games/s, per thread count, measured in turns in this
-  process (issue 12; target ``PIPELINE_TARGET`` on 2 threads);
+  over the engine alone on the same games in the same batches (its batches' set-up aside), in
+  games/s, per thread count, measured in turns in this process (issue 12; target
+  ``PIPELINE_TARGET`` at 1 and 2 threads, issue 36.3);
 - ``6p_over_4p``: 6-player over 4-player games/s per thread count, from the same run (target
   ``RATIO_6P_TARGET``: a 6-player game has 1.5x the players and more options per meal, PX);
 - the same 4-player games on the plain-Python path (NUMBA_DISABLE_JIT=1, in a subprocess) and the
@@ -62,7 +63,7 @@ EXTRA_TARGET = 0.6  # issue 14: 4-player games with the extra genes at least 0.6
 THREADS = (1, 2)
 RATIO_6P_TARGET = 0.45  # issue 11: 6-player games at least 0.45x as fast as 4-player ones
 PIPELINE_CHUNKS = 5  # chunks of a measured whole run (pipeline_efficiency)
-PIPELINE_TARGET = 0.9  # issue 12: a whole run at least 0.9x the engine's games/s on 2 threads
+PIPELINE_TARGET = 0.95  # issue 36.3: a whole run at least 0.95x the engine's games/s on 1 and 2 threads
 _KEEP_COMPARED = 3  # compared commits whose kernel caches are kept
 
 # Imports, the engine compiled or loaded, and 8 games: the wall and CPU seconds of this process's
@@ -148,11 +149,17 @@ def games_per_second(
 
 
 def default_batch(
-    players: int, games: int, seed: int = 1, mix: str = "", variant: str | None = None, extra: bool = False
+    players: int,
+    games: int,
+    seed: int = 1,
+    mix: str = "",
+    variant: str | None = None,
+    extra: bool = False,
+    first: int = 0,
 ) -> batch_mod.Batch:
-    """A batch of ``games`` games of :func:`default_run`, not yet set up."""
+    """A batch of the ``games`` games of :func:`default_run` from game ``first`` on, not yet set up."""
     run = default_run(players, seed, mix, variant, extra)
-    indices = np.arange(games)
+    indices = np.arange(first, first + games)
     rules = run.rulebook.for_players(players, variant)
     rows = colour_assignment(run.assignment(indices), variant)
     return batch_mod.new_batch(rules, parameter_table(run.strategies), rows, seed, indices)
@@ -163,6 +170,21 @@ def raise_first_error(b: batch_mod.Batch) -> None:
     err = batch_mod.first_error(b)
     if err is not None:
         raise batch_mod.GameError(f"engine error {err[1].tolist()} in game {err[0]}")
+
+
+def chunks_games_per_second(chunks: int, chunk_games: int, threads: int, mix: str = "") -> float:
+    """games/s of the engine alone on the games of a whole 4-player run of ``chunks`` chunks of
+    ``chunk_games`` games, batch by batch as the runner plays them (each batch's set-up aside): what
+    :func:`simulate_games_per_second` is compared with. The same games and the same length of time
+    as the whole run, so that a moment the machine runs faster or slower weighs on both alike."""
+    seconds = 0.0
+    for i in range(chunks):
+        b = default_batch(4, chunk_games, mix=mix, first=i * chunk_games)
+        t = time.perf_counter()
+        batch_mod.play(b, seating="rotate", threads=threads)
+        seconds += time.perf_counter() - t
+        raise_first_error(b)
+    return chunks * chunk_games / seconds
 
 
 def simulate_games_per_second(games: int, chunk_size: int, threads: int, out: Path, mix: str = "") -> float:
@@ -489,13 +511,14 @@ def _engine_runs(games: int, repeats: int, mix: str) -> dict[str, dict[str, list
 
 def _pipeline_runs(games: int, repeats: int, mix: str) -> dict[str, dict[str, list[float]]]:
     """The pipeline (issue 12): whole runs of PIPELINE_CHUNKS chunks of ``games`` games through the
-    runner, taken in turns with the engine alone on the same games, per thread count."""
+    runner, taken in turns with the engine alone on the same games in the same batches, per thread
+    count."""
     pipeline: dict[str, dict[str, list[float]]] = {"engine": {}, "simulate": {}}
     with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
         for r in range(repeats):
             for t in THREADS:
                 pipeline["engine"].setdefault(str(t), []).append(
-                    round(games_per_second(4, games, t, mix=mix), 1)
+                    round(chunks_games_per_second(PIPELINE_CHUNKS, games, t, mix), 1)
                 )
                 out = Path(tmp) / f"run-{t}-{r}"
                 rate = simulate_games_per_second(PIPELINE_CHUNKS * games, games, t, out, mix)
@@ -563,7 +586,8 @@ def scaling(threads: list[int], games: int, repeats: int, mix: str = "") -> dict
     pipeline: dict[str, list[float]] = {"engine": [], "simulate": []}
     with tempfile.TemporaryDirectory(prefix="soup-bench-") as tmp:
         for r in range(repeats):
-            pipeline["engine"].append(round(games_per_second(4, games * top, top, mix=mix), 1))
+            rate = chunks_games_per_second(PIPELINE_CHUNKS, games * top, top, mix)
+            pipeline["engine"].append(round(rate, 1))
             out = Path(tmp) / f"run-{r}"
             rate = simulate_games_per_second(PIPELINE_CHUNKS * games * top, games * top, top, out, mix)
             pipeline["simulate"].append(round(rate, 1))
@@ -671,7 +695,7 @@ def as_text(doc: dict[str, Any]) -> str:
             f"({doc['pipeline_efficiency'][t]:.2f}x the engine's)"
             for t in doc["pipeline_efficiency"]
         )
-        + f" (target {doc['pipeline_efficiency_target']:.2f}x on 2 threads)",
+        + f" (target {doc['pipeline_efficiency_target']:.2f}x or more)",
         f"  plain Python: {doc['plain_python_games_per_s']:.1f} games/s "
         f"-> speed-up {doc['speedup_vs_python']}x",
         "  peak memory of soup simulate: "
