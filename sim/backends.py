@@ -99,13 +99,32 @@ class Backend(Protocol):
         """Release what the backend started (a local Ray instance)."""
 
 
+GAME_COLUMN = "game"  # every chunk's game index (sim.game.CORE_COLUMNS), ascending
+
+
 def encode_chunk(table: Any) -> bytes:
-    """A chunk's Parquet bytes (zstd), encoded once in memory (the same bytes on every backend)."""
+    """A chunk's Parquet bytes (zstd), encoded once in memory (the same bytes on every backend).
+
+    Encoding is most of the runner's writer time, and on a machine whose cores all play it is
+    taken from the engine (issue 36.3), so the encodings are chosen for it: the game index,
+    ascending and repeated a player at a time, is delta-encoded (a few bytes a block of rows,
+    where a dictionary would hold every game of the chunk), every other column dictionary-encoded
+    (an outcome takes few values); statistics (min, max) only for the game index, what a reader
+    skips files by (every column's cost ~10% of the encoding). docs/profiling.md, "Issue 36.3"."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    names = table.column_names
+    delta = [GAME_COLUMN] if GAME_COLUMN in names else []
     sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="zstd")
+    pq.write_table(
+        table,
+        sink,
+        compression="zstd",
+        use_dictionary=[n for n in names if n not in delta],
+        column_encoding=dict.fromkeys(delta, "DELTA_BINARY_PACKED"),
+        write_statistics=delta,
+    )
     return sink.getvalue().to_pybytes()
 
 
