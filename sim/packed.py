@@ -24,10 +24,20 @@ def packed_column(values: np.ndarray) -> pa.FixedSizeBinaryArray:
     entries as its k bytes. A ValueError for an entry out of range."""
     values = np.asarray(values)
     rows, k = values.shape
-    if values.size and (values.min() < 0 or values.max() > 255):
+    if values.size and _largest_unsigned(values) > 255:
         raise ValueError(f"packed column: entries must lie in 0..255, got {values.min()}..{values.max()}")
     data = np.ascontiguousarray(values, dtype=np.uint8)
     return pa.FixedSizeBinaryArray.from_buffers(pa.binary(k), rows, [None, pa.py_buffer(data)])
+
+
+def _largest_unsigned(values: np.ndarray) -> Any:
+    """The largest entry of ``values`` read as unsigned: one pass where min and max take two (a
+    negative entry of a signed type reads as larger than 255)."""
+    if values.dtype.kind == "i":
+        return values.view(values.dtype.str.replace("i", "u")).max()
+    if values.dtype.kind == "u":
+        return values.max()
+    return max(-values.min() + 256, values.max())  # floats, objects: the plain test
 
 
 def with_packed_fields(table: pa.Table, items: dict[str, pa.DataType]) -> pa.Table:
