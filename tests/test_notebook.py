@@ -31,7 +31,7 @@ def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
     are whole seating blocks (rotate_block: 24 games an arm at 4 players, 6 at 3), and its mirror
     cell seats a search player in every seat, so at 4 players that cell was 3/5 of the test.
     1,000 games (a count the notebook prints with a thousands separator): its verdict cell's
-    search games are one block an arm (1,200 played two, a quarter of the test's time)."""
+    search games are one block an arm (1,200 played two: about a sixth of the test's time)."""
     outputs = _execute(monkeypatch, tmp_path, GAMES="1000", PLAYERS="3", STRONG_GAMES="16")
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(images) >= 7  # strategy, seats, length, forest, synergy, timing, deck, Chromosome species
