@@ -129,6 +129,15 @@ def ray_cluster():
         ray.shutdown()
 
 
+@pytest.fixture(scope="module")
+def ray_address(ray_cluster) -> str:
+    """The module's Ray instance as a cluster address, for `soup --backend ray --ray-address` in a
+    subprocess: a command that connects there starts no Ray instance of its own (one start-up,
+    seconds, per command otherwise). test_soup_simulate_on_ray_ctrl_c_resume_and_a_damaged_chunk
+    keeps the path where soup starts and stops its own local instance."""
+    return ray_cluster.get_runtime_context().gcs_address
+
+
 @pytest.fixture
 def ray_backend(ray_cluster):
     from sim.backends import RayBackend
@@ -243,14 +252,14 @@ def test_backend_ray_without_ray_installed_is_one_line(tmp_path):
 
 
 @pytest.mark.slow
-def test_soup_simulate_on_ray_ctrl_c_resume_and_a_damaged_chunk(tmp_path):
-    """As a user runs it, `soup simulate --backend ray` (a local Ray instance of its own, one per
-    command: two here, the slowest part of this file). Ctrl-C in a terminal reaches the whole
-    process group (soup, and the Ray instance it started): one line saying what was kept, only
-    complete chunks listed. `--resume` on Ray finishes the run to the bytes of a clean local run,
-    and prints no token-authentication notice (issue 21). A chunk truncated afterwards is named by
-    `soup report` and by `--resume`, which plays it again, on the local backend, to the same bytes."""
-    pytest.importorskip("ray")
+def test_soup_simulate_on_ray_ctrl_c_resume_and_a_damaged_chunk(tmp_path, ray_address):
+    """As a user runs it, `soup simulate --backend ray` with a local Ray instance of its own (the
+    one test of that path: a Ray start-up is the slowest part of this file). Ctrl-C in a terminal
+    reaches the whole process group (soup, and the Ray instance it started): one line saying what
+    was kept, only complete chunks listed, and no token-authentication notice of the instance soup
+    started (issue 21). `--resume` on Ray (the module's instance, by --ray-address) finishes the
+    run to the bytes of a clean local run. A chunk truncated afterwards is named by `soup report`
+    and by `--resume`, which plays it again, on the local backend, to the same bytes."""
     from tests.test_cli import ROOT, soup
 
     out, clean = tmp_path / "run", tmp_path / "clean"
@@ -259,14 +268,14 @@ def test_soup_simulate_on_ray_ctrl_c_resume_and_a_damaged_chunk(tmp_path):
     stderr = p.stderr
     assert p.returncode == 130 and "Traceback" not in stderr, stderr
     assert any(line.startswith("soup: interrupted: ") for line in stderr.splitlines()), stderr
+    assert "Token authentication" not in stderr + p.stdout
     kept = json.loads((out / "manifest.json").read_text())["chunks"]
     listed = [runner.chunk_name(int(i)) for i in sorted(kept, key=int)]
     assert kept and sorted(f.name for f in out.iterdir()) == [*listed, "manifest.json"]
     assert len(kept) < 20, "the run ended before Ctrl-C: nothing left to resume"
 
-    r = soup(*args, "--out", str(out), "--backend", "ray", "--resume")
+    r = soup(*args, "--out", str(out), "--backend", "ray", "--ray-address", ray_address, "--resume")
     assert r.returncode == 0, r.stderr
-    assert "Token authentication" not in r.stderr + r.stdout
     assert soup(*args, "--out", str(clean)).returncode == 0
     assert chunk_bytes(out) == chunk_bytes(clean)
 
@@ -390,15 +399,44 @@ def test_an_unreachable_ray_address_is_one_line_not_a_hang(tmp_path):
     assert not (tmp_path / "run").exists()
 
 
-def test_a_verdict_on_ray_writes_the_local_rows_and_resumes_on_either(tmp_path, ray_backend, monkeypatch):
+# A verdict whose search games are a few Ray tasks: the strong-play cell and option value's units
+# (search-2, 12 games an arm, 6 a task) and the cell against a field of search players (6 games).
+VERDICT = ["verdict", "--gene", "Tentacle", "--players", "3", "--games", "6", "--decks", "1"]
+VERDICT += ["--no-readings", "--fields", "mix", "--holders", "breeder", "--search", "search-2"]
+VERDICT += ["--search-games", "12", "--search-field-games", "6", "--threads", "1", "-q"]
+
+
+def verdict(out: Path, *extra: str) -> None:
+    """``soup VERDICT --out OUT EXTRA`` in this process (typer's CliRunner); it must succeed."""
+    from typer.testing import CliRunner
+
+    from sim.cli.app import app
+
+    r = CliRunner().invoke(app, [*VERDICT, "--out", str(out), *extra])
+    assert r.exit_code == 0, (r.stdout, r.stderr, r.exception)
+
+
+def verdict_written(out: Path) -> tuple[str, str]:
+    return (out / "verdict.csv").read_text(), (out / "verdict.json").read_text()
+
+
+@pytest.fixture(scope="module")
+def local_verdict(tmp_path_factory) -> tuple[str, str]:
+    """The verdict.csv and verdict.json of VERDICT played here, its search games on 2 threads: the
+    rows a verdict on Ray, or one interrupted and resumed, must write (played once for the module)."""
+    out = tmp_path_factory.mktemp("verdict") / "local"
+    verdict(out, "--backend", "local", "--threads", "2")
+    return verdict_written(out)
+
+
+def test_a_verdict_on_ray_writes_the_local_rows_and_resumes_on_either(
+    tmp_path, ray_backend, local_verdict, monkeypatch
+):
     """Issue 34.4: `soup verdict --backend ray` plays its search games (restricted option value,
     the strong-play cell) as Ray tasks on the module's instance and writes the verdict.csv and
     verdict.json of a local run (its search games on 2 threads); units removed from the Ray run
     are played again here on 1 thread, to the same rows (a verdict resumes on either backend)."""
-    from typer.testing import CliRunner
-
     from sim.backends import RayBackend
-    from sim.cli.app import app
 
     chunks = []
     ray_play = RayBackend.play
@@ -408,51 +446,37 @@ def test_a_verdict_on_ray_writes_the_local_rows_and_resumes_on_either(tmp_path, 
         return ray_play(self, adapter, work, on_game)
 
     monkeypatch.setattr(RayBackend, "play", counted)
-    args = ["verdict", "--gene", "Tentacle", "--players", "3", "--games", "6", "--decks", "1"]
-    args += ["--no-readings", "--fields", "mix", "--holders", "breeder", "--search", "search-2"]
-    args += ["--search-games", "12", "--search-field-games", "6", "--threads", "1", "-q"]
-
-    def verdict(out: Path, backend: str, *extra: str) -> None:
-        r = CliRunner().invoke(app, [*args, "--out", str(out), "--backend", backend, *extra])
-        assert r.exit_code == 0, (r.stdout, r.stderr, r.exception)
-
-    def written(out: Path) -> tuple[str, str]:
-        return (out / "verdict.csv").read_text(), (out / "verdict.json").read_text()
-
-    verdict(tmp_path / "local", "local", "--threads", "2")  # search games on 2 threads
-    assert not chunks
-    verdict(tmp_path / "ray", "ray")
+    verdict(tmp_path / "ray", "--backend", "ray")
     # the strong-play cell's 2 arms and option value's 3 units x 2 arms, 12 games each, 6 a task;
     # the cell against a field of search players, 2 arms of 6 games (its search field on Ray too)
     assert len(chunks) == 8 * 2 + 2
-    assert written(tmp_path / "ray") == written(tmp_path / "local")
+    assert verdict_written(tmp_path / "ray") == local_verdict
     strong = "strong-search-2/units"
     units = ["option/units/tentacle.npz", f"{strong}/no-gift.npz", f"{strong}/tentacle.npz"]
     for unit in units:
         (tmp_path / "ray" / unit).unlink()
-    verdict(tmp_path / "ray", "local")
-    assert all((tmp_path / "ray" / unit).exists() for unit in units)
-    assert written(tmp_path / "ray") == written(tmp_path / "local")
+    chunks.clear()
+    verdict(tmp_path / "ray", "--backend", "local")
+    assert all((tmp_path / "ray" / unit).exists() for unit in units) and not chunks
+    assert verdict_written(tmp_path / "ray") == local_verdict
 
 
 @pytest.mark.slow  # runs soup in a subprocess
-def test_ctrl_c_in_a_verdict_on_ray_keeps_its_units_and_it_finishes_locally(tmp_path):
+def test_ctrl_c_in_a_verdict_on_ray_keeps_its_units_and_it_finishes_locally(
+    tmp_path, ray_address, local_verdict
+):
     """Issue 34.4: Ctrl-C while a verdict's search games play on Ray (the strong-play cell, after
-    the headline's units) is one line saying what is kept, exit 130, as locally; the same command
-    then finishes it on the local backend to the rows of a clean local run."""
-    pytest.importorskip("ray")
+    the headline's units; on the module's Ray instance, reached with --ray-address) is one line
+    saying what is kept, exit 130, as locally; the same command then finishes it on the local
+    backend to the rows of a clean local run."""
     from tests.interrupting import soup_interrupted_at
     from tests.test_cli import ROOT, soup
 
-    args = ["verdict", "--gene", "Tentacle", "--players", "3", "--games", "6", "--decks", "1"]
-    args += ["--no-readings", "--fields", "mix", "--holders", "breeder", "--search", "search-2"]
-    args += ["--search-games", "12", "--search-field-games", "0", "--threads", "1", "-q"]
-    out, clean = tmp_path / "run", tmp_path / "clean"
-    p = soup_interrupted_at([*args, "--out", str(out), "--backend", "ray"], ROOT, at=40)
+    out = tmp_path / "run"
+    ray = ["--backend", "ray", "--ray-address", ray_address]
+    p = soup_interrupted_at([*VERDICT, "--out", str(out), *ray], ROOT, at=40)
     assert p.returncode == 130 and "Traceback" not in p.stderr, p.stderr
     assert f"soup: interrupted: every finished unit is kept in {out}; the same command" in p.stderr
     assert len(list((out / "headline" / "units").glob("*.npz"))) == 5 and not (out / "verdict.csv").exists()
-    assert soup(*args, "--out", str(out)).returncode == 0
-    assert soup(*args, "--out", str(clean)).returncode == 0
-    for name in ("verdict.csv", "verdict.json"):
-        assert (out / name).read_text() == (clean / name).read_text()
+    assert soup(*VERDICT, "--out", str(out)).returncode == 0
+    assert verdict_written(out) == local_verdict

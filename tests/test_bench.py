@@ -69,6 +69,8 @@ def test_bench_json_reports_every_figure_and_compares_with_a_revision():
     assert {"games_per_s", "speedup_vs_python", "peak_rss_mb", "cold_start_s", "warm_start_s"} <= set(doc)
 
     _check_compared(doc["compare"], set(doc["games_per_s"]))
+    # the working tree's soup simulate peak: the one measured above, not measured again for --compare
+    assert doc["compare"]["peak_rss_mb"]["working_tree"] == doc["peak_rss_mb"]
 
     from sim.ursuppe.tools.bench import as_text
 

@@ -20,6 +20,10 @@ from analysis.pages import MARKER
 from sim.cli.app import app
 from sim.runner import chunk_files
 
+# One xdist worker runs this module (pyproject's --dist loadgroup): its module fixtures (two runs
+# played, a report built) are made once, not once on each worker.
+pytestmark = pytest.mark.xdist_group("chromosome-report-runs")
+
 GAMES = 300
 CHUNK = 120  # three chunks a run: the report adds them up
 

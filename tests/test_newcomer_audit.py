@@ -96,6 +96,12 @@ def test_an_empty_value_is_an_error_not_the_default(tmp_path, args, option):
 # --- 7: a command that writes a directory refuses another command's ------------------------------
 
 
+# The tests of a module fixture's run are one xdist group (pyproject's --dist loadgroup): one worker
+# plays the run once, not each worker.
+SIM_RUN = pytest.mark.xdist_group("newcomer-sim-run")
+MIXED_RUNS = pytest.mark.xdist_group("newcomer-mixed-runs")
+
+
 @pytest.fixture(scope="module")
 def sim_run(tmp_path_factory) -> Path:
     """A small `soup simulate` run (4 players, 240 games in 2 chunks)."""
@@ -122,6 +128,7 @@ WRITERS = [
 ]
 
 
+@SIM_RUN
 @pytest.mark.parametrize("args", WRITERS, ids=lambda a: " ".join(a[:2]))
 def test_out_naming_a_run_directory_is_refused(sim_run, args):
     before = sorted(p.name for p in sim_run.iterdir())
@@ -191,6 +198,7 @@ def test_bad_arguments_are_refused_before_the_engine_loads(args):
 # --- 4: a hand-edited manifest is refused by soup report ------------------------------------------
 
 
+@SIM_RUN
 def test_report_refuses_a_manifest_that_disagrees_with_its_chunks(sim_run, tmp_path):
     run = tmp_path / "edited"
     shutil.copytree(sim_run, run)
@@ -210,6 +218,7 @@ def test_report_refuses_a_manifest_that_disagrees_with_its_chunks(sim_run, tmp_p
 # --- 8: Ctrl-C says what the whole command kept, for every command --------------------------------
 
 
+@SIM_RUN
 def test_ctrl_c_in_report_says_nothing_was_written(sim_run, tmp_path, monkeypatch, capsys):
     """typer turns KeyboardInterrupt into a silent exit 130 before soup's handler runs: the
     command's own line, and main's line for a command that has none."""
@@ -381,6 +390,7 @@ def test_counts_agree_with_their_nouns():
     assert "(2 amoebas, 0 cards)" in describe({**e, "amoebas": 2, "cards": 0, "to": 4})
 
 
+@SIM_RUN
 def test_report_has_contents_whole_medians_and_a_word_for_tiny_shares(sim_run, tmp_path):
     from analysis.tables import fmt, share_cell
 
@@ -395,6 +405,7 @@ def test_report_has_contents_whole_medians_and_a_word_for_tiny_shares(sim_run, t
     assert ".00 |" not in md.split("| median |")[1].split("\n\n")[0]  # the game-length table
 
 
+@SIM_RUN
 def test_full_disk_under_report_out_names_the_report(sim_run, tmp_path):
     """A 256 kB file system (tmpfs, needs root): the report's figures do not fit."""
     with processes.tmpfs(tmp_path / "disk", "size=256k") as mount:
@@ -440,6 +451,7 @@ def mixed_runs(tmp_path_factory) -> list[Path]:
     return runs
 
 
+@MIXED_RUNS
 def test_streamed_tables_are_the_in_memory_tables(mixed_runs):
     from analysis import win_rates
     from analysis.ursuppe import deck_order, genes
@@ -468,6 +480,7 @@ def test_streamed_tables_are_the_in_memory_tables(mixed_runs):
     assert streamed.counts == R.RunCounts.of(rows)
 
 
+@MIXED_RUNS
 def test_report_never_holds_every_row_and_shows_progress(mixed_runs, tmp_path, monkeypatch):
     from analysis import win_rates
     from analysis.ursuppe import report as R

@@ -29,17 +29,19 @@ def _execute(monkeypatch, tmp_path, **env: str) -> list:
 def test_gene_balance_notebook_executes(monkeypatch, tmp_path):
     """Every section runs and prints its finding. At 3 players: the verdict cell's search games
     are whole seating blocks (rotate_block: 24 games an arm at 4 players, 6 at 3), and its mirror
-    cell seats a search player in every seat, so at 4 players that cell was 3/5 of the test."""
-    outputs = _execute(monkeypatch, tmp_path, GAMES="1200", PLAYERS="3", STRONG_GAMES="16")
+    cell seats a search player in every seat, so at 4 players that cell was 3/5 of the test.
+    1,000 games (a count the notebook prints with a thousands separator): its verdict cell's
+    search games are one block an arm (1,200 played two: about a sixth of the test's time)."""
+    outputs = _execute(monkeypatch, tmp_path, GAMES="1000", PLAYERS="3", STRONG_GAMES="16")
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(images) >= 7  # strategy, seats, length, forest, synergy, timing, deck, Chromosome species
     text = "\n".join(o.get("text", "") for o in outputs)
-    assert "1,200 games, 3 players" in text
+    assert "1,000 games, 3 players" in text
     assert "WARNING: placeholder environment deck" in text
     assert "Holding value: " in text and "Division Rate" in text  # section 10: a verdict (issue 20.5)
     assert "under strong play" in text and "holder search-4 (search" in text  # its strong-play cell (34)
     # section 11: Chromosome's win rate by species (issue 23.4), its run sized by SOUP_NOTEBOOK_GAMES
-    assert "1,200 Chromosome games, 3 players, species mode plain" in text
+    assert "1,000 Chromosome games, 3 players, species mode plain" in text
     assert "placeholders used: " in text and "layouts.3" in text
     # section 12: a skill ladder and a strong field (issue 34.3)
     assert "The strongest rung of the skill ladder (ursuppe, 3 players" in text

@@ -13,6 +13,10 @@ from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
 from strategies.ursuppe.params import load_strategy
 from tests import processes
 
+# One xdist worker runs this module (pyproject's --dist loadgroup): its module fixtures (two runs
+# played, a report built) are made once, not once on each worker.
+pytestmark = pytest.mark.xdist_group("report-runs")
+
 GAMES = 1200
 
 

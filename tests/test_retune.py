@@ -11,8 +11,10 @@ from typer.testing import CliRunner
 
 from sim.cli.app import app
 
-# The slow tier (README: pytest -m "not slow" is the fast one); CI runs both.
-pytestmark = pytest.mark.slow
+# The slow tier (README: pytest -m "not slow" is the fast one); CI runs both. One xdist worker runs
+# this module (pyproject's --dist loadgroup): its module fixture (a retuned comparison) is made once,
+# not once on each worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("retune-compared")]
 
 # A house rule that makes Division Rate harmful: a new amoeba costs 40 BP with it (6 without).
 HARMFUL_DIVISION_RATE = "[economy]\ndivision_cost_division_rate = 40\n"

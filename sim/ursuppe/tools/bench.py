@@ -364,7 +364,13 @@ def _tree_rates(tree: Path, games: int, mix: str, cache: str | None) -> dict[str
 
 
 def compare_revision(
-    rev: str, games: int, repeats: int, mix: str = "", commit: str = "", rss_games: int | None = None
+    rev: str,
+    games: int,
+    repeats: int,
+    mix: str = "",
+    commit: str = "",
+    rss_games: int | None = None,
+    work_rss: float | None = None,
 ) -> dict[str, Any]:
     """games/s of the working tree and of git revision ``rev`` for every figure of FIGURES that
     ``rev`` can play, measured in subprocesses taken in turns (working tree, rev, working tree,
@@ -375,7 +381,8 @@ def compare_revision(
     files (same code, same cache). ``ratios`` are working tree over rev: above 1, the working tree
     is faster. With ``rss_games``: the peak memory of each tree's whole ``soup simulate`` of that
     many games and of ten times as many (``peak_rss_mb``; ``rss_ratio``: working tree over rev,
-    below 1 is less memory); null for a tree whose command fails."""
+    below 1 is less memory); null for a tree whose command fails. ``work_rss``: the working
+    tree's peak already measured by this run (the same commands), not measured again."""
     commit = commit or resolve_revision(rev)
     names = mix or ",".join(DEFAULT_POOL)  # the same strategies in both trees, by name
     with _revision_place(commit) as (tree, cache):
@@ -388,8 +395,9 @@ def compare_revision(
                 for key, by_threads in _tree_rates(root, games, names, cache_dir).items():
                     for t, rate in (by_threads or {}).items():
                         runs[side].setdefault(key, {}).setdefault(t, []).append(round(rate, 1))
-        work = _tree_peak_rss(ROOT, None, rss_games, mix)  # the same files: measured once
-        peak = {"working_tree": work, "rev": work if same else _tree_peak_rss(*trees["rev"], rss_games, mix)}
+        work = work_rss if work_rss is not None else _tree_peak_rss(ROOT, None, rss_games, mix)
+        rev_rss = work if same else _tree_peak_rss(*trees["rev"], rss_games, mix)  # the same files: once
+        peak = {"working_tree": work, "rev": rev_rss}
     best = {
         side: {key: {t: max(v) for t, v in by_threads.items()} for key, by_threads in by_side.items()}
         for side, by_side in runs.items()
@@ -494,7 +502,8 @@ def bench(
         "threads_available": os.cpu_count(),
     }
     if compare is not None:
-        doc["compare"] = compare_revision(compare, games, repeats, mix, commit, rss_games)
+        # the working tree's soup simulate peak is the one measured above: not measured twice
+        doc["compare"] = compare_revision(compare, games, repeats, mix, commit, rss_games, max(rss.values()))
     return doc
 
 
