@@ -103,29 +103,35 @@ GAME_COLUMN = "game"  # every chunk's game index (sim.game.CORE_COLUMNS), ascend
 
 
 def encode_chunk(table: Any) -> bytes:
-    """A chunk's Parquet bytes (zstd), encoded once in memory (the same bytes on every backend).
-
-    Encoding is most of the runner's writer time, and on a machine whose cores all play it is
-    taken from the engine (issue 36.3), so the encodings are chosen for it: the game index,
-    ascending and repeated a player at a time, is delta-encoded (a few bytes a block of rows,
-    where a dictionary would hold every game of the chunk), every other column dictionary-encoded
-    (an outcome takes few values); statistics (min, max) only for the game index, what a reader
-    skips files by (every column's cost ~10% of the encoding). docs/profiling.md, "Issue 36.3"."""
+    """A chunk's Parquet bytes (zstd), encoded once in memory (the same bytes on every backend):
+    the game index delta-encoded and the only column with statistics (what sim.runner's checks
+    and a reader skip files by), every other column dictionary-encoded (docs/decisions.md, "Chunk
+    encodings")."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    names = table.column_names
-    delta = [GAME_COLUMN] if GAME_COLUMN in names else []
+    delta = [GAME_COLUMN] if GAME_COLUMN in table.column_names else []
     sink = pa.BufferOutputStream()
     pq.write_table(
         table,
         sink,
         compression="zstd",
-        use_dictionary=[n for n in names if n not in delta],
+        use_dictionary=[path for f in table.schema if f.name not in delta for path in _leaf_paths(f)],
         column_encoding=dict.fromkeys(delta, "DELTA_BINARY_PACKED"),
         write_statistics=delta,
     )
     return sink.getvalue().to_pybytes()
+
+
+def _leaf_paths(field: Any) -> list[str]:
+    """The Parquet column paths of an Arrow field, as the writer's per-column options name them
+    (a list's values are the column ``name.list.element``, whatever Arrow calls its item)."""
+    import pyarrow as pa
+
+    if pa.types.is_list(field.type) or pa.types.is_large_list(field.type):
+        item = field.type.value_field.with_name("element")
+        return [f"{field.name}.list.{path}" for path in _leaf_paths(item)]
+    return [field.name]
 
 
 class LocalBackend:

