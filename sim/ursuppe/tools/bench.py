@@ -142,12 +142,17 @@ def games_per_second(
     """Play ``games`` games of the mix (comma-separated; default DEFAULT_POOL) in one batch and
     return games per second (``variant``: a 2-player variant's, with ``players`` 2; ``extra``:
     with the extra genes)."""
-    b = default_batch(players, games, seed, mix, variant, extra)
+    return games / play_seconds(default_batch(players, games, seed, mix, variant, extra), threads)
+
+
+def play_seconds(b: batch_mod.Batch, threads: int) -> float:
+    """Seconds to play every game of the batch ``b`` (rotated seating) on ``threads`` threads; a
+    GameError if one stopped with an engine error."""
     t = time.perf_counter()
     batch_mod.play(b, seating="rotate", threads=threads)
     elapsed = time.perf_counter() - t
     raise_first_error(b)
-    return games / elapsed
+    return elapsed
 
 
 def default_batch(
@@ -179,13 +184,8 @@ def chunks_games_per_second(chunks: int, chunk_games: int, threads: int, mix: st
     ``chunk_games`` games, batch by batch as the runner plays them (each batch's set-up aside): what
     :func:`simulate_games_per_second` is compared with. The same games and the same length of time
     as the whole run, so that a moment the machine runs faster or slower weighs on both alike."""
-    seconds = 0.0
-    for i in range(chunks):
-        b = default_batch(4, chunk_games, mix=mix, first=i * chunk_games)
-        t = time.perf_counter()
-        batch_mod.play(b, seating="rotate", threads=threads)
-        seconds += time.perf_counter() - t
-        raise_first_error(b)
+    batches = (default_batch(4, chunk_games, mix=mix, first=i * chunk_games) for i in range(chunks))
+    seconds = sum(play_seconds(b, threads) for b in batches)
     return chunks * chunk_games / seconds
 
 
