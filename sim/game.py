@@ -547,6 +547,22 @@ def play_strategies(strategies: str, players: int, check: Callable[[str], Any] |
 STREAM_ASSIGNMENT = 3  # which strategies of a pool sit at the table (after the engines' streams)
 
 
+def strategy_rows(
+    seed: int, games: Any, players: int, seats: Sequence[int] | None, pool: Sequence[int] | None
+) -> Any:
+    """Strategy index of every player of every game, int64 [len(games), players]: ``seats`` (one
+    index a player) in every game, or each player drawn from ``pool`` by the game's own stream
+    (STREAM_ASSIGNMENT), so a game's players depend on (seed, game index) only."""
+    import numpy as np
+
+    if seats is not None:
+        return np.tile(np.asarray(seats, dtype=np.int64), (len(games), 1))
+    from sim.random_stream import uniform_draws
+
+    draws = uniform_draws(seed, games, STREAM_ASSIGNMENT, len(pool), players)
+    return np.asarray(pool, dtype=np.int64)[draws]
+
+
 @dataclass
 class ListedRun(RunAdapter):
     """A run whose players are named strategies, some of them search players (strategies/search.py)
@@ -612,14 +628,7 @@ class ListedRun(RunAdapter):
 
     def strategy_rows(self, games: Any) -> Any:
         """Strategy index of every player of every game: int64 [len(games), P]."""
-        import numpy as np
-
-        if self.seats is not None:
-            return np.tile(np.asarray(self.seats, dtype=np.int64), (len(games), 1))
-        from sim.random_stream import uniform_draws
-
-        draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(self.pool), self.players)
-        return np.asarray(self.pool, dtype=np.int64)[draws]
+        return strategy_rows(self.seed, games, self.players, self.seats, self.pool)
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ import pyarrow as pa
 
 from sim import columns
 from sim.errors import UserError
-from sim.game import STREAM_ASSIGNMENT, assign_strategies
+from sim.game import assign_strategies, strategy_rows
 from sim.packed import packed_column, with_packed_fields
 from sim.runner import RunAdapter
 from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook
@@ -137,14 +137,8 @@ class UrsuppeRun(RunAdapter):
         }
 
     def assignment(self, games: np.ndarray) -> np.ndarray:
-        """Strategy row of every player of every game: int16 [len(games), P]."""
-        if self.seats is not None:
-            return np.tile(np.asarray(self.seats, dtype=np.int16), (len(games), 1))
-        from sim.random_stream import uniform_draws
-
-        pool = np.asarray(self.pool, dtype=np.int16)
-        draws = uniform_draws(self.seed, games, STREAM_ASSIGNMENT, len(pool), self.players)
-        return pool[draws]
+        """Strategy row of every player of every game: int16 [len(games), P] (sim.game.strategy_rows)."""
+        return strategy_rows(self.seed, games, self.players, self.seats, self.pool).astype(np.int16)
 
     def colour_rows(self, games: np.ndarray) -> np.ndarray:
         """Strategy row of every colour of every game (:func:`colour_assignment`)."""
