@@ -373,12 +373,13 @@ def _active_value(st, ru, wk, g, b, p, here, hunter, prm, occ_all, occ_own, capp
 
 @kernel
 @always_inline
-def _move_value(st, ru, wk, g, b, p, a, move, here, hunter, prm, faces):
+def _move_value(st, ru, wk, g, b, p, a, move, here, hunter, prm, faces, ruled_out):
     """M1: the value of ``move`` (MOVE_DRIFT, MOVE_ACTIVE or MOVE_STAY with Holding) for player
     p's amoeba a on ``here``. ``faces``: the active move's valuation of this decision has left
     the five destinations' values in wk.scores[b, FACE_SLOT:] (_active_value), so the drift's
     and the stay's are read there (the same values: a step into an obstacle, or in no
-    direction, stays on ``here``, B1)."""
+    direction, stays on ``here``, B1). ``ruled_out``: _active_ruled_out of this decision, asked
+    once by the caller."""
     if here < 0:
         return 0.0
     if faces and move != MOVE_ACTIVE:
@@ -395,7 +396,7 @@ def _move_value(st, ru, wk, g, b, p, a, move, here, hunter, prm, faces):
         dest = step(ru.neighbours, here, st.card_drift[g, st.deck_pos[g]])
         return _dest_value(prm, occ_all, occ_own, capped_row, food_rows, p, dest, here, hunter)
     if move == MOVE_ACTIVE:
-        if _active_ruled_out(st, ru, g, p, prm):
+        if ruled_out:
             return NEVER
         value = _active_value(st, ru, wk, g, b, p, here, hunter, prm, occ_all, occ_own, capped_row, food_rows)
         return value - prm[ACTIVE_MOVE_MARGIN]
@@ -410,8 +411,9 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
     val = wk.scores[b]
     here = st.space[g, p, a] if a >= 0 else -1
     hunter = 1 if is_hunter(st, g, p) else 0
+    ruled_out = _active_ruled_out(st, ru, g, p, prm)
     for i in range(n):
-        val[i] = _move_value(st, ru, wk, g, b, p, a, opts[i, 0], here, hunter, prm, False)
+        val[i] = _move_value(st, ru, wk, g, b, p, a, opts[i, 0], here, hunter, prm, False, ruled_out)
 
 
 @kernel
@@ -759,11 +761,12 @@ def choose_move(st, ru, wk, g, b, p, a, active, stay):
     hunter = 1 if is_hunter(st, g, p) else 0
     # The active move first (the values are pure: their order changes nothing): when it values
     # the five destinations, the drift's and the stay's are two of them.
-    faces = active != 0 and _faces_valued(prm) and not _active_ruled_out(st, ru, g, p, prm)
+    ruled_out = active != 0 and _active_ruled_out(st, ru, g, p, prm)
+    faces = active != 0 and _faces_valued(prm) and not ruled_out
     by_move = NEVER  # the active move's value (when offered)
     if active != 0:
-        by_move = _move_value(st, ru, wk, g, b, p, a, MOVE_ACTIVE, here, hunter, prm, False)
-    drift = _move_value(st, ru, wk, g, b, p, a, MOVE_DRIFT, here, hunter, prm, faces)
+        by_move = _move_value(st, ru, wk, g, b, p, a, MOVE_ACTIVE, here, hunter, prm, False, ruled_out)
+    drift = _move_value(st, ru, wk, g, b, p, a, MOVE_DRIFT, here, hunter, prm, faces, ruled_out)
     best = drift
     move = MOVE_DRIFT
     ties = 1
@@ -773,7 +776,7 @@ def choose_move(st, ru, wk, g, b, p, a, active, stay):
         elif by_move == best:
             ties += 1
     if stay != 0:
-        staying = _move_value(st, ru, wk, g, b, p, a, MOVE_STAY, here, hunter, prm, faces)
+        staying = _move_value(st, ru, wk, g, b, p, a, MOVE_STAY, here, hunter, prm, faces, ruled_out)
         if staying > best:
             best, move, ties = staying, MOVE_STAY, 1
         elif staying == best:
