@@ -411,9 +411,10 @@ def _value_moves(st, ru, wk, g, b, p, a, n, prm):
     val = wk.scores[b]
     here = st.space[g, p, a] if a >= 0 else -1
     hunter = 1 if is_hunter(st, g, p) else 0
-    ruled_out = _active_ruled_out(st, ru, g, p, prm)
     for i in range(n):
-        val[i] = _move_value(st, ru, wk, g, b, p, a, opts[i, 0], here, hunter, prm, False, ruled_out)
+        move = opts[i, 0]
+        ruled_out = move == MOVE_ACTIVE and _active_ruled_out(st, ru, g, p, prm)  # one active row at most
+        val[i] = _move_value(st, ru, wk, g, b, p, a, move, here, hunter, prm, False, ruled_out)
 
 
 @kernel
