@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 import numpy as np
 import pyarrow as pa
 
-from sim.chromosome.rules.book import COLOURS, ChromosomeRules, load_rules
+from sim import columns
+from sim.chromosome.rules.book import COLOURS, SPECIES, ChromosomeRules, load_rules
 from sim.errors import GameError, UserError
 from sim.game import GameBase, GameInfo, ListedRun, Told
 from strategies.chromosome.presets import DEFAULT_POOL, PRESETS, preset_row
@@ -134,19 +135,17 @@ class ChromosomeRun(ListedRun):
         return pa.table(
             {
                 **self.core_columns(games, rows, start_space, per_player(rank).astype(np.int8), won),
-                "species": pa.array(per_player(out["species"]), type=pa.string()),
-                "score": pa.array(per_player(out["score"]).astype(np.int16)),
-                "eliminated": pa.array(per_player(out["eliminated"])),
-                "tokens": pa.array(per_player(out["tokens"]).astype(np.int8)),
-                "trophies": pa.array(per_player(out["trophies"]).astype(np.int8)),
-                "fate": pa.array(per_player(out["fate"]).astype(np.int8)),
-                "irradiation": pa.array(per_player(out["irradiation"]).astype(np.int8)),
-                "rounds": pa.array(per_player(out["rounds"]).astype(np.int8)),
-                "end_reason": pa.array(
-                    [END_REASONS[r] for r in per_player(out["end_reason"])], type=pa.string()
-                ),
+                "species": columns.strings(per_player(b.state.species), list(SPECIES)),
+                "score": columns.array(per_player(out["score"]).astype(np.int16)),
+                "eliminated": columns.array(per_player(out["eliminated"])),
+                "tokens": columns.array(per_player(out["tokens"]).astype(np.int8)),
+                "trophies": columns.array(per_player(out["trophies"]).astype(np.int8)),
+                "fate": columns.array(per_player(out["fate"]).astype(np.int8)),
+                "irradiation": columns.array(per_player(out["irradiation"]).astype(np.int8)),
+                "rounds": columns.array(per_player(out["rounds"]).astype(np.int8)),
+                "end_reason": columns.strings(per_player(out["end_reason"]), list(END_REASONS)),
                 **{
-                    f"genes_{c}": pa.array(per_player(out["genes"][:, :, i]).astype(np.int8))
+                    f"genes_{c}": columns.array(per_player(out["genes"][:, :, i]).astype(np.int8))
                     for i, c in enumerate(COLOURS)
                 },
                 **self._event_order(b.state, count),

@@ -62,11 +62,10 @@ def check_resources(threads: int, games: int, players: int = 4) -> None:
     if games > MAX_GAMES:
         fail(f"--games: expected at most {MAX_GAMES:,}, got {games:,}")
     check_threads(threads)
-    cores = os.cpu_count() or 1
     if games > MANY_GAMES:
         from sim.cli.progress import duration_text
 
-        busy = min(threads, cores)
+        busy = min(threads, CPUS)
         took = duration_text(games / (GAMES_PER_CORE_SECOND * busy))
         warn(
             f"--games {games:,} writes about {size_text(needed_bytes(games, players))} of results and plays "
@@ -77,9 +76,8 @@ def check_resources(threads: int, games: int, players: int = 4) -> None:
 
 def check_threads(threads: int) -> None:
     """Warn (not fail) for a thread count above the machine's cores."""
-    cores = os.cpu_count() or 1
-    if threads > cores:
-        warn(f"--threads {threads} is more than the {cores} cores of this machine: extra threads only wait")
+    if threads > CPUS:
+        warn(f"--threads {threads} is more than the {CPUS} cores of this machine: extra threads only wait")
 
 
 def command_line() -> str:

@@ -172,7 +172,7 @@ class TuneSetup:
         start, low, high = self.game.strategy_space(self.name)
         return {
             "game": self.game.info.name,
-            "rules_id": self.game.rules_document(self.rules)["rules_id"],
+            "rules_id": self.rules.rules_id,
             "start": self.name,
             "start_vector": [float(x) for x in start],
             "bounds": [[float(a), float(b)] for a, b in zip(low, high, strict=True)],
