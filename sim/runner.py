@@ -106,7 +106,10 @@ class RunAdapter:
     - ``splits_rows`` (default False): the run splits play_chunk into ``play_games(first, count,
       threads)`` (the engine's part, raising the GameError) and ``chunk_rows(played)`` (the
       Table); the local backend then builds the rows on the runner's writer thread, off the
-      engine's path (issue 12).
+      engine's path (issue 12). Such a run may also give ``set_up_games(first, count)``, what
+      ``play_games(..., set_up=...)`` needs before its engine starts (default None: nothing):
+      the local backend sets up the next chunk before it hands the chunk just played to the
+      writer, so that the set-up (Python, holding the GIL) does not wait on the writer's.
     - ``reports_games`` (default: whether the run has a search seat, ``self.search``): its
       chunk's games finish one by one before the batch (a search player's, strategies/search.py);
       the local backend then passes ``on_game`` to play_chunk / play_games, called in the calling
@@ -114,6 +117,11 @@ class RunAdapter:
 
     splits_rows = False
     search: Any = None
+
+    def set_up_games(self, first: int, count: int) -> Any:
+        """What play_games needs for games ``first .. first + count - 1`` before its engine
+        starts, made ahead of it (``splits_rows`` only; None: nothing, play_games does it all)."""
+        return None
 
     @property
     def reports_games(self) -> bool:

@@ -79,6 +79,44 @@ def test_ursuppe_pipelined_run_equals_serial_chunks(rulebook, tmp_path):
     assert chunk_bytes(tmp_path / "run") == serial_reference(spec, 300, 100)
 
 
+class SplitHashGame(HashGame):
+    """HashGame with its rows split from its games (RunAdapter.splits_rows) and a set-up of its
+    own; every call is logged in order (the writer thread's too)."""
+
+    splits_rows = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list[tuple[str, int]] = []
+
+    def set_up_games(self, first: int, count: int) -> tuple[str, int]:
+        self.log.append(("set_up", first))
+        return ("set up", first)
+
+    def play_games(self, first: int, count: int, threads: int, set_up=None) -> tuple[int, int]:
+        assert set_up == ("set up", first), set_up  # the set-up made for these very games
+        self.log.append(("play", first))
+        return first, count
+
+    def chunk_rows(self, played: tuple[int, int]) -> pa.Table:
+        self.log.append(("rows", played[0]))
+        return self.play_chunk(played[0], played[1], 1)
+
+
+def test_the_next_chunk_is_set_up_before_the_chunk_played_goes_to_the_writer(tmp_path):
+    """The set-up (Python) and the writer's first steps (Python) would wait on each other's GIL
+    (docs/profiling.md, "Issue 36.3, session 8"): chunk k + 1 is set up before chunk k's rows are
+    built, and the run holds the bytes of a serial one."""
+    game = SplitHashGame()
+    runner.run(game, tmp_path / "run", 45, 10, 1)
+    assert chunk_bytes(tmp_path / "run") == serial_reference(HashGame(), 45, 10)
+    assert [e for e in game.log if e[0] != "rows"] == [
+        e for first in range(0, 50, 10) for e in (("set_up", first), ("play", first))
+    ]
+    for first in range(0, 40, 10):
+        assert game.log.index(("set_up", first + 10)) < game.log.index(("rows", first))
+
+
 def test_interrupt_while_a_chunk_is_written_keeps_only_complete_listed_chunks(tmp_path):
     def stop(done, total):
         if done >= 30:

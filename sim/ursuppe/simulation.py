@@ -47,6 +47,7 @@ union. Double play II (TB3): one marker, one BP stock and one gene set a player,
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
 from math import factorial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,7 +60,7 @@ from sim.errors import UserError
 from sim.game import assign_strategies, strategy_rows
 from sim.packed import packed_column, with_packed_fields
 from sim.runner import RunAdapter
-from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook
+from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook, Rules
 from sim.ursuppe.rules.colours import colour_assignment, double_play_colours, player_positions
 from sim.ursuppe.rules.seating import rotate_block
 from strategies.search import SearchSpec, is_search, load_search
@@ -118,7 +119,7 @@ class UrsuppeRun(RunAdapter):
             # genes, or all 46 with flags.extra_genes. A run written before the extra genes has no
             # key and means the 20 (analysis.ursuppe.genes.run_gene_names).
             "gene_names": list(
-                self.rulebook.gene_names[: self.rulebook.for_players(self.players, self.variant).n_genes]
+                self.rulebook.gene_names[: self.game_rules.n_genes]
             ),
             # The house-rules layers by name (the merged rules themselves are under "rules").
             "rules_files": [Path(s).name for s in self.rulebook.sources[1:]],
@@ -149,22 +150,53 @@ class UrsuppeRun(RunAdapter):
     ) -> pa.Table:
         return self.chunk_rows(self.play_games(first, count, threads, on_game))
 
+    @cached_property
+    def game_rules(self) -> Rules:
+        """The numpy rules of this run's games, built once a run (building them takes about as
+        long as the rest of a chunk's set-up)."""
+        return self.rulebook.for_players(self.players, self.variant)
+
+    def set_up_games(self, first: int, count: int) -> "Batch | None":
+        """The batch of games ``first .. first + count - 1``, keyed and not yet played
+        (RunAdapter.set_up_games); None with a search seat: that batch needs the search's tapes,
+        which play_games makes."""
+        if self.search:
+            return None
+        return self._new_batch(np.arange(first, first + count, dtype=np.int64), [], np.zeros(0, np.int32))
+
     def play_games(
-        self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
+        self,
+        first: int,
+        count: int,
+        threads: int,
+        on_game: Callable[[], None] | None = None,
+        set_up: "Batch | None" = None,
     ) -> "Batch":
         """The engine's part of play_chunk: the finished batch (the runner builds its rows with
         chunk_rows on its writer thread while the engine plays the next chunk, issue 12); the
-        search players' games first, on ``threads`` threads (strategies/search.py)."""
+        search players' games first, on ``threads`` threads (strategies/search.py). ``set_up``:
+        these games' batch from set_up_games."""
         from sim.ursuppe.engine import batch as batch_mod
 
-        games = np.arange(first, first + count, dtype=np.int64)
-        rules = self.rulebook.for_players(self.players, self.variant)
-        assignment = self.colour_rows(games)
-        tapes, masks = self.search_tapes(games, assignment, threads, on_game)
+        b = set_up
+        if b is None:
+            games = np.arange(first, first + count, dtype=np.int64)
+            tapes, masks = self.search_tapes(games, self.colour_rows(games), threads, on_game)
+            b = self._new_batch(games, tapes, masks)
+        batch_mod.play(b, seating=self.seating, threads=threads)
+        err = batch_mod.first_error(b)
+        if err is not None:
+            raise batch_mod.GameError(f"game {first + err[0]}: {batch_mod.describe_error(err[1])}")
+        return b
+
+    def _new_batch(self, games: np.ndarray, tapes: list, masks: np.ndarray) -> "Batch":
+        """The keyed batch of ``games`` (with the search's ``tapes`` and their seat ``masks``)."""
+        from sim.ursuppe.engine import batch as batch_mod
+
         b = batch_mod.new_batch(
-            rules,
+            self.game_rules,
             parameter_table(self.strategies),
-            assignment,
+            self.colour_rows(games),
             self.seed,
             games,
             n_blocks=self.n_blocks,
@@ -177,10 +209,6 @@ class UrsuppeRun(RunAdapter):
             # a stop's options (32 KiB a game) is not needed.
             b.workspace = b.workspace._replace(error_options=b.workspace.error_options[:1, :1])
             put_tapes(b.workspace, tapes, False, masks)
-        batch_mod.play(b, seating=self.seating, threads=threads)
-        err = batch_mod.first_error(b)
-        if err is not None:
-            raise batch_mod.GameError(f"game {first + err[0]}: {batch_mod.describe_error(err[1])}")
         return b
 
     def search_tapes(
