@@ -487,9 +487,15 @@ def check_rollouts(tapes: Sequence[Sequence[Choice]], forks: Sequence[int] | Non
         raise ValueError("forks: a fork needs a choice to fork at")
 
 
+def comma_list(text: str) -> tuple[str, ...]:
+    """The items of a comma-separated option, stripped; empty items (``a,,b``, a trailing comma)
+    are dropped."""
+    return tuple(s.strip() for s in text.split(",") if s.strip())
+
+
 def strategy_list(names: str, option: str) -> list[str]:
     """Comma-separated strategy names or .toml files; an empty list is a user error."""
-    out = [n.strip() for n in names.split(",") if n.strip()]
+    out = list(comma_list(names))
     if not out:
         raise UserError(f"{option}: expected comma-separated strategy names or .toml files")
     return out

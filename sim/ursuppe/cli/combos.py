@@ -226,13 +226,14 @@ class Confirmation:
             if self.decks is not None:
                 fail("--decks: the decks are played by the confirmation stage; drop --no-confirm")
             return None
+        from sim.game import comma_list
         from sim.ursuppe.experiments import combos_confirm
 
         config = combos_confirm.ConfirmConfig(
             self.confirm_top,
             self.confirm_games,
-            tuple(s.strip() for s in self.panel_fields.split(",") if s.strip()),
-            tuple(s.strip() for s in self.panel_holders.split(",") if s.strip()),
+            comma_list(self.panel_fields),
+            comma_list(self.panel_holders),
             self.decks,
         )
         return combos_confirm.plan_confirmation(scan, config)

@@ -362,13 +362,14 @@ def _planner(
     strong: StrongPlay,
 ) -> Callable[[str, int, int, int], Any]:
     """The verdict plan of a gene at given sizes (games, search games, decks), from the options."""
+    from sim.game import comma_list
     from sim.ursuppe.experiments import verdict as V
 
     def plan_for(name: str, games: int, search_games: int, decks: int) -> V.Plan:
         return V.plan_verdict(
             name, players, rules, games, decks, readings, option_value.option_budget, seed,
-            tuple(f.strip() for f in panel.fields.split(",") if f.strip()),
-            tuple(h.strip() for h in panel.holders.split(",") if h.strip()),
+            comma_list(panel.fields),
+            comma_list(panel.holders),
             option_value.option_replicates, holder, option_design,
             None if strong.search == "none" else strong.search, search_games,
             strong.search_field, strong.search_field_games,

@@ -42,6 +42,7 @@ import numpy as np
 
 from sim import out_dirs
 from sim.errors import UserError
+from sim.game import strategy_list
 from sim.ursuppe.experiments.tuning import Field, opponent_rows
 from sim.ursuppe.rules.book import GIFT_NO_EXCHANGE, NO_GIFT, RuleBook, Rules, load_rules
 from sim.ursuppe.rules.genes import EXTRA_GENES, GENE_ALIASES, GENE_INDEX, GENE_NAMES, N_GENES
@@ -272,19 +273,12 @@ def scan_players(
     base = load_strategy(strategy)
     gifted = load_strategy(holder) if holder is not None else base
     if against is not None:
-        fld = against_field(_names(against, "--against"), players)
+        fld = against_field(strategy_list(against, "--against"), players)
     elif pool is not None:
-        fld = Field("mix", tuple(load_strategy(n) for n in dict.fromkeys(_names(pool, "--pool"))))
+        fld = Field("mix", tuple(load_strategy(n) for n in dict.fromkeys(strategy_list(pool, "--pool"))))
     else:
         fld = Field("against", (base,) * (players - 1))
     return Players(gifted, fld)
-
-
-def _names(text: str, option: str) -> list[str]:
-    out = [n.strip() for n in text.split(",") if n.strip()]
-    if not out:
-        raise UserError(f"{option}: expected comma-separated strategy names or .toml files")
-    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from analysis.tuning_report import p_text
 from sim.experiments.tune_flow import GENE_VALUE_BUDGET, TUNE_BUDGET, TuneRequest, TuningJob
-from sim.game import strategy_list
+from sim.game import comma_list, strategy_list
 from sim.ursuppe.experiments import gene_value as G
 from sim.ursuppe.experiments import tuning as T
 from sim.ursuppe.rules.book import RuleBook, count_label, load_rules
@@ -141,7 +141,7 @@ class GeneValueStudy:
     def __init__(self, cfg: T.TuneConfig, out: Path, r: TuneRequest) -> None:
         self.cfg, self.out, self.request = cfg, out, r
         self.design = r.design
-        self.refs = tuple(x.strip() for x in r.references.split(",") if x.strip() and x.strip() != "none")
+        self.refs = tuple(x for x in comma_list(r.references) if x != "none")
         self.label = G.DESIGNS[r.design].label if r.design in G.DESIGNS else ""
 
     def check(self) -> None:
@@ -192,9 +192,8 @@ def chosen_genes(book: RuleBook, r: TuneRequest) -> list[str]:
     if not r.genes.strip(", "):
         raise T.TuningError("--genes: expected comma-separated gene names (default: every gene in play)")
     chosen = [
-        T.GENE_NAMES[T.parameter_key_index(T.GENE_PREFIX + g.strip()) - T.GENE_VALUE_BASE]
-        for g in r.genes.split(",")
-        if g.strip()
+        T.GENE_NAMES[T.parameter_key_index(T.GENE_PREFIX + g) - T.GENE_VALUE_BASE]
+        for g in comma_list(r.genes)
     ]
     for g in chosen:
         if g not in in_play:

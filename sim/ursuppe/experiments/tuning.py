@@ -46,7 +46,7 @@ from sim.experiments.tuning import (
     run_generations,
     unit_optimizer,
 )
-from sim.game import STREAM_ASSIGNMENT
+from sim.game import STREAM_ASSIGNMENT, comma_list
 from sim.runner import write_atomic, write_json_atomic
 from sim.ursuppe.rules.book import RuleBook, Rules
 from sim.ursuppe.rules.genes import GENE_NAMES, gene_index
@@ -108,9 +108,7 @@ def resolve_keys(
     in_play = genes_in_play(book, players, variant) if in_play is None else list(in_play)
     genes = [GENE_PREFIX + g for g in in_play]
     keys: list[str] = []
-    for item in (s.strip() for s in spec.split(",")):
-        if not item:
-            continue
+    for item in comma_list(spec):
         if item == "default":
             keys += [*DEFAULT_SCALARS, *genes]
         elif item == "genes":
