@@ -65,12 +65,21 @@ def fresh_seed(seed: int) -> int:
     return fresh if fresh != seed else fresh ^ 1
 
 
-def unit_optimizer(x0: np.ndarray, sigma: float, seed: int, population: int) -> Any:
-    """CMA-ES (a cmaes.CMA) over the [0, 1] box of ``len(x0)`` scaled parameters."""
+def box_optimizer(
+    mean: np.ndarray, sigma: float, low: np.ndarray, high: np.ndarray, seed: int, population: int | None
+) -> Any:
+    """CMA-ES (a cmaes.CMA) from ``mean`` over the box [``low``, ``high``]; ``population`` None is
+    CMA-ES's default. Its generator is reseeded before every generation (:func:`run_generations`),
+    so ``seed`` only has to be one numpy's RandomState takes."""
     from cmaes import CMA  # (scipy: only once a tuning starts, never for a command's checks)
 
-    bounds = np.tile([0.0, 1.0], (len(x0), 1))
-    return CMA(mean=x0, sigma=sigma, bounds=bounds, seed=seed % (2**32), population_size=population)
+    bounds = np.stack([low, high], axis=1)
+    return CMA(mean=mean, sigma=sigma, bounds=bounds, seed=seed % 2**32, population_size=population)
+
+
+def unit_optimizer(x0: np.ndarray, sigma: float, seed: int, population: int) -> Any:
+    """CMA-ES over the [0, 1] box of ``len(x0)`` scaled parameters."""
+    return box_optimizer(x0, sigma, np.zeros(len(x0)), np.ones(len(x0)), seed, population)
 
 
 def read_checkpoint(
@@ -202,7 +211,11 @@ def tune(
     out.mkdir(parents=True, exist_ok=True)
     start, low, high = s.game.strategy_space(s.name)
     fingerprint = s.fingerprint()
-    state = read_checkpoint(out, fingerprint) or TuneState(fingerprint, _optimizer(start, low, high, s))
+    # The first step a quarter of the bounds' mean width.
+    sigma = float(np.mean(high - low)) / 4
+    state = read_checkpoint(out, fingerprint) or TuneState(
+        fingerprint, box_optimizer(start.astype(float), sigma, low, high, s.seed, s.population)
+    )
     size = state.optimizer.population_size
     total = (s.generations * size + 2) * s.games
     played = 0  # games of the generation under way, for the progress of every candidate
@@ -236,19 +249,3 @@ def tune(
     tuned_rate = fitness(best, s.generations, 0)
     history = [h["best"] for h in state.history]
     return Tuned(best, spec, tuned_rate, history, fitness(start.astype(float), s.generations, 1))
-
-
-def _optimizer(start: np.ndarray, low: np.ndarray, high: np.ndarray, setup: TuneSetup) -> Any:
-    """CMA-ES (a cmaes.CMA) from the start over the game's bounds, its first step a quarter of
-    their mean width."""
-    from cmaes import CMA
-
-    sigma = float(np.mean(high - low)) / 4
-    bounds = np.stack([low, high], axis=1)
-    return CMA(
-        mean=start.astype(float),
-        sigma=sigma,
-        bounds=bounds,
-        seed=setup.seed % 2**31,
-        population_size=setup.population,
-    )
