@@ -11,6 +11,7 @@ Cheap to import (no numpy, no cmaes): the command line reads the defaults for it
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -149,8 +150,10 @@ class GameTuning:
         self.total = (self.generations * self.size + 2) * r.games_per_candidate
         self.generation = 0  # reached: what Ctrl-C keeps
 
+    @cached_property
     def setup(self) -> "TuneSetup":
-        """The tuning :func:`sim.experiments.tuning.tune` plays."""
+        """The tuning :func:`sim.experiments.tuning.tune` plays (one, so that the check and the
+        tune share its fingerprint)."""
         from sim.experiments.tuning import TuneSetup
 
         r = self.request
@@ -172,7 +175,7 @@ class GameTuning:
         if self.request.resume and not (self.out / CHECKPOINT).exists():
             raise UserError(f"--resume: {self.out} holds no tuning to continue")
         # another tuning's checkpoint: one line, before the progress bar
-        kept = read_checkpoint(self.out, self.setup().fingerprint())
+        kept = read_checkpoint(self.out, self.setup.fingerprint)
         self.generation = kept.generation if kept else 0
 
     def kept(self) -> str:
@@ -184,7 +187,7 @@ class GameTuning:
         def after(state: TuneState) -> None:
             self.generation = state.generation
 
-        self.tuned = tune(self.setup(), self.out, threads, progress, after)
+        self.tuned = tune(self.setup, self.out, threads, progress, after)
 
     def finish(self, threads: int, say: Callable[[str], None], warn: Callable[[str], None]) -> None:
         from analysis.tables import write_text_atomic

@@ -15,6 +15,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -175,9 +176,11 @@ class TuneSetup:
     games: int
     population: int | None = None  # None: CMA-ES's default
 
+    @cached_property
     def fingerprint(self) -> dict[str, Any]:
         """The tuning's identity, kept in its checkpoint: a checkpoint is resumed only by the same
-        tuning (the start's numbers, not only its name: a file may change)."""
+        tuning (the start's numbers, not only its name: a file may change). Built once: the
+        command's check and the tune read the same."""
         start, low, high = self.game.strategy_space(self.name)
         return {
             "game": self.game.info.name,
@@ -210,7 +213,7 @@ def tune(
     s, out = setup, Path(out)
     out.mkdir(parents=True, exist_ok=True)
     start, low, high = s.game.strategy_space(s.name)
-    fingerprint = s.fingerprint()
+    fingerprint = s.fingerprint
     # The first step a quarter of the bounds' mean width.
     sigma = float(np.mean(high - low)) / 4
     state = read_checkpoint(out, fingerprint) or TuneState(

@@ -34,6 +34,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -248,9 +249,10 @@ def play_field(
 # --------------------------------------------------------------------------- the tuner
 
 
-@dataclass
+@dataclass(frozen=True)
 class TuneConfig:
-    """Everything that determines a tuning (its checkpoint is only resumed under the same)."""
+    """Everything that determines a tuning (its checkpoint is only resumed under the same); frozen,
+    so that its fingerprint, built once, stays its own."""
 
     setting: Setting
     start: Strategy
@@ -291,8 +293,10 @@ class TuneConfig:
     def generations(self) -> int:
         return self.budget // self.games_per_generation()
 
+    @cached_property
     def fingerprint(self) -> dict[str, Any]:
-        """The identity of the tuning, stored in the checkpoint and the result."""
+        """The identity of the tuning, stored in the checkpoint and the result (built once: the
+        command's check, the tune and the result read the same)."""
         s = self.setting
         return {
             "rules_id": s.book.rules_id,
@@ -346,12 +350,12 @@ def new_state(cfg: TuneConfig) -> TuneState:
     space = cfg.space()
     opt = unit_optimizer(space.to_unit(cfg.search_start()), cfg.sigma, cfg.seed, cfg.population_size())
     opponent = [float(x) for x in cfg.start_vector()] if cfg.fld.kind == "self" else None
-    return TuneState(cfg.fingerprint(), opt, opponent=opponent)
+    return TuneState(cfg.fingerprint, opt, opponent=opponent)
 
 
 def load_checkpoint(out: Path, cfg: TuneConfig) -> TuneState | None:
     """The tuning kept in ``out`` (None: none); one of another configuration is a TuningError."""
-    return read_checkpoint(out, cfg.fingerprint(), TuningError)
+    return read_checkpoint(out, cfg.fingerprint, TuningError)
 
 
 def tune(
@@ -538,9 +542,7 @@ def changed_parameters(cfg: TuneConfig, tuned: np.ndarray) -> list[dict[str, Any
 def result_doc(cfg: TuneConfig, state: TuneState, tuned: np.ndarray, ev: Evaluation) -> dict[str, Any]:
     """The result file: deterministic for a given seed (no timings: those are in timing.json)."""
     return {
-        "tuning": {
-            k: v for k, v in cfg.fingerprint().items() if k not in ("start_vector", "field_strategies")
-        }
+        "tuning": {k: v for k, v in cfg.fingerprint.items() if k not in ("start_vector", "field_strategies")}
         | {"field_strategies": [s.name for s in cfg.fld.strategies]},
         "field": cfg.fld.describe(),
         "generations": state.generation,
