@@ -12,7 +12,7 @@ import numpy as np
 from sim.chromosome.engine import decision_kinds as K
 from sim.chromosome.engine import effects as E
 from sim.chromosome.engine.costs import evolution_price, spark_distance, trophy_energy
-from sim.chromosome.engine.population import adjacent, enemy, sterility
+from sim.chromosome.engine.population import adjacent, enemy, groups_adjacent, sterility
 from sim.chromosome.engine.radiation import near_area
 from sim.chromosome.engine.state import (
     CTX_FACE,
@@ -124,10 +124,9 @@ def _value_special(cs, cr, cw, g, b, p, i, prm):
         v += prm[GENE_VALUE] * 0.7
     elif eff == E.BOND_ATTACK or eff == E.DOMINATION_ATTACK:
         v += prm[AGGRESSION] * _spark_gain(cs, cr, g, p, a, x, prm)
-        if eff == E.BOND_ATTACK:
-            for r in range(cs.owner.shape[1]):
-                if cs.owner[g, r] == p and adjacent(cr, r, x):
-                    v += 0.5 * prm[AGGRESSION]
+        if eff == E.BOND_ATTACK:  # FE1's bonus; added a group at a time (the same floats as before)
+            for _ in range(groups_adjacent(cs, cr, g, p, x)):
+                v += 0.5 * prm[AGGRESSION]
         else:
             v -= c[6] * (spark_distance(cs, cr, g, a, x) - 1) * prm[CHARGE_VALUE]
     elif eff == E.FUSION:

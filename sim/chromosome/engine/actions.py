@@ -40,7 +40,7 @@ from sim.chromosome.engine.events import (
 )
 from sim.chromosome.engine.payments import pay_energy, pay_genes
 from sim.chromosome.engine.population import adjacent, enemy, near_own, sterility
-from sim.chromosome.engine.radiation import charge_own_near
+from sim.chromosome.engine.radiation import charge_own_near, cubes_placed
 from sim.chromosome.engine.specials import list_specials, take_special
 from sim.chromosome.engine.state import (
     N_EVOLUTION_RANDOM,
@@ -174,8 +174,7 @@ def list_actions(cs, cr, cw, g, b, p, chain):
                 n += 1
     # Impulse (A10-A12): 1 P; create on any room with the cubes in the pool, or draw an area
     if can_pay(cs, cr, g, p, 0, 1, 0, 0, 0, 0, True):
-        need = cr.numbers[N_IMPULSE_CUBES]
-        if cs.pool[g] >= need or (cr.flag[FL.IMPULSE_PARTIAL] != 0 and cs.pool[g] > 0):
+        if cubes_placed(cs, cr, g, cr.numbers[N_IMPULSE_CUBES]) > 0:
             for r in range(R):
                 if cs.removed[g, r] == 0:
                     set_option(cw, b, n, ACT_IMPULSE_PLACE, r, 0, 0, 0)
@@ -290,7 +289,7 @@ def take_action(cs, cr, cw, g, b, p, i):
         return ACTED
     if kind == ACT_IMPULSE_PLACE:  # A11
         pay_genes(cs, cr, cw, g, b, p, 0, 1, 0, 0, 0, True)
-        k = min(cr.numbers[N_IMPULSE_CUBES], cs.pool[g])
+        k = cubes_placed(cs, cr, g, cr.numbers[N_IMPULSE_CUBES])
         cs.pool[g] -= k
         cs.cubes[g, x] += k
         log(cs, cw, g, EV_IMPULSE, p, x, k, cs.cubes[g, x], 0, 0, 0, 0)

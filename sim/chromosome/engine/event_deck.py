@@ -14,7 +14,6 @@ data are PLACEHOLDERs (U8, V6). Readings this file chose where the spec is silen
 - fate_all raises every player's fate by ``n``, capped at fate_max.
 """
 
-from sim.chromosome.engine import flags as FL
 from sim.chromosome.engine.events import (
     EV_AREA_PLACED,
     EV_CARD,
@@ -27,6 +26,7 @@ from sim.chromosome.engine.events import (
 )
 from sim.chromosome.engine.over_seven import irradiate
 from sim.chromosome.engine.population import check_eliminations
+from sim.chromosome.engine.radiation import cubes_placed
 from sim.chromosome.engine.state import (
     CARD_DECAY_ALL,
     CARD_DISCHARGE_ALL,
@@ -140,7 +140,7 @@ def reveal(cs, cr, cw, g, b):
                 log(cs, cw, g, EV_IRRADIATED, p, n, cs.irradiation[g, p], 0, 0, 0, 0, 0)
                 irradiate(cs, cr, cw, g, b, p, n, -1)
     elif kind == CARD_PLACE_AREA:  # A11's cubes, nobody charged
-        k = n if cs.pool[g] >= n else (cs.pool[g] if cr.flag[FL.IMPULSE_PARTIAL] != 0 else 0)
+        k = cubes_placed(cs, cr, g, n)
         if k > 0:
             cs.pool[g] -= k
             cs.cubes[g, r] += k

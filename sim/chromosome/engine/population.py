@@ -49,6 +49,16 @@ def adjacent(cr, a, b):
 
 
 @kernel
+def groups_adjacent(cs, cr, g, p, room):
+    """FE1: how many of p's groups stand in a room next to ``room`` (Bond Attack's bonus)."""
+    n = 0
+    for r in range(cs.owner.shape[1]):
+        if cs.owner[g, r] == p and adjacent(cr, r, room):
+            n += 1
+    return n
+
+
+@kernel
 def sterility(cs, cr, g, r):
     """M3: room r's sterility this round (the tile's, + 1 up to 3 after round_sterility_plus1, V5)."""
     return min(3, cr.sterility[r] + cs.sterility_plus[g])

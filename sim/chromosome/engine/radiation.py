@@ -20,6 +20,16 @@ def near_area(cr, room, area):
 
 
 @kernel
+def cubes_placed(cs, cr, g, n):
+    """A11: how many cubes an area created with ``n`` cubes from the pool gets: n, or (flag
+    impulse_partial) the pool's when it holds fewer; 0: no area can be created. Impulse (A10,
+    A11), Concentration (CA1) and the place-area card (V3) alike."""
+    if cs.pool[g] >= n:
+        return n
+    return cs.pool[g] if cr.flag[FL.IMPULSE_PARTIAL] != 0 else 0
+
+
+@kernel
 def threat(cs, cr, g, p, area, strength):
     """X3: the threat an area of ``strength`` on room ``area`` makes to player p: the strength
     plus p's groups (not tokens) adjacent to it."""

@@ -55,12 +55,13 @@ from sim.chromosome.engine.population import (
     adjacent,
     check_eliminations,
     enemy,
+    groups_adjacent,
     may_move,
     move,
     near_own,
     take_tokens,
 )
-from sim.chromosome.engine.radiation import charge_own_near, irradiation_gain, near_area, threat
+from sim.chromosome.engine.radiation import charge_own_near, cubes_placed, irradiation_gain, near_area, threat
 from sim.chromosome.engine.state import (
     N_MAX_GENES,
     NO_OWNER,
@@ -284,8 +285,7 @@ def _board_options(cs, cr, cw, g, b, p, n, s, k, eff):
     s's options from index n; the new count."""
     R = cs.owner.shape[1]
     if eff == E.CONCENTRATION:
-        need = cr.special_param[s, k]
-        if cs.pool[g] >= need or (cr.flag[FL.IMPULSE_PARTIAL] != 0 and cs.pool[g] > 0):
+        if cubes_placed(cs, cr, g, cr.special_param[s, k]) > 0:
             for r in range(R):
                 if cs.removed[g, r] == 0:
                     n = _opt(cw, b, n, k, r, 0, 0)
@@ -377,12 +377,8 @@ def _strike(cs, cr, cw, g, b, p, s, k, eff, a, bb):
         log(cs, cw, g, EV_TAKEOVER, p, a, size, q, 0, 0, 0, 0)
         check_eliminations(cs, cw, g)
     elif eff == E.BOND_ATTACK:  # FE1: +1 for each own group adjacent to the target's room
-        bonus = 0
-        for r in range(cs.owner.shape[1]):
-            if cs.owner[g, r] == p and adjacent(cr, r, bb):
-                bonus += 1
         if cs.owner[g, a] == p:
-            fight(cs, cr, cw, g, b, p, a, bb, bonus, TIE_BOTH)
+            fight(cs, cr, cw, g, b, p, a, bb, groups_adjacent(cs, cr, g, p, bb), TIE_BOTH)
     elif eff == E.DOMINATION_ATTACK:  # FE2: a tie gives p a trophy and costs it none
         if cs.owner[g, a] == p:
             fight(cs, cr, cw, g, b, p, a, bb, 0, TIE_ATTACKER_ONLY)
@@ -400,7 +396,7 @@ def _act_on_board(cs, cr, cw, g, b, p, s, k, eff, a, bb):
     """CA1-CA4 and PA1-PA4: p's action k (of species s) on the areas, the rooms and the groups,
     with its targets a and bb."""
     if eff == E.CONCENTRATION:  # CA1: Impulse option 1 with more cubes
-        n = min(cr.special_param[s, k], cs.pool[g])
+        n = cubes_placed(cs, cr, g, cr.special_param[s, k])
         cs.pool[g] -= n
         cs.cubes[g, a] += n
         log(cs, cw, g, EV_AREA_PLACED, p, a, n, cs.cubes[g, a], 0, 0, 0, 0)
