@@ -20,6 +20,17 @@ def array(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, pa.py_buffer(values)])
 
 
+def lists(rows: np.ndarray, lengths: np.ndarray) -> pa.ListArray:
+    """The list column whose row r is ``rows[r, :lengths[r]]`` (a 2-D array's rows cut to their
+    lengths), as ``pa.array`` of those lists, typed ``pa.list_`` of the rows' type, gives it."""
+    rows = np.asarray(rows)
+    lengths = np.asarray(lengths, np.int32)
+    offsets = np.zeros(len(lengths) + 1, np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    kept = np.arange(rows.shape[1]) < lengths[:, None]  # row-major: each row's items in order
+    return pa.ListArray.from_arrays(array(offsets), array(rows[kept]))
+
+
 def strings(codes: np.ndarray, labels: list[str]) -> pa.StringArray:
     """The string column ``labels[codes]``, its bytes gathered from the labels' (no Python string a
     row)."""

@@ -55,6 +55,22 @@ def test_events_games_are_the_same_on_1_and_2_threads():
         assert np.array_equal(getattr(one.state, name), getattr(two.state, name)), name
 
 
+def test_V2_every_row_holds_its_games_revealed_cards_in_order():
+    """The result rows' event_order (sim.chromosome.game): on each player's row of a game the same
+    cards, one for every round from round 2, each card of the deck at most once."""
+    from sim import game as games
+
+    rules = load_rules(overrides={"flags": {"events": True}})
+    deck = len(rules.data["events"]["deck"])
+    rows = games.get("chromosome").new_run(rules, 3, 5).play_chunk(0, 40, 1).to_pydict()
+    orders = {}
+    for game, rounds, order in zip(rows["game"], rows["rounds"], rows["event_order"], strict=True):
+        assert len(order) == rounds - 1 and len(set(order)) == len(order) <= deck
+        assert set(order) <= set(range(deck))
+        assert orders.setdefault(game, order) == order  # every player's row alike
+    assert len(orders) == 40 and len({tuple(o) for o in orders.values()}) > 30
+
+
 def test_V6_the_default_deck_is_the_specs_placeholder_list():
     deck = load_rules().data["events"]["deck"]
     shown = [(c["kind"], c.get("tile"), c.get("n"), c.get("cubes")) for c in deck]

@@ -30,6 +30,18 @@ def test_strings_and_dictionaries_are_the_arrays_pyarrow_makes():
     assert columns.dictionary(np.zeros(4, np.int8), ["only"]).equals(constant)
 
 
+def test_a_list_column_is_the_array_pa_array_makes():
+    """Each row cut to its length (Chromosome's event_order, V2), or every row whole (Ursuppe's
+    per-colour lists, TA4)."""
+    rows = np.array([[3, 1, 4, 1], [5, 9, 2, 6], [5, 3, 5, 8], [-9, 7, 9, 3]], np.int8)
+    for lengths in ([2, 0, 4, 1], [4, 4, 4, 4], [0, 0, 0, 0]):
+        cut = [r[:k].tolist() for r, k in zip(rows, lengths, strict=True)]
+        want = pa.array(cut, type=pa.list_(pa.int8()))
+        assert columns.lists(rows, np.array(lengths, np.int8)).equals(want)
+    empty = columns.lists(np.zeros((0, 3), np.int16), np.zeros(0, np.int8))
+    assert empty.equals(pa.array([], type=pa.list_(pa.int16())))
+
+
 def imports_pandas(code: str) -> bool:
     """Whether a fresh Python running ``code`` (lines) has imported pandas by its end."""
     result = run([sys.executable, "-c", code + "\nimport sys; print('pandas' in sys.modules)"])
@@ -41,7 +53,8 @@ def test_the_columns_do_not_import_pandas():
     assert not imports_pandas(
         "import numpy as np; from sim import columns\n"
         "columns.array(np.arange(9)); columns.array(np.ones(9, bool))\n"
-        "columns.dictionary(np.array([1, 0, 1]), ['a', 'b']); columns.strings(np.zeros(2, np.int8), ['v'])"
+        "columns.dictionary(np.array([1, 0, 1]), ['a', 'b']); columns.strings(np.zeros(2, np.int8), ['v'])\n"
+        "columns.lists(np.ones((3, 2), np.int8), np.array([2, 0, 1]))"
     )
 
 

@@ -158,8 +158,8 @@ class ChromosomeRun(ListedRun):
         if not self.rules.flags["events"]:
             return {}
         P = self.players
-        order = [st.deck[g, : st.deck_pos[g]].tolist() for g in range(count) for _ in range(P)]
-        return {"event_order": pa.array(order, type=pa.list_(pa.int8()))}
+        order = np.repeat(st.deck[:count].astype(np.int8), P, axis=0)
+        return {"event_order": columns.lists(order, np.repeat(st.deck_pos[:count], P))}
 
 
 class Chromosome(GameBase):

@@ -361,10 +361,7 @@ def _per_colour(values: np.ndarray | None, rows: int, kind: pa.DataType) -> pa.A
     if values is None:
         return pa.nulls(rows, pa.list_(kind))
     k = values.shape[2]
-    return pa.ListArray.from_arrays(
-        columns.array(np.arange(0, rows + 1, dtype=np.int32) * k),
-        columns.array(values.reshape(rows * k)),
-    )
+    return columns.lists(values.reshape(rows, k), np.full(rows, k))
 
 
 # State fields with a player axis (axis 1) that the rows read: cut to the real players (TD8).
