@@ -406,3 +406,31 @@ def test_I13_a_passed_player_takes_no_turn():
     cs, cr, cw = by_reference(st, ru, work)
     turn.take_turn(cs, cr, cw, 0, 0, 1)
     assert list(work.error[0, :2]) == [ERR_INVARIANT, 13]
+
+
+def test_A11_the_policy_values_an_impulse_by_the_cubes_the_engine_places():
+    """With impulse_partial, an Impulse area made from a pool of one cube gets one (A11,
+    radiation.cubes_placed): the policy values the charge of that area, not of a full one; a
+    discharged own group of 2 next to it is charged by 2 cubes only."""
+    from sim.chromosome.engine.decision_kinds import ACT_IMPULSE_PLACE
+    from sim.chromosome.engine.state import N_IMPULSE_CUBES, allocate_workspace
+    from strategies.chromosome import policy
+
+    def value(pool: int) -> float:
+        st, ru, room = position(2, {}, impulse_partial=True)
+        cs, cr = by_reference(st, ru)
+        area = room[17]
+        near = next(r for r in range(len(ru.tile)) if r != area and radiation.near_area(cr, r, area))
+        st.owner[0, near], st.size[0, near], st.charged[0, near] = 0, 2, 0
+        derive_supplies(st, ru)
+        st.pool[0] = pool
+        prm = np.asarray(PRESETS["builder"], np.float64)
+        wk = allocate_workspace(1, 1, prm[None, :])
+        cs, cr, cw = by_reference(st, ru, wk)
+        assert radiation.cubes_placed(cs, cr, 0, ru.numbers[N_IMPULSE_CUBES]) == min(pool, 2)
+        wk.options[0, 0, :2] = ACT_IMPULSE_PLACE, area
+        policy._value_action(cs, cr, cw, 0, 0, 0, 1, prm)
+        return float(wk.scores[0, 0])
+
+    full, short = value(5), value(1)
+    assert full - short == pytest.approx(2 * PRESETS["builder"][policy.CHARGE_VALUE])

@@ -13,7 +13,7 @@ from sim.chromosome.engine import decision_kinds as K
 from sim.chromosome.engine import effects as E
 from sim.chromosome.engine.costs import evolution_price, spark_distance, trophy_energy
 from sim.chromosome.engine.population import adjacent, enemy, groups_adjacent, sterility
-from sim.chromosome.engine.radiation import near_area
+from sim.chromosome.engine.radiation import cubes_placed, near_area
 from sim.chromosome.engine.state import (
     CTX_FACE,
     CTX_OPPONENT,
@@ -142,7 +142,9 @@ def _value_special(cs, cr, cw, g, b, p, i, prm):
     elif eff == E.DESTROY:
         v += 0.3 * min(param, cs.size[g, a]) * prm[AGGRESSION]
     elif eff == E.CONCENTRATION:
-        v += _charge_gain(cs, cr, g, p, a, cs.cubes[g, a] + param) * prm[CHARGE_VALUE]
+        # the cubes the engine places (A11: fewer from a short pool under impulse_partial)
+        strength = cs.cubes[g, a] + cubes_placed(cs, cr, g, param)
+        v += _charge_gain(cs, cr, g, p, a, strength) * prm[CHARGE_VALUE]
         for r in range(cs.owner.shape[1]):
             if cs.owner[g, r] != NO_OWNER and near_area(cr, r, a):
                 v += (-1.0 if cs.owner[g, r] == p else 0.4) * 0.25 * prm[CAUTION] * prm[IRRADIATION_COST]
@@ -203,7 +205,7 @@ def _value_action(cs, cr, cw, g, b, p, n, prm):
             cost = spark_distance(cs, cr, g, x, y) - 1
             v = prm[AGGRESSION] * _spark_gain(cs, cr, g, p, x, y, prm) - cost * prm[CHARGE_VALUE]
         elif act == K.ACT_IMPULSE_PLACE:
-            strength = cs.cubes[g, x] + cr.numbers[N_IMPULSE_CUBES]
+            strength = cs.cubes[g, x] + cubes_placed(cs, cr, g, cr.numbers[N_IMPULSE_CUBES])
             v = _charge_gain(cs, cr, g, p, x, strength) * prm[CHARGE_VALUE]
             for r in range(cs.owner.shape[1]):  # the threat to the groups next to it, own and others'
                 if cs.owner[g, r] != NO_OWNER and near_area(cr, r, x):
