@@ -90,24 +90,28 @@ def chunks_problem(run: Path, doc: dict[str, Any]) -> str | None:
     """What is wrong between a manifest's counts and its chunks, or None (issue 21.4: a manifest
     whose spec.games was edited to 10,000 over 20,000 games of chunks made "20,000 of 10,000
     games analysed", exit 0). Each chunk the manifest lists must sit where the chunk layout puts
-    it (chunk k holds games k * chunk_size onwards, none at or beyond spec.games), hold one row
+    it (sim.runner.ChunkLayout: chunk k holds games k * chunk_size onwards, the last chunk split
+    off short when the manifest says "last_chunk", none at or beyond spec.games), hold one row
     per player per game, and its file must say the same (its Parquet footer: rows and the range
     of the game column); the checksums are checked when the chunks are read (sim.runner)."""
     import pyarrow.parquet as pq
 
-    from sim.runner import chunk_name
+    from sim.runner import ChunkLayout, chunk_name
 
     spec, chunks, size = doc["spec"], doc.get("chunks", {}), doc.get("chunk_size")
-    games, players = spec["games"], spec["players"]
+    games, players, last = spec["games"], spec["players"], doc.get("last_chunk", 0)
     if chunks and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
         return f"chunk_size: expected a positive integer, got {size!r}"
+    if not isinstance(last, int) or isinstance(last, bool) or last < 0:
+        return f"last_chunk: expected an integer of at least 0, got {last!r}"
+    layout = ChunkLayout(games, size, last) if chunks else ChunkLayout(0, 1)
     for key, entry in chunks.items():
         if not key.isdigit() or not isinstance(entry, dict):
             return f"chunks.{key}: expected a chunk index and an object"
         k = int(key)
-        first, count = k * size, min(size, games - k * size)
-        if count < 1:
+        if k >= layout.n_chunks:
             return f"chunks.{key} lies beyond spec.games = {games:,} (chunk_size {size:,})"
+        first, count = layout.first(k), layout.count(k)
         want = {"file": chunk_name(k), "first_game": first, "games": count, "rows": count * players}
         for field, value in want.items():
             if field in entry and entry[field] != value:

@@ -4,7 +4,7 @@ A run is a directory::
 
     manifest.json             what was run (spec), which chunks are complete, timings
     chunk-000000.parquet      outcome rows of games [0, chunk_size)
-    chunk-000001.parquet      ...
+    chunk-000001.parquet      ...                 (the last chunk split off short: ChunkLayout)
 
 Every chunk file and the manifest are written to a temporary file and renamed, so an interrupted
 run (Ctrl-C, a crash, ``kill -9``) leaves only complete chunks and a manifest that lists exactly
@@ -40,6 +40,7 @@ import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -62,6 +63,56 @@ BYTES_PER_ROW = 20
 DEFAULT_CHUNK_PER_THREAD = 5_000
 DEFAULT_CHUNK_MIN = 20_000
 DEFAULT_CHUNK_MAX = 200_000
+
+
+# A run's last chunk is split in two (ChunkLayout), its end a chunk of chunk_size // LAST_CHUNK_PART games
+# (issue 36.3): the write of the chunk played last is the one nothing overlaps (the engine has
+# finished), so a short last chunk shortens the wait at the end of every run.
+LAST_CHUNK_PART = 4
+
+
+@dataclass(frozen=True)
+class ChunkLayout:
+    """Which games each chunk of a run holds: ``chunk_size`` games each from game 0, the
+    remainder last; with ``last_chunk`` > 0, a last chunk of at least twice as many games gives
+    its final ``last_chunk`` games a chunk of their own (the manifest's "last_chunk"; a run
+    written before it has none: 0, every chunk whole). Arithmetic, not a list: a run may have
+    millions of chunks."""
+
+    games: int
+    chunk_size: int
+    last_chunk: int = 0
+
+    @property
+    def _whole(self) -> int:  # chunks before the split
+        return (self.games + self.chunk_size - 1) // self.chunk_size
+
+    @property
+    def _split(self) -> bool:
+        tail = self.games - (self._whole - 1) * self.chunk_size
+        return 0 < self.last_chunk and 2 * self.last_chunk <= tail  # no part shorter than last_chunk
+
+    @property
+    def n_chunks(self) -> int:
+        return self._whole + self._split
+
+    def first(self, index: int) -> int:
+        """The first game of chunk ``index``."""
+        if self._split and index == self._whole:
+            return self.games - self.last_chunk
+        return index * self.chunk_size
+
+    def count(self, index: int) -> int:
+        """The games of chunk ``index``."""
+        whole = min(self.chunk_size, self.games - index * self.chunk_size)
+        if self._split and index >= self._whole - 1:
+            return self.last_chunk if index == self._whole else whole - self.last_chunk
+        return whole
+
+
+def last_chunk_games(chunk_size: int) -> int:
+    """The games of the short last chunk of a run started with ``chunk_size`` (LAST_CHUNK_PART)."""
+    return chunk_size // LAST_CHUNK_PART
 
 
 def default_chunk_size(threads: int) -> int:
@@ -159,18 +210,26 @@ class OpenedRun:
     created: bool  # ``out`` did not exist (play removes it again if no chunk completes)
     notices: list[str] = field(default_factory=list)  # damaged or missing chunks that are played again
     lock: Any = None  # the directory's sim.out_dirs.DirLock, held until play ends (or release)
+    last_chunk: int = 0  # games of the short last chunk (ChunkLayout; 0: every chunk whole)
 
     def release(self) -> None:
         """Give up the directory's lock (play does; a caller that does not play calls this)."""
         if self.lock is not None:
             self.lock.release()
 
+    @cached_property
+    def layout(self) -> ChunkLayout:
+        return ChunkLayout(self.games, self.chunk_size, self.last_chunk)
+
     @property
     def n_chunks(self) -> int:
-        return (self.games + self.chunk_size - 1) // self.chunk_size
+        return self.layout.n_chunks
+
+    def chunk_first(self, index: int) -> int:
+        return self.layout.first(index)
 
     def chunk_games(self, index: int) -> int:
-        return min(self.chunk_size, self.games - index * self.chunk_size)
+        return self.layout.count(index)
 
 
 def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
@@ -216,6 +275,10 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
         or not isinstance(doc.get("chunks"), dict)
     ):
         raise RunError(f"{path}: not a soup run manifest (expected an object with 'spec' and 'chunks')")
+    for key, least in (("chunk_size", 1), ("last_chunk", 0)):  # the chunk layout (ChunkLayout)
+        value = doc.get(key, least)
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise RunError(f"{path}: {key}: expected an integer of at least {least}, got {value!r}")
     return doc
 
 
@@ -314,6 +377,7 @@ def _open_locked(
         manifest = {
             "spec": spec,
             "chunk_size": chunk_size,
+            "last_chunk": last_chunk_games(chunk_size),
             "version": version,
             "chunks": {},
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -344,12 +408,25 @@ def _open_locked(
             if problem is not None:
                 notices.append(f"{out / str(entry.get('file'))}: {problem}; its games are played again")
                 del manifest["chunks"][key]
-    opened = OpenedRun(adapter, out, games, chunk_size, manifest, [], 0, fresh, lock.created, notices, lock)
+    opened = OpenedRun(
+        adapter,
+        out,
+        games,
+        chunk_size,
+        manifest,
+        [],
+        0,
+        fresh,
+        lock.created,
+        notices,
+        lock,
+        manifest.get("last_chunk", 0),  # a run written before the short last chunk: none
+    )
     done = {int(k) for k in manifest["chunks"]}
-    opened.todo = [i for i in range(opened.n_chunks) if i not in done]
     opened.games_done = sum(opened.chunk_games(i) for i in done)
-    left = sum(opened.chunk_games(i) for i in opened.todo)
+    left = games - opened.games_done
     out_dirs.check_room(out, needed_bytes(left, int(spec.get("players", 1))), f"--games {games:,}")
+    opened.todo = [i for i in range(opened.n_chunks) if i not in done]
     return opened
 
 
@@ -381,7 +458,7 @@ def play(
     t0 = time.perf_counter()
     try:
         _prepare_directory(opened, progress)
-        work = [ChunkWork(i, i * opened.chunk_size, opened.chunk_games(i)) for i in opened.todo]
+        work = [ChunkWork(i, opened.chunk_first(i), opened.chunk_games(i)) for i in opened.todo]
         chunks = backend.play(opened.adapter, work, on_game=listing.on_game)
         try:
             for w in work:

@@ -52,10 +52,11 @@ def chunk_bytes(out: Path) -> list[bytes]:
 
 
 def serial_reference(adapter, games: int, chunk: int) -> list[bytes]:
-    """Each chunk played and encoded one after another, nothing overlapping: the bytes a run must hold."""
+    """Each chunk of the run's layout (its short last chunk too) played and encoded one after
+    another, nothing overlapping: the bytes a run must hold."""
+    layout = runner.ChunkLayout(games, chunk, runner.last_chunk_games(chunk))
     return [
-        encode_chunk(adapter.play_chunk(first, min(chunk, games - first), 1))
-        for first in range(0, games, chunk)
+        encode_chunk(adapter.play_chunk(layout.first(i), layout.count(i), 1)) for i in range(layout.n_chunks)
     ]
 
 
@@ -66,8 +67,59 @@ def test_pipelined_run_writes_the_bytes_of_a_serial_run(tmp_path):
     runner.run(HashGame(), tmp_path / "run", 95, 10, 1)
     assert chunk_bytes(tmp_path / "run") == serial_reference(HashGame(), 95, 10)
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
-    assert list(manifest["chunks"]) == [str(i) for i in range(10)]  # listed in chunk order
+    assert list(manifest["chunks"]) == [str(i) for i in range(11)]  # listed in chunk order
     assert manifest["status"] == "complete"
+
+
+def test_a_runs_last_chunk_is_split_off_short():
+    """Issue 36.3: the write of the chunk played last overlaps nothing, so a run ends on a short
+    chunk (chunk_size // 4 games) when its last chunk has at least twice as many; a run written
+    before (no "last_chunk") keeps whole chunks."""
+
+    def layout(games: int, size: int, last: int) -> list[tuple[int, int]]:
+        chunks = runner.ChunkLayout(games, size, last)
+        return [(chunks.first(i), chunks.count(i)) for i in range(chunks.n_chunks)]
+
+    assert runner.last_chunk_games(20_000) == 5_000
+    assert layout(100_000, 20_000, 5_000) == [
+        (0, 20_000),
+        (20_000, 20_000),
+        (40_000, 20_000),
+        (60_000, 20_000),
+        (80_000, 15_000),
+        (95_000, 5_000),
+    ]
+    assert layout(29_999, 20_000, 5_000) == [(0, 20_000), (20_000, 9_999)]  # no part under 5,000
+    assert layout(30_000, 20_000, 5_000) == [(0, 20_000), (20_000, 5_000), (25_000, 5_000)]
+    assert layout(9_999, 20_000, 5_000) == [(0, 9_999)]  # both parts would not hold 5,000
+    assert layout(10_000, 20_000, 5_000) == [(0, 5_000), (5_000, 5_000)]
+    assert layout(95, 10, 0) == [(first, min(10, 95 - first)) for first in range(0, 95, 10)]
+    assert layout(1, 1, 0) == [(0, 1)]
+    huge = runner.ChunkLayout(10**12, 20_000, 5_000)  # arithmetic: no list of 50 million chunks
+    assert (huge.n_chunks, huge.first(huge.n_chunks - 1), huge.count(huge.n_chunks - 2)) == (
+        50_000_001,
+        10**12 - 5_000,
+        15_000,
+    )
+
+
+def test_a_run_written_before_the_short_last_chunk_resumes_with_whole_chunks(tmp_path):
+    out = tmp_path / "run"
+    runner.run(HashGame(), out, 20, 10, 1)  # 10 + 8 + 2
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["last_chunk"] == 2 and len(manifest["chunks"]) == 3
+    old = tmp_path / "old"  # as the revision before wrote it: two whole chunks, the second missing
+    old.mkdir()
+    (old / runner.chunk_name(0)).write_bytes((out / runner.chunk_name(0)).read_bytes())
+    manifest.pop("last_chunk")
+    manifest["chunks"] = {"0": manifest["chunks"]["0"]}
+    manifest["status"] = "running"
+    (old / "manifest.json").write_text(json.dumps(manifest))
+    runner.run(HashGame(), old, 20, 10, 1)
+    resumed = json.loads((old / "manifest.json").read_text())
+    assert [(c["first_game"], c["games"]) for c in resumed["chunks"].values()] == [(0, 10), (10, 10)]
+    assert "last_chunk" not in resumed and resumed["status"] == "complete"
+    assert chunk_bytes(old)[1] == encode_chunk(HashGame().play_chunk(10, 10, 1))
 
 
 def test_ursuppe_pipelined_run_equals_serial_chunks(rulebook, tmp_path):
@@ -110,11 +162,12 @@ def test_the_next_chunk_is_set_up_before_the_chunk_played_goes_to_the_writer(tmp
     game = SplitHashGame()
     runner.run(game, tmp_path / "run", 45, 10, 1)
     assert chunk_bytes(tmp_path / "run") == serial_reference(HashGame(), 45, 10)
+    firsts = [0, 10, 20, 30, 40, 43]  # the last chunk split off short: 40-42, 43-44
     assert [e for e in game.log if e[0] != "rows"] == [
-        e for first in range(0, 50, 10) for e in (("set_up", first), ("play", first))
+        e for first in firsts for e in (("set_up", first), ("play", first))
     ]
-    for first in range(0, 40, 10):
-        assert game.log.index(("set_up", first + 10)) < game.log.index(("rows", first))
+    for first, following in zip(firsts[:-1], firsts[1:], strict=True):
+        assert game.log.index(("set_up", following)) < game.log.index(("rows", first))
 
 
 def test_interrupt_while_a_chunk_is_written_keeps_only_complete_listed_chunks(tmp_path):

@@ -25,7 +25,7 @@ from sim.runner import chunk_files
 pytestmark = pytest.mark.xdist_group("chromosome-report-runs")
 
 GAMES = 300
-CHUNK = 120  # three chunks a run: the report adds them up
+CHUNK = 120  # four chunks a run (120, 120, 30, 30: the last split off short): the report adds them up
 
 
 def soup(*args: object, code: int = 0):
@@ -179,7 +179,7 @@ def test_chunk_by_chunk_equals_all_rows_at_once(runs, rows):
         for i, d in enumerate(runs)
         for f in chunk_files(d)
     ]
-    assert len(chunks) == 6
+    assert len(chunks) == 8
     streamed = report.analyse(iter(chunks))
     whole = report.analyse(iter([rows]))
 
@@ -319,7 +319,9 @@ def test_a_manifest_that_disagrees_with_its_chunks_is_refused(runs, tmp_path, mo
     doc["spec"]["games"] = CHUNK  # over GAMES games of chunks
     (run / "manifest.json").write_text(json.dumps(doc))
     line = refused(monkeypatch, capsys, "report", run, "--out", tmp_path / "x")
-    assert "manifest.json" in line and "chunks.1" in line and "does not agree with its chunks" in line
+    # the first chunk already disagrees: 120 games would be chunks of 90 and 30 (ChunkLayout)
+    assert "manifest.json" in line and "chunks.0.games is 120, expected 90" in line
+    assert "does not agree with its chunks" in line
     assert not (tmp_path / "x").exists()
 
 

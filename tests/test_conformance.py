@@ -125,16 +125,17 @@ def test_resume_after_an_interrupt_gives_the_same_rows(name, tmp_path):
     method = "play_games" if adapter.splits_rows else "play_chunk"  # what the runner calls
     real = getattr(adapter, method)
 
-    def stop_after_one(first, count, threads):
+    def stop_after_one(first, count, threads, **given):
         calls["n"] += 1
         if calls["n"] > 1:
             raise KeyboardInterrupt
-        return real(first, count, threads)
+        return real(first, count, threads, **given)
 
     object.__setattr__(adapter, method, stop_after_one)
     with pytest.raises(KeyboardInterrupt):
         runner.play(runner.open_run(adapter, tmp_path / "resumed", SMALL, 80), 1)
-    assert len(runner.open_run(_run(g), tmp_path / "resumed", SMALL, 80).todo) == 2
+    left = runner.open_run(_run(g), tmp_path / "resumed", SMALL, 80).todo
+    assert left == [1, 2, 3]  # 80 + 80 + 60 + 20: the last chunk split off short (ChunkLayout)
     assert _play(_run(g), tmp_path / "resumed", SMALL, 80, 1).equals(whole)
 
 

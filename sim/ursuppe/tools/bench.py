@@ -181,12 +181,18 @@ def raise_first_error(b: batch_mod.Batch) -> None:
 
 def chunks_games_per_second(chunks: int, chunk_games: int, threads: int, mix: str = "") -> float:
     """games/s of the engine alone on the games of a whole 4-player run of ``chunks`` chunks of
-    ``chunk_games`` games, batch by batch as the runner plays them (each batch's set-up aside): what
+    ``chunk_games`` games, batch by batch as the runner plays them (its chunk layout, the short
+    last chunk too: sim.runner.ChunkLayout; each batch's set-up aside): what
     :func:`simulate_games_per_second` is compared with. The same games and the same length of time
     as the whole run, so that a moment the machine runs faster or slower weighs on both alike."""
-    batches = (default_batch(4, chunk_games, mix=mix, first=i * chunk_games) for i in range(chunks))
-    seconds = sum(play_seconds(b, threads) for b in batches)
-    return chunks * chunk_games / seconds
+    from sim import runner
+
+    games = chunks * chunk_games
+    layout = runner.ChunkLayout(games, chunk_games, runner.last_chunk_games(chunk_games))
+    batches = (
+        default_batch(4, layout.count(i), mix=mix, first=layout.first(i)) for i in range(layout.n_chunks)
+    )
+    return games / sum(play_seconds(b, threads) for b in batches)
 
 
 def simulate_games_per_second(games: int, chunk_size: int, threads: int, out: Path, mix: str = "") -> float:
