@@ -6,7 +6,8 @@
   threads (warm kernels, invariants off, one batch in memory), the best of ``repeats`` runs taken
   in turns (another process on the machine only ever slows a run down; every run is reported);
 - ``pipeline_efficiency``: a whole 4-player ``soup simulate`` run through the chunked runner
-  (``PIPELINE_CHUNKS`` chunks: playing, building rows, encoding, writing and hashing every chunk)
+  (``PIPELINE_CHUNKS`` x ``games`` games in chunks of ``games``, the last split off short as every
+  run's is, sim.runner.ChunkLayout: playing, building rows, encoding, writing and hashing every chunk)
   over the engine alone on the same games in the same batches (its batches' set-up aside), in
   games/s, per thread count, measured in turns in this process: the median of the rounds' paired
   ratios (:func:`paired_efficiency`; issue 12; target ``PIPELINE_TARGET`` at 1 and 2 threads,
