@@ -65,9 +65,9 @@ DEFAULT_CHUNK_MIN = 20_000
 DEFAULT_CHUNK_MAX = 200_000
 
 
-# A run's last chunk is split in two (ChunkLayout), its end a chunk of chunk_size // LAST_CHUNK_PART games
-# (issue 36.3): the write of the chunk played last is the one nothing overlaps (the engine has
-# finished), so a short last chunk shortens the wait at the end of every run.
+# A run's last chunk is split in two (ChunkLayout), its end a chunk of chunk_size //
+# LAST_CHUNK_PART games (issue 36.3): the write of the chunk played last is the one nothing
+# overlaps (the engine has finished), so a short last chunk shortens the wait at the end of a run.
 LAST_CHUNK_PART = 4
 
 

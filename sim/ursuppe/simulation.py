@@ -118,9 +118,7 @@ class UrsuppeRun(RunAdapter):
             # The genes a row's masks and first_bought index (bit i = gene_names[i]): the 20 base
             # genes, or all 46 with flags.extra_genes. A run written before the extra genes has no
             # key and means the 20 (analysis.ursuppe.genes.run_gene_names).
-            "gene_names": list(
-                self.rulebook.gene_names[: self.game_rules.n_genes]
-            ),
+            "gene_names": list(self.rulebook.gene_names[: self.game_rules.n_genes]),
             # The house-rules layers by name (the merged rules themselves are under "rules").
             "rules_files": [Path(s).name for s in self.rulebook.sources[1:]],
             "rules": self.rulebook.data,
