@@ -261,6 +261,7 @@ def _code_value(st, g, prm, code, k, victim, leader, lead):
 
 
 @kernel
+@always_inline
 def _streamed_meal(st, ru, wk, g, b, p, space):
     """meal_options' meals in its order, valued as policy._value_eat values them (policy.meal_value),
     without listing them (issue 36; for a player without Suction: decisions.streamable). Returns
@@ -369,6 +370,7 @@ def eat(st, ru, wk, g, b, p, a, space, i, phase):
 
 
 @kernel
+@always_inline
 def eat_streamed(st, ru, wk, g, b, p, a, space, k, t, phase):
     """M4, F4: eat the t-th best meal :func:`_streamed_meal` kept, as :func:`eat` eats its option
     row (the same cubes in colour order, the same hooks), without writing the row: a streamed
