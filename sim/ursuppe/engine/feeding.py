@@ -261,11 +261,12 @@ def _code_value(st, g, prm, code, k, victim, leader, lead):
 
 
 @kernel
+@always_inline
 def _streamed_meal(st, ru, wk, g, b, p, space):
     """meal_options' meals in its order, valued as policy._value_eat values them (policy.meal_value),
     without listing them (issue 36; for a player without Suction: decisions.streamable). Returns
     (the number of meals, how many share the best value) and leaves those best meals, in order,
-    in ``wk.scores[b, :ties]`` for the tie-break (:func:`_write_streamed_meal`: each a code and
+    in ``wk.scores[b, :ties]`` for the tie-break (:func:`eat_streamed`: each a code and
     its victim + 1 above CODE_FIELDS_BITS, exact in a float64); MAX_OPTIONS - 1 meals or more:
     (MAX_OPTIONS, 0), for the listing path, its cap and its error. A meal is valued only once a
     second one fits (most feedings have one: the standard pattern's single arrangement at 3-4
@@ -324,13 +325,6 @@ def _streamed_meal(st, ru, wk, g, b, p, space):
 
 
 @kernel
-def _write_streamed_meal(wk, b, p, k, t):
-    """Option row 0: the t-th best meal :func:`_streamed_meal` kept."""
-    meal = int(wk.scores[b, t])
-    _write_meal(wk, b, p, meal & CODE_FIELDS, k, (meal >> CODE_FIELDS_BITS) - 1, 0, 0)
-
-
-@kernel
 @always_inline
 def excrete(st, ru, wk, g, b, p, a, space, phase):
     """M4: the amoeba excretes ``ru.excretion`` cubes of its colour on its space (C3: as many as
@@ -347,17 +341,11 @@ def excrete(st, ru, wk, g, b, p, a, space, phase):
 
 
 @kernel
-def eat(st, ru, wk, g, b, p, a, space, i, phase):
-    """Eat option i: cubes to the supply (Suction's from the neighbours too), the parasite's victim
-    pays (F4), then excrete (M4)."""
-    opt = wk.options[b, i]
-    packed = 0
-    for c in range(st.supply.shape[1]):
-        if opt[c] > 0:
-            return_cubes(st, g, space, c, opt[c])
-            packed |= opt[c] << (4 * c)
-    victim = opt[EAT_VICTIM_SLOT]
-    suction = opt[EAT_SUCTION_SLOT]  # read before the excretion's CLEAN decision reuses the rows
+@always_inline
+def _eaten(st, ru, wk, g, b, p, a, space, packed, victim, suction, phase):
+    """M4 once a meal's cubes from ``space`` (``packed`` base 16, for the log) are in the supply:
+    Suction's from the neighbours too (XG-12, XG-26), the parasite's victim pays (F4), then
+    excrete."""
     parasite_pays(st, ru, wk, g, b, victim)
     if ru.extra_genes:
         suction_meal(st, wk, g, b, suction)  # XG-12, XG-26: the neighbours' cubes
@@ -365,6 +353,37 @@ def eat(st, ru, wk, g, b, p, a, space, i, phase):
     st.amoeba_flags[g, p, a] |= AF_FED
     log(st, wk, g, EV_EAT, phase, p, a + 1, space, packed, victim, suction, 0, 0, 0)
     excrete(st, ru, wk, g, b, p, a, space, phase)
+
+
+@kernel
+def eat(st, ru, wk, g, b, p, a, space, i, phase):
+    """M4: eat option i: cubes to the supply (Suction's from the neighbours too), the parasite's
+    victim pays (F4), then excrete."""
+    opt = wk.options[b, i]
+    packed = 0
+    for c in range(st.supply.shape[1]):
+        if opt[c] > 0:
+            return_cubes(st, g, space, c, opt[c])
+            packed |= opt[c] << (4 * c)
+    # read before the excretion's CLEAN decision reuses the rows
+    _eaten(st, ru, wk, g, b, p, a, space, packed, opt[EAT_VICTIM_SLOT], opt[EAT_SUCTION_SLOT], phase)
+
+
+@kernel
+@always_inline
+def eat_streamed(st, ru, wk, g, b, p, a, space, k, t, phase):
+    """M4, F4: eat the t-th best meal :func:`_streamed_meal` kept, as :func:`eat` eats its option
+    row (the same cubes in colour order, the same hooks), without writing the row: a streamed
+    meal has no Suction cubes (decisions.streamable's players have no Suction)."""
+    meal = int(wk.scores[b, t])
+    code = meal & CODE_FIELDS
+    packed = 0
+    for j in range(k):  # p's foreign colours, ascending (_food_code's fields)
+        c = j + (j >= p)
+        count = (code >> (CODE_BITS * j)) & CODE_MAX
+        return_cubes(st, g, space, c, count)  # 0 cubes change nothing: no branch to mispredict
+        packed |= count << (4 * c)
+    _eaten(st, ru, wk, g, b, p, a, space, packed, (meal >> CODE_FIELDS_BITS) - 1, 0, phase)
 
 
 @kernel
@@ -422,8 +441,7 @@ def eat_or_starve(st, ru, wk, g, b, p, a, phase):
                 return False
             count_decision(wk, b, EAT, n)
             t = break_tie(st, wk, g, p, ties) if n > 1 else 0
-            _write_streamed_meal(wk, b, p, ru.meal_shapes.shape[2], t)
-            eat(st, ru, wk, g, b, p, a, space, 0, phase)
+            eat_streamed(st, ru, wk, g, b, p, a, space, ru.meal_shapes.shape[2], t, phase)
             return True
     n = meal_options(st, ru, wk, g, b, p, a, space)
     if n == 0:

@@ -22,7 +22,7 @@ cling_after_first_step, arrive_riders), the directions Movement I and II allow
 (movement_i.movement_i_die, movement_ii.movement_ii_directions).
 """
 
-from sim.jit import kernel
+from sim.jit import kernel, trailing_zeros
 from sim.ursuppe.engine.board import CHOICE
 from sim.ursuppe.engine.decision_kinds import DIRECTION
 from sim.ursuppe.engine.decisions import decide, set_option
@@ -105,6 +105,9 @@ def _choose_direction(st, ru, wk, g, b, p, a, phase):
     if d2 >= 0:
         c = ru.compass[d2]
         mask |= 0b1111 if c == CHOICE else (1 << c)
+    if mask & (mask - 1) == 0:
+        # one direction: nothing to decide (decide takes the one option), so no option row
+        return trailing_zeros(mask), d1, d2
     n = _direction_options(wk, b, mask)
     i = decide(st, ru, wk, g, b, p, a, DIRECTION, n)
     return wk.options[b, i, 0], d1, d2
