@@ -39,6 +39,8 @@ def _spec_problem(spec: dict[str, Any]) -> str | None:
     for key in ("players", "seed", "games"):
         if not isinstance(spec.get(key), int) or isinstance(spec.get(key), bool):
             return f"spec.{key}: expected an integer, got {spec.get(key)!r}"
+    if spec["games"] < 1:
+        return f"spec.games: expected at least 1, got {spec['games']}"
     if not isinstance(spec.get("rules_id"), str):
         return f"spec.rules_id: expected a string, got {spec.get('rules_id')!r}"
     strategies = spec.get("strategies")
@@ -96,15 +98,18 @@ def chunks_problem(run: Path, doc: dict[str, Any]) -> str | None:
     of the game column); the checksums are checked when the chunks are read (sim.runner)."""
     import pyarrow.parquet as pq
 
-    from sim.runner import ChunkLayout, chunk_name
+    from sim.runner import ChunkLayout, chunk_name, layout_problem
 
-    spec, chunks, size = doc["spec"], doc.get("chunks", {}), doc.get("chunk_size")
-    games, players, last = spec["games"], spec["players"], doc.get("last_chunk", 0)
-    if chunks and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
-        return f"chunk_size: expected a positive integer, got {size!r}"
-    if not isinstance(last, int) or isinstance(last, bool) or last < 0:
-        return f"last_chunk: expected an integer of at least 0, got {last!r}"
-    layout = ChunkLayout(games, size, last) if chunks else ChunkLayout(0, 1)
+    spec, chunks = doc["spec"], doc.get("chunks", {})
+    games, players = spec["games"], spec["players"]
+    if not chunks:
+        return None
+    if "chunk_size" not in doc:
+        return "chunk_size: missing (every manifest with chunks records it)"
+    problem = layout_problem(doc)
+    if problem:
+        return problem
+    layout, size = ChunkLayout.of_manifest(doc, games), doc["chunk_size"]
     for key, entry in chunks.items():
         if not key.isdigit() or not isinstance(entry, dict):
             return f"chunks.{key}: expected a chunk index and an object"

@@ -83,6 +83,17 @@ class ChunkLayout:
     chunk_size: int
     last_chunk: int = 0
 
+    @classmethod
+    def new(cls, games: int, chunk_size: int) -> "ChunkLayout":
+        """The layout of a run started now: its last chunk split off short (LAST_CHUNK_PART)."""
+        return cls(games, chunk_size, chunk_size // LAST_CHUNK_PART)
+
+    @classmethod
+    def of_manifest(cls, doc: dict[str, Any], games: int) -> "ChunkLayout":
+        """The layout a run's manifest records (checked by :func:`layout_problem`); a run written
+        before the short last chunk has no "last_chunk": every chunk whole."""
+        return cls(games, doc["chunk_size"], doc.get("last_chunk", 0))
+
     @property
     def _whole(self) -> int:  # chunks before the split
         return (self.games + self.chunk_size - 1) // self.chunk_size
@@ -90,7 +101,8 @@ class ChunkLayout:
     @property
     def _split(self) -> bool:
         tail = self.games - (self._whole - 1) * self.chunk_size
-        return 0 < self.last_chunk and 2 * self.last_chunk <= tail  # no part shorter than last_chunk
+        # no part shorter than last_chunk; a run of no games has no chunk to split
+        return self._whole > 0 and 0 < self.last_chunk and 2 * self.last_chunk <= tail
 
     @property
     def n_chunks(self) -> int:
@@ -110,9 +122,14 @@ class ChunkLayout:
         return whole
 
 
-def last_chunk_games(chunk_size: int) -> int:
-    """The games of the short last chunk of a run started with ``chunk_size`` (LAST_CHUNK_PART)."""
-    return chunk_size // LAST_CHUNK_PART
+def layout_problem(doc: dict[str, Any]) -> str | None:
+    """What is wrong with a manifest's chunk layout ("chunk_size", "last_chunk": ChunkLayout),
+    or None; a key it does not have is not wrong (older runs)."""
+    for key, least in (("chunk_size", 1), ("last_chunk", 0)):
+        value = doc.get(key, least)
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            return f"{key}: expected an integer of at least {least}, got {value!r}"
+    return None
 
 
 def default_chunk_size(threads: int) -> int:
@@ -210,7 +227,6 @@ class OpenedRun:
     created: bool  # ``out`` did not exist (play removes it again if no chunk completes)
     notices: list[str] = field(default_factory=list)  # damaged or missing chunks that are played again
     lock: Any = None  # the directory's sim.out_dirs.DirLock, held until play ends (or release)
-    last_chunk: int = 0  # games of the short last chunk (ChunkLayout; 0: every chunk whole)
 
     def release(self) -> None:
         """Give up the directory's lock (play does; a caller that does not play calls this)."""
@@ -219,7 +235,8 @@ class OpenedRun:
 
     @cached_property
     def layout(self) -> ChunkLayout:
-        return ChunkLayout(self.games, self.chunk_size, self.last_chunk)
+        """Which games each chunk holds, as the manifest records it."""
+        return ChunkLayout.of_manifest(self.manifest, self.games)
 
     @property
     def n_chunks(self) -> int:
@@ -275,10 +292,9 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
         or not isinstance(doc.get("chunks"), dict)
     ):
         raise RunError(f"{path}: not a soup run manifest (expected an object with 'spec' and 'chunks')")
-    for key, least in (("chunk_size", 1), ("last_chunk", 0)):  # the chunk layout (ChunkLayout)
-        value = doc.get(key, least)
-        if not isinstance(value, int) or isinstance(value, bool) or value < least:
-            raise RunError(f"{path}: {key}: expected an integer of at least {least}, got {value!r}")
+    problem = layout_problem(doc)
+    if problem:
+        raise RunError(f"{path}: {problem}")
     return doc
 
 
@@ -377,7 +393,7 @@ def _open_locked(
         manifest = {
             "spec": spec,
             "chunk_size": chunk_size,
-            "last_chunk": last_chunk_games(chunk_size),
+            "last_chunk": ChunkLayout.new(games, chunk_size).last_chunk,
             "version": version,
             "chunks": {},
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -408,20 +424,8 @@ def _open_locked(
             if problem is not None:
                 notices.append(f"{out / str(entry.get('file'))}: {problem}; its games are played again")
                 del manifest["chunks"][key]
-    opened = OpenedRun(
-        adapter,
-        out,
-        games,
-        chunk_size,
-        manifest,
-        [],
-        0,
-        fresh,
-        lock.created,
-        notices,
-        lock,
-        manifest.get("last_chunk", 0),  # a run written before the short last chunk: none
-    )
+    manifest.setdefault("chunk_size", chunk_size)  # a manifest from before it was recorded
+    opened = OpenedRun(adapter, out, games, chunk_size, manifest, [], 0, fresh, lock.created, notices, lock)
     done = {int(k) for k in manifest["chunks"]}
     opened.games_done = sum(opened.chunk_games(i) for i in done)
     left = games - opened.games_done
@@ -468,6 +472,7 @@ def play(
                     last = w.first + w.count - 1
                     raise GameError(f"{chunk_name(w.index)} (games {w.first}-{last}): {e}") from None
                 listing.hand_over(chunk, w.count)
+                chunk = None  # the writer holds it now: no third batch alive while the next is set up
             listing.finish_pending()
         finally:
             chunks.close()  # a backend stops the chunks it still plays

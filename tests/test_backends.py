@@ -54,7 +54,7 @@ def chunk_bytes(out: Path) -> list[bytes]:
 def serial_reference(adapter, games: int, chunk: int) -> list[bytes]:
     """Each chunk of the run's layout (its short last chunk too) played and encoded one after
     another, nothing overlapping: the bytes a run must hold."""
-    layout = runner.ChunkLayout(games, chunk, runner.last_chunk_games(chunk))
+    layout = runner.ChunkLayout.new(games, chunk)
     return [
         encode_chunk(adapter.play_chunk(layout.first(i), layout.count(i), 1)) for i in range(layout.n_chunks)
     ]
@@ -80,7 +80,8 @@ def test_a_runs_last_chunk_is_split_off_short():
         chunks = runner.ChunkLayout(games, size, last)
         return [(chunks.first(i), chunks.count(i)) for i in range(chunks.n_chunks)]
 
-    assert runner.last_chunk_games(20_000) == 5_000
+    assert runner.ChunkLayout.new(100_000, 20_000).last_chunk == 5_000
+    assert layout(0, 20_000, 5_000) == []  # no games, no chunk (a hand-edited manifest's spec)
     assert layout(100_000, 20_000, 5_000) == [
         (0, 20_000),
         (20_000, 20_000),
@@ -120,6 +121,14 @@ def test_a_run_written_before_the_short_last_chunk_resumes_with_whole_chunks(tmp
     assert [(c["first_game"], c["games"]) for c in resumed["chunks"].values()] == [(0, 10), (10, 10)]
     assert "last_chunk" not in resumed and resumed["status"] == "complete"
     assert chunk_bytes(old)[1] == encode_chunk(HashGame().play_chunk(10, 10, 1))
+    # soup report checks each chunk's place by the layout the manifest records (analysis.report_runs)
+    from analysis.report_runs import chunks_problem
+
+    resumed["spec"]["players"] = 1  # HashGame's spec has none: one row a game
+    assert chunks_problem(old, resumed) is None
+    assert chunks_problem(old, {**resumed, "last_chunk": 2}) == (
+        "chunks.1.games is 10, expected 8 (spec.games 20)"
+    )
 
 
 def test_ursuppe_pipelined_run_equals_serial_chunks(rulebook, tmp_path):
@@ -168,6 +177,34 @@ def test_the_next_chunk_is_set_up_before_the_chunk_played_goes_to_the_writer(tmp
     ]
     for first, following in zip(firsts[:-1], firsts[1:], strict=True):
         assert game.log.index(("set_up", following)) < game.log.index(("rows", first))
+
+
+def test_ctrl_c_while_the_next_chunk_is_set_up_still_writes_the_chunk_played(tmp_path):
+    """The chunk played completely before the interrupt is written and listed (runner.play's
+    promise), though the interrupt came in the next chunk's set-up, before it was handed over."""
+
+    class Stops(SplitHashGame):
+        def set_up_games(self, first: int, count: int) -> tuple[str, int]:
+            if first == 20:
+                raise KeyboardInterrupt
+            return super().set_up_games(first, count)
+
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(Stops(), out, 45, 10, 1)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert sorted(manifest["chunks"], key=int) == ["0", "1"] and manifest["status"] == "running"
+    assert chunk_bytes(out) == serial_reference(HashGame(), 45, 10)[:2]
+
+
+def test_a_bad_chunk_layout_in_a_manifest_is_one_line(tmp_path):
+    out = tmp_path / "run"
+    runner.run(HashGame(), out, 20, 10, 1)
+    doc = json.loads((out / "manifest.json").read_text())
+    for key, value in (("last_chunk", -1), ("last_chunk", "2"), ("chunk_size", 0)):
+        (out / "manifest.json").write_text(json.dumps({**doc, key: value}))
+        with pytest.raises(runner.RunError, match=f"manifest.json: {key}: expected an integer of at least"):
+            runner.open_run(HashGame(), out, 20, 10)
 
 
 def test_interrupt_while_a_chunk_is_written_keeps_only_complete_listed_chunks(tmp_path):

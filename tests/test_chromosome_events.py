@@ -55,19 +55,33 @@ def test_events_games_are_the_same_on_1_and_2_threads():
         assert np.array_equal(getattr(one.state, name), getattr(two.state, name)), name
 
 
-def test_V2_every_row_holds_its_games_revealed_cards_in_order():
+def test_V2_every_row_holds_its_games_revealed_cards_in_order(monkeypatch):
     """The result rows' event_order (sim.chromosome.game): on each player's row of a game the same
-    cards, one for every round from round 2, each card of the deck at most once."""
+    cards, one for every round from round 2, each card of the deck at most once, in the order the
+    engine revealed them (its event log's card events, played alongside)."""
     from sim import game as games
+    from sim.chromosome.engine import batch
+    from sim.chromosome.engine.events import EV_CARD
 
+    played = []
+    new_batch = batch.new_batch
+
+    def logged(*args, **kwargs):  # the run's own batch, with its events logged
+        played.append(new_batch(*args, **{**kwargs, "log_events": True}))
+        return played[-1]
+
+    monkeypatch.setattr(batch, "new_batch", logged)
     rules = load_rules(overrides={"flags": {"events": True}})
     deck = len(rules.data["events"]["deck"])
     rows = games.get("chromosome").new_run(rules, 3, 5).play_chunk(0, 40, 1).to_pydict()
+    work = played[0].workspace
     orders = {}
     for game, rounds, order in zip(rows["game"], rows["rounds"], rows["event_order"], strict=True):
         assert len(order) == rounds - 1 and len(set(order)) == len(order) <= deck
         assert set(order) <= set(range(deck))
         assert orders.setdefault(game, order) == order  # every player's row alike
+        events = work.events[game, : work.n_events[game]]
+        assert order == events[events[:, 0] == EV_CARD, 3].tolist()  # as revealed
     assert len(orders) == 40 and len({tuple(o) for o in orders.values()}) > 30
 
 

@@ -114,8 +114,8 @@ ChunkSize = Annotated[
     typer.Option(
         min=1,
         help="Games per Parquet chunk (memory stays flat in the number of games; default: 5,000 per "
-        "thread, 20,000 to 200,000); a run ends on a chunk of a quarter of that, so that its last "
-        "write is short.",
+        "thread, 20,000 to 200,000); a last chunk of at least half that ends on a chunk of a "
+        "quarter, so that the run's last write is short.",
     ),
 ]
 Resume = Annotated[

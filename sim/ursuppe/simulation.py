@@ -160,7 +160,8 @@ class UrsuppeRun(RunAdapter):
         which play_games makes."""
         if self.search:
             return None
-        return self._new_batch(np.arange(first, first + count, dtype=np.int64), [], np.zeros(0, np.int32))
+        games = np.arange(first, first + count, dtype=np.int64)
+        return self._new_batch(games, self.colour_rows(games), [], np.zeros(0, np.int32))
 
     def play_games(
         self,
@@ -179,22 +180,26 @@ class UrsuppeRun(RunAdapter):
         b = set_up
         if b is None:
             games = np.arange(first, first + count, dtype=np.int64)
-            tapes, masks = self.search_tapes(games, self.colour_rows(games), threads, on_game)
-            b = self._new_batch(games, tapes, masks)
+            assignment = self.colour_rows(games)
+            tapes, masks = self.search_tapes(games, assignment, threads, on_game)
+            b = self._new_batch(games, assignment, tapes, masks)
         batch_mod.play(b, seating=self.seating, threads=threads)
         err = batch_mod.first_error(b)
         if err is not None:
             raise batch_mod.GameError(f"game {first + err[0]}: {batch_mod.describe_error(err[1])}")
         return b
 
-    def _new_batch(self, games: np.ndarray, tapes: list, masks: np.ndarray) -> "Batch":
-        """The keyed batch of ``games`` (with the search's ``tapes`` and their seat ``masks``)."""
+    def _new_batch(
+        self, games: np.ndarray, assignment: np.ndarray, tapes: list, masks: np.ndarray
+    ) -> "Batch":
+        """The keyed batch of ``games`` (``assignment``: colour_rows; with the search's ``tapes``
+        and their seat ``masks``)."""
         from sim.ursuppe.engine import batch as batch_mod
 
         b = batch_mod.new_batch(
             self.game_rules,
             parameter_table(self.strategies),
-            self.colour_rows(games),
+            assignment,
             self.seed,
             games,
             n_blocks=self.n_blocks,

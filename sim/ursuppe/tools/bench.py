@@ -65,7 +65,7 @@ FIGURES: tuple[tuple[str, int, str | None, bool], ...] = (
 EXTRA_TARGET = 0.6  # issue 14: 4-player games with the extra genes at least 0.6x the base ones
 THREADS = (1, 2)
 RATIO_6P_TARGET = 0.45  # issue 11: 6-player games at least 0.45x as fast as 4-player ones
-PIPELINE_CHUNKS = 5  # chunks of a measured whole run (pipeline_efficiency)
+PIPELINE_CHUNKS = 5  # a measured run: this many chunks of games (pipeline_efficiency; its last is split)
 PIPELINE_TARGET = 0.95  # issue 36.3: a whole run at least 0.95x the engine's games/s on 1 and 2 threads
 _KEEP_COMPARED = 3  # compared commits whose kernel caches are kept
 
@@ -189,7 +189,7 @@ def chunks_games_per_second(chunks: int, chunk_games: int, threads: int, mix: st
     from sim import runner
 
     games = chunks * chunk_games
-    layout = runner.ChunkLayout(games, chunk_games, runner.last_chunk_games(chunk_games))
+    layout = runner.ChunkLayout.new(games, chunk_games)
     batches = (
         default_batch(4, layout.count(i), mix=mix, first=layout.first(i)) for i in range(layout.n_chunks)
     )
