@@ -162,9 +162,8 @@ class LocalBackend:
         for i, w in enumerate(work):
             t = time.perf_counter()
             played = adapter.play_games(w.first, w.count, self.threads, set_up=set_up, **counted)
-            chunk = PlayedChunk(w, partial(adapter.chunk_rows, played), None, 0.0, self.threads)
-            chunk.seconds = setting_up + time.perf_counter() - t
-            del played
+            seconds = setting_up + time.perf_counter() - t
+            chunk = PlayedChunk(w, partial(adapter.chunk_rows, played), None, seconds, self.threads)
             try:
                 set_up, setting_up = self._set_up(adapter, work[i + 1] if i + 1 < len(work) else None)
             except BaseException:  # Ctrl-C: the chunk played completely is still written

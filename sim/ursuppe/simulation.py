@@ -158,10 +158,7 @@ class UrsuppeRun(RunAdapter):
         """The batch of games ``first .. first + count - 1``, keyed and not yet played
         (RunAdapter.set_up_games); None with a search seat: that batch needs the search's tapes,
         which play_games makes."""
-        if self.search:
-            return None
-        games = np.arange(first, first + count, dtype=np.int64)
-        return self._new_batch(games, self.colour_rows(games), [], np.zeros(0, np.int32))
+        return None if self.search else self._keyed_batch(first, count, 1)
 
     def play_games(
         self,
@@ -177,25 +174,23 @@ class UrsuppeRun(RunAdapter):
         these games' batch from set_up_games."""
         from sim.ursuppe.engine import batch as batch_mod
 
-        b = set_up
-        if b is None:
-            games = np.arange(first, first + count, dtype=np.int64)
-            assignment = self.colour_rows(games)
-            tapes, masks = self.search_tapes(games, assignment, threads, on_game)
-            b = self._new_batch(games, assignment, tapes, masks)
+        b = set_up if set_up is not None else self._keyed_batch(first, count, threads, on_game)
         batch_mod.play(b, seating=self.seating, threads=threads)
         err = batch_mod.first_error(b)
         if err is not None:
             raise batch_mod.GameError(f"game {first + err[0]}: {batch_mod.describe_error(err[1])}")
         return b
 
-    def _new_batch(
-        self, games: np.ndarray, assignment: np.ndarray, tapes: list, masks: np.ndarray
+    def _keyed_batch(
+        self, first: int, count: int, threads: int, on_game: Callable[[], None] | None = None
     ) -> "Batch":
-        """The keyed batch of ``games`` (``assignment``: colour_rows; with the search's ``tapes``
-        and their seat ``masks``)."""
+        """The keyed batch of games ``first .. first + count - 1``, not yet played; with a search
+        seat, the search's choices made first (on ``threads`` threads) and put on its tapes."""
         from sim.ursuppe.engine import batch as batch_mod
 
+        games = np.arange(first, first + count, dtype=np.int64)
+        assignment = self.colour_rows(games)
+        tapes, masks = self.search_tapes(games, assignment, threads, on_game)
         b = batch_mod.new_batch(
             self.game_rules,
             parameter_table(self.strategies),

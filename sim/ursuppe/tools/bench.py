@@ -42,16 +42,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from sim.bench_games import command_seconds
 from sim.errors import UserError
 from sim.jit import soup_cache_dir
 from sim.ursuppe.engine import batch as batch_mod
 from sim.ursuppe.rules.book import count_label, load_rules
-from sim.ursuppe.rules.colours import colour_assignment
 from sim.ursuppe.simulation import DEFAULT_POOL, UrsuppeRun
-from strategies.ursuppe.params import load_strategy, parameter_table
+from strategies.ursuppe.params import load_strategy
 
 ROOT = Path(__file__).resolve().parents[3]  # the tree this module belongs to
 PLAYERS = (3, 4, 5, 6)  # every player count of the default rules (PX: 5-6 players)
@@ -165,12 +162,9 @@ def default_batch(
     extra: bool = False,
     first: int = 0,
 ) -> batch_mod.Batch:
-    """A batch of the ``games`` games of :func:`default_run` from game ``first`` on, not yet set up."""
-    run = default_run(players, seed, mix, variant, extra)
-    indices = np.arange(first, first + games)
-    rules = run.rulebook.for_players(players, variant)
-    rows = colour_assignment(run.assignment(indices), variant)
-    return batch_mod.new_batch(rules, parameter_table(run.strategies), rows, seed, indices)
+    """A batch of the ``games`` games of :func:`default_run` from game ``first`` on, not yet set up
+    (the run's own set-up, as ``soup simulate`` makes it)."""
+    return default_run(players, seed, mix, variant, extra).set_up_games(first, games)
 
 
 def raise_first_error(b: batch_mod.Batch) -> None:
@@ -188,11 +182,9 @@ def chunks_games_per_second(chunks: int, chunk_games: int, threads: int, mix: st
     as the whole run, so that a moment the machine runs faster or slower weighs on both alike."""
     from sim import runner
 
-    games = chunks * chunk_games
+    games, run = chunks * chunk_games, default_run(4, mix=mix)
     layout = runner.ChunkLayout.new(games, chunk_games)
-    batches = (
-        default_batch(4, layout.count(i), mix=mix, first=layout.first(i)) for i in range(layout.n_chunks)
-    )
+    batches = (run.set_up_games(layout.first(i), layout.count(i)) for i in range(layout.n_chunks))
     return games / sum(play_seconds(b, threads) for b in batches)
 
 
