@@ -27,6 +27,7 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
@@ -88,12 +89,19 @@ class Backend(Protocol):
     name: str
 
     def play(
-        self, adapter: Any, work: list[ChunkWork], on_game: Callable[[], None] | None = None
+        self,
+        adapter: Any,
+        work: list[ChunkWork],
+        on_game: Callable[[], None] | None = None,
+        background: Executor | None = None,
     ) -> Iterator[PlayedChunk]:
         """Play ``work`` and yield each chunk in the order given, as soon as it and every chunk
         before it are played. A GameError of a chunk is raised when that chunk's turn comes.
         ``on_game()``: once per game finished within a chunk, where the adapter reports games
-        (sim.runner.GameAdapter) and the backend can say (the local one; Ray counts chunks)."""
+        (sim.runner.GameAdapter) and the backend can say (the local one; Ray counts chunks).
+        ``background``: the caller's writer (one thread, its tasks in the order given), where a
+        backend may queue work of its own behind the chunk handed over last (the local one sets
+        up the next chunk's games there)."""
 
     def close(self) -> None:
         """Release what the backend started (a local Ray instance)."""
@@ -143,7 +151,11 @@ class LocalBackend:
         self.threads = threads
 
     def play(
-        self, adapter: Any, work: list[ChunkWork], on_game: Callable[[], None] | None = None
+        self,
+        adapter: Any,
+        work: list[ChunkWork],
+        on_game: Callable[[], None] | None = None,
+        background: Executor | None = None,
     ) -> Iterator[PlayedChunk]:
         # A run that splits its rows from its games (sim.runner.RunAdapter.splits_rows) has them
         # built by the runner's writer thread, off the engine's path.
@@ -155,27 +167,40 @@ class LocalBackend:
                 table = adapter.play_chunk(w.first, w.count, self.threads, **counted)
                 yield PlayedChunk(w, table, None, time.perf_counter() - t, self.threads)
             return
-        # Each chunk is set up before the one played before it goes to the writer: the set-up is
-        # Python, and beside the writer's first steps (Python too) it waited for the GIL
-        # (docs/profiling.md, "Issue 36.3, session 8").
-        set_up, setting_up = self._set_up(adapter, work[0] if work else None)
+        # Chunk k + 1 is set up while chunk k plays, on the writer's thread (``background``) behind
+        # chunk k - 1, which the writer has then let go: the set-up is off the engine's path and a
+        # third batch is never alive (docs/profiling.md, "Issue 36.3, session 9"). Without a writer
+        # it is set up after chunk k is played and before chunk k goes on (Python beside the
+        # writer's Python waited for the GIL: session 8).
+        set_up: Any = self._set_up(adapter, work[0]) if work else None
         for i, w in enumerate(work):
+            following = work[i + 1] if i + 1 < len(work) else None
+            batch, setting_up = set_up
+            set_up = None
+            ahead = None
+            if background is not None and following is not None:
+                ahead = background.submit(self._set_up, adapter, following)
             t = time.perf_counter()
-            played = adapter.play_games(w.first, w.count, self.threads, set_up=set_up, **counted)
+            played = adapter.play_games(w.first, w.count, self.threads, set_up=batch, **counted)
             seconds = setting_up + time.perf_counter() - t
             chunk = PlayedChunk(w, partial(adapter.chunk_rows, played), None, seconds, self.threads)
-            try:
-                set_up, setting_up = self._set_up(adapter, work[i + 1] if i + 1 < len(work) else None)
-            except BaseException:  # Ctrl-C: the chunk played completely is still written
-                yield chunk
-                raise
+            batch = played = None  # the writer's from now on
+            if ahead is None and following is not None:
+                try:
+                    set_up = self._set_up(adapter, following)
+                except BaseException:  # Ctrl-C: the chunk played completely is still written
+                    yield chunk
+                    raise
             yield chunk
+            chunk = None
+            if ahead is not None:
+                set_up = ahead.result()  # its error (Ctrl-C in it) is the next chunk's
 
     @staticmethod
-    def _set_up(adapter: Any, w: ChunkWork | None) -> tuple[Any, float]:
-        """The adapter's set-up of chunk ``w`` (None: no chunk) and the seconds it took."""
+    def _set_up(adapter: Any, w: ChunkWork) -> tuple[Any, float]:
+        """The adapter's set-up of chunk ``w`` and the seconds it took."""
         t = time.perf_counter()
-        return (adapter.set_up_games(w.first, w.count) if w else None), time.perf_counter() - t
+        return adapter.set_up_games(w.first, w.count), time.perf_counter() - t
 
     def close(self) -> None:
         pass
@@ -238,9 +263,13 @@ class RayBackend:
         self.task = ray.remote(num_cpus=1, max_retries=RAY_MAX_RETRIES, retry_exceptions=False)(_play_encoded)
 
     def play(
-        self, adapter: Any, work: list[ChunkWork], on_game: Callable[[], None] | None = None
+        self,
+        adapter: Any,
+        work: list[ChunkWork],
+        on_game: Callable[[], None] | None = None,
+        background: Executor | None = None,
     ) -> Iterator[PlayedChunk]:
-        ray = self.ray  # on_game: a chunk is one task here, counted when it comes back
+        ray = self.ray  # on_game: a chunk is one task here, counted when it comes back; no background
         shared = ray.put(adapter)  # sent to the object store once, not once per task
         window = max(1, int(ray.cluster_resources().get("CPU", 1)) * RAY_TASKS_PER_CPU)
         pending: deque[tuple[ChunkWork, Any]] = deque()

@@ -463,7 +463,7 @@ def play(
     try:
         _prepare_directory(opened, progress)
         work = [ChunkWork(i, opened.chunk_first(i), opened.chunk_games(i)) for i in opened.todo]
-        chunks = backend.play(opened.adapter, work, on_game=listing.on_game)
+        chunks = backend.play(opened.adapter, work, on_game=listing.on_game, background=listing.writer)
         try:
             for w in work:
                 try:

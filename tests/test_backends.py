@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 
 import pyarrow as pa
@@ -142,41 +143,66 @@ def test_ursuppe_pipelined_run_equals_serial_chunks(rulebook, tmp_path):
 
 class SplitHashGame(HashGame):
     """HashGame with its rows split from its games (RunAdapter.splits_rows) and a set-up of its
-    own; every call is logged in order (the writer thread's too)."""
+    own; every call is logged in order with the thread it ran on (the writer's too)."""
 
     splits_rows = True
 
     def __init__(self) -> None:
         super().__init__()
         self.log: list[tuple[str, int]] = []
+        self.threads: dict[tuple[str, int], str] = {}
+
+    def _logged(self, what: str, first: int) -> None:
+        self.log.append((what, first))
+        self.threads[(what, first)] = threading.current_thread().name
 
     def set_up_games(self, first: int, count: int) -> tuple[str, int]:
-        self.log.append(("set_up", first))
+        self._logged("set_up", first)
         return ("set up", first)
 
     def play_games(self, first: int, count: int, threads: int, set_up=None) -> tuple[int, int]:
         assert set_up == ("set up", first), set_up  # the set-up made for these very games
-        self.log.append(("play", first))
+        self._logged("play", first)
         return first, count
 
     def chunk_rows(self, played: tuple[int, int]) -> pa.Table:
-        self.log.append(("rows", played[0]))
+        self._logged("rows", played[0])
         return self.play_chunk(played[0], played[1], 1)
 
 
-def test_the_next_chunk_is_set_up_before_the_chunk_played_goes_to_the_writer(tmp_path):
-    """The set-up (Python) and the writer's first steps (Python) would wait on each other's GIL
-    (docs/profiling.md, "Issue 36.3, session 8"): chunk k + 1 is set up before chunk k's rows are
-    built, and the run holds the bytes of a serial one."""
+def test_the_next_chunk_is_set_up_on_the_writer_thread_while_a_chunk_plays(tmp_path):
+    """The set-up is off the engine's path (docs/profiling.md, "Issue 36.3, session 9"): chunk
+    k + 1 is set up on the writer's thread, queued when chunk k starts to play, behind chunk
+    k - 1's rows (so that chunk k - 1's batch is let go first: never a third batch alive) and
+    ahead of chunk k's; the run holds the bytes of a serial one."""
     game = SplitHashGame()
     runner.run(game, tmp_path / "run", 45, 10, 1)
     assert chunk_bytes(tmp_path / "run") == serial_reference(HashGame(), 45, 10)
     firsts = [0, 10, 20, 30, 40, 43]  # the last chunk split off short: 40-42, 43-44
-    assert [e for e in game.log if e[0] != "rows"] == [
-        e for first in firsts for e in (("set_up", first), ("play", first))
-    ]
-    for first, following in zip(firsts[:-1], firsts[1:], strict=True):
-        assert game.log.index(("set_up", following)) < game.log.index(("rows", first))
+    assert [e for e in game.log if e[0] == "play"] == [("play", first) for first in firsts]
+    assert game.threads[("set_up", 0)] == threading.current_thread().name  # nothing to overlap yet
+    at = game.log.index
+    for k, first in enumerate(firsts[1:], 1):
+        assert game.threads[("set_up", first)].startswith("soup-writer"), (first, game.threads)
+        assert at(("set_up", first)) < at(("rows", firsts[k - 1]))
+        if k >= 2:
+            assert at(("rows", firsts[k - 2])) < at(("set_up", first))
+
+
+def test_without_a_writer_the_next_chunk_is_set_up_before_the_chunk_played_goes_on():
+    """A caller of LocalBackend.play without a writer (the restricted experiment's search games)
+    gets each chunk after the next one is set up, on the calling thread."""
+    from sim.backends import ChunkWork
+
+    game = SplitHashGame()
+    work = [ChunkWork(i, 10 * i, 10) for i in range(3)]
+    for chunk in LocalBackend(1).play(game, work):
+        game.log.append(("got", chunk.work.first))
+    assert game.log == [
+        ("set_up", 0), ("play", 0), ("set_up", 10), ("got", 0),
+        ("play", 10), ("set_up", 20), ("got", 10), ("play", 20), ("got", 20),
+    ]  # fmt: skip
+    assert set(game.threads.values()) == {threading.current_thread().name}
 
 
 def test_ctrl_c_while_the_next_chunk_is_set_up_still_writes_the_chunk_played(tmp_path):
@@ -569,9 +595,9 @@ def test_a_verdict_on_ray_writes_the_local_rows_and_resumes_on_either(
     chunks = []
     ray_play = RayBackend.play
 
-    def counted(self, adapter, work, on_game=None):
+    def counted(self, adapter, work, on_game=None, background=None):
         chunks.extend(work)
-        return ray_play(self, adapter, work, on_game)
+        return ray_play(self, adapter, work, on_game, background)
 
     monkeypatch.setattr(RayBackend, "play", counted)
     verdict(tmp_path / "ray", "--backend", "ray")

@@ -275,9 +275,15 @@ class _LazyBackend:
 
             self.backend = make_backend(self.name, self.threads, self.address)
 
-    def play(self, adapter: Any, work: list[Any], on_game: Callable[[], None] | None = None) -> Iterator[Any]:
+    def play(
+        self,
+        adapter: Any,
+        work: list[Any],
+        on_game: Callable[[], None] | None = None,
+        background: Any = None,
+    ) -> Iterator[Any]:
         self.start()
-        return self.backend.play(adapter, work, on_game=on_game)
+        return self.backend.play(adapter, work, on_game=on_game, background=background)
 
     def close(self) -> None:
         if self.backend is not None:
