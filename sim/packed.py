@@ -23,11 +23,20 @@ def packed_column(values: np.ndarray) -> pa.FixedSizeBinaryArray:
     """A fixed-size binary column of ``values`` [rows, k] (integers in 0..255), one row's k
     entries as its k bytes. A ValueError for an entry out of range."""
     values = np.asarray(values)
-    rows, k = values.shape
     if values.size and _outside_a_byte(values):
-        raise ValueError(f"packed column: entries must lie in 0..255, got {values.min()}..{values.max()}")
-    data = np.ascontiguousarray(values, dtype=np.uint8)
+        raise outside_a_byte(values)
+    return byte_column(np.ascontiguousarray(values, dtype=np.uint8))
+
+
+def byte_column(data: np.ndarray) -> pa.FixedSizeBinaryArray:
+    """The packed column of entries already one byte each: ``data`` [rows, k] (uint8, C order)."""
+    rows, k = data.shape
     return pa.FixedSizeBinaryArray.from_buffers(pa.binary(k), rows, [None, pa.py_buffer(data)])
+
+
+def outside_a_byte(values: np.ndarray) -> ValueError:
+    """The error for ``values`` to be packed that do not all lie in 0..255."""
+    return ValueError(f"packed column: entries must lie in 0..255, got {values.min()}..{values.max()}")
 
 
 def _outside_a_byte(values: np.ndarray) -> bool:

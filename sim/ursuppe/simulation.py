@@ -58,7 +58,8 @@ import pyarrow as pa
 from sim import columns
 from sim.errors import UserError
 from sim.game import assign_strategies, strategy_rows
-from sim.packed import packed_column, with_packed_fields
+from sim.jit import kernel
+from sim.packed import byte_column, outside_a_byte, packed_column, with_packed_fields
 from sim.runner import RunAdapter
 from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook, Rules
 from sim.ursuppe.rules.colours import colour_assignment, double_play_colours, player_positions
@@ -288,21 +289,21 @@ def outcome_rows(
     elif variant in ("double1", "double2"):
         st, colour_positions, colour_amoebas = _double_play_state(st, variant)
     P = st.score.shape[1]
-    order = np.argsort(-st.score.astype(np.int64), axis=1)
-    rank = np.empty((G, P), dtype=np.int8)
-    np.put_along_axis(rank, order, np.arange(1, P + 1, dtype=np.int8)[None, :].repeat(G, 0), axis=1)
-    n_genes = b.rules.n_genes  # the run's genes (spec.gene_names): 20, or 46 with the extra genes
-    # bit i: gene i held (G2: genes holds 0 or 1), packed little-endian into the int64
-    bits = np.packbits(st.genes[:, :, :n_genes] != 0, axis=2, bitorder="little")
-    genes_held = np.zeros((G, P, 8), np.uint8)
-    genes_held[:, :, : bits.shape[2]] = bits
-    genes_held = genes_held.view("<i8")[:, :, 0]
-    amoebas = _count_placed(st.space)
-    end = np.repeat((st.end_reason != END_FINISH_ZONE).astype(np.int8), P)  # 0 finish_zone, 1 last_card
     rows = G * P
+    n_genes = b.rules.n_genes  # the run's genes (spec.gene_names): 20, or 46 with the extra genes
+    rank, amoebas = np.empty((G, P), np.int8), np.empty((G, P), np.int8)
+    genes_held = np.empty((G, P), np.int64)
+    bought = np.empty((rows, n_genes), np.uint8)
+    c = np.ascontiguousarray  # a cut state's fields (TD8, TA4) are views or of another type
+    if player_columns(
+        c(st.score, np.int16), c(st.genes, np.int8), c(st.space, np.int8), c(st.first_bought, np.int16),
+        n_genes, rank, genes_held, amoebas, bought,
+    ):  # fmt: skip
+        raise outside_a_byte(st.first_bought[:, :, :n_genes])
+    end = np.repeat((st.end_reason != END_FINISH_ZONE).astype(np.int8), P)  # 0 finish_zone, 1 last_card
     # One byte a gene and a card (sim.packed: Parquet's list columns were most of the writer's time)
     deck = packed_column(np.repeat(st.card_index, P, axis=0))
-    first_bought = packed_column(st.first_bought[:, :, :n_genes].reshape(rows, n_genes))
+    first_bought = byte_column(bought)
     table = pa.table(
         {
             "game": columns.array(np.repeat(st.game_index, P)),
@@ -336,6 +337,49 @@ def outcome_rows(
         }
     )
     return with_packed_fields(table, PACKED_LISTS)
+
+
+@kernel
+def player_columns(
+    scores, held_genes, slots, bought_first, n_genes, ranks, held_bits, amoeba_counts, bought_bytes
+):
+    """The outcome rows' columns that NumPy built in many passes over the batch, filled in one
+    (issue 36.3) from a finished batch's ``scores``, ``held_genes``, ``slots`` (State.space) and
+    ``bought_first`` [G, P(, k)]: ``ranks`` (1 = the furthest marker; markers never share a
+    position, and equal ones would rank in player order, as a stable sort), ``held_bits`` (bit i:
+    gene i held, G2, of the first ``n_genes``), ``amoeba_counts`` (slots holding an amoeba, >= 0)
+    and ``bought_bytes`` [G * P, n_genes] (first_bought one byte an entry, sim.packed). Returns 1
+    if a first_bought entry lies outside 0..255 (its byte is then not written), else 0. Like every
+    kernel it runs without the GIL, so the writer thread that builds the rows does not hold up the
+    engine's threads between their blocks."""
+    G, P = scores.shape
+    outside = 0
+    for g in range(G):
+        for p in range(P):
+            s = scores[g, p]
+            r = 1
+            for q in range(P):
+                if scores[g, q] > s or (scores[g, q] == s and q < p):
+                    r += 1
+            ranks[g, p] = r
+            bits = 0
+            for i in range(n_genes):
+                if held_genes[g, p, i] != 0:
+                    bits |= 1 << i
+            held_bits[g, p] = bits
+            n = 0
+            for k in range(slots.shape[2]):
+                if slots[g, p, k] >= 0:
+                    n += 1
+            amoeba_counts[g, p] = n
+            row = g * P + p
+            for i in range(n_genes):
+                v = bought_first[g, p, i]
+                if v < 0 or v > 255:
+                    outside = 1
+                else:
+                    bought_bytes[row, i] = v
+    return outside
 
 
 def _count_placed(space: np.ndarray) -> np.ndarray:
