@@ -100,11 +100,11 @@ def test_a_chunk_delta_encodes_the_game_index_and_gives_every_other_column_a_dic
 
 
 def test_the_rows_kernel_gives_the_columns_numpy_gave():
-    """simulation.player_columns (issue 36.3, session 9) against the NumPy it replaced, on random
-    players: ranks (equal positions in player order, as a stable sort of the positions, W1's
-    furthest marker first), held genes as bits (G2), amoebas on the board, first_bought one byte an
-    entry; an entry outside a byte is reported, not written."""
-    from sim.ursuppe.simulation import player_columns
+    """engine.outcome_columns.player_columns (issue 36.3, session 9) against the NumPy it
+    replaced, on random players: ranks (equal positions in player order, as a stable sort of the
+    positions, W1's furthest marker first), held genes as bits (G2), amoebas on the board,
+    first_bought one byte an entry; an entry outside a byte is reported, not written."""
+    from sim.ursuppe.engine.outcome_columns import player_columns
 
     rng = np.random.default_rng(3)
     G, P, n = 500, 5, 46

@@ -20,7 +20,7 @@ def argument_types() -> dict:
         "capped_row": types.Array(types.int16, 1, "C"),
         "food_rows": types.Array(types.int16, 2, "C"),
         # a finished batch's state fields [G, P(, k)] and the outcome rows' columns built from
-        # them (simulation.player_columns)
+        # them (engine.outcome_columns)
         "scores": types.Array(types.int16, 2, "C"),
         "held_genes": types.Array(types.int8, 3, "C"),
         "slots": types.Array(types.int8, 3, "C"),

@@ -13,6 +13,7 @@ and its own random streams, and a scratch row is always written before it is rea
 """
 
 from sim.jit import kernel
+from sim.ursuppe.engine import outcome_columns  # noqa: F401 (a kernel of the engine: compiled with it)
 from sim.ursuppe.engine.invariants import check_game_end, check_invariants
 from sim.ursuppe.engine.phases.end_check import PHASE as PHASE_END
 from sim.ursuppe.engine.phases.end_check import end_check

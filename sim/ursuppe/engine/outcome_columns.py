@@ -1,0 +1,51 @@
+"""The outcome rows' columns read off a finished batch (sim.ursuppe.simulation.outcome_rows), in
+one kernel pass over its players rather than NumPy's many (issue 36.3, session 9).
+
+Its own module, imported when rows are built: sim.ursuppe.simulation is imported by commands that
+never play (``soup report``, an argument check), and a kernel there would load numba for them.
+"""
+
+from sim.jit import kernel
+
+
+@kernel
+def player_columns(
+    scores, held_genes, slots, bought_first, n_genes, ranks, held_bits, amoeba_counts, bought_bytes
+):
+    """The outcome rows' columns that NumPy built in many passes over the batch, filled in one
+    (issue 36.3) from a finished batch's ``scores``, ``held_genes``, ``slots`` (State.space) and
+    ``bought_first`` [G, P(, k)]: ``ranks`` (1 = the furthest marker; markers never share a
+    position, and equal ones would rank in player order, as a stable sort), ``held_bits`` (bit i:
+    gene i held, G2, of the first ``n_genes``), ``amoeba_counts`` (slots holding an amoeba, >= 0)
+    and ``bought_bytes`` [G * P, n_genes] (first_bought one byte an entry, sim.packed). Returns 1
+    if a first_bought entry lies outside 0..255 (its byte is then not written), else 0. Like every
+    kernel it runs without the GIL, so the writer thread that builds the rows does not hold up the
+    engine's threads between their blocks."""
+    G, P = scores.shape
+    outside = 0
+    for g in range(G):
+        for p in range(P):
+            s = scores[g, p]
+            r = 1
+            for q in range(P):
+                if scores[g, q] > s or (scores[g, q] == s and q < p):
+                    r += 1
+            ranks[g, p] = r
+            bits = 0
+            for i in range(n_genes):
+                if held_genes[g, p, i] != 0:
+                    bits |= 1 << i
+            held_bits[g, p] = bits
+            n = 0
+            for k in range(slots.shape[2]):
+                if slots[g, p, k] >= 0:
+                    n += 1
+            amoeba_counts[g, p] = n
+            row = g * P + p
+            for i in range(n_genes):
+                v = bought_first[g, p, i]
+                if v < 0 or v > 255:
+                    outside = 1
+                else:
+                    bought_bytes[row, i] = v
+    return outside
