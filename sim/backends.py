@@ -269,7 +269,9 @@ class RayBackend:
         on_game: Callable[[], None] | None = None,
         background: Executor | None = None,
     ) -> Iterator[PlayedChunk]:
-        ray = self.ray  # on_game: a chunk is one task here, counted when it comes back; no background
+        # on_game: a chunk is one task here, counted when it comes back; background: unused (a
+        # task sets its chunk up itself)
+        ray = self.ray
         shared = ray.put(adapter)  # sent to the object store once, not once per task
         window = max(1, int(ray.cluster_resources().get("CPU", 1)) * RAY_TASKS_PER_CPU)
         pending: deque[tuple[ChunkWork, Any]] = deque()

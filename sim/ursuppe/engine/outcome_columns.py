@@ -14,8 +14,8 @@ def player_columns(
 ):
     """The outcome rows' columns that NumPy built in many passes over the batch, filled in one
     (issue 36.3) from a finished batch's ``scores``, ``held_genes``, ``slots`` (State.space) and
-    ``bought_first`` [G, P(, k)]: ``ranks`` (1 = the furthest marker; markers never share a
-    position, and equal ones would rank in player order, as a stable sort), ``held_bits`` (bit i:
+    ``bought_first`` [G, P(, k)]: ``ranks`` (1 = the furthest marker; equal positions, should
+    a game end with two, rank in player order, as a stable sort of them would), ``held_bits`` (bit i:
     gene i held, G2, of the first ``n_genes``), ``amoeba_counts`` (slots holding an amoeba, >= 0)
     and ``bought_bytes`` [G * P, n_genes] (first_bought one byte an entry, sim.packed). Returns 1
     if a first_bought entry lies outside 0..255 (its byte is then not written), else 0. Like every
