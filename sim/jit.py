@@ -939,6 +939,13 @@ def _load_registries_without_scipy() -> None:
 def _compile(fn):
     namespace = namespace_of(fn.__module__)
     _maybe_announce(namespace)
+    if namespace != KIT:
+        # The kit first, in this process alone, before the namespace's clock, cache directory
+        # and helpers: its helper processes (sim.jit_sharing) compile the kit's kernels too, and
+        # a kit compiled beside them counted some as loaded, so its first compile's time went
+        # unrecorded (the engine's first kernel, engine.outcome_columns', loads the kit only
+        # through its signature, after the helpers had started).
+        _load_whole_kit(_space(KIT))
     space = _space(namespace)
     start = time.perf_counter()
     if space.first is None:
@@ -952,12 +959,6 @@ def _compile(fn):
         if getattr(fn, "_always_inline", False):
             _INLINE_NAMES.add(f"{fn.__module__}.{fn.__qualname__}")
     if space.shared is None:
-        if namespace != KIT:
-            # The kit first, in this process alone: a game's helper processes (sim.jit_sharing)
-            # compile the kit's kernels too, and a kit compiled beside them counts some as loaded,
-            # so its first compile's time went unrecorded (a game module whose first kernel is
-            # imported before any kit kernel started the helpers first: engine.outcome_columns).
-            _load_whole_kit(_space(KIT))
         space.shared = _share(namespace, space)
     # no_cfunc_wrapper: kernels are never passed as first-class functions (6% of the compile time)
     decorate = numba.njit(
