@@ -173,28 +173,34 @@ class LocalBackend:
         # it is set up after chunk k is played and before chunk k goes on (Python beside the
         # writer's Python waited for the GIL: session 8).
         set_up: Any = self._set_up(adapter, work[0]) if work else None
-        for i, w in enumerate(work):
-            following = work[i + 1] if i + 1 < len(work) else None
-            batch, setting_up = set_up
-            set_up = None
-            ahead = None
-            if background is not None and following is not None:
-                ahead = background.submit(self._set_up, adapter, following)
-            t = time.perf_counter()
-            played = adapter.play_games(w.first, w.count, self.threads, set_up=batch, **counted)
-            seconds = setting_up + time.perf_counter() - t
-            chunk = PlayedChunk(w, partial(adapter.chunk_rows, played), None, seconds, self.threads)
-            batch = played = None  # the writer's from now on
-            if ahead is None and following is not None:
-                try:
-                    set_up = self._set_up(adapter, following)
-                except BaseException:  # Ctrl-C: the chunk played completely is still written
-                    yield chunk
-                    raise
-            yield chunk
-            chunk = None
+        ahead = None
+        try:
+            for i, w in enumerate(work):
+                following = work[i + 1] if i + 1 < len(work) else None
+                batch, setting_up = set_up
+                set_up = ahead = None
+                if background is not None and following is not None:
+                    ahead = background.submit(self._set_up, adapter, following)
+                t = time.perf_counter()
+                played = adapter.play_games(w.first, w.count, self.threads, set_up=batch, **counted)
+                seconds = setting_up + time.perf_counter() - t
+                chunk = PlayedChunk(w, partial(adapter.chunk_rows, played), None, seconds, self.threads)
+                batch = played = None  # the writer's from now on
+                if ahead is None and following is not None:
+                    try:
+                        set_up = self._set_up(adapter, following)
+                    except BaseException:  # Ctrl-C: the chunk played completely is still written
+                        yield chunk
+                        raise
+                yield chunk
+                chunk = None
+                if ahead is not None:
+                    # Its error, or a Ctrl-C while it is awaited, is the next chunk's. Set up
+                    # beside the chunk before, it is not the next chunk's time.
+                    set_up = (ahead.result()[0], 0.0)
+        finally:
             if ahead is not None:
-                set_up = ahead.result()  # its error (Ctrl-C in it) is the next chunk's
+                ahead.cancel()  # a run that stops sets up nothing more (if it has not begun)
 
     @staticmethod
     def _set_up(adapter: Any, w: ChunkWork) -> tuple[Any, float]:

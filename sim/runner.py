@@ -176,8 +176,10 @@ class RunAdapter:
       Table); the local backend then builds the rows on the runner's writer thread, off the
       engine's path (issue 12). Such a run may also give ``set_up_games(first, count)``, what
       ``play_games(..., set_up=...)`` needs before its engine starts (default None: nothing):
-      the local backend sets up the next chunk before it hands the chunk just played to the
-      writer, so that the set-up (Python, holding the GIL) does not wait on the writer's.
+      the local backend sets up the next chunk on the runner's writer thread while a chunk
+      plays, so ``set_up_games`` runs beside ``play_games`` of another chunk and must be safe
+      to (what it reads of the run is built before the first chunk, whose set-up is the
+      calling thread's).
     - ``reports_games`` (default: whether the run has a search seat, ``self.search``): its
       chunk's games finish one by one before the batch (a search player's, strategies/search.py);
       the local backend then passes ``on_game`` to play_chunk / play_games, called in the calling

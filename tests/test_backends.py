@@ -207,7 +207,8 @@ def test_without_a_writer_the_next_chunk_is_set_up_before_the_chunk_played_goes_
 
 def test_ctrl_c_while_the_next_chunk_is_set_up_still_writes_the_chunk_played(tmp_path):
     """The chunk played completely before the interrupt is written and listed (runner.play's
-    promise), though the interrupt came in the next chunk's set-up, before it was handed over."""
+    promise), though the interrupt came in the next chunk's set-up (on the writer's thread, while
+    that chunk played: it is raised when the next chunk is asked for)."""
 
     class Stops(SplitHashGame):
         def set_up_games(self, first: int, count: int) -> tuple[str, int]:
@@ -221,6 +222,24 @@ def test_ctrl_c_while_the_next_chunk_is_set_up_still_writes_the_chunk_played(tmp
     manifest = json.loads((out / "manifest.json").read_text())
     assert sorted(manifest["chunks"], key=int) == ["0", "1"] and manifest["status"] == "running"
     assert chunk_bytes(out) == serial_reference(HashGame(), 45, 10)[:2]
+
+
+def test_without_a_writer_a_ctrl_c_in_the_next_set_up_still_gives_the_chunk_played():
+    """LocalBackend.play without a writer sets the next chunk up before handing over the chunk
+    just played: an interrupt there hands that chunk over first, then stops."""
+    from sim.backends import ChunkWork
+
+    class Stops(SplitHashGame):
+        def set_up_games(self, first: int, count: int) -> tuple[str, int]:
+            if first == 10:
+                raise KeyboardInterrupt
+            return super().set_up_games(first, count)
+
+    got = []
+    with pytest.raises(KeyboardInterrupt):
+        for chunk in LocalBackend(1).play(Stops(), [ChunkWork(i, 10 * i, 10) for i in range(3)]):
+            got.append(chunk.work.first)
+    assert got == [0]
 
 
 def test_a_bad_chunk_layout_in_a_manifest_is_one_line(tmp_path):

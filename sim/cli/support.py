@@ -12,6 +12,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -280,7 +281,7 @@ class _LazyBackend:
         adapter: Any,
         work: list[Any],
         on_game: Callable[[], None] | None = None,
-        background: Any = None,
+        background: Executor | None = None,
     ) -> Iterator[Any]:
         self.start()
         return self.backend.play(adapter, work, on_game=on_game, background=background)
