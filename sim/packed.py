@@ -24,7 +24,7 @@ def packed_column(values: np.ndarray) -> pa.FixedSizeBinaryArray:
     entries as its k bytes. A ValueError for an entry out of range."""
     values = np.asarray(values)
     if values.size and _outside_a_byte(values):
-        raise outside_a_byte(values)
+        raise byte_range_error(values)
     return byte_column(np.ascontiguousarray(values, dtype=np.uint8))
 
 
@@ -34,7 +34,7 @@ def byte_column(data: np.ndarray) -> pa.FixedSizeBinaryArray:
     return pa.FixedSizeBinaryArray.from_buffers(pa.binary(k), rows, [None, pa.py_buffer(data)])
 
 
-def outside_a_byte(values: np.ndarray) -> ValueError:
+def byte_range_error(values: np.ndarray) -> ValueError:
     """The error for ``values`` to be packed that do not all lie in 0..255."""
     return ValueError(f"packed column: entries must lie in 0..255, got {values.min()}..{values.max()}")
 

@@ -7,7 +7,7 @@ def argument_types() -> dict:
     (a strategy's parameter row), and one game's rows that the policy's hot loops read once and
     pass to the helpers they inline (policy._dest_value): ``occ_all`` and ``occ_own`` (rows of
     State.occupancy), ``capped_row`` (State.food_capped[g]) and ``food_rows`` (State.food[g]);
-    and the arrays of the outcome rows' kernel (``scores`` ... ``bought_bytes``)."""
+    and the arrays of the outcome rows' kernel (``final_positions`` ... ``bought_bytes``)."""
     from numba import types
 
     from sim.ursuppe.engine.state import borrowed_types
@@ -21,11 +21,11 @@ def argument_types() -> dict:
         "food_rows": types.Array(types.int16, 2, "C"),
         # a finished batch's state fields [G, P(, k)] and the outcome rows' columns built from
         # them (engine.outcome_columns)
-        "scores": types.Array(types.int16, 2, "C"),
+        "final_positions": types.Array(types.int16, 2, "C"),
         "held_genes": types.Array(types.int8, 3, "C"),
-        "slots": types.Array(types.int8, 3, "C"),
+        "amoeba_slots": types.Array(types.int8, 3, "C"),
         "bought_first": types.Array(types.int16, 3, "C"),
-        "ranks": types.Array(types.int8, 2, "C"),
+        "player_ranks": types.Array(types.int8, 2, "C"),
         "held_bits": types.Array(types.int64, 2, "C"),
         "amoeba_counts": types.Array(types.int8, 2, "C"),
         "bought_bytes": types.Array(types.uint8, 2, "C"),

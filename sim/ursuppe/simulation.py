@@ -58,7 +58,7 @@ import pyarrow as pa
 from sim import columns
 from sim.errors import UserError
 from sim.game import assign_strategies, strategy_rows
-from sim.packed import byte_column, outside_a_byte, packed_column, with_packed_fields
+from sim.packed import byte_column, byte_range_error, packed_column, with_packed_fields
 from sim.runner import RunAdapter
 from sim.ursuppe.rules.book import VARIANT_COLOURS, VARIANT_PLAYER_OF, VARIANTS, RuleBook, Rules
 from sim.ursuppe.rules.colours import colour_assignment, double_play_colours, player_positions
@@ -299,7 +299,7 @@ def outcome_rows(
         c(st.score, np.int16), c(st.genes, np.int8), c(st.space, np.int8), c(st.first_bought, np.int16),
         n_genes, rank, genes_held, amoebas, bought,
     ):  # fmt: skip
-        raise outside_a_byte(st.first_bought[:, :, :n_genes])
+        raise byte_range_error(st.first_bought[:, :, :n_genes])
     end = np.repeat((st.end_reason != END_FINISH_ZONE).astype(np.int8), P)  # 0 finish_zone, 1 last_card
     # One byte a gene and a card (sim.packed: Parquet's list columns were most of the writer's time)
     deck = packed_column(np.repeat(st.card_index, P, axis=0))
