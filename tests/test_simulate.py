@@ -152,32 +152,25 @@ def test_the_rows_kernel_gives_the_columns_numpy_gave():
     """engine.outcome_columns.player_columns (issue 36.3, session 9) against the NumPy it
     replaced, on random players: ranks (W1's furthest marker first; equal positions in player
     order, as a stable sort gives them: the NumPy before used argsort's default sort, whose order
-    of equal keys is not defined, and no game checked ends with two), held genes as bits (G2),
-    amoebas on the board, first_bought one byte an entry; an entry outside a byte is reported,
-    not written."""
+    of equal keys is not defined, and no game checked ends with two), first_bought one byte an
+    entry; an entry outside a byte is reported, not written."""
     from sim.ursuppe.engine.outcome_columns import player_columns
 
     rng = np.random.default_rng(3)
     G, P, n = 500, 5, 46
     scores = rng.integers(0, 8, (G, P)).astype(np.int16)  # few positions: many equal ones
-    genes = rng.integers(0, 2, (G, P, 50)).astype(np.int8)
-    slots = rng.integers(-1, 30, (G, P, 7)).astype(np.int8)
     bought = rng.integers(0, 256, (G, P, 50)).astype(np.int16)
-    rank, amoebas = np.empty((G, P), np.int8), np.empty((G, P), np.int8)
-    held, packed = np.empty((G, P), np.int64), np.empty((G * P, n), np.uint8)
-    assert player_columns(scores, genes, slots, bought, n, rank, held, amoebas, packed) == 0
+    rank, packed = np.empty((G, P), np.int8), np.empty((G * P, n), np.uint8)
+    assert player_columns(scores, bought, n, rank, packed) == 0
     order = np.argsort(-scores.astype(np.int64), axis=1, kind="stable")
     expected_rank = np.empty((G, P), np.int8)
     np.put_along_axis(expected_rank, order, np.arange(1, P + 1, dtype=np.int8)[None, :].repeat(G, 0), axis=1)
     assert (rank == expected_rank).all()
-    weights = np.left_shift(np.int64(1), np.arange(n, dtype=np.int64))
-    assert (held == (genes[:, :, :n] != 0).astype(np.int64) @ weights).all()
-    assert (amoebas == (slots >= 0).sum(axis=2)).all()
     assert (packed == bought[:, :, :n].reshape(G * P, n)).all()
     bought[7, 2, 45] = 256
-    assert player_columns(scores, genes, slots, bought, n, rank, held, amoebas, packed) == 1
+    assert player_columns(scores, bought, n, rank, packed) == 1
     bought[7, 2, 45] = -1
-    assert player_columns(scores, genes, slots, bought, n, rank, held, amoebas, packed) == 1
+    assert player_columns(scores, bought, n, rank, packed) == 1
     bought[7, 2, 45] = 5  # past n_genes: not a column
     bought[7, 2, 46] = 999
-    assert player_columns(scores, genes, slots, bought, n, rank, held, amoebas, packed) == 0
+    assert player_columns(scores, bought, n, rank, packed) == 0

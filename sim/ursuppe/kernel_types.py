@@ -22,11 +22,7 @@ def argument_types() -> dict:
         # a finished batch's state fields [G, P(, k)] and the outcome rows' columns built from
         # them (engine.outcome_columns)
         "final_positions": types.Array(types.int16, 2, "C"),
-        "held_genes": types.Array(types.int8, 3, "C"),
-        "amoeba_slots": types.Array(types.int8, 3, "C"),
         "bought_first": types.Array(types.int16, 3, "C"),
         "player_ranks": types.Array(types.int8, 2, "C"),
-        "held_bits": types.Array(types.int64, 2, "C"),
-        "amoeba_counts": types.Array(types.int8, 2, "C"),
         "bought_bytes": types.Array(types.uint8, 2, "C"),
     }

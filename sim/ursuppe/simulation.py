@@ -258,7 +258,7 @@ def _double_play_state(st: Any, variant: str) -> tuple[Any, np.ndarray, np.ndarr
         "score": player_positions(st.score, variant),  # TA4: the worse result counts
         "seat": st.seat[:, first],
         "strategy": st.strategy[:, first],
-        "genes": both("genes").max(axis=2),
+        "held": np.bitwise_or.reduce(both("held"), axis=2),
         "space": st.space[:, colours].reshape(len(st.score), 2, -1),
         "bp": both("bp").sum(axis=2),
         "genes_bought": np.bitwise_or.reduce(both("genes_bought"), axis=2),
@@ -291,15 +291,11 @@ def outcome_rows(
     P = st.score.shape[1]
     rows = G * P
     n_genes = b.rules.n_genes  # the run's genes (spec.gene_names): 20, or 46 with the extra genes
-    rank, amoebas = np.empty((G, P), np.int8), np.empty((G, P), np.int8)
-    genes_held = np.empty((G, P), np.int64)
-    bought = np.empty((rows, n_genes), np.uint8)
+    rank, bought = np.empty((G, P), np.int8), np.empty((rows, n_genes), np.uint8)
     c = np.ascontiguousarray  # a cut state's fields (TD8, TA4) are views or of another type
-    if player_columns(
-        c(st.score, np.int16), c(st.genes, np.int8), c(st.space, np.int8), c(st.first_bought, np.int16),
-        n_genes, rank, genes_held, amoebas, bought,
-    ):  # fmt: skip
+    if player_columns(c(st.score, np.int16), c(st.first_bought, np.int16), n_genes, rank, bought):
         raise byte_range_error(st.first_bought[:, :, :n_genes])
+    amoebas = _count_placed(st.space)
     end = np.repeat((st.end_reason != END_FINISH_ZONE).astype(np.int8), P)  # 0 finish_zone, 1 last_card
     # One byte a gene and a card (sim.packed: Parquet's list columns were most of the writer's time)
     deck = packed_column(np.repeat(st.card_index, P, axis=0))
@@ -318,7 +314,7 @@ def outcome_rows(
             "rounds": columns.array(np.repeat(st.round.astype(np.int16), P)),
             "end_reason": columns.dictionary(end, ["finish_zone", "last_card"]),
             "amoebas": columns.array(amoebas.ravel()),
-            "genes_held": columns.array(genes_held.ravel()),
+            "genes_held": columns.array(st.held.ravel()),  # bit i: gene i held (I10: genes as a mask)
             "genes_bought": columns.array(st.genes_bought.ravel().astype(np.int64)),
             "first_bought": first_bought,
             "bp": columns.array(st.bp.ravel().astype(np.int32)),
@@ -368,7 +364,7 @@ _PLAYER_FIELDS = (
     "score",
     "seat",
     "strategy",
-    "genes",
+    "held",
     "space",
     "bp",
     "genes_bought",

@@ -9,27 +9,15 @@ from sim.jit import kernel
 
 
 @kernel
-def player_columns(
-    final_positions,
-    held_genes,
-    amoeba_slots,
-    bought_first,
-    n_genes,
-    player_ranks,
-    held_bits,
-    amoeba_counts,
-    bought_bytes,
-):
-    """The outcome rows' columns that NumPy built in many passes over the batch, filled in one
-    (issue 36.3) from a finished batch's ``final_positions`` (State.score), ``held_genes``,
-    ``amoeba_slots`` (State.space) and ``bought_first`` [G, P(, k)]: ``player_ranks`` (1 = the
-    furthest marker, W1; equal positions, should a game end with two, rank in player order, as a
-    stable sort of them would), ``held_bits`` (bit i: gene i held, G2, of the first
-    ``n_genes``), ``amoeba_counts`` (slots holding an amoeba on the board, >= 0) and
-    ``bought_bytes`` [G * P, n_genes] (first_bought one byte an entry, sim.packed). Returns 1 if a
-    first_bought entry lies outside 0..255 (its byte is then not written), else 0. Like every
-    kernel it runs without the GIL, so the writer thread that builds the rows does not hold up the
-    engine's threads between their blocks."""
+def player_columns(final_positions, bought_first, n_genes, player_ranks, bought_bytes):
+    """The outcome rows' columns that NumPy built in several passes over the batch, filled in one
+    (issue 36.3) from a finished batch's ``final_positions`` (State.score) and ``bought_first``
+    [G, P(, k)]: ``player_ranks`` (1 = the furthest marker, W1; equal positions, should a game end
+    with two, rank in player order, as a stable sort of them would) and ``bought_bytes``
+    [G * P, n_genes] (first_bought one byte an entry, sim.packed). Returns 1 if a first_bought
+    entry lies outside 0..255 (its byte is then not written), else 0. Like every kernel it runs
+    without the GIL, so the writer thread that builds the rows does not hold up the engine's
+    threads between their blocks."""
     G, P = final_positions.shape
     outside = 0
     for g in range(G):
@@ -40,16 +28,6 @@ def player_columns(
                 if final_positions[g, q] > s or (final_positions[g, q] == s and q < p):
                     r += 1
             player_ranks[g, p] = r
-            bits = 0
-            for i in range(n_genes):
-                if held_genes[g, p, i] != 0:
-                    bits |= 1 << i
-            held_bits[g, p] = bits
-            n = 0
-            for k in range(amoeba_slots.shape[2]):
-                if amoeba_slots[g, p, k] >= 0:
-                    n += 1
-            amoeba_counts[g, p] = n
             row = g * P + p
             for i in range(n_genes):
                 v = bought_first[g, p, i]
