@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
+from sim.chunk_encoding import encode_chunk
 from sim.errors import BackendError, GameError, UserError
 
 BACKENDS = ("local", "ray")
@@ -105,41 +106,6 @@ class Backend(Protocol):
 
     def close(self) -> None:
         """Release what the backend started (a local Ray instance)."""
-
-
-GAME_COLUMN = "game"  # every chunk's game index (sim.game.CORE_COLUMNS), ascending
-
-
-def encode_chunk(table: Any) -> bytes:
-    """A chunk's Parquet bytes (zstd), encoded once in memory (the same bytes on every backend):
-    the game index delta-encoded and the only column with statistics (what sim.runner's checks
-    and a reader skip files by), every other column dictionary-encoded (docs/decisions.md, "Chunk
-    encodings")."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    delta = [GAME_COLUMN] if GAME_COLUMN in table.column_names else []
-    sink = pa.BufferOutputStream()
-    pq.write_table(
-        table,
-        sink,
-        compression="zstd",
-        use_dictionary=[path for f in table.schema if f.name not in delta for path in _leaf_paths(f)],
-        column_encoding=dict.fromkeys(delta, "DELTA_BINARY_PACKED"),
-        write_statistics=delta,
-    )
-    return sink.getvalue().to_pybytes()
-
-
-def _leaf_paths(field: Any) -> list[str]:
-    """The Parquet column paths of an Arrow field, as the writer's per-column options name them
-    (a list's values are the column ``name.list.element``, whatever Arrow calls its item)."""
-    import pyarrow as pa
-
-    if pa.types.is_list(field.type) or pa.types.is_large_list(field.type):
-        item = field.type.value_field.with_name("element")
-        return [f"{field.name}.list.{path}" for path in _leaf_paths(item)]
-    return [field.name]
 
 
 class LocalBackend:

@@ -15,8 +15,8 @@ _SCRIPT = """
 import os, signal, sys
 from sim import runner
 write, after, group, where = runner.write_json_atomic, int(sys.argv[1]), sys.argv[2] == "group", sys.argv[3]
-def interrupting(path, doc):
-    write(path, doc)
+def interrupting(path, doc, *frozen):
+    write(path, doc, *frozen)
     done = len(doc.get("chunks", {})) >= after and where in str(path)
     if done and not getattr(interrupting, "sent", False):
         interrupting.sent = True

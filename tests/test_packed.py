@@ -75,26 +75,3 @@ def test_ursuppe_chunks_are_packed_and_a_run_of_another_format_is_not_resumed(ru
     with pytest.raises(runner.RunError, match="chunk format 1.*cannot be resumed") as e:
         runner.run(run, out, 16, 8, 1)
     assert "\n" not in str(e.value)
-
-
-def test_a_chunk_delta_encodes_the_game_index_and_gives_every_other_column_a_dictionary(tmp_path):
-    """docs/decisions.md, "Chunk encodings": statistics for the game index only; a list column's
-    values (a double play's colours) keep their dictionary too."""
-    from sim.backends import encode_chunk
-
-    table = pa.table(
-        {
-            "game": pa.array(np.repeat(np.arange(100, 200), 2)),
-            "rank": pa.array(np.tile(np.array([1, 2], np.int8), 100)),
-            "colours": pa.array([[3, 4]] * 200, pa.list_(pa.int16())),
-        }
-    )
-    (tmp_path / "c.parquet").write_bytes(encode_chunk(table))
-    meta = pq.ParquetFile(tmp_path / "c.parquet").metadata.row_group(0)
-    columns = {meta.column(i).path_in_schema: meta.column(i) for i in range(meta.num_columns)}
-    assert "DELTA_BINARY_PACKED" in columns["game"].encodings
-    assert (columns["game"].statistics.min, columns["game"].statistics.max) == (100, 199)
-    for name in ("rank", "colours.list.element"):
-        assert "RLE_DICTIONARY" in columns[name].encodings and not columns[name].is_stats_set
-    assert pq.read_table(tmp_path / "c.parquet").equals(table)
-

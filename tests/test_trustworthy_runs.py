@@ -69,6 +69,19 @@ def test_fake_game_failure_in_the_first_chunk_leaves_nothing(tmp_path):
     assert not (tmp_path / "run").exists()  # no directory holding only a manifest
 
 
+def test_the_manifest_is_the_indented_json_of_its_document_with_the_spec_written_once(tmp_path):
+    """The writer keeps the spec's text for the whole run (runner.json_text, issue 36.3): the file
+    is still exactly ``json.dumps(manifest, indent=1)``."""
+    out = tmp_path / "run"
+    runner.run(CoinGame(), out, 40, 10, 1)
+    text = (out / "manifest.json").read_text()
+    assert text == json.dumps(json.loads(text), indent=1) + "\n"
+    doc = {"spec": {"a": [1, {"b": "x\ny"}], "c": {}}, "chunks": {"0": {"file": "f"}}, "status": "running"}
+    spec = json.dumps(doc["spec"], indent=1)
+    assert runner.json_text(doc, {"spec": spec}) == runner.json_text(doc) == json.dumps(doc, indent=1) + "\n"
+    assert runner.json_text(doc, {"spec": "0"}) == json.dumps({**doc, "spec": 0}, indent=1) + "\n"
+
+
 def test_manifest_records_size_and_checksum_and_resume_replays_a_damaged_chunk(tmp_path):
     out = tmp_path / "run"
     runner.run(CoinGame(), out, 40, 10, 1)
