@@ -53,9 +53,19 @@ def dictionary(codes: np.ndarray, labels: list[str]) -> pa.DictionaryArray:
     the order they first appear, int32 indices), without building the strings row by row (issue
     24)."""
     codes = np.ravel(codes)
-    present = np.flatnonzero(np.bincount(codes)) if len(codes) else np.zeros(0, np.intp)
-    # A few labels (strategies, end reasons): one pass a label finds where it first appears
-    seen = present[np.argsort([int(np.argmax(codes == c)) for c in present], kind="stable")]
+    if not len(codes):
+        candidates = []
+    elif len(labels) <= _FEW_LABELS:
+        candidates = range(len(labels))
+    else:
+        candidates = np.flatnonzero(np.bincount(codes))
+    first = {c: int(np.argmax(codes == c)) for c in candidates}  # a pass a label: where it first is
+    seen = np.array(sorted((c for c, i in first.items() if codes[i] == c), key=first.get), np.intp)
     index = np.zeros(len(labels), np.int32)
     index[seen] = np.arange(len(seen), dtype=np.int32)
-    return pa.DictionaryArray.from_arrays(array(index[codes]), strings(seen, labels))
+    return pa.DictionaryArray.from_arrays(array(np.take(index, codes)), strings(seen, labels))
+
+
+# Up to this many labels (a run's strategies, the end reasons), a pass a label beats counting the
+# codes (np.bincount widens them to 64 bits first): 0.45 -> 0.2 ms for 80,000 rows (issue 36.3).
+_FEW_LABELS = 16

@@ -30,6 +30,18 @@ def test_strings_and_dictionaries_are_the_arrays_pyarrow_makes():
     assert columns.dictionary(np.zeros(4, np.int8), ["only"]).equals(constant)
 
 
+@pytest.mark.parametrize("n_labels", [1, 3, columns._FEW_LABELS, columns._FEW_LABELS + 1, 40])
+def test_a_dictionary_of_few_or_many_labels_some_absent_is_pyarrows(n_labels):
+    """Few labels are found a pass each, many by counting the codes: the same array either way."""
+    rng = np.random.default_rng(n_labels)
+    labels = [f"s{i}" for i in range(n_labels)]
+    for rows in (0, 1, 9, 500):
+        codes = rng.integers(0, n_labels, rows).astype(np.int16)
+        codes[codes == n_labels // 2] = 0  # a label that never appears
+        want = pa.array([labels[c] for c in codes], type=pa.string()).dictionary_encode()
+        assert columns.dictionary(codes, labels).equals(want)
+
+
 def test_a_list_column_is_the_array_pa_array_makes():
     """Each row cut to its length (Chromosome's event_order, V2), or every row whole (Ursuppe's
     per-colour lists, TA4)."""

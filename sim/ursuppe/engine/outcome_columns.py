@@ -15,7 +15,7 @@ def player_columns(final_positions, bought_first, n_genes, player_ranks, bought_
     [G, P(, k)]: ``player_ranks`` (1 = the furthest marker, W1; equal positions, should a game end
     with two, rank in player order, as a stable sort of them would) and ``bought_bytes``
     [G * P, n_genes] (first_bought one byte an entry, sim.packed). Returns 1 if a first_bought
-    entry lies outside 0..255 (its byte is then not written), else 0. Like every kernel it runs
+    entry lies outside 0..255 (its byte is then meaningless), else 0. Like every kernel it runs
     without the GIL, so the writer thread that builds the rows does not hold up the engine's
     threads between their blocks."""
     G, P = final_positions.shape
@@ -29,10 +29,8 @@ def player_columns(final_positions, bought_first, n_genes, player_ranks, bought_
                     r += 1
             player_ranks[g, p] = r
             row = g * P + p
-            for i in range(n_genes):
+            for i in range(n_genes):  # no branch: the loop stays a vector loop
                 v = bought_first[g, p, i]
-                if v < 0 or v > 255:
-                    outside = 1
-                else:
-                    bought_bytes[row, i] = v
-    return outside
+                outside |= v >> 8  # nonzero for an entry below 0 or over 255
+                bought_bytes[row, i] = v
+    return 1 if outside else 0
