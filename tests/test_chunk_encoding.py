@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 from sim import runner
 from sim.chunk_encoding import PLAIN_KEY, column_options, encode_chunk, with_plain_fields
 from sim.packed import packed_column, with_packed_fields
-from sim.ursuppe.simulation import UrsuppeRun
+from sim.ursuppe.simulation import VARIANT_COLUMNS, UrsuppeRun
 from strategies.ursuppe.params import load_strategy
 
 
@@ -65,7 +65,7 @@ def test_each_column_is_written_as_its_type_says_and_reads_back_the_same():
     assert column_options(table.schema.field("game")) == ("DELTA_BINARY_PACKED", "zstd")  # int64, yet delta
 
 
-def test_an_ursuppe_chunk_writes_its_deck_plainly_and_the_genes_first_bought_with_a_dictionary(
+def test_an_ursuppe_chunk_writes_its_deck_plainly_the_genes_first_bought_with_a_dictionary_and_no_nulls(
     rulebook, tmp_path
 ):
     run = UrsuppeRun(rulebook, 4, 5, [load_strategy("greedy")], seats=[0, 0, 0, 0], seating="rotate")
@@ -75,5 +75,8 @@ def test_an_ursuppe_chunk_writes_its_deck_plainly_and_the_genes_first_bought_wit
     written = _written(chunk.read_bytes())
     assert "PLAIN" in written["deck"][1] and "RLE_DICTIONARY" not in written["deck"][1]
     assert "RLE_DICTIONARY" in written["first_bought"][1]
+    # never null but in a 2-player variant's columns: no definition levels to write (columns.table)
+    schema = pq.read_schema(chunk)
+    assert {f.name for f in schema if f.nullable} == set(VARIANT_COLUMNS)
     rows = runner.read_chunk(chunk)
     assert all(sorted(d) == list(range(11)) for d in rows["deck"].to_list())

@@ -42,6 +42,15 @@ def test_a_dictionary_of_few_or_many_labels_some_absent_is_pyarrows(n_labels):
         assert columns.dictionary(codes, labels).equals(want)
 
 
+def test_a_chunk_table_marks_its_columns_never_null_but_those_named_and_refuses_a_null():
+    values = {"rank": columns.array(np.array([1, 2], np.int8)), "variant": pa.nulls(2, pa.string())}
+    table = columns.table(values, nullable=("variant",))
+    assert [(f.name, f.nullable) for f in table.schema] == [("rank", False), ("variant", True)]
+    assert table.column("rank").to_pylist() == [1, 2] and table.column("variant").null_count == 2
+    with pytest.raises(ValueError, match="'variant' holds 2 nulls but is not nullable"):
+        columns.table(values)
+
+
 def test_a_list_column_is_the_array_pa_array_makes():
     """Each row cut to its length (Chromosome's event_order, V2), or every row whole (Ursuppe's
     per-colour lists, TA4)."""

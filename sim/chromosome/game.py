@@ -132,7 +132,7 @@ class ChromosomeRun(ListedRun):
         better = (standing[:, None, :] > standing[:, :, None]).sum(axis=2)
         rank = np.where(out["won"], 1, np.maximum(2, 1 + better))  # rank 1: the winners only (E5)
         start_space = (seat + 1).astype(np.int8).ravel()
-        return pa.table(
+        return columns.table(
             {
                 **self.core_columns(games, rows, start_space, per_player(rank).astype(np.int8), won),
                 "species": columns.strings(per_player(b.state.species), list(SPECIES)),

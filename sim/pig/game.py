@@ -78,7 +78,7 @@ class PigRun(ListedRun):
             raise GameError(f"game {first + bad[0]}: invariant {b.games[bad[0], engine.ERROR]} broken")
         P = self.players
         rank = batch.ranks(b.scores)
-        return pa.table(
+        return columns.table(
             {
                 **self.core_columns(games, rows, b.seat.ravel(), rank.ravel(), rank.ravel() == 1),
                 "final_score": columns.array(b.scores.ravel()),

@@ -300,7 +300,7 @@ def outcome_rows(
     # One byte a gene and a card (sim.packed: Parquet's list columns were most of the writer's time)
     deck = packed_column(np.repeat(st.card_index, P, axis=0))
     first_bought = byte_column(bought)
-    table = pa.table(
+    table = columns.table(
         {
             "game": columns.array(np.repeat(st.game_index, P)),
             "seed": columns.array(np.full(rows, seed, dtype=np.int64)),
@@ -330,7 +330,8 @@ def outcome_rows(
             else columns.array(np.repeat(dummy_position, P)),
             "colour_positions": _per_colour(colour_positions, rows, pa.int16()),
             "colour_amoebas": _per_colour(colour_amoebas, rows, pa.int8()),
-        }
+        },
+        nullable=VARIANT_COLUMNS,
     )
     return with_plain_fields(with_packed_fields(table, PACKED_LISTS), PLAIN_COLUMNS)
 
@@ -345,6 +346,9 @@ def _count_placed(space: np.ndarray) -> np.ndarray:
         count += placed[:, :, k]
     return count
 
+
+# The columns null in a run without a 2-player variant (or without a dummy, or a double play).
+VARIANT_COLUMNS = ("variant", "dummy_position", "colour_positions", "colour_amoebas")
 
 # The list columns written packed (sim.packed), with the list type a reader gets back.
 PACKED_LISTS = {"first_bought": pa.int16(), "deck": pa.int8()}
