@@ -133,40 +133,86 @@ class LocalBackend:
                 table = adapter.play_chunk(w.first, w.count, self.threads, **counted)
                 yield PlayedChunk(w, table, None, time.perf_counter() - t, self.threads)
             return
-        # Chunk k + 1 is set up while chunk k plays, on the writer's thread (``background``) behind
-        # chunk k - 1, which the writer has then let go: the set-up is off the engine's path and a
-        # third batch is never alive (docs/profiling.md, "Issue 36.3, session 9"). Without a writer
-        # it is set up after chunk k is played and before chunk k goes on (Python beside the
-        # writer's Python waited for the GIL: session 8).
+        if background is not None and not counted:
+            yield from self._play_chained(adapter, work, background)
+            return
+        # Without a writer (the restricted experiment's search games), or with games reported one
+        # by one (a search seat's: seconds a game, the progress counts them chunk by chunk), chunk
+        # k + 1 is set up after chunk k is played and before chunk k goes on.
         set_up: Any = self._set_up(adapter, work[0]) if work else None
-        ahead = None
+        for i, w in enumerate(work):
+            following = work[i + 1] if i + 1 < len(work) else None
+            batch, setting_up = set_up
+            set_up = None
+            t = time.perf_counter()
+            played = adapter.play_games(w.first, w.count, self.threads, set_up=batch, **counted)
+            seconds = setting_up + time.perf_counter() - t
+            chunk = PlayedChunk(w, partial(adapter.chunk_rows, played), None, seconds, self.threads)
+            batch = played = None  # the writer's from now on
+            if following is not None:
+                try:
+                    set_up = self._set_up(adapter, following)
+                except BaseException:  # Ctrl-C: the chunk played completely is still written
+                    yield chunk
+                    raise
+            yield chunk
+            chunk = None
+
+    def _play_chained(
+        self, adapter: Any, work: list[ChunkWork], background: Executor
+    ) -> Iterator[PlayedChunk]:
+        """The chunks played one after another with no gap between them (docs/profiling.md,
+        "Issue 36.3, session 10"), each set up on the writer's thread (``background``) beforehand.
+
+        Chunk k + 1's games are handed to the engine's threads (sim.threads.BlockPool) while chunk
+        k plays, from a second thread: a thread that finds no block of chunk k left plays chunk k +
+        1's at once, where it used to wait for chunk k's last block. Chunk k + 2 is set up on the
+        writer's thread when chunk k is handed over, behind chunk k's rows: three batches are alive
+        at most (one written, one playing, one set up or starting), as before. The first chunk is
+        set up in the calling thread (nothing to overlap yet). A chunk's error, or an interrupt
+        while it is awaited, is raised when its turn comes, after the chunks before are handed
+        over; a run that stops drops the blocks not begun and sets up nothing more.
+        """
+        from concurrent.futures import Future, ThreadPoolExecutor
+
+        from sim.threads import BlockPool
+
+        if not work:
+            return
+        pool = BlockPool(self.threads)
+        starters = ThreadPoolExecutor(max_workers=2, thread_name_prefix="soup-chunk")
+
+        def play(w: ChunkWork, set_up: Any) -> tuple[Any, float]:
+            batch, setting_up = set_up.result() if isinstance(set_up, Future) else set_up
+            t = time.perf_counter()
+            with pool.used_here():
+                played = adapter.play_games(w.first, w.count, self.threads, set_up=batch)
+            return played, setting_up + time.perf_counter() - t
+
+        set_ups: dict[int, Future] = {}  # the set-ups of the chunks not yet played (each holds its batch)
+
+        def start(i: int) -> Future:
+            set_ups[i] = background.submit(lambda: (self._set_up(adapter, work[i])[0], 0.0))
+            return starters.submit(play, work[i], set_ups[i])
+
         try:
+            playing = deque([starters.submit(play, work[0], self._set_up(adapter, work[0]))])
+            if len(work) > 1:
+                playing.append(start(1))
             for i, w in enumerate(work):
-                following = work[i + 1] if i + 1 < len(work) else None
-                batch, setting_up = set_up
-                set_up = ahead = None
-                if background is not None and following is not None:
-                    ahead = background.submit(self._set_up, adapter, following)
-                t = time.perf_counter()
-                played = adapter.play_games(w.first, w.count, self.threads, set_up=batch, **counted)
-                seconds = setting_up + time.perf_counter() - t
+                played, seconds = playing.popleft().result()
+                set_ups.pop(i, None)
                 chunk = PlayedChunk(w, partial(adapter.chunk_rows, played), None, seconds, self.threads)
-                batch = played = None  # the writer's from now on
-                if ahead is None and following is not None:
-                    try:
-                        set_up = self._set_up(adapter, following)
-                    except BaseException:  # Ctrl-C: the chunk played completely is still written
-                        yield chunk
-                        raise
+                played = None  # the writer's from now on
                 yield chunk
                 chunk = None
-                if ahead is not None:
-                    # Its error, or a Ctrl-C while it is awaited, is the next chunk's. Set up
-                    # beside the chunk before, it is not the next chunk's time.
-                    set_up = (ahead.result()[0], 0.0)
+                if i + 2 < len(work):
+                    playing.append(start(i + 2))
         finally:
-            if ahead is not None:
-                ahead.cancel()  # a run that stops sets up nothing more (if it has not begun)
+            for set_up in set_ups.values():
+                set_up.cancel()  # a run that stops sets up nothing more (if it has not begun)
+            pool.close()
+            starters.shutdown(wait=True, cancel_futures=True)
 
     @staticmethod
     def _set_up(adapter: Any, w: ChunkWork) -> tuple[Any, float]:

@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pyarrow as pa
@@ -187,6 +188,66 @@ def test_the_next_chunk_is_set_up_on_the_writer_thread_while_a_chunk_plays(tmp_p
         assert at(("set_up", first)) < at(("rows", firsts[k - 1]))
         if k >= 2:
             assert at(("rows", firsts[k - 2])) < at(("set_up", first))
+
+
+def test_a_thread_with_no_block_left_in_a_chunk_plays_the_next_chunks_blocks(tmp_path):
+    """Chunks are played through one pool of threads (sim.threads.BlockPool, docs/profiling.md,
+    "Issue 36.3, session 10"): while chunk 0's last block still plays, the other thread plays
+    chunk 1's, where it used to wait; the run holds the bytes of a serial one."""
+    from sim.threads import run_blocks
+
+    events: list[tuple[str, int, int]] = []
+    lock = threading.Lock()
+
+    class BlockGame(SplitHashGame):
+        def play_games(self, first: int, count: int, threads: int, set_up=None) -> tuple[int, int]:
+            def block(b: int) -> None:
+                with lock:
+                    events.append(("start", first, b))
+                time.sleep(0.4 if (first, b) == (0, 3) else 0.002)  # chunk 0's last block is long
+                with lock:
+                    events.append(("end", first, b))
+
+            run_blocks(block, 4, threads, lambda t: ())
+            return super().play_games(first, count, threads, set_up)
+
+    runner.run(BlockGame(), tmp_path / "run", 30, 10, 2)
+    assert chunk_bytes(tmp_path / "run") == serial_reference(HashGame(), 30, 10)
+    at = events.index
+    assert at(("start", 10, 0)) < at(("end", 0, 3))
+    assert all(at(("start", 0, b)) < at(("start", 10, 0)) for b in range(4))  # chunk 0's blocks first
+
+
+def test_no_more_than_three_batches_are_alive_however_many_chunks_a_run_plays(tmp_path):
+    """Memory stays bounded as the run goes on: when a chunk's batch is made, at most two others are
+    alive (one written, one playing; a batch that was let go is freed at once)."""
+    import weakref
+
+    class Batch:
+        def __init__(self, first: int, count: int) -> None:
+            self.first, self.count = first, count
+
+    alive: weakref.WeakSet = weakref.WeakSet()
+    most = []
+
+    class BatchGame(SplitHashGame):
+        def set_up_games(self, first: int, count: int) -> Batch:
+            most.append(len(alive))
+            batch = Batch(first, count)
+            alive.add(batch)
+            return batch
+
+        def play_games(self, first: int, count: int, threads: int, set_up=None) -> Batch:
+            assert (set_up.first, set_up.count) == (first, count)
+            time.sleep(0.005)
+            return set_up
+
+        def chunk_rows(self, played: Batch) -> pa.Table:
+            return self.play_chunk(played.first, played.count, 1)
+
+    runner.run(BatchGame(), tmp_path / "run", 120, 10, 2)
+    assert chunk_bytes(tmp_path / "run") == serial_reference(HashGame(), 120, 10)
+    assert len(most) == 13 and max(most) <= 2, most
 
 
 def test_without_a_writer_the_next_chunk_is_set_up_before_the_chunk_played_goes_on():
