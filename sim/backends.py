@@ -167,8 +167,8 @@ class LocalBackend:
         Chunk k + 1's games are handed to the engine's threads (sim.threads.BlockPool) while chunk
         k plays, from a second thread: a thread that finds no block of chunk k left plays chunk k +
         1's at once, where it used to wait for chunk k's last block. Chunk k + 2 is set up on the
-        writer's thread when chunk k is handed over, behind chunk k's rows: three batches are alive
-        at most (one written, one playing, one set up or starting), as before. The first chunk is
+        writer's thread when chunk k is handed over, behind chunk k's rows (which let chunk k's
+        batch go): when a batch is made, one other is alive at most, as before. The first chunk is
         set up in the calling thread (nothing to overlap yet). A chunk's error, or an interrupt
         while it is awaited, is raised when its turn comes, after the chunks before are handed
         over; a run that stops drops the blocks not begun and sets up nothing more.
