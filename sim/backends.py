@@ -7,9 +7,10 @@ strategies, seating, seed, game index), which backend, machine or thread played 
 changes its rows: the backend is not part of a run's spec, so a run started on one backend can be
 resumed on the other.
 
-- :class:`LocalBackend`: plays each chunk on ``threads`` threads of this process, one chunk at a
-  time (the game's kernels release the GIL, so the runner's writer thread builds the rows of
-  chunk k and encodes them while the engine plays chunk k + 1).
+- :class:`LocalBackend`: plays the chunks on ``threads`` threads of this process, one pool of them
+  for a whole run, chunk k + 1's blocks taken as soon as chunk k has none left (the game's
+  kernels release the GIL, so the runner's writer thread builds the rows of chunk k and encodes
+  them while the engine plays chunk k + 1).
 - :class:`RayBackend`: each chunk is a Ray task (one CPU, one thread) that plays its games and
   encodes them to Parquet bytes in the worker; the driver only hashes and writes those bytes, so
   its share of the work stays a few milliseconds per chunk however many workers play, and no
@@ -24,6 +25,7 @@ Ray is imported only when a :class:`RayBackend` is made, never by ``soup --help`
 import logging
 import os
 import re
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -102,7 +104,7 @@ class Backend(Protocol):
         (sim.runner.GameAdapter) and the backend can say (the local one; Ray counts chunks).
         ``background``: the caller's writer (one thread, its tasks in the order given), where a
         backend may queue work of its own behind the chunk handed over last (the local one sets
-        up the next chunk's games there)."""
+        up the chunk after next there)."""
 
     def close(self) -> None:
         """Release what the backend started (a local Ray instance)."""
@@ -133,7 +135,7 @@ class LocalBackend:
                 table = adapter.play_chunk(w.first, w.count, self.threads, **counted)
                 yield PlayedChunk(w, table, None, time.perf_counter() - t, self.threads)
             return
-        if background is not None and not counted:
+        if background is not None and not adapter.reports_games:
             yield from self._play_chained(adapter, work, background)
             return
         # Without a writer (the restricted experiment's search games), or with games reported one
@@ -179,24 +181,37 @@ class LocalBackend:
 
         if not work:
             return
-        pool = BlockPool(self.threads)
-        starters = ThreadPoolExecutor(max_workers=2, thread_name_prefix="soup-chunk")
+        # Chunk i's blocks go to the pool after chunk i - 1's (its turn, ``handed[i - 1]``: set once
+        # chunk i - 1 has handed its blocks over, or its play ended without any).
+        handed = [threading.Event() for _ in work]
+        ended = [0.0] * len(work)  # when each chunk's play ended (perf_counter)
 
-        def play(w: ChunkWork, set_up: Any) -> tuple[Any, float]:
-            batch, setting_up = set_up.result() if isinstance(set_up, Future) else set_up
-            t = time.perf_counter()
-            with pool.used_here():
-                played = adapter.play_games(w.first, w.count, self.threads, set_up=batch)
-            return played, setting_up + time.perf_counter() - t
+        def play(i: int, set_up: Any) -> tuple[Any, float]:
+            try:
+                batch, setting_up = set_up.result() if isinstance(set_up, Future) else set_up
+                if i:
+                    handed[i - 1].wait()
+                begun = time.perf_counter()
+                with pool.used_here(queued=handed[i].set):
+                    w = work[i]
+                    played = adapter.play_games(w.first, w.count, self.threads, set_up=batch)
+            finally:
+                handed[i].set()
+            ended[i] = time.perf_counter()
+            # The chunk's own time: the part played beside the chunk before is that chunk's.
+            return played, setting_up + ended[i] - max(begun, ended[i - 1] if i else begun)
 
         set_ups: dict[int, Future] = {}  # the set-ups of the chunks not yet played (each holds its batch)
 
         def start(i: int) -> Future:
             set_ups[i] = background.submit(lambda: (self._set_up(adapter, work[i])[0], 0.0))
-            return starters.submit(play, work[i], set_ups[i])
+            return starters.submit(play, i, set_ups[i])
 
+        pool = starters = None
         try:
-            playing = deque([starters.submit(play, work[0], self._set_up(adapter, work[0]))])
+            pool = BlockPool(self.threads)
+            starters = ThreadPoolExecutor(max_workers=2, thread_name_prefix="soup-chunk")
+            playing = deque([starters.submit(play, 0, self._set_up(adapter, work[0]))])
             if len(work) > 1:
                 playing.append(start(1))
             for i, w in enumerate(work):
@@ -206,13 +221,18 @@ class LocalBackend:
                 played = None  # the writer's from now on
                 yield chunk
                 chunk = None
-                if i + 2 < len(work):
+                failed = playing and playing[0].done() and playing[0].exception() is not None
+                if i + 2 < len(work) and not failed:
                     playing.append(start(i + 2))
         finally:
-            for set_up in set_ups.values():
-                set_up.cancel()  # a run that stops sets up nothing more (if it has not begun)
-            pool.close()
-            starters.shutdown(wait=True, cancel_futures=True)
+            try:
+                for set_up in set_ups.values():
+                    set_up.cancel()  # a run that stops sets up nothing more (if it has not begun)
+                if pool is not None:
+                    pool.close()  # the blocks not begun are dropped: a starter waiting on them ends
+            finally:
+                if starters is not None:
+                    starters.shutdown(wait=True, cancel_futures=True)
 
     @staticmethod
     def _set_up(adapter: Any, w: ChunkWork) -> tuple[Any, float]:

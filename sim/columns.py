@@ -16,7 +16,7 @@ import pyarrow as pa
 def table(columns: dict[str, pa.Array], nullable: Collection[str] = ()) -> pa.Table:
     """A chunk's table of ``columns``, each field marked never null but those named ``nullable``
     (a column that is null in some runs: a 2-player variant's). The Parquet writer then stores no
-    definition level a value (a tenth of a chunk's encoding time, issue 36.3); the values read back
+    definition level a value (17.9 -> 14.6 ms a 20,000-game Ursuppe chunk, issue 36.3); the values read back
     are the same. A ValueError if a column not named ``nullable`` holds a null."""
     for name, values in columns.items():
         if name not in nullable and values.null_count:

@@ -135,7 +135,8 @@ def layout_problem(doc: dict[str, Any]) -> str | None:
 def default_chunk_size(threads: int) -> int:
     """Games per chunk for a run on ``threads`` threads (issue 12; docs/decisions.md).
 
-    A chunk is played by all threads at once and ends when its slowest thread is done; its rows
+    A chunk is played by all threads at once and ends when its slowest thread is done (in a local
+    run with a writer the next chunk's blocks fill that wait: sim.threads.BlockPool); its rows
     are then built on one core. Both costs are per chunk, while the engine's time for a chunk
     falls with the thread count, so a chunk grows with the threads to keep many cores busy:
     5,000 games per thread, at least 20,000 (below that the fixed costs per chunk show even on
@@ -176,10 +177,15 @@ class RunAdapter:
       Table); the local backend then builds the rows on the runner's writer thread, off the
       engine's path (issue 12). Such a run may also give ``set_up_games(first, count)``, what
       ``play_games(..., set_up=...)`` needs before its engine starts (default None: nothing):
-      the local backend sets up the next chunk on the runner's writer thread while a chunk
+      the local backend sets up the chunk after next on the runner's writer thread while a chunk
       plays, so ``set_up_games`` runs beside ``play_games`` of another chunk and must be safe
       to (what it reads of the run is built before the first chunk, whose set-up is the
-      calling thread's).
+      calling thread's). With a writer (and no games reported one by one) the local backend also
+      calls chunk k + 1's ``play_games`` from another thread while chunk k's still plays (issue
+      36.3, session 10): its engine work goes through ``sim.threads.run_blocks`` with the
+      ``threads`` given, which then hands the blocks to the run's one pool behind chunk k's (a
+      ``play_games`` that runs threads of its own would oversubscribe the cores), and it should
+      make one such call a chunk (a second one may queue behind a later chunk's blocks).
     - ``reports_games`` (default: whether the run has a search seat, ``self.search``): its
       chunk's games finish one by one before the batch (a search player's, strategies/search.py);
       the local backend then passes ``on_game`` to play_chunk / play_games, called in the calling
@@ -273,7 +279,8 @@ def json_text(doc: dict[str, Any], frozen: dict[str, str] | None = None) -> str:
     """``json.dumps(doc, indent=1)`` and a newline, the values of the keys in ``frozen`` taken from
     it (their ``json.dumps(value, indent=1)``): a run's spec is most of its manifest and does not
     change while the run plays, but indenting it again in Python took 1.3 ms a chunk of the
-    writer's time (issue 36.3)."""
+    writer's time (issue 36.3). ``doc``'s keys are strings (as a manifest's), and a value given in
+    ``frozen`` must not change while it is used."""
     frozen = frozen or {}
     items = []
     for key, value in doc.items():

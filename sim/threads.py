@@ -103,12 +103,17 @@ class BlockPool:
         """Play every block of one batch (behind the batches given before) and return when all are
         played; a kernel's exception is raised here. Interrupted (Ctrl-C), the batch's blocks not
         begun are dropped."""
+        if n_blocks <= 0:
+            return
         job = _Job(kernel, n_blocks, make_args, extra)
         with self._changed:
             if self._closed:
                 raise RuntimeError("BlockPool: closed")
             self._jobs.append(job)
             self._changed.notify_all()
+        queued = getattr(_calling, "queued", None)
+        if queued is not None:
+            queued()
         try:
             job.done.wait()
         except BaseException:
@@ -118,14 +123,16 @@ class BlockPool:
             raise job.error
 
     @contextmanager
-    def used_here(self) -> Iterator["BlockPool"]:
-        """Within it, :func:`run_blocks` in the calling thread plays on this pool."""
-        before = getattr(_calling, "pool", None)
-        _calling.pool = self
+    def used_here(self, queued: Callable[[], None] | None = None) -> Iterator["BlockPool"]:
+        """Within it, :func:`run_blocks` in the calling thread plays on this pool, and ``queued()``
+        is called each time it has handed the pool a batch's blocks (a caller that gives the pool
+        batches from several threads orders them with it)."""
+        before = getattr(_calling, "pool", None), getattr(_calling, "queued", None)
+        _calling.pool, _calling.queued = self, queued
         try:
             yield self
         finally:
-            _calling.pool = before
+            _calling.pool, _calling.queued = before
 
     def close(self) -> None:
         """Drop the blocks not begun (their batches' ``run`` raises) and end the threads once the
@@ -156,10 +163,13 @@ class BlockPool:
         while True:
             with self._changed:
                 while not self._jobs and not self._closed:
+                    mine, args = None, ()  # a thread waiting holds no batch
                     self._changed.wait()
                 if not self._jobs:
                     return
                 job = self._jobs[0]
+                if job is not mine:
+                    mine, args = None, ()
                 b = job.taken
                 job.taken += 1
                 if job.taken == job.n_blocks:

@@ -16,7 +16,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim import runner
-from sim.backends import LocalBackend, encode_chunk
+from sim.backends import LocalBackend
+from sim.chunk_encoding import encode_chunk
 from sim.errors import GameError
 from tests import processes
 from tests.interrupting import soup_interrupted
@@ -172,9 +173,9 @@ class SplitHashGame(HashGame):
 
 
 def test_the_next_chunk_is_set_up_on_the_writer_thread_while_a_chunk_plays(tmp_path):
-    """The set-up is off the engine's path (docs/profiling.md, "Issue 36.3, session 9"): chunk
-    k + 1 is set up on the writer's thread, queued when chunk k starts to play, behind chunk
-    k - 1's rows (so that chunk k - 1's batch is let go first: never a third batch alive) and
+    """The set-up is off the engine's path (docs/profiling.md, "Issue 36.3, sessions 9 and 10"):
+    chunk k + 1 is set up on the writer's thread, queued when chunk k - 1 is handed over, behind
+    chunk k - 1's rows (so that chunk k - 1's batch is let go first: never a third batch alive) and
     ahead of chunk k's; the run holds the bytes of a serial one."""
     game = SplitHashGame()
     runner.run(game, tmp_path / "run", 45, 10, 1)
@@ -216,6 +217,35 @@ def test_a_thread_with_no_block_left_in_a_chunk_plays_the_next_chunks_blocks(tmp
     at = events.index
     assert at(("start", 10, 0)) < at(("end", 0, 3))
     assert all(at(("start", 0, b)) < at(("start", 10, 0)) for b in range(4))  # chunk 0's blocks first
+
+
+def _engine_threads() -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name.startswith(("soup-blocks", "soup-chunk"))]
+
+
+def test_a_game_error_in_the_chunk_after_one_still_playing_keeps_that_chunk_and_no_thread(tmp_path):
+    """Chunk 1's games fail while chunk 0's last block still plays (they overlap): chunk 0 is
+    written and listed, the error names chunk 1, and the run leaves no thread of its pool behind."""
+    from sim.threads import run_blocks
+
+    class FailsNext(SplitHashGame):
+        def play_games(self, first: int, count: int, threads: int, set_up=None) -> tuple[int, int]:
+            def block(b: int) -> None:
+                time.sleep(0.3 if (first, b) == (0, 3) else 0.001)
+                if first == 10:
+                    raise GameError("game 12: the hash fell off the table")
+
+            run_blocks(block, 4, threads, lambda t: ())
+            return super().play_games(first, count, threads, set_up)
+
+    out = tmp_path / "run"
+    with pytest.raises(GameError, match=r"chunk-000001.parquet \(games 10-19\): game 12"):
+        runner.run(FailsNext(), out, 40, 10, 2)
+    assert sorted(json.loads((out / "manifest.json").read_text())["chunks"], key=int) == ["0"]
+    assert chunk_bytes(out) == serial_reference(HashGame(), 40, 10)[:1]
+    assert _engine_threads() == []
+    runner.run(SplitHashGame(), tmp_path / "other", 40, 10, 2)
+    assert _engine_threads() == []
 
 
 def test_no_more_than_two_batches_are_alive_however_many_chunks_a_run_plays(tmp_path):

@@ -63,6 +63,9 @@ def test_each_column_is_written_as_its_type_says_and_reads_back_the_same():
         assert stats == (path == "game"), path
     assert pq.read_table(pa.BufferReader(data)).equals(table)
     assert column_options(table.schema.field("game")) == ("DELTA_BINARY_PACKED", "zstd")  # int64, yet delta
+    marked = pa.field("x", pa.int16(), metadata={PLAIN_KEY: b"1"})  # the marker, whatever the type
+    assert column_options(marked) == ("PLAIN", "zstd")
+    assert column_options(pa.field("x", pa.list_(pa.int8()), metadata={PLAIN_KEY: b"1"}))[0] == "dictionary"
 
 
 def test_an_ursuppe_chunk_writes_its_deck_plainly_the_genes_first_bought_with_a_dictionary_and_no_nulls(

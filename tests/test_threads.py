@@ -89,9 +89,15 @@ def test_closing_drops_the_blocks_not_begun_and_their_run_raises():
     pool = BlockPool(1)
     errors = []
 
+    def first_block_lasts_until_the_pool_closes(name: str, b: int) -> None:
+        log.add("start", name, b)
+        while b == 0 and not pool._closed:
+            time.sleep(0.001)
+        log.add("end", name, b)
+
     def run_a() -> None:
         try:
-            pool.run(log.kernel({0: 0.2}), 50, lambda t: ("A",), ())
+            pool.run(first_block_lasts_until_the_pool_closes, 50, lambda t: ("A",), ())
         except RuntimeError as e:
             errors.append(str(e))
 
