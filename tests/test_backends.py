@@ -268,8 +268,11 @@ def test_no_more_than_two_batches_are_alive_however_many_chunks_a_run_plays(tmp_
             return batch
 
         def play_games(self, first: int, count: int, threads: int, set_up=None) -> Batch:
+            from sim.threads import run_blocks
+
             assert (set_up.first, set_up.count) == (first, count)
-            time.sleep(0.005)
+            # the pool's threads hold a block's arguments (the batch) while they play
+            run_blocks(lambda batch, b: time.sleep(0.002), 3, threads, lambda t: (set_up,))
             return set_up
 
         def chunk_rows(self, played: Batch) -> pa.Table:
