@@ -56,7 +56,7 @@ def run_blocks(
             f.result()
 
 
-_calling = threading.local()  # .pool: the BlockPool of the calling thread (BlockPool.used_here)
+_calling = threading.local()  # .pool, .queued: the calling thread's BlockPool and hook (BlockPool.used_here)
 
 
 @dataclass(eq=False)
