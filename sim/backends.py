@@ -204,7 +204,8 @@ class LocalBackend:
         set_ups: dict[int, Future] = {}  # the set-ups of the chunks not yet played (each holds its batch)
 
         def start(i: int) -> Future:
-            set_ups[i] = background.submit(lambda: (self._set_up(adapter, work[i])[0], 0.0))
+            # set up beside the chunk before: not this chunk's time (0 seconds)
+            set_ups[i] = background.submit(lambda: (adapter.set_up_games(work[i].first, work[i].count), 0.0))
             return starters.submit(play, i, set_ups[i])
 
         pool = starters = None

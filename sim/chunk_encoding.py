@@ -87,14 +87,9 @@ def column_options(field: Any) -> tuple[str, str]:
 def with_plain_fields(table: Any, names: list[str]) -> Any:
     """``table`` with the columns ``names`` marked to be written plainly (:data:`PLAIN_KEY`; a
     packed list whose value is a game's, repeated on its players' rows)."""
-    import pyarrow as pa
+    from sim.columns import with_field_metadata
 
-    schema = table.schema
-    for name in names:
-        i = schema.get_field_index(name)
-        field = schema.field(i)
-        schema = schema.set(i, field.with_metadata({**(field.metadata or {}), PLAIN_KEY: b"1"}))
-    return pa.Table.from_arrays(table.columns, schema=schema)
+    return with_field_metadata(table, dict.fromkeys(names, {PLAIN_KEY: b"1"}))
 
 
 def _leaf_paths(field: Any) -> list[str]:

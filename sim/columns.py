@@ -25,6 +25,18 @@ def table(columns: dict[str, pa.Array], nullable: Collection[str] = ()) -> pa.Ta
     return pa.Table.from_arrays(list(columns.values()), schema=pa.schema(fields))
 
 
+def with_field_metadata(table: pa.Table, fields: dict[str, dict[bytes, bytes]]) -> pa.Table:
+    """``table`` with each named column's field metadata given the keys ``fields[name]`` (kept
+    beside those it has): how a game marks its columns for the writer and the readers (a packed
+    list's item type, sim.packed; a column to write plainly, sim.chunk_encoding)."""
+    schema = table.schema
+    for name, keys in fields.items():
+        i = schema.get_field_index(name)
+        field = schema.field(i)
+        schema = schema.set(i, field.with_metadata({**(field.metadata or {}), **keys}))
+    return pa.Table.from_arrays(table.columns, schema=schema)
+
+
 def array(values: np.ndarray) -> pa.Array:
     """A 1-D array of numbers or booleans as the Arrow array ``pa.array`` makes of it (no nulls)."""
     values = np.ascontiguousarray(values)

@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from sim.columns import with_field_metadata
+
 LIST_KEY = b"soup.list"  # field metadata: the item type of the list a packed column stands for
 
 
@@ -54,11 +56,7 @@ def _outside_a_byte(values: np.ndarray) -> bool:
 
 def with_packed_fields(table: pa.Table, items: dict[str, pa.DataType]) -> pa.Table:
     """``table`` with the packed columns ``items`` (name: list item type) marked in its schema."""
-    schema = table.schema
-    for name, item in items.items():
-        i = schema.get_field_index(name)
-        schema = schema.set(i, schema.field(i).with_metadata({LIST_KEY: str(item).encode()}))
-    return pa.Table.from_arrays(table.columns, schema=schema)
+    return with_field_metadata(table, {name: {LIST_KEY: str(item).encode()} for name, item in items.items()})
 
 
 def unpacked(schema: pa.Schema) -> list[Any]:

@@ -5,7 +5,9 @@ block is an independent unit of work with its own scratch row; which thread runs
 not change any result. Each thread takes the next block nobody has taken yet, with its own kernel
 arguments from ``make_args(t)``, so that no object the kernels might touch is shared between cores.
 
-Blocks are handed out as threads come for them, not dealt in advance (thread t: blocks t, t + T,
+Blocks are handed out by a :class:`BlockPool`: the run's, where the caller plays a run's batches on
+one (sim.backends.LocalBackend), or one of the batch's own. They are handed out as threads come
+for them, not dealt in advance (thread t: blocks t, t + T,
 ...): a thread slowed by other work on its core (the runner's writer thread encoding the last
 chunk, another process) then takes fewer blocks, instead of leaving the other threads idle at the
 end while it plays its share. On 2 cores with the writer beside 2 engine threads, dealt blocks
@@ -16,7 +18,6 @@ the rows built from codes, 0.89x-0.93x between runs; issue 24).
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -31,29 +32,20 @@ def run_blocks(
     """Call ``block_kernel(*make_args(t), b, *extra)`` for every block b, on ``threads`` threads (on
     the :class:`BlockPool` of the calling thread, where it has one of ``threads`` threads)."""
     pool = getattr(_calling, "pool", None)
-    if pool is not None and pool.threads == threads and n_blocks > 0:
+    if pool is not None and pool.threads == threads:
         pool.run(block_kernel, n_blocks, make_args, extra)
         return
     threads = max(1, min(threads, n_blocks))
-
-    blocks = iter(range(n_blocks))
-    taking = threading.Lock()
-
-    def work(t: int) -> None:
-        args = make_args(t)
-        while True:
-            with taking:
-                b = next(blocks, None)
-            if b is None:
-                return
+    if threads == 1:  # in the calling thread (the plain-Python path, a one-thread run)
+        args = make_args(0)
+        for b in range(n_blocks):
             block_kernel(*args, b, *extra)
-
-    if threads == 1:
-        work(0)
         return
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for f in [pool.submit(work, t) for t in range(threads)]:
-            f.result()
+    own = BlockPool(threads, name="soup-batch")  # this batch's alone
+    try:
+        own.run(block_kernel, n_blocks, make_args, extra)
+    finally:
+        own.close()
 
 
 _calling = threading.local()  # .pool, .queued: the calling thread's BlockPool and hook (BlockPool.used_here)
@@ -85,13 +77,13 @@ class BlockPool:
     as soon as it would have been. Games do not depend on which thread plays them.
     """
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, name: str = "soup-blocks") -> None:
         self.threads = threads
         self._jobs: deque[_Job] = deque()  # the jobs with blocks not handed out yet, in order
         self._changed = threading.Condition()
         self._closed = False
         self._workers = [
-            threading.Thread(target=self._work, args=(t,), name=f"soup-blocks-{t}", daemon=True)
+            threading.Thread(target=self._work, args=(t,), name=f"{name}-{t}", daemon=True)
             for t in range(threads)
         ]
         for worker in self._workers:
